@@ -1,0 +1,97 @@
+import type { TRoleGroup } from '@stn/contracts/roles';
+import { eq } from 'drizzle-orm';
+import { audit } from '../../platform/audit.ts';
+import type { Actor } from '../../platform/auth/actor.ts';
+import { agencies, authTokens, users } from '../../platform/db/schema.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
+import { inTenant } from '../../platform/tenancy.ts';
+import { issueToken } from './service.ts';
+
+type Client = { ip: string; userAgent?: string; requestId: string };
+
+/**
+ * Rules: an Admin may impersonate agency and business users; an agency user the users of its own
+ * businesses; nobody impersonates an Admin; an impersonation cannot start another one.
+ */
+export async function startImpersonation(deps: Deps, actor: Actor, targetId: number, client: Client) {
+  if (actor.tokenKind === 'impersonation') throw forbidden('impersonation.no_chain');
+  if (actor.roleGroup === 'Business') throw forbidden('impersonation.not_allowed');
+  // The target is looked up inside the caller's tenant: another agency's user is not found.
+  const [target] = await deps.db
+    .select({ user: users, agency: agencies })
+    .from(users)
+    .leftJoin(agencies, eq(agencies.id, users.agency_id))
+    .where(inTenant(actor, { agency_id: users.agency_id }, eq(users.id, targetId)))
+    .limit(1);
+  if (!target) throw notFound();
+  const allowed =
+    target.user.id !== actor.userId &&
+    target.user.active &&
+    target.user.role_group !== 'Admin' &&
+    (actor.roleGroup === 'Admin' || target.user.role_group === 'Business');
+  if (!allowed) throw forbidden('impersonation.not_allowed');
+
+  const [parent] = await deps.db
+    .select({ expires_at: authTokens.expires_at })
+    .from(authTokens)
+    .where(eq(authTokens.id, actor.tokenId));
+  return deps.db.transaction(async (tx) => {
+    const issued = await issueToken(tx, {
+      userId: target.user.id,
+      agencyId: target.user.agency_id,
+      businessId: target.user.business_id,
+      ttlSeconds: deps.config.impersonationTtlSeconds,
+      client,
+      impersonatorId: actor.userId,
+      parentTokenId: actor.tokenId,
+      notAfter: parent?.expires_at,
+    });
+    await audit(tx, {
+      action: 'impersonation.start',
+      actorId: actor.userId,
+      targetUserId: target.user.id,
+      agencyId: target.user.agency_id,
+      businessId: target.user.business_id,
+      data: { token_id: issued.id, impersonator_role: actor.role, target_role: target.user.role },
+      ip: client.ip,
+      requestId: client.requestId,
+    });
+    return {
+      token: issued.token,
+      expiresAt: issued.expiresAt,
+      roleGroup: target.user.role_group,
+      isTemplate: Boolean(target.agency?.is_template),
+      name: `${target.user.first_name} ${target.user.last_name}`.trim() || target.user.email,
+    };
+  });
+}
+
+export async function stopImpersonation(
+  deps: Deps,
+  actor: Actor,
+  client: Client,
+): Promise<{ roleGroup: TRoleGroup }> {
+  if (actor.tokenKind !== 'impersonation' || !actor.impersonatorId) {
+    throw new AppError('BAD_REQUEST', 'impersonation.not_impersonating');
+  }
+  const impersonatorId = actor.impersonatorId;
+  return deps.db.transaction(async (tx) => {
+    await tx.update(authTokens).set({ revoked_at: new Date() }).where(eq(authTokens.id, actor.tokenId));
+    await audit(tx, {
+      action: 'impersonation.stop',
+      actorId: impersonatorId,
+      targetUserId: actor.userId,
+      agencyId: actor.agencyId,
+      businessId: actor.businessId,
+      data: { token_id: actor.tokenId },
+      ip: client.ip,
+      requestId: client.requestId,
+    });
+    const [impersonator] = await tx
+      .select({ role_group: users.role_group })
+      .from(users)
+      .where(eq(users.id, impersonatorId));
+    return { roleGroup: impersonator?.role_group ?? 'Admin' };
+  });
+}

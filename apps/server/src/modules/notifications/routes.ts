@@ -1,0 +1,43 @@
+import { ZOutboxList } from '@stn/contracts/admin';
+import { ZErrorResponse, ZListQuery } from '@stn/contracts/http';
+import { count, desc, ilike, or } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { mailOutbox } from '../../platform/db/schema.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+
+export const notificationRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  app.get(
+    '/v1/mail-outbox',
+    {
+      config: { access: { roleGroups: ['Admin'] } },
+      schema: {
+        tags: ['notifications'],
+        summary: 'E-mails the platform sent or kept (the outbox when no SMTP server is configured)',
+        querystring: ZListQuery,
+        response: { 200: ZOutboxList, 401: ZErrorResponse, 403: ZErrorResponse },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const where = q.keyword
+        ? or(ilike(mailOutbox.to, `%${q.keyword}%`), ilike(mailOutbox.subject, `%${q.keyword}%`))
+        : undefined;
+      const [rows, [total]] = await Promise.all([
+        deps.db
+          .select()
+          .from(mailOutbox)
+          .where(where)
+          .orderBy(desc(mailOutbox.id))
+          .limit(pageOf(q).limit)
+          .offset(pageOf(q).offset),
+        deps.db.select({ n: count() }).from(mailOutbox).where(where),
+      ]);
+      return listEnvelope(
+        rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
+        total?.n ?? 0,
+        q,
+      );
+    },
+  );
+};

@@ -1,0 +1,106 @@
+import { ZErrorResponse } from '@stn/contracts/http';
+import { translate } from '@stn/contracts/i18n';
+import {
+  ZCountriesRequest,
+  ZProfileQuery,
+  ZProfileResponse,
+  ZSettingRequest,
+  ZUpdateProfileRequest,
+  ZUserResponse,
+} from '@stn/contracts/profile';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { actorOf } from '../../platform/auth/plugin.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { loadUser } from '../accounts/service.ts';
+import { impersonatorOf, updateCountries, updateProfile, updateSettings } from './service.ts';
+
+const errors = { 401: ZErrorResponse, 422: ZErrorResponse };
+
+export const profileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  app.get(
+    '/v1/profile',
+    {
+      schema: {
+        tags: ['profile'],
+        summary:
+          'The signed-in user (with ?i=1 the web app says it holds a main token; the impersonator is named)',
+        querystring: ZProfileQuery,
+        response: { 200: ZProfileResponse, 401: ZErrorResponse },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return {
+        success: true as const,
+        data: {
+          user: await loadUser(deps.db, actor.userId),
+          impersonating: actor.tokenKind === 'impersonation',
+          impersonator: await impersonatorOf(deps, actor),
+        },
+      };
+    },
+  );
+
+  app.put(
+    '/v1/profile',
+    {
+      schema: {
+        tags: ['profile'],
+        summary: 'Update name, e-mail, avatar, language or password',
+        body: ZUpdateProfileRequest,
+        response: { 200: ZUserResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const { emailChanged } = await updateProfile(deps, actor, request.body);
+      const user = await loadUser(deps.db, actor.userId);
+      const lang = request.body.language ?? request.lang;
+      return {
+        success: true as const,
+        message: translate(emailChanged ? 'profile.verification_sent' : 'profile.updated', lang),
+        data: { user },
+      };
+    },
+  );
+
+  app.put(
+    '/v1/setting',
+    {
+      schema: {
+        tags: ['profile'],
+        summary: "Update the user's settings",
+        body: ZSettingRequest,
+        response: { 200: ZUserResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      await updateSettings(deps, actor, request.body);
+      const user = await loadUser(deps.db, actor.userId);
+      const lang = request.body.language ?? request.lang;
+      return { success: true as const, message: translate('profile.settings_updated', lang), data: { user } };
+    },
+  );
+
+  app.put(
+    '/v1/countries',
+    {
+      schema: {
+        tags: ['profile'],
+        summary: "Set the user's country list",
+        body: ZCountriesRequest,
+        response: { 200: ZUserResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      await updateCountries(deps, actor, request.body.countries);
+      return {
+        success: true as const,
+        message: translate('profile.countries_updated', request.lang),
+        data: { user: await loadUser(deps.db, actor.userId) },
+      };
+    },
+  );
+};

@@ -1,0 +1,119 @@
+import type { TLanguage } from '@stn/contracts/constants';
+import { isLanguage, languageFromHeader } from '@stn/contracts/i18n';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Db } from '../db/client.ts';
+import { authTokens, users } from '../db/schema.ts';
+import { forbidden, unauthenticated } from '../http/errors.ts';
+import { type Access, type Actor, isAllowed } from './actor.ts';
+import { hashToken } from './tokens.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor | null;
+    lang: TLanguage;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+const parent = alias(authTokens, 'parent');
+// last_used_at is written at most this often per token, not on every request.
+const TOUCH_EVERY_MS = 5 * 60_000;
+
+export async function resolveActor(
+  db: Db,
+  token: string,
+): Promise<{ actor: Actor; language?: string } | null> {
+  const now = new Date();
+  const rows = await db
+    .select({
+      token: authTokens,
+      user: {
+        id: users.id,
+        role_group: users.role_group,
+        role: users.role,
+        user_type: users.user_type,
+        agency_id: users.agency_id,
+        business_id: users.business_id,
+        active: users.active,
+        settings: users.settings,
+      },
+      parentOk: sql<boolean>`${parent.id} is not null and ${parent.revoked_at} is null and ${parent.expires_at} > now()`,
+    })
+    .from(authTokens)
+    .innerJoin(users, eq(users.id, authTokens.user_id))
+    .leftJoin(parent, eq(parent.id, authTokens.parent_token_id))
+    .where(
+      and(
+        eq(authTokens.token_hash, hashToken(token)),
+        isNull(authTokens.revoked_at),
+        gt(authTokens.expires_at, now),
+      ),
+    )
+    .limit(1);
+  const row = rows[0];
+  if (!row || !row.user.active) return null;
+  // An impersonation lives only as long as the session it was started from.
+  if (row.token.kind === 'impersonation' && !row.parentOk) return null;
+  if (!row.token.last_used_at || now.getTime() - row.token.last_used_at.getTime() > TOUCH_EVERY_MS) {
+    await db.update(authTokens).set({ last_used_at: now }).where(eq(authTokens.id, row.token.id));
+  }
+  return {
+    actor: {
+      userId: row.user.id,
+      roleGroup: row.user.role_group,
+      role: row.user.role,
+      userType: row.user.user_type,
+      agencyId: row.user.agency_id,
+      businessId: row.user.business_id,
+      tokenId: row.token.id,
+      tokenKind: row.token.kind,
+      impersonatorId: row.token.impersonator_id,
+      expiresAt: row.token.expires_at,
+    },
+    language: row.user.settings.language,
+  };
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, value] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && value ? value.trim() : undefined;
+}
+
+/** Resolves the Actor once per request, then enforces each route's declared `access`. */
+export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
+  app.decorateRequest('actor', null);
+  app.decorateRequest('lang', 'en');
+
+  app.addHook('onRequest', async (request) => {
+    request.lang = languageFromHeader(request.headers['accept-language']);
+    const token = bearer(request);
+    if (!token || token.length > 200) return;
+    const resolved = await resolveActor(opts.db, token);
+    if (!resolved) return;
+    request.actor = resolved.actor;
+    // The language chosen in the profile wins over the browser's.
+    if (isLanguage(resolved.language)) request.lang = resolved.language;
+  });
+
+  app.addHook('preValidation', async (request) => {
+    // Only the API's own routes (/api/v1/...) are guarded; the API docs are public.
+    if (request.is404 || !request.routeOptions.url?.startsWith('/api/v')) return;
+    const access = request.routeOptions.config.access ?? 'user';
+    if (access === 'public') return;
+    if (!request.actor) throw unauthenticated();
+    if (access !== 'user' && !isAllowed(request.actor, access)) throw forbidden();
+  });
+});
+
+/** The signed-in caller; only for routes whose access is not 'public'. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw unauthenticated();
+  return request.actor;
+}

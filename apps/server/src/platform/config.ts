@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+// Every setting comes from the environment, validated here at start, with a laptop-safe default.
+const ZEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('localhost'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  MAIN_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/, 'MAIN_DOMAIN must be a bare host name such as example.com')
+    .default('localhost'),
+  PUBLIC_URL: z.url().optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default('Start Texting Now <no-reply@localhost>'),
+  ACCESS_TOKEN_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60 * 24 * 14),
+  IMPERSONATION_TTL_MINUTES: z.coerce.number().int().min(1).default(120),
+  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(1).default(60),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+  LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
+  DEMO_DATA: bool.default(true),
+  MAINTENANCE: bool.default(false),
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  mainDomain: string;
+  /** Scheme and port that links in e-mails use; the host is the agency's own. */
+  publicUrl: URL;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  accessTokenTtlSeconds: number;
+  impersonationTtlSeconds: number;
+  passwordResetTtlSeconds: number;
+  loginMaxFailuresPerAccount: number;
+  loginMaxFailuresPerAddress: number;
+  loginLockSeconds: number;
+  demoData: boolean;
+  maintenance: boolean;
+  trustProxy: boolean;
+  logLevel: string;
+  /** Where the built web app lives; served for every non-API path when present. */
+  webDist: string;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ZEnv.safeParse(clean);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const publicUrl = new URL(e.PUBLIC_URL ?? `http://${e.MAIN_DOMAIN}:${e.PORT}`);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(cwd, e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    mainDomain: e.MAIN_DOMAIN,
+    publicUrl,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_MINUTES * 60,
+    impersonationTtlSeconds: e.IMPERSONATION_TTL_MINUTES * 60,
+    passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_MINUTES * 60,
+    loginMaxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    loginMaxFailuresPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
+    loginLockSeconds: e.LOGIN_LOCK_MINUTES * 60,
+    demoData: e.DEMO_DATA,
+    maintenance: e.MAINTENANCE,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(import.meta.dirname, '../../../web/dist'),
+  };
+}

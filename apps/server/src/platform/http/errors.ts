@@ -1,0 +1,114 @@
+import type { TLanguage } from '@stn/contracts/constants';
+import { translate } from '@stn/contracts/i18n';
+import { fieldLabel, parseIssueMessage } from '@stn/contracts/zod';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+export type ErrorCode =
+  | 'VALIDATION'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'TOO_MANY'
+  | 'CONFLICT'
+  | 'BAD_REQUEST';
+
+const STATUS: Record<ErrorCode, number> = {
+  VALIDATION: 422,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  TOO_MANY: 429,
+  CONFLICT: 409,
+  BAD_REQUEST: 400,
+};
+
+const DEFAULT_KEY: Record<ErrorCode, string> = {
+  VALIDATION: 'validation.invalid',
+  UNAUTHENTICATED: 'auth.unauthenticated',
+  FORBIDDEN: 'auth.forbidden',
+  NOT_FOUND: 'errors.not_found',
+  TOO_MANY: 'errors.too_many',
+  CONFLICT: 'validation.invalid',
+  BAD_REQUEST: 'errors.bad_request',
+};
+
+/**
+ * The one error type services throw. `message` and the field messages are locale keys (with params),
+ * translated by the error handler into the caller's language.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly fields?: Record<string, string>,
+    readonly params: Record<string, string | number> = {},
+  ) {
+    super(message ?? DEFAULT_KEY[code]);
+  }
+  get status(): number {
+    return STATUS[this.code];
+  }
+}
+
+export const notFound = () => new AppError('NOT_FOUND');
+export const forbidden = (key?: string) => new AppError('FORBIDDEN', key);
+export const unauthenticated = () => new AppError('UNAUTHENTICATED');
+/** A 422 with one field's message, as forms expect. */
+export const invalid = (field: string, key: string, params: Record<string, string | number> = {}) =>
+  new AppError('VALIDATION', undefined, { [field]: key }, params);
+
+function fieldMessage(message: string, path: readonly PropertyKey[], lang: TLanguage, extra = {}): string {
+  const { key, params } = parseIssueMessage(message);
+  return translate(key, lang, { name: fieldLabel(path), ...params, ...extra });
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const lang = request.lang;
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of error.validation) {
+        const path = issue.instancePath.split('/').filter(Boolean);
+        const field = path.join('.') || (error.validationContext ?? 'body');
+        const msg = fieldMessage(issue.message ?? 'validation.invalid', path, lang);
+        errors[field] ??= [];
+        errors[field].push(msg);
+      }
+      const first = Object.values(errors)[0]?.[0] ?? translate('validation.invalid', lang);
+      return reply.status(422).send({ success: false, message: first, errors });
+    }
+    if (error instanceof AppError) {
+      const body: Record<string, unknown> = {
+        success: false,
+        message: translate(error.message, lang, error.params),
+      };
+      if (error.fields) {
+        const errors: Record<string, string[]> = {};
+        for (const [field, key] of Object.entries(error.fields)) {
+          errors[field] = [fieldMessage(key, field.split('.'), lang, error.params)];
+        }
+        body.errors = errors;
+        body.message = Object.values(errors)[0]?.[0];
+      }
+      return reply.status(error.status).send(body);
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429)
+      return reply.status(429).send({ success: false, message: translate('errors.too_many', lang) });
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, unsupported media type, body too large: the client's fault, said plainly.
+      request.log.info({ err: error }, 'client error');
+      return reply.status(status).send({ success: false, message: translate('errors.bad_request', lang) });
+    }
+    // Never show internals: the request id lets an operator find the stack in the logs.
+    request.log.error({ err: error }, 'unhandled error');
+    return reply
+      .status(500)
+      .send({ success: false, message: translate('errors.server', lang), request_id: request.id });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ success: false, message: translate('errors.not_found', request.lang) });
+  });
+}

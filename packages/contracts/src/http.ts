@@ -1,0 +1,37 @@
+import { LIST_MAX_PAGE_SIZE, LIST_PAGE_SIZE } from './constants.ts';
+import { z } from './zod.ts';
+
+// The envelopes of spec 000 §8 / 001 §8.
+export const ZSuccessMessage = z.object({ success: z.literal(true), message: z.string() });
+export type TSuccessMessage = z.infer<typeof ZSuccessMessage>;
+
+export const ZErrorResponse = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+  request_id: z.string().optional(),
+});
+export type TErrorResponse = z.infer<typeof ZErrorResponse>;
+
+export const ZListMeta = z.object({
+  total: z.number().int(),
+  page: z.number().int(),
+  perPage: z.number().int(),
+});
+
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), meta: ZListMeta });
+}
+
+export function dataOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: item });
+}
+
+export const ZListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  perPage: z.coerce.number().int().min(1).max(LIST_MAX_PAGE_SIZE).default(LIST_PAGE_SIZE),
+  keyword: z.string().trim().max(200).optional(),
+});
+export type TListQuery = z.infer<typeof ZListQuery>;
+
+export const ZIdParams = z.object({ id: z.coerce.number().int().positive() });

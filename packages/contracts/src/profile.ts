@@ -1,0 +1,123 @@
+import { LANGUAGES } from './constants.ts';
+import { AGENT_TYPES, CUSTOM_TYPE_PAGES, ROLE_GROUPS, ROLES, USER_TYPES } from './roles.ts';
+import { zEmail, zPassword } from './validation.ts';
+import { z } from './zod.ts';
+
+export const ZUserSettings = z
+  .object({
+    language: z.enum(LANGUAGES, { message: 'validation.language' }).optional(),
+    custom_type_pages: z.array(z.enum(CUSTOM_TYPE_PAGES)).optional(),
+    desktop_notifications: z.boolean().optional(),
+    email_notifications: z.boolean().optional(),
+    timezone: z.string().max(64).optional(),
+  })
+  .catchall(z.unknown());
+
+export const ZAgencySummary = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string().nullable(),
+  domain: z.string().nullable(),
+  subdomain: z.string().nullable(),
+  is_main: z.boolean(),
+  is_template: z.boolean(),
+  free_fee: z.boolean(),
+  active: z.boolean(),
+  zapier_enabled: z.boolean(),
+  zapier_free: z.boolean(),
+  department_enabled: z.boolean(),
+  remove_branding: z.boolean(),
+  profanity_enabled: z.boolean(),
+});
+
+export const ZBusinessSummary = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  free_fee: z.boolean(),
+  is_template: z.boolean(),
+  widget_type: z.number().int(),
+  is_on_trial: z.boolean(),
+  calls: z.number().int(),
+  number_of_calls: z.number().int(),
+  messages: z.number().int(),
+  number_of_messages: z.number().int(),
+  number_of_users: z.number().int(),
+  number_of_installs: z.number().int(),
+  number_of_automations: z.number().int(),
+  dep_enabled: z.boolean(),
+  has_sales_user_extension: z.boolean(),
+});
+
+// The user / profile entity of spec 000 §3.
+export const ZUser = z.object({
+  id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  email_verified: z.boolean(),
+  avatar: z.string().nullable(),
+  role: z.enum(ROLES),
+  role_group: z.enum(ROLE_GROUPS),
+  user_type: z.enum(USER_TYPES).nullable(),
+  agent_type: z.enum(AGENT_TYPES).nullable(),
+  settings: ZUserSettings,
+  subscriptions: z.object({ zapier: z.boolean() }),
+  has_twilio_setup: z.boolean(),
+  stripe_active: z.boolean(),
+  subscribed: z.boolean(),
+  has_payment_method: z.boolean(),
+  agency_has_stripe_config: z.boolean(),
+  max_departments: z.number().int(),
+  open_install_wizard: z.union([z.literal(false), z.literal(true), z.number().int()]),
+  number_of_messages: z.number().int(),
+  number_of_tasks: z.number().int(),
+  countries: z.array(z.string()),
+  agency: ZAgencySummary.nullable(),
+  business: ZBusinessSummary.nullable(),
+});
+export type TUser = z.infer<typeof ZUser>;
+
+export const ZProfileQuery = z.object({ i: z.coerce.number().int().optional() });
+
+export const ZProfileResponse = z.object({
+  success: z.literal(true),
+  data: z.object({
+    user: ZUser,
+    impersonating: z.boolean(),
+    impersonator: z
+      .object({ id: z.number().int(), name: z.string(), email: z.string(), role_group: z.enum(ROLE_GROUPS) })
+      .nullable(),
+  }),
+});
+
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+export const ZUpdateProfileRequest = z
+  .object({
+    first_name: z.string().trim().min(1).max(100),
+    last_name: z.string().trim().max(100).default(''),
+    email: zEmail(),
+    avatar: z.string().trim().max(2048).nullable().optional(),
+    language: z.enum(LANGUAGES, { message: 'validation.language' }).optional(),
+    current_password: z.preprocess(blankToUndefined, z.string().max(200).optional()),
+    password: z.preprocess(blankToUndefined, zPassword().optional()),
+    password_confirmation: z.preprocess(blankToUndefined, z.string().max(200).optional()),
+  })
+  .refine((v) => v.password === undefined || v.password === v.password_confirmation, {
+    message: 'validation.password_confirmation',
+    path: ['password_confirmation'],
+  });
+export type TUpdateProfileRequest = z.infer<typeof ZUpdateProfileRequest>;
+
+export const ZSettingRequest = ZUserSettings;
+export type TSettingRequest = z.infer<typeof ZSettingRequest>;
+
+export const ZCountriesRequest = z.object({
+  countries: z.array(z.string().regex(/^[A-Z]{2}$/, { message: 'validation.country' })).max(250),
+});
+
+export const ZUserResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ user: ZUser }),
+});
