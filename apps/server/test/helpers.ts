@@ -1,0 +1,123 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { expect, inject } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { createUser } from '../src/modules/accounts/service.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { createDb, type Db } from '../src/platform/db/client.ts';
+import { agencies, businesses } from '../src/platform/db/schema.ts';
+import { TEMPLATE_DB } from './global-setup.ts';
+
+export type TestApp = {
+  app: FastifyInstance;
+  db: Db;
+  pool: pg.Pool;
+  config: ReturnType<typeof loadConfig>;
+  close: () => Promise<void>;
+};
+
+/**
+ * A fresh database (a copy of the migrated template) and an app on it, for one test file.
+ * `env` overrides settings the way the environment would.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const adminUrl = inject('pgAdminUrl');
+  const name = `stn_t_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${TEMPLATE_DB}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url.toString(), ...env });
+  const { db, pool } = createDb(url.toString(), 4);
+  const app = await buildApp({ config, db });
+  await app.ready();
+  return {
+    app,
+    db,
+    pool,
+    config,
+    close: async () => {
+      await app.close();
+      await pool.end();
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+export const PASSWORD = 'correct-horse-1';
+
+/** Two tenants, A and B, each an agency with a business and users of every role, plus platform admins. */
+export async function seedTenants(db: Db) {
+  const [main] = await db
+    .insert(agencies)
+    .values({ name: 'Main', is_main: true, branding: { title: 'Main Site', landingPage: true } })
+    .returning();
+  const mk = async (key: 'a' | 'b') => {
+    const [agency] = await db
+      .insert(agencies)
+      .values({
+        name: `Agency ${key.toUpperCase()}`,
+        subdomain: `agency-${key}`,
+        domain: `calls-${key}.example.com`,
+        branding: { title: `Agency ${key.toUpperCase()} Calls`, headerLogo: `https://cdn.example.com/${key}.png` },
+      })
+      .returning();
+    if (!agency) throw new Error('seed');
+    const [business] = await db.insert(businesses).values({ agency_id: agency.id, name: `Business ${key.toUpperCase()}` }).returning();
+    if (!business) throw new Error('seed');
+    const user = (email: string, rest: Omit<Parameters<typeof createUser>[1], 'email' | 'password'>) =>
+      createUser(db, { email, password: PASSWORD, emailVerified: true, firstName: email.split('@')[0], lastName: key.toUpperCase(), ...rest });
+    return {
+      agency,
+      business,
+      agencyAdmin: { id: await user(`agencyadmin@${key}.test`, { role: 'AgencyAdmin', agencyId: agency.id }), email: `agencyadmin@${key}.test` },
+      agencyUser: { id: await user(`agencyuser@${key}.test`, { role: 'AgencyUser', userType: '1', agencyId: agency.id }), email: `agencyuser@${key}.test` },
+      businessAdmin: { id: await user(`bizadmin@${key}.test`, { role: 'BusinessAdmin', businessId: business.id }), email: `bizadmin@${key}.test` },
+      businessUser: { id: await user(`bizuser@${key}.test`, { role: 'BusinessUser', userType: '3', businessId: business.id }), email: `bizuser@${key}.test` },
+    };
+  };
+  const superAdmin = { id: await createUser(db, { email: 'super@main.test', password: PASSWORD, role: 'SuperAdmin', firstName: 'Super' }), email: 'super@main.test' };
+  const admin = { id: await createUser(db, { email: 'admin@main.test', password: PASSWORD, role: 'Admin', firstName: 'Plain' }), email: 'admin@main.test' };
+  return { main, superAdmin, admin, a: await mk('a'), b: await mk('b') };
+}
+
+export async function login(app: FastifyInstance, email: string, password = PASSWORD): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email, password } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().access_token;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Every row of the named tables, in a stable order: a snapshot to prove nothing changed. */
+export async function snapshot(pool: pg.Pool, tables: string[]): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const t of tables) out[t] = (await pool.query(`select * from ${pg.escapeIdentifier(t)} order by 1`)).rows;
+  return out;
+}
+
+/**
+ * The tenant-isolation check every route test uses: a user of tenant A asking for tenant B's row by id
+ * gets 404, and the listed tables are exactly as before.
+ */
+export async function expectCrossTenant404(
+  t: Pick<TestApp, 'app' | 'pool'>,
+  req: { token: string; method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; payload?: unknown; tables: string[] },
+): Promise<void> {
+  const before = await snapshot(t.pool, req.tables);
+  const res = await t.app.inject({
+    method: req.method,
+    url: req.url,
+    headers: bearer(req.token),
+    ...(req.payload !== undefined ? { payload: req.payload as object } : {}),
+  });
+  expect(res.statusCode, `${req.method} ${req.url} answered ${res.statusCode}: ${res.body}`).toBe(404);
+  expect(res.json()).toMatchObject({ success: false });
+  expect(await snapshot(t.pool, req.tables)).toEqual(before);
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
+    globalSetup: ['apps/server/test/global-setup.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
