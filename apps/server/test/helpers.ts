@@ -58,6 +58,7 @@ export async function seedTenants(db: Db) {
     .insert(agencies)
     .values({ name: 'Main', is_main: true, branding: { title: 'Main Site', landingPage: true } })
     .returning();
+  if (!main) throw new Error('seed');
   const mk = async (key: 'a' | 'b') => {
     const [agency] = await db
       .insert(agencies)

@@ -1,0 +1,119 @@
+// Command line: `npm run cli -- user:create --email E --password P --role SuperAdmin [--agency ID] [--business ID]`
+import { parseArgs } from 'node:util';
+import { translate } from '@stn/contracts/i18n';
+import { AGENT_TYPES, ROLES, type TAgentType, type TRole, type TUserType, USER_TYPES } from '@stn/contracts/roles';
+import { zEmail, zPassword } from '@stn/contracts/validation';
+import { fieldLabel, parseIssueMessage } from '@stn/contracts/zod';
+import { createUser } from './modules/accounts/service.ts';
+import { ConfigError, loadConfig } from './platform/config.ts';
+import { openDatabase } from './platform/db/open.ts';
+import { AppError } from './platform/http/errors.ts';
+
+const USAGE = `Usage:
+  npm run cli -- user:create --email EMAIL --password PASSWORD --role ROLE
+                             [--agency AGENCY_ID] [--business BUSINESS_ID]
+                             [--user-type 1-4] [--agent-type agent|smsAgent|voiceAgent]
+                             [--first-name NAME] [--last-name NAME]
+
+Roles: ${ROLES.join(', ')}.
+Agency roles need --agency; business roles need --business (the agency follows from it).
+AgencyUser takes --user-type 1 (AccountManager), 2 (FinanaceManager) or 3 (MarketingManager);
+BusinessUser takes 1 (AdminSupport), 2 (MarketingUser), 3 (SalesUser) or 4 (custom).
+Uses DATABASE_URL, or the embedded database under DATA_DIR (running or not).`;
+
+class UsageError extends Error {}
+
+function fail(message: string): never {
+  throw new UsageError(message);
+}
+
+function positiveInt(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) fail(`--${name} must be a positive whole number, got "${value}"`);
+  return n;
+}
+
+function parseUserCreate(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string' },
+      agency: { type: 'string' },
+      business: { type: 'string' },
+      'user-type': { type: 'string' },
+      'agent-type': { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+    },
+    strict: true,
+  });
+  if (!values.email) fail('--email is required');
+  if (!values.password) fail('--password is required');
+  if (!values.role) fail('--role is required');
+  const email = zEmail().safeParse(values.email);
+  if (!email.success) fail(`--email: ${translate('validation.email', 'en', { name: 'email' })}`);
+  const password = zPassword().safeParse(values.password);
+  if (!password.success) {
+    const { key, params } = parseIssueMessage(password.error.issues[0]?.message ?? 'validation.invalid');
+    fail(`--password: ${translate(key, 'en', { name: 'password', ...params })}`);
+  }
+  if (!(ROLES as readonly string[]).includes(values.role)) fail(`--role must be one of ${ROLES.join(', ')}; got "${values.role}"`);
+  const userType = values['user-type'];
+  if (userType !== undefined && !(USER_TYPES as readonly string[]).includes(userType)) fail('--user-type must be 1, 2, 3 or 4');
+  const agentType = values['agent-type'];
+  if (agentType !== undefined && !(AGENT_TYPES as readonly string[]).includes(agentType)) {
+    fail(`--agent-type must be one of ${AGENT_TYPES.join(', ')}`);
+  }
+  return {
+    email: email.data,
+    password: password.data,
+    role: values.role as TRole,
+    agencyId: positiveInt('agency', values.agency),
+    businessId: positiveInt('business', values.business),
+    userType: (userType ?? null) as TUserType | null,
+    agentType: (agentType ?? null) as TAgentType | null,
+    firstName: values['first-name'],
+    lastName: values['last-name'],
+    emailVerified: true,
+  };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  if (command !== 'user:create') fail(`unknown command "${command}"`);
+  const input = parseUserCreate(rest);
+  const config = loadConfig();
+  const database = await openDatabase(config, () => undefined, 1);
+  try {
+    const id = await createUser(database.db, input);
+    console.log(id);
+    return 0;
+  } catch (err) {
+    if (err instanceof AppError && err.fields) {
+      const [field, key] = Object.entries(err.fields)[0] ?? ['value', err.message];
+      fail(`--${field.replace('_', '-')}: ${translate(parseIssueMessage(key).key, 'en', { name: fieldLabel([field]) })}`);
+    }
+    throw err;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    if (err instanceof UsageError || err instanceof ConfigError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`error: ${err.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    console.error(err instanceof Error ? err.stack : err);
+    process.exit(1);
+  },
+);
