@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../src/platform/db/embedded.ts';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-start-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+/** Runs the real entry point (as `npm start` does) until it prints its URL. */
+async function startServer(port: number): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
+    child.stdout?.on('data', () => {
+      if (out.includes('Press Ctrl+C to stop')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+  return { child, output: () => out };
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.on('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+describe('the platform as npm start runs it', () => {
+  it('starts with an embedded database and demo data, shuts down gracefully and keeps everything on restart', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const first = await startServer(port);
+    expect(first.output()).toContain(`running on http://localhost:${port}`);
+    expect(first.output()).toContain('admin@demo.test');
+
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
+    const loginRes = await fetch(`${base}/api/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@acme.test', password: 'demo-acme-1' }),
+    });
+    const { access_token, role_group } = await loginRes.json();
+    expect(role_group).toBe('Agency');
+    const put = await fetch(`${base}/api/v1/setting`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
+      body: JSON.stringify({ language: 'es' }),
+    });
+    expect(put.status).toBe(200);
+    const acme = await (await fetch(`${base}/api/v1/settings/site-data/acme.localhost`)).json();
+    expect(acme.data).toMatchObject({ validDomain: true, title: 'Acme Callbacks' });
+
+    expect(await stop(first.child)).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+
+    const second = await startServer(port);
+    try {
+      // Same token, same setting, no second copy of the demo data.
+      const profile = await (await fetch(`${base}/api/v1/profile`, { headers: { authorization: `Bearer ${access_token}` } })).json();
+      expect(profile.data.user.settings.language).toBe('es');
+      expect(profile.data.user.email).toBe('owner@acme.test');
+      const check = await fetch(`${base}/api/v1/settings/site-data/acme.localhost`);
+      expect((await check.json()).data.agency_id).toBe(acme.data.agency_id);
+    } finally {
+      expect(await stop(second.child)).toBe(0);
+    }
+  }, 120_000);
+});
