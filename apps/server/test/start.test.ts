@@ -52,7 +52,7 @@ describe('the platform as npm start runs it', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'owner@acme.test', password: 'demo-acme-1' }),
     });
-    const { access_token, role_group } = await loginRes.json();
+    const { access_token, role_group } = (await loginRes.json()) as { access_token: string; role_group: string };
     expect(role_group).toBe('Agency');
     const put = await fetch(`${base}/api/v1/setting`, {
       method: 'PUT',
@@ -60,7 +60,8 @@ describe('the platform as npm start runs it', () => {
       body: JSON.stringify({ language: 'es' }),
     });
     expect(put.status).toBe(200);
-    const acme = await (await fetch(`${base}/api/v1/settings/site-data/acme.localhost`)).json();
+    // biome-ignore lint/suspicious/noExplicitAny: JSON answers checked field by field below
+    const acme: any = await (await fetch(`${base}/api/v1/settings/site-data/acme.localhost`)).json();
     expect(acme.data).toMatchObject({ validDomain: true, title: 'Acme Callbacks' });
 
     expect(await stop(first.child)).toBe(0);
@@ -69,11 +70,12 @@ describe('the platform as npm start runs it', () => {
     const second = await startServer(port);
     try {
       // Same token, same setting, no second copy of the demo data.
-      const profile = await (await fetch(`${base}/api/v1/profile`, { headers: { authorization: `Bearer ${access_token}` } })).json();
+      // biome-ignore lint/suspicious/noExplicitAny: JSON answer checked field by field below
+      const profile: any = await (await fetch(`${base}/api/v1/profile`, { headers: { authorization: `Bearer ${access_token}` } })).json();
       expect(profile.data.user.settings.language).toBe('es');
       expect(profile.data.user.email).toBe('owner@acme.test');
       const check = await fetch(`${base}/api/v1/settings/site-data/acme.localhost`);
-      expect((await check.json()).data.agency_id).toBe(acme.data.agency_id);
+      expect(((await check.json()) as { data: { agency_id: number } }).data.agency_id).toBe(acme.data.agency_id);
     } finally {
       expect(await stop(second.child)).toBe(0);
     }
