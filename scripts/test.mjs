@@ -12,11 +12,15 @@ let skipped = 0;
 
 function vitest(name, args) {
   const report = path.join(out, `${name}.json`);
-  const r = spawnSync('npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' },
-  });
+  const r = spawnSync(
+    'npx',
+    ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' },
+    },
+  );
   if (!fs.existsSync(report)) {
     console.error(`${name}: the runner ended (code ${r.status}) without a report`);
     failed += 1;

@@ -1,7 +1,14 @@
 // Command line: `npm run cli -- user:create --email E --password P --role SuperAdmin [--agency ID] [--business ID]`
 import { parseArgs } from 'node:util';
 import { translate } from '@stn/contracts/i18n';
-import { AGENT_TYPES, ROLES, type TAgentType, type TRole, type TUserType, USER_TYPES } from '@stn/contracts/roles';
+import {
+  AGENT_TYPES,
+  ROLES,
+  type TAgentType,
+  type TRole,
+  type TUserType,
+  USER_TYPES,
+} from '@stn/contracts/roles';
 import { zEmail, zPassword } from '@stn/contracts/validation';
 import { fieldLabel, parseIssueMessage } from '@stn/contracts/zod';
 import { createUser } from './modules/accounts/service.ts';
@@ -60,9 +67,11 @@ function parseUserCreate(argv: string[]) {
     const { key, params } = parseIssueMessage(password.error.issues[0]?.message ?? 'validation.invalid');
     fail(`--password: ${translate(key, 'en', { name: 'password', ...params })}`);
   }
-  if (!(ROLES as readonly string[]).includes(values.role)) fail(`--role must be one of ${ROLES.join(', ')}; got "${values.role}"`);
+  if (!(ROLES as readonly string[]).includes(values.role))
+    fail(`--role must be one of ${ROLES.join(', ')}; got "${values.role}"`);
   const userType = values['user-type'];
-  if (userType !== undefined && !(USER_TYPES as readonly string[]).includes(userType)) fail('--user-type must be 1, 2, 3 or 4');
+  if (userType !== undefined && !(USER_TYPES as readonly string[]).includes(userType))
+    fail('--user-type must be 1, 2, 3 or 4');
   const agentType = values['agent-type'];
   if (agentType !== undefined && !(AGENT_TYPES as readonly string[]).includes(agentType)) {
     fail(`--agent-type must be one of ${AGENT_TYPES.join(', ')}`);
@@ -98,7 +107,9 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof AppError && err.fields) {
       const [field, key] = Object.entries(err.fields)[0] ?? ['value', err.message];
-      fail(`--${field.replace('_', '-')}: ${translate(parseIssueMessage(key).key, 'en', { name: fieldLabel([field]) })}`);
+      fail(
+        `--${field.replace('_', '-')}: ${translate(parseIssueMessage(key).key, 'en', { name: fieldLabel([field]) })}`,
+      );
     }
     throw err;
   } finally {
@@ -109,7 +120,11 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    if (err instanceof UsageError || err instanceof ConfigError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (
+      err instanceof UsageError ||
+      err instanceof ConfigError ||
+      (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
       console.error(`error: ${err.message}\n\n${USAGE}`);
       process.exit(2);
     }

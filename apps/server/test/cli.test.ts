@@ -14,7 +14,10 @@ const CLI = path.join(root, 'apps/server/src/cli.ts');
 
 async function cli(args: string[], env: Record<string, string>) {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: root, env: { ...process.env, ...env } });
+    const r = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -32,7 +35,10 @@ describe('cli user:create against DATABASE_URL', () => {
   afterAll(() => t.close());
 
   it('creates the first SuperAdmin, prints its id, and the account signs in', async () => {
-    const r = await cli(['user:create', '--email', 'First@Admin.test', '--password', 'a-long-password', '--role', 'SuperAdmin'], env);
+    const r = await cli(
+      ['user:create', '--email', 'First@Admin.test', '--password', 'a-long-password', '--role', 'SuperAdmin'],
+      env,
+    );
     expect(r.code, r.stderr).toBe(0);
     const id = Number(r.stdout.trim());
     const row = (await t.pool.query('select email, role, role_group from users where id = $1', [id])).rows[0];
@@ -42,12 +48,40 @@ describe('cli user:create against DATABASE_URL', () => {
   });
 
   it.each([
-    [['user:create', '--email', 'x@y.test', '--password', 'a-long-password', '--role', 'Emperor'], /--role must be one of/],
-    [['user:create', '--email', 'not-an-email', '--password', 'a-long-password', '--role', 'Admin'], /valid email/],
-    [['user:create', '--email', 'x@y.test', '--password', 'short', '--role', 'Admin'], /at least 8 characters/],
-    [['user:create', '--email', 'x@y.test', '--password', 'a-long-password', '--role', 'AgencyAdmin'], /agency field is required/],
-    [['user:create', '--email', 'x@y.test', '--password', 'a-long-password', '--role', 'BusinessUser', '--business', '999'], /business is invalid/],
-    [['user:create', '--email', 'first@admin.test', '--password', 'a-long-password', '--role', 'Admin'], /already been taken/],
+    [
+      ['user:create', '--email', 'x@y.test', '--password', 'a-long-password', '--role', 'Emperor'],
+      /--role must be one of/,
+    ],
+    [
+      ['user:create', '--email', 'not-an-email', '--password', 'a-long-password', '--role', 'Admin'],
+      /valid email/,
+    ],
+    [
+      ['user:create', '--email', 'x@y.test', '--password', 'short', '--role', 'Admin'],
+      /at least 8 characters/,
+    ],
+    [
+      ['user:create', '--email', 'x@y.test', '--password', 'a-long-password', '--role', 'AgencyAdmin'],
+      /agency field is required/,
+    ],
+    [
+      [
+        'user:create',
+        '--email',
+        'x@y.test',
+        '--password',
+        'a-long-password',
+        '--role',
+        'BusinessUser',
+        '--business',
+        '999',
+      ],
+      /business is invalid/,
+    ],
+    [
+      ['user:create', '--email', 'first@admin.test', '--password', 'a-long-password', '--role', 'Admin'],
+      /already been taken/,
+    ],
     [['user:create', '--email', 'x@y.test', '--role', 'Admin'], /--password is required/],
     [['user:create', '--nope'], /Unknown option/],
     [['frobnicate'], /unknown command/],
@@ -66,7 +100,10 @@ describe('cli user:create with the embedded database', () => {
 
   it('starts the embedded database for the command when no server runs, then uses the running one', async () => {
     const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
-    const first = await cli(['user:create', '--email', 'one@x.test', '--password', 'a-long-password', '--role', 'Admin'], env);
+    const first = await cli(
+      ['user:create', '--email', 'one@x.test', '--password', 'a-long-password', '--role', 'Admin'],
+      env,
+    );
     expect(first.code, first.stderr).toBe(0);
     // Nothing is left running after the command.
     expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
@@ -74,7 +111,10 @@ describe('cli user:create with the embedded database', () => {
     // Now a "server" holds the embedded database: the CLI must use it rather than start another.
     const running = await startEmbeddedPostgres({ dataDir, databases: ['app'] });
     try {
-      const second = await cli(['user:create', '--email', 'two@x.test', '--password', 'a-long-password', '--role', 'Admin'], env);
+      const second = await cli(
+        ['user:create', '--email', 'two@x.test', '--password', 'a-long-password', '--role', 'Admin'],
+        env,
+      );
       expect(second.code, second.stderr).toBe(0);
       const client = new pg.Client({ connectionString: running.url('app') });
       await client.connect();

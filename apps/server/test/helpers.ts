@@ -66,25 +66,70 @@ export async function seedTenants(db: Db) {
         name: `Agency ${key.toUpperCase()}`,
         subdomain: `agency-${key}`,
         domain: `calls-${key}.example.com`,
-        branding: { title: `Agency ${key.toUpperCase()} Calls`, headerLogo: `https://cdn.example.com/${key}.png` },
+        branding: {
+          title: `Agency ${key.toUpperCase()} Calls`,
+          headerLogo: `https://cdn.example.com/${key}.png`,
+        },
       })
       .returning();
     if (!agency) throw new Error('seed');
-    const [business] = await db.insert(businesses).values({ agency_id: agency.id, name: `Business ${key.toUpperCase()}` }).returning();
+    const [business] = await db
+      .insert(businesses)
+      .values({ agency_id: agency.id, name: `Business ${key.toUpperCase()}` })
+      .returning();
     if (!business) throw new Error('seed');
     const user = (email: string, rest: Omit<Parameters<typeof createUser>[1], 'email' | 'password'>) =>
-      createUser(db, { email, password: PASSWORD, emailVerified: true, firstName: email.split('@')[0], lastName: key.toUpperCase(), ...rest });
+      createUser(db, {
+        email,
+        password: PASSWORD,
+        emailVerified: true,
+        firstName: email.split('@')[0],
+        lastName: key.toUpperCase(),
+        ...rest,
+      });
     return {
       agency,
       business,
-      agencyAdmin: { id: await user(`agencyadmin@${key}.test`, { role: 'AgencyAdmin', agencyId: agency.id }), email: `agencyadmin@${key}.test` },
-      agencyUser: { id: await user(`agencyuser@${key}.test`, { role: 'AgencyUser', userType: '1', agencyId: agency.id }), email: `agencyuser@${key}.test` },
-      businessAdmin: { id: await user(`bizadmin@${key}.test`, { role: 'BusinessAdmin', businessId: business.id }), email: `bizadmin@${key}.test` },
-      businessUser: { id: await user(`bizuser@${key}.test`, { role: 'BusinessUser', userType: '3', businessId: business.id }), email: `bizuser@${key}.test` },
+      agencyAdmin: {
+        id: await user(`agencyadmin@${key}.test`, { role: 'AgencyAdmin', agencyId: agency.id }),
+        email: `agencyadmin@${key}.test`,
+      },
+      agencyUser: {
+        id: await user(`agencyuser@${key}.test`, { role: 'AgencyUser', userType: '1', agencyId: agency.id }),
+        email: `agencyuser@${key}.test`,
+      },
+      businessAdmin: {
+        id: await user(`bizadmin@${key}.test`, { role: 'BusinessAdmin', businessId: business.id }),
+        email: `bizadmin@${key}.test`,
+      },
+      businessUser: {
+        id: await user(`bizuser@${key}.test`, {
+          role: 'BusinessUser',
+          userType: '3',
+          businessId: business.id,
+        }),
+        email: `bizuser@${key}.test`,
+      },
     };
   };
-  const superAdmin = { id: await createUser(db, { email: 'super@main.test', password: PASSWORD, role: 'SuperAdmin', firstName: 'Super' }), email: 'super@main.test' };
-  const admin = { id: await createUser(db, { email: 'admin@main.test', password: PASSWORD, role: 'Admin', firstName: 'Plain' }), email: 'admin@main.test' };
+  const superAdmin = {
+    id: await createUser(db, {
+      email: 'super@main.test',
+      password: PASSWORD,
+      role: 'SuperAdmin',
+      firstName: 'Super',
+    }),
+    email: 'super@main.test',
+  };
+  const admin = {
+    id: await createUser(db, {
+      email: 'admin@main.test',
+      password: PASSWORD,
+      role: 'Admin',
+      firstName: 'Plain',
+    }),
+    email: 'admin@main.test',
+  };
   return { main, superAdmin, admin, a: await mk('a'), b: await mk('b') };
 }
 
@@ -99,7 +144,8 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 /** Every row of the named tables, in a stable order: a snapshot to prove nothing changed. */
 export async function snapshot(pool: pg.Pool, tables: string[]): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
-  for (const t of tables) out[t] = (await pool.query(`select * from ${pg.escapeIdentifier(t)} order by 1`)).rows;
+  for (const t of tables)
+    out[t] = (await pool.query(`select * from ${pg.escapeIdentifier(t)} order by 1`)).rows;
   return out;
 }
 
@@ -109,7 +155,13 @@ export async function snapshot(pool: pg.Pool, tables: string[]): Promise<Record<
  */
 export async function expectCrossTenant404(
   t: Pick<TestApp, 'app' | 'pool'>,
-  req: { token: string; method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; payload?: unknown; tables: string[] },
+  req: {
+    token: string;
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    url: string;
+    payload?: unknown;
+    tables: string[];
+  },
 ): Promise<void> {
   const before = await snapshot(t.pool, req.tables);
   const res = await t.app.inject({

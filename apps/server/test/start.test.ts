@@ -13,7 +13,14 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 async function startServer(port: number): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+    },
   });
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
@@ -52,7 +59,10 @@ describe('the platform as npm start runs it', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'owner@acme.test', password: 'demo-acme-1' }),
     });
-    const { access_token, role_group } = (await loginRes.json()) as { access_token: string; role_group: string };
+    const { access_token, role_group } = (await loginRes.json()) as {
+      access_token: string;
+      role_group: string;
+    };
     expect(role_group).toBe('Agency');
     const put = await fetch(`${base}/api/v1/setting`, {
       method: 'PUT',
@@ -71,11 +81,15 @@ describe('the platform as npm start runs it', () => {
     try {
       // Same token, same setting, no second copy of the demo data.
       // biome-ignore lint/suspicious/noExplicitAny: JSON answer checked field by field below
-      const profile: any = await (await fetch(`${base}/api/v1/profile`, { headers: { authorization: `Bearer ${access_token}` } })).json();
+      const profile: any = await (
+        await fetch(`${base}/api/v1/profile`, { headers: { authorization: `Bearer ${access_token}` } })
+      ).json();
       expect(profile.data.user.settings.language).toBe('es');
       expect(profile.data.user.email).toBe('owner@acme.test');
       const check = await fetch(`${base}/api/v1/settings/site-data/acme.localhost`);
-      expect(((await check.json()) as { data: { agency_id: number } }).data.agency_id).toBe(acme.data.agency_id);
+      expect(((await check.json()) as { data: { agency_id: number } }).data.agency_id).toBe(
+        acme.data.agency_id,
+      );
     } finally {
       expect(await stop(second.child)).toBe(0);
     }

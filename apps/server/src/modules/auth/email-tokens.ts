@@ -71,7 +71,7 @@ const nameOf = (user: UserRow) => user.first_name || user.email;
 export async function requestPasswordReset(deps: Deps, email: string): Promise<void> {
   const { db, config } = deps;
   const user = await findUserByEmail(db, email);
-  if (!user || !user.active) return;
+  if (!user?.active) return;
   const hourAgo = new Date(Date.now() - 3600_000);
   const [recent] = await db
     .select({ n: sql<number>`count(*)`.mapWith(Number) })

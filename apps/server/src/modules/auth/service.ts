@@ -77,9 +77,9 @@ export async function login(
     throw new AppError('TOO_MANY', 'auth.throttle', undefined, { minutes });
   }
   const user = await findUserByEmail(db, email);
-  const ok = user
-    ? await verifyPassword(user.password_hash, input.password)
-    : (await burnPasswordCheck(input.password), false);
+  let ok = false;
+  if (user) ok = await verifyPassword(user.password_hash, input.password);
+  else await burnPasswordCheck(input.password);
   if (!user || !ok) {
     await db.insert(loginFailures).values({ email, ip: input.client.ip });
     throw invalid('email', 'auth.failed');

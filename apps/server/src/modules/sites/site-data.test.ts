@@ -11,7 +11,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const site = async (host: string) => {
-  const res = await t.app.inject({ method: 'GET', url: `/api/v1/settings/site-data/${encodeURIComponent(host)}` });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/settings/site-data/${encodeURIComponent(host)}`,
+  });
   expect(res.statusCode).toBe(200);
   return res.json().data;
 };
@@ -19,7 +22,13 @@ const site = async (host: string) => {
 describe('GET /v1/settings/site-data/{domain}', () => {
   it('resolves the main domain to the main agency', async () => {
     const d = await site('platform.test');
-    expect(d).toMatchObject({ validDomain: true, isMainAgency: true, isMainDomain: true, title: 'Main Site', landingPage: true });
+    expect(d).toMatchObject({
+      validDomain: true,
+      isMainAgency: true,
+      isMainDomain: true,
+      title: 'Main Site',
+      landingPage: true,
+    });
     expect(d.agency_id).toBe(seed.main.id);
     expect((await site('www.platform.test')).agency_id).toBe(seed.main.id);
   });

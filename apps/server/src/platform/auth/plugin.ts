@@ -56,7 +56,7 @@ export async function resolveActor(
     )
     .limit(1);
   const row = rows[0];
-  if (!row || !row.user.active) return null;
+  if (!row?.user.active) return null;
   // An impersonation lives only as long as the session it was started from.
   if (row.token.kind === 'impersonation' && !row.parentOk) return null;
   if (!row.token.last_used_at || now.getTime() - row.token.last_used_at.getTime() > TOUCH_EVERY_MS) {
