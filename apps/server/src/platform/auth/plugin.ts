@@ -21,6 +21,7 @@ declare module 'fastify' {
 }
 
 const parent = alias(authTokens, 'parent');
+const impersonator = alias(users, 'impersonator');
 // last_used_at is written at most this often per token, not on every request.
 const TOUCH_EVERY_MS = 5 * 60_000;
 
@@ -42,11 +43,13 @@ export async function resolveActor(
         active: users.active,
         settings: users.settings,
       },
-      parentOk: sql<boolean>`${parent.id} is not null and ${parent.revoked_at} is null and ${parent.expires_at} > now()`,
+      // The session it was started from is live and the impersonator is still enabled.
+      parentOk: sql<boolean>`${parent.id} is not null and ${parent.revoked_at} is null and ${parent.expires_at} > now() and ${impersonator.active} is true`,
     })
     .from(authTokens)
     .innerJoin(users, eq(users.id, authTokens.user_id))
     .leftJoin(parent, eq(parent.id, authTokens.parent_token_id))
+    .leftJoin(impersonator, eq(impersonator.id, authTokens.impersonator_id))
     .where(
       and(
         eq(authTokens.token_hash, hashToken(token)),

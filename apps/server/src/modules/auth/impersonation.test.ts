@@ -1,0 +1,440 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  createTestApp,
+  expectCrossTenant404,
+  login,
+  seedTenants,
+  type TestApp,
+} from '../../../test/helpers.ts';
+import { hashToken } from '../../platform/auth/tokens.ts';
+import { createUser } from '../accounts/service.ts';
+
+let t: TestApp;
+let seed: Awaited<ReturnType<typeof seedTenants>>;
+/** One main session per seeded user, for tests that do not end it. */
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  // A one-minute impersonation lifetime, so that the cap is visible in expires_at.
+  t = await createTestApp({ IMPERSONATION_TTL_MINUTES: '1' });
+  seed = await seedTenants(t.db);
+  const emails = [
+    seed.superAdmin.email,
+    seed.admin.email,
+    ...(['a', 'b'] as const).flatMap((k) => [
+      seed[k].agencyAdmin.email,
+      seed[k].agencyUser.email,
+      seed[k].businessAdmin.email,
+      seed[k].businessUser.email,
+    ]),
+  ];
+  for (const email of emails) tokens[email] = await login(t.app, email);
+});
+afterAll(() => t?.close());
+
+const tok = (u: { email: string }) => {
+  const token = tokens[u.email];
+  if (!token) throw new Error(`no session for ${u.email}`);
+  return token;
+};
+const impersonate = (token: string, id: number | string) =>
+  t.app.inject({ method: 'POST', url: `/api/v1/impersonate/${id}`, headers: bearer(token) });
+const stop = (token: string) =>
+  t.app.inject({ method: 'DELETE', url: '/api/v1/impersonate', headers: bearer(token) });
+const profile = (token: string) =>
+  t.app.inject({ method: 'GET', url: '/api/v1/profile', headers: bearer(token) });
+const tokenRow = async (token: string) =>
+  (await t.pool.query('select * from auth_tokens where token_hash = $1', [hashToken(token)])).rows[0];
+const counts = async () =>
+  (
+    await t.pool.query(
+      `select (select count(*) from auth_tokens where kind = 'impersonation')::int as tokens,
+              (select count(*) from audit_logs)::int as audits`,
+    )
+  ).rows[0];
+
+/** Starts an impersonation and returns its token, checking the answer. */
+async function start(token: string, targetId: number) {
+  const res = await impersonate(token, targetId);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().access_token as string;
+}
+
+/** A refused impersonation: the status, the message, and no token or audit row made. */
+async function refused(token: string, targetId: number | string, status: number, message?: string) {
+  const before = await counts();
+  const res = await impersonate(token, targetId);
+  expect(res.statusCode, res.body).toBe(status);
+  const body = res.json();
+  expect(body.success).toBe(false);
+  expect(body).not.toHaveProperty('access_token');
+  if (message) expect(body.message).toBe(message);
+  expect(await counts()).toEqual(before);
+}
+
+describe('POST /v1/impersonate/{id}: who may impersonate whom', () => {
+  it('lets a SuperAdmin impersonate agency and business users of any agency', async () => {
+    const cases = [
+      [seed.a.agencyAdmin, 'Agency'],
+      [seed.a.agencyUser, 'Agency'],
+      [seed.a.businessAdmin, 'Business'],
+      [seed.b.businessUser, 'Business'],
+    ] as const;
+    for (const [target, roleGroup] of cases) {
+      const res = await impersonate(tok(seed.superAdmin), target.id);
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json();
+      expect(body).toMatchObject({
+        success: true,
+        token_type: 'Bearer',
+        role_group: roleGroup,
+        is_template: false,
+      });
+      expect(body.access_token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+      const row = await tokenRow(body.access_token);
+      expect(row).toMatchObject({
+        kind: 'impersonation',
+        user_id: target.id,
+        impersonator_id: seed.superAdmin.id,
+      });
+      expect(Number(row.parent_token_id)).toBe(Number((await tokenRow(tok(seed.superAdmin))).id));
+    }
+  });
+
+  it('answers with the target named in the message', async () => {
+    const res = await impersonate(tok(seed.admin), seed.a.businessUser.id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('You are now signed in as bizuser A.');
+  });
+
+  it('with the token, the profile is the target and names the impersonator', async () => {
+    const imp = await start(tok(seed.admin), seed.b.agencyAdmin.id);
+    const res = await profile(imp);
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data.user).toMatchObject({
+      id: seed.b.agencyAdmin.id,
+      email: seed.b.agencyAdmin.email,
+      role: 'AgencyAdmin',
+      role_group: 'Agency',
+    });
+    expect(data.user.agency.id).toBe(seed.b.agency.id);
+    expect(data.impersonating).toBe(true);
+    expect(data.impersonator).toEqual({
+      id: seed.admin.id,
+      name: 'Plain',
+      email: seed.admin.email,
+      role_group: 'Admin',
+    });
+
+    const check = await t.app.inject({ method: 'GET', url: '/api/v1/auth/check', headers: bearer(imp) });
+    expect(check.json().data.impersonating).toBe(true);
+    // The admin's own session is untouched and still says who they are.
+    const own = (await profile(tok(seed.admin))).json().data;
+    expect(own).toMatchObject({ impersonating: false, impersonator: null });
+    expect(own.user.id).toBe(seed.admin.id);
+  });
+
+  it('reports is_template from the target agency', async () => {
+    await t.pool.query('update agencies set is_template = true where id = $1', [seed.b.agency.id]);
+    try {
+      const b = await impersonate(tok(seed.superAdmin), seed.b.businessAdmin.id);
+      expect(b.json()).toMatchObject({ role_group: 'Business', is_template: true });
+      const a = await impersonate(tok(seed.superAdmin), seed.a.businessAdmin.id);
+      expect(a.json()).toMatchObject({ role_group: 'Business', is_template: false });
+    } finally {
+      await t.pool.query('update agencies set is_template = false where id = $1', [seed.b.agency.id]);
+    }
+  });
+
+  it("lets an AgencyAdmin and an AgencyUser impersonate their own agency's business users", async () => {
+    for (const actor of [seed.a.agencyAdmin, seed.a.agencyUser]) {
+      for (const target of [seed.a.businessAdmin, seed.a.businessUser]) {
+        const imp = await start(tok(actor), target.id);
+        const data = (await profile(imp)).json().data;
+        expect(data.user.id).toBe(target.id);
+        expect(data.user.business.id).toBe(seed.a.business.id);
+        expect(data.impersonator.id).toBe(actor.id);
+        expect(data.impersonator.role_group).toBe('Agency');
+      }
+    }
+  });
+
+  it("does not find another agency's business user (404, nothing written)", async () => {
+    for (const [actor, target] of [
+      [seed.a.agencyAdmin, seed.b.businessUser],
+      [seed.a.agencyAdmin, seed.b.businessAdmin],
+      [seed.a.agencyUser, seed.b.businessUser],
+      [seed.b.agencyAdmin, seed.a.businessUser],
+    ] as const) {
+      // Touch the token first: its first use records last_used_at, which is not what is being checked.
+      expect((await profile(tok(actor))).statusCode).toBe(200);
+      await expectCrossTenant404(t, {
+        token: tok(actor),
+        method: 'POST',
+        url: `/api/v1/impersonate/${target.id}`,
+        tables: ['auth_tokens', 'audit_logs'],
+      });
+    }
+  });
+
+  it("refuses an agency impersonating its own agency's agency users (403)", async () => {
+    await refused(tok(seed.a.agencyAdmin), seed.a.agencyUser.id, 403, 'You cannot impersonate this user.');
+    await refused(tok(seed.a.agencyUser), seed.a.agencyAdmin.id, 403, 'You cannot impersonate this user.');
+  });
+
+  it('lets nobody impersonate an Admin or a SuperAdmin', async () => {
+    await refused(tok(seed.admin), seed.superAdmin.id, 403, 'You cannot impersonate this user.');
+    await refused(tok(seed.superAdmin), seed.admin.id, 403, 'You cannot impersonate this user.');
+    // Platform admins are outside an agency's tenant: not found.
+    await refused(tok(seed.a.agencyAdmin), seed.admin.id, 404, 'Not found.');
+    await refused(tok(seed.a.agencyAdmin), seed.superAdmin.id, 404, 'Not found.');
+    await refused(tok(seed.a.agencyUser), seed.superAdmin.id, 404, 'Not found.');
+  });
+
+  it('refuses business users (403)', async () => {
+    await refused(tok(seed.a.businessAdmin), seed.a.businessUser.id, 403);
+    await refused(tok(seed.a.businessUser), seed.a.businessAdmin.id, 403);
+  });
+
+  it('refuses impersonating yourself (403)', async () => {
+    await refused(tok(seed.superAdmin), seed.superAdmin.id, 403, 'You cannot impersonate this user.');
+    await refused(tok(seed.a.agencyAdmin), seed.a.agencyAdmin.id, 403, 'You cannot impersonate this user.');
+  });
+
+  it('refuses a disabled user (403)', async () => {
+    const id = await createUser(t.db, {
+      email: 'disabled@a.test',
+      password: 'correct-horse-1',
+      role: 'BusinessUser',
+      userType: '3',
+      businessId: seed.a.business.id,
+    });
+    await t.pool.query('update users set active = false where id = $1', [id]);
+    await refused(tok(seed.superAdmin), id, 403, 'You cannot impersonate this user.');
+    await refused(tok(seed.a.agencyAdmin), id, 403, 'You cannot impersonate this user.');
+  });
+
+  it('answers 404 for an unknown id, 422 for a malformed one, 401 without a token', async () => {
+    await refused(tok(seed.superAdmin), 999_999, 404, 'Not found.');
+    await refused(tok(seed.superAdmin), 'abc', 422);
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/impersonate/${seed.a.businessUser.id}` });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('does not chain: an impersonation cannot start another one', async () => {
+    // Impersonating an agency user, who could otherwise impersonate its business users.
+    const imp = await start(tok(seed.superAdmin), seed.a.agencyAdmin.id);
+    await refused(imp, seed.a.businessUser.id, 403, 'Stop the current impersonation first.');
+    // Impersonating a business user: refused as well.
+    const impBiz = await start(tok(seed.admin), seed.a.businessAdmin.id);
+    await refused(impBiz, seed.a.businessUser.id, 403);
+  });
+});
+
+describe('the impersonation token', () => {
+  it('dies with the session it was started from (logout of the main token)', async () => {
+    const main = await login(t.app, seed.admin.email);
+    const imp = await start(main, seed.a.businessUser.id);
+    expect((await profile(imp)).statusCode).toBe(200);
+    const out = await t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(main) });
+    expect(out.statusCode, out.body).toBe(200);
+    const res = await profile(imp);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ success: false, message: 'Unauthenticated.' });
+    expect((await profile(main)).statusCode).toBe(401);
+  });
+
+  it('logging out with the impersonation token ends the main session too', async () => {
+    const main = await login(t.app, seed.admin.email);
+    const imp = await start(main, seed.a.businessUser.id);
+    const out = await t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(imp) });
+    expect(out.statusCode, out.body).toBe(200);
+    expect((await profile(imp)).statusCode).toBe(401);
+    expect((await profile(main)).statusCode).toBe(401);
+  });
+
+  it('dies when the impersonator is disabled', async () => {
+    const id = await createUser(t.db, {
+      email: 'temp-admin@main.test',
+      password: 'correct-horse-1',
+      role: 'Admin',
+    });
+    const main = await login(t.app, 'temp-admin@main.test');
+    const imp = await start(main, seed.a.businessUser.id);
+    expect((await profile(imp)).statusCode).toBe(200);
+    await t.pool.query('update users set active = false where id = $1', [id]);
+    expect((await profile(main)).statusCode).toBe(401);
+    expect((await profile(imp)).statusCode).toBe(401);
+  });
+
+  it('expires after IMPERSONATION_TTL_MINUTES, and an expired one is refused', async () => {
+    const main = await login(t.app, seed.admin.email);
+    const before = Date.now();
+    const res = await impersonate(main, seed.a.businessUser.id);
+    expect(res.statusCode, res.body).toBe(200);
+    const { access_token: imp, expires_at } = res.json();
+    const ahead = new Date(expires_at).getTime() - before;
+    expect(ahead).toBeGreaterThan(55_000);
+    expect(ahead).toBeLessThan(65_000);
+    expect(new Date((await tokenRow(imp)).expires_at).toISOString()).toBe(expires_at);
+
+    expect((await profile(imp)).statusCode).toBe(200);
+    await t.pool.query(
+      `update auth_tokens set expires_at = now() - interval '1 second' where token_hash = $1`,
+      [hashToken(imp)],
+    );
+    expect((await profile(imp)).statusCode).toBe(401);
+    expect((await stop(imp)).statusCode).toBe(401);
+    // The main session is not affected.
+    expect((await profile(main)).statusCode).toBe(200);
+  });
+
+  it('never outlives the session it was started from', async () => {
+    const main = await login(t.app, seed.admin.email);
+    await t.pool.query(
+      `update auth_tokens set expires_at = now() + interval '20 seconds' where token_hash = $1`,
+      [hashToken(main)],
+    );
+    const res = await impersonate(main, seed.a.businessUser.id);
+    expect(res.statusCode, res.body).toBe(200);
+    const ahead = new Date(res.json().expires_at).getTime() - Date.now();
+    expect(ahead).toBeLessThanOrEqual(20_000);
+    expect(ahead).toBeGreaterThan(10_000);
+
+    // When the main session expires, the impersonation is refused even before its own end.
+    const imp = res.json().access_token;
+    expect((await profile(imp)).statusCode).toBe(200);
+    await t.pool.query(
+      `update auth_tokens set expires_at = now() - interval '1 second' where token_hash = $1`,
+      [hashToken(main)],
+    );
+    expect((await profile(imp)).statusCode).toBe(401);
+  });
+});
+
+describe('DELETE /v1/impersonate', () => {
+  it('stops the impersonation and answers the role group of the impersonator', async () => {
+    const main = await login(t.app, seed.admin.email);
+    const imp = await start(main, seed.a.agencyUser.id);
+    const res = await stop(imp);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ success: true, message: 'Impersonation stopped.', role_group: 'Admin' });
+    expect((await profile(imp)).statusCode).toBe(401);
+    expect((await tokenRow(imp)).revoked_at).not.toBeNull();
+    const own = await profile(main);
+    expect(own.statusCode).toBe(200);
+    expect(own.json().data).toMatchObject({
+      impersonating: false,
+      impersonator: null,
+      user: { id: seed.admin.id },
+    });
+  });
+
+  it('answers the Agency role group to an agency impersonator', async () => {
+    const imp = await start(tok(seed.b.agencyUser), seed.b.businessUser.id);
+    const res = await stop(imp);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().role_group).toBe('Agency');
+    expect((await profile(tok(seed.b.agencyUser))).statusCode).toBe(200);
+  });
+
+  it('answers 400 with a normal token and 401 without one', async () => {
+    const res = await stop(tok(seed.superAdmin));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, message: 'You are not impersonating anyone.' });
+    expect((await profile(tok(seed.superAdmin))).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'DELETE', url: '/api/v1/impersonate' })).statusCode).toBe(401);
+  });
+});
+
+describe('the audit trail', () => {
+  let startId: number;
+  let stopId: number;
+
+  beforeAll(async () => {
+    const main = await login(t.app, seed.admin.email);
+    const imp = await start(main, seed.a.businessUser.id);
+    expect((await stop(imp)).statusCode).toBe(200);
+    const tokenId = Number((await tokenRow(imp)).id);
+    const { rows } = await t.pool.query(
+      `select * from audit_logs where (data->>'token_id')::bigint = $1 order by id`,
+      [tokenId],
+    );
+    expect(rows.map((r) => r.action)).toEqual(['impersonation.start', 'impersonation.stop']);
+    for (const r of rows) {
+      expect(r).toMatchObject({
+        actor_id: seed.admin.id,
+        target_user_id: seed.a.businessUser.id,
+        agency_id: seed.a.agency.id,
+        business_id: seed.a.business.id,
+      });
+    }
+    expect(rows[0].data).toMatchObject({ impersonator_role: 'Admin', target_role: 'BusinessUser' });
+    startId = Number(rows[0].id);
+    stopId = Number(rows[1].id);
+  });
+
+  const list = async (token: string) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/audit-logs?perPage=100&keyword=impersonation',
+      headers: bearer(token),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as {
+      data: { id: number; agency_id: number | null; actor_id: number }[];
+      meta: { total: number };
+    };
+  };
+
+  it('records every start and stop', async () => {
+    const { rows } = await t.pool.query(
+      `select action, count(*)::int as n from audit_logs group by action order by action`,
+    );
+    const starts = (
+      await t.pool.query(`select count(*)::int as n from auth_tokens where kind = 'impersonation'`)
+    ).rows[0].n;
+    expect(rows.find((r) => r.action === 'impersonation.start')?.n).toBe(starts);
+    expect(rows.find((r) => r.action === 'impersonation.stop')?.n).toBeGreaterThanOrEqual(3);
+  });
+
+  it('shows them to the SuperAdmin and the Admin', async () => {
+    const total = (await t.pool.query('select count(*)::int as n from audit_logs')).rows[0].n;
+    for (const who of [seed.superAdmin, seed.admin]) {
+      const body = await list(tok(who));
+      expect(body.meta.total).toBe(total);
+      const mine = body.data.filter((r) => r.id === startId || r.id === stopId);
+      expect(mine).toHaveLength(2);
+      expect(mine.every((r) => r.actor_id === seed.admin.id)).toBe(true);
+    }
+  });
+
+  it("shows an AgencyAdmin its own agency's rows only", async () => {
+    const a = await list(tok(seed.a.agencyAdmin));
+    expect(a.data.map((r) => r.id)).toEqual(expect.arrayContaining([startId, stopId]));
+    expect(a.data.every((r) => r.agency_id === seed.a.agency.id)).toBe(true);
+
+    const b = await list(tok(seed.b.agencyAdmin));
+    const bTotal = (
+      await t.pool.query('select count(*)::int as n from audit_logs where agency_id = $1', [seed.b.agency.id])
+    ).rows[0].n;
+    expect(bTotal).toBeGreaterThan(0);
+    expect(b.meta.total).toBe(bTotal);
+    expect(b.data.every((r) => r.agency_id === seed.b.agency.id)).toBe(true);
+    expect(b.data.map((r) => r.id)).not.toContain(startId);
+    expect(b.data.map((r) => r.id)).not.toContain(stopId);
+  });
+
+  it('is closed to agency users and business users (403) and to impersonations of them', async () => {
+    for (const who of [seed.a.agencyUser, seed.a.businessAdmin, seed.a.businessUser]) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/audit-logs', headers: bearer(tok(who)) });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ success: false, message: 'This action is unauthorized.' });
+    }
+    const imp = await start(tok(seed.superAdmin), seed.a.businessUser.id);
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/audit-logs', headers: bearer(imp) });
+    expect(res.statusCode).toBe(403);
+  });
+});
