@@ -102,7 +102,7 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabase(config, () => undefined, 1);
   try {
     const id = await createUser(database.db, input);
-    console.log(id);
+    process.stdout.write(`${id}\n`);
     return 0;
   } catch (err) {
     if (err instanceof AppError && err.fields) {
