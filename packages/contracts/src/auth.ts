@@ -72,3 +72,16 @@ export const ZStopImpersonateResponse = z.object({
   message: z.string(),
   role_group: z.enum(ROLE_GROUPS),
 });
+
+// The impersonation drawer's list (spec 000 §2: id, name, email, subdomain_url, domain).
+export const ZImpersonableUser = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  role: z.string(),
+  role_group: z.enum(ROLE_GROUPS),
+  subdomain_url: z.string().nullable(),
+  domain: z.string().nullable(),
+  business: z.string().nullable(),
+});
+export type TImpersonableUser = z.infer<typeof ZImpersonableUser>;

@@ -438,3 +438,54 @@ describe('the audit trail', () => {
     expect(res.statusCode).toBe(403);
   });
 });
+
+describe('GET /v1/impersonate/users (the drawer list)', () => {
+  const list = async (token: string, query = '') => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/impersonate/users${query}`,
+      headers: bearer(token),
+    });
+    return res;
+  };
+
+  it('lists agency and business users of every agency for an admin, never admins', async () => {
+    const res = await list(tok(seed.superAdmin), '?perPage=100');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    const emails = body.data.map((u: { email: string }) => u.email).sort();
+    expect(emails).toEqual(
+      (['a', 'b'] as const)
+        .flatMap((k) => [
+          seed[k].agencyAdmin.email,
+          seed[k].agencyUser.email,
+          seed[k].businessAdmin.email,
+          seed[k].businessUser.email,
+        ])
+        .sort(),
+    );
+    expect(body.meta.total).toBe(8);
+    const bizA = body.data.find((u: { email: string }) => u.email === seed.a.businessAdmin.email);
+    expect(bizA).toMatchObject({
+      id: seed.a.businessAdmin.id,
+      role_group: 'Business',
+      subdomain_url: 'agency-a.localhost',
+      domain: 'calls-a.example.com',
+      business: 'Business A',
+    });
+  });
+
+  it('lists only its own businesses users for an agency, and searches', async () => {
+    const body = (await list(tok(seed.a.agencyAdmin), '?perPage=100')).json();
+    expect(body.data.map((u: { email: string }) => u.email).sort()).toEqual(
+      [seed.a.businessAdmin.email, seed.a.businessUser.email].sort(),
+    );
+    const found = (await list(tok(seed.superAdmin), `?keyword=${encodeURIComponent('bizuser@b')}`)).json();
+    expect(found.data.map((u: { id: number }) => u.id)).toEqual([seed.b.businessUser.id]);
+    expect(found.meta.total).toBe(1);
+  });
+
+  it('is refused to business users', async () => {
+    expect((await list(tok(seed.a.businessAdmin))).statusCode).toBe(403);
+  });
+});

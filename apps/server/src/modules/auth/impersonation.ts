@@ -1,10 +1,12 @@
+import type { TListQuery } from '@stn/contracts/http';
 import type { TRoleGroup } from '@stn/contracts/roles';
-import { eq } from 'drizzle-orm';
+import { asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import { audit } from '../../platform/audit.ts';
 import type { Actor } from '../../platform/auth/actor.ts';
-import { agencies, authTokens, users } from '../../platform/db/schema.ts';
+import { agencies, authTokens, businesses, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
+import { pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { issueToken } from './service.ts';
 
@@ -94,4 +96,56 @@ export async function stopImpersonation(
       .where(eq(users.id, impersonatorId));
     return { roleGroup: impersonator?.role_group ?? 'Admin' };
   });
+}
+
+/** The users the caller may impersonate, for the drawer: searchable by name, e-mail or business. */
+export async function impersonableUsers(deps: Deps, actor: Actor, q: TListQuery) {
+  const groups = actor.roleGroup === 'Admin' ? (['Agency', 'Business'] as const) : (['Business'] as const);
+  const kw = q.keyword ? `%${q.keyword}%` : undefined;
+  const where = inTenant(
+    actor,
+    { agency_id: users.agency_id },
+    inArray(users.role_group, [...groups]),
+    eq(users.active, true),
+    ne(users.id, actor.userId),
+    kw
+      ? or(
+          ilike(users.email, kw),
+          ilike(sql`${users.first_name} || ' ' || ${users.last_name}`, kw),
+          ilike(businesses.name, kw),
+          ilike(agencies.name, kw),
+        )
+      : undefined,
+  );
+  const base = () =>
+    deps.db
+      .select({ user: users, agency: agencies, business: { name: businesses.name } })
+      .from(users)
+      .leftJoin(agencies, eq(agencies.id, users.agency_id))
+      .leftJoin(businesses, eq(businesses.id, users.business_id))
+      .where(where);
+  const { limit, offset } = pageOf(q);
+  const [rows, [total]] = await Promise.all([
+    base().orderBy(asc(users.id)).limit(limit).offset(offset),
+    deps.db
+      .select({ n: count() })
+      .from(users)
+      .leftJoin(agencies, eq(agencies.id, users.agency_id))
+      .leftJoin(businesses, eq(businesses.id, users.business_id))
+      .where(where),
+  ]);
+  const main = deps.config.mainDomain;
+  return {
+    total: total?.n ?? 0,
+    data: rows.map((r) => ({
+      id: r.user.id,
+      name: `${r.user.first_name} ${r.user.last_name}`.trim(),
+      email: r.user.email,
+      role: r.user.role,
+      role_group: r.user.role_group,
+      subdomain_url: r.agency?.subdomain ? `${r.agency.subdomain}.${main}` : r.agency?.is_main ? main : null,
+      domain: r.agency?.domain ?? null,
+      business: r.business?.name ?? null,
+    })),
+  };
 }

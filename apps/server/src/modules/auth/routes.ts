@@ -1,5 +1,6 @@
 import {
   ZAuthCheckResponse,
+  ZImpersonableUser,
   ZImpersonateResponse,
   ZLoginRequest,
   ZLoginResponse,
@@ -14,12 +15,13 @@ import {
   ZUserInfoRequest,
   ZUserInfoResponse,
 } from '@stn/contracts/auth';
-import { ZErrorResponse, ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
+import { listOf, ZErrorResponse, ZIdParams, ZListQuery, ZSuccessMessage } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { listEnvelope } from '../../platform/http/pagination.ts';
 import { emailTaken } from '../accounts/service.ts';
 import { domainAvailable } from '../sites/service.ts';
 import {
@@ -30,7 +32,7 @@ import {
   verifyEmail,
   verifyResetToken,
 } from './email-tokens.ts';
-import { startImpersonation, stopImpersonation } from './impersonation.ts';
+import { impersonableUsers, startImpersonation, stopImpersonation } from './impersonation.ts';
 import { login, logout } from './service.ts';
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
@@ -237,6 +239,23 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     async (request) => {
       await unsubscribe(db, request.body.token);
       return ok(request, 'auth.unsubscribed');
+    },
+  );
+
+  app.get(
+    '/v1/impersonate/users',
+    {
+      config: { access: { roleGroups: ['Admin', 'Agency'] } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Users the caller may impersonate (the impersonation drawer)',
+        querystring: ZListQuery,
+        response: { 200: listOf(ZImpersonableUser), 401: ZErrorResponse, 403: ZErrorResponse },
+      },
+    },
+    async (request) => {
+      const r = await impersonableUsers(deps, actorOf(request), request.query);
+      return listEnvelope(r.data, r.total, request.query);
     },
   );
 
