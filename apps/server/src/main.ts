@@ -35,7 +35,14 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // Port taken or the like: say so plainly, and do not leave the embedded database behind.
+    console.error(`Cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
+    await database.close();
+    process.exit(1);
+  }
   const url = `http://${config.mainDomain}:${config.port}`;
   const lines = ['', `  Start Texting Now is running on ${url}`, `  API documentation: ${url}/api/docs`];
   if (demo.length > 0) {

