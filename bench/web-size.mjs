@@ -1,0 +1,52 @@
+// Size of the web app as a browser downloads it: gzipped JavaScript of the initial load, of the sign-in
+// page and of the app shell, read from Vite's build manifest. Prints figures; asserts nothing.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'apps/web/dist');
+if (!process.argv.includes('--no-build')) {
+  const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'ignore' });
+  if (r.status !== 0) throw new Error('web build failed');
+}
+const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+
+/** A chunk and everything it imports statically (what loads with it), as a set of files. */
+function closure(key, seen = new Set()) {
+  const chunk = manifest[key];
+  if (!chunk || seen.has(chunk.file)) return seen;
+  seen.add(chunk.file);
+  for (const imp of chunk.imports ?? []) closure(imp, seen);
+  return seen;
+}
+const gz = (file) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const sum = (files) => [...files].filter((f) => f.endsWith('.js')).reduce((n, f) => n + gz(f), 0);
+const keyOf = (suffix) => Object.keys(manifest).find((k) => k.endsWith(suffix));
+
+const entry = closure('index.html');
+const loginKeys = ['src/layouts/auth-layout.tsx', 'src/features/auth/login-page.tsx']
+  .map(keyOf)
+  .filter(Boolean);
+const login = new Set(entry);
+for (const k of loginKeys) closure(k, login);
+const shellKey = keyOf('src/layouts/app-layout.tsx');
+const shell = shellKey ? closure(shellKey) : new Set();
+const shellOnly = [...shell].filter((f) => !login.has(f));
+const allJs = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js'));
+const css = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.css'));
+
+console.log('web app size (gzip -9)');
+console.log(`  initial JavaScript (entry and its imports): ${kb(sum(entry))} in ${[...entry].length} files`);
+console.log(`  sign-in page total JavaScript:              ${kb(sum(login))}`);
+console.log(
+  `  app shell (admin/agency/business) extra:    ${kb(sum(shellOnly))}, not loaded by the sign-in page: ${shellOnly.length > 0 && shellOnly.every((f) => !login.has(f))}`,
+);
+console.log(
+  `  all JavaScript chunks:                      ${kb(allJs.reduce((n, f) => n + gz(`assets/${f}`), 0))} in ${allJs.length} files`,
+);
+console.log(
+  `  CSS:                                        ${kb(css.reduce((n, f) => n + gz(`assets/${f}`), 0))}`,
+);
