@@ -36,6 +36,23 @@ function vitest(name, args) {
 
 vitest('unit-and-api', []);
 
+// Browser tests need the built web app and the system Chromium (.ci/run installs it).
+if (fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) {
+    console.error('building the web app failed');
+    failed += 1;
+  } else {
+    vitest('browser', ['--config', 'e2e/vitest.config.ts']);
+  }
+} else {
+  const specs = fs.readdirSync(path.join(root, 'e2e')).filter((f) => f.endsWith('.spec.ts'));
+  console.log(
+    `\nBrowser tests skipped: no Chromium at /usr/bin/chromium (apt-get install chromium). ${specs.length} spec files not run.`,
+  );
+  skipped += specs.length;
+}
+
 fs.rmSync(out, { recursive: true, force: true });
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

@@ -31,14 +31,16 @@ const pub = (name: string, path: string, layout: LayoutName, title: string, scre
   ...(screen ? { screen } : {}),
 });
 
-const area = (roleGroup: TRoleGroup, prefix: string) => (name: string, path: string, title: string, extra: Partial<RouteDef> = {}): RouteDef => ({
-  name,
-  path: `/${prefix}/${path}`.replace(/\/$/, '') || '/',
-  layout: 'app',
-  roleGroup,
-  title,
-  ...extra,
-});
+const area =
+  (roleGroup: TRoleGroup, prefix: string) =>
+  (name: string, path: string, title: string, extra: Partial<RouteDef> = {}): RouteDef => ({
+    name,
+    path: `/${prefix}/${path}`.replace(/\/$/, '') || '/',
+    layout: 'app',
+    roleGroup,
+    title,
+    ...extra,
+  });
 
 const admin = area('Admin', 'admin');
 const business = area('Business', 'business');
@@ -175,8 +177,12 @@ export const ROUTES: RouteDef[] = [
   agency('agency.settings.notification', 'settings/notification', 'menu.settings'),
   agency('agency.integrations', 'integrations', 'menu.integrations'),
   agency('agency.twilioProfile', 'twilio-profile', 'menu.twilio_profile', { agencyAdminOnly: true }),
-  agency('agency.twilioProfile.create', 'twilio-profile/create', 'menu.twilio_profile', { agencyAdminOnly: true }),
-  agency('agency.twilioProfile.edit', 'twilio-profile/edit/:id', 'menu.twilio_profile', { agencyAdminOnly: true }),
+  agency('agency.twilioProfile.create', 'twilio-profile/create', 'menu.twilio_profile', {
+    agencyAdminOnly: true,
+  }),
+  agency('agency.twilioProfile.edit', 'twilio-profile/edit/:id', 'menu.twilio_profile', {
+    agencyAdminOnly: true,
+  }),
   agency('agency.sms-registration', 'sms-registration', 'menu.sms_registration', { agencyAdminOnly: true }),
   agency('agency.international', 'international', 'menu.international'),
   agency('agency.zapier', 'zapier', 'menu.zapier', { zapier: true }),
@@ -204,7 +210,15 @@ export const AREA_DEFAULT: Record<'admin' | 'business' | 'agency', string> = {
 };
 
 /** Routes that skip the role-group prefix rule of spec 000 §4. */
-export const PREFIX_SKIP = new Set(['landing', 'popup', 'auth', 'unsubscribe-email', 'product-order', 'product-thankyou', 'release-notes']);
+export const PREFIX_SKIP = new Set([
+  'landing',
+  'popup',
+  'auth',
+  'unsubscribe-email',
+  'product-order',
+  'product-thankyou',
+  'release-notes',
+]);
 
 export function routeByName(name: string): RouteDef {
   const r = ROUTE_BY_NAME.get(name);

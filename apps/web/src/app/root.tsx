@@ -1,0 +1,66 @@
+import { Center, Loader, Text, Title } from '@mantine/core';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useMatches, useNavigate } from 'react-router';
+import { clearSession, setUnauthorizedHandler } from '../lib/api-client.ts';
+import { useSession } from '../lib/session.ts';
+import { useSite } from '../lib/site.ts';
+import type { RouteDef } from './route-table.ts';
+
+const TITLE_ALONE = new Set(['product-order', 'product-thankyou']);
+
+export function currentRoute(matches: ReturnType<typeof useMatches>): RouteDef | undefined {
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const def = (matches[i]?.handle as { route?: RouteDef } | undefined)?.route;
+    if (def) return def;
+  }
+  return undefined;
+}
+
+/** Site data, page title, favicon, maintenance, the session and the 401 rule, around every route. */
+export function Root() {
+  const { t } = useTranslation();
+  const site = useSite();
+  const session = useSession();
+  const navigate = useNavigate();
+  const matches = useMatches();
+  const route = currentRoute(matches);
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      clearSession();
+      navigate(window.location.pathname.startsWith('/auth') ? '/auth/login' : '/login', { replace: true });
+    });
+  }, [navigate]);
+
+  const title = site.data?.title || 'Start Texting Now';
+  useEffect(() => {
+    document.title = route && TITLE_ALONE.has(route.name) ? title : `${title}${t('app.title_suffix')}`;
+  }, [title, route, t]);
+  useEffect(() => {
+    const href = site.data?.favicon;
+    const link = document.getElementById('favicon') as HTMLLinkElement | null;
+    if (link && href) link.href = href;
+  }, [site.data?.favicon]);
+
+  if (site.data?.maintenance) {
+    return (
+      <Center h="100vh" p="xl" data-testid="maintenance">
+        <div style={{ maxWidth: 560, textAlign: 'center' }}>
+          <Title order={2} mb="md">
+            {title}
+          </Title>
+          <Text size="lg">{t('app.maintenance')}</Text>
+        </div>
+      </Center>
+    );
+  }
+  if (site.isPending || session.loading) {
+    return (
+      <Center h="100vh">
+        <Loader aria-label={t('common.loading')} />
+      </Center>
+    );
+  }
+  return <Outlet />;
+}

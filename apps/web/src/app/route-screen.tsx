@@ -1,0 +1,53 @@
+import { Title } from '@mantine/core';
+import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useParams } from 'react-router';
+import { useAuth } from '../lib/auth-store.ts';
+import { useSite } from '../lib/site.ts';
+import { guard } from './guards.ts';
+import type { RouteDef } from './route-table.ts';
+
+// Each screen is its own chunk, so the sign-in page does not load the areas' code.
+const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
+  login: lazy(() => import('../features/auth/login-page.tsx')),
+  'password-email': lazy(() => import('../features/auth/password-email-page.tsx')),
+  'password-reset': lazy(() => import('../features/auth/password-reset-page.tsx')),
+  'email-verify': lazy(() => import('../features/auth/email-verify-page.tsx')),
+  unsubscribe: lazy(() => import('../features/auth/unsubscribe-page.tsx')),
+  'not-found': lazy(() => import('../features/errors/not-found-page.tsx')),
+  profile: lazy(() => import('../features/profile/profile-page.tsx')),
+};
+
+/** A screen whose issue has not landed: the menu title and nothing else (issue 3). */
+function EmptyPage({ title }: { title: string }) {
+  const { t } = useTranslation();
+  return (
+    <Title order={2} data-testid="page-title">
+      {t(title)}
+    </Title>
+  );
+}
+
+/** Runs the guards of spec 000 §4 for a route, then shows its screen. */
+export function RouteScreen({ def }: { def: RouteDef }) {
+  const { user } = useAuth();
+  const site = useSite();
+  const location = useLocation();
+  const params = useParams();
+  const decision = guard({
+    user,
+    site: site.data ?? null,
+    route: def,
+    path: location.pathname,
+    search: location.search,
+    params: params as Record<string, string>,
+  });
+  if ('redirect' in decision) return <Navigate to={decision.redirect} replace />;
+  const Screen = def.screen ? SCREENS[def.screen] : undefined;
+  if (!Screen) return <EmptyPage title={def.title} />;
+  return (
+    <Suspense fallback={null}>
+      <Screen />
+    </Suspense>
+  );
+}

@@ -1,0 +1,240 @@
+import {
+  Avatar,
+  Button,
+  Center,
+  Divider,
+  Group,
+  Loader,
+  NativeSelect,
+  Paper,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { LANGUAGES, type TLanguage } from '@stn/contracts/constants';
+import { type TUser, ZUpdateProfileRequest } from '@stn/contracts/profile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../lib/api-client.ts';
+import { auth, useAuth } from '../../lib/auth-store.ts';
+import { changeLanguage } from '../../lib/i18n.ts';
+import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { avatarInitials } from './avatar-initials.ts';
+
+type ProfileValues = {
+  avatar: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  language: TLanguage;
+  current_password: string;
+  password: string;
+  password_confirmation: string;
+};
+
+const FIELDS = [
+  'avatar',
+  'first_name',
+  'last_name',
+  'email',
+  'language',
+  'current_password',
+  'password',
+  'password_confirmation',
+] as const;
+
+const isLanguage = (v: unknown): v is TLanguage => LANGUAGES.includes(v as TLanguage);
+
+function valuesOf(user: TUser): ProfileValues {
+  const lang = user.settings.language;
+  return {
+    avatar: user.avatar ?? '',
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email: user.email,
+    language: isLanguage(lang) ? lang : 'en',
+    current_password: '',
+    password: '',
+    password_confirmation: '',
+  };
+}
+
+/** The PUT /v1/profile body: the password fields only when a new password is typed. */
+function requestOf(v: ProfileValues) {
+  const base = {
+    first_name: v.first_name,
+    last_name: v.last_name,
+    email: v.email,
+    avatar: v.avatar.trim() || null,
+    language: v.language,
+  };
+  return v.password
+    ? {
+        ...base,
+        current_password: v.current_password,
+        password: v.password,
+        password_confirmation: v.password_confirmation,
+      }
+    : base;
+}
+
+// The contract's rules, plus one the server also enforces: a new password needs the current one.
+const ZProfileForm = ZUpdateProfileRequest.superRefine((v, ctx) => {
+  if (v.password !== undefined && !v.current_password) {
+    ctx.addIssue({ code: 'custom', path: ['current_password'], message: 'validation.required' });
+  }
+});
+const resolve = zodResolver(ZProfileForm);
+const validate = (values: ProfileValues) => resolve(requestOf(values));
+
+type UserAnswer = { success: true; message: string; data: { user: TUser } };
+
+/** The signed-in user's profile (spec 000 §2 admin/agency/business profile; §7 PUT /v1/profile). */
+export default function ProfilePage() {
+  const { user } = useAuth();
+  const { t } = useTranslation();
+  if (!user) {
+    return (
+      <Center py="xl">
+        <Loader aria-label={t('common.loading')} />
+      </Center>
+    );
+  }
+  return <ProfileForm user={user} />;
+}
+
+function ProfileForm({ user }: { user: TUser }) {
+  const { t } = useTranslation();
+  const [saving, setSaving] = useState(false);
+  // Made once from the user: a later change of the stored user never overwrites what is being typed.
+  const form = useForm<ProfileValues>({ initialValues: valuesOf(user), validate });
+
+  const submit = form.onSubmit(async (values) => {
+    setSaving(true);
+    try {
+      const res = await api<UserAnswer>('/v1/profile', { method: 'PUT', body: requestOf(values) });
+      auth.setUser(res.data.user);
+      await changeLanguage(values.language);
+      const saved = valuesOf(res.data.user);
+      form.setValues(saved);
+      form.resetDirty(saved);
+    } catch (err) {
+      // A 422 shows next to its fields (and the api client toasts the first); the values stay as typed.
+      applyServerErrors(form, err, FIELDS);
+    } finally {
+      setSaving(false);
+    }
+  });
+
+  const { avatar, first_name, last_name } = form.values;
+  const languages = LANGUAGES.map((value) => ({ value, label: t(`screens.profile.languages.${value}`) }));
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack maw={760}>
+        <Title order={2} data-testid="page-title">
+          {t('screens.profile.title')}
+        </Title>
+
+        <Paper withBorder p="lg" radius="md">
+          <Stack>
+            <Title order={4}>{t('screens.profile.details')}</Title>
+            <Group align="flex-end" wrap="nowrap">
+              <Avatar
+                src={avatar.trim() || null}
+                alt={t('screens.profile.avatar_alt')}
+                size={72}
+                radius="xl"
+                color="brand"
+                data-testid="profile-avatar"
+              >
+                {avatarInitials(first_name, last_name)}
+              </Avatar>
+              <TextInput
+                flex={1}
+                type="url"
+                label={t('screens.profile.avatar')}
+                description={t('screens.profile.avatar_hint')}
+                placeholder="https://"
+                data-testid="profile-avatar-url"
+                {...form.getInputProps('avatar')}
+              />
+            </Group>
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput
+                label={t('screens.profile.first_name')}
+                autoComplete="given-name"
+                required
+                data-testid="profile-first-name"
+                {...form.getInputProps('first_name')}
+              />
+              <TextInput
+                label={t('screens.profile.last_name')}
+                autoComplete="family-name"
+                data-testid="profile-last-name"
+                {...form.getInputProps('last_name')}
+              />
+            </SimpleGrid>
+            <TextInput
+              label={t('auth.email')}
+              description={t('screens.profile.email_hint')}
+              type="email"
+              autoComplete="email"
+              required
+              data-testid="profile-email"
+              {...form.getInputProps('email')}
+            />
+            <NativeSelect
+              label={t('screens.profile.language')}
+              data={languages}
+              data-testid="profile-language"
+              {...form.getInputProps('language')}
+            />
+          </Stack>
+        </Paper>
+
+        <Paper withBorder p="lg" radius="md">
+          <Stack>
+            <div>
+              <Title order={4}>{t('screens.profile.password_section')}</Title>
+              <Text size="sm" c="dimmed">
+                {t('screens.profile.password_hint')}
+              </Text>
+            </div>
+            <PasswordInput
+              label={t('screens.profile.current_password')}
+              autoComplete="current-password"
+              data-testid="profile-current-password"
+              {...form.getInputProps('current_password')}
+            />
+            <Divider />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <PasswordInput
+                label={t('screens.profile.new_password')}
+                autoComplete="new-password"
+                data-testid="profile-password"
+                {...form.getInputProps('password')}
+              />
+              <PasswordInput
+                label={t('screens.profile.password_confirmation')}
+                autoComplete="new-password"
+                data-testid="profile-password-confirmation"
+                {...form.getInputProps('password_confirmation')}
+              />
+            </SimpleGrid>
+          </Stack>
+        </Paper>
+
+        <Group justify="flex-end">
+          <Button type="submit" loading={saving} data-testid="profile-save">
+            {t('common.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

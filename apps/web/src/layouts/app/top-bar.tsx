@@ -1,0 +1,154 @@
+import { Anchor, Badge, Burger, Button, Group, Image, Text, Tooltip } from '@mantine/core';
+import type { TUser } from '@stn/contracts/profile';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { canAddBusiness, dashboardLink } from '../../app/guards.ts';
+import { pathOf } from '../../app/route-table.ts';
+import { canImpersonate, type Usage, usageOf, usageText } from './layout-rules.ts';
+import { ProfileMenu } from './profile-menu.tsx';
+
+type Props = {
+  user: TUser;
+  siteTitle: string;
+  tenant: string;
+  logo: string | null;
+  impersonating: boolean;
+  sidebarOpened: boolean;
+  onToggleSidebar: () => void;
+  onToggleImpersonation: () => void;
+  onStopImpersonation: () => void;
+  onLogout: () => void;
+  /** Installs the agency may still add, or null while unknown (see app-layout.tsx). */
+  availableInstalls: number | null;
+  onNoInstalls: () => void;
+};
+
+function UsageCounter({ label, usage, testId }: { label: string; usage: Usage; testId: string }) {
+  return (
+    <Text size="sm" data-testid={testId} data-level={usage.level} style={{ whiteSpace: 'nowrap' }}>
+      <Text span c="dimmed" size="sm">
+        {label}:{' '}
+      </Text>
+      <Text span fw={600} size="sm" c={usage.level === 'limit' ? 'red' : undefined}>
+        {usageText(usage)}
+      </Text>
+    </Text>
+  );
+}
+
+/**
+ * Top bar of spec 000 §2: tenant name (dashboard link), business usage and trial tag, Add Agency / Add
+ * Business, the impersonation toggle, Main Account, the profile dropdown and a logout button.
+ */
+export function TopBar(props: Props) {
+  const { user, impersonating } = props;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const business = user.role_group === 'Business' ? user.business : null;
+
+  // 'Add Business': agencies allowed to add businesses (spec §4). The installs part of the rule is applied
+  // on click instead of hiding the button, so an agency out of installs sees the 'No Installs Available'
+  // modal (spec §8). While the count is unknown (null) the button simply opens the add screen.
+  const showAddBusiness = user.role_group === 'Agency' && canAddBusiness(user, Number.POSITIVE_INFINITY);
+  const addBusiness = () => {
+    if (props.availableInstalls !== null && !canAddBusiness(user, props.availableInstalls)) {
+      props.onNoInstalls();
+      return;
+    }
+    navigate(pathOf('agency.business.add'));
+  };
+
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+      <Group gap="sm" wrap="nowrap" miw={0}>
+        <Burger
+          opened={props.sidebarOpened}
+          onClick={props.onToggleSidebar}
+          size="sm"
+          aria-label={t('layout.toggle_sidebar')}
+          data-testid="sidebar-toggle"
+        />
+        <Anchor
+          component={Link}
+          to={dashboardLink(user)}
+          underline="never"
+          c="inherit"
+          data-testid="dashboard-link"
+          miw={0}
+        >
+          <Group gap="xs" wrap="nowrap">
+            {props.logo && <Image src={props.logo} alt={props.siteTitle} h={32} w="auto" fit="contain" />}
+            <Text fw={700} size="lg" truncate data-testid="tenant-name">
+              {props.tenant}
+            </Text>
+          </Group>
+        </Anchor>
+        {business?.is_on_trial && (
+          <Badge color="red" variant="filled" data-testid="trial-tag">
+            {t('layout.trial')}
+          </Badge>
+        )}
+        {business && (
+          <Group gap="md" wrap="nowrap" visibleFrom="sm">
+            <UsageCounter
+              label={t('layout.calls')}
+              usage={usageOf(business.number_of_calls, business.calls)}
+              testId="calls-usage"
+            />
+            <UsageCounter
+              label={t('layout.messages')}
+              usage={usageOf(business.number_of_messages, business.messages)}
+              testId="messages-usage"
+            />
+          </Group>
+        )}
+      </Group>
+
+      <Group gap="xs" wrap="nowrap">
+        {user.role_group === 'Admin' && (
+          <Button
+            component={Link}
+            to={pathOf('admin.agency.add')}
+            size="xs"
+            visibleFrom="sm"
+            data-testid="add-agency"
+          >
+            {t('layout.add_agency')}
+          </Button>
+        )}
+        {showAddBusiness && (
+          <Button onClick={addBusiness} size="xs" visibleFrom="sm" data-testid="add-business">
+            {t('layout.add_business')}
+          </Button>
+        )}
+        {impersonating && (
+          <Button
+            onClick={props.onStopImpersonation}
+            size="xs"
+            color="orange"
+            data-testid="main-account-button"
+          >
+            {t('layout.main_account')}
+          </Button>
+        )}
+        {canImpersonate(user, impersonating) && (
+          <Tooltip label={t('layout.impersonation.toggle')}>
+            <Button
+              onClick={props.onToggleImpersonation}
+              size="xs"
+              variant="light"
+              data-testid="impersonate-toggle"
+              aria-label={t('layout.impersonation.toggle')}
+            >
+              {t('layout.impersonation.button')}
+            </Button>
+          </Tooltip>
+        )}
+        <ProfileMenu user={user} onLogout={props.onLogout} />
+        <Button onClick={props.onLogout} size="xs" variant="subtle" color="gray" data-testid="logout-button">
+          {t('layout.logout')}
+        </Button>
+      </Group>
+    </Group>
+  );
+}

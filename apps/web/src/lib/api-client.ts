@@ -1,0 +1,83 @@
+import { auth } from './auth-store.ts';
+import { queryClient } from './query-client.ts';
+import { toastError, toastSuccess } from './toast.ts';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: { message?: string; errors?: Record<string, string[]>; type?: number } | null,
+  ) {
+    super(body?.message ?? `HTTP ${status}`);
+  }
+  /** The first message of a field, for showing next to it. */
+  field(name: string): string | undefined {
+    return this.body?.errors?.[name]?.[0];
+  }
+}
+
+let language = 'en';
+export function setApiLanguage(lang: string) {
+  language = lang;
+}
+
+let onUnauthorized: () => void = () => undefined;
+/** What a 401 does (log out and go to sign-in), set by the app shell. */
+export function setUnauthorizedHandler(handler: () => void) {
+  onUnauthorized = handler;
+}
+
+type Options = {
+  method?: string;
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  silent?: boolean;
+};
+
+/**
+ * The one API client: bearer token from the store, and the error catalogue of spec 000 §8: a 422 toasts
+ * the first field's first message, other errors with a message (and type not 1) toast it, successes with
+ * a message toast it, a 401 logs out; every failure is also rejected to the caller.
+ */
+export async function api<T>(path: string, opts: Options = {}): Promise<T> {
+  const url = new URL(`/api${path}`, window.location.origin);
+  for (const [k, v] of Object.entries(opts.query ?? {}))
+    if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+  const headers: Record<string, string> = { accept: 'application/json', 'accept-language': language };
+  const token = auth.get().token;
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: opts.method ?? 'GET',
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+  } catch (err) {
+    throw new ApiError(0, { message: err instanceof Error ? err.message : String(err) });
+  }
+  const body = res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => null) : null;
+  if (res.ok) {
+    if (!opts.silent && body?.success === true && typeof body.message === 'string' && body.message)
+      toastSuccess(body.message);
+    return body as T;
+  }
+  const error = new ApiError(res.status, body);
+  if (res.status === 401) {
+    onUnauthorized();
+  } else if (!opts.silent) {
+    if (res.status === 422) {
+      const first = body?.errors ? Object.values(body.errors as Record<string, string[]>)[0]?.[0] : undefined;
+      if (first) toastError(first);
+    } else if (body?.message && body.type !== 1) {
+      toastError(body.message);
+    }
+  }
+  throw error;
+}
+
+/** Logout as spec 000 §4: clear the token, the role group and every cached list. */
+export function clearSession() {
+  auth.clear();
+  queryClient.clear();
+}

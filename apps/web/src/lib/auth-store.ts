@@ -1,0 +1,82 @@
+import type { TUser } from '@stn/contracts/profile';
+import type { TRoleGroup } from '@stn/contracts/roles';
+import { useSyncExternalStore } from 'react';
+
+// Auth state of spec 000 §3: the user and whether we are impersonating. Tokens live in localStorage so a
+// reload keeps the session; the main token is kept aside while impersonating.
+const K = {
+  token: 'access_token',
+  main: 'main_access_token',
+  roleGroup: 'role_group',
+  mainRoleGroup: 'main_role_group',
+};
+
+type AuthState = {
+  token: string | null;
+  mainToken: string | null;
+  roleGroup: TRoleGroup | null;
+  user: TUser | null;
+};
+
+let state: AuthState = {
+  token: localStorage.getItem(K.token),
+  mainToken: localStorage.getItem(K.main),
+  roleGroup: localStorage.getItem(K.roleGroup) as TRoleGroup | null,
+  user: null,
+};
+const listeners = new Set<() => void>();
+
+function set(next: Partial<AuthState>) {
+  state = { ...state, ...next };
+  for (const l of listeners) l();
+}
+
+function store(key: string, value: string | null) {
+  if (value === null) localStorage.removeItem(key);
+  else localStorage.setItem(key, value);
+}
+
+export const auth = {
+  get: () => state,
+  subscribe(listener: () => void) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  signIn(token: string, roleGroup: TRoleGroup) {
+    store(K.token, token);
+    store(K.roleGroup, roleGroup);
+    set({ token, roleGroup, user: null });
+  },
+  setUser(user: TUser | null) {
+    set({ user });
+  },
+  /** Swaps in the impersonation token, keeping the main one to come back to. */
+  startImpersonation(token: string, roleGroup: TRoleGroup) {
+    if (!state.mainToken) {
+      store(K.main, state.token);
+      store(K.mainRoleGroup, state.roleGroup);
+    }
+    store(K.token, token);
+    store(K.roleGroup, roleGroup);
+    set({ token, roleGroup, mainToken: state.mainToken ?? state.token, user: null });
+  },
+  /** Restores the main token; answers the role group to go back to. */
+  stopImpersonation(): TRoleGroup | null {
+    const token = state.mainToken;
+    const roleGroup = (localStorage.getItem(K.mainRoleGroup) as TRoleGroup | null) ?? state.roleGroup;
+    store(K.token, token);
+    store(K.roleGroup, roleGroup);
+    store(K.main, null);
+    store(K.mainRoleGroup, null);
+    set({ token, roleGroup, mainToken: null, user: null });
+    return roleGroup;
+  },
+  clear() {
+    for (const key of Object.values(K)) localStorage.removeItem(key);
+    set({ token: null, mainToken: null, roleGroup: null, user: null });
+  },
+};
+
+export function useAuth(): AuthState {
+  return useSyncExternalStore(auth.subscribe, auth.get);
+}

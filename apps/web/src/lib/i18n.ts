@@ -1,0 +1,59 @@
+import brServer from '@stn/contracts/locales/br.json';
+import enServer from '@stn/contracts/locales/en.json';
+import esServer from '@stn/contracts/locales/es.json';
+import { fieldLabel, parseIssueMessage } from '@stn/contracts/zod';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import br from '../locales/br.json';
+import en from '../locales/en.json';
+import es from '../locales/es.json';
+import layoutBr from '../locales/layout.br.json';
+import layoutEn from '../locales/layout.en.json';
+import layoutEs from '../locales/layout.es.json';
+import screensBr from '../locales/screens.br.json';
+import screensEn from '../locales/screens.en.json';
+import screensEs from '../locales/screens.es.json';
+import { setApiLanguage } from './api-client.ts';
+
+type Tree = { [k: string]: string | Tree };
+function merge(a: Tree, b: Tree): Tree {
+  const out: Tree = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const cur = out[k];
+    out[k] = typeof v === 'object' && typeof cur === 'object' ? merge(cur, v) : v;
+  }
+  return out;
+}
+
+export const LANG_KEY = 'lang';
+const stored = localStorage.getItem(LANG_KEY);
+
+// One set of texts: the server's messages (validation, auth) and the web app's screens, in en, es and br.
+void i18next.use(initReactI18next).init({
+  resources: {
+    en: { translation: [en, layoutEn, screensEn].reduce(merge, enServer as Tree) },
+    es: { translation: [es, layoutEs, screensEs].reduce(merge, esServer as Tree) },
+    br: { translation: [br, layoutBr, screensBr].reduce(merge, brServer as Tree) },
+  },
+  lng: stored === 'es' || stored === 'br' ? stored : 'en',
+  fallbackLng: 'en',
+  // The spec's and the server's placeholders are {name}.
+  interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
+  returnNull: false,
+});
+setApiLanguage(i18next.language);
+
+export function changeLanguage(lang: string) {
+  localStorage.setItem(LANG_KEY, lang);
+  setApiLanguage(lang);
+  document.documentElement.lang = lang === 'br' ? 'pt-BR' : lang;
+  return i18next.changeLanguage(lang);
+}
+
+/** A zod issue message from the contracts (a key with params) in the current language. */
+export function issueText(message: string, path: readonly PropertyKey[]): string {
+  const { key, params } = parseIssueMessage(message);
+  return i18next.t(key, { name: fieldLabel(path), ...params });
+}
+
+export { i18next };

@@ -1,0 +1,55 @@
+import { AUTH_PING_MS } from '@stn/contracts/constants';
+import type { TUser } from '@stn/contracts/profile';
+import { useEffect } from 'react';
+import { api, clearSession } from './api-client.ts';
+import { auth, useAuth } from './auth-store.ts';
+import { changeLanguage } from './i18n.ts';
+
+type ProfileAnswer = { data: { user: TUser; impersonating: boolean } };
+
+/** Loads the profile of the stored token (spec 000 §7 GET /v1/profile, ?i=1 while a main token is held). */
+export async function loadProfile(): Promise<TUser> {
+  const { mainToken } = auth.get();
+  const res = await api<ProfileAnswer>('/v1/profile', {
+    query: { i: mainToken ? 1 : undefined },
+    silent: true,
+  });
+  auth.setUser(res.data.user);
+  const lang = res.data.user.settings.language;
+  if (lang) void changeLanguage(lang);
+  return res.data.user;
+}
+
+/** The signed-in user, loading it when a token is stored; a failed load logs out and goes to '/'. */
+export function useSession() {
+  const state = useAuth();
+  useEffect(() => {
+    if (!state.token || state.user) return;
+    let cancelled = false;
+    loadProfile().catch(() => {
+      if (cancelled) return;
+      clearSession();
+      window.location.assign('/');
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [state.token, state.user]);
+
+  // Keep-alive: GET /v1/auth/check every 60 s once a user is loaded; a 401 logs out (api client).
+  useEffect(() => {
+    if (!state.user) return;
+    const timer = window.setInterval(() => {
+      api('/v1/auth/check', { silent: true }).catch(() => undefined);
+    }, AUTH_PING_MS);
+    return () => window.clearInterval(timer);
+  }, [state.user]);
+
+  return { ...state, loading: Boolean(state.token && !state.user) };
+}
+
+/** POST /v1/logout (failure ignored), then clear the session and every cached list. */
+export async function logout(): Promise<void> {
+  await api('/v1/logout', { method: 'POST', silent: true }).catch(() => undefined);
+  clearSession();
+}

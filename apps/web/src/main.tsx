@@ -1,0 +1,47 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { createTheme, MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { router } from './app/router.tsx';
+import './lib/i18n.ts';
+import { queryClient } from './lib/query-client.ts';
+
+// Palette primary #1a76d2 (spec 000 §9).
+const theme = createTheme({
+  primaryColor: 'brand',
+  colors: {
+    brand: [
+      '#e5f2ff',
+      '#cde1fb',
+      '#9cc0f2',
+      '#679de9',
+      '#3d80e2',
+      '#236ddf',
+      '#1a76d2',
+      '#0a52c6',
+      '#0049b2',
+      '#003f9e',
+    ],
+  },
+});
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <MantineProvider theme={theme}>
+        <ModalsProvider>
+          <Notifications position="bottom-center" autoClose={5000} />
+          <QueryClientProvider client={queryClient}>
+            <RouterProvider router={router} />
+          </QueryClientProvider>
+        </ModalsProvider>
+      </MantineProvider>
+    </StrictMode>,
+  );
+}

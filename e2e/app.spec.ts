@@ -1,0 +1,152 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+
+let p: Platform;
+
+async function sidebarRoutes(page: Page): Promise<string[]> {
+  await page.getByTestId('sidebar').waitFor();
+  return page
+    .getByTestId('sidebar')
+    .locator('[data-route]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-route') ?? ''));
+}
+
+describe.skipIf(!hasChromium)('the web app in Chromium', () => {
+  beforeAll(async () => {
+    p = await startPlatform();
+  });
+  afterAll(() => p?.stop());
+
+  it('a SuperAdmin signs in and lands in the admin area with the admin menu', async () => {
+    const { page, context } = await p.newPage();
+    await signIn(page, p.url('/login'), DEMO.superAdmin);
+    await page.waitForURL('**/admin/agency/accounts');
+    const routes = await sidebarRoutes(page);
+    expect(routes).toContain('admin.agency.accounts');
+    expect(routes).toContain('admin.whitelabel');
+    expect(routes).toContain('admin.users');
+    expect(routes).not.toContain('business.messaging');
+    expect(await page.title()).toBe('Start Texting Now - Start Texting Now');
+    await context.close();
+  });
+
+  it('an agency admin signs in on its white-label subdomain, with its branding, and lands in the agency area', async () => {
+    const { page, context } = await p.newPage();
+    await page.goto(p.url('/login', 'acme.localhost'));
+    await expect.poll(() => page.title()).toBe('Acme Callbacks - Start Texting Now');
+    await expect
+      .poll(() => page.getByTestId('login-logo').getAttribute('src'))
+      .toMatch(/^data:image\/svg\+xml/);
+    await signIn(page, p.url('/login', 'acme.localhost'), DEMO.acmeAgency);
+    await page.waitForURL('**/agency/business/accounts');
+    const routes = await sidebarRoutes(page);
+    expect(routes).toContain('agency.business.accounts');
+    expect(routes).toContain('agency.plans');
+    expect(routes).not.toContain('admin.whitelabel');
+    await expect.poll(() => page.getByTestId('tenant-name').textContent()).toContain('Acme Callbacks');
+    await context.close();
+  });
+
+  it('a business admin signs in and lands in messaging with the business menu', async () => {
+    const { page, context } = await p.newPage();
+    await signIn(page, p.url('/login', 'acme.localhost'), DEMO.dentalAdmin);
+    await page.waitForURL('**/business/messaging');
+    const routes = await sidebarRoutes(page);
+    for (const r of ['business.messaging', 'business.contacts', 'business.automation', 'business.installs'])
+      expect(routes).toContain(r);
+    expect(routes).not.toContain('agency.plans');
+    await expect.poll(() => page.getByTestId('tenant-name').textContent()).toContain('Bright Dental');
+    await context.close();
+  });
+
+  it('guards: a signed-out visitor is sent to sign in and comes back; a wrong area goes home', async () => {
+    const { page, context } = await p.newPage();
+    await page.goto(p.url('/business/tasks?filter=open', 'acme.localhost'));
+    await page.waitForURL(/\/login\?redirect=/);
+    expect(decodeURIComponent(new URL(page.url()).searchParams.get('redirect') ?? '')).toBe(
+      '/business/tasks?filter=open',
+    );
+    await page.getByTestId('login-email').fill(DEMO.dentalAdmin.email);
+    await page.getByTestId('login-password').fill(DEMO.dentalAdmin.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL('**/business/tasks?filter=open');
+    // A business user opening the admin area is sent to its own area.
+    await page.goto(p.url('/admin/agency/accounts', 'acme.localhost'));
+    await page.waitForURL('**/business/messaging');
+    await context.close();
+  });
+
+  it('wrong credentials show the message and keep what was typed', async () => {
+    const { page, context } = await p.newPage();
+    await signIn(page, p.url('/login'), { email: 'admin@demo.test', password: 'wrong-password' });
+    await page.getByText('These credentials do not match our records.').first().waitFor();
+    expect(await page.getByTestId('login-email').inputValue()).toBe('admin@demo.test');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await context.close();
+  });
+
+  it('impersonation: an admin becomes a business user and comes back with Main Account', async () => {
+    const { page, context } = await p.newPage();
+    await signIn(page, p.url('/login'), DEMO.superAdmin);
+    await page.waitForURL('**/admin/agency/accounts');
+    await page.getByTestId('impersonate-toggle').click();
+    await page.getByTestId('impersonation-drawer').waitFor();
+    await page.getByTestId('impersonation-search').fill('admin@brightdental');
+    const row = page.locator('[data-testid^="impersonate-user-"]');
+    await expect.poll(() => row.count()).toBe(1);
+    await row.first().click();
+    await page.waitForURL('**/business/messaging');
+    await expect.poll(() => page.getByTestId('tenant-name').textContent()).toContain('Bright Dental');
+    await page.getByTestId('main-account-button').click();
+    await page.waitForURL('**/admin/agency/accounts');
+    expect(await sidebarRoutes(page)).toContain('admin.whitelabel');
+    expect(await page.getByTestId('main-account-button').count()).toBe(0);
+    await context.close();
+  });
+
+  it('a 401 logs the user out and sends them to sign in', async () => {
+    const { page, context } = await p.newPage();
+    await signIn(page, p.url('/login'), DEMO.superAdmin);
+    await page.waitForURL('**/admin/agency/accounts');
+    // The session ends elsewhere (revoked on the server); the next API call answers 401.
+    const token = await page.evaluate(() => localStorage.getItem('access_token'));
+    const res = await fetch(p.url('/api/v1/logout'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+    await page.getByTestId('impersonate-toggle').click();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
+    await context.close();
+  });
+
+  it('an unknown path shows not-found', async () => {
+    const { page, context } = await p.newPage();
+    await page.goto(p.url('/no/such/page'));
+    await page.waitForURL('**/not-found');
+    await page.getByText('Page not found').waitFor();
+    await context.close();
+  });
+
+  it('switching the language to es and br changes the texts, and it is remembered', async () => {
+    const { page, context } = await p.newPage();
+    await signIn(page, p.url('/login'), DEMO.mainAgency);
+    await page.waitForURL('**/agency/business/accounts');
+    const sidebar = page.getByTestId('sidebar');
+    await sidebar.getByText('Business Accounts').first().waitFor();
+    for (const [lang, text] of [
+      ['es', 'Cuentas de negocio'],
+      ['br', 'Contas de empresa'],
+    ] as const) {
+      await page.goto(p.url('/agency/profile'));
+      await page.getByTestId('profile-language').selectOption(lang);
+      await page.getByTestId('profile-save').click();
+      await sidebar.getByText(text).first().waitFor();
+    }
+    await page.reload();
+    await page.getByTestId('sidebar').getByText('Contas de empresa').first().waitFor();
+    await context.close();
+  });
+});

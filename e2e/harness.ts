@@ -1,0 +1,119 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Browser tests need the system Chromium; without it (a laptop with only Node) they are skipped. */
+export const hasChromium = fs.existsSync(CHROMIUM);
+
+const root = path.resolve(import.meta.dirname, '..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export type Platform = {
+  port: number;
+  /** http://<host>:<port><path>, e.g. url('/login') or url('/login', 'acme.localhost'). */
+  url: (p?: string, host?: string) => string;
+  browser: Browser;
+  newPage: (opts?: { locale?: string }) => Promise<{ page: Page; context: BrowserContext }>;
+  stop: () => Promise<void>;
+};
+
+/** Starts the whole platform as `npm start` does (fresh data folder, demo data) and a headless Chromium. */
+export async function startPlatform(env: Record<string, string> = {}): Promise<Platform> {
+  if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
+    throw new Error('apps/web/dist is missing: npm test builds it first (npm run build -w apps/web)');
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-e2e-'));
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
+    const check = () => {
+      if (out.includes('Press Ctrl+C to stop')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', check);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      // acme.localhost and friends go to this machine's loopback.
+      '--host-resolver-rules=MAP *.localhost 127.0.0.1, MAP localhost 127.0.0.1',
+    ],
+  });
+  return {
+    port,
+    url: (p = '/', host = 'localhost') => `http://${host}:${port}${p}`,
+    browser,
+    newPage: async (opts = {}) => {
+      const context = await browser.newContext({
+        locale: opts.locale ?? 'en-US',
+        viewport: { width: 1280, height: 800 },
+      });
+      return { page: await context.newPage(), context };
+    },
+    stop: async () => {
+      await browser.close().catch(() => undefined);
+      await new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.on('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const DEMO = {
+  superAdmin: { email: 'admin@demo.test', password: 'demo-admin-1' },
+  mainAgency: { email: 'agency@demo.test', password: 'demo-agency-1' },
+  acmeAgency: { email: 'owner@acme.test', password: 'demo-acme-1' },
+  acmeAccountManager: { email: 'accounts@acme.test', password: 'demo-acme-2' },
+  dentalAdmin: { email: 'admin@brightdental.test', password: 'demo-dental-1' },
+  dentalSales: { email: 'sales@brightdental.test', password: 'demo-dental-3' },
+};
+
+/** Signs in through the login screen. */
+export async function signIn(page: Page, url: string, who: { email: string; password: string }) {
+  await page.goto(url);
+  await page.getByTestId('login-email').fill(who.email);
+  await page.getByTestId('login-password').fill(who.password);
+  await page.getByTestId('login-submit').click();
+}
