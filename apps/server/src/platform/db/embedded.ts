@@ -21,7 +21,8 @@ type Log = (msg: string) => void;
 // failing test run would exit 0) and races our own graceful shutdown on SIGINT/SIGTERM. The owners of the
 // database (main.ts, the CLI, the test setup) stop it themselves; a database left by a killed process is
 // found through postmaster.pid and reused at the next start.
-for (const event of ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
+for (const event of ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'])
+  exitHook.unhookEvent(event);
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
