@@ -17,10 +17,11 @@ function newestMtime(dir) {
   return newest;
 }
 
-// The web app is built when its sources are newer than its last build.
+// The web app is built when its sources (or the shared contracts) are newer than its last build.
 if (fs.existsSync(path.join(web, 'package.json'))) {
   const built = path.join(web, 'dist/index.html');
-  if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < newestMtime(web)) {
+  const sources = Math.max(newestMtime(web), newestMtime(path.join(root, 'packages/contracts')));
+  if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < sources) {
     console.log('Building the web app...');
     const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
     if (r.status !== 0) process.exit(r.status ?? 1);
