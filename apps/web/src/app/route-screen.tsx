@@ -9,6 +9,7 @@ import type { RouteDef } from './route-table.ts';
 
 // Each screen is its own chunk, so the sign-in page does not load the areas' code.
 const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
+  landing: lazy(() => import('../features/landing/landing-redirect.tsx')),
   login: lazy(() => import('../features/auth/login-page.tsx')),
   'password-email': lazy(() => import('../features/auth/password-email-page.tsx')),
   'password-reset': lazy(() => import('../features/auth/password-reset-page.tsx')),

@@ -48,7 +48,7 @@ const agency = area('Agency', 'agency');
 
 export const ROUTES: RouteDef[] = [
   // Public and authentication
-  pub('landing', '/', 'blank', 'menu.landing'),
+  pub('landing', '/', 'blank', 'menu.landing', 'landing'),
   pub('login', '/login', 'auth', 'auth.login', 'login'),
   pub('auth', '/auth/login', 'auth', 'auth.login', 'login'),
   pub('password-reset', '/password/reset', 'auth', 'auth.reset_password', 'password-reset'),

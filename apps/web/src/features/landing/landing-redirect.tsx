@@ -1,0 +1,12 @@
+import { Navigate } from 'react-router';
+import { dashboardLink } from '../../app/guards.ts';
+import { useAuth } from '../../lib/auth-store.ts';
+
+/**
+ * '/' until the public landing page lands with its own issue: a signed-in user goes to their dashboard,
+ * anyone else to sign in (what the spec does for a site without a landing page).
+ */
+export default function LandingRedirect() {
+  const { user } = useAuth();
+  return <Navigate to={user ? dashboardLink(user) : '/login'} replace />;
+}
