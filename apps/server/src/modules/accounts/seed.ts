@@ -83,7 +83,8 @@ export async function seedDemoData(db: Db, config: Config): Promise<DemoLogin[]>
           address: '100 Main Street, Austin, TX 78701',
           landingPage: true,
         },
-        properties: { twilioConfig: { sid: 'sandbox' } },
+        twilio_config: { accountSid: 'ACsandbox' },
+        properties: { installs: 100 },
       })
       .returning();
     const [acme] = await tx
@@ -102,7 +103,8 @@ export async function seedDemoData(db: Db, config: Config): Promise<DemoLogin[]>
           address: '42 Harbor Road, Portland, ME 04101',
           landingPage: true,
         },
-        properties: { twilioConfig: { sid: 'sandbox' }, installs: 25 },
+        twilio_config: { accountSid: 'ACsandbox' },
+        properties: { installs: 25 },
       })
       .returning();
     if (!main || !acme) throw new Error('seed failed');

@@ -104,8 +104,6 @@ export async function loadUser(db: Tx, userId: number): Promise<TUser> {
     .where(eq(users.id, userId));
   if (!row) throw notFound();
   const { user, agency, business } = row;
-  const twilio = (agency?.properties as { twilioConfig?: { sid?: string } } | undefined)?.twilioConfig;
-  const stripe = (agency?.properties as { stripeConfig?: { publicKey?: string } } | undefined)?.stripeConfig;
   return {
     id: user.id,
     first_name: user.first_name,
@@ -119,12 +117,12 @@ export async function loadUser(db: Tx, userId: number): Promise<TUser> {
     agent_type: user.agent_type,
     settings: user.settings,
     subscriptions: { zapier: Boolean(agency?.zapier_enabled) },
-    has_twilio_setup: Boolean(twilio?.sid),
+    has_twilio_setup: Boolean(agency?.twilio_config.accountSid),
     // Billing arrives with its own issue: until then nobody has an active paid subscription.
     stripe_active: false,
     subscribed: false,
     has_payment_method: false,
-    agency_has_stripe_config: Boolean(stripe?.publicKey),
+    agency_has_stripe_config: Boolean(agency?.stripe_config.publicKey),
     max_departments: Number(
       (business?.settings as { max_departments?: number } | undefined)?.max_departments ?? 0,
     ),

@@ -32,6 +32,20 @@ export type AgencyBranding = {
   landingPage?: boolean;
 };
 
+export type AgencyProperties = {
+  installs?: number;
+  incomingCallsPhoneNumber?: string;
+  monthlyCostIsFree?: boolean;
+  monthlyCost?: number;
+  sendRegistration?: boolean;
+  twPrimaryProfileSid?: string;
+  twProfileSid?: string;
+  twCampaignSid?: string;
+  whiteLabel?: { companyName?: string; address?: string; phone?: string };
+  poweredBy?: { enabled?: boolean; url?: string; name?: string };
+  landingPage?: boolean;
+};
+
 // The agency is the tenant root: its id is the agency_id every tenant row carries.
 export const agencies = pgTable(
   'agencies',
@@ -54,7 +68,15 @@ export const agencies = pgTable(
     remove_branding: boolean('remove_branding').notNull().default(false),
     profanity_enabled: boolean('profanity_enabled').notNull().default(false),
     branding: jsonb('branding').$type<AgencyBranding>().notNull().default({}),
-    properties: jsonb('properties').$type<Record<string, unknown>>().notNull().default({}),
+    properties: jsonb('properties').$type<AgencyProperties>().notNull().default({}),
+    /** Card payments (spec: stripeConfig); the secret key never leaves the server. */
+    stripe_config: jsonb('stripe_config').$type<{ publicKey?: string; secretKey?: string }>().notNull().default({}),
+    /** Telephony-provider account (spec: twilioConfig). */
+    twilio_config: jsonb('twilio_config').$type<{ accountSid?: string; authToken?: string }>().notNull().default({}),
+    /** Countries the agency's businesses may text and call (International). */
+    allowed_countries: jsonb('allowed_countries').$type<string[]>().notNull().default(['US', 'CA']),
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    archived_at: timestamp('archived_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
@@ -88,6 +110,16 @@ export const businesses = pgTable(
     number_of_installs: integer('number_of_installs').notNull().default(1),
     number_of_automations: integer('number_of_automations').notNull().default(2),
     dep_enabled: boolean('dep_enabled').notNull().default(false),
+    caller_id_enabled: boolean('caller_id_enabled').notNull().default(false),
+    custom_number_enabled: boolean('custom_number_enabled').notNull().default(false),
+    form_enabled: boolean('form_enabled').notNull().default(false),
+    sendgrid_enabled: boolean('sendgrid_enabled').notNull().default(false),
+    ai_enabled: boolean('ai_enabled').notNull().default(false),
+    subscription_plan_id: integer('subscription_plan_id'),
+    opt_out_msg: text('opt_out_msg'),
+    report_emails: jsonb('report_emails').$type<string[]>().notNull().default([]),
+    report_schedules: jsonb('report_schedules').$type<string[]>().notNull().default([]),
+    deleted_at: timestamp('deleted_at', { withTimezone: true }),
     has_sales_user_extension: boolean('has_sales_user_extension').notNull().default(false),
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
     ...timestamps,
@@ -229,4 +261,152 @@ export const loginFailures = pgTable(
     index('login_failures_email_idx').on(t.email, t.created_at),
     index('login_failures_ip_idx').on(t.ip, t.created_at),
   ],
+);
+
+/** White-label entries: an agency's custom domain and the state of its TLS certificate. */
+export const whitelabels = pgTable(
+  'whitelabels',
+  {
+    id: serial('id').primaryKey(),
+    agency_id: integer('agency_id')
+      .notNull()
+      .references(() => agencies.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    type: text('type').$type<'domain' | 'subdomain'>().notNull().default('domain'),
+    cert_status: text('cert_status').$type<'none' | 'pending' | 'issued' | 'failed'>().notNull().default('none'),
+    cert_message: text('cert_message'),
+    cert_requested_at: timestamp('cert_requested_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('whitelabels_domain_uq').on(sql`lower(${t.domain})`)],
+);
+
+/** Editable pages: training, terms-of-services, privacy-policy; platform-wide (agency_id null) or an agency's. */
+export const pages = pgTable(
+  'pages',
+  {
+    id: serial('id').primaryKey(),
+    agency_id: integer('agency_id').references(() => agencies.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    title: text('title').notNull(),
+    content: text('content').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('pages_key_uq').on(sql`coalesce(${t.agency_id}, 0)`, t.key)],
+);
+
+export const releaseNotes = pgTable('release_notes', {
+  id: serial('id').primaryKey(),
+  title: text('title').notNull(),
+  content: text('content').notNull(),
+  published: boolean('published').notNull().default(true),
+  published_at: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+  author_id: integer('author_id'),
+  ...timestamps,
+});
+
+/** Blocked (blacklist) and always-allowed (whitelist) numbers: platform-wide, an agency's or a business's. */
+export const phoneLists = pgTable(
+  'phone_lists',
+  {
+    id: serial('id').primaryKey(),
+    list: text('list').$type<'blacklist' | 'whitelist'>().notNull(),
+    agency_id: integer('agency_id').references(() => agencies.id, { onDelete: 'cascade' }),
+    business_id: integer('business_id').references(() => businesses.id, { onDelete: 'cascade' }),
+    phone: text('phone').notNull(),
+    note: text('note'),
+    created_by: integer('created_by'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('phone_lists_uq').on(t.list, sql`coalesce(${t.agency_id}, 0)`, sql`coalesce(${t.business_id}, 0)`, t.phone),
+  ],
+);
+
+export const departments = pgTable(
+  'departments',
+  {
+    id: serial('id').primaryKey(),
+    agency_id: integer('agency_id')
+      .notNull()
+      .references(() => agencies.id),
+    business_id: integer('business_id')
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    active: boolean('active').notNull().default(true),
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    ...timestamps,
+  },
+  (t) => [index('departments_business_idx').on(t.business_id)],
+);
+
+/** Which users answer a department's texts (sms) and calls (voice). */
+export const departmentAgents = pgTable(
+  'department_agents',
+  {
+    department_id: integer('department_id')
+      .notNull()
+      .references(() => departments.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    agency_id: integer('agency_id').notNull(),
+    business_id: integer('business_id').notNull(),
+    channel: text('channel').$type<'sms' | 'voice'>().notNull(),
+  },
+  (t) => [uniqueIndex('department_agents_uq').on(t.department_id, t.user_id, t.channel)],
+);
+
+/** Plan feature keys of spec 001 §9. */
+export type PlanFeatures = {
+  Default?: boolean;
+  Visible?: boolean;
+  RemoveBranding?: boolean;
+  Zapier?: boolean;
+  Department?: boolean;
+  AiIntegration?: boolean;
+  Users?: number;
+  Installs?: number;
+  Automations?: number;
+  Messages?: number;
+  Calls?: number;
+  Description?: string;
+};
+
+/** An agency's subscription plans for its businesses. Money in integer cents. */
+export const plans = pgTable(
+  'plans',
+  {
+    id: serial('id').primaryKey(),
+    agency_id: integer('agency_id')
+      .notNull()
+      .references(() => agencies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    interval: text('interval').$type<'month' | 'year'>().notNull().default('month'),
+    price_cents: integer('price_cents').notNull().default(0),
+    trial_days: integer('trial_days').notNull().default(0),
+    features: jsonb('features').$type<PlanFeatures>().notNull().default({}),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [index('plans_agency_idx').on(t.agency_id)],
+);
+
+/** Add-on packages (extra messages or calls) an agency sells to its businesses. */
+export const packages = pgTable(
+  'packages',
+  {
+    id: serial('id').primaryKey(),
+    agency_id: integer('agency_id')
+      .notNull()
+      .references(() => agencies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    kind: text('kind').$type<'messages' | 'calls'>().notNull(),
+    quantity: integer('quantity').notNull(),
+    price_cents: integer('price_cents').notNull(),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [index('packages_agency_idx').on(t.agency_id)],
 );
