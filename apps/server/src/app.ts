@@ -14,11 +14,14 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import pino, { type Logger } from 'pino';
+import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { businessesRoutes } from './modules/businesses/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { sitesRoutes } from './modules/sites/routes.ts';
+import { usersRoutes } from './modules/users/routes.ts';
 import { authPlugin } from './platform/auth/plugin.ts';
 import type { Config } from './platform/config.ts';
 import type { Db } from './platform/db/client.ts';
@@ -81,7 +84,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      for (const routes of [authRoutes, profileRoutes, sitesRoutes, notificationRoutes, auditRoutes]) {
+      for (const routes of [
+        authRoutes,
+        profileRoutes,
+        sitesRoutes,
+        notificationRoutes,
+        auditRoutes,
+        agenciesRoutes,
+        businessesRoutes,
+        usersRoutes,
+      ]) {
         await api.register(routes, deps);
       }
     },

@@ -1,10 +1,44 @@
+import agenciesBr from '../locales/agencies.br.json' with { type: 'json' };
+import agenciesEn from '../locales/agencies.en.json' with { type: 'json' };
+import agenciesEs from '../locales/agencies.es.json' with { type: 'json' };
 import br from '../locales/br.json' with { type: 'json' };
+import businessesBr from '../locales/businesses.br.json' with { type: 'json' };
+import businessesEn from '../locales/businesses.en.json' with { type: 'json' };
+import businessesEs from '../locales/businesses.es.json' with { type: 'json' };
 import en from '../locales/en.json' with { type: 'json' };
 import es from '../locales/es.json' with { type: 'json' };
+import usersBr from '../locales/users.br.json' with { type: 'json' };
+import usersEn from '../locales/users.en.json' with { type: 'json' };
+import usersEs from '../locales/users.es.json' with { type: 'json' };
 import { DEFAULT_LANGUAGE, LANGUAGES, type TLanguage } from './constants.ts';
 
 type Catalogue = { [key: string]: string | Catalogue };
-const catalogues: Record<TLanguage, Catalogue> = { en, es, br };
+// Each domain keeps its messages in its own files (locales/<domain>.<lang>.json), merged here.
+export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
+  en: [en, agenciesEn, businessesEn, usersEn],
+  es: [es, agenciesEs, businessesEs, usersEs],
+  br: [br, agenciesBr, businessesBr, usersBr],
+};
+
+function merge(a: Catalogue, b: Catalogue): Catalogue {
+  const out: Catalogue = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const cur = out[k];
+    out[k] = typeof v === 'object' && typeof cur === 'object' ? merge(cur, v) : v;
+  }
+  return out;
+}
+
+const catalogues: Record<TLanguage, Catalogue> = {
+  en: SERVER_CATALOGUES.en.reduce(merge, {}),
+  es: SERVER_CATALOGUES.es.reduce(merge, {}),
+  br: SERVER_CATALOGUES.br.reduce(merge, {}),
+};
+
+/** The merged message tree of a language (the web app adds its own screens' texts to it). */
+export function serverMessages(lang: TLanguage): Catalogue {
+  return catalogues[lang];
+}
 
 function lookup(cat: Catalogue, key: string): string | undefined {
   let node: string | Catalogue | undefined = cat;

@@ -1,6 +1,4 @@
-import brServer from '@stn/contracts/locales/br.json';
-import enServer from '@stn/contracts/locales/en.json';
-import esServer from '@stn/contracts/locales/es.json';
+import { serverMessages } from '@stn/contracts/i18n';
 import { fieldLabel, parseIssueMessage } from '@stn/contracts/zod';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -31,9 +29,9 @@ const stored = localStorage.getItem(LANG_KEY);
 // One set of texts: the server's messages (validation, auth) and the web app's screens, in en, es and br.
 void i18next.use(initReactI18next).init({
   resources: {
-    en: { translation: [en, layoutEn, screensEn].reduce(merge, enServer as Tree) },
-    es: { translation: [es, layoutEs, screensEs].reduce(merge, esServer as Tree) },
-    br: { translation: [br, layoutBr, screensBr].reduce(merge, brServer as Tree) },
+    en: { translation: [en, layoutEn, screensEn].reduce(merge, serverMessages('en') as Tree) },
+    es: { translation: [es, layoutEs, screensEs].reduce(merge, serverMessages('es') as Tree) },
+    br: { translation: [br, layoutBr, screensBr].reduce(merge, serverMessages('br') as Tree) },
   },
   lng: stored === 'es' || stored === 'br' ? stored : 'en',
   fallbackLng: 'en',

@@ -70,9 +70,15 @@ export const agencies = pgTable(
     branding: jsonb('branding').$type<AgencyBranding>().notNull().default({}),
     properties: jsonb('properties').$type<AgencyProperties>().notNull().default({}),
     /** Card payments (spec: stripeConfig); the secret key never leaves the server. */
-    stripe_config: jsonb('stripe_config').$type<{ publicKey?: string; secretKey?: string }>().notNull().default({}),
+    stripe_config: jsonb('stripe_config')
+      .$type<{ publicKey?: string; secretKey?: string }>()
+      .notNull()
+      .default({}),
     /** Telephony-provider account (spec: twilioConfig). */
-    twilio_config: jsonb('twilio_config').$type<{ accountSid?: string; authToken?: string }>().notNull().default({}),
+    twilio_config: jsonb('twilio_config')
+      .$type<{ accountSid?: string; authToken?: string }>()
+      .notNull()
+      .default({}),
     /** Countries the agency's businesses may text and call (International). */
     allowed_countries: jsonb('allowed_countries').$type<string[]>().notNull().default(['US', 'CA']),
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
@@ -273,7 +279,10 @@ export const whitelabels = pgTable(
       .references(() => agencies.id, { onDelete: 'cascade' }),
     domain: text('domain').notNull(),
     type: text('type').$type<'domain' | 'subdomain'>().notNull().default('domain'),
-    cert_status: text('cert_status').$type<'none' | 'pending' | 'issued' | 'failed'>().notNull().default('none'),
+    cert_status: text('cert_status')
+      .$type<'none' | 'pending' | 'issued' | 'failed'>()
+      .notNull()
+      .default('none'),
     cert_message: text('cert_message'),
     cert_requested_at: timestamp('cert_requested_at', { withTimezone: true }),
     ...timestamps,
@@ -319,7 +328,12 @@ export const phoneLists = pgTable(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex('phone_lists_uq').on(t.list, sql`coalesce(${t.agency_id}, 0)`, sql`coalesce(${t.business_id}, 0)`, t.phone),
+    uniqueIndex('phone_lists_uq').on(
+      t.list,
+      sql`coalesce(${t.agency_id}, 0)`,
+      sql`coalesce(${t.business_id}, 0)`,
+      t.phone,
+    ),
   ],
 );
 
