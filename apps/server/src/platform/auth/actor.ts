@@ -16,10 +16,19 @@ export type Actor = {
 };
 
 /** Who may call a route. Routes under /api default to any signed-in user. */
-export type Access = 'public' | 'user' | { roleGroups?: TRoleGroup[]; roles?: TRole[] };
+export type Access =
+  | 'public'
+  | 'user'
+  | {
+      roleGroups?: TRoleGroup[];
+      roles?: TRole[];
+      /** A finer rule (user types, custom pages), checked after the role groups and roles. */
+      check?: (actor: Actor) => boolean;
+    };
 
 export function isAllowed(actor: Actor, access: Exclude<Access, 'public' | 'user'>): boolean {
   if (access.roleGroups && !access.roleGroups.includes(actor.roleGroup)) return false;
   if (access.roles && !access.roles.includes(actor.role)) return false;
+  if (access.check && !access.check(actor)) return false;
   return true;
 }
