@@ -54,5 +54,6 @@ if (fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
 }
 
 fs.rmSync(out, { recursive: true, force: true });
-console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+if (skipped) console.log(`\n${skipped} skipped`);
+console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { buildApp } from './app.ts';
-import { seedDemoData } from './modules/accounts/seed.ts';
+import { seedFirstStart } from './modules/accounts/seed.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { openDatabase } from './platform/db/open.ts';
 
@@ -17,7 +17,7 @@ async function main() {
   }
   const log = pino({ level: config.logLevel });
   const database = await openDatabase(config, (m) => log.info(m));
-  const demo = config.demoData ? await seedDemoData(database.db, config) : [];
+  const demo = await seedFirstStart(database.db, config);
   const app = await buildApp({ config, db: database.db, logger: log });
 
   let stopping = false;

@@ -156,6 +156,8 @@ export async function snapshot(pool: pg.Pool, tables: string[]): Promise<Record<
 export async function expectCrossTenant404(
   t: Pick<TestApp, 'app' | 'pool'>,
   req: {
+    /** The same call on the caller's own tenant's row: it must not be a 404, which proves the route exists. */
+    control?: { url: string; method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; payload?: unknown };
     token: string;
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     url: string;
@@ -163,6 +165,15 @@ export async function expectCrossTenant404(
     tables: string[];
   },
 ): Promise<void> {
+  if (req.control) {
+    const ok = await t.app.inject({
+      method: req.control.method ?? req.method,
+      url: req.control.url,
+      headers: bearer(req.token),
+      ...(req.control.payload !== undefined ? { payload: req.control.payload as object } : {}),
+    });
+    expect(ok.statusCode, `control ${req.control.url} answered ${ok.statusCode}: ${ok.body}`).not.toBe(404);
+  }
   const before = await snapshot(t.pool, req.tables);
   const res = await t.app.inject({
     method: req.method,

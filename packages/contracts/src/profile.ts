@@ -109,7 +109,14 @@ export const ZUpdateProfileRequest = z
   });
 export type TUpdateProfileRequest = z.infer<typeof ZUpdateProfileRequest>;
 
-export const ZSettingRequest = ZUserSettings;
+// What a user may set about themselves: not custom_type_pages (their permissions, set by whoever manages
+// users) nor server-kept flags; unknown keys are refused.
+export const ZSettingRequest = z.strictObject({
+  language: z.enum(LANGUAGES, { message: 'validation.language' }).optional(),
+  desktop_notifications: z.boolean().optional(),
+  email_notifications: z.boolean().optional(),
+  timezone: z.string().max(64).optional(),
+});
 export type TSettingRequest = z.infer<typeof ZSettingRequest>;
 
 export const ZCountriesRequest = z.object({

@@ -29,7 +29,7 @@ const ZEnv = z.object({
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
-  DEMO_DATA: bool.default(true),
+  DEMO_DATA: bool.optional(),
   MAINTENANCE: bool.default(false),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -87,7 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     loginMaxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
     loginMaxFailuresPerAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
     loginLockSeconds: e.LOGIN_LOCK_MINUTES * 60,
-    demoData: e.DEMO_DATA,
+    // Demo accounts have published passwords: never by default in production.
+    demoData: e.DEMO_DATA ?? e.NODE_ENV !== 'production',
     maintenance: e.MAINTENANCE,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

@@ -48,7 +48,9 @@ export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; log
         to: message.to,
         from: opts.from,
         subject: message.subject,
-        text: message.text,
+        // A delivered message's body (it may hold a reset link) is not kept: the outbox records that it
+        // went, not what it said. Without SMTP the outbox is the delivery, so the body stays.
+        text: status === 'sent' ? '' : message.text,
         status,
         error,
         message_id: messageId,

@@ -3,6 +3,8 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useMatches, useNavigate } from 'react-router';
 import { clearSession, setUnauthorizedHandler } from '../lib/api-client.ts';
+import { auth } from '../lib/auth-store.ts';
+import { queryClient } from '../lib/query-client.ts';
 import { useSession } from '../lib/session.ts';
 import { useSite } from '../lib/site.ts';
 import type { RouteDef } from './route-table.ts';
@@ -28,6 +30,14 @@ export function Root() {
 
   useEffect(() => {
     setUnauthorizedHandler(() => {
+      // An impersonation that expired or was ended elsewhere falls back to the main session, which may
+      // still be valid (if not, its own 401 comes next and logs out).
+      if (auth.get().mainToken) {
+        const roleGroup = auth.stopImpersonation();
+        queryClient.clear();
+        navigate(`/${(roleGroup ?? '').toLowerCase()}`, { replace: true });
+        return;
+      }
       clearSession();
       navigate(window.location.pathname.startsWith('/auth') ? '/auth/login' : '/login', { replace: true });
     });

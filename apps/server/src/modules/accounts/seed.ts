@@ -54,16 +54,25 @@ export function demoLogins(config: Config): DemoLogin[] {
 }
 
 /**
- * First start only: a main agency on the main domain, a SuperAdmin, the Acme agency on
- * acme.<MAIN_DOMAIN> with its own branding, and a business with users of several types.
- * Returns the demo sign-ins whenever the demo data is there.
+ * First start: the main agency on the main domain, always (the main domain must answer). With demo data,
+ * also a SuperAdmin, the Acme agency on acme.<MAIN_DOMAIN> with its own branding, and a business with users
+ * of several types. Returns the demo sign-ins whenever the demo data is there.
  */
-export async function seedDemoData(db: Db, config: Config): Promise<DemoLogin[]> {
+export async function seedFirstStart(db: Db, config: Config): Promise<DemoLogin[]> {
   const logins = demoLogins(config);
   const [existing] = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.is_main, true));
   if (existing) {
     const [acme] = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.subdomain, 'acme'));
-    return acme ? logins : [];
+    return acme && config.demoData ? logins : [];
+  }
+  if (!config.demoData) {
+    await db.insert(agencies).values({
+      name: 'Start Texting Now',
+      is_main: true,
+      free_fee: true,
+      branding: { title: 'Start Texting Now', landingPage: false },
+    });
+    return [];
   }
   const pw = (email: string) => logins.find((l) => l.email === email)?.password ?? '';
   await db.transaction(async (tx) => {

@@ -330,6 +330,14 @@ describe('mail outbox (no SMTP server)', () => {
     });
     expect(forbidden.statusCode).toBe(403);
     expect(forbidden.json()).toEqual({ success: false, message: 'This action is unauthorized.' });
+    // A plain Admin does not read kept mail either (it holds reset links, a SuperAdmin's too).
+    const adminToken = await login(t.app, seed.admin.email);
+    const adminRes = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/mail-outbox',
+      headers: bearer(adminToken),
+    });
+    expect(adminRes.statusCode).toBe(403);
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/mail-outbox' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toEqual({ success: false, message: 'Unauthenticated.' });
@@ -344,6 +352,26 @@ describe('e-mail verification', () => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data.user;
   };
+
+  it('needs the current password to change the e-mail, so an impersonator cannot take the account', async () => {
+    const token = await login(t.app, seed.a.businessAdmin.email);
+    const before = await snapshot(t.pool, ['users', 'mail_outbox', 'user_tokens']);
+    const payload = { first_name: 'bizadmin', last_name: 'A', email: 'taken-over@evil.test' };
+    for (const extra of [{}, { current_password: 'not-the-password' }]) {
+      const res = await profile(token, { ...payload, ...extra });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors).toEqual({ current_password: ['The current password is incorrect.'] });
+    }
+    const superToken = await login(t.app, seed.superAdmin.email);
+    const imp = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/impersonate/${seed.a.businessAdmin.id}`,
+      headers: bearer(superToken),
+    });
+    expect(imp.statusCode).toBe(200);
+    expect((await profile(imp.json().access_token, payload)).statusCode).toBe(422);
+    expect(await snapshot(t.pool, ['users', 'mail_outbox', 'user_tokens'])).toEqual(before);
+  });
 
   it('refuses an e-mail another user has, changing nothing', async () => {
     const token = await login(t.app, seed.a.businessUser.email);
@@ -361,7 +389,12 @@ describe('e-mail verification', () => {
     const user = seed.a.businessUser;
     const token = await login(t.app, user.email);
     expect((await me(token)).email_verified).toBe(true);
-    const res = await profile(token, { first_name: 'bizuser', last_name: 'A', email: 'bizuser.new@a.test' });
+    const res = await profile(token, {
+      first_name: 'bizuser',
+      last_name: 'A',
+      email: 'bizuser.new@a.test',
+      current_password: PASSWORD,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('We sent a confirmation link to your new e-mail address.');
     expect(await me(token)).toMatchObject({ email: 'bizuser.new@a.test', email_verified: false });
@@ -392,9 +425,19 @@ describe('e-mail verification', () => {
 
   it('does not verify an address the user has since changed', async () => {
     const token = await login(t.app, 'bizuser.new@a.test');
-    await profile(token, { first_name: 'bizuser', last_name: 'A', email: 'first-change@a.test' });
+    await profile(token, {
+      first_name: 'bizuser',
+      last_name: 'A',
+      email: 'first-change@a.test',
+      current_password: PASSWORD,
+    });
     const stale = tokenIn((await outboxFor(t, 'first-change@a.test'))[0].text, '/email-verify?token=');
-    await profile(token, { first_name: 'bizuser', last_name: 'A', email: 'second-change@a.test' });
+    await profile(token, {
+      first_name: 'bizuser',
+      last_name: 'A',
+      email: 'second-change@a.test',
+      current_password: PASSWORD,
+    });
     const res = await post(t.app, '/verify-email', { token: stale });
     expect(res.statusCode).toBe(422);
     expect((await me(token)).email_verified).toBe(false);
@@ -690,6 +733,8 @@ describe('password reset through a real SMTP server', () => {
     });
     expect(outbox[0].message_id).toBeTruthy();
     expect(mail.raw).toContain(outbox[0].message_id);
+    // A delivered mail's body (with its reset link) is not kept in the outbox.
+    expect(outbox[0].text).toBe('');
     // Only the hash of the reset token is stored.
     const stored = (await m.pool.query(`select * from user_tokens where purpose = 'password_reset'`)).rows;
     expect(JSON.stringify(stored)).not.toContain(resetToken);

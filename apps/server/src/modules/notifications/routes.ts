@@ -10,7 +10,8 @@ export const notificationRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
   app.get(
     '/v1/mail-outbox',
     {
-      config: { access: { roleGroups: ['Admin'] } },
+      // Only a SuperAdmin: kept mail holds reset links, which would let an Admin take over any account.
+      config: { access: { roles: ['SuperAdmin'] } },
       schema: {
         tags: ['notifications'],
         summary: 'E-mails the platform sent or kept (the outbox when no SMTP server is configured)',

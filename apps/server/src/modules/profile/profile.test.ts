@@ -208,19 +208,22 @@ describe('PUT /v1/profile', () => {
 describe('PUT /v1/setting', () => {
   it('merges the settings and answers the user', async () => {
     const token = await login(t.app, seed.b.agencyAdmin.email);
-    const pages = await put(token, '/api/v1/setting', { custom_type_pages: ['inbox_page', 'calls_page'] });
+    const pages = await put(token, '/api/v1/setting', {
+      desktop_notifications: true,
+      timezone: 'America/Chicago',
+    });
     expect(pages.statusCode, pages.body).toBe(200);
     expect(() => ZUserResponse.parse(pages.json())).not.toThrow();
     expect(pages.json().message).toBe('Settings updated successfully.');
     expect(pages.json().data.user).toMatchObject({
       id: seed.b.agencyAdmin.id,
-      settings: { custom_type_pages: ['inbox_page', 'calls_page'] },
+      settings: { desktop_notifications: true, timezone: 'America/Chicago' },
     });
 
     const lang = await put(token, '/api/v1/setting', { language: 'br' });
     expect(lang.statusCode, lang.body).toBe(200);
     expect(lang.json().message).toBe('Configurações atualizadas com sucesso.');
-    const merged = { custom_type_pages: ['inbox_page', 'calls_page'], language: 'br' };
+    const merged = { desktop_notifications: true, timezone: 'America/Chicago', language: 'br' };
     expect(lang.json().data.user.settings).toEqual(merged);
     expect((await userRow(seed.b.agencyAdmin.id)).settings).toEqual(merged);
   });
@@ -236,17 +239,25 @@ describe('PUT /v1/setting', () => {
       message: 'The language must be one of en, es or br.',
       errors: { language: ['The language must be one of en, es or br.'] },
     });
-    const page = await put(token, '/api/v1/setting', { custom_type_pages: ['no_such_page'] });
-    expect(page.statusCode).toBe(422);
-    expect(Object.keys(page.json().errors)).toEqual(['custom_type_pages.0']);
     expect(await userRow(seed.a.agencyAdmin.id)).toEqual(before);
   });
 
-  it('does not let a user set email_unsubscribed', async () => {
+  it('refuses custom_type_pages (permissions) and server-kept flags, changing nothing', async () => {
+    const token = await login(t.app, seed.b.businessUser.email);
+    const before = await userRow(seed.b.businessUser.id);
+    for (const payload of [
+      { custom_type_pages: ['inbox_page', 'users_page'] },
+      { email_unsubscribed: true, timezone: 'UTC' },
+    ]) {
+      const res = await put(token, '/api/v1/setting', payload);
+      expect(res.statusCode).toBe(422);
+      expect(Object.keys(res.json().errors)).toEqual([Object.keys(payload)[0]]);
+    }
+    expect(await userRow(seed.b.businessUser.id)).toEqual(before);
+  });
+
+  it('does not let a user clear email_unsubscribed', async () => {
     const token = await login(t.app, seed.a.agencyUser.email);
-    const on = await put(token, '/api/v1/setting', { email_unsubscribed: true, timezone: 'UTC' });
-    expect(on.statusCode, on.body).toBe(200);
-    expect((await userRow(seed.a.agencyUser.id)).settings).toEqual({ timezone: 'UTC' });
 
     // Set by the unsubscribe link; the user cannot clear it from here either.
     await t.pool.query(
@@ -257,7 +268,9 @@ describe('PUT /v1/setting', () => {
       email_unsubscribed: false,
       timezone: 'America/Denver',
     });
-    expect(off.statusCode, off.body).toBe(200);
+    expect(off.statusCode, off.body).toBe(422);
+    const ok = await put(token, '/api/v1/setting', { timezone: 'America/Denver' });
+    expect(ok.statusCode, ok.body).toBe(200);
     expect((await userRow(seed.a.agencyUser.id)).settings).toEqual({
       timezone: 'America/Denver',
       email_unsubscribed: true,

@@ -22,8 +22,9 @@ export async function impersonatorOf(deps: Deps, actor: Actor) {
 }
 
 /**
- * Updates the caller's own profile. A new password needs the current one (so an impersonator cannot set
- * it) and ends every other session; a new e-mail must be unique and is confirmed by a link.
+ * Updates the caller's own profile. A new password or e-mail needs the current password (so an
+ * impersonator cannot take the account over); a new password ends every other session; a new e-mail must
+ * be unique and is confirmed by a link.
  */
 export async function updateProfile(
   deps: Deps,
@@ -35,13 +36,14 @@ export async function updateProfile(
   const emailChanged = input.email.toLowerCase() !== user.email.toLowerCase();
   if (emailChanged && (await emailTaken(deps.db, input.email, user.id)))
     throw invalid('email', 'validation.email_taken');
-  let passwordHash: string | undefined;
-  if (input.password !== undefined) {
+  // The e-mail and the password are the keys to the account: changing either needs the current password,
+  // which an impersonator or a stolen token does not have.
+  if (emailChanged || input.password !== undefined) {
     if (!input.current_password || !(await verifyPassword(user.password_hash, input.current_password))) {
       throw invalid('current_password', 'auth.current_password');
     }
-    passwordHash = await hashPassword(input.password);
   }
+  const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
   const updated = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .update(users)
@@ -67,11 +69,9 @@ export async function updateProfile(
 }
 
 export async function updateSettings(deps: Deps, actor: Actor, settings: TSettingRequest): Promise<void> {
-  // Server-kept flags are not the user's to set.
-  const { email_unsubscribed: _ignored, ...rest } = settings as Record<string, unknown>;
   await deps.db
     .update(users)
-    .set({ settings: sql`${users.settings} || ${JSON.stringify(rest)}::jsonb`, updated_at: new Date() })
+    .set({ settings: sql`${users.settings} || ${JSON.stringify(settings)}::jsonb`, updated_at: new Date() })
     .where(eq(users.id, actor.userId));
 }
 

@@ -70,6 +70,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const errors: Record<string, string[]> = {};
       for (const issue of error.validation) {
         const path = issue.instancePath.split('/').filter(Boolean);
+        // An unknown key is reported on the object; name the key itself.
+        const unknownKey = (issue.params as { keys?: string[] } | undefined)?.keys?.[0];
+        if (issue.keyword === 'unrecognized_keys' && unknownKey) path.push(unknownKey);
         const field = path.join('.') || (error.validationContext ?? 'body');
         const msg = fieldMessage(issue.message ?? 'validation.invalid', path, lang);
         errors[field] ??= [];
