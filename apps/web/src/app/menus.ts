@@ -1,7 +1,9 @@
 // Sidebar menus of spec 000 §2 "Menus per role" with the visibility rules of §6 "Menu visibility".
 // Plain functions over the profile (no React): the layout renders what menuFor returns.
+
 import type { TUser } from '@stn/contracts/profile';
 import type { TCustomTypePage } from '@stn/contracts/roles';
+import { isSetupComplete } from './guards.ts';
 import { routeByName } from './route-table.ts';
 
 export type MenuBadge = 'messages' | 'tasks';
@@ -111,9 +113,7 @@ export function isTemplateAccount(user: TUser): boolean {
 }
 
 /** Spec §4: set-up is complete unless an Agency user has no Twilio set-up and the agency is not a template. */
-export function isAgencySetUp(user: TUser): boolean {
-  return user.role_group !== 'Agency' || user.has_twilio_setup || Boolean(user.agency?.is_template);
-}
+export const isAgencySetUp = (user: TUser): boolean => isSetupComplete(user);
 
 /** Zapier: the agency has zapier enabled and it is not given for free. */
 export function zapierVisible(user: TUser): boolean {

@@ -1,9 +1,10 @@
-import { Anchor, Badge, Burger, Button, Group, Image, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Burger, Button, Group, Image, Text, Tooltip } from '@mantine/core';
 import type { TUser } from '@stn/contracts/profile';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { canAddBusiness, dashboardLink } from '../../app/guards.ts';
 import { pathOf } from '../../app/route-table.ts';
+import { useSite } from '../../lib/site.ts';
 import { canImpersonate, type Usage, usageOf, usageText } from './layout-rules.ts';
 import { ProfileMenu } from './profile-menu.tsx';
 
@@ -44,6 +45,7 @@ export function TopBar(props: Props) {
   const { user, impersonating } = props;
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { data: site } = useSite();
   const business = user.role_group === 'Business' ? user.business : null;
 
   // 'Add Business': agencies allowed to add businesses (spec §4). The installs part of the rule is applied
@@ -142,6 +144,21 @@ export function TopBar(props: Props) {
             >
               {t('layout.impersonation.button')}
             </Button>
+          </Tooltip>
+        )}
+        {business && (
+          // Spec 000 §6: businesses show a help icon; it writes to the agency's support address.
+          <Tooltip label={t('layout.help')}>
+            <ActionIcon
+              component="a"
+              href={`mailto:${site?.supportEmail ?? user.agency?.email ?? ''}`}
+              variant="light"
+              radius="xl"
+              aria-label={t('layout.help')}
+              data-testid="help-icon"
+            >
+              ?
+            </ActionIcon>
           </Tooltip>
         )}
         <ProfileMenu user={user} onLogout={props.onLogout} />
