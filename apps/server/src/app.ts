@@ -100,6 +100,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
 
+  // Uploaded images (agency logos): public files under <dataDir>/uploads, never the web app's index.html.
+  const uploads = path.join(config.dataDir, 'uploads');
+  fs.mkdirSync(uploads, { recursive: true });
+  await app.register(fastifyStatic, { root: uploads, prefix: '/uploads/', decorateReply: false });
+
   // The built web app answers every other path, so that deep links and reloads work.
   const index = path.join(config.webDist, 'index.html');
   if (fs.existsSync(index)) {

@@ -1,4 +1,616 @@
+import {
+  ZAgencyImageParams,
+  ZAgencyImageRequest,
+  ZAgencyImageResponse,
+  ZAgencyList,
+  ZAgencyListQuery,
+  ZAgencyMessageResponse,
+  ZAgencyResponse,
+  ZAgencySettingsRequest,
+  ZChangeAgencyPasswordRequest,
+  ZCountResponse,
+  ZCreateAgencyRequest,
+  ZCustomScriptRequest,
+  ZExportQuery,
+  ZIdsRequest,
+  ZInstallStatsResponse,
+  ZInternationalRequest,
+  ZInternationalResponse,
+  ZPopupPaymentRequest,
+  ZSendNotificationRequest,
+  ZSendNotificationResponse,
+  ZStripeSettingRequest,
+  ZTwilioConfigInput,
+  ZTwilioStatusResponse,
+  ZUpdateAgencyRequest,
+  ZWhitelabelList,
+  ZWhitelabelMessageResponse,
+} from '@stn/contracts/agencies';
+import { ZErrorResponse, ZIdParams, ZListQuery, ZSuccessMessage } from '@stn/contracts/http';
+import { translate } from '@stn/contracts/i18n';
+import { z } from '@stn/contracts/zod';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Access, Actor } from '../../platform/auth/actor.ts';
+import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { exportBusinesses, exportUsers } from './exports.ts';
+import { deleteAgencyImage, uploadAgencyImage } from './images.ts';
+import * as svc from './service.ts';
+import { listWhitelabels, requestCertificate } from './whitelabels.ts';
 
-export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (_app, _deps) => {};
+// Who may call what (spec 000 §2 menus and §6): the menu that shows a screen is the rule for its calls.
+const isAgencyManager = (a: Actor) =>
+  a.role === 'AgencyAdmin' || (a.role === 'AgencyUser' && (a.userType === '1' || a.userType === '2'));
+const ADMIN: Access = { roleGroups: ['Admin'] };
+const ADMIN_OR_AGENCY: Access = { roleGroups: ['Admin', 'Agency'] };
+/** Settings, payment methods, images, exports: AgencyAdmin, AccountManager and FinanaceManager. */
+const AGENCY_MANAGER: Access = { roleGroups: ['Agency'], check: isAgencyManager };
+const ADMIN_OR_AGENCY_MANAGER: Access = {
+  roleGroups: ['Admin', 'Agency'],
+  check: (a) => a.roleGroup === 'Admin' || isAgencyManager(a),
+};
+/** Popup and international: AgencyAdmin and AccountManager. */
+const isAdminOrAccountManager = (a: Actor) =>
+  a.role === 'AgencyAdmin' || (a.role === 'AgencyUser' && a.userType === '1');
+const ADMIN_OR_POPUP: Access = {
+  roleGroups: ['Admin', 'Agency'],
+  check: (a) => a.roleGroup === 'Admin' || isAdminOrAccountManager(a),
+};
+const INTERNATIONAL: Access = { roleGroups: ['Agency'], check: isAdminOrAccountManager };
+/** The landing page (and its custom script): AgencyAdmin and MarketingManager. */
+const LANDING_PAGE: Access = {
+  roleGroups: ['Agency'],
+  check: (a) => a.role === 'AgencyAdmin' || (a.role === 'AgencyUser' && a.userType === '3'),
+};
+/** The telephony profile is the AgencyAdmin's alone (spec 000 §6). */
+const ADMIN_OR_AGENCY_ADMIN: Access = { roles: ['SuperAdmin', 'Admin', 'AgencyAdmin'] };
+
+const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
+const tags = ['agencies'];
+const client = (r: FastifyRequest): svc.Client => ({ ip: r.ip, requestId: r.id });
+
+export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  const t = (r: FastifyRequest, key: string, params?: Record<string, string | number>) =>
+    translate(key, r.lang, params);
+
+  app.get(
+    '/v1/agencies',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags,
+        summary: 'Agency accounts (active or archived), 10 per page, searchable',
+        querystring: ZAgencyListQuery,
+        response: { 200: ZAgencyList, ...errors },
+      },
+    },
+    async (request) => svc.listAgencies(deps, actorOf(request), request.query),
+  );
+
+  app.post(
+    '/v1/agencies',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags,
+        summary: 'Create an agency with its agency admin, white-label host and telephony account',
+        body: ZCreateAgencyRequest,
+        response: { 200: ZAgencyMessageResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: t(request, 'agencies.created'),
+      data: await svc.createAgency(deps, actorOf(request), request.body, client(request)),
+    }),
+  );
+
+  // Static paths under /v1/agencies/ come before /v1/agencies/:id in the router, whatever the order here.
+  app.put(
+    '/v1/agencies/settings',
+    {
+      config: { access: AGENCY_MANAGER },
+      schema: {
+        tags,
+        summary: "The agency's own branding, notification and white-label settings",
+        body: ZAgencySettingsRequest,
+        response: { 200: ZAgencyMessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return {
+        success: true as const,
+        message: t(request, 'agencies.settings_updated'),
+        data: await svc.updateSettings(deps, actor, actor.agencyId ?? 0, request.body),
+      };
+    },
+  );
+
+  app.put(
+    '/v1/agencies/custom-script',
+    {
+      config: { access: LANDING_PAGE },
+      schema: {
+        tags,
+        summary: "The agency's custom script, installed on its landing page",
+        body: ZCustomScriptRequest,
+        response: { 200: ZAgencyMessageResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: t(request, 'agencies.custom_script_updated'),
+      data: await svc.updateCustomScript(deps, actorOf(request), request.body.custom_script),
+    }),
+  );
+
+  app.put(
+    '/v1/agencies/twilio-config',
+    {
+      config: { access: { roles: ['AgencyAdmin'] } },
+      schema: {
+        tags,
+        summary: "The agency's own telephony-provider account (the token is never returned)",
+        body: ZTwilioConfigInput,
+        response: { 200: ZAgencyMessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return {
+        success: true as const,
+        message: t(request, 'agencies.twilio_updated'),
+        data: await svc.updateTwilioConfig(deps, actor, actor.agencyId ?? 0, request.body),
+      };
+    },
+  );
+
+  app.delete(
+    '/v1/agencies/bulk-archive',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags,
+        summary: 'Archive several agencies',
+        body: ZIdsRequest,
+        response: { 200: ZCountResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const count = await svc.archiveAgencies(deps, actorOf(request), request.body.ids, client(request));
+      return {
+        success: true as const,
+        message: t(request, 'agencies.bulk_archived', { count }),
+        data: { count },
+      };
+    },
+  );
+
+  app.post(
+    '/v1/agencies/bulk-restore',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags,
+        summary: 'Restore several archived agencies',
+        body: ZIdsRequest,
+        response: { 200: ZCountResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const count = await svc.restoreAgencies(deps, actorOf(request), request.body.ids, client(request));
+      return {
+        success: true as const,
+        message: t(request, 'agencies.bulk_restored', { count }),
+        data: { count },
+      };
+    },
+  );
+
+  app.delete(
+    '/v1/agencies/bulk',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags,
+        summary: 'Delete archived agencies for good (status deleted; their domains become free)',
+        body: ZIdsRequest,
+        response: { 200: ZCountResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const count = await svc.deleteAgencies(deps, actorOf(request), request.body.ids, client(request));
+      return {
+        success: true as const,
+        message: t(request, 'agencies.bulk_deleted', { count }),
+        data: { count },
+      };
+    },
+  );
+
+  app.get(
+    '/v1/agencies/export-users',
+    {
+      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      schema: {
+        tags,
+        summary: "CSV file of an agency's users (Admin: ?agency_id=)",
+        querystring: ZExportQuery,
+        produces: ['text/csv'],
+        response: { 200: z.string(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { csv, filename } = await exportUsers(deps, actorOf(request), request.query.agency_id);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .send(csv);
+    },
+  );
+
+  app.get(
+    '/v1/agencies/export-businesses',
+    {
+      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      schema: {
+        tags,
+        summary: "CSV file of an agency's businesses (Admin: ?agency_id=)",
+        querystring: ZExportQuery,
+        produces: ['text/csv'],
+        response: { 200: z.string(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { csv, filename } = await exportBusinesses(deps, actorOf(request), request.query.agency_id);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .send(csv);
+    },
+  );
+
+  app.post(
+    '/v1/agencies/send-notification',
+    {
+      config: { access: AGENCY_MANAGER },
+      schema: {
+        tags,
+        summary: "E-mail the admins of the agency's businesses (all, or those named)",
+        body: ZSendNotificationRequest,
+        response: { 200: ZSendNotificationResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const sent = await svc.sendNotification(deps, actorOf(request), request.body);
+      return {
+        success: true as const,
+        message: t(request, 'agencies.notification_sent', { count: sent }),
+        data: { sent },
+      };
+    },
+  );
+
+  app.post(
+    '/v1/agencies/image/:id',
+    {
+      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      // A 1 MB image is about 1.4 MB as base64.
+      bodyLimit: 1_600_000,
+      schema: {
+        tags,
+        summary: 'Upload a header logo, login logo or favicon (data URL; PNG, JPEG, GIF, WEBP, SVG; 1 MB)',
+        params: ZIdParams,
+        body: ZAgencyImageRequest,
+        response: { 200: ZAgencyImageResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: t(request, 'agencies.image_uploaded'),
+      data: await uploadAgencyImage(deps, actorOf(request), request.params.id, request.body),
+    }),
+  );
+
+  app.delete(
+    '/v1/agencies/image/:id/:type',
+    {
+      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      schema: {
+        tags,
+        summary: 'Remove a header logo, login logo or favicon',
+        params: ZAgencyImageParams,
+        response: { 200: ZAgencyImageResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: t(request, 'agencies.image_removed'),
+      data: await deleteAgencyImage(deps, actorOf(request), request.params.id, request.params.type),
+    }),
+  );
+
+  app.get(
+    '/v1/agencies/:id',
+    {
+      config: { access: ADMIN_OR_AGENCY },
+      schema: {
+        tags,
+        summary: 'One agency (an agency user: its own)',
+        params: ZIdParams,
+        response: { 200: ZAgencyResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await svc.getAgency(deps, actorOf(request), request.params.id),
+    }),
+  );
+
+  app.put(
+    '/v1/agencies/:id',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags,
+        summary: 'Edit an agency (the fields of the create form, without the password)',
+        params: ZIdParams,
+        body: ZUpdateAgencyRequest,
+        response: { 200: ZAgencyMessageResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: t(request, 'agencies.updated'),
+      data: await svc.updateAgency(deps, actorOf(request), request.params.id, request.body, client(request)),
+    }),
+  );
+
+  app.delete(
+    '/v1/agencies/:id',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags,
+        summary: 'Archive an agency: its site stops answering and its users are signed out and disabled',
+        params: ZIdParams,
+        response: { 200: ZSuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      await svc.archiveAgencies(deps, actorOf(request), [request.params.id], client(request), 'id');
+      return { success: true as const, message: t(request, 'agencies.archived') };
+    },
+  );
+
+  app.post(
+    '/v1/agencies/:id/restore',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags,
+        summary: 'Restore an archived agency and re-enable the users its archiving disabled',
+        params: ZIdParams,
+        response: { 200: ZSuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      await svc.restoreAgencies(deps, actorOf(request), [request.params.id], client(request));
+      return { success: true as const, message: t(request, 'agencies.restored') };
+    },
+  );
+
+  app.put(
+    '/v1/agencies/:id/settings',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags,
+        summary: "An agency's branding, notification and white-label settings",
+        params: ZIdParams,
+        body: ZAgencySettingsRequest,
+        response: { 200: ZAgencyMessageResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: t(request, 'agencies.settings_updated'),
+      data: await svc.updateSettings(deps, actorOf(request), request.params.id, request.body),
+    }),
+  );
+
+  app.put(
+    '/v1/agencies/:id/stripe-setting',
+    {
+      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      schema: {
+        tags,
+        summary: 'Card payment configuration (the secret key is stored, never returned)',
+        params: ZIdParams,
+        body: ZStripeSettingRequest,
+        response: { 200: ZAgencyMessageResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: t(request, 'agencies.stripe_updated'),
+      data: await svc.updateStripeSetting(
+        deps,
+        actorOf(request),
+        request.params.id,
+        request.body,
+        client(request),
+      ),
+    }),
+  );
+
+  app.put(
+    '/v1/agencies/:id/popup-payment',
+    {
+      config: { access: ADMIN_OR_POPUP },
+      schema: {
+        tags,
+        summary: 'Popup (payment) settings, kept in agency.settings.popup',
+        params: ZIdParams,
+        body: ZPopupPaymentRequest,
+        response: { 200: ZAgencyMessageResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: t(request, 'agencies.popup_updated'),
+      data: await svc.updatePopup(deps, actorOf(request), request.params.id, request.body),
+    }),
+  );
+
+  app.put(
+    '/v1/agencies/:id/change-password',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags,
+        summary: "Set the agency admin's password; every session of that user ends",
+        params: ZIdParams,
+        body: ZChangeAgencyPasswordRequest,
+        response: { 200: ZSuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      await svc.changeAgencyPassword(
+        deps,
+        actorOf(request),
+        request.params.id,
+        request.body.password,
+        client(request),
+      );
+      return { success: true as const, message: t(request, 'agencies.password_changed') };
+    },
+  );
+
+  app.put(
+    '/v1/agencies/:business_id/twilio-config',
+    {
+      config: { access: ADMIN_OR_AGENCY_ADMIN },
+      schema: {
+        tags,
+        summary:
+          "An agency's telephony-provider account, by the agency's id (named business_id in the product)",
+        params: z.object({ business_id: z.coerce.number().int().positive() }),
+        body: ZTwilioConfigInput,
+        response: { 200: ZAgencyMessageResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: t(request, 'agencies.twilio_updated'),
+      data: await svc.updateTwilioConfig(deps, actorOf(request), request.params.business_id, request.body),
+    }),
+  );
+
+  app.get(
+    '/v1/agencies/:id/twilio-status',
+    {
+      config: { access: ADMIN_OR_AGENCY },
+      schema: {
+        tags,
+        summary: 'Whether the telephony-provider account is set (the account SID masked)',
+        params: ZIdParams,
+        response: { 200: ZTwilioStatusResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await svc.twilioStatus(deps, actorOf(request), request.params.id),
+    }),
+  );
+
+  app.post(
+    '/v1/agencies/:id/install-stats',
+    {
+      config: { access: ADMIN_OR_AGENCY },
+      schema: {
+        tags,
+        summary: "The agency's installs: total, and still available to new businesses",
+        params: ZIdParams,
+        response: { 200: ZInstallStatsResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await svc.installStats(deps, actorOf(request), request.params.id),
+    }),
+  );
+
+  app.get(
+    '/v1/whitelabels',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags: ['whitelabels'],
+        summary: 'White-label entries: domain, agency and certificate status',
+        querystring: ZListQuery,
+        response: { 200: ZWhitelabelList, ...errors },
+      },
+    },
+    async (request) => listWhitelabels(deps, request.query),
+  );
+
+  app.post(
+    '/v1/whitelabels/:id/cert',
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags: ['whitelabels'],
+        summary: 'Request a certificate: marked pending; TLS is terminated at the proxy (decision 007)',
+        params: ZIdParams,
+        response: { 200: ZWhitelabelMessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const data = await requestCertificate(deps, actorOf(request), request.params.id, client(request));
+      return {
+        success: true as const,
+        message: t(request, 'agencies.cert_pending', { domain: data.domain }),
+        data,
+      };
+    },
+  );
+
+  app.get(
+    '/v1/internationals',
+    {
+      config: { access: INTERNATIONAL },
+      schema: {
+        tags: ['internationals'],
+        summary: "The countries the agency's businesses may text and call",
+        response: { 200: ZInternationalResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { allowed_countries: await svc.getInternationals(deps, actorOf(request)) },
+    }),
+  );
+
+  app.post(
+    '/v1/internationals',
+    {
+      config: { access: INTERNATIONAL },
+      schema: {
+        tags: ['internationals'],
+        summary: 'Set the allowed countries (ISO 3166-1 alpha-2 codes)',
+        body: ZInternationalRequest,
+        response: { 200: ZInternationalResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: t(request, 'agencies.countries_updated'),
+      data: {
+        allowed_countries: await svc.setInternationals(deps, actorOf(request), request.body.countries),
+      },
+    }),
+  );
+};

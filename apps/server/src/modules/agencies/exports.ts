@@ -1,0 +1,112 @@
+import { and, asc, eq, ne } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Actor } from '../../platform/auth/actor.ts';
+import { businesses, users } from '../../platform/db/schema.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { invalid } from '../../platform/http/errors.ts';
+import { findAgency } from './queries.ts';
+
+type Cell = string | number | boolean | null | undefined | Date;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled. A text
+ * starting with = + - @ is prefixed with ' so that a spreadsheet does not run it as a formula.
+ */
+export function csvField(value: Cell): string {
+  if (value === null || value === undefined) return '';
+  let s = value instanceof Date ? value.toISOString() : String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function toCsv(header: string[], rows: Cell[][]): string {
+  return `${[header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n')}\r\n`;
+}
+
+/** An Admin names the agency with ?agency_id=; an agency user always exports its own. */
+async function exportAgency(deps: Deps, actor: Actor, agencyId: number | undefined) {
+  const id = actor.roleGroup === 'Admin' ? agencyId : (agencyId ?? actor.agencyId ?? undefined);
+  if (!id) throw invalid('agency_id', 'validation.required');
+  return findAgency(deps.db, actor, id);
+}
+
+export async function exportUsers(deps: Deps, actor: Actor, agencyId?: number) {
+  const agency = await exportAgency(deps, actor, agencyId);
+  const rows = await deps.db
+    .select({ user: users, business: { name: businesses.name } })
+    .from(users)
+    .leftJoin(businesses, eq(businesses.id, users.business_id))
+    .where(eq(users.agency_id, agency.id))
+    .orderBy(asc(users.id));
+  const csv = toCsv(
+    [
+      'id',
+      'first_name',
+      'last_name',
+      'email',
+      'role',
+      'user_type',
+      'business_id',
+      'business',
+      'active',
+      'created_at',
+    ],
+    rows.map(({ user, business }) => [
+      user.id,
+      user.first_name,
+      user.last_name,
+      user.email,
+      user.role,
+      user.user_type,
+      user.business_id,
+      business?.name,
+      user.active ? 'yes' : 'no',
+      user.created_at,
+    ]),
+  );
+  return { csv, filename: `agency-${agency.id}-users.csv` };
+}
+
+export async function exportBusinesses(deps: Deps, actor: Actor, agencyId?: number) {
+  const agency = await exportAgency(deps, actor, agencyId);
+  const owner = alias(users, 'owner');
+  const rows = await deps.db
+    .select({ b: businesses, owner: { email: owner.email } })
+    .from(businesses)
+    .leftJoin(owner, eq(owner.id, businesses.owner_id))
+    .where(and(eq(businesses.agency_id, agency.id), ne(businesses.status, 'deleted')))
+    .orderBy(asc(businesses.id));
+  const csv = toCsv(
+    [
+      'id',
+      'name',
+      'owner_email',
+      'status',
+      'active',
+      'widget_type',
+      'number_of_users',
+      'number_of_installs',
+      'calls',
+      'number_of_calls',
+      'messages',
+      'number_of_messages',
+      'created_at',
+    ],
+    rows.map(({ b, owner: o }) => [
+      b.id,
+      b.name,
+      o?.email,
+      b.status,
+      b.active ? 'yes' : 'no',
+      b.widget_type,
+      b.number_of_users,
+      b.number_of_installs,
+      b.calls,
+      b.number_of_calls,
+      b.messages,
+      b.number_of_messages,
+      b.created_at,
+    ]),
+  );
+  return { csv, filename: `agency-${agency.id}-businesses.csv` };
+}
