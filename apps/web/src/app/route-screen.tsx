@@ -2,6 +2,9 @@ import { Title } from '@mantine/core';
 import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useParams } from 'react-router';
+import { adminScreens } from '../features/admin/screens.ts';
+import { agencyScreens } from '../features/agency/screens.ts';
+import { businessScreens } from '../features/business/screens.ts';
 import { useAuth } from '../lib/auth-store.ts';
 import { useSite } from '../lib/site.ts';
 import { guard } from './guards.ts';
@@ -17,6 +20,13 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   unsubscribe: lazy(() => import('../features/auth/unsubscribe-page.tsx')),
   'not-found': lazy(() => import('../features/errors/not-found-page.tsx')),
   profile: lazy(() => import('../features/profile/profile-page.tsx')),
+};
+
+// The areas' screens, registered by route name by each area's feature folder.
+const AREA_SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
+  ...adminScreens,
+  ...agencyScreens,
+  ...businessScreens,
 };
 
 /** A screen whose issue has not landed: the menu title and nothing else (issue 3). */
@@ -44,7 +54,7 @@ export function RouteScreen({ def }: { def: RouteDef }) {
     params: params as Record<string, string>,
   });
   if ('redirect' in decision) return <Navigate to={decision.redirect} replace />;
-  const Screen = def.screen ? SCREENS[def.screen] : undefined;
+  const Screen = def.screen ? SCREENS[def.screen] : AREA_SCREENS[def.name];
   if (!Screen) return <EmptyPage title={def.title} />;
   return (
     <Suspense fallback={null}>

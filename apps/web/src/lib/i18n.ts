@@ -2,7 +2,16 @@ import { serverMessages } from '@stn/contracts/i18n';
 import { fieldLabel, parseIssueMessage } from '@stn/contracts/zod';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import adminBr from '../locales/admin.br.json';
+import adminEn from '../locales/admin.en.json';
+import adminEs from '../locales/admin.es.json';
+import agencyBr from '../locales/agency.br.json';
+import agencyEn from '../locales/agency.en.json';
+import agencyEs from '../locales/agency.es.json';
 import br from '../locales/br.json';
+import businessBr from '../locales/business.br.json';
+import businessEn from '../locales/business.en.json';
+import businessEs from '../locales/business.es.json';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
 import layoutBr from '../locales/layout.br.json';
@@ -29,9 +38,24 @@ const stored = localStorage.getItem(LANG_KEY);
 // One set of texts: the server's messages (validation, auth) and the web app's screens, in en, es and br.
 void i18next.use(initReactI18next).init({
   resources: {
-    en: { translation: [en, layoutEn, screensEn].reduce(merge, serverMessages('en') as Tree) },
-    es: { translation: [es, layoutEs, screensEs].reduce(merge, serverMessages('es') as Tree) },
-    br: { translation: [br, layoutBr, screensBr].reduce(merge, serverMessages('br') as Tree) },
+    en: {
+      translation: [en, layoutEn, screensEn, adminEn, agencyEn, businessEn].reduce(
+        merge,
+        serverMessages('en') as Tree,
+      ),
+    },
+    es: {
+      translation: [es, layoutEs, screensEs, adminEs, agencyEs, businessEs].reduce(
+        merge,
+        serverMessages('es') as Tree,
+      ),
+    },
+    br: {
+      translation: [br, layoutBr, screensBr, adminBr, agencyBr, businessBr].reduce(
+        merge,
+        serverMessages('br') as Tree,
+      ),
+    },
   },
   lng: stored === 'es' || stored === 'br' ? stored : 'en',
   fallbackLng: 'en',
