@@ -1,4 +1,354 @@
+import {
+  ZActiveRequest,
+  ZBusinessImageParams,
+  ZBusinessImageRequest,
+  ZBusinessInfoRequest,
+  ZBusinessList,
+  ZBusinessListQuery,
+  ZBusinessNamesResponse,
+  ZBusinessReportRequest,
+  ZBusinessResetPasswordRequest,
+  ZBusinessResponse,
+  ZBusinessSettingRequest,
+  ZCreateBusinessRequest,
+  ZInstallStatsQuery,
+  ZInstallStatsResponse,
+  ZPackageAllResponse,
+  ZUpdateBusinessRequest,
+} from '@stn/contracts/businesses';
+import { ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { listEnvelope } from '../../platform/http/pagination.ts';
+import { BUSINESS_ADMIN, BUSINESS_MANAGERS, BUSINESS_MEMBERS, BUSINESS_VIEWERS } from './access.ts';
+import { agencyUsersRoutes } from './agency-users-routes.ts';
+import {
+  businessNames,
+  changeStatus,
+  createBusiness,
+  getBusiness,
+  installStatsFor,
+  listBusinesses,
+  resetBusinessPassword,
+  resetUsage,
+  setBusinessActive,
+  updateBusiness,
+} from './business-accounts.ts';
+import {
+  deleteImage,
+  updateInfo,
+  updateNotificationSettings,
+  updateReport,
+  uploadImage,
+} from './business-settings.ts';
+import { client, errors, ok } from './http.ts';
+import { allPackages } from './packages.ts';
+import { packagesRoutes } from './packages-routes.ts';
+import { plansRoutes } from './plans-routes.ts';
 
-export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (_app, _deps) => {};
+const tags = ['businesses'];
+
+export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  // ---------------------------------------------------------------------------------------------------
+  // The agency's business accounts
+
+  app.get(
+    '/v1/business',
+    {
+      config: { access: BUSINESS_VIEWERS },
+      schema: {
+        tags,
+        summary: "The agency's business accounts (status tabs: active, archived, deleted; keyword)",
+        querystring: ZBusinessListQuery,
+        response: { 200: ZBusinessList, ...errors },
+      },
+    },
+    async (request) => {
+      const r = await listBusinesses(deps, actorOf(request), request.query);
+      return listEnvelope(r.data, r.total, request.query);
+    },
+  );
+
+  app.get(
+    '/v1/business/:id',
+    {
+      config: { access: BUSINESS_VIEWERS },
+      schema: {
+        tags,
+        summary: 'One business account with its owner',
+        params: ZIdParams,
+        response: { 200: ZBusinessResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getBusiness(deps, actorOf(request), request.params.id),
+    }),
+  );
+
+  app.post(
+    '/v1/business',
+    {
+      config: { access: BUSINESS_MANAGERS },
+      schema: {
+        tags,
+        summary:
+          'Add a business and its owner (a BusinessAdmin); defaults of spec 001 §9; within the agency installs',
+        body: ZCreateBusinessRequest,
+        response: { 200: ZBusinessResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const data = await createBusiness(deps, actorOf(request), request.body, client(request));
+      return { ...ok(request, 'created', { name: data.name }), data };
+    },
+  );
+
+  app.put(
+    '/v1/business/:id',
+    {
+      config: { access: BUSINESS_MANAGERS },
+      schema: {
+        tags,
+        summary: "Edit a business's limits, switches and owner",
+        params: ZIdParams,
+        body: ZUpdateBusinessRequest,
+        response: { 200: ZBusinessResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const data = await updateBusiness(deps, actorOf(request), request.params.id, request.body);
+      return { ...ok(request, 'updated', { name: data.name }), data };
+    },
+  );
+
+  for (const [method, url, transition, key, summary] of [
+    ['PUT', '/v1/business/:id/archive', 'archive', 'archived', 'Archive a business'],
+    ['PUT', '/v1/business/:id/restore', 'restore', 'restored', 'Restore an archived or deleted business'],
+    [
+      'DELETE',
+      '/v1/business/:id',
+      'delete',
+      'deleted',
+      'Delete a business (soft): its users can no longer sign in',
+    ],
+  ] as const) {
+    app.route({
+      method,
+      url,
+      config: { access: BUSINESS_MANAGERS },
+      schema: {
+        tags,
+        summary,
+        params: ZIdParams,
+        response: { 200: ZSuccessMessage, ...errors },
+      },
+      handler: async (request) => {
+        await changeStatus(deps, actorOf(request), request.params.id, transition, client(request));
+        return ok(request, key);
+      },
+    });
+  }
+
+  app.post(
+    '/v1/business/:id/reset-password',
+    {
+      config: { access: BUSINESS_MANAGERS },
+      schema: {
+        tags,
+        summary:
+          "E-mail the business admin a reset link, or set the given password (ends the admin's sessions)",
+        params: ZIdParams,
+        body: ZBusinessResetPasswordRequest.optional(),
+        response: { 200: ZSuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      const r = await resetBusinessPassword(
+        deps,
+        actorOf(request),
+        request.params.id,
+        request.body ?? {},
+        client(request),
+      );
+      return ok(request, r === 'set' ? 'password_set' : 'reset_link_sent');
+    },
+  );
+
+  app.put(
+    '/v1/businesses/:id/reset-usage',
+    {
+      config: { access: BUSINESS_MANAGERS },
+      schema: {
+        tags,
+        summary: 'Set the calls and messages used this period back to 0',
+        params: ZIdParams,
+        response: { 200: ZSuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      await resetUsage(deps, actorOf(request), request.params.id, client(request));
+      return ok(request, 'usage_reset');
+    },
+  );
+
+  app.put(
+    '/v1/businesses/:id/active',
+    {
+      config: { access: BUSINESS_MANAGERS },
+      schema: {
+        tags,
+        summary: 'Switch a business on or off',
+        params: ZIdParams,
+        body: ZActiveRequest,
+        response: { 200: ZSuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      await setBusinessActive(
+        deps,
+        actorOf(request),
+        request.params.id,
+        request.body.active,
+        client(request),
+      );
+      return ok(request, request.body.active ? 'activated' : 'deactivated');
+    },
+  );
+
+  app.get(
+    '/v1/agency/business/all',
+    {
+      config: { access: BUSINESS_VIEWERS },
+      schema: {
+        tags,
+        summary: "id and name of all the agency's active businesses",
+        response: { 200: ZBusinessNamesResponse, ...errors },
+      },
+    },
+    async (request) => ({ success: true as const, data: await businessNames(deps, actorOf(request)) }),
+  );
+
+  app.get(
+    '/v1/businesses/install-stats',
+    {
+      config: { access: BUSINESS_VIEWERS },
+      schema: {
+        tags,
+        summary: "The agency's installs: allowance, used by its businesses, available (admins: ?agency_id=)",
+        querystring: ZInstallStatsQuery,
+        response: { 200: ZInstallStatsResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await installStatsFor(deps, actorOf(request), request.query.agency_id),
+    }),
+  );
+
+  // ---------------------------------------------------------------------------------------------------
+  // The business's own settings
+
+  app.put(
+    '/v1/businesses/info',
+    {
+      config: { access: BUSINESS_ADMIN },
+      schema: {
+        tags,
+        summary: "The business's name, opt-out message and contact details",
+        body: ZBusinessInfoRequest,
+        response: { 200: ZBusinessResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      ...ok(request, 'info_updated'),
+      data: await updateInfo(deps, actorOf(request), request.body),
+    }),
+  );
+
+  app.put(
+    '/v1/businesses/report',
+    {
+      config: { access: BUSINESS_ADMIN },
+      schema: {
+        tags,
+        summary: 'Report e-mails and schedules (daily, weekly, monthly)',
+        body: ZBusinessReportRequest,
+        response: { 200: ZBusinessResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      ...ok(request, 'report_updated'),
+      data: await updateReport(deps, actorOf(request), request.body),
+    }),
+  );
+
+  app.put(
+    '/v1/businesses/setting',
+    {
+      config: { access: BUSINESS_ADMIN },
+      schema: {
+        tags,
+        summary: 'Notification settings of the business',
+        body: ZBusinessSettingRequest,
+        response: { 200: ZBusinessResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      ...ok(request, 'settings_updated'),
+      data: await updateNotificationSettings(deps, actorOf(request), request.body),
+    }),
+  );
+
+  app.post(
+    '/v1/businesses/image',
+    {
+      config: { access: BUSINESS_ADMIN },
+      schema: {
+        tags,
+        summary: 'Upload the business logo (a data URL: png, jpeg, gif or webp)',
+        body: ZBusinessImageRequest,
+        response: { 200: ZBusinessResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      ...ok(request, 'image_uploaded'),
+      data: await uploadImage(deps, actorOf(request), request.body.type, request.body.data),
+    }),
+  );
+
+  app.delete(
+    '/v1/businesses/image/:type',
+    {
+      config: { access: BUSINESS_ADMIN },
+      schema: {
+        tags,
+        summary: 'Remove the business logo',
+        params: ZBusinessImageParams,
+        response: { 200: ZBusinessResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      ...ok(request, 'image_removed'),
+      data: await deleteImage(deps, actorOf(request), request.params.type),
+    }),
+  );
+
+  app.get(
+    '/v1/businesses/packages',
+    {
+      config: { access: BUSINESS_MEMBERS },
+      schema: {
+        tags,
+        summary: "The active packages of the business's agency",
+        response: { 200: ZPackageAllResponse, ...errors },
+      },
+    },
+    async (request) => ({ success: true as const, data: await allPackages(deps, actorOf(request), true) }),
+  );
+
+  await app.register(agencyUsersRoutes, deps);
+  await app.register(plansRoutes, deps);
+  await app.register(packagesRoutes, deps);
+};

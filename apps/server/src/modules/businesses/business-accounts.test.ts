@@ -1,0 +1,560 @@
+import { ZBusinessResponse } from '@stn/contracts/businesses';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  createTestApp,
+  expectCrossTenant404,
+  login,
+  PASSWORD,
+  seedTenants,
+  snapshot,
+  type TestApp,
+} from '../../../test/helpers.ts';
+import { caller, expect403, row, type Seed, type Session, sessions } from './test-fixtures.ts';
+
+let t: TestApp;
+let seed: Seed;
+let s: Awaited<ReturnType<typeof sessions>>;
+let call: ReturnType<typeof caller>;
+const TABLES = ['businesses', 'users', 'auth_tokens', 'audit_logs'];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  seed = await seedTenants(t.db);
+  // Agency A may hand out 100 installs, agency B 5; each seeded business holds 1.
+  await t.pool.query(`update agencies set properties = '{"installs": 100}' where id = $1`, [
+    seed.a.agency.id,
+  ]);
+  await t.pool.query(`update agencies set properties = '{"installs": 5}' where id = $1`, [seed.b.agency.id]);
+  s = await sessions(t, seed);
+  call = caller(t);
+});
+afterAll(() => t?.close());
+
+let n = 0;
+/** Adds a business to agency A (as its AgencyAdmin) and returns its data. */
+async function addBusiness(extra: object = {}, token = s.a.agencyAdmin.token) {
+  n += 1;
+  const res = await call(token, 'POST', '/v1/business', {
+    name: `Shop ${n}`,
+    owner: { email: `owner${n}@shop.test`, first_name: 'Olive', last_name: `Owner${n}`, password: PASSWORD },
+    ...extra,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as { id: number; owner_id: number; name: string; owner: { email: string } };
+}
+const audits = async (action: string, businessId: number) =>
+  (
+    await t.pool.query('select * from audit_logs where action = $1 and business_id = $2', [
+      action,
+      businessId,
+    ])
+  ).rows;
+
+describe('POST /v1/business', () => {
+  it('adds a business with the create defaults and its BusinessAdmin owner in one go', async () => {
+    const res = await call(s.a.agencyAdmin.token, 'POST', '/v1/business', {
+      name: 'Corner Bakery',
+      owner: { email: 'Baker@Bakery.test', first_name: 'Bea', last_name: 'Baker', password: PASSWORD },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = ZBusinessResponse.parse(res.json());
+    expect(body.message).toBe('Business Corner Bakery created successfully.');
+    const stored = await row(t, 'businesses', body.data.id);
+    expect(stored).toMatchObject({
+      agency_id: seed.a.agency.id,
+      name: 'Corner Bakery',
+      status: 'active',
+      number_of_users: 1,
+      number_of_installs: 1,
+      calls: 200,
+      messages: 2000,
+      number_of_automations: 2,
+      widget_type: 3,
+    });
+    const owner = await row(t, 'users', stored.owner_id);
+    expect(owner).toMatchObject({
+      email: 'baker@bakery.test',
+      role: 'BusinessAdmin',
+      role_group: 'Business',
+      business_id: body.data.id,
+      agency_id: seed.a.agency.id,
+      first_name: 'Bea',
+    });
+    expect(body.data.owner).toMatchObject({ id: owner.id, email: 'baker@bakery.test' });
+    // The owner can sign in with the password given.
+    await login(t.app, 'baker@bakery.test');
+  });
+
+  it('e-mails the owner a link to choose a password when none is given', async () => {
+    const res = await call(s.a.agencyAdmin.token, 'POST', '/v1/business', {
+      name: 'No Password Shop',
+      owner: { email: 'nopass@shop.test', first_name: 'Nora' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const mails = (await t.pool.query(`select * from mail_outbox where "to" = 'nopass@shop.test'`)).rows;
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain('/password/reset?token=');
+  });
+
+  it('lets an AccountManager add one, and a platform admin add one to a named agency', async () => {
+    const biz = await addBusiness({}, s.a.accountManager.token);
+    expect((await row(t, 'businesses', biz.id)).agency_id).toBe(seed.a.agency.id);
+
+    const res = await call(s.admin.token, 'POST', '/v1/business', {
+      name: 'Admin Made',
+      agency_id: seed.b.agency.id,
+      owner: { email: 'adminmade@shop.test', first_name: 'Ada', password: PASSWORD },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await row(t, 'businesses', res.json().data.id)).agency_id).toBe(seed.b.agency.id);
+  });
+
+  it('ignores agency_id from an agency user: the business is always theirs', async () => {
+    const biz = await addBusiness({ agency_id: seed.b.agency.id });
+    expect((await row(t, 'businesses', biz.id)).agency_id).toBe(seed.a.agency.id);
+  });
+
+  it("refuses a business past the agency's installs with 'No Installs Available', and saves nothing", async () => {
+    const before = await snapshot(t.pool, TABLES);
+    const stats = (await call(s.a.agencyAdmin.token, 'GET', '/v1/businesses/install-stats')).json().data;
+    const res = await call(s.a.agencyAdmin.token, 'POST', '/v1/business', {
+      name: 'Too Big',
+      number_of_installs: stats.available_installs + 1,
+      owner: { email: 'toobig@shop.test', first_name: 'Tom', password: PASSWORD },
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    const msg = 'No Installs Available. Please delete an install or upgrade to add more, or contact support.';
+    expect(res.json()).toMatchObject({ success: false, message: msg, errors: { number_of_installs: [msg] } });
+    expect(await snapshot(t.pool, TABLES)).toEqual(before);
+  });
+
+  it('answers 422 with the field messages and saves nothing on bad input', async () => {
+    const before = await snapshot(t.pool, TABLES);
+    const cases: [object, string, string][] = [
+      [{ name: '', owner: { email: 'x@shop.test', first_name: 'X' } }, 'name', 'The name field is required'],
+      [
+        { name: 'X', owner: { email: 'not-an-email', first_name: 'X' } },
+        'owner.email',
+        'The email must be a valid email address.',
+      ],
+      [
+        { name: 'X', owner: { email: seed.a.businessUser.email, first_name: 'X' } },
+        'owner.email',
+        'The email has already been taken.',
+      ],
+      [
+        { name: 'X', widget_type: 4, owner: { email: 'x@shop.test', first_name: 'X' } },
+        'widget_type',
+        'The selected widget type is invalid.',
+      ],
+      [
+        { name: 'X', calls: -1, owner: { email: 'x@shop.test', first_name: 'X' } },
+        'calls',
+        'The calls is invalid.',
+      ],
+      [
+        { name: 'X', subscription_plan_id: 999999, owner: { email: 'x@shop.test', first_name: 'X' } },
+        'subscription_plan_id',
+        'The selected subscription plan id is invalid.',
+      ],
+      [
+        { name: 'X', owner: { email: 'x@shop.test', first_name: 'X', password: 'short' } },
+        'owner.password',
+        'The password must be at least 8 characters.',
+      ],
+    ];
+    for (const [payload, field, message] of cases) {
+      const res = await call(s.a.agencyAdmin.token, 'POST', '/v1/business', payload);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().errors[field], res.body).toEqual([message]);
+    }
+    // A platform admin must say which agency.
+    const res = await call(s.admin.token, 'POST', '/v1/business', {
+      name: 'X',
+      owner: { email: 'x@shop.test', first_name: 'X' },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.agency_id).toEqual(['The agency id field is required']);
+    expect(await snapshot(t.pool, TABLES)).toEqual(before);
+  });
+
+  it('is refused to FinanaceManagers, MarketingManagers and business users', async () => {
+    const payload = { name: 'Nope', owner: { email: 'nope@shop.test', first_name: 'N' } };
+    for (const who of [s.a.financeManager, s.a.marketingManager, s.a.businessAdmin, s.a.businessUser]) {
+      await expect403(t, TABLES, who.token, 'POST', '/v1/business', payload);
+    }
+  });
+});
+
+describe('GET /v1/business and GET /v1/business/{id}', () => {
+  it('lists the agency businesses by status tab with keyword search, 10 per page', async () => {
+    const archived = await addBusiness({ name: 'Zebra Archive' });
+    await call(s.a.agencyAdmin.token, 'PUT', `/v1/business/${archived.id}/archive`);
+
+    const res = await call(s.a.marketingManager.token, 'GET', '/v1/business');
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    const { rows } = await t.pool.query(
+      `select id from businesses where agency_id = $1 and status = 'active'`,
+      [seed.a.agency.id],
+    );
+    expect(body.meta).toEqual({ total: rows.length, page: 1, perPage: 10 });
+    expect(
+      body.data.every(
+        (b: { agency_id: number; status: string }) =>
+          b.agency_id === seed.a.agency.id && b.status === 'active',
+      ),
+    ).toBe(true);
+    expect(body.data.map((b: { id: number }) => b.id)).not.toContain(seed.b.business.id);
+
+    const tab = (await call(s.a.agencyAdmin.token, 'GET', '/v1/business?status=archived')).json();
+    expect(tab.data.map((b: { id: number }) => b.id)).toContain(archived.id);
+    expect(tab.data.every((b: { status: string }) => b.status === 'archived')).toBe(true);
+
+    const kw = (await call(s.a.agencyAdmin.token, 'GET', '/v1/business?keyword=bakery')).json();
+    expect(kw.data.map((b: { name: string }) => b.name)).toEqual(['Corner Bakery']);
+    // Searching by the owner's e-mail too.
+    const byOwner = (await call(s.a.agencyAdmin.token, 'GET', '/v1/business?keyword=baker@bakery')).json();
+    expect(byOwner.meta.total).toBe(1);
+
+    const paged = (await call(s.a.agencyAdmin.token, 'GET', '/v1/business?perPage=2&page=2')).json();
+    expect(paged.meta).toMatchObject({ page: 2, perPage: 2, total: rows.length });
+    expect(paged.data.length).toBe(Math.min(2, Math.max(0, rows.length - 2)));
+
+    expect((await call(s.a.agencyAdmin.token, 'GET', '/v1/business?status=gone')).statusCode).toBe(422);
+  });
+
+  it('lets a platform admin see every agency, or one', async () => {
+    const all = (await call(s.admin.token, 'GET', '/v1/business?perPage=100')).json();
+    const agencies = new Set(all.data.map((b: { agency_id: number }) => b.agency_id));
+    expect(agencies.has(seed.a.agency.id) && agencies.has(seed.b.agency.id)).toBe(true);
+    const one = (
+      await call(s.admin.token, 'GET', `/v1/business?perPage=100&agency_id=${seed.b.agency.id}`)
+    ).json();
+    expect(one.data.every((b: { agency_id: number }) => b.agency_id === seed.b.agency.id)).toBe(true);
+  });
+
+  it('shows one business with its owner', async () => {
+    const res = await call(s.a.financeManager.token, 'GET', `/v1/business/${seed.a.business.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ id: seed.a.business.id, name: 'Business A', status: 'active' });
+  });
+
+  it('is refused to business users', async () => {
+    await expect403(t, TABLES, s.a.businessAdmin.token, 'GET', '/v1/business');
+    await expect403(t, TABLES, s.a.businessAdmin.token, 'GET', `/v1/business/${seed.a.business.id}`);
+  });
+});
+
+describe('PUT /v1/business/{id}', () => {
+  it("changes limits, switches and the owner's name", async () => {
+    const biz = await addBusiness();
+    const res = await call(s.a.agencyAdmin.token, 'PUT', `/v1/business/${biz.id}`, {
+      name: 'Renamed Shop',
+      calls: 500,
+      widget_type: 2,
+      dep_enabled: true,
+      owner: { first_name: 'Oscar' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('Business Renamed Shop updated successfully.');
+    expect(await row(t, 'businesses', biz.id)).toMatchObject({
+      name: 'Renamed Shop',
+      calls: 500,
+      widget_type: 2,
+      dep_enabled: true,
+      messages: 2000,
+    });
+    expect((await row(t, 'users', biz.owner_id)).first_name).toBe('Oscar');
+  });
+
+  it('refuses more installs than the agency has left, a taken owner e-mail, bad values; nothing changes', async () => {
+    const biz = await addBusiness();
+    const before = await snapshot(t.pool, TABLES);
+    const stats = (await call(s.a.agencyAdmin.token, 'GET', '/v1/businesses/install-stats')).json().data;
+    const over = await call(s.a.agencyAdmin.token, 'PUT', `/v1/business/${biz.id}`, {
+      number_of_installs: 1 + stats.available_installs + 1,
+    });
+    expect(over.statusCode).toBe(422);
+    expect(over.json().message).toMatch(/^No Installs Available/);
+    const taken = await call(s.a.agencyAdmin.token, 'PUT', `/v1/business/${biz.id}`, {
+      owner: { email: seed.b.businessAdmin.email },
+    });
+    expect(taken.json().errors['owner.email']).toEqual(['The email has already been taken.']);
+    const bad = await call(s.a.agencyAdmin.token, 'PUT', `/v1/business/${biz.id}`, { name: '' });
+    expect(bad.json().errors.name).toEqual(['The name field is required']);
+    expect(await snapshot(t.pool, TABLES)).toEqual(before);
+  });
+
+  it('lets a business grow into installs that are free', async () => {
+    const biz = await addBusiness();
+    const stats = (await call(s.a.agencyAdmin.token, 'GET', '/v1/businesses/install-stats')).json().data;
+    const res = await call(s.a.agencyAdmin.token, 'PUT', `/v1/business/${biz.id}`, {
+      number_of_installs: 1 + stats.available_installs,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = (await call(s.a.agencyAdmin.token, 'GET', '/v1/businesses/install-stats')).json().data;
+    expect(after.available_installs).toBe(0);
+    // Give them back for the other tests.
+    await call(s.a.agencyAdmin.token, 'DELETE', `/v1/business/${biz.id}`);
+  });
+
+  it('is refused to a MarketingManager', async () => {
+    await expect403(t, TABLES, s.a.marketingManager.token, 'PUT', `/v1/business/${seed.a.business.id}`, {
+      name: 'Hacked',
+    });
+  });
+});
+
+describe('archive, restore and delete', () => {
+  it('archives an active business, and restores it', async () => {
+    const biz = await addBusiness();
+    const res = await call(s.a.agencyAdmin.token, 'PUT', `/v1/business/${biz.id}/archive`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ success: true, message: 'Business archived successfully.' });
+    expect((await row(t, 'businesses', biz.id)).status).toBe('archived');
+    expect(await audits('business.archive', biz.id)).toHaveLength(1);
+
+    const again = await call(s.a.agencyAdmin.token, 'PUT', `/v1/business/${biz.id}/archive`);
+    expect(again.statusCode).toBe(422);
+    expect(again.json().message).toBe('This business cannot be changed that way in its current state.');
+
+    const restored = await call(s.a.accountManager.token, 'PUT', `/v1/business/${biz.id}/restore`);
+    expect(restored.json()).toEqual({ success: true, message: 'Business restored successfully.' });
+    expect((await row(t, 'businesses', biz.id)).status).toBe('active');
+    expect(await audits('business.restore', biz.id)).toHaveLength(1);
+  });
+
+  it('soft-deletes: status deleted, its users disabled and signed out; restore brings back exactly them', async () => {
+    const biz = await addBusiness();
+    const ownerToken = await login(t.app, biz.owner.email);
+    // A user the agency had disabled before: restore must not re-enable it.
+    const {
+      rows: [off],
+    } = await t.pool.query(
+      `insert into users (email, password_hash, role_group, role, user_type, agency_id, business_id, active)
+       values ('off@shop.test', 'x', 'Business', 'BusinessUser', '1', $1, $2, false) returning id`,
+      [seed.a.agency.id, biz.id],
+    );
+
+    const res = await call(s.a.agencyAdmin.token, 'DELETE', `/v1/business/${biz.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('Business deleted successfully.');
+    const stored = await row(t, 'businesses', biz.id);
+    expect(stored.status).toBe('deleted');
+    expect(stored.deleted_at).toBeInstanceOf(Date);
+    expect((await row(t, 'users', biz.owner_id)).active).toBe(false);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/auth/check', headers: bearer(ownerToken) }))
+        .statusCode,
+    ).toBe(401);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/login',
+      payload: { email: biz.owner.email, password: PASSWORD },
+    });
+    expect(signIn.statusCode).toBe(422);
+    const [entry] = await audits('business.delete', biz.id);
+    expect(entry.data).toMatchObject({ from: 'active', users: [biz.owner_id] });
+    // A deleted business holds no installs.
+    const deletedTab = (await call(s.a.agencyAdmin.token, 'GET', '/v1/business?status=deleted')).json();
+    expect(deletedTab.data.map((b: { id: number }) => b.id)).toContain(biz.id);
+
+    const back = await call(s.a.agencyAdmin.token, 'PUT', `/v1/business/${biz.id}/restore`);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(await row(t, 'businesses', biz.id)).toMatchObject({ status: 'active', deleted_at: null });
+    expect((await row(t, 'users', biz.owner_id)).active).toBe(true);
+    expect((await row(t, 'users', off.id)).active).toBe(false);
+    await login(t.app, biz.owner.email);
+  });
+
+  it('does not restore a deleted business the installs no longer cover', async () => {
+    const biz = await addBusiness();
+    await call(s.a.agencyAdmin.token, 'DELETE', `/v1/business/${biz.id}`);
+    const stats = (await call(s.a.agencyAdmin.token, 'GET', '/v1/businesses/install-stats')).json().data;
+    const filler = await addBusiness({ number_of_installs: stats.available_installs });
+    const before = await snapshot(t.pool, TABLES);
+    const res = await call(s.a.agencyAdmin.token, 'PUT', `/v1/business/${biz.id}/restore`);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(/^No Installs Available/);
+    expect(await snapshot(t.pool, TABLES)).toEqual(before);
+    await call(s.a.agencyAdmin.token, 'DELETE', `/v1/business/${filler.id}`);
+  });
+
+  it('is refused to a FinanaceManager', async () => {
+    for (const [method, url] of [
+      ['PUT', `/v1/business/${seed.a.business.id}/archive`],
+      ['PUT', `/v1/business/${seed.a.business.id}/restore`],
+      ['DELETE', `/v1/business/${seed.a.business.id}`],
+    ] as const) {
+      await expect403(t, TABLES, s.a.financeManager.token, method, url);
+    }
+  });
+});
+
+describe('POST /v1/business/{id}/reset-password', () => {
+  it('e-mails the business admin a reset link', async () => {
+    const biz = await addBusiness();
+    const res = await call(s.a.agencyAdmin.token, 'POST', `/v1/business/${biz.id}/reset-password`, {});
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('A password reset link has been sent to the business admin.');
+    const mails = (await t.pool.query(`select * from mail_outbox where "to" = $1`, [biz.owner.email])).rows;
+    expect(mails).toHaveLength(1);
+    expect(await audits('business.password_reset_link', biz.id)).toHaveLength(1);
+  });
+
+  it("sets a given password and ends the admin's sessions", async () => {
+    const biz = await addBusiness();
+    const old = await login(t.app, biz.owner.email);
+    const res = await call(s.a.agencyAdmin.token, 'POST', `/v1/business/${biz.id}/reset-password`, {
+      password: 'brand-new-pass-1',
+      password_confirmation: 'brand-new-pass-1',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe("The business admin's password has been changed.");
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/auth/check', headers: bearer(old) })).statusCode,
+    ).toBe(401);
+    await login(t.app, biz.owner.email, 'brand-new-pass-1');
+    const [entry] = await audits('business.password_set', biz.id);
+    expect(entry).toMatchObject({ actor_id: s.a.agencyAdmin.id, target_user_id: biz.owner_id });
+  });
+
+  it('refuses a confirmation that does not match, changing nothing', async () => {
+    const before = await snapshot(t.pool, TABLES);
+    const res = await call(
+      s.a.agencyAdmin.token,
+      'POST',
+      `/v1/business/${seed.a.business.id}/reset-password`,
+      {
+        password: 'brand-new-pass-1',
+        password_confirmation: 'other-pass-123',
+      },
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.password_confirmation).toEqual(['Password confirmation does not match']);
+    expect(await snapshot(t.pool, TABLES)).toEqual(before);
+  });
+
+  it('is refused to a MarketingManager', async () => {
+    await expect403(
+      t,
+      TABLES,
+      s.a.marketingManager.token,
+      'POST',
+      `/v1/business/${seed.a.business.id}/reset-password`,
+      {},
+    );
+  });
+});
+
+describe('PUT /v1/businesses/{id}/reset-usage and /active', () => {
+  it('sets calls and messages used back to 0, with an audit entry', async () => {
+    const biz = await addBusiness();
+    await t.pool.query('update businesses set number_of_calls = 42, number_of_messages = 99 where id = $1', [
+      biz.id,
+    ]);
+    const res = await call(s.a.agencyAdmin.token, 'PUT', `/v1/businesses/${biz.id}/reset-usage`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('Usage reset successfully.');
+    expect(await row(t, 'businesses', biz.id)).toMatchObject({ number_of_calls: 0, number_of_messages: 0 });
+    const [entry] = await audits('business.reset_usage', biz.id);
+    expect(entry.data).toEqual({ number_of_calls: 42, number_of_messages: 99 });
+  });
+
+  it('switches a business off and on', async () => {
+    const biz = await addBusiness();
+    const off = await call(s.a.accountManager.token, 'PUT', `/v1/businesses/${biz.id}/active`, {
+      active: false,
+    });
+    expect(off.json()).toEqual({ success: true, message: 'Business deactivated successfully.' });
+    expect((await row(t, 'businesses', biz.id)).active).toBe(false);
+    const on = await call(s.a.accountManager.token, 'PUT', `/v1/businesses/${biz.id}/active`, {
+      active: true,
+    });
+    expect(on.json().message).toBe('Business activated successfully.');
+    expect((await row(t, 'businesses', biz.id)).active).toBe(true);
+    const bad = await call(s.a.accountManager.token, 'PUT', `/v1/businesses/${biz.id}/active`, {
+      active: 'yes',
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.active).toEqual(['The active field must be true or false.']);
+  });
+
+  it('is refused to a FinanaceManager and to business users', async () => {
+    const url = `/v1/businesses/${seed.a.business.id}`;
+    await expect403(t, TABLES, s.a.financeManager.token, 'PUT', `${url}/reset-usage`);
+    await expect403(t, TABLES, s.a.businessAdmin.token, 'PUT', `${url}/reset-usage`);
+    await expect403(t, TABLES, s.a.financeManager.token, 'PUT', `${url}/active`, { active: false });
+  });
+});
+
+describe('GET /v1/agency/business/all and GET /v1/businesses/install-stats', () => {
+  it("lists id and name of the agency's active businesses only", async () => {
+    const archived = await addBusiness();
+    await call(s.a.agencyAdmin.token, 'PUT', `/v1/business/${archived.id}/archive`);
+    const res = await call(s.a.marketingManager.token, 'GET', '/v1/agency/business/all');
+    expect(res.statusCode, res.body).toBe(200);
+    const { rows } = await t.pool.query(
+      `select id, name from businesses where agency_id = $1 and status = 'active' order by name, id`,
+      [seed.a.agency.id],
+    );
+    expect(res.json().data).toEqual(rows);
+    await expect403(t, TABLES, s.a.businessAdmin.token, 'GET', '/v1/agency/business/all');
+  });
+
+  it("answers the caller agency's installs: total, used by non-deleted businesses, available", async () => {
+    const res = await call(s.a.financeManager.token, 'GET', '/v1/businesses/install-stats');
+    expect(res.statusCode, res.body).toBe(200);
+    const {
+      rows: [{ used }],
+    } = await t.pool.query(
+      `select coalesce(sum(number_of_installs), 0)::int as used from businesses where agency_id = $1 and status <> 'deleted'`,
+      [seed.a.agency.id],
+    );
+    expect(res.json().data).toEqual({ total_installs: 100, used, available_installs: 100 - used });
+
+    const b = (
+      await call(s.admin.token, 'GET', `/v1/businesses/install-stats?agency_id=${seed.b.agency.id}`)
+    ).json();
+    expect(b.data.total_installs).toBe(5);
+    const noAgency = await call(s.admin.token, 'GET', '/v1/businesses/install-stats');
+    expect(noAgency.statusCode).toBe(422);
+    await expect403(t, TABLES, s.a.businessAdmin.token, 'GET', '/v1/businesses/install-stats');
+  });
+});
+
+describe('tenant isolation', () => {
+  it("answers 404 to agency A for every call on agency B's business, changing nothing", async () => {
+    const id = seed.b.business.id;
+    const calls: [Session, 'GET' | 'PUT' | 'POST' | 'DELETE', string, object?][] = [
+      [s.a.agencyAdmin, 'GET', `/v1/business/${id}`],
+      [s.a.agencyAdmin, 'PUT', `/v1/business/${id}`, { name: 'Stolen' }],
+      [s.a.agencyAdmin, 'PUT', `/v1/business/${id}/archive`],
+      [s.a.agencyAdmin, 'PUT', `/v1/business/${id}/restore`],
+      [s.a.agencyAdmin, 'DELETE', `/v1/business/${id}`],
+      [s.a.agencyAdmin, 'POST', `/v1/business/${id}/reset-password`, {}],
+      [
+        s.a.agencyAdmin,
+        'POST',
+        `/v1/business/${id}/reset-password`,
+        { password: 'pwned-pass-1', password_confirmation: 'pwned-pass-1' },
+      ],
+      [s.a.accountManager, 'PUT', `/v1/businesses/${id}/reset-usage`],
+      [s.a.accountManager, 'PUT', `/v1/businesses/${id}/active`, { active: false }],
+    ];
+    for (const [who, method, url, payload] of calls) {
+      await expectCrossTenant404(t, {
+        token: who.token,
+        method,
+        url: `/api${url}`,
+        payload,
+        tables: [...TABLES, 'mail_outbox'],
+      });
+    }
+    // And agency B's list does not show agency A's businesses.
+    const list = (await call(s.b.agencyAdmin.token, 'GET', '/v1/business?perPage=100')).json();
+    expect(list.data.every((b: { agency_id: number }) => b.agency_id === seed.b.agency.id)).toBe(true);
+  });
+});

@@ -1,0 +1,448 @@
+import crypto from 'node:crypto';
+import type {
+  TBusiness,
+  TBusinessListQuery,
+  TBusinessResetPasswordRequest,
+  TCreateBusinessRequest,
+  TUpdateBusinessRequest,
+} from '@stn/contracts/businesses';
+import { and, asc, count, desc, eq, ilike, ne, or, sql } from 'drizzle-orm';
+import { audit } from '../../platform/audit.ts';
+import type { Actor } from '../../platform/auth/actor.ts';
+import { hashPassword } from '../../platform/auth/passwords.ts';
+import type { Tx } from '../../platform/db/client.ts';
+import { agencies, businesses, plans, users } from '../../platform/db/schema.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
+import { pageOf } from '../../platform/http/pagination.ts';
+import { inTenant } from '../../platform/tenancy.ts';
+import { createUser, emailTaken } from '../accounts/service.ts';
+import { requestPasswordReset } from '../auth/email-tokens.ts';
+import { revokeAllTokens } from '../auth/service.ts';
+
+export type Client = { ip?: string; requestId?: string };
+type BusinessRow = typeof businesses.$inferSelect;
+type OwnerRow = { id: number; email: string; first_name: string; last_name: string; active: boolean } | null;
+
+const tenant = { agency_id: businesses.agency_id };
+const ownerCols = {
+  id: users.id,
+  email: users.email,
+  first_name: users.first_name,
+  last_name: users.last_name,
+  active: users.active,
+};
+
+export function toBusiness(b: BusinessRow, owner: OwnerRow): TBusiness {
+  return {
+    id: b.id,
+    agency_id: b.agency_id,
+    name: b.name,
+    owner_id: b.owner_id,
+    owner: owner?.id ? owner : null,
+    status: b.status,
+    active: b.active,
+    free_fee: b.free_fee,
+    is_template: b.is_template,
+    widget_type: b.widget_type,
+    is_on_trial: b.is_on_trial,
+    calls: b.calls,
+    number_of_calls: b.number_of_calls,
+    messages: b.messages,
+    number_of_messages: b.number_of_messages,
+    number_of_users: b.number_of_users,
+    number_of_installs: b.number_of_installs,
+    number_of_automations: b.number_of_automations,
+    caller_id_enabled: b.caller_id_enabled,
+    custom_number_enabled: b.custom_number_enabled,
+    form_enabled: b.form_enabled,
+    dep_enabled: b.dep_enabled,
+    sendgrid_enabled: b.sendgrid_enabled,
+    ai_enabled: b.ai_enabled,
+    has_sales_user_extension: b.has_sales_user_extension,
+    subscription_plan_id: b.subscription_plan_id,
+    opt_out_msg: b.opt_out_msg,
+    report_emails: b.report_emails,
+    report_schedules: b.report_schedules,
+    settings: b.settings,
+    deleted_at: b.deleted_at?.toISOString() ?? null,
+    created_at: b.created_at.toISOString(),
+  };
+}
+
+/** One business with its owner, by id, regardless of tenant: callers have checked the tenant already. */
+export async function loadBusiness(db: Tx, id: number): Promise<TBusiness> {
+  const [row] = await db
+    .select({ b: businesses, owner: ownerCols })
+    .from(businesses)
+    .leftJoin(users, eq(users.id, businesses.owner_id))
+    .where(eq(businesses.id, id));
+  if (!row) throw notFound();
+  return toBusiness(row.b, row.owner);
+}
+
+/** The caller's business by id, inside the caller's tenant (another agency's business: 404). */
+async function findBusiness(db: Tx, actor: Actor, id: number, lock = false): Promise<BusinessRow> {
+  const q = db
+    .select()
+    .from(businesses)
+    .where(inTenant(actor, tenant, eq(businesses.id, id)));
+  const [row] = lock ? await q.for('update') : await q;
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function getBusiness(deps: Deps, actor: Actor, id: number): Promise<TBusiness> {
+  await findBusiness(deps.db, actor, id);
+  return loadBusiness(deps.db, id);
+}
+
+export async function listBusinesses(deps: Deps, actor: Actor, q: TBusinessListQuery) {
+  const kw = q.keyword ? `%${q.keyword}%` : undefined;
+  const where = inTenant(
+    actor,
+    tenant,
+    eq(businesses.status, q.status),
+    actor.roleGroup === 'Admin' && q.agency_id ? eq(businesses.agency_id, q.agency_id) : undefined,
+    kw
+      ? or(
+          ilike(businesses.name, kw),
+          ilike(users.email, kw),
+          ilike(sql`${users.first_name} || ' ' || ${users.last_name}`, kw),
+        )
+      : undefined,
+  );
+  const { limit, offset } = pageOf(q);
+  const [rows, [total]] = await Promise.all([
+    deps.db
+      .select({ b: businesses, owner: ownerCols })
+      .from(businesses)
+      .leftJoin(users, eq(users.id, businesses.owner_id))
+      .where(where)
+      .orderBy(desc(businesses.created_at), desc(businesses.id))
+      .limit(limit)
+      .offset(offset),
+    deps.db
+      .select({ n: count() })
+      .from(businesses)
+      .leftJoin(users, eq(users.id, businesses.owner_id))
+      .where(where),
+  ]);
+  return { data: rows.map((r) => toBusiness(r.b, r.owner)), total: total?.n ?? 0 };
+}
+
+/** id and name of the agency's active businesses (pickers). */
+export async function businessNames(deps: Deps, actor: Actor) {
+  return deps.db
+    .select({ id: businesses.id, name: businesses.name })
+    .from(businesses)
+    .where(inTenant(actor, tenant, eq(businesses.status, 'active')))
+    .orderBy(asc(businesses.name), asc(businesses.id));
+}
+
+/**
+ * Installs of an agency: its allowance (properties.installs; none set means none), the installs its
+ * non-deleted businesses hold, and what is left. `exceptBusinessId` leaves one business out of `used`.
+ */
+export async function installStats(db: Tx, agencyId: number, exceptBusinessId?: number) {
+  const [agency] = await db
+    .select({ properties: agencies.properties })
+    .from(agencies)
+    .where(eq(agencies.id, agencyId));
+  if (!agency) throw notFound();
+  const [row] = await db
+    .select({ used: sql<number>`coalesce(sum(${businesses.number_of_installs}), 0)`.mapWith(Number) })
+    .from(businesses)
+    .where(
+      and(
+        eq(businesses.agency_id, agencyId),
+        ne(businesses.status, 'deleted'),
+        exceptBusinessId ? ne(businesses.id, exceptBusinessId) : undefined,
+      ),
+    );
+  const total = Math.max(0, Math.trunc(Number(agency.properties.installs ?? 0)));
+  const used = row?.used ?? 0;
+  return { total_installs: total, used, available_installs: Math.max(0, total - used) };
+}
+
+/** The agency whose installs the caller asks about: platform admins name it, agency users have theirs. */
+export async function installStatsFor(deps: Deps, actor: Actor, agencyId?: number) {
+  const id = actor.roleGroup === 'Admin' ? agencyId : actor.agencyId;
+  if (!id) throw invalid('agency_id', 'validation.required');
+  return installStats(deps.db, id);
+}
+
+/** Locks the agency row so that concurrent adds cannot both spend the last installs. */
+async function lockAgency(tx: Tx, agencyId: number) {
+  const [row] = await tx
+    .select({ id: agencies.id })
+    .from(agencies)
+    .where(eq(agencies.id, agencyId))
+    .for('update');
+  return row;
+}
+
+async function assertInstallsFit(tx: Tx, agencyId: number, wanted: number, exceptBusinessId?: number) {
+  const stats = await installStats(tx, agencyId, exceptBusinessId);
+  if (wanted > stats.available_installs) {
+    throw invalid('number_of_installs', 'businesses.no_installs', { available: stats.available_installs });
+  }
+}
+
+async function assertPlanOfAgency(tx: Tx, agencyId: number, planId: number | null | undefined) {
+  if (!planId) return;
+  const [plan] = await tx
+    .select({ id: plans.id })
+    .from(plans)
+    .where(and(eq(plans.id, planId), eq(plans.agency_id, agencyId)));
+  if (!plan) throw invalid('subscription_plan_id', 'validation.in');
+}
+
+/**
+ * Adds a business with its owner (a BusinessAdmin) in one transaction, within the agency's installs.
+ * Without a password the owner is e-mailed a link to choose one.
+ */
+export async function createBusiness(
+  deps: Deps,
+  actor: Actor,
+  input: TCreateBusinessRequest,
+  client: Client = {},
+): Promise<TBusiness> {
+  const agencyId = actor.roleGroup === 'Admin' ? input.agency_id : actor.agencyId;
+  if (!agencyId) throw invalid('agency_id', 'validation.required');
+  const { owner, agency_id: _ignored, ...fields } = input;
+  const id = await deps.db.transaction(async (tx) => {
+    if (!(await lockAgency(tx, agencyId))) throw invalid('agency_id', 'validation.in');
+    if (await emailTaken(tx, owner.email)) throw invalid('owner.email', 'validation.email_taken');
+    await assertPlanOfAgency(tx, agencyId, fields.subscription_plan_id);
+    await assertInstallsFit(tx, agencyId, fields.number_of_installs);
+    const [business] = await tx
+      .insert(businesses)
+      .values({ ...fields, agency_id: agencyId })
+      .returning({ id: businesses.id });
+    if (!business) throw new AppError('CONFLICT');
+    const ownerId = await createUser(tx, {
+      email: owner.email,
+      password: owner.password ?? crypto.randomBytes(24).toString('base64url'),
+      role: 'BusinessAdmin',
+      businessId: business.id,
+      firstName: owner.first_name,
+      lastName: owner.last_name,
+    });
+    await tx.update(businesses).set({ owner_id: ownerId }).where(eq(businesses.id, business.id));
+    await audit(tx, {
+      action: 'business.create',
+      actorId: actor.impersonatorId ?? actor.userId,
+      agencyId,
+      businessId: business.id,
+      targetUserId: ownerId,
+      ip: client.ip,
+      requestId: client.requestId,
+    });
+    return business.id;
+  });
+  if (!owner.password) await requestPasswordReset(deps, owner.email);
+  return loadBusiness(deps.db, id);
+}
+
+export async function updateBusiness(
+  deps: Deps,
+  actor: Actor,
+  id: number,
+  input: TUpdateBusinessRequest,
+): Promise<TBusiness> {
+  const { owner, ...fields } = input;
+  await deps.db.transaction(async (tx) => {
+    const current = await findBusiness(tx, actor, id);
+    await lockAgency(tx, current.agency_id);
+    await assertPlanOfAgency(tx, current.agency_id, fields.subscription_plan_id);
+    if (
+      fields.number_of_installs !== undefined &&
+      fields.number_of_installs > current.number_of_installs &&
+      current.status !== 'deleted'
+    ) {
+      await assertInstallsFit(tx, current.agency_id, fields.number_of_installs, id);
+    }
+    if (owner && Object.keys(owner).length > 0) {
+      if (!current.owner_id) throw invalid('owner', 'businesses.no_owner');
+      if (owner.email && (await emailTaken(tx, owner.email, current.owner_id))) {
+        throw invalid('owner.email', 'validation.email_taken');
+      }
+      await tx
+        .update(users)
+        .set({ ...owner, updated_at: new Date() })
+        .where(and(eq(users.id, current.owner_id), eq(users.business_id, id)));
+    }
+    await tx
+      .update(businesses)
+      .set({ ...fields, updated_at: new Date() })
+      .where(eq(businesses.id, id));
+  });
+  return loadBusiness(deps.db, id);
+}
+
+type Transition = 'archive' | 'restore' | 'delete';
+const FROM: Record<Transition, BusinessRow['status'][]> = {
+  archive: ['active'],
+  restore: ['archived', 'deleted'],
+  delete: ['active', 'archived'],
+};
+
+/**
+ * archive: active -> archived. delete: active or archived -> deleted; the business's users can no longer
+ * sign in (disabled, sessions revoked). restore: archived or deleted -> active, re-enabling exactly the
+ * users the delete disabled (within the agency's installs, since a deleted business holds none).
+ */
+export async function changeStatus(
+  deps: Deps,
+  actor: Actor,
+  id: number,
+  transition: Transition,
+  client: Client = {},
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const current = await findBusiness(tx, actor, id, true);
+    if (!FROM[transition].includes(current.status))
+      throw new AppError('VALIDATION', 'businesses.status_invalid');
+    const now = new Date();
+    let affectedUsers: number[] = [];
+    if (transition === 'archive') {
+      await tx.update(businesses).set({ status: 'archived', updated_at: now }).where(eq(businesses.id, id));
+    } else if (transition === 'delete') {
+      // The users' updated_at is set to the business's deleted_at: restore finds them by it.
+      const disabled = await tx
+        .update(users)
+        .set({ active: false, updated_at: now })
+        .where(and(eq(users.business_id, id), eq(users.active, true)))
+        .returning({ id: users.id });
+      affectedUsers = disabled.map((u) => u.id);
+      for (const userId of affectedUsers) await revokeAllTokens(tx, userId);
+      await tx
+        .update(businesses)
+        .set({ status: 'deleted', deleted_at: now, updated_at: now })
+        .where(eq(businesses.id, id));
+    } else {
+      if (current.status === 'deleted') {
+        await lockAgency(tx, current.agency_id);
+        await assertInstallsFit(tx, current.agency_id, current.number_of_installs, id);
+        if (current.deleted_at) {
+          const enabled = await tx
+            .update(users)
+            .set({ active: true, updated_at: now })
+            .where(
+              and(
+                eq(users.business_id, id),
+                eq(users.active, false),
+                eq(users.updated_at, current.deleted_at),
+              ),
+            )
+            .returning({ id: users.id });
+          affectedUsers = enabled.map((u) => u.id);
+        }
+      }
+      await tx
+        .update(businesses)
+        .set({ status: 'active', deleted_at: null, updated_at: now })
+        .where(eq(businesses.id, id));
+    }
+    await audit(tx, {
+      action: `business.${transition}`,
+      actorId: actor.impersonatorId ?? actor.userId,
+      agencyId: current.agency_id,
+      businessId: id,
+      data: { from: current.status, users: affectedUsers },
+      ip: client.ip,
+      requestId: client.requestId,
+    });
+  });
+}
+
+/** The business's owner, or else its first BusinessAdmin. */
+async function ownerOf(tx: Tx, business: BusinessRow) {
+  const [row] = await tx
+    .select()
+    .from(users)
+    .where(and(eq(users.business_id, business.id), eq(users.role, 'BusinessAdmin')))
+    .orderBy(sql`${users.id} = ${business.owner_id ?? 0} desc`, asc(users.id))
+    .limit(1);
+  return row;
+}
+
+/**
+ * With a password: sets the business admin's password and ends their sessions. Without: e-mails them a
+ * reset link. Returns which of the two happened.
+ */
+export async function resetBusinessPassword(
+  deps: Deps,
+  actor: Actor,
+  id: number,
+  input: TBusinessResetPasswordRequest,
+  client: Client = {},
+): Promise<'set' | 'sent'> {
+  const business = await findBusiness(deps.db, actor, id);
+  const owner = await ownerOf(deps.db, business);
+  if (!owner) throw new AppError('VALIDATION', 'businesses.no_owner');
+  const entry = {
+    actorId: actor.impersonatorId ?? actor.userId,
+    agencyId: business.agency_id,
+    businessId: id,
+    targetUserId: owner.id,
+    ip: client.ip,
+    requestId: client.requestId,
+  };
+  if (input.password) {
+    const hash = await hashPassword(input.password);
+    await deps.db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({ password_hash: hash, password_changed_at: new Date(), updated_at: new Date() })
+        .where(eq(users.id, owner.id));
+      await revokeAllTokens(tx, owner.id);
+      await audit(tx, { ...entry, action: 'business.password_set' });
+    });
+    return 'set';
+  }
+  await requestPasswordReset(deps, owner.email);
+  await audit(deps.db, { ...entry, action: 'business.password_reset_link' });
+  return 'sent';
+}
+
+export async function resetUsage(deps: Deps, actor: Actor, id: number, client: Client = {}) {
+  await deps.db.transaction(async (tx) => {
+    const b = await findBusiness(tx, actor, id, true);
+    await tx
+      .update(businesses)
+      .set({ number_of_calls: 0, number_of_messages: 0, updated_at: new Date() })
+      .where(eq(businesses.id, id));
+    await audit(tx, {
+      action: 'business.reset_usage',
+      actorId: actor.impersonatorId ?? actor.userId,
+      agencyId: b.agency_id,
+      businessId: id,
+      data: { number_of_calls: b.number_of_calls, number_of_messages: b.number_of_messages },
+      ip: client.ip,
+      requestId: client.requestId,
+    });
+  });
+}
+
+export async function setBusinessActive(
+  deps: Deps,
+  actor: Actor,
+  id: number,
+  active: boolean,
+  client: Client = {},
+) {
+  await deps.db.transaction(async (tx) => {
+    const b = await findBusiness(tx, actor, id, true);
+    await tx.update(businesses).set({ active, updated_at: new Date() }).where(eq(businesses.id, id));
+    await audit(tx, {
+      action: active ? 'business.activate' : 'business.deactivate',
+      actorId: actor.impersonatorId ?? actor.userId,
+      agencyId: b.agency_id,
+      businessId: id,
+      ip: client.ip,
+      requestId: client.requestId,
+    });
+  });
+}
