@@ -60,7 +60,8 @@ export function parseIssueMessage(message: string): { key: string; params: Recor
 
 /** 'first_name' -> 'first name', as the field is named in a message. */
 export function fieldLabel(path: readonly PropertyKey[]): string {
-  const last = [...path].reverse().find((p) => typeof p === 'string');
+  // List positions ('tags.0') are not names: the list's own name is.
+  const last = [...path].reverse().find((p) => typeof p === 'string' && !/^\d+$/.test(p));
   return typeof last === 'string' ? last.replace(/_/g, ' ') : 'value';
 }
 

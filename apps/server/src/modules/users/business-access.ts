@@ -1,0 +1,50 @@
+import type { TCustomTypePage } from '@stn/contracts/roles';
+import { eq } from 'drizzle-orm';
+import type { Access, Actor } from '../../platform/auth/actor.ts';
+import type { Tx } from '../../platform/db/client.ts';
+import { users } from '../../platform/db/schema.ts';
+import { forbidden } from '../../platform/http/errors.ts';
+
+/** Request details kept in the audit trail. */
+export type Client = { ip: string; requestId: string };
+
+/**
+ * The business users who manage the settings screens (users, departments, blacklist, whitelist) by
+ * their menus (spec 000 §2): BusinessAdmin, AdminSupport (1), MarketingUser (2), and the custom type (4)
+ * whose page list has the screen. SalesUsers (3) do not. The custom type's pages live in the user's
+ * settings, so the route's check lets type 4 through and the service looks the page up.
+ */
+export const isBusinessManager = (a: Actor) =>
+  a.roleGroup === 'Business' &&
+  (a.role === 'BusinessAdmin' || a.userType === '1' || a.userType === '2' || a.userType === '4');
+
+export const BUSINESS_MANAGERS: Access = { roleGroups: ['Business'], check: isBusinessManager };
+
+export type BusinessScope = { agencyId: number; businessId: number };
+
+/** The caller's business, after checking that they may open `page`; 403 otherwise. */
+export async function requireBusinessPage(
+  db: Tx,
+  actor: Actor,
+  page: TCustomTypePage,
+): Promise<BusinessScope> {
+  const scope = businessOf(actor);
+  if (!isBusinessManager(actor)) throw forbidden();
+  if (actor.role === 'BusinessUser' && actor.userType === '4') {
+    const [row] = await db.select({ settings: users.settings }).from(users).where(eq(users.id, actor.userId));
+    if (!row?.settings.custom_type_pages?.includes(page)) throw forbidden();
+  }
+  return scope;
+}
+
+/** The caller's business (any business user). */
+export function businessOf(actor: Actor): BusinessScope {
+  if (actor.roleGroup !== 'Business' || !actor.businessId || !actor.agencyId) throw forbidden();
+  return { agencyId: actor.agencyId, businessId: actor.businessId };
+}
+
+/** Who is really acting (the impersonator when impersonating), for the audit trail. */
+export const auditActor = (actor: Actor) => actor.impersonatorId ?? actor.userId;
+
+/** A LIKE pattern that matches the keyword literally. */
+export const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

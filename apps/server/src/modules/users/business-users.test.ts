@@ -1,0 +1,503 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bearer, expectCrossTenant404, login, snapshot } from '../../../test/helpers.ts';
+import { addBusinessUser, type Ctx, call, expect422, rows, setup, touched } from './test-support.ts';
+
+let c: Ctx;
+let api: ReturnType<typeof call>;
+const base = '/api/v1/businesses/users';
+const TABLES = ['users', 'audit_logs', 'auth_tokens', 'mail_outbox'];
+
+beforeAll(async () => {
+  c = await setup();
+  api = call(c.t);
+});
+afterAll(() => c?.t.close());
+
+const seats = (businessId: number, n: number) =>
+  c.t.pool.query('update businesses set number_of_users = $2 where id = $1', [businessId, n]);
+const newUser = (over: Record<string, unknown> = {}) => ({
+  first_name: 'Sally',
+  last_name: 'Sales',
+  email: `user${Math.random().toString(36).slice(2, 8)}@a.test`,
+  password: 'a-good-password',
+  password_confirmation: 'a-good-password',
+  role: 'BusinessUser',
+  user_type: '3',
+  agent_type: 'smsAgent',
+  ...over,
+});
+const admin = () => c.token(c.seed.a.businessAdmin.email);
+
+describe('POST /v1/businesses/users', () => {
+  beforeEach(() => seats(c.seed.a.business.id, 20));
+
+  it('creates a BusinessUser with its type and agent type in the caller business', async () => {
+    const body = newUser({ email: 'sally@a.test' });
+    const res = await api.post(await admin(), base, body);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      success: true,
+      message: 'User created successfully.',
+      data: {
+        email: 'sally@a.test',
+        role: 'BusinessUser',
+        user_type: '3',
+        agent_type: 'smsAgent',
+        active: true,
+      },
+    });
+    const [row] = await rows(c.t, 'select * from users where email = $1', ['sally@a.test']);
+    expect(row).toMatchObject({
+      business_id: c.seed.a.business.id,
+      agency_id: c.seed.a.agency.id,
+      role_group: 'Business',
+      role: 'BusinessUser',
+      user_type: '3',
+      agent_type: 'smsAgent',
+      first_name: 'Sally',
+    });
+    expect(row.password_hash).toMatch(/^\$argon2/);
+    // The password set by the admin works.
+    await login(c.t.app, 'sally@a.test', 'a-good-password');
+  });
+
+  it('creates a custom-type user with its page list, and a BusinessAdmin without a type', async () => {
+    const custom = await api.post(
+      await admin(),
+      base,
+      newUser({
+        email: 'custom@a.test',
+        user_type: '4',
+        agent_type: null,
+        settings: { custom_type_pages: ['inbox_page', 'users_page'] },
+      }),
+    );
+    expect(custom.statusCode, custom.body).toBe(200);
+    expect(custom.json().data.settings.custom_type_pages).toEqual(['inbox_page', 'users_page']);
+    const [row] = await rows(c.t, 'select settings, user_type from users where email = $1', [
+      'custom@a.test',
+    ]);
+    expect(row).toEqual({ user_type: '4', settings: { custom_type_pages: ['inbox_page', 'users_page'] } });
+
+    const ba = await api.post(
+      await admin(),
+      base,
+      newUser({ email: 'boss@a.test', role: 'BusinessAdmin', user_type: '2' }),
+    );
+    expect(ba.statusCode, ba.body).toBe(200);
+    expect(ba.json().data).toMatchObject({ role: 'BusinessAdmin', user_type: null });
+  });
+
+  it('refuses bad input with the spec messages and creates nothing', async () => {
+    const token = await admin();
+    const before = await snapshot(c.t.pool, ['users']);
+    const cases: [Record<string, unknown>, string, string][] = [
+      [
+        { password_confirmation: 'other-password' },
+        'password_confirmation',
+        'Password confirmation does not match',
+      ],
+      [{ email: 'not-an-email' }, 'email', 'The email must be a valid email address.'],
+      [{ email: c.seed.b.businessUser.email }, 'email', 'The email has already been taken.'],
+      [{ user_type: undefined }, 'user_type', 'The user type field is required'],
+      [{ user_type: '4' }, 'settings.custom_type_pages', 'The custom type pages field is required'],
+      [
+        { user_type: '4', settings: { custom_type_pages: [] } },
+        'settings.custom_type_pages',
+        'The custom type pages field is required',
+      ],
+      [{ agent_type: 'robot' }, 'agent_type', 'The selected agent type is invalid.'],
+      [{ first_name: '' }, 'first_name', 'The first name field is required'],
+      [
+        { password: 'short', password_confirmation: 'short' },
+        'password',
+        'The password must be at least 8 characters.',
+      ],
+    ];
+    for (const [over, field, message] of cases) {
+      expect422(await api.post(token, base, newUser(over)), field, message);
+    }
+    // An unknown page is refused too (the message names the item by its index: the shared label rule).
+    const page = await api.post(
+      token,
+      base,
+      newUser({ user_type: '4', settings: { custom_type_pages: ['nope_page'] } }),
+    );
+    expect(page.statusCode).toBe(422);
+    expect(Object.keys(page.json().errors)).toEqual(['settings.custom_type_pages.0']);
+    expect(await snapshot(c.t.pool, ['users'])).toEqual(before);
+  });
+
+  it('enforces the number_of_users limit of active users (422, nothing created)', async () => {
+    const [{ n }] = await rows(
+      c.t,
+      'select count(*)::int as n from users where business_id = $1 and active',
+      [c.seed.a.business.id],
+    );
+    await seats(c.seed.a.business.id, n);
+    const before = await snapshot(c.t.pool, ['users']);
+    const res = await api.post(await admin(), base, newUser());
+    expect422(
+      res,
+      'users',
+      `This business has reached its limit of ${n} active users. Upgrade the plan or deactivate a user first.`,
+    );
+    expect(await snapshot(c.t.pool, ['users'])).toEqual(before);
+    await seats(c.seed.a.business.id, n + 1);
+    expect((await api.post(await admin(), base, newUser())).statusCode).toBe(200);
+  });
+});
+
+describe('who may manage business users', () => {
+  beforeAll(() => seats(c.seed.a.business.id, 100));
+
+  it('refuses a SalesUser, agencies and admins (403) on every managing call', async () => {
+    const id = c.seed.a.businessAdmin.id;
+    for (const email of [c.seed.a.businessUser.email, c.seed.a.agencyAdmin.email, c.seed.admin.email]) {
+      const token = await c.token(email);
+      const before = await snapshot(c.t.pool, ['users']);
+      for (const res of [
+        await api.get(token, base),
+        await api.get(token, `${base}/${id}`),
+        await api.post(token, base, newUser()),
+        await api.put(token, `${base}/${id}`, { first_name: 'X', email: 'x@a.test', role: 'BusinessAdmin' }),
+        await api.del(token, `${base}/${id}`),
+        await api.put(token, `${base}/${id}/change-password`, {
+          password: 'xxxxxxxx1',
+          password_confirmation: 'xxxxxxxx1',
+        }),
+        await api.post(token, `${base}/${id}/reset-password`),
+      ]) {
+        expect(res.statusCode, `${email}: ${res.body}`).toBe(403);
+        expect(res.json()).toMatchObject({ success: false, message: 'This action is unauthorized.' });
+      }
+      expect(await snapshot(c.t.pool, ['users'])).toEqual(before);
+    }
+  });
+
+  it('lets AdminSupport and MarketingUser manage users, a custom type only with users_page', async () => {
+    const biz = c.seed.a.business.id;
+    const support = await addBusinessUser(c.t, biz, 'support@a.test', '1');
+    const marketing = await addBusinessUser(c.t, biz, 'marketing@a.test', '2');
+    const withPage = await addBusinessUser(c.t, biz, 'custom-users@a.test', '4', ['users_page']);
+    const without = await addBusinessUser(c.t, biz, 'custom-inbox@a.test', '4', ['inbox_page']);
+    for (const u of [support, marketing, withPage]) {
+      const res = await api.get(await c.token(u.email), base);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const res = await api.get(await c.token(without.email), base);
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('lets only a BusinessAdmin create, edit or delete a BusinessAdmin', async () => {
+    const token = await c.token('support@a.test');
+    const before = await snapshot(c.t.pool, ['users']);
+    const create = await api.post(token, base, newUser({ role: 'BusinessAdmin' }));
+    expect(create.statusCode).toBe(403);
+    expect(create.json().message).toBe('Only a business admin can manage business admins.');
+    const del = await api.del(token, `${base}/${c.seed.a.businessAdmin.id}`);
+    expect(del.statusCode).toBe(403);
+    const pw = await api.put(token, `${base}/${c.seed.a.businessAdmin.id}/change-password`, {
+      password: 'another-pass-1',
+      password_confirmation: 'another-pass-1',
+    });
+    expect(pw.statusCode).toBe(403);
+    // Nor can they make a user an admin.
+    const promote = await api.put(token, `${base}/${c.seed.a.businessUser.id}`, {
+      first_name: 'bizuser',
+      email: c.seed.a.businessUser.email,
+      role: 'BusinessAdmin',
+    });
+    expect(promote.statusCode).toBe(403);
+    expect(await snapshot(c.t.pool, ['users'])).toEqual(before);
+  });
+});
+
+describe('listing and reading', () => {
+  it('lists only the business users, 10 per page, with keyword, status and role', async () => {
+    const token = await admin();
+    const res = await api.get(token, base);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    const [{ n }] = await rows(c.t, 'select count(*)::int as n from users where business_id = $1', [
+      c.seed.a.business.id,
+    ]);
+    expect(body.meta).toEqual({ total: n, page: 1, perPage: 10 });
+    expect(body.data.length).toBe(Math.min(n, 10));
+    const emails = body.data.map((u: { email: string }) => u.email);
+    expect(emails).not.toContain(c.seed.b.businessAdmin.email);
+    expect(emails).not.toContain(c.seed.a.agencyAdmin.email);
+
+    const kw = await api.get(token, `${base}?keyword=marketing`);
+    expect(kw.json().data.map((u: { email: string }) => u.email)).toEqual(['marketing@a.test']);
+    const admins = await api.get(token, `${base}?role=BusinessAdmin&perPage=50`);
+    expect(admins.json().data.every((u: { role: string }) => u.role === 'BusinessAdmin')).toBe(true);
+    expect(admins.json().data.length).toBeGreaterThan(0);
+    // A keyword's LIKE wildcards are literal.
+    expect((await api.get(token, `${base}?keyword=%25`)).json().meta.total).toBe(0);
+  });
+
+  it('reads one user; another business answers 404 on every by-id call, nothing changes', async () => {
+    const res = await api.get(await admin(), `${base}/${c.seed.a.businessUser.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ id: c.seed.a.businessUser.id, user_type: '3', is_owner: false });
+
+    const token = await touched(c, c.seed.b.businessAdmin.email);
+    const id = c.seed.a.businessUser.id;
+    for (const [method, url, payload] of [
+      ['GET', `${base}/${id}`, undefined],
+      [
+        'PUT',
+        `${base}/${id}`,
+        { first_name: 'Hacked', email: 'hacked@b.test', role: 'BusinessUser', user_type: '3' },
+      ],
+      ['DELETE', `${base}/${id}`, undefined],
+      [
+        'PUT',
+        `${base}/${id}/change-password`,
+        { password: 'hacked-pass-1', password_confirmation: 'hacked-pass-1' },
+      ],
+      ['POST', `${base}/${id}/reset-password`, undefined],
+    ] as const) {
+      await expectCrossTenant404(c.t, { token, method, url, payload, tables: TABLES });
+    }
+  });
+
+  it('answers /all and /agents to any business user of the business, agents by channel', async () => {
+    const biz = c.seed.a.business.id;
+    await c.t.pool.query(
+      `update users set agent_type = case email when 'support@a.test' then 'voiceAgent'
+         when 'marketing@a.test' then 'agent' else agent_type end where business_id = $1`,
+      [biz],
+    );
+    const sales = await c.token(c.seed.a.businessUser.email);
+    const all = await api.get(sales, `${base}/all`);
+    expect(all.statusCode, all.body).toBe(200);
+    const expected = await rows(c.t, 'select email from users where business_id = $1 and active', [biz]);
+    expect(
+      all
+        .json()
+        .data.map((u: { email: string }) => u.email)
+        .sort(),
+    ).toEqual(expected.map((r) => r.email).sort());
+
+    const agents = (q: string) =>
+      api.get(sales, `${base}/agents${q}`).then((r) => r.json().data.map((u: { email: string }) => u.email));
+    const voice = await agents('?channel=voice');
+    expect(voice).toContain('support@a.test');
+    expect(voice).toContain('marketing@a.test');
+    expect(voice).not.toContain('sally@a.test');
+    const sms = await agents('?channel=sms');
+    expect(sms).toContain('sally@a.test');
+    expect(sms).not.toContain('support@a.test');
+    const any = await agents('');
+    expect(any).toEqual(expect.arrayContaining(['support@a.test', 'marketing@a.test', 'sally@a.test']));
+    expect(any).not.toContain(c.seed.a.businessAdmin.email);
+
+    const other = await api.get(await c.token(c.seed.b.businessAdmin.email), `${base}/agents`);
+    expect(other.json().data).toEqual([]);
+    expect((await api.get(await c.token(c.seed.a.agencyAdmin.email), `${base}/all`)).statusCode).toBe(403);
+  });
+});
+
+describe('PUT /v1/businesses/users/{id}', () => {
+  it('edits name, e-mail, type, pages and agent type', async () => {
+    const u = await addBusinessUser(c.t, c.seed.a.business.id, 'edit-me@a.test', '3');
+    const res = await api.put(await admin(), `${base}/${u.id}`, {
+      first_name: 'Eddie',
+      last_name: 'Edited',
+      email: 'edited@a.test',
+      role: 'BusinessUser',
+      user_type: '4',
+      agent_type: 'voiceAgent',
+      settings: { custom_type_pages: ['calls_page'] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('User updated successfully.');
+    const [row] = await rows(c.t, 'select * from users where id = $1', [u.id]);
+    expect(row).toMatchObject({
+      first_name: 'Eddie',
+      last_name: 'Edited',
+      email: 'edited@a.test',
+      user_type: '4',
+      agent_type: 'voiceAgent',
+      settings: { custom_type_pages: ['calls_page'] },
+    });
+  });
+
+  it("refuses a taken e-mail, changing one's own rights, and demoting the owner", async () => {
+    const token = await admin();
+    const before = await snapshot(c.t.pool, ['users']);
+    const target = c.seed.a.businessUser;
+    expect422(
+      await api.put(token, `${base}/${target.id}`, {
+        first_name: 'x',
+        email: c.seed.a.businessAdmin.email,
+        role: 'BusinessUser',
+        user_type: '3',
+      }),
+      'email',
+      'The email has already been taken.',
+    );
+    const self = await api.put(token, `${base}/${c.seed.a.businessAdmin.id}`, {
+      first_name: 'me',
+      email: c.seed.a.businessAdmin.email,
+      role: 'BusinessUser',
+      user_type: '1',
+    });
+    expect(self.statusCode).toBe(403);
+    expect(self.json().message).toBe('You cannot change your own role or disable your own account.');
+
+    const custom = await c.token('custom-users@a.test');
+    const escalate = await api.put(
+      custom,
+      `${base}/${(await rows(c.t, "select id from users where email = 'custom-users@a.test'"))[0].id}`,
+      {
+        first_name: 'me',
+        email: 'custom-users@a.test',
+        role: 'BusinessUser',
+        user_type: '4',
+        settings: { custom_type_pages: ['users_page', 'contacts_page'] },
+      },
+    );
+    expect(escalate.statusCode).toBe(403);
+
+    const owner = await addBusinessUser(c.t, c.seed.a.business.id, 'owner-a@a.test', '1');
+    await c.t.pool.query("update users set role = 'BusinessAdmin', user_type = null where id = $1", [
+      owner.id,
+    ]);
+    await c.t.pool.query('update businesses set owner_id = $2 where id = $1', [
+      c.seed.a.business.id,
+      owner.id,
+    ]);
+    const snap = await snapshot(c.t.pool, ['users']);
+    expect422(
+      await api.put(token, `${base}/${owner.id}`, {
+        first_name: 'o',
+        email: 'owner-a@a.test',
+        role: 'BusinessUser',
+        user_type: '1',
+      }),
+      'role',
+      'The business owner must stay an active business admin.',
+    );
+    expect(await snapshot(c.t.pool, ['users'])).toEqual(snap);
+    expect(before.users?.length).toBe((snap.users?.length ?? 0) - 1);
+  });
+
+  it('disabling a user ends their sessions; enabling again respects the user limit', async () => {
+    const u = await addBusinessUser(c.t, c.seed.a.business.id, 'toggle@a.test', '3');
+    const theirToken = await login(c.t.app, u.email);
+    const body = { first_name: 'T', email: u.email, role: 'BusinessUser', user_type: '3' };
+    const off = await api.put(await admin(), `${base}/${u.id}`, { ...body, active: false });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().data.active).toBe(false);
+    expect((await api.get(theirToken, '/api/v1/profile')).statusCode).toBe(401);
+
+    const [{ n }] = await rows(
+      c.t,
+      'select count(*)::int as n from users where business_id = $1 and active',
+      [c.seed.a.business.id],
+    );
+    await seats(c.seed.a.business.id, n);
+    const before = await snapshot(c.t.pool, ['users']);
+    expect422(
+      await api.put(await admin(), `${base}/${u.id}`, { ...body, active: true }),
+      'users',
+      `This business has reached its limit of ${n} active users. Upgrade the plan or deactivate a user first.`,
+    );
+    expect(await snapshot(c.t.pool, ['users'])).toEqual(before);
+    await seats(c.seed.a.business.id, 100);
+  });
+});
+
+describe('DELETE /v1/businesses/users/{id}', () => {
+  it('deletes a user with an audit entry', async () => {
+    const u = await addBusinessUser(c.t, c.seed.a.business.id, 'delete-me@a.test', '3');
+    const res = await api.del(await admin(), `${base}/${u.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ success: true, message: 'User deleted successfully.' });
+    expect(await rows(c.t, 'select id from users where id = $1', [u.id])).toEqual([]);
+    const [entry] = await rows(
+      c.t,
+      "select * from audit_logs where action = 'user.delete' and target_user_id = $1",
+      [u.id],
+    );
+    expect(entry).toMatchObject({ actor_id: c.seed.a.businessAdmin.id, business_id: c.seed.a.business.id });
+  });
+
+  it('refuses deleting oneself and the business owner (403, nothing changes)', async () => {
+    const token = await admin();
+    const before = await snapshot(c.t.pool, ['users', 'audit_logs']);
+    const self = await api.del(token, `${base}/${c.seed.a.businessAdmin.id}`);
+    expect(self.statusCode).toBe(403);
+    expect(self.json().message).toBe('You cannot delete your own account.');
+    const [{ owner_id }] = await rows(c.t, 'select owner_id from businesses where id = $1', [
+      c.seed.a.business.id,
+    ]);
+    const owner = await api.del(token, `${base}/${owner_id}`);
+    expect(owner.statusCode).toBe(403);
+    expect(owner.json().message).toBe('The business owner cannot be deleted.');
+    expect(await snapshot(c.t.pool, ['users', 'audit_logs'])).toEqual(before);
+  });
+});
+
+describe('passwords', () => {
+  it("changes another user's password, ends their sessions and audits it", async () => {
+    const u = await addBusinessUser(c.t, c.seed.a.business.id, 'pw@a.test', '3');
+    const theirToken = await login(c.t.app, u.email);
+    const res = await api.put(await admin(), `${base}/${u.id}/change-password`, {
+      password: 'brand-new-pass',
+      password_confirmation: 'brand-new-pass',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('Password changed successfully.');
+    expect((await c.t.app.inject({ url: '/api/v1/profile', headers: bearer(theirToken) })).statusCode).toBe(
+      401,
+    );
+    await login(c.t.app, u.email, 'brand-new-pass');
+    const audits = await rows(
+      c.t,
+      "select * from audit_logs where action = 'user.password_change' and target_user_id = $1",
+      [u.id],
+    );
+    expect(audits).toHaveLength(1);
+  });
+
+  it("refuses a mismatched confirmation and one's own password (nothing changes)", async () => {
+    const token = await admin();
+    const before = await snapshot(c.t.pool, ['users', 'auth_tokens', 'audit_logs']);
+    expect422(
+      await api.put(token, `${base}/${c.seed.a.businessUser.id}/change-password`, {
+        password: 'brand-new-pass',
+        password_confirmation: 'other-pass-123',
+      }),
+      'password_confirmation',
+      'Password confirmation does not match',
+    );
+    const self = await api.put(token, `${base}/${c.seed.a.businessAdmin.id}/change-password`, {
+      password: 'brand-new-pass',
+      password_confirmation: 'brand-new-pass',
+    });
+    expect(self.statusCode).toBe(403);
+    expect(self.json().message).toBe('Change your own password from your profile.');
+    expect(await snapshot(c.t.pool, ['users', 'auth_tokens', 'audit_logs'])).toEqual(before);
+  });
+
+  it('e-mails a reset link to the user and audits it', async () => {
+    const u = c.seed.a.businessUser;
+    const res = await api.post(await admin(), `${base}/${u.id}/reset-password`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe(`A password reset link was sent to ${u.email}.`);
+    const mails = await rows(c.t, 'select * from mail_outbox where "to" = $1', [u.email]);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain('/password/reset?token=');
+    const tokens = await rows(
+      c.t,
+      "select * from user_tokens where user_id = $1 and purpose = 'password_reset'",
+      [u.id],
+    );
+    expect(tokens).toHaveLength(1);
+    expect(await rows(c.t, "select * from audit_logs where action = 'user.password_reset'")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,175 @@
+import { ZErrorResponse, ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
+import { translate } from '@stn/contracts/i18n';
+import {
+  ZDepartmentAll,
+  ZDepartmentList,
+  ZDepartmentListQuery,
+  ZDepartmentRequest,
+  ZDepartmentResponse,
+  ZToggleActiveRequest,
+  ZUserSummaryList,
+} from '@stn/contracts/users';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { actorOf } from '../../platform/auth/plugin.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { BUSINESS_MANAGERS } from './business-access.ts';
+import {
+  allDepartments,
+  createDepartment,
+  deleteDepartment,
+  departmentSmsAgents,
+  getDepartment,
+  listDepartments,
+  toggleDepartment,
+  updateDepartment,
+} from './departments-service.ts';
+import { clientOf } from './http.ts';
+
+const tags = ['departments'];
+const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
+const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
+const anyBusinessUser = { roleGroups: ['Business' as const] };
+
+export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  app.get(
+    '/v1/departments',
+    {
+      config: { access: BUSINESS_MANAGERS },
+      schema: {
+        tags,
+        summary: "The business's departments (keyword, status active/inactive), 10 per page",
+        querystring: ZDepartmentListQuery,
+        response: { 200: ZDepartmentList, ...denied, 422: ZErrorResponse },
+      },
+    },
+    async (request) => listDepartments(deps, actorOf(request), request.query),
+  );
+
+  for (const [path, channel, summary] of [
+    ['/v1/departments/all', undefined, 'Every department of the business'],
+    ['/v1/departments/sms-departments', 'sms', 'Active departments with SMS agents'],
+    ['/v1/departments/voice-departments', 'voice', 'Active departments with voice agents'],
+  ] as const) {
+    app.get(
+      path,
+      {
+        config: { access: anyBusinessUser },
+        schema: { tags, summary, response: { 200: ZDepartmentAll, ...denied } },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await allDepartments(deps, actorOf(request), channel),
+      }),
+    );
+  }
+
+  app.get(
+    '/v1/departments/:id/sms-agents',
+    {
+      config: { access: anyBusinessUser },
+      schema: {
+        tags,
+        summary: "A department's SMS agents",
+        params: ZIdParams,
+        response: { 200: ZUserSummaryList, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await departmentSmsAgents(deps, actorOf(request), request.params.id),
+    }),
+  );
+
+  app.get(
+    '/v1/departments/:id',
+    {
+      config: { access: BUSINESS_MANAGERS },
+      schema: {
+        tags,
+        summary: 'One department with its agents',
+        params: ZIdParams,
+        response: { 200: ZDepartmentResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getDepartment(deps, actorOf(request), request.params.id),
+    }),
+  );
+
+  app.post(
+    '/v1/departments',
+    {
+      config: { access: BUSINESS_MANAGERS },
+      schema: {
+        tags,
+        summary: 'Create a department (name, active, sms_agents, voice_agents: user ids of this business)',
+        body: ZDepartmentRequest,
+        response: { 200: ZDepartmentResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: translate('users.departments.created', request.lang),
+      data: await createDepartment(deps, actorOf(request), request.body),
+    }),
+  );
+
+  app.put(
+    '/v1/departments/:id',
+    {
+      config: { access: BUSINESS_MANAGERS },
+      schema: {
+        tags,
+        summary: 'Edit a department; its agent lists are replaced',
+        params: ZIdParams,
+        body: ZDepartmentRequest,
+        response: { 200: ZDepartmentResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: translate('users.departments.updated', request.lang),
+      data: await updateDepartment(deps, actorOf(request), request.params.id, request.body),
+    }),
+  );
+
+  app.put(
+    '/v1/departments/:id/toggle-active',
+    {
+      config: { access: BUSINESS_MANAGERS },
+      schema: {
+        tags,
+        summary: 'Activate or deactivate a department',
+        params: ZIdParams,
+        body: ZToggleActiveRequest,
+        response: { 200: ZDepartmentResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: translate(
+        request.body.active ? 'users.departments.activated' : 'users.departments.deactivated',
+        request.lang,
+      ),
+      data: await toggleDepartment(deps, actorOf(request), request.params.id, request.body.active),
+    }),
+  );
+
+  app.delete(
+    '/v1/departments/:id',
+    {
+      config: { access: BUSINESS_MANAGERS },
+      schema: {
+        tags,
+        summary: 'Delete a department',
+        params: ZIdParams,
+        response: { 200: ZSuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      await deleteDepartment(deps, actorOf(request), request.params.id, clientOf(request));
+      return { success: true as const, message: translate('users.departments.deleted', request.lang) };
+    },
+  );
+};

@@ -1,0 +1,137 @@
+import { ZErrorResponse, ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
+import { translate } from '@stn/contracts/i18n';
+import {
+  ZChangePasswordRequest,
+  ZCreateGlobalUserRequest,
+  ZGlobalUserList,
+  ZGlobalUserListQuery,
+  ZGlobalUserResponse,
+  ZUpdateGlobalUserRequest,
+} from '@stn/contracts/users';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Access } from '../../platform/auth/actor.ts';
+import { actorOf } from '../../platform/auth/plugin.ts';
+import type { Deps } from '../../platform/deps.ts';
+import {
+  changeGlobalUserPassword,
+  createGlobalUser,
+  deleteGlobalUser,
+  getGlobalUser,
+  listGlobalUsers,
+  updateGlobalUser,
+} from './global-users-service.ts';
+import { clientOf } from './http.ts';
+
+const tags = ['global users'];
+// Spec 000 §6: only a SuperAdmin sees global users; a plain Admin gets 403.
+const access: Access = { roles: ['SuperAdmin'] };
+const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
+const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
+
+export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  app.get(
+    '/v1/users',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Platform users (SuperAdmin and Admin), keyword and role, 10 per page',
+        querystring: ZGlobalUserListQuery,
+        response: { 200: ZGlobalUserList, ...denied, 422: ZErrorResponse },
+      },
+    },
+    async (request) => listGlobalUsers(deps, request.query),
+  );
+
+  app.get(
+    '/v1/users/:id',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'One platform user',
+        params: ZIdParams,
+        response: { 200: ZGlobalUserResponse, ...errors },
+      },
+    },
+    async (request) => ({ success: true as const, data: await getGlobalUser(deps, request.params.id) }),
+  );
+
+  app.post(
+    '/v1/users',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Add a platform user (role SuperAdmin or Admin)',
+        body: ZCreateGlobalUserRequest,
+        response: { 200: ZGlobalUserResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: translate('users.created', request.lang),
+      data: await createGlobalUser(deps, request.body),
+    }),
+  );
+
+  app.put(
+    '/v1/users/:id',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Edit a platform user',
+        params: ZIdParams,
+        body: ZUpdateGlobalUserRequest,
+        response: { 200: ZGlobalUserResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: translate('users.updated', request.lang),
+      data: await updateGlobalUser(deps, actorOf(request), request.params.id, request.body),
+    }),
+  );
+
+  app.delete(
+    '/v1/users/:id',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Delete a platform user (not yourself)',
+        params: ZIdParams,
+        response: { 200: ZSuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      await deleteGlobalUser(deps, actorOf(request), request.params.id, clientOf(request));
+      return { success: true as const, message: translate('users.deleted', request.lang) };
+    },
+  );
+
+  app.put(
+    '/v1/users/:id/change-password',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: "Set another platform user's password; their sessions end",
+        params: ZIdParams,
+        body: ZChangePasswordRequest,
+        response: { 200: ZSuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      await changeGlobalUserPassword(
+        deps,
+        actorOf(request),
+        request.params.id,
+        request.body,
+        clientOf(request),
+      );
+      return { success: true as const, message: translate('users.password_changed', request.lang) };
+    },
+  );
+};

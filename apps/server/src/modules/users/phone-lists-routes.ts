@@ -1,0 +1,110 @@
+import { ZErrorResponse, ZIdParams, ZListQuery, ZSuccessMessage } from '@stn/contracts/http';
+import { translate } from '@stn/contracts/i18n';
+import {
+  type TPhoneList,
+  ZPhoneImportRequest,
+  ZPhoneImportResponse,
+  ZPhoneListList,
+  ZPhoneListRequest,
+  ZPhoneListResponse,
+} from '@stn/contracts/users';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Access } from '../../platform/auth/actor.ts';
+import { actorOf } from '../../platform/auth/plugin.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { isBusinessManager } from './business-access.ts';
+import { clientOf } from './http.ts';
+import {
+  addToPhoneList,
+  importPhoneList,
+  listPhoneList,
+  removeFromPhoneList,
+} from './phone-lists-service.ts';
+
+const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
+const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
+// Platform admins (platform-wide list) and business managers (their business's list); agencies do not
+// have these screens.
+const access: Access = { check: (a) => a.roleGroup === 'Admin' || isBusinessManager(a) };
+
+export const phoneListsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  for (const list of ['blacklist', 'whitelist'] as const satisfies readonly TPhoneList[]) {
+    const tags = [list];
+    app.get(
+      `/v1/${list}`,
+      {
+        config: { access },
+        schema: {
+          tags,
+          summary: `The ${list} (platform-wide for admins, the business's for business users), 10 per page`,
+          querystring: ZListQuery,
+          response: { 200: ZPhoneListList, ...denied, 422: ZErrorResponse },
+        },
+      },
+      async (request) => listPhoneList(deps, actorOf(request), list, request.query),
+    );
+
+    app.post(
+      `/v1/${list}`,
+      {
+        config: { access },
+        schema: {
+          tags,
+          summary: `Add a number to the ${list} (stored in E.164; a duplicate is a 422)`,
+          body: ZPhoneListRequest,
+          response: { 200: ZPhoneListResponse, ...errors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        message: translate(`users.phone_lists.${list}_added`, request.lang),
+        data: await addToPhoneList(deps, actorOf(request), list, request.body),
+      }),
+    );
+
+    app.delete(
+      `/v1/${list}/:id`,
+      {
+        config: { access },
+        schema: {
+          tags,
+          summary: `Remove a number from the ${list}`,
+          params: ZIdParams,
+          response: { 200: ZSuccessMessage, ...errors },
+        },
+      },
+      async (request) => {
+        await removeFromPhoneList(deps, actorOf(request), list, request.params.id, clientOf(request));
+        return {
+          success: true as const,
+          message: translate(`users.phone_lists.${list}_deleted`, request.lang),
+        };
+      },
+    );
+  }
+
+  app.post(
+    '/v1/blacklist/import',
+    {
+      config: { access },
+      schema: {
+        tags: ['blacklist'],
+        summary:
+          'Import numbers (phones: a list, or csv: the text of a CSV file); invalid and listed ones are skipped',
+        body: ZPhoneImportRequest,
+        response: { 200: ZPhoneImportResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const data = await importPhoneList(deps, actorOf(request), 'blacklist', request.body);
+      return {
+        success: true as const,
+        message: translate('users.phone_lists.imported', request.lang, {
+          imported: data.imported,
+          skipped: data.skipped,
+        }),
+        data,
+      };
+    },
+  );
+};

@@ -1,0 +1,126 @@
+import { ZErrorResponse, ZIdParams, ZListQuery, ZSuccessMessage } from '@stn/contracts/http';
+import { translate } from '@stn/contracts/i18n';
+import {
+  ZReleaseNoteList,
+  ZReleaseNoteListQuery,
+  ZReleaseNoteRequest,
+  ZReleaseNoteResponse,
+} from '@stn/contracts/users';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Access } from '../../platform/auth/actor.ts';
+import { actorOf } from '../../platform/auth/plugin.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { clientOf } from './http.ts';
+import {
+  createReleaseNote,
+  deleteReleaseNote,
+  getReleaseNote,
+  listReleaseNotes,
+  publishedReleaseNotes,
+  updateReleaseNote,
+} from './release-notes-service.ts';
+
+const tags = ['release notes'];
+// Spec 000 §6: only Admin and SuperAdmin manage release notes.
+const access: Access = { roleGroups: ['Admin'] };
+const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
+const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
+
+export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  app.get(
+    '/v1/release-notes/list',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'Published release notes, newest first (the public /release-notes page)',
+        security: [],
+        querystring: ZListQuery,
+        response: { 200: ZReleaseNoteList, 422: ZErrorResponse },
+      },
+    },
+    async (request) => publishedReleaseNotes(deps, request.query),
+  );
+
+  app.get(
+    '/v1/release-notes',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Every release note (keyword, status published/draft), 10 per page',
+        querystring: ZReleaseNoteListQuery,
+        response: { 200: ZReleaseNoteList, ...denied, 422: ZErrorResponse },
+      },
+    },
+    async (request) => listReleaseNotes(deps, request.query),
+  );
+
+  app.get(
+    '/v1/release-notes/:id',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'One release note',
+        params: ZIdParams,
+        response: { 200: ZReleaseNoteResponse, ...errors },
+      },
+    },
+    async (request) => ({ success: true as const, data: await getReleaseNote(deps, request.params.id) }),
+  );
+
+  app.post(
+    '/v1/release-notes',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Write a release note (title, content, published)',
+        body: ZReleaseNoteRequest,
+        response: { 200: ZReleaseNoteResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: translate('users.release_notes.created', request.lang),
+      data: await createReleaseNote(deps, actorOf(request), request.body),
+    }),
+  );
+
+  app.put(
+    '/v1/release-notes/:id',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Edit a release note',
+        params: ZIdParams,
+        body: ZReleaseNoteRequest,
+        response: { 200: ZReleaseNoteResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: translate('users.release_notes.updated', request.lang),
+      data: await updateReleaseNote(deps, request.params.id, request.body),
+    }),
+  );
+
+  app.delete(
+    '/v1/release-notes/:id',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Delete a release note',
+        params: ZIdParams,
+        response: { 200: ZSuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      await deleteReleaseNote(deps, actorOf(request), request.params.id, clientOf(request));
+      return { success: true as const, message: translate('users.release_notes.deleted', request.lang) };
+    },
+  );
+};
