@@ -28,6 +28,8 @@ export const ZAgencySummary = z.object({
   department_enabled: z.boolean(),
   remove_branding: z.boolean(),
   profanity_enabled: z.boolean(),
+  /** The telephony-provider registration state behind the agency SMS banners (spec 000 §8). */
+  properties: z.object({ twProfileSid: z.string().nullable(), twCampaignSid: z.string().nullable() }),
 });
 
 export const ZBusinessSummary = z.object({

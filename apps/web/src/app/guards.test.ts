@@ -37,6 +37,7 @@ const baseAgency: Agency = {
   department_enabled: true,
   remove_branding: false,
   profanity_enabled: false,
+  properties: { twProfileSid: null, twCampaignSid: null },
 };
 
 const baseBusiness: Business = {

@@ -29,6 +29,7 @@ const AGENCY: Agency = {
   department_enabled: true,
   remove_branding: false,
   profanity_enabled: false,
+  properties: { twProfileSid: null, twCampaignSid: null },
 };
 
 const BUSINESS: Business = {

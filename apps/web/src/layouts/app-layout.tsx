@@ -6,18 +6,20 @@
 // - A cap of 0 or a missing cap means "no cap": '∞', no banner, never red.
 // - The usage counters show both calls and messages whatever the widget type.
 // - Banners (and the notification prompt) are hidden on subscriptions pages, and on setup for agencies.
-// - Agency SMS banners: AgencyAdmin only, not for template agencies; derived from has_twilio_setup until the
-//   profile carries agency.properties (twProfileSid, twCampaignSid).
+// - Agency SMS banners: AgencyAdmin only, not for template agencies; read from agency.properties
+//   (twProfileSid, twCampaignSid).
 // - The impersonation toggle: Admin and Agency role groups, hidden while impersonating (no chains).
-// - Available installs are unknown until POST /v1/agencies/{id}/install-stats lands (accounts issue): the
-//   'Add Business' button shows on the rest of the add-business rule and opens the add screen; with a
-//   known count of 0 it opens the 'No Installs Available' modal instead.
+// - Available installs come from POST /v1/agencies/{id}/install-stats: the 'Add Business' button shows on
+//   the rest of the add-business rule; with no installs left it opens the 'No Installs Available' modal.
 // - {email} in banners and the footer is the site's supportEmail, else the agency's e-mail.
 // - The global loading flag is up for 400 ms after a route-name change and while the router navigates.
 import { AppShell, LoadingOverlay } from '@mantine/core';
+import type { TUser } from '@stn/contracts/profile';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { currentRoute } from '../app/root.tsx';
+import { api } from '../lib/api-client.ts';
 import { useAuth } from '../lib/auth-store.ts';
 import { logout } from '../lib/session.ts';
 import { useSite } from '../lib/site.ts';
@@ -38,10 +40,23 @@ const FOOTER_HEIGHT = 40;
 
 /**
  * Installs the agency may still add (spec 000 §7 POST /v1/agencies/{id}/install-stats, data.available_installs).
- * That call lands with the accounts issue; until then the count is unknown (null).
+ * Unknown (null) while it loads, and for everyone but agency users.
  */
-function useAvailableInstalls(): number | null {
-  return null;
+function useAvailableInstalls(user: TUser | null): number | null {
+  const agencyId = user?.role_group === 'Agency' ? user.agency?.id : undefined;
+  const stats = useQuery({
+    queryKey: ['install-stats', agencyId],
+    queryFn: () =>
+      api<{ data: { total_installs: number; available_installs: number } }>(
+        `/v1/agencies/${agencyId}/install-stats`,
+        {
+          method: 'POST',
+          silent: true,
+        },
+      ),
+    enabled: agencyId !== undefined,
+  });
+  return stats.data?.data.available_installs ?? null;
 }
 
 export default function AppLayout() {
@@ -53,7 +68,7 @@ export default function AppLayout() {
   const sidebar = useSidebar(location.pathname);
   const impersonation = useImpersonation();
   const routeLoading = useRouteLoading(route?.name);
-  const availableInstalls = useAvailableInstalls();
+  const availableInstalls = useAvailableInstalls(user);
   const [noInstalls, setNoInstalls] = useState(false);
 
   // Nobody signed in (Root shows its loader while a stored token's profile loads): no shell, only the

@@ -146,6 +146,10 @@ export async function loadUser(db: Tx, userId: number): Promise<TUser> {
           department_enabled: agency.department_enabled,
           remove_branding: agency.remove_branding,
           profanity_enabled: agency.profanity_enabled,
+          properties: {
+            twProfileSid: agency.properties.twProfileSid ?? null,
+            twCampaignSid: agency.properties.twCampaignSid ?? null,
+          },
         }
       : null,
     business: business

@@ -31,6 +31,7 @@ const agency: NonNullable<TUser['agency']> = {
   department_enabled: false,
   remove_branding: false,
   profanity_enabled: false,
+  properties: { twProfileSid: null, twCampaignSid: null },
 };
 
 const business: NonNullable<TUser['business']> = {
@@ -138,8 +139,7 @@ describe('banners', () => {
   });
 
   it('agency SMS banners: no profile, then no campaign', () => {
-    expect(agencySmsBanner(user({ has_twilio_setup: false }))).toBe('twilio-profile');
-    expect(agencySmsBanner(user())).toBeNull();
+    expect(agencySmsBanner(user())).toBe('twilio-profile');
     expect(agencySmsBanner(user({ has_twilio_setup: false, role: 'AgencyUser', user_type: '1' }))).toBeNull();
     expect(
       agencySmsBanner(user({ has_twilio_setup: false, agency: { ...agency, is_template: true } })),

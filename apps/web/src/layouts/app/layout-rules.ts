@@ -99,19 +99,15 @@ type AgencyProperties = { twProfileSid?: string | null; twCampaignSid?: string |
  * Agency SMS-registration banners (spec 000 §8): no provider profile → 'twilio-profile'; a profile but no
  * campaign → 'sms-registration'.
  *
- * Decision: the profile (TUser.agency) does not carry agency.properties (twProfileSid, twCampaignSid) yet.
- * Until it does, "has a provider profile" is read from has_twilio_setup and the campaign is unknown, so the
- * second banner never shows; once the server adds agency.properties, both are read from it unchanged.
+ * Read from the profile's agency.properties (twProfileSid, twCampaignSid).
  * Shown to AgencyAdmin only (both links go to AgencyAdmin-only routes, spec §6) and never to template
  * agencies (they need no telephony set-up, spec §4).
  */
 export function agencySmsBanner(user: TUser): AgencySmsBanner {
   if (user.role_group !== 'Agency' || user.role !== 'AgencyAdmin' || user.agency?.is_template) return null;
-  const props = (user.agency as { properties?: AgencyProperties } | null)?.properties;
-  const hasProfile = props ? Boolean(props.twProfileSid) : user.has_twilio_setup;
-  const hasCampaign: boolean | undefined = props ? Boolean(props.twCampaignSid) : undefined;
-  if (!hasProfile) return 'twilio-profile';
-  if (hasCampaign === false) return 'sms-registration';
+  const props: AgencyProperties | undefined = user.agency?.properties;
+  if (!props?.twProfileSid) return 'twilio-profile';
+  if (!props.twCampaignSid) return 'sms-registration';
   return null;
 }
 
