@@ -334,13 +334,24 @@ describe('health and docs', () => {
       );
       expect(served.length).toBeGreaterThanOrEqual(19);
       // Routes that take no body.
-      const bodyless = new Set(['POST /api/v1/logout', 'POST /api/v1/impersonate/{id}']);
+      // Actions named by their path take no body.
+      const bodyless =
+        /\/(logout|impersonate\/\{id\}|restore|install-stats|cert|archive|reset-usage|reset-password)$/;
+      // The route tree prints one node for a parameter that several routes name differently
+      // (':id|:agency_id'), so paths are compared with their parameter names left out.
+      const shape = (route: string) => route.replace(/\{[\w|{}]+\}/g, '{}');
+      const byShape = new Map<string, string>();
+      for (const [p, ops] of Object.entries(doc.paths)) {
+        for (const m of Object.keys(ops)) byShape.set(shape(`${m.toUpperCase()} ${p}`), p);
+      }
       for (const route of served) {
-        const [method = '', path = ''] = route.split(' ');
+        const [method = ''] = route.split(' ');
+        const path = byShape.get(shape(route)) ?? '';
         const op = doc.paths[path]?.[method.toLowerCase()];
         expect(op, `${route} is not documented`).toBeDefined();
         expect(
-          op?.responses?.['200']?.content?.['application/json']?.schema,
+          // JSON, or a file (CSV exports) with its own media type.
+          Object.values(op?.responses?.['200']?.content ?? {})[0]?.schema,
           `${route} 200 schema`,
         ).toBeDefined();
         for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
@@ -348,7 +359,7 @@ describe('health and docs', () => {
             expect.arrayContaining([expect.objectContaining({ in: 'path', name })]),
           );
         }
-        if ((method === 'POST' || method === 'PUT') && !bodyless.has(route)) {
+        if ((method === 'POST' || method === 'PUT') && !bodyless.test(path)) {
           expect(
             op?.requestBody?.content?.['application/json']?.schema,
             `${route} body schema`,
@@ -360,8 +371,9 @@ describe('health and docs', () => {
         .filter(([p]) => p.startsWith('/api/v1/'))
         .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
         .filter((r) => !r.startsWith('HEAD '))
+        .map(shape)
         .sort();
-      expect(documented).toEqual(served);
+      expect(documented).toEqual(served.map(shape).sort());
     });
   });
 });
