@@ -90,6 +90,23 @@ describe('PUT /v1/businesses/report', () => {
     });
   });
 
+  it('GET /v1/businesses/info reads back what is stored, for the business admin only', async () => {
+    const res = await call(s.a.businessAdmin.token, 'GET', '/v1/businesses/info');
+    expect(res.statusCode, res.body).toBe(200);
+    const stored = await bizA();
+    expect(res.json().data).toMatchObject({
+      id: seed.a.business.id,
+      name: stored.name,
+      report_emails: stored.report_emails,
+      report_schedules: stored.report_schedules,
+    });
+    expect((await call(s.b.businessAdmin.token, 'GET', '/v1/businesses/info')).json().data.id).toBe(
+      seed.b.business.id,
+    );
+    expect((await call(s.a.businessUser.token, 'GET', '/v1/businesses/info')).statusCode).toBe(403);
+    expect((await call(s.a.agencyAdmin.token, 'GET', '/v1/businesses/info')).statusCode).toBe(403);
+  });
+
   it('refuses a bad e-mail or an unknown schedule, changing nothing', async () => {
     const before = await snapshot(t.pool, TABLES);
     const bad = await call(s.a.businessAdmin.token, 'PUT', '/v1/businesses/report', {

@@ -34,6 +34,13 @@ async function patch(deps: Deps, actor: Actor, set: PgUpdateSetSource<typeof bus
 const mergeSettings = (values: Record<string, unknown>) =>
   sql`${businesses.settings} || ${JSON.stringify(values)}::jsonb`;
 
+/** The business's own record, for its settings screen. */
+export async function ownBusiness(deps: Deps, actor: Actor): Promise<TBusiness> {
+  const [row] = await deps.db.select({ id: businesses.id }).from(businesses).where(own(actor));
+  if (!row) throw notFound();
+  return loadBusiness(deps.db, row.id);
+}
+
 export async function updateInfo(deps: Deps, actor: Actor, input: TBusinessInfoRequest): Promise<TBusiness> {
   const { name, opt_out_msg, ...contact } = input;
   const extra = Object.fromEntries(Object.entries(contact).filter(([, v]) => v !== undefined));

@@ -37,6 +37,7 @@ import {
 } from './business-accounts.ts';
 import {
   deleteImage,
+  ownBusiness,
   updateInfo,
   updateNotificationSettings,
   updateReport,
@@ -249,6 +250,19 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
 
   // ---------------------------------------------------------------------------------------------------
   // The business's own settings
+
+  app.get(
+    '/v1/businesses/info',
+    {
+      config: { access: BUSINESS_ADMIN },
+      schema: {
+        tags,
+        summary: "The business's own record: information, reports, notification settings and logo",
+        response: { 200: ZBusinessResponse, ...errors },
+      },
+    },
+    async (request) => ({ success: true as const, data: await ownBusiness(deps, actorOf(request)) }),
+  );
 
   app.put(
     '/v1/businesses/info',
