@@ -34,14 +34,15 @@ const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <MantineProvider theme={theme}>
-        <ModalsProvider>
-          <Notifications position="bottom-center" autoClose={5000} />
-          <QueryClientProvider client={queryClient}>
+      <QueryClientProvider client={queryClient}>
+        <MantineProvider theme={theme}>
+          {/* Inside the query client, so that a modal's content can use server data. */}
+          <ModalsProvider>
+            <Notifications position="bottom-center" autoClose={5000} />
             <RouterProvider router={router} />
-          </QueryClientProvider>
-        </ModalsProvider>
-      </MantineProvider>
+          </ModalsProvider>
+        </MantineProvider>
+      </QueryClientProvider>
     </StrictMode>,
   );
 }

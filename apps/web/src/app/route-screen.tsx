@@ -20,6 +20,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   unsubscribe: lazy(() => import('../features/auth/unsubscribe-page.tsx')),
   'not-found': lazy(() => import('../features/errors/not-found-page.tsx')),
   profile: lazy(() => import('../features/profile/profile-page.tsx')),
+  'release-notes': lazy(() => import('../features/release-notes/release-notes-page.tsx')),
 };
 
 // The areas' screens, registered by route name by each area's feature folder.

@@ -55,7 +55,7 @@ export const ROUTES: RouteDef[] = [
   pub('password-email', '/password/email', 'auth', 'auth.forgot_password', 'password-email'),
   pub('email-verify', '/email-verify', 'auth', 'auth.verify_email', 'email-verify'),
   pub('unsubscribe-email', '/unsubscribe/email/:token', 'blank', 'auth.unsubscribe', 'unsubscribe'),
-  pub('release-notes', '/release-notes', 'blank', 'menu.release_notes'),
+  pub('release-notes', '/release-notes', 'blank', 'menu.release_notes', 'release-notes'),
   pub('popup', '/popup', 'popup', 'menu.popup'),
   pub('not-found', '/not-found', 'blank', 'errors.not_found_title', 'not-found'),
   // Order and registration
@@ -197,7 +197,7 @@ export const ROUTES: RouteDef[] = [
   agency('agency.users', 'users', 'menu.users', { agencyAdminOnly: true }),
   agency('agency.users.create', 'users/create', 'menu.users', { agencyAdminOnly: true }),
   agency('agency.users.edit', 'users/:id', 'menu.users', { agencyAdminOnly: true }),
-  agency('agency.release-notes', 'release-notes', 'menu.release_notes'),
+  agency('agency.release-notes', 'release-notes', 'menu.release_notes', { screen: 'release-notes' }),
 ];
 
 export const ROUTE_BY_NAME: ReadonlyMap<string, RouteDef> = new Map(ROUTES.map((r) => [r.name, r]));

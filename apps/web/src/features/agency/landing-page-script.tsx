@@ -1,0 +1,63 @@
+import { Button, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { type TAgency, ZCustomScriptRequest } from '@stn/contracts/agencies';
+import { useTranslation } from 'react-i18next';
+import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { useUpdateCustomScript } from './api/agency-settings.ts';
+import { WithOwnAgency } from './own-agency.tsx';
+
+type Values = { custom_script: string };
+const resolve = zodResolver(ZCustomScriptRequest);
+
+/** The custom script installed on the agency's landing page (PUT /v1/agencies/custom-script). */
+export default function LandingPageScript() {
+  const { t } = useTranslation();
+  return (
+    <Stack maw={860}>
+      <Title order={2} data-testid="page-title">
+        {t('menu.landing_page')}
+      </Title>
+      <WithOwnAgency>{(agency) => <ScriptForm key={agency.id} agency={agency} />}</WithOwnAgency>
+    </Stack>
+  );
+}
+
+function ScriptForm({ agency }: { agency: TAgency }) {
+  const { t } = useTranslation();
+  const save = useUpdateCustomScript();
+  const form = useForm<Values>({
+    initialValues: { custom_script: agency.branding.custom_script ?? '' },
+    validate: resolve,
+  });
+  const submit = form.onSubmit((v) =>
+    save.mutate(v.custom_script.trim() ? v.custom_script : null, {
+      onError: (err) => applyServerErrors(form, err, ['custom_script']),
+    }),
+  );
+  return (
+    <form onSubmit={submit} noValidate>
+      <Paper withBorder p="lg" radius="md">
+        <Stack>
+          <Text size="sm" c="dimmed">
+            {t('agency.landing.hint')}
+          </Text>
+          <Textarea
+            label={t('agency.landing.custom_script')}
+            autosize
+            minRows={10}
+            maxRows={30}
+            styles={{ input: { fontFamily: 'monospace' } }}
+            spellCheck={false}
+            data-testid="agency-custom-script"
+            {...form.getInputProps('custom_script')}
+          />
+          <Group justify="flex-end">
+            <Button type="submit" loading={save.isPending} data-testid="agency-custom-script-save">
+              {t('common.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </form>
+  );
+}

@@ -1,0 +1,233 @@
+import {
+  Button,
+  Center,
+  Group,
+  Loader,
+  NumberInput,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { PLAN_INTERVALS, type TPlan, type TPlanRequest, ZPlanRequest } from '@stn/contracts/businesses';
+import { PLAN_DEFAULTS } from '@stn/contracts/constants';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { pathOf } from '../../app/route-table.ts';
+import { useAuth } from '../../lib/auth-store.ts';
+import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { usePlan, useSavePlan } from './api/plans.ts';
+import { centsOf, renameField } from './money.ts';
+
+type Num = number | string;
+const SWITCHES = ['Default', 'Visible', 'RemoveBranding', 'Zapier', 'Department', 'AiIntegration'] as const;
+const NUMBERS = ['Users', 'Installs', 'Automations', 'Messages', 'Calls'] as const;
+
+type Values = {
+  name: string;
+  interval: string;
+  price: Num;
+  trial_days: Num;
+  active: boolean;
+  features: Record<(typeof SWITCHES)[number], boolean> &
+    Record<(typeof NUMBERS)[number], Num> & { Description: string };
+};
+
+const num = (v: Num) => (v === '' ? null : Number(v));
+
+function valuesOf(p?: TPlan): Values {
+  const f = p?.features;
+  return {
+    name: p?.name ?? '',
+    interval: p?.interval ?? 'month',
+    price: p ? p.price_cents / 100 : 0,
+    trial_days: p?.trial_days ?? 0,
+    active: p?.active ?? true,
+    features: {
+      Default: f?.Default ?? false,
+      Visible: f?.Visible ?? true,
+      RemoveBranding: f?.RemoveBranding ?? false,
+      Zapier: f?.Zapier ?? false,
+      Department: f?.Department ?? false,
+      AiIntegration: f?.AiIntegration ?? false,
+      // Spec 001 §9: Users 1, Installs 1, Automations 2, Messages 200, Calls 20.
+      Users: f?.Users ?? PLAN_DEFAULTS.Users,
+      Installs: f?.Installs ?? PLAN_DEFAULTS.Installs,
+      Automations: f?.Automations ?? PLAN_DEFAULTS.Automations,
+      Messages: f?.Messages ?? PLAN_DEFAULTS.Messages,
+      Calls: f?.Calls ?? PLAN_DEFAULTS.Calls,
+      Description: f?.Description ?? '',
+    },
+  };
+}
+
+/** The request: the price typed in dollars goes as integer cents. */
+const requestOf = (v: Values) => ({
+  name: v.name,
+  interval: v.interval,
+  price_cents: centsOf(v.price),
+  trial_days: num(v.trial_days),
+  active: v.active,
+  features: {
+    ...v.features,
+    ...Object.fromEntries(NUMBERS.map((n) => [n, num(v.features[n])])),
+  },
+});
+
+const resolve = zodResolver(ZPlanRequest);
+const validate = (v: Values) => renameField(resolve(requestOf(v)), 'price_cents', 'price');
+
+const FIELDS = [
+  'name',
+  'interval',
+  'price_cents',
+  'trial_days',
+  'active',
+  ...SWITCHES.map((s) => `features.${s}`),
+  ...NUMBERS.map((n) => `features.${n}`),
+  'features.Description',
+];
+
+/** Add or edit a subscription plan (spec 000 §2 agency plans add, edit/:id; feature keys of spec 001 §9). */
+export default function PlanForm() {
+  const { t } = useTranslation();
+  const id = Number(useParams().id ?? 0);
+  const agencyId = useAuth().user?.agency?.id ?? 0;
+  const plan = usePlan(agencyId, id);
+  if (!id) return <PlanFormBody agencyId={agencyId} />;
+  if (plan.isPending)
+    return (
+      <Center py="xl">
+        <Loader aria-label={t('common.loading')} />
+      </Center>
+    );
+  if (!plan.data) return <Text c="red">{t('agency.common.load_failed')}</Text>;
+  return <PlanFormBody key={plan.data.id} agencyId={agencyId} plan={plan.data} />;
+}
+
+function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const save = useSavePlan(agencyId, plan?.id);
+  const form = useForm<Values>({ initialValues: valuesOf(plan), validate });
+  const toList = () => navigate(pathOf('agency.plans'));
+  const submit = form.onSubmit((v) =>
+    save.mutate(requestOf(v) as TPlanRequest, {
+      onSuccess: toList,
+      // 'This agency already has a default plan.' comes on features.Default, next to its switch.
+      onError: (err) =>
+        applyServerErrors(
+          {
+            setFieldError: (path, message) =>
+              form.setFieldError(path === 'price_cents' ? 'price' : path, message),
+          },
+          err,
+          FIELDS,
+        ),
+    }),
+  );
+  const intervals = PLAN_INTERVALS.map((value) => ({ value, label: t(`agency.plans.intervals.${value}`) }));
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack maw={860}>
+        <Title order={2} data-testid="page-title">
+          {plan ? t('agency.plans.edit') : t('agency.plans.add')}
+        </Title>
+        <Paper withBorder p="lg" radius="md">
+          <Stack>
+            <TextInput
+              label={t('agency.plans.name')}
+              required
+              data-testid="plan-form-name"
+              {...form.getInputProps('name')}
+            />
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              <Select
+                label={t('agency.plans.interval')}
+                data={intervals}
+                allowDeselect={false}
+                required
+                data-testid="plan-form-interval"
+                {...form.getInputProps('interval')}
+              />
+              <NumberInput
+                label={t('agency.plans.price')}
+                prefix="$"
+                min={0}
+                decimalScale={2}
+                fixedDecimalScale
+                thousandSeparator=","
+                required
+                data-testid="plan-form-price"
+                {...form.getInputProps('price')}
+              />
+              <NumberInput
+                label={t('agency.plans.trial_days')}
+                min={0}
+                max={365}
+                allowDecimal={false}
+                data-testid="plan-form-trial-days"
+                {...form.getInputProps('trial_days')}
+              />
+            </SimpleGrid>
+            <Switch
+              label={t('agency.plans.active')}
+              data-testid="plan-form-active"
+              {...form.getInputProps('active', { type: 'checkbox' })}
+            />
+          </Stack>
+        </Paper>
+        <Paper withBorder p="lg" radius="md">
+          <Stack>
+            <Title order={4}>{t('agency.plans.features_title')}</Title>
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              {SWITCHES.map((s) => (
+                <Switch
+                  key={s}
+                  label={t(`agency.plans.features.${s}`)}
+                  data-testid={`plan-form-${s}`}
+                  {...form.getInputProps(`features.${s}`, { type: 'checkbox' })}
+                />
+              ))}
+            </SimpleGrid>
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              {NUMBERS.map((n) => (
+                <NumberInput
+                  key={n}
+                  label={t(`agency.plans.features.${n}`)}
+                  min={0}
+                  allowDecimal={false}
+                  required
+                  data-testid={`plan-form-${n}`}
+                  {...form.getInputProps(`features.${n}`)}
+                />
+              ))}
+            </SimpleGrid>
+            <Textarea
+              label={t('agency.plans.features.Description')}
+              autosize
+              minRows={3}
+              data-testid="plan-form-description"
+              {...form.getInputProps('features.Description')}
+            />
+          </Stack>
+        </Paper>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={toList}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" loading={save.isPending} data-testid="plan-form-submit">
+            {t('common.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
