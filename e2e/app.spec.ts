@@ -122,6 +122,25 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
     await context.close();
   });
 
+  it('the public release notes page shows what an admin published', async () => {
+    const login = await fetch(p.url('/api/v1/login'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(DEMO.superAdmin),
+    });
+    const { access_token } = (await login.json()) as { access_token: string };
+    const created = await fetch(p.url('/api/v1/release-notes'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
+      body: JSON.stringify({ title: 'Faster callbacks', content: 'Calls connect sooner.', published: true }),
+    });
+    expect(created.status).toBe(200);
+    const { page, context } = await p.newPage();
+    await page.goto(p.url('/release-notes'));
+    await page.getByTestId('release-note').filter({ hasText: 'Faster callbacks' }).waitFor();
+    await context.close();
+  });
+
   it('an unknown path shows not-found', async () => {
     const { page, context } = await p.newPage();
     await page.goto(p.url('/no/such/page'));

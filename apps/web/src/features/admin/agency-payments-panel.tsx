@@ -1,0 +1,74 @@
+import { Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { type TAgency, ZStripeSettingRequest } from '@stn/contracts/agencies';
+import { useTranslation } from 'react-i18next';
+import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { useUpdateStripeSetting } from './api/agencies.ts';
+
+type StripeValues = { publicKey: string; secretKey: string };
+
+/** The secret key is only sent when typed: left empty, the stored one is kept. */
+const requestOf = (v: StripeValues) => ({
+  publicKey: v.publicKey,
+  ...(v.secretKey.trim() ? { secretKey: v.secretKey } : {}),
+});
+const resolve = zodResolver(ZStripeSettingRequest);
+
+/** Card payment keys (PUT /v1/agencies/{id}/stripe-setting); the secret key is never shown. */
+export function AgencyPaymentsPanel({ agency }: { agency: TAgency }) {
+  const { t } = useTranslation();
+  const save = useUpdateStripeSetting(agency.id);
+  const form = useForm<StripeValues>({
+    initialValues: { publicKey: agency.stripeConfig.publicKey ?? '', secretKey: '' },
+    validate: (v) => resolve(requestOf(v)),
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const res = await save.mutateAsync(requestOf(values));
+      const saved = { publicKey: res.data.stripeConfig.publicKey ?? '', secretKey: '' };
+      form.setValues(saved);
+      form.resetDirty(saved);
+    } catch (err) {
+      applyServerErrors(form, err, ['publicKey', 'secretKey']);
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Paper withBorder p="lg" radius="md" maw={860}>
+        <Stack>
+          <div>
+            <Title order={4}>{t('admin.agency_payments.title')}</Title>
+            <Text size="sm" c="dimmed">
+              {agency.stripeConfig.secretKeySet
+                ? t('admin.agency_payments.secret_set')
+                : t('admin.agency_payments.secret_unset')}
+            </Text>
+          </div>
+          <TextInput
+            label={t('admin.agency_payments.public_key')}
+            placeholder="pk_live_…"
+            autoComplete="off"
+            required
+            data-testid="agency-stripe-public-key"
+            {...form.getInputProps('publicKey')}
+          />
+          <PasswordInput
+            label={t('admin.agency_payments.secret_key')}
+            description={t('admin.agency_payments.secret_hint')}
+            placeholder="sk_live_…"
+            autoComplete="new-password"
+            data-testid="agency-stripe-secret-key"
+            {...form.getInputProps('secretKey')}
+          />
+          <Group justify="flex-end">
+            <Button type="submit" loading={save.isPending} data-testid="agency-stripe-submit">
+              {t('common.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </form>
+  );
+}

@@ -1,0 +1,79 @@
+import { Button, Group, Paper, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { type TAgency, ZAgencySettingsRequest } from '@stn/contracts/agencies';
+import { useTranslation } from 'react-i18next';
+import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { useUpdateAgencySettings } from './api/agencies.ts';
+
+type SettingsValues = { title: string; supportEmail: string; address: string };
+const FIELDS = ['title', 'supportEmail', 'address'] as const;
+
+const valuesOf = (a: TAgency): SettingsValues => ({
+  title: a.branding.title ?? '',
+  supportEmail: a.branding.supportEmail ?? '',
+  address: a.branding.address ?? '',
+});
+
+const requestOf = (v: SettingsValues) => ({
+  title: v.title,
+  supportEmail: v.supportEmail.trim() ? v.supportEmail : null,
+  address: v.address.trim() ? v.address : null,
+});
+
+const resolve = zodResolver(ZAgencySettingsRequest);
+
+/** The agency's site title, support e-mail and address (PUT /v1/agencies/{id}/settings). */
+export function AgencySettingsPanel({ agency }: { agency: TAgency }) {
+  const { t } = useTranslation();
+  const save = useUpdateAgencySettings(agency.id);
+  const form = useForm<SettingsValues>({
+    initialValues: valuesOf(agency),
+    validate: (v) => resolve(requestOf(v)),
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const res = await save.mutateAsync(requestOf(values));
+      const saved = valuesOf(res.data);
+      form.setValues(saved);
+      form.resetDirty(saved);
+    } catch (err) {
+      applyServerErrors(form, err, FIELDS);
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Paper withBorder p="lg" radius="md" maw={860}>
+        <Stack>
+          <Title order={4}>{t('admin.agency_settings.title')}</Title>
+          <TextInput
+            label={t('admin.agency_settings.site_title')}
+            description={t('admin.agency_settings.site_title_hint')}
+            required
+            data-testid="agency-settings-title"
+            {...form.getInputProps('title')}
+          />
+          <TextInput
+            label={t('admin.agency_settings.support_email')}
+            type="email"
+            data-testid="agency-settings-support-email"
+            {...form.getInputProps('supportEmail')}
+          />
+          <Textarea
+            label={t('admin.agency_settings.address')}
+            autosize
+            minRows={2}
+            data-testid="agency-settings-address"
+            {...form.getInputProps('address')}
+          />
+          <Group justify="flex-end">
+            <Button type="submit" loading={save.isPending} data-testid="agency-settings-submit">
+              {t('common.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </form>
+  );
+}
