@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['e2e/**/*.spec.ts'],
     fileParallelism: false,
+    // A browser on a shared two-core machine can miss a beat; a real failure fails twice.
+    retry: 1,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
