@@ -1,7 +1,7 @@
 import { AUTH_PING_MS } from '@stn/contracts/constants';
 import type { TUser } from '@stn/contracts/profile';
 import { useEffect } from 'react';
-import { api, clearSession } from './api-client.ts';
+import { ApiError, api, clearSession } from './api-client.ts';
 import { auth, useAuth } from './auth-store.ts';
 import { changeLanguage } from './i18n.ts';
 
@@ -26,13 +26,23 @@ export function useSession() {
   useEffect(() => {
     if (!state.token || state.user) return;
     let cancelled = false;
-    loadProfile().catch(() => {
-      if (cancelled) return;
-      clearSession();
-      window.location.assign('/');
-    });
+    let retry: number | undefined;
+    const load = () =>
+      loadProfile().catch((err) => {
+        if (cancelled) return;
+        // No answer at all (the page is being left, or the network is down) is not a failed profile:
+        // try again shortly instead of logging out.
+        if (err instanceof ApiError && err.status === 0) {
+          retry = window.setTimeout(load, 2000);
+          return;
+        }
+        clearSession();
+        window.location.assign('/');
+      });
+    void load();
     return () => {
       cancelled = true;
+      window.clearTimeout(retry);
     };
   }, [state.token, state.user]);
 
