@@ -2,9 +2,10 @@ import type { TRoleGroup } from '@stn/contracts/roles';
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { burnPasswordCheck, verifyPassword } from '../../platform/auth/passwords.ts';
+import { accountActive } from '../../platform/auth/plugin.ts';
 import { hashToken, newToken } from '../../platform/auth/tokens.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { authTokens, loginFailures } from '../../platform/db/schema.ts';
+import { agencies, authTokens, businesses, loginFailures, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import { findUserByEmail } from '../accounts/service.ts';
@@ -84,7 +85,13 @@ export async function login(
     await db.insert(loginFailures).values({ email, ip: input.client.ip });
     throw invalid('email', 'auth.failed');
   }
-  if (!user.active) throw invalid('email', 'auth.inactive');
+  const [account] = await db
+    .select({ ok: accountActive })
+    .from(users)
+    .leftJoin(agencies, eq(agencies.id, users.agency_id))
+    .leftJoin(businesses, eq(businesses.id, users.business_id))
+    .where(eq(users.id, user.id));
+  if (!user.active || !account?.ok) throw invalid('email', 'auth.inactive');
   await db.delete(loginFailures).where(eq(loginFailures.email, email));
   const issued = await issueToken(db, {
     userId: user.id,

@@ -482,6 +482,26 @@ describe('PUT /v1/businesses/{id}/reset-usage and /active', () => {
     expect(bad.json().errors.active).toEqual(['The active field must be true or false.']);
   });
 
+  it("a switched-off business's users are locked out until it is switched on again", async () => {
+    const id = seed.a.business.id;
+    const check = () => call(s.a.businessAdmin.token, 'GET', '/v1/auth/check');
+    const signIn = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/login',
+        payload: { email: seed.a.businessAdmin.email, password: PASSWORD },
+      });
+    expect((await check()).statusCode).toBe(200);
+    await call(s.a.agencyAdmin.token, 'PUT', `/v1/businesses/${id}/active`, { active: false });
+    expect((await check()).statusCode).toBe(401);
+    const refused = await signIn();
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors.email).toEqual(['This account is disabled. Please contact support.']);
+    await call(s.a.agencyAdmin.token, 'PUT', `/v1/businesses/${id}/active`, { active: true });
+    expect((await check()).statusCode).toBe(200);
+    expect((await signIn()).statusCode).toBe(200);
+  });
+
   it('is refused to a FinanaceManager and to business users', async () => {
     const url = `/v1/businesses/${seed.a.business.id}`;
     await expect403(t, TABLES, s.a.financeManager.token, 'PUT', `${url}/reset-usage`);

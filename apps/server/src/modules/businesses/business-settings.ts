@@ -6,7 +6,7 @@ import type {
   TBusinessReportRequest,
   TBusinessSettingRequest,
 } from '@stn/contracts/businesses';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { businesses } from '../../platform/db/schema.ts';
@@ -17,8 +17,14 @@ import { loadBusiness } from './business-accounts.ts';
 
 // The signed-in business's own settings: every query is scoped to the caller's agency and business.
 
+// The caller's own business by id, inside its tenant: never a filter that could match several rows (a
+// platform admin's tenant filter is empty).
 const own = (actor: Actor) =>
-  inTenant(actor, { agency_id: businesses.agency_id, business_id: businesses.id });
+  inTenant(
+    actor,
+    { agency_id: businesses.agency_id, business_id: businesses.id },
+    eq(businesses.id, actor.businessId ?? -1),
+  );
 
 async function patch(deps: Deps, actor: Actor, set: PgUpdateSetSource<typeof businesses>) {
   const rows = await deps.db

@@ -5,7 +5,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
-import { authTokens, users } from '../db/schema.ts';
+import { agencies, authTokens, businesses, users } from '../db/schema.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
 import { type Access, type Actor, isAllowed } from './actor.ts';
 import { hashToken } from './tokens.ts';
@@ -21,6 +21,13 @@ declare module 'fastify' {
 }
 
 const parent = alias(authTokens, 'parent');
+
+/**
+ * The user's agency and business (where they have them) are active: a switched-off, archived or deleted
+ * business or agency locks its users out. Use with users left-joined to agencies and businesses.
+ */
+export const accountActive = sql<boolean>`(${agencies.id} is null or (${agencies.active} and ${agencies.status} = 'active'))
+  and (${businesses.id} is null or (${businesses.active} and ${businesses.status} = 'active'))`;
 const impersonator = alias(users, 'impersonator');
 // last_used_at is written at most this often per token, not on every request.
 const TOUCH_EVERY_MS = 5 * 60_000;
@@ -43,11 +50,14 @@ export async function resolveActor(
         active: users.active,
         settings: users.settings,
       },
+      accountOk: accountActive,
       // The session it was started from is live and the impersonator is still enabled.
       parentOk: sql<boolean>`${parent.id} is not null and ${parent.revoked_at} is null and ${parent.expires_at} > now() and ${impersonator.active} is true`,
     })
     .from(authTokens)
     .innerJoin(users, eq(users.id, authTokens.user_id))
+    .leftJoin(agencies, eq(agencies.id, users.agency_id))
+    .leftJoin(businesses, eq(businesses.id, users.business_id))
     .leftJoin(parent, eq(parent.id, authTokens.parent_token_id))
     .leftJoin(impersonator, eq(impersonator.id, authTokens.impersonator_id))
     .where(
@@ -59,7 +69,7 @@ export async function resolveActor(
     )
     .limit(1);
   const row = rows[0];
-  if (!row?.user.active) return null;
+  if (!row?.user.active || !row.accountOk) return null;
   // An impersonation lives only as long as the session it was started from.
   if (row.token.kind === 'impersonation' && !row.parentOk) return null;
   if (!row.token.last_used_at || now.getTime() - row.token.last_used_at.getTime() > TOUCH_EVERY_MS) {
