@@ -30,13 +30,24 @@ describe('expectCrossTenant404', () => {
     ).rejects.toThrow(/answered 200/);
   });
 
-  it('fails when the route does not exist at all (the control request answers 404 too)', async () => {
+  it('fails when the route does not exist at all, even with no control request', async () => {
     await expect(
       expectCrossTenant404(t, {
         token: tokenA,
         method: 'POST',
         url: `/api/v1/impersonat/${seed.b.businessUser.id}`,
-        control: { url: `/api/v1/impersonat/${seed.a.businessUser.id}` },
+        tables: ['auth_tokens'],
+      }),
+    ).rejects.toThrow(/is not a route/);
+  });
+
+  it('fails when the control request answers 404', async () => {
+    await expect(
+      expectCrossTenant404(t, {
+        token: tokenA,
+        method: 'POST',
+        url: `/api/v1/impersonate/${seed.b.businessUser.id}`,
+        control: { url: '/api/v1/impersonate/999999' },
         tables: ['auth_tokens'],
       }),
     ).rejects.toThrow(/control/);

@@ -165,6 +165,12 @@ export async function expectCrossTenant404(
     tables: string[];
   },
 ): Promise<void> {
+  // The route must exist, or every misspelled URL would pass: without a token, a guarded route answers
+  // 401 (the access check runs before anything else), an unknown path 404.
+  const anonymous = await t.app.inject({ method: req.method, url: req.url });
+  expect(anonymous.statusCode, `${req.method} ${req.url} is not a route (404 without a token too)`).not.toBe(
+    404,
+  );
   if (req.control) {
     const ok = await t.app.inject({
       method: req.control.method ?? req.method,
