@@ -22,6 +22,7 @@ import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { createUser, emailTaken } from '../accounts/service.ts';
 import { requestPasswordReset, sendNotificationMail } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
+import { installStats as businessInstallStats } from '../businesses/business-accounts.ts';
 import {
   type AgencyRow,
   agencyAdminOf,
@@ -512,15 +513,11 @@ export async function twilioStatus(deps: Deps, actor: Actor, id: number) {
   return { configured: Boolean(cfg.accountSid && cfg.authToken), accountSid: maskSid(cfg.accountSid) };
 }
 
-/** Installs the agency may still hand out: its total minus what its live businesses hold. */
+/** Installs the agency may still hand out: the businesses module's count, the one its limit enforces. */
 export async function installStats(deps: Deps, actor: Actor, id: number) {
   const agency = await findAgency(deps.db, actor, id);
-  const total = Number(agency.properties.installs ?? 0);
-  const [row] = await deps.db
-    .select({ used: sql<number>`coalesce(sum(${businesses.number_of_installs}), 0)`.mapWith(Number) })
-    .from(businesses)
-    .where(and(eq(businesses.agency_id, agency.id), ne(businesses.status, 'deleted')));
-  return { total_installs: total, available_installs: Math.max(0, total - (row?.used ?? 0)) };
+  const stats = await businessInstallStats(deps.db, agency.id);
+  return { total_installs: stats.total_installs, available_installs: stats.available_installs };
 }
 
 export async function getInternationals(deps: Deps, actor: Actor) {

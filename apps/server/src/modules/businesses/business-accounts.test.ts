@@ -449,6 +449,45 @@ describe('POST /v1/business/{id}/reset-password', () => {
   });
 });
 
+describe('POST /v1/business/{id}/send-verification and /verify-email', () => {
+  it('e-mails the business admin a confirmation link, or marks the address confirmed', async () => {
+    const id = seed.a.business.id;
+    await t.pool.query('update users set email_verified_at = null where id = $1', [seed.a.businessAdmin.id]);
+    const sent = await call(s.a.agencyAdmin.token, 'POST', `/v1/business/${id}/send-verification`);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().message).toBe('A confirmation link has been sent to the business admin.');
+    const mail = (
+      await t.pool.query('select * from mail_outbox where "to" = $1 order by id desc limit 1', [
+        seed.a.businessAdmin.email,
+      ])
+    ).rows[0];
+    expect(mail.text).toMatch(/\/email-verify\?token=[\w-]{40,}/);
+    expect((await row(t, 'users', seed.a.businessAdmin.id)).email_verified_at).toBeNull();
+
+    const marked = await call(s.a.agencyAdmin.token, 'POST', `/v1/business/${id}/verify-email`);
+    expect(marked.statusCode, marked.body).toBe(200);
+    expect((await row(t, 'users', seed.a.businessAdmin.id)).email_verified_at).not.toBeNull();
+  });
+
+  it("is refused to business users and answers 404 for another agency's business", async () => {
+    await expect403(
+      t,
+      TABLES,
+      s.a.businessAdmin.token,
+      'POST',
+      `/v1/business/${seed.a.business.id}/verify-email`,
+    );
+    for (const path of ['send-verification', 'verify-email']) {
+      await expectCrossTenant404(t, {
+        token: s.a.agencyAdmin.token,
+        method: 'POST',
+        url: `/api/v1/business/${seed.b.business.id}/${path}`,
+        tables: [...TABLES, 'mail_outbox'],
+      });
+    }
+  });
+});
+
 describe('PUT /v1/businesses/{id}/reset-usage and /active', () => {
   it('sets calls and messages used back to 0, with an audit entry', async () => {
     const biz = await addBusiness();

@@ -17,7 +17,7 @@ import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { createUser, emailTaken } from '../accounts/service.ts';
-import { requestPasswordReset } from '../auth/email-tokens.ts';
+import { requestPasswordReset, sendEmailVerification } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
 
 export type Client = { ip?: string; requestId?: string };
@@ -405,6 +405,36 @@ export async function resetBusinessPassword(
   await requestPasswordReset(deps, owner.email);
   await audit(deps.db, { ...entry, action: 'business.password_reset_link' });
   return 'sent';
+}
+
+/**
+ * The business admin's e-mail address: send them a confirmation link (spec 001 send-verification), or mark
+ * it confirmed on the agency's word (verify-email).
+ */
+export async function verifyOwnerEmail(
+  deps: Deps,
+  actor: Actor,
+  id: number,
+  how: 'send' | 'mark',
+  client: Client = {},
+): Promise<void> {
+  const business = await findBusiness(deps.db, actor, id);
+  const owner = await ownerOf(deps.db, business);
+  if (!owner) throw new AppError('VALIDATION', 'businesses.no_owner');
+  if (how === 'send') {
+    await sendEmailVerification(deps, owner);
+    return;
+  }
+  await deps.db.update(users).set({ email_verified_at: new Date() }).where(eq(users.id, owner.id));
+  await audit(deps.db, {
+    action: 'business.owner_email_verified',
+    actorId: actor.impersonatorId ?? actor.userId,
+    agencyId: business.agency_id,
+    businessId: id,
+    targetUserId: owner.id,
+    ip: client.ip,
+    requestId: client.requestId,
+  });
 }
 
 export async function resetUsage(deps: Deps, actor: Actor, id: number, client: Client = {}) {

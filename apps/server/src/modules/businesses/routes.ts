@@ -34,6 +34,7 @@ import {
   resetUsage,
   setBusinessActive,
   updateBusiness,
+  verifyOwnerEmail,
 } from './business-accounts.ts';
 import {
   deleteImage,
@@ -150,6 +151,28 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
         return ok(request, key);
       },
     });
+  }
+
+  for (const [path, how, summary, key] of [
+    [
+      'send-verification',
+      'send',
+      'E-mail the business admin a link to confirm their address',
+      'verification_sent',
+    ],
+    ['verify-email', 'mark', "Mark the business admin's e-mail address as confirmed", 'email_verified'],
+  ] as const) {
+    app.post(
+      `/v1/business/:id/${path}`,
+      {
+        config: { access: BUSINESS_MANAGERS },
+        schema: { tags, summary, params: ZIdParams, response: { 200: ZSuccessMessage, ...errors } },
+      },
+      async (request) => {
+        await verifyOwnerEmail(deps, actorOf(request), request.params.id, how, client(request));
+        return ok(request, key);
+      },
+    );
   }
 
   app.post(
