@@ -270,7 +270,16 @@ export async function updateBusiness(
       }
       await tx
         .update(users)
-        .set({ ...owner, updated_at: new Date() })
+        .set({
+          ...owner,
+          // A new address is unconfirmed until its owner confirms it.
+          ...(owner.email
+            ? {
+                email_verified_at: sql`case when lower(${users.email}) = lower(${owner.email}) then ${users.email_verified_at} end`,
+              }
+            : {}),
+          updated_at: new Date(),
+        })
         .where(and(eq(users.id, current.owner_id), eq(users.business_id, id)));
     }
     await tx
