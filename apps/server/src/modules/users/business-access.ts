@@ -48,3 +48,34 @@ export const auditActor = (actor: Actor) => actor.impersonatorId ?? actor.userId
 
 /** A LIKE pattern that matches the keyword literally. */
 export const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The rights a business user holds: role, user type, and the custom type's pages. */
+export type Rights = { role: string | null; userType: string | null; pages: readonly string[] };
+
+/**
+ * What a manager may give (ADR 009): a BusinessAdmin anything; AdminSupport (1) and MarketingUser (2)
+ * SalesUsers (3) and custom users (4) with any pages; a custom user SalesUsers and custom users with
+ * pages of its own only. Types 1 and 2 and the BusinessAdmin role are a BusinessAdmin's to give.
+ */
+export type Grant = { all: true } | { all: false; pages: readonly string[] | 'any' };
+
+/** The caller's grant; the custom type's pages are read from its row. */
+export async function grantOf(db: Tx, actor: Actor): Promise<Grant> {
+  if (actor.role === 'BusinessAdmin') return { all: true };
+  if (actor.userType === '1' || actor.userType === '2') return { all: false, pages: 'any' };
+  if (actor.userType === '4') {
+    const [row] = await db.select({ settings: users.settings }).from(users).where(eq(users.id, actor.userId));
+    return { all: false, pages: row?.settings.custom_type_pages ?? [] };
+  }
+  return { all: false, pages: [] };
+}
+
+/** Whether `grant` covers `rights`: giving them, or managing a user who holds them. */
+export function mayGive(grant: Grant, rights: Rights): boolean {
+  if (grant.all) return true;
+  if (rights.role !== 'BusinessUser') return false;
+  if (rights.userType === '3') return true;
+  if (rights.userType !== '4') return false;
+  const allowed = grant.pages;
+  return allowed === 'any' || rights.pages.every((p) => allowed.includes(p));
+}

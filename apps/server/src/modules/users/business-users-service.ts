@@ -20,7 +20,16 @@ import { inTenant } from '../../platform/tenancy.ts';
 import { createUser, emailTaken } from '../accounts/service.ts';
 import { requestPasswordReset } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
-import { auditActor, businessOf, type Client, likePattern, requireBusinessPage } from './business-access.ts';
+import {
+  auditActor,
+  businessOf,
+  type Client,
+  grantOf,
+  likePattern,
+  mayGive,
+  type Rights,
+  requireBusinessPage,
+} from './business-access.ts';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -75,6 +84,22 @@ async function findInTenant(db: Tx, actor: Actor, id: number): Promise<UserRow> 
 /** Only a BusinessAdmin manages BusinessAdmins: the other managers cannot raise or touch an admin. */
 function guardAdminTarget(actor: Actor, ...roles: (string | undefined)[]) {
   if (actor.role !== 'BusinessAdmin' && roles.includes('BusinessAdmin')) throw forbidden('users.admin_only');
+}
+
+const rightsOf = (u: UserRow): Rights => ({
+  role: u.role,
+  userType: u.user_type,
+  pages: u.settings.custom_type_pages ?? [],
+});
+
+/**
+ * A manager gives only the rights it may grant, and manages only users whose rights it may grant
+ * (ADR 009): the admin role first (its own message), then the user type and pages.
+ */
+async function guardRights(db: Tx, actor: Actor, ...rights: Rights[]) {
+  guardAdminTarget(actor, ...rights.map((r) => r.role ?? undefined));
+  const grant = await grantOf(db, actor);
+  if (!rights.every((r) => mayGive(grant, r))) throw forbidden('users.beyond_grant');
 }
 
 /**
@@ -179,8 +204,8 @@ export async function createBusinessUser(
   input: TCreateBusinessUserRequest,
 ): Promise<TBusinessUser> {
   const { businessId } = await requireBusinessPage(deps.db, actor, 'users_page');
-  guardAdminTarget(actor, input.role);
   const { userType, pages } = typeFields(input);
+  await guardRights(deps.db, actor, { role: input.role, userType, pages: pages ?? [] });
   const id = await deps.db.transaction(async (tx) => {
     await assertSeatFree(tx, businessId);
     return createUser(tx, {
@@ -207,8 +232,12 @@ export async function updateBusinessUser(
   const { businessId } = await requireBusinessPage(deps.db, actor, 'users_page');
   await deps.db.transaction(async (tx) => {
     const target = await findInTenant(tx, actor, id);
-    guardAdminTarget(actor, target.role, input.role);
     const { userType, pages } = typeFields(input);
+    // Another user: both the rights they hold and the rights they get must be the caller's to give.
+    // Oneself: the rights stay as they are (below).
+    if (target.id !== actor.userId) {
+      await guardRights(tx, actor, rightsOf(target), { role: input.role, userType, pages: pages ?? [] });
+    }
     const active = input.active ?? target.active;
     if (target.id === actor.userId) {
       // Nobody raises or lowers their own rights, or locks themselves out.
@@ -224,6 +253,7 @@ export async function updateBusinessUser(
     }
     if (await emailTaken(tx, input.email, target.id)) throw invalid('email', 'validation.email_taken');
     if (active && !target.active) await assertSeatFree(tx, businessId);
+    const emailChanged = input.email.toLowerCase() !== target.email.toLowerCase();
     const { custom_type_pages: _old, ...otherSettings } = target.settings;
     await tx
       .update(users)
@@ -236,6 +266,8 @@ export async function updateBusinessUser(
         agent_type: input.agent_type ?? null,
         settings: pages ? { ...otherSettings, custom_type_pages: pages } : otherSettings,
         active,
+        // A new address is not verified yet.
+        ...(emailChanged ? { email_verified_at: null } : {}),
         updated_at: new Date(),
       })
       .where(eq(users.id, target.id));
@@ -251,7 +283,7 @@ export async function deleteBusinessUser(deps: Deps, actor: Actor, id: number, c
     const target = await findInTenant(tx, actor, id);
     if (target.id === actor.userId) throw forbidden('users.cannot_delete_self');
     if (target.id === (await ownerOf(tx, businessId))) throw forbidden('users.cannot_delete_owner');
-    guardAdminTarget(actor, target.role);
+    await guardRights(tx, actor, rightsOf(target));
     await tx.delete(users).where(and(eq(users.id, target.id), ne(users.role_group, 'Admin')));
     await audit(tx, {
       action: 'user.delete',
@@ -306,7 +338,7 @@ export async function changeBusinessUserPassword(
     const target = await findInTenant(tx, actor, id);
     // One's own password is changed from the profile, which asks for the current one.
     if (target.id === actor.userId) throw forbidden('users.change_own_password');
-    guardAdminTarget(actor, target.role);
+    await guardRights(tx, actor, rightsOf(target));
     await setPasswordOf(tx, actor, target, input, client);
   });
 }
@@ -315,7 +347,8 @@ export async function changeBusinessUserPassword(
 export async function resetBusinessUserPassword(deps: Deps, actor: Actor, id: number, client: Client) {
   await requireBusinessPage(deps.db, actor, 'users_page');
   const target = await findInTenant(deps.db, actor, id);
-  guardAdminTarget(actor, target.role);
+  // One's own reset link is the 'forgot password' flow's anyway.
+  if (target.id !== actor.userId) await guardRights(deps.db, actor, rightsOf(target));
   await audit(deps.db, {
     action: 'user.password_reset',
     actorId: auditActor(actor),

@@ -1,3 +1,4 @@
+import { CUSTOM_TYPE_PAGES } from '@stn/contracts/roles';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, expectCrossTenant404, login, snapshot } from '../../../test/helpers.ts';
 import { addBusinessUser, type Ctx, call, expect422, rows, setup, touched } from './test-support.ts';
@@ -213,6 +214,157 @@ describe('who may manage business users', () => {
   });
 });
 
+describe('rights a manager may give (ADR 009)', () => {
+  const BEYOND = 'You cannot give a user more rights than you may grant, or manage a user who has them.';
+  const ALL_PAGES = [...CUSTOM_TYPE_PAGES];
+  const biz = () => c.seed.a.business.id;
+  const idOf = async (email: string) =>
+    (await rows(c.t, 'select id from users where email = $1', [email]))[0].id;
+  const expectBeyond = (res: { statusCode: number; body: string; json: () => unknown }) => {
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json()).toMatchObject({ success: false, message: BEYOND });
+  };
+  const TOUCHED = ['users', 'auth_tokens', 'audit_logs', 'mail_outbox', 'user_tokens'];
+  beforeAll(() => seats(c.seed.a.business.id, 100));
+
+  it('a custom user with users_page gives SalesUsers and custom users with its own pages only', async () => {
+    const token = await c.token('custom-users@a.test');
+    const before = await snapshot(c.t.pool, ['users']);
+    for (const over of [
+      { user_type: '1' },
+      { user_type: '2' },
+      { user_type: '4', settings: { custom_type_pages: ALL_PAGES } },
+      { user_type: '4', settings: { custom_type_pages: ['users_page', 'contacts_page'] } },
+    ]) {
+      expectBeyond(await api.post(token, base, newUser({ ...over, agent_type: null })));
+    }
+    expect(await snapshot(c.t.pool, ['users'])).toEqual(before);
+    const sales = await api.post(token, base, newUser());
+    expect(sales.statusCode, sales.body).toBe(200);
+    const own = await api.post(
+      token,
+      base,
+      newUser({ user_type: '4', settings: { custom_type_pages: ['users_page'] } }),
+    );
+    expect(own.statusCode, own.body).toBe(200);
+  });
+
+  it('AdminSupport and MarketingUser give SalesUsers and custom users with any pages, not types 1 and 2', async () => {
+    for (const email of ['support@a.test', 'marketing@a.test']) {
+      const token = await c.token(email);
+      const before = await snapshot(c.t.pool, ['users']);
+      for (const user_type of ['1', '2']) expectBeyond(await api.post(token, base, newUser({ user_type })));
+      expect(await snapshot(c.t.pool, ['users'])).toEqual(before);
+      for (const over of [
+        { user_type: '3' },
+        { user_type: '4', settings: { custom_type_pages: ALL_PAGES } },
+      ]) {
+        const res = await api.post(token, base, newUser(over));
+        expect(res.statusCode, `${email}: ${res.body}`).toBe(200);
+      }
+    }
+    // A BusinessAdmin gives every type.
+    for (const user_type of ['1', '2']) {
+      const res = await api.post(await admin(), base, newUser({ user_type }));
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  });
+
+  it('applies the same rule when an edit changes the type or pages', async () => {
+    const sales = await addBusinessUser(c.t, biz(), 'raise-me@a.test', '3');
+    const narrow = await addBusinessUser(c.t, biz(), 'narrow@a.test', '4', ['users_page']);
+    const body = (email: string, over: Record<string, unknown>) => ({
+      first_name: 'R',
+      email,
+      role: 'BusinessUser',
+      ...over,
+    });
+    const support = await c.token('support@a.test');
+    const custom = await c.token('custom-users@a.test');
+    const before = await snapshot(c.t.pool, ['users']);
+    for (const user_type of ['1', '2'])
+      expectBeyond(await api.put(support, `${base}/${sales.id}`, body(sales.email, { user_type })));
+    expectBeyond(
+      await api.put(
+        custom,
+        `${base}/${sales.id}`,
+        body(sales.email, {
+          user_type: '4',
+          settings: { custom_type_pages: ['users_page', 'contacts_page'] },
+        }),
+      ),
+    );
+    expectBeyond(
+      await api.put(
+        custom,
+        `${base}/${narrow.id}`,
+        body(narrow.email, { user_type: '4', settings: { custom_type_pages: ALL_PAGES } }),
+      ),
+    );
+    expectBeyond(await api.put(custom, `${base}/${narrow.id}`, body(narrow.email, { user_type: '1' })));
+    expect(await snapshot(c.t.pool, ['users'])).toEqual(before);
+
+    const within = await api.put(
+      custom,
+      `${base}/${sales.id}`,
+      body(sales.email, { user_type: '4', settings: { custom_type_pages: ['users_page'] } }),
+    );
+    expect(within.statusCode, within.body).toBe(200);
+    const wider = await api.put(
+      support,
+      `${base}/${narrow.id}`,
+      body(narrow.email, { user_type: '4', settings: { custom_type_pages: ALL_PAGES } }),
+    );
+    expect(wider.statusCode, wider.body).toBe(200);
+  });
+
+  it('refuses editing, deleting or setting the password of a user with rights one may not grant', async () => {
+    const wide = await addBusinessUser(c.t, biz(), 'wide@a.test', '4', ALL_PAGES);
+    const support2 = await addBusinessUser(c.t, biz(), 'support-two@a.test', '1');
+    const support = { id: await idOf('support@a.test'), email: 'support@a.test' };
+    const marketing = { id: await idOf('marketing@a.test'), email: 'marketing@a.test' };
+    const cases: [string, { id: number; email: string }, string | null][] = [
+      ['custom-users@a.test', wide, '4'],
+      ['custom-users@a.test', support, '1'],
+      ['support@a.test', marketing, '2'],
+      ['support@a.test', support2, '1'],
+      ['marketing@a.test', support, '1'],
+    ];
+    for (const [caller, target, user_type] of cases) {
+      const token = await touched(c, caller);
+      const before = await snapshot(c.t.pool, TOUCHED);
+      const [row] = await rows(c.t, 'select settings from users where id = $1', [target.id]);
+      for (const res of [
+        await api.put(token, `${base}/${target.id}`, {
+          first_name: 'Renamed',
+          email: target.email,
+          role: 'BusinessUser',
+          user_type,
+          settings: row.settings,
+        }),
+        await api.del(token, `${base}/${target.id}`),
+        await api.put(token, `${base}/${target.id}/change-password`, {
+          password: 'taken-over-1',
+          password_confirmation: 'taken-over-1',
+        }),
+        await api.post(token, `${base}/${target.id}/reset-password`),
+      ]) {
+        expectBeyond(res);
+      }
+      expect(await snapshot(c.t.pool, TOUCHED)).toEqual(before);
+    }
+    // One's own name is still one's own to edit.
+    const self = await api.put(await c.token('support@a.test'), `${base}/${support.id}`, {
+      first_name: 'support',
+      last_name: 'Desk',
+      email: support.email,
+      role: 'BusinessUser',
+      user_type: '1',
+    });
+    expect(self.statusCode, self.body).toBe(200);
+  });
+});
+
 describe('listing and reading', () => {
   it('lists only the business users, 10 per page, with keyword, status and role', async () => {
     const token = await admin();
@@ -244,22 +396,28 @@ describe('listing and reading', () => {
 
     const token = await touched(c, c.seed.b.businessAdmin.email);
     const id = c.seed.a.businessUser.id;
-    for (const [method, url, payload] of [
-      ['GET', `${base}/${id}`, undefined],
+    // Each control is the same call on tenant B's own rows, made harmless: an empty body (422), deleting
+    // oneself (403), or a reset link to B's own user.
+    const own = c.seed.b.businessUser.id;
+    const self = c.seed.b.businessAdmin.id;
+    for (const [method, url, payload, control] of [
+      ['GET', `${base}/${id}`, undefined, { url: `${base}/${own}` }],
       [
         'PUT',
         `${base}/${id}`,
         { first_name: 'Hacked', email: 'hacked@b.test', role: 'BusinessUser', user_type: '3' },
+        { url: `${base}/${own}`, payload: {} },
       ],
-      ['DELETE', `${base}/${id}`, undefined],
+      ['DELETE', `${base}/${id}`, undefined, { url: `${base}/${self}` }],
       [
         'PUT',
         `${base}/${id}/change-password`,
         { password: 'hacked-pass-1', password_confirmation: 'hacked-pass-1' },
+        { url: `${base}/${own}/change-password`, payload: {} },
       ],
-      ['POST', `${base}/${id}/reset-password`, undefined],
+      ['POST', `${base}/${id}/reset-password`, undefined, { url: `${base}/${own}/reset-password` }],
     ] as const) {
-      await expectCrossTenant404(c.t, { token, method, url, payload, tables: TABLES });
+      await expectCrossTenant404(c.t, { token, method, url, payload, control, tables: TABLES });
     }
   });
 
@@ -323,6 +481,20 @@ describe('PUT /v1/businesses/users/{id}', () => {
       agent_type: 'voiceAgent',
       settings: { custom_type_pages: ['calls_page'] },
     });
+  });
+
+  it('a changed e-mail must be verified again; an unchanged one stays verified', async () => {
+    const u = await addBusinessUser(c.t, c.seed.a.business.id, 'verify-me@a.test', '3');
+    await c.t.pool.query('update users set email_verified_at = now() where id = $1', [u.id]);
+    const verifiedAt = async () =>
+      (await rows(c.t, 'select email_verified_at from users where id = $1', [u.id]))[0].email_verified_at;
+    const body = { first_name: 'V', role: 'BusinessUser', user_type: '3' };
+    const same = await api.put(await admin(), `${base}/${u.id}`, { ...body, email: 'Verify-Me@a.test' });
+    expect(same.statusCode, same.body).toBe(200);
+    expect(await verifiedAt()).not.toBeNull();
+    const changed = await api.put(await admin(), `${base}/${u.id}`, { ...body, email: 'verify-new@a.test' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await verifiedAt()).toBeNull();
   });
 
   it("refuses a taken e-mail, changing one's own rights, and demoting the owner", async () => {
@@ -498,6 +670,12 @@ describe('passwords', () => {
       [u.id],
     );
     expect(tokens).toHaveLength(1);
-    expect(await rows(c.t, "select * from audit_logs where action = 'user.password_reset'")).toHaveLength(1);
+    expect(
+      await rows(
+        c.t,
+        "select * from audit_logs where action = 'user.password_reset' and target_user_id = $1",
+        [u.id],
+      ),
+    ).toHaveLength(1);
   });
 });

@@ -196,14 +196,28 @@ describe('reading departments', () => {
   it('answers 404 to another business on every by-id call', async () => {
     const id = (await rows(c.t, "select id from departments where name = 'Sales'"))[0].id;
     const token = await touched(c, c.seed.b.businessAdmin.email);
-    for (const [method, url, payload] of [
-      ['GET', `${base}/${id}`, undefined],
-      ['GET', `${base}/${id}/sms-agents`, undefined],
-      ['PUT', `${base}/${id}`, { name: 'Hacked' }],
-      ['PUT', `${base}/${id}/toggle-active`, { active: false }],
-      ['DELETE', `${base}/${id}`, undefined],
+    // The controls are the same calls on business B's own departments, made harmless: an empty body
+    // (422), or deleting a department made for it.
+    const mine = async (name: string) => {
+      const res = await api.post(token, base, { name });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.id as number;
+    };
+    const own = await mine('B desk');
+    const spare = await mine('B spare');
+    for (const [method, url, payload, control] of [
+      ['GET', `${base}/${id}`, undefined, { url: `${base}/${own}` }],
+      ['GET', `${base}/${id}/sms-agents`, undefined, { url: `${base}/${own}/sms-agents` }],
+      ['PUT', `${base}/${id}`, { name: 'Hacked' }, { url: `${base}/${own}`, payload: {} }],
+      [
+        'PUT',
+        `${base}/${id}/toggle-active`,
+        { active: false },
+        { url: `${base}/${own}/toggle-active`, payload: {} },
+      ],
+      ['DELETE', `${base}/${id}`, undefined, { url: `${base}/${spare}` }],
     ] as const) {
-      await expectCrossTenant404(c.t, { token, method, url, payload, tables: TABLES });
+      await expectCrossTenant404(c.t, { token, method, url, payload, control, tables: TABLES });
     }
   });
 });

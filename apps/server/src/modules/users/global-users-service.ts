@@ -95,6 +95,7 @@ export async function updateGlobalUser(
     if (target.id === actor.userId && (input.role !== target.role || !active))
       throw forbidden('users.own_role');
     if (await emailTaken(tx, input.email, target.id)) throw invalid('email', 'validation.email_taken');
+    const emailChanged = input.email.toLowerCase() !== target.email.toLowerCase();
     await tx
       .update(users)
       .set({
@@ -103,6 +104,8 @@ export async function updateGlobalUser(
         email: input.email,
         role: input.role,
         active,
+        // A new address is not verified yet.
+        ...(emailChanged ? { email_verified_at: null } : {}),
         updated_at: new Date(),
       })
       .where(eq(users.id, target.id));

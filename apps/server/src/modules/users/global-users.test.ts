@@ -158,6 +158,29 @@ describe('global users: SuperAdmin only', () => {
     );
   });
 
+  it('a changed e-mail must be verified again; an unchanged one stays verified', async () => {
+    const created = await api.post(await sa(), base, newAdmin({ email: 'grace@main.test' }));
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().data.id;
+    const verifiedAt = async () =>
+      (await rows(c.t, 'select email_verified_at from users where id = $1', [id]))[0].email_verified_at;
+    expect(await verifiedAt()).not.toBeNull();
+    const same = await api.put(await sa(), `${base}/${id}`, {
+      first_name: 'Grace',
+      email: 'Grace@main.test',
+      role: 'Admin',
+    });
+    expect(same.statusCode, same.body).toBe(200);
+    expect(await verifiedAt()).not.toBeNull();
+    const changed = await api.put(await sa(), `${base}/${id}`, {
+      first_name: 'Grace',
+      email: 'grace.h@main.test',
+      role: 'Admin',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await verifiedAt()).toBeNull();
+  });
+
   it('deletes another platform user with an audit entry', async () => {
     const id = (await rows(c.t, "select id from users where email = 'ada.l@main.test'"))[0].id;
     const res = await api.del(await sa(), `${base}/${id}`);

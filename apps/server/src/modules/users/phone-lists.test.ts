@@ -106,22 +106,34 @@ describe.each(['blacklist', 'whitelist'] as const)('%s', (list) => {
     const [platform] = await rows(c.t, 'select id from phone_lists where list = $1 and business_id is null', [
       list,
     ]);
+    // Each control deletes an entry of the caller's own list, added for it (the route exists).
+    const spare = async (token: string, phone: string) => {
+      const res = await api.post(token, base, { phone });
+      expect(res.statusCode, res.body).toBe(200);
+      return { url: `${base}/${res.json().data.id}` };
+    };
+    const other = await touched(c, c.seed.b.businessAdmin.email);
     await expectCrossTenant404(c.t, {
-      token: await touched(c, c.seed.b.businessAdmin.email),
+      token: other,
       method: 'DELETE',
       url: `${base}/${entry.id}`,
+      control: await spare(other, '+12133734901'),
       tables: TABLES,
     });
+    const own = await touched(c, c.seed.a.businessAdmin.email);
     await expectCrossTenant404(c.t, {
-      token: await touched(c, c.seed.a.businessAdmin.email),
+      token: own,
       method: 'DELETE',
       url: `${base}/${platform.id}`,
+      control: await spare(own, '+12133734902'),
       tables: TABLES,
     });
+    const platformAdmin = await touched(c, c.seed.admin.email);
     await expectCrossTenant404(c.t, {
-      token: await touched(c, c.seed.admin.email),
+      token: platformAdmin,
       method: 'DELETE',
       url: `${base}/${entry.id}`,
+      control: await spare(platformAdmin, '+12133734903'),
       tables: TABLES,
     });
   });
@@ -129,13 +141,18 @@ describe.each(['blacklist', 'whitelist'] as const)('%s', (list) => {
   it('deletes an entry with an audit row', async () => {
     const [entry] = await rows(
       c.t,
-      'select id from phone_lists where list = $1 and business_id is not null',
-      [list],
+      'select id, phone from phone_lists where list = $1 and business_id = $2',
+      [list, c.seed.a.business.id],
     );
     const res = await api.del(await bizAdmin(), `${base}/${entry.id}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(await rows(c.t, 'select id from phone_lists where id = $1', [entry.id])).toEqual([]);
-    expect(await rows(c.t, 'select * from audit_logs where action = $1', [`${list}.delete`])).toHaveLength(1);
+    expect(
+      await rows(c.t, "select * from audit_logs where action = $1 and data->>'phone' = $2", [
+        `${list}.delete`,
+        entry.phone,
+      ]),
+    ).toHaveLength(1);
   });
 });
 
