@@ -333,7 +333,6 @@ describe('health and docs', () => {
         ]),
       );
       expect(served.length).toBeGreaterThanOrEqual(19);
-      // Routes that take no body.
       // Actions named by their path take no body.
       const bodyless =
         /\/(logout|impersonate\/\{id\}|restore|install-stats|cert|archive|reset-usage|reset-password|send-verification|verify-email)$/;

@@ -18,7 +18,7 @@ import type { Tx } from '../../platform/db/client.ts';
 import { agencies, businesses, users, whitelabels } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
-import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { createUser, emailTaken } from '../accounts/service.ts';
 import { requestPasswordReset, sendNotificationMail } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
@@ -134,7 +134,7 @@ const flagsOf = (input: Partial<Pick<TCreateAgencyRequest, (typeof FLAGS)[number
 };
 
 export async function listAgencies(deps: Deps, actor: Actor, q: TAgencyListQuery) {
-  const kw = q.keyword ? `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const kw = q.keyword ? likePattern(q.keyword) : undefined;
   const where = agencyScope(
     actor,
     eq(agencies.status, q.status),

@@ -6,7 +6,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import { agencies, whitelabels } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/http/errors.ts';
-import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { toWhitelabel, type WhitelabelRow } from './queries.ts';
 import type { Client } from './service.ts';
 
@@ -20,7 +20,7 @@ const present = (
 
 /** White-label entries of every agency (platform admins only). */
 export async function listWhitelabels(deps: Deps, q: TListQuery) {
-  const kw = q.keyword ? `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const kw = q.keyword ? likePattern(q.keyword) : undefined;
   const where = and(
     ne(agencies.status, 'deleted'),
     kw ? or(ilike(whitelabels.domain, kw), ilike(agencies.name, kw)) : undefined,

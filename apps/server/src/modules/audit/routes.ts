@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import { auditLogs } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 
 export const auditRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
@@ -25,7 +25,7 @@ export const auditRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       const where = inTenant(
         actorOf(request),
         { agency_id: auditLogs.agency_id },
-        q.keyword ? ilike(auditLogs.action, `%${q.keyword}%`) : undefined,
+        q.keyword ? ilike(auditLogs.action, likePattern(q.keyword)) : undefined,
       );
       const [rows, [total]] = await Promise.all([
         deps.db

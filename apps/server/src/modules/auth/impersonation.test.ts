@@ -483,6 +483,11 @@ describe('GET /v1/impersonate/users (the drawer list)', () => {
     const found = (await list(tok(seed.superAdmin), `?keyword=${encodeURIComponent('bizuser@b')}`)).json();
     expect(found.data.map((u: { id: number }) => u.id)).toEqual([seed.b.businessUser.id]);
     expect(found.meta.total).toBe(1);
+    // The keyword's own % and _ are literal characters, not wildcards.
+    for (const wild of ['%', '_']) {
+      const none = (await list(tok(seed.superAdmin), `?keyword=${encodeURIComponent(wild)}`)).json();
+      expect(none.meta.total).toBe(0);
+    }
   });
 
   it('is refused to business users', async () => {

@@ -6,7 +6,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import { agencies, authTokens, businesses, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
+import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { issueToken } from './service.ts';
 
@@ -101,7 +101,7 @@ export async function stopImpersonation(
 /** The users the caller may impersonate, for the drawer: searchable by name, e-mail or business. */
 export async function impersonableUsers(deps: Deps, actor: Actor, q: TListQuery) {
   const groups = actor.roleGroup === 'Admin' ? (['Agency', 'Business'] as const) : (['Business'] as const);
-  const kw = q.keyword ? `%${q.keyword}%` : undefined;
+  const kw = q.keyword ? likePattern(q.keyword) : undefined;
   const where = inTenant(
     actor,
     { agency_id: users.agency_id },

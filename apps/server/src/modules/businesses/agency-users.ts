@@ -12,7 +12,7 @@ import type { Tx } from '../../platform/db/client.ts';
 import { users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
+import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { createUser, emailTaken } from '../accounts/service.ts';
 import { requestPasswordReset } from '../auth/email-tokens.ts';
@@ -53,7 +53,7 @@ export async function listAgencyUsers(
   actor: Actor,
   q: TListQuery & { user_type?: '1' | '2' | '3' },
 ) {
-  const kw = q.keyword ? `%${q.keyword}%` : undefined;
+  const kw = q.keyword ? likePattern(q.keyword) : undefined;
   const where = scope(
     actor,
     q.user_type ? eq(users.user_type, q.user_type) : undefined,

@@ -14,7 +14,7 @@ import type { Tx } from '../../platform/db/client.ts';
 import { agencies, businesses, plans, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
+import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { createUser, emailTaken } from '../accounts/service.ts';
 import { requestPasswordReset, sendEmailVerification } from '../auth/email-tokens.ts';
@@ -98,7 +98,7 @@ export async function getBusiness(deps: Deps, actor: Actor, id: number): Promise
 }
 
 export async function listBusinesses(deps: Deps, actor: Actor, q: TBusinessListQuery) {
-  const kw = q.keyword ? `%${q.keyword}%` : undefined;
+  const kw = q.keyword ? likePattern(q.keyword) : undefined;
   const where = inTenant(
     actor,
     tenant,

@@ -5,7 +5,7 @@ import type { Tx } from '../../platform/db/client.ts';
 import { packages } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/http/errors.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
+import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 
 // Add-on packages (extra messages or calls) the agency sells to its businesses.
@@ -42,7 +42,7 @@ export async function listPackages(deps: Deps, actor: Actor, q: TPackageListQuer
     actor,
     q.active !== undefined ? eq(packages.active, q.active) : undefined,
     q.kind ? eq(packages.kind, q.kind) : undefined,
-    q.keyword ? ilike(packages.name, `%${q.keyword}%`) : undefined,
+    q.keyword ? ilike(packages.name, likePattern(q.keyword)) : undefined,
   );
   const { limit, offset } = pageOf(q);
   const [rows, [total]] = await Promise.all([

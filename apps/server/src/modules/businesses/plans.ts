@@ -6,7 +6,7 @@ import type { Tx } from '../../platform/db/client.ts';
 import { agencies, businesses, plans } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
-import { pageOf } from '../../platform/http/pagination.ts';
+import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 
 // An agency's subscription plans, under /v1/agencies/{agency_id}/...: an agency user names its own
@@ -62,7 +62,7 @@ async function defaultPlan(db: Tx, actor: Actor, agencyId: number, exceptId?: nu
 
 export async function listPlans(deps: Deps, actor: Actor, agencyId: number, q: TListQuery) {
   await agencyOf(deps.db, actor, agencyId);
-  const where = scope(actor, agencyId, q.keyword ? ilike(plans.name, `%${q.keyword}%`) : undefined);
+  const where = scope(actor, agencyId, q.keyword ? ilike(plans.name, likePattern(q.keyword)) : undefined);
   const { limit, offset } = pageOf(q);
   const [rows, [total]] = await Promise.all([
     deps.db.select().from(plans).where(where).orderBy(desc(plans.id)).limit(limit).offset(offset),

@@ -4,7 +4,7 @@ import { count, desc, ilike, or } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { mailOutbox } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 
 export const notificationRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
@@ -22,7 +22,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
     async (request) => {
       const q = request.query;
       const where = q.keyword
-        ? or(ilike(mailOutbox.to, `%${q.keyword}%`), ilike(mailOutbox.subject, `%${q.keyword}%`))
+        ? or(ilike(mailOutbox.to, likePattern(q.keyword)), ilike(mailOutbox.subject, likePattern(q.keyword)))
         : undefined;
       const [rows, [total]] = await Promise.all([
         deps.db

@@ -47,7 +47,7 @@ export function businessOf(actor: Actor): BusinessScope {
 export const auditActor = (actor: Actor) => actor.impersonatorId ?? actor.userId;
 
 /** A LIKE pattern that matches the keyword literally. */
-export const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export { likePattern } from '../../platform/http/pagination.ts';
 
 /** The rights a business user holds: role, user type, and the custom type's pages. */
 export type Rights = { role: string | null; userType: string | null; pages: readonly string[] };

@@ -8,3 +8,6 @@ export function pageOf(q: TListQuery) {
 export function listEnvelope<T>(data: T[], total: number, q: TListQuery) {
   return { data, meta: { total, page: q.page, perPage: q.perPage } };
 }
+
+/** An ILIKE pattern that finds the keyword anywhere, its own % and _ taken literally. */
+export const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
