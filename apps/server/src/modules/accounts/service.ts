@@ -7,10 +7,12 @@ import {
   userTypesFor,
 } from '@stn/contracts/roles';
 import { eq, sql } from 'drizzle-orm';
+import { audit } from '../../platform/audit.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import { agencies, businesses, users } from '../../platform/db/schema.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
+import { revokeAllTokens } from '../auth/service.ts';
 
 export type CreateUserInput = {
   email: string;
@@ -172,4 +174,28 @@ export async function loadUser(db: Tx, userId: number): Promise<TUser> {
         }
       : null,
   };
+}
+
+/**
+ * Someone sets another user's password (an admin, an agency, a business manager): the password is
+ * replaced, every session of that user ends, and the audit log says who did it. Call it inside the
+ * caller's transaction; hash first (Argon2 is slow) with hashPassword.
+ */
+export async function setPasswordOfUser(
+  tx: Tx,
+  target: { id: number; agency_id: number | null; business_id: number | null },
+  passwordHash: string,
+  entry: { action: string; actorId: number; ip?: string | null; requestId?: string | null },
+): Promise<void> {
+  await tx
+    .update(users)
+    .set({ password_hash: passwordHash, password_changed_at: new Date(), updated_at: new Date() })
+    .where(eq(users.id, target.id));
+  await revokeAllTokens(tx, target.id);
+  await audit(tx, {
+    ...entry,
+    agencyId: target.agency_id,
+    businessId: target.business_id,
+    targetUserId: target.id,
+  });
 }

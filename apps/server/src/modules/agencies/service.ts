@@ -19,7 +19,7 @@ import { agencies, businesses, users, whitelabels } from '../../platform/db/sche
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
-import { createUser, emailTaken } from '../accounts/service.ts';
+import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
 import { requestPasswordReset, sendNotificationMail } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
 import { installStats as businessInstallStats } from '../businesses/business-accounts.ts';
@@ -479,20 +479,13 @@ export async function changeAgencyPassword(
   const admin = await agencyAdminOf(deps.db, agency.id);
   if (!admin) throw invalid('password', 'agencies.no_agency_admin');
   const hash = await hashPassword(password);
-  await deps.db.transaction(async (tx) => {
-    await tx
-      .update(users)
-      .set({ password_hash: hash, password_changed_at: new Date(), updated_at: new Date() })
-      .where(eq(users.id, admin.id));
-    await revokeAllTokens(tx, admin.id);
-    await audit(tx, {
+  await deps.db.transaction((tx) =>
+    setPasswordOfUser(tx, { id: admin.id, agency_id: agency.id, business_id: null }, hash, {
       action: 'agency.change_password',
       actorId: actor.impersonatorId ?? actor.userId,
-      agencyId: agency.id,
-      targetUserId: admin.id,
       ...client,
-    });
-  });
+    }),
+  );
 }
 
 export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, input: TTwilioConfigInput) {

@@ -14,7 +14,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
-import { createUser, emailTaken } from '../accounts/service.ts';
+import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
 import { requestPasswordReset } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
 import type { Client } from './business-accounts.ts';
@@ -161,16 +161,9 @@ export async function changeAgencyUserPassword(
   const hash = await hashPassword(password);
   await deps.db.transaction(async (tx) => {
     const current = await findAgencyUser(tx, actor, id);
-    await tx
-      .update(users)
-      .set({ password_hash: hash, password_changed_at: new Date(), updated_at: new Date() })
-      .where(eq(users.id, id));
-    await revokeAllTokens(tx, id);
-    await audit(tx, {
+    await setPasswordOfUser(tx, { id, agency_id: current.agency_id, business_id: null }, hash, {
       action: 'agency_user.password_change',
       actorId: actor.impersonatorId ?? actor.userId,
-      agencyId: current.agency_id,
-      targetUserId: id,
       ip: client.ip,
       requestId: client.requestId,
     });

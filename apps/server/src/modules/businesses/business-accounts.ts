@@ -16,7 +16,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
-import { createUser, emailTaken } from '../accounts/service.ts';
+import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
 import { requestPasswordReset, sendEmailVerification } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
 
@@ -401,14 +401,14 @@ export async function resetBusinessPassword(
   };
   if (input.password) {
     const hash = await hashPassword(input.password);
-    await deps.db.transaction(async (tx) => {
-      await tx
-        .update(users)
-        .set({ password_hash: hash, password_changed_at: new Date(), updated_at: new Date() })
-        .where(eq(users.id, owner.id));
-      await revokeAllTokens(tx, owner.id);
-      await audit(tx, { ...entry, action: 'business.password_set' });
-    });
+    await deps.db.transaction((tx) =>
+      setPasswordOfUser(tx, owner, hash, {
+        action: 'business.password_set',
+        actorId: entry.actorId,
+        ip: entry.ip,
+        requestId: entry.requestId,
+      }),
+    );
     return 'set';
   }
   await requestPasswordReset(deps, owner.email);

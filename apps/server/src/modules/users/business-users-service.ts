@@ -17,7 +17,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
-import { createUser, emailTaken } from '../accounts/service.ts';
+import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
 import { requestPasswordReset } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
 import {
@@ -306,21 +306,9 @@ export async function setPasswordOf(
   input: TChangePasswordRequest,
   client: Client,
 ) {
-  await tx
-    .update(users)
-    .set({
-      password_hash: await hashPassword(input.password),
-      password_changed_at: new Date(),
-      updated_at: new Date(),
-    })
-    .where(eq(users.id, target.id));
-  await revokeAllTokens(tx, target.id);
-  await audit(tx, {
+  await setPasswordOfUser(tx, target, await hashPassword(input.password), {
     action: 'user.password_change',
     actorId: auditActor(actor),
-    agencyId: target.agency_id,
-    businessId: target.business_id,
-    targetUserId: target.id,
     ip: client.ip,
     requestId: client.requestId,
   });
