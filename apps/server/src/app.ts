@@ -103,7 +103,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Uploaded images (agency logos): public files under <dataDir>/uploads, never the web app's index.html.
   const uploads = path.join(config.dataDir, 'uploads');
   fs.mkdirSync(uploads, { recursive: true });
-  await app.register(fastifyStatic, { root: uploads, prefix: '/uploads/', decorateReply: false });
+  await app.register(fastifyStatic, {
+    root: uploads,
+    prefix: '/uploads/',
+    decorateReply: false,
+    // Uploaded files are shown, never run: an SVG opened on its own cannot execute script.
+    setHeaders: (res) =>
+      res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox"),
+  });
 
   // The built web app answers every other path, so that deep links and reloads work.
   const index = path.join(config.webDist, 'index.html');

@@ -429,6 +429,8 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
       expect(served.statusCode).toBe(200);
       expect(served.headers['content-type']).toBe('image/png');
       expect(served.rawPayload).toEqual(PNG);
+      // Uploaded files are shown, never run.
+      expect(served.headers['content-security-policy']).toContain('sandbox');
       const missing = await app2.inject({ method: 'GET', url: `/uploads/agencies/${A()}/favicon.png` });
       expect(missing.statusCode).toBe(404);
       expect(missing.body).not.toContain('<title>app</title>');
