@@ -58,11 +58,17 @@ export function parseIssueMessage(message: string): { key: string; params: Recor
   }
 }
 
-/** 'first_name' -> 'first name', as the field is named in a message. */
+/** The field as a message names it: 'first_name' -> 'first name', 'supportEmail' -> 'support email'. */
 export function fieldLabel(path: readonly PropertyKey[]): string {
   // List positions ('tags.0') are not names: the list's own name is.
   const last = [...path].reverse().find((p) => typeof p === 'string' && !/^\d+$/.test(p));
-  return typeof last === 'string' ? last.replace(/_/g, ' ') : 'value';
+  // 'first_name' and 'supportEmail' both read 'first name' / 'support email'.
+  return typeof last === 'string'
+    ? last
+        .replace(/_/g, ' ')
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .toLowerCase()
+    : 'value';
 }
 
 export { z };

@@ -159,7 +159,7 @@ describe('PUT /v1/agencies/settings and /v1/agencies/{id}/settings', () => {
       '/v1/agencies/settings',
       { supportEmail: 'nope' },
       422,
-      'The supportEmail must be a valid email address.',
+      'The support email must be a valid email address.',
     );
     await refused(
       tok(seed.a.agencyAdmin),
@@ -374,7 +374,7 @@ describe('twilio-config and twilio-status', () => {
       '/v1/agencies/twilio-config',
       { accountSid: SID, authToken: '' },
       422,
-      'The authToken field is required',
+      'The auth token field is required',
     );
     await refused(
       tok(seed.a.agencyUser),

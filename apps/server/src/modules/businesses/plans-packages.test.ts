@@ -103,7 +103,7 @@ describe('subscription plans', () => {
       [{ name: '', price_cents: 1 }, 'name', 'The name field is required'],
       [{ name: 'X', price_cents: 9.99 }, 'price_cents', 'The price cents must be an integer.'],
       [{ name: 'X', price_cents: 100, interval: 'week' }, 'interval', 'The selected interval is invalid.'],
-      [{ name: 'X', price_cents: 100, features: { Users: 0 } }, 'features.Users', 'The Users is invalid.'],
+      [{ name: 'X', price_cents: 100, features: { Users: 0 } }, 'features.Users', 'The users is invalid.'],
     ];
     for (const [payload, field, message] of cases) {
       const res = await call(s.a.agencyAdmin.token, 'POST', A, payload);
