@@ -147,13 +147,13 @@ describe.skipIf(!hasChromium)('admin: agency accounts', () => {
     await signIn(page, p.url('/login'), DEMO.superAdmin);
     await page.waitForURL('**/admin/agency/accounts');
     await page.goto(p.url('/admin/blacklist'));
-    const phone = page.getByTestId('phone-list-phone');
+    const phone = page.getByTestId('blacklist-phone');
     await phone.fill('+1 555');
-    await page.getByTestId('phone-list-add').click();
+    await page.getByTestId('blacklist-add').click();
     await page.getByText('Wrong phone number format!!').first().waitFor();
     expect(await page.locator('[data-testid^="row-"]').count()).toBe(0);
     await phone.fill('+1 213 373 4253');
-    await page.getByTestId('phone-list-add').click();
+    await page.getByTestId('blacklist-add').click();
     await page.getByText('Number added to the blacklist.').first().waitFor();
     await page.locator('[data-testid^="row-"]', { hasText: '+12133734253' }).waitFor();
     await context.close();

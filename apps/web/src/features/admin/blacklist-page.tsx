@@ -1,6 +1,6 @@
-import { PhoneListScreen } from './phone-list.tsx';
+import { PhoneListPage } from '../../components/phone-list/phone-list-page.tsx';
 
-/** admin.blacklist: numbers that may not text or call. */
+/** admin.blacklist: the platform-wide blacklist. */
 export default function BlacklistPage() {
-  return <PhoneListScreen list="blacklist" />;
+  return <PhoneListPage list="blacklist" />;
 }

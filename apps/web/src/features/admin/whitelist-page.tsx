@@ -1,6 +1,6 @@
-import { PhoneListScreen } from './phone-list.tsx';
+import { PhoneListPage } from '../../components/phone-list/phone-list-page.tsx';
 
-/** admin.whitelist: numbers always allowed. */
+/** admin.whitelist: the platform-wide whitelist. */
 export default function WhitelistPage() {
-  return <PhoneListScreen list="whitelist" />;
+  return <PhoneListPage list="whitelist" />;
 }

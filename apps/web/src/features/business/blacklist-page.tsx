@@ -1,6 +1,6 @@
-import { PhoneListPage } from './phone-list-page.tsx';
+import { PhoneListPage } from '../../components/phone-list/phone-list-page.tsx';
 
-/** business.blacklist */
+/** business.blacklist: the business's blacklist. */
 export default function BlacklistPage() {
   return <PhoneListPage list="blacklist" />;
 }

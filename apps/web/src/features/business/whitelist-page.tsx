@@ -1,6 +1,6 @@
-import { PhoneListPage } from './phone-list-page.tsx';
+import { PhoneListPage } from '../../components/phone-list/phone-list-page.tsx';
 
-/** business.whitelist */
+/** business.whitelist: the business's whitelist. */
 export default function WhitelistPage() {
   return <PhoneListPage list="whitelist" />;
 }

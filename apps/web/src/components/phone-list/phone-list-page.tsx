@@ -20,9 +20,9 @@ import {
 } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type Column, DataTable } from '../../components/data-table.tsx';
-import { PhoneField } from '../../components/phone-field.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { type Column, DataTable } from '../data-table.tsx';
+import { PhoneField } from '../phone-field.tsx';
 import {
   type ImportResult,
   phoneListKeys,
@@ -30,32 +30,32 @@ import {
   useAddToPhoneList,
   useImportBlacklist,
   useRemoveFromPhoneList,
-} from './api/phone-lists.ts';
+} from './api.ts';
 
 type EntryValues = { phone: string; note: string };
 const resolveEntry = zodResolver(ZPhoneListRequest);
 const entryRequest = (v: EntryValues) => ({ phone: v.phone, note: v.note.trim() || null });
 
-/** The business's blacklist or whitelist: the numbers, add one, remove one; the blacklist also imports. */
+/** A blacklist or whitelist (the platform's or a business's): the numbers, add, remove; the blacklist imports. */
 export function PhoneListPage({ list }: { list: TPhoneList }) {
   const { t } = useTranslation();
   const remove = useRemoveFromPhoneList(list);
 
   const confirmDelete = (row: TPhoneListEntry) =>
     modals.openConfirmModal({
-      title: t(`business.phone_lists.${list}.delete_title`),
-      children: <Text size="sm">{t('business.phone_lists.delete_confirm', { phone: row.phone })}</Text>,
-      labels: { confirm: t('business.common.delete'), cancel: t('common.cancel') },
+      title: t(`phone_lists.${list}.delete_title`),
+      children: <Text size="sm">{t('phone_lists.delete_confirm', { phone: row.phone })}</Text>,
+      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
       confirmProps: { color: 'red' },
       onConfirm: () => remove.mutate(row.id),
     });
 
   const columns: Column<TPhoneListEntry>[] = [
-    { key: 'phone', title: t('business.phone_lists.phone'), render: (e) => e.phone },
-    { key: 'note', title: t('business.phone_lists.note'), render: (e) => e.note ?? '' },
+    { key: 'phone', title: t('phone_lists.phone'), render: (e) => e.phone },
+    { key: 'note', title: t('phone_lists.note'), render: (e) => e.note ?? '' },
     {
       key: 'created',
-      title: t('business.phone_lists.added_on'),
+      title: t('phone_lists.added_on'),
       render: (e) => new Date(e.created_at).toLocaleDateString(),
     },
   ];
@@ -63,10 +63,10 @@ export function PhoneListPage({ list }: { list: TPhoneList }) {
   return (
     <Stack>
       <Title order={2} data-testid="page-title">
-        {t(`business.phone_lists.${list}.title`)}
+        {t(`phone_lists.${list}.title`)}
       </Title>
       <Text c="dimmed" size="sm">
-        {t(`business.phone_lists.${list}.hint`)}
+        {t(`phone_lists.${list}.hint`)}
       </Text>
       <AddEntryForm list={list} />
       {list === 'blacklist' && <ImportForm />}
@@ -84,7 +84,7 @@ export function PhoneListPage({ list }: { list: TPhoneList }) {
               onClick={() => confirmDelete(e)}
               data-testid={`${list}-delete-${e.id}`}
             >
-              {t('business.common.delete')}
+              {t('common.delete')}
             </Button>
           </Group>
         )}
@@ -113,21 +113,21 @@ function AddEntryForm({ list }: { list: TPhoneList }) {
       <Paper withBorder p="md" radius="md">
         <Group align="flex-start" wrap="wrap">
           <PhoneField
-            label={t('business.phone_lists.phone')}
+            label={t('phone_lists.phone')}
             required
             data-testid={`${list}-phone`}
             {...form.getInputProps('phone')}
             value={form.values.phone}
           />
           <TextInput
-            label={t('business.phone_lists.note')}
+            label={t('phone_lists.note')}
             flex={1}
             miw={200}
             data-testid={`${list}-note`}
             {...form.getInputProps('note')}
           />
           <Button type="submit" mt={25} loading={add.isPending} data-testid={`${list}-add`}>
-            {t('business.phone_lists.add')}
+            {t('phone_lists.add')}
           </Button>
         </Group>
       </Paper>
@@ -170,10 +170,10 @@ function ImportForm() {
     <form onSubmit={submit} noValidate>
       <Paper withBorder p="md" radius="md">
         <Stack gap="sm">
-          <Title order={5}>{t('business.phone_lists.import_title')}</Title>
+          <Title order={5}>{t('phone_lists.import_title')}</Title>
           <Textarea
-            label={t('business.phone_lists.import_csv')}
-            description={t('business.phone_lists.import_hint')}
+            label={t('phone_lists.import_csv')}
+            description={t('phone_lists.import_hint')}
             autosize
             minRows={3}
             maxRows={8}
@@ -184,23 +184,23 @@ function ImportForm() {
             <FileButton onChange={readFile} accept=".csv,text/csv,text/plain">
               {(props) => (
                 <Button variant="default" {...props} data-testid="blacklist-import-file">
-                  {t('business.phone_lists.import_file')}
+                  {t('phone_lists.import_file')}
                 </Button>
               )}
             </FileButton>
             <Button type="submit" loading={run.isPending} data-testid="blacklist-import-submit">
-              {t('business.phone_lists.import')}
+              {t('phone_lists.import')}
             </Button>
           </Group>
           {result && (
             <Alert color="blue" data-testid="blacklist-import-result">
-              {t('business.phone_lists.import_result', {
+              {t('phone_lists.import_result', {
                 imported: result.imported,
                 skipped: result.skipped,
               })}
               {result.invalid.length > 0 && (
                 <Text size="sm" mt={4}>
-                  {t('business.phone_lists.import_invalid', { list: result.invalid.join(', ') })}
+                  {t('phone_lists.import_invalid', { list: result.invalid.join(', ') })}
                 </Text>
               )}
             </Alert>

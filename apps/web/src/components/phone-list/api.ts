@@ -5,13 +5,14 @@ import type {
   TPhoneListRequest,
 } from '@stn/contracts/users';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-import { queryClient } from '../../../lib/query-client.ts';
+import { api } from '../../lib/api-client.ts';
+import { queryClient } from '../../lib/query-client.ts';
 
-// The blacklist and whitelist calls (spec 001 §7 "Blacklist, whitelist"): list, add, remove, import.
+// The blacklist and whitelist calls (spec 001 §7 "Blacklist, whitelist"): list, add, remove, import. The
+// server answers the caller's list: the platform's for admins, the business's for business users.
 
 export const phoneListKeys = {
-  all: ['business', 'phone-lists'] as const,
+  all: ['phone-lists'] as const,
   list: (list: TPhoneList) => [...phoneListKeys.all, list] as const,
 };
 
