@@ -485,6 +485,18 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
       422,
       'The image must be a PNG, JPEG, GIF, WEBP or SVG file.',
     );
+    // Entity-encoded script (&#x6A;avascript:) does not slip past the check either.
+    await refused(
+      tok(seed.a.agencyAdmin),
+      'POST',
+      url,
+      {
+        type: 'loginLogo',
+        data: dataUrl('image/svg+xml', Buffer.from('<svg><a href="&#x6A;avascript:alert(1)">x</a></svg>')),
+      },
+      422,
+      'The image must be a PNG, JPEG, GIF, WEBP or SVG file.',
+    );
     const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]);
     await refused(
       tok(seed.a.agencyAdmin),

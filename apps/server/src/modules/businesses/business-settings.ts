@@ -11,7 +11,8 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { businesses } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { invalid, notFound } from '../../platform/http/errors.ts';
+import { notFound } from '../../platform/http/errors.ts';
+import { decodeImage as decodeDataImage } from '../../platform/storage.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { loadBusiness } from './business-accounts.ts';
 
@@ -72,28 +73,16 @@ export async function updateNotificationSettings(deps: Deps, actor: Actor, input
 }
 
 // Raster images only: an SVG served from our own origin could carry script.
-const IMAGE_TYPES: Record<string, { ext: string; magic: (b: Buffer) => boolean }> = {
-  'image/png': { ext: 'png', magic: (b) => b.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex')) },
-  'image/jpeg': { ext: 'jpg', magic: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  'image/gif': { ext: 'gif', magic: (b) => b.subarray(0, 4).toString('latin1') === 'GIF8' },
-  'image/webp': {
-    ext: 'webp',
-    magic: (b) =>
-      b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
-  },
-};
 export const MAX_IMAGE_BYTES = 512 * 1024;
 
-/** Decodes a data URL into a checked raster image, or answers 422 on `data`. */
-export function decodeImage(dataUrl: string): { bytes: Buffer; ext: string } {
-  const m = /^data:(image\/[a-z]+);base64,([A-Za-z0-9+/=\s]+)$/.exec(dataUrl.trim());
-  const kind = m?.[1] ? IMAGE_TYPES[m[1]] : undefined;
-  if (!m?.[2] || !kind) throw invalid('data', 'businesses.image_invalid');
-  const bytes = Buffer.from(m[2].replace(/\s/g, ''), 'base64');
-  if (bytes.length === 0 || !kind.magic(bytes)) throw invalid('data', 'businesses.image_invalid');
-  if (bytes.length > MAX_IMAGE_BYTES)
-    throw invalid('data', 'businesses.image_too_large', { kb: MAX_IMAGE_BYTES / 1024 });
-  return { bytes, ext: kind.ext };
+/** Decodes a data URL into a checked raster image (no SVG for business logos), or answers 422 on `data`. */
+export function decodeImage(dataUrl: string) {
+  return decodeDataImage(dataUrl, {
+    allowed: ['png', 'jpg', 'gif', 'webp'],
+    maxBytes: MAX_IMAGE_BYTES,
+    invalidKey: 'businesses.image_invalid',
+    tooLargeKey: 'businesses.image_too_large',
+  });
 }
 
 function imageDir(deps: Deps, businessId: number) {
