@@ -25,6 +25,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { SetPasswordForm } from '../../components/set-password-form.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import {
@@ -186,58 +187,28 @@ function UserForm({ user }: { user?: TGlobalUser }) {
   );
 }
 
-type PasswordValues = { password: string; password_confirmation: string };
-const EMPTY: PasswordValues = { password: '', password_confirmation: '' };
-
 function PasswordPanel({ id }: { id: number }) {
   const { t } = useTranslation();
   const { user: me } = useAuth();
   const change = useChangeGlobalUserPassword(id);
-  const form = useForm<PasswordValues>({
-    initialValues: EMPTY,
-    validate: zodResolver(ZChangePasswordRequest),
-  });
   // One's own password is changed from the profile.
   if (me?.id === id) return null;
-
-  const submit = form.onSubmit(async (values) => {
-    try {
-      await change.mutateAsync(values);
-      form.setValues(EMPTY);
-      form.resetDirty(EMPTY);
-    } catch (err) {
-      applyServerErrors(form, err, ['password', 'password_confirmation']);
-    }
-  });
-
   return (
-    <form onSubmit={submit} noValidate>
-      <Paper withBorder p="lg" radius="md">
-        <Stack>
-          <Title order={4}>{t('admin.users.change_password')}</Title>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <PasswordInput
-              label={t('admin.users.password')}
-              required
-              autoComplete="new-password"
-              data-testid="user-new-password"
-              {...form.getInputProps('password')}
-            />
-            <PasswordInput
-              label={t('admin.users.password_confirmation')}
-              required
-              autoComplete="new-password"
-              data-testid="user-new-password-confirmation"
-              {...form.getInputProps('password_confirmation')}
-            />
-          </SimpleGrid>
-          <Group justify="flex-end">
-            <Button type="submit" loading={change.isPending} data-testid="user-password-submit">
-              {t('admin.users.change_password')}
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
-    </form>
+    <SetPasswordForm
+      title={t('admin.users.change_password')}
+      labels={{
+        password: t('admin.users.password'),
+        confirmation: t('admin.users.password_confirmation'),
+        submit: t('admin.users.change_password'),
+      }}
+      testIds={{
+        password: 'user-new-password',
+        confirmation: 'user-new-password-confirmation',
+        submit: 'user-password-submit',
+      }}
+      schema={ZChangePasswordRequest}
+      onSave={(values) => change.mutateAsync(values)}
+      pending={change.isPending}
+    />
   );
 }

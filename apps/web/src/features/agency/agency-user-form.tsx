@@ -26,6 +26,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { SetPasswordForm } from '../../components/set-password-form.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import {
   useAgencyUser,
@@ -218,42 +219,22 @@ function UserFormBody({ user }: { user?: TAgencyUser }) {
 function ChangePassword({ id }: { id: number }) {
   const { t } = useTranslation();
   const change = useChangeAgencyUserPassword(id);
-  const form = useForm({
-    initialValues: { password: '', password_confirmation: '' },
-    validate: zodResolver(ZChangePasswordRequest),
-  });
-  const submit = form.onSubmit((v) =>
-    change.mutate(v, {
-      onSuccess: () => form.reset(),
-      onError: (err) => applyServerErrors(form, err, ['password', 'password_confirmation']),
-    }),
-  );
   return (
-    <form onSubmit={submit} noValidate>
-      <Paper withBorder p="lg" radius="md">
-        <Stack>
-          <Title order={4}>{t('agency.users.change_password')}</Title>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <PasswordInput
-              label={t('agency.users.password')}
-              autoComplete="new-password"
-              data-testid="agency-user-new-password"
-              {...form.getInputProps('password')}
-            />
-            <PasswordInput
-              label={t('agency.users.password_confirmation')}
-              autoComplete="new-password"
-              data-testid="agency-user-new-password-confirmation"
-              {...form.getInputProps('password_confirmation')}
-            />
-          </SimpleGrid>
-          <Group justify="flex-end">
-            <Button type="submit" loading={change.isPending} data-testid="agency-user-change-password">
-              {t('agency.users.change_password')}
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
-    </form>
+    <SetPasswordForm
+      title={t('agency.users.change_password')}
+      labels={{
+        password: t('agency.users.password'),
+        confirmation: t('agency.users.password_confirmation'),
+        submit: t('agency.users.change_password'),
+      }}
+      testIds={{
+        password: 'agency-user-new-password',
+        confirmation: 'agency-user-new-password-confirmation',
+        submit: 'agency-user-change-password',
+      }}
+      schema={ZChangePasswordRequest}
+      onSave={(values) => change.mutateAsync(values)}
+      pending={change.isPending}
+    />
   );
 }

@@ -29,6 +29,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { SetPasswordForm } from '../../components/set-password-form.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-store.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
@@ -294,30 +295,14 @@ function UserForm({ user }: { user: TBusinessUser | null }) {
   );
 }
 
-type PasswordValues = { password: string; password_confirmation: string };
-const resolvePassword = zodResolver<PasswordValues>(ZChangePasswordRequest);
-
 /** Another user's password: set it here, or e-mail them a reset link. */
 function PasswordSection({ user }: { user: TBusinessUser }) {
   const { t } = useTranslation();
   const { user: me } = useAuth();
   const change = useChangeUserPassword(user.id);
   const reset = useSendResetLink();
-  const form = useForm<PasswordValues>({
-    initialValues: { password: '', password_confirmation: '' },
-    validate: resolvePassword,
-  });
   // Your own password is changed from the profile (the server refuses it here).
   if (me?.id === user.id) return null;
-
-  const submit = form.onSubmit(async (values) => {
-    try {
-      await change.mutateAsync(values);
-      form.reset();
-    } catch (err) {
-      applyServerErrors(form, err, ['password', 'password_confirmation']);
-    }
-  });
 
   const confirmReset = () =>
     modals.openConfirmModal({
@@ -328,39 +313,31 @@ function PasswordSection({ user }: { user: TBusinessUser }) {
     });
 
   return (
-    <form onSubmit={submit} noValidate>
-      <Paper withBorder p="lg" radius="md">
-        <Stack>
-          <Title order={4}>{t('business.users.change_password')}</Title>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <PasswordInput
-              label={t('business.users.password')}
-              autoComplete="new-password"
-              data-testid="user-password-new"
-              {...form.getInputProps('password')}
-            />
-            <PasswordInput
-              label={t('business.users.password_confirmation')}
-              autoComplete="new-password"
-              data-testid="user-password-confirmation"
-              {...form.getInputProps('password_confirmation')}
-            />
-          </SimpleGrid>
-          <Group justify="space-between">
-            <Button
-              variant="subtle"
-              onClick={confirmReset}
-              loading={reset.isPending}
-              data-testid="user-reset-link"
-            >
-              {t('business.users.reset_link')}
-            </Button>
-            <Button type="submit" loading={change.isPending} data-testid="user-password-submit">
-              {t('business.users.change_password')}
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
-    </form>
+    <SetPasswordForm
+      title={t('business.users.change_password')}
+      labels={{
+        password: t('business.users.password'),
+        confirmation: t('business.users.password_confirmation'),
+        submit: t('business.users.change_password'),
+      }}
+      testIds={{
+        password: 'user-password-new',
+        confirmation: 'user-password-confirmation',
+        submit: 'user-password-submit',
+      }}
+      schema={ZChangePasswordRequest}
+      onSave={(values) => change.mutateAsync(values)}
+      pending={change.isPending}
+      extra={
+        <Button
+          variant="subtle"
+          onClick={confirmReset}
+          loading={reset.isPending}
+          data-testid="user-reset-link"
+        >
+          {t('business.users.reset_link')}
+        </Button>
+      }
+    />
   );
 }

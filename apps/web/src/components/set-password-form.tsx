@@ -1,0 +1,80 @@
+import { Button, Group, Paper, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { z } from '@stn/contracts/zod';
+import type { ReactNode } from 'react';
+import { applyServerErrors, zodResolver } from '../lib/zod-form.ts';
+
+type Values = { password: string; password_confirmation: string };
+const EMPTY: Values = { password: '', password_confirmation: '' };
+
+/**
+ * Someone sets another user's password (an admin for an agency admin or a global user, an agency for its
+ * users, a business manager for its users): a new password and its confirmation, checked with the
+ * contract's schema ('Password confirmation does not match' at the field), emptied once saved.
+ */
+export function SetPasswordForm(props: {
+  title: string;
+  hint?: ReactNode;
+  labels: { password: string; confirmation: string; submit: string };
+  testIds: { password: string; confirmation: string; submit: string };
+  schema: z.ZodType;
+  onSave: (values: Values) => Promise<unknown>;
+  pending: boolean;
+  disabled?: boolean;
+  /** Another action beside the submit button (a reset-link button). */
+  extra?: ReactNode;
+}) {
+  const form = useForm<Values>({ initialValues: EMPTY, validate: zodResolver(props.schema) });
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await props.onSave(values);
+      form.setValues(EMPTY);
+      form.resetDirty(EMPTY);
+    } catch (err) {
+      applyServerErrors(form, err, ['password', 'password_confirmation']);
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate>
+      <Paper withBorder p="lg" radius="md" maw={860}>
+        <Stack>
+          <div>
+            <Title order={4}>{props.title}</Title>
+            {props.hint && (
+              <Text size="sm" c="dimmed">
+                {props.hint}
+              </Text>
+            )}
+          </div>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <PasswordInput
+              label={props.labels.password}
+              required
+              autoComplete="new-password"
+              data-testid={props.testIds.password}
+              {...form.getInputProps('password')}
+            />
+            <PasswordInput
+              label={props.labels.confirmation}
+              required
+              autoComplete="new-password"
+              data-testid={props.testIds.confirmation}
+              {...form.getInputProps('password_confirmation')}
+            />
+          </SimpleGrid>
+          <Group justify={props.extra ? 'space-between' : 'flex-end'}>
+            {props.extra}
+            <Button
+              type="submit"
+              loading={props.pending}
+              disabled={props.disabled}
+              data-testid={props.testIds.submit}
+            >
+              {props.labels.submit}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </form>
+  );
+}
