@@ -34,6 +34,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Access, Actor } from '../../platform/auth/actor.ts';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { clientOf } from '../../platform/http/client.ts';
 import { exportBusinesses, exportUsers } from './exports.ts';
 import { deleteAgencyImage, uploadAgencyImage } from './images.ts';
 import * as svc from './service.ts';
@@ -68,7 +69,7 @@ const ADMIN_OR_AGENCY_ADMIN: Access = { roles: ['SuperAdmin', 'Admin', 'AgencyAd
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 const tags = ['agencies'];
-const client = (r: FastifyRequest): svc.Client => ({ ip: r.ip, requestId: r.id });
+const client = clientOf;
 
 export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   const t = (r: FastifyRequest, key: string, params?: Record<string, string | number>) =>

@@ -17,6 +17,7 @@ import type { Config } from '../../platform/config.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import { agencies, businesses, users, whitelabels } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
+import type { Client } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
@@ -34,7 +35,7 @@ import {
   presentAgency,
 } from './queries.ts';
 
-export type Client = { ip: string; requestId: string };
+export type { Client };
 
 const DOMAIN_FIELD = 'whitelabel.domain';
 

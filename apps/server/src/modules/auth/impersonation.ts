@@ -5,12 +5,11 @@ import { audit } from '../../platform/audit.ts';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { agencies, authTokens, businesses, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
+import type { Client } from '../../platform/http/client.ts';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { issueToken } from './service.ts';
-
-type Client = { ip: string; userAgent?: string; requestId: string };
 
 /**
  * Rules: an Admin may impersonate agency and business users; an agency user the users of its own

@@ -21,6 +21,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { clientOf } from '../../platform/http/client.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
 import { emailTaken } from '../accounts/service.ts';
 import { domainAvailable } from '../sites/service.ts';
@@ -36,11 +37,7 @@ import { impersonableUsers, startImpersonation, stopImpersonation } from './impe
 import { login, logout } from './service.ts';
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
-const client = (request: FastifyRequest) => ({
-  ip: request.ip,
-  userAgent: request.headers['user-agent'],
-  requestId: String(request.id),
-});
+const client = clientOf;
 const ok = (request: FastifyRequest, key: string, params: Record<string, string | number> = {}) => ({
   success: true as const,
   message: translate(key, request.lang, params),

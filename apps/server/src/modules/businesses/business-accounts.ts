@@ -13,6 +13,7 @@ import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import { agencies, businesses, plans, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
+import type { Client as RequestClient } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
@@ -20,7 +21,8 @@ import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.t
 import { requestPasswordReset, sendEmailVerification } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
 
-export type Client = { ip?: string; requestId?: string };
+/** Who asked, when known (services called outside a request pass nothing). */
+export type Client = Partial<RequestClient>;
 type BusinessRow = typeof businesses.$inferSelect;
 type OwnerRow = { id: number; email: string; first_name: string; last_name: string; active: boolean } | null;
 

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 
 export const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 
-export const client = (request: FastifyRequest) => ({ ip: request.ip, requestId: String(request.id) });
+export { clientOf as client } from '../../platform/http/client.ts';
 
 export const msg = (request: FastifyRequest, key: string, params: Record<string, string | number> = {}) =>
   translate(`businesses.${key}`, request.lang, params);

@@ -3,10 +3,11 @@ import { eq } from 'drizzle-orm';
 import type { Access, Actor } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import { users } from '../../platform/db/schema.ts';
+/** Request details kept in the audit trail. */
+import type { Client } from '../../platform/http/client.ts';
 import { forbidden } from '../../platform/http/errors.ts';
 
-/** Request details kept in the audit trail. */
-export type Client = { ip: string; requestId: string };
+export type { Client };
 
 /**
  * The business users who manage the settings screens (users, departments, blacklist, whitelist) by

@@ -1,7 +1,1 @@
-import type { FastifyRequest } from 'fastify';
-import type { Client } from './business-access.ts';
-
-export const clientOf = (request: FastifyRequest): Client => ({
-  ip: request.ip,
-  requestId: String(request.id),
-});
+export { clientOf } from '../../platform/http/client.ts';
