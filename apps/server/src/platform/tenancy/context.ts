@@ -1,0 +1,154 @@
+// The context every service call takes: which tenant, who is acting, the database handle (or the
+// transaction the caller runs in) and `afterCommit` for work that must only happen once the data is
+// committed. A signed-in user is one kind of actor among several: a carrier webhook, a job, a widget
+// visitor and an automation build their context from data, never from a pretend admin (ADR 012).
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Actor } from '../auth/actor.ts';
+import type { Tx } from '../db/client.ts';
+import type { Deps } from '../deps.ts';
+import { AppError, forbidden, notFound } from '../http/errors.ts';
+
+/** The tenant levels: the platform, an agency, or a business of an agency. */
+export type Tenant =
+  | { level: 'platform' }
+  | { level: 'agency'; agencyId: number }
+  | { level: 'business'; agencyId: number; businessId: number };
+
+/** Who is acting. */
+export type Acting =
+  | { kind: 'user'; actor: Actor }
+  | { kind: 'visitor'; installId: number; ip?: string }
+  | { kind: 'system'; source: 'job' | 'carrier' | 'payments' | 'cli' | 'seed' | 'automation'; name: string };
+
+export type AfterCommit = (work: () => unknown) => void;
+
+export type Ctx = {
+  tenant: Tenant;
+  by: Acting;
+  /** The database, or the transaction the caller runs in. */
+  db: Tx;
+  deps: Deps;
+  /** Runs `work` once the current transaction commits (at once when there is none); never on rollback. */
+  afterCommit: AfterCommit;
+  /** True inside `inTransaction`. */
+  inTx: boolean;
+};
+
+const runNow: AfterCommit = (work) => {
+  void Promise.resolve()
+    .then(work)
+    .catch(() => undefined);
+};
+
+function make(deps: Deps, tenant: Tenant, by: Acting): Ctx {
+  return { tenant, by, db: deps.db, deps, afterCommit: runNow, inTx: false };
+}
+
+/** The tenant a signed-in user belongs to. */
+export function tenantOfActor(actor: Actor): Tenant {
+  if (actor.roleGroup === 'Admin') return { level: 'platform' };
+  if (actor.agencyId === null) throw forbidden();
+  if (actor.roleGroup === 'Agency') return { level: 'agency', agencyId: actor.agencyId };
+  if (actor.businessId === null) throw forbidden();
+  return { level: 'business', agencyId: actor.agencyId, businessId: actor.businessId };
+}
+
+/** A signed-in user's context: the platform only ever for an Admin, else their own agency or business. */
+export function userContext(deps: Deps, actor: Actor): Ctx {
+  return make(deps, tenantOfActor(actor), { kind: 'user', actor });
+}
+
+/** An agency's or a business's context for work that no user started (a webhook, a job, a visitor). */
+export function tenantContext(
+  deps: Deps,
+  tenant: Exclude<Tenant, { level: 'platform' }>,
+  by: Exclude<Acting, { kind: 'user' }>,
+): Ctx {
+  return make(deps, tenant, by);
+}
+
+/**
+ * The one way, besides an Admin's request, to act platform-wide: named, so that a search finds every
+ * use (start-up seeding, the CLI, platform jobs such as the mail queue).
+ */
+export function platformSystemContext(deps: Deps, source: 'job' | 'cli' | 'seed', name: string): Ctx {
+  return make(deps, { level: 'platform' }, { kind: 'system', source, name });
+}
+
+/**
+ * Runs `fn` in one transaction with a context whose `db` is that transaction. Work given to
+ * `afterCommit` runs after the commit, in order; nothing runs when `fn` throws. A nested call joins the
+ * outer transaction.
+ */
+export async function inTransaction<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): Promise<T> {
+  if (ctx.inTx) return fn(ctx);
+  const pending: (() => unknown)[] = [];
+  const result = await ctx.deps.db.transaction(async (tx) =>
+    fn({ ...ctx, db: tx, inTx: true, afterCommit: (work) => pending.push(work) }),
+  );
+  for (const work of pending) {
+    try {
+      await work();
+    } catch (err) {
+      ctx.deps.log.error({ err }, 'after-commit work failed');
+    }
+  }
+  return result;
+}
+
+/** The acting user, for services that only users call (profile, user management). */
+export function actingUser(ctx: Ctx): Actor {
+  if (ctx.by.kind !== 'user') throw forbidden();
+  return ctx.by.actor;
+}
+
+/** Who really acted, for audit entries: the impersonator when impersonating; null for the system. */
+export function auditActorId(ctx: Ctx): number | null {
+  return ctx.by.kind === 'user' ? (ctx.by.actor.impersonatorId ?? ctx.by.actor.userId) : null;
+}
+
+type TenantColumns = { agency_id: PgColumn; business_id?: PgColumn };
+
+/**
+ * The filter that keeps a query inside the context's tenant: nothing on the platform, the agency for an
+ * agency, the agency and business for a business. Every tenant query goes through it, so another tenant's
+ * row is simply not found (404), never shown.
+ */
+export function scope(ctx: Ctx, cols: TenantColumns, ...conditions: (SQL | undefined)[]): SQL | undefined {
+  const t = ctx.tenant;
+  let tenant: SQL | undefined;
+  if (t.level === 'agency') tenant = eq(cols.agency_id, t.agencyId);
+  else if (t.level === 'business')
+    tenant = cols.business_id
+      ? and(eq(cols.agency_id, t.agencyId), eq(cols.business_id, t.businessId))
+      : eq(cols.agency_id, t.agencyId);
+  return and(tenant, ...conditions);
+}
+
+/** The row, or a 404. */
+export function found<T>(row: T | undefined | null): T {
+  if (row === undefined || row === null) throw notFound();
+  return row;
+}
+
+/**
+ * The agency a call targets: on the platform the agency the Admin named (required), else the context's
+ * own agency, whatever was named (a named other agency is simply not this tenant's: 404).
+ */
+export function targetAgency(ctx: Ctx, named?: number | null): number {
+  const t = ctx.tenant;
+  if (t.level === 'platform') {
+    if (!named) throw new AppError('VALIDATION', undefined, { agency_id: 'validation.required' });
+    return named;
+  }
+  if (named && named !== t.agencyId) throw notFound();
+  return t.agencyId;
+}
+
+/** The context's business; a 403 outside a business. */
+export function businessOf(ctx: Ctx): { agencyId: number; businessId: number } {
+  const t = ctx.tenant;
+  if (t.level !== 'business') throw forbidden();
+  return { agencyId: t.agencyId, businessId: t.businessId };
+}
