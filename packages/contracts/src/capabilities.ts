@@ -124,11 +124,15 @@ export const CAPABILITIES = {
 
   // ---- Business area ----
   'inbox.use': { roles: ['BusinessAdmin', 'MarketingUser', 'SalesUser', 'BusinessUser'], page: 'inbox_page' },
+  /** Every conversation of the business, not only an SMS agent's own (a widget with texts still needed). */
+  'inbox.all': { roles: ['BusinessAdmin', 'MarketingUser'] },
   'analytics.view': { roles: BUSINESS_MANAGERS, page: 'analytic_page' },
   'tasks.use': { roles: ['BusinessAdmin', 'MarketingUser', 'SalesUser'], page: 'tasks_page' },
   'contacts.use': { roles: [...BUSINESS_MANAGERS, 'SalesUser'], page: 'contacts_page' },
   'broadcasts.use': { roles: ['BusinessAdmin', 'MarketingUser'], page: 'broadcast_page' },
   'calls.use': { roles: [...BUSINESS_MANAGERS, 'SalesUser', 'BusinessUser'], page: 'calls_page' },
+  /** Every call of the business, not only a voice agent's own (a widget with calls still needed). */
+  'calls.all': { roles: ['BusinessAdmin', 'MarketingUser'] },
   'automations.use': { roles: ['BusinessAdmin', 'MarketingUser'], page: 'automation_page' },
   'leadForms.use': { roles: ['BusinessAdmin'] },
   'installs.use': { roles: BUSINESS_MANAGERS, page: 'installs_page' },
