@@ -23,10 +23,8 @@ import {
   ZTwilioConfigInput,
   ZTwilioStatusResponse,
   ZUpdateAgencyRequest,
-  ZWhitelabelList,
-  ZWhitelabelMessageResponse,
 } from '@stn/contracts/agencies';
-import { ZErrorResponse, ZIdParams, ZListQuery, ZSuccessMessage } from '@stn/contracts/http';
+import { ZErrorResponse, ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import { z } from '@stn/contracts/zod';
 import type { FastifyRequest } from 'fastify';
@@ -38,7 +36,6 @@ import { clientOf } from '../../platform/http/client.ts';
 import { exportBusinesses, exportUsers } from './exports.ts';
 import { deleteAgencyImage, uploadAgencyImage } from './images.ts';
 import * as svc from './service.ts';
-import { listWhitelabels, requestCertificate } from './whitelabels.ts';
 
 // Who may call what (spec 000 §2 menus and §6): the menu that shows a screen is the rule for its calls.
 const isAgencyManager = (a: Actor) =>
@@ -542,41 +539,6 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       success: true as const,
       data: await svc.installStats(deps, actorOf(request), request.params.id),
     }),
-  );
-
-  app.get(
-    '/v1/whitelabels',
-    {
-      config: { access: ADMIN },
-      schema: {
-        tags: ['whitelabels'],
-        summary: 'White-label entries: domain, agency and certificate status',
-        querystring: ZListQuery,
-        response: { 200: ZWhitelabelList, ...errors },
-      },
-    },
-    async (request) => listWhitelabels(deps, request.query),
-  );
-
-  app.post(
-    '/v1/whitelabels/:id/cert',
-    {
-      config: { access: ADMIN },
-      schema: {
-        tags: ['whitelabels'],
-        summary: 'Request a certificate: marked pending; TLS is terminated at the proxy (decision 007)',
-        params: ZIdParams,
-        response: { 200: ZWhitelabelMessageResponse, ...errors },
-      },
-    },
-    async (request) => {
-      const data = await requestCertificate(deps, actorOf(request), request.params.id, client(request));
-      return {
-        success: true as const,
-        message: t(request, 'agencies.cert_pending', { domain: data.domain }),
-        data,
-      };
-    },
   );
 
   app.get(

@@ -9,21 +9,30 @@ import type {
   TUpdateAgencyRequest,
   TWhitelabelInput,
 } from '@stn/contracts/agencies';
-import { and, count, desc, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import { audit } from '../../platform/audit.ts';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { agencies, businesses, users, whitelabels } from '../../platform/db/schema.ts';
+import { agencies, businesses, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import type { Ctx } from '../../platform/tenancy/context.ts';
 import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
 import { requestPasswordReset, sendNotificationMail } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
-import { installStats as businessInstallStats } from '../businesses/business-accounts.ts';
+import { agencyInstallStats } from '../businesses/service.ts';
+import {
+  isMainDomainHost,
+  normalizeHost,
+  removeWhitelabels,
+  type SiteAgency,
+  setWhitelabel,
+  whitelabelHostTaken,
+} from '../sites/service.ts';
 import {
   type AgencyRow,
   agencyAdminOf,
@@ -54,7 +63,7 @@ async function withUniqueErrors<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Gives the agency its white-label host: the whitelabels row (one per agency, managed here) and the
+ * Gives the agency its white-label host: its white-label entry (the sites module's) and the
  * agencies.domain/subdomain columns that site-data resolution reads, kept equal. A custom domain and a
  * subdomain of the main domain are both checked against every other agency and white-label entry.
  */
@@ -78,12 +87,7 @@ async function claimWhitelabel(tx: Tx, config: Config, agencyId: number, input: 
       ),
     )
     .limit(1);
-  const entries = await tx
-    .select({ id: whitelabels.id })
-    .from(whitelabels)
-    .where(and(ne(whitelabels.agency_id, agencyId), sql`lower(${whitelabels.domain}) = ${host}`))
-    .limit(1);
-  if (reserved || others.length > 0 || entries.length > 0)
+  if (reserved || others.length > 0 || (await whitelabelHostTaken({ db: tx }, { agencyId, host })))
     throw invalid(DOMAIN_FIELD, 'agencies.domain_taken');
 
   await tx
@@ -94,26 +98,7 @@ async function claimWhitelabel(tx: Tx, config: Config, agencyId: number, input: 
       updated_at: new Date(),
     })
     .where(eq(agencies.id, agencyId));
-  const [existing] = await tx.select().from(whitelabels).where(eq(whitelabels.agency_id, agencyId)).limit(1);
-  if (!existing) {
-    await tx.insert(whitelabels).values({ agency_id: agencyId, domain: host, type: input.type });
-  } else if (existing.domain !== host || existing.type !== input.type) {
-    // A new host needs its own certificate.
-    await tx
-      .update(whitelabels)
-      .set({
-        domain: host,
-        type: input.type,
-        cert_status: 'none',
-        cert_message: null,
-        cert_requested_at: null,
-        updated_at: new Date(),
-      })
-      .where(eq(whitelabels.id, existing.id));
-    await tx
-      .delete(whitelabels)
-      .where(and(eq(whitelabels.agency_id, agencyId), ne(whitelabels.id, existing.id)));
-  }
+  await setWhitelabel({ db: tx }, { agencyId, host, type: input.type });
 }
 
 const FLAGS = [
@@ -369,7 +354,7 @@ export async function deleteAgencies(deps: Deps, actor: Actor, ids: number[], cl
     const rows = await bulkTargets(tx, actor, ids, 'ids');
     if (rows.some((r) => r.status !== 'archived')) throw invalid('ids', 'agencies.not_archived');
     for (const agency of rows) {
-      await tx.delete(whitelabels).where(eq(whitelabels.agency_id, agency.id));
+      await removeWhitelabels({ db: tx }, { agencyId: agency.id });
       await tx
         .update(agencies)
         .set({
@@ -510,7 +495,7 @@ export async function twilioStatus(deps: Deps, actor: Actor, id: number) {
 /** Installs the agency may still hand out: the businesses module's count, the one its limit enforces. */
 export async function installStats(deps: Deps, actor: Actor, id: number) {
   const agency = await findAgency(deps.db, actor, id);
-  const stats = await businessInstallStats(deps.db, agency.id);
+  const stats = await agencyInstallStats(deps, { agencyId: agency.id });
   return { total_installs: stats.total_installs, available_installs: stats.available_installs };
 }
 
@@ -565,4 +550,79 @@ export async function sendNotification(
     if (await sendNotificationMail(deps, r.id, { subject: input.subject, text: input.message })) sent++;
   }
   return sent;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What other modules read of agencies.
+
+/** Whether an agency exists (whatever its status). */
+export async function agencyExists(ctx: Pick<Ctx, 'db'>, input: { id: number }) {
+  const [row] = await ctx.db.select({ id: agencies.id }).from(agencies).where(eq(agencies.id, input.id));
+  return Boolean(row);
+}
+
+/** A query of the ids of agencies that are not deleted, optionally whose name matches a LIKE pattern. */
+export function liveAgencyIds(ctx: Pick<Ctx, 'db'>, input: { nameLike?: string }) {
+  return ctx.db
+    .select({ id: agencies.id })
+    .from(agencies)
+    .where(
+      and(ne(agencies.status, 'deleted'), input.nameLike ? ilike(agencies.name, input.nameLike) : undefined),
+    );
+}
+
+/** Names and statuses of some agencies. */
+export async function agencySummaries(ctx: Pick<Ctx, 'db'>, input: { ids: number[] }) {
+  if (input.ids.length === 0) return [];
+  return ctx.db
+    .select({ id: agencies.id, name: agencies.name, status: agencies.status })
+    .from(agencies)
+    .where(inArray(agencies.id, input.ids));
+}
+
+/**
+ * Which active agency a host belongs to: the main domain (and www.) is the main agency's,
+ * <subdomain>.<MAIN_DOMAIN> is that agency's white-label subdomain, anything else a custom domain.
+ */
+export async function agencyForHost(
+  ctx: Pick<Ctx, 'db' | 'deps'>,
+  input: { host: string },
+): Promise<{ agency?: SiteAgency; isMainDomain: boolean }> {
+  const host = normalizeHost(input.host);
+  const main = ctx.deps.config.mainDomain;
+  const isMainDomain = isMainDomainHost(ctx.deps.config, host);
+  const active = eq(agencies.status, 'active');
+  const find = async (where: SQL | undefined) => {
+    const [agency] = await ctx.db.select().from(agencies).where(and(where, active)).limit(1);
+    return agency;
+  };
+  if (isMainDomain) return { agency: await find(eq(agencies.is_main, true)), isMainDomain };
+  if (host.endsWith(`.${main}`)) {
+    const sub = host.slice(0, -(main.length + 1));
+    if (!sub.includes('.')) {
+      const agency = await find(sql`lower(${agencies.subdomain}) = ${sub}`);
+      if (agency) return { agency, isMainDomain };
+    }
+  }
+  return { agency: await find(sql`lower(${agencies.domain}) = ${host}`), isMainDomain };
+}
+
+/** Whether a white-label domain (or a subdomain of the main domain) is still free. */
+export async function domainAvailable(ctx: Pick<Ctx, 'db' | 'deps'>, input: { domain: string }) {
+  const host = normalizeHost(input.domain);
+  const main = ctx.deps.config.mainDomain;
+  if (host === main || host === `www.${main}`) return false;
+  const sub = host.endsWith(`.${main}`)
+    ? host.slice(0, -(main.length + 1))
+    : host.includes('.')
+      ? null
+      : host;
+  const [row] = await ctx.db
+    .select({ id: agencies.id })
+    .from(agencies)
+    .where(
+      sub !== null ? sql`lower(${agencies.subdomain}) = ${sub}` : sql`lower(${agencies.domain}) = ${host}`,
+    )
+    .limit(1);
+  return !row;
 }

@@ -24,7 +24,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
 import { emailTaken } from '../accounts/service.ts';
-import { domainAvailable } from '../sites/service.ts';
+import { domainAvailable } from '../agencies/service.ts';
 import {
   requestPasswordReset,
   resetPassword,
@@ -204,7 +204,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     },
     async (request) => ({
       success: true as const,
-      data: { unique: await domainAvailable(db, deps.config, request.body.domain) },
+      data: { unique: await domainAvailable({ db, deps }, { domain: request.body.domain }) },
     }),
   );
 

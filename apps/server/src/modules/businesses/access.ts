@@ -15,13 +15,7 @@ export const BUSINESS_MANAGERS: Access = {
   check: (a) => isAdmin(a) || a.role === 'AgencyAdmin' || isAgencyUserOfType(a, ['1']),
 };
 
-/** Plans: platform admins, the AgencyAdmin, AccountManagers (1) and FinanaceManagers (2). */
-export const PLAN_MANAGERS: Access = {
-  roleGroups: ['Admin', 'Agency'],
-  check: (a) => isAdmin(a) || a.role === 'AgencyAdmin' || isAgencyUserOfType(a, ['1', '2']),
-};
-
-/** Agency user management and packages: the AgencyAdmin only. */
+/** Agency user management: the AgencyAdmin only. */
 export const AGENCY_ADMIN: Access = { roleGroups: ['Agency'], roles: ['AgencyAdmin'] };
 
 /** The business's own settings. */

@@ -8,10 +8,13 @@ import {
   ZUpdateAgencyUserRequest,
 } from '@stn/contracts/businesses';
 import { ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { clientOf as client } from '../../platform/http/client.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
+import { errorResponses as errors, okMessage } from '../../platform/http/replies.ts';
 import { AGENCY_ADMIN } from './access.ts';
 import {
   allAgencyUsers,
@@ -23,7 +26,9 @@ import {
   resetAgencyUserPassword,
   updateAgencyUser,
 } from './agency-users.ts';
-import { client, errors, ok } from './http.ts';
+
+const ok = (request: FastifyRequest, key: string, params: Record<string, string | number> = {}) =>
+  okMessage(request, `businesses.${key}`, params);
 
 // Agency users (docs/decisions/008-agency-users-paths.md): the AgencyAdmin only.
 const tags = ['agency users'];

@@ -11,7 +11,7 @@ import { audit } from '../../platform/audit.ts';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { agencies, businesses, plans, users } from '../../platform/db/schema.ts';
+import { agencies, businesses, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Client as RequestClient } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
@@ -20,6 +20,7 @@ import { inTenant } from '../../platform/tenancy.ts';
 import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
 import { requestPasswordReset, sendEmailVerification } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
+import { isPlanOfAgency } from '../billing/service.ts';
 
 /** Who asked, when known (services called outside a request pass nothing). */
 export type Client = Partial<RequestClient>;
@@ -193,11 +194,8 @@ async function assertInstallsFit(tx: Tx, agencyId: number, wanted: number, excep
 
 async function assertPlanOfAgency(tx: Tx, agencyId: number, planId: number | null | undefined) {
   if (!planId) return;
-  const [plan] = await tx
-    .select({ id: plans.id })
-    .from(plans)
-    .where(and(eq(plans.id, planId), eq(plans.agency_id, agencyId)));
-  if (!plan) throw invalid('subscription_plan_id', 'validation.in');
+  if (!(await isPlanOfAgency({ db: tx }, { agencyId, planId })))
+    throw invalid('subscription_plan_id', 'validation.in');
 }
 
 /**

@@ -17,10 +17,15 @@ import {
   ZUpdateBusinessRequest,
 } from '@stn/contracts/businesses';
 import { ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { clientOf as client } from '../../platform/http/client.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
+import { errorResponses as errors, okMessage } from '../../platform/http/replies.ts';
+import { userContext } from '../../platform/tenancy/context.ts';
+import { allPackages } from '../billing/service.ts';
 import { BUSINESS_ADMIN, BUSINESS_MANAGERS, BUSINESS_MEMBERS, BUSINESS_VIEWERS } from './access.ts';
 import { agencyUsersRoutes } from './agency-users-routes.ts';
 import {
@@ -44,10 +49,9 @@ import {
   updateReport,
   uploadImage,
 } from './business-settings.ts';
-import { client, errors, ok } from './http.ts';
-import { allPackages } from './packages.ts';
-import { packagesRoutes } from './packages-routes.ts';
-import { plansRoutes } from './plans-routes.ts';
+
+const ok = (request: FastifyRequest, key: string, params: Record<string, string | number> = {}) =>
+  okMessage(request, `businesses.${key}`, params);
 
 const tags = ['businesses'];
 
@@ -382,10 +386,11 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
         response: { 200: ZPackageAllResponse, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await allPackages(deps, actorOf(request), true) }),
+    async (request) => ({
+      success: true as const,
+      data: await allPackages(userContext(deps, actorOf(request)), { activeOnly: true }),
+    }),
   );
 
   await app.register(agencyUsersRoutes, deps);
-  await app.register(plansRoutes, deps);
-  await app.register(packagesRoutes, deps);
 };

@@ -13,6 +13,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { clientOf } from '../../platform/http/client.ts';
 import { BUSINESS_MANAGERS } from './business-access.ts';
 import {
   allBusinessUsers,
@@ -25,7 +26,6 @@ import {
   resetBusinessUserPassword,
   updateBusinessUser,
 } from './business-users-service.ts';
-import { clientOf } from './http.ts';
 
 const tags = ['business users'];
 const denied = { 401: ZErrorResponse, 403: ZErrorResponse };

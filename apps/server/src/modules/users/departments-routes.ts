@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { clientOf } from '../../platform/http/client.ts';
 import { BUSINESS_MANAGERS } from './business-access.ts';
 import {
   allDepartments,
@@ -23,7 +24,6 @@ import {
   toggleDepartment,
   updateDepartment,
 } from './departments-service.ts';
-import { clientOf } from './http.ts';
 
 const tags = ['departments'];
 const denied = { 401: ZErrorResponse, 403: ZErrorResponse };

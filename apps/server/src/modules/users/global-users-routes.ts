@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Access } from '../../platform/auth/actor.ts';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { clientOf } from '../../platform/http/client.ts';
 import {
   changeGlobalUserPassword,
   createGlobalUser,
@@ -20,7 +21,6 @@ import {
   listGlobalUsers,
   updateGlobalUser,
 } from './global-users-service.ts';
-import { clientOf } from './http.ts';
 
 const tags = ['global users'];
 // Spec 000 §6: only a SuperAdmin sees global users; a plain Admin gets 403.

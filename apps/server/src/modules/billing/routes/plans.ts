@@ -8,18 +8,42 @@ import {
   ZPlanResponse,
 } from '@stn/contracts/businesses';
 import { ZErrorResponse, ZListQuery, ZSuccessMessage } from '@stn/contracts/http';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf } from '../../platform/auth/plugin.ts';
-import type { Deps } from '../../platform/deps.ts';
-import { listEnvelope } from '../../platform/http/pagination.ts';
-import { PLAN_MANAGERS } from './access.ts';
-import { errors, ok } from './http.ts';
-import { allPlans, deletePlan, getPlan, hasDefaultPlan, listPlans, savePlan } from './plans.ts';
+import { actorOf } from '../../../platform/auth/plugin.ts';
+import type { Deps } from '../../../platform/deps.ts';
+import { notFound } from '../../../platform/http/errors.ts';
+import { listEnvelope } from '../../../platform/http/pagination.ts';
+import { errorResponses as errors, okMessage } from '../../../platform/http/replies.ts';
+import { type Ctx, targetAgency, userContext } from '../../../platform/tenancy/context.ts';
+import { agencyExists } from '../../agencies/service.ts';
+import { businessesOnPlan } from '../../businesses/service.ts';
+import { PLAN_MANAGERS } from '../access.ts';
+import { allPlans, deletePlan, getPlan, hasDefaultPlan, listPlans, savePlan } from '../service.ts';
 
 // Subscription plans of spec 001 §7: AgencyAdmin, AccountManager, FinanaceManager; platform admins.
 const tags = ['plans'];
 const config = { access: PLAN_MANAGERS };
 const base = '/v1/agencies/:agency_id/subscription/plans';
+const ok = (request: FastifyRequest, key: string) => okMessage(request, `businesses.${key}`);
+
+/** The caller's context and the agency it names: its own (another answers 404), or for an Admin any existing one. */
+async function target(deps: Deps, request: FastifyRequest & { params: { agency_id: number } }) {
+  const ctx = userContext(deps, actorOf(request));
+  const agencyId = targetAgency(ctx, request.params.agency_id);
+  if (!(await agencyExists(ctx, { id: agencyId }))) throw notFound();
+  return { ctx, agencyId };
+}
+
+/** A service call's arguments: the context and the target agency with the rest of the input. */
+async function args<T extends object>(
+  deps: Deps,
+  request: FastifyRequest & { params: { agency_id: number } },
+  more: T = {} as T,
+): Promise<[Ctx, { agencyId: number } & T]> {
+  const { ctx, agencyId } = await target(deps, request);
+  return [ctx, { agencyId, ...more }];
+}
 
 export const plansRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
@@ -35,7 +59,8 @@ export const plansRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      const r = await listPlans(deps, actorOf(request), request.params.agency_id, request.query);
+      const { ctx, agencyId } = await target(deps, request);
+      const r = await listPlans(ctx, { agencyId, query: request.query });
       return listEnvelope(r.data, r.total, request.query);
     },
   );
@@ -53,7 +78,7 @@ export const plansRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     },
     async (request) => ({
       success: true as const,
-      data: await allPlans(deps, actorOf(request), request.params.agency_id),
+      data: await allPlans(...(await args(deps, request))),
     }),
   );
 
@@ -70,7 +95,7 @@ export const plansRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     },
     async (request) => ({
       success: true as const,
-      data: await hasDefaultPlan(deps, actorOf(request), request.params.agency_id),
+      data: await hasDefaultPlan(...(await args(deps, request))),
     }),
   );
 
@@ -88,7 +113,7 @@ export const plansRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     },
     async (request) => ({
       ...ok(request, 'plans.created'),
-      data: await savePlan(deps, actorOf(request), request.params.agency_id, request.body),
+      data: await savePlan(...(await args(deps, request, { plan: request.body }))),
     }),
   );
 
@@ -100,7 +125,7 @@ export const plansRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     },
     async (request) => ({
       success: true as const,
-      data: await getPlan(deps, actorOf(request), request.params.agency_id, request.params.plan_id),
+      data: await getPlan(...(await args(deps, request, { planId: request.params.plan_id }))),
     }),
   );
 
@@ -119,11 +144,7 @@ export const plansRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     async (request) => ({
       ...ok(request, 'plans.updated'),
       data: await savePlan(
-        deps,
-        actorOf(request),
-        request.params.agency_id,
-        request.body,
-        request.params.plan_id,
+        ...(await args(deps, request, { plan: request.body, planId: request.params.plan_id })),
       ),
     }),
   );
@@ -140,7 +161,13 @@ export const plansRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      await deletePlan(deps, actorOf(request), request.params.agency_id, request.params.plan_id);
+      const { ctx, agencyId } = await target(deps, request);
+      const planId = request.params.plan_id;
+      await deletePlan(ctx, {
+        agencyId,
+        planId,
+        businessesOnPlan: (tx: Ctx) => businessesOnPlan(tx, { agencyId, planId }),
+      });
       return ok(request, 'plans.deleted');
     },
   );

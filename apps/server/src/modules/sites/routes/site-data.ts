@@ -1,10 +1,11 @@
 import { ZSiteDataResponse } from '@stn/contracts/site';
 import { z } from '@stn/contracts/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Deps } from '../../platform/deps.ts';
-import { siteData } from './service.ts';
+import type { Deps } from '../../../platform/deps.ts';
+import { agencyForHost } from '../../agencies/service.ts';
+import { siteData } from '../service.ts';
 
-export const sitesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+export const siteDataRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
     '/v1/settings/site-data/:domain',
     {
@@ -18,7 +19,10 @@ export const sitesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     },
     async (request) => ({
       success: true as const,
-      data: await siteData(deps.db, deps.config, request.params.domain),
+      data: siteData(
+        deps.config,
+        await agencyForHost({ db: deps.db, deps }, { host: request.params.domain }),
+      ),
     }),
   );
 };

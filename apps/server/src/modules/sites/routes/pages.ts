@@ -8,9 +8,11 @@ import {
   ZPublicPageResponse,
 } from '@stn/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf } from '../../platform/auth/plugin.ts';
-import type { Deps } from '../../platform/deps.ts';
-import { getPage, publicPage, putPage } from './pages-service.ts';
+import { actorOf } from '../../../platform/auth/plugin.ts';
+import type { Deps } from '../../../platform/deps.ts';
+import { userContext } from '../../../platform/tenancy/context.ts';
+import { agencyForHost } from '../../agencies/service.ts';
+import { getPage, publicPage, putPage } from '../pages.ts';
 
 const tags = ['pages'];
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
@@ -30,7 +32,7 @@ export const pagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     },
     async (request) => ({
       success: true as const,
-      data: await getPage(deps, actorOf(request), request.params.key),
+      data: await getPage(userContext(deps, actorOf(request)), { key: request.params.key }),
     }),
   );
 
@@ -52,7 +54,10 @@ export const pagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     async (request) => ({
       success: true as const,
       message: translate('users.pages.updated', request.lang),
-      data: await putPage(deps, actorOf(request), request.params.key, request.body),
+      data: await putPage(userContext(deps, actorOf(request)), {
+        ...request.body,
+        key: request.params.key,
+      }),
     }),
   );
 
@@ -71,7 +76,13 @@ export const pagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     },
     async (request) => ({
       success: true as const,
-      data: { data: await publicPage(deps, request.params.key, request.query.domain) },
+      data: {
+        data: await publicPage(deps, {
+          key: request.params.key,
+          agencyOfHost: async () =>
+            (await agencyForHost({ db: deps.db, deps }, { host: request.query.domain })).agency?.id ?? null,
+        }),
+      },
     }),
   );
 };

@@ -12,14 +12,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Access } from '../../platform/auth/actor.ts';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { isBusinessManager } from './business-access.ts';
-import { clientOf } from './http.ts';
-import {
-  addToPhoneList,
-  importPhoneList,
-  listPhoneList,
-  removeFromPhoneList,
-} from './phone-lists-service.ts';
+import { clientOf } from '../../platform/http/client.ts';
+import { userContext } from '../../platform/tenancy/context.ts';
+import { isBusinessManager } from '../users/business-access.ts';
+import { addToPhoneList, importPhoneList, listPhoneList, removeFromPhoneList } from './service.ts';
 
 const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
 const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
@@ -41,7 +37,7 @@ export const phoneListsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
           response: { 200: ZPhoneListList, ...denied, 422: ZErrorResponse },
         },
       },
-      async (request) => listPhoneList(deps, actorOf(request), list, request.query),
+      async (request) => listPhoneList(userContext(deps, actorOf(request)), { list, query: request.query }),
     );
 
     app.post(
@@ -58,7 +54,7 @@ export const phoneListsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       async (request) => ({
         success: true as const,
         message: translate(`users.phone_lists.${list}_added`, request.lang),
-        data: await addToPhoneList(deps, actorOf(request), list, request.body),
+        data: await addToPhoneList(userContext(deps, actorOf(request)), { ...request.body, list }),
       }),
     );
 
@@ -74,7 +70,11 @@ export const phoneListsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
         },
       },
       async (request) => {
-        await removeFromPhoneList(deps, actorOf(request), list, request.params.id, clientOf(request));
+        await removeFromPhoneList(userContext(deps, actorOf(request)), {
+          list,
+          id: request.params.id,
+          client: clientOf(request),
+        });
         return {
           success: true as const,
           message: translate(`users.phone_lists.${list}_deleted`, request.lang),
@@ -96,7 +96,10 @@ export const phoneListsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const data = await importPhoneList(deps, actorOf(request), 'blacklist', request.body);
+      const data = await importPhoneList(userContext(deps, actorOf(request)), {
+        ...request.body,
+        list: 'blacklist',
+      });
       return {
         success: true as const,
         message: translate('users.phone_lists.imported', request.lang, {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshot } from '../../../test/helpers.ts';
-import { type Ctx, call, expect422, rows, setup } from './test-support.ts';
+import { type Ctx, call, expect422, rows, setup } from '../users/test-support.ts';
 
 let c: Ctx;
 let api: ReturnType<typeof call>;

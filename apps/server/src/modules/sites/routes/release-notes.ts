@@ -7,10 +7,11 @@ import {
   ZReleaseNoteResponse,
 } from '@stn/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Access } from '../../platform/auth/actor.ts';
-import { actorOf } from '../../platform/auth/plugin.ts';
-import type { Deps } from '../../platform/deps.ts';
-import { clientOf } from './http.ts';
+import type { Access } from '../../../platform/auth/actor.ts';
+import { actorOf } from '../../../platform/auth/plugin.ts';
+import type { Deps } from '../../../platform/deps.ts';
+import { clientOf } from '../../../platform/http/client.ts';
+import { userContext } from '../../../platform/tenancy/context.ts';
 import {
   createReleaseNote,
   deleteReleaseNote,
@@ -18,7 +19,7 @@ import {
   listReleaseNotes,
   publishedReleaseNotes,
   updateReleaseNote,
-} from './release-notes-service.ts';
+} from '../release-notes.ts';
 
 const tags = ['release notes'];
 // Spec 000 §6: only Admin and SuperAdmin manage release notes.
@@ -53,7 +54,7 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
         response: { 200: ZReleaseNoteList, ...denied, 422: ZErrorResponse },
       },
     },
-    async (request) => listReleaseNotes(deps, request.query),
+    async (request) => listReleaseNotes(userContext(deps, actorOf(request)), request.query),
   );
 
   app.get(
@@ -67,7 +68,10 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
         response: { 200: ZReleaseNoteResponse, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await getReleaseNote(deps, request.params.id) }),
+    async (request) => ({
+      success: true as const,
+      data: await getReleaseNote(userContext(deps, actorOf(request)), { id: request.params.id }),
+    }),
   );
 
   app.post(
@@ -84,7 +88,7 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
     async (request) => ({
       success: true as const,
       message: translate('users.release_notes.created', request.lang),
-      data: await createReleaseNote(deps, actorOf(request), request.body),
+      data: await createReleaseNote(userContext(deps, actorOf(request)), request.body),
     }),
   );
 
@@ -103,7 +107,10 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
     async (request) => ({
       success: true as const,
       message: translate('users.release_notes.updated', request.lang),
-      data: await updateReleaseNote(deps, request.params.id, request.body),
+      data: await updateReleaseNote(userContext(deps, actorOf(request)), {
+        ...request.body,
+        id: request.params.id,
+      }),
     }),
   );
 
@@ -119,7 +126,10 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
       },
     },
     async (request) => {
-      await deleteReleaseNote(deps, actorOf(request), request.params.id, clientOf(request));
+      await deleteReleaseNote(userContext(deps, actorOf(request)), {
+        id: request.params.id,
+        client: clientOf(request),
+      });
       return { success: true as const, message: translate('users.release_notes.deleted', request.lang) };
     },
   );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectCrossTenant404, snapshot } from '../../../test/helpers.ts';
-import { addBusinessUser, type Ctx, call, expect422, rows, setup, touched } from './test-support.ts';
+import { addBusinessUser, type Ctx, call, expect422, rows, setup, touched } from '../users/test-support.ts';
 
 let c: Ctx;
 let api: ReturnType<typeof call>;

@@ -6,12 +6,10 @@ import {
   type TPageRequest,
 } from '@stn/contracts/users';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Actor } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import { pages } from '../../platform/db/schema.ts';
-import type { Deps } from '../../platform/deps.ts';
 import { forbidden, notFound } from '../../platform/http/errors.ts';
-import { agencyForHost } from '../sites/service.ts';
+import { actingUser, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
 
 // Editable pages. The platform's pages (agency_id null) are written by platform admins; an agency may
 // write its own terms-of-services and privacy-policy, which its domain then shows instead.
@@ -57,41 +55,48 @@ const toPage = (key: TPageKey, found: Awaited<ReturnType<typeof effectivePage>>)
     : { key, title: '', content: '', source: 'none', updated_at: null };
 
 /** What the caller's editor or viewer shows: an empty page when nothing is written yet. */
-export async function getPage(deps: Deps, actor: Actor, rawKey: string): Promise<TPage> {
-  const key = pageKey(rawKey);
-  const agencyId = actor.roleGroup === 'Agency' ? actor.agencyId : null;
-  return toPage(key, await effectivePage(deps.db, key, agencyId));
+export async function getPage(ctx: Ctx, input: { key: string }): Promise<TPage> {
+  const key = pageKey(input.key);
+  const agencyId = ctx.tenant.level === 'agency' ? ctx.tenant.agencyId : null;
+  return toPage(key, await effectivePage(ctx.db, key, agencyId));
 }
 
-export async function putPage(deps: Deps, actor: Actor, rawKey: string, input: TPageRequest): Promise<TPage> {
-  const key = pageKey(rawKey);
+export async function putPage(ctx: Ctx, input: TPageRequest & { key: string }): Promise<TPage> {
+  const key = pageKey(input.key);
   let agencyId: number | null = null;
-  if (actor.roleGroup === 'Agency') {
+  if (ctx.tenant.level === 'agency') {
     // Agencies read the training page; only an AgencyAdmin writes its own terms and privacy pages.
-    if (actor.role !== 'AgencyAdmin' || !canOverride(key) || !actor.agencyId) throw forbidden();
-    agencyId = actor.agencyId;
-  } else if (actor.roleGroup !== 'Admin') throw forbidden();
-  await deps.db.transaction(async (tx) => {
-    const existing = await findPage(tx, key, agencyId);
+    if (actingUser(ctx).role !== 'AgencyAdmin' || !canOverride(key)) throw forbidden();
+    agencyId = ctx.tenant.agencyId;
+  } else if (ctx.tenant.level !== 'platform') throw forbidden();
+  await inTransaction(ctx, async (tx) => {
+    const existing = await findPage(tx.db, key, agencyId);
     if (existing) {
-      await tx
+      await tx.db
         .update(pages)
         .set({ title: input.title, content: input.content, updated_at: new Date() })
         .where(eq(pages.id, existing.id));
     } else {
-      await tx.insert(pages).values({ agency_id: agencyId, key, title: input.title, content: input.content });
+      await tx.db
+        .insert(pages)
+        .values({ agency_id: agencyId, key, title: input.title, content: input.content });
     }
   });
-  return getPage(deps, actor, key);
+  return getPage(ctx, { key });
 }
 
-/** The page a site shows (spec 000 §7): the host's agency's own page, else the platform page; else 404. */
-export async function publicPage(deps: Deps, rawKey: string, domain: string) {
-  const key = pageKey(rawKey);
+/**
+ * The page a site shows (spec 000 §7): the host's agency's own page, else the platform page; else 404.
+ * `agencyOfHost` answers which agency the site's host is (the agencies module's answer).
+ */
+export async function publicPage(
+  ctx: Pick<Ctx, 'db'>,
+  input: { key: string; agencyOfHost: () => Promise<number | null> },
+) {
+  const key = pageKey(input.key);
   // Training is for agencies, not a public page.
   if (!canOverride(key)) throw notFound();
-  const { agency } = await agencyForHost(deps.db, deps.config, domain);
-  const found = await effectivePage(deps.db, key, agency?.id ?? null);
+  const found = await effectivePage(ctx.db, key, await input.agencyOfHost());
   if (!found) throw notFound();
   return { key, title: found.row.title, content: found.row.content };
 }

@@ -8,14 +8,19 @@ import {
 } from '@stn/contracts/users';
 import { and, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
 import { audit } from '../../platform/audit.ts';
-import type { Actor } from '../../platform/auth/actor.ts';
-import type { Tx } from '../../platform/db/client.ts';
 import { phoneLists } from '../../platform/db/schema.ts';
-import type { Deps } from '../../platform/deps.ts';
-import { forbidden, invalid, notFound } from '../../platform/http/errors.ts';
-import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
-import { inTenant } from '../../platform/tenancy.ts';
-import { auditActor, type Client, likePattern, requireBusinessPage } from './business-access.ts';
+import type { Client } from '../../platform/http/client.ts';
+import { forbidden, invalid } from '../../platform/http/errors.ts';
+import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import {
+  actingUser,
+  auditActorId,
+  type Ctx,
+  found,
+  inTransaction,
+  scope,
+} from '../../platform/tenancy/context.ts';
+import { requireBusinessPage } from '../users/business-access.ts';
 
 // Blacklist and whitelist: platform admins keep the platform-wide lists (agency_id and business_id
 // null), business managers their business's list. Numbers are stored in E.164.
@@ -26,29 +31,28 @@ const INVALID_SHOWN = 100;
 
 type Owner = { agency_id: number | null; business_id: number | null };
 
-/** Whose list the caller works on, and the filter that keeps every query on it. */
-async function ownerOf(
-  db: Tx,
-  actor: Actor,
-  list: TPhoneList,
-): Promise<{ owner: Owner; where: SQL | undefined }> {
-  if (actor.roleGroup === 'Admin') {
+/** Whose list the context works on, and the filter that keeps every query on it. */
+async function ownerOf(ctx: Ctx, list: TPhoneList): Promise<{ owner: Owner; where: SQL | undefined }> {
+  if (ctx.tenant.level === 'platform') {
     return {
       owner: { agency_id: null, business_id: null },
       where: and(isNull(phoneLists.agency_id), isNull(phoneLists.business_id)),
     };
   }
-  if (actor.roleGroup !== 'Business') throw forbidden();
-  const scope = await requireBusinessPage(
-    db,
-    actor,
+  if (ctx.tenant.level !== 'business') throw forbidden();
+  const business = await requireBusinessPage(
+    ctx.db,
+    actingUser(ctx),
     list === 'blacklist' ? 'blacklist_page' : 'whitelist_page',
   );
   return {
-    owner: { agency_id: scope.agencyId, business_id: scope.businessId },
-    where: inTenant(actor, { agency_id: phoneLists.agency_id, business_id: phoneLists.business_id }),
+    owner: { agency_id: business.agencyId, business_id: business.businessId },
+    where: scope(ctx, { agency_id: phoneLists.agency_id, business_id: phoneLists.business_id }),
   };
 }
+
+/** The user who added a number; none when the system did. */
+const creatorOf = (ctx: Ctx) => (ctx.by.kind === 'user' ? ctx.by.actor.userId : null);
 
 const toEntry = (r: Row): TPhoneListEntry => ({
   id: r.id,
@@ -57,8 +61,9 @@ const toEntry = (r: Row): TPhoneListEntry => ({
   created_at: r.created_at.toISOString(),
 });
 
-export async function listPhoneList(deps: Deps, actor: Actor, list: TPhoneList, q: TListQuery) {
-  const { where: scope } = await ownerOf(deps.db, actor, list);
+export async function listPhoneList(ctx: Ctx, input: { list: TPhoneList; query: TListQuery }) {
+  const { list, query: q } = input;
+  const { where: owned } = await ownerOf(ctx, list);
   // The keyword matches the stored number with or without its formatting.
   const digits = q.keyword?.replace(/[^\d]/g, '');
   const kw = q.keyword
@@ -67,48 +72,42 @@ export async function listPhoneList(deps: Deps, actor: Actor, list: TPhoneList, 
         digits ? ilike(phoneLists.phone, likePattern(digits)) : undefined,
       )
     : undefined;
-  const where = and(eq(phoneLists.list, list), scope, kw);
+  const where = and(eq(phoneLists.list, list), owned, kw);
   const { limit, offset } = pageOf(q);
   const [rows, [total]] = await Promise.all([
-    deps.db.select().from(phoneLists).where(where).orderBy(desc(phoneLists.id)).limit(limit).offset(offset),
-    deps.db.select({ n: count() }).from(phoneLists).where(where),
+    ctx.db.select().from(phoneLists).where(where).orderBy(desc(phoneLists.id)).limit(limit).offset(offset),
+    ctx.db.select({ n: count() }).from(phoneLists).where(where),
   ]);
   return listEnvelope(rows.map(toEntry), total?.n ?? 0, q);
 }
 
 export async function addToPhoneList(
-  deps: Deps,
-  actor: Actor,
-  list: TPhoneList,
-  input: TPhoneListRequest,
+  ctx: Ctx,
+  input: TPhoneListRequest & { list: TPhoneList },
 ): Promise<TPhoneListEntry> {
-  const { owner } = await ownerOf(deps.db, actor, list);
-  const [row] = await deps.db
+  const { list } = input;
+  const { owner } = await ownerOf(ctx, list);
+  const [row] = await ctx.db
     .insert(phoneLists)
-    .values({ list, ...owner, phone: input.phone, note: input.note ?? null, created_by: actor.userId })
+    .values({ list, ...owner, phone: input.phone, note: input.note ?? null, created_by: creatorOf(ctx) })
     .onConflictDoNothing()
     .returning();
   if (!row) throw invalid('phone', 'users.phone_lists.duplicate');
   return toEntry(row);
 }
 
-export async function removeFromPhoneList(
-  deps: Deps,
-  actor: Actor,
-  list: TPhoneList,
-  id: number,
-  client: Client,
-) {
-  const { where } = await ownerOf(deps.db, actor, list);
-  await deps.db.transaction(async (tx) => {
-    const [row] = await tx
+export async function removeFromPhoneList(ctx: Ctx, input: { list: TPhoneList; id: number; client: Client }) {
+  const { list, id, client } = input;
+  const { where } = await ownerOf(ctx, list);
+  await inTransaction(ctx, async (tx) => {
+    const [deleted] = await tx.db
       .delete(phoneLists)
       .where(and(eq(phoneLists.id, id), eq(phoneLists.list, list), where))
       .returning();
-    if (!row) throw notFound();
-    await audit(tx, {
+    const row = found(deleted);
+    await audit(tx.db, {
       action: `${list}.delete`,
-      actorId: auditActor(actor),
+      actorId: auditActorId(ctx),
       agencyId: row.agency_id,
       businessId: row.business_id,
       data: { phone: row.phone },
@@ -132,13 +131,10 @@ function csvCells(csv: string): string[] {
 }
 
 /** Imports numbers into the blacklist; invalid ones and those already listed are skipped. */
-export async function importPhoneList(
-  deps: Deps,
-  actor: Actor,
-  list: TPhoneList,
-  input: TPhoneImportRequest,
-) {
-  const { owner } = await ownerOf(deps.db, actor, list);
+export async function importPhoneList(ctx: Ctx, input: TPhoneImportRequest & { list: TPhoneList }) {
+  const { list } = input;
+  const { owner } = await ownerOf(ctx, list);
+  const createdBy = creatorOf(ctx);
   const values = [...(input.phones ?? []), ...(input.csv ? csvCells(input.csv) : [])];
   if (values.length > MAX_IMPORT) throw invalid('phones', 'validation.max_array', { max: MAX_IMPORT });
   const invalidValues: string[] = [];
@@ -150,13 +146,11 @@ export async function importPhoneList(
   }
   const unique = [...phones];
   let imported = 0;
-  await deps.db.transaction(async (tx) => {
+  await inTransaction(ctx, async (tx) => {
     for (let i = 0; i < unique.length; i += 1000) {
-      const rows = await tx
+      const rows = await tx.db
         .insert(phoneLists)
-        .values(
-          unique.slice(i, i + 1000).map((phone) => ({ list, ...owner, phone, created_by: actor.userId })),
-        )
+        .values(unique.slice(i, i + 1000).map((phone) => ({ list, ...owner, phone, created_by: createdBy })))
         .onConflictDoNothing()
         .returning({ id: phoneLists.id });
       imported += rows.length;

@@ -2,13 +2,11 @@ import type { TListQuery } from '@stn/contracts/http';
 import type { TReleaseNote, TReleaseNoteListQuery, TReleaseNoteRequest } from '@stn/contracts/users';
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import { audit } from '../../platform/audit.ts';
-import type { Actor } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import { releaseNotes } from '../../platform/db/schema.ts';
-import type { Deps } from '../../platform/deps.ts';
-import { notFound } from '../../platform/http/errors.ts';
-import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
-import { auditActor, type Client, likePattern } from './business-access.ts';
+import type { Client } from '../../platform/http/client.ts';
+import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import { auditActorId, type Ctx, found, inTransaction } from '../../platform/tenancy/context.ts';
 
 // Release notes are platform-wide (no tenant): platform admins write them, everyone reads the published ones.
 
@@ -47,50 +45,50 @@ async function page(db: Tx, q: TListQuery, ...conditions: (SQL | undefined)[]) {
 }
 
 /** The public /release-notes page: published notes, newest first. */
-export const publishedReleaseNotes = (deps: Deps, q: TListQuery) =>
-  page(deps.db, q, eq(releaseNotes.published, true));
+/** Anyone's: published notes only, so a reader needs no tenant. */
+export const publishedReleaseNotes = (ctx: Pick<Ctx, 'db'>, q: TListQuery) =>
+  page(ctx.db, q, eq(releaseNotes.published, true));
 
-export const listReleaseNotes = (deps: Deps, q: TReleaseNoteListQuery) =>
-  page(deps.db, q, q.status ? eq(releaseNotes.published, q.status === 'published') : undefined);
+export const listReleaseNotes = (ctx: Ctx, q: TReleaseNoteListQuery) =>
+  page(ctx.db, q, q.status ? eq(releaseNotes.published, q.status === 'published') : undefined);
 
-export async function getReleaseNote(deps: Deps, id: number): Promise<TReleaseNote> {
-  const [row] = await deps.db.select().from(releaseNotes).where(eq(releaseNotes.id, id));
-  if (!row) throw notFound();
-  return toNote(row);
+export async function getReleaseNote(ctx: Ctx, input: { id: number }): Promise<TReleaseNote> {
+  const [row] = await ctx.db.select().from(releaseNotes).where(eq(releaseNotes.id, input.id));
+  return toNote(found(row));
 }
 
-export async function createReleaseNote(deps: Deps, actor: Actor, input: TReleaseNoteRequest) {
-  const [row] = await deps.db
+export async function createReleaseNote(ctx: Ctx, input: TReleaseNoteRequest) {
+  const [row] = await ctx.db
     .insert(releaseNotes)
-    .values({ ...input, author_id: actor.userId })
+    .values({ ...input, author_id: ctx.by.kind === 'user' ? ctx.by.actor.userId : null })
     .returning();
-  if (!row) throw notFound();
-  return toNote(row);
+  return toNote(found(row));
 }
 
-export async function updateReleaseNote(deps: Deps, id: number, input: TReleaseNoteRequest) {
-  const current = await getReleaseNote(deps, id);
-  const [row] = await deps.db
+export async function updateReleaseNote(ctx: Ctx, input: TReleaseNoteRequest & { id: number }) {
+  const { id, ...note } = input;
+  const current = await getReleaseNote(ctx, { id });
+  const [row] = await ctx.db
     .update(releaseNotes)
     .set({
-      ...input,
+      ...note,
       // A draft that gets published is dated from then, so it shows as new.
-      ...(input.published && !current.published ? { published_at: new Date() } : {}),
+      ...(note.published && !current.published ? { published_at: new Date() } : {}),
       updated_at: new Date(),
     })
     .where(eq(releaseNotes.id, id))
     .returning();
-  if (!row) throw notFound();
-  return toNote(row);
+  return toNote(found(row));
 }
 
-export async function deleteReleaseNote(deps: Deps, actor: Actor, id: number, client: Client) {
-  await deps.db.transaction(async (tx) => {
-    const [row] = await tx.delete(releaseNotes).where(eq(releaseNotes.id, id)).returning();
-    if (!row) throw notFound();
-    await audit(tx, {
+export async function deleteReleaseNote(ctx: Ctx, input: { id: number; client: Client }) {
+  const { id, client } = input;
+  await inTransaction(ctx, async (tx) => {
+    const [deleted] = await tx.db.delete(releaseNotes).where(eq(releaseNotes.id, id)).returning();
+    const row = found(deleted);
+    await audit(tx.db, {
       action: 'release_note.delete',
-      actorId: auditActor(actor),
+      actorId: auditActorId(ctx),
       data: { release_note_id: row.id, title: row.title },
       ip: client.ip,
       requestId: client.requestId,

@@ -7,12 +7,14 @@ import {
   ZPackageResponse,
 } from '@stn/contracts/businesses';
 import { ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf } from '../../platform/auth/plugin.ts';
-import type { Deps } from '../../platform/deps.ts';
-import { listEnvelope } from '../../platform/http/pagination.ts';
-import { AGENCY_ADMIN } from './access.ts';
-import { errors, ok } from './http.ts';
+import { actorOf } from '../../../platform/auth/plugin.ts';
+import type { Deps } from '../../../platform/deps.ts';
+import { listEnvelope } from '../../../platform/http/pagination.ts';
+import { errorResponses as errors, okMessage } from '../../../platform/http/replies.ts';
+import { userContext } from '../../../platform/tenancy/context.ts';
+import { AGENCY_ADMIN } from '../access.ts';
 import {
   allPackages,
   createPackage,
@@ -20,11 +22,13 @@ import {
   getPackage,
   listPackages,
   updatePackage,
-} from './packages.ts';
+} from '../service.ts';
 
 // Packages of spec 001 §7 (extra messages or calls): the AgencyAdmin.
 const tags = ['packages'];
 const config = { access: AGENCY_ADMIN };
+const ok = (request: FastifyRequest, key: string) => okMessage(request, `businesses.${key}`);
+const ctxOf = (deps: Deps, request: FastifyRequest) => userContext(deps, actorOf(request));
 
 export const packagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
@@ -39,7 +43,7 @@ export const packagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      const r = await listPackages(deps, actorOf(request), request.query);
+      const r = await listPackages(ctxOf(deps, request), request.query);
       return listEnvelope(r.data, r.total, request.query);
     },
   );
@@ -54,7 +58,7 @@ export const packagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
         response: { 200: ZPackageAllResponse, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await allPackages(deps, actorOf(request)) }),
+    async (request) => ({ success: true as const, data: await allPackages(ctxOf(deps, request)) }),
   );
 
   app.get(
@@ -70,7 +74,7 @@ export const packagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     },
     async (request) => ({
       success: true as const,
-      data: await getPackage(deps, actorOf(request), request.params.id),
+      data: await getPackage(ctxOf(deps, request), { id: request.params.id }),
     }),
   );
 
@@ -87,7 +91,7 @@ export const packagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     },
     async (request) => ({
       ...ok(request, 'packages.created'),
-      data: await createPackage(deps, actorOf(request), request.body),
+      data: await createPackage(ctxOf(deps, request), request.body),
     }),
   );
 
@@ -105,7 +109,7 @@ export const packagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     },
     async (request) => ({
       ...ok(request, 'packages.updated'),
-      data: await updatePackage(deps, actorOf(request), request.params.id, request.body),
+      data: await updatePackage(ctxOf(deps, request), { id: request.params.id, changes: request.body }),
     }),
   );
 
@@ -121,7 +125,7 @@ export const packagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      await deletePackage(deps, actorOf(request), request.params.id);
+      await deletePackage(ctxOf(deps, request), { id: request.params.id });
       return ok(request, 'packages.deleted');
     },
   );
@@ -139,8 +143,9 @@ export const packagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      const data = await updatePackage(deps, actorOf(request), request.params.id, {
-        active: request.body.active,
+      const data = await updatePackage(ctxOf(deps, request), {
+        id: request.params.id,
+        changes: { active: request.body.active },
       });
       return { ...ok(request, data.active ? 'packages.activated' : 'packages.deactivated'), data };
     },
