@@ -4,9 +4,10 @@ import pg from 'pg';
 import { expect, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createUser } from '../src/modules/accounts/service.ts';
+import { agencies } from '../src/modules/agencies/tables.ts';
+import { businesses } from '../src/modules/businesses/tables.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createDb, type Db } from '../src/platform/db/client.ts';
-import { agencies, businesses } from '../src/platform/db/schema.ts';
 import { TEMPLATE_DB } from './global-setup.ts';
 
 export type TestApp = {

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../platform/config.ts';
 import type { Db } from '../../platform/db/client.ts';
-import { agencies, businesses } from '../../platform/db/schema.ts';
+import { agencies } from '../agencies/tables.ts';
+import { businesses } from '../businesses/tables.ts';
 import { createUser } from './service.ts';
 
 export type DemoLogin = { label: string; email: string; password: string; site: string };

@@ -7,12 +7,14 @@ import {
   userTypesFor,
 } from '@stn/contracts/roles';
 import { eq, sql } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { agencies, businesses, users } from '../../platform/db/schema.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
+import { agencies } from '../agencies/tables.ts';
+import { audit } from '../audit/service.ts';
 import { revokeAllTokens } from '../auth/service.ts';
+import { businesses } from '../businesses/tables.ts';
+import { users } from '../users/tables.ts';
 
 export type CreateUserInput = {
   email: string;

@@ -13,8 +13,8 @@ import {
   type TestApp,
 } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
-import { businesses } from '../../platform/db/schema.ts';
 import { createUser } from '../accounts/service.ts';
+import { businesses } from '../businesses/tables.ts';
 
 let t: TestApp;
 let seed: Awaited<ReturnType<typeof seedTenants>>;

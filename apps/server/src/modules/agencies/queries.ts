@@ -2,10 +2,11 @@ import type { TAgency } from '@stn/contracts/agencies';
 import { and, asc, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { agencies, users } from '../../platform/db/schema.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { whitelabelsOf } from '../sites/service.ts';
+import { users } from '../users/tables.ts';
+import { agencies } from './tables.ts';
 
 export type AgencyRow = typeof agencies.$inferSelect;
 

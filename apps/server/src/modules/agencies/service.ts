@@ -10,21 +10,21 @@ import type {
   TWhitelabelInput,
 } from '@stn/contracts/agencies';
 import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { agencies, businesses, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
+import { audit } from '../audit/service.ts';
 import { requestPasswordReset, sendNotificationMail } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
 import { agencyInstallStats } from '../businesses/service.ts';
+import { businesses } from '../businesses/tables.ts';
 import {
   isMainDomainHost,
   normalizeHost,
@@ -33,6 +33,7 @@ import {
   setWhitelabel,
   whitelabelHostTaken,
 } from '../sites/service.ts';
+import { users } from '../users/tables.ts';
 import {
   type AgencyRow,
   agencyAdminOf,
@@ -43,6 +44,7 @@ import {
   presentAgencies,
   presentAgency,
 } from './queries.ts';
+import { agencies } from './tables.ts';
 
 export type { Client };
 

@@ -3,12 +3,14 @@ import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { hashToken, newToken } from '../../platform/auth/tokens.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { agencies, loginFailures, users, userTokens } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/http/errors.ts';
 import { findUserByEmail } from '../accounts/service.ts';
+import { agencies } from '../agencies/tables.ts';
 import { agencySiteUrl } from '../sites/service.ts';
+import { users } from '../users/tables.ts';
 import { revokeAllTokens } from './service.ts';
+import { loginFailures, userTokens } from './tables.ts';
 
 type Purpose = 'password_reset' | 'verify_email' | 'unsubscribe';
 type UserRow = typeof users.$inferSelect;

@@ -1,14 +1,17 @@
 import type { TListQuery } from '@stn/contracts/http';
 import type { TRoleGroup } from '@stn/contracts/roles';
 import { asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
 import type { Actor } from '../../platform/auth/actor.ts';
-import { agencies, authTokens, businesses, users } from '../../platform/db/schema.ts';
+import { authTokens } from '../../platform/auth/tables.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
+import { agencies } from '../agencies/tables.ts';
+import { audit } from '../audit/service.ts';
+import { businesses } from '../businesses/tables.ts';
+import { users } from '../users/tables.ts';
 import { issueToken } from './service.ts';
 
 /**

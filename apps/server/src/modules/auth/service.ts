@@ -3,12 +3,16 @@ import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { burnPasswordCheck, verifyPassword } from '../../platform/auth/passwords.ts';
 import { accountActive } from '../../platform/auth/plugin.ts';
+import { authTokens } from '../../platform/auth/tables.ts';
 import { hashToken, newToken } from '../../platform/auth/tokens.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { agencies, authTokens, businesses, loginFailures, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import { findUserByEmail } from '../accounts/service.ts';
+import { agencies } from '../agencies/tables.ts';
+import { businesses } from '../businesses/tables.ts';
+import { users } from '../users/tables.ts';
+import { loginFailures } from './tables.ts';
 
 type Client = { ip: string; userAgent?: string };
 

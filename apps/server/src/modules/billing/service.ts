@@ -9,10 +9,10 @@ import {
 import type { TListQuery } from '@stn/contracts/http';
 import { and, asc, count, desc, eq, ilike, ne, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../platform/db/client.ts';
-import { packages, plans } from '../../platform/db/schema.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
+import { packages, plans } from './tables.ts';
 
 // Billing: an agency's subscription plans and the add-on packages it sells to its businesses. Plans live
 // under /v1/agencies/{agency_id}/...: the routes check that the named agency exists (the agencies

@@ -5,18 +5,18 @@ import type {
 } from '@stn/contracts/businesses';
 import type { TListQuery } from '@stn/contracts/http';
 import { asc, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
+import { audit } from '../audit/service.ts';
 import { requestPasswordReset } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
+import { users } from '../users/tables.ts';
 import type { Client } from './business-accounts.ts';
 
 // The agency's own staff (AgencyUser: AccountManager 1, FinanaceManager 2, MarketingManager 3), managed by

@@ -7,20 +7,22 @@ import type {
   TUpdateBusinessRequest,
 } from '@stn/contracts/businesses';
 import { and, asc, count, desc, eq, ilike, ne, or, sql } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { agencies, businesses, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Client as RequestClient } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
+import { agencies } from '../agencies/tables.ts';
+import { audit } from '../audit/service.ts';
 import { requestPasswordReset, sendEmailVerification } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
 import { isPlanOfAgency } from '../billing/service.ts';
+import { users } from '../users/tables.ts';
+import { businesses } from './tables.ts';
 
 /** Who asked, when known (services called outside a request pass nothing). */
 export type Client = Partial<RequestClient>;

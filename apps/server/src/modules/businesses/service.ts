@@ -1,7 +1,7 @@
 import { and, count, eq, ne } from 'drizzle-orm';
-import { businesses } from '../../platform/db/schema.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { installStats } from './business-accounts.ts';
+import { businesses } from './tables.ts';
 
 // What other modules may ask of the businesses module. Its routes use the module's own files.
 

@@ -7,8 +7,6 @@ import {
   toE164,
 } from '@stn/contracts/users';
 import { and, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
-import { phoneLists } from '../../platform/db/schema.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { forbidden, invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
@@ -20,7 +18,9 @@ import {
   inTransaction,
   scope,
 } from '../../platform/tenancy/context.ts';
+import { audit } from '../audit/service.ts';
 import { requireBusinessPage } from '../users/business-access.ts';
+import { phoneLists } from './tables.ts';
 
 // Blacklist and whitelist: platform admins keep the platform-wide lists (agency_id and business_id
 // null), business managers their business's list. Numbers are stored in E.164.

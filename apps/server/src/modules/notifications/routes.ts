@@ -2,9 +2,9 @@ import { ZOutboxList } from '@stn/contracts/admin';
 import { ZErrorResponse, ZListQuery } from '@stn/contracts/http';
 import { count, desc, ilike, or } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { mailOutbox } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import { mailOutbox } from './tables.ts';
 
 export const notificationRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(

@@ -2,12 +2,12 @@ import type { TSettingRequest, TUpdateProfileRequest } from '@stn/contracts/prof
 import { eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
-import { users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
 import { emailTaken } from '../accounts/service.ts';
 import { sendEmailVerification } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
+import { users } from '../users/tables.ts';
 
 export async function impersonatorOf(deps: Deps, actor: Actor) {
   if (!actor.impersonatorId) return null;

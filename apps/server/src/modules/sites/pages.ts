@@ -7,9 +7,9 @@ import {
 } from '@stn/contracts/users';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Tx } from '../../platform/db/client.ts';
-import { pages } from '../../platform/db/schema.ts';
 import { forbidden, notFound } from '../../platform/http/errors.ts';
 import { actingUser, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
+import { pages } from './tables.ts';
 
 // Editable pages. The platform's pages (agency_id null) are written by platform admins; an agency may
 // write its own terms-of-services and privacy-policy, which its domain then shows instead.

@@ -1,12 +1,12 @@
 import type { TListQuery } from '@stn/contracts/http';
 import type { TReleaseNote, TReleaseNoteListQuery, TReleaseNoteRequest } from '@stn/contracts/users';
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { releaseNotes } from '../../platform/db/schema.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { auditActorId, type Ctx, found, inTransaction } from '../../platform/tenancy/context.ts';
+import { audit } from '../audit/service.ts';
+import { releaseNotes } from './tables.ts';
 
 // Release notes are platform-wide (no tenant): platform admins write them, everyone reads the published ones.
 

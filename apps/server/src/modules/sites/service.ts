@@ -2,8 +2,8 @@ import type { TWhitelabel } from '@stn/contracts/agencies';
 import type { TSiteData } from '@stn/contracts/site';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../platform/config.ts';
-import { whitelabels } from '../../platform/db/schema.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
+import { whitelabels } from './tables.ts';
 
 // Sites: what a host shows (site data), the white-label entries (an agency's host and its certificate),
 // editable pages and release notes. The agencies module owns the agencies (and their domain and

@@ -1,12 +1,12 @@
 import type { TListQuery } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import { and, count, desc, eq, ilike, inArray, or, type SQLWrapper } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
-import { whitelabels } from '../../platform/db/schema.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { auditActorId, type Ctx, found, inTransaction } from '../../platform/tenancy/context.ts';
+import { audit } from '../audit/service.ts';
 import { toWhitelabel, type WhitelabelRow } from './service.ts';
+import { whitelabels } from './tables.ts';
 
 // The platform admins' list of white-label entries and their certificate requests. An entry is shown
 // with its agency; agencies are the agencies module's rows, so the routes hand in its answers.

@@ -2,10 +2,10 @@ import type { TCustomTypePage } from '@stn/contracts/roles';
 import { eq } from 'drizzle-orm';
 import type { Access, Actor } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { users } from '../../platform/db/schema.ts';
 /** Request details kept in the audit trail. */
 import type { Client } from '../../platform/http/client.ts';
 import { forbidden } from '../../platform/http/errors.ts';
+import { users } from './tables.ts';
 
 export type { Client };
 

@@ -8,18 +8,18 @@ import type {
   TUserSummary,
 } from '@stn/contracts/users';
 import { and, asc, count, eq, ilike, inArray, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { businesses, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
+import { audit } from '../audit/service.ts';
 import { requestPasswordReset } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
+import { businesses } from '../businesses/tables.ts';
 import {
   auditActor,
   businessOf,
@@ -30,6 +30,7 @@ import {
   type Rights,
   requireBusinessPage,
 } from './business-access.ts';
+import { users } from './tables.ts';
 
 type UserRow = typeof users.$inferSelect;
 

@@ -6,17 +6,17 @@ import type {
   TUpdateGlobalUserRequest,
 } from '@stn/contracts/users';
 import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { createUser, emailTaken } from '../accounts/service.ts';
+import { audit } from '../audit/service.ts';
 import { revokeAllTokens } from '../auth/service.ts';
 import { auditActor, type Client, likePattern } from './business-access.ts';
 import { setPasswordOf } from './business-users-service.ts';
+import { users } from './tables.ts';
 
 // Global users are the platform's own staff (role group Admin): only a SuperAdmin manages them, and the
 // routes say so. Agency and business users are not global users and are not found here.

@@ -4,10 +4,13 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { agencies } from '../../modules/agencies/tables.ts';
+import { businesses } from '../../modules/businesses/tables.ts';
+import { users } from '../../modules/users/tables.ts';
 import type { Db } from '../db/client.ts';
-import { agencies, authTokens, businesses, users } from '../db/schema.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
 import { type Access, type Actor, isAllowed } from './actor.ts';
+import { authTokens } from './tables.ts';
 import { hashToken } from './tokens.ts';
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
-import type { Tx } from './db/client.ts';
-import { auditLogs } from './db/schema.ts';
+import type { Tx } from '../../platform/db/client.ts';
+import { auditLogs } from './tables.ts';
 
 export type AuditEntry = {
   action: string;
