@@ -12,7 +12,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
-import { AGENCY_ADMIN } from './access.ts';
 import {
   allAgencyUsers,
   changeAgencyUserPassword,
@@ -27,7 +26,7 @@ import { client, errors, ok } from './http.ts';
 
 // Agency users (docs/decisions/008-agency-users-paths.md): the AgencyAdmin only.
 const tags = ['agency users'];
-const config = { access: AGENCY_ADMIN };
+const config = { capability: 'agencyUsers.manage' as const };
 
 export const agencyUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(

@@ -21,7 +21,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
-import { BUSINESS_ADMIN, BUSINESS_MANAGERS, BUSINESS_MEMBERS, BUSINESS_VIEWERS } from './access.ts';
 import { agencyUsersRoutes } from './agency-users-routes.ts';
 import {
   businessNames,
@@ -58,7 +57,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/business',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: "The agency's business accounts (status tabs: active, archived, deleted; keyword)",
@@ -75,7 +74,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/business/:id',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: 'One business account with its owner',
@@ -92,7 +91,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.post(
     '/v1/business',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary:
@@ -110,7 +109,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/business/:id',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary: "Edit a business's limits, switches and owner",
@@ -139,7 +138,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     app.route({
       method,
       url,
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary,
@@ -165,7 +164,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     app.post(
       `/v1/business/:id/${path}`,
       {
-        config: { access: BUSINESS_MANAGERS },
+        config: { capability: 'businesses.manage' },
         schema: { tags, summary, params: ZIdParams, response: { 200: ZSuccessMessage, ...errors } },
       },
       async (request) => {
@@ -178,7 +177,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.post(
     '/v1/business/:id/reset-password',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary:
@@ -203,7 +202,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/:id/reset-usage',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary: 'Set the calls and messages used this period back to 0',
@@ -220,7 +219,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/:id/active',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary: 'Switch a business on or off',
@@ -244,7 +243,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/agency/business/all',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: "id and name of all the agency's active businesses",
@@ -257,7 +256,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/businesses/install-stats',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: "The agency's installs: allowance, used by its businesses, available (admins: ?agency_id=)",
@@ -277,7 +276,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/businesses/info',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: "The business's own record: information, reports, notification settings and logo",
@@ -290,7 +289,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/info',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: "The business's name, opt-out message and contact details",
@@ -307,7 +306,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/report',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Report e-mails and schedules (daily, weekly, monthly)',
@@ -324,7 +323,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/setting',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Notification settings of the business',
@@ -341,7 +340,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.post(
     '/v1/businesses/image',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Upload the business logo (a data URL: png, jpeg, gif or webp)',
@@ -358,7 +357,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.delete(
     '/v1/businesses/image/:type',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Remove the business logo',
@@ -375,7 +374,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/businesses/packages',
     {
-      config: { access: BUSINESS_MEMBERS },
+      config: { capability: 'packages.buy' },
       schema: {
         tags,
         summary: "The active packages of the business's agency",
