@@ -35,7 +35,6 @@ const SESSIONS = 'h-server: sessions (auth_tokens) move into platform/auth';
 const AUTH_API = "h-server: auth's public functions (reset, verification mails) in auth/service.ts";
 const READS =
   "a read of another module's table: to go through the owner's service.ts (reports: modules/analytics, ADR 014)";
-const PAGES = "the lead's capability check (custom pages) replaces users' requireBusinessPage";
 const PLUGIN = "the lead and h-server: resolveActor's tenant checks read agencies, businesses and users";
 const MAIL = 'h-platform: mail on a job; the outbox writer moves into modules/notifications';
 const WEB = 'h-webnav / h-webfeat: route table and guards move to lib/; features by domain';
@@ -102,10 +101,6 @@ const KNOWN: Record<string, string> = {
   'module-import: apps/server/src/modules/businesses/business-accounts.ts -> apps/server/src/modules/users/tables.ts':
     USERS,
   'foreign-write: apps/server/src/modules/businesses/business-accounts.ts -> users (users)': USERS,
-  'module-import: apps/server/src/modules/compliance/routes.ts -> apps/server/src/modules/users/business-access.ts':
-    PAGES,
-  'module-import: apps/server/src/modules/compliance/service.ts -> apps/server/src/modules/users/business-access.ts':
-    PAGES,
   'module-import: apps/server/src/modules/profile/service.ts -> apps/server/src/modules/auth/email-tokens.ts':
     AUTH_API,
   'module-import: apps/server/src/modules/profile/service.ts -> apps/server/src/modules/users/tables.ts':

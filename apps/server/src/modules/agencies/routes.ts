@@ -29,7 +29,6 @@ import { translate } from '@stn/contracts/i18n';
 import { z } from '@stn/contracts/zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Access, Actor } from '../../platform/auth/actor.ts';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
@@ -37,33 +36,7 @@ import { exportBusinesses, exportUsers } from './exports.ts';
 import { deleteAgencyImage, uploadAgencyImage } from './images.ts';
 import * as svc from './service.ts';
 
-// Who may call what (spec 000 §2 menus and §6): the menu that shows a screen is the rule for its calls.
-const isAgencyManager = (a: Actor) =>
-  a.role === 'AgencyAdmin' || (a.role === 'AgencyUser' && (a.userType === '1' || a.userType === '2'));
-const ADMIN: Access = { roleGroups: ['Admin'] };
-const ADMIN_OR_AGENCY: Access = { roleGroups: ['Admin', 'Agency'] };
-/** Settings, payment methods, images, exports: AgencyAdmin, AccountManager and FinanaceManager. */
-const AGENCY_MANAGER: Access = { roleGroups: ['Agency'], check: isAgencyManager };
-const ADMIN_OR_AGENCY_MANAGER: Access = {
-  roleGroups: ['Admin', 'Agency'],
-  check: (a) => a.roleGroup === 'Admin' || isAgencyManager(a),
-};
-/** Popup and international: AgencyAdmin and AccountManager. */
-const isAdminOrAccountManager = (a: Actor) =>
-  a.role === 'AgencyAdmin' || (a.role === 'AgencyUser' && a.userType === '1');
-const ADMIN_OR_POPUP: Access = {
-  roleGroups: ['Admin', 'Agency'],
-  check: (a) => a.roleGroup === 'Admin' || isAdminOrAccountManager(a),
-};
-const INTERNATIONAL: Access = { roleGroups: ['Agency'], check: isAdminOrAccountManager };
-/** The landing page (and its custom script): AgencyAdmin and MarketingManager. */
-const LANDING_PAGE: Access = {
-  roleGroups: ['Agency'],
-  check: (a) => a.role === 'AgencyAdmin' || (a.role === 'AgencyUser' && a.userType === '3'),
-};
-/** The telephony profile is the AgencyAdmin's alone (spec 000 §6). */
-const ADMIN_OR_AGENCY_ADMIN: Access = { roles: ['SuperAdmin', 'Admin', 'AgencyAdmin'] };
-
+// Who may call what is the capability each route declares (packages/contracts/src/capabilities.ts).
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 const tags = ['agencies'];
 const client = clientOf;
@@ -75,7 +48,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Agency accounts (active or archived), 10 per page, searchable',
@@ -89,7 +62,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Create an agency with its agency admin, white-label host and telephony account',
@@ -108,7 +81,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/settings',
     {
-      config: { access: AGENCY_MANAGER },
+      config: { capability: 'agencySettings.manage' },
       schema: {
         tags,
         summary: "The agency's own branding, notification and white-label settings",
@@ -129,7 +102,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/custom-script',
     {
-      config: { access: LANDING_PAGE },
+      config: { capability: 'landingPage.manage' },
       schema: {
         tags,
         summary: "The agency's custom script, installed on its landing page",
@@ -147,7 +120,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/twilio-config',
     {
-      config: { access: { roles: ['AgencyAdmin'] } },
+      config: { capability: 'agencyTelephony.manage' },
       schema: {
         tags,
         summary: "The agency's own telephony-provider account (the token is never returned)",
@@ -168,7 +141,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.delete(
     '/v1/agencies/bulk-archive',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Archive several agencies',
@@ -189,7 +162,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/bulk-restore',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Restore several archived agencies',
@@ -210,7 +183,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.delete(
     '/v1/agencies/bulk',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Delete archived agencies for good (status deleted; their domains become free)',
@@ -231,7 +204,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies/export-users',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       schema: {
         tags,
         summary: "CSV file of an agency's users (Admin: ?agency_id=)",
@@ -252,7 +225,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies/export-businesses',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       schema: {
         tags,
         summary: "CSV file of an agency's businesses (Admin: ?agency_id=)",
@@ -273,7 +246,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/send-notification',
     {
-      config: { access: AGENCY_MANAGER },
+      config: { capability: 'agencySettings.manage' },
       schema: {
         tags,
         summary: "E-mail the admins of the agency's businesses (all, or those named)",
@@ -294,7 +267,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/image/:id',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       // A 1 MB image is about 1.4 MB as base64.
       bodyLimit: 1_600_000,
       schema: {
@@ -315,7 +288,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.delete(
     '/v1/agencies/image/:id/:type',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       schema: {
         tags,
         summary: 'Remove a header logo, login logo or favicon',
@@ -333,7 +306,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies/:id',
     {
-      config: { access: ADMIN_OR_AGENCY },
+      config: { capability: 'agency.view' },
       schema: {
         tags,
         summary: 'One agency (an agency user: its own)',
@@ -350,7 +323,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Edit an agency (the fields of the create form, without the password)',
@@ -369,7 +342,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.delete(
     '/v1/agencies/:id',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Archive an agency: its site stops answering and its users are signed out and disabled',
@@ -386,7 +359,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/:id/restore',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Restore an archived agency and re-enable the users its archiving disabled',
@@ -403,7 +376,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id/settings',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: "An agency's branding, notification and white-label settings",
@@ -422,7 +395,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id/stripe-setting',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       schema: {
         tags,
         summary: 'Card payment configuration (the secret key is stored, never returned)',
@@ -447,7 +420,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id/popup-payment',
     {
-      config: { access: ADMIN_OR_POPUP },
+      config: { capability: 'popup.manage' },
       schema: {
         tags,
         summary: 'Popup (payment) settings, kept in agency.settings.popup',
@@ -466,7 +439,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id/change-password',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: "Set the agency admin's password; every session of that user ends",
@@ -490,7 +463,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:business_id/twilio-config',
     {
-      config: { access: ADMIN_OR_AGENCY_ADMIN },
+      config: { capability: 'telephony.configure' },
       schema: {
         tags,
         summary:
@@ -510,7 +483,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies/:id/twilio-status',
     {
-      config: { access: ADMIN_OR_AGENCY },
+      config: { capability: 'agency.view' },
       schema: {
         tags,
         summary: 'Whether the telephony-provider account is set (the account SID masked)',
@@ -527,7 +500,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/:id/install-stats',
     {
-      config: { access: ADMIN_OR_AGENCY },
+      config: { capability: 'agency.view' },
       schema: {
         tags,
         summary: "The agency's installs: total, and still available to new businesses",
@@ -544,7 +517,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/internationals',
     {
-      config: { access: INTERNATIONAL },
+      config: { capability: 'international.manage' },
       schema: {
         tags: ['internationals'],
         summary: "The countries the agency's businesses may text and call",
@@ -560,7 +533,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/internationals',
     {
-      config: { access: INTERNATIONAL },
+      config: { capability: 'international.manage' },
       schema: {
         tags: ['internationals'],
         summary: 'Set the allowed countries (ISO 3166-1 alpha-2 codes)',

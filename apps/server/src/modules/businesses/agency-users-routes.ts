@@ -15,7 +15,6 @@ import type { Deps } from '../../platform/deps.ts';
 import { clientOf as client } from '../../platform/http/client.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
 import { errorResponses as errors, okMessage } from '../../platform/http/replies.ts';
-import { AGENCY_ADMIN } from './access.ts';
 import {
   allAgencyUsers,
   changeAgencyUserPassword,
@@ -32,7 +31,7 @@ const ok = (request: FastifyRequest, key: string, params: Record<string, string 
 
 // Agency users (docs/decisions/008-agency-users-paths.md): the AgencyAdmin only.
 const tags = ['agency users'];
-const config = { access: AGENCY_ADMIN };
+const config = { capability: 'agencyUsers.manage' as const };
 
 export const agencyUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(

@@ -26,7 +26,6 @@ import { listEnvelope } from '../../platform/http/pagination.ts';
 import { errorResponses as errors, okMessage } from '../../platform/http/replies.ts';
 import { userContext } from '../../platform/tenancy/context.ts';
 import { allPackages } from '../billing/service.ts';
-import { BUSINESS_ADMIN, BUSINESS_MANAGERS, BUSINESS_MEMBERS, BUSINESS_VIEWERS } from './access.ts';
 import { agencyUsersRoutes } from './agency-users-routes.ts';
 import {
   businessNames,
@@ -62,7 +61,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/business',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: "The agency's business accounts (status tabs: active, archived, deleted; keyword)",
@@ -79,7 +78,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/business/:id',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: 'One business account with its owner',
@@ -96,7 +95,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.post(
     '/v1/business',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary:
@@ -114,7 +113,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/business/:id',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary: "Edit a business's limits, switches and owner",
@@ -143,7 +142,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     app.route({
       method,
       url,
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary,
@@ -169,7 +168,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     app.post(
       `/v1/business/:id/${path}`,
       {
-        config: { access: BUSINESS_MANAGERS },
+        config: { capability: 'businesses.manage' },
         schema: { tags, summary, params: ZIdParams, response: { 200: ZSuccessMessage, ...errors } },
       },
       async (request) => {
@@ -182,7 +181,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.post(
     '/v1/business/:id/reset-password',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary:
@@ -207,7 +206,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/:id/reset-usage',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary: 'Set the calls and messages used this period back to 0',
@@ -224,7 +223,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/:id/active',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary: 'Switch a business on or off',
@@ -248,7 +247,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/agency/business/all',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: "id and name of all the agency's active businesses",
@@ -261,7 +260,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/businesses/install-stats',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: "The agency's installs: allowance, used by its businesses, available (admins: ?agency_id=)",
@@ -281,7 +280,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/businesses/info',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: "The business's own record: information, reports, notification settings and logo",
@@ -294,7 +293,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/info',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: "The business's name, opt-out message and contact details",
@@ -311,7 +310,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/report',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Report e-mails and schedules (daily, weekly, monthly)',
@@ -328,7 +327,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/setting',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Notification settings of the business',
@@ -345,7 +344,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.post(
     '/v1/businesses/image',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Upload the business logo (a data URL: png, jpeg, gif or webp)',
@@ -362,7 +361,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.delete(
     '/v1/businesses/image/:type',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Remove the business logo',
@@ -379,7 +378,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/businesses/packages',
     {
-      config: { access: BUSINESS_MEMBERS },
+      config: { capability: 'packages.buy' },
       schema: {
         tags,
         summary: "The active packages of the business's agency",

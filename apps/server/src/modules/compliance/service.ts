@@ -7,19 +7,20 @@ import {
   toE164,
 } from '@stn/contracts/users';
 import { and, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import { actorCan } from '../../platform/auth/actor.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { forbidden, invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import {
   actingUser,
   auditActorId,
+  businessOf,
   type Ctx,
   found,
   inTransaction,
   scope,
 } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
-import { requireBusinessPage } from '../users/business-access.ts';
 import { phoneLists } from './tables.ts';
 
 // Blacklist and whitelist: platform admins keep the platform-wide lists (agency_id and business_id
@@ -40,11 +41,9 @@ async function ownerOf(ctx: Ctx, list: TPhoneList): Promise<{ owner: Owner; wher
     };
   }
   if (ctx.tenant.level !== 'business') throw forbidden();
-  const business = await requireBusinessPage(
-    ctx.db,
-    actingUser(ctx),
-    list === 'blacklist' ? 'blacklist_page' : 'whitelist_page',
-  );
+  // The route checked the capability already; a service called another way checks it too.
+  if (!actorCan(actingUser(ctx), `${list}.manage`)) throw forbidden();
+  const business = businessOf(ctx);
   return {
     owner: { agency_id: business.agencyId, business_id: business.businessId },
     where: scope(ctx, { agency_id: phoneLists.agency_id, business_id: phoneLists.business_id }),

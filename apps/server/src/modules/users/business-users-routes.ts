@@ -14,7 +14,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
-import { BUSINESS_MANAGERS } from './business-access.ts';
 import {
   allBusinessUsers,
   businessAgents,
@@ -35,7 +34,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.get(
     '/v1/businesses/users',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags,
         summary: "The business's users (keyword, status, role), 10 per page",
@@ -49,7 +48,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.get(
     '/v1/businesses/users/all',
     {
-      config: { access: { roleGroups: ['Business'] } },
+      config: { capability: 'team.view' },
       schema: {
         tags,
         summary: 'Every active user of the business, for pickers',
@@ -62,7 +61,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.get(
     '/v1/businesses/users/agents',
     {
-      config: { access: { roleGroups: ['Business'] } },
+      config: { capability: 'team.view' },
       schema: {
         tags,
         summary: 'Active users with an agent type (channel sms or voice narrows it), for assignment',
@@ -79,7 +78,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.get(
     '/v1/businesses/users/:id',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags,
         summary: 'One user of the business',
@@ -96,7 +95,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.post(
     '/v1/businesses/users',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags,
         summary:
@@ -115,7 +114,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.put(
     '/v1/businesses/users/:id',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags,
         summary: 'Edit a user of the business',
@@ -134,7 +133,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.delete(
     '/v1/businesses/users/:id',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags,
         summary: 'Delete a user (not yourself, not the business owner)',
@@ -151,7 +150,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.put(
     '/v1/businesses/users/:id/change-password',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags,
         summary: "Set another user's password; their sessions end",
@@ -175,7 +174,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.post(
     '/v1/businesses/users/:id/reset-password',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags,
         summary: 'E-mail the user a password reset link',

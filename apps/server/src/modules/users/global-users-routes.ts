@@ -9,7 +9,6 @@ import {
   ZUpdateGlobalUserRequest,
 } from '@stn/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Access } from '../../platform/auth/actor.ts';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
@@ -24,7 +23,7 @@ import {
 
 const tags = ['global users'];
 // Spec 000 §6: only a SuperAdmin sees global users; a plain Admin gets 403.
-const access: Access = { roles: ['SuperAdmin'] };
+const config = { capability: 'globalUsers.manage' as const };
 const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
 const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
 
@@ -32,7 +31,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.get(
     '/v1/users',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Platform users (SuperAdmin and Admin), keyword and role, 10 per page',
@@ -46,7 +45,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.get(
     '/v1/users/:id',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'One platform user',
@@ -60,7 +59,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.post(
     '/v1/users',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Add a platform user (role SuperAdmin or Admin)',
@@ -78,7 +77,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.put(
     '/v1/users/:id',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Edit a platform user',
@@ -97,7 +96,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.delete(
     '/v1/users/:id',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Delete a platform user (not yourself)',
@@ -114,7 +113,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.put(
     '/v1/users/:id/change-password',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: "Set another platform user's password; their sessions end",

@@ -14,7 +14,6 @@ import type { Deps } from '../../../platform/deps.ts';
 import { listEnvelope } from '../../../platform/http/pagination.ts';
 import { errorResponses as errors, okMessage } from '../../../platform/http/replies.ts';
 import { userContext } from '../../../platform/tenancy/context.ts';
-import { AGENCY_ADMIN } from '../access.ts';
 import {
   allPackages,
   createPackage,
@@ -26,7 +25,7 @@ import {
 
 // Packages of spec 001 §7 (extra messages or calls): the AgencyAdmin.
 const tags = ['packages'];
-const config = { access: AGENCY_ADMIN };
+const config = { capability: 'packages.manage' as const };
 const ok = (request: FastifyRequest, key: string) => okMessage(request, `businesses.${key}`);
 const ctxOf = (deps: Deps, request: FastifyRequest) => userContext(deps, actorOf(request));
 

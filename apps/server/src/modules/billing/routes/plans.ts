@@ -18,12 +18,11 @@ import { errorResponses as errors, okMessage } from '../../../platform/http/repl
 import { type Ctx, targetAgency, userContext } from '../../../platform/tenancy/context.ts';
 import { agencyExists } from '../../agencies/service.ts';
 import { businessesOnPlan } from '../../businesses/service.ts';
-import { PLAN_MANAGERS } from '../access.ts';
 import { allPlans, deletePlan, getPlan, hasDefaultPlan, listPlans, savePlan } from '../service.ts';
 
 // Subscription plans of spec 001 §7: AgencyAdmin, AccountManager, FinanaceManager; platform admins.
 const tags = ['plans'];
-const config = { access: PLAN_MANAGERS };
+const config = { capability: 'plans.manage' as const };
 const base = '/v1/agencies/:agency_id/subscription/plans';
 const ok = (request: FastifyRequest, key: string) => okMessage(request, `businesses.${key}`);
 

@@ -7,7 +7,6 @@ import {
   ZReleaseNoteResponse,
 } from '@stn/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Access } from '../../../platform/auth/actor.ts';
 import { actorOf } from '../../../platform/auth/plugin.ts';
 import type { Deps } from '../../../platform/deps.ts';
 import { clientOf } from '../../../platform/http/client.ts';
@@ -23,7 +22,7 @@ import {
 
 const tags = ['release notes'];
 // Spec 000 §6: only Admin and SuperAdmin manage release notes.
-const access: Access = { roleGroups: ['Admin'] };
+const config = { capability: 'releaseNotes.manage' as const };
 const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
 const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
 
@@ -46,7 +45,7 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
   app.get(
     '/v1/release-notes',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Every release note (keyword, status published/draft), 10 per page',
@@ -60,7 +59,7 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
   app.get(
     '/v1/release-notes/:id',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'One release note',
@@ -77,7 +76,7 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
   app.post(
     '/v1/release-notes',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Write a release note (title, content, published)',
@@ -95,7 +94,7 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
   app.put(
     '/v1/release-notes/:id',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Edit a release note',
@@ -117,7 +116,7 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
   app.delete(
     '/v1/release-notes/:id',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Delete a release note',

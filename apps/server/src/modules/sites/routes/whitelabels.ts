@@ -2,7 +2,6 @@ import { ZWhitelabelList, ZWhitelabelMessageResponse } from '@stn/contracts/agen
 import { ZIdParams, ZListQuery } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Access } from '../../../platform/auth/actor.ts';
 import { actorOf } from '../../../platform/auth/plugin.ts';
 import type { Deps } from '../../../platform/deps.ts';
 import { clientOf } from '../../../platform/http/client.ts';
@@ -11,7 +10,6 @@ import { userContext } from '../../../platform/tenancy/context.ts';
 import { agencySummaries, liveAgencyIds } from '../../agencies/service.ts';
 import { type AgencyDirectory, listWhitelabels, requestCertificate } from '../whitelabels.ts';
 
-const ADMIN: Access = { roleGroups: ['Admin'] };
 const agencies: AgencyDirectory = { liveIds: liveAgencyIds, summaries: agencySummaries };
 
 /** White-label entries and certificates (platform admins). */
@@ -19,7 +17,7 @@ export const whitelabelsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.get(
     '/v1/whitelabels',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags: ['whitelabels'],
         summary: 'White-label entries: domain, agency and certificate status',
@@ -34,7 +32,7 @@ export const whitelabelsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.post(
     '/v1/whitelabels/:id/cert',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags: ['whitelabels'],
         summary: 'Request a certificate: marked pending; TLS is terminated at the proxy (decision 007)',
