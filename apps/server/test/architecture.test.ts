@@ -66,8 +66,6 @@ const KNOWN: Record<string, string> = {
     USERS,
   'module-import: apps/server/src/modules/agencies/service.ts -> apps/server/src/modules/auth/email-tokens.ts':
     AUTH_API,
-  'module-import: apps/server/src/modules/agencies/service.ts -> apps/server/src/modules/businesses/tables.ts':
-    READS,
   'module-import: apps/server/src/modules/agencies/service.ts -> apps/server/src/modules/users/tables.ts':
     USERS,
   'foreign-write: apps/server/src/modules/agencies/service.ts -> users (users)': USERS,

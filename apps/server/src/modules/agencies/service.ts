@@ -23,8 +23,7 @@ import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.t
 import { audit } from '../audit/service.ts';
 import { requestPasswordReset, sendNotificationMail } from '../auth/email-tokens.ts';
 import { revokeAllTokens } from '../auth/service.ts';
-import { agencyInstallStats } from '../businesses/service.ts';
-import { businesses } from '../businesses/tables.ts';
+import { agencyInstallStats, liveBusinessIds } from '../businesses/service.ts';
 import {
   isMainDomainHost,
   normalizeHost,
@@ -522,18 +521,14 @@ export async function sendNotification(
   input: { business_ids?: number[]; subject: string; message: string },
 ) {
   const agency = await ownAgency(deps.db, actor);
-  const live = and(eq(businesses.agency_id, agency.id), ne(businesses.status, 'deleted'));
   let businessIds: number[];
   if (input.business_ids) {
     const wanted = [...new Set(input.business_ids)];
-    const found = await deps.db
-      .select({ id: businesses.id })
-      .from(businesses)
-      .where(and(live, inArray(businesses.id, wanted)));
+    const found = await liveBusinessIds(deps, { agencyId: agency.id, ids: wanted });
     if (found.length !== wanted.length) throw notFound();
     businessIds = wanted;
   } else {
-    businessIds = (await deps.db.select({ id: businesses.id }).from(businesses).where(live)).map((b) => b.id);
+    businessIds = await liveBusinessIds(deps, { agencyId: agency.id });
   }
   if (businessIds.length === 0) return 0;
   const recipients = await deps.db

@@ -1,4 +1,4 @@
-import { and, count, eq, ne } from 'drizzle-orm';
+import { and, count, eq, inArray, ne } from 'drizzle-orm';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { installStats } from './business-accounts.ts';
 import { businesses } from './tables.ts';
@@ -23,4 +23,19 @@ export async function businessesOnPlan(ctx: Pick<Ctx, 'db'>, input: { agencyId: 
       ),
     );
   return used?.n ?? 0;
+}
+
+/** The ids of the agency's live (not deleted) businesses, all of them or those of `ids` that are. */
+export async function liveBusinessIds(ctx: Pick<Ctx, 'db'>, input: { agencyId: number; ids?: number[] }) {
+  const rows = await ctx.db
+    .select({ id: businesses.id })
+    .from(businesses)
+    .where(
+      and(
+        eq(businesses.agency_id, input.agencyId),
+        ne(businesses.status, 'deleted'),
+        input.ids ? inArray(businesses.id, input.ids) : undefined,
+      ),
+    );
+  return rows.map((r) => r.id);
 }
