@@ -1,12 +1,15 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import pino from 'pino';
 import { expect, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { createUser } from '../src/modules/accounts/service.ts';
+import { createUser } from '../src/modules/users/service.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createDb, type Db } from '../src/platform/db/client.ts';
 import { agencies, businesses } from '../src/platform/db/schema.ts';
+import type { Deps } from '../src/platform/deps.ts';
+import { type Ctx, platformSystemContext } from '../src/platform/tenancy/context.ts';
 import { TEMPLATE_DB } from './global-setup.ts';
 
 export type TestApp = {
@@ -52,6 +55,15 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 
 export const PASSWORD = 'correct-horse-1';
 
+/**
+ * A platform context over a test database, for fixtures made through the services (users through the
+ * users module). It has no mailer: fixtures send no mail.
+ */
+export function fixtureCtx(db: Db): Ctx {
+  const deps = { db, log: pino({ level: 'silent' }) } as unknown as Deps;
+  return platformSystemContext(deps, 'seed', 'test fixture');
+}
+
 /** Two tenants, A and B, each an agency with a business and users of every role, plus platform admins. */
 export async function seedTenants(db: Db) {
   const [main] = await db
@@ -79,7 +91,7 @@ export async function seedTenants(db: Db) {
       .returning();
     if (!business) throw new Error('seed');
     const user = (email: string, rest: Omit<Parameters<typeof createUser>[1], 'email' | 'password'>) =>
-      createUser(db, {
+      createUser(fixtureCtx(db), {
         email,
         password: PASSWORD,
         emailVerified: true,
@@ -113,7 +125,7 @@ export async function seedTenants(db: Db) {
     };
   };
   const superAdmin = {
-    id: await createUser(db, {
+    id: await createUser(fixtureCtx(db), {
       email: 'super@main.test',
       password: PASSWORD,
       role: 'SuperAdmin',
@@ -122,7 +134,7 @@ export async function seedTenants(db: Db) {
     email: 'super@main.test',
   };
   const admin = {
-    id: await createUser(db, {
+    id: await createUser(fixtureCtx(db), {
       email: 'admin@main.test',
       password: PASSWORD,
       role: 'Admin',

@@ -35,6 +35,7 @@ import type { Access, Actor } from '../../platform/auth/actor.ts';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
+import { ctxOf } from '../../platform/tenancy/request.ts';
 import { exportBusinesses, exportUsers } from './exports.ts';
 import { deleteAgencyImage, uploadAgencyImage } from './images.ts';
 import * as svc from './service.ts';
@@ -103,7 +104,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     async (request) => ({
       success: true as const,
       message: t(request, 'agencies.created'),
-      data: await svc.createAgency(deps, actorOf(request), request.body, client(request)),
+      data: await svc.createAgency(ctxOf(deps, request), request.body),
     }),
   );
 
@@ -180,7 +181,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      const count = await svc.archiveAgencies(deps, actorOf(request), request.body.ids, client(request));
+      const count = await svc.archiveAgencies(ctxOf(deps, request), request.body);
       return {
         success: true as const,
         message: t(request, 'agencies.bulk_archived', { count }),
@@ -201,7 +202,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      const count = await svc.restoreAgencies(deps, actorOf(request), request.body.ids, client(request));
+      const count = await svc.restoreAgencies(ctxOf(deps, request), request.body);
       return {
         success: true as const,
         message: t(request, 'agencies.bulk_restored', { count }),
@@ -365,7 +366,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     async (request) => ({
       success: true as const,
       message: t(request, 'agencies.updated'),
-      data: await svc.updateAgency(deps, actorOf(request), request.params.id, request.body, client(request)),
+      data: await svc.updateAgency(ctxOf(deps, request), { ...request.body, id: request.params.id }),
     }),
   );
 
@@ -381,7 +382,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      await svc.archiveAgencies(deps, actorOf(request), [request.params.id], client(request), 'id');
+      await svc.archiveAgencies(ctxOf(deps, request), { ids: [request.params.id], field: 'id' });
       return { success: true as const, message: t(request, 'agencies.archived') };
     },
   );
@@ -398,7 +399,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      await svc.restoreAgencies(deps, actorOf(request), [request.params.id], client(request));
+      await svc.restoreAgencies(ctxOf(deps, request), { ids: [request.params.id] });
       return { success: true as const, message: t(request, 'agencies.restored') };
     },
   );
@@ -479,13 +480,10 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      await svc.changeAgencyPassword(
-        deps,
-        actorOf(request),
-        request.params.id,
-        request.body.password,
-        client(request),
-      );
+      await svc.changeAgencyPassword(ctxOf(deps, request), {
+        id: request.params.id,
+        password: request.body.password,
+      });
       return { success: true as const, message: t(request, 'agencies.password_changed') };
     },
   );

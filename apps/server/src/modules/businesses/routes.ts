@@ -21,8 +21,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
+import { ctxOf } from '../../platform/tenancy/request.ts';
 import { BUSINESS_ADMIN, BUSINESS_MANAGERS, BUSINESS_MEMBERS, BUSINESS_VIEWERS } from './access.ts';
-import { agencyUsersRoutes } from './agency-users-routes.ts';
 import {
   businessNames,
   changeStatus,
@@ -102,7 +102,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const data = await createBusiness(deps, actorOf(request), request.body, client(request));
+      const data = await createBusiness(ctxOf(deps, request), request.body);
       return { ...ok(request, 'created', { name: data.name }), data };
     },
   );
@@ -120,7 +120,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const data = await updateBusiness(deps, actorOf(request), request.params.id, request.body);
+      const data = await updateBusiness(ctxOf(deps, request), { ...request.body, id: request.params.id });
       return { ...ok(request, 'updated', { name: data.name }), data };
     },
   );
@@ -147,7 +147,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
         response: { 200: ZSuccessMessage, ...errors },
       },
       handler: async (request) => {
-        await changeStatus(deps, actorOf(request), request.params.id, transition, client(request));
+        await changeStatus(ctxOf(deps, request), { id: request.params.id, transition });
         return ok(request, key);
       },
     });
@@ -169,7 +169,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
         schema: { tags, summary, params: ZIdParams, response: { 200: ZSuccessMessage, ...errors } },
       },
       async (request) => {
-        await verifyOwnerEmail(deps, actorOf(request), request.params.id, how, client(request));
+        await verifyOwnerEmail(ctxOf(deps, request), { id: request.params.id, how });
         return ok(request, key);
       },
     );
@@ -189,13 +189,10 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const r = await resetBusinessPassword(
-        deps,
-        actorOf(request),
-        request.params.id,
-        request.body ?? {},
-        client(request),
-      );
+      const r = await resetBusinessPassword(ctxOf(deps, request), {
+        ...(request.body ?? {}),
+        id: request.params.id,
+      });
       return ok(request, r === 'set' ? 'password_set' : 'reset_link_sent');
     },
   );
@@ -385,7 +382,6 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     async (request) => ({ success: true as const, data: await allPackages(deps, actorOf(request), true) }),
   );
 
-  await app.register(agencyUsersRoutes, deps);
   await app.register(plansRoutes, deps);
   await app.register(packagesRoutes, deps);
 };

@@ -21,7 +21,7 @@ import {
   likePattern,
   requireBusinessPage,
 } from './business-access.ts';
-import { toUserSummary } from './business-users-service.ts';
+import { toUserSummary } from './business-users.ts';
 
 type DepartmentRow = typeof departments.$inferSelect;
 const tenantCols = { agency_id: departments.agency_id, business_id: departments.business_id };

@@ -9,9 +9,9 @@ import {
   ZUpdateGlobalUserRequest,
 } from '@stn/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Access } from '../../platform/auth/actor.ts';
-import { actorOf } from '../../platform/auth/plugin.ts';
-import type { Deps } from '../../platform/deps.ts';
+import type { Access } from '../../../platform/auth/actor.ts';
+import type { Deps } from '../../../platform/deps.ts';
+import { ctxOf } from '../../../platform/tenancy/request.ts';
 import {
   changeGlobalUserPassword,
   createGlobalUser,
@@ -19,8 +19,7 @@ import {
   getGlobalUser,
   listGlobalUsers,
   updateGlobalUser,
-} from './global-users-service.ts';
-import { clientOf } from './http.ts';
+} from '../global-users.ts';
 
 const tags = ['global users'];
 // Spec 000 §6: only a SuperAdmin sees global users; a plain Admin gets 403.
@@ -40,7 +39,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
         response: { 200: ZGlobalUserList, ...denied, 422: ZErrorResponse },
       },
     },
-    async (request) => listGlobalUsers(deps, request.query),
+    async (request) => listGlobalUsers(ctxOf(deps, request), request.query),
   );
 
   app.get(
@@ -54,7 +53,10 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
         response: { 200: ZGlobalUserResponse, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await getGlobalUser(deps, request.params.id) }),
+    async (request) => ({
+      success: true as const,
+      data: await getGlobalUser(ctxOf(deps, request), request.params),
+    }),
   );
 
   app.post(
@@ -71,7 +73,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
     async (request) => ({
       success: true as const,
       message: translate('users.created', request.lang),
-      data: await createGlobalUser(deps, request.body),
+      data: await createGlobalUser(ctxOf(deps, request), request.body),
     }),
   );
 
@@ -90,7 +92,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
     async (request) => ({
       success: true as const,
       message: translate('users.updated', request.lang),
-      data: await updateGlobalUser(deps, actorOf(request), request.params.id, request.body),
+      data: await updateGlobalUser(ctxOf(deps, request), { ...request.body, id: request.params.id }),
     }),
   );
 
@@ -106,7 +108,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
       },
     },
     async (request) => {
-      await deleteGlobalUser(deps, actorOf(request), request.params.id, clientOf(request));
+      await deleteGlobalUser(ctxOf(deps, request), request.params);
       return { success: true as const, message: translate('users.deleted', request.lang) };
     },
   );
@@ -124,13 +126,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
       },
     },
     async (request) => {
-      await changeGlobalUserPassword(
-        deps,
-        actorOf(request),
-        request.params.id,
-        request.body,
-        clientOf(request),
-      );
+      await changeGlobalUserPassword(ctxOf(deps, request), { ...request.body, id: request.params.id });
       return { success: true as const, message: translate('users.password_changed', request.lang) };
     },
   );
