@@ -9,7 +9,7 @@ import {
   type TUserType,
   userTypesFor,
 } from '@stn/contracts/roles';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { audit } from '../../platform/audit.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
@@ -346,15 +346,6 @@ export async function resetLinkTarget(
     ...auditClient(ctx),
   });
   return { email: target.email };
-}
-
-/** The users of these ids that exist in the context's tenant (for bulk checks). */
-export async function usersIn(ctx: Ctx, ids: number[]): Promise<UserRow[]> {
-  if (ids.length === 0) return [];
-  return ctx.db
-    .select()
-    .from(users)
-    .where(scope(ctx, userCols, inArray(users.id, ids)));
 }
 
 /** The profile of spec 000 §3, as the web app stores it. */

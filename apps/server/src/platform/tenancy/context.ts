@@ -94,23 +94,6 @@ export function linkHolderContext(deps: Deps, name: string, client?: RequestClie
   return make(deps, { level: 'platform' }, { kind: 'system', source: 'link', name }, client);
 }
 
-/** The tenant a user belongs to (an Admin's is the platform): for work about that user alone. */
-export function tenantOfUser(user: { agency_id: number | null; business_id: number | null }): Tenant {
-  if (user.agency_id === null) return { level: 'platform' };
-  if (user.business_id === null) return { level: 'agency', agencyId: user.agency_id };
-  return { level: 'business', agencyId: user.agency_id, businessId: user.business_id };
-}
-
-/** The context narrowed to another tenant it may reach (an Admin's or an agency's to one of its businesses). */
-export function within(ctx: Ctx, tenant: Tenant): Ctx {
-  const t = ctx.tenant;
-  if (t.level === 'business' && (tenant.level !== 'business' || tenant.businessId !== t.businessId))
-    throw notFound();
-  if (t.level === 'agency' && (tenant.level === 'platform' || tenant.agencyId !== t.agencyId))
-    throw notFound();
-  return { ...ctx, tenant };
-}
-
 /**
  * Runs `fn` in one transaction with a context whose `db` is that transaction. Work given to
  * `afterCommit` runs after the commit, in order; nothing runs when `fn` throws. A nested call joins the
