@@ -26,6 +26,7 @@ import { authPlugin } from './platform/auth/plugin.ts';
 import type { Config } from './platform/config.ts';
 import type { Db } from './platform/db/client.ts';
 import type { Deps } from './platform/deps.ts';
+import { recordRoutes } from './platform/http/catalogue.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
 
@@ -65,6 +66,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
   registerErrorHandling(app);
+  recordRoutes(app);
   await app.register(authPlugin, { db });
 
   await app.register(swagger, {

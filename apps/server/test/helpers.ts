@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import { ROLE_KEYS, type TRoleKey } from '@stn/contracts/capabilities';
+import { CUSTOM_TYPE_PAGES } from '@stn/contracts/roles';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
@@ -152,6 +154,75 @@ export async function login(app: FastifyInstance, email: string, password = PASS
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+type Seed = Awaited<ReturnType<typeof seedTenants>>;
+
+/**
+ * A signed-in session for each of the 13 roles of the capability table, all in tenant A (the custom type
+ * holds every page). AgencyUser and BusinessUser without a user type exist in older data only, so they are
+ * made by clearing the type of a created user.
+ */
+export async function sessionsForAllRoles(t: TestApp, seed: Seed): Promise<Record<TRoleKey, string>> {
+  const { agency, business } = seed.a;
+  const make = async (
+    key: TRoleKey,
+    input: Omit<Parameters<typeof createUser>[1], 'email' | 'password'>,
+    clearType = false,
+  ) => {
+    const email = `role-${key.toLowerCase()}@a.test`;
+    const id = await createUser(fixtureCtx(t.db), {
+      email,
+      password: PASSWORD,
+      emailVerified: true,
+      ...input,
+    });
+    if (clearType) await t.pool.query('update users set user_type = null where id = $1', [id]);
+    return email;
+  };
+  const emails: Record<TRoleKey, string> = {
+    SuperAdmin: seed.superAdmin.email,
+    Admin: seed.admin.email,
+    AgencyAdmin: seed.a.agencyAdmin.email,
+    AccountManager: seed.a.agencyUser.email,
+    FinanaceManager: await make('FinanaceManager', {
+      role: 'AgencyUser',
+      userType: '2',
+      agencyId: agency.id,
+    }),
+    MarketingManager: await make('MarketingManager', {
+      role: 'AgencyUser',
+      userType: '3',
+      agencyId: agency.id,
+    }),
+    AgencyUser: await make('AgencyUser', { role: 'AgencyUser', userType: '1', agencyId: agency.id }, true),
+    BusinessAdmin: seed.a.businessAdmin.email,
+    BusinessUser: await make(
+      'BusinessUser',
+      { role: 'BusinessUser', userType: '3', businessId: business.id },
+      true,
+    ),
+    AdminSupport: await make('AdminSupport', {
+      role: 'BusinessUser',
+      userType: '1',
+      businessId: business.id,
+    }),
+    MarketingUser: await make('MarketingUser', {
+      role: 'BusinessUser',
+      userType: '2',
+      businessId: business.id,
+    }),
+    SalesUser: seed.a.businessUser.email,
+    Custom: await make('Custom', {
+      role: 'BusinessUser',
+      userType: '4',
+      businessId: business.id,
+      settings: { custom_type_pages: [...CUSTOM_TYPE_PAGES] },
+    }),
+  };
+  const tokens = {} as Record<TRoleKey, string>;
+  for (const key of ROLE_KEYS) tokens[key] = await login(t.app, emails[key]);
+  return tokens;
+}
 
 /** Every row of the named tables, in a stable order: a snapshot to prove nothing changed. */
 export async function snapshot(pool: pg.Pool, tables: string[]): Promise<Record<string, unknown[]>> {

@@ -31,7 +31,6 @@ import { translate } from '@stn/contracts/i18n';
 import { z } from '@stn/contracts/zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Access, Actor } from '../../platform/auth/actor.ts';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
@@ -41,33 +40,7 @@ import { deleteAgencyImage, uploadAgencyImage } from './images.ts';
 import * as svc from './service.ts';
 import { listWhitelabels, requestCertificate } from './whitelabels.ts';
 
-// Who may call what (spec 000 §2 menus and §6): the menu that shows a screen is the rule for its calls.
-const isAgencyManager = (a: Actor) =>
-  a.role === 'AgencyAdmin' || (a.role === 'AgencyUser' && (a.userType === '1' || a.userType === '2'));
-const ADMIN: Access = { roleGroups: ['Admin'] };
-const ADMIN_OR_AGENCY: Access = { roleGroups: ['Admin', 'Agency'] };
-/** Settings, payment methods, images, exports: AgencyAdmin, AccountManager and FinanaceManager. */
-const AGENCY_MANAGER: Access = { roleGroups: ['Agency'], check: isAgencyManager };
-const ADMIN_OR_AGENCY_MANAGER: Access = {
-  roleGroups: ['Admin', 'Agency'],
-  check: (a) => a.roleGroup === 'Admin' || isAgencyManager(a),
-};
-/** Popup and international: AgencyAdmin and AccountManager. */
-const isAdminOrAccountManager = (a: Actor) =>
-  a.role === 'AgencyAdmin' || (a.role === 'AgencyUser' && a.userType === '1');
-const ADMIN_OR_POPUP: Access = {
-  roleGroups: ['Admin', 'Agency'],
-  check: (a) => a.roleGroup === 'Admin' || isAdminOrAccountManager(a),
-};
-const INTERNATIONAL: Access = { roleGroups: ['Agency'], check: isAdminOrAccountManager };
-/** The landing page (and its custom script): AgencyAdmin and MarketingManager. */
-const LANDING_PAGE: Access = {
-  roleGroups: ['Agency'],
-  check: (a) => a.role === 'AgencyAdmin' || (a.role === 'AgencyUser' && a.userType === '3'),
-};
-/** The telephony profile is the AgencyAdmin's alone (spec 000 §6). */
-const ADMIN_OR_AGENCY_ADMIN: Access = { roles: ['SuperAdmin', 'Admin', 'AgencyAdmin'] };
-
+// Who may call what is the capability each route declares (packages/contracts/src/capabilities.ts).
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 const tags = ['agencies'];
 const client = clientOf;
@@ -79,7 +52,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Agency accounts (active or archived), 10 per page, searchable',
@@ -93,7 +66,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Create an agency with its agency admin, white-label host and telephony account',
@@ -112,7 +85,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/settings',
     {
-      config: { access: AGENCY_MANAGER },
+      config: { capability: 'agencySettings.manage' },
       schema: {
         tags,
         summary: "The agency's own branding, notification and white-label settings",
@@ -133,7 +106,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/custom-script',
     {
-      config: { access: LANDING_PAGE },
+      config: { capability: 'landingPage.manage' },
       schema: {
         tags,
         summary: "The agency's custom script, installed on its landing page",
@@ -151,7 +124,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/twilio-config',
     {
-      config: { access: { roles: ['AgencyAdmin'] } },
+      config: { capability: 'agencyTelephony.manage' },
       schema: {
         tags,
         summary: "The agency's own telephony-provider account (the token is never returned)",
@@ -172,7 +145,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.delete(
     '/v1/agencies/bulk-archive',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Archive several agencies',
@@ -193,7 +166,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/bulk-restore',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Restore several archived agencies',
@@ -214,7 +187,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.delete(
     '/v1/agencies/bulk',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Delete archived agencies for good (status deleted; their domains become free)',
@@ -235,7 +208,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies/export-users',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       schema: {
         tags,
         summary: "CSV file of an agency's users (Admin: ?agency_id=)",
@@ -256,7 +229,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies/export-businesses',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       schema: {
         tags,
         summary: "CSV file of an agency's businesses (Admin: ?agency_id=)",
@@ -277,7 +250,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/send-notification',
     {
-      config: { access: AGENCY_MANAGER },
+      config: { capability: 'agencySettings.manage' },
       schema: {
         tags,
         summary: "E-mail the admins of the agency's businesses (all, or those named)",
@@ -298,7 +271,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/image/:id',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       // A 1 MB image is about 1.4 MB as base64.
       bodyLimit: 1_600_000,
       schema: {
@@ -319,7 +292,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.delete(
     '/v1/agencies/image/:id/:type',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       schema: {
         tags,
         summary: 'Remove a header logo, login logo or favicon',
@@ -337,7 +310,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies/:id',
     {
-      config: { access: ADMIN_OR_AGENCY },
+      config: { capability: 'agency.view' },
       schema: {
         tags,
         summary: 'One agency (an agency user: its own)',
@@ -354,7 +327,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Edit an agency (the fields of the create form, without the password)',
@@ -373,7 +346,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.delete(
     '/v1/agencies/:id',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Archive an agency: its site stops answering and its users are signed out and disabled',
@@ -390,7 +363,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/:id/restore',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Restore an archived agency and re-enable the users its archiving disabled',
@@ -407,7 +380,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id/settings',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: "An agency's branding, notification and white-label settings",
@@ -426,7 +399,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id/stripe-setting',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       schema: {
         tags,
         summary: 'Card payment configuration (the secret key is stored, never returned)',
@@ -451,7 +424,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id/popup-payment',
     {
-      config: { access: ADMIN_OR_POPUP },
+      config: { capability: 'popup.manage' },
       schema: {
         tags,
         summary: 'Popup (payment) settings, kept in agency.settings.popup',
@@ -470,7 +443,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id/change-password',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: "Set the agency admin's password; every session of that user ends",
@@ -491,7 +464,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:business_id/twilio-config',
     {
-      config: { access: ADMIN_OR_AGENCY_ADMIN },
+      config: { capability: 'telephony.configure' },
       schema: {
         tags,
         summary:
@@ -511,7 +484,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies/:id/twilio-status',
     {
-      config: { access: ADMIN_OR_AGENCY },
+      config: { capability: 'agency.view' },
       schema: {
         tags,
         summary: 'Whether the telephony-provider account is set (the account SID masked)',
@@ -528,7 +501,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/:id/install-stats',
     {
-      config: { access: ADMIN_OR_AGENCY },
+      config: { capability: 'agency.view' },
       schema: {
         tags,
         summary: "The agency's installs: total, and still available to new businesses",
@@ -545,7 +518,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/whitelabels',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags: ['whitelabels'],
         summary: 'White-label entries: domain, agency and certificate status',
@@ -559,7 +532,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/whitelabels/:id/cert',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags: ['whitelabels'],
         summary: 'Request a certificate: marked pending; TLS is terminated at the proxy (decision 007)',
@@ -580,7 +553,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/internationals',
     {
-      config: { access: INTERNATIONAL },
+      config: { capability: 'international.manage' },
       schema: {
         tags: ['internationals'],
         summary: "The countries the agency's businesses may text and call",
@@ -596,7 +569,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/internationals',
     {
-      config: { access: INTERNATIONAL },
+      config: { capability: 'international.manage' },
       schema: {
         tags: ['internationals'],
         summary: 'Set the allowed countries (ISO 3166-1 alpha-2 codes)',

@@ -12,7 +12,7 @@ export const auditRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
     '/v1/audit-logs',
     {
-      config: { access: { roles: ['SuperAdmin', 'Admin', 'AgencyAdmin'] } },
+      config: { capability: 'auditLogs.read' },
       schema: {
         tags: ['audit'],
         summary: "Audit trail (impersonation and other sensitive actions) of the caller's tenant",

@@ -257,7 +257,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
     '/v1/impersonate/users',
     {
-      config: { access: { roleGroups: ['Admin', 'Agency'] } },
+      config: { capability: 'impersonate' },
       schema: {
         tags: ['auth'],
         summary: 'Users the caller may impersonate (the impersonation drawer)',
@@ -274,7 +274,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.post(
     '/v1/impersonate/:id',
     {
-      config: { access: { roleGroups: ['Admin', 'Agency'] } },
+      config: { capability: 'impersonate' },
       schema: {
         tags: ['auth'],
         summary: 'Start acting as another user',

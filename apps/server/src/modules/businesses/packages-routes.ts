@@ -11,7 +11,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
-import { AGENCY_ADMIN } from './access.ts';
 import { errors, ok } from './http.ts';
 import {
   allPackages,
@@ -24,7 +23,7 @@ import {
 
 // Packages of spec 001 §7 (extra messages or calls): the AgencyAdmin.
 const tags = ['packages'];
-const config = { access: AGENCY_ADMIN };
+const config = { capability: 'packages.manage' as const };
 
 export const packagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(

@@ -12,13 +12,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
-import { PLAN_MANAGERS } from './access.ts';
 import { errors, ok } from './http.ts';
 import { allPlans, deletePlan, getPlan, hasDefaultPlan, listPlans, savePlan } from './plans.ts';
 
 // Subscription plans of spec 001 §7: AgencyAdmin, AccountManager, FinanaceManager; platform admins.
 const tags = ['plans'];
-const config = { access: PLAN_MANAGERS };
+const config = { capability: 'plans.manage' as const };
 const base = '/v1/agencies/:agency_id/subscription/plans';
 
 export const plansRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {

@@ -22,7 +22,6 @@ import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
-import { BUSINESS_ADMIN, BUSINESS_MANAGERS, BUSINESS_MEMBERS, BUSINESS_VIEWERS } from './access.ts';
 import {
   businessNames,
   changeStatus,
@@ -58,7 +57,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/business',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: "The agency's business accounts (status tabs: active, archived, deleted; keyword)",
@@ -75,7 +74,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/business/:id',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: 'One business account with its owner',
@@ -92,7 +91,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.post(
     '/v1/business',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary:
@@ -110,7 +109,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/business/:id',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary: "Edit a business's limits, switches and owner",
@@ -139,7 +138,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     app.route({
       method,
       url,
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary,
@@ -165,7 +164,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     app.post(
       `/v1/business/:id/${path}`,
       {
-        config: { access: BUSINESS_MANAGERS },
+        config: { capability: 'businesses.manage' },
         schema: { tags, summary, params: ZIdParams, response: { 200: ZSuccessMessage, ...errors } },
       },
       async (request) => {
@@ -178,7 +177,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.post(
     '/v1/business/:id/reset-password',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary:
@@ -200,7 +199,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/:id/reset-usage',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary: 'Set the calls and messages used this period back to 0',
@@ -217,7 +216,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/:id/active',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary: 'Switch a business on or off',
@@ -241,7 +240,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/agency/business/all',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: "id and name of all the agency's active businesses",
@@ -254,7 +253,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/businesses/install-stats',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: "The agency's installs: allowance, used by its businesses, available (admins: ?agency_id=)",
@@ -274,7 +273,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/businesses/info',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: "The business's own record: information, reports, notification settings and logo",
@@ -287,7 +286,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/info',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: "The business's name, opt-out message and contact details",
@@ -304,7 +303,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/report',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Report e-mails and schedules (daily, weekly, monthly)',
@@ -321,7 +320,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/setting',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Notification settings of the business',
@@ -338,7 +337,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.post(
     '/v1/businesses/image',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Upload the business logo (a data URL: png, jpeg, gif or webp)',
@@ -355,7 +354,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.delete(
     '/v1/businesses/image/:type',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Remove the business logo',
@@ -372,7 +371,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/businesses/packages',
     {
-      config: { access: BUSINESS_MEMBERS },
+      config: { capability: 'packages.buy' },
       schema: {
         tags,
         summary: "The active packages of the business's agency",

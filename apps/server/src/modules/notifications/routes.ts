@@ -11,7 +11,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
     '/v1/mail-outbox',
     {
       // Only a SuperAdmin: kept mail holds reset links, which would let an Admin take over any account.
-      config: { access: { roles: ['SuperAdmin'] } },
+      config: { capability: 'mailOutbox.read' },
       schema: {
         tags: ['notifications'],
         summary: 'E-mails the platform sent or kept (the outbox when no SMTP server is configured)',

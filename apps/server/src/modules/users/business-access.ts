@@ -1,6 +1,7 @@
+import type { TCapability } from '@stn/contracts/capabilities';
 import type { TCustomTypePage } from '@stn/contracts/roles';
 import { eq } from 'drizzle-orm';
-import type { Access, Actor } from '../../platform/auth/actor.ts';
+import { type Actor, actorCan } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import { users } from '../../platform/db/schema.ts';
 /** Request details kept in the audit trail. */
@@ -10,32 +11,24 @@ import { type Ctx, scope } from '../../platform/tenancy/context.ts';
 
 export type { Client };
 
-/**
- * The business users who manage the settings screens (users, departments, blacklist, whitelist) by
- * their menus (spec 000 §2): BusinessAdmin, AdminSupport (1), MarketingUser (2), and the custom type (4)
- * whose page list has the screen. SalesUsers (3) do not. The custom type's pages live in the user's
- * settings, so the route's check lets type 4 through and the service looks the page up.
- */
-export const isBusinessManager = (a: Actor) =>
-  a.roleGroup === 'Business' &&
-  (a.role === 'BusinessAdmin' || a.userType === '1' || a.userType === '2' || a.userType === '4');
-
-export const BUSINESS_MANAGERS: Access = { roleGroups: ['Business'], check: isBusinessManager };
-
 export type BusinessScope = { agencyId: number; businessId: number };
+
+/** The capability of the rules table behind each settings screen these services serve. */
+const PAGE_CAPABILITY = {
+  users_page: 'businessUsers.manage',
+  departments_page: 'departments.manage',
+  blacklist_page: 'blacklist.manage',
+  whitelist_page: 'whitelist.manage',
+} as const satisfies Partial<Record<TCustomTypePage, TCapability>>;
 
 /** The caller's business, after checking that they may open `page`; 403 otherwise. */
 export async function requireBusinessPage(
-  db: Tx,
+  _db: Tx,
   actor: Actor,
-  page: TCustomTypePage,
+  page: keyof typeof PAGE_CAPABILITY,
 ): Promise<BusinessScope> {
   const scope = businessOf(actor);
-  if (!isBusinessManager(actor)) throw forbidden();
-  if (actor.role === 'BusinessUser' && actor.userType === '4') {
-    const [row] = await db.select({ settings: users.settings }).from(users).where(eq(users.id, actor.userId));
-    if (!row?.settings.custom_type_pages?.includes(page)) throw forbidden();
-  }
+  if (!actorCan(actor, PAGE_CAPABILITY[page])) throw forbidden();
   return scope;
 }
 

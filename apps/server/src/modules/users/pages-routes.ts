@@ -19,7 +19,7 @@ export const pagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
     '/v1/pages/:key',
     {
-      config: { access: { roleGroups: ['Admin', 'Agency'] } },
+      config: { capability: 'pages.read' },
       schema: {
         tags,
         summary:
@@ -38,7 +38,7 @@ export const pagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     '/v1/pages/:key',
     {
       config: {
-        access: { check: (a) => a.roleGroup === 'Admin' || a.role === 'AgencyAdmin' },
+        capability: 'pages.edit',
       },
       schema: {
         tags,

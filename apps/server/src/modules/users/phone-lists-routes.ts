@@ -9,10 +9,8 @@ import {
   ZPhoneListResponse,
 } from '@stn/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Access } from '../../platform/auth/actor.ts';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { isBusinessManager } from './business-access.ts';
 import { clientOf } from './http.ts';
 import {
   addToPhoneList,
@@ -23,17 +21,16 @@ import {
 
 const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
 const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
-// Platform admins (platform-wide list) and business managers (their business's list); agencies do not
-// have these screens.
-const access: Access = { check: (a) => a.roleGroup === 'Admin' || isBusinessManager(a) };
 
 export const phoneListsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   for (const list of ['blacklist', 'whitelist'] as const satisfies readonly TPhoneList[]) {
     const tags = [list];
+    // Platform admins (platform-wide list) and business managers (their business's list).
+    const config = { capability: `${list}.manage` as const };
     app.get(
       `/v1/${list}`,
       {
-        config: { access },
+        config,
         schema: {
           tags,
           summary: `The ${list} (platform-wide for admins, the business's for business users), 10 per page`,
@@ -47,7 +44,7 @@ export const phoneListsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     app.post(
       `/v1/${list}`,
       {
-        config: { access },
+        config,
         schema: {
           tags,
           summary: `Add a number to the ${list} (stored in E.164; a duplicate is a 422)`,
@@ -65,7 +62,7 @@ export const phoneListsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     app.delete(
       `/v1/${list}/:id`,
       {
-        config: { access },
+        config,
         schema: {
           tags,
           summary: `Remove a number from the ${list}`,
@@ -86,7 +83,7 @@ export const phoneListsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.post(
     '/v1/blacklist/import',
     {
-      config: { access },
+      config: { capability: 'blacklist.manage' },
       schema: {
         tags: ['blacklist'],
         summary:

@@ -7,7 +7,6 @@ import {
   ZReleaseNoteResponse,
 } from '@stn/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Access } from '../../platform/auth/actor.ts';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from './http.ts';
@@ -22,7 +21,7 @@ import {
 
 const tags = ['release notes'];
 // Spec 000 §6: only Admin and SuperAdmin manage release notes.
-const access: Access = { roleGroups: ['Admin'] };
+const config = { capability: 'releaseNotes.manage' as const };
 const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
 const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
 
@@ -45,7 +44,7 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
   app.get(
     '/v1/release-notes',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Every release note (keyword, status published/draft), 10 per page',
@@ -59,7 +58,7 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
   app.get(
     '/v1/release-notes/:id',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'One release note',
@@ -73,7 +72,7 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
   app.post(
     '/v1/release-notes',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Write a release note (title, content, published)',
@@ -91,7 +90,7 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
   app.put(
     '/v1/release-notes/:id',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Edit a release note',
@@ -110,7 +109,7 @@ export const releaseNotesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
   app.delete(
     '/v1/release-notes/:id',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Delete a release note',

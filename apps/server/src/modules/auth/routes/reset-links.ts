@@ -1,7 +1,6 @@
 import { ZErrorResponse, ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Access } from '../../../platform/auth/actor.ts';
 import type { Deps } from '../../../platform/deps.ts';
 import { ctxOf } from '../../../platform/tenancy/request.ts';
 import { resetLinkTarget } from '../../users/service.ts';
@@ -12,18 +11,12 @@ import { requestPasswordReset } from '../service.ts';
 // auth: users/service checks that the caller manages the user and logs it, this module sends the link.
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
-const AGENCY_ADMIN: Access = { roleGroups: ['Agency'], roles: ['AgencyAdmin'] };
-// The business users who manage the users screen (spec 000 §2); the custom type's page is checked by users.
-const BUSINESS_MANAGERS: Access = {
-  roleGroups: ['Business'],
-  check: (a) => a.role === 'BusinessAdmin' || a.userType === '1' || a.userType === '2' || a.userType === '4',
-};
 
 export const resetLinkRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.post(
     '/v1/agency/users/:id/reset-password',
     {
-      config: { access: AGENCY_ADMIN },
+      config: { capability: 'agencyUsers.manage' },
       schema: {
         tags: ['agency users'],
         summary: 'E-mail an agency user a password reset link',
@@ -45,7 +38,7 @@ export const resetLinkRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
   app.post(
     '/v1/businesses/users/:id/reset-password',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags: ['business users'],
         summary: 'E-mail the user a password reset link',

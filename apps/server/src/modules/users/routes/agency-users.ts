@@ -11,7 +11,6 @@ import { ZErrorResponse, ZIdParams, ZSuccessMessage } from '@stn/contracts/http'
 import { translate } from '@stn/contracts/i18n';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Access } from '../../../platform/auth/actor.ts';
 import type { Deps } from '../../../platform/deps.ts';
 import { listEnvelope } from '../../../platform/http/pagination.ts';
 import { ctxOf } from '../../../platform/tenancy/request.ts';
@@ -27,14 +26,13 @@ import {
 
 // Agency users (docs/decisions/008-agency-users-paths.md): the AgencyAdmin only.
 const tags = ['agency users'];
-const AGENCY_ADMIN: Access = { roleGroups: ['Agency'], roles: ['AgencyAdmin'] };
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 // The messages of these routes kept their keys under 'businesses.' when the routes moved here.
 const ok = (request: FastifyRequest, key: string) => ({
   success: true as const,
   message: translate(`businesses.${key}`, request.lang),
 });
-const config = { access: AGENCY_ADMIN };
+const config = { capability: 'agencyUsers.manage' as const };
 
 export const agencyUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(

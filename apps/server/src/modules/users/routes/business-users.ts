@@ -13,7 +13,6 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Deps } from '../../../platform/deps.ts';
 import { ctxOf } from '../../../platform/tenancy/request.ts';
-import { BUSINESS_MANAGERS } from '../business-access.ts';
 import {
   allBusinessUsers,
   businessAgents,
@@ -33,7 +32,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.get(
     '/v1/businesses/users',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags,
         summary: "The business's users (keyword, status, role), 10 per page",
@@ -47,7 +46,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.get(
     '/v1/businesses/users/all',
     {
-      config: { access: { roleGroups: ['Business'] } },
+      config: { capability: 'team.view' },
       schema: {
         tags,
         summary: 'Every active user of the business, for pickers',
@@ -60,7 +59,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.get(
     '/v1/businesses/users/agents',
     {
-      config: { access: { roleGroups: ['Business'] } },
+      config: { capability: 'team.view' },
       schema: {
         tags,
         summary: 'Active users with an agent type (channel sms or voice narrows it), for assignment',
@@ -77,7 +76,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.get(
     '/v1/businesses/users/:id',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags,
         summary: 'One user of the business',
@@ -94,7 +93,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.post(
     '/v1/businesses/users',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags,
         summary:
@@ -113,7 +112,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.put(
     '/v1/businesses/users/:id',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags,
         summary: 'Edit a user of the business',
@@ -132,7 +131,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.delete(
     '/v1/businesses/users/:id',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags,
         summary: 'Delete a user (not yourself, not the business owner)',
@@ -149,7 +148,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
   app.put(
     '/v1/businesses/users/:id/change-password',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businessUsers.manage' },
       schema: {
         tags,
         summary: "Set another user's password; their sessions end",

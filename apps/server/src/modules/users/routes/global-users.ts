@@ -9,7 +9,6 @@ import {
   ZUpdateGlobalUserRequest,
 } from '@stn/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Access } from '../../../platform/auth/actor.ts';
 import type { Deps } from '../../../platform/deps.ts';
 import { ctxOf } from '../../../platform/tenancy/request.ts';
 import {
@@ -23,7 +22,7 @@ import {
 
 const tags = ['global users'];
 // Spec 000 §6: only a SuperAdmin sees global users; a plain Admin gets 403.
-const access: Access = { roles: ['SuperAdmin'] };
+const config = { capability: 'globalUsers.manage' as const };
 const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
 const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
 
@@ -31,7 +30,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.get(
     '/v1/users',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Platform users (SuperAdmin and Admin), keyword and role, 10 per page',
@@ -45,7 +44,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.get(
     '/v1/users/:id',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'One platform user',
@@ -62,7 +61,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.post(
     '/v1/users',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Add a platform user (role SuperAdmin or Admin)',
@@ -80,7 +79,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.put(
     '/v1/users/:id',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Edit a platform user',
@@ -99,7 +98,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.delete(
     '/v1/users/:id',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: 'Delete a platform user (not yourself)',
@@ -116,7 +115,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.put(
     '/v1/users/:id/change-password',
     {
-      config: { access },
+      config,
       schema: {
         tags,
         summary: "Set another platform user's password; their sessions end",
