@@ -30,9 +30,7 @@ function sources(dir: string): SourceFile[] {
 
 // Who removes each known violation (issue 7's parallel work; the list only shrinks).
 const USERS = 'h-server: modules/users becomes the only writer of users; others call users/service.ts';
-const ACCOUNTS = 'h-server: modules/accounts is dissolved into modules/users';
 const SESSIONS = 'h-server: sessions (auth_tokens) move into platform/auth';
-const AUTH_API = "h-server: auth's public functions (reset, verification mails) in auth/service.ts";
 const READS =
   "a read of another module's table: to go through the owner's service.ts (reports: modules/analytics, ADR 014)";
 const PLUGIN = "the lead and h-server: resolveActor's tenant checks read agencies, businesses and users";
@@ -45,70 +43,37 @@ const WEB = 'h-webnav / h-webfeat: route table and guards move to lib/; features
  * that this list only shrinks.
  */
 const KNOWN: Record<string, string> = {
-  'module-import: apps/server/src/modules/accounts/seed.ts -> apps/server/src/modules/agencies/tables.ts':
-    ACCOUNTS,
-  'module-import: apps/server/src/modules/accounts/seed.ts -> apps/server/src/modules/businesses/tables.ts':
-    ACCOUNTS,
-  'foreign-write: apps/server/src/modules/accounts/seed.ts -> agencies (agencies)': ACCOUNTS,
-  'foreign-write: apps/server/src/modules/accounts/seed.ts -> businesses (businesses)': ACCOUNTS,
-  'module-import: apps/server/src/modules/accounts/service.ts -> apps/server/src/modules/agencies/tables.ts':
-    ACCOUNTS,
-  'module-import: apps/server/src/modules/accounts/service.ts -> apps/server/src/modules/businesses/tables.ts':
-    ACCOUNTS,
-  'module-import: apps/server/src/modules/accounts/service.ts -> apps/server/src/modules/users/tables.ts':
-    ACCOUNTS,
-  'foreign-write: apps/server/src/modules/accounts/service.ts -> users (users)': ACCOUNTS,
+  'foreign-write: apps/server/src/modules/auth/impersonation.ts -> authTokens (platform)': SESSIONS,
   'module-import: apps/server/src/modules/agencies/exports.ts -> apps/server/src/modules/businesses/tables.ts':
     READS,
   'module-import: apps/server/src/modules/agencies/exports.ts -> apps/server/src/modules/users/tables.ts':
     USERS,
   'module-import: apps/server/src/modules/agencies/queries.ts -> apps/server/src/modules/users/tables.ts':
     USERS,
-  'module-import: apps/server/src/modules/agencies/service.ts -> apps/server/src/modules/auth/email-tokens.ts':
-    AUTH_API,
   'module-import: apps/server/src/modules/agencies/service.ts -> apps/server/src/modules/users/tables.ts':
     USERS,
-  'foreign-write: apps/server/src/modules/agencies/service.ts -> users (users)': USERS,
-  'module-import: apps/server/src/modules/auth/email-tokens.ts -> apps/server/src/modules/agencies/tables.ts':
-    AUTH_API,
-  'module-import: apps/server/src/modules/auth/email-tokens.ts -> apps/server/src/modules/users/tables.ts':
-    AUTH_API,
-  'foreign-write: apps/server/src/modules/auth/email-tokens.ts -> users (users)': AUTH_API,
   'module-import: apps/server/src/modules/auth/impersonation.ts -> apps/server/src/modules/agencies/tables.ts':
     READS,
   'module-import: apps/server/src/modules/auth/impersonation.ts -> apps/server/src/modules/businesses/tables.ts':
     READS,
   'module-import: apps/server/src/modules/auth/impersonation.ts -> apps/server/src/modules/users/tables.ts':
     USERS,
-  'foreign-write: apps/server/src/modules/auth/impersonation.ts -> authTokens (platform)': SESSIONS,
   'module-import: apps/server/src/modules/auth/service.ts -> apps/server/src/modules/agencies/tables.ts':
     READS,
   'module-import: apps/server/src/modules/auth/service.ts -> apps/server/src/modules/businesses/tables.ts':
     READS,
   'module-import: apps/server/src/modules/auth/service.ts -> apps/server/src/modules/users/tables.ts': USERS,
-  'foreign-write: apps/server/src/modules/auth/service.ts -> authTokens (platform)': SESSIONS,
-  'module-import: apps/server/src/modules/businesses/agency-users.ts -> apps/server/src/modules/auth/email-tokens.ts':
-    AUTH_API,
-  'module-import: apps/server/src/modules/businesses/agency-users.ts -> apps/server/src/modules/users/tables.ts':
-    USERS,
-  'foreign-write: apps/server/src/modules/businesses/agency-users.ts -> users (users)': USERS,
   'module-import: apps/server/src/modules/businesses/business-accounts.ts -> apps/server/src/modules/agencies/tables.ts':
     READS,
-  'module-import: apps/server/src/modules/businesses/business-accounts.ts -> apps/server/src/modules/auth/email-tokens.ts':
-    AUTH_API,
   'module-import: apps/server/src/modules/businesses/business-accounts.ts -> apps/server/src/modules/users/tables.ts':
     USERS,
-  'foreign-write: apps/server/src/modules/businesses/business-accounts.ts -> users (users)': USERS,
-  'module-import: apps/server/src/modules/profile/service.ts -> apps/server/src/modules/auth/email-tokens.ts':
-    AUTH_API,
-  'module-import: apps/server/src/modules/profile/service.ts -> apps/server/src/modules/users/tables.ts':
-    USERS,
-  'foreign-write: apps/server/src/modules/profile/service.ts -> users (users)': USERS,
-  'module-import: apps/server/src/modules/users/business-users-service.ts -> apps/server/src/modules/auth/email-tokens.ts':
-    AUTH_API,
-  'module-import: apps/server/src/modules/users/business-users-service.ts -> apps/server/src/modules/businesses/tables.ts':
+  'module-import: apps/server/src/modules/users/business-users.ts -> apps/server/src/modules/businesses/tables.ts':
     READS,
   'module-import: apps/server/src/modules/users/departments-service.ts -> apps/server/src/modules/businesses/tables.ts':
+    READS,
+  'module-import: apps/server/src/modules/users/service.ts -> apps/server/src/modules/agencies/tables.ts':
+    READS,
+  'module-import: apps/server/src/modules/users/service.ts -> apps/server/src/modules/businesses/tables.ts':
     READS,
   'platform-import: apps/server/src/platform/auth/plugin.ts -> apps/server/src/modules/agencies/tables.ts':
     PLUGIN,

@@ -3,13 +3,16 @@ import { ROLE_KEYS, type TRoleKey } from '@stn/contracts/capabilities';
 import { CUSTOM_TYPE_PAGES } from '@stn/contracts/roles';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import pino from 'pino';
 import { expect, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { createUser } from '../src/modules/accounts/service.ts';
 import { agencies } from '../src/modules/agencies/tables.ts';
 import { businesses } from '../src/modules/businesses/tables.ts';
+import { createUser } from '../src/modules/users/service.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createDb, type Db } from '../src/platform/db/client.ts';
+import type { Deps } from '../src/platform/deps.ts';
+import { type Ctx, platformSystemContext } from '../src/platform/tenancy/context.ts';
 import { TEMPLATE_DB } from './global-setup.ts';
 
 export type TestApp = {
@@ -55,6 +58,15 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 
 export const PASSWORD = 'correct-horse-1';
 
+/**
+ * A platform context over a test database, for fixtures made through the services (users through the
+ * users module). It has no mailer: fixtures send no mail.
+ */
+export function fixtureCtx(db: Db): Ctx {
+  const deps = { db, log: pino({ level: 'silent' }) } as unknown as Deps;
+  return platformSystemContext(deps, 'seed', 'test fixture');
+}
+
 /** Two tenants, A and B, each an agency with a business and users of every role, plus platform admins. */
 export async function seedTenants(db: Db) {
   const [main] = await db
@@ -82,7 +94,7 @@ export async function seedTenants(db: Db) {
       .returning();
     if (!business) throw new Error('seed');
     const user = (email: string, rest: Omit<Parameters<typeof createUser>[1], 'email' | 'password'>) =>
-      createUser(db, {
+      createUser(fixtureCtx(db), {
         email,
         password: PASSWORD,
         emailVerified: true,
@@ -116,7 +128,7 @@ export async function seedTenants(db: Db) {
     };
   };
   const superAdmin = {
-    id: await createUser(db, {
+    id: await createUser(fixtureCtx(db), {
       email: 'super@main.test',
       password: PASSWORD,
       role: 'SuperAdmin',
@@ -125,7 +137,7 @@ export async function seedTenants(db: Db) {
     email: 'super@main.test',
   };
   const admin = {
-    id: await createUser(db, {
+    id: await createUser(fixtureCtx(db), {
       email: 'admin@main.test',
       password: PASSWORD,
       role: 'Admin',
@@ -159,7 +171,12 @@ export async function sessionsForAllRoles(t: TestApp, seed: Seed): Promise<Recor
     clearType = false,
   ) => {
     const email = `role-${key.toLowerCase()}@a.test`;
-    const id = await createUser(t.db, { email, password: PASSWORD, emailVerified: true, ...input });
+    const id = await createUser(fixtureCtx(t.db), {
+      email,
+      password: PASSWORD,
+      emailVerified: true,
+      ...input,
+    });
     if (clearType) await t.pool.query('update users set user_type = null where id = $1', [id]);
     return email;
   };

@@ -32,6 +32,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
+import { ctxOf } from '../../platform/tenancy/request.ts';
 import { exportBusinesses, exportUsers } from './exports.ts';
 import { deleteAgencyImage, uploadAgencyImage } from './images.ts';
 import * as svc from './service.ts';
@@ -73,7 +74,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     async (request) => ({
       success: true as const,
       message: t(request, 'agencies.created'),
-      data: await svc.createAgency(deps, actorOf(request), request.body, client(request)),
+      data: await svc.createAgency(ctxOf(deps, request), request.body),
     }),
   );
 
@@ -150,7 +151,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      const count = await svc.archiveAgencies(deps, actorOf(request), request.body.ids, client(request));
+      const count = await svc.archiveAgencies(ctxOf(deps, request), request.body);
       return {
         success: true as const,
         message: t(request, 'agencies.bulk_archived', { count }),
@@ -171,7 +172,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      const count = await svc.restoreAgencies(deps, actorOf(request), request.body.ids, client(request));
+      const count = await svc.restoreAgencies(ctxOf(deps, request), request.body);
       return {
         success: true as const,
         message: t(request, 'agencies.bulk_restored', { count }),
@@ -335,7 +336,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     async (request) => ({
       success: true as const,
       message: t(request, 'agencies.updated'),
-      data: await svc.updateAgency(deps, actorOf(request), request.params.id, request.body, client(request)),
+      data: await svc.updateAgency(ctxOf(deps, request), { ...request.body, id: request.params.id }),
     }),
   );
 
@@ -351,7 +352,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      await svc.archiveAgencies(deps, actorOf(request), [request.params.id], client(request), 'id');
+      await svc.archiveAgencies(ctxOf(deps, request), { ids: [request.params.id], field: 'id' });
       return { success: true as const, message: t(request, 'agencies.archived') };
     },
   );
@@ -368,7 +369,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      await svc.restoreAgencies(deps, actorOf(request), [request.params.id], client(request));
+      await svc.restoreAgencies(ctxOf(deps, request), { ids: [request.params.id] });
       return { success: true as const, message: t(request, 'agencies.restored') };
     },
   );
@@ -449,13 +450,10 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      await svc.changeAgencyPassword(
-        deps,
-        actorOf(request),
-        request.params.id,
-        request.body.password,
-        client(request),
-      );
+      await svc.changeAgencyPassword(ctxOf(deps, request), {
+        id: request.params.id,
+        password: request.body.password,
+      });
       return { success: true as const, message: t(request, 'agencies.password_changed') };
     },
   );

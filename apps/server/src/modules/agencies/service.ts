@@ -11,18 +11,22 @@ import type {
 } from '@stn/contracts/agencies';
 import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
-import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
-import type { Ctx } from '../../platform/tenancy/context.ts';
-import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
+import {
+  actingUser,
+  auditActorId,
+  auditClient,
+  type Ctx,
+  inTransaction,
+  userContext,
+} from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
-import { requestPasswordReset, sendNotificationMail } from '../auth/email-tokens.ts';
-import { revokeAllTokens } from '../auth/service.ts';
+import { requestPasswordReset, sendNotificationMail } from '../auth/service.ts';
 import { agencyInstallStats, liveBusinessIds } from '../businesses/service.ts';
 import {
   isMainDomainHost,
@@ -32,6 +36,14 @@ import {
   setWhitelabel,
   whitelabelHostTaken,
 } from '../sites/service.ts';
+import {
+  createUser,
+  isEmailTaken,
+  resumeTenantUsers,
+  setPassword,
+  suspendTenantUsers,
+  updateUser,
+} from '../users/service.ts';
 import { users } from '../users/tables.ts';
 import {
   type AgencyRow,
@@ -152,12 +164,15 @@ export async function getAgency(deps: Deps, actor: Actor, id: number) {
 }
 
 /** The create form of spec 000 §3: the agency, its AgencyAdmin and its white-label, all or nothing. */
-export async function createAgency(deps: Deps, actor: Actor, input: TCreateAgencyRequest, client: Client) {
-  if (await emailTaken(deps.db, input.user.email)) throw invalid('user.email', 'validation.email_taken');
+export async function createAgency(ctx: Ctx, input: TCreateAgencyRequest) {
+  const { deps } = ctx;
+  if (await isEmailTaken(ctx, { email: input.user.email }))
+    throw invalid('user.email', 'validation.email_taken');
   // Without a password the admin gets a link to choose one; nobody ever learns this random one.
   const password = input.user.password ?? crypto.randomBytes(24).toString('base64url');
   const id = await withUniqueErrors(() =>
-    deps.db.transaction(async (tx) => {
+    inTransaction(ctx, async (c) => {
+      const tx = c.db;
       const [agency] = await tx
         .insert(agencies)
         .values({
@@ -171,7 +186,7 @@ export async function createAgency(deps: Deps, actor: Actor, input: TCreateAgenc
         .returning();
       if (!agency) throw new AppError('CONFLICT');
       await claimWhitelabel(tx, deps.config, agency.id, input.whitelabel);
-      const userId = await createUser(tx, {
+      const userId = await createUser(c, {
         email: input.user.email,
         password,
         role: 'AgencyAdmin',
@@ -184,32 +199,32 @@ export async function createAgency(deps: Deps, actor: Actor, input: TCreateAgenc
       });
       await audit(tx, {
         action: 'agency.create',
-        actorId: actor.impersonatorId ?? actor.userId,
+        actorId: auditActorId(c),
         agencyId: agency.id,
         targetUserId: userId,
         data: { name: input.name, whitelabel: input.whitelabel },
-        ...client,
+        ...auditClient(c),
       });
       return agency.id;
     }),
   );
-  if (!input.user.password) await requestPasswordReset(deps, input.user.email);
+  if (!input.user.password) await requestPasswordReset(ctx, { email: input.user.email });
   return presentAgency(deps.db, id);
 }
 
-export async function updateAgency(
-  deps: Deps,
-  actor: Actor,
-  id: number,
-  input: TUpdateAgencyRequest,
-  client: Client,
-) {
-  const agency = await findAgency(deps.db, actor, id);
+export async function updateAgency(ctx: Ctx, input: TUpdateAgencyRequest & { id: number }) {
+  const { deps } = ctx;
+  const agency = await findAgency(deps.db, actingUser(ctx), input.id);
   const admin = await agencyAdminOf(deps.db, agency.id);
-  if (admin && input.user?.email && (await emailTaken(deps.db, input.user.email, admin.id)))
+  if (
+    admin &&
+    input.user?.email &&
+    (await isEmailTaken(ctx, { email: input.user.email, exceptUserId: admin.id }))
+  )
     throw invalid('user.email', 'validation.email_taken');
   await withUniqueErrors(() =>
-    deps.db.transaction(async (tx) => {
+    inTransaction(ctx, async (c) => {
+      const tx = c.db;
       const properties =
         input.properties?.installs !== undefined
           ? { ...agency.properties, installs: input.properties.installs }
@@ -228,24 +243,22 @@ export async function updateAgency(
       if (input.whitelabel) await claimWhitelabel(tx, deps.config, agency.id, input.whitelabel);
       if (admin && input.user) {
         const u = input.user;
-        await tx
-          .update(users)
-          .set({
-            ...(u.email !== undefined && u.email !== admin.email
-              ? { email: u.email, email_verified_at: null }
-              : {}),
+        await updateUser(c, {
+          id: admin.id,
+          emailField: 'user.email',
+          set: {
+            ...(u.email !== undefined ? { email: u.email } : {}),
             ...(u.firstName !== undefined ? { first_name: u.firstName } : {}),
             ...(u.lastName !== undefined ? { last_name: u.lastName } : {}),
-            updated_at: new Date(),
-          })
-          .where(eq(users.id, admin.id));
+          },
+        });
       }
       await audit(tx, {
         action: 'agency.update',
-        actorId: actor.impersonatorId ?? actor.userId,
+        actorId: auditActorId(c),
         agencyId: agency.id,
-        data: { fields: Object.keys(input).filter((k) => k !== 'twilioConfig') },
-        ...client,
+        data: { fields: Object.keys(input).filter((k) => k !== 'twilioConfig' && k !== 'id') },
+        ...auditClient(c),
       });
     }),
   );
@@ -266,82 +279,59 @@ async function bulkTargets(tx: Tx, actor: Actor, ids: number[], field: string) {
 
 /**
  * Archives: the agency goes to the archived list, its site stops answering, and every one of its users
- * (agency and business users) is disabled and signed out. The ids disabled here are kept so that a
- * restore re-enables exactly them, not users someone had disabled on purpose.
+ * (agency and business users) is suspended: disabled, signed out, and marked as suspended by the agency,
+ * so that a restore resumes exactly them, not users someone had disabled on purpose.
  */
-async function archiveRows(tx: Tx, actor: Actor, rows: AgencyRow[], client: Client) {
+async function archiveRows(ctx: Ctx, rows: AgencyRow[]) {
   let n = 0;
   for (const agency of rows) {
     if (agency.status !== 'active') continue;
-    const disabled = await tx
-      .update(users)
-      .set({ active: false, updated_at: new Date() })
-      .where(and(eq(users.agency_id, agency.id), eq(users.active, true)))
-      .returning({ id: users.id });
-    for (const u of disabled) await revokeAllTokens(tx, u.id);
-    await tx
+    const disabled = await suspendTenantUsers(ctx, { level: 'agency', agencyId: agency.id });
+    await ctx.db
       .update(agencies)
-      .set({
-        status: 'archived',
-        active: false,
-        archived_at: new Date(),
-        settings: { ...agency.settings, archived_user_ids: disabled.map((u) => u.id) },
-        updated_at: new Date(),
-      })
+      .set({ status: 'archived', active: false, archived_at: new Date(), updated_at: new Date() })
       .where(eq(agencies.id, agency.id));
-    await audit(tx, {
+    await audit(ctx.db, {
       action: 'agency.archive',
-      actorId: actor.impersonatorId ?? actor.userId,
+      actorId: auditActorId(ctx),
       agencyId: agency.id,
       data: { disabled_users: disabled.length },
-      ...client,
+      ...auditClient(ctx),
     });
     n++;
   }
   return n;
 }
 
-async function restoreRows(tx: Tx, actor: Actor, rows: AgencyRow[], client: Client) {
+async function restoreRows(ctx: Ctx, rows: AgencyRow[]) {
   let n = 0;
   for (const agency of rows) {
     if (agency.status !== 'archived') continue;
-    const { archived_user_ids: ids, ...settings } = agency.settings as { archived_user_ids?: number[] };
-    if (Array.isArray(ids) && ids.length > 0) {
-      await tx
-        .update(users)
-        .set({ active: true, updated_at: new Date() })
-        .where(and(eq(users.agency_id, agency.id), inArray(users.id, ids)));
-    }
-    await tx
+    await resumeTenantUsers(ctx, { level: 'agency', agencyId: agency.id });
+    await ctx.db
       .update(agencies)
-      .set({ status: 'active', active: true, archived_at: null, settings, updated_at: new Date() })
+      .set({ status: 'active', active: true, archived_at: null, updated_at: new Date() })
       .where(eq(agencies.id, agency.id));
-    await audit(tx, {
+    await audit(ctx.db, {
       action: 'agency.restore',
-      actorId: actor.impersonatorId ?? actor.userId,
+      actorId: auditActorId(ctx),
       agencyId: agency.id,
-      ...client,
+      ...auditClient(ctx),
     });
     n++;
   }
   return n;
 }
 
-export async function archiveAgencies(
-  deps: Deps,
-  actor: Actor,
-  ids: number[],
-  client: Client,
-  field = 'ids',
-) {
-  return deps.db.transaction(async (tx) =>
-    archiveRows(tx, actor, await bulkTargets(tx, actor, ids, field), client),
+export async function archiveAgencies(ctx: Ctx, input: { ids: number[]; field?: string }) {
+  return inTransaction(ctx, async (tx) =>
+    archiveRows(tx, await bulkTargets(tx.db, actingUser(tx), input.ids, input.field ?? 'ids')),
   );
 }
 
-export async function restoreAgencies(deps: Deps, actor: Actor, ids: number[], client: Client) {
-  return deps.db.transaction(async (tx) =>
-    restoreRows(tx, actor, await bulkTargets(tx, actor, ids, 'ids'), client),
+export async function restoreAgencies(ctx: Ctx, input: { ids: number[] }) {
+  return inTransaction(ctx, async (tx) =>
+    restoreRows(tx, await bulkTargets(tx.db, actingUser(tx), input.ids, 'ids')),
   );
 }
 
@@ -455,24 +445,15 @@ export async function updatePopup(deps: Deps, actor: Actor, id: number, input: T
 }
 
 /** An Admin sets the agency admin's password; every session of that user ends. */
-export async function changeAgencyPassword(
-  deps: Deps,
-  actor: Actor,
-  id: number,
-  password: string,
-  client: Client,
-) {
-  const agency = await findAgency(deps.db, actor, id);
-  const admin = await agencyAdminOf(deps.db, agency.id);
+export async function changeAgencyPassword(ctx: Ctx, input: { id: number; password: string }) {
+  const agency = await findAgency(ctx.db, actingUser(ctx), input.id);
+  const admin = await agencyAdminOf(ctx.db, agency.id);
   if (!admin) throw invalid('password', 'agencies.no_agency_admin');
-  const hash = await hashPassword(password);
-  await deps.db.transaction((tx) =>
-    setPasswordOfUser(tx, { id: admin.id, agency_id: agency.id, business_id: null }, hash, {
-      action: 'agency.change_password',
-      actorId: actor.impersonatorId ?? actor.userId,
-      ...client,
-    }),
-  );
+  await setPassword(ctx, {
+    user: { id: admin.id, agency_id: agency.id, business_id: null },
+    password: input.password,
+    audit: { action: 'agency.change_password' },
+  });
 }
 
 export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, input: TTwilioConfigInput) {
@@ -544,7 +525,8 @@ export async function sendNotification(
     );
   let sent = 0;
   for (const r of recipients) {
-    if (await sendNotificationMail(deps, r.id, { subject: input.subject, text: input.message })) sent++;
+    const mail = { userId: r.id, subject: input.subject, text: input.message };
+    if (await sendNotificationMail(userContext(deps, actor), mail)) sent++;
   }
   return sent;
 }

@@ -25,8 +25,8 @@ import { clientOf as client } from '../../platform/http/client.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
 import { errorResponses as errors, okMessage } from '../../platform/http/replies.ts';
 import { userContext } from '../../platform/tenancy/context.ts';
+import { ctxOf } from '../../platform/tenancy/request.ts';
 import { allPackages } from '../billing/service.ts';
-import { agencyUsersRoutes } from './agency-users-routes.ts';
 import {
   businessNames,
   changeStatus,
@@ -105,7 +105,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const data = await createBusiness(deps, actorOf(request), request.body, client(request));
+      const data = await createBusiness(ctxOf(deps, request), request.body);
       return { ...ok(request, 'created', { name: data.name }), data };
     },
   );
@@ -123,7 +123,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const data = await updateBusiness(deps, actorOf(request), request.params.id, request.body);
+      const data = await updateBusiness(ctxOf(deps, request), { ...request.body, id: request.params.id });
       return { ...ok(request, 'updated', { name: data.name }), data };
     },
   );
@@ -150,7 +150,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
         response: { 200: ZSuccessMessage, ...errors },
       },
       handler: async (request) => {
-        await changeStatus(deps, actorOf(request), request.params.id, transition, client(request));
+        await changeStatus(ctxOf(deps, request), { id: request.params.id, transition });
         return ok(request, key);
       },
     });
@@ -172,7 +172,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
         schema: { tags, summary, params: ZIdParams, response: { 200: ZSuccessMessage, ...errors } },
       },
       async (request) => {
-        await verifyOwnerEmail(deps, actorOf(request), request.params.id, how, client(request));
+        await verifyOwnerEmail(ctxOf(deps, request), { id: request.params.id, how });
         return ok(request, key);
       },
     );
@@ -192,13 +192,10 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const r = await resetBusinessPassword(
-        deps,
-        actorOf(request),
-        request.params.id,
-        request.body ?? {},
-        client(request),
-      );
+      const r = await resetBusinessPassword(ctxOf(deps, request), {
+        ...(request.body ?? {}),
+        id: request.params.id,
+      });
       return ok(request, r === 'set' ? 'password_set' : 'reset_link_sent');
     },
   );
@@ -390,6 +387,4 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       data: await allPackages(userContext(deps, actorOf(request)), { activeOnly: true }),
     }),
   );
-
-  await app.register(agencyUsersRoutes, deps);
 };

@@ -5,7 +5,8 @@ import { type Actor, actorCan } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
 /** Request details kept in the audit trail. */
 import type { Client } from '../../platform/http/client.ts';
-import { forbidden } from '../../platform/http/errors.ts';
+import { forbidden, notFound } from '../../platform/http/errors.ts';
+import { type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { users } from './tables.ts';
 
 export type { Client };
@@ -72,4 +73,38 @@ export function mayGive(grant: Grant, rights: Rights): boolean {
   if (rights.userType !== '4') return false;
   const allowed = grant.pages;
   return allowed === 'any' || rights.pages.every((p) => allowed.includes(p));
+}
+
+type UserRow = typeof users.$inferSelect;
+const tenantCols = { agency_id: users.agency_id, business_id: users.business_id };
+
+/** A user of the caller's business, or 404. */
+export async function findBusinessUser(ctx: Ctx, id: number): Promise<UserRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(users)
+    .where(scope(ctx, tenantCols, eq(users.id, id), eq(users.role_group, 'Business')));
+  if (!row) throw notFound();
+  return row;
+}
+
+/** Only a BusinessAdmin manages BusinessAdmins: the other managers cannot raise or touch an admin. */
+function guardAdminTarget(actor: Actor, ...roles: (string | undefined)[]) {
+  if (actor.role !== 'BusinessAdmin' && roles.includes('BusinessAdmin')) throw forbidden('users.admin_only');
+}
+
+export const rightsOf = (u: UserRow): Rights => ({
+  role: u.role,
+  userType: u.user_type,
+  pages: u.settings.custom_type_pages ?? [],
+});
+
+/**
+ * A manager gives only the rights it may grant, and manages only users whose rights it may grant
+ * (ADR 009): the admin role first (its own message), then the user type and pages.
+ */
+export async function guardRights(db: Tx, actor: Actor, ...rights: Rights[]) {
+  guardAdminTarget(actor, ...rights.map((r) => r.role ?? undefined));
+  const grant = await grantOf(db, actor);
+  if (!rights.every((r) => mayGive(grant, r))) throw forbidden('users.beyond_grant');
 }

@@ -21,7 +21,7 @@ import {
   likePattern,
   requireBusinessPage,
 } from './business-access.ts';
-import { toUserSummary } from './business-users-service.ts';
+import { toUserSummary } from './business-users.ts';
 import { departmentAgents, departments, users } from './tables.ts';
 
 type DepartmentRow = typeof departments.$inferSelect;

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Deps } from '../../platform/deps.ts';
-import { businessUsersRoutes } from './business-users-routes.ts';
 import { departmentsRoutes } from './departments-routes.ts';
-import { globalUsersRoutes } from './global-users-routes.ts';
+import { agencyUsersRoutes } from './routes/agency-users.ts';
+import { businessUsersRoutes } from './routes/business-users.ts';
+import { globalUsersRoutes } from './routes/global-users.ts';
 
-/** Business and global users, departments. */
+/** Global, agency and business users, departments. */
 export const usersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
-  for (const routes of [businessUsersRoutes, departmentsRoutes, globalUsersRoutes]) {
+  for (const routes of [businessUsersRoutes, agencyUsersRoutes, departmentsRoutes, globalUsersRoutes]) {
     await app.register(routes, deps);
   }
 };

@@ -47,6 +47,11 @@ export const users = pgTable(
     active: boolean('active').notNull().default(true),
     email_verified_at: timestamp('email_verified_at', { withTimezone: true }),
     password_changed_at: timestamp('password_changed_at', { withTimezone: true }),
+    /**
+     * Who disabled this user with its tenant ('agency:12' archived, 'business:34' deleted): the restore
+     * re-enables exactly these users, never one disabled on its own (null).
+     */
+    suspended_by: text('suspended_by'),
     ...timestamps,
   },
   (t) => [

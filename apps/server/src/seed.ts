@@ -1,9 +1,12 @@
+// The first start's data (the main agency; with demo data the demo tenants and their users). Users are
+// created through the users module; the agencies and businesses here are plain rows of a fresh database.
 import { eq } from 'drizzle-orm';
-import type { Config } from '../../platform/config.ts';
-import type { Db } from '../../platform/db/client.ts';
-import { agencies } from '../agencies/tables.ts';
-import { businesses } from '../businesses/tables.ts';
-import { createUser } from './service.ts';
+import { agencies } from './modules/agencies/tables.ts';
+import { businesses } from './modules/businesses/tables.ts';
+import { createUser } from './modules/users/service.ts';
+import type { Config } from './platform/config.ts';
+import type { Deps } from './platform/deps.ts';
+import { inTransaction, platformSystemContext } from './platform/tenancy/context.ts';
 
 export type DemoLogin = { label: string; email: string; password: string; site: string };
 
@@ -59,7 +62,10 @@ export function demoLogins(config: Config): DemoLogin[] {
  * also a SuperAdmin, the Acme agency on acme.<MAIN_DOMAIN> with its own branding, and a business with users
  * of several types. Returns the demo sign-ins whenever the demo data is there.
  */
-export async function seedFirstStart(db: Db, config: Config): Promise<DemoLogin[]> {
+export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>): Promise<DemoLogin[]> {
+  // Runs before the app (and its mailer) exists; creating users sends no mail.
+  const deps = base as Deps;
+  const { db, config } = deps;
   const logins = demoLogins(config);
   const [existing] = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.is_main, true));
   if (existing) {
@@ -76,7 +82,8 @@ export async function seedFirstStart(db: Db, config: Config): Promise<DemoLogin[
     return [];
   }
   const pw = (email: string) => logins.find((l) => l.email === email)?.password ?? '';
-  await db.transaction(async (tx) => {
+  await inTransaction(platformSystemContext(deps, 'seed', 'demo data'), async (ctx) => {
+    const tx = ctx.db;
     const [main] = await tx
       .insert(agencies)
       .values({
@@ -130,7 +137,7 @@ export async function seedFirstStart(db: Db, config: Config): Promise<DemoLogin[
       .returning();
     if (!dental) throw new Error('seed failed');
     const user = (email: string, rest: Omit<Parameters<typeof createUser>[1], 'email' | 'password'>) =>
-      createUser(tx, { email, password: pw(email), emailVerified: true, ...rest });
+      createUser(ctx, { email, password: pw(email), emailVerified: true, ...rest });
     await user('admin@demo.test', { role: 'SuperAdmin', firstName: 'Sam', lastName: 'Super' });
     await user('agency@demo.test', {
       role: 'AgencyAdmin',

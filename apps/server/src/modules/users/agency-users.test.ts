@@ -10,7 +10,7 @@ import {
   snapshot,
   type TestApp,
 } from '../../../test/helpers.ts';
-import { caller, expect403, row, type Seed, sessions } from './test-fixtures.ts';
+import { caller, expect403, row, type Seed, sessions } from '../businesses/test-fixtures.ts';
 
 let t: TestApp;
 let seed: Seed;

@@ -9,9 +9,8 @@ import {
   ZUpdateGlobalUserRequest,
 } from '@stn/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf } from '../../platform/auth/plugin.ts';
-import type { Deps } from '../../platform/deps.ts';
-import { clientOf } from '../../platform/http/client.ts';
+import type { Deps } from '../../../platform/deps.ts';
+import { ctxOf } from '../../../platform/tenancy/request.ts';
 import {
   changeGlobalUserPassword,
   createGlobalUser,
@@ -19,7 +18,7 @@ import {
   getGlobalUser,
   listGlobalUsers,
   updateGlobalUser,
-} from './global-users-service.ts';
+} from '../global-users.ts';
 
 const tags = ['global users'];
 // Spec 000 §6: only a SuperAdmin sees global users; a plain Admin gets 403.
@@ -39,7 +38,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
         response: { 200: ZGlobalUserList, ...denied, 422: ZErrorResponse },
       },
     },
-    async (request) => listGlobalUsers(deps, request.query),
+    async (request) => listGlobalUsers(ctxOf(deps, request), request.query),
   );
 
   app.get(
@@ -53,7 +52,10 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
         response: { 200: ZGlobalUserResponse, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await getGlobalUser(deps, request.params.id) }),
+    async (request) => ({
+      success: true as const,
+      data: await getGlobalUser(ctxOf(deps, request), request.params),
+    }),
   );
 
   app.post(
@@ -70,7 +72,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
     async (request) => ({
       success: true as const,
       message: translate('users.created', request.lang),
-      data: await createGlobalUser(deps, request.body),
+      data: await createGlobalUser(ctxOf(deps, request), request.body),
     }),
   );
 
@@ -89,7 +91,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
     async (request) => ({
       success: true as const,
       message: translate('users.updated', request.lang),
-      data: await updateGlobalUser(deps, actorOf(request), request.params.id, request.body),
+      data: await updateGlobalUser(ctxOf(deps, request), { ...request.body, id: request.params.id }),
     }),
   );
 
@@ -105,7 +107,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
       },
     },
     async (request) => {
-      await deleteGlobalUser(deps, actorOf(request), request.params.id, clientOf(request));
+      await deleteGlobalUser(ctxOf(deps, request), request.params);
       return { success: true as const, message: translate('users.deleted', request.lang) };
     },
   );
@@ -123,13 +125,7 @@ export const globalUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
       },
     },
     async (request) => {
-      await changeGlobalUserPassword(
-        deps,
-        actorOf(request),
-        request.params.id,
-        request.body,
-        clientOf(request),
-      );
+      await changeGlobalUserPassword(ctxOf(deps, request), { ...request.body, id: request.params.id });
       return { success: true as const, message: translate('users.password_changed', request.lang) };
     },
   );

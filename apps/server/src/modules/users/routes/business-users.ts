@@ -11,9 +11,8 @@ import {
   ZUserSummaryList,
 } from '@stn/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf } from '../../platform/auth/plugin.ts';
-import type { Deps } from '../../platform/deps.ts';
-import { clientOf } from '../../platform/http/client.ts';
+import type { Deps } from '../../../platform/deps.ts';
+import { ctxOf } from '../../../platform/tenancy/request.ts';
 import {
   allBusinessUsers,
   businessAgents,
@@ -22,9 +21,8 @@ import {
   deleteBusinessUser,
   getBusinessUser,
   listBusinessUsers,
-  resetBusinessUserPassword,
   updateBusinessUser,
-} from './business-users-service.ts';
+} from '../business-users.ts';
 
 const tags = ['business users'];
 const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
@@ -42,7 +40,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
         response: { 200: ZBusinessUserList, ...denied, 422: ZErrorResponse },
       },
     },
-    async (request) => listBusinessUsers(deps, actorOf(request), request.query),
+    async (request) => listBusinessUsers(ctxOf(deps, request), request.query),
   );
 
   app.get(
@@ -55,7 +53,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
         response: { 200: ZUserSummaryList, ...denied },
       },
     },
-    async (request) => ({ success: true as const, data: await allBusinessUsers(deps, actorOf(request)) }),
+    async (request) => ({ success: true as const, data: await allBusinessUsers(ctxOf(deps, request)) }),
   );
 
   app.get(
@@ -71,7 +69,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
     },
     async (request) => ({
       success: true as const,
-      data: await businessAgents(deps, actorOf(request), request.query),
+      data: await businessAgents(ctxOf(deps, request), request.query),
     }),
   );
 
@@ -88,7 +86,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
     },
     async (request) => ({
       success: true as const,
-      data: await getBusinessUser(deps, actorOf(request), request.params.id),
+      data: await getBusinessUser(ctxOf(deps, request), request.params),
     }),
   );
 
@@ -107,7 +105,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
     async (request) => ({
       success: true as const,
       message: translate('users.created', request.lang),
-      data: await createBusinessUser(deps, actorOf(request), request.body),
+      data: await createBusinessUser(ctxOf(deps, request), request.body),
     }),
   );
 
@@ -126,7 +124,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
     async (request) => ({
       success: true as const,
       message: translate('users.updated', request.lang),
-      data: await updateBusinessUser(deps, actorOf(request), request.params.id, request.body),
+      data: await updateBusinessUser(ctxOf(deps, request), { ...request.body, id: request.params.id }),
     }),
   );
 
@@ -142,7 +140,7 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
       },
     },
     async (request) => {
-      await deleteBusinessUser(deps, actorOf(request), request.params.id, clientOf(request));
+      await deleteBusinessUser(ctxOf(deps, request), request.params);
       return { success: true as const, message: translate('users.deleted', request.lang) };
     },
   );
@@ -160,36 +158,8 @@ export const businessUsersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
       },
     },
     async (request) => {
-      await changeBusinessUserPassword(
-        deps,
-        actorOf(request),
-        request.params.id,
-        request.body,
-        clientOf(request),
-      );
+      await changeBusinessUserPassword(ctxOf(deps, request), { ...request.body, id: request.params.id });
       return { success: true as const, message: translate('users.password_changed', request.lang) };
-    },
-  );
-
-  app.post(
-    '/v1/businesses/users/:id/reset-password',
-    {
-      config: { capability: 'businessUsers.manage' },
-      schema: {
-        tags,
-        summary: 'E-mail the user a password reset link',
-        params: ZIdParams,
-        response: { 200: ZSuccessMessage, ...errors },
-      },
-    },
-    async (request) => {
-      const { email } = await resetBusinessUserPassword(
-        deps,
-        actorOf(request),
-        request.params.id,
-        clientOf(request),
-      );
-      return { success: true as const, message: translate('users.reset_link_sent', request.lang, { email }) };
     },
   );
 };
