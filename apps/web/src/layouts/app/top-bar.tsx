@@ -2,8 +2,8 @@ import { ActionIcon, Anchor, Badge, Burger, Button, Group, Image, Text, Tooltip 
 import type { TUser } from '@stn/contracts/profile';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { canAddBusiness, dashboardLink } from '../../app/guards.ts';
-import { pathOf } from '../../app/route-table.ts';
+import { canAddBusiness, dashboardLink } from '../../lib/nav/guards.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { useSite } from '../../lib/site.ts';
 import { canImpersonate, type Usage, usageOf, usageText } from './layout-rules.ts';
 import { ProfileMenu } from './profile-menu.tsx';
