@@ -1,10 +1,27 @@
 // Sidebar menus of spec 000 §2 "Menus per role" with the visibility rules of §6 "Menu visibility".
 // Plain functions over the profile (no React): the layout renders what menuFor returns.
+//
+// Who sees an item is the capability its route declares (contracts/capabilities, asked through
+// userCan); on top of that the account states of spec §6 hide items (widget type, agent type,
+// departments, card payments, zapier, template accounts) or disable them (agency set-up). Each area has
+// one list in the spec's order; a role's menu is that list filtered, so no role is named here except
+// where the spec orders or hides by role (SalesUser).
 
+import type { TCapability } from '@stn/contracts/capabilities';
+import { roleKey } from '@stn/contracts/capabilities';
 import type { TUser } from '@stn/contracts/profile';
-import type { TCustomTypePage } from '@stn/contracts/roles';
-import { isSetupComplete } from './guards.ts';
-import { routeByName } from './route-table.ts';
+import {
+  departmentsEnabled,
+  hasPhoneWidget,
+  hasTextWidget,
+  isSetupComplete,
+  isSmsAgent,
+  isTemplateAccount,
+  isVoiceAgent,
+  zapierVisible,
+} from './account-state.ts';
+import { ROUTES, routeByName } from './route-table.ts';
+import { userCan } from './user-can.ts';
 
 export type MenuBadge = 'messages' | 'tasks';
 
@@ -15,6 +32,8 @@ export type MenuItem = {
   route: string;
   /** i18n key: the route's title key (a group's is the title of its main route). */
   title: string;
+  /** The capability the item's route declares (links only; a group shows while a child does). */
+  capability?: TCapability;
   icon?: string;
   children?: MenuItem[];
   /** Shown but not clickable (agencies without telephony set-up, spec §6). */
@@ -25,99 +44,25 @@ export type MenuItem = {
   activeOn?: string[];
 };
 
-export type RoleKey =
-  | 'SuperAdmin'
-  | 'Admin'
-  | 'AgencyAdmin'
-  | 'AccountManager'
-  | 'FinanaceManager'
-  | 'MarketingManager'
-  /** AgencyUser without a known user_type. */
-  | 'AgencyUser'
-  | 'BusinessAdmin'
-  /** BusinessUser without a user_type. */
-  | 'BusinessUser'
-  | 'AdminSupport'
-  | 'MarketingUser'
-  | 'SalesUser'
-  | 'Custom';
-
 export type MenuContext = {
-  /** Overrides the set-up state (defaults to isAgencySetUp(user), spec §4). */
+  /** Overrides the set-up state (defaults to isSetupComplete(user), spec §4). */
   setUp?: boolean;
 };
 
-/** The menu-defining role of a user: the role, refined by user_type for agency and business users. */
-export function roleKey(user: Pick<TUser, 'role' | 'user_type'>): RoleKey {
-  switch (user.role) {
-    case 'AgencyUser':
-      if (user.user_type === '1') return 'AccountManager';
-      if (user.user_type === '2') return 'FinanaceManager';
-      if (user.user_type === '3') return 'MarketingManager';
-      return 'AgencyUser';
-    case 'BusinessUser':
-      if (user.user_type === '1') return 'AdminSupport';
-      if (user.user_type === '2') return 'MarketingUser';
-      if (user.user_type === '3') return 'SalesUser';
-      if (user.user_type === '4') return 'Custom';
-      return 'BusinessUser';
-    default:
-      return user.role;
-  }
-}
+// ---- Visibility predicates (spec §6) ----
 
-// ---- Visibility predicates (spec §6, §9) ----
-
-/** BusinessAdmin, or a business user of user_type '2' (spec §6). */
-export function isBusinessManager(user: TUser): boolean {
-  return user.role === 'BusinessAdmin' || (user.role_group === 'Business' && user.user_type === '2');
-}
-
-/** The business's widget type; a missing business counts as the create default 3 (both, spec §9). */
-function widgetType(user: TUser): number {
-  return user.business?.widget_type ?? 3;
-}
-
-/** widget_type 2 (texts) or 3 (both). */
-export function hasTextWidget(user: TUser): boolean {
-  const t = widgetType(user);
-  return t === 2 || t === 3;
-}
-
-/** widget_type 1 (calls) or 3 (both). */
-export function hasPhoneWidget(user: TUser): boolean {
-  const t = widgetType(user);
-  return t === 1 || t === 3;
-}
-
-/** Messaging: a text widget, and an SMS agent or a business manager. */
+/** Messaging: the inbox capability, a text widget, and an SMS agent or someone who sees every conversation. */
 export function canMessage(user: TUser): boolean {
-  const agent = user.agent_type === 'smsAgent' || user.agent_type === 'agent';
-  return hasTextWidget(user) && (agent || isBusinessManager(user));
+  return (
+    userCan(user, 'inbox.use') && hasTextWidget(user) && (isSmsAgent(user) || userCan(user, 'inbox.all'))
+  );
 }
 
-/** Calls group: a phone widget, and a voice agent or a business manager. */
+/** Calls: the calls capability, a phone widget, and a voice agent or someone who sees every call. */
 export function canCall(user: TUser): boolean {
-  const agent = user.agent_type === 'voiceAgent' || user.agent_type === 'agent';
-  return hasPhoneWidget(user) && (agent || isBusinessManager(user));
-}
-
-/** Departments: enabled on the business and allowed by its agency (when the agency is known). */
-export function departmentsEnabled(user: TUser): boolean {
-  return Boolean(user.business?.dep_enabled) && (user.agency?.department_enabled ?? true);
-}
-
-/** Template accounts: a template business, or any account of a template agency. */
-export function isTemplateAccount(user: TUser): boolean {
-  return Boolean(user.business?.is_template) || Boolean(user.agency?.is_template);
-}
-
-/** Spec §4: set-up is complete unless an Agency user has no Twilio set-up and the agency is not a template. */
-export const isAgencySetUp = (user: TUser): boolean => isSetupComplete(user);
-
-/** Zapier: the agency has zapier enabled and it is not given for free. */
-export function zapierVisible(user: TUser): boolean {
-  return Boolean(user.agency?.zapier_enabled) && !user.agency?.zapier_free;
+  return (
+    userCan(user, 'calls.use') && hasPhoneWidget(user) && (isVoiceAgent(user) || userCan(user, 'calls.all'))
+  );
 }
 
 // ---- Item builders ----
@@ -224,12 +169,23 @@ function compact(xs: Slot[]): MenuItem[] {
   return xs.filter((x): x is MenuItem => Boolean(x));
 }
 
-function item(route: string, extra: ItemDef = {}): MenuItem {
+/** Whether the user holds the capability a route declares (routes declaring none are open to the area). */
+export function mayOpen(user: TUser, route: string): boolean {
+  const { capability } = routeByName(route);
+  return capability === undefined || userCan(user, capability);
+}
+
+/** The item of a route, or null when the user lacks the route's capability. */
+function item(user: TUser, route: string, extra: ItemDef = {}): MenuItem | null {
+  if (!mayOpen(user, route)) return null;
   const def = { ...DEFS[route], ...extra };
-  const m: MenuItem = { key: route, route, title: routeByName(route).title };
+  const { title, capability } = routeByName(route);
+  const m: MenuItem = { key: route, route, title };
+  if (capability) m.capability = capability;
   if (def.icon) m.icon = def.icon;
   if (def.badge) m.badge = def.badge;
-  if (def.activeOn?.length) m.activeOn = [...def.activeOn];
+  const activeOn = def.activeOn?.filter((r) => mayOpen(user, r));
+  if (activeOn?.length) m.activeOn = activeOn;
   return m;
 }
 
@@ -254,19 +210,19 @@ function group(name: string, titleRoute: string, icon: string, children: Slot[])
 // ---- Admin ----
 
 function adminMenu(user: TUser): MenuItem[] {
-  const superAdmin = user.role === 'SuperAdmin';
+  const i = (route: string) => item(user, route);
   return compact([
     group('agency', 'admin.agency.accounts', 'building', [
-      item('admin.agency.accounts'),
-      item('admin.agency.archived'),
-      item('admin.agency.add'),
+      i('admin.agency.accounts'),
+      i('admin.agency.archived'),
+      i('admin.agency.add'),
     ]),
-    item('admin.whitelabel'),
-    item('admin.training'),
-    item('admin.blacklist'),
-    item('admin.whitelist'),
-    superAdmin && item('admin.users'),
-    item('admin.releaseNote'),
+    i('admin.whitelabel'),
+    i('admin.training'),
+    i('admin.blacklist'),
+    i('admin.whitelist'),
+    i('admin.users'),
+    i('admin.releaseNote'),
   ]);
 }
 
@@ -275,66 +231,41 @@ function adminMenu(user: TUser): MenuItem[] {
 /** What a template agency keeps of its role's menu. */
 const TEMPLATE_AGENCY_KEYS = new Set(['group:business-accounts', 'agency.training']);
 
-function agencyMenu(user: TUser, key: RoleKey): MenuItem[] {
-  const menu = agencyRoleMenu(user, key);
+function agencyMenu(user: TUser): MenuItem[] {
+  const menu = agencyItems(user);
   return user.agency?.is_template ? menu.filter((m) => TEMPLATE_AGENCY_KEYS.has(m.key)) : menu;
 }
 
-function agencyRoleMenu(user: TUser, key: RoleKey): MenuItem[] {
+/** The AgencyAdmin menu of spec §2, which orders every agency item; other roles see a subset. */
+function agencyItems(user: TUser): MenuItem[] {
+  const i = (route: string) => item(user, route);
   const subscriptions = !user.agency?.free_fee;
   const card = user.agency_has_stripe_config;
-  const zapier = zapierVisible(user);
-  const business = group('business-accounts', 'agency.business.accounts', 'briefcase', [
-    item('agency.business.accounts'),
-    item('agency.business.archived'),
-    item('agency.business.deleted'),
-    item('agency.business.add'),
-  ]);
-  const settings = (extra: Slot[]) =>
+  return compact([
+    group('business-accounts', 'agency.business.accounts', 'briefcase', [
+      i('agency.business.accounts'),
+      i('agency.business.archived'),
+      i('agency.business.deleted'),
+      i('agency.business.add'),
+    ]),
+    i('agency.dashboard'),
+    i('agency.landing-page'),
+    i('agency.international'),
+    i('agency.plans'),
+    i('agency.packages'),
+    zapierVisible(user) && i('agency.zapier'),
     group('settings', 'agency.settings', 'cog', [
-      item('agency.settings'),
-      subscriptions && item('agency.subscriptions'),
-      card && item('agency.payment-methods'),
-      ...extra,
-    ]);
-  const training = item('agency.training');
-
-  switch (key) {
-    case 'AgencyAdmin':
-      return compact([
-        business,
-        item('agency.dashboard'),
-        item('agency.landing-page'),
-        item('agency.international'),
-        item('agency.plans'),
-        item('agency.packages'),
-        zapier && item('agency.zapier'),
-        settings([
-          item('agency.popup'),
-          // Agency user management, telephony profile and SMS registration: AgencyAdmin only (spec §6).
-          item('agency.users'),
-          item('agency.integrations'),
-          item('agency.twilioProfile'),
-          item('agency.sms-registration'),
-        ]),
-        training,
-      ]);
-    case 'AccountManager':
-      return compact([
-        business,
-        item('agency.international'),
-        item('agency.plans'),
-        zapier && item('agency.zapier'),
-        settings([item('agency.popup')]),
-        training,
-      ]);
-    case 'FinanaceManager':
-      return compact([business, item('agency.plans'), zapier && item('agency.zapier'), settings([])]);
-    case 'MarketingManager':
-      return compact([business, item('agency.landing-page'), zapier && item('agency.zapier')]);
-    default:
-      return compact([business]);
-  }
+      i('agency.settings'),
+      subscriptions && i('agency.subscriptions'),
+      card && i('agency.payment-methods'),
+      i('agency.popup'),
+      i('agency.users'),
+      i('agency.integrations'),
+      i('agency.twilioProfile'),
+      i('agency.sms-registration'),
+    ]),
+    i('agency.training'),
+  ]);
 }
 
 /** Non-set-up agencies: every item disabled except these; a group stays enabled while a child is. */
@@ -352,182 +283,77 @@ function disableForSetup(items: MenuItem[]): MenuItem[] {
 
 // ---- Business ----
 
-type SettingChild = 'number' | 'smtp' | 'integration';
+/** Sub-screens of the settings page: they highlight its item wherever the user may open them. */
+const SETTING_PAGES = ROUTES.filter((r) => r.name.startsWith('business.setting.')).map((r) => r.name);
 
-const SETTING_CHILD_ROUTES: Record<SettingChild, string[]> = {
-  number: ['business.setting.number'],
-  smtp: ['business.setting.smtp.create', 'business.setting.smtp.edit'],
-  integration: ['business.setting.integration.create', 'business.setting.integration.edit'],
-};
-
-/** Tabs of the settings page every business role reaches through its settings item. */
-const SETTING_PAGES = [
-  'business.setting.location.create',
-  'business.setting.location.edit',
-  'business.setting.analytics',
-  'business.setting.broadcast-numbers',
-  'business.setting.contacts',
-  'business.setting.messages',
-  'business.setting.notification',
-];
-
-function businessItems(user: TUser, key: RoleKey) {
-  const salesHidden = key === 'SalesUser' && !user.business?.has_sales_user_extension;
+function businessItems(user: TUser): MenuItem[] {
+  const i = (route: string, extra?: ItemDef) => item(user, route, extra);
+  // Spec §6: contacts and tags are hidden from sales users unless the business has the extension.
+  const salesHidden = roleKey(user) === 'SalesUser' && !user.business?.has_sales_user_extension;
   const text = hasTextWidget(user);
   const card = user.agency_has_stripe_config;
-  return {
-    messaging: () => canMessage(user) && item('business.messaging'),
-    dashboard: () => item('business.dashboard'),
-    tasks: () => item('business.tasks'),
-    contacts: () => !salesHidden && item('business.contacts'),
-    broadcast: () => text && item('business.broadcast'),
-    calls: () =>
-      canCall(user) &&
-      group('calls', 'business.calls', 'phone', [
-        item('business.calls'),
-        item('business.schedule.calls'),
-        item('business.voice-records'),
-      ]),
-    automation: () => item('business.automation'),
-    leadForms: () => item('business.leadForms'),
-    installs: () => item('business.installs'),
-    setting: (children: SettingChild[]) =>
-      item('business.setting', {
-        activeOn: [...children.flatMap((c) => SETTING_CHILD_ROUTES[c]), ...SETTING_PAGES],
-      }),
-    numbers: () => item('business.numbers'),
-    tags: () => !salesHidden && item('business.tags'),
-    callsReport: () => item('business.calls-report'),
-    subscriptions: () => !user.business?.free_fee && card && item('business.subscriptions'),
-    packages: () => card && item('business.packages'),
-    paymentMethods: () => card && item('business.payment-methods'),
-    users: () => item('business.users'),
-    departments: () => departmentsEnabled(user) && item('business.departments'),
-    templates: () => text && item('business.templates'),
-    blacklist: () => item('business.blacklist'),
-    whitelist: () => item('business.whitelist'),
-  };
-}
-
-type BusinessItems = ReturnType<typeof businessItems>;
-
-const settingsGroup = (children: Slot[]) => group('settings', 'business.setting', 'cog', children);
-
-/** Top-level custom pages, in the BusinessAdmin menu order. */
-const CUSTOM_TOP: [TCustomTypePage, keyof BusinessItems][] = [
-  ['inbox_page', 'messaging'],
-  ['analytic_page', 'dashboard'],
-  ['tasks_page', 'tasks'],
-  ['contacts_page', 'contacts'],
-  ['broadcast_page', 'broadcast'],
-  ['calls_page', 'calls'],
-  ['automation_page', 'automation'],
-  ['installs_page', 'installs'],
-];
-
-/** Custom pages that live in the settings group, in the BusinessAdmin order. */
-const CUSTOM_SETTINGS: [TCustomTypePage, keyof BusinessItems][] = [
-  ['numbers_page', 'numbers'],
-  ['tags_page', 'tags'],
-  ['users_page', 'users'],
-  ['departments_page', 'departments'],
-  ['message_template_page', 'templates'],
-  ['blacklist_page', 'blacklist'],
-  ['whitelist_page', 'whitelist'],
-];
-
-function businessRoleMenu(user: TUser, key: RoleKey): MenuItem[] {
-  const b = businessItems(user, key);
-  switch (key) {
-    case 'BusinessAdmin':
-    case 'MarketingUser': {
-      const admin = key === 'BusinessAdmin';
-      return compact([
-        b.messaging(),
-        b.dashboard(),
-        b.tasks(),
-        b.contacts(),
-        b.broadcast(),
-        b.calls(),
-        b.automation(),
-        admin && b.leadForms(),
-        b.installs(),
-        settingsGroup([
-          b.setting(['number', 'smtp', 'integration']),
-          b.numbers(),
-          b.tags(),
-          b.callsReport(),
-          admin && b.subscriptions(),
-          admin && b.packages(),
-          admin && b.paymentMethods(),
-          b.users(),
-          b.departments(),
-          b.templates(),
-          b.blacklist(),
-          b.whitelist(),
-        ]),
-      ]);
-    }
-    case 'AdminSupport':
-      return compact([
-        b.dashboard(),
-        b.contacts(),
-        b.calls(),
-        b.installs(),
-        settingsGroup([
-          b.setting(['smtp']),
-          b.tags(),
-          b.callsReport(),
-          b.users(),
-          b.departments(),
-          b.templates(),
-          b.blacklist(),
-          b.whitelist(),
-        ]),
-      ]);
-    case 'SalesUser':
-      return compact([
-        b.messaging(),
-        b.tasks(),
-        b.calls(),
-        b.contacts(),
-        settingsGroup([b.setting([]), b.tags(), b.templates()]),
-      ]);
-    case 'Custom': {
-      const pages = new Set(user.settings.custom_type_pages ?? []);
-      const pick = ([page, slot]: [TCustomTypePage, keyof BusinessItems]): Slot =>
-        pages.has(page) ? (b[slot] as () => Slot)() : null;
-      return compact([...CUSTOM_TOP.map(pick), settingsGroup([b.setting([]), ...CUSTOM_SETTINGS.map(pick)])]);
-    }
-    default:
-      return compact([b.messaging(), b.calls(), settingsGroup([b.setting([])])]);
-  }
+  const contacts = !salesHidden && i('business.contacts');
+  const calls =
+    canCall(user) &&
+    group('calls', 'business.calls', 'phone', [
+      i('business.calls'),
+      i('business.schedule.calls'),
+      i('business.voice-records'),
+    ]);
+  // Spec §2 orders the SalesUser menu "messaging, tasks, calls group, contacts"; every other role
+  // follows the BusinessAdmin order, where contacts come before calls.
+  const callsFirst = roleKey(user) === 'SalesUser';
+  return compact([
+    canMessage(user) && i('business.messaging'),
+    i('business.dashboard'),
+    i('business.tasks'),
+    callsFirst ? calls : contacts,
+    callsFirst ? contacts : null,
+    text && i('business.broadcast'),
+    callsFirst ? null : calls,
+    i('business.automation'),
+    i('business.leadForms'),
+    i('business.installs'),
+    group('settings', 'business.setting', 'cog', [
+      i('business.setting', { activeOn: SETTING_PAGES }),
+      i('business.numbers'),
+      !salesHidden && i('business.tags'),
+      i('business.calls-report'),
+      !user.business?.free_fee && card && i('business.subscriptions'),
+      card && i('business.packages'),
+      card && i('business.payment-methods'),
+      i('business.users'),
+      departmentsEnabled(user) && i('business.departments'),
+      text && i('business.templates'),
+      i('business.blacklist'),
+      i('business.whitelist'),
+    ]),
+  ]);
 }
 
 /** What a template business keeps of its role's menu, flat and in this order. */
 export const TEMPLATE_BUSINESS_ROUTES = ['business.automation', 'business.templates'] as const;
 
-function businessMenu(user: TUser, key: RoleKey): MenuItem[] {
-  const menu = businessRoleMenu(user, key);
+function businessMenu(user: TUser): MenuItem[] {
+  const menu = businessItems(user);
   if (!isTemplateAccount(user)) return menu;
   const present = new Set(menuRoutes(menu));
-  return TEMPLATE_BUSINESS_ROUTES.filter((r) => present.has(r)).map((r) => item(r));
+  return compact(TEMPLATE_BUSINESS_ROUTES.filter((r) => present.has(r)).map((r) => item(user, r)));
 }
 
 // ---- Entry points ----
 
 /** The sidebar menu of a signed-in user (spec 000 §2 "Menus per role", §6 "Menu visibility"). */
 export function menuFor(user: TUser, ctx: MenuContext = {}): MenuItem[] {
-  const key = roleKey(user);
   switch (user.role_group) {
     case 'Admin':
       return adminMenu(user);
     case 'Agency': {
-      const menu = agencyMenu(user, key);
-      return (ctx.setUp ?? isAgencySetUp(user)) ? menu : disableForSetup(menu);
+      const menu = agencyMenu(user);
+      return (ctx.setUp ?? isSetupComplete(user)) ? menu : disableForSetup(menu);
     }
     case 'Business':
-      return businessMenu(user, key);
+      return businessMenu(user);
     default:
       return [];
   }
