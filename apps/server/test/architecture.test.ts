@@ -35,7 +35,7 @@ const READS =
   "a read of another module's table: to go through the owner's service.ts (reports: modules/analytics, ADR 014)";
 const PLUGIN = "the lead and h-server: resolveActor's tenant checks read agencies, businesses and users";
 const MAIL = 'h-platform: mail on a job; the outbox writer moves into modules/notifications';
-const WEB = 'h-webnav / h-webfeat: route table and guards move to lib/; features by domain';
+const WEB = 'h-webfeat: features by domain';
 
 /**
  * Violations that exist today and are being removed by work running beside this change (issue 7): each
@@ -83,34 +83,8 @@ const KNOWN: Record<string, string> = {
     PLUGIN,
   'platform-import: apps/server/src/platform/mail.ts -> apps/server/src/modules/notifications/tables.ts':
     MAIL,
-  'web-boundary: apps/web/src/features/admin/agency-form-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/admin/agency-form.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/admin/agency-list.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/admin/release-note-form-page.tsx -> apps/web/src/app/route-table.ts':
-    WEB,
-  'web-boundary: apps/web/src/features/admin/release-notes-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/admin/user-form-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/admin/users-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/agency-user-form.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/agency-user-list.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/business-form.tsx -> apps/web/src/app/route-table.ts': WEB,
   'web-boundary: apps/web/src/features/agency/business-form.tsx -> apps/web/src/layouts/app/no-installs-modal.tsx':
     WEB,
-  'web-boundary: apps/web/src/features/agency/business-list.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/package-form.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/package-list.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/plan-form.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/plan-list.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/settings-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/use-route-name.ts -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/auth/email-verify-page.tsx -> apps/web/src/app/guards.ts': WEB,
-  'web-boundary: apps/web/src/features/business/department-form-page.tsx -> apps/web/src/app/route-table.ts':
-    WEB,
-  'web-boundary: apps/web/src/features/business/departments-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/business/user-form-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/business/users-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/errors/not-found-page.tsx -> apps/web/src/app/guards.ts': WEB,
-  'web-boundary: apps/web/src/features/landing/landing-redirect.tsx -> apps/web/src/app/guards.ts': WEB,
 };
 
 describe('architecture', () => {

@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useMatches, useNavigate } from 'react-router';
 import { clearSession, setUnauthorizedHandler } from '../lib/api-client.ts';
 import { auth } from '../lib/auth-store.ts';
+import type { RouteDef } from '../lib/nav/route-table.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { useSession } from '../lib/session.ts';
 import { useSite } from '../lib/site.ts';
-import type { RouteDef } from './route-table.ts';
 
 const TITLE_ALONE = new Set(['product-order', 'product-thankyou']);
 

@@ -6,9 +6,9 @@ import { adminScreens } from '../features/admin/screens.ts';
 import { agencyScreens } from '../features/agency/screens.ts';
 import { businessScreens } from '../features/business/screens.ts';
 import { useAuth } from '../lib/auth-store.ts';
+import { guard } from '../lib/nav/guards.ts';
+import type { RouteDef } from '../lib/nav/route-table.ts';
 import { useSite } from '../lib/site.ts';
-import { guard } from './guards.ts';
-import type { RouteDef } from './route-table.ts';
 
 // Each screen is its own chunk, so the sign-in page does not load the areas' code.
 const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {

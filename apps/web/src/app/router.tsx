@@ -1,8 +1,8 @@
 import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { type LayoutName, ROUTES } from '../lib/nav/route-table.ts';
 import { Root } from './root.tsx';
 import { RouteScreen } from './route-screen.tsx';
-import { type LayoutName, ROUTES } from './route-table.ts';
 
 const LAYOUTS: Record<LayoutName, LazyExoticComponent<ComponentType>> = {
   app: lazy(() => import('../layouts/app-layout.tsx')),

@@ -6,9 +6,10 @@
 // - A cap of 0 or a missing cap means "no cap": '∞', no banner, never red.
 // - The usage counters show both calls and messages whatever the widget type.
 // - Banners (and the notification prompt) are hidden on subscriptions pages, and on setup for agencies.
-// - Agency SMS banners: AgencyAdmin only, not for template agencies; read from agency.properties
-//   (twProfileSid, twCampaignSid).
-// - The impersonation toggle: Admin and Agency role groups, hidden while impersonating (no chains).
+// - Who sees a button asks the capability table (lib/nav/user-can.ts): the agency SMS banners
+//   'agencyTelephony.manage' (never for template agencies; read from agency.properties twProfileSid,
+//   twCampaignSid), the impersonation toggle 'impersonate' (hidden while impersonating: no chains),
+//   'Add Agency' 'agencies.manage', 'Add Business' 'businesses.manage'.
 // - Available installs come from POST /v1/agencies/{id}/install-stats: the 'Add Business' button shows on
 //   the rest of the add-business rule; with no installs left it opens the 'No Installs Available' modal.
 // - {email} in banners and the footer is the site's supportEmail, else the agency's e-mail.

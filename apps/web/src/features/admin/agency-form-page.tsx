@@ -2,7 +2,7 @@ import { Alert, Anchor, Badge, Center, Group, Loader, Stack, Tabs, Text, Title }
 import type { TAgency } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { AgencyForm } from './agency-form.tsx';
 import { AgencyImagesPanel } from './agency-images-panel.tsx';
 import { AgencyPasswordPanel } from './agency-password-panel.tsx';

@@ -24,7 +24,7 @@ import {
 } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useCreateAgency, useUpdateAgency } from './api/agencies.ts';
 

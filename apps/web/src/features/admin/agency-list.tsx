@@ -4,8 +4,8 @@ import type { TAgency } from '@stn/contracts/agencies';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import {
   AGENCIES_PATH,
   type AgencyAction,

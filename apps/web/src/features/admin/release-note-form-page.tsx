@@ -16,7 +16,7 @@ import { useForm } from '@mantine/form';
 import { type TReleaseNote, ZReleaseNoteRequest } from '@stn/contracts/users';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useReleaseNote, useSaveReleaseNote } from './api/release-notes.ts';
 

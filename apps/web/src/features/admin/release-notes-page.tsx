@@ -4,8 +4,8 @@ import type { TReleaseNote } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { RELEASE_NOTES_PATH, releaseNoteKeys, useDeleteReleaseNote } from './api/release-notes.ts';
 
 type Filter = 'all' | 'published' | 'draft';

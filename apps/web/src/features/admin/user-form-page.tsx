@@ -24,9 +24,9 @@ import {
 } from '@stn/contracts/users';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
 import { SetPasswordForm } from '../../components/set-password-form.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import {
   useChangeGlobalUserPassword,

@@ -4,9 +4,9 @@ import { GLOBAL_USER_ROLES, type TGlobalUser } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { globalUserKeys, USERS_PATH, useDeleteGlobalUser } from './api/global-users.ts';
 
 type RoleFilter = 'all' | (typeof GLOBAL_USER_ROLES)[number];

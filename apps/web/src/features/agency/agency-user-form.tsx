@@ -25,8 +25,8 @@ import {
 } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
 import { SetPasswordForm } from '../../components/set-password-form.tsx';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import {
   useAgencyUser,

@@ -4,9 +4,9 @@ import type { TBusiness } from '@stn/contracts/businesses';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import {
   BUSINESS_LIST_PATH,
   type BusinessStatus,

@@ -22,7 +22,7 @@ import {
 } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { usePackage, useSavePackage } from './api/packages.ts';
 import { centsOf, renameField } from './money.ts';

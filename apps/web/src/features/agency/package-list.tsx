@@ -3,8 +3,8 @@ import { modals } from '@mantine/modals';
 import type { TPackage } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { PACKAGES_PATH, packageKeys, useDeletePackage, useTogglePackage } from './api/packages.ts';
 import { formatCents } from './money.ts';
 

@@ -19,8 +19,8 @@ import { PLAN_INTERVALS, type TPlan, type TPlanRequest, ZPlanRequest } from '@st
 import { PLAN_DEFAULTS } from '@stn/contracts/constants';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
 import { useAuth } from '../../lib/auth-store.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { usePlan, useSavePlan } from './api/plans.ts';
 import { centsOf, renameField } from './money.ts';

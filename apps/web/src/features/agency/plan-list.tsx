@@ -3,9 +3,9 @@ import { modals } from '@mantine/modals';
 import type { TPlan } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { planKeys, plansPath, useDeletePlan } from './api/plans.ts';
 import { formatCents } from './money.ts';
 

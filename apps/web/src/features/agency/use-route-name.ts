@@ -1,5 +1,5 @@
 import { useMatches } from 'react-router';
-import type { RouteDef } from '../../app/route-table.ts';
+import type { RouteDef } from '../../lib/nav/route-table.ts';
 
 /** The route name of the current screen (several route names share one screen: tabs, add and edit). */
 export function useRouteName(): string {

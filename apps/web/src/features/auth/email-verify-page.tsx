@@ -2,8 +2,8 @@ import { Alert, Anchor, Center, Loader, Stack, Text, Title } from '@mantine/core
 import type { TSuccessMessage } from '@stn/contracts/http';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { dashboardLink } from '../../app/guards.ts';
 import { useAuth } from '../../lib/auth-store.ts';
+import { dashboardLink } from '../../lib/nav/guards.ts';
 import { apiErrorText } from './api-error-text.ts';
 import { usePostOnce } from './use-post-once.ts';
 

@@ -15,9 +15,9 @@ import type { TDepartment } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { ApiError } from '../../lib/api-client.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import {
   DEPARTMENTS_PATH,
   departmentKeys,

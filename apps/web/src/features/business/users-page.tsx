@@ -4,9 +4,9 @@ import type { TBusinessUser } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { BUSINESS_USERS_PATH, businessUserKeys, useDeleteBusinessUser } from './api/business-users.ts';
 import { useRoleLabel } from './user-labels.ts';
 

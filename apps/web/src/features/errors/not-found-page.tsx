@@ -1,8 +1,8 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { dashboardLink } from '../../app/guards.ts';
 import { useAuth } from '../../lib/auth-store.ts';
+import { dashboardLink } from '../../lib/nav/guards.ts';
 
 /** Not-found screen (spec 000 §2 /not-found; unknown paths land here). */
 export default function NotFoundPage() {

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
-import { dashboardLink } from '../../app/guards.ts';
 import { useAuth } from '../../lib/auth-store.ts';
+import { dashboardLink } from '../../lib/nav/guards.ts';
 
 /**
  * '/' until the public landing page lands with its own issue: a signed-in user goes to their dashboard,

@@ -3,7 +3,7 @@ import type { TUser } from '@stn/contracts/profile';
 import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { pathOf } from '../../app/route-table.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { agencySmsBanner, bannersHidden, type UsageLevel, usageOf } from './layout-rules.ts';
 
 type Props = {

@@ -3,6 +3,7 @@
 import { USAGE_WARNING_RATIO } from '@stn/contracts/constants';
 import type { TUser } from '@stn/contracts/profile';
 import type { TRoleGroup } from '@stn/contracts/roles';
+import { userCan } from '../../lib/nav/user-can.ts';
 
 // ---- Breakpoints (spec 000 §9) ----
 
@@ -100,11 +101,13 @@ type AgencyProperties = { twProfileSid?: string | null; twCampaignSid?: string |
  * campaign → 'sms-registration'.
  *
  * Read from the profile's agency.properties (twProfileSid, twCampaignSid).
- * Shown to AgencyAdmin only (both links go to AgencyAdmin-only routes, spec §6) and never to template
+ * Shown to whoever holds 'agencyTelephony.manage' (both links go to its routes) and never to template
  * agencies (they need no telephony set-up, spec §4).
  */
 export function agencySmsBanner(user: TUser): AgencySmsBanner {
-  if (user.role_group !== 'Agency' || user.role !== 'AgencyAdmin' || user.agency?.is_template) return null;
+  if (user.role_group !== 'Agency' || !userCan(user, 'agencyTelephony.manage') || user.agency?.is_template) {
+    return null;
+  }
   const props: AgencyProperties | undefined = user.agency?.properties;
   if (!props?.twProfileSid) return 'twilio-profile';
   if (!props.twCampaignSid) return 'sms-registration';
@@ -126,10 +129,9 @@ export function areaPath(roleGroup: TRoleGroup): string {
 }
 
 /**
- * Who sees the impersonation toggle. Spec §6 leaves it open ("not shown"); decision: the Admin and Agency
- * role groups (the server's rule), and not while impersonating, since an impersonation cannot start
- * another one (the server answers 403).
+ * Who sees the impersonation toggle: whoever holds 'impersonate' (the Admin and Agency role groups), and
+ * not while impersonating, since an impersonation cannot start another one (the server answers 403).
  */
 export function canImpersonate(user: TUser, impersonating: boolean): boolean {
-  return !impersonating && (user.role_group === 'Admin' || user.role_group === 'Agency');
+  return !impersonating && userCan(user, 'impersonate');
 }

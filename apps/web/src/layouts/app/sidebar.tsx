@@ -3,8 +3,8 @@ import type { TUser } from '@stn/contracts/profile';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { type MenuItem, menuFor } from '../../app/menus.ts';
-import { pathOf } from '../../app/route-table.ts';
+import { type MenuItem, menuFor } from '../../lib/nav/menus.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 
 type Props = {
   user: TUser;

@@ -2,8 +2,9 @@ import { ActionIcon, Anchor, Badge, Burger, Button, Group, Image, Text, Tooltip 
 import type { TUser } from '@stn/contracts/profile';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { canAddBusiness, dashboardLink } from '../../app/guards.ts';
-import { pathOf } from '../../app/route-table.ts';
+import { canAddBusiness, dashboardLink } from '../../lib/nav/guards.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
+import { userCan } from '../../lib/nav/user-can.ts';
 import { useSite } from '../../lib/site.ts';
 import { canImpersonate, type Usage, usageOf, usageText } from './layout-rules.ts';
 import { ProfileMenu } from './profile-menu.tsx';
@@ -51,7 +52,10 @@ export function TopBar(props: Props) {
   // 'Add Business': agencies allowed to add businesses (spec §4). The installs part of the rule is applied
   // on click instead of hiding the button, so an agency out of installs sees the 'No Installs Available'
   // modal (spec §8). While the count is unknown (null) the button simply opens the add screen.
-  const showAddBusiness = user.role_group === 'Agency' && canAddBusiness(user, Number.POSITIVE_INFINITY);
+  const showAddBusiness =
+    user.role_group === 'Agency' &&
+    userCan(user, 'businesses.manage') &&
+    canAddBusiness(user, Number.POSITIVE_INFINITY);
   const addBusiness = () => {
     if (props.availableInstalls !== null && !canAddBusiness(user, props.availableInstalls)) {
       props.onNoInstalls();
@@ -107,7 +111,7 @@ export function TopBar(props: Props) {
       </Group>
 
       <Group gap="xs" wrap="nowrap">
-        {user.role_group === 'Admin' && (
+        {userCan(user, 'agencies.manage') && (
           <Button
             component={Link}
             to={pathOf('admin.agency.add')}

@@ -28,9 +28,17 @@
 //   set up, wizard) wins and the user lands on the right screen in one hop.
 // - Rule 3 (role group of an area route) runs after the prefix rule as spec orders them; with this route
 //   table it only fires for a route whose roleGroup disagrees with its own path prefix.
+// - Capabilities (issue 7): after the state rules, a route whose declared capability the user lacks
+//   (contracts/capabilities) is not reachable by URL. The user goes to a screen they may open: the
+//   screen a state rule forces when one does, else the area default, else the first item of their menu
+//   that the guard allows, else their profile. A screen a state rule forces (pay, set up, install
+//   wizard) opens whatever the capability, so the two rules never bounce between each other.
 import type { TUser } from '@stn/contracts/profile';
 import type { TSiteData } from '@stn/contracts/site';
-import { AREA_DEFAULT, PREFIX_SKIP, pathOf, type RouteDef } from './route-table.ts';
+import { agencyMustPay, businessMustPay, isSetupComplete } from './account-state.ts';
+import { menuFor, menuRoutes } from './menus.ts';
+import { AREA_DEFAULT, PREFIX_SKIP, pathOf, type RouteDef, routeByName } from './route-table.ts';
+import { userCan } from './user-can.ts';
 
 export type GuardInput = {
   /** The signed-in user, or null when nobody is signed in. */
@@ -88,12 +96,6 @@ export function loginRedirect(path: string, search = ''): string {
   return `${pathOf('login')}?redirect=${encodeURIComponent(path + (query === '?' ? '' : query))}`;
 }
 
-/** Spec §4: set-up is complete unless an Agency user has no Twilio set-up and the agency is not a template. */
-export function isSetupComplete(user: TUser | null): boolean {
-  if (user?.role_group !== 'Agency') return true;
-  return user.has_twilio_setup || user.agency?.is_template === true;
-}
-
 /**
  * Spec §4: navigation is allowed for an Agency with free fee or active Stripe and with Twilio set-up or
  * template; for a Business whose agency has no payment key, or which is free, or has active Stripe.
@@ -130,19 +132,6 @@ export function orderPageAllowed(route: RouteDef, site: TSiteData | null): boole
   return route.layout !== 'order' || !site || site.isMainDomain;
 }
 
-/** Whether a Business user must pay before using the area (spec §4, template businesses excepted). */
-export function businessMustPay(user: TUser): boolean {
-  const business = user.business;
-  return (
-    user.agency_has_stripe_config && !business?.free_fee && !user.stripe_active && !business?.is_template
-  );
-}
-
-/** Whether an Agency user must pay before using the area (spec §4). */
-export function agencyMustPay(user: TUser): boolean {
-  return !user.agency?.free_fee && !user.stripe_active;
-}
-
 const trimSlash = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
 
 function hasPrefix(path: string, group: string): boolean {
@@ -150,49 +139,62 @@ function hasPrefix(path: string, group: string): boolean {
   return p === `/${group}` || p.startsWith(`/${group}/`);
 }
 
-function businessRules(user: TUser, input: GuardInput): GuardResult | null {
+/** The state rules' verdict: a redirect, a screen they force open, or nothing to say (null). */
+type StateVerdict = GuardResult | 'forced' | null;
+
+/** The path a state rule forces every other screen of the area to, if one does. */
+function forcedPath(user: TUser): string | null {
+  if (user.role_group === 'Business') {
+    if (businessMustPay(user)) return pathOf('business.subscriptions');
+    const wizard = user.open_install_wizard;
+    if (wizard === true) return pathOf('business.installs.add');
+    if (wizard !== false) return pathOf('business.installs.edit', { id: wizard });
+  }
+  if (user.role_group === 'Agency') {
+    if (agencyMustPay(user)) return pathOf('agency.subscriptions');
+    if (!isSetupComplete(user)) return pathOf('agency.setup');
+  }
+  return null;
+}
+
+function businessRules(user: TUser, input: GuardInput): StateVerdict {
   const name = input.route.name;
   if (businessMustPay(user)) {
-    return BUSINESS_UNPAID_ALLOWED.has(name) ? ALLOW : to('business.subscriptions');
+    if (name === 'business.subscriptions') return 'forced';
+    return BUSINESS_UNPAID_ALLOWED.has(name) ? null : to('business.subscriptions');
   }
   const wizard = user.open_install_wizard;
   if (wizard !== false) {
     const target =
       wizard === true ? pathOf('business.installs.add') : pathOf('business.installs.edit', { id: wizard });
-    return trimSlash(input.path) === target ? ALLOW : { redirect: target };
+    return trimSlash(input.path) === target ? 'forced' : { redirect: target };
   }
   return null;
 }
 
-function agencyRules(user: TUser, input: GuardInput): GuardResult | null {
+function agencyRules(user: TUser, input: GuardInput): StateVerdict {
   const { route } = input;
-  if (route.name === 'agency.training') return ALLOW;
+  if (route.name === 'agency.training') return null;
   if (agencyMustPay(user)) {
-    return AGENCY_UNPAID_ALLOWED.has(route.name) ? ALLOW : to('agency.subscriptions');
+    if (route.name === 'agency.subscriptions') return 'forced';
+    return AGENCY_UNPAID_ALLOWED.has(route.name) ? null : to('agency.subscriptions');
   }
   if (!isSetupComplete(user)) {
-    return AGENCY_SETUP_ALLOWED.has(route.name) ? ALLOW : to('agency.setup');
+    if (route.name === 'agency.setup') return 'forced';
+    return AGENCY_SETUP_ALLOWED.has(route.name) ? null : to('agency.setup');
   }
-  if (route.name === 'agency.setup' && user.has_twilio_setup) return to('agency.landing-page');
-  if (route.agencyAdminOnly && user.role !== 'AgencyAdmin') return to('agency.business.accounts');
-  if (route.zapier && !user.agency?.zapier_enabled) return to('agency.business.accounts');
+  if (route.name === 'agency.setup' && user.has_twilio_setup) {
+    return userCan(user, 'landingPage.manage') ? to('agency.landing-page') : FALLBACK;
+  }
+  if (route.zapier && !user.agency?.zapier_enabled) return FALLBACK;
   return null;
 }
 
-/**
- * Decides a navigation. Rules, first match wins:
- * 0. order page on a host that is not the main domain → landing;
- * 1. nobody signed in: public route → allow, else → /login?redirect=<path + query>;
- * 2. path without the user's '/<role group>' prefix (GUARD_PREFIX_SKIP excepted) → dashboardLink;
- * 3. public route → allow; area route of another role group → '/';
- * 4. Business area: must pay → subscriptions; open install wizard → installs/add or installs/<id>;
- * 5. Agency area: training → allow; must pay → subscriptions; no set-up → setup; set-up agency on
- *    setup → landing-page; AgencyAdmin-only route for others, or zapier route without zapier
- *    enabled → active business accounts;
- * 6. area empty path (/admin, /business, /agency) → AREA_DEFAULT;
- * 7. allow.
- */
-export function guard(input: GuardInput): GuardResult {
+/** Send the user to a screen they may open (see fallback). */
+const FALLBACK: GuardResult = { redirect: '' };
+
+/** The decision for a route before any fallback is resolved. */
+function decide(input: GuardInput): GuardResult {
   const { user, site, route, path, search } = input;
 
   if (!orderPageAllowed(route, site)) return to('landing');
@@ -205,14 +207,51 @@ export function guard(input: GuardInput): GuardResult {
   if (route.public || !route.roleGroup) return ALLOW;
   if (route.roleGroup !== user.role_group) return { redirect: '/' };
 
-  const stateRule =
+  const state =
     user.role_group === 'Business'
       ? businessRules(user, input)
       : user.role_group === 'Agency'
         ? agencyRules(user, input)
         : null;
-  if (stateRule) return stateRule;
+  if (state === 'forced') return ALLOW;
+  if (state) return state;
 
-  if (AREA_ROUTES.has(route.name)) return to(AREA_DEFAULT[route.name as keyof typeof AREA_DEFAULT]);
+  if (route.capability && !userCan(user, route.capability)) return FALLBACK;
+  if (AREA_ROUTES.has(route.name)) return FALLBACK;
   return ALLOW;
+}
+
+/**
+ * Where a user goes instead of a screen they may not open, or from an area's empty path: the screen a
+ * state rule forces, else the area default, else the first menu item the guard allows, else the profile.
+ */
+export function fallbackPath(user: TUser, site: TSiteData | null = null): string {
+  const forced = forcedPath(user);
+  if (forced) return forced;
+  const area = user.role_group.toLowerCase() as keyof typeof AREA_DEFAULT;
+  for (const name of [AREA_DEFAULT[area], ...menuRoutes(menuFor(user))]) {
+    const path = pathOf(name);
+    const result = decide({ user, site, route: routeByName(name), path, search: '' });
+    if ('allow' in result) return path;
+  }
+  return pathOf(`${area}.profile`);
+}
+
+/**
+ * Decides a navigation. Rules, first match wins:
+ * 0. order page on a host that is not the main domain → landing;
+ * 1. nobody signed in: public route → allow, else → /login?redirect=<path + query>;
+ * 2. path without the user's '/<role group>' prefix (GUARD_PREFIX_SKIP excepted) → dashboardLink;
+ * 3. public route → allow; area route of another role group → '/';
+ * 4. Business area: must pay → subscriptions; open install wizard → installs/add or installs/<id>;
+ * 5. Agency area: must pay → subscriptions (training exempt); no set-up → setup; set-up agency on
+ *    setup → landing-page; zapier route without zapier enabled → fallback;
+ * 6. a route whose capability the user lacks → fallback (a screen forced by 4 or 5 is exempt);
+ * 7. area empty path (/admin, /business, /agency) → fallback, which is AREA_DEFAULT when allowed;
+ * 8. allow.
+ */
+export function guard(input: GuardInput): GuardResult {
+  const result = decide(input);
+  if (result !== FALLBACK || !input.user) return result;
+  return { redirect: fallbackPath(input.user, input.site) };
 }

@@ -1,0 +1,134 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+
+// Issue 7, web navigation on the capability table: a screen a role may not use is not reachable by
+// typing its URL (the user lands on a screen they may use and the refused screen never mounts), and a
+// Custom type user's menu is its pages plus settings.
+
+let p: Platform;
+const ACME = 'acme.localhost';
+const WAIT = { timeout: 15_000 };
+const MARKETING = { email: 'marketing@acme.test', password: 'demo-marketing-1' };
+
+/** Records, from the first script of every document, whether an element with one of `testIds` ever appears. */
+async function watchFor(page: Page, testIds: string[]) {
+  await page.addInitScript((ids: string[]) => {
+    const w = window as unknown as { __seen: string[] };
+    w.__seen = [];
+    const check = () => {
+      for (const id of ids) {
+        if (!w.__seen.includes(id) && document.querySelector(`[data-testid="${id}"]`)) w.__seen.push(id);
+      }
+    };
+    new MutationObserver(check).observe(document, { childList: true, subtree: true });
+  }, testIds);
+  return () => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+}
+
+async function sidebarRoutes(page: Page): Promise<string[]> {
+  await page.getByTestId('sidebar').waitFor();
+  return page
+    .getByTestId('sidebar')
+    .locator('[data-route]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-route') ?? ''));
+}
+
+/** Types a URL into the address bar (a full page load, as a person would) and waits for where it lands. */
+async function typeUrl(page: Page, path: string, landing: string) {
+  await page.goto(p.url(path, ACME));
+  await page.waitForURL(`**${landing}`, WAIT);
+}
+
+describe.skipIf(!hasChromium)('navigation by capability in Chromium', () => {
+  beforeAll(async () => {
+    p = await startPlatform();
+    // The demo data has no MarketingManager (agency user_type 3): the Acme owner adds one through the API.
+    const { page, context } = await p.newPage();
+    await signIn(page, p.url('/login', ACME), DEMO.acmeAgency);
+    await page.waitForURL('**/agency/business/accounts', WAIT);
+    const status = await page.evaluate(async (who) => {
+      const res = await fetch('/api/v1/agency/users', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${localStorage.getItem('access_token')}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          email: who.email,
+          first_name: 'Mia',
+          last_name: 'Marketing',
+          user_type: '3',
+          password: who.password,
+          password_confirmation: who.password,
+        }),
+      });
+      return res.status;
+    }, MARKETING);
+    expect(status).toBe(200);
+    await context.close();
+  });
+  afterAll(() => p?.stop());
+
+  it('a MarketingManager typing /agency/packages, /agency/plans or /agency/users lands on business accounts', async () => {
+    const { page, context } = await p.newPage();
+    const seen = await watchFor(page, ['package-table', 'plan-table', 'agency-user-add']);
+    await signIn(page, p.url('/login', ACME), MARKETING);
+    await page.waitForURL('**/agency/business/accounts', WAIT);
+    const routes = await sidebarRoutes(page);
+    // Business accounts without "Add" (it needs 'businesses.manage') and the landing page (Acme has no zapier).
+    expect(routes).toEqual([
+      'agency.business.accounts',
+      'agency.business.archived',
+      'agency.business.deleted',
+      'agency.landing-page',
+    ]);
+
+    for (const path of ['/agency/packages', '/agency/plans', '/agency/users', '/agency/packages/add']) {
+      await typeUrl(page, path, '/agency/business/accounts');
+      await page.getByTestId('business-table').waitFor(WAIT);
+    }
+    expect(await seen()).toEqual([]);
+    await context.close();
+  });
+
+  it('the demo AccountManager typing /agency/packages lands on business accounts, /agency/plans opens', async () => {
+    const { page, context } = await p.newPage();
+    const seen = await watchFor(page, ['package-table', 'plan-table']);
+    await signIn(page, p.url('/login', ACME), DEMO.acmeAccountManager);
+    await page.waitForURL('**/agency/business/accounts', WAIT);
+    await typeUrl(page, '/agency/packages', '/agency/business/accounts');
+    await page.getByTestId('business-table').waitFor(WAIT);
+    expect(await seen()).toEqual([]);
+    // The control: a screen the table grants an AccountManager still opens by URL.
+    await typeUrl(page, '/agency/plans', '/agency/plans');
+    await page.getByTestId('plan-table').waitFor(WAIT);
+    // ...and the watcher does see a screen that mounts.
+    expect(await seen()).toEqual(['plan-table']);
+    await context.close();
+  });
+
+  it('the demo Custom type user sees only its pages and settings, and cannot type its way to users', async () => {
+    const { page, context } = await p.newPage();
+    const seen = await watchFor(page, ['users-add', 'users-status']);
+    await signIn(page, p.url('/login', ACME), {
+      email: 'frontdesk@brightdental.test',
+      password: 'demo-dental-4',
+    });
+    await page.waitForURL('**/business/messaging', WAIT);
+    // Its pages: inbox, contacts, tasks and calls (an agent of both kinds, both widgets), then settings.
+    expect(await sidebarRoutes(page)).toEqual([
+      'business.messaging',
+      'business.tasks',
+      'business.contacts',
+      'business.calls',
+      'business.schedule.calls',
+      'business.voice-records',
+      'business.setting',
+    ]);
+    await typeUrl(page, '/business/users', '/business/messaging');
+    await typeUrl(page, '/business/dashboard', '/business/messaging');
+    expect(await seen()).toEqual([]);
+    await context.close();
+  });
+});
