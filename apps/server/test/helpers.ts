@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
-import { buildApp } from '../src/app.ts';
+import { type AppOptions, buildApp } from '../src/app.ts';
 import { createUser } from '../src/modules/accounts/service.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createDb, type Db } from '../src/platform/db/client.ts';
@@ -21,7 +21,10 @@ export type TestApp = {
  * A fresh database (a copy of the migrated template) and an app on it, for one test file.
  * `env` overrides settings the way the environment would.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: Pick<AppOptions, 'plug'> = {},
+): Promise<TestApp> {
   const adminUrl = inject('pgAdminUrl');
   const name = `stn_t_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -32,7 +35,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   url.pathname = `/${name}`;
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url.toString(), ...env });
   const { db, pool } = createDb(url.toString(), 4);
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, db, ...opts });
   await app.ready();
   return {
     app,
@@ -48,6 +51,11 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       await a.end();
     },
   };
+}
+
+/** Waits until every enqueued job has run (mail included): the way to wait for a job, never a sleep. */
+export async function drainJobs(t: Pick<TestApp, 'app'>, timeoutMs?: number): Promise<void> {
+  await t.app.deps.queue.drain(timeoutMs);
 }
 
 export const PASSWORD = 'correct-horse-1';
