@@ -149,8 +149,25 @@ export async function login(app: FastifyInstance, email: string, password = PASS
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/**
+ * Waits until the jobs that are due have run (a mail job turns its outbox row from queued to stored), so
+ * that a snapshot is not taken halfway through work an earlier request started.
+ */
+async function settleJobs(pool: pg.Pool, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await pool.query(
+      `select count(*)::int as n from pgboss.job
+        where state in ('created', 'retry', 'active') and start_after <= now()`,
+    );
+    if (rows[0].n === 0 || Date.now() > until) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** Every row of the named tables, in a stable order: a snapshot to prove nothing changed. */
 export async function snapshot(pool: pg.Pool, tables: string[]): Promise<Record<string, unknown[]>> {
+  await settleJobs(pool);
   const out: Record<string, unknown[]> = {};
   for (const t of tables)
     out[t] = (await pool.query(`select * from ${pg.escapeIdentifier(t)} order by 1`)).rows;

@@ -10,6 +10,7 @@ export async function installsWidgetRoutes(tree: FastifyInstance): Promise<void>
     const etag = `"${crypto.createHash('sha1').update(body).digest('base64url')}"`;
     reply.header('etag', etag);
     reply.header('cache-control', 'public, max-age=60, must-revalidate');
+    reply.header('vary', 'Origin, X-Install-Key');
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
     return reply.type('application/json; charset=utf-8').send(body);
   });

@@ -101,6 +101,7 @@ export async function webhookTree(app: FastifyInstance, opts: { registry: Webhoo
   };
 
   app.addHook('preHandler', async (request, reply) => {
+    if (request.is404) return;
     const provider = providerOf(request);
     request.webhookUrl = fullUrlOf(request);
     // A route without a known provider is a wiring mistake: refuse rather than run unverified.
