@@ -18,20 +18,27 @@ import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { packagesRoutes } from './modules/billing/routes/packages.ts';
+import { plansRoutes } from './modules/billing/routes/plans.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
+import { phoneListsRoutes } from './modules/compliance/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
 import { installsWidgetRoutes } from './modules/installs/widget.ts';
+import { createMailer } from './modules/notifications/mailer.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
-import { sitesRoutes } from './modules/sites/routes.ts';
+import { pagesRoutes } from './modules/sites/routes/pages.ts';
+import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
+import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
+import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { authPlugin } from './platform/auth/plugin.ts';
 import type { Config } from './platform/config.ts';
 import type { Db } from './platform/db/client.ts';
 import type { Deps } from './platform/deps.ts';
 import { createEventBus, type EventBus } from './platform/events/events.ts';
+import { recordRoutes } from './platform/http/catalogue.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
-import { createMailer } from './platform/mail.ts';
 import { createQueue, type Queue } from './platform/queue/queue.ts';
 import { createHub } from './platform/realtime/hub.ts';
 import { socketTree } from './platform/realtime/socket.ts';
@@ -146,6 +153,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
   registerErrorHandling(app);
+  recordRoutes(app);
   await app.register(authPlugin, { db });
 
   await app.register(swagger, {
@@ -168,12 +176,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       for (const routes of [
         authRoutes,
         profileRoutes,
-        sitesRoutes,
+        siteDataRoutes,
+        pagesRoutes,
+        releaseNotesRoutes,
         notificationRoutes,
         auditRoutes,
         agenciesRoutes,
+        whitelabelsRoutes,
         businessesRoutes,
+        plansRoutes,
+        packagesRoutes,
         usersRoutes,
+        phoneListsRoutes,
       ]) {
         await api.register(routes, deps);
       }

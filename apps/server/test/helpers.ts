@@ -1,12 +1,18 @@
 import crypto from 'node:crypto';
+import { ROLE_KEYS, type TRoleKey } from '@stn/contracts/capabilities';
+import { CUSTOM_TYPE_PAGES } from '@stn/contracts/roles';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import pino from 'pino';
 import { expect, inject } from 'vitest';
 import { type AppOptions, buildApp } from '../src/app.ts';
-import { createUser } from '../src/modules/accounts/service.ts';
+import { agencies } from '../src/modules/agencies/tables.ts';
+import { businesses } from '../src/modules/businesses/tables.ts';
+import { createUser } from '../src/modules/users/service.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createDb, type Db } from '../src/platform/db/client.ts';
-import { agencies, businesses } from '../src/platform/db/schema.ts';
+import type { Deps } from '../src/platform/deps.ts';
+import { type Ctx, platformSystemContext } from '../src/platform/tenancy/context.ts';
 import { TEMPLATE_DB } from './global-setup.ts';
 
 export type TestApp = {
@@ -60,6 +66,15 @@ export async function drainJobs(t: Pick<TestApp, 'app'>, timeoutMs?: number): Pr
 
 export const PASSWORD = 'correct-horse-1';
 
+/**
+ * A platform context over a test database, for fixtures made through the services (users through the
+ * users module). It has no mailer: fixtures send no mail.
+ */
+export function fixtureCtx(db: Db): Ctx {
+  const deps = { db, log: pino({ level: 'silent' }) } as unknown as Deps;
+  return platformSystemContext(deps, 'seed', 'test fixture');
+}
+
 /** Two tenants, A and B, each an agency with a business and users of every role, plus platform admins. */
 export async function seedTenants(db: Db) {
   const [main] = await db
@@ -87,7 +102,7 @@ export async function seedTenants(db: Db) {
       .returning();
     if (!business) throw new Error('seed');
     const user = (email: string, rest: Omit<Parameters<typeof createUser>[1], 'email' | 'password'>) =>
-      createUser(db, {
+      createUser(fixtureCtx(db), {
         email,
         password: PASSWORD,
         emailVerified: true,
@@ -121,7 +136,7 @@ export async function seedTenants(db: Db) {
     };
   };
   const superAdmin = {
-    id: await createUser(db, {
+    id: await createUser(fixtureCtx(db), {
       email: 'super@main.test',
       password: PASSWORD,
       role: 'SuperAdmin',
@@ -130,7 +145,7 @@ export async function seedTenants(db: Db) {
     email: 'super@main.test',
   };
   const admin = {
-    id: await createUser(db, {
+    id: await createUser(fixtureCtx(db), {
       email: 'admin@main.test',
       password: PASSWORD,
       role: 'Admin',
@@ -163,6 +178,75 @@ async function settleJobs(pool: pg.Pool, timeoutMs = 10_000): Promise<void> {
     if (rows[0].n === 0 || Date.now() > until) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+type Seed = Awaited<ReturnType<typeof seedTenants>>;
+
+/**
+ * A signed-in session for each of the 13 roles of the capability table, all in tenant A (the custom type
+ * holds every page). AgencyUser and BusinessUser without a user type exist in older data only, so they are
+ * made by clearing the type of a created user.
+ */
+export async function sessionsForAllRoles(t: TestApp, seed: Seed): Promise<Record<TRoleKey, string>> {
+  const { agency, business } = seed.a;
+  const make = async (
+    key: TRoleKey,
+    input: Omit<Parameters<typeof createUser>[1], 'email' | 'password'>,
+    clearType = false,
+  ) => {
+    const email = `role-${key.toLowerCase()}@a.test`;
+    const id = await createUser(fixtureCtx(t.db), {
+      email,
+      password: PASSWORD,
+      emailVerified: true,
+      ...input,
+    });
+    if (clearType) await t.pool.query('update users set user_type = null where id = $1', [id]);
+    return email;
+  };
+  const emails: Record<TRoleKey, string> = {
+    SuperAdmin: seed.superAdmin.email,
+    Admin: seed.admin.email,
+    AgencyAdmin: seed.a.agencyAdmin.email,
+    AccountManager: seed.a.agencyUser.email,
+    FinanaceManager: await make('FinanaceManager', {
+      role: 'AgencyUser',
+      userType: '2',
+      agencyId: agency.id,
+    }),
+    MarketingManager: await make('MarketingManager', {
+      role: 'AgencyUser',
+      userType: '3',
+      agencyId: agency.id,
+    }),
+    AgencyUser: await make('AgencyUser', { role: 'AgencyUser', userType: '1', agencyId: agency.id }, true),
+    BusinessAdmin: seed.a.businessAdmin.email,
+    BusinessUser: await make(
+      'BusinessUser',
+      { role: 'BusinessUser', userType: '3', businessId: business.id },
+      true,
+    ),
+    AdminSupport: await make('AdminSupport', {
+      role: 'BusinessUser',
+      userType: '1',
+      businessId: business.id,
+    }),
+    MarketingUser: await make('MarketingUser', {
+      role: 'BusinessUser',
+      userType: '2',
+      businessId: business.id,
+    }),
+    SalesUser: seed.a.businessUser.email,
+    Custom: await make('Custom', {
+      role: 'BusinessUser',
+      userType: '4',
+      businessId: business.id,
+      settings: { custom_type_pages: [...CUSTOM_TYPE_PAGES] },
+    }),
+  };
+  const tokens = {} as Record<TRoleKey, string>;
+  for (const key of ROLE_KEYS) tokens[key] = await login(t.app, emails[key]);
+  return tokens;
 }
 
 /** Every row of the named tables, in a stable order: a snapshot to prove nothing changed. */

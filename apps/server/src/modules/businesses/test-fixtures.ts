@@ -1,6 +1,13 @@
 import { expect } from 'vitest';
-import { bearer, login, type seedTenants, snapshot, type TestApp } from '../../../test/helpers.ts';
-import { createUser } from '../accounts/service.ts';
+import {
+  bearer,
+  fixtureCtx,
+  login,
+  type seedTenants,
+  snapshot,
+  type TestApp,
+} from '../../../test/helpers.ts';
+import { createUser } from '../users/service.ts';
 
 // Fixtures shared by this module's tests (the common helpers are not to be edited).
 
@@ -14,7 +21,7 @@ export async function sessions(t: TestApp, seed: Seed) {
     token: await login(t.app, u.email),
   });
   const extra = async (email: string, userType: '2' | '3') => ({
-    id: await createUser(t.db, {
+    id: await createUser(fixtureCtx(t.db), {
       email,
       password: 'correct-horse-1',
       role: 'AgencyUser',

@@ -1,5 +1,6 @@
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { agencies, businesses } from '../../platform/db/schema.ts';
+import { agencies } from '../agencies/tables.ts';
+import { businesses } from '../businesses/tables.ts';
 
 /**
  * A widget install: one business's widget on one website. The key is public (it sits in the page's

@@ -1,7 +1,14 @@
 import type { InjectOptions } from 'fastify';
 import { expect } from 'vitest';
-import { bearer, createTestApp, login, seedTenants, type TestApp } from '../../../test/helpers.ts';
-import { createUser } from '../accounts/service.ts';
+import {
+  bearer,
+  createTestApp,
+  fixtureCtx,
+  login,
+  seedTenants,
+  type TestApp,
+} from '../../../test/helpers.ts';
+import { createUser } from '../users/service.ts';
 
 // Shared set-up of this module's test files: the two seeded tenants, one session per user, and
 // short helpers for calls and for "422 with this message and nothing changed".
@@ -51,7 +58,7 @@ export async function addBusinessUser(
   userType: '1' | '2' | '3' | '4',
   pages: string[] = [],
 ) {
-  const id = await createUser(t.db, {
+  const id = await createUser(fixtureCtx(t.db), {
     email,
     password: 'correct-horse-1',
     role: 'BusinessUser',
