@@ -44,7 +44,7 @@ describe('npm run worker', () => {
     worker.stdout?.on('data', (d) => (out += d));
     worker.stderr?.on('data', (d) => (out += d));
     await expect.poll(status, { timeout: 30_000, interval: 200 }).toBe('stored');
-    expect(out).toContain('worker started');
+    await expect.poll(() => out, { timeout: 10_000 }).toContain('worker started');
 
     const code = await new Promise<number | null>((resolve) => {
       worker?.on('exit', resolve);

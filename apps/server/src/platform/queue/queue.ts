@@ -72,8 +72,23 @@ const POLL_SECONDS = 1;
 export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Queue {
   const jobs = new Map<string, JobDef>();
   const workerIds = new Map<string, string>();
+  // pg-boss's stop does not wait for a worker whose fetch is in flight: that fetch may still hand out a
+  // job and complete it after stop returned, on a pool its owner is closing. So every pg-boss query and
+  // handler is counted, and stop waits until both stay at zero.
+  let busy = 0;
+  const base = sqlExecutor(opts.db);
+  const counted: PgBossDb = {
+    executeSql: async (text, values) => {
+      busy++;
+      try {
+        return await base.executeSql(text, values);
+      } finally {
+        busy--;
+      }
+    },
+  };
   const boss = new PgBoss({
-    db: sqlExecutor(opts.db),
+    db: counted,
     schema: JOB_SCHEMA,
     // Cron schedules are not used yet; maintenance (expiring stuck jobs, archiving) runs where jobs are worked.
     schedule: false,
@@ -114,11 +129,14 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
               retryLimit: j.retryLimit,
               isLastAttempt: j.retryCount >= j.retryLimit,
             };
+            busy++;
             try {
               await job.handler(deps, payload, run);
             } catch (err) {
               opts.log.warn({ err, job: job.name, id: j.id, attempt: j.retryCount + 1 }, 'job failed');
               throw err;
+            } finally {
+              busy--;
             }
           },
         );
@@ -130,6 +148,12 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
       started = false;
       // Our pool is closed by its owner; pg-boss only lets the jobs in flight finish.
       await boss.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
+      const until = Date.now() + 10_000;
+      let idle = 0;
+      while (idle < 3 && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        idle = busy === 0 ? idle + 1 : 0;
+      }
     },
     async send(db, job, payload) {
       const known = jobs.get(job.name);
