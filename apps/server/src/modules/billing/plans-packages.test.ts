@@ -2,13 +2,17 @@ import { ZPackageResponse, ZPlanResponse } from '@stn/contracts/businesses';
 import { PLAN_DEFAULTS } from '@stn/contracts/constants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  caller,
   createTestApp,
+  expect403,
   expectCrossTenant404,
+  row,
+  type Seed,
   seedTenants,
+  seededSessions as sessions,
   snapshot,
   type TestApp,
 } from '../../../test/helpers.ts';
-import { caller, expect403, row, type Seed, sessions } from '../businesses/test-fixtures.ts';
 
 let t: TestApp;
 let seed: Seed;

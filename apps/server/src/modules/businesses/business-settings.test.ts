@@ -2,8 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, seedTenants, snapshot, type TestApp } from '../../../test/helpers.ts';
-import { caller, expect403, row, type Seed, sessions } from './test-fixtures.ts';
+import {
+  caller,
+  createTestApp,
+  expect403,
+  row,
+  type Seed,
+  seedTenants,
+  seededSessions as sessions,
+  snapshot,
+  type TestApp,
+} from '../../../test/helpers.ts';
 
 let t: TestApp;
 let seed: Seed;

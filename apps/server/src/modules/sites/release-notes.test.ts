@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { snapshot } from '../../../test/helpers.ts';
-import { type Ctx, call, expect422, rows, setup } from '../users/test-support.ts';
+import {
+  type Suite as Ctx,
+  call,
+  expect422,
+  rows,
+  setupSuite as setup,
+  snapshot,
+} from '../../../test/helpers.ts';
 
 let c: Ctx;
 let api: ReturnType<typeof call>;

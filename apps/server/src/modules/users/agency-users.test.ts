@@ -2,15 +2,19 @@ import { ZAgencyUserResponse } from '@stn/contracts/businesses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
+  caller,
   createTestApp,
+  expect403,
   expectCrossTenant404,
   login,
   PASSWORD,
+  row,
+  type Seed,
   seedTenants,
+  seededSessions as sessions,
   snapshot,
   type TestApp,
 } from '../../../test/helpers.ts';
-import { caller, expect403, row, type Seed, sessions } from '../businesses/test-fixtures.ts';
 
 let t: TestApp;
 let seed: Seed;

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, login, PASSWORD, seedTenants, type TestApp } from '../../../test/helpers.ts';
-import { addBusinessUser, call, rows } from './test-support.ts';
+import {
+  addBusinessUser,
+  bearer,
+  call,
+  createTestApp,
+  login,
+  PASSWORD,
+  rows,
+  seedTenants,
+  type TestApp,
+} from '../../../test/helpers.ts';
 
 // The users module's rules, each written once in users/service.ts and reached from every path that
 // changes a user: a changed e-mail is unconfirmed; a disabled user loses its sessions, and getting
