@@ -15,12 +15,16 @@ import {
 } from 'fastify-type-provider-zod';
 import pino, { type Logger } from 'pino';
 import { agenciesRoutes } from './modules/agencies/routes.ts';
+import { sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { packagesRoutes } from './modules/billing/routes/packages.ts';
 import { plansRoutes } from './modules/billing/routes/plans.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
 import { phoneListsRoutes } from './modules/compliance/routes.ts';
+import { installByKey } from './modules/installs/service.ts';
+import { installsWidgetRoutes } from './modules/installs/widget.ts';
+import { createMailer } from './modules/notifications/mailer.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { pagesRoutes } from './modules/sites/routes/pages.ts';
@@ -32,11 +36,55 @@ import { authPlugin } from './platform/auth/plugin.ts';
 import type { Config } from './platform/config.ts';
 import type { Db } from './platform/db/client.ts';
 import type { Deps } from './platform/deps.ts';
+import { createEventBus, type EventBus } from './platform/events/events.ts';
 import { recordRoutes } from './platform/http/catalogue.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
-import { createMailer, type Mailer } from './platform/mail.ts';
+import { createQueue, type Queue } from './platform/queue/queue.ts';
+import { createHub } from './platform/realtime/hub.ts';
+import { socketTree } from './platform/realtime/socket.ts';
+import { createSecrets, loadSecretsKey } from './platform/secrets.ts';
+import {
+  createWebhookRegistry,
+  twilioProvider,
+  type WebhookRegistry,
+  webhookTree,
+} from './platform/webhooks/tree.ts';
+import { type InstallResolver, type WidgetRoutes, widgetTree } from './platform/widget/tree.ts';
 
-export type AppOptions = { config: Config; db: Db; logger?: Logger; mailer?: Mailer };
+/** Where modules plug into the platform: job definitions, event listeners, webhook and widget routes. */
+export type Plugs = {
+  deps: Deps;
+  queue: Queue;
+  events: EventBus;
+  webhooks: WebhookRegistry;
+  widget: { resolve: InstallResolver; routes: WidgetRoutes[] };
+  /** Work run once the app is ready (and the queue started), e.g. data steps that need the secrets key. */
+  onReady: ((deps: Deps) => Promise<unknown>)[];
+};
+
+export type AppOptions = {
+  config: Config;
+  db: Db;
+  logger?: Logger;
+  /** Extra plugs after the modules' own (tests register a test job, listener or webhook route). */
+  plug?: (plugs: Plugs) => void;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The platform services the app was built with (tests reach the queue through it). */
+    deps: Deps;
+  }
+}
+
+/** Each module registers its jobs, listeners, webhooks and widget routes here; platform imports no module. */
+function plugModules(p: Plugs): void {
+  p.queue.register(p.deps.mailer.job);
+  p.webhooks.provider(twilioProvider((sid) => twilioAuthTokenBySid(p.deps, sid)));
+  p.widget.resolve = installByKey;
+  p.widget.routes.push(installsWidgetRoutes);
+  p.onReady.push(sealAgencySecrets);
+}
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, db } = opts;
@@ -54,10 +102,43 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
 
-  const mailer =
-    opts.mailer ?? createMailer({ db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: logger });
-  app.addHook('onClose', async () => mailer.close());
-  const deps: Deps = { db, config, mailer, log: logger };
+  const queue = createQueue({ db, log: logger, workers: config.workers === 'inline' });
+  const mailer = createMailer({
+    db,
+    queue,
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    log: logger,
+    retry: { limit: config.mailRetryLimit, delaySeconds: config.mailRetryDelaySeconds },
+  });
+  const events = createEventBus(logger);
+  const realtime = createHub({ redisUrl: config.redisUrl, log: logger });
+  const secrets = createSecrets(loadSecretsKey(config));
+  const deps: Deps = { db, config, mailer, log: logger, queue, events, realtime, secrets };
+  app.decorate('deps', deps);
+
+  const plugs: Plugs = {
+    deps,
+    queue,
+    events,
+    webhooks: createWebhookRegistry(),
+    widget: { resolve: async () => null, routes: [] },
+    onReady: [],
+  };
+  plugModules(plugs);
+  opts.plug?.(plugs);
+
+  app.addHook('onReady', async () => {
+    await realtime.ready();
+    await queue.start(deps);
+    for (const step of plugs.onReady) await step(deps);
+  });
+  // In reverse of start: stop working jobs, then drop the realtime and SMTP connections.
+  app.addHook('onClose', async () => {
+    await queue.stop();
+    await realtime.close();
+    mailer.close();
+  });
 
   await app.register(helmet, {
     // The web app and the widget load only our own code; the API docs page needs inline styles.
@@ -113,6 +194,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/api' },
   );
+  // The other three trees, each with its own hooks (ADR 015).
+  await app.register(widgetTree, {
+    prefix: '/api/widget',
+    deps,
+    resolve: (d, key) => plugs.widget.resolve(d, key),
+    routes: plugs.widget.routes,
+  });
+  await app.register(webhookTree, { prefix: '/webhooks', registry: plugs.webhooks });
+  await app.register(socketTree, { db, hub: realtime });
 
   // Uploaded images (agency logos): public files under <dataDir>/uploads, never the web app's index.html.
   const uploads = path.join(config.dataDir, 'uploads');
@@ -134,7 +224,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       if (request.url.startsWith('/api/')) {
         return reply
           .status(404)
-          .send({ success: false, message: translate('errors.not_found', request.lang) });
+          .send({ success: false, code: 'NOT_FOUND', message: translate('errors.not_found', request.lang) });
       }
       return reply.type('text/html').sendFile('index.html');
     });

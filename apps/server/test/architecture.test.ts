@@ -34,8 +34,7 @@ const SESSIONS = 'h-server: sessions (auth_tokens) move into platform/auth';
 const READS =
   "a read of another module's table: to go through the owner's service.ts (reports: modules/analytics, ADR 014)";
 const PLUGIN = "the lead and h-server: resolveActor's tenant checks read agencies, businesses and users";
-const MAIL = 'h-platform: mail on a job; the outbox writer moves into modules/notifications';
-const WEB = 'h-webfeat: features by domain';
+const WEB = 'h-webnav / h-webfeat: route table and guards move to lib/; features by domain';
 
 /**
  * Violations that exist today and are being removed by work running beside this change (issue 7): each
@@ -81,8 +80,6 @@ const KNOWN: Record<string, string> = {
     PLUGIN,
   'platform-import: apps/server/src/platform/auth/plugin.ts -> apps/server/src/modules/users/tables.ts':
     PLUGIN,
-  'platform-import: apps/server/src/platform/mail.ts -> apps/server/src/modules/notifications/tables.ts':
-    MAIL,
   'web-boundary: apps/web/src/features/agency/business-form.tsx -> apps/web/src/layouts/app/no-installs-modal.tsx':
     WEB,
 };

@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import PgBoss from 'pg-boss';
 import type { TestProject } from 'vitest/node';
 import { createDb } from '../src/platform/db/client.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { runMigrations } from '../src/platform/db/migrate.ts';
+import { JOB_SCHEMA } from '../src/platform/queue/queue.ts';
 
 export const TEMPLATE_DB = 'stn_test_template';
 
@@ -42,6 +44,8 @@ export default async function setup(project: TestProject) {
   templateUrl.pathname = `/${TEMPLATE_DB}`;
   const { db, pool } = createDb(templateUrl.toString(), 1);
   await runMigrations(db);
+  // The job queue's schema too, so that each file's copy starts its queue without installing it.
+  await pool.query(PgBoss.getConstructionPlans(JOB_SCHEMA));
   await pool.end();
   await admin.end();
   project.provide('pgAdminUrl', adminUrl);

@@ -5,7 +5,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
 import { expect, inject } from 'vitest';
-import { buildApp } from '../src/app.ts';
+import { type AppOptions, buildApp } from '../src/app.ts';
 import { agencies } from '../src/modules/agencies/tables.ts';
 import { businesses } from '../src/modules/businesses/tables.ts';
 import { createUser } from '../src/modules/users/service.ts';
@@ -27,7 +27,10 @@ export type TestApp = {
  * A fresh database (a copy of the migrated template) and an app on it, for one test file.
  * `env` overrides settings the way the environment would.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: Pick<AppOptions, 'plug'> = {},
+): Promise<TestApp> {
   const adminUrl = inject('pgAdminUrl');
   const name = `stn_t_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -38,7 +41,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   url.pathname = `/${name}`;
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url.toString(), ...env });
   const { db, pool } = createDb(url.toString(), 4);
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, db, ...opts });
   await app.ready();
   return {
     app,
@@ -54,6 +57,11 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       await a.end();
     },
   };
+}
+
+/** Waits until every enqueued job has run (mail included): the way to wait for a job, never a sleep. */
+export async function drainJobs(t: Pick<TestApp, 'app'>, timeoutMs?: number): Promise<void> {
+  await t.app.deps.queue.drain(timeoutMs);
 }
 
 export const PASSWORD = 'correct-horse-1';
@@ -156,6 +164,22 @@ export async function login(app: FastifyInstance, email: string, password = PASS
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/**
+ * Waits until the jobs that are due have run (a mail job turns its outbox row from queued to stored), so
+ * that a snapshot is not taken halfway through work an earlier request started.
+ */
+async function settleJobs(pool: pg.Pool, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await pool.query(
+      `select count(*)::int as n from pgboss.job
+        where state in ('created', 'retry', 'active') and start_after <= now()`,
+    );
+    if (rows[0].n === 0 || Date.now() > until) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 export type Seed = Awaited<ReturnType<typeof seedTenants>>;
 
 /**
@@ -227,6 +251,7 @@ export async function sessionsForAllRoles(t: TestApp, seed: Seed): Promise<Recor
 
 /** Every row of the named tables, in a stable order: a snapshot to prove nothing changed. */
 export async function snapshot(pool: pg.Pool, tables: string[]): Promise<Record<string, unknown[]>> {
+  await settleJobs(pool);
   const out: Record<string, unknown[]> = {};
   for (const t of tables)
     out[t] = (await pool.query(`select * from ${pg.escapeIdentifier(t)} order by 1`)).rows;

@@ -51,7 +51,7 @@ describe('404', () => {
       const res = await call(`404 ${method} ${url}`, t.app, { method, url });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expect(res.json()).toEqual({ success: false, message: 'Not found.' });
+      expect(res.json()).toEqual({ success: false, code: 'NOT_FOUND', message: 'Not found.' });
     }
   });
 
@@ -62,7 +62,7 @@ describe('404', () => {
       headers: { ...bearer('garbage'), 'accept-language': 'es-ES,es;q=0.9' },
     });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ success: false, message: 'No encontrado.' });
+    expect(res.json()).toEqual({ success: false, code: 'NOT_FOUND', message: 'No encontrado.' });
   });
 });
 
@@ -81,14 +81,14 @@ describe('401 and 403', () => {
         headers: authorization ? { authorization } : {},
       });
       expect(res.statusCode, String(authorization)).toBe(401);
-      expect(res.json()).toEqual({ success: false, message: 'Unauthenticated.' });
+      expect(res.json()).toEqual({ success: false, code: 'UNAUTHENTICATED', message: 'Unauthenticated.' });
     }
     const es = await call('401 es', t.app, {
       method: 'GET',
       url: '/api/v1/auth/check',
       headers: { 'accept-language': 'es' },
     });
-    expect(es.json()).toEqual({ success: false, message: 'No autenticado.' });
+    expect(es.json()).toEqual({ success: false, code: 'UNAUTHENTICATED', message: 'No autenticado.' });
   });
 
   it('answers a route outside the caller role with 403', async () => {
@@ -99,7 +99,11 @@ describe('401 and 403', () => {
       headers: bearer(token),
     });
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ success: false, message: 'This action is unauthorized.' });
+    expect(res.json()).toEqual({
+      success: false,
+      code: 'FORBIDDEN',
+      message: 'This action is unauthorized.',
+    });
   });
 });
 
@@ -113,6 +117,7 @@ describe('422', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({
       success: false,
+      code: 'VALIDATION',
       message: 'The email must be a valid email address.',
       errors: {
         email: ['The email must be a valid email address.'],
@@ -129,6 +134,7 @@ describe('422', () => {
     });
     expect(res.json()).toEqual({
       success: false,
+      code: 'VALIDATION',
       message: 'The email field is required',
       errors: { email: ['The email field is required'], password: ['The password must be a string.'] },
     });
@@ -140,6 +146,7 @@ describe('422', () => {
     });
     expect(es.json()).toEqual({
       success: false,
+      code: 'VALIDATION',
       message: 'El campo password es obligatorio',
       errors: { password: ['El campo password es obligatorio'] },
     });
@@ -154,6 +161,7 @@ describe('422', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({
       success: false,
+      code: 'VALIDATION',
       message: 'These credentials do not match our records.',
       errors: { email: ['These credentials do not match our records.'] },
     });
@@ -170,7 +178,11 @@ describe('400', () => {
         payload,
       });
       expect(res.statusCode, payload).toBe(400);
-      expect(res.json()).toEqual({ success: false, message: 'The request could not be read.' });
+      expect(res.json()).toEqual({
+        success: false,
+        code: 'BAD_REQUEST',
+        message: 'The request could not be read.',
+      });
       expect(res.body).not.toMatch(/JSON|Unexpected|position|FST_|stack|at /);
     }
   });
@@ -183,7 +195,11 @@ describe('400', () => {
       payload: JSON.stringify({ email: 'a@b.test', password: 'x'.repeat(1024 * 1024 + 10) }),
     });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ success: false, message: 'The request could not be read.' });
+    expect(res.json()).toEqual({
+      success: false,
+      code: 'BAD_REQUEST',
+      message: 'The request could not be read.',
+    });
   });
 });
 
@@ -194,6 +210,7 @@ describe('5xx', () => {
     const body = res.json();
     expect(body).toEqual({
       success: false,
+      code: 'SERVER',
       message: 'Something went wrong on our side. Please try again later.',
       request_id: res.headers['x-request-id'],
     });
@@ -213,6 +230,7 @@ describe('5xx', () => {
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({
       success: false,
+      code: 'SERVER',
       message: 'Algo salió mal de nuestro lado. Inténtalo de nuevo más tarde.',
       request_id: 'trace-500-db',
     });

@@ -7,7 +7,7 @@ export const ZOutboxMail = z.object({
   from: z.string(),
   subject: z.string(),
   text: z.string(),
-  status: z.enum(['stored', 'sent', 'failed']),
+  status: z.enum(['queued', 'stored', 'sent', 'failed']),
   error: z.string().nullable(),
   agency_id: z.number().int().nullable(),
   created_at: z.string(),

@@ -5,8 +5,25 @@ import { z } from './zod.ts';
 export const ZSuccessMessage = z.object({ success: z.literal(true), message: z.string() });
 export type TSuccessMessage = z.infer<typeof ZSuccessMessage>;
 
+/** Machine-readable error codes: screens and clients test these, never the translated message. */
+export const ERROR_CODES = [
+  'VALIDATION',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'TOO_MANY',
+  'CONFLICT',
+  'BAD_REQUEST',
+  'SERVER',
+] as const;
+export const ZErrorCode = z.enum(ERROR_CODES);
+export type TErrorCode = z.infer<typeof ZErrorCode>;
+
 export const ZErrorResponse = z.object({
   success: z.literal(false),
+  code: ZErrorCode,
+  /** A finer reason beside the code where one helps a client (e.g. 'auth.throttle'). */
+  reason: z.string().optional(),
   message: z.string(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
   request_id: z.string().optional(),

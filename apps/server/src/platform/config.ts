@@ -33,6 +33,16 @@ const ZEnv = z.object({
   MAINTENANCE: bool.default(false),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WORKERS: z.enum(['inline', 'off']).default('inline'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  SECRETS_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'SECRETS_KEY must be 32 bytes in base64')
+    .optional(),
+  MAIL_RETRY_LIMIT: z.coerce.number().int().min(0).max(100).default(8),
+  MAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(30),
+  WIDGET_RATE_PER_ADDRESS: z.coerce.number().int().min(1).default(120),
+  WIDGET_RATE_PER_INSTALL: z.coerce.number().int().min(1).default(1200),
 });
 
 export type Config = {
@@ -56,6 +66,17 @@ export type Config = {
   maintenance: boolean;
   trustProxy: boolean;
   logLevel: string;
+  /** Whether this process works jobs ('inline') or only enqueues them ('off', for API-only processes). */
+  workers: 'inline' | 'off';
+  /** Realtime fan-out across processes; in-process only without it. */
+  redisUrl: string | undefined;
+  /** The key that seals secrets at rest; from DATA_DIR/secrets.key when unset (a laptop). */
+  secretsKey: Buffer | undefined;
+  mailRetryLimit: number;
+  mailRetryDelaySeconds: number;
+  /** Widget API requests per minute, per caller address and per install. */
+  widgetRatePerAddress: number;
+  widgetRatePerInstall: number;
   /** Where the built web app lives; served for every non-API path when present. */
   webDist: string;
 };
@@ -70,6 +91,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  // Several processes on one database must share one key: a key file per machine would not do.
+  if (e.NODE_ENV === 'production' && e.DATABASE_URL && !e.SECRETS_KEY) {
+    throw new ConfigError('Invalid environment:\n  SECRETS_KEY: required in production with DATABASE_URL');
+  }
   const publicUrl = new URL(e.PUBLIC_URL ?? `http://${e.MAIN_DOMAIN}:${e.PORT}`);
   return {
     env: e.NODE_ENV,
@@ -92,6 +117,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     maintenance: e.MAINTENANCE,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    workers: e.WORKERS,
+    redisUrl: e.REDIS_URL,
+    secretsKey: e.SECRETS_KEY ? Buffer.from(e.SECRETS_KEY, 'base64') : undefined,
+    mailRetryLimit: e.MAIL_RETRY_LIMIT,
+    mailRetryDelaySeconds: e.MAIL_RETRY_DELAY_SECONDS,
+    widgetRatePerAddress: e.WIDGET_RATE_PER_ADDRESS,
+    widgetRatePerInstall: e.WIDGET_RATE_PER_INSTALL,
     webDist: path.resolve(import.meta.dirname, '../../../web/dist'),
   };
 }

@@ -1,7 +1,20 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import type { EventBus } from './events/events.ts';
 import type { Mailer } from './mail.ts';
+import type { Queue } from './queue/queue.ts';
+import type { Hub } from './realtime/hub.ts';
+import type { Secrets } from './secrets.ts';
 
 /** What services need from the platform; built once in app.ts and passed down. */
-export type Deps = { db: Db; config: Config; mailer: Mailer; log: Logger };
+export type Deps = {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  log: Logger;
+  queue: Queue;
+  events: EventBus;
+  realtime: Hub;
+  secrets: Secrets;
+};

@@ -111,7 +111,10 @@ describe('POST /v1/agencies', () => {
       subdomain: 'newco',
       is_main: false,
     });
-    expect(row.twilio_config).toEqual({ accountSid: SID, authToken: 'secret-token-123' });
+    // Sealed at rest (ADR 016): the row holds no plaintext token, and it opens to the one sent.
+    expect(row.twilio_config).toEqual({ accountSid: SID, authToken: expect.stringMatching(/^enc:v1:/) });
+    expect(JSON.stringify(row)).not.toContain('secret-token-123');
+    expect(t.app.deps.secrets.open(row.twilio_config.authToken)).toBe('secret-token-123');
     const [user] = await q('select * from users where agency_id = $1', [created.id]);
     expect(user).toMatchObject({ email: 'owner@newco.test', role: 'AgencyAdmin', role_group: 'Agency' });
     expect(user.password_hash).toMatch(/^\$argon2/);
@@ -305,7 +308,7 @@ describe('PUT /v1/agencies/{id}', () => {
       subdomain: null,
     });
     expect(row.properties).toEqual({ installs: 20 });
-    expect(row.twilio_config.authToken).toBe('secret-token-123');
+    expect(t.app.deps.secrets.open(row.twilio_config.authToken)).toBe('secret-token-123');
     expect(await q('select domain, type from whitelabels where agency_id = $1', [agency.id])).toEqual([
       { domain: 'newco-calls.com', type: 'domain' },
     ]);

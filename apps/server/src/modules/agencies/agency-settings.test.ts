@@ -176,6 +176,23 @@ describe('PUT /v1/agencies/settings and /v1/agencies/{id}/settings', () => {
   });
 });
 
+// Secrets are sealed at rest (ADR 016): the row never holds the plaintext, and it opens to what was sent.
+type SecretRow = {
+  stripe_config: { publicKey?: string; secretKey?: string };
+  twilio_config: { accountSid?: string; authToken?: string };
+};
+function openedStripe(row: SecretRow) {
+  const { secretKey, ...rest } = row.stripe_config;
+  expect(secretKey).toMatch(/^enc:v1:/);
+  expect(JSON.stringify(row)).not.toContain('SECRET987');
+  return { ...rest, secretKey: t.app.deps.secrets.open(secretKey ?? '') };
+}
+function openedTwilio(row: SecretRow) {
+  const { authToken, ...rest } = row.twilio_config;
+  expect(authToken).toMatch(/^enc:v1:/);
+  return { ...rest, authToken: t.app.deps.secrets.open(authToken ?? '') };
+}
+
 describe('PUT /v1/agencies/{id}/stripe-setting', () => {
   it('stores both keys and never returns the secret one', async () => {
     const res = await call(tok(seed.a.agencyAdmin), 'PUT', `/v1/agencies/${A()}/stripe-setting`, {
@@ -185,7 +202,7 @@ describe('PUT /v1/agencies/{id}/stripe-setting', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.stripeConfig).toEqual({ publicKey: 'pk_test_abc123', secretKeySet: true });
     expect(res.body).not.toContain('SECRET987');
-    expect((await agencyRow(A())).stripe_config).toEqual({
+    expect(openedStripe(await agencyRow(A()))).toEqual({
       publicKey: 'pk_test_abc123',
       secretKey: 'sk_test_SECRET987',
     });
@@ -194,7 +211,7 @@ describe('PUT /v1/agencies/{id}/stripe-setting', () => {
       publicKey: 'pk_live_new',
     });
     expect(again.statusCode, again.body).toBe(200);
-    expect((await agencyRow(A())).stripe_config).toEqual({
+    expect(openedStripe(await agencyRow(A()))).toEqual({
       publicKey: 'pk_live_new',
       secretKey: 'sk_test_SECRET987',
     });
@@ -341,7 +358,7 @@ describe('twilio-config and twilio-status', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.body).not.toContain('tok-SECRET-1');
     expect(res.body).not.toContain(SID);
-    expect((await agencyRow(A())).twilio_config).toEqual({ accountSid: SID, authToken: 'tok-SECRET-1' });
+    expect(openedTwilio(await agencyRow(A()))).toEqual({ accountSid: SID, authToken: 'tok-SECRET-1' });
     const status = await call(tok(seed.a.agencyUser), 'GET', `/v1/agencies/${A()}/twilio-status`);
     expect(status.statusCode, status.body).toBe(200);
     expect(status.json().data).toEqual({ configured: true, accountSid: `AC${'*'.repeat(28)}cdef` });
@@ -357,7 +374,7 @@ describe('twilio-config and twilio-status', () => {
       authToken: 'b-token',
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect((await agencyRow(B())).twilio_config).toEqual({ accountSid: SID, authToken: 'b-token' });
+    expect(openedTwilio(await agencyRow(B()))).toEqual({ accountSid: SID, authToken: 'b-token' });
   });
 
   it('422, 403 and cross-tenant 404', async () => {

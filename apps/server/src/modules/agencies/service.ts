@@ -17,6 +17,7 @@ import type { Deps } from '../../platform/deps.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import { isSealed } from '../../platform/secrets.ts';
 import {
   actingUser,
   auditActorId,
@@ -60,6 +61,51 @@ import { agencies } from './tables.ts';
 export type { Client };
 
 const DOMAIN_FIELD = 'whitelabel.domain';
+
+// Twilio auth tokens and Stripe secret keys are sealed before they are written and opened only where
+// they are used (ADR 016); no route answers them, sealed or not.
+function sealed<T extends string | null | undefined>(deps: Deps, value: T): T {
+  return (value && !isSealed(value) ? deps.secrets.seal(value) : value) as T;
+}
+
+function sealTwilio<T extends { authToken?: string | null }>(deps: Deps, cfg: T): T {
+  return cfg.authToken ? { ...cfg, authToken: sealed(deps, cfg.authToken) } : cfg;
+}
+
+/** The auth token of the agency whose Twilio account this is, for the webhook signature check. */
+export async function twilioAuthTokenBySid(deps: Deps, accountSid: string): Promise<string | null> {
+  const [row] = await deps.db
+    .select({ cfg: agencies.twilio_config })
+    .from(agencies)
+    .where(sql`${agencies.twilio_config}->>'accountSid' = ${accountSid}`)
+    .limit(1);
+  const token = row?.cfg.authToken;
+  return token ? deps.secrets.open(token) : null;
+}
+
+/**
+ * Seals the secrets still stored in plaintext (written before sealing existed). Run at every start;
+ * it finds nothing once done.
+ */
+export async function sealAgencySecrets(deps: Deps): Promise<number> {
+  const rows = await deps.db
+    .select({ id: agencies.id, twilio: agencies.twilio_config, stripe: agencies.stripe_config })
+    .from(agencies)
+    .where(
+      sql`(${agencies.twilio_config}->>'authToken' is not null and ${agencies.twilio_config}->>'authToken' not like 'enc:v1:%')
+        or (${agencies.stripe_config}->>'secretKey' is not null and ${agencies.stripe_config}->>'secretKey' not like 'enc:v1:%')`,
+    );
+  for (const r of rows) {
+    await deps.db
+      .update(agencies)
+      .set({
+        twilio_config: sealTwilio(deps, r.twilio),
+        stripe_config: { ...r.stripe, secretKey: sealed(deps, r.stripe.secretKey) },
+      })
+      .where(eq(agencies.id, r.id));
+  }
+  return rows.length;
+}
 
 /** A unique index caught a race the checks did not: answer the same 422 the checks give. */
 async function withUniqueErrors<T>(fn: () => Promise<T>): Promise<T> {
@@ -181,7 +227,7 @@ export async function createAgency(ctx: Ctx, input: TCreateAgencyRequest) {
           ...flagsOf(input),
           branding: { title: input.name },
           properties: input.properties?.installs !== undefined ? { installs: input.properties.installs } : {},
-          twilio_config: input.twilioConfig ?? {},
+          twilio_config: sealTwilio(deps, input.twilioConfig ?? {}),
         })
         .returning();
       if (!agency) throw new AppError('CONFLICT');
@@ -236,7 +282,9 @@ export async function updateAgency(ctx: Ctx, input: TUpdateAgencyRequest & { id:
           ...(input.email !== undefined ? { email: input.email } : {}),
           ...flagsOf(input),
           ...(properties ? { properties } : {}),
-          ...(input.twilioConfig !== undefined ? { twilio_config: input.twilioConfig ?? {} } : {}),
+          ...(input.twilioConfig !== undefined
+            ? { twilio_config: sealTwilio(deps, input.twilioConfig ?? {}) }
+            : {}),
           updated_at: new Date(),
         })
         .where(eq(agencies.id, agency.id));
@@ -409,7 +457,8 @@ export async function updateStripeSetting(
       .set({
         stripe_config: {
           publicKey: input.publicKey,
-          secretKey: input.secretKey ?? agency.stripe_config.secretKey,
+          secretKey:
+            input.secretKey !== undefined ? sealed(deps, input.secretKey) : agency.stripe_config.secretKey,
         },
         updated_at: new Date(),
       })
@@ -461,7 +510,7 @@ export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, i
   await deps.db
     .update(agencies)
     .set({
-      twilio_config: { accountSid: input.accountSid, authToken: input.authToken },
+      twilio_config: sealTwilio(deps, { accountSid: input.accountSid, authToken: input.authToken }),
       updated_at: new Date(),
     })
     .where(eq(agencies.id, agency.id));

@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   bearer,
   createTestApp,
+  drainJobs,
   fixtureCtx,
   login,
   PASSWORD,
@@ -14,8 +14,6 @@ import {
   type TestApp,
 } from '../../../test/helpers.ts';
 import { hashToken } from '../../platform/auth/tokens.ts';
-import type { Deps } from '../../platform/deps.ts';
-import { createMailer } from '../../platform/mail.ts';
 import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { createUser } from '../users/service.ts';
 import { sendNotificationMail } from './service.ts';
@@ -97,7 +95,12 @@ describe('POST /v1/login', () => {
     const wrong = await signIn(t.app, seed.a.agencyAdmin.email, 'not-the-password');
     const unknown = await signIn(t.app, 'nobody@nowhere.test', PASSWORD);
     expect(wrong.statusCode).toBe(422);
-    expect(wrong.json()).toEqual({ success: false, message: FAILED, errors: { email: [FAILED] } });
+    expect(wrong.json()).toEqual({
+      success: false,
+      code: 'VALIDATION',
+      message: FAILED,
+      errors: { email: [FAILED] },
+    });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json()).toEqual(wrong.json());
     // Each failure is counted for rate limiting.
@@ -163,7 +166,7 @@ describe('tokens', () => {
     const ok = await authCheck(t.app, token);
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ success: true, data: { valid: true, impersonating: false } });
-    const unauth = { success: false, message: 'Unauthenticated.' };
+    const unauth = { success: false, code: 'UNAUTHENTICATED', message: 'Unauthenticated.' };
     const none = await t.app.inject({ method: 'GET', url: '/api/v1/auth/check' });
     expect(none.statusCode).toBe(401);
     expect(none.json()).toEqual(unauth);
@@ -196,7 +199,7 @@ describe('tokens', () => {
     );
     const res = await authCheck(t.app, token);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ success: false, message: 'Unauthenticated.' });
+    expect(res.json()).toEqual({ success: false, code: 'UNAUTHENTICATED', message: 'Unauthenticated.' });
   });
 
   it('logout revokes that session only', async () => {
@@ -293,6 +296,7 @@ describe('mail outbox (no SMTP server)', () => {
       success: true,
       message: 'If that e-mail address is registered, a password reset link is on its way.',
     });
+    await drainJobs(t);
     const rows = await outboxFor(t, user.email);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -331,7 +335,11 @@ describe('mail outbox (no SMTP server)', () => {
       headers: bearer(agencyToken),
     });
     expect(forbidden.statusCode).toBe(403);
-    expect(forbidden.json()).toEqual({ success: false, message: 'This action is unauthorized.' });
+    expect(forbidden.json()).toEqual({
+      success: false,
+      code: 'FORBIDDEN',
+      message: 'This action is unauthorized.',
+    });
     // A plain Admin does not read kept mail either (it holds reset links, a SuperAdmin's too).
     const adminToken = await login(t.app, seed.admin.email);
     const adminRes = await t.app.inject({
@@ -342,7 +350,11 @@ describe('mail outbox (no SMTP server)', () => {
     expect(adminRes.statusCode).toBe(403);
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/mail-outbox' });
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toEqual({ success: false, message: 'Unauthenticated.' });
+    expect(anonymous.json()).toEqual({
+      success: false,
+      code: 'UNAUTHENTICATED',
+      message: 'Unauthenticated.',
+    });
   });
 });
 
@@ -450,6 +462,7 @@ describe('e-mail verification', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({
       success: false,
+      code: 'VALIDATION',
       message: 'This verification link is invalid or has expired.',
       errors: { token: ['This verification link is invalid or has expired.'] },
     });
@@ -493,13 +506,7 @@ describe('uniqueness checks', () => {
 
 describe('unsubscribe', () => {
   it('stops notification mails with the link they carry', async () => {
-    const log = pino({ level: 'silent' });
-    const deps: Deps = {
-      db: t.db,
-      config: t.config,
-      log,
-      mailer: createMailer({ db: t.db, from: t.config.mailFrom, log }),
-    };
+    const deps = t.app.deps;
     const user = seed.a.agencyAdmin;
     const ctx = platformSystemContext(deps, 'job', 'notification test');
     const sent = await sendNotificationMail(ctx, {
@@ -508,6 +515,7 @@ describe('unsubscribe', () => {
       text: 'Numbers are up.',
     });
     expect(sent).toBe(true);
+    await drainJobs(t);
     const rows = (await t.pool.query(`select * from mail_outbox where subject = 'Weekly report'`)).rows;
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ to: user.email, status: 'stored', agency_id: seed.a.agency.id });
@@ -561,7 +569,12 @@ describe('sign-in rate limiting', () => {
     }
     const locked = await signIn(r.app, 'locked@rl.test', PASSWORD, from('10.0.0.1'));
     expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({ success: false, message: THROTTLED });
+    expect(locked.json()).toEqual({
+      success: false,
+      code: 'TOO_MANY',
+      reason: 'auth.throttle',
+      message: THROTTLED,
+    });
     expect(locked.json().message).toContain('Too many sign-in attempts');
     expect((await signIn(r.app, 'LOCKED@rl.test', PASSWORD, from('10.0.0.2'))).statusCode).toBe(429);
     // Another account from the same address still signs in.
@@ -628,7 +641,11 @@ describe('access token lifetime', () => {
       vi.setSystemTime(expiresAt + 1_000);
       const expired = await authCheck(s.app, token);
       expect(expired.statusCode).toBe(401);
-      expect(expired.json()).toEqual({ success: false, message: 'Unauthenticated.' });
+      expect(expired.json()).toEqual({
+        success: false,
+        code: 'UNAUTHENTICATED',
+        message: 'Unauthenticated.',
+      });
     } finally {
       vi.useRealTimers();
     }
@@ -710,6 +727,7 @@ describe('password reset through a real SMTP server', () => {
       success: true,
       message: 'If that e-mail address is registered, a password reset link is on its way.',
     });
+    await drainJobs(m);
     expect(received).toHaveLength(1);
     const mail = received[0] as Received;
     expect(mail.to).toEqual([user().email]);
@@ -815,6 +833,7 @@ describe('password reset through a real SMTP server', () => {
     const rows = await count(m, 'select count(*) n from mail_outbox');
     const res = await post(m.app, '/password/email', { email: 'nobody@nowhere.test' });
     expect(res.statusCode).toBe(200);
+    await drainJobs(m);
     expect(res.json()).toEqual({
       success: true,
       message: 'If that e-mail address is registered, a password reset link is on its way.',
@@ -827,6 +846,7 @@ describe('password reset through a real SMTP server', () => {
     await m.pool.query('update agencies set domain = null where id = $1', [ms.b.agency.id]);
     expect((await post(m.app, '/password/email', { email: ms.b.businessUser.email })).statusCode).toBe(200);
     expect((await post(m.app, '/password/email', { email: ms.admin.email })).statusCode).toBe(200);
+    await drainJobs(m);
     const biz = parseMail(received.find((r) => r.to.includes(ms.b.businessUser.email))?.raw ?? '');
     expect(biz.headers.subject).toBe('Reset your Agency B Calls password');
     expect(biz.text).toContain('http://agency-b.platform.test:3000/password/reset?token=');
@@ -840,6 +860,7 @@ describe('password reset through a real SMTP server', () => {
     const tokens: string[] = [];
     for (let i = 0; i < 2; i++) {
       await post(m.app, '/password/email', { email });
+      await drainJobs(m);
       const mails = received.filter((r) => r.to.includes(email));
       tokens.push(tokenIn(parseMail(mails.at(-1)?.raw ?? '').text, '/password/reset?token='));
     }

@@ -243,7 +243,7 @@ describe('the impersonation token', () => {
     expect(out.statusCode, out.body).toBe(200);
     const res = await profile(imp);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ success: false, message: 'Unauthenticated.' });
+    expect(res.json()).toEqual({ success: false, code: 'UNAUTHENTICATED', message: 'Unauthenticated.' });
     expect((await profile(main)).statusCode).toBe(401);
   });
 
@@ -344,7 +344,11 @@ describe('DELETE /v1/impersonate', () => {
   it('answers 400 with a normal token and 401 without one', async () => {
     const res = await stop(tok(seed.superAdmin));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ success: false, message: 'You are not impersonating anyone.' });
+    expect(res.json()).toEqual({
+      success: false,
+      code: 'BAD_REQUEST',
+      message: 'You are not impersonating anyone.',
+    });
     expect((await profile(tok(seed.superAdmin))).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'DELETE', url: '/api/v1/impersonate' })).statusCode).toBe(401);
   });
@@ -432,7 +436,11 @@ describe('the audit trail', () => {
     for (const who of [seed.a.agencyUser, seed.a.businessAdmin, seed.a.businessUser]) {
       const res = await t.app.inject({ method: 'GET', url: '/api/v1/audit-logs', headers: bearer(tok(who)) });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ success: false, message: 'This action is unauthorized.' });
+      expect(res.json()).toEqual({
+        success: false,
+        code: 'FORBIDDEN',
+        message: 'This action is unauthorized.',
+      });
     }
     const imp = await start(tok(seed.superAdmin), seed.a.businessUser.id);
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/audit-logs', headers: bearer(imp) });

@@ -11,7 +11,7 @@ export const mailOutbox = pgTable(
     from: text('from').notNull(),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
-    status: text('status').$type<'stored' | 'sent' | 'failed'>().notNull(),
+    status: text('status').$type<'queued' | 'stored' | 'sent' | 'failed'>().notNull(),
     error: text('error'),
     message_id: text('message_id'),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

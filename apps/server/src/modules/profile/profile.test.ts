@@ -150,6 +150,7 @@ describe('PUT /v1/profile', () => {
       expect(res.statusCode).toBe(422);
       expect(res.json()).toEqual({
         success: false,
+        code: 'VALIDATION',
         message: 'The first name field is required',
         errors: { first_name: ['The first name field is required'] },
       });
@@ -236,6 +237,7 @@ describe('PUT /v1/setting', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toEqual({
       success: false,
+      code: 'VALIDATION',
       message: 'The language must be one of en, es or br.',
       errors: { language: ['The language must be one of en, es or br.'] },
     });
@@ -316,7 +318,7 @@ describe('without a token', () => {
       for (const headers of [{}, { authorization: 'Bearer not-a-real-token' }]) {
         const res = await t.app.inject({ ...req, headers });
         expect(res.statusCode, `${req.method} ${req.url}`).toBe(401);
-        expect(res.json()).toEqual({ success: false, message: 'Unauthenticated.' });
+        expect(res.json()).toEqual({ success: false, code: 'UNAUTHENTICATED', message: 'Unauthenticated.' });
       }
     }
   });

@@ -1,17 +1,12 @@
 import type { TLanguage } from '@stn/contracts/constants';
+import type { TErrorCode } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import { fieldLabel, parseIssueMessage } from '@stn/contracts/zod';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
-export type ErrorCode =
-  | 'VALIDATION'
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'TOO_MANY'
-  | 'CONFLICT'
-  | 'BAD_REQUEST';
+/** The codes a service may throw; SERVER is only ever the handler's own answer to an unexpected error. */
+export type ErrorCode = Exclude<TErrorCode, 'SERVER'>;
 
 const STATUS: Record<ErrorCode, number> = {
   VALIDATION: 422,
@@ -43,6 +38,8 @@ export class AppError extends Error {
     message?: string,
     readonly fields?: Record<string, string>,
     readonly params: Record<string, string | number> = {},
+    /** A finer, machine-readable reason beside the HTTP-level code, e.g. 'auth.throttle'. */
+    readonly reason?: string,
   ) {
     super(message ?? DEFAULT_KEY[code]);
   }
@@ -79,13 +76,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
         errors[field].push(msg);
       }
       const first = Object.values(errors)[0]?.[0] ?? translate('validation.invalid', lang);
-      return reply.status(422).send({ success: false, message: first, errors });
+      return reply.status(422).send({ success: false, code: 'VALIDATION', message: first, errors });
     }
     if (error instanceof AppError) {
       const body: Record<string, unknown> = {
         success: false,
+        code: error.code,
         message: translate(error.message, lang, error.params),
       };
+      if (error.reason) body.reason = error.reason;
       if (error.fields) {
         const errors: Record<string, string[]> = {};
         for (const [field, key] of Object.entries(error.fields)) {
@@ -98,20 +97,29 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status === 429)
-      return reply.status(429).send({ success: false, message: translate('errors.too_many', lang) });
+      return reply
+        .status(429)
+        .send({ success: false, code: 'TOO_MANY', message: translate('errors.too_many', lang) });
     if (status >= 400 && status < 500) {
       // Malformed JSON, unsupported media type, body too large: the client's fault, said plainly.
       request.log.info({ err: error }, 'client error');
-      return reply.status(status).send({ success: false, message: translate('errors.bad_request', lang) });
+      return reply
+        .status(status)
+        .send({ success: false, code: 'BAD_REQUEST', message: translate('errors.bad_request', lang) });
     }
     // Never show internals: the request id lets an operator find the stack in the logs.
     request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .status(500)
-      .send({ success: false, message: translate('errors.server', lang), request_id: request.id });
+    return reply.status(500).send({
+      success: false,
+      code: 'SERVER',
+      message: translate('errors.server', lang),
+      request_id: request.id,
+    });
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ success: false, message: translate('errors.not_found', request.lang) });
+    reply
+      .status(404)
+      .send({ success: false, code: 'NOT_FOUND', message: translate('errors.not_found', request.lang) });
   });
 }

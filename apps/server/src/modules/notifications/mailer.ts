@@ -1,0 +1,95 @@
+import { and, eq } from 'drizzle-orm';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { Db } from '../../platform/db/client.ts';
+import type { Mailer } from '../../platform/mail.ts';
+import { defineJob, type JobDef, type Queue } from '../../platform/queue/queue.ts';
+import { mailOutbox } from './tables.ts';
+
+const ZMailJob = z.object({ outboxId: z.number().int().positive() });
+
+/**
+ * Every message is kept in mail_outbox: queued when asked for, then `stored` (no SMTP_URL: the outbox is
+ * the delivery, an admin reads it), `sent` or, once the retries are spent, `failed`. The `mail.send` job
+ * delivers it; a failed attempt is retried with backoff, and a sent message is never sent again.
+ */
+export function createMailer(opts: {
+  db: Db;
+  queue: Queue;
+  smtpUrl?: string;
+  from: string;
+  log: Logger;
+  retry?: { limit: number; delaySeconds: number };
+}): Mailer {
+  const transport: Transporter | undefined = opts.smtpUrl
+    ? nodemailer.createTransport(opts.smtpUrl)
+    : undefined;
+
+  const job = defineJob({
+    name: 'mail.send',
+    payload: ZMailJob,
+    retry: {
+      limit: opts.retry?.limit ?? 8,
+      delaySeconds: opts.retry?.delaySeconds ?? 30,
+      backoff: true,
+    },
+    async handler(_deps, { outboxId }, run) {
+      const [row] = await opts.db.select().from(mailOutbox).where(eq(mailOutbox.id, outboxId));
+      // Delivered already (a job repeated after a crash): exactly once.
+      if (row?.status !== 'queued') return;
+      if (!transport) {
+        await opts.db.update(mailOutbox).set({ status: 'stored' }).where(eq(mailOutbox.id, outboxId));
+        return;
+      }
+      try {
+        const info = await transport.sendMail({
+          from: row.from,
+          to: row.to,
+          subject: row.subject,
+          text: row.text,
+        });
+        // A delivered message's body (it may hold a reset link) is not kept: the outbox records that
+        // it went, not what it said.
+        await opts.db
+          .update(mailOutbox)
+          .set({ status: 'sent', text: '', error: null, message_id: info.messageId ?? null })
+          .where(and(eq(mailOutbox.id, outboxId), eq(mailOutbox.status, 'queued')));
+      } catch (err) {
+        const error = err instanceof Error ? err.message : String(err);
+        opts.log.error({ err, to: row.to, attempt: run.retryCount + 1 }, 'mail delivery failed');
+        await opts.db
+          .update(mailOutbox)
+          .set({ error, ...(run.isLastAttempt ? { status: 'failed' as const } : {}) })
+          .where(eq(mailOutbox.id, outboxId));
+        throw err;
+      }
+    },
+  });
+
+  return {
+    job: job as JobDef,
+    async send(message, db = opts.db) {
+      const [row] = await db
+        .insert(mailOutbox)
+        .values({
+          agency_id: message.agencyId ?? null,
+          business_id: message.businessId ?? null,
+          to: message.to,
+          from: opts.from,
+          subject: message.subject,
+          text: message.text,
+          status: 'queued',
+        })
+        .returning({ id: mailOutbox.id });
+      if (!row) throw new Error('mail_outbox insert returned nothing');
+      await opts.queue.send(db, job, { outboxId: row.id });
+      // Outside a transaction the row is committed already: wake the worker now. Inside one, the worker
+      // finds it on its next poll.
+      if (db === opts.db) opts.queue.nudge(job.name);
+    },
+    close() {
+      transport?.close();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// The /ws tree: one WebSocket per signed-in browser. A browser cannot set an Authorization header on a
+// WebSocket, so the bearer token also comes as a subprotocol (`new WebSocket(url, ['bearer', token])`)
+// or a `token` query parameter. The channels come from the actor, never from the client (ADR 015).
+import websocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { resolveActor } from '../auth/plugin.ts';
+import type { Db } from '../db/client.ts';
+import { channelsOf, type Hub } from './hub.ts';
+
+const SUBPROTOCOL = 'bearer';
+
+function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim();
+  const protocols = String(request.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const i = protocols.indexOf(SUBPROTOCOL);
+  if (i >= 0 && protocols[i + 1]) return protocols[i + 1];
+  const query = (request.query as { token?: unknown } | undefined)?.token;
+  return typeof query === 'string' && query ? query : undefined;
+}
+
+export async function socketTree(app: FastifyInstance, opts: { db: Db; hub: Hub }): Promise<void> {
+  await app.register(websocket, {
+    options: {
+      maxPayload: 64 * 1024,
+      // Answer the `bearer` subprotocol when offered, as browsers require; never echo the token.
+      handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+    },
+  });
+
+  app.get(
+    '/ws',
+    {
+      websocket: true,
+      // Refused before the upgrade: no socket is opened without a live session.
+      preValidation: async (request, reply) => {
+        const token = tokenOf(request);
+        const resolved = token && token.length <= 200 ? await resolveActor(opts.db, token) : null;
+        if (!resolved) return reply.code(401).send({ success: false, code: 'UNAUTHENTICATED' });
+        request.actor = resolved.actor;
+      },
+    },
+    (socket, request) => {
+      const actor = request.actor;
+      if (!actor) return socket.close(1008);
+      const channels = channelsOf(actor);
+      const unsubscribe = opts.hub.subscribe(channels, (message) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+      });
+      socket.on('close', unsubscribe);
+      // The client only listens: what it sends is not a way in to anything.
+      socket.on('message', () => undefined);
+      socket.send(JSON.stringify({ type: 'ready', data: { channels } }));
+    },
+  );
+}

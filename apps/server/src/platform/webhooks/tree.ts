@@ -1,0 +1,181 @@
+// The /webhooks tree: providers (the carrier, the payment provider) call it, never a browser. Bodies are
+// form-encoded, the full URL as called is kept for the signature, every route names its provider and a
+// hook checks that provider's signature before the handler runs: unsigned or badly signed is 403 and
+// changes nothing. Errors never answer the API's JSON envelope: plain text, or an empty TwiML document
+// for Twilio, which would otherwise read our JSON as instructions (ADR 015).
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+
+export type FormBody = Record<string, string | string[]>;
+
+export type WebhookProvider = {
+  name: string;
+  /** True when the request carries this provider's valid signature. */
+  verify(request: FastifyRequest, fullUrl: string, body: FormBody): Promise<boolean>;
+  /** What an error answers: content type and body. */
+  errorReply: { type: string; body: string };
+};
+
+export type WebhookRoute = {
+  method: 'POST' | 'GET';
+  /** Below /webhooks, e.g. `/twilio/sms`. */
+  url: string;
+  provider: string;
+  handler: RouteHandlerMethod;
+};
+
+export type WebhookRegistry = {
+  provider(p: WebhookProvider): void;
+  route(r: WebhookRoute): void;
+  readonly providers: ReadonlyMap<string, WebhookProvider>;
+  readonly routes: readonly WebhookRoute[];
+};
+
+export function createWebhookRegistry(): WebhookRegistry {
+  const providers = new Map<string, WebhookProvider>();
+  const routes: WebhookRoute[] = [];
+  return {
+    provider(p) {
+      if (providers.has(p.name)) throw new Error(`webhooks: provider ${p.name} registered twice`);
+      providers.set(p.name, p);
+    },
+    route(r) {
+      routes.push(r);
+    },
+    providers,
+    routes,
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The URL the provider called (scheme, host, path and query), as its signature covers it. */
+    webhookUrl?: string;
+  }
+  interface FastifyContextConfig {
+    webhookProvider?: string;
+  }
+}
+
+/** Scheme and host as the caller used them (X-Forwarded-* only when TRUST_PROXY), then the raw path. */
+export function fullUrlOf(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}${request.raw.url ?? request.url}`;
+}
+
+function parseForm(raw: string): FormBody {
+  const out: FormBody = {};
+  for (const [k, v] of new URLSearchParams(raw)) {
+    const prev = out[k];
+    if (prev === undefined) out[k] = v;
+    else out[k] = Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+const PLAIN = { type: 'text/plain; charset=utf-8', body: '' };
+
+export async function webhookTree(app: FastifyInstance, opts: { registry: WebhookRegistry }): Promise<void> {
+  const { registry } = opts;
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 256 * 1024 },
+    (_req, body, done) => {
+      try {
+        done(null, parseForm(body as string));
+      } catch (err) {
+        done(err as Error);
+      }
+    },
+  );
+
+  const providerOf = (request: FastifyRequest) => {
+    const name = request.routeOptions.config.webhookProvider;
+    return name ? registry.providers.get(name) : undefined;
+  };
+  const fail = (request: FastifyRequest, reply: FastifyReply, status: number, text: string) => {
+    const answer = providerOf(request)?.errorReply ?? PLAIN;
+    return reply
+      .status(status)
+      .type(answer.type)
+      .send(answer.body || text);
+  };
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.is404) return;
+    const provider = providerOf(request);
+    request.webhookUrl = fullUrlOf(request);
+    // A route without a known provider is a wiring mistake: refuse rather than run unverified.
+    if (!provider) return fail(request, reply, 403, 'Forbidden');
+    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as FormBody;
+    let ok = false;
+    try {
+      ok = await provider.verify(request, request.webhookUrl, body);
+    } catch (err) {
+      request.log.warn({ err, provider: provider.name }, 'webhook signature check failed');
+    }
+    if (!ok) {
+      request.log.info({ provider: provider.name }, 'webhook refused: bad or missing signature');
+      return fail(request, reply, 403, 'Forbidden');
+    }
+  });
+
+  app.setErrorHandler((error: { statusCode?: number }, request, reply) => {
+    const status =
+      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'webhook failed');
+    return fail(request, reply, status, status === 500 ? 'Error' : 'Bad Request');
+  });
+  app.setNotFoundHandler((_request, reply) => reply.status(404).type(PLAIN.type).send('Not Found'));
+
+  for (const r of registry.routes) {
+    if (!registry.providers.has(r.provider))
+      throw new Error(`webhooks: ${r.url} names unknown provider ${r.provider}`);
+    app.route({
+      method: r.method,
+      url: r.url,
+      config: { webhookProvider: r.provider },
+      schema: { hide: true },
+      handler: r.handler,
+    });
+  }
+}
+
+/**
+ * Twilio's scheme: X-Twilio-Signature = base64(HMAC-SHA1(authToken, fullUrl + each POST parameter's
+ * name and value, sorted by name)).
+ */
+export function twilioSignature(authToken: string, fullUrl: string, params: FormBody): string {
+  let data = fullUrl;
+  for (const key of Object.keys(params).sort()) {
+    const value = params[key];
+    for (const v of Array.isArray(value) ? [...value].sort() : [value]) data += key + v;
+  }
+  return crypto.createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
+}
+
+/**
+ * The Twilio provider. The auth token is found by a resolver a module registers (by AccountSid, the
+ * agency's own Twilio account); an unknown account is refused like a bad signature.
+ */
+export function twilioProvider(
+  resolveAuthToken: (accountSid: string, request: FastifyRequest) => Promise<string | null>,
+): WebhookProvider {
+  return {
+    name: 'twilio',
+    errorReply: {
+      type: 'text/xml; charset=utf-8',
+      body: '<?xml version="1.0" encoding="UTF-8"?><Response/>',
+    },
+    async verify(request, fullUrl, body) {
+      const given = request.headers['x-twilio-signature'];
+      if (typeof given !== 'string' || !given) return false;
+      const sid = typeof body.AccountSid === 'string' ? body.AccountSid : undefined;
+      if (!sid) return false;
+      const token = await resolveAuthToken(sid, request);
+      if (!token) return false;
+      const expected = Buffer.from(twilioSignature(token, fullUrl, body));
+      const actual = Buffer.from(given);
+      return expected.length === actual.length && crypto.timingSafeEqual(expected, actual);
+    },
+  };
+}
