@@ -1,0 +1,96 @@
+import { Button, Group, Paper, Select, Stack, Switch, Textarea, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { type TAgency, ZPopupPaymentRequest } from '@stn/contracts/agencies';
+import { useTranslation } from 'react-i18next';
+import { usePlanOptions } from '../../components/plan-options.ts';
+import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { useUpdatePopup } from './api/agency-settings.ts';
+import { objectOf, textOf, WithOwnAgency } from './own-agency.tsx';
+
+type Values = {
+  enabled: boolean;
+  title: string;
+  description: string;
+  button_text: string;
+  plan_id: string | null;
+};
+const FIELDS = ['enabled', 'title', 'description', 'button_text', 'plan_id'];
+
+const requestOf = (v: Values) => ({ ...v, plan_id: v.plan_id ? Number(v.plan_id) : null });
+const resolve = zodResolver(ZPopupPaymentRequest);
+
+/** The popup (payment) settings (PUT /v1/agencies/{id}/popup-payment, kept in agency.settings.popup). */
+export default function PopupSettings() {
+  const { t } = useTranslation();
+  return (
+    <Stack maw={760}>
+      <Title order={2} data-testid="page-title">
+        {t('menu.popup')}
+      </Title>
+      <WithOwnAgency>{(agency) => <PopupForm key={agency.id} agency={agency} />}</WithOwnAgency>
+    </Stack>
+  );
+}
+
+function PopupForm({ agency }: { agency: TAgency }) {
+  const { t } = useTranslation();
+  const save = useUpdatePopup(agency.id);
+  const planOptions = usePlanOptions(agency.id);
+  const popup = objectOf(agency.settings.popup);
+  const form = useForm<Values>({
+    initialValues: {
+      enabled: popup.enabled === true,
+      title: textOf(popup.title),
+      description: textOf(popup.description),
+      button_text: textOf(popup.button_text),
+      plan_id: typeof popup.plan_id === 'number' ? String(popup.plan_id) : null,
+    },
+    validate: (v) => resolve(requestOf(v)),
+  });
+  const submit = form.onSubmit((v) =>
+    save.mutate(requestOf(v), { onError: (err) => applyServerErrors(form, err, FIELDS) }),
+  );
+  return (
+    <form onSubmit={submit} noValidate>
+      <Paper withBorder p="lg" radius="md">
+        <Stack>
+          <Switch
+            label={t('agency.popup.enabled')}
+            data-testid="agency-popup-enabled"
+            {...form.getInputProps('enabled', { type: 'checkbox' })}
+          />
+          <TextInput
+            label={t('agency.popup.title')}
+            data-testid="agency-popup-title"
+            {...form.getInputProps('title')}
+          />
+          <Textarea
+            label={t('agency.popup.description')}
+            autosize
+            minRows={3}
+            data-testid="agency-popup-description"
+            {...form.getInputProps('description')}
+          />
+          <TextInput
+            label={t('agency.popup.button_text')}
+            data-testid="agency-popup-button-text"
+            {...form.getInputProps('button_text')}
+          />
+          <Select
+            label={t('agency.popup.plan')}
+            placeholder={t('agency.popup.no_plan')}
+            data={planOptions}
+            clearable
+            data-testid="agency-popup-plan"
+            {...form.getInputProps('plan_id')}
+          />
+          <Group justify="flex-end">
+            <Button type="submit" loading={save.isPending} data-testid="agency-popup-save">
+              {t('common.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </form>
+  );
+}

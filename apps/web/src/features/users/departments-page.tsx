@@ -1,0 +1,147 @@
+import {
+  Alert,
+  Button,
+  Center,
+  Group,
+  Loader,
+  SegmentedControl,
+  Stack,
+  Switch,
+  Text,
+  Title,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import type { TDepartment } from '@stn/contracts/users';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { pathOf } from '../../app/route-table.ts';
+import { type Column, DataTable } from '../../components/data-table.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+import { keys } from '../../lib/query-keys.ts';
+import {
+  DEPARTMENTS_PATH,
+  useDeleteDepartment,
+  useDepartmentsAccess,
+  useToggleDepartment,
+} from './api/departments.ts';
+
+type Status = 'all' | 'active' | 'inactive';
+
+/**
+ * The business's departments (route business.departments). When departments are not enabled for the
+ * business the list call answers 403 with a message, which the page shows instead of the list.
+ */
+export default function DepartmentsPage() {
+  const { t } = useTranslation();
+  const access = useDepartmentsAccess();
+  const [status, setStatus] = useState<Status>('all');
+  const toggle = useToggleDepartment();
+  const remove = useDeleteDepartment();
+
+  const title = (
+    <Title order={2} data-testid="page-title">
+      {t('business.departments.title')}
+    </Title>
+  );
+  if (access.isPending)
+    return (
+      <Stack>
+        {title}
+        <Center py="xl">
+          <Loader aria-label={t('common.loading')} />
+        </Center>
+      </Stack>
+    );
+  if (access.isError)
+    return (
+      <Stack>
+        {title}
+        <Alert color="yellow" data-testid="departments-disabled">
+          {access.error instanceof ApiError && access.error.body?.message
+            ? access.error.body.message
+            : t('business.common.load_failed')}
+        </Alert>
+      </Stack>
+    );
+
+  const confirmDelete = (row: TDepartment) =>
+    modals.openConfirmModal({
+      title: t('business.departments.delete_title'),
+      children: <Text size="sm">{t('business.departments.delete_confirm', { name: row.name })}</Text>,
+      labels: { confirm: t('business.common.delete'), cancel: t('common.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => remove.mutate(row.id),
+    });
+
+  const columns: Column<TDepartment>[] = [
+    { key: 'name', title: t('business.departments.name'), render: (d) => d.name },
+    {
+      key: 'sms',
+      title: t('business.departments.sms_agents'),
+      render: (d) => <span data-testid={`department-sms-count-${d.id}`}>{d.sms_agents.length}</span>,
+    },
+    { key: 'voice', title: t('business.departments.voice_agents'), render: (d) => d.voice_agents.length },
+    {
+      key: 'active',
+      title: t('business.common.active'),
+      render: (d) => (
+        <Switch
+          checked={d.active}
+          onChange={(e) => toggle.mutate({ id: d.id, active: e.currentTarget.checked })}
+          aria-label={t('business.common.active')}
+          data-testid={`department-active-${d.id}`}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        {title}
+        <Button component={Link} to={pathOf('business.departments.create')} data-testid="departments-add">
+          {t('business.departments.add')}
+        </Button>
+      </Group>
+      <SegmentedControl
+        w="fit-content"
+        value={status}
+        onChange={(v) => setStatus(v as Status)}
+        data={(['all', 'active', 'inactive'] as const).map((value) => ({
+          value,
+          label: t(`business.common.status.${value}`),
+        }))}
+      />
+      <DataTable<TDepartment>
+        path={DEPARTMENTS_PATH}
+        queryKey={keys.departments.list()}
+        filters={{ status: status === 'all' ? undefined : status }}
+        columns={columns}
+        testId="departments-table"
+        actions={(d) => (
+          <Group gap="xs" justify="flex-end" wrap="nowrap">
+            <Button
+              size="xs"
+              variant="light"
+              component={Link}
+              to={pathOf('business.departments.edit', { id: d.id })}
+              data-testid={`department-edit-${d.id}`}
+            >
+              {t('business.common.edit')}
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              color="red"
+              onClick={() => confirmDelete(d)}
+              data-testid={`department-delete-${d.id}`}
+            >
+              {t('business.common.delete')}
+            </Button>
+          </Group>
+        )}
+      />
+    </Stack>
+  );
+}
