@@ -3,7 +3,7 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 const agencyAccounts = lazy(() => import('../features/agencies/agency-accounts-page.tsx'));
 const agencyForm = lazy(() => import('../features/agencies/agency-form-page.tsx'));
 const releaseNoteForm = lazy(() => import('../features/sites/release-note-form.tsx'));
-const userForm = lazy(() => import('../features/users/global-user-form.tsx'));
+const userForm = lazy(() => import('../features/users/user-form.tsx'));
 
 /** The admin area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
 export const adminRoutes: Record<string, LazyExoticComponent<ComponentType>> = {

@@ -2,7 +2,7 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 const businessList = lazy(() => import('../features/businesses/business-list.tsx'));
 const businessForm = lazy(() => import('../features/businesses/business-form.tsx'));
-const userForm = lazy(() => import('../features/users/agency-user-form.tsx'));
+const userForm = lazy(() => import('../features/users/user-form.tsx'));
 const settings = lazy(() => import('../features/agencies/agency-settings-page.tsx'));
 const planForm = lazy(() => import('../features/billing/plan-form.tsx'));
 const packageForm = lazy(() => import('../features/billing/package-form.tsx'));

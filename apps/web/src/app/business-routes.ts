@@ -1,6 +1,6 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
-const userForm = lazy(() => import('../features/users/business-user-form.tsx'));
+const userForm = lazy(() => import('../features/users/user-form.tsx'));
 const departmentForm = lazy(() => import('../features/users/department-form.tsx'));
 
 /** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
-import { type Column, DataTable } from '../../components/data-table.tsx';
+import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { keys } from '../../lib/query-keys.ts';
 import {
   AGENCIES_PATH,

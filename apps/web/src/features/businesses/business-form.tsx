@@ -193,12 +193,9 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
   });
 
   const onError = (err: unknown) => {
-    // The server's 'No Installs Available' answer (on number_of_installs) opens its modal (spec 000 §8).
-    if (
-      err instanceof ApiError &&
-      err.status === 422 &&
-      err.field('number_of_installs') === t('businesses.no_installs')
-    ) {
+    // 'No Installs Available' (spec 000 §8) is the server's only 422 on number_of_installs: the form already
+    // checked the field's shape with the same schema, so what is left is the agency's available installs.
+    if (err instanceof ApiError && err.code === 'VALIDATION' && err.field('number_of_installs')) {
       setNoInstalls(true);
     }
     applyServerErrors(form, err, FIELDS);

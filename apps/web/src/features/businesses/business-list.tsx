@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
-import { type Column, DataTable } from '../../components/data-table.tsx';
+import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { userCan } from '../../lib/can.ts';
 import { keys } from '../../lib/query-keys.ts';

@@ -20,7 +20,7 @@ import {
 } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type Column, DataTable } from '../../components/data-table.tsx';
+import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
 import { keys } from '../../lib/query-keys.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';

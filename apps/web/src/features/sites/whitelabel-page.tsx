@@ -1,6 +1,6 @@
 import { Badge, Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { type Column, DataTable } from '../../components/data-table.tsx';
+import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { keys } from '../../lib/query-keys.ts';
 import { useRequestCertificate, WHITELABELS_PATH, type WhitelabelItem } from './api/whitelabels.ts';
 

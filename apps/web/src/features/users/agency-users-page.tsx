@@ -4,7 +4,7 @@ import type { TAgencyUser } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
-import { type Column, DataTable } from '../../components/data-table.tsx';
+import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { keys } from '../../lib/query-keys.ts';
 import { AGENCY_USERS_PATH, useDeleteAgencyUser, useResetAgencyUserPassword } from './api/agency-users.ts';
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
-import { type Column, DataTable } from '../../components/data-table.tsx';
+import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { USERS_PATH, useDeleteGlobalUser } from './api/global-users.ts';

@@ -1,5 +1,4 @@
 import type { TAgency, TAgencySettingsRequest, TPopupPaymentRequest } from '@stn/contracts/agencies';
-import type { TPage } from '@stn/contracts/users';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';

@@ -1,9 +1,20 @@
-import { Center, Group, Loader, Pagination, Select, Table, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Center,
+  Checkbox,
+  Group,
+  Loader,
+  Pagination,
+  Select,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../lib/api-client.ts';
+import { api } from '../../lib/api-client.ts';
 
 // Spec 000 §9: lists page at 10 by default, page sizes 5, 6 and 10, search debounced 250 ms,
 // two page links each side of the current one.
@@ -17,18 +28,44 @@ export type Column<T> = {
   width?: number | string;
 };
 
+type RowId = number | string;
+
+/** Bulk selection: a checkbox column over rows the list keeps in `useSelection`. */
+export type Selection<T> = {
+  selected: readonly RowId[];
+  toggle: (id: RowId, on: boolean) => void;
+  /** A row that cannot be picked (the main agency) shows a disabled box. */
+  disabled?: (row: T) => boolean;
+  label: (row: T) => string;
+  testId: (row: T) => string;
+};
+
 type ListAnswer<T> = { data: T[]; meta: { total: number; page: number; perPage: number } };
 
+/** The ids picked for a bulk action; `drop` takes done ones out (after the action succeeded). */
+export function useSelection<Id extends RowId = number>() {
+  const [selected, setSelected] = useState<Id[]>([]);
+  return {
+    selected,
+    toggle: (id: RowId, on: boolean) =>
+      setSelected((cur) => (on ? [...new Set([...cur, id as Id])] : cur.filter((x) => x !== id))),
+    clear: () => setSelected([]),
+    drop: (ids: readonly Id[]) => setSelected((cur) => cur.filter((x) => !ids.includes(x))),
+  };
+}
+
 /**
- * A server-paged, searchable table over a list call answering { data, meta.total }. `queryKey` is the
- * feature's key (mutations invalidate it); `filters` are extra query parameters (status tabs and the like).
+ * The one list: a server-paged, searchable table over a list call answering { data, meta.total }, with its
+ * loading, empty and error states and optional bulk selection. `queryKey` is the resource's key (its
+ * mutations invalidate it); `filters` are extra query parameters (status tabs and the like).
  */
-export function DataTable<T extends { id: number | string }>(props: {
+export function DataTable<T extends { id: RowId }>(props: {
   path: string;
   queryKey: readonly unknown[];
   columns: Column<T>[];
   filters?: Record<string, string | number | undefined>;
   actions?: (row: T) => ReactNode;
+  selection?: Selection<T>;
   empty?: string;
   testId?: string;
 }) {
@@ -48,6 +85,26 @@ export function DataTable<T extends { id: number | string }>(props: {
   });
   const total = query.data?.meta.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / Number(perPage)));
+  const selection = props.selection;
+  const columns: Column<T>[] = selection
+    ? [
+        {
+          key: 'select',
+          title: '',
+          width: 40,
+          render: (row) => (
+            <Checkbox
+              aria-label={selection.label(row)}
+              checked={selection.selected.includes(row.id)}
+              disabled={selection.disabled?.(row)}
+              onChange={(e) => selection.toggle(row.id, e.currentTarget.checked)}
+              data-testid={selection.testId(row)}
+            />
+          ),
+        },
+        ...props.columns,
+      ]
+    : props.columns;
   return (
     <div data-testid={props.testId}>
       <Group justify="space-between" mb="sm">
@@ -76,11 +133,15 @@ export function DataTable<T extends { id: number | string }>(props: {
         <Center p="lg">
           <Loader size="sm" />
         </Center>
+      ) : query.isError && !query.data ? (
+        <Alert color="red" data-testid="table-error">
+          {t('common.load_failed')}
+        </Alert>
       ) : (
         <Table striped highlightOnHover>
           <Table.Thead>
             <Table.Tr>
-              {props.columns.map((c) => (
+              {columns.map((c) => (
                 <Table.Th key={c.key} w={c.width}>
                   {c.title}
                 </Table.Th>
@@ -91,7 +152,7 @@ export function DataTable<T extends { id: number | string }>(props: {
           <Table.Tbody>
             {(query.data?.data ?? []).map((row) => (
               <Table.Tr key={row.id} data-testid={`row-${row.id}`}>
-                {props.columns.map((c) => (
+                {columns.map((c) => (
                   <Table.Td key={c.key}>{c.render(row)}</Table.Td>
                 ))}
                 {props.actions && <Table.Td>{props.actions(row)}</Table.Td>}
@@ -99,7 +160,7 @@ export function DataTable<T extends { id: number | string }>(props: {
             ))}
             {query.data && query.data.data.length === 0 && (
               <Table.Tr>
-                <Table.Td colSpan={props.columns.length + (props.actions ? 1 : 0)}>
+                <Table.Td colSpan={columns.length + (props.actions ? 1 : 0)}>
                   <Text c="dimmed" ta="center">
                     {props.empty ?? t('common.empty')}
                   </Text>
