@@ -1,32 +1,33 @@
-import { Badge, Button, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Badge, Stack } from '@mantine/core';
 import type { TBusinessUser } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
+import { ListHeader } from '../../components/list/list-header.tsx';
+import { RowButtons } from '../../components/list/row-actions.tsx';
+import { type ActiveFilter, ActiveFilterControl, statusParam } from '../../components/list/status-filter.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { BUSINESS_USERS_PATH, useDeleteBusinessUser } from './api/business-users.ts';
 import { useRoleLabel } from './user-labels.ts';
 
-type Status = 'all' | 'active' | 'inactive';
-
 /** The business's users (route business.users): name, e-mail, role or type, agent type, active. */
 export default function UsersPage() {
   const { t } = useTranslation();
   const { user: me } = useAuth();
-  const [status, setStatus] = useState<Status>('all');
+  const [status, setStatus] = useState<ActiveFilter>('all');
   const remove = useDeleteBusinessUser();
   const roleLabel = useRoleLabel();
 
   const confirmDelete = (row: TBusinessUser) =>
-    modals.openConfirmModal({
+    confirmAction({
       title: t('business.users.delete_title'),
-      children: <Text size="sm">{t('business.users.delete_confirm', { name: fullName(row) })}</Text>,
-      labels: { confirm: t('business.common.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-delete' } as Record<string, string>,
+      text: t('business.users.delete_confirm', { name: fullName(row) }),
+      confirm: t('business.common.delete'),
+      cancel: t('common.cancel'),
+      testId: 'confirm-delete',
       onConfirm: () => remove.mutate(row.id),
     });
 
@@ -52,53 +53,34 @@ export default function UsersPage() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={2} data-testid="page-title">
-          {t('business.users.title')}
-        </Title>
-        <Button component={Link} to={pathOf('business.users.create')} data-testid="users-add">
-          {t('business.users.add')}
-        </Button>
-      </Group>
-      <SegmentedControl
-        w="fit-content"
-        value={status}
-        onChange={(v) => setStatus(v as Status)}
-        data={(['all', 'active', 'inactive'] as const).map((value) => ({
-          value,
-          label: t(`business.common.status.${value}`),
-        }))}
-        data-testid="users-status"
+      <ListHeader
+        title={t('business.users.title')}
+        add={{ label: t('business.users.add'), to: pathOf('business.users.create'), testId: 'users-add' }}
       />
+      <ActiveFilterControl value={status} onChange={setStatus} testId="users-status" />
       <DataTable<TBusinessUser>
         path={BUSINESS_USERS_PATH}
         queryKey={keys.users.list('business')}
-        filters={{ status: status === 'all' ? undefined : status }}
+        filters={{ status: statusParam(status) }}
         columns={columns}
         testId="users-table"
         actions={(u) => (
-          <Group gap="xs" justify="flex-end" wrap="nowrap">
-            <Button
-              size="xs"
-              variant="light"
-              component={Link}
-              to={pathOf('business.users.edit', { id: u.id })}
-              data-testid={`user-edit-${u.id}`}
-            >
-              {t('business.common.edit')}
-            </Button>
-            {!u.is_owner && u.id !== me?.id && (
-              <Button
-                size="xs"
-                variant="light"
-                color="red"
-                onClick={() => confirmDelete(u)}
-                data-testid={`user-delete-${u.id}`}
-              >
-                {t('business.common.delete')}
-              </Button>
-            )}
-          </Group>
+          <RowButtons
+            actions={[
+              {
+                label: t('business.common.edit'),
+                to: pathOf('business.users.edit', { id: u.id }),
+                testId: `user-edit-${u.id}`,
+              },
+              {
+                label: t('business.common.delete'),
+                color: 'red',
+                onClick: () => confirmDelete(u),
+                testId: `user-delete-${u.id}`,
+                hidden: u.is_owner || u.id === me?.id,
+              },
+            ]}
+          />
         )}
       />
     </Stack>

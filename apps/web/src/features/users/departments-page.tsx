@@ -1,22 +1,14 @@
-import {
-  Alert,
-  Button,
-  Center,
-  Group,
-  Loader,
-  SegmentedControl,
-  Stack,
-  Switch,
-  Text,
-  Title,
-} from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Alert, Button, Group, Stack, Switch, Title } from '@mantine/core';
 import type { TDepartment } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
+import { RowButtons } from '../../components/list/row-actions.tsx';
+import { type ActiveFilter, ActiveFilterControl, statusParam } from '../../components/list/status-filter.tsx';
+import { Loading } from '../../components/load-state.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { keys } from '../../lib/query-keys.ts';
 import {
@@ -26,8 +18,6 @@ import {
   useToggleDepartment,
 } from './api/departments.ts';
 
-type Status = 'all' | 'active' | 'inactive';
-
 /**
  * The business's departments (route business.departments). When departments are not enabled for the
  * business the list call answers 403 with a message, which the page shows instead of the list.
@@ -35,7 +25,7 @@ type Status = 'all' | 'active' | 'inactive';
 export default function DepartmentsPage() {
   const { t } = useTranslation();
   const access = useDepartmentsAccess();
-  const [status, setStatus] = useState<Status>('all');
+  const [status, setStatus] = useState<ActiveFilter>('all');
   const toggle = useToggleDepartment();
   const remove = useDeleteDepartment();
 
@@ -48,9 +38,7 @@ export default function DepartmentsPage() {
     return (
       <Stack>
         {title}
-        <Center py="xl">
-          <Loader aria-label={t('common.loading')} />
-        </Center>
+        <Loading />
       </Stack>
     );
   if (access.isError)
@@ -66,11 +54,11 @@ export default function DepartmentsPage() {
     );
 
   const confirmDelete = (row: TDepartment) =>
-    modals.openConfirmModal({
+    confirmAction({
       title: t('business.departments.delete_title'),
-      children: <Text size="sm">{t('business.departments.delete_confirm', { name: row.name })}</Text>,
-      labels: { confirm: t('business.common.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
+      text: t('business.departments.delete_confirm', { name: row.name }),
+      confirm: t('business.common.delete'),
+      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(row.id),
     });
 
@@ -104,42 +92,29 @@ export default function DepartmentsPage() {
           {t('business.departments.add')}
         </Button>
       </Group>
-      <SegmentedControl
-        w="fit-content"
-        value={status}
-        onChange={(v) => setStatus(v as Status)}
-        data={(['all', 'active', 'inactive'] as const).map((value) => ({
-          value,
-          label: t(`business.common.status.${value}`),
-        }))}
-      />
+      <ActiveFilterControl value={status} onChange={setStatus} />
       <DataTable<TDepartment>
         path={DEPARTMENTS_PATH}
         queryKey={keys.departments.list()}
-        filters={{ status: status === 'all' ? undefined : status }}
+        filters={{ status: statusParam(status) }}
         columns={columns}
         testId="departments-table"
         actions={(d) => (
-          <Group gap="xs" justify="flex-end" wrap="nowrap">
-            <Button
-              size="xs"
-              variant="light"
-              component={Link}
-              to={pathOf('business.departments.edit', { id: d.id })}
-              data-testid={`department-edit-${d.id}`}
-            >
-              {t('business.common.edit')}
-            </Button>
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              onClick={() => confirmDelete(d)}
-              data-testid={`department-delete-${d.id}`}
-            >
-              {t('business.common.delete')}
-            </Button>
-          </Group>
+          <RowButtons
+            actions={[
+              {
+                label: t('business.common.edit'),
+                to: pathOf('business.departments.edit', { id: d.id }),
+                testId: `department-edit-${d.id}`,
+              },
+              {
+                label: t('business.common.delete'),
+                color: 'red',
+                onClick: () => confirmDelete(d),
+                testId: `department-delete-${d.id}`,
+              },
+            ]}
+          />
         )}
       />
     </Stack>

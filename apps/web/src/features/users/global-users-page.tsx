@@ -1,11 +1,12 @@
-import { Badge, Button, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Badge, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { GLOBAL_USER_ROLES, type TGlobalUser } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
+import { ListHeader } from '../../components/list/list-header.tsx';
+import { RowButtons } from '../../components/list/row-actions.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { USERS_PATH, useDeleteGlobalUser } from './api/global-users.ts';
@@ -20,11 +21,11 @@ export default function UsersPage() {
   const remove = useDeleteGlobalUser();
 
   const confirmDelete = (u: TGlobalUser) =>
-    modals.openConfirmModal({
+    confirmAction({
       title: t('admin.users.delete_title'),
-      children: <Text size="sm">{t('admin.users.delete_text', { email: u.email })}</Text>,
-      labels: { confirm: t('admin.users.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-ok' },
+      text: t('admin.users.delete_text', { email: u.email }),
+      confirm: t('admin.users.delete'),
+      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(u.id),
     });
 
@@ -50,14 +51,10 @@ export default function UsersPage() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={2} data-testid="page-title">
-          {t('menu.users')}
-        </Title>
-        <Button component={Link} to={pathOf('admin.users.create')} data-testid="user-add">
-          {t('admin.users.add')}
-        </Button>
-      </Group>
+      <ListHeader
+        title={t('menu.users')}
+        add={{ label: t('admin.users.add'), to: pathOf('admin.users.create'), testId: 'user-add' }}
+      />
       <SegmentedControl
         w="fit-content"
         value={role}
@@ -75,28 +72,22 @@ export default function UsersPage() {
           columns={columns}
           testId="user-table"
           actions={(u) => (
-            <Group gap="xs" wrap="nowrap" justify="flex-end">
-              <Button
-                size="xs"
-                variant="light"
-                component={Link}
-                to={pathOf('admin.users.edit', { id: u.id })}
-                data-testid={`user-edit-${u.id}`}
-              >
-                {t('admin.users.edit')}
-              </Button>
-              {u.id !== me?.id && (
-                <Button
-                  size="xs"
-                  variant="light"
-                  color="red"
-                  onClick={() => confirmDelete(u)}
-                  data-testid={`user-delete-${u.id}`}
-                >
-                  {t('admin.users.delete')}
-                </Button>
-              )}
-            </Group>
+            <RowButtons
+              actions={[
+                {
+                  label: t('admin.users.edit'),
+                  to: pathOf('admin.users.edit', { id: u.id }),
+                  testId: `user-edit-${u.id}`,
+                },
+                {
+                  label: t('admin.users.delete'),
+                  color: 'red',
+                  onClick: () => confirmDelete(u),
+                  testId: `user-delete-${u.id}`,
+                  hidden: u.id === me?.id,
+                },
+              ]}
+            />
           )}
         />
       </Paper>
