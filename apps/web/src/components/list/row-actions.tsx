@@ -10,6 +10,8 @@ export type RowAction = {
   color?: string;
   testId?: string;
   hidden?: boolean;
+  /** A line above the item (a destructive action set apart). */
+  divider?: boolean;
 };
 
 /** A row's actions as small buttons (edit, delete). */
@@ -59,17 +61,18 @@ export function RowMenu(props: { label: string; testId: string; actions: RowActi
       <Menu.Dropdown>
         {props.actions
           .filter((a) => !a.hidden)
-          .map((a, i) =>
+          .flatMap((a, i) => [
+            a.divider ? <Menu.Divider key={`divider-${i}`} /> : null,
             a.to ? (
-              <Menu.Item key={a.testId ?? i} component={Link} to={a.to} data-testid={a.testId}>
+              <Menu.Item key={i} component={Link} to={a.to} data-testid={a.testId}>
                 {a.label}
               </Menu.Item>
             ) : (
-              <Menu.Item key={a.testId ?? i} color={a.color} onClick={a.onClick} data-testid={a.testId}>
+              <Menu.Item key={i} color={a.color} onClick={a.onClick} data-testid={a.testId}>
                 {a.label}
               </Menu.Item>
             ),
-          )}
+          ])}
       </Menu.Dropdown>
     </Menu>
   );

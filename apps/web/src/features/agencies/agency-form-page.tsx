@@ -1,8 +1,9 @@
-import { Alert, Anchor, Badge, Center, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import type { TAgency } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { Loading } from '../../components/load-state.tsx';
 import { AgencyForm } from './agency-form.tsx';
 import { AgencyImagesPanel } from './agency-images-panel.tsx';
 import { AgencyPasswordPanel } from './agency-password-panel.tsx';
@@ -51,11 +52,7 @@ function EditAgency({ id }: { id: number }) {
   const { t } = useTranslation();
   const agency = useAgency(id);
   if (agency.isPending) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('common.loading')} />
-      </Center>
-    );
+    return <Loading />;
   }
   if (!agency.data) {
     return (

@@ -11,7 +11,6 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import {
   AGENCY_IMAGE_MAX_BYTES,
   AGENCY_IMAGE_TYPES,
@@ -20,6 +19,7 @@ import {
 } from '@stn/contracts/agencies';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { confirmAction } from '../../components/list/confirm.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { readDataUrl, useAgencyImage } from './api/agencies.ts';
 
@@ -63,11 +63,11 @@ function ImageSlot({ agency, type }: { agency: TAgency; type: TAgencyImageType }
   };
 
   const remove = () =>
-    modals.openConfirmModal({
+    confirmAction({
       title: t('admin.agency_images.remove_title'),
-      children: <Text size="sm">{t('admin.agency_images.remove_text')}</Text>,
-      labels: { confirm: t('admin.agency_images.remove'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-ok' },
+      text: t('admin.agency_images.remove_text'),
+      confirm: t('admin.agency_images.remove'),
+      cancel: t('common.cancel'),
       onConfirm: () => image.mutate({ type, data: null }),
     });
 

@@ -1,4 +1,4 @@
-import { Badge, Button, Checkbox, Group, Menu, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Menu, Paper, Stack, Tabs, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { TAgency } from '@stn/contracts/agencies';
 import { useState } from 'react';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
+import { ListHeader } from '../../components/list/list-header.tsx';
 import { keys } from '../../lib/query-keys.ts';
 import {
   AGENCIES_PATH,
@@ -152,14 +153,10 @@ export function AgencyList({ status }: { status: AgencyStatus }) {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={2} data-testid="page-title">
-          {t(status === 'active' ? 'menu.agency_accounts' : 'menu.agency_archived')}
-        </Title>
-        <Button component={Link} to={pathOf('admin.agency.add')} data-testid="agency-add">
-          {t('menu.agency_add')}
-        </Button>
-      </Group>
+      <ListHeader
+        title={t(status === 'active' ? 'menu.agency_accounts' : 'menu.agency_archived')}
+        add={{ label: t('menu.agency_add'), to: pathOf('admin.agency.add'), testId: 'agency-add' }}
+      />
       <Tabs
         value={status}
         onChange={(v) =>

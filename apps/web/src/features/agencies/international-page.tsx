@@ -1,8 +1,9 @@
-import { Button, Center, Group, Loader, MultiSelect, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, MultiSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { COUNTRY_CODES, ZInternationalRequest } from '@stn/contracts/agencies';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Loading } from '../../components/load-state.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useInternationals, useSetInternationals } from './api/agency-settings.ts';
 
@@ -37,9 +38,7 @@ export default function InternationalPage() {
       ) : countries.isError ? (
         <Text c="red">{t('agency.common.load_failed')}</Text>
       ) : (
-        <Center py="xl">
-          <Loader aria-label={t('common.loading')} />
-        </Center>
+        <Loading />
       )}
     </Stack>
   );

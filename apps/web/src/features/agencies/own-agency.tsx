@@ -1,7 +1,8 @@
-import { Center, Loader, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { TAgency } from '@stn/contracts/agencies';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Loading } from '../../components/load-state.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { useOwnAgency } from './api/agency-settings.ts';
 
@@ -12,11 +13,7 @@ export function WithOwnAgency({ children }: { children: (agency: TAgency) => Rea
   const agency = useOwnAgency(user?.agency?.id ?? 0);
   if (agency.data) return <>{children(agency.data)}</>;
   if (agency.isError) return <Text c="red">{t('agency.common.load_failed')}</Text>;
-  return (
-    <Center py="xl">
-      <Loader aria-label={t('common.loading')} />
-    </Center>
-  );
+  return <Loading />;
 }
 
 /** A plain object from the agency's free-form JSON, or {}. */

@@ -1,8 +1,6 @@
 import {
   Button,
-  Center,
   Group,
-  Loader,
   NumberInput,
   Paper,
   Select,
@@ -23,6 +21,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { Loading } from '../../components/load-state.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { usePackage, useSavePackage } from './api/packages.ts';
 import { centsOf, renameField } from './money.ts';
@@ -46,12 +45,7 @@ export default function PackageForm() {
   const id = Number(useParams().id ?? 0);
   const pkg = usePackage(id);
   if (!id) return <PackageFormBody />;
-  if (pkg.isPending)
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('common.loading')} />
-      </Center>
-    );
+  if (pkg.isPending) return <Loading />;
   if (!pkg.data) return <Text c="red">{t('agency.common.load_failed')}</Text>;
   return <PackageFormBody key={pkg.data.id} pkg={pkg.data} />;
 }

@@ -1,10 +1,12 @@
-import { ActionIcon, Button, Group, Menu, Stack, Switch, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Stack, Switch, Text } from '@mantine/core';
 import type { TPackage } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
+import { ListHeader } from '../../components/list/list-header.tsx';
+import { RowMenu } from '../../components/list/row-actions.tsx';
 import { keys } from '../../lib/query-keys.ts';
 import { PACKAGES_PATH, useDeletePackage, useTogglePackage } from './api/packages.ts';
 import { formatCents } from './money.ts';
@@ -17,11 +19,11 @@ export default function PackageList() {
   const remove = useDeletePackage();
 
   const confirmDelete = (p: TPackage) =>
-    modals.openConfirmModal({
+    confirmAction({
       title: t('agency.packages.confirm.delete_title'),
-      children: <Text size="sm">{t('agency.packages.confirm.delete_text', { name: p.name })}</Text>,
-      labels: { confirm: t('agency.packages.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-ok' },
+      text: t('agency.packages.confirm.delete_text', { name: p.name }),
+      confirm: t('agency.packages.delete'),
+      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(p.id),
     });
 
@@ -50,37 +52,25 @@ export default function PackageList() {
   ];
 
   const actions = (p: TPackage) => (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          aria-label={t('agency.common.actions')}
-          data-testid={`package-actions-${p.id}`}
-        >
-          ⋮
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item onClick={() => navigate(pathOf('agency.packages.edit', { id: p.id }))}>
-          {t('agency.packages.edit')}
-        </Menu.Item>
-        <Menu.Item color="red" onClick={() => confirmDelete(p)}>
-          {t('agency.packages.delete')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <RowMenu
+      label={t('agency.common.actions')}
+      testId={`package-actions-${p.id}`}
+      actions={[
+        {
+          label: t('agency.packages.edit'),
+          onClick: () => navigate(pathOf('agency.packages.edit', { id: p.id })),
+        },
+        { label: t('agency.packages.delete'), color: 'red', onClick: () => confirmDelete(p) },
+      ]}
+    />
   );
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={2} data-testid="page-title">
-          {t('menu.packages')}
-        </Title>
-        <Button onClick={() => navigate(pathOf('agency.packages.add'))} data-testid="package-add">
-          {t('agency.packages.add')}
-        </Button>
-      </Group>
+      <ListHeader
+        title={t('menu.packages')}
+        add={{ label: t('agency.packages.add'), to: pathOf('agency.packages.add'), testId: 'package-add' }}
+      />
       <DataTable<TPackage>
         path={PACKAGES_PATH}
         queryKey={keys.packages.list()}

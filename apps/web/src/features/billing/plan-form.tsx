@@ -1,8 +1,6 @@
 import {
   Button,
-  Center,
   Group,
-  Loader,
   NumberInput,
   Paper,
   Select,
@@ -20,6 +18,7 @@ import { PLAN_DEFAULTS } from '@stn/contracts/constants';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { Loading } from '../../components/load-state.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { usePlan, useSavePlan } from './api/plans.ts';
@@ -101,12 +100,7 @@ export default function PlanForm() {
   const agencyId = useAuth().user?.agency?.id ?? 0;
   const plan = usePlan(agencyId, id);
   if (!id) return <PlanFormBody agencyId={agencyId} />;
-  if (plan.isPending)
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('common.loading')} />
-      </Center>
-    );
+  if (plan.isPending) return <Loading />;
   if (!plan.data) return <Text c="red">{t('agency.common.load_failed')}</Text>;
   return <PlanFormBody key={plan.data.id} agencyId={agencyId} plan={plan.data} />;
 }

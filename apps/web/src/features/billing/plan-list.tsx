@@ -1,10 +1,12 @@
-import { ActionIcon, Badge, Button, Group, Menu, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { TPlan } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
+import { ListHeader } from '../../components/list/list-header.tsx';
+import { RowMenu } from '../../components/list/row-actions.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { plansPath, useDeletePlan } from './api/plans.ts';
@@ -18,11 +20,11 @@ export default function PlanList() {
   const remove = useDeletePlan(agencyId);
 
   const confirmDelete = (p: TPlan) =>
-    modals.openConfirmModal({
+    confirmAction({
       title: t('agency.plans.confirm.delete_title'),
-      children: <Text size="sm">{t('agency.plans.confirm.delete_text', { name: p.name })}</Text>,
-      labels: { confirm: t('agency.plans.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-ok' },
+      text: t('agency.plans.confirm.delete_text', { name: p.name }),
+      confirm: t('agency.plans.delete'),
+      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(p.id),
     });
 
@@ -56,37 +58,22 @@ export default function PlanList() {
   ];
 
   const actions = (p: TPlan) => (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          aria-label={t('agency.common.actions')}
-          data-testid={`plan-actions-${p.id}`}
-        >
-          ⋮
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item onClick={() => navigate(pathOf('agency.plans.edit', { id: p.id }))}>
-          {t('agency.plans.edit')}
-        </Menu.Item>
-        <Menu.Item color="red" onClick={() => confirmDelete(p)}>
-          {t('agency.plans.delete')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <RowMenu
+      label={t('agency.common.actions')}
+      testId={`plan-actions-${p.id}`}
+      actions={[
+        { label: t('agency.plans.edit'), onClick: () => navigate(pathOf('agency.plans.edit', { id: p.id })) },
+        { label: t('agency.plans.delete'), color: 'red', onClick: () => confirmDelete(p) },
+      ]}
+    />
   );
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={2} data-testid="page-title">
-          {t('menu.plans')}
-        </Title>
-        <Button onClick={() => navigate(pathOf('agency.plans.add'))} data-testid="plan-add">
-          {t('agency.plans.add')}
-        </Button>
-      </Group>
+      <ListHeader
+        title={t('menu.plans')}
+        add={{ label: t('agency.plans.add'), to: pathOf('agency.plans.add'), testId: 'plan-add' }}
+      />
       {agencyId > 0 && (
         <DataTable<TPlan>
           path={plansPath(agencyId)}

@@ -1,8 +1,6 @@
 import {
   Button,
-  Center,
   Group,
-  Loader,
   NumberInput,
   Paper,
   PasswordInput,
@@ -28,6 +26,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { Loading } from '../../components/load-state.tsx';
 import { NoInstallsModal } from '../../components/no-installs-modal.tsx';
 import { usePlanOptions } from '../../components/plan-options.ts';
 import { ApiError } from '../../lib/api-client.ts';
@@ -167,12 +166,7 @@ export default function BusinessForm() {
   const id = Number(useParams().id ?? 0);
   const business = useBusiness(id);
   if (!id) return <BusinessFormBody />;
-  if (business.isPending)
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('common.loading')} />
-      </Center>
-    );
+  if (business.isPending) return <Loading />;
   if (!business.data) return <Text c="red">{t('agency.common.load_failed')}</Text>;
   return <BusinessFormBody key={business.data.id} business={business.data} />;
 }

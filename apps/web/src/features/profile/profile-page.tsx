@@ -1,10 +1,8 @@
 import {
   Avatar,
   Button,
-  Center,
   Divider,
   Group,
-  Loader,
   NativeSelect,
   Paper,
   PasswordInput,
@@ -19,6 +17,7 @@ import { LANGUAGES, type TLanguage } from '@stn/contracts/constants';
 import { type TUser, ZUpdateProfileRequest } from '@stn/contracts/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Loading } from '../../components/load-state.tsx';
 import { api } from '../../lib/api-client.ts';
 import { auth, useAuth } from '../../lib/auth-store.ts';
 import { changeLanguage } from '../../lib/i18n.ts';
@@ -98,11 +97,7 @@ export default function ProfilePage() {
   const { user } = useAuth();
   const { t } = useTranslation();
   if (!user) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('common.loading')} />
-      </Center>
-    );
+    return <Loading />;
   }
   return <ProfileForm user={user} />;
 }

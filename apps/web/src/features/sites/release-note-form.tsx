@@ -2,9 +2,7 @@ import {
   Alert,
   Anchor,
   Button,
-  Center,
   Group,
-  Loader,
   Paper,
   Stack,
   Switch,
@@ -17,6 +15,7 @@ import { type TReleaseNote, ZReleaseNoteRequest } from '@stn/contracts/users';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { Loading } from '../../components/load-state.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useReleaseNote, useSaveReleaseNote } from './api/release-notes.ts';
 
@@ -33,12 +32,7 @@ export default function ReleaseNoteFormPage() {
 function EditReleaseNote({ id }: { id: number }) {
   const { t } = useTranslation();
   const note = useReleaseNote(id);
-  if (note.isPending)
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('common.loading')} />
-      </Center>
-    );
+  if (note.isPending) return <Loading />;
   if (!note.data) return <Alert color="red">{t('admin.release_notes.not_found')}</Alert>;
   return <ReleaseNoteForm key={id} note={note.data} />;
 }

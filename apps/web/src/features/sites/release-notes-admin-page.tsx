@@ -1,11 +1,12 @@
-import { Badge, Button, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Badge, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { TReleaseNote } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
+import { ListHeader } from '../../components/list/list-header.tsx';
+import { RowButtons } from '../../components/list/row-actions.tsx';
 import { keys } from '../../lib/query-keys.ts';
 import { RELEASE_NOTES_PATH, useDeleteReleaseNote } from './api/release-notes.ts';
 
@@ -18,11 +19,11 @@ export default function ReleaseNotesPage() {
   const remove = useDeleteReleaseNote();
 
   const confirmDelete = (note: TReleaseNote) =>
-    modals.openConfirmModal({
+    confirmAction({
       title: t('admin.release_notes.delete_title'),
-      children: <Text size="sm">{t('admin.release_notes.delete_text', { title: note.title })}</Text>,
-      labels: { confirm: t('admin.release_notes.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-ok' },
+      text: t('admin.release_notes.delete_text', { title: note.title }),
+      confirm: t('admin.release_notes.delete'),
+      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(note.id),
     });
 
@@ -52,14 +53,14 @@ export default function ReleaseNotesPage() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={2} data-testid="page-title">
-          {t('menu.release_notes')}
-        </Title>
-        <Button component={Link} to={pathOf('admin.releaseNote.create')} data-testid="release-note-add">
-          {t('admin.release_notes.add')}
-        </Button>
-      </Group>
+      <ListHeader
+        title={t('menu.release_notes')}
+        add={{
+          label: t('admin.release_notes.add'),
+          to: pathOf('admin.releaseNote.create'),
+          testId: 'release-note-add',
+        }}
+      />
       <SegmentedControl
         w="fit-content"
         value={filter}
@@ -78,26 +79,21 @@ export default function ReleaseNotesPage() {
           columns={columns}
           testId="release-note-table"
           actions={(n) => (
-            <Group gap="xs" wrap="nowrap" justify="flex-end">
-              <Button
-                size="xs"
-                variant="light"
-                component={Link}
-                to={pathOf('admin.releaseNote.edit', { id: n.id })}
-                data-testid={`release-note-edit-${n.id}`}
-              >
-                {t('admin.release_notes.edit')}
-              </Button>
-              <Button
-                size="xs"
-                variant="light"
-                color="red"
-                onClick={() => confirmDelete(n)}
-                data-testid={`release-note-delete-${n.id}`}
-              >
-                {t('admin.release_notes.delete')}
-              </Button>
-            </Group>
+            <RowButtons
+              actions={[
+                {
+                  label: t('admin.release_notes.edit'),
+                  to: pathOf('admin.releaseNote.edit', { id: n.id }),
+                  testId: `release-note-edit-${n.id}`,
+                },
+                {
+                  label: t('admin.release_notes.delete'),
+                  color: 'red',
+                  onClick: () => confirmDelete(n),
+                  testId: `release-note-delete-${n.id}`,
+                },
+              ]}
+            />
           )}
         />
       </Paper>

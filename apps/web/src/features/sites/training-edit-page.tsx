@@ -1,19 +1,8 @@
-import {
-  Alert,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TPage, ZPageRequest } from '@stn/contracts/users';
 import { useTranslation } from 'react-i18next';
+import { Loading } from '../../components/load-state.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { usePage, useSavePage } from './api/pages.ts';
 
@@ -27,9 +16,7 @@ export default function TrainingPage() {
         {t('menu.training')}
       </Title>
       {page.isPending ? (
-        <Center py="xl">
-          <Loader aria-label={t('common.loading')} />
-        </Center>
+        <Loading />
       ) : page.data ? (
         <TrainingForm page={page.data} />
       ) : (

@@ -1,5 +1,6 @@
-import { Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Loading } from '../../components/load-state.tsx';
 import { usePage } from './api/pages.ts';
 
 /**
@@ -16,9 +17,7 @@ export default function TrainingPage() {
         {page.data?.title || t('menu.training')}
       </Title>
       {page.isPending ? (
-        <Center py="xl">
-          <Loader aria-label={t('common.loading')} />
-        </Center>
+        <Loading />
       ) : content ? (
         <Paper withBorder radius="md" p={0} style={{ overflow: 'hidden' }}>
           <iframe

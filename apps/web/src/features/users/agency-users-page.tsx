@@ -1,10 +1,12 @@
-import { ActionIcon, Badge, Button, Group, Menu, Stack, Text, Title } from '@mantine/core';
+import { Badge, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { TAgencyUser } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
+import { ListHeader } from '../../components/list/list-header.tsx';
+import { RowMenu } from '../../components/list/row-actions.tsx';
 import { keys } from '../../lib/query-keys.ts';
 import { AGENCY_USERS_PATH, useDeleteAgencyUser, useResetAgencyUserPassword } from './api/agency-users.ts';
 
@@ -51,41 +53,31 @@ export default function AgencyUserList() {
   ];
 
   const actions = (u: TAgencyUser) => (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          aria-label={t('agency.common.actions')}
-          data-testid={`agency-user-actions-${u.id}`}
-        >
-          ⋮
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item onClick={() => navigate(pathOf('agency.users.edit', { id: u.id }))}>
-          {t('agency.users.actions.edit')}
-        </Menu.Item>
-        <Menu.Item onClick={() => confirm('reset_password', u)}>
-          {t('agency.users.actions.reset_password')}
-        </Menu.Item>
-        <Menu.Divider />
-        <Menu.Item color="red" onClick={() => confirm('delete', u)}>
-          {t('agency.users.actions.delete')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <RowMenu
+      label={t('agency.common.actions')}
+      testId={`agency-user-actions-${u.id}`}
+      actions={[
+        {
+          label: t('agency.users.actions.edit'),
+          onClick: () => navigate(pathOf('agency.users.edit', { id: u.id })),
+        },
+        { label: t('agency.users.actions.reset_password'), onClick: () => confirm('reset_password', u) },
+        {
+          label: t('agency.users.actions.delete'),
+          color: 'red',
+          onClick: () => confirm('delete', u),
+          divider: true,
+        },
+      ]}
+    />
   );
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={2} data-testid="page-title">
-          {t('agency.users.title')}
-        </Title>
-        <Button onClick={() => navigate(pathOf('agency.users.create'))} data-testid="agency-user-add">
-          {t('agency.users.add')}
-        </Button>
-      </Group>
+      <ListHeader
+        title={t('agency.users.title')}
+        add={{ label: t('agency.users.add'), to: pathOf('agency.users.create'), testId: 'agency-user-add' }}
+      />
       <DataTable<TAgencyUser>
         path={AGENCY_USERS_PATH}
         queryKey={keys.users.list('agency')}

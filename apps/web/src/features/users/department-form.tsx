@@ -1,21 +1,10 @@
-import {
-  Alert,
-  Button,
-  Center,
-  Group,
-  Loader,
-  MultiSelect,
-  Paper,
-  Stack,
-  Switch,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, MultiSelect, Paper, Stack, Switch, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TDepartment, type TUserSummary, ZDepartmentRequest } from '@stn/contracts/users';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { Loading } from '../../components/load-state.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useAgents } from './api/business-users.ts';
@@ -62,12 +51,7 @@ export default function DepartmentFormPage() {
         {department.error instanceof ApiError ? department.error.message : t('business.common.load_failed')}
       </Alert>
     );
-  if (!department.data)
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('common.loading')} />
-      </Center>
-    );
+  if (!department.data) return <Loading />;
   return <DepartmentForm key={department.data.id} department={department.data} />;
 }
 
