@@ -3,6 +3,8 @@ import {
   type MultiSelectProps,
   NativeSelect,
   type NativeSelectProps,
+  NumberInput,
+  type NumberInputProps,
   PasswordInput,
   type PasswordInputProps,
   Select,
@@ -42,6 +44,17 @@ export function NativeSelectField({ form, name, testId, ...rest }: Bound & Omit<
 
 export function MultiSelectField({ form, name, testId, ...rest }: Bound & Omit<MultiSelectProps, 'form'>) {
   return <MultiSelect data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+}
+
+export function NumberField({ form, name, testId, ...rest }: Bound & Omit<NumberInputProps, 'form'>) {
+  return <NumberInput data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+}
+
+/** An amount of money in dollars with cents (the contract carries it as price_cents). */
+export function PriceField(props: Bound & Omit<NumberInputProps, 'form'>) {
+  return (
+    <NumberField prefix="$" min={0} decimalScale={2} fixedDecimalScale thousandSeparator="," {...props} />
+  );
 }
 
 export function SwitchField({ form, name, testId, ...rest }: Bound & Omit<SwitchProps, 'form'>) {

@@ -12,6 +12,8 @@ type Options<V> = {
   validate: (values: V) => Record<string, string>;
   /** The fields this form shows: a 422 message for any other field is left to the toast. */
   fields: readonly string[];
+  /** A server field the form shows under another name (price_cents at the price field). */
+  rename?: Record<string, string>;
   onSubmit: (values: V) => Promise<unknown>;
   /** After a successful submit (navigate back to the list). */
   onSuccess?: () => void;
@@ -28,7 +30,11 @@ export function useApiForm<V extends Record<string, unknown>>(opts: Options<V>) 
       await opts.onSubmit(values);
       opts.onSuccess?.();
     } catch (err) {
-      applyServerErrors(form, err, opts.fields);
+      const rename = opts.rename ?? {};
+      const target = {
+        setFieldError: (path: string, message: string) => form.setFieldError(rename[path] ?? path, message),
+      };
+      applyServerErrors(target, err, opts.fields);
       if (err instanceof ApiError) opts.onError?.(err, form);
     } finally {
       setSubmitting(false);

@@ -1,9 +1,8 @@
 import { ActionIcon, Button, Group, Menu } from '@mantine/core';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
 export type RowAction = {
-  label: ReactNode;
+  label: string;
   /** A link (edit) or a handler (delete, archive). */
   to?: string;
   onClick?: () => void;
@@ -22,19 +21,12 @@ export function RowButtons({ actions }: { actions: RowAction[] }) {
         .filter((a) => !a.hidden)
         .map((a) =>
           a.to ? (
-            <Button
-              key={a.testId}
-              size="xs"
-              variant="light"
-              component={Link}
-              to={a.to}
-              data-testid={a.testId}
-            >
+            <Button key={a.label} size="xs" variant="light" component={Link} to={a.to} data-testid={a.testId}>
               {a.label}
             </Button>
           ) : (
             <Button
-              key={a.testId}
+              key={a.label}
               size="xs"
               variant="light"
               color={a.color}
@@ -61,14 +53,15 @@ export function RowMenu(props: { label: string; testId: string; actions: RowActi
       <Menu.Dropdown>
         {props.actions
           .filter((a) => !a.hidden)
-          .flatMap((a, i) => [
-            a.divider ? <Menu.Divider key={`divider-${i}`} /> : null,
+
+          .flatMap((a) => [
+            a.divider ? <Menu.Divider key={`divider-${a.label}`} /> : null,
             a.to ? (
-              <Menu.Item key={i} component={Link} to={a.to} data-testid={a.testId}>
+              <Menu.Item key={a.label} component={Link} to={a.to} data-testid={a.testId}>
                 {a.label}
               </Menu.Item>
             ) : (
-              <Menu.Item key={i} color={a.color} onClick={a.onClick} data-testid={a.testId}>
+              <Menu.Item key={a.label} color={a.color} onClick={a.onClick} data-testid={a.testId}>
                 {a.label}
               </Menu.Item>
             ),

@@ -1,17 +1,4 @@
-import {
-  Button,
-  Group,
-  NumberInput,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { SimpleGrid, Text } from '@mantine/core';
 import {
   PACKAGE_KINDS,
   type TPackage,
@@ -21,8 +8,18 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import {
+  NumberField,
+  PriceField,
+  SelectField,
+  SwitchField,
+  TextField,
+} from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
+import { FormShell } from '../../components/form/form-shell.tsx';
+import { useApiForm } from '../../components/form/use-api-form.ts';
 import { Loading } from '../../components/load-state.tsx';
-import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { zodResolver } from '../../lib/zod-form.ts';
 import { usePackage, useSavePackage } from './api/packages.ts';
 import { centsOf, renameField } from './money.ts';
 
@@ -54,7 +51,8 @@ function PackageFormBody({ pkg }: { pkg?: TPackage }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const save = useSavePackage(pkg?.id);
-  const form = useForm<Values>({
+  const toList = () => navigate(pathOf('agency.packages'));
+  const { form, submit } = useApiForm<Values>({
     initialValues: {
       name: pkg?.name ?? '',
       kind: pkg?.kind ?? null,
@@ -63,81 +61,59 @@ function PackageFormBody({ pkg }: { pkg?: TPackage }) {
       active: pkg?.active ?? true,
     },
     validate,
+    fields: ['name', 'kind', 'quantity', 'price_cents', 'active'],
+    rename: { price_cents: 'price' },
+    onSubmit: (v) => save.mutateAsync(requestOf(v) as TPackageRequest),
+    onSuccess: toList,
   });
-  const toList = () => navigate(pathOf('agency.packages'));
-  const submit = form.onSubmit((v) =>
-    save.mutate(requestOf(v) as TPackageRequest, {
-      onSuccess: toList,
-      onError: (err) =>
-        applyServerErrors(
-          {
-            setFieldError: (path, message) =>
-              form.setFieldError(path === 'price_cents' ? 'price' : path, message),
-          },
-          err,
-          ['name', 'kind', 'quantity', 'price_cents', 'active'],
-        ),
-    }),
-  );
   const kinds = PACKAGE_KINDS.map((value) => ({ value, label: t(`agency.packages.kinds.${value}`) }));
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack maw={760}>
-        <Title order={2} data-testid="page-title">
-          {pkg ? t('agency.packages.edit') : t('agency.packages.add')}
-        </Title>
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <TextInput
-              label={t('agency.packages.name')}
-              required
-              data-testid="package-form-name"
-              {...form.getInputProps('name')}
-            />
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <Select
-                label={t('agency.packages.kind')}
-                data={kinds}
-                required
-                data-testid="package-form-kind"
-                {...form.getInputProps('kind')}
-              />
-              <NumberInput
-                label={t('agency.packages.quantity')}
-                min={1}
-                allowDecimal={false}
-                required
-                data-testid="package-form-quantity"
-                {...form.getInputProps('quantity')}
-              />
-              <NumberInput
-                label={t('agency.packages.price')}
-                prefix="$"
-                min={0}
-                decimalScale={2}
-                fixedDecimalScale
-                thousandSeparator=","
-                required
-                data-testid="package-form-price"
-                {...form.getInputProps('price')}
-              />
-            </SimpleGrid>
-            <Switch
-              label={t('agency.packages.active')}
-              data-testid="package-form-active"
-              {...form.getInputProps('active', { type: 'checkbox' })}
-            />
-          </Stack>
-        </Paper>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={toList}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending} data-testid="package-form-submit">
-            {t('common.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormShell
+      title={pkg ? t('agency.packages.edit') : t('agency.packages.add')}
+      onSubmit={submit}
+      actions={
+        <FormActions submitting={save.isPending} submitTestId="package-form-submit" onCancel={toList} />
+      }
+    >
+      <TextField
+        form={form}
+        name="name"
+        label={t('agency.packages.name')}
+        required
+        testId="package-form-name"
+      />
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <SelectField
+          form={form}
+          name="kind"
+          label={t('agency.packages.kind')}
+          data={kinds}
+          required
+          testId="package-form-kind"
+        />
+        <NumberField
+          form={form}
+          name="quantity"
+          label={t('agency.packages.quantity')}
+          min={1}
+          allowDecimal={false}
+          required
+          testId="package-form-quantity"
+        />
+        <PriceField
+          form={form}
+          name="price"
+          label={t('agency.packages.price')}
+          required
+          testId="package-form-price"
+        />
+      </SimpleGrid>
+      <SwitchField
+        form={form}
+        name="active"
+        label={t('agency.packages.active')}
+        testId="package-form-active"
+      />
+    </FormShell>
   );
 }

@@ -1,26 +1,22 @@
-import {
-  Button,
-  Group,
-  NumberInput,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
 import { PLAN_INTERVALS, type TPlan, type TPlanRequest, ZPlanRequest } from '@stn/contracts/businesses';
 import { PLAN_DEFAULTS } from '@stn/contracts/constants';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import {
+  NumberField,
+  PriceField,
+  SelectField,
+  SwitchField,
+  TextField,
+} from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
+import { FormShell } from '../../components/form/form-shell.tsx';
+import { useApiForm } from '../../components/form/use-api-form.ts';
 import { Loading } from '../../components/load-state.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
-import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { zodResolver } from '../../lib/zod-form.ts';
 import { usePlan, useSavePlan } from './api/plans.ts';
 import { centsOf, renameField } from './money.ts';
 
@@ -109,98 +105,50 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const save = useSavePlan(agencyId, plan?.id);
-  const form = useForm<Values>({ initialValues: valuesOf(plan), validate });
   const toList = () => navigate(pathOf('agency.plans'));
-  const submit = form.onSubmit((v) =>
-    save.mutate(requestOf(v) as TPlanRequest, {
-      onSuccess: toList,
-      // 'This agency already has a default plan.' comes on features.Default, next to its switch.
-      onError: (err) =>
-        applyServerErrors(
-          {
-            setFieldError: (path, message) =>
-              form.setFieldError(path === 'price_cents' ? 'price' : path, message),
-          },
-          err,
-          FIELDS,
-        ),
-    }),
-  );
+  // 'This agency already has a default plan.' comes on features.Default, next to its switch.
+  const { form, submit } = useApiForm<Values>({
+    initialValues: valuesOf(plan),
+    validate,
+    fields: FIELDS,
+    rename: { price_cents: 'price' },
+    onSubmit: (v) => save.mutateAsync(requestOf(v) as TPlanRequest),
+    onSuccess: toList,
+  });
   const intervals = PLAN_INTERVALS.map((value) => ({ value, label: t(`agency.plans.intervals.${value}`) }));
 
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack maw={860}>
-        <Title order={2} data-testid="page-title">
-          {plan ? t('agency.plans.edit') : t('agency.plans.add')}
-        </Title>
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <TextInput
-              label={t('agency.plans.name')}
-              required
-              data-testid="plan-form-name"
-              {...form.getInputProps('name')}
-            />
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <Select
-                label={t('agency.plans.interval')}
-                data={intervals}
-                allowDeselect={false}
-                required
-                data-testid="plan-form-interval"
-                {...form.getInputProps('interval')}
-              />
-              <NumberInput
-                label={t('agency.plans.price')}
-                prefix="$"
-                min={0}
-                decimalScale={2}
-                fixedDecimalScale
-                thousandSeparator=","
-                required
-                data-testid="plan-form-price"
-                {...form.getInputProps('price')}
-              />
-              <NumberInput
-                label={t('agency.plans.trial_days')}
-                min={0}
-                max={365}
-                allowDecimal={false}
-                data-testid="plan-form-trial-days"
-                {...form.getInputProps('trial_days')}
-              />
-            </SimpleGrid>
-            <Switch
-              label={t('agency.plans.active')}
-              data-testid="plan-form-active"
-              {...form.getInputProps('active', { type: 'checkbox' })}
-            />
-          </Stack>
-        </Paper>
+    <FormShell
+      title={plan ? t('agency.plans.edit') : t('agency.plans.add')}
+      onSubmit={submit}
+      width={860}
+      actions={<FormActions submitting={save.isPending} submitTestId="plan-form-submit" onCancel={toList} />}
+      extra={
         <Paper withBorder p="lg" radius="md">
           <Stack>
             <Title order={4}>{t('agency.plans.features_title')}</Title>
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               {SWITCHES.map((s) => (
-                <Switch
+                <SwitchField
                   key={s}
+                  form={form}
+                  name={`features.${s}`}
                   label={t(`agency.plans.features.${s}`)}
-                  data-testid={`plan-form-${s}`}
-                  {...form.getInputProps(`features.${s}`, { type: 'checkbox' })}
+                  testId={`plan-form-${s}`}
                 />
               ))}
             </SimpleGrid>
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               {NUMBERS.map((n) => (
-                <NumberInput
+                <NumberField
                   key={n}
+                  form={form}
+                  name={`features.${n}`}
                   label={t(`agency.plans.features.${n}`)}
                   min={0}
                   allowDecimal={false}
                   required
-                  data-testid={`plan-form-${n}`}
-                  {...form.getInputProps(`features.${n}`)}
+                  testId={`plan-form-${n}`}
                 />
               ))}
             </SimpleGrid>
@@ -213,15 +161,37 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
             />
           </Stack>
         </Paper>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={toList}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending} data-testid="plan-form-submit">
-            {t('common.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      }
+    >
+      <TextField form={form} name="name" label={t('agency.plans.name')} required testId="plan-form-name" />
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <SelectField
+          form={form}
+          name="interval"
+          label={t('agency.plans.interval')}
+          data={intervals}
+          allowDeselect={false}
+          required
+          testId="plan-form-interval"
+        />
+        <PriceField
+          form={form}
+          name="price"
+          label={t('agency.plans.price')}
+          required
+          testId="plan-form-price"
+        />
+        <NumberField
+          form={form}
+          name="trial_days"
+          label={t('agency.plans.trial_days')}
+          min={0}
+          max={365}
+          allowDecimal={false}
+          testId="plan-form-trial-days"
+        />
+      </SimpleGrid>
+      <SwitchField form={form} name="active" label={t('agency.plans.active')} testId="plan-form-active" />
+    </FormShell>
   );
 }

@@ -95,7 +95,6 @@ type UserAnswer = { success: true; message: string; data: { user: TUser } };
 /** The signed-in user's profile (spec 000 §2 admin/agency/business profile; §7 PUT /v1/profile). */
 export default function ProfilePage() {
   const { user } = useAuth();
-  const { t } = useTranslation();
   if (!user) {
     return <Loading />;
   }
