@@ -1,11 +1,10 @@
-import { Badge, Button, Checkbox, Group, Menu, Paper, Stack, Tabs, Text } from '@mantine/core';
+import { Badge, Button, Group, Menu, Paper, Stack, Tabs, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { TAgency } from '@stn/contracts/agencies';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
-import { type Column, DataTable } from '../../components/list/data-table.tsx';
+import { type Column, DataTable, useSelection } from '../../components/list/data-table.tsx';
 import { ListHeader } from '../../components/list/list-header.tsx';
 import { keys } from '../../lib/query-keys.ts';
 import {
@@ -30,10 +29,8 @@ export function AgencyList({ status }: { status: AgencyStatus }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const action = useAgencyAction();
-  const [selected, setSelected] = useState<number[]>([]);
-
-  const toggle = (id: number, on: boolean) =>
-    setSelected((cur) => (on ? [...new Set([...cur, id])] : cur.filter((x) => x !== id)));
+  const selection = useSelection();
+  const selected = selection.selected;
 
   const confirm = (kind: AgencyAction, ids: number[], name?: string) => {
     const key = ids.length === 1 ? kind : `bulk_${kind}`;
@@ -42,11 +39,7 @@ export function AgencyList({ status }: { status: AgencyStatus }) {
       children: <Text size="sm">{t(`admin.agencies.confirm.${key}_text`, { name, count: ids.length })}</Text>,
       labels: { confirm: t(`admin.agencies.actions.${kind}`), cancel: t('common.cancel') },
       confirmProps: { color: kind === 'restore' ? 'brand' : 'red', 'data-testid': 'confirm-ok' },
-      onConfirm: () =>
-        action.mutate(
-          { action: kind, ids },
-          { onSuccess: () => setSelected((cur) => cur.filter((x) => !ids.includes(x))) },
-        ),
+      onConfirm: () => action.mutate({ action: kind, ids }, { onSuccess: () => selection.drop(ids) }),
     });
   };
 
@@ -55,20 +48,6 @@ export function AgencyList({ status }: { status: AgencyStatus }) {
   };
 
   const columns: Column<TAgency>[] = [
-    {
-      key: 'select',
-      title: '',
-      width: 40,
-      render: (a) => (
-        <Checkbox
-          aria-label={t('admin.agencies.select', { name: a.name })}
-          checked={selected.includes(a.id)}
-          disabled={a.is_main}
-          onChange={(e) => toggle(a.id, e.currentTarget.checked)}
-          data-testid={`agency-select-${a.id}`}
-        />
-      ),
-    },
     { key: 'name', title: t('admin.agencies.name'), render: (a) => <Text fw={500}>{a.name}</Text> },
     { key: 'domain', title: t('admin.agencies.domain'), render: (a) => agencyHost(a) || '—' },
     { key: 'email', title: t('admin.agencies.email'), render: (a) => a.email ?? a.user?.email ?? '—' },
@@ -178,7 +157,7 @@ export function AgencyList({ status }: { status: AgencyStatus }) {
             <Text size="sm" c="dimmed" data-testid="agency-selected-count">
               {t('admin.agencies.selected', { count: selected.length })}
             </Text>
-            <Button size="xs" variant="subtle" onClick={() => setSelected([])}>
+            <Button size="xs" variant="subtle" onClick={selection.clear}>
               {t('admin.agencies.clear_selection')}
             </Button>
             {status === 'active' ? (
@@ -220,6 +199,12 @@ export function AgencyList({ status }: { status: AgencyStatus }) {
           filters={{ status }}
           columns={columns}
           actions={rowActions}
+          selection={{
+            ...selection,
+            disabled: (a) => a.is_main,
+            label: (a) => t('admin.agencies.select', { name: a.name }),
+            testId: (a) => `agency-select-${a.id}`,
+          }}
           testId="agency-table"
         />
       </Paper>

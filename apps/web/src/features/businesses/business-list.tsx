@@ -1,11 +1,11 @@
-import { ActionIcon, Button, Checkbox, Group, Menu, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { TBusiness } from '@stn/contracts/businesses';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
-import { type Column, DataTable } from '../../components/list/data-table.tsx';
+import { type Column, DataTable, useSelection } from '../../components/list/data-table.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { userCan } from '../../lib/can.ts';
 import { keys } from '../../lib/query-keys.ts';
@@ -49,13 +49,11 @@ export default function BusinessList() {
   const status = tab?.status ?? 'active';
   const manage = userCan(user, 'businesses.manage');
   const notify = userCan(user, 'agencySettings.manage');
-  const [selected, setSelected] = useState<number[]>([]);
+  const selection = useSelection();
+  const selected = selection.selected;
   const transition = useBusinessTransition();
   const setActive = useSetBusinessActive();
   const resetUsage = useResetUsage();
-
-  const toggle = (id: number, on: boolean) =>
-    setSelected((cur) => (on ? [...new Set([...cur, id])] : cur.filter((x) => x !== id)));
 
   const confirm = (kind: BusinessTransition | 'reset_usage', b: TBusiness) => {
     modals.openConfirmModal({
@@ -65,11 +63,7 @@ export default function BusinessList() {
       confirmProps: { color: kind === 'restore' ? 'brand' : 'red', 'data-testid': 'confirm-ok' },
       onConfirm: () => {
         if (kind === 'reset_usage') resetUsage.mutate(b.id);
-        else
-          transition.mutate(
-            { id: b.id, transition: kind },
-            { onSuccess: () => setSelected((cur) => cur.filter((x) => x !== b.id)) },
-          );
+        else transition.mutate({ id: b.id, transition: kind }, { onSuccess: () => selection.drop([b.id]) });
       },
     });
   };
@@ -81,23 +75,6 @@ export default function BusinessList() {
   const openSendNotification = () => setNotifying(true);
 
   const columns: Column<TBusiness>[] = [
-    ...(notify && status !== 'deleted'
-      ? [
-          {
-            key: 'select',
-            title: '',
-            width: 40,
-            render: (b: TBusiness) => (
-              <Checkbox
-                aria-label={t('agency.business.select', { name: b.name })}
-                checked={selected.includes(b.id)}
-                onChange={(e) => toggle(b.id, e.currentTarget.checked)}
-                data-testid={`business-select-${b.id}`}
-              />
-            ),
-          },
-        ]
-      : []),
     {
       key: 'name',
       title: t('agency.business.name'),
@@ -220,7 +197,7 @@ export default function BusinessList() {
         value={tab?.route ?? 'agency.business.accounts'}
         onChange={(v) => {
           if (v) {
-            setSelected([]);
+            selection.clear();
             navigate(pathOf(v));
           }
         }}
@@ -240,6 +217,15 @@ export default function BusinessList() {
         filters={{ status }}
         columns={columns}
         actions={manage ? actions : undefined}
+        selection={
+          notify && status !== 'deleted'
+            ? {
+                ...selection,
+                label: (b) => t('agency.business.select', { name: b.name }),
+                testId: (b) => `business-select-${b.id}`,
+              }
+            : undefined
+        }
         empty={t(`agency.business.empty.${status}`)}
         testId="business-table"
       />
@@ -248,7 +234,7 @@ export default function BusinessList() {
         opened={notifying}
         businessIds={selected}
         onClose={() => setNotifying(false)}
-        onSent={() => setSelected([])}
+        onSent={() => selection.clear()}
       />
     </Stack>
   );
