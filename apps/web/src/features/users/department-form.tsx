@@ -1,12 +1,13 @@
-import { Alert, Button, Group, MultiSelect, Paper, Stack, Switch, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { type TDepartment, type TUserSummary, ZDepartmentRequest } from '@stn/contracts/users';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
-import { Loading } from '../../components/load-state.tsx';
-import { ApiError } from '../../lib/api-client.ts';
-import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { MultiSelectField, SwitchField, TextField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
+import { FormShell } from '../../components/form/form-shell.tsx';
+import { useApiForm } from '../../components/form/use-api-form.ts';
+import { LoadFailed, Loading } from '../../components/load-state.tsx';
+import { zodResolver } from '../../lib/zod-form.ts';
 import { useAgents } from './api/business-users.ts';
 import { useDepartment, useSaveDepartment } from './api/departments.ts';
 
@@ -46,11 +47,7 @@ export default function DepartmentFormPage() {
   const department = useDepartment(id);
   if (!id) return <DepartmentForm key="new" department={null} />;
   if (department.isError)
-    return (
-      <Alert color="red" data-testid="department-load-error">
-        {department.error instanceof ApiError ? department.error.message : t('business.common.load_failed')}
-      </Alert>
-    );
+    return <LoadFailed message={department.error.message} testId="department-load-error" />;
   if (!department.data) return <Loading />;
   return <DepartmentForm key={department.data.id} department={department.data} />;
 }
@@ -61,63 +58,57 @@ function DepartmentForm({ department }: { department: TDepartment | null }) {
   const save = useSaveDepartment(department?.id ?? null);
   const sms = useAgents('sms');
   const voice = useAgents('voice');
-  const form = useForm<DepartmentValues>({ initialValues: valuesOf(department), validate });
-
-  const submit = form.onSubmit(async (values) => {
-    try {
-      await save.mutateAsync(requestOf(values));
-      navigate(pathOf('business.departments'));
-    } catch (err) {
-      applyServerErrors(form, err, FIELDS);
-    }
+  const { form, submit } = useApiForm<DepartmentValues>({
+    initialValues: valuesOf(department),
+    validate,
+    fields: FIELDS,
+    onSubmit: (values) => save.mutateAsync(requestOf(values)),
+    onSuccess: () => navigate(pathOf('business.departments')),
   });
 
   return (
-    <Stack maw={760}>
-      <Title order={2} data-testid="page-title">
-        {department ? t('business.departments.edit') : t('business.departments.add')}
-      </Title>
-      <form onSubmit={submit} noValidate>
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <TextInput
-              label={t('business.departments.name')}
-              required
-              data-testid="department-form-name"
-              {...form.getInputProps('name')}
-            />
-            <MultiSelect
-              label={t('business.departments.sms_agents')}
-              data={agentOptions(sms.data, department?.sms_agents ?? [])}
-              searchable
-              nothingFoundMessage={t('business.departments.no_agents')}
-              data-testid="department-form-sms-agents"
-              {...form.getInputProps('sms_agents')}
-            />
-            <MultiSelect
-              label={t('business.departments.voice_agents')}
-              data={agentOptions(voice.data, department?.voice_agents ?? [])}
-              searchable
-              nothingFoundMessage={t('business.departments.no_agents')}
-              data-testid="department-form-voice-agents"
-              {...form.getInputProps('voice_agents')}
-            />
-            <Switch
-              label={t('business.common.active')}
-              data-testid="department-form-active"
-              {...form.getInputProps('active', { type: 'checkbox' })}
-            />
-            <Group justify="flex-end">
-              <Button variant="default" component={Link} to={pathOf('business.departments')}>
-                {t('common.cancel')}
-              </Button>
-              <Button type="submit" loading={save.isPending} data-testid="department-form-submit">
-                {t('common.save')}
-              </Button>
-            </Group>
-          </Stack>
-        </Paper>
-      </form>
-    </Stack>
+    <FormShell
+      title={department ? t('business.departments.edit') : t('business.departments.add')}
+      onSubmit={submit}
+      actions={
+        <FormActions
+          submitting={save.isPending}
+          submitTestId="department-form-submit"
+          cancelTo={pathOf('business.departments')}
+        />
+      }
+    >
+      <TextField
+        form={form}
+        name="name"
+        label={t('business.departments.name')}
+        required
+        testId="department-form-name"
+      />
+      <MultiSelectField
+        form={form}
+        name="sms_agents"
+        label={t('business.departments.sms_agents')}
+        data={agentOptions(sms.data, department?.sms_agents ?? [])}
+        searchable
+        nothingFoundMessage={t('business.departments.no_agents')}
+        testId="department-form-sms-agents"
+      />
+      <MultiSelectField
+        form={form}
+        name="voice_agents"
+        label={t('business.departments.voice_agents')}
+        data={agentOptions(voice.data, department?.voice_agents ?? [])}
+        searchable
+        nothingFoundMessage={t('business.departments.no_agents')}
+        testId="department-form-voice-agents"
+      />
+      <SwitchField
+        form={form}
+        name="active"
+        label={t('business.common.active')}
+        testId="department-form-active"
+      />
+    </FormShell>
   );
 }
