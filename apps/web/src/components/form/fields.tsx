@@ -12,6 +12,8 @@ import {
   SimpleGrid,
   Switch,
   type SwitchProps,
+  Textarea,
+  type TextareaProps,
   TextInput,
   type TextInputProps,
 } from '@mantine/core';
@@ -26,6 +28,10 @@ type Bound = { form: AnyForm; name: string; testId?: string };
 
 export function TextField({ form, name, testId, ...rest }: Bound & Omit<TextInputProps, 'form'>) {
   return <TextInput data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+}
+
+export function TextareaField({ form, name, testId, ...rest }: Bound & Omit<TextareaProps, 'form'>) {
+  return <Textarea data-testid={testId} {...rest} {...form.getInputProps(name)} />;
 }
 
 export function PasswordField({ form, name, testId, ...rest }: Bound & Omit<PasswordInputProps, 'form'>) {

@@ -1,22 +1,14 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Paper,
-  Stack,
-  Switch,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Alert } from '@mantine/core';
 import { type TReleaseNote, ZReleaseNoteRequest } from '@stn/contracts/users';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { SwitchField, TextareaField, TextField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
+import { FormShell } from '../../components/form/form-shell.tsx';
+import { useApiForm } from '../../components/form/use-api-form.ts';
 import { Loading } from '../../components/load-state.tsx';
-import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { zodResolver } from '../../lib/zod-form.ts';
 import { useReleaseNote, useSaveReleaseNote } from './api/release-notes.ts';
 
 type Values = { title: string; content: string; published: boolean };
@@ -41,65 +33,49 @@ function ReleaseNoteForm({ note }: { note?: TReleaseNote }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const save = useSaveReleaseNote(note?.id);
-  const form = useForm<Values>({
+  const { form, submit } = useApiForm<Values>({
     initialValues: {
       title: note?.title ?? '',
       content: note?.content ?? '',
       published: note?.published ?? true,
     },
     validate: zodResolver(ZReleaseNoteRequest),
-  });
-
-  const submit = form.onSubmit(async (values) => {
-    try {
-      await save.mutateAsync(values);
-      navigate(pathOf('admin.releaseNote'));
-    } catch (err) {
-      applyServerErrors(form, err, FIELDS);
-    }
+    fields: FIELDS,
+    onSubmit: (values) => save.mutateAsync(values),
+    onSuccess: () => navigate(pathOf('admin.releaseNote')),
   });
 
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack maw={860}>
-        <div>
-          <Anchor component={Link} to={pathOf('admin.releaseNote')} size="sm">
-            {t('admin.release_notes.back')}
-          </Anchor>
-          <Title order={2} data-testid="page-title">
-            {note ? t('admin.release_notes.edit_title') : t('admin.release_notes.add')}
-          </Title>
-        </div>
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <TextInput
-              label={t('admin.release_notes.title_field')}
-              required
-              data-testid="release-note-title"
-              {...form.getInputProps('title')}
-            />
-            <Textarea
-              label={t('admin.release_notes.content')}
-              description={t('admin.release_notes.content_hint')}
-              required
-              autosize
-              minRows={8}
-              data-testid="release-note-content"
-              {...form.getInputProps('content')}
-            />
-            <Switch
-              label={t('admin.release_notes.published')}
-              data-testid="release-note-published"
-              {...form.getInputProps('published', { type: 'checkbox' })}
-            />
-          </Stack>
-        </Paper>
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending} data-testid="release-note-submit">
-            {t('common.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <FormShell
+      title={note ? t('admin.release_notes.edit_title') : t('admin.release_notes.add')}
+      back={{ label: t('admin.release_notes.back'), to: pathOf('admin.releaseNote') }}
+      onSubmit={submit}
+      width={860}
+      actions={<FormActions submitting={save.isPending} submitTestId="release-note-submit" />}
+    >
+      <TextField
+        form={form}
+        name="title"
+        label={t('admin.release_notes.title_field')}
+        required
+        testId="release-note-title"
+      />
+      <TextareaField
+        form={form}
+        name="content"
+        label={t('admin.release_notes.content')}
+        description={t('admin.release_notes.content_hint')}
+        required
+        autosize
+        minRows={8}
+        testId="release-note-content"
+      />
+      <SwitchField
+        form={form}
+        name="published"
+        label={t('admin.release_notes.published')}
+        testId="release-note-published"
+      />
+    </FormShell>
   );
 }

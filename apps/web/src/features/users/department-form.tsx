@@ -42,7 +42,6 @@ function agentOptions(agents: TUserSummary[] | undefined, current: TUserSummary[
 
 /** Add a department (business.departments.create) or edit one (business.departments.edit). */
 export default function DepartmentFormPage() {
-  const { t } = useTranslation();
   const id = Number(useParams().id ?? 0);
   const department = useDepartment(id);
   if (!id) return <DepartmentForm key="new" department={null} />;

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Paper, SimpleGrid, Stack, Title } from '@mantine/core';
+import { Alert, Button, SimpleGrid, Stack } from '@mantine/core';
 import {
   AGENCY_USER_TYPE_VALUES,
   ZChangePasswordRequest as ZChangeAgencyUserPassword,
@@ -17,7 +17,7 @@ import {
 } from '@stn/contracts/users';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
 import {
   MultiSelectField,
@@ -28,6 +28,7 @@ import {
   TextField,
 } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
+import { FormShell } from '../../components/form/form-shell.tsx';
 import { useApiForm } from '../../components/form/use-api-form.ts';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
@@ -386,71 +387,62 @@ function UserForm({ kind, user }: { kind: UserKind; user?: AnyUser }) {
     );
 
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack maw={k.width}>
-        <div>
-          {kind === 'global' && (
-            <Anchor component={Link} to={pathOf(k.list)} size="sm">
-              {t('admin.users.back')}
-            </Anchor>
-          )}
-          <Title order={2} data-testid="page-title">
-            {t(create ? k.title.add : k.title.edit)}
-          </Title>
-        </div>
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextField
-                form={form}
-                name="first_name"
-                label={label('first_name')}
-                required
-                testId={tid('first-name')}
-              />
-              <TextField form={form} name="last_name" label={label('last_name')} testId={tid('last-name')} />
-            </SimpleGrid>
-            <TextField
-              form={form}
-              name="email"
-              label={label('email')}
-              type="email"
-              required
-              autoComplete="off"
-              testId={tid('email')}
-            />
-            {create && (
-              <PasswordPair
-                form={form}
-                labels={{ password: label('password'), confirmation: label('password_confirmation') }}
-                testIds={{ password: tid('password'), confirmation: tid('password-confirmation') }}
-              />
-            )}
-            {sections}
-            {!create && (
-              <SwitchField
-                form={form}
-                name="active"
-                label={kind === 'business' ? t('business.common.active') : label('active')}
-                disabled={kind === 'global' && self}
-                testId={tid('active')}
-              />
-            )}
-            {formError && (
-              <Alert color="red" data-testid={tid('error')}>
-                {formError}
-              </Alert>
-            )}
-          </Stack>
-        </Paper>
+    <FormShell
+      title={t(create ? k.title.add : k.title.edit)}
+      back={kind === 'global' ? { label: t('admin.users.back'), to: pathOf(k.list) } : undefined}
+      onSubmit={submit}
+      width={k.width}
+      actions={
         <FormActions
           submitting={calls.saving}
           submitTestId={tid('submit')}
           cancelTo={pathOf(k.list)}
           left={kind === 'agency' && user ? <AgencyResetLink user={user} /> : undefined}
         />
-      </Stack>
-    </form>
+      }
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextField
+          form={form}
+          name="first_name"
+          label={label('first_name')}
+          required
+          testId={tid('first-name')}
+        />
+        <TextField form={form} name="last_name" label={label('last_name')} testId={tid('last-name')} />
+      </SimpleGrid>
+      <TextField
+        form={form}
+        name="email"
+        label={label('email')}
+        type="email"
+        required
+        autoComplete="off"
+        testId={tid('email')}
+      />
+      {create && (
+        <PasswordPair
+          form={form}
+          labels={{ password: label('password'), confirmation: label('password_confirmation') }}
+          testIds={{ password: tid('password'), confirmation: tid('password-confirmation') }}
+        />
+      )}
+      {sections}
+      {!create && (
+        <SwitchField
+          form={form}
+          name="active"
+          label={kind === 'business' ? t('business.common.active') : label('active')}
+          disabled={kind === 'global' && self}
+          testId={tid('active')}
+        />
+      )}
+      {formError && (
+        <Alert color="red" data-testid={tid('error')}>
+          {formError}
+        </Alert>
+      )}
+    </FormShell>
   );
 }
 
