@@ -5,13 +5,11 @@ import {
   Group,
   NativeSelect,
   NumberInput,
-  Paper,
   PasswordInput,
   SimpleGrid,
   Stack,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
@@ -25,6 +23,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { FormSection } from '../../components/form/form-section.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useCreateAgency, useUpdateAgency } from './api/agencies.ts';
 
@@ -155,157 +154,140 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
   return (
     <form onSubmit={submit} noValidate data-testid="agency-form">
       <Stack maw={860}>
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <Title order={4}>{t('admin.agency_form.agency_section')}</Title>
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label={t('admin.agency_form.name')}
-                required
-                data-testid="agency-form-name"
-                {...form.getInputProps('name')}
-              />
-              <TextInput
-                label={t('admin.agency_form.email')}
-                type="email"
-                data-testid="agency-form-email"
-                {...form.getInputProps('email')}
-              />
-            </SimpleGrid>
-            <NumberInput
-              maw={240}
-              label={t('admin.agency_form.installs')}
-              description={t('admin.agency_form.installs_hint')}
-              min={0}
-              allowDecimal={false}
-              data-testid="agency-form-installs"
-              {...form.getInputProps('properties.installs')}
-            />
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
-              {FLAGS.map((flag) => (
-                <Checkbox
-                  key={flag}
-                  label={t(`admin.agency_form.flags.${flag}`)}
-                  data-testid={`agency-form-${flag}`}
-                  {...form.getInputProps(flag, { type: 'checkbox' })}
-                />
-              ))}
-            </SimpleGrid>
-          </Stack>
-        </Paper>
-
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <div>
-              <Title order={4}>{t('admin.agency_form.user_section')}</Title>
-              <Text size="sm" c="dimmed">
-                {t('admin.agency_form.user_hint')}
-              </Text>
-            </div>
+        <FormSection title={t('admin.agency_form.agency_section')}>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput
-              label={t('admin.agency_form.user_email')}
-              type="email"
+              label={t('admin.agency_form.name')}
               required
-              autoComplete="off"
-              data-testid="agency-form-user-email"
-              {...form.getInputProps('user.email')}
+              data-testid="agency-form-name"
+              {...form.getInputProps('name')}
             />
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label={t('admin.agency_form.first_name')}
-                required
-                data-testid="agency-form-first-name"
-                {...form.getInputProps('user.firstName')}
+            <TextInput
+              label={t('admin.agency_form.email')}
+              type="email"
+              data-testid="agency-form-email"
+              {...form.getInputProps('email')}
+            />
+          </SimpleGrid>
+          <NumberInput
+            maw={240}
+            label={t('admin.agency_form.installs')}
+            description={t('admin.agency_form.installs_hint')}
+            min={0}
+            allowDecimal={false}
+            data-testid="agency-form-installs"
+            {...form.getInputProps('properties.installs')}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+            {FLAGS.map((flag) => (
+              <Checkbox
+                key={flag}
+                label={t(`admin.agency_form.flags.${flag}`)}
+                data-testid={`agency-form-${flag}`}
+                {...form.getInputProps(flag, { type: 'checkbox' })}
               />
-              <TextInput
-                label={t('admin.agency_form.last_name')}
-                data-testid="agency-form-last-name"
-                {...form.getInputProps('user.lastName')}
-              />
-            </SimpleGrid>
-            {!editing && (
-              <PasswordInput
-                label={t('admin.agency_form.password')}
-                description={t('admin.agency_form.password_hint')}
-                autoComplete="new-password"
-                data-testid="agency-form-password"
-                {...form.getInputProps('user.password')}
-              />
-            )}
-          </Stack>
-        </Paper>
+            ))}
+          </SimpleGrid>
+        </FormSection>
 
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <Title order={4}>{t('admin.agency_form.whitelabel_section')}</Title>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <NativeSelect
-                label={t('admin.agency_form.domain_type')}
-                data={WHITELABEL_TYPES.map((value) => ({
-                  value,
-                  label: t(`admin.agency_form.domain_types.${value}`),
-                }))}
-                data-testid="agency-form-domain-type"
-                {...form.getInputProps('whitelabel.type')}
-                onChange={(e) => {
-                  form.setFieldValue('whitelabel.type', e.currentTarget.value as WhitelabelType);
-                  form.clearFieldError('whitelabel.domain');
-                }}
-              />
-              <TextInput
-                style={{ gridColumn: 'span 2' }}
-                label={t(
-                  type === 'subdomain' ? 'admin.agency_form.subdomain' : 'admin.agency_form.custom_domain',
-                )}
-                description={t(
-                  type === 'subdomain'
-                    ? 'admin.agency_form.subdomain_hint'
-                    : 'admin.agency_form.custom_domain_hint',
-                )}
-                required={!editing}
-                placeholder={type === 'subdomain' ? 'acme' : 'app.example.com'}
-                data-testid="agency-form-domain"
-                {...form.getInputProps('whitelabel.domain')}
-              />
-            </SimpleGrid>
-            {host && (
-              <Text size="sm">
-                {t('admin.agency_form.site')}{' '}
-                <Anchor href={`http://${host}${port}/login`} target="_blank" data-testid="agency-form-site">
-                  {host}
-                </Anchor>
-              </Text>
-            )}
-          </Stack>
-        </Paper>
+        <FormSection title={t('admin.agency_form.user_section')} hint={t('admin.agency_form.user_hint')}>
+          <TextInput
+            label={t('admin.agency_form.user_email')}
+            type="email"
+            required
+            autoComplete="off"
+            data-testid="agency-form-user-email"
+            {...form.getInputProps('user.email')}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label={t('admin.agency_form.first_name')}
+              required
+              data-testid="agency-form-first-name"
+              {...form.getInputProps('user.firstName')}
+            />
+            <TextInput
+              label={t('admin.agency_form.last_name')}
+              data-testid="agency-form-last-name"
+              {...form.getInputProps('user.lastName')}
+            />
+          </SimpleGrid>
+          {!editing && (
+            <PasswordInput
+              label={t('admin.agency_form.password')}
+              description={t('admin.agency_form.password_hint')}
+              autoComplete="new-password"
+              data-testid="agency-form-password"
+              {...form.getInputProps('user.password')}
+            />
+          )}
+        </FormSection>
 
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <div>
-              <Title order={4}>{t('admin.agency_form.twilio_section')}</Title>
-              <Text size="sm" c="dimmed">
-                {agency?.twilioConfig.accountSid
-                  ? t('admin.agency_form.twilio_current', { sid: agency.twilioConfig.accountSid })
-                  : t('admin.agency_form.twilio_hint')}
-              </Text>
-            </div>
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label={t('admin.agency_form.account_sid')}
-                placeholder="AC…"
-                autoComplete="off"
-                data-testid="agency-form-account-sid"
-                {...form.getInputProps('twilioConfig.accountSid')}
-              />
-              <PasswordInput
-                label={t('admin.agency_form.auth_token')}
-                autoComplete="new-password"
-                data-testid="agency-form-auth-token"
-                {...form.getInputProps('twilioConfig.authToken')}
-              />
-            </SimpleGrid>
-          </Stack>
-        </Paper>
+        <FormSection title={t('admin.agency_form.whitelabel_section')}>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <NativeSelect
+              label={t('admin.agency_form.domain_type')}
+              data={WHITELABEL_TYPES.map((value) => ({
+                value,
+                label: t(`admin.agency_form.domain_types.${value}`),
+              }))}
+              data-testid="agency-form-domain-type"
+              {...form.getInputProps('whitelabel.type')}
+              onChange={(e) => {
+                form.setFieldValue('whitelabel.type', e.currentTarget.value as WhitelabelType);
+                form.clearFieldError('whitelabel.domain');
+              }}
+            />
+            <TextInput
+              style={{ gridColumn: 'span 2' }}
+              label={t(
+                type === 'subdomain' ? 'admin.agency_form.subdomain' : 'admin.agency_form.custom_domain',
+              )}
+              description={t(
+                type === 'subdomain'
+                  ? 'admin.agency_form.subdomain_hint'
+                  : 'admin.agency_form.custom_domain_hint',
+              )}
+              required={!editing}
+              placeholder={type === 'subdomain' ? 'acme' : 'app.example.com'}
+              data-testid="agency-form-domain"
+              {...form.getInputProps('whitelabel.domain')}
+            />
+          </SimpleGrid>
+          {host && (
+            <Text size="sm">
+              {t('admin.agency_form.site')}{' '}
+              <Anchor href={`http://${host}${port}/login`} target="_blank" data-testid="agency-form-site">
+                {host}
+              </Anchor>
+            </Text>
+          )}
+        </FormSection>
+
+        <FormSection
+          title={t('admin.agency_form.twilio_section')}
+          hint={
+            agency?.twilioConfig.accountSid
+              ? t('admin.agency_form.twilio_current', { sid: agency.twilioConfig.accountSid })
+              : t('admin.agency_form.twilio_hint')
+          }
+        >
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label={t('admin.agency_form.account_sid')}
+              placeholder="AC…"
+              autoComplete="off"
+              data-testid="agency-form-account-sid"
+              {...form.getInputProps('twilioConfig.accountSid')}
+            />
+            <PasswordInput
+              label={t('admin.agency_form.auth_token')}
+              autoComplete="new-password"
+              data-testid="agency-form-auth-token"
+              {...form.getInputProps('twilioConfig.authToken')}
+            />
+          </SimpleGrid>
+        </FormSection>
 
         <Group justify="flex-end">
           <Button

@@ -1,21 +1,11 @@
-import {
-  Button,
-  Group,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Tabs,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Switch, Tabs, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZAgencySettingsRequest } from '@stn/contracts/agencies';
 import { z } from '@stn/contracts/zod';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { FormSection } from '../../components/form/form-section.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
 import { useRouteName } from '../../lib/use-route-name.ts';
 import { zPhone } from '../../lib/validation-messages.ts';
@@ -118,60 +108,54 @@ function InformationForm({ agency }: { agency: TAgency }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <Title order={4}>{t('agency.settings.site')}</Title>
+        <FormSection title={t('agency.settings.site')}>
+          <TextInput
+            label={t('agency.settings.title')}
+            required
+            data-testid="agency-settings-title"
+            {...form.getInputProps('title')}
+          />
+          <TextInput
+            label={t('agency.settings.support_email')}
+            type="email"
+            data-testid="agency-settings-support-email"
+            {...form.getInputProps('supportEmail')}
+          />
+          <Textarea
+            label={t('agency.settings.address')}
+            autosize
+            minRows={2}
+            data-testid="agency-settings-address"
+            {...form.getInputProps('address')}
+          />
+          <Switch
+            label={t('agency.settings.landing_page')}
+            data-testid="agency-settings-landing-page"
+            {...form.getInputProps('landingPage', { type: 'checkbox' })}
+          />
+        </FormSection>
+        <FormSection title={t('agency.settings.white_label')}>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput
-              label={t('agency.settings.title')}
-              required
-              data-testid="agency-settings-title"
-              {...form.getInputProps('title')}
+              label={t('agency.settings.company_name')}
+              data-testid="agency-settings-company-name"
+              {...form.getInputProps('properties.whiteLabel.companyName')}
             />
-            <TextInput
-              label={t('agency.settings.support_email')}
-              type="email"
-              data-testid="agency-settings-support-email"
-              {...form.getInputProps('supportEmail')}
+            <PhoneField
+              label={t('agency.settings.company_phone')}
+              data-testid="agency-settings-company-phone"
+              {...form.getInputProps('properties.whiteLabel.phone')}
+              value={form.values.properties.whiteLabel.phone}
             />
-            <Textarea
-              label={t('agency.settings.address')}
-              autosize
-              minRows={2}
-              data-testid="agency-settings-address"
-              {...form.getInputProps('address')}
-            />
-            <Switch
-              label={t('agency.settings.landing_page')}
-              data-testid="agency-settings-landing-page"
-              {...form.getInputProps('landingPage', { type: 'checkbox' })}
-            />
-          </Stack>
-        </Paper>
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <Title order={4}>{t('agency.settings.white_label')}</Title>
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label={t('agency.settings.company_name')}
-                data-testid="agency-settings-company-name"
-                {...form.getInputProps('properties.whiteLabel.companyName')}
-              />
-              <PhoneField
-                label={t('agency.settings.company_phone')}
-                data-testid="agency-settings-company-phone"
-                {...form.getInputProps('properties.whiteLabel.phone')}
-                value={form.values.properties.whiteLabel.phone}
-              />
-            </SimpleGrid>
-            <Textarea
-              label={t('agency.settings.company_address')}
-              autosize
-              minRows={2}
-              data-testid="agency-settings-company-address"
-              {...form.getInputProps('properties.whiteLabel.address')}
-            />
-          </Stack>
-        </Paper>
+          </SimpleGrid>
+          <Textarea
+            label={t('agency.settings.company_address')}
+            autosize
+            minRows={2}
+            data-testid="agency-settings-company-address"
+            {...form.getInputProps('properties.whiteLabel.address')}
+          />
+        </FormSection>
         <Group justify="flex-end">
           <Button type="submit" loading={save.isPending} data-testid="agency-settings-save">
             {t('common.save')}
@@ -223,26 +207,23 @@ function NotificationForm({ agency }: { agency: TAgency }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <Title order={4}>{t('agency.settings.notification_title')}</Title>
-            {SWITCHES.map((s) => (
-              <Switch
-                key={s}
-                label={t(`agency.settings.notifications.${s}`)}
-                data-testid={`agency-notification-${s}`}
-                {...form.getInputProps(s, { type: 'checkbox' })}
-              />
-            ))}
-            <TextInput
-              label={t('agency.settings.notifications.email')}
-              description={t('agency.settings.notifications.email_hint')}
-              type="email"
-              data-testid="agency-notification-email"
-              {...form.getInputProps('email')}
+        <FormSection title={t('agency.settings.notification_title')}>
+          {SWITCHES.map((s) => (
+            <Switch
+              key={s}
+              label={t(`agency.settings.notifications.${s}`)}
+              data-testid={`agency-notification-${s}`}
+              {...form.getInputProps(s, { type: 'checkbox' })}
             />
-          </Stack>
-        </Paper>
+          ))}
+          <TextInput
+            label={t('agency.settings.notifications.email')}
+            description={t('agency.settings.notifications.email_hint')}
+            type="email"
+            data-testid="agency-notification-email"
+            {...form.getInputProps('email')}
+          />
+        </FormSection>
         <Group justify="flex-end">
           <Button type="submit" loading={save.isPending} data-testid="agency-notification-save">
             {t('common.save')}

@@ -1,4 +1,4 @@
-import { Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
+import { SimpleGrid, Text, Textarea } from '@mantine/core';
 import { PLAN_INTERVALS, type TPlan, type TPlanRequest, ZPlanRequest } from '@stn/contracts/businesses';
 import { PLAN_DEFAULTS } from '@stn/contracts/constants';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import {
   TextField,
 } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
+import { FormSection } from '../../components/form/form-section.tsx';
 import { FormShell } from '../../components/form/form-shell.tsx';
 import { useApiForm } from '../../components/form/use-api-form.ts';
 import { Loading } from '../../components/load-state.tsx';
@@ -124,43 +125,40 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
       width={860}
       actions={<FormActions submitting={save.isPending} submitTestId="plan-form-submit" onCancel={toList} />}
       extra={
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <Title order={4}>{t('agency.plans.features_title')}</Title>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              {SWITCHES.map((s) => (
-                <SwitchField
-                  key={s}
-                  form={form}
-                  name={`features.${s}`}
-                  label={t(`agency.plans.features.${s}`)}
-                  testId={`plan-form-${s}`}
-                />
-              ))}
-            </SimpleGrid>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              {NUMBERS.map((n) => (
-                <NumberField
-                  key={n}
-                  form={form}
-                  name={`features.${n}`}
-                  label={t(`agency.plans.features.${n}`)}
-                  min={0}
-                  allowDecimal={false}
-                  required
-                  testId={`plan-form-${n}`}
-                />
-              ))}
-            </SimpleGrid>
-            <Textarea
-              label={t('agency.plans.features.Description')}
-              autosize
-              minRows={3}
-              data-testid="plan-form-description"
-              {...form.getInputProps('features.Description')}
-            />
-          </Stack>
-        </Paper>
+        <FormSection title={t('agency.plans.features_title')}>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {SWITCHES.map((s) => (
+              <SwitchField
+                key={s}
+                form={form}
+                name={`features.${s}`}
+                label={t(`agency.plans.features.${s}`)}
+                testId={`plan-form-${s}`}
+              />
+            ))}
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {NUMBERS.map((n) => (
+              <NumberField
+                key={n}
+                form={form}
+                name={`features.${n}`}
+                label={t(`agency.plans.features.${n}`)}
+                min={0}
+                allowDecimal={false}
+                required
+                testId={`plan-form-${n}`}
+              />
+            ))}
+          </SimpleGrid>
+          <Textarea
+            label={t('agency.plans.features.Description')}
+            autosize
+            minRows={3}
+            data-testid="plan-form-description"
+            {...form.getInputProps('features.Description')}
+          />
+        </FormSection>
       }
     >
       <TextField form={form} name="name" label={t('agency.plans.name')} required testId="plan-form-name" />

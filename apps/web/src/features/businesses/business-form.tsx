@@ -2,7 +2,6 @@ import {
   Button,
   Group,
   NumberInput,
-  Paper,
   PasswordInput,
   Select,
   SimpleGrid,
@@ -26,6 +25,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { FormSection } from '../../components/form/form-section.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { NoInstallsModal } from '../../components/no-installs-modal.tsx';
 import { usePlanOptions } from '../../components/plan-options.ts';
@@ -217,107 +217,98 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
           {editing ? t('menu.business_edit') : t('menu.business_add')}
         </Title>
 
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <Title order={4}>{t('agency.business.form.details')}</Title>
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label={t('agency.business.name')}
-                required
-                data-testid="business-form-name"
-                {...form.getInputProps('name')}
-              />
-              <Select
-                label={t('agency.business.form.widget_type')}
-                data={widgetTypes}
-                allowDeselect={false}
-                required
-                data-testid="business-form-widget-type"
-                {...form.getInputProps('widget_type')}
-              />
-            </SimpleGrid>
-            <Select
-              label={t('agency.business.form.plan')}
-              placeholder={t('agency.business.form.no_plan')}
-              data={planOptions}
-              clearable
-              data-testid="business-form-plan"
-              {...form.getInputProps('subscription_plan_id')}
-            />
-            <Textarea
-              label={t('agency.business.form.opt_out_msg')}
-              autosize
-              minRows={2}
-              data-testid="business-form-opt-out"
-              {...form.getInputProps('opt_out_msg')}
-            />
-          </Stack>
-        </Paper>
-
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <Title order={4}>{t('agency.business.form.limits')}</Title>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              {LIMITS.map((l) => (
-                <NumberInput
-                  key={l}
-                  label={t(`agency.business.form.${l}`)}
-                  min={0}
-                  allowDecimal={false}
-                  required
-                  data-testid={`business-form-${l}`}
-                  {...form.getInputProps(l)}
-                />
-              ))}
-            </SimpleGrid>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              {SWITCHES.map((s) => (
-                <Switch
-                  key={s}
-                  label={t(`agency.business.form.${s}`)}
-                  data-testid={`business-form-${s}`}
-                  {...form.getInputProps(s, { type: 'checkbox' })}
-                />
-              ))}
-            </SimpleGrid>
-          </Stack>
-        </Paper>
-
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <Title order={4}>{t('agency.business.form.owner')}</Title>
+        <FormSection title={t('agency.business.form.details')}>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput
-              label={t('agency.business.form.owner_email')}
-              type="email"
-              autoComplete="off"
+              label={t('agency.business.name')}
               required
-              data-testid="business-form-owner-email"
-              {...form.getInputProps('owner.email')}
+              data-testid="business-form-name"
+              {...form.getInputProps('name')}
             />
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label={t('agency.business.form.owner_first_name')}
+            <Select
+              label={t('agency.business.form.widget_type')}
+              data={widgetTypes}
+              allowDeselect={false}
+              required
+              data-testid="business-form-widget-type"
+              {...form.getInputProps('widget_type')}
+            />
+          </SimpleGrid>
+          <Select
+            label={t('agency.business.form.plan')}
+            placeholder={t('agency.business.form.no_plan')}
+            data={planOptions}
+            clearable
+            data-testid="business-form-plan"
+            {...form.getInputProps('subscription_plan_id')}
+          />
+          <Textarea
+            label={t('agency.business.form.opt_out_msg')}
+            autosize
+            minRows={2}
+            data-testid="business-form-opt-out"
+            {...form.getInputProps('opt_out_msg')}
+          />
+        </FormSection>
+
+        <FormSection title={t('agency.business.form.limits')}>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {LIMITS.map((l) => (
+              <NumberInput
+                key={l}
+                label={t(`agency.business.form.${l}`)}
+                min={0}
+                allowDecimal={false}
                 required
-                data-testid="business-form-owner-first-name"
-                {...form.getInputProps('owner.first_name')}
+                data-testid={`business-form-${l}`}
+                {...form.getInputProps(l)}
               />
-              <TextInput
-                label={t('agency.business.form.owner_last_name')}
-                data-testid="business-form-owner-last-name"
-                {...form.getInputProps('owner.last_name')}
+            ))}
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {SWITCHES.map((s) => (
+              <Switch
+                key={s}
+                label={t(`agency.business.form.${s}`)}
+                data-testid={`business-form-${s}`}
+                {...form.getInputProps(s, { type: 'checkbox' })}
               />
-            </SimpleGrid>
-            {!editing && (
-              <PasswordInput
-                label={t('agency.business.form.owner_password')}
-                description={t('agency.business.form.owner_password_hint')}
-                autoComplete="new-password"
-                data-testid="business-form-owner-password"
-                {...form.getInputProps('owner.password')}
-              />
-            )}
-          </Stack>
-        </Paper>
+            ))}
+          </SimpleGrid>
+        </FormSection>
+
+        <FormSection title={t('agency.business.form.owner')}>
+          <TextInput
+            label={t('agency.business.form.owner_email')}
+            type="email"
+            autoComplete="off"
+            required
+            data-testid="business-form-owner-email"
+            {...form.getInputProps('owner.email')}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label={t('agency.business.form.owner_first_name')}
+              required
+              data-testid="business-form-owner-first-name"
+              {...form.getInputProps('owner.first_name')}
+            />
+            <TextInput
+              label={t('agency.business.form.owner_last_name')}
+              data-testid="business-form-owner-last-name"
+              {...form.getInputProps('owner.last_name')}
+            />
+          </SimpleGrid>
+          {!editing && (
+            <PasswordInput
+              label={t('agency.business.form.owner_password')}
+              description={t('agency.business.form.owner_password_hint')}
+              autoComplete="new-password"
+              data-testid="business-form-owner-password"
+              {...form.getInputProps('owner.password')}
+            />
+          )}
+        </FormSection>
 
         <Group justify="flex-end">
           <Button variant="default" onClick={toList} data-testid="business-form-cancel">

@@ -6,7 +6,6 @@ import {
   Group,
   Image,
   Loader,
-  Paper,
   Stack,
   TagsInput,
   Text,
@@ -24,6 +23,7 @@ import {
 } from '@stn/contracts/businesses';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormSection } from '../../components/form/form-section.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-store.ts';
 import { userCan } from '../../lib/can.ts';
@@ -93,30 +93,27 @@ function InfoSection({
   });
   return (
     <form onSubmit={submit} noValidate>
-      <Paper withBorder p="lg" radius="md">
-        <Stack>
-          <Title order={4}>{t('business.setting.info')}</Title>
-          <TextInput
-            label={t('business.setting.name')}
-            required
-            data-testid="setting-name"
-            {...form.getInputProps('name')}
-          />
-          <Textarea
-            label={t('business.setting.opt_out_msg')}
-            description={t('business.setting.opt_out_hint')}
-            autosize
-            minRows={2}
-            data-testid="setting-opt-out"
-            {...form.getInputProps('opt_out_msg')}
-          />
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending} data-testid="setting-info-save">
-              {t('common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
+      <FormSection title={t('business.setting.info')}>
+        <TextInput
+          label={t('business.setting.name')}
+          required
+          data-testid="setting-name"
+          {...form.getInputProps('name')}
+        />
+        <Textarea
+          label={t('business.setting.opt_out_msg')}
+          description={t('business.setting.opt_out_hint')}
+          autosize
+          minRows={2}
+          data-testid="setting-opt-out"
+          {...form.getInputProps('opt_out_msg')}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending} data-testid="setting-info-save">
+            {t('common.save')}
+          </Button>
+        </Group>
+      </FormSection>
     </form>
   );
 }
@@ -144,38 +141,35 @@ function ReportSection({ business }: { business: TBusiness | null | undefined })
   });
   return (
     <form onSubmit={submit} noValidate>
-      <Paper withBorder p="lg" radius="md">
-        <Stack>
-          <Title order={4}>{t('business.setting.reports')}</Title>
-          <TagsInput
-            label={t('business.setting.report_emails')}
-            description={t('business.setting.emails_hint')}
-            data-testid="setting-report-emails"
-            {...form.getInputProps('report_emails')}
-          />
-          <Checkbox.Group
-            label={t('business.setting.report_schedules')}
-            data-testid="setting-report-schedules"
-            {...form.getInputProps('report_schedules')}
-          >
-            <Group mt="xs">
-              {REPORT_SCHEDULES.map((s) => (
-                <Checkbox
-                  key={s}
-                  value={s}
-                  label={t(`business.setting.schedules.${s}`)}
-                  data-testid={`setting-schedule-${s}`}
-                />
-              ))}
-            </Group>
-          </Checkbox.Group>
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending} data-testid="setting-report-save">
-              {t('common.save')}
-            </Button>
+      <FormSection title={t('business.setting.reports')}>
+        <TagsInput
+          label={t('business.setting.report_emails')}
+          description={t('business.setting.emails_hint')}
+          data-testid="setting-report-emails"
+          {...form.getInputProps('report_emails')}
+        />
+        <Checkbox.Group
+          label={t('business.setting.report_schedules')}
+          data-testid="setting-report-schedules"
+          {...form.getInputProps('report_schedules')}
+        >
+          <Group mt="xs">
+            {REPORT_SCHEDULES.map((s) => (
+              <Checkbox
+                key={s}
+                value={s}
+                label={t(`business.setting.schedules.${s}`)}
+                data-testid={`setting-schedule-${s}`}
+              />
+            ))}
           </Group>
-        </Stack>
-      </Paper>
+        </Checkbox.Group>
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending} data-testid="setting-report-save">
+            {t('common.save')}
+          </Button>
+        </Group>
+      </FormSection>
     </form>
   );
 }
@@ -213,48 +207,40 @@ function LogoSection({ business }: { business: TBusiness | null | undefined }) {
     });
 
   return (
-    <Paper withBorder p="lg" radius="md">
-      <Stack>
-        <div>
-          <Title order={4}>{t('business.setting.logo')}</Title>
-          <Text size="sm" c="dimmed">
-            {t('business.setting.logo_hint')}
-          </Text>
-        </div>
-        {logo && (
-          <Image
-            src={logo}
-            alt={t('business.setting.logo')}
-            h={80}
-            w="auto"
-            fit="contain"
-            data-testid="setting-logo"
-          />
-        )}
-        {error && (
-          <Text c="red" size="sm" data-testid="setting-logo-error">
-            {error}
-          </Text>
-        )}
-        <Group justify="flex-end">
-          <Button
-            variant="default"
-            color="red"
-            onClick={confirmRemove}
-            loading={remove.isPending}
-            data-testid="setting-logo-remove"
-          >
-            {t('business.setting.logo_remove')}
-          </Button>
-          <FileButton onChange={pick} accept={IMAGE_ACCEPT}>
-            {(props) => (
-              <Button {...props} loading={upload.isPending} data-testid="setting-logo-upload">
-                {t('business.setting.logo_upload')}
-              </Button>
-            )}
-          </FileButton>
-        </Group>
-      </Stack>
-    </Paper>
+    <FormSection title={t('business.setting.logo')} hint={t('business.setting.logo_hint')}>
+      {logo && (
+        <Image
+          src={logo}
+          alt={t('business.setting.logo')}
+          h={80}
+          w="auto"
+          fit="contain"
+          data-testid="setting-logo"
+        />
+      )}
+      {error && (
+        <Text c="red" size="sm" data-testid="setting-logo-error">
+          {error}
+        </Text>
+      )}
+      <Group justify="flex-end">
+        <Button
+          variant="default"
+          color="red"
+          onClick={confirmRemove}
+          loading={remove.isPending}
+          data-testid="setting-logo-remove"
+        >
+          {t('business.setting.logo_remove')}
+        </Button>
+        <FileButton onChange={pick} accept={IMAGE_ACCEPT}>
+          {(props) => (
+            <Button {...props} loading={upload.isPending} data-testid="setting-logo-upload">
+              {t('business.setting.logo_upload')}
+            </Button>
+          )}
+        </FileButton>
+      </Group>
+    </FormSection>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, SimpleGrid, Stack, Switch, TagsInput, Text, Title } from '@mantine/core';
+import { Button, Group, SimpleGrid, Switch, TagsInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   type TBusiness,
@@ -6,6 +6,7 @@ import {
   ZBusinessSettingRequest,
 } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
+import { FormSection } from '../../components/form/form-section.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { i18next } from '../../lib/i18n.ts';
@@ -73,43 +74,38 @@ export function NotificationSection({ business }: { business: TBusiness | null |
   });
   return (
     <form onSubmit={submit} noValidate>
-      <Paper withBorder p="lg" radius="md">
-        <Stack>
-          <div>
-            <Title order={4}>{t('business.setting.notifications')}</Title>
-            <Text size="sm" c="dimmed">
-              {t('business.setting.notifications_hint')}
-            </Text>
-          </div>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            {SWITCHES.map((k) => (
-              <Switch
-                key={k}
-                label={t(`business.setting.switches.${k}`)}
-                data-testid={`setting-${k}`}
-                {...form.getInputProps(k, { type: 'checkbox' })}
-              />
-            ))}
-          </SimpleGrid>
-          <TagsInput
-            label={t('business.setting.notification_emails')}
-            description={t('business.setting.emails_hint')}
-            data-testid="setting-notification-emails"
-            {...form.getInputProps('notification_emails')}
-          />
-          <PhoneField
-            label={t('business.setting.notification_phone')}
-            data-testid="setting-notification-phone"
-            {...form.getInputProps('notification_phone')}
-            value={form.values.notification_phone}
-          />
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending} data-testid="setting-notifications-save">
-              {t('common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
+      <FormSection
+        title={t('business.setting.notifications')}
+        hint={t('business.setting.notifications_hint')}
+      >
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {SWITCHES.map((k) => (
+            <Switch
+              key={k}
+              label={t(`business.setting.switches.${k}`)}
+              data-testid={`setting-${k}`}
+              {...form.getInputProps(k, { type: 'checkbox' })}
+            />
+          ))}
+        </SimpleGrid>
+        <TagsInput
+          label={t('business.setting.notification_emails')}
+          description={t('business.setting.emails_hint')}
+          data-testid="setting-notification-emails"
+          {...form.getInputProps('notification_emails')}
+        />
+        <PhoneField
+          label={t('business.setting.notification_phone')}
+          data-testid="setting-notification-phone"
+          {...form.getInputProps('notification_phone')}
+          value={form.values.notification_phone}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending} data-testid="setting-notifications-save">
+            {t('common.save')}
+          </Button>
+        </Group>
+      </FormSection>
     </form>
   );
 }

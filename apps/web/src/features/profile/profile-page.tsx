@@ -4,11 +4,9 @@ import {
   Divider,
   Group,
   NativeSelect,
-  Paper,
   PasswordInput,
   SimpleGrid,
   Stack,
-  Text,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -17,6 +15,7 @@ import { LANGUAGES, type TLanguage } from '@stn/contracts/constants';
 import { type TUser, ZUpdateProfileRequest } from '@stn/contracts/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormSection } from '../../components/form/form-section.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { api } from '../../lib/api-client.ts';
 import { auth, useAuth } from '../../lib/auth-store.ts';
@@ -134,94 +133,83 @@ function ProfileForm({ user }: { user: TUser }) {
           {t('screens.profile.title')}
         </Title>
 
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <Title order={4}>{t('screens.profile.details')}</Title>
-            <Group align="flex-end" wrap="nowrap">
-              <Avatar
-                src={avatar.trim() || null}
-                alt={t('screens.profile.avatar_alt')}
-                size={72}
-                radius="xl"
-                color="brand"
-                data-testid="profile-avatar"
-              >
-                {avatarInitials(first_name, last_name)}
-              </Avatar>
-              <TextInput
-                flex={1}
-                type="url"
-                label={t('screens.profile.avatar')}
-                description={t('screens.profile.avatar_hint')}
-                placeholder="https://"
-                data-testid="profile-avatar-url"
-                {...form.getInputProps('avatar')}
-              />
-            </Group>
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label={t('screens.profile.first_name')}
-                autoComplete="given-name"
-                required
-                data-testid="profile-first-name"
-                {...form.getInputProps('first_name')}
-              />
-              <TextInput
-                label={t('screens.profile.last_name')}
-                autoComplete="family-name"
-                data-testid="profile-last-name"
-                {...form.getInputProps('last_name')}
-              />
-            </SimpleGrid>
+        <FormSection title={t('screens.profile.details')}>
+          <Group align="flex-end" wrap="nowrap">
+            <Avatar
+              src={avatar.trim() || null}
+              alt={t('screens.profile.avatar_alt')}
+              size={72}
+              radius="xl"
+              color="brand"
+              data-testid="profile-avatar"
+            >
+              {avatarInitials(first_name, last_name)}
+            </Avatar>
             <TextInput
-              label={t('auth.email')}
-              description={t('screens.profile.email_hint')}
-              type="email"
-              autoComplete="email"
+              flex={1}
+              type="url"
+              label={t('screens.profile.avatar')}
+              description={t('screens.profile.avatar_hint')}
+              placeholder="https://"
+              data-testid="profile-avatar-url"
+              {...form.getInputProps('avatar')}
+            />
+          </Group>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label={t('screens.profile.first_name')}
+              autoComplete="given-name"
               required
-              data-testid="profile-email"
-              {...form.getInputProps('email')}
+              data-testid="profile-first-name"
+              {...form.getInputProps('first_name')}
             />
-            <NativeSelect
-              label={t('screens.profile.language')}
-              data={languages}
-              data-testid="profile-language"
-              {...form.getInputProps('language')}
+            <TextInput
+              label={t('screens.profile.last_name')}
+              autoComplete="family-name"
+              data-testid="profile-last-name"
+              {...form.getInputProps('last_name')}
             />
-          </Stack>
-        </Paper>
+          </SimpleGrid>
+          <TextInput
+            label={t('auth.email')}
+            description={t('screens.profile.email_hint')}
+            type="email"
+            autoComplete="email"
+            required
+            data-testid="profile-email"
+            {...form.getInputProps('email')}
+          />
+          <NativeSelect
+            label={t('screens.profile.language')}
+            data={languages}
+            data-testid="profile-language"
+            {...form.getInputProps('language')}
+          />
+        </FormSection>
 
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <div>
-              <Title order={4}>{t('screens.profile.password_section')}</Title>
-              <Text size="sm" c="dimmed">
-                {t('screens.profile.password_hint')}
-              </Text>
-            </div>
+        <FormSection title={t('screens.profile.password_section')} hint={t('screens.profile.password_hint')}>
+          <PasswordInput
+            label={t('screens.profile.current_password')}
+            autoComplete="current-password"
+            data-testid="profile-current-password"
+            {...form.getInputProps('current_password')}
+          />
+          <Divider />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <PasswordInput
-              label={t('screens.profile.current_password')}
-              autoComplete="current-password"
-              data-testid="profile-current-password"
-              {...form.getInputProps('current_password')}
+              label={t('screens.profile.new_password')}
+              autoComplete="new-password"
+              data-testid="profile-password"
+              {...form.getInputProps('password')}
             />
-            <Divider />
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <PasswordInput
-                label={t('screens.profile.new_password')}
-                autoComplete="new-password"
-                data-testid="profile-password"
-                {...form.getInputProps('password')}
-              />
-              <PasswordInput
-                label={t('screens.profile.password_confirmation')}
-                autoComplete="new-password"
-                data-testid="profile-password-confirmation"
-                {...form.getInputProps('password_confirmation')}
-              />
-            </SimpleGrid>
-          </Stack>
-        </Paper>
+            <PasswordInput
+              label={t('screens.profile.password_confirmation')}
+              autoComplete="new-password"
+              data-testid="profile-password-confirmation"
+              {...form.getInputProps('password_confirmation')}
+            />
+          </SimpleGrid>
+        </FormSection>
 
         <Group justify="flex-end">
           <Button type="submit" loading={saving} data-testid="profile-save">
