@@ -4,12 +4,10 @@ import {
   Checkbox,
   Group,
   NativeSelect,
-  NumberInput,
   PasswordInput,
   SimpleGrid,
   Stack,
   Text,
-  TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
@@ -23,6 +21,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { NumberField, TextField } from '../../components/form/fields.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useCreateAgency, useUpdateAgency } from './api/agencies.ts';
@@ -156,27 +155,30 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
       <Stack maw={860}>
         <FormSection title={t('admin.agency_form.agency_section')}>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
+            <TextField
+              form={form}
+              name="name"
               label={t('admin.agency_form.name')}
               required
-              data-testid="agency-form-name"
-              {...form.getInputProps('name')}
+              testId="agency-form-name"
             />
-            <TextInput
+            <TextField
+              form={form}
+              name="email"
               label={t('admin.agency_form.email')}
               type="email"
-              data-testid="agency-form-email"
-              {...form.getInputProps('email')}
+              testId="agency-form-email"
             />
           </SimpleGrid>
-          <NumberInput
+          <NumberField
+            form={form}
+            name="properties.installs"
             maw={240}
             label={t('admin.agency_form.installs')}
             description={t('admin.agency_form.installs_hint')}
             min={0}
             allowDecimal={false}
-            data-testid="agency-form-installs"
-            {...form.getInputProps('properties.installs')}
+            testId="agency-form-installs"
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
             {FLAGS.map((flag) => (
@@ -191,25 +193,28 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
         </FormSection>
 
         <FormSection title={t('admin.agency_form.user_section')} hint={t('admin.agency_form.user_hint')}>
-          <TextInput
+          <TextField
+            form={form}
+            name="user.email"
             label={t('admin.agency_form.user_email')}
             type="email"
             required
             autoComplete="off"
-            data-testid="agency-form-user-email"
-            {...form.getInputProps('user.email')}
+            testId="agency-form-user-email"
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
+            <TextField
+              form={form}
+              name="user.firstName"
               label={t('admin.agency_form.first_name')}
               required
-              data-testid="agency-form-first-name"
-              {...form.getInputProps('user.firstName')}
+              testId="agency-form-first-name"
             />
-            <TextInput
+            <TextField
+              form={form}
+              name="user.lastName"
               label={t('admin.agency_form.last_name')}
-              data-testid="agency-form-last-name"
-              {...form.getInputProps('user.lastName')}
+              testId="agency-form-last-name"
             />
           </SimpleGrid>
           {!editing && (
@@ -238,7 +243,9 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
                 form.clearFieldError('whitelabel.domain');
               }}
             />
-            <TextInput
+            <TextField
+              form={form}
+              name="whitelabel.domain"
               style={{ gridColumn: 'span 2' }}
               label={t(
                 type === 'subdomain' ? 'admin.agency_form.subdomain' : 'admin.agency_form.custom_domain',
@@ -250,8 +257,7 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
               )}
               required={!editing}
               placeholder={type === 'subdomain' ? 'acme' : 'app.example.com'}
-              data-testid="agency-form-domain"
-              {...form.getInputProps('whitelabel.domain')}
+              testId="agency-form-domain"
             />
           </SimpleGrid>
           {host && (
@@ -273,12 +279,13 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
           }
         >
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
+            <TextField
+              form={form}
+              name="twilioConfig.accountSid"
               label={t('admin.agency_form.account_sid')}
               placeholder="AC…"
               autoComplete="off"
-              data-testid="agency-form-account-sid"
-              {...form.getInputProps('twilioConfig.accountSid')}
+              testId="agency-form-account-sid"
             />
             <PasswordInput
               label={t('admin.agency_form.auth_token')}

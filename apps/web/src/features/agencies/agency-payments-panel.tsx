@@ -1,7 +1,8 @@
-import { Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZStripeSettingRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
+import { TextField } from '../../components/form/fields.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdateStripeSetting } from './api/agencies.ts';
 
@@ -46,13 +47,14 @@ export function AgencyPaymentsPanel({ agency }: { agency: TAgency }) {
                 : t('admin.agency_payments.secret_unset')}
             </Text>
           </div>
-          <TextInput
+          <TextField
+            form={form}
+            name="publicKey"
             label={t('admin.agency_payments.public_key')}
             placeholder="pk_live_…"
             autoComplete="off"
             required
-            data-testid="agency-stripe-public-key"
-            {...form.getInputProps('publicKey')}
+            testId="agency-stripe-public-key"
           />
           <PasswordInput
             label={t('admin.agency_payments.secret_key')}

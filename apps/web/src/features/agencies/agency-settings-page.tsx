@@ -1,10 +1,11 @@
-import { Button, Group, SimpleGrid, Stack, Switch, Tabs, Textarea, TextInput, Title } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Switch, Tabs, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZAgencySettingsRequest } from '@stn/contracts/agencies';
 import { z } from '@stn/contracts/zod';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { SwitchField, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
 import { useRouteName } from '../../lib/use-route-name.ts';
@@ -109,37 +110,42 @@ function InformationForm({ agency }: { agency: TAgency }) {
     <form onSubmit={submit} noValidate>
       <Stack>
         <FormSection title={t('agency.settings.site')}>
-          <TextInput
+          <TextField
+            form={form}
+            name="title"
             label={t('agency.settings.title')}
             required
-            data-testid="agency-settings-title"
-            {...form.getInputProps('title')}
+            testId="agency-settings-title"
           />
-          <TextInput
+          <TextField
+            form={form}
+            name="supportEmail"
             label={t('agency.settings.support_email')}
             type="email"
-            data-testid="agency-settings-support-email"
-            {...form.getInputProps('supportEmail')}
+            testId="agency-settings-support-email"
           />
-          <Textarea
+          <TextareaField
+            form={form}
+            name="address"
             label={t('agency.settings.address')}
             autosize
             minRows={2}
-            data-testid="agency-settings-address"
-            {...form.getInputProps('address')}
+            testId="agency-settings-address"
           />
-          <Switch
+          <SwitchField
+            form={form}
+            name="landingPage"
             label={t('agency.settings.landing_page')}
-            data-testid="agency-settings-landing-page"
-            {...form.getInputProps('landingPage', { type: 'checkbox' })}
+            testId="agency-settings-landing-page"
           />
         </FormSection>
         <FormSection title={t('agency.settings.white_label')}>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
+            <TextField
+              form={form}
+              name="properties.whiteLabel.companyName"
               label={t('agency.settings.company_name')}
-              data-testid="agency-settings-company-name"
-              {...form.getInputProps('properties.whiteLabel.companyName')}
+              testId="agency-settings-company-name"
             />
             <PhoneField
               label={t('agency.settings.company_phone')}
@@ -148,12 +154,13 @@ function InformationForm({ agency }: { agency: TAgency }) {
               value={form.values.properties.whiteLabel.phone}
             />
           </SimpleGrid>
-          <Textarea
+          <TextareaField
+            form={form}
+            name="properties.whiteLabel.address"
             label={t('agency.settings.company_address')}
             autosize
             minRows={2}
-            data-testid="agency-settings-company-address"
-            {...form.getInputProps('properties.whiteLabel.address')}
+            testId="agency-settings-company-address"
           />
         </FormSection>
         <Group justify="flex-end">
@@ -216,12 +223,13 @@ function NotificationForm({ agency }: { agency: TAgency }) {
               {...form.getInputProps(s, { type: 'checkbox' })}
             />
           ))}
-          <TextInput
+          <TextField
+            form={form}
+            name="email"
             label={t('agency.settings.notifications.email')}
             description={t('agency.settings.notifications.email_hint')}
             type="email"
-            data-testid="agency-notification-email"
-            {...form.getInputProps('email')}
+            testId="agency-notification-email"
           />
         </FormSection>
         <Group justify="flex-end">

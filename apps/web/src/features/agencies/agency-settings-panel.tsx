@@ -1,7 +1,8 @@
-import { Button, Group, Paper, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZAgencySettingsRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
+import { TextareaField, TextField } from '../../components/form/fields.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdateAgencySettings } from './api/agencies.ts';
 
@@ -47,25 +48,28 @@ export function AgencySettingsPanel({ agency }: { agency: TAgency }) {
       <Paper withBorder p="lg" radius="md" maw={860}>
         <Stack>
           <Title order={4}>{t('admin.agency_settings.title')}</Title>
-          <TextInput
+          <TextField
+            form={form}
+            name="title"
             label={t('admin.agency_settings.site_title')}
             description={t('admin.agency_settings.site_title_hint')}
             required
-            data-testid="agency-settings-title"
-            {...form.getInputProps('title')}
+            testId="agency-settings-title"
           />
-          <TextInput
+          <TextField
+            form={form}
+            name="supportEmail"
             label={t('admin.agency_settings.support_email')}
             type="email"
-            data-testid="agency-settings-support-email"
-            {...form.getInputProps('supportEmail')}
+            testId="agency-settings-support-email"
           />
-          <Textarea
+          <TextareaField
+            form={form}
+            name="address"
             label={t('admin.agency_settings.address')}
             autosize
             minRows={2}
-            data-testid="agency-settings-address"
-            {...form.getInputProps('address')}
+            testId="agency-settings-address"
           />
           <Group justify="flex-end">
             <Button type="submit" loading={save.isPending} data-testid="agency-settings-submit">

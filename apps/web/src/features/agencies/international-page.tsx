@@ -1,8 +1,9 @@
-import { Button, Group, MultiSelect, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { COUNTRY_CODES, ZInternationalRequest } from '@stn/contracts/agencies';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MultiSelectField } from '../../components/form/fields.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useInternationals, useSetInternationals } from './api/agency-settings.ts';
@@ -63,15 +64,16 @@ function CountriesForm({ initial }: { initial: string[] }) {
           <Text size="sm" c="dimmed">
             {t('agency.international.hint')}
           </Text>
-          <MultiSelect
+          <MultiSelectField
+            form={form}
+            name="countries"
             label={t('agency.international.countries')}
             description={t('agency.international.chosen', { count: chosen, total: options.length })}
             data={options}
             searchable
             clearable
             hidePickedOptions
-            data-testid="agency-international-countries"
-            {...form.getInputProps('countries')}
+            testId="agency-international-countries"
           />
           <Group justify="flex-end">
             <Button type="submit" loading={save.isPending} data-testid="agency-international-save">

@@ -1,7 +1,8 @@
-import { Button, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZCustomScriptRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
+import { TextareaField } from '../../components/form/fields.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdateCustomScript } from './api/agency-settings.ts';
 import { WithOwnAgency } from './own-agency.tsx';
@@ -41,15 +42,16 @@ function ScriptForm({ agency }: { agency: TAgency }) {
           <Text size="sm" c="dimmed">
             {t('agency.landing.hint')}
           </Text>
-          <Textarea
+          <TextareaField
+            form={form}
+            name="custom_script"
             label={t('agency.landing.custom_script')}
             autosize
             minRows={10}
             maxRows={30}
             styles={{ input: { fontFamily: 'monospace' } }}
             spellCheck={false}
-            data-testid="agency-custom-script"
-            {...form.getInputProps('custom_script')}
+            testId="agency-custom-script"
           />
           <Group justify="flex-end">
             <Button type="submit" loading={save.isPending} data-testid="agency-custom-script-save">

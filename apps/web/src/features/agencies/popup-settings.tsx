@@ -1,7 +1,8 @@
-import { Button, Group, Paper, Select, Stack, Switch, Textarea, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZPopupPaymentRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
+import { SelectField, SwitchField, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { usePlanOptions } from '../../components/plan-options.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdatePopup } from './api/agency-settings.ts';
@@ -54,35 +55,35 @@ function PopupForm({ agency }: { agency: TAgency }) {
     <form onSubmit={submit} noValidate>
       <Paper withBorder p="lg" radius="md">
         <Stack>
-          <Switch
+          <SwitchField
+            form={form}
+            name="enabled"
             label={t('agency.popup.enabled')}
-            data-testid="agency-popup-enabled"
-            {...form.getInputProps('enabled', { type: 'checkbox' })}
+            testId="agency-popup-enabled"
           />
-          <TextInput
-            label={t('agency.popup.title')}
-            data-testid="agency-popup-title"
-            {...form.getInputProps('title')}
-          />
-          <Textarea
+          <TextField form={form} name="title" label={t('agency.popup.title')} testId="agency-popup-title" />
+          <TextareaField
+            form={form}
+            name="description"
             label={t('agency.popup.description')}
             autosize
             minRows={3}
-            data-testid="agency-popup-description"
-            {...form.getInputProps('description')}
+            testId="agency-popup-description"
           />
-          <TextInput
+          <TextField
+            form={form}
+            name="button_text"
             label={t('agency.popup.button_text')}
-            data-testid="agency-popup-button-text"
-            {...form.getInputProps('button_text')}
+            testId="agency-popup-button-text"
           />
-          <Select
+          <SelectField
+            form={form}
+            name="plan_id"
             label={t('agency.popup.plan')}
             placeholder={t('agency.popup.no_plan')}
             data={planOptions}
             clearable
-            data-testid="agency-popup-plan"
-            {...form.getInputProps('plan_id')}
+            testId="agency-popup-plan"
           />
           <Group justify="flex-end">
             <Button type="submit" loading={save.isPending} data-testid="agency-popup-save">

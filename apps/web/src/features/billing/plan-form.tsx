@@ -1,4 +1,4 @@
-import { SimpleGrid, Text, Textarea } from '@mantine/core';
+import { SimpleGrid, Text } from '@mantine/core';
 import { PLAN_INTERVALS, type TPlan, type TPlanRequest, ZPlanRequest } from '@stn/contracts/businesses';
 import { PLAN_DEFAULTS } from '@stn/contracts/constants';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import {
   PriceField,
   SelectField,
   SwitchField,
+  TextareaField,
   TextField,
 } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
@@ -151,12 +152,13 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
               />
             ))}
           </SimpleGrid>
-          <Textarea
+          <TextareaField
+            form={form}
+            name="features.Description"
             label={t('agency.plans.features.Description')}
             autosize
             minRows={3}
-            data-testid="plan-form-description"
-            {...form.getInputProps('features.Description')}
+            testId="plan-form-description"
           />
         </FormSection>
       }

@@ -3,13 +3,10 @@ import {
   Group,
   NumberInput,
   PasswordInput,
-  Select,
   SimpleGrid,
   Stack,
   Switch,
   Text,
-  Textarea,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -25,6 +22,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
+import { SelectField, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { NoInstallsModal } from '../../components/no-installs-modal.tsx';
@@ -219,35 +217,39 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
 
         <FormSection title={t('agency.business.form.details')}>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
+            <TextField
+              form={form}
+              name="name"
               label={t('agency.business.name')}
               required
-              data-testid="business-form-name"
-              {...form.getInputProps('name')}
+              testId="business-form-name"
             />
-            <Select
+            <SelectField
+              form={form}
+              name="widget_type"
               label={t('agency.business.form.widget_type')}
               data={widgetTypes}
               allowDeselect={false}
               required
-              data-testid="business-form-widget-type"
-              {...form.getInputProps('widget_type')}
+              testId="business-form-widget-type"
             />
           </SimpleGrid>
-          <Select
+          <SelectField
+            form={form}
+            name="subscription_plan_id"
             label={t('agency.business.form.plan')}
             placeholder={t('agency.business.form.no_plan')}
             data={planOptions}
             clearable
-            data-testid="business-form-plan"
-            {...form.getInputProps('subscription_plan_id')}
+            testId="business-form-plan"
           />
-          <Textarea
+          <TextareaField
+            form={form}
+            name="opt_out_msg"
             label={t('agency.business.form.opt_out_msg')}
             autosize
             minRows={2}
-            data-testid="business-form-opt-out"
-            {...form.getInputProps('opt_out_msg')}
+            testId="business-form-opt-out"
           />
         </FormSection>
 
@@ -278,25 +280,28 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
         </FormSection>
 
         <FormSection title={t('agency.business.form.owner')}>
-          <TextInput
+          <TextField
+            form={form}
+            name="owner.email"
             label={t('agency.business.form.owner_email')}
             type="email"
             autoComplete="off"
             required
-            data-testid="business-form-owner-email"
-            {...form.getInputProps('owner.email')}
+            testId="business-form-owner-email"
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
+            <TextField
+              form={form}
+              name="owner.first_name"
               label={t('agency.business.form.owner_first_name')}
               required
-              data-testid="business-form-owner-first-name"
-              {...form.getInputProps('owner.first_name')}
+              testId="business-form-owner-first-name"
             />
-            <TextInput
+            <TextField
+              form={form}
+              name="owner.last_name"
               label={t('agency.business.form.owner_last_name')}
-              data-testid="business-form-owner-last-name"
-              {...form.getInputProps('owner.last_name')}
+              testId="business-form-owner-last-name"
             />
           </SimpleGrid>
           {!editing && (

@@ -9,8 +9,6 @@ import {
   Stack,
   TagsInput,
   Text,
-  Textarea,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -23,6 +21,7 @@ import {
 } from '@stn/contracts/businesses';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-store.ts';
@@ -94,19 +93,21 @@ function InfoSection({
   return (
     <form onSubmit={submit} noValidate>
       <FormSection title={t('business.setting.info')}>
-        <TextInput
+        <TextField
+          form={form}
+          name="name"
           label={t('business.setting.name')}
           required
-          data-testid="setting-name"
-          {...form.getInputProps('name')}
+          testId="setting-name"
         />
-        <Textarea
+        <TextareaField
+          form={form}
+          name="opt_out_msg"
           label={t('business.setting.opt_out_msg')}
           description={t('business.setting.opt_out_hint')}
           autosize
           minRows={2}
-          data-testid="setting-opt-out"
-          {...form.getInputProps('opt_out_msg')}
+          testId="setting-opt-out"
         />
         <Group justify="flex-end">
           <Button type="submit" loading={save.isPending} data-testid="setting-info-save">

@@ -1,7 +1,8 @@
-import { Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { ZSendNotificationRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
+import { TextareaField, TextField } from '../../components/form/fields.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useSendNotification } from './api/businesses.ts';
 
@@ -51,19 +52,21 @@ export function SendNotificationModal(props: {
               ? t('agency.business.notification.to_selected', { count: ids.length })
               : t('agency.business.notification.to_all')}
           </Text>
-          <TextInput
+          <TextField
+            form={form}
+            name="subject"
             label={t('agency.business.notification.subject')}
             required
-            data-testid="notification-subject"
-            {...form.getInputProps('subject')}
+            testId="notification-subject"
           />
-          <Textarea
+          <TextareaField
+            form={form}
+            name="message"
             label={t('agency.business.notification.message')}
             required
             autosize
             minRows={5}
-            data-testid="notification-message"
-            {...form.getInputProps('message')}
+            testId="notification-message"
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={props.onClose}>

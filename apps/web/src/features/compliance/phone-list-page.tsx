@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Button,
-  FileButton,
-  Group,
-  Paper,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, FileButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import {
@@ -20,6 +9,7 @@ import {
 } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TextareaField, TextField } from '../../components/form/fields.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
 import { keys } from '../../lib/query-keys.ts';
@@ -119,12 +109,13 @@ function AddEntryForm({ list }: { list: TPhoneList }) {
             {...form.getInputProps('phone')}
             value={form.values.phone}
           />
-          <TextInput
+          <TextField
+            form={form}
+            name="note"
             label={t('phone_lists.note')}
             flex={1}
             miw={200}
-            data-testid={`${list}-note`}
-            {...form.getInputProps('note')}
+            testId={`${list}-note`}
           />
           <Button type="submit" mt={25} loading={add.isPending} data-testid={`${list}-add`}>
             {t('phone_lists.add')}
@@ -171,14 +162,15 @@ function ImportForm() {
       <Paper withBorder p="md" radius="md">
         <Stack gap="sm">
           <Title order={5}>{t('phone_lists.import_title')}</Title>
-          <Textarea
+          <TextareaField
+            form={form}
+            name="csv"
             label={t('phone_lists.import_csv')}
             description={t('phone_lists.import_hint')}
             autosize
             minRows={3}
             maxRows={8}
-            data-testid="blacklist-import-csv"
-            {...form.getInputProps('csv')}
+            testId="blacklist-import-csv"
           />
           <Group justify="space-between">
             <FileButton onChange={readFile} accept=".csv,text/csv,text/plain">

@@ -1,20 +1,10 @@
-import {
-  Avatar,
-  Button,
-  Divider,
-  Group,
-  NativeSelect,
-  PasswordInput,
-  SimpleGrid,
-  Stack,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Avatar, Button, Divider, Group, PasswordInput, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { LANGUAGES, type TLanguage } from '@stn/contracts/constants';
 import { type TUser, ZUpdateProfileRequest } from '@stn/contracts/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NativeSelectField, TextField } from '../../components/form/fields.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { api } from '../../lib/api-client.ts';
@@ -145,45 +135,50 @@ function ProfileForm({ user }: { user: TUser }) {
             >
               {avatarInitials(first_name, last_name)}
             </Avatar>
-            <TextInput
+            <TextField
+              form={form}
+              name="avatar"
               flex={1}
               type="url"
               label={t('screens.profile.avatar')}
               description={t('screens.profile.avatar_hint')}
               placeholder="https://"
-              data-testid="profile-avatar-url"
-              {...form.getInputProps('avatar')}
+              testId="profile-avatar-url"
             />
           </Group>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
+            <TextField
+              form={form}
+              name="first_name"
               label={t('screens.profile.first_name')}
               autoComplete="given-name"
               required
-              data-testid="profile-first-name"
-              {...form.getInputProps('first_name')}
+              testId="profile-first-name"
             />
-            <TextInput
+            <TextField
+              form={form}
+              name="last_name"
               label={t('screens.profile.last_name')}
               autoComplete="family-name"
-              data-testid="profile-last-name"
-              {...form.getInputProps('last_name')}
+              testId="profile-last-name"
             />
           </SimpleGrid>
-          <TextInput
+          <TextField
+            form={form}
+            name="email"
             label={t('auth.email')}
             description={t('screens.profile.email_hint')}
             type="email"
             autoComplete="email"
             required
-            data-testid="profile-email"
-            {...form.getInputProps('email')}
+            testId="profile-email"
           />
-          <NativeSelect
+          <NativeSelectField
+            form={form}
+            name="language"
             label={t('screens.profile.language')}
             data={languages}
-            data-testid="profile-language"
-            {...form.getInputProps('language')}
+            testId="profile-language"
           />
         </FormSection>
 

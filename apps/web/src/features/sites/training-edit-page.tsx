@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TPage, ZPageRequest } from '@stn/contracts/users';
 import { useTranslation } from 'react-i18next';
+import { TextareaField, TextField } from '../../components/form/fields.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { usePage, useSavePage } from './api/pages.ts';
@@ -56,20 +57,22 @@ function TrainingForm({ page }: { page: TPage }) {
               {t('admin.training.not_written')}
             </Text>
           )}
-          <TextInput
+          <TextField
+            form={form}
+            name="title"
             label={t('admin.training.title')}
             required
-            data-testid="training-title"
-            {...form.getInputProps('title')}
+            testId="training-title"
           />
-          <Textarea
+          <TextareaField
+            form={form}
+            name="content"
             label={t('admin.training.content')}
             description={t('admin.training.content_hint')}
             autosize
             minRows={14}
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-            data-testid="training-content"
-            {...form.getInputProps('content')}
+            testId="training-content"
           />
           <Group justify="flex-end">
             <Button type="submit" loading={save.isPending} data-testid="training-submit">
