@@ -1,8 +1,9 @@
-import { Button, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZStripeSettingRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdateStripeSetting } from './api/agencies.ts';
 
@@ -64,11 +65,7 @@ export function AgencyPaymentsPanel({ agency }: { agency: TAgency }) {
             data-testid="agency-stripe-secret-key"
             {...form.getInputProps('secretKey')}
           />
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending} data-testid="agency-stripe-submit">
-              {t('common.save')}
-            </Button>
-          </Group>
+          <FormActions submitting={save.isPending} submitTestId="agency-stripe-submit" />
         </Stack>
       </Paper>
     </form>

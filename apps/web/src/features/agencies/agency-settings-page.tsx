@@ -1,4 +1,4 @@
-import { Button, Group, SimpleGrid, Stack, Switch, Tabs, Title } from '@mantine/core';
+import { SimpleGrid, Stack, Switch, Tabs, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZAgencySettingsRequest } from '@stn/contracts/agencies';
 import { z } from '@stn/contracts/zod';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
 import { SwitchField, TextareaField, TextField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
 import { useRouteName } from '../../lib/use-route-name.ts';
@@ -163,11 +164,7 @@ function InformationForm({ agency }: { agency: TAgency }) {
             testId="agency-settings-company-address"
           />
         </FormSection>
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending} data-testid="agency-settings-save">
-            {t('common.save')}
-          </Button>
-        </Group>
+        <FormActions submitting={save.isPending} submitTestId="agency-settings-save" />
       </Stack>
     </form>
   );
@@ -232,11 +229,7 @@ function NotificationForm({ agency }: { agency: TAgency }) {
             testId="agency-notification-email"
           />
         </FormSection>
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending} data-testid="agency-notification-save">
-            {t('common.save')}
-          </Button>
-        </Group>
+        <FormActions submitting={save.isPending} submitTestId="agency-notification-save" />
       </Stack>
     </form>
   );

@@ -1,8 +1,9 @@
-import { Button, Group, Paper, Stack, Title } from '@mantine/core';
+import { Paper, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZAgencySettingsRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { TextareaField, TextField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdateAgencySettings } from './api/agencies.ts';
 
@@ -71,11 +72,7 @@ export function AgencySettingsPanel({ agency }: { agency: TAgency }) {
             minRows={2}
             testId="agency-settings-address"
           />
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending} data-testid="agency-settings-submit">
-              {t('common.save')}
-            </Button>
-          </Group>
+          <FormActions submitting={save.isPending} submitTestId="agency-settings-submit" />
         </Stack>
       </Paper>
     </form>

@@ -1,9 +1,10 @@
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { COUNTRY_CODES, ZInternationalRequest } from '@stn/contracts/agencies';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MultiSelectField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useInternationals, useSetInternationals } from './api/agency-settings.ts';
@@ -75,11 +76,7 @@ function CountriesForm({ initial }: { initial: string[] }) {
             hidePickedOptions
             testId="agency-international-countries"
           />
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending} data-testid="agency-international-save">
-              {t('common.save')}
-            </Button>
-          </Group>
+          <FormActions submitting={save.isPending} submitTestId="agency-international-save" />
         </Stack>
       </Paper>
     </form>

@@ -1,8 +1,9 @@
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZCustomScriptRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { TextareaField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdateCustomScript } from './api/agency-settings.ts';
 import { WithOwnAgency } from './own-agency.tsx';
@@ -53,11 +54,7 @@ function ScriptForm({ agency }: { agency: TAgency }) {
             spellCheck={false}
             testId="agency-custom-script"
           />
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending} data-testid="agency-custom-script-save">
-              {t('common.save')}
-            </Button>
-          </Group>
+          <FormActions submitting={save.isPending} submitTestId="agency-custom-script-save" />
         </Stack>
       </Paper>
     </form>

@@ -1,8 +1,9 @@
-import { Button, Group, Paper, Stack, Title } from '@mantine/core';
+import { Paper, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZPopupPaymentRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { SelectField, SwitchField, TextareaField, TextField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
 import { usePlanOptions } from '../../components/plan-options.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdatePopup } from './api/agency-settings.ts';
@@ -85,11 +86,7 @@ function PopupForm({ agency }: { agency: TAgency }) {
             clearable
             testId="agency-popup-plan"
           />
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending} data-testid="agency-popup-save">
-              {t('common.save')}
-            </Button>
-          </Group>
+          <FormActions submitting={save.isPending} submitTestId="agency-popup-save" />
         </Stack>
       </Paper>
     </form>

@@ -22,6 +22,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextareaField, TextField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-store.ts';
@@ -109,11 +110,7 @@ function InfoSection({
           minRows={2}
           testId="setting-opt-out"
         />
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending} data-testid="setting-info-save">
-            {t('common.save')}
-          </Button>
-        </Group>
+        <FormActions submitting={save.isPending} submitTestId="setting-info-save" />
       </FormSection>
     </form>
   );
@@ -165,11 +162,7 @@ function ReportSection({ business }: { business: TBusiness | null | undefined })
             ))}
           </Group>
         </Checkbox.Group>
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending} data-testid="setting-report-save">
-            {t('common.save')}
-          </Button>
-        </Group>
+        <FormActions submitting={save.isPending} submitTestId="setting-report-save" />
       </FormSection>
     </form>
   );

@@ -1,4 +1,4 @@
-import { Button, Group, SimpleGrid, Switch, TagsInput } from '@mantine/core';
+import { SimpleGrid, Switch, TagsInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   type TBusiness,
@@ -6,6 +6,7 @@ import {
   ZBusinessSettingRequest,
 } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
+import { FormActions } from '../../components/form/form-actions.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
@@ -100,11 +101,7 @@ export function NotificationSection({ business }: { business: TBusiness | null |
           {...form.getInputProps('notification_phone')}
           value={form.values.notification_phone}
         />
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending} data-testid="setting-notifications-save">
-            {t('common.save')}
-          </Button>
-        </Group>
+        <FormActions submitting={save.isPending} submitTestId="setting-notifications-save" />
       </FormSection>
     </form>
   );

@@ -1,10 +1,11 @@
-import { Avatar, Button, Divider, Group, PasswordInput, SimpleGrid, Stack, Title } from '@mantine/core';
+import { Avatar, Divider, Group, PasswordInput, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { LANGUAGES, type TLanguage } from '@stn/contracts/constants';
 import { type TUser, ZUpdateProfileRequest } from '@stn/contracts/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NativeSelectField, TextField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { api } from '../../lib/api-client.ts';
@@ -206,11 +207,7 @@ function ProfileForm({ user }: { user: TUser }) {
           </SimpleGrid>
         </FormSection>
 
-        <Group justify="flex-end">
-          <Button type="submit" loading={saving} data-testid="profile-save">
-            {t('common.save')}
-          </Button>
-        </Group>
+        <FormActions submitting={saving} submitTestId="profile-save" />
       </Stack>
     </form>
   );

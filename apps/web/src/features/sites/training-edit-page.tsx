@@ -1,8 +1,9 @@
-import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TPage, ZPageRequest } from '@stn/contracts/users';
 import { useTranslation } from 'react-i18next';
 import { TextareaField, TextField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { usePage, useSavePage } from './api/pages.ts';
@@ -74,11 +75,7 @@ function TrainingForm({ page }: { page: TPage }) {
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             testId="training-content"
           />
-          <Group justify="flex-end">
-            <Button type="submit" loading={save.isPending} data-testid="training-submit">
-              {t('common.save')}
-            </Button>
-          </Group>
+          <FormActions submitting={save.isPending} submitTestId="training-submit" />
         </Stack>
       </Paper>
     </form>
