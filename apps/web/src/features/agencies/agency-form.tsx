@@ -1,14 +1,4 @@
-import {
-  Anchor,
-  Button,
-  Checkbox,
-  Group,
-  NativeSelect,
-  PasswordInput,
-  SimpleGrid,
-  Stack,
-  Text,
-} from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   type TAgency,
@@ -21,7 +11,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
-import { NumberField, TextField } from '../../components/form/fields.tsx';
+import { NumberField, PasswordField, TextField } from '../../components/form/fields.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useCreateAgency, useUpdateAgency } from './api/agencies.ts';
@@ -218,12 +208,12 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
             />
           </SimpleGrid>
           {!editing && (
-            <PasswordInput
+            <PasswordField
+              form={form}
+              name="user.password"
               label={t('admin.agency_form.password')}
               description={t('admin.agency_form.password_hint')}
-              autoComplete="new-password"
-              data-testid="agency-form-password"
-              {...form.getInputProps('user.password')}
+              testId="agency-form-password"
             />
           )}
         </FormSection>
@@ -287,11 +277,11 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
               autoComplete="off"
               testId="agency-form-account-sid"
             />
-            <PasswordInput
+            <PasswordField
+              form={form}
+              name="twilioConfig.authToken"
               label={t('admin.agency_form.auth_token')}
-              autoComplete="new-password"
-              data-testid="agency-form-auth-token"
-              {...form.getInputProps('twilioConfig.authToken')}
+              testId="agency-form-auth-token"
             />
           </SimpleGrid>
         </FormSection>

@@ -1,8 +1,8 @@
-import { Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZStripeSettingRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
-import { TextField } from '../../components/form/fields.tsx';
+import { PasswordField, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdateStripeSetting } from './api/agencies.ts';
@@ -57,13 +57,13 @@ export function AgencyPaymentsPanel({ agency }: { agency: TAgency }) {
             required
             testId="agency-stripe-public-key"
           />
-          <PasswordInput
+          <PasswordField
+            form={form}
+            name="secretKey"
             label={t('admin.agency_payments.secret_key')}
             description={t('admin.agency_payments.secret_hint')}
             placeholder="sk_live_…"
-            autoComplete="new-password"
-            data-testid="agency-stripe-secret-key"
-            {...form.getInputProps('secretKey')}
+            testId="agency-stripe-secret-key"
           />
           <FormActions submitting={save.isPending} submitTestId="agency-stripe-submit" />
         </Stack>

@@ -1,14 +1,4 @@
-import {
-  Button,
-  Group,
-  NumberInput,
-  PasswordInput,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Button, Group, NumberInput, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   type TBusiness,
@@ -22,7 +12,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../app/route-table.ts';
-import { SelectField, TextareaField, TextField } from '../../components/form/fields.tsx';
+import { PasswordField, SelectField, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { NoInstallsModal } from '../../components/no-installs-modal.tsx';
@@ -305,12 +295,12 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
             />
           </SimpleGrid>
           {!editing && (
-            <PasswordInput
+            <PasswordField
+              form={form}
+              name="owner.password"
               label={t('agency.business.form.owner_password')}
               description={t('agency.business.form.owner_password_hint')}
-              autoComplete="new-password"
-              data-testid="business-form-owner-password"
-              {...form.getInputProps('owner.password')}
+              testId="business-form-owner-password"
             />
           )}
         </FormSection>

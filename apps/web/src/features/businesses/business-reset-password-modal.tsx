@@ -1,7 +1,8 @@
-import { Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TBusiness, ZBusinessResetPasswordRequest } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
+import { PasswordField } from '../../components/form/fields.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useResetBusinessPassword } from './api/businesses.ts';
 
@@ -52,17 +53,17 @@ export function ResetPasswordModal({
           <Text size="sm" c="dimmed">
             {t('agency.business.reset_password.hint')}
           </Text>
-          <PasswordInput
+          <PasswordField
+            form={form}
+            name="password"
             label={t('agency.business.reset_password.password')}
-            autoComplete="new-password"
-            data-testid="business-reset-password-password"
-            {...form.getInputProps('password')}
+            testId="business-reset-password-password"
           />
-          <PasswordInput
+          <PasswordField
+            form={form}
+            name="password_confirmation"
             label={t('agency.business.reset_password.confirmation')}
-            autoComplete="new-password"
-            data-testid="business-reset-password-confirmation"
-            {...form.getInputProps('password_confirmation')}
+            testId="business-reset-password-confirmation"
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
