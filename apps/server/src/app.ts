@@ -17,15 +17,22 @@ import pino, { type Logger } from 'pino';
 import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { packagesRoutes } from './modules/billing/routes/packages.ts';
+import { plansRoutes } from './modules/billing/routes/plans.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
+import { phoneListsRoutes } from './modules/compliance/routes.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
-import { sitesRoutes } from './modules/sites/routes.ts';
+import { pagesRoutes } from './modules/sites/routes/pages.ts';
+import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
+import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
+import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { authPlugin } from './platform/auth/plugin.ts';
 import type { Config } from './platform/config.ts';
 import type { Db } from './platform/db/client.ts';
 import type { Deps } from './platform/deps.ts';
+import { recordRoutes } from './platform/http/catalogue.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
 
@@ -65,6 +72,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
   registerErrorHandling(app);
+  recordRoutes(app);
   await app.register(authPlugin, { db });
 
   await app.register(swagger, {
@@ -87,12 +95,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       for (const routes of [
         authRoutes,
         profileRoutes,
-        sitesRoutes,
+        siteDataRoutes,
+        pagesRoutes,
+        releaseNotesRoutes,
         notificationRoutes,
         auditRoutes,
         agenciesRoutes,
+        whitelabelsRoutes,
         businessesRoutes,
+        plansRoutes,
+        packagesRoutes,
         usersRoutes,
+        phoneListsRoutes,
       ]) {
         await api.register(routes, deps);
       }

@@ -11,10 +11,13 @@ import {
 } from '@stn/contracts/roles';
 import { zEmail, zPassword } from '@stn/contracts/validation';
 import { fieldLabel, parseIssueMessage } from '@stn/contracts/zod';
-import { createUser } from './modules/accounts/service.ts';
+import pino from 'pino';
+import { createUser } from './modules/users/service.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { openDatabase } from './platform/db/open.ts';
+import type { Deps } from './platform/deps.ts';
 import { AppError } from './platform/http/errors.ts';
+import { platformSystemContext } from './platform/tenancy/context.ts';
 
 const USAGE = `Usage:
   npm run cli -- user:create --email EMAIL --password PASSWORD --role ROLE
@@ -101,7 +104,9 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const database = await openDatabase(config, () => undefined, 1);
   try {
-    const id = await createUser(database.db, input);
+    // Creating a user sends no mail: the CLI has the database and the config only.
+    const deps = { db: database.db, config, log: pino({ level: 'silent' }) } as Deps;
+    const id = await createUser(platformSystemContext(deps, 'cli', 'user:create'), input);
     process.stdout.write(`${id}\n`);
     return 0;
   } catch (err) {

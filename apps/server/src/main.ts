@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { buildApp } from './app.ts';
-import { seedFirstStart } from './modules/accounts/seed.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { openDatabase } from './platform/db/open.ts';
+import { seedFirstStart } from './seed.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -17,7 +17,7 @@ async function main() {
   }
   const log = pino({ level: config.logLevel });
   const database = await openDatabase(config, (m) => log.info(m));
-  const demo = await seedFirstStart(database.db, config);
+  const demo = await seedFirstStart({ db: database.db, config, log });
   const app = await buildApp({ config, db: database.db, logger: log });
 
   let stopping = false;

@@ -1,12 +1,18 @@
 import crypto from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import { ROLE_KEYS, type TRoleKey } from '@stn/contracts/capabilities';
+import { CUSTOM_TYPE_PAGES } from '@stn/contracts/roles';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
+import pino from 'pino';
 import { expect, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { createUser } from '../src/modules/accounts/service.ts';
+import { agencies } from '../src/modules/agencies/tables.ts';
+import { businesses } from '../src/modules/businesses/tables.ts';
+import { createUser } from '../src/modules/users/service.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createDb, type Db } from '../src/platform/db/client.ts';
-import { agencies, businesses } from '../src/platform/db/schema.ts';
+import type { Deps } from '../src/platform/deps.ts';
+import { type Ctx, platformSystemContext } from '../src/platform/tenancy/context.ts';
 import { TEMPLATE_DB } from './global-setup.ts';
 
 export type TestApp = {
@@ -52,6 +58,15 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 
 export const PASSWORD = 'correct-horse-1';
 
+/**
+ * A platform context over a test database, for fixtures made through the services (users through the
+ * users module). It has no mailer: fixtures send no mail.
+ */
+export function fixtureCtx(db: Db): Ctx {
+  const deps = { db, log: pino({ level: 'silent' }) } as unknown as Deps;
+  return platformSystemContext(deps, 'seed', 'test fixture');
+}
+
 /** Two tenants, A and B, each an agency with a business and users of every role, plus platform admins. */
 export async function seedTenants(db: Db) {
   const [main] = await db
@@ -79,7 +94,7 @@ export async function seedTenants(db: Db) {
       .returning();
     if (!business) throw new Error('seed');
     const user = (email: string, rest: Omit<Parameters<typeof createUser>[1], 'email' | 'password'>) =>
-      createUser(db, {
+      createUser(fixtureCtx(db), {
         email,
         password: PASSWORD,
         emailVerified: true,
@@ -113,7 +128,7 @@ export async function seedTenants(db: Db) {
     };
   };
   const superAdmin = {
-    id: await createUser(db, {
+    id: await createUser(fixtureCtx(db), {
       email: 'super@main.test',
       password: PASSWORD,
       role: 'SuperAdmin',
@@ -122,7 +137,7 @@ export async function seedTenants(db: Db) {
     email: 'super@main.test',
   };
   const admin = {
-    id: await createUser(db, {
+    id: await createUser(fixtureCtx(db), {
       email: 'admin@main.test',
       password: PASSWORD,
       role: 'Admin',
@@ -140,6 +155,75 @@ export async function login(app: FastifyInstance, email: string, password = PASS
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export type Seed = Awaited<ReturnType<typeof seedTenants>>;
+
+/**
+ * A signed-in session for each of the 13 roles of the capability table, all in tenant A (the custom type
+ * holds every page). AgencyUser and BusinessUser without a user type exist in older data only, so they are
+ * made by clearing the type of a created user.
+ */
+export async function sessionsForAllRoles(t: TestApp, seed: Seed): Promise<Record<TRoleKey, string>> {
+  const { agency, business } = seed.a;
+  const make = async (
+    key: TRoleKey,
+    input: Omit<Parameters<typeof createUser>[1], 'email' | 'password'>,
+    clearType = false,
+  ) => {
+    const email = `role-${key.toLowerCase()}@a.test`;
+    const id = await createUser(fixtureCtx(t.db), {
+      email,
+      password: PASSWORD,
+      emailVerified: true,
+      ...input,
+    });
+    if (clearType) await t.pool.query('update users set user_type = null where id = $1', [id]);
+    return email;
+  };
+  const emails: Record<TRoleKey, string> = {
+    SuperAdmin: seed.superAdmin.email,
+    Admin: seed.admin.email,
+    AgencyAdmin: seed.a.agencyAdmin.email,
+    AccountManager: seed.a.agencyUser.email,
+    FinanaceManager: await make('FinanaceManager', {
+      role: 'AgencyUser',
+      userType: '2',
+      agencyId: agency.id,
+    }),
+    MarketingManager: await make('MarketingManager', {
+      role: 'AgencyUser',
+      userType: '3',
+      agencyId: agency.id,
+    }),
+    AgencyUser: await make('AgencyUser', { role: 'AgencyUser', userType: '1', agencyId: agency.id }, true),
+    BusinessAdmin: seed.a.businessAdmin.email,
+    BusinessUser: await make(
+      'BusinessUser',
+      { role: 'BusinessUser', userType: '3', businessId: business.id },
+      true,
+    ),
+    AdminSupport: await make('AdminSupport', {
+      role: 'BusinessUser',
+      userType: '1',
+      businessId: business.id,
+    }),
+    MarketingUser: await make('MarketingUser', {
+      role: 'BusinessUser',
+      userType: '2',
+      businessId: business.id,
+    }),
+    SalesUser: seed.a.businessUser.email,
+    Custom: await make('Custom', {
+      role: 'BusinessUser',
+      userType: '4',
+      businessId: business.id,
+      settings: { custom_type_pages: [...CUSTOM_TYPE_PAGES] },
+    }),
+  };
+  const tokens = {} as Record<TRoleKey, string>;
+  for (const key of ROLE_KEYS) tokens[key] = await login(t.app, emails[key]);
+  return tokens;
+}
 
 /** Every row of the named tables, in a stable order: a snapshot to prove nothing changed. */
 export async function snapshot(pool: pg.Pool, tables: string[]): Promise<Record<string, unknown[]>> {
@@ -191,3 +275,153 @@ export async function expectCrossTenant404(
   expect(res.json()).toMatchObject({ success: false });
   expect(await snapshot(t.pool, req.tables)).toEqual(before);
 }
+
+export type Suite = { t: TestApp; seed: Seed; token: (email: string) => Promise<string> };
+
+/** A test file's set-up: a fresh app, the two seeded tenants, and a session per user on demand. */
+export async function setupSuite(): Promise<Suite> {
+  const t = await createTestApp();
+  const seed = await seedTenants(t.db);
+  const cache = new Map<string, string>();
+  const token = async (email: string) => {
+    let tok = cache.get(email);
+    if (!tok) {
+      tok = await login(t.app, email);
+      cache.set(email, tok);
+    }
+    return tok;
+  };
+  return { t, seed, token };
+}
+
+/** Calls by HTTP method, as `token` (or nobody); the URL is the full path. */
+export function call(t: TestApp) {
+  const send = (method: InjectOptions['method'], token: string | null, url: string, payload?: object) =>
+    t.app.inject({
+      method,
+      url,
+      headers: token ? bearer(token) : {},
+      ...(payload !== undefined ? { payload } : {}),
+    });
+  return {
+    get: (token: string | null, url: string) => send('GET', token, url),
+    post: (token: string | null, url: string, payload: object = {}) => send('POST', token, url, payload),
+    put: (token: string | null, url: string, payload: object = {}) => send('PUT', token, url, payload),
+    del: (token: string | null, url: string) => send('DELETE', token, url),
+  };
+}
+
+export const rows = async (t: TestApp, sql: string, params: unknown[] = []) =>
+  (await t.pool.query(sql, params)).rows;
+
+/** A business user of another type, with its e-mail, for access tests. */
+export async function addBusinessUser(
+  t: TestApp,
+  businessId: number,
+  email: string,
+  userType: '1' | '2' | '3' | '4',
+  pages: string[] = [],
+) {
+  const id = await createUser(fixtureCtx(t.db), {
+    email,
+    password: 'correct-horse-1',
+    role: 'BusinessUser',
+    userType,
+    businessId,
+    firstName: email.split('@')[0],
+    settings: userType === '4' ? { custom_type_pages: pages as never } : {},
+  });
+  return { id, email };
+}
+
+/** Asserts a 422 whose first error on `field` is `message`. */
+export function expect422(
+  res: { statusCode: number; body: string; json: () => unknown },
+  field: string,
+  message: string,
+) {
+  expect(res.statusCode, res.body).toBe(422);
+  const body = res.json() as { success: boolean; message: string; errors: Record<string, string[]> };
+  expect(body.success).toBe(false);
+  expect(body.errors?.[field]?.[0], res.body).toBe(message);
+}
+
+/** A session already used once, so that its first-use stamp does not show up in a snapshot. */
+export async function touched(c: Suite, email: string): Promise<string> {
+  const token = await c.token(email);
+  const res = await c.t.app.inject({ url: '/api/v1/profile', headers: bearer(token) });
+  expect(res.statusCode).toBe(200);
+  return token;
+}
+
+export type Session = { id: number; email: string; token: string };
+
+/** Signs in every seeded user, and adds agency A's FinanaceManager (2) and MarketingManager (3). */
+export async function seededSessions(t: TestApp, seed: Seed) {
+  const sign = async (u: { id: number; email: string }): Promise<Session> => ({
+    ...u,
+    token: await login(t.app, u.email),
+  });
+  const extra = async (email: string, userType: '2' | '3') => ({
+    id: await createUser(fixtureCtx(t.db), {
+      email,
+      password: 'correct-horse-1',
+      role: 'AgencyUser',
+      userType,
+      agencyId: seed.a.agency.id,
+      firstName: email.split('@')[0],
+    }),
+    email,
+  });
+  return {
+    superAdmin: await sign(seed.superAdmin),
+    admin: await sign(seed.admin),
+    a: {
+      agencyAdmin: await sign(seed.a.agencyAdmin),
+      accountManager: await sign(seed.a.agencyUser),
+      financeManager: await sign(await extra('finance@a.test', '2')),
+      marketingManager: await sign(await extra('marketing@a.test', '3')),
+      businessAdmin: await sign(seed.a.businessAdmin),
+      businessUser: await sign(seed.a.businessUser),
+    },
+    b: {
+      agencyAdmin: await sign(seed.b.agencyAdmin),
+      accountManager: await sign(seed.b.agencyUser),
+      businessAdmin: await sign(seed.b.businessAdmin),
+    },
+  };
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Calls the API as `token`. */
+export function caller(t: TestApp) {
+  return (token: string, method: Method, url: string, payload?: object) =>
+    t.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: bearer(token),
+      ...(payload !== undefined ? { payload } : {}),
+    });
+}
+
+/** Expects a 403 and that none of `tables` changed. */
+export async function expect403(
+  t: TestApp,
+  tables: string[],
+  token: string,
+  method: Method,
+  url: string,
+  payload?: object,
+) {
+  // auth_tokens.last_used_at moves on a session's first use, whatever the answer.
+  const watched = tables.filter((name) => name !== 'auth_tokens');
+  const before = await snapshot(t.pool, watched);
+  const res = await caller(t)(token, method, url, payload);
+  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(403);
+  expect(res.json()).toMatchObject({ success: false, message: 'This action is unauthorized.' });
+  expect(await snapshot(t.pool, watched)).toEqual(before);
+}
+
+export const row = async (t: TestApp, table: string, id: number) =>
+  (await t.pool.query(`select * from ${table} where id = $1`, [id])).rows[0];

@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
+import { mailOutbox } from '../modules/notifications/tables.ts';
 import type { Db } from './db/client.ts';
-import { mailOutbox } from './db/schema.ts';
 
 export type MailMessage = {
   to: string;

@@ -3,13 +3,14 @@ import {
   bearer,
   createTestApp,
   expectCrossTenant404,
+  fixtureCtx,
   login,
   PASSWORD,
   seedTenants,
   snapshot,
   type TestApp,
 } from '../../../test/helpers.ts';
-import { createUser } from '../accounts/service.ts';
+import { createUser } from '../users/service.ts';
 
 let t: TestApp;
 let seed: Awaited<ReturnType<typeof seedTenants>>;
@@ -373,7 +374,7 @@ describe('archive, restore and delete', () => {
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().data.id;
     // A user someone disabled on purpose stays disabled after a restore.
-    const disabledId = await createUser(t.db, {
+    const disabledId = await createUser(fixtureCtx(t.db), {
       email: 'off@doomed.test',
       password: PASSWORD,
       role: 'AgencyUser',

@@ -6,6 +6,7 @@ import {
   bearer,
   createTestApp,
   expectCrossTenant404,
+  fixtureCtx,
   login,
   PASSWORD,
   seedTenants,
@@ -13,8 +14,8 @@ import {
   type TestApp,
 } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
-import { businesses } from '../../platform/db/schema.ts';
-import { createUser } from '../accounts/service.ts';
+import { businesses } from '../businesses/tables.ts';
+import { createUser } from '../users/service.ts';
 
 let t: TestApp;
 let seed: Awaited<ReturnType<typeof seedTenants>>;
@@ -33,14 +34,14 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-agencies-'));
   t = await createTestApp({ DATA_DIR: dataDir });
   seed = await seedTenants(t.db);
-  await createUser(t.db, {
+  await createUser(fixtureCtx(t.db), {
     email: extra.finance.email,
     password: PASSWORD,
     role: 'AgencyUser',
     userType: '2',
     agencyId: seed.a.agency.id,
   });
-  await createUser(t.db, {
+  await createUser(fixtureCtx(t.db), {
     email: extra.marketing.email,
     password: PASSWORD,
     role: 'AgencyUser',
@@ -53,7 +54,7 @@ beforeAll(async () => {
     .values({ agency_id: seed.a.agency.id, name: 'Smith, "Jones" & Co', number_of_installs: 3 })
     .returning();
   if (!biz2) throw new Error('seed');
-  extra.bizAdmin2.id = await createUser(t.db, {
+  extra.bizAdmin2.id = await createUser(fixtureCtx(t.db), {
     email: extra.bizAdmin2.email,
     password: PASSWORD,
     role: 'BusinessAdmin',

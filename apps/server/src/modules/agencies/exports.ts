@@ -1,9 +1,10 @@
 import { and, asc, eq, ne } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Actor } from '../../platform/auth/actor.ts';
-import { businesses, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/http/errors.ts';
+import { businesses } from '../businesses/tables.ts';
+import { users } from '../users/tables.ts';
 import { findAgency } from './queries.ts';
 
 type Cell = string | number | boolean | null | undefined | Date;

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { AGENCY_IMAGE_MAX_BYTES, type TAgencyImageType } from '@stn/contracts/agencies';
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
-import { agencies } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { decodeImage, IMAGE_EXTS } from '../../platform/storage.ts';
 import { findAgency } from './queries.ts';
+import { agencies } from './tables.ts';
 
 const EXTS = IMAGE_EXTS;
 

@@ -1,13 +1,14 @@
-import type { TAgency, TWhitelabel } from '@stn/contracts/agencies';
+import type { TAgency } from '@stn/contracts/agencies';
 import { and, asc, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { agencies, users, whitelabels } from '../../platform/db/schema.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { inTenant } from '../../platform/tenancy.ts';
+import { whitelabelsOf } from '../sites/service.ts';
+import { users } from '../users/tables.ts';
+import { agencies } from './tables.ts';
 
 export type AgencyRow = typeof agencies.$inferSelect;
-export type WhitelabelRow = typeof whitelabels.$inferSelect;
 
 /** The tenant filter on the agencies table itself: an agency user sees only its own agency. */
 export const agencyScope = (actor: Actor, ...conditions: (SQL | undefined)[]) =>
@@ -46,27 +47,11 @@ export const maskSid = (sid: string | undefined | null): string | null =>
 
 export const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
-export function toWhitelabel(w: WhitelabelRow): TWhitelabel {
-  return {
-    id: w.id,
-    agency_id: w.agency_id,
-    domain: w.domain,
-    type: w.type,
-    cert_status: w.cert_status,
-    cert_message: w.cert_message,
-    cert_requested_at: iso(w.cert_requested_at),
-  };
-}
-
 /** Agency rows as the API shows them, with their white-label entry and agency admin. */
 export async function presentAgencies(db: Tx, rows: AgencyRow[]): Promise<TAgency[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const wls = await db
-    .select()
-    .from(whitelabels)
-    .where(inArray(whitelabels.agency_id, ids))
-    .orderBy(asc(whitelabels.id));
+  const wls = await whitelabelsOf({ db }, { agencyIds: ids });
   const admins = await db
     .select()
     .from(users)
@@ -103,7 +88,7 @@ export async function presentAgencies(db: Tx, rows: AgencyRow[]): Promise<TAgenc
         accountSid: maskSid(a.twilio_config.accountSid),
         authTokenSet: Boolean(a.twilio_config.authToken),
       },
-      whitelabel: wl ? toWhitelabel(wl) : null,
+      whitelabel: wl ?? null,
       user: admin
         ? { id: admin.id, email: admin.email, first_name: admin.first_name, last_name: admin.last_name }
         : null,

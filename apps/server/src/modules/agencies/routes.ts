@@ -23,50 +23,21 @@ import {
   ZTwilioConfigInput,
   ZTwilioStatusResponse,
   ZUpdateAgencyRequest,
-  ZWhitelabelList,
-  ZWhitelabelMessageResponse,
 } from '@stn/contracts/agencies';
-import { ZErrorResponse, ZIdParams, ZListQuery, ZSuccessMessage } from '@stn/contracts/http';
+import { ZErrorResponse, ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import { z } from '@stn/contracts/zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Access, Actor } from '../../platform/auth/actor.ts';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
+import { ctxOf } from '../../platform/tenancy/request.ts';
 import { exportBusinesses, exportUsers } from './exports.ts';
 import { deleteAgencyImage, uploadAgencyImage } from './images.ts';
 import * as svc from './service.ts';
-import { listWhitelabels, requestCertificate } from './whitelabels.ts';
 
-// Who may call what (spec 000 §2 menus and §6): the menu that shows a screen is the rule for its calls.
-const isAgencyManager = (a: Actor) =>
-  a.role === 'AgencyAdmin' || (a.role === 'AgencyUser' && (a.userType === '1' || a.userType === '2'));
-const ADMIN: Access = { roleGroups: ['Admin'] };
-const ADMIN_OR_AGENCY: Access = { roleGroups: ['Admin', 'Agency'] };
-/** Settings, payment methods, images, exports: AgencyAdmin, AccountManager and FinanaceManager. */
-const AGENCY_MANAGER: Access = { roleGroups: ['Agency'], check: isAgencyManager };
-const ADMIN_OR_AGENCY_MANAGER: Access = {
-  roleGroups: ['Admin', 'Agency'],
-  check: (a) => a.roleGroup === 'Admin' || isAgencyManager(a),
-};
-/** Popup and international: AgencyAdmin and AccountManager. */
-const isAdminOrAccountManager = (a: Actor) =>
-  a.role === 'AgencyAdmin' || (a.role === 'AgencyUser' && a.userType === '1');
-const ADMIN_OR_POPUP: Access = {
-  roleGroups: ['Admin', 'Agency'],
-  check: (a) => a.roleGroup === 'Admin' || isAdminOrAccountManager(a),
-};
-const INTERNATIONAL: Access = { roleGroups: ['Agency'], check: isAdminOrAccountManager };
-/** The landing page (and its custom script): AgencyAdmin and MarketingManager. */
-const LANDING_PAGE: Access = {
-  roleGroups: ['Agency'],
-  check: (a) => a.role === 'AgencyAdmin' || (a.role === 'AgencyUser' && a.userType === '3'),
-};
-/** The telephony profile is the AgencyAdmin's alone (spec 000 §6). */
-const ADMIN_OR_AGENCY_ADMIN: Access = { roles: ['SuperAdmin', 'Admin', 'AgencyAdmin'] };
-
+// Who may call what is the capability each route declares (packages/contracts/src/capabilities.ts).
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 const tags = ['agencies'];
 const client = clientOf;
@@ -78,7 +49,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Agency accounts (active or archived), 10 per page, searchable',
@@ -92,7 +63,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Create an agency with its agency admin, white-label host and telephony account',
@@ -103,7 +74,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     async (request) => ({
       success: true as const,
       message: t(request, 'agencies.created'),
-      data: await svc.createAgency(deps, actorOf(request), request.body, client(request)),
+      data: await svc.createAgency(ctxOf(deps, request), request.body),
     }),
   );
 
@@ -111,7 +82,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/settings',
     {
-      config: { access: AGENCY_MANAGER },
+      config: { capability: 'agencySettings.manage' },
       schema: {
         tags,
         summary: "The agency's own branding, notification and white-label settings",
@@ -132,7 +103,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/custom-script',
     {
-      config: { access: LANDING_PAGE },
+      config: { capability: 'landingPage.manage' },
       schema: {
         tags,
         summary: "The agency's custom script, installed on its landing page",
@@ -150,7 +121,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/twilio-config',
     {
-      config: { access: { roles: ['AgencyAdmin'] } },
+      config: { capability: 'agencyTelephony.manage' },
       schema: {
         tags,
         summary: "The agency's own telephony-provider account (the token is never returned)",
@@ -171,7 +142,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.delete(
     '/v1/agencies/bulk-archive',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Archive several agencies',
@@ -180,7 +151,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      const count = await svc.archiveAgencies(deps, actorOf(request), request.body.ids, client(request));
+      const count = await svc.archiveAgencies(ctxOf(deps, request), request.body);
       return {
         success: true as const,
         message: t(request, 'agencies.bulk_archived', { count }),
@@ -192,7 +163,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/bulk-restore',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Restore several archived agencies',
@@ -201,7 +172,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      const count = await svc.restoreAgencies(deps, actorOf(request), request.body.ids, client(request));
+      const count = await svc.restoreAgencies(ctxOf(deps, request), request.body);
       return {
         success: true as const,
         message: t(request, 'agencies.bulk_restored', { count }),
@@ -213,7 +184,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.delete(
     '/v1/agencies/bulk',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Delete archived agencies for good (status deleted; their domains become free)',
@@ -234,7 +205,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies/export-users',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       schema: {
         tags,
         summary: "CSV file of an agency's users (Admin: ?agency_id=)",
@@ -255,7 +226,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies/export-businesses',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       schema: {
         tags,
         summary: "CSV file of an agency's businesses (Admin: ?agency_id=)",
@@ -276,7 +247,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/send-notification',
     {
-      config: { access: AGENCY_MANAGER },
+      config: { capability: 'agencySettings.manage' },
       schema: {
         tags,
         summary: "E-mail the admins of the agency's businesses (all, or those named)",
@@ -297,7 +268,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/image/:id',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       // A 1 MB image is about 1.4 MB as base64.
       bodyLimit: 1_600_000,
       schema: {
@@ -318,7 +289,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.delete(
     '/v1/agencies/image/:id/:type',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       schema: {
         tags,
         summary: 'Remove a header logo, login logo or favicon',
@@ -336,7 +307,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies/:id',
     {
-      config: { access: ADMIN_OR_AGENCY },
+      config: { capability: 'agency.view' },
       schema: {
         tags,
         summary: 'One agency (an agency user: its own)',
@@ -353,7 +324,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Edit an agency (the fields of the create form, without the password)',
@@ -365,14 +336,14 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     async (request) => ({
       success: true as const,
       message: t(request, 'agencies.updated'),
-      data: await svc.updateAgency(deps, actorOf(request), request.params.id, request.body, client(request)),
+      data: await svc.updateAgency(ctxOf(deps, request), { ...request.body, id: request.params.id }),
     }),
   );
 
   app.delete(
     '/v1/agencies/:id',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Archive an agency: its site stops answering and its users are signed out and disabled',
@@ -381,7 +352,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      await svc.archiveAgencies(deps, actorOf(request), [request.params.id], client(request), 'id');
+      await svc.archiveAgencies(ctxOf(deps, request), { ids: [request.params.id], field: 'id' });
       return { success: true as const, message: t(request, 'agencies.archived') };
     },
   );
@@ -389,7 +360,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/:id/restore',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: 'Restore an archived agency and re-enable the users its archiving disabled',
@@ -398,7 +369,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      await svc.restoreAgencies(deps, actorOf(request), [request.params.id], client(request));
+      await svc.restoreAgencies(ctxOf(deps, request), { ids: [request.params.id] });
       return { success: true as const, message: t(request, 'agencies.restored') };
     },
   );
@@ -406,7 +377,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id/settings',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: "An agency's branding, notification and white-label settings",
@@ -425,7 +396,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id/stripe-setting',
     {
-      config: { access: ADMIN_OR_AGENCY_MANAGER },
+      config: { capability: 'agency.edit' },
       schema: {
         tags,
         summary: 'Card payment configuration (the secret key is stored, never returned)',
@@ -450,7 +421,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id/popup-payment',
     {
-      config: { access: ADMIN_OR_POPUP },
+      config: { capability: 'popup.manage' },
       schema: {
         tags,
         summary: 'Popup (payment) settings, kept in agency.settings.popup',
@@ -469,7 +440,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:id/change-password',
     {
-      config: { access: ADMIN },
+      config: { capability: 'agencies.manage' },
       schema: {
         tags,
         summary: "Set the agency admin's password; every session of that user ends",
@@ -479,13 +450,10 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      await svc.changeAgencyPassword(
-        deps,
-        actorOf(request),
-        request.params.id,
-        request.body.password,
-        client(request),
-      );
+      await svc.changeAgencyPassword(ctxOf(deps, request), {
+        id: request.params.id,
+        password: request.body.password,
+      });
       return { success: true as const, message: t(request, 'agencies.password_changed') };
     },
   );
@@ -493,7 +461,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.put(
     '/v1/agencies/:business_id/twilio-config',
     {
-      config: { access: ADMIN_OR_AGENCY_ADMIN },
+      config: { capability: 'telephony.configure' },
       schema: {
         tags,
         summary:
@@ -513,7 +481,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/agencies/:id/twilio-status',
     {
-      config: { access: ADMIN_OR_AGENCY },
+      config: { capability: 'agency.view' },
       schema: {
         tags,
         summary: 'Whether the telephony-provider account is set (the account SID masked)',
@@ -530,7 +498,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/agencies/:id/install-stats',
     {
-      config: { access: ADMIN_OR_AGENCY },
+      config: { capability: 'agency.view' },
       schema: {
         tags,
         summary: "The agency's installs: total, and still available to new businesses",
@@ -545,44 +513,9 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   );
 
   app.get(
-    '/v1/whitelabels',
-    {
-      config: { access: ADMIN },
-      schema: {
-        tags: ['whitelabels'],
-        summary: 'White-label entries: domain, agency and certificate status',
-        querystring: ZListQuery,
-        response: { 200: ZWhitelabelList, ...errors },
-      },
-    },
-    async (request) => listWhitelabels(deps, request.query),
-  );
-
-  app.post(
-    '/v1/whitelabels/:id/cert',
-    {
-      config: { access: ADMIN },
-      schema: {
-        tags: ['whitelabels'],
-        summary: 'Request a certificate: marked pending; TLS is terminated at the proxy (decision 007)',
-        params: ZIdParams,
-        response: { 200: ZWhitelabelMessageResponse, ...errors },
-      },
-    },
-    async (request) => {
-      const data = await requestCertificate(deps, actorOf(request), request.params.id, client(request));
-      return {
-        success: true as const,
-        message: t(request, 'agencies.cert_pending', { domain: data.domain }),
-        data,
-      };
-    },
-  );
-
-  app.get(
     '/v1/internationals',
     {
-      config: { access: INTERNATIONAL },
+      config: { capability: 'international.manage' },
       schema: {
         tags: ['internationals'],
         summary: "The countries the agency's businesses may text and call",
@@ -598,7 +531,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.post(
     '/v1/internationals',
     {
-      config: { access: INTERNATIONAL },
+      config: { capability: 'international.manage' },
       schema: {
         tags: ['internationals'],
         summary: 'Set the allowed countries (ISO 3166-1 alpha-2 codes)',

@@ -9,21 +9,42 @@ import type {
   TUpdateAgencyRequest,
   TWhitelabelInput,
 } from '@stn/contracts/agencies';
-import { and, count, desc, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
+import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
-import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { agencies, businesses, users, whitelabels } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
-import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
-import { requestPasswordReset, sendNotificationMail } from '../auth/email-tokens.ts';
-import { revokeAllTokens } from '../auth/service.ts';
-import { installStats as businessInstallStats } from '../businesses/business-accounts.ts';
+import {
+  actingUser,
+  auditActorId,
+  auditClient,
+  type Ctx,
+  inTransaction,
+  userContext,
+} from '../../platform/tenancy/context.ts';
+import { audit } from '../audit/service.ts';
+import { requestPasswordReset, sendNotificationMail } from '../auth/service.ts';
+import { agencyInstallStats, liveBusinessIds } from '../businesses/service.ts';
+import {
+  isMainDomainHost,
+  normalizeHost,
+  removeWhitelabels,
+  type SiteAgency,
+  setWhitelabel,
+  whitelabelHostTaken,
+} from '../sites/service.ts';
+import {
+  createUser,
+  isEmailTaken,
+  resumeTenantUsers,
+  setPassword,
+  suspendTenantUsers,
+  updateUser,
+} from '../users/service.ts';
+import { users } from '../users/tables.ts';
 import {
   type AgencyRow,
   agencyAdminOf,
@@ -34,6 +55,7 @@ import {
   presentAgencies,
   presentAgency,
 } from './queries.ts';
+import { agencies } from './tables.ts';
 
 export type { Client };
 
@@ -54,7 +76,7 @@ async function withUniqueErrors<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Gives the agency its white-label host: the whitelabels row (one per agency, managed here) and the
+ * Gives the agency its white-label host: its white-label entry (the sites module's) and the
  * agencies.domain/subdomain columns that site-data resolution reads, kept equal. A custom domain and a
  * subdomain of the main domain are both checked against every other agency and white-label entry.
  */
@@ -78,12 +100,7 @@ async function claimWhitelabel(tx: Tx, config: Config, agencyId: number, input: 
       ),
     )
     .limit(1);
-  const entries = await tx
-    .select({ id: whitelabels.id })
-    .from(whitelabels)
-    .where(and(ne(whitelabels.agency_id, agencyId), sql`lower(${whitelabels.domain}) = ${host}`))
-    .limit(1);
-  if (reserved || others.length > 0 || entries.length > 0)
+  if (reserved || others.length > 0 || (await whitelabelHostTaken({ db: tx }, { agencyId, host })))
     throw invalid(DOMAIN_FIELD, 'agencies.domain_taken');
 
   await tx
@@ -94,26 +111,7 @@ async function claimWhitelabel(tx: Tx, config: Config, agencyId: number, input: 
       updated_at: new Date(),
     })
     .where(eq(agencies.id, agencyId));
-  const [existing] = await tx.select().from(whitelabels).where(eq(whitelabels.agency_id, agencyId)).limit(1);
-  if (!existing) {
-    await tx.insert(whitelabels).values({ agency_id: agencyId, domain: host, type: input.type });
-  } else if (existing.domain !== host || existing.type !== input.type) {
-    // A new host needs its own certificate.
-    await tx
-      .update(whitelabels)
-      .set({
-        domain: host,
-        type: input.type,
-        cert_status: 'none',
-        cert_message: null,
-        cert_requested_at: null,
-        updated_at: new Date(),
-      })
-      .where(eq(whitelabels.id, existing.id));
-    await tx
-      .delete(whitelabels)
-      .where(and(eq(whitelabels.agency_id, agencyId), ne(whitelabels.id, existing.id)));
-  }
+  await setWhitelabel({ db: tx }, { agencyId, host, type: input.type });
 }
 
 const FLAGS = [
@@ -166,12 +164,15 @@ export async function getAgency(deps: Deps, actor: Actor, id: number) {
 }
 
 /** The create form of spec 000 §3: the agency, its AgencyAdmin and its white-label, all or nothing. */
-export async function createAgency(deps: Deps, actor: Actor, input: TCreateAgencyRequest, client: Client) {
-  if (await emailTaken(deps.db, input.user.email)) throw invalid('user.email', 'validation.email_taken');
+export async function createAgency(ctx: Ctx, input: TCreateAgencyRequest) {
+  const { deps } = ctx;
+  if (await isEmailTaken(ctx, { email: input.user.email }))
+    throw invalid('user.email', 'validation.email_taken');
   // Without a password the admin gets a link to choose one; nobody ever learns this random one.
   const password = input.user.password ?? crypto.randomBytes(24).toString('base64url');
   const id = await withUniqueErrors(() =>
-    deps.db.transaction(async (tx) => {
+    inTransaction(ctx, async (c) => {
+      const tx = c.db;
       const [agency] = await tx
         .insert(agencies)
         .values({
@@ -185,7 +186,7 @@ export async function createAgency(deps: Deps, actor: Actor, input: TCreateAgenc
         .returning();
       if (!agency) throw new AppError('CONFLICT');
       await claimWhitelabel(tx, deps.config, agency.id, input.whitelabel);
-      const userId = await createUser(tx, {
+      const userId = await createUser(c, {
         email: input.user.email,
         password,
         role: 'AgencyAdmin',
@@ -198,32 +199,32 @@ export async function createAgency(deps: Deps, actor: Actor, input: TCreateAgenc
       });
       await audit(tx, {
         action: 'agency.create',
-        actorId: actor.impersonatorId ?? actor.userId,
+        actorId: auditActorId(c),
         agencyId: agency.id,
         targetUserId: userId,
         data: { name: input.name, whitelabel: input.whitelabel },
-        ...client,
+        ...auditClient(c),
       });
       return agency.id;
     }),
   );
-  if (!input.user.password) await requestPasswordReset(deps, input.user.email);
+  if (!input.user.password) await requestPasswordReset(ctx, { email: input.user.email });
   return presentAgency(deps.db, id);
 }
 
-export async function updateAgency(
-  deps: Deps,
-  actor: Actor,
-  id: number,
-  input: TUpdateAgencyRequest,
-  client: Client,
-) {
-  const agency = await findAgency(deps.db, actor, id);
+export async function updateAgency(ctx: Ctx, input: TUpdateAgencyRequest & { id: number }) {
+  const { deps } = ctx;
+  const agency = await findAgency(deps.db, actingUser(ctx), input.id);
   const admin = await agencyAdminOf(deps.db, agency.id);
-  if (admin && input.user?.email && (await emailTaken(deps.db, input.user.email, admin.id)))
+  if (
+    admin &&
+    input.user?.email &&
+    (await isEmailTaken(ctx, { email: input.user.email, exceptUserId: admin.id }))
+  )
     throw invalid('user.email', 'validation.email_taken');
   await withUniqueErrors(() =>
-    deps.db.transaction(async (tx) => {
+    inTransaction(ctx, async (c) => {
+      const tx = c.db;
       const properties =
         input.properties?.installs !== undefined
           ? { ...agency.properties, installs: input.properties.installs }
@@ -242,24 +243,22 @@ export async function updateAgency(
       if (input.whitelabel) await claimWhitelabel(tx, deps.config, agency.id, input.whitelabel);
       if (admin && input.user) {
         const u = input.user;
-        await tx
-          .update(users)
-          .set({
-            ...(u.email !== undefined && u.email !== admin.email
-              ? { email: u.email, email_verified_at: null }
-              : {}),
+        await updateUser(c, {
+          id: admin.id,
+          emailField: 'user.email',
+          set: {
+            ...(u.email !== undefined ? { email: u.email } : {}),
             ...(u.firstName !== undefined ? { first_name: u.firstName } : {}),
             ...(u.lastName !== undefined ? { last_name: u.lastName } : {}),
-            updated_at: new Date(),
-          })
-          .where(eq(users.id, admin.id));
+          },
+        });
       }
       await audit(tx, {
         action: 'agency.update',
-        actorId: actor.impersonatorId ?? actor.userId,
+        actorId: auditActorId(c),
         agencyId: agency.id,
-        data: { fields: Object.keys(input).filter((k) => k !== 'twilioConfig') },
-        ...client,
+        data: { fields: Object.keys(input).filter((k) => k !== 'twilioConfig' && k !== 'id') },
+        ...auditClient(c),
       });
     }),
   );
@@ -280,82 +279,59 @@ async function bulkTargets(tx: Tx, actor: Actor, ids: number[], field: string) {
 
 /**
  * Archives: the agency goes to the archived list, its site stops answering, and every one of its users
- * (agency and business users) is disabled and signed out. The ids disabled here are kept so that a
- * restore re-enables exactly them, not users someone had disabled on purpose.
+ * (agency and business users) is suspended: disabled, signed out, and marked as suspended by the agency,
+ * so that a restore resumes exactly them, not users someone had disabled on purpose.
  */
-async function archiveRows(tx: Tx, actor: Actor, rows: AgencyRow[], client: Client) {
+async function archiveRows(ctx: Ctx, rows: AgencyRow[]) {
   let n = 0;
   for (const agency of rows) {
     if (agency.status !== 'active') continue;
-    const disabled = await tx
-      .update(users)
-      .set({ active: false, updated_at: new Date() })
-      .where(and(eq(users.agency_id, agency.id), eq(users.active, true)))
-      .returning({ id: users.id });
-    for (const u of disabled) await revokeAllTokens(tx, u.id);
-    await tx
+    const disabled = await suspendTenantUsers(ctx, { level: 'agency', agencyId: agency.id });
+    await ctx.db
       .update(agencies)
-      .set({
-        status: 'archived',
-        active: false,
-        archived_at: new Date(),
-        settings: { ...agency.settings, archived_user_ids: disabled.map((u) => u.id) },
-        updated_at: new Date(),
-      })
+      .set({ status: 'archived', active: false, archived_at: new Date(), updated_at: new Date() })
       .where(eq(agencies.id, agency.id));
-    await audit(tx, {
+    await audit(ctx.db, {
       action: 'agency.archive',
-      actorId: actor.impersonatorId ?? actor.userId,
+      actorId: auditActorId(ctx),
       agencyId: agency.id,
       data: { disabled_users: disabled.length },
-      ...client,
+      ...auditClient(ctx),
     });
     n++;
   }
   return n;
 }
 
-async function restoreRows(tx: Tx, actor: Actor, rows: AgencyRow[], client: Client) {
+async function restoreRows(ctx: Ctx, rows: AgencyRow[]) {
   let n = 0;
   for (const agency of rows) {
     if (agency.status !== 'archived') continue;
-    const { archived_user_ids: ids, ...settings } = agency.settings as { archived_user_ids?: number[] };
-    if (Array.isArray(ids) && ids.length > 0) {
-      await tx
-        .update(users)
-        .set({ active: true, updated_at: new Date() })
-        .where(and(eq(users.agency_id, agency.id), inArray(users.id, ids)));
-    }
-    await tx
+    await resumeTenantUsers(ctx, { level: 'agency', agencyId: agency.id });
+    await ctx.db
       .update(agencies)
-      .set({ status: 'active', active: true, archived_at: null, settings, updated_at: new Date() })
+      .set({ status: 'active', active: true, archived_at: null, updated_at: new Date() })
       .where(eq(agencies.id, agency.id));
-    await audit(tx, {
+    await audit(ctx.db, {
       action: 'agency.restore',
-      actorId: actor.impersonatorId ?? actor.userId,
+      actorId: auditActorId(ctx),
       agencyId: agency.id,
-      ...client,
+      ...auditClient(ctx),
     });
     n++;
   }
   return n;
 }
 
-export async function archiveAgencies(
-  deps: Deps,
-  actor: Actor,
-  ids: number[],
-  client: Client,
-  field = 'ids',
-) {
-  return deps.db.transaction(async (tx) =>
-    archiveRows(tx, actor, await bulkTargets(tx, actor, ids, field), client),
+export async function archiveAgencies(ctx: Ctx, input: { ids: number[]; field?: string }) {
+  return inTransaction(ctx, async (tx) =>
+    archiveRows(tx, await bulkTargets(tx.db, actingUser(tx), input.ids, input.field ?? 'ids')),
   );
 }
 
-export async function restoreAgencies(deps: Deps, actor: Actor, ids: number[], client: Client) {
-  return deps.db.transaction(async (tx) =>
-    restoreRows(tx, actor, await bulkTargets(tx, actor, ids, 'ids'), client),
+export async function restoreAgencies(ctx: Ctx, input: { ids: number[] }) {
+  return inTransaction(ctx, async (tx) =>
+    restoreRows(tx, await bulkTargets(tx.db, actingUser(tx), input.ids, 'ids')),
   );
 }
 
@@ -369,7 +345,7 @@ export async function deleteAgencies(deps: Deps, actor: Actor, ids: number[], cl
     const rows = await bulkTargets(tx, actor, ids, 'ids');
     if (rows.some((r) => r.status !== 'archived')) throw invalid('ids', 'agencies.not_archived');
     for (const agency of rows) {
-      await tx.delete(whitelabels).where(eq(whitelabels.agency_id, agency.id));
+      await removeWhitelabels({ db: tx }, { agencyId: agency.id });
       await tx
         .update(agencies)
         .set({
@@ -469,24 +445,15 @@ export async function updatePopup(deps: Deps, actor: Actor, id: number, input: T
 }
 
 /** An Admin sets the agency admin's password; every session of that user ends. */
-export async function changeAgencyPassword(
-  deps: Deps,
-  actor: Actor,
-  id: number,
-  password: string,
-  client: Client,
-) {
-  const agency = await findAgency(deps.db, actor, id);
-  const admin = await agencyAdminOf(deps.db, agency.id);
+export async function changeAgencyPassword(ctx: Ctx, input: { id: number; password: string }) {
+  const agency = await findAgency(ctx.db, actingUser(ctx), input.id);
+  const admin = await agencyAdminOf(ctx.db, agency.id);
   if (!admin) throw invalid('password', 'agencies.no_agency_admin');
-  const hash = await hashPassword(password);
-  await deps.db.transaction((tx) =>
-    setPasswordOfUser(tx, { id: admin.id, agency_id: agency.id, business_id: null }, hash, {
-      action: 'agency.change_password',
-      actorId: actor.impersonatorId ?? actor.userId,
-      ...client,
-    }),
-  );
+  await setPassword(ctx, {
+    user: { id: admin.id, agency_id: agency.id, business_id: null },
+    password: input.password,
+    audit: { action: 'agency.change_password' },
+  });
 }
 
 export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, input: TTwilioConfigInput) {
@@ -510,7 +477,7 @@ export async function twilioStatus(deps: Deps, actor: Actor, id: number) {
 /** Installs the agency may still hand out: the businesses module's count, the one its limit enforces. */
 export async function installStats(deps: Deps, actor: Actor, id: number) {
   const agency = await findAgency(deps.db, actor, id);
-  const stats = await businessInstallStats(deps.db, agency.id);
+  const stats = await agencyInstallStats(deps, { agencyId: agency.id });
   return { total_installs: stats.total_installs, available_installs: stats.available_installs };
 }
 
@@ -535,18 +502,14 @@ export async function sendNotification(
   input: { business_ids?: number[]; subject: string; message: string },
 ) {
   const agency = await ownAgency(deps.db, actor);
-  const live = and(eq(businesses.agency_id, agency.id), ne(businesses.status, 'deleted'));
   let businessIds: number[];
   if (input.business_ids) {
     const wanted = [...new Set(input.business_ids)];
-    const found = await deps.db
-      .select({ id: businesses.id })
-      .from(businesses)
-      .where(and(live, inArray(businesses.id, wanted)));
+    const found = await liveBusinessIds(deps, { agencyId: agency.id, ids: wanted });
     if (found.length !== wanted.length) throw notFound();
     businessIds = wanted;
   } else {
-    businessIds = (await deps.db.select({ id: businesses.id }).from(businesses).where(live)).map((b) => b.id);
+    businessIds = await liveBusinessIds(deps, { agencyId: agency.id });
   }
   if (businessIds.length === 0) return 0;
   const recipients = await deps.db
@@ -562,7 +525,83 @@ export async function sendNotification(
     );
   let sent = 0;
   for (const r of recipients) {
-    if (await sendNotificationMail(deps, r.id, { subject: input.subject, text: input.message })) sent++;
+    const mail = { userId: r.id, subject: input.subject, text: input.message };
+    if (await sendNotificationMail(userContext(deps, actor), mail)) sent++;
   }
   return sent;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What other modules read of agencies.
+
+/** Whether an agency exists (whatever its status). */
+export async function agencyExists(ctx: Pick<Ctx, 'db'>, input: { id: number }) {
+  const [row] = await ctx.db.select({ id: agencies.id }).from(agencies).where(eq(agencies.id, input.id));
+  return Boolean(row);
+}
+
+/** A query of the ids of agencies that are not deleted, optionally whose name matches a LIKE pattern. */
+export function liveAgencyIds(ctx: Pick<Ctx, 'db'>, input: { nameLike?: string }) {
+  return ctx.db
+    .select({ id: agencies.id })
+    .from(agencies)
+    .where(
+      and(ne(agencies.status, 'deleted'), input.nameLike ? ilike(agencies.name, input.nameLike) : undefined),
+    );
+}
+
+/** Names and statuses of some agencies. */
+export async function agencySummaries(ctx: Pick<Ctx, 'db'>, input: { ids: number[] }) {
+  if (input.ids.length === 0) return [];
+  return ctx.db
+    .select({ id: agencies.id, name: agencies.name, status: agencies.status })
+    .from(agencies)
+    .where(inArray(agencies.id, input.ids));
+}
+
+/**
+ * Which active agency a host belongs to: the main domain (and www.) is the main agency's,
+ * <subdomain>.<MAIN_DOMAIN> is that agency's white-label subdomain, anything else a custom domain.
+ */
+export async function agencyForHost(
+  ctx: Pick<Ctx, 'db' | 'deps'>,
+  input: { host: string },
+): Promise<{ agency?: SiteAgency; isMainDomain: boolean }> {
+  const host = normalizeHost(input.host);
+  const main = ctx.deps.config.mainDomain;
+  const isMainDomain = isMainDomainHost(ctx.deps.config, host);
+  const active = eq(agencies.status, 'active');
+  const find = async (where: SQL | undefined) => {
+    const [agency] = await ctx.db.select().from(agencies).where(and(where, active)).limit(1);
+    return agency;
+  };
+  if (isMainDomain) return { agency: await find(eq(agencies.is_main, true)), isMainDomain };
+  if (host.endsWith(`.${main}`)) {
+    const sub = host.slice(0, -(main.length + 1));
+    if (!sub.includes('.')) {
+      const agency = await find(sql`lower(${agencies.subdomain}) = ${sub}`);
+      if (agency) return { agency, isMainDomain };
+    }
+  }
+  return { agency: await find(sql`lower(${agencies.domain}) = ${host}`), isMainDomain };
+}
+
+/** Whether a white-label domain (or a subdomain of the main domain) is still free. */
+export async function domainAvailable(ctx: Pick<Ctx, 'db' | 'deps'>, input: { domain: string }) {
+  const host = normalizeHost(input.domain);
+  const main = ctx.deps.config.mainDomain;
+  if (host === main || host === `www.${main}`) return false;
+  const sub = host.endsWith(`.${main}`)
+    ? host.slice(0, -(main.length + 1))
+    : host.includes('.')
+      ? null
+      : host;
+  const [row] = await ctx.db
+    .select({ id: agencies.id })
+    .from(agencies)
+    .where(
+      sub !== null ? sql`lower(${agencies.subdomain}) = ${sub}` : sql`lower(${agencies.domain}) = ${host}`,
+    )
+    .limit(1);
+  return !row;
 }

@@ -3,16 +3,16 @@ import { ZErrorResponse, ZListQuery } from '@stn/contracts/http';
 import { count, desc, ilike } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
-import { auditLogs } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
+import { auditLogs } from './tables.ts';
 
 export const auditRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
     '/v1/audit-logs',
     {
-      config: { access: { roles: ['SuperAdmin', 'Admin', 'AgencyAdmin'] } },
+      config: { capability: 'auditLogs.read' },
       schema: {
         tags: ['audit'],
         summary: "Audit trail (impersonation and other sensitive actions) of the caller's tenant",

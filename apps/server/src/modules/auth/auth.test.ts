@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   bearer,
   createTestApp,
+  fixtureCtx,
   login,
   PASSWORD,
   seedTenants,
@@ -15,8 +16,9 @@ import {
 import { hashToken } from '../../platform/auth/tokens.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { createMailer } from '../../platform/mail.ts';
-import { createUser } from '../accounts/service.ts';
-import { sendNotificationMail } from './email-tokens.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
+import { createUser } from '../users/service.ts';
+import { sendNotificationMail } from './service.ts';
 
 const FAILED = 'These credentials do not match our records.';
 const NEW_PASSWORD = 'battery-staple-22';
@@ -499,7 +501,9 @@ describe('unsubscribe', () => {
       mailer: createMailer({ db: t.db, from: t.config.mailFrom, log }),
     };
     const user = seed.a.agencyAdmin;
-    const sent = await sendNotificationMail(deps, user.id, {
+    const ctx = platformSystemContext(deps, 'job', 'notification test');
+    const sent = await sendNotificationMail(ctx, {
+      userId: user.id,
       subject: 'Weekly report',
       text: 'Numbers are up.',
     });
@@ -518,9 +522,9 @@ describe('unsubscribe', () => {
     expect(settings.email_unsubscribed).toBe(true);
 
     const total = await count(t, 'select count(*) n from mail_outbox');
-    expect(await sendNotificationMail(deps, user.id, { subject: 'Weekly report', text: 'Again.' })).toBe(
-      false,
-    );
+    expect(
+      await sendNotificationMail(ctx, { userId: user.id, subject: 'Weekly report', text: 'Again.' }),
+    ).toBe(false);
     expect(await count(t, 'select count(*) n from mail_outbox')).toBe(total);
     // Transactional mail still goes out to an unsubscribed user.
     expect((await post(t.app, '/password/email', { email: user.email })).statusCode).toBe(200);
@@ -541,7 +545,7 @@ describe('sign-in rate limiting', () => {
   beforeAll(async () => {
     r = await createTestApp({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '5' });
     for (const email of ['locked@rl.test', 'neighbour@rl.test', 'fresh@rl.test']) {
-      await createUser(r.db, { email, password: PASSWORD, role: 'Admin' });
+      await createUser(fixtureCtx(r.db), { email, password: PASSWORD, role: 'Admin' });
     }
   });
   afterAll(() => r?.close());
@@ -601,7 +605,7 @@ describe('access token lifetime', () => {
   let s: TestApp;
   beforeAll(async () => {
     s = await createTestApp({ ACCESS_TOKEN_TTL_MINUTES: '1' });
-    await createUser(s.db, { email: 'ttl@ttl.test', password: PASSWORD, role: 'Admin' });
+    await createUser(fixtureCtx(s.db), { email: 'ttl@ttl.test', password: PASSWORD, role: 'Admin' });
   });
   afterAll(() => s?.close());
 

@@ -3,12 +3,13 @@ import {
   bearer,
   createTestApp,
   expectCrossTenant404,
+  fixtureCtx,
   login,
   seedTenants,
   type TestApp,
 } from '../../../test/helpers.ts';
 import { hashToken } from '../../platform/auth/tokens.ts';
-import { createUser } from '../accounts/service.ts';
+import { createUser } from '../users/service.ts';
 
 let t: TestApp;
 let seed: Awaited<ReturnType<typeof seedTenants>>;
@@ -204,7 +205,7 @@ describe('POST /v1/impersonate/{id}: who may impersonate whom', () => {
   });
 
   it('refuses a disabled user (403)', async () => {
-    const id = await createUser(t.db, {
+    const id = await createUser(fixtureCtx(t.db), {
       email: 'disabled@a.test',
       password: 'correct-horse-1',
       role: 'BusinessUser',
@@ -256,7 +257,7 @@ describe('the impersonation token', () => {
   });
 
   it('dies when the impersonator is disabled', async () => {
-    const id = await createUser(t.db, {
+    const id = await createUser(fixtureCtx(t.db), {
       email: 'temp-admin@main.test',
       password: 'correct-horse-1',
       role: 'Admin',

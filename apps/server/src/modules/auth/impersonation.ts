@@ -1,21 +1,24 @@
 import type { TListQuery } from '@stn/contracts/http';
 import type { TRoleGroup } from '@stn/contracts/roles';
 import { asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
-import type { Actor } from '../../platform/auth/actor.ts';
-import { agencies, authTokens, businesses, users } from '../../platform/db/schema.ts';
-import type { Deps } from '../../platform/deps.ts';
-import type { Client } from '../../platform/http/client.ts';
+import { issueToken } from '../../platform/auth/sessions.ts';
+import { authTokens } from '../../platform/auth/tables.ts';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
-import { inTenant } from '../../platform/tenancy.ts';
-import { issueToken } from './service.ts';
+import { actingUser, auditClient, type Ctx, inTransaction, scope } from '../../platform/tenancy/context.ts';
+import { agencies } from '../agencies/tables.ts';
+import { audit } from '../audit/service.ts';
+import { businesses } from '../businesses/tables.ts';
+import { users } from '../users/tables.ts';
 
 /**
  * Rules: an Admin may impersonate agency and business users; an agency user the users of its own
  * businesses; nobody impersonates an Admin; an impersonation cannot start another one.
  */
-export async function startImpersonation(deps: Deps, actor: Actor, targetId: number, client: Client) {
+export async function startImpersonation(ctx: Ctx, input: { targetId: number }) {
+  const actor = actingUser(ctx);
+  const { deps } = ctx;
+  const targetId = input.targetId;
   if (actor.tokenKind === 'impersonation') throw forbidden('impersonation.no_chain');
   if (actor.roleGroup === 'Business') throw forbidden('impersonation.not_allowed');
   // The target is looked up inside the caller's tenant: another agency's user is not found.
@@ -23,7 +26,7 @@ export async function startImpersonation(deps: Deps, actor: Actor, targetId: num
     .select({ user: users, agency: agencies })
     .from(users)
     .leftJoin(agencies, eq(agencies.id, users.agency_id))
-    .where(inTenant(actor, { agency_id: users.agency_id }, eq(users.id, targetId)))
+    .where(scope(ctx, { agency_id: users.agency_id }, eq(users.id, targetId)))
     .limit(1);
   if (!target) throw notFound();
   const allowed =
@@ -37,13 +40,13 @@ export async function startImpersonation(deps: Deps, actor: Actor, targetId: num
     .select({ expires_at: authTokens.expires_at })
     .from(authTokens)
     .where(eq(authTokens.id, actor.tokenId));
-  return deps.db.transaction(async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     const issued = await issueToken(tx, {
       userId: target.user.id,
       agencyId: target.user.agency_id,
       businessId: target.user.business_id,
       ttlSeconds: deps.config.impersonationTtlSeconds,
-      client,
+      client: { ip: ctx.client?.ip ?? '', userAgent: ctx.client?.userAgent },
       impersonatorId: actor.userId,
       parentTokenId: actor.tokenId,
       notAfter: parent?.expires_at,
@@ -55,8 +58,7 @@ export async function startImpersonation(deps: Deps, actor: Actor, targetId: num
       agencyId: target.user.agency_id,
       businessId: target.user.business_id,
       data: { token_id: issued.id, impersonator_role: actor.role, target_role: target.user.role },
-      ip: client.ip,
-      requestId: client.requestId,
+      ...auditClient(ctx),
     });
     return {
       token: issued.token,
@@ -68,16 +70,13 @@ export async function startImpersonation(deps: Deps, actor: Actor, targetId: num
   });
 }
 
-export async function stopImpersonation(
-  deps: Deps,
-  actor: Actor,
-  client: Client,
-): Promise<{ roleGroup: TRoleGroup }> {
+export async function stopImpersonation(ctx: Ctx): Promise<{ roleGroup: TRoleGroup }> {
+  const actor = actingUser(ctx);
   if (actor.tokenKind !== 'impersonation' || !actor.impersonatorId) {
     throw new AppError('BAD_REQUEST', 'impersonation.not_impersonating');
   }
   const impersonatorId = actor.impersonatorId;
-  return deps.db.transaction(async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     await tx.update(authTokens).set({ revoked_at: new Date() }).where(eq(authTokens.id, actor.tokenId));
     await audit(tx, {
       action: 'impersonation.stop',
@@ -86,8 +85,7 @@ export async function stopImpersonation(
       agencyId: actor.agencyId,
       businessId: actor.businessId,
       data: { token_id: actor.tokenId },
-      ip: client.ip,
-      requestId: client.requestId,
+      ...auditClient(ctx),
     });
     const [impersonator] = await tx
       .select({ role_group: users.role_group })
@@ -98,11 +96,13 @@ export async function stopImpersonation(
 }
 
 /** The users the caller may impersonate, for the drawer: searchable by name, e-mail or business. */
-export async function impersonableUsers(deps: Deps, actor: Actor, q: TListQuery) {
+export async function impersonableUsers(ctx: Ctx, q: TListQuery) {
+  const actor = actingUser(ctx);
+  const { deps } = ctx;
   const groups = actor.roleGroup === 'Admin' ? (['Agency', 'Business'] as const) : (['Business'] as const);
   const kw = q.keyword ? likePattern(q.keyword) : undefined;
-  const where = inTenant(
-    actor,
+  const where = scope(
+    ctx,
     { agency_id: users.agency_id },
     inArray(users.role_group, [...groups]),
     eq(users.active, true),

@@ -20,21 +20,25 @@ import { translate } from '@stn/contracts/i18n';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
+import { logout } from '../../platform/auth/sessions.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
-import { emailTaken } from '../accounts/service.ts';
-import { domainAvailable } from '../sites/service.ts';
+import { linkHolderContext } from '../../platform/tenancy/context.ts';
+import { ctxOf } from '../../platform/tenancy/request.ts';
+import { domainAvailable } from '../agencies/service.ts';
+import { isEmailTaken } from '../users/service.ts';
+import { impersonableUsers, startImpersonation, stopImpersonation } from './impersonation.ts';
+import { resetLinkRoutes } from './routes/reset-links.ts';
 import {
+  login,
   requestPasswordReset,
   resetPassword,
   unsubscribe,
   userInfo,
   verifyEmail,
   verifyResetToken,
-} from './email-tokens.ts';
-import { impersonableUsers, startImpersonation, stopImpersonation } from './impersonation.ts';
-import { login, logout } from './service.ts';
+} from './service.ts';
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 const client = clientOf;
@@ -45,6 +49,9 @@ const ok = (request: FastifyRequest, key: string, params: Record<string, string 
 
 export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   const { db } = deps;
+  // Nobody is signed in on these routes: sign-in and the e-mailed links find their user themselves.
+  const anonymous = (request: FastifyRequest, name: string) => linkHolderContext(deps, name, client(request));
+  await app.register(resetLinkRoutes, deps);
 
   app.post(
     '/v1/login',
@@ -58,7 +65,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      const result = await login(deps, { ...request.body, client: client(request) });
+      const result = await login(anonymous(request, 'login'), { ...request.body, client: client(request) });
       return {
         success: true as const,
         access_token: result.token,
@@ -118,7 +125,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      await requestPasswordReset(deps, request.body.email);
+      await requestPasswordReset(anonymous(request, 'password.email'), request.body);
       return ok(request, 'auth.reset_link_sent');
     },
   );
@@ -135,7 +142,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      await verifyResetToken(db, request.body.token, request.body.email);
+      await verifyResetToken(anonymous(request, 'token.verify'), request.body);
       return ok(request, 'auth.token_valid');
     },
   );
@@ -152,7 +159,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      await resetPassword(deps, request.body);
+      await resetPassword(anonymous(request, 'password.reset'), request.body);
       return ok(request, 'auth.password_reset');
     },
   );
@@ -169,7 +176,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      await verifyEmail(db, request.body.token);
+      await verifyEmail(anonymous(request, 'verify-email'), request.body);
       return ok(request, 'auth.email_verified');
     },
   );
@@ -187,7 +194,12 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     },
     async (request) => ({
       success: true as const,
-      data: { unique: !(await emailTaken(db, request.body.email, request.body.id)) },
+      data: {
+        unique: !(await isEmailTaken(anonymous(request, 'uniquemailchk'), {
+          email: request.body.email,
+          exceptUserId: request.body.id,
+        })),
+      },
     }),
   );
 
@@ -204,7 +216,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     },
     async (request) => ({
       success: true as const,
-      data: { unique: await domainAvailable(db, deps.config, request.body.domain) },
+      data: { unique: await domainAvailable({ db, deps }, { domain: request.body.domain }) },
     }),
   );
 
@@ -219,7 +231,10 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         response: { 200: ZUserInfoResponse, 422: ZErrorResponse },
       },
     },
-    async (request) => ({ success: true as const, data: await userInfo(db, request.body.token) }),
+    async (request) => ({
+      success: true as const,
+      data: await userInfo(anonymous(request, 'userinfo'), request.body),
+    }),
   );
 
   app.post(
@@ -234,7 +249,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      await unsubscribe(db, request.body.token);
+      await unsubscribe(anonymous(request, 'unsubscribe'), request.body);
       return ok(request, 'auth.unsubscribed');
     },
   );
@@ -242,7 +257,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
     '/v1/impersonate/users',
     {
-      config: { access: { roleGroups: ['Admin', 'Agency'] } },
+      config: { capability: 'impersonate' },
       schema: {
         tags: ['auth'],
         summary: 'Users the caller may impersonate (the impersonation drawer)',
@@ -251,7 +266,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      const r = await impersonableUsers(deps, actorOf(request), request.query);
+      const r = await impersonableUsers(ctxOf(deps, request), request.query);
       return listEnvelope(r.data, r.total, request.query);
     },
   );
@@ -259,7 +274,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.post(
     '/v1/impersonate/:id',
     {
-      config: { access: { roleGroups: ['Admin', 'Agency'] } },
+      config: { capability: 'impersonate' },
       schema: {
         tags: ['auth'],
         summary: 'Start acting as another user',
@@ -268,7 +283,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      const r = await startImpersonation(deps, actorOf(request), request.params.id, client(request));
+      const r = await startImpersonation(ctxOf(deps, request), { targetId: request.params.id });
       return {
         ...ok(request, 'impersonation.started', { name: r.name }),
         access_token: r.token,
@@ -290,7 +305,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      const r = await stopImpersonation(deps, actorOf(request), client(request));
+      const r = await stopImpersonation(ctxOf(deps, request));
       return { ...ok(request, 'impersonation.stopped'), role_group: r.roleGroup };
     },
   );

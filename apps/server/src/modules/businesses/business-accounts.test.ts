@@ -2,15 +2,20 @@ import { ZBusinessResponse } from '@stn/contracts/businesses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
+  caller,
   createTestApp,
+  expect403,
   expectCrossTenant404,
   login,
   PASSWORD,
+  row,
+  type Seed,
+  type Session,
   seedTenants,
+  seededSessions as sessions,
   snapshot,
   type TestApp,
 } from '../../../test/helpers.ts';
-import { caller, expect403, row, type Seed, type Session, sessions } from './test-fixtures.ts';
 
 let t: TestApp;
 let seed: Seed;

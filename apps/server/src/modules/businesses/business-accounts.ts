@@ -7,19 +7,35 @@ import type {
   TUpdateBusinessRequest,
 } from '@stn/contracts/businesses';
 import { and, asc, count, desc, eq, ilike, ne, or, sql } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
 import type { Actor } from '../../platform/auth/actor.ts';
-import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { agencies, businesses, plans, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Client as RequestClient } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
+import {
+  actingUser,
+  auditActorId,
+  auditClient,
+  type Ctx,
+  inTransaction,
+} from '../../platform/tenancy/context.ts';
 import { inTenant } from '../../platform/tenancy.ts';
-import { createUser, emailTaken, setPasswordOfUser } from '../accounts/service.ts';
-import { requestPasswordReset, sendEmailVerification } from '../auth/email-tokens.ts';
-import { revokeAllTokens } from '../auth/service.ts';
+import { agencies } from '../agencies/tables.ts';
+import { audit } from '../audit/service.ts';
+import { requestPasswordReset, sendEmailVerification } from '../auth/service.ts';
+import { isPlanOfAgency } from '../billing/service.ts';
+import {
+  createUser,
+  isEmailTaken,
+  markEmailVerified,
+  resumeTenantUsers,
+  setPassword,
+  suspendTenantUsers,
+  updateUser,
+} from '../users/service.ts';
+import { users } from '../users/tables.ts';
+import { businesses } from './tables.ts';
 
 /** Who asked, when known (services called outside a request pass nothing). */
 export type Client = Partial<RequestClient>;
@@ -193,29 +209,23 @@ async function assertInstallsFit(tx: Tx, agencyId: number, wanted: number, excep
 
 async function assertPlanOfAgency(tx: Tx, agencyId: number, planId: number | null | undefined) {
   if (!planId) return;
-  const [plan] = await tx
-    .select({ id: plans.id })
-    .from(plans)
-    .where(and(eq(plans.id, planId), eq(plans.agency_id, agencyId)));
-  if (!plan) throw invalid('subscription_plan_id', 'validation.in');
+  if (!(await isPlanOfAgency({ db: tx }, { agencyId, planId })))
+    throw invalid('subscription_plan_id', 'validation.in');
 }
 
 /**
  * Adds a business with its owner (a BusinessAdmin) in one transaction, within the agency's installs.
  * Without a password the owner is e-mailed a link to choose one.
  */
-export async function createBusiness(
-  deps: Deps,
-  actor: Actor,
-  input: TCreateBusinessRequest,
-  client: Client = {},
-): Promise<TBusiness> {
+export async function createBusiness(ctx: Ctx, input: TCreateBusinessRequest): Promise<TBusiness> {
+  const actor = actingUser(ctx);
   const agencyId = actor.roleGroup === 'Admin' ? input.agency_id : actor.agencyId;
   if (!agencyId) throw invalid('agency_id', 'validation.required');
   const { owner, agency_id: _ignored, ...fields } = input;
-  const id = await deps.db.transaction(async (tx) => {
+  const id = await inTransaction(ctx, async (c) => {
+    const tx = c.db;
     if (!(await lockAgency(tx, agencyId))) throw invalid('agency_id', 'validation.in');
-    if (await emailTaken(tx, owner.email)) throw invalid('owner.email', 'validation.email_taken');
+    if (await isEmailTaken(c, { email: owner.email })) throw invalid('owner.email', 'validation.email_taken');
     await assertPlanOfAgency(tx, agencyId, fields.subscription_plan_id);
     await assertInstallsFit(tx, agencyId, fields.number_of_installs);
     const [business] = await tx
@@ -223,7 +233,7 @@ export async function createBusiness(
       .values({ ...fields, agency_id: agencyId })
       .returning({ id: businesses.id });
     if (!business) throw new AppError('CONFLICT');
-    const ownerId = await createUser(tx, {
+    const ownerId = await createUser(c, {
       email: owner.email,
       password: owner.password ?? crypto.randomBytes(24).toString('base64url'),
       role: 'BusinessAdmin',
@@ -234,27 +244,26 @@ export async function createBusiness(
     await tx.update(businesses).set({ owner_id: ownerId }).where(eq(businesses.id, business.id));
     await audit(tx, {
       action: 'business.create',
-      actorId: actor.impersonatorId ?? actor.userId,
+      actorId: auditActorId(c),
       agencyId,
       businessId: business.id,
       targetUserId: ownerId,
-      ip: client.ip,
-      requestId: client.requestId,
+      ...auditClient(c),
     });
     return business.id;
   });
-  if (!owner.password) await requestPasswordReset(deps, owner.email);
-  return loadBusiness(deps.db, id);
+  if (!owner.password) await requestPasswordReset(ctx, { email: owner.email });
+  return loadBusiness(ctx.db, id);
 }
 
 export async function updateBusiness(
-  deps: Deps,
-  actor: Actor,
-  id: number,
-  input: TUpdateBusinessRequest,
+  ctx: Ctx,
+  input: TUpdateBusinessRequest & { id: number },
 ): Promise<TBusiness> {
-  const { owner, ...fields } = input;
-  await deps.db.transaction(async (tx) => {
+  const actor = actingUser(ctx);
+  const { owner, id, ...fields } = input;
+  await inTransaction(ctx, async (c) => {
+    const tx = c.db;
     const current = await findBusiness(tx, actor, id);
     await lockAgency(tx, current.agency_id);
     await assertPlanOfAgency(tx, current.agency_id, fields.subscription_plan_id);
@@ -267,29 +276,14 @@ export async function updateBusiness(
     }
     if (owner && Object.keys(owner).length > 0) {
       if (!current.owner_id) throw invalid('owner', 'businesses.no_owner');
-      if (owner.email && (await emailTaken(tx, owner.email, current.owner_id))) {
-        throw invalid('owner.email', 'validation.email_taken');
-      }
-      await tx
-        .update(users)
-        .set({
-          ...owner,
-          // A new address is unconfirmed until its owner confirms it.
-          ...(owner.email
-            ? {
-                email_verified_at: sql`case when lower(${users.email}) = lower(${owner.email}) then ${users.email_verified_at} end`,
-              }
-            : {}),
-          updated_at: new Date(),
-        })
-        .where(and(eq(users.id, current.owner_id), eq(users.business_id, id)));
+      await updateUser(c, { id: current.owner_id, set: owner, emailField: 'owner.email' });
     }
     await tx
       .update(businesses)
       .set({ ...fields, updated_at: new Date() })
       .where(eq(businesses.id, id));
   });
-  return loadBusiness(deps.db, id);
+  return loadBusiness(ctx.db, id);
 }
 
 type Transition = 'archive' | 'restore' | 'delete';
@@ -301,33 +295,24 @@ const FROM: Record<Transition, BusinessRow['status'][]> = {
 
 /**
  * archive: active -> archived. delete: active or archived -> deleted; the business's users can no longer
- * sign in (disabled, sessions revoked). restore: archived or deleted -> active, re-enabling exactly the
- * users the delete disabled (within the agency's installs, since a deleted business holds none).
+ * sign in (suspended: disabled, sessions revoked). restore: archived or deleted -> active, resuming exactly
+ * the users the delete suspended (within the agency's installs, since a deleted business holds none).
  */
-export async function changeStatus(
-  deps: Deps,
-  actor: Actor,
-  id: number,
-  transition: Transition,
-  client: Client = {},
-): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+export async function changeStatus(ctx: Ctx, input: { id: number; transition: Transition }): Promise<void> {
+  const actor = actingUser(ctx);
+  const { id, transition } = input;
+  await inTransaction(ctx, async (c) => {
+    const tx = c.db;
     const current = await findBusiness(tx, actor, id, true);
     if (!FROM[transition].includes(current.status))
       throw new AppError('VALIDATION', 'businesses.status_invalid');
     const now = new Date();
+    const tenant = { level: 'business' as const, agencyId: current.agency_id, businessId: id };
     let affectedUsers: number[] = [];
     if (transition === 'archive') {
       await tx.update(businesses).set({ status: 'archived', updated_at: now }).where(eq(businesses.id, id));
     } else if (transition === 'delete') {
-      // The users' updated_at is set to the business's deleted_at: restore finds them by it.
-      const disabled = await tx
-        .update(users)
-        .set({ active: false, updated_at: now })
-        .where(and(eq(users.business_id, id), eq(users.active, true)))
-        .returning({ id: users.id });
-      affectedUsers = disabled.map((u) => u.id);
-      for (const userId of affectedUsers) await revokeAllTokens(tx, userId);
+      affectedUsers = await suspendTenantUsers(c, tenant);
       await tx
         .update(businesses)
         .set({ status: 'deleted', deleted_at: now, updated_at: now })
@@ -336,20 +321,7 @@ export async function changeStatus(
       if (current.status === 'deleted') {
         await lockAgency(tx, current.agency_id);
         await assertInstallsFit(tx, current.agency_id, current.number_of_installs, id);
-        if (current.deleted_at) {
-          const enabled = await tx
-            .update(users)
-            .set({ active: true, updated_at: now })
-            .where(
-              and(
-                eq(users.business_id, id),
-                eq(users.active, false),
-                eq(users.updated_at, current.deleted_at),
-              ),
-            )
-            .returning({ id: users.id });
-          affectedUsers = enabled.map((u) => u.id);
-        }
+        affectedUsers = await resumeTenantUsers(c, tenant);
       }
       await tx
         .update(businesses)
@@ -358,12 +330,11 @@ export async function changeStatus(
     }
     await audit(tx, {
       action: `business.${transition}`,
-      actorId: actor.impersonatorId ?? actor.userId,
+      actorId: auditActorId(c),
       agencyId: current.agency_id,
       businessId: id,
       data: { from: current.status, users: affectedUsers },
-      ip: client.ip,
-      requestId: client.requestId,
+      ...auditClient(c),
     });
   });
 }
@@ -384,37 +355,29 @@ async function ownerOf(tx: Tx, business: BusinessRow) {
  * reset link. Returns which of the two happened.
  */
 export async function resetBusinessPassword(
-  deps: Deps,
-  actor: Actor,
-  id: number,
-  input: TBusinessResetPasswordRequest,
-  client: Client = {},
+  ctx: Ctx,
+  input: TBusinessResetPasswordRequest & { id: number },
 ): Promise<'set' | 'sent'> {
-  const business = await findBusiness(deps.db, actor, id);
-  const owner = await ownerOf(deps.db, business);
+  const business = await findBusiness(ctx.db, actingUser(ctx), input.id);
+  const owner = await ownerOf(ctx.db, business);
   if (!owner) throw new AppError('VALIDATION', 'businesses.no_owner');
-  const entry = {
-    actorId: actor.impersonatorId ?? actor.userId,
-    agencyId: business.agency_id,
-    businessId: id,
-    targetUserId: owner.id,
-    ip: client.ip,
-    requestId: client.requestId,
-  };
   if (input.password) {
-    const hash = await hashPassword(input.password);
-    await deps.db.transaction((tx) =>
-      setPasswordOfUser(tx, owner, hash, {
-        action: 'business.password_set',
-        actorId: entry.actorId,
-        ip: entry.ip,
-        requestId: entry.requestId,
-      }),
-    );
+    await setPassword(ctx, {
+      user: owner,
+      password: input.password,
+      audit: { action: 'business.password_set' },
+    });
     return 'set';
   }
-  await requestPasswordReset(deps, owner.email);
-  await audit(deps.db, { ...entry, action: 'business.password_reset_link' });
+  await requestPasswordReset(ctx, { email: owner.email });
+  await audit(ctx.db, {
+    action: 'business.password_reset_link',
+    actorId: auditActorId(ctx),
+    agencyId: business.agency_id,
+    businessId: business.id,
+    targetUserId: owner.id,
+    ...auditClient(ctx),
+  });
   return 'sent';
 }
 
@@ -422,29 +385,22 @@ export async function resetBusinessPassword(
  * The business admin's e-mail address: send them a confirmation link (spec 001 send-verification), or mark
  * it confirmed on the agency's word (verify-email).
  */
-export async function verifyOwnerEmail(
-  deps: Deps,
-  actor: Actor,
-  id: number,
-  how: 'send' | 'mark',
-  client: Client = {},
-): Promise<void> {
-  const business = await findBusiness(deps.db, actor, id);
-  const owner = await ownerOf(deps.db, business);
+export async function verifyOwnerEmail(ctx: Ctx, input: { id: number; how: 'send' | 'mark' }): Promise<void> {
+  const business = await findBusiness(ctx.db, actingUser(ctx), input.id);
+  const owner = await ownerOf(ctx.db, business);
   if (!owner) throw new AppError('VALIDATION', 'businesses.no_owner');
-  if (how === 'send') {
-    await sendEmailVerification(deps, owner);
+  if (input.how === 'send') {
+    await sendEmailVerification(ctx, { user: owner });
     return;
   }
-  await deps.db.update(users).set({ email_verified_at: new Date() }).where(eq(users.id, owner.id));
-  await audit(deps.db, {
+  await markEmailVerified(ctx, { id: owner.id });
+  await audit(ctx.db, {
     action: 'business.owner_email_verified',
-    actorId: actor.impersonatorId ?? actor.userId,
+    actorId: auditActorId(ctx),
     agencyId: business.agency_id,
-    businessId: id,
+    businessId: business.id,
     targetUserId: owner.id,
-    ip: client.ip,
-    requestId: client.requestId,
+    ...auditClient(ctx),
   });
 }
 

@@ -2,8 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, seedTenants, snapshot, type TestApp } from '../../../test/helpers.ts';
-import { caller, expect403, row, type Seed, sessions } from './test-fixtures.ts';
+import {
+  caller,
+  createTestApp,
+  expect403,
+  row,
+  type Seed,
+  seedTenants,
+  seededSessions as sessions,
+  snapshot,
+  type TestApp,
+} from '../../../test/helpers.ts';
 
 let t: TestApp;
 let seed: Seed;
@@ -234,14 +243,16 @@ describe('GET /v1/businesses/packages', () => {
        ($2, 'B 500 texts', 'messages', 500, 1000, true)`,
       [seed.a.agency.id, seed.b.agency.id],
     );
-    const res = await call(s.a.businessUser.token, 'GET', '/v1/businesses/packages');
+    const res = await call(s.a.businessAdmin.token, 'GET', '/v1/businesses/packages');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.map((p: { name: string }) => p.name)).toEqual(['A 500 texts']);
     const b = await call(s.b.businessAdmin.token, 'GET', '/v1/businesses/packages');
     expect(b.json().data.map((p: { name: string }) => p.name)).toEqual(['B 500 texts']);
   });
 
-  it('is for business users', async () => {
+  it("is the BusinessAdmin's, whose menu shows packages (capability packages.buy)", async () => {
     await expect403(t, TABLES, s.a.agencyAdmin.token, 'GET', '/v1/businesses/packages');
+    // Other business roles have no packages screen, so the call is not theirs either (issue 8).
+    await expect403(t, TABLES, s.a.businessUser.token, 'GET', '/v1/businesses/packages');
   });
 });

@@ -9,12 +9,12 @@ import type {
 import { eq, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Actor } from '../../platform/auth/actor.ts';
-import { businesses } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { decodeImage as decodeDataImage } from '../../platform/storage.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { loadBusiness } from './business-accounts.ts';
+import { businesses } from './tables.ts';
 
 // The signed-in business's own settings: every query is scoped to the caller's agency and business.
 

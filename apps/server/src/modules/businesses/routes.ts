@@ -17,12 +17,16 @@ import {
   ZUpdateBusinessRequest,
 } from '@stn/contracts/businesses';
 import { ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { clientOf as client } from '../../platform/http/client.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
-import { BUSINESS_ADMIN, BUSINESS_MANAGERS, BUSINESS_MEMBERS, BUSINESS_VIEWERS } from './access.ts';
-import { agencyUsersRoutes } from './agency-users-routes.ts';
+import { errorResponses as errors, okMessage } from '../../platform/http/replies.ts';
+import { userContext } from '../../platform/tenancy/context.ts';
+import { ctxOf } from '../../platform/tenancy/request.ts';
+import { allPackages } from '../billing/service.ts';
 import {
   businessNames,
   changeStatus,
@@ -44,10 +48,9 @@ import {
   updateReport,
   uploadImage,
 } from './business-settings.ts';
-import { client, errors, ok } from './http.ts';
-import { allPackages } from './packages.ts';
-import { packagesRoutes } from './packages-routes.ts';
-import { plansRoutes } from './plans-routes.ts';
+
+const ok = (request: FastifyRequest, key: string, params: Record<string, string | number> = {}) =>
+  okMessage(request, `businesses.${key}`, params);
 
 const tags = ['businesses'];
 
@@ -58,7 +61,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/business',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: "The agency's business accounts (status tabs: active, archived, deleted; keyword)",
@@ -75,7 +78,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/business/:id',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: 'One business account with its owner',
@@ -92,7 +95,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.post(
     '/v1/business',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary:
@@ -102,7 +105,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const data = await createBusiness(deps, actorOf(request), request.body, client(request));
+      const data = await createBusiness(ctxOf(deps, request), request.body);
       return { ...ok(request, 'created', { name: data.name }), data };
     },
   );
@@ -110,7 +113,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/business/:id',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary: "Edit a business's limits, switches and owner",
@@ -120,7 +123,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const data = await updateBusiness(deps, actorOf(request), request.params.id, request.body);
+      const data = await updateBusiness(ctxOf(deps, request), { ...request.body, id: request.params.id });
       return { ...ok(request, 'updated', { name: data.name }), data };
     },
   );
@@ -139,7 +142,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     app.route({
       method,
       url,
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary,
@@ -147,7 +150,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
         response: { 200: ZSuccessMessage, ...errors },
       },
       handler: async (request) => {
-        await changeStatus(deps, actorOf(request), request.params.id, transition, client(request));
+        await changeStatus(ctxOf(deps, request), { id: request.params.id, transition });
         return ok(request, key);
       },
     });
@@ -165,11 +168,11 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     app.post(
       `/v1/business/:id/${path}`,
       {
-        config: { access: BUSINESS_MANAGERS },
+        config: { capability: 'businesses.manage' },
         schema: { tags, summary, params: ZIdParams, response: { 200: ZSuccessMessage, ...errors } },
       },
       async (request) => {
-        await verifyOwnerEmail(deps, actorOf(request), request.params.id, how, client(request));
+        await verifyOwnerEmail(ctxOf(deps, request), { id: request.params.id, how });
         return ok(request, key);
       },
     );
@@ -178,7 +181,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.post(
     '/v1/business/:id/reset-password',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary:
@@ -189,13 +192,10 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const r = await resetBusinessPassword(
-        deps,
-        actorOf(request),
-        request.params.id,
-        request.body ?? {},
-        client(request),
-      );
+      const r = await resetBusinessPassword(ctxOf(deps, request), {
+        ...(request.body ?? {}),
+        id: request.params.id,
+      });
       return ok(request, r === 'set' ? 'password_set' : 'reset_link_sent');
     },
   );
@@ -203,7 +203,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/:id/reset-usage',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary: 'Set the calls and messages used this period back to 0',
@@ -220,7 +220,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/:id/active',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'businesses.manage' },
       schema: {
         tags,
         summary: 'Switch a business on or off',
@@ -244,7 +244,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/agency/business/all',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: "id and name of all the agency's active businesses",
@@ -257,7 +257,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/businesses/install-stats',
     {
-      config: { access: BUSINESS_VIEWERS },
+      config: { capability: 'businesses.view' },
       schema: {
         tags,
         summary: "The agency's installs: allowance, used by its businesses, available (admins: ?agency_id=)",
@@ -277,7 +277,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/businesses/info',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: "The business's own record: information, reports, notification settings and logo",
@@ -290,7 +290,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/info',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: "The business's name, opt-out message and contact details",
@@ -307,7 +307,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/report',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Report e-mails and schedules (daily, weekly, monthly)',
@@ -324,7 +324,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.put(
     '/v1/businesses/setting',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Notification settings of the business',
@@ -341,7 +341,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.post(
     '/v1/businesses/image',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Upload the business logo (a data URL: png, jpeg, gif or webp)',
@@ -358,7 +358,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.delete(
     '/v1/businesses/image/:type',
     {
-      config: { access: BUSINESS_ADMIN },
+      config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
         summary: 'Remove the business logo',
@@ -375,17 +375,16 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
   app.get(
     '/v1/businesses/packages',
     {
-      config: { access: BUSINESS_MEMBERS },
+      config: { capability: 'packages.buy' },
       schema: {
         tags,
         summary: "The active packages of the business's agency",
         response: { 200: ZPackageAllResponse, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await allPackages(deps, actorOf(request), true) }),
+    async (request) => ({
+      success: true as const,
+      data: await allPackages(userContext(deps, actorOf(request)), { activeOnly: true }),
+    }),
   );
-
-  await app.register(agencyUsersRoutes, deps);
-  await app.register(plansRoutes, deps);
-  await app.register(packagesRoutes, deps);
 };

@@ -2,16 +2,16 @@ import { ZOutboxList } from '@stn/contracts/admin';
 import { ZErrorResponse, ZListQuery } from '@stn/contracts/http';
 import { count, desc, ilike, or } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { mailOutbox } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import { mailOutbox } from './tables.ts';
 
 export const notificationRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
     '/v1/mail-outbox',
     {
       // Only a SuperAdmin: kept mail holds reset links, which would let an Admin take over any account.
-      config: { access: { roles: ['SuperAdmin'] } },
+      config: { capability: 'mailOutbox.read' },
       schema: {
         tags: ['notifications'],
         summary: 'E-mails the platform sent or kept (the outbox when no SMTP server is configured)',

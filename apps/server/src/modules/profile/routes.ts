@@ -11,8 +11,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { loadUser } from '../accounts/service.ts';
-import { impersonatorOf, updateCountries, updateProfile, updateSettings } from './service.ts';
+import { ctxOf } from '../../platform/tenancy/request.ts';
+import { loadUser } from '../users/service.ts';
+import { impersonator, updateCountries, updateProfile, updateSettings } from './service.ts';
 
 const errors = { 401: ZErrorResponse, 422: ZErrorResponse };
 
@@ -30,12 +31,13 @@ export const profileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     },
     async (request) => {
       const actor = actorOf(request);
+      const ctx = ctxOf(deps, request);
       return {
         success: true as const,
         data: {
-          user: await loadUser(deps.db, actor.userId),
+          user: await loadUser(ctx, actor.userId),
           impersonating: actor.tokenKind === 'impersonation',
-          impersonator: await impersonatorOf(deps, actor),
+          impersonator: await impersonator(ctx),
         },
       };
     },
@@ -52,9 +54,9 @@ export const profileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      const { emailChanged } = await updateProfile(deps, actor, request.body);
-      const user = await loadUser(deps.db, actor.userId);
+      const ctx = ctxOf(deps, request);
+      const { emailChanged } = await updateProfile(ctx, request.body);
+      const user = await loadUser(ctx, actorOf(request).userId);
       const lang = request.body.language ?? request.lang;
       return {
         success: true as const,
@@ -75,9 +77,9 @@ export const profileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      await updateSettings(deps, actor, request.body);
-      const user = await loadUser(deps.db, actor.userId);
+      const ctx = ctxOf(deps, request);
+      await updateSettings(ctx, request.body);
+      const user = await loadUser(ctx, actorOf(request).userId);
       const lang = request.body.language ?? request.lang;
       return { success: true as const, message: translate('profile.settings_updated', lang), data: { user } };
     },
@@ -94,12 +96,12 @@ export const profileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      await updateCountries(deps, actor, request.body.countries);
+      const ctx = ctxOf(deps, request);
+      await updateCountries(ctx, request.body);
       return {
         success: true as const,
         message: translate('profile.countries_updated', request.lang),
-        data: { user: await loadUser(deps.db, actor.userId) },
+        data: { user: await loadUser(ctx, actorOf(request).userId) },
       };
     },
   );

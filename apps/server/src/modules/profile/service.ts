@@ -1,17 +1,20 @@
 import type { TSettingRequest, TUpdateProfileRequest } from '@stn/contracts/profile';
-import { eq, sql } from 'drizzle-orm';
-import type { Actor } from '../../platform/auth/actor.ts';
-import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
-import { users } from '../../platform/db/schema.ts';
-import type { Deps } from '../../platform/deps.ts';
+import { verifyPassword } from '../../platform/auth/passwords.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
-import { emailTaken } from '../accounts/service.ts';
-import { sendEmailVerification } from '../auth/email-tokens.ts';
-import { revokeAllTokens } from '../auth/service.ts';
+import { actingUser, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
+import { sendEmailVerification } from '../auth/service.ts';
+import {
+  getUser,
+  impersonatorOf,
+  isEmailTaken,
+  mergeSettings,
+  setCountries,
+  setPassword,
+  updateUser,
+} from '../users/service.ts';
 
-export async function impersonatorOf(deps: Deps, actor: Actor) {
-  if (!actor.impersonatorId) return null;
-  const [row] = await deps.db.select().from(users).where(eq(users.id, actor.impersonatorId));
+export async function impersonator(ctx: Ctx) {
+  const row = await impersonatorOf(ctx);
   if (!row) return null;
   return {
     id: row.id,
@@ -27,14 +30,14 @@ export async function impersonatorOf(deps: Deps, actor: Actor) {
  * be unique and is confirmed by a link.
  */
 export async function updateProfile(
-  deps: Deps,
-  actor: Actor,
+  ctx: Ctx,
   input: TUpdateProfileRequest,
 ): Promise<{ emailChanged: boolean }> {
-  const [user] = await deps.db.select().from(users).where(eq(users.id, actor.userId));
+  const actor = actingUser(ctx);
+  const user = await getUser(ctx, actor.userId);
   if (!user) throw notFound();
   const emailChanged = input.email.toLowerCase() !== user.email.toLowerCase();
-  if (emailChanged && (await emailTaken(deps.db, input.email, user.id)))
+  if (emailChanged && (await isEmailTaken(ctx, { email: input.email, exceptUserId: user.id })))
     throw invalid('email', 'validation.email_taken');
   // The e-mail and the password are the keys to the account: changing either needs the current password,
   // which an impersonator or a stolen token does not have.
@@ -43,41 +46,30 @@ export async function updateProfile(
       throw invalid('current_password', 'auth.current_password');
     }
   }
-  const passwordHash = input.password !== undefined ? await hashPassword(input.password) : undefined;
-  const updated = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(users)
-      .set({
+  const password = input.password;
+  const updated = await inTransaction(ctx, async (tx) => {
+    const row = await updateUser(tx, {
+      id: user.id,
+      set: {
         first_name: input.first_name,
         last_name: input.last_name,
         email: input.email,
         ...(input.avatar !== undefined ? { avatar: input.avatar } : {}),
-        ...(input.language
-          ? { settings: sql`${users.settings} || ${JSON.stringify({ language: input.language })}::jsonb` }
-          : {}),
-        ...(emailChanged ? { email_verified_at: null } : {}),
-        ...(passwordHash ? { password_hash: passwordHash, password_changed_at: new Date() } : {}),
-        updated_at: new Date(),
-      })
-      .where(eq(users.id, user.id))
-      .returning();
-    if (passwordHash) await revokeAllTokens(tx, user.id, actor.tokenId);
+        ...(input.language ? { settings: { ...user.settings, language: input.language } } : {}),
+      },
+    });
+    // Every other session ends; this one stays.
+    if (password !== undefined) await setPassword(tx, { user, password, keepTokenId: actor.tokenId });
     return row;
   });
-  if (emailChanged && updated) await sendEmailVerification(deps, updated);
+  if (emailChanged) await sendEmailVerification(ctx, { user: updated });
   return { emailChanged };
 }
 
-export async function updateSettings(deps: Deps, actor: Actor, settings: TSettingRequest): Promise<void> {
-  await deps.db
-    .update(users)
-    .set({ settings: sql`${users.settings} || ${JSON.stringify(settings)}::jsonb`, updated_at: new Date() })
-    .where(eq(users.id, actor.userId));
+export async function updateSettings(ctx: Ctx, settings: TSettingRequest): Promise<void> {
+  await mergeSettings(ctx, { id: actingUser(ctx).userId, settings });
 }
 
-export async function updateCountries(deps: Deps, actor: Actor, countries: string[]): Promise<void> {
-  await deps.db
-    .update(users)
-    .set({ countries: [...new Set(countries)], updated_at: new Date() })
-    .where(eq(users.id, actor.userId));
+export async function updateCountries(ctx: Ctx, input: { countries: string[] }): Promise<void> {
+  await setCountries(ctx, { id: actingUser(ctx).userId, countries: input.countries });
 }

@@ -1,59 +1,51 @@
+import type { TWhitelabel } from '@stn/contracts/agencies';
 import type { TSiteData } from '@stn/contracts/site';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../platform/config.ts';
-import type { Tx } from '../../platform/db/client.ts';
-import { agencies } from '../../platform/db/schema.ts';
+import type { Ctx } from '../../platform/tenancy/context.ts';
+import { whitelabels } from './tables.ts';
 
-type AgencyRow = typeof agencies.$inferSelect;
+// Sites: what a host shows (site data), the white-label entries (an agency's host and its certificate),
+// editable pages and release notes. The agencies module owns the agencies (and their domain and
+// subdomain columns); it calls here to keep each agency's white-label entry, and this module never
+// imports it, so the two do not depend on each other in a circle: the routes that need an agency for a
+// host ask the agencies module and hand the answer in.
+
+/** The database handle of a context: the calls agencies make from inside their own transactions. */
+type DbCtx = Pick<Ctx, 'db'>;
 
 export function normalizeHost(host: string): string {
   // Drop a port and a trailing dot; hosts compare case-insensitively.
   return host.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
 }
 
-/**
- * Which agency a host belongs to: the main domain (and www.) is the main agency's,
- * <subdomain>.<MAIN_DOMAIN> is that agency's white-label subdomain, anything else a custom domain.
- */
-export async function agencyForHost(
-  db: Tx,
-  config: Config,
-  rawHost: string,
-): Promise<{ agency?: AgencyRow; isMainDomain: boolean }> {
-  const host = normalizeHost(rawHost);
+/** Whether a host is the main domain's (and www.); 127.0.0.1 counts when the main domain is localhost. */
+export function isMainDomainHost(config: Config, host: string): boolean {
   const main = config.mainDomain;
-  const isMainDomain =
-    host === main || host === `www.${main}` || (main === 'localhost' && host === '127.0.0.1');
-  const active = eq(agencies.status, 'active');
-  if (isMainDomain) {
-    const [agency] = await db
-      .select()
-      .from(agencies)
-      .where(and(eq(agencies.is_main, true), active))
-      .limit(1);
-    return { agency, isMainDomain };
-  }
-  if (host.endsWith(`.${main}`)) {
-    const sub = host.slice(0, -(main.length + 1));
-    if (!sub.includes('.')) {
-      const [agency] = await db
-        .select()
-        .from(agencies)
-        .where(and(sql`lower(${agencies.subdomain}) = ${sub}`, active))
-        .limit(1);
-      if (agency) return { agency, isMainDomain };
-    }
-  }
-  const [agency] = await db
-    .select()
-    .from(agencies)
-    .where(and(sql`lower(${agencies.domain}) = ${host}`, active))
-    .limit(1);
-  return { agency, isMainDomain };
+  return host === main || host === `www.${main}` || (main === 'localhost' && host === '127.0.0.1');
 }
 
-export async function siteData(db: Tx, config: Config, host: string): Promise<TSiteData> {
-  const { agency, isMainDomain } = await agencyForHost(db, config, host);
+/** The agency fields a site shows. */
+export type SiteAgency = {
+  id: number;
+  name: string;
+  email: string | null;
+  is_main: boolean;
+  branding: {
+    title?: string;
+    headerLogo?: string | null;
+    loginLogo?: string | null;
+    favicon?: string | null;
+    supportEmail?: string | null;
+    address?: string | null;
+    custom_script?: string | null;
+    landingPage?: boolean;
+  };
+};
+
+/** What a site shows for a host, given the agency that owns it (none: not a valid domain). */
+export function siteData(config: Config, input: { agency?: SiteAgency; isMainDomain: boolean }): TSiteData {
+  const { agency, isMainDomain } = input;
   if (!agency) {
     return {
       validDomain: false,
@@ -92,7 +84,7 @@ export async function siteData(db: Tx, config: Config, host: string): Promise<TS
 /** The address of an agency's own site, used in links sent by e-mail. */
 export function agencySiteUrl(
   config: Config,
-  agency: Pick<AgencyRow, 'domain' | 'subdomain' | 'is_main'> | null | undefined,
+  agency: { domain: string | null; subdomain: string | null; is_main: boolean } | null | undefined,
 ): string {
   const base = config.publicUrl;
   let host = config.mainDomain;
@@ -104,22 +96,79 @@ export function agencySiteUrl(
   return `${base.protocol}//${host}${port}`;
 }
 
-/** Whether a white-label domain (or a subdomain of the main domain) is still free. */
-export async function domainAvailable(db: Tx, config: Config, raw: string): Promise<boolean> {
-  const host = normalizeHost(raw);
-  const main = config.mainDomain;
-  if (host === main || host === `www.${main}`) return false;
-  const sub = host.endsWith(`.${main}`)
-    ? host.slice(0, -(main.length + 1))
-    : host.includes('.')
-      ? null
-      : host;
-  const [row] = await db
-    .select({ id: agencies.id })
-    .from(agencies)
-    .where(
-      sub !== null ? sql`lower(${agencies.subdomain}) = ${sub}` : sql`lower(${agencies.domain}) = ${host}`,
-    )
+// ---------------------------------------------------------------------------------------------------
+// White-label entries: one per agency, kept by the agencies module through these functions.
+
+export type WhitelabelRow = typeof whitelabels.$inferSelect;
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+export function toWhitelabel(w: WhitelabelRow): TWhitelabel {
+  return {
+    id: w.id,
+    agency_id: w.agency_id,
+    domain: w.domain,
+    type: w.type,
+    cert_status: w.cert_status,
+    cert_message: w.cert_message,
+    cert_requested_at: iso(w.cert_requested_at),
+  };
+}
+
+/** Whether another agency's white-label entry already has this host. */
+export async function whitelabelHostTaken(ctx: DbCtx, input: { agencyId: number; host: string }) {
+  const entries = await ctx.db
+    .select({ id: whitelabels.id })
+    .from(whitelabels)
+    .where(and(ne(whitelabels.agency_id, input.agencyId), sql`lower(${whitelabels.domain}) = ${input.host}`))
     .limit(1);
-  return !row;
+  return entries.length > 0;
+}
+
+/** Points the agency's one entry at a host; a new host starts without a certificate. */
+export async function setWhitelabel(
+  ctx: DbCtx,
+  input: { agencyId: number; host: string; type: 'domain' | 'subdomain' },
+) {
+  const { agencyId, host, type } = input;
+  const [existing] = await ctx.db
+    .select()
+    .from(whitelabels)
+    .where(eq(whitelabels.agency_id, agencyId))
+    .limit(1);
+  if (!existing) {
+    await ctx.db.insert(whitelabels).values({ agency_id: agencyId, domain: host, type });
+  } else if (existing.domain !== host || existing.type !== type) {
+    // A new host needs its own certificate.
+    await ctx.db
+      .update(whitelabels)
+      .set({
+        domain: host,
+        type,
+        cert_status: 'none',
+        cert_message: null,
+        cert_requested_at: null,
+        updated_at: new Date(),
+      })
+      .where(eq(whitelabels.id, existing.id));
+    await ctx.db
+      .delete(whitelabels)
+      .where(and(eq(whitelabels.agency_id, agencyId), ne(whitelabels.id, existing.id)));
+  }
+}
+
+/** Drops an agency's entries (a deleted agency gives up its host). */
+export async function removeWhitelabels(ctx: DbCtx, input: { agencyId: number }) {
+  await ctx.db.delete(whitelabels).where(eq(whitelabels.agency_id, input.agencyId));
+}
+
+/** The entries of some agencies, oldest first. */
+export async function whitelabelsOf(ctx: DbCtx, input: { agencyIds: number[] }): Promise<TWhitelabel[]> {
+  if (input.agencyIds.length === 0) return [];
+  const rows = await ctx.db
+    .select()
+    .from(whitelabels)
+    .where(inArray(whitelabels.agency_id, input.agencyIds))
+    .orderBy(asc(whitelabels.id));
+  return rows.map(toWhitelabel);
 }

@@ -1,40 +1,34 @@
+import type { TCapability } from '@stn/contracts/capabilities';
 import type { TCustomTypePage } from '@stn/contracts/roles';
 import { eq } from 'drizzle-orm';
-import type { Access, Actor } from '../../platform/auth/actor.ts';
+import { type Actor, actorCan } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { users } from '../../platform/db/schema.ts';
 /** Request details kept in the audit trail. */
 import type { Client } from '../../platform/http/client.ts';
-import { forbidden } from '../../platform/http/errors.ts';
+import { forbidden, notFound } from '../../platform/http/errors.ts';
+import { type Ctx, scope } from '../../platform/tenancy/context.ts';
+import { users } from './tables.ts';
 
 export type { Client };
 
-/**
- * The business users who manage the settings screens (users, departments, blacklist, whitelist) by
- * their menus (spec 000 §2): BusinessAdmin, AdminSupport (1), MarketingUser (2), and the custom type (4)
- * whose page list has the screen. SalesUsers (3) do not. The custom type's pages live in the user's
- * settings, so the route's check lets type 4 through and the service looks the page up.
- */
-export const isBusinessManager = (a: Actor) =>
-  a.roleGroup === 'Business' &&
-  (a.role === 'BusinessAdmin' || a.userType === '1' || a.userType === '2' || a.userType === '4');
-
-export const BUSINESS_MANAGERS: Access = { roleGroups: ['Business'], check: isBusinessManager };
-
 export type BusinessScope = { agencyId: number; businessId: number };
+
+/** The capability of the rules table behind each settings screen these services serve. */
+const PAGE_CAPABILITY = {
+  users_page: 'businessUsers.manage',
+  departments_page: 'departments.manage',
+  blacklist_page: 'blacklist.manage',
+  whitelist_page: 'whitelist.manage',
+} as const satisfies Partial<Record<TCustomTypePage, TCapability>>;
 
 /** The caller's business, after checking that they may open `page`; 403 otherwise. */
 export async function requireBusinessPage(
-  db: Tx,
+  _db: Tx,
   actor: Actor,
-  page: TCustomTypePage,
+  page: keyof typeof PAGE_CAPABILITY,
 ): Promise<BusinessScope> {
   const scope = businessOf(actor);
-  if (!isBusinessManager(actor)) throw forbidden();
-  if (actor.role === 'BusinessUser' && actor.userType === '4') {
-    const [row] = await db.select({ settings: users.settings }).from(users).where(eq(users.id, actor.userId));
-    if (!row?.settings.custom_type_pages?.includes(page)) throw forbidden();
-  }
+  if (!actorCan(actor, PAGE_CAPABILITY[page])) throw forbidden();
   return scope;
 }
 
@@ -79,4 +73,38 @@ export function mayGive(grant: Grant, rights: Rights): boolean {
   if (rights.userType !== '4') return false;
   const allowed = grant.pages;
   return allowed === 'any' || rights.pages.every((p) => allowed.includes(p));
+}
+
+type UserRow = typeof users.$inferSelect;
+const tenantCols = { agency_id: users.agency_id, business_id: users.business_id };
+
+/** A user of the caller's business, or 404. */
+export async function findBusinessUser(ctx: Ctx, id: number): Promise<UserRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(users)
+    .where(scope(ctx, tenantCols, eq(users.id, id), eq(users.role_group, 'Business')));
+  if (!row) throw notFound();
+  return row;
+}
+
+/** Only a BusinessAdmin manages BusinessAdmins: the other managers cannot raise or touch an admin. */
+function guardAdminTarget(actor: Actor, ...roles: (string | undefined)[]) {
+  if (actor.role !== 'BusinessAdmin' && roles.includes('BusinessAdmin')) throw forbidden('users.admin_only');
+}
+
+export const rightsOf = (u: UserRow): Rights => ({
+  role: u.role,
+  userType: u.user_type,
+  pages: u.settings.custom_type_pages ?? [],
+});
+
+/**
+ * A manager gives only the rights it may grant, and manages only users whose rights it may grant
+ * (ADR 009): the admin role first (its own message), then the user type and pages.
+ */
+export async function guardRights(db: Tx, actor: Actor, ...rights: Rights[]) {
+  guardAdminTarget(actor, ...rights.map((r) => r.role ?? undefined));
+  const grant = await grantOf(db, actor);
+  if (!rights.every((r) => mayGive(grant, r))) throw forbidden('users.beyond_grant');
 }

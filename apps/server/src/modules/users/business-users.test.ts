@@ -1,7 +1,18 @@
 import { CUSTOM_TYPE_PAGES } from '@stn/contracts/roles';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, expectCrossTenant404, login, snapshot } from '../../../test/helpers.ts';
-import { addBusinessUser, type Ctx, call, expect422, rows, setup, touched } from './test-support.ts';
+import {
+  addBusinessUser,
+  bearer,
+  type Suite as Ctx,
+  call,
+  expect422,
+  expectCrossTenant404,
+  login,
+  rows,
+  setupSuite as setup,
+  snapshot,
+  touched,
+} from '../../../test/helpers.ts';
 
 let c: Ctx;
 let api: ReturnType<typeof call>;

@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { BUSINESS_MANAGERS } from './business-access.ts';
+import { clientOf } from '../../platform/http/client.ts';
 import {
   allDepartments,
   createDepartment,
@@ -23,18 +23,16 @@ import {
   toggleDepartment,
   updateDepartment,
 } from './departments-service.ts';
-import { clientOf } from './http.ts';
 
 const tags = ['departments'];
 const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
 const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
-const anyBusinessUser = { roleGroups: ['Business' as const] };
 
 export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
     '/v1/departments',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'departments.manage' },
       schema: {
         tags,
         summary: "The business's departments (keyword, status active/inactive), 10 per page",
@@ -53,7 +51,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
     app.get(
       path,
       {
-        config: { access: anyBusinessUser },
+        config: { capability: 'team.view' },
         schema: { tags, summary, response: { 200: ZDepartmentAll, ...denied } },
       },
       async (request) => ({
@@ -66,7 +64,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.get(
     '/v1/departments/:id/sms-agents',
     {
-      config: { access: anyBusinessUser },
+      config: { capability: 'team.view' },
       schema: {
         tags,
         summary: "A department's SMS agents",
@@ -83,7 +81,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.get(
     '/v1/departments/:id',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'departments.manage' },
       schema: {
         tags,
         summary: 'One department with its agents',
@@ -100,7 +98,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.post(
     '/v1/departments',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'departments.manage' },
       schema: {
         tags,
         summary: 'Create a department (name, active, sms_agents, voice_agents: user ids of this business)',
@@ -118,7 +116,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.put(
     '/v1/departments/:id',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'departments.manage' },
       schema: {
         tags,
         summary: 'Edit a department; its agent lists are replaced',
@@ -137,7 +135,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.put(
     '/v1/departments/:id/toggle-active',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'departments.manage' },
       schema: {
         tags,
         summary: 'Activate or deactivate a department',
@@ -159,7 +157,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
   app.delete(
     '/v1/departments/:id',
     {
-      config: { access: BUSINESS_MANAGERS },
+      config: { capability: 'departments.manage' },
       schema: {
         tags,
         summary: 'Delete a department',

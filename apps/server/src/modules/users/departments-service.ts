@@ -5,14 +5,14 @@ import type {
   TUserSummary,
 } from '@stn/contracts/users';
 import { and, asc, count, eq, exists, ilike, inArray, ne, type SQL, sql } from 'drizzle-orm';
-import { audit } from '../../platform/audit.ts';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { businesses, departmentAgents, departments, users } from '../../platform/db/schema.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
+import { audit } from '../audit/service.ts';
+import { businesses } from '../businesses/tables.ts';
 import {
   auditActor,
   type BusinessScope,
@@ -21,7 +21,8 @@ import {
   likePattern,
   requireBusinessPage,
 } from './business-access.ts';
-import { toUserSummary } from './business-users-service.ts';
+import { toUserSummary } from './business-users.ts';
+import { departmentAgents, departments, users } from './tables.ts';
 
 type DepartmentRow = typeof departments.$inferSelect;
 const tenantCols = { agency_id: departments.agency_id, business_id: departments.business_id };

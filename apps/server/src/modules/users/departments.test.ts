@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectCrossTenant404, snapshot } from '../../../test/helpers.ts';
-import { addBusinessUser, type Ctx, call, expect422, rows, setup, touched } from './test-support.ts';
+import {
+  addBusinessUser,
+  type Suite as Ctx,
+  call,
+  expect422,
+  expectCrossTenant404,
+  rows,
+  setupSuite as setup,
+  snapshot,
+  touched,
+} from '../../../test/helpers.ts';
 
 let c: Ctx;
 let api: ReturnType<typeof call>;

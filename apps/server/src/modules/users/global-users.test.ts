@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, login, snapshot } from '../../../test/helpers.ts';
-import { type Ctx, call, expect422, rows, setup } from './test-support.ts';
+import {
+  bearer,
+  type Suite as Ctx,
+  call,
+  expect422,
+  login,
+  rows,
+  setupSuite as setup,
+  snapshot,
+} from '../../../test/helpers.ts';
 
 let c: Ctx;
 let api: ReturnType<typeof call>;

@@ -1,3 +1,4 @@
+import { can, type TCapability, type TSubject } from '@stn/contracts/capabilities';
 import type { TRole, TRoleGroup, TUserType } from '@stn/contracts/roles';
 
 /** Who is calling, resolved once per request from the bearer token. */
@@ -13,22 +14,16 @@ export type Actor = {
   /** The person really acting when this is an impersonation token. */
   impersonatorId: number | null;
   expiresAt: Date;
+  /** The custom type's pages (settings.custom_type_pages); empty for every other user. */
+  pages: readonly string[];
 };
 
-/** Who may call a route. Routes under /api default to any signed-in user. */
-export type Access =
-  | 'public'
-  | 'user'
-  | {
-      roleGroups?: TRoleGroup[];
-      roles?: TRole[];
-      /** A finer rule (user types, custom pages), checked after the role groups and roles. */
-      check?: (actor: Actor) => boolean;
-    };
+/** The subject the capability table judges: role, user type and the custom type's pages. */
+export function subjectOf(actor: Actor): TSubject {
+  return { role: actor.role, user_type: actor.userType, pages: actor.pages };
+}
 
-export function isAllowed(actor: Actor, access: Exclude<Access, 'public' | 'user'>): boolean {
-  if (access.roleGroups && !access.roleGroups.includes(actor.roleGroup)) return false;
-  if (access.roles && !access.roles.includes(actor.role)) return false;
-  if (access.check && !access.check(actor)) return false;
-  return true;
+/** Whether the caller holds a capability of the one rules table (the web app asks the same `can`). */
+export function actorCan(actor: Actor, capability: TCapability): boolean {
+  return can(subjectOf(actor), capability);
 }

@@ -1,13 +1,17 @@
+import type { TCapability } from '@stn/contracts/capabilities';
 import type { TLanguage } from '@stn/contracts/constants';
 import { isLanguage, languageFromHeader } from '@stn/contracts/i18n';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { agencies } from '../../modules/agencies/tables.ts';
+import { businesses } from '../../modules/businesses/tables.ts';
+import { users } from '../../modules/users/tables.ts';
 import type { Db } from '../db/client.ts';
-import { agencies, authTokens, businesses, users } from '../db/schema.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
-import { type Access, type Actor, isAllowed } from './actor.ts';
+import { type Actor, actorCan } from './actor.ts';
+import { authTokens } from './tables.ts';
 import { hashToken } from './tokens.ts';
 
 declare module 'fastify' {
@@ -16,7 +20,10 @@ declare module 'fastify' {
     lang: TLanguage;
   }
   interface FastifyContextConfig {
-    access?: Access;
+    /** 'public': no sign-in. Without it a route needs a signed-in user. */
+    access?: 'public';
+    /** The capability of the rules table the caller needs (packages/contracts/src/capabilities.ts). */
+    capability?: TCapability;
   }
 }
 
@@ -87,6 +94,7 @@ export async function resolveActor(
       tokenKind: row.token.kind,
       impersonatorId: row.token.impersonator_id,
       expiresAt: row.token.expires_at,
+      pages: row.user.role === 'BusinessUser' ? (row.user.settings.custom_type_pages ?? []) : [],
     },
     language: row.user.settings.language,
   };
@@ -99,7 +107,7 @@ function bearer(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && value ? value.trim() : undefined;
 }
 
-/** Resolves the Actor once per request, then enforces each route's declared `access`. */
+/** Resolves the Actor once per request, then enforces each route's declared capability. */
 export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
   app.decorateRequest('actor', null);
   app.decorateRequest('lang', 'en');
@@ -118,10 +126,10 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
   app.addHook('preValidation', async (request) => {
     // Only the API's own routes (/api/v1/...) are guarded; the API docs are public.
     if (request.is404 || !request.routeOptions.url?.startsWith('/api/v')) return;
-    const access = request.routeOptions.config.access ?? 'user';
+    const { access, capability } = request.routeOptions.config;
     if (access === 'public') return;
     if (!request.actor) throw unauthenticated();
-    if (access !== 'user' && !isAllowed(request.actor, access)) throw forbidden();
+    if (capability && !actorCan(request.actor, capability)) throw forbidden();
   });
 });
 

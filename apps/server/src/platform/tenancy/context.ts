@@ -19,7 +19,15 @@ export type Tenant =
 export type Acting =
   | { kind: 'user'; actor: Actor }
   | { kind: 'visitor'; installId: number; ip?: string }
-  | { kind: 'system'; source: 'job' | 'carrier' | 'payments' | 'cli' | 'seed' | 'automation'; name: string };
+  | {
+      kind: 'system';
+      /** 'link': someone holding a link e-mailed to a user (reset, verification, unsubscribe) or signing in. */
+      source: 'job' | 'carrier' | 'payments' | 'cli' | 'seed' | 'automation' | 'link';
+      name: string;
+    };
+
+/** Who sent the request, for audit entries; absent outside a request. */
+export type RequestClient = { ip?: string | null; requestId?: string | null; userAgent?: string };
 
 export type AfterCommit = (work: () => unknown) => void;
 
@@ -33,6 +41,8 @@ export type Ctx = {
   afterCommit: AfterCommit;
   /** True inside `inTransaction`. */
   inTx: boolean;
+  /** The request's address and id, kept in audit entries. */
+  client?: RequestClient;
 };
 
 const runNow: AfterCommit = (work) => {
@@ -41,8 +51,8 @@ const runNow: AfterCommit = (work) => {
     .catch(() => undefined);
 };
 
-function make(deps: Deps, tenant: Tenant, by: Acting): Ctx {
-  return { tenant, by, db: deps.db, deps, afterCommit: runNow, inTx: false };
+function make(deps: Deps, tenant: Tenant, by: Acting, client?: RequestClient): Ctx {
+  return { tenant, by, db: deps.db, deps, afterCommit: runNow, inTx: false, ...(client ? { client } : {}) };
 }
 
 /** The tenant a signed-in user belongs to. */
@@ -55,8 +65,8 @@ export function tenantOfActor(actor: Actor): Tenant {
 }
 
 /** A signed-in user's context: the platform only ever for an Admin, else their own agency or business. */
-export function userContext(deps: Deps, actor: Actor): Ctx {
-  return make(deps, tenantOfActor(actor), { kind: 'user', actor });
+export function userContext(deps: Deps, actor: Actor, client?: RequestClient): Ctx {
+  return make(deps, tenantOfActor(actor), { kind: 'user', actor }, client);
 }
 
 /** An agency's or a business's context for work that no user started (a webhook, a job, a visitor). */
@@ -74,6 +84,14 @@ export function tenantContext(
  */
 export function platformSystemContext(deps: Deps, source: 'job' | 'cli' | 'seed', name: string): Ctx {
   return make(deps, { level: 'platform' }, { kind: 'system', source, name });
+}
+
+/**
+ * The other named way to act platform-wide: sign-in and the e-mailed links (reset, verification,
+ * unsubscribe), which find their user by e-mail or token before anyone is known. Only modules/auth uses it.
+ */
+export function linkHolderContext(deps: Deps, name: string, client?: RequestClient): Ctx {
+  return make(deps, { level: 'platform' }, { kind: 'system', source: 'link', name }, client);
 }
 
 /**
@@ -106,6 +124,11 @@ export function actingUser(ctx: Ctx): Actor {
 /** Who really acted, for audit entries: the impersonator when impersonating; null for the system. */
 export function auditActorId(ctx: Ctx): number | null {
   return ctx.by.kind === 'user' ? (ctx.by.actor.impersonatorId ?? ctx.by.actor.userId) : null;
+}
+
+/** The request details of an audit entry (address and request id), when there is a request. */
+export function auditClient(ctx: Ctx): { ip: string | null; requestId: string | null } {
+  return { ip: ctx.client?.ip ?? null, requestId: ctx.client?.requestId ?? null };
 }
 
 type TenantColumns = { agency_id: PgColumn; business_id?: PgColumn };

@@ -1,0 +1,41 @@
+import { and, count, eq, inArray, ne } from 'drizzle-orm';
+import type { Ctx } from '../../platform/tenancy/context.ts';
+import { installStats } from './business-accounts.ts';
+import { businesses } from './tables.ts';
+
+// What other modules may ask of the businesses module. Its routes use the module's own files.
+
+/** An agency's installs: its allowance, what its non-deleted businesses hold, and what is left. */
+export async function agencyInstallStats(ctx: Pick<Ctx, 'db'>, input: { agencyId: number }) {
+  return installStats(ctx.db, input.agencyId);
+}
+
+/** How many live (not deleted) businesses of the agency are on a plan. */
+export async function businessesOnPlan(ctx: Pick<Ctx, 'db'>, input: { agencyId: number; planId: number }) {
+  const [used] = await ctx.db
+    .select({ n: count() })
+    .from(businesses)
+    .where(
+      and(
+        eq(businesses.agency_id, input.agencyId),
+        eq(businesses.subscription_plan_id, input.planId),
+        ne(businesses.status, 'deleted'),
+      ),
+    );
+  return used?.n ?? 0;
+}
+
+/** The ids of the agency's live (not deleted) businesses, all of them or those of `ids` that are. */
+export async function liveBusinessIds(ctx: Pick<Ctx, 'db'>, input: { agencyId: number; ids?: number[] }) {
+  const rows = await ctx.db
+    .select({ id: businesses.id })
+    .from(businesses)
+    .where(
+      and(
+        eq(businesses.agency_id, input.agencyId),
+        ne(businesses.status, 'deleted'),
+        input.ids ? inArray(businesses.id, input.ids) : undefined,
+      ),
+    );
+  return rows.map((r) => r.id);
+}

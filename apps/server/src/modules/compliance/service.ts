@@ -1,0 +1,159 @@
+import type { TListQuery } from '@stn/contracts/http';
+import {
+  type TPhoneImportRequest,
+  type TPhoneList,
+  type TPhoneListEntry,
+  type TPhoneListRequest,
+  toE164,
+} from '@stn/contracts/users';
+import { and, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import { actorCan } from '../../platform/auth/actor.ts';
+import type { Client } from '../../platform/http/client.ts';
+import { forbidden, invalid } from '../../platform/http/errors.ts';
+import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import {
+  actingUser,
+  auditActorId,
+  businessOf,
+  type Ctx,
+  found,
+  inTransaction,
+  scope,
+} from '../../platform/tenancy/context.ts';
+import { audit } from '../audit/service.ts';
+import { phoneLists } from './tables.ts';
+
+// Blacklist and whitelist: platform admins keep the platform-wide lists (agency_id and business_id
+// null), business managers their business's list. Numbers are stored in E.164.
+
+type Row = typeof phoneLists.$inferSelect;
+const MAX_IMPORT = 10_000;
+const INVALID_SHOWN = 100;
+
+type Owner = { agency_id: number | null; business_id: number | null };
+
+/** Whose list the context works on, and the filter that keeps every query on it. */
+async function ownerOf(ctx: Ctx, list: TPhoneList): Promise<{ owner: Owner; where: SQL | undefined }> {
+  if (ctx.tenant.level === 'platform') {
+    return {
+      owner: { agency_id: null, business_id: null },
+      where: and(isNull(phoneLists.agency_id), isNull(phoneLists.business_id)),
+    };
+  }
+  if (ctx.tenant.level !== 'business') throw forbidden();
+  // The route checked the capability already; a service called another way checks it too.
+  if (!actorCan(actingUser(ctx), `${list}.manage`)) throw forbidden();
+  const business = businessOf(ctx);
+  return {
+    owner: { agency_id: business.agencyId, business_id: business.businessId },
+    where: scope(ctx, { agency_id: phoneLists.agency_id, business_id: phoneLists.business_id }),
+  };
+}
+
+/** The user who added a number; none when the system did. */
+const creatorOf = (ctx: Ctx) => (ctx.by.kind === 'user' ? ctx.by.actor.userId : null);
+
+const toEntry = (r: Row): TPhoneListEntry => ({
+  id: r.id,
+  phone: r.phone,
+  note: r.note,
+  created_at: r.created_at.toISOString(),
+});
+
+export async function listPhoneList(ctx: Ctx, input: { list: TPhoneList; query: TListQuery }) {
+  const { list, query: q } = input;
+  const { where: owned } = await ownerOf(ctx, list);
+  // The keyword matches the stored number with or without its formatting.
+  const digits = q.keyword?.replace(/[^\d]/g, '');
+  const kw = q.keyword
+    ? or(
+        ilike(phoneLists.note, likePattern(q.keyword)),
+        digits ? ilike(phoneLists.phone, likePattern(digits)) : undefined,
+      )
+    : undefined;
+  const where = and(eq(phoneLists.list, list), owned, kw);
+  const { limit, offset } = pageOf(q);
+  const [rows, [total]] = await Promise.all([
+    ctx.db.select().from(phoneLists).where(where).orderBy(desc(phoneLists.id)).limit(limit).offset(offset),
+    ctx.db.select({ n: count() }).from(phoneLists).where(where),
+  ]);
+  return listEnvelope(rows.map(toEntry), total?.n ?? 0, q);
+}
+
+export async function addToPhoneList(
+  ctx: Ctx,
+  input: TPhoneListRequest & { list: TPhoneList },
+): Promise<TPhoneListEntry> {
+  const { list } = input;
+  const { owner } = await ownerOf(ctx, list);
+  const [row] = await ctx.db
+    .insert(phoneLists)
+    .values({ list, ...owner, phone: input.phone, note: input.note ?? null, created_by: creatorOf(ctx) })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw invalid('phone', 'users.phone_lists.duplicate');
+  return toEntry(row);
+}
+
+export async function removeFromPhoneList(ctx: Ctx, input: { list: TPhoneList; id: number; client: Client }) {
+  const { list, id, client } = input;
+  const { where } = await ownerOf(ctx, list);
+  await inTransaction(ctx, async (tx) => {
+    const [deleted] = await tx.db
+      .delete(phoneLists)
+      .where(and(eq(phoneLists.id, id), eq(phoneLists.list, list), where))
+      .returning();
+    const row = found(deleted);
+    await audit(tx.db, {
+      action: `${list}.delete`,
+      actorId: auditActorId(ctx),
+      agencyId: row.agency_id,
+      businessId: row.business_id,
+      data: { phone: row.phone },
+      ip: client.ip,
+      requestId: client.requestId,
+    });
+  });
+}
+
+/** The values of a CSV text: every non-empty cell (a header cell is simply not a number). */
+function csvCells(csv: string): string[] {
+  return csv
+    .split(/[\r\n,;\t]+/)
+    .map((c) =>
+      c
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .trim(),
+    )
+    .filter(Boolean);
+}
+
+/** Imports numbers into the blacklist; invalid ones and those already listed are skipped. */
+export async function importPhoneList(ctx: Ctx, input: TPhoneImportRequest & { list: TPhoneList }) {
+  const { list } = input;
+  const { owner } = await ownerOf(ctx, list);
+  const createdBy = creatorOf(ctx);
+  const values = [...(input.phones ?? []), ...(input.csv ? csvCells(input.csv) : [])];
+  if (values.length > MAX_IMPORT) throw invalid('phones', 'validation.max_array', { max: MAX_IMPORT });
+  const invalidValues: string[] = [];
+  const phones = new Set<string>();
+  for (const value of values) {
+    const e164 = toE164(value);
+    if (e164) phones.add(e164);
+    else invalidValues.push(value);
+  }
+  const unique = [...phones];
+  let imported = 0;
+  await inTransaction(ctx, async (tx) => {
+    for (let i = 0; i < unique.length; i += 1000) {
+      const rows = await tx.db
+        .insert(phoneLists)
+        .values(unique.slice(i, i + 1000).map((phone) => ({ list, ...owner, phone, created_by: createdBy })))
+        .onConflictDoNothing()
+        .returning({ id: phoneLists.id });
+      imported += rows.length;
+    }
+  });
+  return { imported, skipped: values.length - imported, invalid: invalidValues.slice(0, INVALID_SHOWN) };
+}

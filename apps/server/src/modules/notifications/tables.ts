@@ -1,0 +1,20 @@
+import { bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** Every e-mail the platform sends; with no SMTP_URL this is the outbox people read. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    agency_id: integer('agency_id'),
+    business_id: integer('business_id'),
+    to: text('to').notNull(),
+    from: text('from').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    status: text('status').$type<'stored' | 'sent' | 'failed'>().notNull(),
+    error: text('error'),
+    message_id: text('message_id'),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('mail_outbox_created_idx').on(t.created_at)],
+);

@@ -1,0 +1,267 @@
+import type {
+  TAgentsQuery,
+  TBusinessUser,
+  TBusinessUserListQuery,
+  TChangePasswordRequest,
+  TCreateBusinessUserRequest,
+  TUpdateBusinessUserRequest,
+  TUserSummary,
+} from '@stn/contracts/users';
+import { and, asc, count, eq, ilike, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import type { Tx } from '../../platform/db/client.ts';
+import { forbidden, invalid } from '../../platform/http/errors.ts';
+import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import { actingUser, type Ctx, inTransaction, scope } from '../../platform/tenancy/context.ts';
+import { businesses } from '../businesses/tables.ts';
+import {
+  businessOf,
+  findBusinessUser,
+  guardRights,
+  likePattern,
+  requireBusinessPage,
+  rightsOf,
+} from './business-access.ts';
+import { createUser, deleteUser, setPassword, updateUser } from './service.ts';
+import { users } from './tables.ts';
+
+type UserRow = typeof users.$inferSelect;
+
+const tenantCols = { agency_id: users.agency_id, business_id: users.business_id };
+
+export function toUserSummary(u: UserRow): TUserSummary {
+  return {
+    id: u.id,
+    first_name: u.first_name,
+    last_name: u.last_name,
+    email: u.email,
+    role: u.role,
+    user_type: u.user_type,
+    agent_type: u.agent_type,
+  };
+}
+
+function toBusinessUser(u: UserRow, ownerId: number | null): TBusinessUser {
+  return {
+    id: u.id,
+    first_name: u.first_name,
+    last_name: u.last_name,
+    email: u.email,
+    role: u.role === 'BusinessAdmin' ? 'BusinessAdmin' : 'BusinessUser',
+    user_type: u.user_type,
+    agent_type: u.agent_type,
+    settings: { custom_type_pages: u.settings.custom_type_pages ?? [] },
+    active: u.active,
+    is_owner: u.id === ownerId,
+    created_at: u.created_at.toISOString(),
+  };
+}
+
+async function ownerOf(db: Tx, businessId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ owner_id: businesses.owner_id })
+    .from(businesses)
+    .where(eq(businesses.id, businessId));
+  return row?.owner_id ?? null;
+}
+
+/**
+ * The user limit (businesses.number_of_users active users). The business row is locked so that two
+ * concurrent creations cannot both take the last seat.
+ */
+async function assertSeatFree(tx: Tx, businessId: number): Promise<void> {
+  const [biz] = await tx
+    .select({ max: businesses.number_of_users })
+    .from(businesses)
+    .where(eq(businesses.id, businessId))
+    .for('update');
+  const [active] = await tx
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.business_id, businessId), eq(users.active, true)));
+  const max = biz?.max ?? 0;
+  if ((active?.n ?? 0) >= max) throw invalid('users', 'users.limit_reached', { max });
+}
+
+/** The stored user_type and pages for a role: only a BusinessUser has a type, only type 4 has pages. */
+function typeFields(input: Pick<TCreateBusinessUserRequest, 'role' | 'user_type' | 'settings'>) {
+  const userType = input.role === 'BusinessUser' ? (input.user_type ?? null) : null;
+  const pages = userType === '4' ? [...new Set(input.settings?.custom_type_pages ?? [])] : undefined;
+  return { userType, pages };
+}
+
+export async function listBusinessUsers(ctx: Ctx, q: TBusinessUserListQuery) {
+  const { businessId } = await requireBusinessPage(ctx.db, actingUser(ctx), 'users_page');
+  const conditions: (SQL | undefined)[] = [eq(users.role_group, 'Business')];
+  if (q.keyword) {
+    const p = likePattern(q.keyword);
+    conditions.push(
+      or(
+        ilike(users.first_name, p),
+        ilike(users.last_name, p),
+        ilike(users.email, p),
+        ilike(sql`${users.first_name} || ' ' || ${users.last_name}`, p),
+      ),
+    );
+  }
+  if (q.status) conditions.push(eq(users.active, q.status === 'active'));
+  if (q.role) conditions.push(eq(users.role, q.role));
+  const where = scope(ctx, tenantCols, ...conditions);
+  const { limit, offset } = pageOf(q);
+  const [rows, [total], ownerId] = await Promise.all([
+    ctx.db.select().from(users).where(where).orderBy(asc(users.id)).limit(limit).offset(offset),
+    ctx.db.select({ n: count() }).from(users).where(where),
+    ownerOf(ctx.db, businessId),
+  ]);
+  return listEnvelope(
+    rows.map((r) => toBusinessUser(r, ownerId)),
+    total?.n ?? 0,
+    q,
+  );
+}
+
+/** Every active user of the business, for pickers (any business user may read it). */
+export async function allBusinessUsers(ctx: Ctx): Promise<TUserSummary[]> {
+  businessOf(actingUser(ctx));
+  const rows = await ctx.db
+    .select()
+    .from(users)
+    .where(scope(ctx, tenantCols, eq(users.active, true)))
+    .orderBy(asc(users.first_name), asc(users.id));
+  return rows.map(toUserSummary);
+}
+
+/** Active users with an agent type, for assignment; by channel when asked. */
+export async function businessAgents(ctx: Ctx, q: TAgentsQuery): Promise<TUserSummary[]> {
+  businessOf(actingUser(ctx));
+  const types =
+    q.channel === 'sms'
+      ? (['agent', 'smsAgent'] as const)
+      : q.channel === 'voice'
+        ? (['agent', 'voiceAgent'] as const)
+        : null;
+  const rows = await ctx.db
+    .select()
+    .from(users)
+    .where(
+      scope(
+        ctx,
+        tenantCols,
+        eq(users.active, true),
+        types ? inArray(users.agent_type, [...types]) : isNotNull(users.agent_type),
+      ),
+    )
+    .orderBy(asc(users.first_name), asc(users.id));
+  return rows.map(toUserSummary);
+}
+
+export async function getBusinessUser(ctx: Ctx, input: { id: number }): Promise<TBusinessUser> {
+  const { businessId } = await requireBusinessPage(ctx.db, actingUser(ctx), 'users_page');
+  const row = await findBusinessUser(ctx, input.id);
+  return toBusinessUser(row, await ownerOf(ctx.db, businessId));
+}
+
+export async function createBusinessUser(
+  ctx: Ctx,
+  input: TCreateBusinessUserRequest,
+): Promise<TBusinessUser> {
+  const actor = actingUser(ctx);
+  const { businessId } = await requireBusinessPage(ctx.db, actor, 'users_page');
+  const { userType, pages } = typeFields(input);
+  await guardRights(ctx.db, actor, { role: input.role, userType, pages: pages ?? [] });
+  const id = await inTransaction(ctx, async (tx) => {
+    await assertSeatFree(tx.db, businessId);
+    return createUser(tx, {
+      email: input.email,
+      password: input.password,
+      role: input.role,
+      firstName: input.first_name,
+      lastName: input.last_name,
+      businessId,
+      userType,
+      agentType: input.agent_type ?? null,
+      settings: pages ? { custom_type_pages: pages } : {},
+    });
+  });
+  return getBusinessUser(ctx, { id });
+}
+
+export async function updateBusinessUser(
+  ctx: Ctx,
+  input: TUpdateBusinessUserRequest & { id: number },
+): Promise<TBusinessUser> {
+  const actor = actingUser(ctx);
+  const { businessId } = await requireBusinessPage(ctx.db, actor, 'users_page');
+  await inTransaction(ctx, async (c) => {
+    const tx = c.db;
+    const target = await findBusinessUser(c, input.id);
+    const { userType, pages } = typeFields(input);
+    // Another user: both the rights they hold and the rights they get must be the caller's to give.
+    // Oneself: the rights stay as they are (below).
+    if (target.id !== actor.userId) {
+      await guardRights(tx, actor, rightsOf(target), { role: input.role, userType, pages: pages ?? [] });
+    }
+    const active = input.active ?? target.active;
+    if (target.id === actor.userId) {
+      // Nobody raises or lowers their own rights, or locks themselves out.
+      const samePages =
+        JSON.stringify([...(pages ?? [])].sort()) ===
+        JSON.stringify([...(target.settings.custom_type_pages ?? [])].sort());
+      const sameRights =
+        input.role === target.role && userType === target.user_type && (userType !== '4' || samePages);
+      if (!sameRights || !active) throw forbidden('users.own_role');
+    }
+    if (target.id === (await ownerOf(tx, businessId)) && (input.role !== 'BusinessAdmin' || !active)) {
+      throw invalid('role', 'users.owner_locked');
+    }
+    if (active && !target.active) await assertSeatFree(tx, businessId);
+    const { custom_type_pages: _old, ...otherSettings } = target.settings;
+    await updateUser(c, {
+      id: target.id,
+      set: {
+        first_name: input.first_name,
+        last_name: input.last_name,
+        email: input.email,
+        role: input.role,
+        user_type: userType,
+        agent_type: input.agent_type ?? null,
+        settings: pages ? { ...otherSettings, custom_type_pages: pages } : otherSettings,
+        active,
+      },
+    });
+  });
+  return getBusinessUser(ctx, { id: input.id });
+}
+
+export async function deleteBusinessUser(ctx: Ctx, input: { id: number }) {
+  const actor = actingUser(ctx);
+  const { businessId } = await requireBusinessPage(ctx.db, actor, 'users_page');
+  await inTransaction(ctx, async (tx) => {
+    const target = await findBusinessUser(tx, input.id);
+    if (target.id === actor.userId) throw forbidden('users.cannot_delete_self');
+    if (target.id === (await ownerOf(tx.db, businessId))) throw forbidden('users.cannot_delete_owner');
+    await guardRights(tx.db, actor, rightsOf(target));
+    await deleteUser(tx, {
+      id: target.id,
+      audit: {
+        action: 'user.delete',
+        data: { email: target.email, role: target.role, user_type: target.user_type },
+      },
+    });
+  });
+}
+
+export async function changeBusinessUserPassword(ctx: Ctx, input: TChangePasswordRequest & { id: number }) {
+  const actor = actingUser(ctx);
+  await requireBusinessPage(ctx.db, actor, 'users_page');
+  await inTransaction(ctx, async (tx) => {
+    const target = await findBusinessUser(tx, input.id);
+    // One's own password is changed from the profile, which asks for the current one.
+    if (target.id === actor.userId) throw forbidden('users.change_own_password');
+    await guardRights(tx.db, actor, rightsOf(target));
+    await setPassword(tx, {
+      user: target,
+      password: input.password,
+      audit: { action: 'user.password_change' },
+    });
+  });
+}

@@ -1,1 +1,0 @@
-export { clientOf } from '../../platform/http/client.ts';

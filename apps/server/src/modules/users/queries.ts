@@ -1,0 +1,40 @@
+// Reads of the users table, internal to this module (other modules call service.ts).
+import { eq, sql } from 'drizzle-orm';
+import type { Tx } from '../../platform/db/client.ts';
+import { notFound } from '../../platform/http/errors.ts';
+import { type Ctx, scope } from '../../platform/tenancy/context.ts';
+import { users } from './tables.ts';
+
+export type UserRow = typeof users.$inferSelect;
+
+/** The tenant columns of the users table, for `scope`. */
+export const userCols = { agency_id: users.agency_id, business_id: users.business_id };
+
+export async function emailTaken(db: Tx, email: string, exceptUserId?: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+    .limit(2);
+  return rows.some((r) => r.id !== exceptUserId);
+}
+
+/** A user of the context's tenant (locked for the transaction when asked), or undefined. */
+export async function findUserRow(ctx: Ctx, id: number, lock = false): Promise<UserRow | undefined> {
+  const query = ctx.db
+    .select()
+    .from(users)
+    .where(scope(ctx, userCols, eq(users.id, id)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+/** One of the agency's own staff (AgencyUser) in the context's tenant, or 404. */
+export async function findAgencyUser(ctx: Ctx, id: number): Promise<UserRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(users)
+    .where(scope(ctx, { agency_id: users.agency_id }, eq(users.role, 'AgencyUser'), eq(users.id, id)));
+  if (!row) throw notFound();
+  return row;
+}

@@ -1,0 +1,431 @@
+// The users module's public functions: the only code that writes the users table, and the one place of
+// each rule about a user's row (a changed e-mail is unconfirmed, a disabled user loses its sessions, a
+// suspended tenant's users come back exactly). Other modules call these; they never write users.
+import type { TUser } from '@stn/contracts/profile';
+import {
+  ROLE_GROUP_OF,
+  type TAgentType,
+  type TRole,
+  type TUserType,
+  userTypesFor,
+} from '@stn/contracts/roles';
+import { and, eq, sql } from 'drizzle-orm';
+import { hashPassword } from '../../platform/auth/passwords.ts';
+import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
+import type { Tx } from '../../platform/db/client.ts';
+import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
+import {
+  actingUser,
+  auditActorId,
+  auditClient,
+  type Ctx,
+  inTransaction,
+  scope,
+  type Tenant,
+} from '../../platform/tenancy/context.ts';
+import { agencies } from '../agencies/tables.ts';
+import { audit } from '../audit/service.ts';
+import { businesses } from '../businesses/tables.ts';
+import { findBusinessUser, guardRights, requireBusinessPage, rightsOf } from './business-access.ts';
+import { emailTaken, findAgencyUser, findUserRow, type UserRow, userCols } from './queries.ts';
+import { type UserSettings, users } from './tables.ts';
+
+export type { UserRow };
+
+export type CreateUserInput = {
+  email: string;
+  password: string;
+  role: TRole;
+  firstName?: string;
+  lastName?: string;
+  agencyId?: number | null;
+  businessId?: number | null;
+  userType?: TUserType | null;
+  agentType?: TAgentType | null;
+  settings?: UserSettings;
+  emailVerified?: boolean;
+};
+
+/** Creates a user after checking that role, tenant and user type fit together (spec 000 §6). */
+export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<number> {
+  const { db } = ctx;
+  const roleGroup = ROLE_GROUP_OF[input.role];
+  let agencyId = input.agencyId ?? null;
+  const businessId = input.businessId ?? null;
+  if (roleGroup === 'Admin' && (agencyId || businessId)) throw invalid('agency', 'validation.invalid');
+  if (roleGroup === 'Business') {
+    if (!businessId) throw invalid('business', 'validation.required');
+    const [biz] = await db
+      .select({ agency_id: businesses.agency_id })
+      .from(businesses)
+      .where(eq(businesses.id, businessId));
+    if (!biz) throw invalid('business', 'validation.invalid');
+    if (agencyId && agencyId !== biz.agency_id) throw invalid('agency', 'validation.invalid');
+    agencyId = biz.agency_id;
+  }
+  if (roleGroup === 'Agency') {
+    if (!agencyId) throw invalid('agency', 'validation.required');
+    if (businessId) throw invalid('business', 'validation.invalid');
+    const [agency] = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.id, agencyId));
+    if (!agency) throw invalid('agency', 'validation.invalid');
+  }
+  const allowedTypes = userTypesFor(input.role);
+  const userType = input.userType ?? null;
+  if (userType && !allowedTypes.includes(userType)) throw invalid('user_type', 'validation.in');
+  if (!userType && allowedTypes.length > 0) throw invalid('user_type', 'validation.required');
+  const email = input.email.trim().toLowerCase();
+  if (await emailTaken(db, email)) throw invalid('email', 'validation.email_taken');
+
+  const [row] = await db
+    .insert(users)
+    .values({
+      email,
+      password_hash: await hashPassword(input.password),
+      first_name: input.firstName ?? '',
+      last_name: input.lastName ?? '',
+      role_group: roleGroup,
+      role: input.role,
+      user_type: userType,
+      agent_type: input.agentType ?? null,
+      agency_id: agencyId,
+      business_id: businessId,
+      settings: input.settings ?? {},
+      email_verified_at: input.emailVerified ? new Date() : null,
+    })
+    .returning({ id: users.id });
+  if (!row) throw new AppError('CONFLICT');
+  return row.id;
+}
+
+/** Whether another user already has this address (case does not matter). */
+export async function isEmailTaken(ctx: Ctx, input: { email: string; exceptUserId?: number }) {
+  return emailTaken(ctx.db, input.email, input.exceptUserId);
+}
+
+/** A user by e-mail, on any tenant: for sign-in and the e-mailed links only. */
+export async function findUserByEmail(ctx: Ctx, email: string): Promise<UserRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+    .limit(1);
+  return row;
+}
+
+/** A user of the context's tenant, or undefined. */
+export async function getUser(ctx: Ctx, id: number): Promise<UserRow | undefined> {
+  return findUserRow(ctx, id);
+}
+
+/**
+ * The person really acting behind an impersonation, usually of another tenant (an Admin, the agency):
+ * the token named them, so they are read by id whatever the context's tenant.
+ */
+export async function impersonatorOf(ctx: Ctx): Promise<UserRow | undefined> {
+  const actor = actingUser(ctx);
+  if (!actor.impersonatorId) return undefined;
+  const [row] = await ctx.db.select().from(users).where(eq(users.id, actor.impersonatorId));
+  return row;
+}
+
+export type UserChanges = Partial<{
+  email: string;
+  first_name: string;
+  last_name: string;
+  avatar: string | null;
+  role: TRole;
+  user_type: TUserType | null;
+  agent_type: TAgentType | null;
+  settings: UserSettings;
+  active: boolean;
+}>;
+
+/**
+ * Ends the sessions of users who were just disabled. The one place of the rule "a disabled user loses
+ * its sessions": every way of disabling a user (edit, suspension of its tenant) comes through here.
+ */
+async function disabled(db: Tx, ids: number[]): Promise<void> {
+  await revokeSessionsOf(db, ids);
+}
+
+/**
+ * Changes a user of the context's tenant. A new e-mail must be free (`emailField` names the field of the
+ * 422) and is unconfirmed until a link confirms it; a disabled user loses its sessions, and an enable or
+ * disable by hand clears a suspension mark, so that a tenant's restore never overrides it.
+ */
+export async function updateUser(
+  ctx: Ctx,
+  input: { id: number; set: UserChanges; emailField?: string },
+): Promise<UserRow> {
+  return inTransaction(ctx, async (tx) => {
+    const current = await findUserRow(tx, input.id, true);
+    if (!current) throw notFound();
+    const { email, active, ...rest } = input.set;
+    const emailChanged = email !== undefined && email.toLowerCase() !== current.email.toLowerCase();
+    if (emailChanged && (await emailTaken(tx.db, email, current.id))) {
+      throw invalid(input.emailField ?? 'email', 'validation.email_taken');
+    }
+    const activeChanged = active !== undefined && active !== current.active;
+    const [row] = await tx.db
+      .update(users)
+      .set({
+        ...rest,
+        ...(email !== undefined ? { email } : {}),
+        ...(emailChanged ? { email_verified_at: null } : {}),
+        ...(activeChanged ? { active, suspended_by: null } : {}),
+        updated_at: new Date(),
+      })
+      .where(eq(users.id, current.id))
+      .returning();
+    if (!row) throw notFound();
+    if (activeChanged && !active) await disabled(tx.db, [row.id]);
+    return row;
+  });
+}
+
+/** Enables or disables a user of the context's tenant (a disabled one loses its sessions). */
+export async function setActive(ctx: Ctx, input: { id: number; active: boolean }): Promise<UserRow> {
+  return updateUser(ctx, { id: input.id, set: { active: input.active } });
+}
+
+/** Merges keys into a user's settings (language, notification choices, unsubscribe). */
+export async function mergeSettings(ctx: Ctx, input: { id: number; settings: UserSettings }) {
+  await ctx.db
+    .update(users)
+    .set({
+      settings: sql`${users.settings} || ${JSON.stringify(input.settings)}::jsonb`,
+      updated_at: new Date(),
+    })
+    .where(scope(ctx, userCols, eq(users.id, input.id)));
+}
+
+export async function setCountries(ctx: Ctx, input: { id: number; countries: string[] }) {
+  await ctx.db
+    .update(users)
+    .set({ countries: [...new Set(input.countries)], updated_at: new Date() })
+    .where(scope(ctx, userCols, eq(users.id, input.id)));
+}
+
+/** The address is confirmed (a link was followed, or an agency vouched for it). */
+export async function markEmailVerified(ctx: Ctx, input: { id: number }) {
+  await ctx.db
+    .update(users)
+    .set({ email_verified_at: new Date() })
+    .where(scope(ctx, userCols, eq(users.id, input.id)));
+}
+
+/**
+ * Replaces a user's password: every session of that user ends (but `keepTokenId`, the caller's own
+ * session when they change their own password), and with `audit` the log says who did it.
+ */
+export async function setPassword(
+  ctx: Ctx,
+  input: {
+    user: { id: number; agency_id: number | null; business_id: number | null };
+    password: string;
+    keepTokenId?: number;
+    audit?: { action: string };
+  },
+): Promise<void> {
+  // Argon2 is slow: hash before the transaction holds any lock.
+  const passwordHash = await hashPassword(input.password);
+  await inTransaction(ctx, async (tx) => {
+    const now = new Date();
+    const updated = await tx.db
+      .update(users)
+      .set({ password_hash: passwordHash, password_changed_at: now, updated_at: now })
+      .where(scope(tx, userCols, eq(users.id, input.user.id)))
+      .returning({ id: users.id });
+    if (updated.length === 0) throw notFound();
+    await revokeSessionsOf(tx.db, [input.user.id], input.keepTokenId);
+    if (input.audit) {
+      await audit(tx.db, {
+        action: input.audit.action,
+        actorId: auditActorId(tx),
+        agencyId: input.user.agency_id,
+        businessId: input.user.business_id,
+        targetUserId: input.user.id,
+        ...auditClient(tx),
+      });
+    }
+  });
+}
+
+/** Deletes a user of the context's tenant (never a platform user from a tenant) and logs who did it. */
+export async function deleteUser(
+  ctx: Ctx,
+  input: { id: number; audit: { action: string; data?: Record<string, unknown> } },
+): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    const current = await findUserRow(tx, input.id, true);
+    if (!current) throw notFound();
+    await tx.db.delete(users).where(eq(users.id, current.id));
+    await audit(tx.db, {
+      action: input.audit.action,
+      actorId: auditActorId(tx),
+      agencyId: current.agency_id,
+      businessId: current.business_id,
+      targetUserId: current.id,
+      data: input.audit.data,
+      ...auditClient(tx),
+    });
+  });
+}
+
+type SuspendingTenant = Exclude<Tenant, { level: 'platform' }>;
+
+/** The mark a suspension leaves on the users it disabled. */
+const suspensionMark = (tenant: SuspendingTenant) =>
+  tenant.level === 'agency' ? `agency:${tenant.agencyId}` : `business:${tenant.businessId}`;
+
+const usersOf = (tenant: SuspendingTenant) =>
+  tenant.level === 'agency'
+    ? eq(users.agency_id, tenant.agencyId)
+    : and(eq(users.agency_id, tenant.agencyId), eq(users.business_id, tenant.businessId));
+
+/**
+ * An agency archived or a business deleted: its active users are disabled and signed out, and marked as
+ * suspended by that tenant. Users already disabled keep their own state. Returns the ids disabled.
+ */
+export async function suspendTenantUsers(ctx: Ctx, tenant: SuspendingTenant): Promise<number[]> {
+  return inTransaction(ctx, async (tx) => {
+    const rows = await tx.db
+      .update(users)
+      .set({ active: false, suspended_by: suspensionMark(tenant), updated_at: new Date() })
+      .where(scope(tx, userCols, usersOf(tenant), eq(users.active, true)))
+      .returning({ id: users.id });
+    const ids = rows.map((r) => r.id);
+    await disabled(tx.db, ids);
+    return ids;
+  });
+}
+
+/**
+ * The tenant is back: exactly the users its suspension disabled are enabled again (their old sessions
+ * stay ended); a user disabled on its own, before or during the suspension, stays disabled.
+ */
+export async function resumeTenantUsers(ctx: Ctx, tenant: SuspendingTenant): Promise<number[]> {
+  const rows = await ctx.db
+    .update(users)
+    .set({ active: true, suspended_by: null, updated_at: new Date() })
+    .where(
+      scope(
+        ctx,
+        userCols,
+        usersOf(tenant),
+        eq(users.active, false),
+        eq(users.suspended_by, suspensionMark(tenant)),
+      ),
+    )
+    .returning({ id: users.id });
+  return rows.map((r) => r.id);
+}
+
+/**
+ * A manager asks for a reset link for one of its users (a business's users, an agency's staff): checks that
+ * the caller manages that user, logs the request, and returns the address; the auth module sends the link.
+ */
+export async function resetLinkTarget(
+  ctx: Ctx,
+  input: { id: number; kind: 'business_user' | 'agency_user' },
+): Promise<{ email: string }> {
+  const actor = actingUser(ctx);
+  let target: UserRow;
+  if (input.kind === 'business_user') {
+    await requireBusinessPage(ctx.db, actor, 'users_page');
+    target = await findBusinessUser(ctx, input.id);
+    // One's own reset link is the 'forgot password' flow's anyway.
+    if (target.id !== actor.userId) await guardRights(ctx.db, actor, rightsOf(target));
+  } else {
+    target = await findAgencyUser(ctx, input.id);
+  }
+  await audit(ctx.db, {
+    action: input.kind === 'business_user' ? 'user.password_reset' : 'agency_user.password_reset',
+    actorId: auditActorId(ctx),
+    agencyId: target.agency_id,
+    businessId: input.kind === 'business_user' ? target.business_id : undefined,
+    targetUserId: target.id,
+    ...auditClient(ctx),
+  });
+  return { email: target.email };
+}
+
+/** The profile of spec 000 §3, as the web app stores it. */
+export async function loadUser(ctx: Ctx, userId: number): Promise<TUser> {
+  const [row] = await ctx.db
+    .select({ user: users, agency: agencies, business: businesses })
+    .from(users)
+    .leftJoin(agencies, eq(agencies.id, users.agency_id))
+    .leftJoin(businesses, eq(businesses.id, users.business_id))
+    .where(eq(users.id, userId));
+  if (!row) throw notFound();
+  const { user, agency, business } = row;
+  return {
+    id: user.id,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email: user.email,
+    email_verified: user.email_verified_at !== null,
+    avatar: user.avatar,
+    role: user.role,
+    role_group: user.role_group,
+    user_type: user.user_type,
+    agent_type: user.agent_type,
+    settings: user.settings,
+    subscriptions: { zapier: Boolean(agency?.zapier_enabled) },
+    has_twilio_setup: Boolean(agency?.twilio_config.accountSid),
+    // Billing arrives with its own issue: until then nobody has an active paid subscription.
+    stripe_active: false,
+    subscribed: false,
+    has_payment_method: false,
+    agency_has_stripe_config: Boolean(agency?.stripe_config.publicKey),
+    max_departments: Number(
+      (business?.settings as { max_departments?: number } | undefined)?.max_departments ?? 0,
+    ),
+    open_install_wizard: false,
+    number_of_messages: 0,
+    number_of_tasks: 0,
+    countries: user.countries,
+    agency: agency
+      ? {
+          id: agency.id,
+          name: agency.name,
+          email: agency.email,
+          domain: agency.domain,
+          subdomain: agency.subdomain,
+          is_main: agency.is_main,
+          is_template: agency.is_template,
+          free_fee: agency.free_fee,
+          active: agency.active,
+          zapier_enabled: agency.zapier_enabled,
+          zapier_free: agency.zapier_free,
+          department_enabled: agency.department_enabled,
+          remove_branding: agency.remove_branding,
+          profanity_enabled: agency.profanity_enabled,
+          properties: {
+            twProfileSid: agency.properties.twProfileSid ?? null,
+            twCampaignSid: agency.properties.twCampaignSid ?? null,
+          },
+        }
+      : null,
+    business: business
+      ? {
+          id: business.id,
+          name: business.name,
+          free_fee: business.free_fee,
+          is_template: business.is_template,
+          widget_type: business.widget_type,
+          is_on_trial: business.is_on_trial,
+          calls: business.calls,
+          number_of_calls: business.number_of_calls,
+          messages: business.messages,
+          number_of_messages: business.number_of_messages,
+          number_of_users: business.number_of_users,
+          number_of_installs: business.number_of_installs,
+          number_of_automations: business.number_of_automations,
+          dep_enabled: business.dep_enabled,
+          has_sales_user_extension: business.has_sales_user_extension,
+        }
+      : null,
+  };
+}

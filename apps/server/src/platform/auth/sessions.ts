@@ -1,0 +1,90 @@
+// Sessions (bearer tokens) live here, below every module: sign-in and impersonation (modules/auth) issue
+// them, user management (modules/users) ends them, and neither has to import the other.
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Tx } from '../db/client.ts';
+import type { Actor } from './actor.ts';
+import { authTokens } from './tables.ts';
+import { hashToken, newToken } from './tokens.ts';
+
+export type SessionClient = { ip: string; userAgent?: string };
+
+export async function issueToken(
+  db: Tx,
+  opts: {
+    userId: number;
+    agencyId: number | null;
+    businessId: number | null;
+    ttlSeconds: number;
+    client: SessionClient;
+    impersonatorId?: number;
+    parentTokenId?: number;
+    notAfter?: Date;
+  },
+): Promise<{ token: string; expiresAt: Date; id: number }> {
+  const token = newToken();
+  let expiresAt = new Date(Date.now() + opts.ttlSeconds * 1000);
+  if (opts.notAfter && opts.notAfter < expiresAt) expiresAt = opts.notAfter;
+  const [row] = await db
+    .insert(authTokens)
+    .values({
+      token_hash: hashToken(token),
+      user_id: opts.userId,
+      agency_id: opts.agencyId,
+      business_id: opts.businessId,
+      kind: opts.impersonatorId ? 'impersonation' : 'access',
+      impersonator_id: opts.impersonatorId ?? null,
+      parent_token_id: opts.parentTokenId ?? null,
+      expires_at: expiresAt,
+      ip: opts.client.ip,
+      user_agent: opts.client.userAgent?.slice(0, 500) ?? null,
+    })
+    .returning({ id: authTokens.id });
+  if (!row) throw new Error('token not stored');
+  return { token, expiresAt, id: row.id };
+}
+
+/** Ends the session; an impersonation's logout ends the session it was started from too. */
+export async function logout(db: Tx, actor: Actor): Promise<void> {
+  const ids = [actor.tokenId];
+  if (actor.tokenKind === 'impersonation') {
+    const [row] = await db
+      .select({ parent: authTokens.parent_token_id })
+      .from(authTokens)
+      .where(eq(authTokens.id, actor.tokenId));
+    if (row?.parent) ids.push(row.parent);
+  }
+  for (const id of ids) await revokeToken(db, id);
+}
+
+/** Ends one session and the impersonations started from it. */
+export async function revokeToken(db: Tx, tokenId: number): Promise<void> {
+  await db
+    .update(authTokens)
+    .set({ revoked_at: new Date() })
+    .where(
+      and(
+        or(eq(authTokens.id, tokenId), eq(authTokens.parent_token_id, tokenId)),
+        isNull(authTokens.revoked_at),
+      ),
+    );
+}
+
+/**
+ * Ends every session of these users, and every impersonation they started, optionally keeping one
+ * session (the caller's own, after a password change from the profile).
+ */
+export async function revokeSessionsOf(db: Tx, userIds: number[], keepTokenId?: number): Promise<number> {
+  if (userIds.length === 0) return 0;
+  const rows = await db
+    .update(authTokens)
+    .set({ revoked_at: new Date() })
+    .where(
+      and(
+        or(inArray(authTokens.user_id, userIds), inArray(authTokens.impersonator_id, userIds)),
+        isNull(authTokens.revoked_at),
+        keepTokenId ? sql`${authTokens.id} <> ${keepTokenId}` : undefined,
+      ),
+    )
+    .returning({ id: authTokens.id });
+  return rows.length;
+}

@@ -1,0 +1,195 @@
+// The first start's data (the main agency; with demo data the demo tenants and their users). Users are
+// created through the users module; the agencies and businesses here are plain rows of a fresh database.
+import { eq } from 'drizzle-orm';
+import { agencies } from './modules/agencies/tables.ts';
+import { businesses } from './modules/businesses/tables.ts';
+import { createUser } from './modules/users/service.ts';
+import type { Config } from './platform/config.ts';
+import type { Deps } from './platform/deps.ts';
+import { inTransaction, platformSystemContext } from './platform/tenancy/context.ts';
+
+export type DemoLogin = { label: string; email: string; password: string; site: string };
+
+const svgLogo = (text: string, color: string) =>
+  `data:image/svg+xml;base64,${Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="48" viewBox="0 0 200 48"><rect width="200" height="48" rx="8" fill="${color}"/><text x="100" y="31" font-family="Arial,sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">${text}</text></svg>`,
+  ).toString('base64')}`;
+
+/** Demo accounts, printed at start and listed in the README. */
+export function demoLogins(config: Config): DemoLogin[] {
+  const port = config.port === 80 ? '' : `:${config.port}`;
+  const main = `http://${config.mainDomain}${port}`;
+  const acme = `http://acme.${config.mainDomain}${port}`;
+  return [
+    { label: 'SuperAdmin', email: 'admin@demo.test', password: 'demo-admin-1', site: main },
+    { label: 'AgencyAdmin (main agency)', email: 'agency@demo.test', password: 'demo-agency-1', site: main },
+    { label: 'AgencyAdmin (Acme)', email: 'owner@acme.test', password: 'demo-acme-1', site: acme },
+    {
+      label: 'AgencyUser AccountManager (Acme)',
+      email: 'accounts@acme.test',
+      password: 'demo-acme-2',
+      site: acme,
+    },
+    {
+      label: 'BusinessAdmin (Bright Dental)',
+      email: 'admin@brightdental.test',
+      password: 'demo-dental-1',
+      site: acme,
+    },
+    {
+      label: 'AdminSupport (Bright Dental)',
+      email: 'support@brightdental.test',
+      password: 'demo-dental-2',
+      site: acme,
+    },
+    {
+      label: 'SalesUser, SMS agent (Bright Dental)',
+      email: 'sales@brightdental.test',
+      password: 'demo-dental-3',
+      site: acme,
+    },
+    {
+      label: 'Custom type user (Bright Dental)',
+      email: 'frontdesk@brightdental.test',
+      password: 'demo-dental-4',
+      site: acme,
+    },
+  ];
+}
+
+/**
+ * First start: the main agency on the main domain, always (the main domain must answer). With demo data,
+ * also a SuperAdmin, the Acme agency on acme.<MAIN_DOMAIN> with its own branding, and a business with users
+ * of several types. Returns the demo sign-ins whenever the demo data is there.
+ */
+export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>): Promise<DemoLogin[]> {
+  // Runs before the app (and its mailer) exists; creating users sends no mail.
+  const deps = base as Deps;
+  const { db, config } = deps;
+  const logins = demoLogins(config);
+  const [existing] = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.is_main, true));
+  if (existing) {
+    const [acme] = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.subdomain, 'acme'));
+    return acme && config.demoData ? logins : [];
+  }
+  if (!config.demoData) {
+    await db.insert(agencies).values({
+      name: 'Start Texting Now',
+      is_main: true,
+      free_fee: true,
+      branding: { title: 'Start Texting Now', landingPage: false },
+    });
+    return [];
+  }
+  const pw = (email: string) => logins.find((l) => l.email === email)?.password ?? '';
+  await inTransaction(platformSystemContext(deps, 'seed', 'demo data'), async (ctx) => {
+    const tx = ctx.db;
+    const [main] = await tx
+      .insert(agencies)
+      .values({
+        name: 'Start Texting Now',
+        email: 'support@demo.test',
+        is_main: true,
+        free_fee: true,
+        zapier_enabled: true,
+        department_enabled: true,
+        branding: {
+          title: 'Start Texting Now',
+          headerLogo: svgLogo('Start Texting Now', '#1a76d2'),
+          supportEmail: 'support@demo.test',
+          address: '100 Main Street, Austin, TX 78701',
+          landingPage: true,
+        },
+        twilio_config: { accountSid: 'ACsandbox' },
+        properties: { installs: 100 },
+      })
+      .returning();
+    const [acme] = await tx
+      .insert(agencies)
+      .values({
+        name: 'Acme Callbacks',
+        email: 'hello@acme.test',
+        subdomain: 'acme',
+        free_fee: true,
+        department_enabled: true,
+        branding: {
+          title: 'Acme Callbacks',
+          headerLogo: svgLogo('Acme Callbacks', '#d2461a'),
+          loginLogo: svgLogo('Acme', '#d2461a'),
+          supportEmail: 'help@acme.test',
+          address: '42 Harbor Road, Portland, ME 04101',
+          landingPage: true,
+        },
+        twilio_config: { accountSid: 'ACsandbox' },
+        properties: { installs: 25 },
+      })
+      .returning();
+    if (!main || !acme) throw new Error('seed failed');
+    const [dental] = await tx
+      .insert(businesses)
+      .values({
+        agency_id: acme.id,
+        name: 'Bright Dental',
+        free_fee: true,
+        number_of_users: 5,
+        dep_enabled: true,
+      })
+      .returning();
+    if (!dental) throw new Error('seed failed');
+    const user = (email: string, rest: Omit<Parameters<typeof createUser>[1], 'email' | 'password'>) =>
+      createUser(ctx, { email, password: pw(email), emailVerified: true, ...rest });
+    await user('admin@demo.test', { role: 'SuperAdmin', firstName: 'Sam', lastName: 'Super' });
+    await user('agency@demo.test', {
+      role: 'AgencyAdmin',
+      agencyId: main.id,
+      firstName: 'Maya',
+      lastName: 'Main',
+    });
+    await user('owner@acme.test', {
+      role: 'AgencyAdmin',
+      agencyId: acme.id,
+      firstName: 'Alex',
+      lastName: 'Acme',
+    });
+    await user('accounts@acme.test', {
+      role: 'AgencyUser',
+      userType: '1',
+      agencyId: acme.id,
+      firstName: 'Ann',
+      lastName: 'Accounts',
+    });
+    const owner = await user('admin@brightdental.test', {
+      role: 'BusinessAdmin',
+      businessId: dental.id,
+      agentType: 'agent',
+      firstName: 'Dana',
+      lastName: 'Bright',
+    });
+    await user('support@brightdental.test', {
+      role: 'BusinessUser',
+      userType: '1',
+      businessId: dental.id,
+      firstName: 'Sid',
+      lastName: 'Support',
+    });
+    await user('sales@brightdental.test', {
+      role: 'BusinessUser',
+      userType: '3',
+      agentType: 'smsAgent',
+      businessId: dental.id,
+      firstName: 'Sally',
+      lastName: 'Sales',
+    });
+    await user('frontdesk@brightdental.test', {
+      role: 'BusinessUser',
+      userType: '4',
+      agentType: 'agent',
+      businessId: dental.id,
+      firstName: 'Fran',
+      lastName: 'Desk',
+      settings: { custom_type_pages: ['inbox_page', 'contacts_page', 'tasks_page', 'calls_page'] },
+    });
+    await tx.update(businesses).set({ owner_id: owner }).where(eq(businesses.id, dental.id));
+  });
+  return logins;
+}

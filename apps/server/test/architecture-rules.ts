@@ -1,0 +1,143 @@
+import path from 'node:path';
+
+// The boundaries of ARCHITECTURE.md and CONVENTIONS.md 5 and 8, checked by reading the source as text
+// (no dependency): what imports what, and which module writes which table. Pure functions over a list
+// of files, so that the test can run them on the repository and on a tiny set of files that break each
+// rule (the self-check). Paths are relative to the repository root, with '/' separators.
+
+export type SourceFile = { path: string; text: string };
+export type Rule = 'module-import' | 'platform-import' | 'foreign-write' | 'web-boundary';
+export type Violation = { rule: Rule; file: string; target: string };
+
+const SERVER = 'apps/server/src/';
+const WEB = 'apps/web/src/';
+/** The one module that may read (never write) every module's tables: reports and analytics (ADR 014). */
+const ANALYTICS = 'analytics';
+
+/** Every module specifier a file imports or re-exports, statically or dynamically. */
+export function importsOf(text: string): string[] {
+  const out: string[] = [];
+  const patterns = [
+    /\bimport\s+(?:type\s+)?[^'";]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bexport\s+(?:type\s+)?[^'";]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  for (const re of patterns) for (const m of text.matchAll(re)) if (m[1]) out.push(m[1]);
+  return out;
+}
+
+/** The repository path a relative specifier points at (null for packages). */
+export function resolve(from: string, spec: string): string | null {
+  if (spec.startsWith('@/')) return path.posix.join(WEB, spec.slice(2));
+  if (!spec.startsWith('.')) return null;
+  return path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+}
+
+/** `modules/<name>` of a server path, or null. */
+export function moduleOf(p: string): string | null {
+  const m = p.startsWith(`${SERVER}modules/`) ? p.slice(`${SERVER}modules/`.length).split('/')[0] : null;
+  return m ?? null;
+}
+
+const isPlatform = (p: string) => p.startsWith(`${SERVER}platform/`);
+const isTables = (p: string) => /\/tables\.ts$/.test(p);
+
+/** Which module (or `platform`) owns each table, by the variable its tables.ts exports. */
+export function tableOwners(files: SourceFile[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const f of files) {
+    if (!isTables(f.path)) continue;
+    const owner = moduleOf(f.path) ?? (isPlatform(f.path) ? 'platform' : null);
+    if (!owner) continue;
+    for (const m of f.text.matchAll(/export\s+const\s+(\w+)\s*=\s*pgTable\(/g))
+      if (m[1]) owners.set(m[1], owner);
+  }
+  return owners;
+}
+
+/** Local names bound to imported tables: `import { users as u } from '../users/tables.ts'` gives u → users. */
+function tableBindings(text: string): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const m of text.matchAll(/import\s+\{([^}]*)\}\s*from\s*['"][^'"]*tables\.ts['"]/g)) {
+    for (const part of (m[1] ?? '').split(',')) {
+      const [orig, alias] = part
+        .replace(/^\s*type\s+/, '')
+        .split(/\s+as\s+/)
+        .map((s) => s.trim());
+      if (orig) names.set(alias || orig, orig);
+    }
+  }
+  return names;
+}
+
+function serverViolations(f: SourceFile, owners: Map<string, string>): Violation[] {
+  const out: Violation[] = [];
+  const mod = moduleOf(f.path);
+  for (const spec of importsOf(f.text)) {
+    const target = resolve(f.path, spec);
+    if (!target) continue;
+    const targetModule = moduleOf(target);
+    if (!targetModule) continue;
+    // (b) The platform depends on no module; only a platform table's foreign key names a module's table.
+    if (isPlatform(f.path)) {
+      if (!(isTables(f.path) && isTables(target)))
+        out.push({ rule: 'platform-import', file: f.path, target });
+      continue;
+    }
+    // (a) Another module is reached through its service.ts; its tables.ts only from a tables.ts (a foreign
+    // key) or, for reading, from the analytics module.
+    if (!mod || targetModule === mod) continue;
+    const allowed =
+      target === `${SERVER}modules/${targetModule}/service.ts` ||
+      (isTables(target) && (isTables(f.path) || mod === ANALYTICS));
+    if (!allowed) out.push({ rule: 'module-import', file: f.path, target });
+  }
+  // (c) A module writes only its own tables (analytics included: it only reads).
+  if (mod) {
+    const bound = tableBindings(f.text);
+    for (const m of f.text.matchAll(/\.(insert|update|delete)\(\s*(\w+)\s*\)/g)) {
+      const table = bound.get(m[2] ?? '') ?? m[2] ?? '';
+      const owner = owners.get(table);
+      if (owner && owner !== mod)
+        out.push({ rule: 'foreign-write', file: f.path, target: `${table} (${owner})` });
+    }
+  }
+  return out;
+}
+
+/** `features/<name>` of a web path, or null. */
+const featureOf = (p: string) =>
+  p.startsWith(`${WEB}features/`) ? (p.slice(`${WEB}features/`.length).split('/')[0] ?? null) : null;
+
+function webViolations(f: SourceFile): Violation[] {
+  const out: Violation[] = [];
+  const feature = featureOf(f.path);
+  const inLib = f.path.startsWith(`${WEB}lib/`);
+  for (const spec of importsOf(f.text)) {
+    const target = resolve(f.path, spec);
+    if (!target?.startsWith(WEB)) continue;
+    const targetFeature = featureOf(target);
+    // (d) A feature imports no other feature and not the app shell; lib/ imports no feature.
+    const shell = target.startsWith(`${WEB}app/`) || target.startsWith(`${WEB}layouts/`);
+    if (feature && ((targetFeature && targetFeature !== feature) || shell))
+      out.push({ rule: 'web-boundary', file: f.path, target });
+    if (inLib && targetFeature) out.push({ rule: 'web-boundary', file: f.path, target });
+  }
+  return out;
+}
+
+/** Every violation in a set of files (tests excluded: they may reach into what they test). */
+export function violations(files: SourceFile[]): Violation[] {
+  const code = files.filter((f) => !/\.test\.tsx?$|\/test-(fixtures|support)\.ts$/.test(f.path));
+  const owners = tableOwners(code);
+  return code.flatMap((f) =>
+    f.path.startsWith(SERVER) ? serverViolations(f, owners) : f.path.startsWith(WEB) ? webViolations(f) : [],
+  );
+}
+
+export const key = (v: Violation) => `${v.rule}: ${v.file} -> ${v.target}`;
+
+/** `modules/<m>/` inside the server, for the self-check's fake files. */
+export const serverPath = (rest: string) => `${SERVER}${rest}`;
+export const webPath = (rest: string) => `${WEB}${rest}`;

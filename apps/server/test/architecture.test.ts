@@ -1,0 +1,223 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { key, type SourceFile, serverPath, violations, webPath } from './architecture-rules.ts';
+
+// The boundaries, enforced. (a) A module imports another module only through its service.ts; another
+// module's tables.ts only from its own tables.ts (a foreign key), or for reading from modules/analytics
+// (ADR 014). (b) platform/ imports no module (a platform tables.ts may name a module's table for a
+// foreign key). (c) A module writes (insert, update, delete) only the tables its own tables.ts declares.
+// (d) A web feature imports no other feature, nor app/ or layouts/; lib/ imports no feature.
+
+const root = path.resolve(import.meta.dirname, '../../..');
+
+function sources(dir: string): SourceFile[] {
+  const out: SourceFile[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (/\.tsx?$/.test(e.name))
+        out.push({
+          path: path.relative(root, full).split(path.sep).join('/'),
+          text: fs.readFileSync(full, 'utf8'),
+        });
+    }
+  };
+  walk(path.join(root, dir));
+  return out;
+}
+
+// Who removes each known violation (issue 7's parallel work; the list only shrinks).
+const USERS = 'h-server: modules/users becomes the only writer of users; others call users/service.ts';
+const SESSIONS = 'h-server: sessions (auth_tokens) move into platform/auth';
+const READS =
+  "a read of another module's table: to go through the owner's service.ts (reports: modules/analytics, ADR 014)";
+const PLUGIN = "the lead and h-server: resolveActor's tenant checks read agencies, businesses and users";
+const MAIL = 'h-platform: mail on a job; the outbox writer moves into modules/notifications';
+const WEB = 'h-webnav / h-webfeat: route table and guards move to lib/; features by domain';
+
+/**
+ * Violations that exist today and are being removed by work running beside this change (issue 7): each
+ * says who removes it. A new violation fails the test; so does an entry here that no longer occurs, so
+ * that this list only shrinks.
+ */
+const KNOWN: Record<string, string> = {
+  'foreign-write: apps/server/src/modules/auth/impersonation.ts -> authTokens (platform)': SESSIONS,
+  'module-import: apps/server/src/modules/agencies/exports.ts -> apps/server/src/modules/businesses/tables.ts':
+    READS,
+  'module-import: apps/server/src/modules/agencies/exports.ts -> apps/server/src/modules/users/tables.ts':
+    USERS,
+  'module-import: apps/server/src/modules/agencies/queries.ts -> apps/server/src/modules/users/tables.ts':
+    USERS,
+  'module-import: apps/server/src/modules/agencies/service.ts -> apps/server/src/modules/users/tables.ts':
+    USERS,
+  'module-import: apps/server/src/modules/auth/impersonation.ts -> apps/server/src/modules/agencies/tables.ts':
+    READS,
+  'module-import: apps/server/src/modules/auth/impersonation.ts -> apps/server/src/modules/businesses/tables.ts':
+    READS,
+  'module-import: apps/server/src/modules/auth/impersonation.ts -> apps/server/src/modules/users/tables.ts':
+    USERS,
+  'module-import: apps/server/src/modules/auth/service.ts -> apps/server/src/modules/agencies/tables.ts':
+    READS,
+  'module-import: apps/server/src/modules/auth/service.ts -> apps/server/src/modules/businesses/tables.ts':
+    READS,
+  'module-import: apps/server/src/modules/auth/service.ts -> apps/server/src/modules/users/tables.ts': USERS,
+  'module-import: apps/server/src/modules/businesses/business-accounts.ts -> apps/server/src/modules/agencies/tables.ts':
+    READS,
+  'module-import: apps/server/src/modules/businesses/business-accounts.ts -> apps/server/src/modules/users/tables.ts':
+    USERS,
+  'module-import: apps/server/src/modules/users/business-users.ts -> apps/server/src/modules/businesses/tables.ts':
+    READS,
+  'module-import: apps/server/src/modules/users/departments-service.ts -> apps/server/src/modules/businesses/tables.ts':
+    READS,
+  'module-import: apps/server/src/modules/users/service.ts -> apps/server/src/modules/agencies/tables.ts':
+    READS,
+  'module-import: apps/server/src/modules/users/service.ts -> apps/server/src/modules/businesses/tables.ts':
+    READS,
+  'platform-import: apps/server/src/platform/auth/plugin.ts -> apps/server/src/modules/agencies/tables.ts':
+    PLUGIN,
+  'platform-import: apps/server/src/platform/auth/plugin.ts -> apps/server/src/modules/businesses/tables.ts':
+    PLUGIN,
+  'platform-import: apps/server/src/platform/auth/plugin.ts -> apps/server/src/modules/users/tables.ts':
+    PLUGIN,
+  'platform-import: apps/server/src/platform/mail.ts -> apps/server/src/modules/notifications/tables.ts':
+    MAIL,
+  'web-boundary: apps/web/src/features/admin/agency-form-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/admin/agency-form.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/admin/agency-list.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/admin/release-note-form-page.tsx -> apps/web/src/app/route-table.ts':
+    WEB,
+  'web-boundary: apps/web/src/features/admin/release-notes-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/admin/user-form-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/admin/users-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/agency/agency-user-form.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/agency/agency-user-list.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/agency/business-form.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/agency/business-form.tsx -> apps/web/src/layouts/app/no-installs-modal.tsx':
+    WEB,
+  'web-boundary: apps/web/src/features/agency/business-list.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/agency/package-form.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/agency/package-list.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/agency/plan-form.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/agency/plan-list.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/agency/settings-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/agency/use-route-name.ts -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/auth/email-verify-page.tsx -> apps/web/src/app/guards.ts': WEB,
+  'web-boundary: apps/web/src/features/business/department-form-page.tsx -> apps/web/src/app/route-table.ts':
+    WEB,
+  'web-boundary: apps/web/src/features/business/departments-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/business/user-form-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/business/users-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/errors/not-found-page.tsx -> apps/web/src/app/guards.ts': WEB,
+  'web-boundary: apps/web/src/features/landing/landing-redirect.tsx -> apps/web/src/app/guards.ts': WEB,
+};
+
+describe('architecture', () => {
+  const found = [
+    ...new Set(violations([...sources('apps/server/src'), ...sources('apps/web/src')]).map(key)),
+  ];
+
+  it('has no violation beyond the known ones', () => {
+    expect(found.filter((v) => !(v in KNOWN))).toEqual([]);
+  });
+
+  it('lists no known violation that is gone', () => {
+    expect(Object.keys(KNOWN).filter((v) => !found.includes(v))).toEqual([]);
+  });
+});
+
+describe('architecture rules (self-check on fake files)', () => {
+  const file = (p: string, text: string): SourceFile => ({ path: p, text });
+  const tables = [
+    file(serverPath('modules/users/tables.ts'), "export const users = pgTable('users', {});"),
+    file(
+      serverPath('modules/agencies/tables.ts'),
+      "import { users } from '../users/tables.ts';\nexport const agencies = pgTable('agencies', {});",
+    ),
+    file(
+      serverPath('platform/auth/tables.ts'),
+      "import { users } from '../../modules/users/tables.ts';\nexport const authTokens = pgTable('auth_tokens', {});",
+    ),
+  ];
+  const check = (...files: SourceFile[]) => violations([...tables, ...files]).map(key);
+
+  it('accepts what the rules allow', () => {
+    expect(
+      check(
+        file(
+          serverPath('modules/agencies/service.ts'),
+          [
+            "import { createUser } from '../users/service.ts';",
+            "import { agencies } from './tables.ts';",
+            "import { scope } from '../../platform/tenancy/context.ts';",
+            'await tx.update(agencies).set({});',
+          ].join('\n'),
+        ),
+        file(
+          serverPath('modules/analytics/service.ts'),
+          "import { users } from '../users/tables.ts';\nawait db.select().from(users);",
+        ),
+        file(serverPath('modules/users/users.test.ts'), "import { x } from '../agencies/queries.ts';"),
+        file(webPath('features/users/api/users.ts'), "import { api } from '../../../lib/api-client.ts';"),
+        file(webPath('app/routes.tsx'), "import { UsersPage } from '../features/users/users-page.tsx';"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("(a) reports a module importing another module's internals or tables", () => {
+    const v = check(
+      file(
+        serverPath('modules/billing/service.ts'),
+        "import { findAgency } from '../agencies/queries.ts';\nimport { agencies } from '../agencies/tables.ts';",
+      ),
+    );
+    expect(v).toEqual([
+      `module-import: ${serverPath('modules/billing/service.ts')} -> ${serverPath('modules/agencies/queries.ts')}`,
+      `module-import: ${serverPath('modules/billing/service.ts')} -> ${serverPath('modules/agencies/tables.ts')}`,
+    ]);
+  });
+
+  it('(b) reports the platform importing a module', () => {
+    const v = check(
+      file(serverPath('platform/mail.ts'), "import type { x } from '../modules/notifications/service.ts';"),
+    );
+    expect(v).toEqual([
+      `platform-import: ${serverPath('platform/mail.ts')} -> ${serverPath('modules/notifications/service.ts')}`,
+    ]);
+  });
+
+  it('(c) reports a module writing a table it does not own, however the table is named', () => {
+    const v = check(
+      file(
+        serverPath('modules/analytics/service.ts'),
+        "import { users as u } from '../users/tables.ts';\nawait db.delete(u).where(x);",
+      ),
+      file(serverPath('modules/agencies/service.ts'), 'await tx.insert(users).values({});'),
+    );
+    expect(v).toEqual([
+      `foreign-write: ${serverPath('modules/analytics/service.ts')} -> users (users)`,
+      `foreign-write: ${serverPath('modules/agencies/service.ts')} -> users (users)`,
+    ]);
+  });
+
+  it('(d) reports a feature importing another feature or the app shell, and lib importing a feature', () => {
+    const v = check(
+      file(
+        webPath('features/users/user-form.tsx'),
+        [
+          "import { AgencyPicker } from '../agencies/agency-picker.tsx';",
+          "import { menus } from '../../app/menus.ts';",
+          "import { Shell } from '../../layouts/shell.tsx';",
+        ].join('\n'),
+      ),
+      file(webPath('lib/guards.ts'), "import { x } from '../features/users/rules.ts';"),
+    );
+    expect(v).toEqual([
+      `web-boundary: ${webPath('features/users/user-form.tsx')} -> ${webPath('features/agencies/agency-picker.tsx')}`,
+      `web-boundary: ${webPath('features/users/user-form.tsx')} -> ${webPath('app/menus.ts')}`,
+      `web-boundary: ${webPath('features/users/user-form.tsx')} -> ${webPath('layouts/shell.tsx')}`,
+      `web-boundary: ${webPath('lib/guards.ts')} -> ${webPath('features/users/rules.ts')}`,
+    ]);
+  });
+});
