@@ -83,34 +83,29 @@ const KNOWN: Record<string, string> = {
     PLUGIN,
   'platform-import: apps/server/src/platform/mail.ts -> apps/server/src/modules/notifications/tables.ts':
     MAIL,
-  'web-boundary: apps/web/src/features/admin/agency-form-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/admin/agency-form.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/admin/agency-list.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/admin/release-note-form-page.tsx -> apps/web/src/app/route-table.ts':
+  'web-boundary: apps/web/src/features/agencies/agency-form-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/agencies/agency-form.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/agencies/agency-list.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/agencies/agency-settings-page.tsx -> apps/web/src/app/route-table.ts':
     WEB,
-  'web-boundary: apps/web/src/features/admin/release-notes-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/admin/user-form-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/admin/users-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/agency-user-form.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/agency-user-list.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/business-form.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/business-form.tsx -> apps/web/src/layouts/app/no-installs-modal.tsx':
-    WEB,
-  'web-boundary: apps/web/src/features/agency/business-list.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/package-form.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/package-list.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/plan-form.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/plan-list.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/settings-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/agency/use-route-name.ts -> apps/web/src/app/route-table.ts': WEB,
   'web-boundary: apps/web/src/features/auth/email-verify-page.tsx -> apps/web/src/app/guards.ts': WEB,
-  'web-boundary: apps/web/src/features/business/department-form-page.tsx -> apps/web/src/app/route-table.ts':
-    WEB,
-  'web-boundary: apps/web/src/features/business/departments-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/business/user-form-page.tsx -> apps/web/src/app/route-table.ts': WEB,
-  'web-boundary: apps/web/src/features/business/users-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/billing/package-form.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/billing/package-list.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/billing/plan-form.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/billing/plan-list.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/businesses/business-form.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/businesses/business-list.tsx -> apps/web/src/app/route-table.ts': WEB,
   'web-boundary: apps/web/src/features/errors/not-found-page.tsx -> apps/web/src/app/guards.ts': WEB,
   'web-boundary: apps/web/src/features/landing/landing-redirect.tsx -> apps/web/src/app/guards.ts': WEB,
+  'web-boundary: apps/web/src/features/sites/release-note-form.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/sites/release-notes-admin-page.tsx -> apps/web/src/app/route-table.ts':
+    WEB,
+  'web-boundary: apps/web/src/features/users/agency-users-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/users/business-users-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/users/department-form.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/users/departments-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/users/global-users-page.tsx -> apps/web/src/app/route-table.ts': WEB,
+  'web-boundary: apps/web/src/features/users/user-form.tsx -> apps/web/src/app/route-table.ts': WEB,
 };
 
 describe('architecture', () => {
