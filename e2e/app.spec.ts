@@ -107,8 +107,14 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
 
   it('a 401 logs the user out and sends them to sign in', async () => {
     const { page, context } = await p.newPage();
+    // The accounts screen loads lazily and asks for its list only after the URL has changed. Revoking the
+    // session before that answer is in races the screen's own request against the click below: when the
+    // list's 401 wins, the app logs out first and the click waits for a button that is gone.
+    const listed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/agencies');
     await signIn(page, p.url('/login'), DEMO.superAdmin);
     await page.waitForURL('**/admin/agency/accounts');
+    expect((await listed).status()).toBe(200);
+    await page.getByTestId('impersonate-toggle').waitFor();
     // The session ends elsewhere (revoked on the server); the next API call answers 401.
     const token = await page.evaluate(() => localStorage.getItem('access_token'));
     const res = await fetch(p.url('/api/v1/logout'), {
