@@ -2,13 +2,13 @@ import { Title } from '@mantine/core';
 import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useParams } from 'react-router';
-import { adminScreens } from '../features/admin/screens.ts';
-import { agencyScreens } from '../features/agency/screens.ts';
-import { businessScreens } from '../features/business/screens.ts';
 import { useAuth } from '../lib/auth-store.ts';
 import { guard } from '../lib/nav/guards.ts';
 import type { RouteDef } from '../lib/nav/route-table.ts';
 import { useSite } from '../lib/site.ts';
+import { adminRoutes } from './admin-routes.ts';
+import { agencyRoutes } from './agency-routes.ts';
+import { businessRoutes } from './business-routes.ts';
 
 // Each screen is its own chunk, so the sign-in page does not load the areas' code.
 const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
@@ -20,14 +20,14 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   unsubscribe: lazy(() => import('../features/auth/unsubscribe-page.tsx')),
   'not-found': lazy(() => import('../features/errors/not-found-page.tsx')),
   profile: lazy(() => import('../features/profile/profile-page.tsx')),
-  'release-notes': lazy(() => import('../features/release-notes/release-notes-page.tsx')),
+  'release-notes': lazy(() => import('../features/sites/release-notes-page.tsx')),
 };
 
-// The areas' screens, registered by route name by each area's feature folder.
+// The areas exist only as these registries: route names mapped to the domain features' screens.
 const AREA_SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
-  ...adminScreens,
-  ...agencyScreens,
-  ...businessScreens,
+  ...adminRoutes,
+  ...agencyRoutes,
+  ...businessRoutes,
 };
 
 /** A screen whose issue has not landed: the menu title and nothing else (issue 3). */

@@ -1,8 +1,9 @@
-import { Button, Group, Paper, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { z } from '@stn/contracts/zod';
 import type { ReactNode } from 'react';
 import { applyServerErrors, zodResolver } from '../lib/zod-form.ts';
+import { PasswordPair } from './form/fields.tsx';
 
 type Values = { password: string; password_confirmation: string };
 const EMPTY: Values = { password: '', password_confirmation: '' };
@@ -46,22 +47,11 @@ export function SetPasswordForm(props: {
               </Text>
             )}
           </div>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <PasswordInput
-              label={props.labels.password}
-              required
-              autoComplete="new-password"
-              data-testid={props.testIds.password}
-              {...form.getInputProps('password')}
-            />
-            <PasswordInput
-              label={props.labels.confirmation}
-              required
-              autoComplete="new-password"
-              data-testid={props.testIds.confirmation}
-              {...form.getInputProps('password_confirmation')}
-            />
-          </SimpleGrid>
+          <PasswordPair
+            form={form}
+            labels={{ password: props.labels.password, confirmation: props.labels.confirmation }}
+            testIds={{ password: props.testIds.password, confirmation: props.testIds.confirmation }}
+          />
           <Group justify={props.extra ? 'space-between' : 'flex-end'}>
             {props.extra}
             <Button

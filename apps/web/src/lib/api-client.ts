@@ -2,12 +2,41 @@ import { auth } from './auth-store.ts';
 import { queryClient } from './query-client.ts';
 import { toastError, toastSuccess } from './toast.ts';
 
+/** The envelope's machine-readable error code; screens branch on it, never on the translated message. */
+export type ApiErrorCode =
+  | 'VALIDATION'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'TOO_MANY'
+  | 'CONFLICT'
+  | 'BAD_REQUEST'
+  | 'SERVER'
+  /** No answer at all: the network or the server is down. */
+  | 'NETWORK';
+
+const CODE_OF_STATUS: Record<number, ApiErrorCode> = {
+  0: 'NETWORK',
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  422: 'VALIDATION',
+  429: 'TOO_MANY',
+};
+
+type ErrorBody = { message?: string; errors?: Record<string, string[]>; type?: number; code?: string };
+
 export class ApiError extends Error {
+  /** The envelope's `code`, or the one its status implies when an answer has none (a proxy's 502). */
+  readonly code: ApiErrorCode;
   constructor(
     readonly status: number,
-    readonly body: { message?: string; errors?: Record<string, string[]>; type?: number } | null,
+    readonly body: ErrorBody | null,
   ) {
     super(body?.message ?? `HTTP ${status}`);
+    this.code = (body?.code as ApiErrorCode | undefined) ?? CODE_OF_STATUS[status] ?? 'SERVER';
   }
   /** The first message of a field, for showing next to it. */
   field(name: string): string | undefined {
@@ -54,7 +83,7 @@ export async function api<T>(path: string, opts: Options = {}): Promise<T> {
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     });
   } catch (err) {
-    throw new ApiError(0, { message: err instanceof Error ? err.message : String(err) });
+    throw new ApiError(0, { message: err instanceof Error ? err.message : String(err), code: 'NETWORK' });
   }
   const body = res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => null) : null;
   if (res.ok) {
@@ -63,10 +92,10 @@ export async function api<T>(path: string, opts: Options = {}): Promise<T> {
     return body as T;
   }
   const error = new ApiError(res.status, body);
-  if (res.status === 401) {
+  if (error.code === 'UNAUTHENTICATED') {
     onUnauthorized();
   } else if (!opts.silent) {
-    if (res.status === 422) {
+    if (error.code === 'VALIDATION') {
       const first = body?.errors ? Object.values(body.errors as Record<string, string[]>)[0]?.[0] : undefined;
       if (first) toastError(first);
     } else if (body?.message && body.type !== 1) {

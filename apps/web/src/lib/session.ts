@@ -32,7 +32,7 @@ export function useSession() {
         if (cancelled) return;
         // No answer at all (the page is being left, or the network is down) is not a failed profile:
         // try again shortly instead of logging out.
-        if (err instanceof ApiError && err.status === 0) {
+        if (err instanceof ApiError && err.code === 'NETWORK') {
           retry = window.setTimeout(load, 2000);
           return;
         }

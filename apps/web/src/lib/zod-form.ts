@@ -23,7 +23,7 @@ type FormLike = { setFieldError: (path: string, error: string) => void };
  * field the form does not show is left to the toast). Answers whether any was shown.
  */
 export function applyServerErrors(form: FormLike, error: unknown, fields?: readonly string[]): boolean {
-  if (!(error instanceof ApiError) || error.status !== 422) return false;
+  if (!(error instanceof ApiError) || error.code !== 'VALIDATION') return false;
   let shown = false;
   for (const name of Object.keys(error.body?.errors ?? {})) {
     if (fields && !fields.includes(name)) continue;

@@ -5,6 +5,6 @@ import { ApiError } from '../../lib/api-client.ts';
  * none to show: no answer at all (network) or an answer without a message.
  */
 export function apiErrorText(error: unknown, fallback: string, field?: string): string {
-  if (!(error instanceof ApiError) || error.status === 0) return fallback;
+  if (!(error instanceof ApiError) || error.code === 'NETWORK') return fallback;
   return (field ? error.field(field) : undefined) ?? error.body?.message ?? fallback;
 }

@@ -1,9 +1,10 @@
-import { Anchor, Button, Group, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, PasswordInput, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TLoginRequest, type TLoginResponse, ZLoginRequest } from '@stn/contracts/auth';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { TextField } from '../../components/form/fields.tsx';
 import { api } from '../../lib/api-client.ts';
 import { auth } from '../../lib/auth-store.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
@@ -53,14 +54,15 @@ export default function LoginPage() {
     <form onSubmit={submit} noValidate>
       <Stack>
         <Title order={2}>{t('screens.login.title')}</Title>
-        <TextInput
+        <TextField
+          form={form}
+          name="email"
           label={t('auth.email')}
           type="email"
           autoComplete="username"
           required
           autoFocus
-          data-testid="login-email"
-          {...form.getInputProps('email')}
+          testId="login-email"
         />
         <PasswordInput
           label={t('auth.password')}

@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TPasswordEmailRequest, ZPasswordEmailRequest } from '@stn/contracts/auth';
 import type { TSuccessMessage } from '@stn/contracts/http';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { TextField } from '../../components/form/fields.tsx';
 import { api } from '../../lib/api-client.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 
@@ -63,14 +64,15 @@ export default function PasswordEmailPage() {
         <Text size="sm" c="dimmed">
           {t('screens.password_email.intro')}
         </Text>
-        <TextInput
+        <TextField
+          form={form}
+          name="email"
           label={t('auth.email')}
           type="email"
           autoComplete="email"
           required
           autoFocus
-          data-testid="password-email-email"
-          {...form.getInputProps('email')}
+          testId="password-email-email"
         />
         <Button type="submit" fullWidth loading={submitting} data-testid="password-email-submit">
           {t('auth.send_link')}

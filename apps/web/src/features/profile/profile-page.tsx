@@ -1,24 +1,13 @@
-import {
-  Avatar,
-  Button,
-  Center,
-  Divider,
-  Group,
-  Loader,
-  NativeSelect,
-  Paper,
-  PasswordInput,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Avatar, Divider, Group, PasswordInput, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { LANGUAGES, type TLanguage } from '@stn/contracts/constants';
 import { type TUser, ZUpdateProfileRequest } from '@stn/contracts/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NativeSelectField, TextField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
+import { FormSection } from '../../components/form/form-section.tsx';
+import { Loading } from '../../components/load-state.tsx';
 import { api } from '../../lib/api-client.ts';
 import { auth, useAuth } from '../../lib/auth-store.ts';
 import { changeLanguage } from '../../lib/i18n.ts';
@@ -96,13 +85,8 @@ type UserAnswer = { success: true; message: string; data: { user: TUser } };
 /** The signed-in user's profile (spec 000 §2 admin/agency/business profile; §7 PUT /v1/profile). */
 export default function ProfilePage() {
   const { user } = useAuth();
-  const { t } = useTranslation();
   if (!user) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('common.loading')} />
-      </Center>
-    );
+    return <Loading />;
   }
   return <ProfileForm user={user} />;
 }
@@ -140,100 +124,90 @@ function ProfileForm({ user }: { user: TUser }) {
           {t('screens.profile.title')}
         </Title>
 
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <Title order={4}>{t('screens.profile.details')}</Title>
-            <Group align="flex-end" wrap="nowrap">
-              <Avatar
-                src={avatar.trim() || null}
-                alt={t('screens.profile.avatar_alt')}
-                size={72}
-                radius="xl"
-                color="brand"
-                data-testid="profile-avatar"
-              >
-                {avatarInitials(first_name, last_name)}
-              </Avatar>
-              <TextInput
-                flex={1}
-                type="url"
-                label={t('screens.profile.avatar')}
-                description={t('screens.profile.avatar_hint')}
-                placeholder="https://"
-                data-testid="profile-avatar-url"
-                {...form.getInputProps('avatar')}
-              />
-            </Group>
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput
-                label={t('screens.profile.first_name')}
-                autoComplete="given-name"
-                required
-                data-testid="profile-first-name"
-                {...form.getInputProps('first_name')}
-              />
-              <TextInput
-                label={t('screens.profile.last_name')}
-                autoComplete="family-name"
-                data-testid="profile-last-name"
-                {...form.getInputProps('last_name')}
-              />
-            </SimpleGrid>
-            <TextInput
-              label={t('auth.email')}
-              description={t('screens.profile.email_hint')}
-              type="email"
-              autoComplete="email"
+        <FormSection title={t('screens.profile.details')}>
+          <Group align="flex-end" wrap="nowrap">
+            <Avatar
+              src={avatar.trim() || null}
+              alt={t('screens.profile.avatar_alt')}
+              size={72}
+              radius="xl"
+              color="brand"
+              data-testid="profile-avatar"
+            >
+              {avatarInitials(first_name, last_name)}
+            </Avatar>
+            <TextField
+              form={form}
+              name="avatar"
+              flex={1}
+              type="url"
+              label={t('screens.profile.avatar')}
+              description={t('screens.profile.avatar_hint')}
+              placeholder="https://"
+              testId="profile-avatar-url"
+            />
+          </Group>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextField
+              form={form}
+              name="first_name"
+              label={t('screens.profile.first_name')}
+              autoComplete="given-name"
               required
-              data-testid="profile-email"
-              {...form.getInputProps('email')}
+              testId="profile-first-name"
             />
-            <NativeSelect
-              label={t('screens.profile.language')}
-              data={languages}
-              data-testid="profile-language"
-              {...form.getInputProps('language')}
+            <TextField
+              form={form}
+              name="last_name"
+              label={t('screens.profile.last_name')}
+              autoComplete="family-name"
+              testId="profile-last-name"
             />
-          </Stack>
-        </Paper>
+          </SimpleGrid>
+          <TextField
+            form={form}
+            name="email"
+            label={t('auth.email')}
+            description={t('screens.profile.email_hint')}
+            type="email"
+            autoComplete="email"
+            required
+            testId="profile-email"
+          />
+          <NativeSelectField
+            form={form}
+            name="language"
+            label={t('screens.profile.language')}
+            data={languages}
+            testId="profile-language"
+          />
+        </FormSection>
 
-        <Paper withBorder p="lg" radius="md">
-          <Stack>
-            <div>
-              <Title order={4}>{t('screens.profile.password_section')}</Title>
-              <Text size="sm" c="dimmed">
-                {t('screens.profile.password_hint')}
-              </Text>
-            </div>
+        <FormSection title={t('screens.profile.password_section')} hint={t('screens.profile.password_hint')}>
+          <PasswordInput
+            label={t('screens.profile.current_password')}
+            autoComplete="current-password"
+            data-testid="profile-current-password"
+            {...form.getInputProps('current_password')}
+          />
+          <Divider />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <PasswordInput
-              label={t('screens.profile.current_password')}
-              autoComplete="current-password"
-              data-testid="profile-current-password"
-              {...form.getInputProps('current_password')}
+              label={t('screens.profile.new_password')}
+              autoComplete="new-password"
+              data-testid="profile-password"
+              {...form.getInputProps('password')}
             />
-            <Divider />
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <PasswordInput
-                label={t('screens.profile.new_password')}
-                autoComplete="new-password"
-                data-testid="profile-password"
-                {...form.getInputProps('password')}
-              />
-              <PasswordInput
-                label={t('screens.profile.password_confirmation')}
-                autoComplete="new-password"
-                data-testid="profile-password-confirmation"
-                {...form.getInputProps('password_confirmation')}
-              />
-            </SimpleGrid>
-          </Stack>
-        </Paper>
+            <PasswordInput
+              label={t('screens.profile.password_confirmation')}
+              autoComplete="new-password"
+              data-testid="profile-password-confirmation"
+              {...form.getInputProps('password_confirmation')}
+            />
+          </SimpleGrid>
+        </FormSection>
 
-        <Group justify="flex-end">
-          <Button type="submit" loading={saving} data-testid="profile-save">
-            {t('common.save')}
-          </Button>
-        </Group>
+        <FormActions submitting={saving} submitTestId="profile-save" />
       </Stack>
     </form>
   );

@@ -1,0 +1,33 @@
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+
+const businessList = lazy(() => import('../features/businesses/business-list.tsx'));
+const businessForm = lazy(() => import('../features/businesses/business-form.tsx'));
+const userForm = lazy(() => import('../features/users/user-form.tsx'));
+const settings = lazy(() => import('../features/agencies/agency-settings-page.tsx'));
+const planForm = lazy(() => import('../features/billing/plan-form.tsx'));
+const packageForm = lazy(() => import('../features/billing/package-form.tsx'));
+
+/** The agency area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
+export const agencyRoutes: Record<string, LazyExoticComponent<ComponentType>> = {
+  agency: businessList,
+  'agency.business.accounts': businessList,
+  'agency.business.archived': businessList,
+  'agency.business.deleted': businessList,
+  'agency.business.add': businessForm,
+  'agency.business.edit': businessForm,
+  'agency.users': lazy(() => import('../features/users/agency-users-page.tsx')),
+  'agency.users.create': userForm,
+  'agency.users.edit': userForm,
+  'agency.settings': settings,
+  'agency.settings.notification': settings,
+  'agency.landing-page': lazy(() => import('../features/agencies/landing-page-script.tsx')),
+  'agency.popup': lazy(() => import('../features/agencies/popup-settings.tsx')),
+  'agency.international': lazy(() => import('../features/agencies/international-page.tsx')),
+  'agency.training': lazy(() => import('../features/sites/training-page.tsx')),
+  'agency.plans': lazy(() => import('../features/billing/plan-list.tsx')),
+  'agency.plans.add': planForm,
+  'agency.plans.edit': planForm,
+  'agency.packages': lazy(() => import('../features/billing/package-list.tsx')),
+  'agency.packages.add': packageForm,
+  'agency.packages.edit': packageForm,
+};

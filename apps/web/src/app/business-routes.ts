@@ -1,0 +1,18 @@
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+
+const userForm = lazy(() => import('../features/users/user-form.tsx'));
+const departmentForm = lazy(() => import('../features/users/department-form.tsx'));
+
+/** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
+export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> = {
+  'business.users': lazy(() => import('../features/users/business-users-page.tsx')),
+  'business.users.create': userForm,
+  'business.users.edit': userForm,
+  'business.departments': lazy(() => import('../features/users/departments-page.tsx')),
+  'business.departments.create': departmentForm,
+  'business.departments.edit': departmentForm,
+  'business.setting': lazy(() => import('../features/businesses/business-settings-page.tsx')),
+  'business.setting.notification': lazy(() => import('../features/businesses/notification-page.tsx')),
+  'business.blacklist': lazy(() => import('../features/compliance/blacklist-page.tsx')),
+  'business.whitelist': lazy(() => import('../features/compliance/whitelist-page.tsx')),
+};

@@ -1,0 +1,94 @@
+import {
+  MultiSelect,
+  type MultiSelectProps,
+  NativeSelect,
+  type NativeSelectProps,
+  NumberInput,
+  type NumberInputProps,
+  PasswordInput,
+  type PasswordInputProps,
+  Select,
+  type SelectProps,
+  SimpleGrid,
+  Switch,
+  type SwitchProps,
+  Textarea,
+  type TextareaProps,
+  TextInput,
+  type TextInputProps,
+} from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+
+// Field wrappers over Mantine bound to a form by name: its value, its error (the schema's or the server's
+// 422) and its test id, so a screen lists its fields and nothing else.
+
+// biome-ignore lint/suspicious/noExplicitAny: a field only needs getInputProps of any form's values
+type AnyForm = UseFormReturnType<any>;
+type Bound = { form: AnyForm; name: string; testId?: string };
+
+export function TextField({ form, name, testId, ...rest }: Bound & Omit<TextInputProps, 'form'>) {
+  return <TextInput data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+}
+
+export function TextareaField({ form, name, testId, ...rest }: Bound & Omit<TextareaProps, 'form'>) {
+  return <Textarea data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+}
+
+export function PasswordField({ form, name, testId, ...rest }: Bound & Omit<PasswordInputProps, 'form'>) {
+  return (
+    <PasswordInput autoComplete="new-password" data-testid={testId} {...rest} {...form.getInputProps(name)} />
+  );
+}
+
+export function SelectField({ form, name, testId, ...rest }: Bound & Omit<SelectProps, 'form'>) {
+  return <Select data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+}
+
+export function NativeSelectField({ form, name, testId, ...rest }: Bound & Omit<NativeSelectProps, 'form'>) {
+  return <NativeSelect data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+}
+
+export function MultiSelectField({ form, name, testId, ...rest }: Bound & Omit<MultiSelectProps, 'form'>) {
+  return <MultiSelect data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+}
+
+export function NumberField({ form, name, testId, ...rest }: Bound & Omit<NumberInputProps, 'form'>) {
+  return <NumberInput data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+}
+
+/** An amount of money in dollars with cents (the contract carries it as price_cents). */
+export function PriceField(props: Bound & Omit<NumberInputProps, 'form'>) {
+  return (
+    <NumberField prefix="$" min={0} decimalScale={2} fixedDecimalScale thousandSeparator="," {...props} />
+  );
+}
+
+export function SwitchField({ form, name, testId, ...rest }: Bound & Omit<SwitchProps, 'form'>) {
+  return <Switch data-testid={testId} {...rest} {...form.getInputProps(name, { type: 'checkbox' })} />;
+}
+
+/** A new password and its confirmation side by side (both required). */
+export function PasswordPair(props: {
+  form: AnyForm;
+  labels: { password: string; confirmation: string };
+  testIds: { password: string; confirmation: string };
+}) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }}>
+      <PasswordField
+        form={props.form}
+        name="password"
+        label={props.labels.password}
+        required
+        testId={props.testIds.password}
+      />
+      <PasswordField
+        form={props.form}
+        name="password_confirmation"
+        label={props.labels.confirmation}
+        required
+        testId={props.testIds.confirmation}
+      />
+    </SimpleGrid>
+  );
+}

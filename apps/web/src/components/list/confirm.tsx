@@ -1,0 +1,24 @@
+import { Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+
+/** Asks before a destructive row action (delete, archive); `testId` names the confirm button. */
+export function confirmAction(props: {
+  title: string;
+  text: string;
+  confirm: string;
+  cancel: string;
+  onConfirm: () => void;
+  testId?: string;
+  color?: string;
+}) {
+  modals.openConfirmModal({
+    title: props.title,
+    children: <Text size="sm">{props.text}</Text>,
+    labels: { confirm: props.confirm, cancel: props.cancel },
+    confirmProps: { color: props.color ?? 'red', 'data-testid': props.testId ?? 'confirm-ok' } as Record<
+      string,
+      string
+    >,
+    onConfirm: props.onConfirm,
+  });
+}

@@ -1,0 +1,72 @@
+import { ActionIcon, Button, Group, Menu } from '@mantine/core';
+import { Link } from 'react-router';
+
+export type RowAction = {
+  label: string;
+  /** A link (edit) or a handler (delete, archive). */
+  to?: string;
+  onClick?: () => void;
+  color?: string;
+  testId?: string;
+  hidden?: boolean;
+  /** A line above the item (a destructive action set apart). */
+  divider?: boolean;
+};
+
+/** A row's actions as small buttons (edit, delete). */
+export function RowButtons({ actions }: { actions: RowAction[] }) {
+  return (
+    <Group gap="xs" wrap="nowrap" justify="flex-end">
+      {actions
+        .filter((a) => !a.hidden)
+        .map((a) =>
+          a.to ? (
+            <Button key={a.label} size="xs" variant="light" component={Link} to={a.to} data-testid={a.testId}>
+              {a.label}
+            </Button>
+          ) : (
+            <Button
+              key={a.label}
+              size="xs"
+              variant="light"
+              color={a.color}
+              onClick={a.onClick}
+              data-testid={a.testId}
+            >
+              {a.label}
+            </Button>
+          ),
+        )}
+    </Group>
+  );
+}
+
+/** A row's actions behind a ⋮ menu. */
+export function RowMenu(props: { label: string; testId: string; actions: RowAction[] }) {
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" aria-label={props.label} data-testid={props.testId}>
+          ⋮
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {props.actions
+          .filter((a) => !a.hidden)
+
+          .flatMap((a) => [
+            a.divider ? <Menu.Divider key={`divider-${a.label}`} /> : null,
+            a.to ? (
+              <Menu.Item key={a.label} component={Link} to={a.to} data-testid={a.testId}>
+                {a.label}
+              </Menu.Item>
+            ) : (
+              <Menu.Item key={a.label} color={a.color} onClick={a.onClick} data-testid={a.testId}>
+                {a.label}
+              </Menu.Item>
+            ),
+          ])}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,6 +1,0 @@
-import { PhoneListPage } from '../../components/phone-list/phone-list-page.tsx';
-
-/** admin.whitelist: the platform-wide whitelist. */
-export default function WhitelistPage() {
-  return <PhoneListPage list="whitelist" />;
-}

@@ -1,0 +1,80 @@
+import { Paper, Stack, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { type TAgency, ZAgencySettingsRequest } from '@stn/contracts/agencies';
+import { useTranslation } from 'react-i18next';
+import { TextareaField, TextField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
+import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { useUpdateAgencySettings } from './api/agencies.ts';
+
+type SettingsValues = { title: string; supportEmail: string; address: string };
+const FIELDS = ['title', 'supportEmail', 'address'] as const;
+
+const valuesOf = (a: TAgency): SettingsValues => ({
+  title: a.branding.title ?? '',
+  supportEmail: a.branding.supportEmail ?? '',
+  address: a.branding.address ?? '',
+});
+
+const requestOf = (v: SettingsValues) => ({
+  title: v.title,
+  supportEmail: v.supportEmail.trim() ? v.supportEmail : null,
+  address: v.address.trim() ? v.address : null,
+});
+
+const resolve = zodResolver(ZAgencySettingsRequest);
+
+/** The agency's site title, support e-mail and address (PUT /v1/agencies/{id}/settings). */
+export function AgencySettingsPanel({ agency }: { agency: TAgency }) {
+  const { t } = useTranslation();
+  const save = useUpdateAgencySettings(agency.id);
+  const form = useForm<SettingsValues>({
+    initialValues: valuesOf(agency),
+    validate: (v) => resolve(requestOf(v)),
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      const res = await save.mutateAsync(requestOf(values));
+      const saved = valuesOf(res.data);
+      form.setValues(saved);
+      form.resetDirty(saved);
+    } catch (err) {
+      applyServerErrors(form, err, FIELDS);
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Paper withBorder p="lg" radius="md" maw={860}>
+        <Stack>
+          <Title order={4}>{t('admin.agency_settings.title')}</Title>
+          <TextField
+            form={form}
+            name="title"
+            label={t('admin.agency_settings.site_title')}
+            description={t('admin.agency_settings.site_title_hint')}
+            required
+            testId="agency-settings-title"
+          />
+          <TextField
+            form={form}
+            name="supportEmail"
+            label={t('admin.agency_settings.support_email')}
+            type="email"
+            testId="agency-settings-support-email"
+          />
+          <TextareaField
+            form={form}
+            name="address"
+            label={t('admin.agency_settings.address')}
+            autosize
+            minRows={2}
+            testId="agency-settings-address"
+          />
+          <FormActions submitting={save.isPending} submitTestId="agency-settings-submit" />
+        </Stack>
+      </Paper>
+    </form>
+  );
+}

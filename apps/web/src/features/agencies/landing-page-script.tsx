@@ -1,0 +1,62 @@
+import { Paper, Stack, Text, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { type TAgency, ZCustomScriptRequest } from '@stn/contracts/agencies';
+import { useTranslation } from 'react-i18next';
+import { TextareaField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
+import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { useUpdateCustomScript } from './api/agency-settings.ts';
+import { WithOwnAgency } from './own-agency.tsx';
+
+type Values = { custom_script: string };
+const resolve = zodResolver(ZCustomScriptRequest);
+
+/** The custom script installed on the agency's landing page (PUT /v1/agencies/custom-script). */
+export default function LandingPageScript() {
+  const { t } = useTranslation();
+  return (
+    <Stack maw={860}>
+      <Title order={2} data-testid="page-title">
+        {t('menu.landing_page')}
+      </Title>
+      <WithOwnAgency>{(agency) => <ScriptForm key={agency.id} agency={agency} />}</WithOwnAgency>
+    </Stack>
+  );
+}
+
+function ScriptForm({ agency }: { agency: TAgency }) {
+  const { t } = useTranslation();
+  const save = useUpdateCustomScript();
+  const form = useForm<Values>({
+    initialValues: { custom_script: agency.branding.custom_script ?? '' },
+    validate: resolve,
+  });
+  const submit = form.onSubmit((v) =>
+    save.mutate(v.custom_script.trim() ? v.custom_script : null, {
+      onError: (err) => applyServerErrors(form, err, ['custom_script']),
+    }),
+  );
+  return (
+    <form onSubmit={submit} noValidate>
+      <Paper withBorder p="lg" radius="md">
+        <Stack>
+          <Text size="sm" c="dimmed">
+            {t('agency.landing.hint')}
+          </Text>
+          <TextareaField
+            form={form}
+            name="custom_script"
+            label={t('agency.landing.custom_script')}
+            autosize
+            minRows={10}
+            maxRows={30}
+            styles={{ input: { fontFamily: 'monospace' } }}
+            spellCheck={false}
+            testId="agency-custom-script"
+          />
+          <FormActions submitting={save.isPending} submitTestId="agency-custom-script-save" />
+        </Stack>
+      </Paper>
+    </form>
+  );
+}

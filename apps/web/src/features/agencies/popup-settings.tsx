@@ -1,0 +1,94 @@
+import { Paper, Stack, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { type TAgency, ZPopupPaymentRequest } from '@stn/contracts/agencies';
+import { useTranslation } from 'react-i18next';
+import { SelectField, SwitchField, TextareaField, TextField } from '../../components/form/fields.tsx';
+import { FormActions } from '../../components/form/form-actions.tsx';
+import { usePlanOptions } from '../../components/plan-options.ts';
+import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { useUpdatePopup } from './api/agency-settings.ts';
+import { objectOf, textOf, WithOwnAgency } from './own-agency.tsx';
+
+type Values = {
+  enabled: boolean;
+  title: string;
+  description: string;
+  button_text: string;
+  plan_id: string | null;
+};
+const FIELDS = ['enabled', 'title', 'description', 'button_text', 'plan_id'];
+
+const requestOf = (v: Values) => ({ ...v, plan_id: v.plan_id ? Number(v.plan_id) : null });
+const resolve = zodResolver(ZPopupPaymentRequest);
+
+/** The popup (payment) settings (PUT /v1/agencies/{id}/popup-payment, kept in agency.settings.popup). */
+export default function PopupSettings() {
+  const { t } = useTranslation();
+  return (
+    <Stack maw={760}>
+      <Title order={2} data-testid="page-title">
+        {t('menu.popup')}
+      </Title>
+      <WithOwnAgency>{(agency) => <PopupForm key={agency.id} agency={agency} />}</WithOwnAgency>
+    </Stack>
+  );
+}
+
+function PopupForm({ agency }: { agency: TAgency }) {
+  const { t } = useTranslation();
+  const save = useUpdatePopup(agency.id);
+  const planOptions = usePlanOptions(agency.id);
+  const popup = objectOf(agency.settings.popup);
+  const form = useForm<Values>({
+    initialValues: {
+      enabled: popup.enabled === true,
+      title: textOf(popup.title),
+      description: textOf(popup.description),
+      button_text: textOf(popup.button_text),
+      plan_id: typeof popup.plan_id === 'number' ? String(popup.plan_id) : null,
+    },
+    validate: (v) => resolve(requestOf(v)),
+  });
+  const submit = form.onSubmit((v) =>
+    save.mutate(requestOf(v), { onError: (err) => applyServerErrors(form, err, FIELDS) }),
+  );
+  return (
+    <form onSubmit={submit} noValidate>
+      <Paper withBorder p="lg" radius="md">
+        <Stack>
+          <SwitchField
+            form={form}
+            name="enabled"
+            label={t('agency.popup.enabled')}
+            testId="agency-popup-enabled"
+          />
+          <TextField form={form} name="title" label={t('agency.popup.title')} testId="agency-popup-title" />
+          <TextareaField
+            form={form}
+            name="description"
+            label={t('agency.popup.description')}
+            autosize
+            minRows={3}
+            testId="agency-popup-description"
+          />
+          <TextField
+            form={form}
+            name="button_text"
+            label={t('agency.popup.button_text')}
+            testId="agency-popup-button-text"
+          />
+          <SelectField
+            form={form}
+            name="plan_id"
+            label={t('agency.popup.plan')}
+            placeholder={t('agency.popup.no_plan')}
+            data={planOptions}
+            clearable
+            testId="agency-popup-plan"
+          />
+          <FormActions submitting={save.isPending} submitTestId="agency-popup-save" />
+        </Stack>
+      </Paper>
+    </form>
+  );
+}

@@ -1,0 +1,329 @@
+import { Button, Group, NumberInput, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import {
+  type TBusiness,
+  type TCreateBusinessRequest,
+  type TUpdateBusinessRequest,
+  ZCreateBusinessRequest,
+  ZUpdateBusinessRequest,
+} from '@stn/contracts/businesses';
+import { BUSINESS_CREATE_DEFAULTS } from '@stn/contracts/constants';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { PasswordField, SelectField, TextareaField, TextField } from '../../components/form/fields.tsx';
+import { FormSection } from '../../components/form/form-section.tsx';
+import { Loading } from '../../components/load-state.tsx';
+import { NoInstallsModal } from '../../components/no-installs-modal.tsx';
+import { usePlanOptions } from '../../components/plan-options.ts';
+import { ApiError } from '../../lib/api-client.ts';
+import { useAuth } from '../../lib/auth-store.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
+import { userCan } from '../../lib/nav/user-can.ts';
+import { useSite } from '../../lib/site.ts';
+import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { useBusiness, useCreateBusiness, useUpdateBusiness } from './api/businesses.ts';
+
+/** A number field as Mantine keeps it: '' while empty. */
+type Num = number | string;
+
+const SWITCHES = [
+  'is_on_trial',
+  'free_fee',
+  'caller_id_enabled',
+  'custom_number_enabled',
+  'form_enabled',
+  'dep_enabled',
+  'sendgrid_enabled',
+  'ai_enabled',
+  'has_sales_user_extension',
+] as const;
+type SwitchName = (typeof SWITCHES)[number];
+
+const LIMITS = [
+  'number_of_users',
+  'number_of_installs',
+  'calls',
+  'messages',
+  'number_of_automations',
+] as const;
+type LimitName = (typeof LIMITS)[number];
+
+type Values = {
+  name: string;
+  widget_type: string;
+  subscription_plan_id: string | null;
+  opt_out_msg: string;
+  owner: { email: string; first_name: string; last_name: string; password: string };
+} & Record<LimitName, Num> &
+  Record<SwitchName, boolean>;
+
+const FIELDS = [
+  'name',
+  'widget_type',
+  'subscription_plan_id',
+  'opt_out_msg',
+  ...LIMITS,
+  ...SWITCHES,
+  'owner.email',
+  'owner.first_name',
+  'owner.last_name',
+  'owner.password',
+] as const;
+
+// Spec 001 §9: 1 user, 1 install, 200 calls, 2000 messages, 2 automations, widget_type 3 (both).
+const DEFAULTS: Values = {
+  name: '',
+  widget_type: String(BUSINESS_CREATE_DEFAULTS.widget_type),
+  subscription_plan_id: null,
+  opt_out_msg: '',
+  number_of_users: BUSINESS_CREATE_DEFAULTS.number_of_users,
+  number_of_installs: BUSINESS_CREATE_DEFAULTS.number_of_installs,
+  calls: BUSINESS_CREATE_DEFAULTS.calls,
+  messages: BUSINESS_CREATE_DEFAULTS.messages,
+  number_of_automations: BUSINESS_CREATE_DEFAULTS.number_of_automations,
+  is_on_trial: false,
+  free_fee: false,
+  caller_id_enabled: false,
+  custom_number_enabled: false,
+  form_enabled: false,
+  dep_enabled: false,
+  sendgrid_enabled: false,
+  ai_enabled: false,
+  has_sales_user_extension: false,
+  owner: { email: '', first_name: '', last_name: '', password: '' },
+};
+
+function valuesOf(b: TBusiness): Values {
+  return {
+    ...DEFAULTS,
+    name: b.name,
+    widget_type: String(b.widget_type),
+    subscription_plan_id: b.subscription_plan_id ? String(b.subscription_plan_id) : null,
+    opt_out_msg: b.opt_out_msg ?? '',
+    number_of_users: b.number_of_users,
+    number_of_installs: b.number_of_installs,
+    calls: b.calls,
+    messages: b.messages,
+    number_of_automations: b.number_of_automations,
+    ...Object.fromEntries(SWITCHES.map((s) => [s, b[s]])),
+    owner: {
+      email: b.owner?.email ?? '',
+      first_name: b.owner?.first_name ?? '',
+      last_name: b.owner?.last_name ?? '',
+      password: '',
+    },
+  };
+}
+
+/** An empty number field is sent as null so that it reads 'The {name} field is required', not a default. */
+const num = (v: Num) => (v === '' ? null : Number(v));
+
+function fieldsOf(v: Values) {
+  return {
+    name: v.name,
+    widget_type: Number(v.widget_type),
+    subscription_plan_id: v.subscription_plan_id ? Number(v.subscription_plan_id) : null,
+    opt_out_msg: v.opt_out_msg.trim() || null,
+    ...Object.fromEntries(LIMITS.map((l) => [l, num(v[l])])),
+    ...Object.fromEntries(SWITCHES.map((s) => [s, v[s]])),
+  };
+}
+
+const createRequestOf = (v: Values) => ({
+  ...fieldsOf(v),
+  owner: {
+    email: v.owner.email,
+    first_name: v.owner.first_name,
+    last_name: v.owner.last_name,
+    ...(v.owner.password ? { password: v.owner.password } : {}),
+  },
+});
+
+const updateRequestOf = (v: Values) => ({
+  ...fieldsOf(v),
+  owner: { email: v.owner.email, first_name: v.owner.first_name, last_name: v.owner.last_name },
+});
+
+const resolveCreate = zodResolver(ZCreateBusinessRequest);
+const resolveUpdate = zodResolver(ZUpdateBusinessRequest);
+
+/** Add or edit a business account with its owner (spec 000 §2 agency business/add, edit/:id). */
+export default function BusinessForm() {
+  const { t } = useTranslation();
+  const id = Number(useParams().id ?? 0);
+  const business = useBusiness(id);
+  if (!id) return <BusinessFormBody />;
+  if (business.isPending) return <Loading />;
+  if (!business.data) return <Text c="red">{t('agency.common.load_failed')}</Text>;
+  return <BusinessFormBody key={business.data.id} business={business.data} />;
+}
+
+function BusinessFormBody({ business }: { business?: TBusiness }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user } = useAuth();
+  const site = useSite();
+  const create = useCreateBusiness();
+  const update = useUpdateBusiness(business?.id ?? 0);
+  const planOptions = usePlanOptions(user?.agency?.id ?? 0);
+  const [noInstalls, setNoInstalls] = useState(false);
+  const editing = business !== undefined;
+  const form = useForm<Values>({
+    initialValues: business ? valuesOf(business) : DEFAULTS,
+    validate: (v) => (editing ? resolveUpdate(updateRequestOf(v)) : resolveCreate(createRequestOf(v))),
+  });
+
+  const onError = (err: unknown) => {
+    // 'No Installs Available' (spec 000 §8) is the server's only 422 on number_of_installs: the form already
+    // checked the field's shape with the same schema, so what is left is the agency's available installs.
+    if (err instanceof ApiError && err.code === 'VALIDATION' && err.field('number_of_installs')) {
+      setNoInstalls(true);
+    }
+    applyServerErrors(form, err, FIELDS);
+  };
+  const toList = () => navigate(pathOf('agency.business.accounts'));
+
+  const submit = form.onSubmit((values) => {
+    if (editing) {
+      update.mutate(updateRequestOf(values) as TUpdateBusinessRequest, { onSuccess: toList, onError });
+    } else {
+      create.mutate(createRequestOf(values) as TCreateBusinessRequest, { onSuccess: toList, onError });
+    }
+  });
+
+  const widgetTypes = ['1', '2', '3'].map((value) => ({
+    value,
+    label: t(`agency.business.widget_types.${value}`),
+  }));
+  const readOnly = !userCan(user, 'businesses.manage');
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack maw={900}>
+        <Title order={2} data-testid="page-title">
+          {editing ? t('menu.business_edit') : t('menu.business_add')}
+        </Title>
+
+        <FormSection title={t('agency.business.form.details')}>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextField
+              form={form}
+              name="name"
+              label={t('agency.business.name')}
+              required
+              testId="business-form-name"
+            />
+            <SelectField
+              form={form}
+              name="widget_type"
+              label={t('agency.business.form.widget_type')}
+              data={widgetTypes}
+              allowDeselect={false}
+              required
+              testId="business-form-widget-type"
+            />
+          </SimpleGrid>
+          <SelectField
+            form={form}
+            name="subscription_plan_id"
+            label={t('agency.business.form.plan')}
+            placeholder={t('agency.business.form.no_plan')}
+            data={planOptions}
+            clearable
+            testId="business-form-plan"
+          />
+          <TextareaField
+            form={form}
+            name="opt_out_msg"
+            label={t('agency.business.form.opt_out_msg')}
+            autosize
+            minRows={2}
+            testId="business-form-opt-out"
+          />
+        </FormSection>
+
+        <FormSection title={t('agency.business.form.limits')}>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {LIMITS.map((l) => (
+              <NumberInput
+                key={l}
+                label={t(`agency.business.form.${l}`)}
+                min={0}
+                allowDecimal={false}
+                required
+                data-testid={`business-form-${l}`}
+                {...form.getInputProps(l)}
+              />
+            ))}
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {SWITCHES.map((s) => (
+              <Switch
+                key={s}
+                label={t(`agency.business.form.${s}`)}
+                data-testid={`business-form-${s}`}
+                {...form.getInputProps(s, { type: 'checkbox' })}
+              />
+            ))}
+          </SimpleGrid>
+        </FormSection>
+
+        <FormSection title={t('agency.business.form.owner')}>
+          <TextField
+            form={form}
+            name="owner.email"
+            label={t('agency.business.form.owner_email')}
+            type="email"
+            autoComplete="off"
+            required
+            testId="business-form-owner-email"
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextField
+              form={form}
+              name="owner.first_name"
+              label={t('agency.business.form.owner_first_name')}
+              required
+              testId="business-form-owner-first-name"
+            />
+            <TextField
+              form={form}
+              name="owner.last_name"
+              label={t('agency.business.form.owner_last_name')}
+              testId="business-form-owner-last-name"
+            />
+          </SimpleGrid>
+          {!editing && (
+            <PasswordField
+              form={form}
+              name="owner.password"
+              label={t('agency.business.form.owner_password')}
+              description={t('agency.business.form.owner_password_hint')}
+              testId="business-form-owner-password"
+            />
+          )}
+        </FormSection>
+
+        <Group justify="flex-end">
+          <Button variant="default" onClick={toList} data-testid="business-form-cancel">
+            {t('common.cancel')}
+          </Button>
+          <Button
+            type="submit"
+            disabled={readOnly}
+            loading={create.isPending || update.isPending}
+            data-testid="business-form-submit"
+          >
+            {t('common.save')}
+          </Button>
+        </Group>
+      </Stack>
+      <NoInstallsModal
+        opened={noInstalls}
+        onClose={() => setNoInstalls(false)}
+        supportEmail={site.data?.supportEmail}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,71 @@
+// Query keys per resource, not per screen: a key starts with the resource's name, so one invalidation
+// (a mutation's, or later a realtime event's) refreshes that resource wherever it is shown: the admin's
+// list, the agency's own settings, the layout's counters.
+import type { TPageKey } from '@stn/contracts/users';
+
+export type UserKind = 'global' | 'agency' | 'business';
+export type AgencyStatus = 'active' | 'archived';
+export type BusinessStatus = 'active' | 'archived' | 'deleted';
+export type PhoneList = 'blacklist' | 'whitelist';
+
+export const keys = {
+  agencies: {
+    all: ['agencies'] as const,
+    list: (status: AgencyStatus) => ['agencies', 'list', status] as const,
+    detail: (id: number) => ['agencies', 'detail', id] as const,
+    installStats: (id: number) => ['agencies', 'install-stats', id] as const,
+  },
+  /** The app shell's available installs of an agency (the 'Add Business' button). */
+  installStats: { all: ['install-stats'] as const },
+  internationals: { all: ['internationals'] as const },
+  businesses: {
+    all: ['businesses'] as const,
+    list: (status: BusinessStatus) => ['businesses', 'list', status] as const,
+    detail: (id: number) => ['businesses', 'detail', id] as const,
+    /** The signed-in business user's own business (its settings screen). */
+    own: () => ['businesses', 'own'] as const,
+  },
+  users: {
+    all: ['users'] as const,
+    kind: (kind: UserKind) => ['users', kind] as const,
+    list: (kind: UserKind) => ['users', kind, 'list'] as const,
+    detail: (kind: UserKind, id: number) => ['users', kind, 'detail', id] as const,
+    agents: (channel: string) => ['users', 'business', 'agents', channel] as const,
+  },
+  departments: {
+    all: ['departments'] as const,
+    list: () => ['departments', 'list'] as const,
+    /** Whether the business may use departments at all (the list call answers 403 otherwise). */
+    access: () => ['departments', 'access'] as const,
+    detail: (id: number) => ['departments', 'detail', id] as const,
+  },
+  plans: {
+    all: ['plans'] as const,
+    list: (agencyId: number) => ['plans', 'list', agencyId] as const,
+    everything: (agencyId: number) => ['plans', 'all', agencyId] as const,
+    detail: (agencyId: number, id: number) => ['plans', 'detail', agencyId, id] as const,
+  },
+  packages: {
+    all: ['packages'] as const,
+    list: () => ['packages', 'list'] as const,
+    detail: (id: number) => ['packages', 'detail', id] as const,
+  },
+  phoneLists: {
+    list: (list: PhoneList) => [list] as const,
+  },
+  whitelabels: {
+    all: ['whitelabels'] as const,
+    list: () => ['whitelabels', 'list'] as const,
+  },
+  releaseNotes: {
+    all: ['release-notes'] as const,
+    list: () => ['release-notes', 'list'] as const,
+    published: (page: number) => ['release-notes', 'published', page] as const,
+    detail: (id: number) => ['release-notes', 'detail', id] as const,
+  },
+  pages: {
+    all: ['pages'] as const,
+    detail: (key: TPageKey) => ['pages', key] as const,
+  },
+  siteData: { all: ['site-data'] as const },
+};
