@@ -80,6 +80,8 @@ describe('/api/widget', () => {
       const res = await get('/api/widget/v1/config', headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(401);
       expect(res.json()).toMatchObject({ success: false, code: 'UNAUTHENTICATED' });
+      // A sentence for the page's owner, not a locale key.
+      expect(res.json().message).toMatch(/install key/);
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
       expect(res.headers.etag).toBeUndefined();
     }
