@@ -26,16 +26,23 @@ describe('expectCrossTenant404', () => {
 
   it('fails when the answer is not a 404', async () => {
     await expect(
-      expectCrossTenant404(t, { token: tokenA, method: 'GET', url: '/api/v1/profile', tables: ['users'] }),
+      expectCrossTenant404(t, {
+        token: tokenA,
+        method: 'GET',
+        url: '/api/v1/profile',
+        control: { url: '/api/v1/profile' },
+        tables: ['users'],
+      }),
     ).rejects.toThrow(/answered 200/);
   });
 
-  it('fails when the route does not exist at all, even with no control request', async () => {
+  it('fails when the route does not exist at all, whatever the control request says', async () => {
     await expect(
       expectCrossTenant404(t, {
         token: tokenA,
         method: 'POST',
         url: `/api/v1/impersonat/${seed.b.businessUser.id}`,
+        control: { url: `/api/v1/impersonate/${seed.a.businessUser.id}` },
         tables: ['auth_tokens'],
       }),
     ).rejects.toThrow(/is not a route/);
@@ -60,6 +67,7 @@ describe('expectCrossTenant404', () => {
         token: await login(t.app, seed.a.agencyUser.email),
         method: 'POST',
         url: '/api/v1/logout',
+        control: { url: '/api/v1/auth/check', method: 'GET' },
         tables: ['auth_tokens'],
       }),
     ).rejects.toThrow();

@@ -265,8 +265,11 @@ export async function snapshot(pool: pg.Pool, tables: string[]): Promise<Record<
 export async function expectCrossTenant404(
   t: Pick<TestApp, 'app' | 'pool'>,
   req: {
-    /** The same call on the caller's own tenant's row: it must not be a 404, which proves the route exists. */
-    control?: { url: string; method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; payload?: unknown };
+    /**
+     * The same call on the caller's own tenant's row (required): it must not be a 404, which proves the
+     * route exists and that the 404 comes from the tenant, not from the call's shape.
+     */
+    control: { url: string; method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; payload?: unknown };
     token: string;
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     url: string;
@@ -280,7 +283,7 @@ export async function expectCrossTenant404(
   expect(anonymous.statusCode, `${req.method} ${req.url} is not a route (404 without a token too)`).not.toBe(
     404,
   );
-  if (req.control) {
+  {
     const ok = await t.app.inject({
       method: req.control.method ?? req.method,
       url: req.control.url,

@@ -276,6 +276,7 @@ describe('GET /v1/agencies and /v1/agencies/{id}', () => {
       token: tok(seed.a.agencyAdmin),
       method: 'GET',
       url: `/api/v1/agencies/${seed.b.agency.id}`,
+      control: { url: `/api/v1/agencies/${seed.a.agency.id}` },
       tables: TABLES,
     });
   });

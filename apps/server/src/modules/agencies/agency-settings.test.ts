@@ -106,8 +106,26 @@ async function refused(
   expect(await snapshot(t.pool, TABLES)).toEqual(before);
   return res.json();
 }
-const cross = (method: Method, url: string, payload?: object, token = tok(seed.a.agencyAdmin)) =>
-  expectCrossTenant404(t, { token, method, url: `/api${url}`, payload, tables: TABLES });
+// The control request is the same call on agency A's own id (or the payload given), which must not be a 404.
+const cross = (
+  method: Method,
+  url: string,
+  payload?: object,
+  token = tok(seed.a.agencyAdmin),
+  controlPayload = payload,
+) =>
+  expectCrossTenant404(t, {
+    token,
+    method,
+    url: `/api${url}`,
+    payload,
+    control: {
+      url: `/api${url.replace(new RegExp(`\\b${B()}\\b`), String(A()))}`,
+      method,
+      payload: controlPayload,
+    },
+    tables: TABLES,
+  });
 
 describe('PUT /v1/agencies/settings and /v1/agencies/{id}/settings', () => {
   const body = {
@@ -769,10 +787,12 @@ describe('POST /v1/agencies/send-notification', () => {
       { subject: 'x', message: 'x' },
       403,
     );
-    await cross('POST', '/v1/agencies/send-notification', {
-      business_ids: [seed.b.business.id],
-      subject: 'x',
-      message: 'x',
-    });
+    await cross(
+      'POST',
+      '/v1/agencies/send-notification',
+      { business_ids: [seed.b.business.id], subject: 'x', message: 'x' },
+      tok(seed.a.agencyAdmin),
+      { business_ids: [seed.a.business.id], subject: 'x', message: 'x' },
+    );
   });
 });

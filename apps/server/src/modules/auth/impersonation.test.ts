@@ -175,6 +175,10 @@ describe('POST /v1/impersonate/{id}: who may impersonate whom', () => {
         token: tok(actor),
         method: 'POST',
         url: `/api/v1/impersonate/${target.id}`,
+        // Impersonating a business user of the actor's own agency works.
+        control: {
+          url: `/api/v1/impersonate/${(actor === seed.b.agencyAdmin ? seed.b : seed.a).businessUser.id}`,
+        },
         tables: ['auth_tokens', 'audit_logs'],
       });
     }

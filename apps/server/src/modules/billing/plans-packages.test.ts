@@ -209,6 +209,8 @@ describe('subscription plans', () => {
         method,
         url: `/api${url}`,
         payload,
+        // The caller's own agency's plans answer.
+        control: { url: `/api${A}`, method: 'GET' },
         tables: TABLES,
       });
     }
@@ -364,6 +366,8 @@ describe('packages', () => {
         method,
         url: `/api${url}`,
         payload,
+        // Agency B's own packages answer (it has none, so the control cannot be an item of its own).
+        control: { url: '/api/v1/packages', method: 'GET' },
         tables: TABLES,
       });
     }

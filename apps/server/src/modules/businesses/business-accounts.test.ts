@@ -487,6 +487,7 @@ describe('POST /v1/business/{id}/send-verification and /verify-email', () => {
         token: s.a.agencyAdmin.token,
         method: 'POST',
         url: `/api/v1/business/${seed.b.business.id}/${path}`,
+        control: { url: `/api/v1/business/${seed.a.business.id}/${path}` },
         tables: [...TABLES, 'mail_outbox'],
       });
     }
@@ -614,6 +615,7 @@ describe('tenant isolation', () => {
         method,
         url: `/api${url}`,
         payload,
+        control: { url: `/api/v1/business/${seed.a.business.id}`, method: 'GET' },
         tables: [...TABLES, 'mail_outbox'],
       });
     }

@@ -290,6 +290,7 @@ describe('who may manage agency users', () => {
         method,
         url: `/api${url}`,
         payload,
+        control: { url: `/api/v1/agency/users/${seed.a.agencyUser.id}`, method: 'GET' },
         tables: TABLES,
       });
     }
