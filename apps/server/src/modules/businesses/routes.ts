@@ -24,7 +24,6 @@ import type { Deps } from '../../platform/deps.ts';
 import { clientOf as client } from '../../platform/http/client.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
 import { errorResponses as errors, okMessage } from '../../platform/http/replies.ts';
-import { userContext } from '../../platform/tenancy/context.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
 import { allPackages } from '../billing/service.ts';
 import {
@@ -284,7 +283,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
         response: { 200: ZBusinessResponse, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await ownBusiness(deps, actorOf(request)) }),
+    async (request) => ({ success: true as const, data: await ownBusiness(ctxOf(deps, request)) }),
   );
 
   app.put(
@@ -300,7 +299,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     },
     async (request) => ({
       ...ok(request, 'info_updated'),
-      data: await updateInfo(deps, actorOf(request), request.body),
+      data: await updateInfo(ctxOf(deps, request), request.body),
     }),
   );
 
@@ -317,7 +316,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     },
     async (request) => ({
       ...ok(request, 'report_updated'),
-      data: await updateReport(deps, actorOf(request), request.body),
+      data: await updateReport(ctxOf(deps, request), request.body),
     }),
   );
 
@@ -334,7 +333,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     },
     async (request) => ({
       ...ok(request, 'settings_updated'),
-      data: await updateNotificationSettings(deps, actorOf(request), request.body),
+      data: await updateNotificationSettings(ctxOf(deps, request), request.body),
     }),
   );
 
@@ -351,7 +350,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     },
     async (request) => ({
       ...ok(request, 'image_uploaded'),
-      data: await uploadImage(deps, actorOf(request), request.body.type, request.body.data),
+      data: await uploadImage(ctxOf(deps, request), request.body),
     }),
   );
 
@@ -368,7 +367,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     },
     async (request) => ({
       ...ok(request, 'image_removed'),
-      data: await deleteImage(deps, actorOf(request), request.params.type),
+      data: await deleteImage(ctxOf(deps, request), { type: request.params.type }),
     }),
   );
 
@@ -384,7 +383,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     },
     async (request) => ({
       success: true as const,
-      data: await allPackages(userContext(deps, actorOf(request)), { activeOnly: true }),
+      data: await allPackages(ctxOf(deps, request), { activeOnly: true }),
     }),
   );
 };
