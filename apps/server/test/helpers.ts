@@ -4,7 +4,7 @@ import { CUSTOM_TYPE_PAGES } from '@stn/contracts/roles';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { type AppOptions, buildApp } from '../src/app.ts';
 import { agencies } from '../src/modules/agencies/tables.ts';
 import { businesses } from '../src/modules/businesses/tables.ts';
@@ -304,22 +304,43 @@ export async function expectCrossTenant404(
   expect(await snapshot(t.pool, req.tables)).toEqual(before);
 }
 
-export type Suite = { t: TestApp; seed: Seed; token: (email: string) => Promise<string> };
+export type Suite = {
+  t: TestApp;
+  seed: Seed;
+  /** A session per user, signed in on first use. */
+  token: (email: string) => Promise<string>;
+  /** Calls by HTTP method; the URL is the full path. */
+  api: ReturnType<typeof call>;
+  /** Calls the API as a token; the URL is the part after `/api`. */
+  call: ReturnType<typeof caller>;
+  /** Every seeded user signed in (`seededSessions`); only with `sessions: true`. */
+  s: Awaited<ReturnType<typeof seededSessions>>;
+};
 
-/** A test file's set-up: a fresh app, the two seeded tenants, and a session per user on demand. */
-export async function setupSuite(): Promise<Suite> {
-  const t = await createTestApp();
-  const seed = await seedTenants(t.db);
-  const cache = new Map<string, string>();
-  const token = async (email: string) => {
-    let tok = cache.get(email);
-    if (!tok) {
-      tok = await login(t.app, email);
-      cache.set(email, tok);
-    }
-    return tok;
-  };
-  return { t, seed, token };
+/**
+ * Registers a test file's set-up and tear-down (a fresh app on `env`, the two seeded tenants) and returns
+ * the suite, whose fields are filled before the file's own `beforeAll` hooks and tests run.
+ */
+export function useSuite(opts: { env?: Record<string, string>; sessions?: boolean } = {}): Suite {
+  const c = {} as Suite;
+  beforeAll(async () => {
+    c.t = await createTestApp(opts.env);
+    c.seed = await seedTenants(c.t.db);
+    const cache = new Map<string, string>();
+    c.token = async (email: string) => {
+      let tok = cache.get(email);
+      if (!tok) {
+        tok = await login(c.t.app, email);
+        cache.set(email, tok);
+      }
+      return tok;
+    };
+    c.api = call(c.t);
+    c.call = caller(c.t);
+    if (opts.sessions) c.s = await seededSessions(c.t, c.seed);
+  });
+  afterAll(() => c.t?.close());
+  return c;
 }
 
 /** Calls by HTTP method, as `token` (or nobody); the URL is the full path. */

@@ -1,54 +1,35 @@
 import { ZPackageResponse, ZPlanResponse } from '@stn/contracts/businesses';
 import { PLAN_DEFAULTS } from '@stn/contracts/constants';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  caller,
-  createTestApp,
-  expect403,
-  expectCrossTenant404,
-  row,
-  type Seed,
-  seedTenants,
-  seededSessions as sessions,
-  snapshot,
-  type TestApp,
-} from '../../../test/helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expect403, expectCrossTenant404, row, snapshot, useSuite } from '../../../test/helpers.ts';
 
-let t: TestApp;
-let seed: Seed;
-let s: Awaited<ReturnType<typeof sessions>>;
-let call: ReturnType<typeof caller>;
+const c = useSuite({ sessions: true });
 const TABLES = ['plans', 'packages', 'businesses'];
 let A: string;
 let B: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  seed = await seedTenants(t.db);
-  s = await sessions(t, seed);
-  call = caller(t);
-  A = `/v1/agencies/${seed.a.agency.id}/subscription/plans`;
-  B = `/v1/agencies/${seed.b.agency.id}/subscription/plans`;
+  A = `/v1/agencies/${c.seed.a.agency.id}/subscription/plans`;
+  B = `/v1/agencies/${c.seed.b.agency.id}/subscription/plans`;
 });
-afterAll(() => t?.close());
 
 let n = 0;
-async function addPlan(extra: object = {}, base = A, token = s.a.agencyAdmin.token) {
+async function addPlan(extra: object = {}, base = A, token = c.s.a.agencyAdmin.token) {
   n += 1;
-  const res = await call(token, 'POST', base, { name: `Plan ${n}`, price_cents: 1000 * n, ...extra });
+  const res = await c.call(token, 'POST', base, { name: `Plan ${n}`, price_cents: 1000 * n, ...extra });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as { id: number; name: string };
 }
 
 describe('subscription plans', () => {
   it('adds a plan with the plan defaults of spec 001 §9', async () => {
-    const res = await call(s.a.agencyAdmin.token, 'POST', A, { name: 'Starter', price_cents: 2900 });
+    const res = await c.call(c.s.a.agencyAdmin.token, 'POST', A, { name: 'Starter', price_cents: 2900 });
     expect(res.statusCode, res.body).toBe(200);
     const body = ZPlanResponse.parse(res.json());
     expect(body.message).toBe('Plan created successfully.');
-    const stored = await row(t, 'plans', body.data.id);
+    const stored = await row(c.t, 'plans', body.data.id);
     expect(stored).toMatchObject({
-      agency_id: seed.a.agency.id,
+      agency_id: c.seed.a.agency.id,
       name: 'Starter',
       interval: 'month',
       price_cents: 2900,
@@ -67,17 +48,17 @@ describe('subscription plans', () => {
   });
 
   it('keeps one Default plan per agency, and says which is', async () => {
-    expect((await call(s.a.agencyAdmin.token, 'GET', `${A}/has-default`)).json().data).toEqual({
+    expect((await c.call(c.s.a.agencyAdmin.token, 'GET', `${A}/has-default`)).json().data).toEqual({
       has_default: false,
       plan_id: null,
     });
     const def = await addPlan({ interval: 'year', features: { Default: true, Users: 5 } });
-    expect((await call(s.a.financeManager.token, 'GET', `${A}/has-default`)).json().data).toEqual({
+    expect((await c.call(c.s.a.financeManager.token, 'GET', `${A}/has-default`)).json().data).toEqual({
       has_default: true,
       plan_id: def.id,
     });
-    const before = await snapshot(t.pool, TABLES);
-    const second = await call(s.a.agencyAdmin.token, 'POST', A, {
+    const before = await snapshot(c.t.pool, TABLES);
+    const second = await c.call(c.s.a.agencyAdmin.token, 'POST', A, {
       name: 'Second default',
       price_cents: 100,
       features: { Default: true },
@@ -85,24 +66,24 @@ describe('subscription plans', () => {
     expect(second.statusCode).toBe(422);
     expect(second.json().errors['features.Default']).toEqual(['This agency already has a default plan.']);
     // The default plan itself may be saved again as default.
-    const again = await call(s.a.agencyAdmin.token, 'PUT', `${A}/${def.id}`, {
+    const again = await c.call(c.s.a.agencyAdmin.token, 'PUT', `${A}/${def.id}`, {
       name: 'Yearly default',
       price_cents: 29900,
       interval: 'year',
       features: { Default: true },
     });
     expect(again.statusCode, again.body).toBe(200);
-    expect(await row(t, 'plans', def.id)).toMatchObject({ name: 'Yearly default', price_cents: 29900 });
-    expect(await snapshot(t.pool, ['packages', 'businesses'])).toEqual({
+    expect(await row(c.t, 'plans', def.id)).toMatchObject({ name: 'Yearly default', price_cents: 29900 });
+    expect(await snapshot(c.t.pool, ['packages', 'businesses'])).toEqual({
       packages: before.packages,
       businesses: before.businesses,
     });
     // Agency B is not affected by A's default.
-    expect((await call(s.admin.token, 'GET', `${B}/has-default`)).json().data.has_default).toBe(false);
+    expect((await c.call(c.s.admin.token, 'GET', `${B}/has-default`)).json().data.has_default).toBe(false);
   });
 
   it('answers 422 with the message on bad input and saves nothing', async () => {
-    const before = await snapshot(t.pool, TABLES);
+    const before = await snapshot(c.t.pool, TABLES);
     const cases: [object, string, string][] = [
       [{ name: '', price_cents: 1 }, 'name', 'The name field is required'],
       [{ name: 'X', price_cents: 9.99 }, 'price_cents', 'The price cents must be an integer.'],
@@ -110,30 +91,30 @@ describe('subscription plans', () => {
       [{ name: 'X', price_cents: 100, features: { Users: 0 } }, 'features.Users', 'The users is invalid.'],
     ];
     for (const [payload, field, message] of cases) {
-      const res = await call(s.a.agencyAdmin.token, 'POST', A, payload);
+      const res = await c.call(c.s.a.agencyAdmin.token, 'POST', A, payload);
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json().errors[field], res.body).toEqual([message]);
     }
-    expect(await snapshot(t.pool, TABLES)).toEqual(before);
+    expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
   });
 
   it('lists (paged, keyword), lists all, shows, edits and deletes', async () => {
     const p = await addPlan({ name: 'Gold Unique' });
-    const list = (await call(s.a.accountManager.token, 'GET', A)).json();
-    const { rows } = await t.pool.query('select id from plans where agency_id = $1', [seed.a.agency.id]);
+    const list = (await c.call(c.s.a.accountManager.token, 'GET', A)).json();
+    const { rows } = await c.t.pool.query('select id from plans where agency_id = $1', [c.seed.a.agency.id]);
     expect(list.meta).toEqual({ total: rows.length, page: 1, perPage: 10 });
     expect(
-      (await call(s.a.agencyAdmin.token, 'GET', `${A}?keyword=gold`))
+      (await c.call(c.s.a.agencyAdmin.token, 'GET', `${A}?keyword=gold`))
         .json()
         .data.map((x: { id: number }) => x.id),
     ).toEqual([p.id]);
-    expect((await call(s.a.agencyAdmin.token, 'GET', `${A}/all`)).json().data).toHaveLength(rows.length);
-    expect((await call(s.a.agencyAdmin.token, 'GET', `${A}/${p.id}`)).json().data).toMatchObject({
+    expect((await c.call(c.s.a.agencyAdmin.token, 'GET', `${A}/all`)).json().data).toHaveLength(rows.length);
+    expect((await c.call(c.s.a.agencyAdmin.token, 'GET', `${A}/${p.id}`)).json().data).toMatchObject({
       id: p.id,
       name: 'Gold Unique',
     });
 
-    const put = await call(s.a.financeManager.token, 'PUT', `${A}/${p.id}`, {
+    const put = await c.call(c.s.a.financeManager.token, 'PUT', `${A}/${p.id}`, {
       name: 'Gold',
       price_cents: 4900,
       trial_days: 14,
@@ -141,35 +122,37 @@ describe('subscription plans', () => {
     });
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json().message).toBe('Plan updated successfully.');
-    const stored = await row(t, 'plans', p.id);
+    const stored = await row(c.t, 'plans', p.id);
     expect(stored).toMatchObject({ name: 'Gold', price_cents: 4900, trial_days: 14 });
     expect(stored.features).toMatchObject({ Zapier: true, Messages: 5000, Calls: PLAN_DEFAULTS.Calls });
 
-    const del = await call(s.a.agencyAdmin.token, 'DELETE', `${A}/${p.id}`);
+    const del = await c.call(c.s.a.agencyAdmin.token, 'DELETE', `${A}/${p.id}`);
     expect(del.json()).toEqual({ success: true, message: 'Plan deleted successfully.' });
-    expect(await row(t, 'plans', p.id)).toBeUndefined();
+    expect(await row(c.t, 'plans', p.id)).toBeUndefined();
   });
 
   it('does not delete a plan a business is on (409)', async () => {
     const p = await addPlan();
-    await t.pool.query('update businesses set subscription_plan_id = $1 where id = $2', [
+    await c.t.pool.query('update businesses set subscription_plan_id = $1 where id = $2', [
       p.id,
-      seed.a.business.id,
+      c.seed.a.business.id,
     ]);
-    const res = await call(s.a.agencyAdmin.token, 'DELETE', `${A}/${p.id}`);
+    const res = await c.call(c.s.a.agencyAdmin.token, 'DELETE', `${A}/${p.id}`);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('This plan cannot be deleted: 1 business(es) are on it.');
-    expect(await row(t, 'plans', p.id)).toBeDefined();
-    await t.pool.query('update businesses set subscription_plan_id = null where id = $1', [
-      seed.a.business.id,
+    expect(await row(c.t, 'plans', p.id)).toBeDefined();
+    await c.t.pool.query('update businesses set subscription_plan_id = null where id = $1', [
+      c.seed.a.business.id,
     ]);
   });
 
   it('lets a platform admin manage any agency plans', async () => {
-    const p = await addPlan({}, B, s.admin.token);
-    expect((await row(t, 'plans', p.id)).agency_id).toBe(seed.b.agency.id);
-    expect((await call(s.superAdmin.token, 'GET', `${B}/${p.id}`)).statusCode).toBe(200);
-    expect((await call(s.admin.token, 'GET', '/v1/agencies/999999/subscription/plans')).statusCode).toBe(404);
+    const p = await addPlan({}, B, c.s.admin.token);
+    expect((await row(c.t, 'plans', p.id)).agency_id).toBe(c.seed.b.agency.id);
+    expect((await c.call(c.s.superAdmin.token, 'GET', `${B}/${p.id}`)).statusCode).toBe(200);
+    expect((await c.call(c.s.admin.token, 'GET', '/v1/agencies/999999/subscription/plans')).statusCode).toBe(
+      404,
+    );
   });
 
   it('is refused to a MarketingManager and to business users', async () => {
@@ -183,13 +166,14 @@ describe('subscription plans', () => {
       ['PUT', `${A}/${p.id}`, { name: 'Nope', price_cents: 1 }],
       ['DELETE', `${A}/${p.id}`],
     ] as const;
-    for (const who of [s.a.marketingManager, s.a.businessAdmin, s.a.businessUser]) {
-      for (const [method, url, payload] of calls) await expect403(t, TABLES, who.token, method, url, payload);
+    for (const who of [c.s.a.marketingManager, c.s.a.businessAdmin, c.s.a.businessUser]) {
+      for (const [method, url, payload] of calls)
+        await expect403(c.t, TABLES, who.token, method, url, payload);
     }
   });
 
   it("answers 404 to agency A for agency B's plans, by agency id or by plan id", async () => {
-    const bPlan = await addPlan({}, B, s.b.agencyAdmin.token);
+    const bPlan = await addPlan({}, B, c.s.b.agencyAdmin.token);
     const calls = [
       ['GET', B],
       ['GET', `${B}/all`],
@@ -204,8 +188,8 @@ describe('subscription plans', () => {
       ['DELETE', `${A}/${bPlan.id}`],
     ] as const;
     for (const [method, url, payload] of calls) {
-      await expectCrossTenant404(t, {
-        token: s.a.accountManager.token,
+      await expectCrossTenant404(c.t, {
+        token: c.s.a.accountManager.token,
         method,
         url: `/api${url}`,
         payload,
@@ -221,7 +205,7 @@ describe('packages', () => {
   let pkgId: number;
 
   it('adds, lists, shows, edits, toggles and deletes a package', async () => {
-    const res = await call(s.a.agencyAdmin.token, 'POST', '/v1/packages', {
+    const res = await c.call(c.s.a.agencyAdmin.token, 'POST', '/v1/packages', {
       name: '1000 texts',
       kind: 'messages',
       quantity: 1000,
@@ -231,74 +215,74 @@ describe('packages', () => {
     const body = ZPackageResponse.parse(res.json());
     expect(body.message).toBe('Package created successfully.');
     pkgId = body.data.id;
-    expect(await row(t, 'packages', pkgId)).toMatchObject({
-      agency_id: seed.a.agency.id,
+    expect(await row(c.t, 'packages', pkgId)).toMatchObject({
+      agency_id: c.seed.a.agency.id,
       kind: 'messages',
       quantity: 1000,
       price_cents: 1999,
       active: true,
     });
-    await call(s.a.agencyAdmin.token, 'POST', '/v1/packages', {
+    await c.call(c.s.a.agencyAdmin.token, 'POST', '/v1/packages', {
       name: '100 calls',
       kind: 'calls',
       quantity: 100,
       price_cents: 999,
     });
 
-    const list = (await call(s.a.agencyAdmin.token, 'GET', '/v1/packages')).json();
+    const list = (await c.call(c.s.a.agencyAdmin.token, 'GET', '/v1/packages')).json();
     expect(list.meta).toEqual({ total: 2, page: 1, perPage: 10 });
     expect(
-      (await call(s.a.agencyAdmin.token, 'GET', '/v1/packages?kind=calls'))
+      (await c.call(c.s.a.agencyAdmin.token, 'GET', '/v1/packages?kind=calls'))
         .json()
         .data.map((p: { name: string }) => p.name),
     ).toEqual(['100 calls']);
-    expect((await call(s.a.agencyAdmin.token, 'GET', '/v1/packages?keyword=texts')).json().meta.total).toBe(
-      1,
-    );
-    expect((await call(s.a.agencyAdmin.token, 'GET', '/v1/packages/all')).json().data).toHaveLength(2);
-    expect((await call(s.a.agencyAdmin.token, 'GET', `/v1/packages/${pkgId}`)).json().data.name).toBe(
+    expect(
+      (await c.call(c.s.a.agencyAdmin.token, 'GET', '/v1/packages?keyword=texts')).json().meta.total,
+    ).toBe(1);
+    expect((await c.call(c.s.a.agencyAdmin.token, 'GET', '/v1/packages/all')).json().data).toHaveLength(2);
+    expect((await c.call(c.s.a.agencyAdmin.token, 'GET', `/v1/packages/${pkgId}`)).json().data.name).toBe(
       '1000 texts',
     );
 
-    const put = await call(s.a.agencyAdmin.token, 'PUT', `/v1/packages/${pkgId}`, {
+    const put = await c.call(c.s.a.agencyAdmin.token, 'PUT', `/v1/packages/${pkgId}`, {
       name: '2000 texts',
       kind: 'messages',
       quantity: 2000,
       price_cents: 2999,
     });
     expect(put.json().message).toBe('Package updated successfully.');
-    expect(await row(t, 'packages', pkgId)).toMatchObject({
+    expect(await row(c.t, 'packages', pkgId)).toMatchObject({
       name: '2000 texts',
       quantity: 2000,
       price_cents: 2999,
     });
 
-    const off = await call(s.a.agencyAdmin.token, 'PUT', `/v1/packages/${pkgId}/toggleActive`, {
+    const off = await c.call(c.s.a.agencyAdmin.token, 'PUT', `/v1/packages/${pkgId}/toggleActive`, {
       active: false,
     });
     expect(off.json()).toMatchObject({
       message: 'Package deactivated successfully.',
       data: { active: false },
     });
-    expect((await row(t, 'packages', pkgId)).active).toBe(false);
+    expect((await row(c.t, 'packages', pkgId)).active).toBe(false);
     expect(
-      (await call(s.a.agencyAdmin.token, 'GET', '/v1/packages?active=false'))
+      (await c.call(c.s.a.agencyAdmin.token, 'GET', '/v1/packages?active=false'))
         .json()
         .data.map((p: { id: number }) => p.id),
     ).toEqual([pkgId]);
-    const on = await call(s.a.agencyAdmin.token, 'PUT', `/v1/packages/${pkgId}/toggleActive`, {
+    const on = await c.call(c.s.a.agencyAdmin.token, 'PUT', `/v1/packages/${pkgId}/toggleActive`, {
       active: true,
     });
     expect(on.json().message).toBe('Package activated successfully.');
 
-    const extra = (await call(s.a.agencyAdmin.token, 'GET', '/v1/packages?kind=calls')).json().data[0].id;
-    const del = await call(s.a.agencyAdmin.token, 'DELETE', `/v1/packages/${extra}`);
+    const extra = (await c.call(c.s.a.agencyAdmin.token, 'GET', '/v1/packages?kind=calls')).json().data[0].id;
+    const del = await c.call(c.s.a.agencyAdmin.token, 'DELETE', `/v1/packages/${extra}`);
     expect(del.json()).toEqual({ success: true, message: 'Package deleted successfully.' });
-    expect(await row(t, 'packages', extra)).toBeUndefined();
+    expect(await row(c.t, 'packages', extra)).toBeUndefined();
   });
 
   it('answers 422 with the message on bad input and saves nothing', async () => {
-    const before = await snapshot(t.pool, TABLES);
+    const before = await snapshot(c.t.pool, TABLES);
     const cases: [string, string, object, string, string][] = [
       [
         'POST',
@@ -331,11 +315,11 @@ describe('packages', () => {
       ['PUT', `/v1/packages/${pkgId}/toggleActive`, {}, 'active', 'The active field is required'],
     ];
     for (const [method, url, payload, field, message] of cases) {
-      const res = await call(s.a.agencyAdmin.token, method as 'POST', url, payload);
+      const res = await c.call(c.s.a.agencyAdmin.token, method as 'POST', url, payload);
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json().errors[field], res.body).toEqual([message]);
     }
-    expect(await snapshot(t.pool, TABLES)).toEqual(before);
+    expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
   });
 
   it('is for the AgencyAdmin only', async () => {
@@ -348,8 +332,9 @@ describe('packages', () => {
       ['PUT', `/v1/packages/${pkgId}/toggleActive`, { active: false }],
       ['DELETE', `/v1/packages/${pkgId}`],
     ] as const;
-    for (const who of [s.a.accountManager, s.a.businessAdmin]) {
-      for (const [method, url, payload] of calls) await expect403(t, TABLES, who.token, method, url, payload);
+    for (const who of [c.s.a.accountManager, c.s.a.businessAdmin]) {
+      for (const [method, url, payload] of calls)
+        await expect403(c.t, TABLES, who.token, method, url, payload);
     }
   });
 
@@ -361,8 +346,8 @@ describe('packages', () => {
       ['DELETE', `/v1/packages/${pkgId}`],
     ] as const;
     for (const [method, url, payload] of calls) {
-      await expectCrossTenant404(t, {
-        token: s.b.agencyAdmin.token,
+      await expectCrossTenant404(c.t, {
+        token: c.s.b.agencyAdmin.token,
         method,
         url: `/api${url}`,
         payload,
@@ -371,13 +356,13 @@ describe('packages', () => {
         tables: TABLES,
       });
     }
-    expect((await call(s.b.agencyAdmin.token, 'GET', '/v1/packages')).json().meta.total).toBe(0);
+    expect((await c.call(c.s.b.agencyAdmin.token, 'GET', '/v1/packages')).json().meta.total).toBe(0);
   });
 });
 
 describe('API document', () => {
   it("describes this module's calls", async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const res = await c.t.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode, res.body.slice(0, 500)).toBe(200);
     const paths = Object.keys(res.json().paths);
     for (const p of [

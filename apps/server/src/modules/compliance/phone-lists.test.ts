@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   addBusinessUser,
-  type Suite as Ctx,
-  call,
   expect422,
   expectCrossTenant404,
   rows,
-  setupSuite as setup,
   snapshot,
   touched,
+  useSuite,
 } from '../../../test/helpers.ts';
 
-let c: Ctx;
-let api: ReturnType<typeof call>;
+const c = useSuite();
 const TABLES = ['phone_lists', 'audit_logs'];
-
-beforeAll(async () => {
-  c = await setup();
-  api = call(c.t);
-});
-afterAll(() => c?.t.close());
 
 const bizAdmin = () => c.token(c.seed.a.businessAdmin.email);
 
@@ -27,7 +18,7 @@ describe.each(['blacklist', 'whitelist'] as const)('%s', (list) => {
   const base = `/api/v1/${list}`;
 
   it('a business manager adds a number in E.164 to the business list', async () => {
-    const res = await api.post(await bizAdmin(), base, { phone: '(213) 373-4253', note: 'spam' });
+    const res = await c.api.post(await bizAdmin(), base, { phone: '(213) 373-4253', note: 'spam' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ phone: '+12133734253', note: 'spam' });
     const stored = await rows(
@@ -43,18 +34,18 @@ describe.each(['blacklist', 'whitelist'] as const)('%s', (list) => {
   it('refuses a bad number and a duplicate (422, nothing saved)', async () => {
     const before = await snapshot(c.t.pool, TABLES);
     expect422(
-      await api.post(await bizAdmin(), base, { phone: '12345' }),
+      await c.api.post(await bizAdmin(), base, { phone: '12345' }),
       'phone',
       'Wrong phone number format!!',
     );
     expect422(
-      await api.post(await bizAdmin(), base, { phone: 'abc' }),
+      await c.api.post(await bizAdmin(), base, { phone: 'abc' }),
       'phone',
       'Wrong phone number format!!',
     );
-    expect422(await api.post(await bizAdmin(), base, {}), 'phone', 'The phone field is required');
+    expect422(await c.api.post(await bizAdmin(), base, {}), 'phone', 'The phone field is required');
     expect422(
-      await api.post(await bizAdmin(), base, { phone: '+1 213-373-4253' }),
+      await c.api.post(await bizAdmin(), base, { phone: '+1 213-373-4253' }),
       'phone',
       'This phone number is already on the list.',
     );
@@ -63,21 +54,21 @@ describe.each(['blacklist', 'whitelist'] as const)('%s', (list) => {
 
   it('keeps the platform list apart: admins see and write only entries with no tenant', async () => {
     const admin = await c.token(c.seed.admin.email);
-    const res = await api.post(admin, base, { phone: '+12133734253' });
+    const res = await c.api.post(admin, base, { phone: '+12133734253' });
     expect(res.statusCode, res.body).toBe(200);
     const [row] = await rows(c.t, 'select agency_id, business_id from phone_lists where id = $1', [
       res.json().data.id,
     ]);
     expect(row).toEqual({ agency_id: null, business_id: null });
-    const adminList = (await api.get(admin, base)).json();
+    const adminList = (await c.api.get(admin, base)).json();
     expect(adminList.data.map((e: { id: number }) => e.id)).toEqual([res.json().data.id]);
-    const bizList = (await api.get(await bizAdmin(), base)).json();
+    const bizList = (await c.api.get(await bizAdmin(), base)).json();
     expect(bizList.meta.total).toBe(1);
     expect(bizList.data[0].note).toBe('spam');
-    expect((await api.get(await c.token(c.seed.b.businessAdmin.email), base)).json().data).toEqual([]);
+    expect((await c.api.get(await c.token(c.seed.b.businessAdmin.email), base)).json().data).toEqual([]);
     // Keyword on the number's digits.
-    expect((await api.get(await bizAdmin(), `${base}?keyword=373-42`)).json().meta.total).toBe(1);
-    expect((await api.get(await bizAdmin(), `${base}?keyword=999`)).json().meta.total).toBe(0);
+    expect((await c.api.get(await bizAdmin(), `${base}?keyword=373-42`)).json().meta.total).toBe(1);
+    expect((await c.api.get(await bizAdmin(), `${base}?keyword=999`)).json().meta.total).toBe(0);
   });
 
   it('refuses sales users, custom types without the page and agencies (403)', async () => {
@@ -86,7 +77,7 @@ describe.each(['blacklist', 'whitelist'] as const)('%s', (list) => {
     const without = await addBusinessUser(c.t, c.seed.a.business.id, `${list}-none@a.test`, '4', [
       'inbox_page',
     ]);
-    expect((await api.get(await c.token(withPage.email), base)).statusCode).toBe(200);
+    expect((await c.api.get(await c.token(withPage.email), base)).statusCode).toBe(200);
     const [entry] = await rows(
       c.t,
       'select id from phone_lists where list = $1 and business_id is not null',
@@ -96,9 +87,9 @@ describe.each(['blacklist', 'whitelist'] as const)('%s', (list) => {
     for (const email of [c.seed.a.businessUser.email, without.email, c.seed.a.agencyAdmin.email]) {
       const token = await c.token(email);
       for (const res of [
-        await api.get(token, base),
-        await api.post(token, base, { phone: '+12133734254' }),
-        await api.del(token, `${base}/${entry.id}`),
+        await c.api.get(token, base),
+        await c.api.post(token, base, { phone: '+12133734254' }),
+        await c.api.del(token, `${base}/${entry.id}`),
       ]) {
         expect(res.statusCode, `${email}: ${res.body}`).toBe(403);
       }
@@ -117,7 +108,7 @@ describe.each(['blacklist', 'whitelist'] as const)('%s', (list) => {
     ]);
     // Each control deletes an entry of the caller's own list, added for it (the route exists).
     const spare = async (token: string, phone: string) => {
-      const res = await api.post(token, base, { phone });
+      const res = await c.api.post(token, base, { phone });
       expect(res.statusCode, res.body).toBe(200);
       return { url: `${base}/${res.json().data.id}` };
     };
@@ -153,7 +144,7 @@ describe.each(['blacklist', 'whitelist'] as const)('%s', (list) => {
       'select id, phone from phone_lists where list = $1 and business_id = $2',
       [list, c.seed.a.business.id],
     );
-    const res = await api.del(await bizAdmin(), `${base}/${entry.id}`);
+    const res = await c.api.del(await bizAdmin(), `${base}/${entry.id}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(await rows(c.t, 'select id from phone_lists where id = $1', [entry.id])).toEqual([]);
     expect(
@@ -170,8 +161,8 @@ describe('POST /v1/blacklist/import', () => {
 
   it('imports a list and a CSV text, skipping invalid and already listed numbers', async () => {
     const token = await bizAdmin();
-    await api.post(token, '/api/v1/blacklist', { phone: '+12133734255' });
-    const res = await api.post(token, url, {
+    await c.api.post(token, '/api/v1/blacklist', { phone: '+12133734255' });
+    const res = await c.api.post(token, url, {
       phones: ['+1 213 373 4256', '2133734255', 'nonsense'],
       csv: 'phone,name\n"(213) 373-4257",Bob\n+12133734256,Dup\n',
     });
@@ -193,14 +184,14 @@ describe('POST /v1/blacklist/import', () => {
 
   it('refuses an empty import and other roles (nothing saved)', async () => {
     const before = await snapshot(c.t.pool, TABLES);
-    expect422(await api.post(await bizAdmin(), url, {}), 'phones', 'The phones field is required');
+    expect422(await c.api.post(await bizAdmin(), url, {}), 'phones', 'The phones field is required');
     expect422(
-      await api.post(await bizAdmin(), url, { phones: [], csv: '  ' }),
+      await c.api.post(await bizAdmin(), url, { phones: [], csv: '  ' }),
       'phones',
       'The phones field is required',
     );
     expect(
-      (await api.post(await c.token(c.seed.a.businessUser.email), url, { phones: ['+12133734258'] }))
+      (await c.api.post(await c.token(c.seed.a.businessUser.email), url, { phones: ['+12133734258'] }))
         .statusCode,
     ).toBe(403);
     expect(await snapshot(c.t.pool, TABLES)).toEqual(before);

@@ -1,26 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Suite as Ctx,
-  call,
-  expect422,
-  rows,
-  setupSuite as setup,
-  snapshot,
-} from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { expect422, rows, snapshot, useSuite } from '../../../test/helpers.ts';
 
-let c: Ctx;
-let api: ReturnType<typeof call>;
+const c = useSuite();
 const base = '/api/v1/pages';
-
-beforeAll(async () => {
-  c = await setup();
-  api = call(c.t);
-});
-afterAll(() => c?.t.close());
 
 describe('pages', () => {
   it('answers an empty page before anything is written, and 404 for an unknown key', async () => {
-    const res = await api.get(await c.token(c.seed.admin.email), `${base}/training`);
+    const res = await c.api.get(await c.token(c.seed.admin.email), `${base}/training`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual({
       key: 'training',
@@ -29,9 +15,9 @@ describe('pages', () => {
       source: 'none',
       updated_at: null,
     });
-    expect((await api.get(await c.token(c.seed.admin.email), `${base}/nope`)).statusCode).toBe(404);
+    expect((await c.api.get(await c.token(c.seed.admin.email), `${base}/nope`)).statusCode).toBe(404);
     expect(
-      (await api.get(null, `${base}/terms-of-services/public?domain=calls-a.example.com`)).statusCode,
+      (await c.api.get(null, `${base}/terms-of-services/public?domain=calls-a.example.com`)).statusCode,
     ).toBe(404);
   });
 
@@ -42,11 +28,14 @@ describe('pages', () => {
       ['terms-of-services', 'Terms'],
       ['privacy-policy', 'Privacy'],
     ]) {
-      const res = await api.put(admin, `${base}/${key}`, { title, content: `<p>${title} text</p>` });
+      const res = await c.api.put(admin, `${base}/${key}`, { title, content: `<p>${title} text</p>` });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().message).toBe('Page saved successfully.');
     }
-    const again = await api.put(admin, `${base}/training`, { title: 'Training', content: '<p>Video 1</p>' });
+    const again = await c.api.put(admin, `${base}/training`, {
+      title: 'Training',
+      content: '<p>Video 1</p>',
+    });
     expect(again.json().data).toMatchObject({ source: 'platform', content: '<p>Video 1</p>' });
     const stored = await rows(c.t, 'select agency_id, key, title from pages order by key');
     expect(stored).toEqual([
@@ -55,7 +44,7 @@ describe('pages', () => {
       { agency_id: null, key: 'training', title: 'Training' },
     ]);
     for (const email of [c.seed.a.agencyAdmin.email, c.seed.a.agencyUser.email]) {
-      const res = await api.get(await c.token(email), `${base}/training`);
+      const res = await c.api.get(await c.token(email), `${base}/training`);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data).toMatchObject({
         title: 'Training',
@@ -68,25 +57,25 @@ describe('pages', () => {
   it('refuses bad input, business users, and agencies writing training (nothing saved)', async () => {
     const before = await snapshot(c.t.pool, ['pages']);
     expect422(
-      await api.put(await c.token(c.seed.admin.email), `${base}/training`, { title: '', content: 'x' }),
+      await c.api.put(await c.token(c.seed.admin.email), `${base}/training`, { title: '', content: 'x' }),
       'title',
       'The title field is required',
     );
     const biz = await c.token(c.seed.a.businessAdmin.email);
-    expect((await api.get(biz, `${base}/training`)).statusCode).toBe(403);
-    expect((await api.put(biz, `${base}/training`, { title: 'x', content: 'y' })).statusCode).toBe(403);
+    expect((await c.api.get(biz, `${base}/training`)).statusCode).toBe(403);
+    expect((await c.api.put(biz, `${base}/training`, { title: 'x', content: 'y' })).statusCode).toBe(403);
     const agency = await c.token(c.seed.a.agencyAdmin.email);
-    expect((await api.put(agency, `${base}/training`, { title: 'x', content: 'y' })).statusCode).toBe(403);
+    expect((await c.api.put(agency, `${base}/training`, { title: 'x', content: 'y' })).statusCode).toBe(403);
     const agencyUser = await c.token(c.seed.a.agencyUser.email);
     expect(
-      (await api.put(agencyUser, `${base}/terms-of-services`, { title: 'x', content: 'y' })).statusCode,
+      (await c.api.put(agencyUser, `${base}/terms-of-services`, { title: 'x', content: 'y' })).statusCode,
     ).toBe(403);
     expect(await snapshot(c.t.pool, ['pages'])).toEqual(before);
   });
 
   it("serves a domain its agency's own terms, else the platform's", async () => {
     const agency = await c.token(c.seed.a.agencyAdmin.email);
-    const res = await api.put(agency, `${base}/terms-of-services`, {
+    const res = await c.api.put(agency, `${base}/terms-of-services`, {
       title: 'A Terms',
       content: 'Agency A terms',
     });
@@ -96,11 +85,11 @@ describe('pages', () => {
     expect(row.agency_id).toBe(c.seed.a.agency.id);
     // The platform page is untouched; agency B still reads it.
     expect(
-      (await api.get(await c.token(c.seed.b.agencyAdmin.email), `${base}/terms-of-services`)).json().data,
+      (await c.api.get(await c.token(c.seed.b.agencyAdmin.email), `${base}/terms-of-services`)).json().data,
     ).toMatchObject({ title: 'Terms', source: 'platform' });
 
     const pub = (host: string, key = 'terms-of-services') =>
-      api.get(null, `${base}/${key}/public?domain=${host}`);
+      c.api.get(null, `${base}/${key}/public?domain=${host}`);
     const a = await pub('calls-a.example.com');
     expect(a.statusCode, a.body).toBe(200);
     expect(a.json()).toEqual({
@@ -112,13 +101,13 @@ describe('pages', () => {
     expect((await pub('calls-a.example.com', 'privacy-policy')).json().data.data.title).toBe('Privacy');
     expect((await pub('calls-a.example.com', 'training')).statusCode).toBe(404);
     expect((await pub('calls-a.example.com', 'nope')).statusCode).toBe(404);
-    expect((await api.get(null, `${base}/terms-of-services/public`)).statusCode).toBe(422);
+    expect((await c.api.get(null, `${base}/terms-of-services/public`)).statusCode).toBe(422);
   });
 });
 
 describe('API document', () => {
   it("describes this module's calls", async () => {
-    const res = await api.get(null, '/api/docs/json');
+    const res = await c.api.get(null, '/api/docs/json');
     expect(res.statusCode, res.body.slice(0, 500)).toBe(200);
     const paths = Object.keys(res.json().paths);
     for (const p of [

@@ -1,39 +1,23 @@
 import { ZAgencyUserResponse } from '@stn/contracts/businesses';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bearer,
-  caller,
-  createTestApp,
   expect403,
   expectCrossTenant404,
   login,
   PASSWORD,
   row,
-  type Seed,
-  seedTenants,
-  seededSessions as sessions,
   snapshot,
-  type TestApp,
+  useSuite,
 } from '../../../test/helpers.ts';
 
-let t: TestApp;
-let seed: Seed;
-let s: Awaited<ReturnType<typeof sessions>>;
-let call: ReturnType<typeof caller>;
+const c = useSuite({ sessions: true });
 const TABLES = ['users', 'audit_logs', 'mail_outbox'];
-
-beforeAll(async () => {
-  t = await createTestApp();
-  seed = await seedTenants(t.db);
-  s = await sessions(t, seed);
-  call = caller(t);
-});
-afterAll(() => t?.close());
 
 let n = 0;
 async function addUser(userType: '1' | '2' | '3' = '1') {
   n += 1;
-  const res = await call(s.a.agencyAdmin.token, 'POST', '/v1/agency/users', {
+  const res = await c.call(c.s.a.agencyAdmin.token, 'POST', '/v1/agency/users', {
     email: `staff${n}@a.test`,
     first_name: 'Stan',
     last_name: `Staff${n}`,
@@ -45,12 +29,16 @@ async function addUser(userType: '1' | '2' | '3' = '1') {
   return res.json().data as { id: number; email: string };
 }
 const audits = async (action: string, target: number) =>
-  (await t.pool.query('select * from audit_logs where action = $1 and target_user_id = $2', [action, target]))
-    .rows;
+  (
+    await c.t.pool.query('select * from audit_logs where action = $1 and target_user_id = $2', [
+      action,
+      target,
+    ])
+  ).rows;
 
 describe('POST /v1/agency/users', () => {
   it('adds an AgencyUser of the chosen type to the caller agency', async () => {
-    const res = await call(s.a.agencyAdmin.token, 'POST', '/v1/agency/users', {
+    const res = await c.call(c.s.a.agencyAdmin.token, 'POST', '/v1/agency/users', {
       email: 'Fiona@A.test',
       first_name: 'Fiona',
       last_name: 'Finance',
@@ -61,19 +49,19 @@ describe('POST /v1/agency/users', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = ZAgencyUserResponse.parse(res.json());
     expect(body.message).toBe('User created successfully.');
-    expect(await row(t, 'users', body.data.id)).toMatchObject({
+    expect(await row(c.t, 'users', body.data.id)).toMatchObject({
       email: 'fiona@a.test',
       role: 'AgencyUser',
       role_group: 'Agency',
       user_type: '2',
-      agency_id: seed.a.agency.id,
+      agency_id: c.seed.a.agency.id,
       business_id: null,
     });
-    await login(t.app, 'fiona@a.test');
+    await login(c.t.app, 'fiona@a.test');
   });
 
   it('answers 422 with the field message and adds nobody', async () => {
-    const before = await snapshot(t.pool, TABLES);
+    const before = await snapshot(c.t.pool, TABLES);
     const base = {
       email: 'new@a.test',
       first_name: 'N',
@@ -83,7 +71,7 @@ describe('POST /v1/agency/users', () => {
     };
     const cases: [object, string, string][] = [
       [{ ...base, user_type: '4' }, 'user_type', 'The selected user type is invalid.'],
-      [{ ...base, email: seed.b.agencyAdmin.email }, 'email', 'The email has already been taken.'],
+      [{ ...base, email: c.seed.b.agencyAdmin.email }, 'email', 'The email has already been taken.'],
       [
         { ...base, password_confirmation: 'different-1' },
         'password_confirmation',
@@ -97,44 +85,45 @@ describe('POST /v1/agency/users', () => {
       ],
     ];
     for (const [payload, field, message] of cases) {
-      const res = await call(s.a.agencyAdmin.token, 'POST', '/v1/agency/users', payload);
+      const res = await c.call(c.s.a.agencyAdmin.token, 'POST', '/v1/agency/users', payload);
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json().errors[field], res.body).toEqual([message]);
     }
-    expect(await snapshot(t.pool, TABLES)).toEqual(before);
+    expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
   });
 });
 
 describe('GET /v1/agency/users, /all and /{id}', () => {
   it("lists the agency's users (not the AgencyAdmin, not another agency's) with keyword and type filter", async () => {
     await addUser('3');
-    const res = await call(s.a.agencyAdmin.token, 'GET', '/v1/agency/users');
+    const res = await c.call(c.s.a.agencyAdmin.token, 'GET', '/v1/agency/users');
     expect(res.statusCode, res.body).toBe(200);
-    const { rows } = await t.pool.query(
+    const { rows } = await c.t.pool.query(
       `select id from users where agency_id = $1 and role = 'AgencyUser' order by id desc`,
-      [seed.a.agency.id],
+      [c.seed.a.agency.id],
     );
     const body = res.json();
     expect(body.meta).toEqual({ total: rows.length, page: 1, perPage: 10 });
     expect(body.data.map((u: { id: number }) => u.id)).toEqual(rows.map((r) => r.id).slice(0, 10));
-    const marketing = (await call(s.a.agencyAdmin.token, 'GET', '/v1/agency/users?user_type=3')).json();
+    const marketing = (await c.call(c.s.a.agencyAdmin.token, 'GET', '/v1/agency/users?user_type=3')).json();
     expect(marketing.data.length).toBeGreaterThan(0);
     expect(marketing.data.every((u: { user_type: string }) => u.user_type === '3')).toBe(true);
-    const kw = (await call(s.a.agencyAdmin.token, 'GET', '/v1/agency/users?keyword=fiona')).json();
+    const kw = (await c.call(c.s.a.agencyAdmin.token, 'GET', '/v1/agency/users?keyword=fiona')).json();
     expect(kw.data.map((u: { email: string }) => u.email)).toEqual(['fiona@a.test']);
 
-    const all = (await call(s.a.agencyAdmin.token, 'GET', '/v1/agency/users/all')).json();
+    const all = (await c.call(c.s.a.agencyAdmin.token, 'GET', '/v1/agency/users/all')).json();
     expect(all.data.length).toBe(rows.length);
 
-    const one = await call(s.a.agencyAdmin.token, 'GET', `/v1/agency/users/${seed.a.agencyUser.id}`);
+    const one = await c.call(c.s.a.agencyAdmin.token, 'GET', `/v1/agency/users/${c.seed.a.agencyUser.id}`);
     expect(one.json().data).toMatchObject({
-      id: seed.a.agencyUser.id,
-      email: seed.a.agencyUser.email,
+      id: c.seed.a.agencyUser.id,
+      email: c.seed.a.agencyUser.email,
       user_type: '1',
     });
     // The AgencyAdmin is not an "agency user".
     expect(
-      (await call(s.a.agencyAdmin.token, 'GET', `/v1/agency/users/${seed.a.agencyAdmin.id}`)).statusCode,
+      (await c.call(c.s.a.agencyAdmin.token, 'GET', `/v1/agency/users/${c.seed.a.agencyAdmin.id}`))
+        .statusCode,
     ).toBe(404);
   });
 });
@@ -142,8 +131,8 @@ describe('GET /v1/agency/users, /all and /{id}', () => {
 describe('PUT /v1/agency/users/{id}', () => {
   it('changes name, e-mail and type; disabling ends their sessions', async () => {
     const u = await addUser('1');
-    const token = await login(t.app, u.email);
-    const res = await call(s.a.agencyAdmin.token, 'PUT', `/v1/agency/users/${u.id}`, {
+    const token = await login(c.t.app, u.email);
+    const res = await c.call(c.s.a.agencyAdmin.token, 'PUT', `/v1/agency/users/${u.id}`, {
       email: 'renamed@a.test',
       first_name: 'Rita',
       last_name: 'Renamed',
@@ -152,79 +141,79 @@ describe('PUT /v1/agency/users/{id}', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('User updated successfully.');
-    expect(await row(t, 'users', u.id)).toMatchObject({
+    expect(await row(c.t, 'users', u.id)).toMatchObject({
       email: 'renamed@a.test',
       first_name: 'Rita',
       user_type: '3',
       active: false,
     });
     expect(
-      (await t.app.inject({ method: 'GET', url: '/api/v1/auth/check', headers: bearer(token) })).statusCode,
+      (await c.t.app.inject({ method: 'GET', url: '/api/v1/auth/check', headers: bearer(token) })).statusCode,
     ).toBe(401);
     expect(await audits('agency_user.deactivate', u.id)).toHaveLength(1);
   });
 
   it('refuses a taken e-mail or a bad type, changing nothing', async () => {
     const u = await addUser();
-    const before = await snapshot(t.pool, TABLES);
-    const taken = await call(s.a.agencyAdmin.token, 'PUT', `/v1/agency/users/${u.id}`, {
-      email: seed.a.businessAdmin.email,
+    const before = await snapshot(c.t.pool, TABLES);
+    const taken = await c.call(c.s.a.agencyAdmin.token, 'PUT', `/v1/agency/users/${u.id}`, {
+      email: c.seed.a.businessAdmin.email,
       first_name: 'X',
       user_type: '1',
     });
     expect(taken.statusCode).toBe(422);
     expect(taken.json().errors.email).toEqual(['The email has already been taken.']);
-    const type = await call(s.a.agencyAdmin.token, 'PUT', `/v1/agency/users/${u.id}`, {
+    const type = await c.call(c.s.a.agencyAdmin.token, 'PUT', `/v1/agency/users/${u.id}`, {
       email: u.email,
       first_name: 'X',
       user_type: 'boss',
     });
     expect(type.json().errors.user_type).toEqual(['The selected user type is invalid.']);
-    expect(await snapshot(t.pool, TABLES)).toEqual(before);
+    expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
   });
 });
 
 describe('DELETE, change-password and reset-password', () => {
   it('removes an agency user, with an audit entry', async () => {
     const u = await addUser();
-    const res = await call(s.a.agencyAdmin.token, 'DELETE', `/v1/agency/users/${u.id}`);
+    const res = await c.call(c.s.a.agencyAdmin.token, 'DELETE', `/v1/agency/users/${u.id}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('User deleted successfully.');
-    expect(await row(t, 'users', u.id)).toBeUndefined();
+    expect(await row(c.t, 'users', u.id)).toBeUndefined();
     expect(await audits('agency_user.delete', u.id)).toHaveLength(1);
   });
 
   it("sets a password and ends the user's sessions", async () => {
     const u = await addUser();
-    const token = await login(t.app, u.email);
-    const res = await call(s.a.agencyAdmin.token, 'PUT', `/v1/agency/users/${u.id}/change-password`, {
+    const token = await login(c.t.app, u.email);
+    const res = await c.call(c.s.a.agencyAdmin.token, 'PUT', `/v1/agency/users/${u.id}/change-password`, {
       password: 'another-pass-1',
       password_confirmation: 'another-pass-1',
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('Password changed successfully.');
     expect(
-      (await t.app.inject({ method: 'GET', url: '/api/v1/auth/check', headers: bearer(token) })).statusCode,
+      (await c.t.app.inject({ method: 'GET', url: '/api/v1/auth/check', headers: bearer(token) })).statusCode,
     ).toBe(401);
-    await login(t.app, u.email, 'another-pass-1');
+    await login(c.t.app, u.email, 'another-pass-1');
     expect(await audits('agency_user.password_change', u.id)).toHaveLength(1);
 
-    const before = await snapshot(t.pool, TABLES);
-    const bad = await call(s.a.agencyAdmin.token, 'PUT', `/v1/agency/users/${u.id}/change-password`, {
+    const before = await snapshot(c.t.pool, TABLES);
+    const bad = await c.call(c.s.a.agencyAdmin.token, 'PUT', `/v1/agency/users/${u.id}/change-password`, {
       password: 'another-pass-2',
       password_confirmation: 'nope-nope-nope',
     });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.password_confirmation).toEqual(['Password confirmation does not match']);
-    expect(await snapshot(t.pool, TABLES)).toEqual(before);
+    expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
   });
 
   it('e-mails a password reset link', async () => {
     const u = await addUser();
-    const res = await call(s.a.agencyAdmin.token, 'POST', `/v1/agency/users/${u.id}/reset-password`);
+    const res = await c.call(c.s.a.agencyAdmin.token, 'POST', `/v1/agency/users/${u.id}/reset-password`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('A password reset link has been sent to the user.');
-    const mails = (await t.pool.query(`select * from mail_outbox where "to" = $1`, [u.email])).rows;
+    const mails = (await c.t.pool.query(`select * from mail_outbox where "to" = $1`, [u.email])).rows;
     expect(mails).toHaveLength(1);
     expect(mails[0].text).toContain('/password/reset?token=');
     expect(await audits('agency_user.password_reset', u.id)).toHaveLength(1);
@@ -233,7 +222,7 @@ describe('DELETE, change-password and reset-password', () => {
 
 describe('who may manage agency users', () => {
   it('refuses every call to agency users of any type, business users and platform admins', async () => {
-    const id = seed.a.agencyUser.id;
+    const id = c.seed.a.agencyUser.id;
     const calls = [
       ['GET', '/v1/agency/users'],
       ['GET', '/v1/agency/users/all'],
@@ -259,20 +248,20 @@ describe('who may manage agency users', () => {
       ['POST', `/v1/agency/users/${id}/reset-password`],
     ] as const;
     for (const who of [
-      s.a.accountManager,
-      s.a.financeManager,
-      s.a.marketingManager,
-      s.a.businessAdmin,
-      s.admin,
+      c.s.a.accountManager,
+      c.s.a.financeManager,
+      c.s.a.marketingManager,
+      c.s.a.businessAdmin,
+      c.s.admin,
     ]) {
       for (const [method, url, payload] of calls) {
-        await expect403(t, TABLES, who.token, method, url, payload);
+        await expect403(c.t, TABLES, who.token, method, url, payload);
       }
     }
   });
 
   it("answers 404 to agency A's admin for agency B's users, changing nothing", async () => {
-    const id = seed.b.agencyUser.id;
+    const id = c.seed.b.agencyUser.id;
     const calls = [
       ['GET', `/v1/agency/users/${id}`],
       ['PUT', `/v1/agency/users/${id}`, { email: 'stolen@b.test', first_name: 'Z', user_type: '1' }],
@@ -285,16 +274,16 @@ describe('who may manage agency users', () => {
       ['POST', `/v1/agency/users/${id}/reset-password`],
     ] as const;
     for (const [method, url, payload] of calls) {
-      await expectCrossTenant404(t, {
-        token: s.a.agencyAdmin.token,
+      await expectCrossTenant404(c.t, {
+        token: c.s.a.agencyAdmin.token,
         method,
         url: `/api${url}`,
         payload,
-        control: { url: `/api/v1/agency/users/${seed.a.agencyUser.id}`, method: 'GET' },
+        control: { url: `/api/v1/agency/users/${c.seed.a.agencyUser.id}`, method: 'GET' },
         tables: TABLES,
       });
     }
-    const list = (await call(s.a.agencyAdmin.token, 'GET', '/v1/agency/users?perPage=100')).json();
+    const list = (await c.call(c.s.a.agencyAdmin.token, 'GET', '/v1/agency/users?perPage=100')).json();
     expect(list.data.map((u: { id: number }) => u.id)).not.toContain(id);
   });
 });

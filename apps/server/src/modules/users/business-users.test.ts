@@ -1,29 +1,20 @@
 import { CUSTOM_TYPE_PAGES } from '@stn/contracts/roles';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   addBusinessUser,
   bearer,
-  type Suite as Ctx,
-  call,
   expect422,
   expectCrossTenant404,
   login,
   rows,
-  setupSuite as setup,
   snapshot,
   touched,
+  useSuite,
 } from '../../../test/helpers.ts';
 
-let c: Ctx;
-let api: ReturnType<typeof call>;
+const c = useSuite();
 const base = '/api/v1/businesses/users';
 const TABLES = ['users', 'audit_logs', 'auth_tokens', 'mail_outbox'];
-
-beforeAll(async () => {
-  c = await setup();
-  api = call(c.t);
-});
-afterAll(() => c?.t.close());
 
 const seats = (businessId: number, n: number) =>
   c.t.pool.query('update businesses set number_of_users = $2 where id = $1', [businessId, n]);
@@ -45,7 +36,7 @@ describe('POST /v1/businesses/users', () => {
 
   it('creates a BusinessUser with its type and agent type in the caller business', async () => {
     const body = newUser({ email: 'sally@a.test' });
-    const res = await api.post(await admin(), base, body);
+    const res = await c.api.post(await admin(), base, body);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
       success: true,
@@ -74,7 +65,7 @@ describe('POST /v1/businesses/users', () => {
   });
 
   it('creates a custom-type user with its page list, and a BusinessAdmin without a type', async () => {
-    const custom = await api.post(
+    const custom = await c.api.post(
       await admin(),
       base,
       newUser({
@@ -91,7 +82,7 @@ describe('POST /v1/businesses/users', () => {
     ]);
     expect(row).toEqual({ user_type: '4', settings: { custom_type_pages: ['inbox_page', 'users_page'] } });
 
-    const ba = await api.post(
+    const ba = await c.api.post(
       await admin(),
       base,
       newUser({ email: 'boss@a.test', role: 'BusinessAdmin', user_type: '2' }),
@@ -127,10 +118,10 @@ describe('POST /v1/businesses/users', () => {
       ],
     ];
     for (const [over, field, message] of cases) {
-      expect422(await api.post(token, base, newUser(over)), field, message);
+      expect422(await c.api.post(token, base, newUser(over)), field, message);
     }
     // An unknown page is refused too (the message names the item by its index: the shared label rule).
-    const page = await api.post(
+    const page = await c.api.post(
       token,
       base,
       newUser({ user_type: '4', settings: { custom_type_pages: ['nope_page'] } }),
@@ -148,7 +139,7 @@ describe('POST /v1/businesses/users', () => {
     );
     await seats(c.seed.a.business.id, n);
     const before = await snapshot(c.t.pool, ['users']);
-    const res = await api.post(await admin(), base, newUser());
+    const res = await c.api.post(await admin(), base, newUser());
     expect422(
       res,
       'users',
@@ -156,7 +147,7 @@ describe('POST /v1/businesses/users', () => {
     );
     expect(await snapshot(c.t.pool, ['users'])).toEqual(before);
     await seats(c.seed.a.business.id, n + 1);
-    expect((await api.post(await admin(), base, newUser())).statusCode).toBe(200);
+    expect((await c.api.post(await admin(), base, newUser())).statusCode).toBe(200);
   });
 });
 
@@ -169,16 +160,20 @@ describe('who may manage business users', () => {
       const token = await c.token(email);
       const before = await snapshot(c.t.pool, ['users']);
       for (const res of [
-        await api.get(token, base),
-        await api.get(token, `${base}/${id}`),
-        await api.post(token, base, newUser()),
-        await api.put(token, `${base}/${id}`, { first_name: 'X', email: 'x@a.test', role: 'BusinessAdmin' }),
-        await api.del(token, `${base}/${id}`),
-        await api.put(token, `${base}/${id}/change-password`, {
+        await c.api.get(token, base),
+        await c.api.get(token, `${base}/${id}`),
+        await c.api.post(token, base, newUser()),
+        await c.api.put(token, `${base}/${id}`, {
+          first_name: 'X',
+          email: 'x@a.test',
+          role: 'BusinessAdmin',
+        }),
+        await c.api.del(token, `${base}/${id}`),
+        await c.api.put(token, `${base}/${id}/change-password`, {
           password: 'xxxxxxxx1',
           password_confirmation: 'xxxxxxxx1',
         }),
-        await api.post(token, `${base}/${id}/reset-password`),
+        await c.api.post(token, `${base}/${id}/reset-password`),
       ]) {
         expect(res.statusCode, `${email}: ${res.body}`).toBe(403);
         expect(res.json()).toMatchObject({ success: false, message: 'This action is unauthorized.' });
@@ -194,28 +189,28 @@ describe('who may manage business users', () => {
     const withPage = await addBusinessUser(c.t, biz, 'custom-users@a.test', '4', ['users_page']);
     const without = await addBusinessUser(c.t, biz, 'custom-inbox@a.test', '4', ['inbox_page']);
     for (const u of [support, marketing, withPage]) {
-      const res = await api.get(await c.token(u.email), base);
+      const res = await c.api.get(await c.token(u.email), base);
       expect(res.statusCode, res.body).toBe(200);
     }
-    const res = await api.get(await c.token(without.email), base);
+    const res = await c.api.get(await c.token(without.email), base);
     expect(res.statusCode).toBe(403);
   });
 
   it('lets only a BusinessAdmin create, edit or delete a BusinessAdmin', async () => {
     const token = await c.token('support@a.test');
     const before = await snapshot(c.t.pool, ['users']);
-    const create = await api.post(token, base, newUser({ role: 'BusinessAdmin' }));
+    const create = await c.api.post(token, base, newUser({ role: 'BusinessAdmin' }));
     expect(create.statusCode).toBe(403);
     expect(create.json().message).toBe('Only a business admin can manage business admins.');
-    const del = await api.del(token, `${base}/${c.seed.a.businessAdmin.id}`);
+    const del = await c.api.del(token, `${base}/${c.seed.a.businessAdmin.id}`);
     expect(del.statusCode).toBe(403);
-    const pw = await api.put(token, `${base}/${c.seed.a.businessAdmin.id}/change-password`, {
+    const pw = await c.api.put(token, `${base}/${c.seed.a.businessAdmin.id}/change-password`, {
       password: 'another-pass-1',
       password_confirmation: 'another-pass-1',
     });
     expect(pw.statusCode).toBe(403);
     // Nor can they make a user an admin.
-    const promote = await api.put(token, `${base}/${c.seed.a.businessUser.id}`, {
+    const promote = await c.api.put(token, `${base}/${c.seed.a.businessUser.id}`, {
       first_name: 'bizuser',
       email: c.seed.a.businessUser.email,
       role: 'BusinessAdmin',
@@ -247,12 +242,12 @@ describe('rights a manager may give (ADR 009)', () => {
       { user_type: '4', settings: { custom_type_pages: ALL_PAGES } },
       { user_type: '4', settings: { custom_type_pages: ['users_page', 'contacts_page'] } },
     ]) {
-      expectBeyond(await api.post(token, base, newUser({ ...over, agent_type: null })));
+      expectBeyond(await c.api.post(token, base, newUser({ ...over, agent_type: null })));
     }
     expect(await snapshot(c.t.pool, ['users'])).toEqual(before);
-    const sales = await api.post(token, base, newUser());
+    const sales = await c.api.post(token, base, newUser());
     expect(sales.statusCode, sales.body).toBe(200);
-    const own = await api.post(
+    const own = await c.api.post(
       token,
       base,
       newUser({ user_type: '4', settings: { custom_type_pages: ['users_page'] } }),
@@ -264,19 +259,19 @@ describe('rights a manager may give (ADR 009)', () => {
     for (const email of ['support@a.test', 'marketing@a.test']) {
       const token = await c.token(email);
       const before = await snapshot(c.t.pool, ['users']);
-      for (const user_type of ['1', '2']) expectBeyond(await api.post(token, base, newUser({ user_type })));
+      for (const user_type of ['1', '2']) expectBeyond(await c.api.post(token, base, newUser({ user_type })));
       expect(await snapshot(c.t.pool, ['users'])).toEqual(before);
       for (const over of [
         { user_type: '3' },
         { user_type: '4', settings: { custom_type_pages: ALL_PAGES } },
       ]) {
-        const res = await api.post(token, base, newUser(over));
+        const res = await c.api.post(token, base, newUser(over));
         expect(res.statusCode, `${email}: ${res.body}`).toBe(200);
       }
     }
     // A BusinessAdmin gives every type.
     for (const user_type of ['1', '2']) {
-      const res = await api.post(await admin(), base, newUser({ user_type }));
+      const res = await c.api.post(await admin(), base, newUser({ user_type }));
       expect(res.statusCode, res.body).toBe(200);
     }
   });
@@ -294,9 +289,9 @@ describe('rights a manager may give (ADR 009)', () => {
     const custom = await c.token('custom-users@a.test');
     const before = await snapshot(c.t.pool, ['users']);
     for (const user_type of ['1', '2'])
-      expectBeyond(await api.put(support, `${base}/${sales.id}`, body(sales.email, { user_type })));
+      expectBeyond(await c.api.put(support, `${base}/${sales.id}`, body(sales.email, { user_type })));
     expectBeyond(
-      await api.put(
+      await c.api.put(
         custom,
         `${base}/${sales.id}`,
         body(sales.email, {
@@ -306,22 +301,22 @@ describe('rights a manager may give (ADR 009)', () => {
       ),
     );
     expectBeyond(
-      await api.put(
+      await c.api.put(
         custom,
         `${base}/${narrow.id}`,
         body(narrow.email, { user_type: '4', settings: { custom_type_pages: ALL_PAGES } }),
       ),
     );
-    expectBeyond(await api.put(custom, `${base}/${narrow.id}`, body(narrow.email, { user_type: '1' })));
+    expectBeyond(await c.api.put(custom, `${base}/${narrow.id}`, body(narrow.email, { user_type: '1' })));
     expect(await snapshot(c.t.pool, ['users'])).toEqual(before);
 
-    const within = await api.put(
+    const within = await c.api.put(
       custom,
       `${base}/${sales.id}`,
       body(sales.email, { user_type: '4', settings: { custom_type_pages: ['users_page'] } }),
     );
     expect(within.statusCode, within.body).toBe(200);
-    const wider = await api.put(
+    const wider = await c.api.put(
       support,
       `${base}/${narrow.id}`,
       body(narrow.email, { user_type: '4', settings: { custom_type_pages: ALL_PAGES } }),
@@ -346,26 +341,26 @@ describe('rights a manager may give (ADR 009)', () => {
       const before = await snapshot(c.t.pool, TOUCHED);
       const [row] = await rows(c.t, 'select settings from users where id = $1', [target.id]);
       for (const res of [
-        await api.put(token, `${base}/${target.id}`, {
+        await c.api.put(token, `${base}/${target.id}`, {
           first_name: 'Renamed',
           email: target.email,
           role: 'BusinessUser',
           user_type,
           settings: row.settings,
         }),
-        await api.del(token, `${base}/${target.id}`),
-        await api.put(token, `${base}/${target.id}/change-password`, {
+        await c.api.del(token, `${base}/${target.id}`),
+        await c.api.put(token, `${base}/${target.id}/change-password`, {
           password: 'taken-over-1',
           password_confirmation: 'taken-over-1',
         }),
-        await api.post(token, `${base}/${target.id}/reset-password`),
+        await c.api.post(token, `${base}/${target.id}/reset-password`),
       ]) {
         expectBeyond(res);
       }
       expect(await snapshot(c.t.pool, TOUCHED)).toEqual(before);
     }
     // One's own name is still one's own to edit.
-    const self = await api.put(await c.token('support@a.test'), `${base}/${support.id}`, {
+    const self = await c.api.put(await c.token('support@a.test'), `${base}/${support.id}`, {
       first_name: 'support',
       last_name: 'Desk',
       email: support.email,
@@ -379,7 +374,7 @@ describe('rights a manager may give (ADR 009)', () => {
 describe('listing and reading', () => {
   it('lists only the business users, 10 per page, with keyword, status and role', async () => {
     const token = await admin();
-    const res = await api.get(token, base);
+    const res = await c.api.get(token, base);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     const [{ n }] = await rows(c.t, 'select count(*)::int as n from users where business_id = $1', [
@@ -391,17 +386,17 @@ describe('listing and reading', () => {
     expect(emails).not.toContain(c.seed.b.businessAdmin.email);
     expect(emails).not.toContain(c.seed.a.agencyAdmin.email);
 
-    const kw = await api.get(token, `${base}?keyword=marketing`);
+    const kw = await c.api.get(token, `${base}?keyword=marketing`);
     expect(kw.json().data.map((u: { email: string }) => u.email)).toEqual(['marketing@a.test']);
-    const admins = await api.get(token, `${base}?role=BusinessAdmin&perPage=50`);
+    const admins = await c.api.get(token, `${base}?role=BusinessAdmin&perPage=50`);
     expect(admins.json().data.every((u: { role: string }) => u.role === 'BusinessAdmin')).toBe(true);
     expect(admins.json().data.length).toBeGreaterThan(0);
     // A keyword's LIKE wildcards are literal.
-    expect((await api.get(token, `${base}?keyword=%25`)).json().meta.total).toBe(0);
+    expect((await c.api.get(token, `${base}?keyword=%25`)).json().meta.total).toBe(0);
   });
 
   it('reads one user; another business answers 404 on every by-id call, nothing changes', async () => {
-    const res = await api.get(await admin(), `${base}/${c.seed.a.businessUser.id}`);
+    const res = await c.api.get(await admin(), `${base}/${c.seed.a.businessUser.id}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ id: c.seed.a.businessUser.id, user_type: '3', is_owner: false });
 
@@ -440,7 +435,7 @@ describe('listing and reading', () => {
       [biz],
     );
     const sales = await c.token(c.seed.a.businessUser.email);
-    const all = await api.get(sales, `${base}/all`);
+    const all = await c.api.get(sales, `${base}/all`);
     expect(all.statusCode, all.body).toBe(200);
     const expected = await rows(c.t, 'select email from users where business_id = $1 and active', [biz]);
     expect(
@@ -451,7 +446,9 @@ describe('listing and reading', () => {
     ).toEqual(expected.map((r) => r.email).sort());
 
     const agents = (q: string) =>
-      api.get(sales, `${base}/agents${q}`).then((r) => r.json().data.map((u: { email: string }) => u.email));
+      c.api
+        .get(sales, `${base}/agents${q}`)
+        .then((r) => r.json().data.map((u: { email: string }) => u.email));
     const voice = await agents('?channel=voice');
     expect(voice).toContain('support@a.test');
     expect(voice).toContain('marketing@a.test');
@@ -463,16 +460,16 @@ describe('listing and reading', () => {
     expect(any).toEqual(expect.arrayContaining(['support@a.test', 'marketing@a.test', 'sally@a.test']));
     expect(any).not.toContain(c.seed.a.businessAdmin.email);
 
-    const other = await api.get(await c.token(c.seed.b.businessAdmin.email), `${base}/agents`);
+    const other = await c.api.get(await c.token(c.seed.b.businessAdmin.email), `${base}/agents`);
     expect(other.json().data).toEqual([]);
-    expect((await api.get(await c.token(c.seed.a.agencyAdmin.email), `${base}/all`)).statusCode).toBe(403);
+    expect((await c.api.get(await c.token(c.seed.a.agencyAdmin.email), `${base}/all`)).statusCode).toBe(403);
   });
 });
 
 describe('PUT /v1/businesses/users/{id}', () => {
   it('edits name, e-mail, type, pages and agent type', async () => {
     const u = await addBusinessUser(c.t, c.seed.a.business.id, 'edit-me@a.test', '3');
-    const res = await api.put(await admin(), `${base}/${u.id}`, {
+    const res = await c.api.put(await admin(), `${base}/${u.id}`, {
       first_name: 'Eddie',
       last_name: 'Edited',
       email: 'edited@a.test',
@@ -500,10 +497,13 @@ describe('PUT /v1/businesses/users/{id}', () => {
     const verifiedAt = async () =>
       (await rows(c.t, 'select email_verified_at from users where id = $1', [u.id]))[0].email_verified_at;
     const body = { first_name: 'V', role: 'BusinessUser', user_type: '3' };
-    const same = await api.put(await admin(), `${base}/${u.id}`, { ...body, email: 'Verify-Me@a.test' });
+    const same = await c.api.put(await admin(), `${base}/${u.id}`, { ...body, email: 'Verify-Me@a.test' });
     expect(same.statusCode, same.body).toBe(200);
     expect(await verifiedAt()).not.toBeNull();
-    const changed = await api.put(await admin(), `${base}/${u.id}`, { ...body, email: 'verify-new@a.test' });
+    const changed = await c.api.put(await admin(), `${base}/${u.id}`, {
+      ...body,
+      email: 'verify-new@a.test',
+    });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(await verifiedAt()).toBeNull();
   });
@@ -513,7 +513,7 @@ describe('PUT /v1/businesses/users/{id}', () => {
     const before = await snapshot(c.t.pool, ['users']);
     const target = c.seed.a.businessUser;
     expect422(
-      await api.put(token, `${base}/${target.id}`, {
+      await c.api.put(token, `${base}/${target.id}`, {
         first_name: 'x',
         email: c.seed.a.businessAdmin.email,
         role: 'BusinessUser',
@@ -522,7 +522,7 @@ describe('PUT /v1/businesses/users/{id}', () => {
       'email',
       'The email has already been taken.',
     );
-    const self = await api.put(token, `${base}/${c.seed.a.businessAdmin.id}`, {
+    const self = await c.api.put(token, `${base}/${c.seed.a.businessAdmin.id}`, {
       first_name: 'me',
       email: c.seed.a.businessAdmin.email,
       role: 'BusinessUser',
@@ -532,7 +532,7 @@ describe('PUT /v1/businesses/users/{id}', () => {
     expect(self.json().message).toBe('You cannot change your own role or disable your own account.');
 
     const custom = await c.token('custom-users@a.test');
-    const escalate = await api.put(
+    const escalate = await c.api.put(
       custom,
       `${base}/${(await rows(c.t, "select id from users where email = 'custom-users@a.test'"))[0].id}`,
       {
@@ -555,7 +555,7 @@ describe('PUT /v1/businesses/users/{id}', () => {
     ]);
     const snap = await snapshot(c.t.pool, ['users']);
     expect422(
-      await api.put(token, `${base}/${owner.id}`, {
+      await c.api.put(token, `${base}/${owner.id}`, {
         first_name: 'o',
         email: 'owner-a@a.test',
         role: 'BusinessUser',
@@ -572,10 +572,10 @@ describe('PUT /v1/businesses/users/{id}', () => {
     const u = await addBusinessUser(c.t, c.seed.a.business.id, 'toggle@a.test', '3');
     const theirToken = await login(c.t.app, u.email);
     const body = { first_name: 'T', email: u.email, role: 'BusinessUser', user_type: '3' };
-    const off = await api.put(await admin(), `${base}/${u.id}`, { ...body, active: false });
+    const off = await c.api.put(await admin(), `${base}/${u.id}`, { ...body, active: false });
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json().data.active).toBe(false);
-    expect((await api.get(theirToken, '/api/v1/profile')).statusCode).toBe(401);
+    expect((await c.api.get(theirToken, '/api/v1/profile')).statusCode).toBe(401);
 
     const [{ n }] = await rows(
       c.t,
@@ -585,7 +585,7 @@ describe('PUT /v1/businesses/users/{id}', () => {
     await seats(c.seed.a.business.id, n);
     const before = await snapshot(c.t.pool, ['users']);
     expect422(
-      await api.put(await admin(), `${base}/${u.id}`, { ...body, active: true }),
+      await c.api.put(await admin(), `${base}/${u.id}`, { ...body, active: true }),
       'users',
       `This business has reached its limit of ${n} active users. Upgrade the plan or deactivate a user first.`,
     );
@@ -597,7 +597,7 @@ describe('PUT /v1/businesses/users/{id}', () => {
 describe('DELETE /v1/businesses/users/{id}', () => {
   it('deletes a user with an audit entry', async () => {
     const u = await addBusinessUser(c.t, c.seed.a.business.id, 'delete-me@a.test', '3');
-    const res = await api.del(await admin(), `${base}/${u.id}`);
+    const res = await c.api.del(await admin(), `${base}/${u.id}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ success: true, message: 'User deleted successfully.' });
     expect(await rows(c.t, 'select id from users where id = $1', [u.id])).toEqual([]);
@@ -612,13 +612,13 @@ describe('DELETE /v1/businesses/users/{id}', () => {
   it('refuses deleting oneself and the business owner (403, nothing changes)', async () => {
     const token = await admin();
     const before = await snapshot(c.t.pool, ['users', 'audit_logs']);
-    const self = await api.del(token, `${base}/${c.seed.a.businessAdmin.id}`);
+    const self = await c.api.del(token, `${base}/${c.seed.a.businessAdmin.id}`);
     expect(self.statusCode).toBe(403);
     expect(self.json().message).toBe('You cannot delete your own account.');
     const [{ owner_id }] = await rows(c.t, 'select owner_id from businesses where id = $1', [
       c.seed.a.business.id,
     ]);
-    const owner = await api.del(token, `${base}/${owner_id}`);
+    const owner = await c.api.del(token, `${base}/${owner_id}`);
     expect(owner.statusCode).toBe(403);
     expect(owner.json().message).toBe('The business owner cannot be deleted.');
     expect(await snapshot(c.t.pool, ['users', 'audit_logs'])).toEqual(before);
@@ -629,7 +629,7 @@ describe('passwords', () => {
   it("changes another user's password, ends their sessions and audits it", async () => {
     const u = await addBusinessUser(c.t, c.seed.a.business.id, 'pw@a.test', '3');
     const theirToken = await login(c.t.app, u.email);
-    const res = await api.put(await admin(), `${base}/${u.id}/change-password`, {
+    const res = await c.api.put(await admin(), `${base}/${u.id}/change-password`, {
       password: 'brand-new-pass',
       password_confirmation: 'brand-new-pass',
     });
@@ -651,14 +651,14 @@ describe('passwords', () => {
     const token = await admin();
     const before = await snapshot(c.t.pool, ['users', 'auth_tokens', 'audit_logs']);
     expect422(
-      await api.put(token, `${base}/${c.seed.a.businessUser.id}/change-password`, {
+      await c.api.put(token, `${base}/${c.seed.a.businessUser.id}/change-password`, {
         password: 'brand-new-pass',
         password_confirmation: 'other-pass-123',
       }),
       'password_confirmation',
       'Password confirmation does not match',
     );
-    const self = await api.put(token, `${base}/${c.seed.a.businessAdmin.id}/change-password`, {
+    const self = await c.api.put(token, `${base}/${c.seed.a.businessAdmin.id}/change-password`, {
       password: 'brand-new-pass',
       password_confirmation: 'brand-new-pass',
     });
@@ -669,7 +669,7 @@ describe('passwords', () => {
 
   it('e-mails a reset link to the user and audits it', async () => {
     const u = c.seed.a.businessUser;
-    const res = await api.post(await admin(), `${base}/${u.id}/reset-password`);
+    const res = await c.api.post(await admin(), `${base}/${u.id}/reset-password`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe(`A password reset link was sent to ${u.email}.`);
     const mails = await rows(c.t, 'select * from mail_outbox where "to" = $1', [u.email]);

@@ -1,31 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   addBusinessUser,
-  type Suite as Ctx,
-  call,
   expect422,
   expectCrossTenant404,
   rows,
-  setupSuite as setup,
   snapshot,
   touched,
+  useSuite,
 } from '../../../test/helpers.ts';
 
-let c: Ctx;
-let api: ReturnType<typeof call>;
+const c = useSuite();
 const base = '/api/v1/departments';
 const TABLES = ['departments', 'department_agents', 'audit_logs'];
 let smsAgent: { id: number; email: string };
 let voiceAgent: { id: number; email: string };
 
 beforeAll(async () => {
-  c = await setup();
-  api = call(c.t);
   await c.t.pool.query('update businesses set dep_enabled = true');
   smsAgent = await addBusinessUser(c.t, c.seed.a.business.id, 'sms@a.test', '3');
   voiceAgent = await addBusinessUser(c.t, c.seed.a.business.id, 'voice@a.test', '3');
 });
-afterAll(() => c?.t.close());
 
 const admin = () => c.token(c.seed.a.businessAdmin.email);
 const agentsOf = async (departmentId: number) =>
@@ -38,14 +32,14 @@ const agentsOf = async (departmentId: number) =>
   ).map((r) => ({ ...r }));
 
 async function createDep(name: string, sms: number[] = [], voice: number[] = [], active = true) {
-  const res = await api.post(await admin(), base, { name, active, sms_agents: sms, voice_agents: voice });
+  const res = await c.api.post(await admin(), base, { name, active, sms_agents: sms, voice_agents: voice });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as { id: number };
 }
 
 describe('creating and editing departments', () => {
   it('creates a department with its sms and voice agents', async () => {
-    const res = await api.post(await admin(), base, {
+    const res = await c.api.post(await admin(), base, {
       name: 'Sales',
       sms_agents: [smsAgent.id],
       voice_agents: [voiceAgent.id, smsAgent.id],
@@ -73,23 +67,23 @@ describe('creating and editing departments', () => {
     const token = await admin();
     const before = await snapshot(c.t.pool, TABLES);
     expect422(
-      await api.post(token, base, { name: 'Support', sms_agents: [smsAgent.id, c.seed.b.businessUser.id] }),
+      await c.api.post(token, base, { name: 'Support', sms_agents: [smsAgent.id, c.seed.b.businessUser.id] }),
       'sms_agents',
       'Each agent must be a user of this business.',
     );
     expect422(
-      await api.post(token, base, { name: 'Support', voice_agents: [c.seed.a.agencyAdmin.id] }),
+      await c.api.post(token, base, { name: 'Support', voice_agents: [c.seed.a.agencyAdmin.id] }),
       'voice_agents',
       'Each agent must be a user of this business.',
     );
-    expect422(await api.post(token, base, { name: '  ' }), 'name', 'The name field is required');
+    expect422(await c.api.post(token, base, { name: '  ' }), 'name', 'The name field is required');
     expect422(
-      await api.post(token, base, { name: 'sales' }),
+      await c.api.post(token, base, { name: 'sales' }),
       'name',
       'A department with this name already exists.',
     );
     expect422(
-      await api.post(token, base, { name: 'X', sms_agents: ['a'] }),
+      await c.api.post(token, base, { name: 'X', sms_agents: ['a'] }),
       'sms_agents.0',
       'The sms agents must be an integer.',
     );
@@ -106,7 +100,7 @@ describe('creating and editing departments', () => {
     );
     const before = await snapshot(c.t.pool, TABLES);
     expect422(
-      await api.post(await admin(), base, { name: 'One too many' }),
+      await c.api.post(await admin(), base, { name: 'One too many' }),
       'name',
       `This business can have at most ${n} departments.`,
     );
@@ -116,7 +110,7 @@ describe('creating and editing departments', () => {
 
   it('updates name, active and replaces the agent lists; bad agents change nothing', async () => {
     const dep = await createDep('Billing', [smsAgent.id], [voiceAgent.id]);
-    const res = await api.put(await admin(), `${base}/${dep.id}`, {
+    const res = await c.api.put(await admin(), `${base}/${dep.id}`, {
       name: 'Accounts',
       active: false,
       sms_agents: [voiceAgent.id],
@@ -130,7 +124,7 @@ describe('creating and editing departments', () => {
 
     const before = await snapshot(c.t.pool, TABLES);
     expect422(
-      await api.put(await admin(), `${base}/${dep.id}`, {
+      await c.api.put(await admin(), `${base}/${dep.id}`, {
         name: 'Accounts',
         sms_agents: [c.seed.b.businessAdmin.id],
       }),
@@ -142,15 +136,15 @@ describe('creating and editing departments', () => {
 
   it('toggles active', async () => {
     const dep = await createDep('Toggle me');
-    const off = await api.put(await admin(), `${base}/${dep.id}/toggle-active`, { active: false });
+    const off = await c.api.put(await admin(), `${base}/${dep.id}/toggle-active`, { active: false });
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json()).toMatchObject({ message: 'Department deactivated.', data: { active: false } });
     expect((await rows(c.t, 'select active from departments where id = $1', [dep.id]))[0].active).toBe(false);
-    const on = await api.put(await admin(), `${base}/${dep.id}/toggle-active`, { active: true });
+    const on = await c.api.put(await admin(), `${base}/${dep.id}/toggle-active`, { active: true });
     expect(on.json().message).toBe('Department activated.');
     expect((await rows(c.t, 'select active from departments where id = $1', [dep.id]))[0].active).toBe(true);
     expect422(
-      await api.put(await admin(), `${base}/${dep.id}/toggle-active`, {}),
+      await c.api.put(await admin(), `${base}/${dep.id}/toggle-active`, {}),
       'active',
       'The active field is required',
     );
@@ -158,7 +152,7 @@ describe('creating and editing departments', () => {
 
   it('deletes a department, its agent rows and audits it', async () => {
     const dep = await createDep('Delete me', [smsAgent.id]);
-    const res = await api.del(await admin(), `${base}/${dep.id}`);
+    const res = await c.api.del(await admin(), `${base}/${dep.id}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ success: true, message: 'Department deleted successfully.' });
     expect(await rows(c.t, 'select id from departments where id = $1', [dep.id])).toEqual([]);
@@ -170,16 +164,16 @@ describe('creating and editing departments', () => {
 describe('reading departments', () => {
   it('lists with keyword and status, 10 per page', async () => {
     const token = await admin();
-    const all = (await api.get(token, base)).json();
+    const all = (await c.api.get(token, base)).json();
     const [{ n }] = await rows(c.t, 'select count(*)::int as n from departments where business_id = $1', [
       c.seed.a.business.id,
     ]);
     expect(all.meta).toEqual({ total: n, page: 1, perPage: 10 });
-    const kw = (await api.get(token, `${base}?keyword=sal`)).json();
+    const kw = (await c.api.get(token, `${base}?keyword=sal`)).json();
     expect(kw.data.map((d: { name: string }) => d.name)).toEqual(['Sales']);
-    const inactive = (await api.get(token, `${base}?status=inactive`)).json();
+    const inactive = (await c.api.get(token, `${base}?status=inactive`)).json();
     expect(inactive.data.map((d: { name: string }) => d.name)).toEqual(['Accounts']);
-    const one = await api.get(token, `${base}/${kw.data[0].id}`);
+    const one = await c.api.get(token, `${base}/${kw.data[0].id}`);
     expect(one.json().data).toMatchObject({ name: 'Sales', active: true });
   });
 
@@ -187,18 +181,18 @@ describe('reading departments', () => {
     const silent = await createDep('No agents');
     const sales = await c.token(c.seed.a.businessUser.email);
     const names = async (path: string) =>
-      (await api.get(sales, `${base}/${path}`)).json().data.map((d: { name: string }) => d.name);
+      (await c.api.get(sales, `${base}/${path}`)).json().data.map((d: { name: string }) => d.name);
     expect(await names('all')).toEqual(expect.arrayContaining(['Sales', 'Accounts', 'No agents']));
     // Accounts has an sms agent but is inactive.
     expect(await names('sms-departments')).toEqual(['Sales']);
     expect(await names('voice-departments')).toEqual(['Sales']);
     const id = (await rows(c.t, "select id from departments where name = 'Sales'"))[0].id;
-    const agents = await api.get(sales, `${base}/${id}/sms-agents`);
+    const agents = await c.api.get(sales, `${base}/${id}/sms-agents`);
     expect(agents.statusCode, agents.body).toBe(200);
     expect(agents.json().data.map((u: { email: string }) => u.email)).toEqual(['sms@a.test']);
-    expect((await api.get(sales, `${base}/${silent.id}/sms-agents`)).json().data).toEqual([]);
+    expect((await c.api.get(sales, `${base}/${silent.id}/sms-agents`)).json().data).toEqual([]);
     // The other business sees none of them.
-    const other = await api.get(await c.token(c.seed.b.businessAdmin.email), `${base}/all`);
+    const other = await c.api.get(await c.token(c.seed.b.businessAdmin.email), `${base}/all`);
     expect(other.json().data).toEqual([]);
   });
 
@@ -208,7 +202,7 @@ describe('reading departments', () => {
     // The controls are the same calls on business B's own departments, made harmless: an empty body
     // (422), or deleting a department made for it.
     const mine = async (name: string) => {
-      const res = await api.post(token, base, { name });
+      const res = await c.api.post(token, base, { name });
       expect(res.statusCode, res.body).toBe(200);
       return res.json().data.id as number;
     };
@@ -241,7 +235,7 @@ describe('access to departments', () => {
     ]);
     const support = await addBusinessUser(c.t, c.seed.a.business.id, 'dep-support@a.test', '1');
     for (const u of [withPage, support])
-      expect((await api.get(await c.token(u.email), base)).statusCode).toBe(200);
+      expect((await c.api.get(await c.token(u.email), base)).statusCode).toBe(200);
     const id = (await rows(c.t, "select id from departments where name = 'Sales'"))[0].id;
     const before = await snapshot(c.t.pool, TABLES);
     for (const email of [
@@ -252,18 +246,18 @@ describe('access to departments', () => {
     ]) {
       const token = await c.token(email);
       for (const res of [
-        await api.get(token, base),
-        await api.get(token, `${base}/${id}`),
-        await api.post(token, base, { name: 'Nope' }),
-        await api.put(token, `${base}/${id}`, { name: 'Nope' }),
-        await api.put(token, `${base}/${id}/toggle-active`, { active: false }),
-        await api.del(token, `${base}/${id}`),
+        await c.api.get(token, base),
+        await c.api.get(token, `${base}/${id}`),
+        await c.api.post(token, base, { name: 'Nope' }),
+        await c.api.put(token, `${base}/${id}`, { name: 'Nope' }),
+        await c.api.put(token, `${base}/${id}/toggle-active`, { active: false }),
+        await c.api.del(token, `${base}/${id}`),
       ]) {
         expect(res.statusCode, `${email}: ${res.body}`).toBe(403);
       }
     }
     // The lookup lists are for business users only.
-    expect((await api.get(await c.token(c.seed.a.agencyAdmin.email), `${base}/all`)).statusCode).toBe(403);
+    expect((await c.api.get(await c.token(c.seed.a.agencyAdmin.email), `${base}/all`)).statusCode).toBe(403);
     expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
   });
 
@@ -273,10 +267,10 @@ describe('access to departments', () => {
       const before = await snapshot(c.t.pool, TABLES);
       const token = await admin();
       for (const res of [
-        await api.get(token, base),
-        await api.get(token, `${base}/all`),
-        await api.get(token, `${base}/sms-departments`),
-        await api.post(token, base, { name: 'Nope' }),
+        await c.api.get(token, base),
+        await c.api.get(token, `${base}/all`),
+        await c.api.get(token, `${base}/sms-departments`),
+        await c.api.post(token, base, { name: 'Nope' }),
       ]) {
         expect(res.statusCode, res.body).toBe(403);
         expect(res.json().message).toBe('Departments are not enabled for this business.');

@@ -1,24 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  type Suite as Ctx,
-  call,
-  expect422,
-  login,
-  rows,
-  setupSuite as setup,
-  snapshot,
-} from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { bearer, expect422, login, rows, snapshot, useSuite } from '../../../test/helpers.ts';
 
-let c: Ctx;
-let api: ReturnType<typeof call>;
+const c = useSuite();
 const base = '/api/v1/users';
-
-beforeAll(async () => {
-  c = await setup();
-  api = call(c.t);
-});
-afterAll(() => c?.t.close());
 
 const sa = () => c.token(c.seed.superAdmin.email);
 const newAdmin = (over: Record<string, unknown> = {}) => ({
@@ -38,12 +22,12 @@ describe('global users: SuperAdmin only', () => {
     for (const email of [c.seed.admin.email, c.seed.a.agencyAdmin.email, c.seed.a.businessAdmin.email]) {
       const token = await c.token(email);
       for (const res of [
-        await api.get(token, base),
-        await api.get(token, `${base}/${id}`),
-        await api.post(token, base, newAdmin()),
-        await api.put(token, `${base}/${id}`, { first_name: 'x', email: 'x@main.test', role: 'Admin' }),
-        await api.del(token, `${base}/${id}`),
-        await api.put(token, `${base}/${id}/change-password`, {
+        await c.api.get(token, base),
+        await c.api.get(token, `${base}/${id}`),
+        await c.api.post(token, base, newAdmin()),
+        await c.api.put(token, `${base}/${id}`, { first_name: 'x', email: 'x@main.test', role: 'Admin' }),
+        await c.api.del(token, `${base}/${id}`),
+        await c.api.put(token, `${base}/${id}/change-password`, {
           password: 'whatever-123',
           password_confirmation: 'whatever-123',
         }),
@@ -55,7 +39,7 @@ describe('global users: SuperAdmin only', () => {
   });
 
   it('lists platform users only, with keyword and role', async () => {
-    const res = await api.get(await sa(), base);
+    const res = await c.api.get(await sa(), base);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().meta).toEqual({ total: 2, page: 1, perPage: 10 });
     expect(
@@ -64,9 +48,9 @@ describe('global users: SuperAdmin only', () => {
         .data.map((u: { email: string }) => u.email)
         .sort(),
     ).toEqual([c.seed.admin.email, c.seed.superAdmin.email]);
-    const supers = (await api.get(await sa(), `${base}?role=SuperAdmin`)).json();
+    const supers = (await c.api.get(await sa(), `${base}?role=SuperAdmin`)).json();
     expect(supers.data.map((u: { id: number }) => u.id)).toEqual([c.seed.superAdmin.id]);
-    const kw = (await api.get(await sa(), `${base}?keyword=plain`)).json();
+    const kw = (await c.api.get(await sa(), `${base}?keyword=plain`)).json();
     expect(kw.data.map((u: { id: number }) => u.id)).toEqual([c.seed.admin.id]);
   });
 
@@ -74,10 +58,10 @@ describe('global users: SuperAdmin only', () => {
     for (const id of [c.seed.a.agencyAdmin.id, c.seed.b.businessUser.id]) {
       const before = await snapshot(c.t.pool, ['users']);
       for (const res of [
-        await api.get(await sa(), `${base}/${id}`),
-        await api.put(await sa(), `${base}/${id}`, { first_name: 'x', email: 'x@x.test', role: 'Admin' }),
-        await api.del(await sa(), `${base}/${id}`),
-        await api.put(await sa(), `${base}/${id}/change-password`, {
+        await c.api.get(await sa(), `${base}/${id}`),
+        await c.api.put(await sa(), `${base}/${id}`, { first_name: 'x', email: 'x@x.test', role: 'Admin' }),
+        await c.api.del(await sa(), `${base}/${id}`),
+        await c.api.put(await sa(), `${base}/${id}/change-password`, {
           password: 'whatever-123',
           password_confirmation: 'whatever-123',
         }),
@@ -89,7 +73,7 @@ describe('global users: SuperAdmin only', () => {
   });
 
   it('creates an Admin who can sign in', async () => {
-    const res = await api.post(await sa(), base, newAdmin());
+    const res = await c.api.post(await sa(), base, newAdmin());
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
       message: 'User created successfully.',
@@ -102,14 +86,14 @@ describe('global users: SuperAdmin only', () => {
 
   it('refuses bad input (422, nothing saved)', async () => {
     const before = await snapshot(c.t.pool, ['users']);
-    expect422(await api.post(await sa(), base, newAdmin()), 'email', 'The email has already been taken.');
+    expect422(await c.api.post(await sa(), base, newAdmin()), 'email', 'The email has already been taken.');
     expect422(
-      await api.post(await sa(), base, newAdmin({ email: 'z@main.test', role: 'AgencyAdmin' })),
+      await c.api.post(await sa(), base, newAdmin({ email: 'z@main.test', role: 'AgencyAdmin' })),
       'role',
       'The selected role is invalid.',
     );
     expect422(
-      await api.post(
+      await c.api.post(
         await sa(),
         base,
         newAdmin({ email: 'z@main.test', password_confirmation: 'nope-nope-1' }),
@@ -122,7 +106,7 @@ describe('global users: SuperAdmin only', () => {
 
   it('updates a user; nobody changes their own role or deletes themselves', async () => {
     const id = (await rows(c.t, "select id from users where email = 'ada@main.test'"))[0].id;
-    const res = await api.put(await sa(), `${base}/${id}`, {
+    const res = await c.api.put(await sa(), `${base}/${id}`, {
       first_name: 'Ada',
       last_name: 'Lovelace',
       email: 'ada.l@main.test',
@@ -133,13 +117,13 @@ describe('global users: SuperAdmin only', () => {
     expect(row).toEqual({ last_name: 'Lovelace', email: 'ada.l@main.test', role: 'SuperAdmin' });
 
     const before = await snapshot(c.t.pool, ['users', 'audit_logs']);
-    const demote = await api.put(await sa(), `${base}/${c.seed.superAdmin.id}`, {
+    const demote = await c.api.put(await sa(), `${base}/${c.seed.superAdmin.id}`, {
       first_name: 'Super',
       email: c.seed.superAdmin.email,
       role: 'Admin',
     });
     expect(demote.statusCode).toBe(403);
-    const self = await api.del(await sa(), `${base}/${c.seed.superAdmin.id}`);
+    const self = await c.api.del(await sa(), `${base}/${c.seed.superAdmin.id}`);
     expect(self.statusCode).toBe(403);
     expect(self.json().message).toBe('You cannot delete your own account.');
     expect(await snapshot(c.t.pool, ['users', 'audit_logs'])).toEqual(before);
@@ -148,7 +132,7 @@ describe('global users: SuperAdmin only', () => {
   it("changes another user's password (sessions end, audited)", async () => {
     const id = (await rows(c.t, "select id from users where email = 'ada.l@main.test'"))[0].id;
     const theirs = await login(c.t.app, 'ada.l@main.test', 'ada-password-1');
-    const res = await api.put(await sa(), `${base}/${id}/change-password`, {
+    const res = await c.api.put(await sa(), `${base}/${id}/change-password`, {
       password: 'new-ada-pass-1',
       password_confirmation: 'new-ada-pass-1',
     });
@@ -157,7 +141,7 @@ describe('global users: SuperAdmin only', () => {
     await login(c.t.app, 'ada.l@main.test', 'new-ada-pass-1');
     expect(await rows(c.t, "select * from audit_logs where action = 'user.password_change'")).toHaveLength(1);
     expect422(
-      await api.put(await sa(), `${base}/${id}/change-password`, {
+      await c.api.put(await sa(), `${base}/${id}/change-password`, {
         password: 'short',
         password_confirmation: 'short',
       }),
@@ -167,20 +151,20 @@ describe('global users: SuperAdmin only', () => {
   });
 
   it('a changed e-mail must be verified again; an unchanged one stays verified', async () => {
-    const created = await api.post(await sa(), base, newAdmin({ email: 'grace@main.test' }));
+    const created = await c.api.post(await sa(), base, newAdmin({ email: 'grace@main.test' }));
     expect(created.statusCode, created.body).toBe(200);
     const id = created.json().data.id;
     const verifiedAt = async () =>
       (await rows(c.t, 'select email_verified_at from users where id = $1', [id]))[0].email_verified_at;
     expect(await verifiedAt()).not.toBeNull();
-    const same = await api.put(await sa(), `${base}/${id}`, {
+    const same = await c.api.put(await sa(), `${base}/${id}`, {
       first_name: 'Grace',
       email: 'Grace@main.test',
       role: 'Admin',
     });
     expect(same.statusCode, same.body).toBe(200);
     expect(await verifiedAt()).not.toBeNull();
-    const changed = await api.put(await sa(), `${base}/${id}`, {
+    const changed = await c.api.put(await sa(), `${base}/${id}`, {
       first_name: 'Grace',
       email: 'grace.h@main.test',
       role: 'Admin',
@@ -191,7 +175,7 @@ describe('global users: SuperAdmin only', () => {
 
   it('deletes another platform user with an audit entry', async () => {
     const id = (await rows(c.t, "select id from users where email = 'ada.l@main.test'"))[0].id;
-    const res = await api.del(await sa(), `${base}/${id}`);
+    const res = await c.api.del(await sa(), `${base}/${id}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(await rows(c.t, 'select id from users where id = $1', [id])).toEqual([]);
     const [entry] = await rows(c.t, "select * from audit_logs where action = 'user.delete'");
