@@ -3,10 +3,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/platform/config.ts';
-import { bearer, createTestApp, login, seedTenants, type TestApp } from './helpers.ts';
+import { bearer, login, useSuite } from './helpers.ts';
 
-let t: TestApp;
-let seed: Awaited<ReturnType<typeof seedTenants>>;
+const c = useSuite();
 /** A second app on the same database, with routes that fail, and its error log. */
 let boom: FastifyInstance;
 const logLines: string[] = [];
@@ -14,23 +13,20 @@ const logLines: string[] = [];
 const seen: { label: string; res: LightMyRequestResponse }[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
-  seed = await seedTenants(t.db);
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'error', DATABASE_URL: t.config.databaseUrl });
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'error', DATABASE_URL: c.t.config.databaseUrl });
   const logger = pino({ level: 'error' }, { write: (line: string) => void logLines.push(line) });
-  boom = await buildApp({ config, db: t.db, logger });
+  boom = await buildApp({ config, db: c.t.db, logger });
   boom.get('/api/v1/__boom', { config: { access: 'public' } }, () => {
     throw new Error('secret internals');
   });
   boom.get('/api/v1/__boom-db', { config: { access: 'public' } }, async () => {
-    await t.db.execute('select * from secret_table_that_does_not_exist');
+    await c.t.db.execute('select * from secret_table_that_does_not_exist');
     return { success: true };
   });
   await boom.ready();
 });
 afterAll(async () => {
   await boom?.close();
-  await t?.close();
 });
 
 async function call(label: string, app: FastifyInstance, opts: InjectOptions) {
@@ -48,7 +44,7 @@ describe('404', () => {
       ['GET', '/api/v1/login'],
       ['DELETE', '/api/v1/profile'],
     ] as const) {
-      const res = await call(`404 ${method} ${url}`, t.app, { method, url });
+      const res = await call(`404 ${method} ${url}`, c.t.app, { method, url });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(res.json()).toEqual({ success: false, code: 'NOT_FOUND', message: 'Not found.' });
@@ -56,7 +52,7 @@ describe('404', () => {
   });
 
   it('is a 404, not a 401, with a bad token, and speaks the caller language', async () => {
-    const res = await call('404 es', t.app, {
+    const res = await call('404 es', c.t.app, {
       method: 'GET',
       url: '/api/v1/no-such-thing',
       headers: { ...bearer('garbage'), 'accept-language': 'es-ES,es;q=0.9' },
@@ -75,7 +71,7 @@ describe('401 and 403', () => {
       'Bearer ',
       `Bearer ${'x'.repeat(300)}`,
     ]) {
-      const res = await call('401', t.app, {
+      const res = await call('401', c.t.app, {
         method: 'GET',
         url: '/api/v1/profile',
         headers: authorization ? { authorization } : {},
@@ -83,7 +79,7 @@ describe('401 and 403', () => {
       expect(res.statusCode, String(authorization)).toBe(401);
       expect(res.json()).toEqual({ success: false, code: 'UNAUTHENTICATED', message: 'Unauthenticated.' });
     }
-    const es = await call('401 es', t.app, {
+    const es = await call('401 es', c.t.app, {
       method: 'GET',
       url: '/api/v1/auth/check',
       headers: { 'accept-language': 'es' },
@@ -92,8 +88,8 @@ describe('401 and 403', () => {
   });
 
   it('answers a route outside the caller role with 403', async () => {
-    const token = await login(t.app, seed.a.businessUser.email);
-    const res = await call('403', t.app, {
+    const token = await login(c.t.app, c.seed.a.businessUser.email);
+    const res = await call('403', c.t.app, {
       method: 'GET',
       url: '/api/v1/audit-logs',
       headers: bearer(token),
@@ -109,7 +105,7 @@ describe('401 and 403', () => {
 
 describe('422', () => {
   it('lists the errors by field; the message is the first field message', async () => {
-    const res = await call('422', t.app, {
+    const res = await call('422', c.t.app, {
       method: 'POST',
       url: '/api/v1/login',
       payload: { email: 'not-an-email', password: '' },
@@ -127,7 +123,7 @@ describe('422', () => {
   });
 
   it('names missing and wrongly typed fields, in the caller language', async () => {
-    const res = await call('422 types', t.app, {
+    const res = await call('422 types', c.t.app, {
       method: 'POST',
       url: '/api/v1/login',
       payload: { password: 5 },
@@ -138,7 +134,7 @@ describe('422', () => {
       message: 'The email field is required',
       errors: { email: ['The email field is required'], password: ['The password must be a string.'] },
     });
-    const es = await call('422 es', t.app, {
+    const es = await call('422 es', c.t.app, {
       method: 'POST',
       url: '/api/v1/login',
       payload: { email: 'x@y.test' },
@@ -153,10 +149,10 @@ describe('422', () => {
   });
 
   it('uses the same shape for errors a service raises', async () => {
-    const res = await call('422 service', t.app, {
+    const res = await call('422 service', c.t.app, {
       method: 'POST',
       url: '/api/v1/login',
-      payload: { email: seed.admin.email, password: 'wrong-password' },
+      payload: { email: c.seed.admin.email, password: 'wrong-password' },
     });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({
@@ -171,7 +167,7 @@ describe('422', () => {
 describe('400', () => {
   it('answers a malformed JSON body with 400 and no internals', async () => {
     for (const payload of ['{"email":', '{email: 1}', 'null x']) {
-      const res = await call('400', t.app, {
+      const res = await call('400', c.t.app, {
         method: 'POST',
         url: '/api/v1/login',
         headers: { 'content-type': 'application/json' },
@@ -188,7 +184,7 @@ describe('400', () => {
   });
 
   it('answers a body over the limit with 413 in the same envelope', async () => {
-    const res = await call('413', t.app, {
+    const res = await call('413', c.t.app, {
       method: 'POST',
       url: '/api/v1/login',
       headers: { 'content-type': 'application/json' },
@@ -240,21 +236,21 @@ describe('5xx', () => {
 
 describe('headers', () => {
   it('echoes a supplied x-request-id and makes one up otherwise', async () => {
-    const given = await call('echo', t.app, {
+    const given = await call('echo', c.t.app, {
       method: 'GET',
       url: '/healthz',
       headers: { 'x-request-id': 'my-trace-123' },
     });
     expect(given.headers['x-request-id']).toBe('my-trace-123');
-    const a = await call('fresh a', t.app, { method: 'GET', url: '/healthz' });
-    const b = await call('fresh b', t.app, { method: 'GET', url: '/healthz' });
+    const a = await call('fresh a', c.t.app, { method: 'GET', url: '/healthz' });
+    const b = await call('fresh b', c.t.app, { method: 'GET', url: '/healthz' });
     expect(a.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(b.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
   });
 
   it('puts a request id and the security headers on every response seen in this file', async () => {
-    await call('site data', t.app, { method: 'GET', url: '/api/v1/settings/site-data/localhost' });
+    await call('site data', c.t.app, { method: 'GET', url: '/api/v1/settings/site-data/localhost' });
     const statuses = new Set(seen.map((s) => s.res.statusCode));
     for (const status of [200, 400, 401, 403, 404, 413, 422, 500]) expect(statuses).toContain(status);
     for (const { label, res } of seen) {
@@ -269,13 +265,13 @@ describe('headers', () => {
 
 describe('health and docs', () => {
   it('GET /healthz answers ok', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/healthz' });
+    const res = await c.t.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'ok' });
   });
 
   it('GET /api/docs answers the HTML page, loading only its own scripts', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    const res = await c.t.app.inject({ method: 'GET', url: '/api/docs' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.body).toContain('<div id="swagger-ui">');
@@ -286,7 +282,7 @@ describe('health and docs', () => {
       expect(attrs).toMatch(/src="\/api\/docs\//);
       expect(inline?.trim()).toBe('');
     }
-    const init = await t.app.inject({ method: 'GET', url: '/api/docs/static/swagger-initializer.js' });
+    const init = await c.t.app.inject({ method: 'GET', url: '/api/docs/static/swagger-initializer.js' });
     expect(init.statusCode).toBe(200);
   });
 
@@ -300,7 +296,7 @@ describe('health and docs', () => {
 
     beforeAll(async () => {
       // Public: no token.
-      const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+      const res = await c.t.app.inject({ method: 'GET', url: '/api/docs/json' });
       expect(res.statusCode).toBe(200);
       doc = res.json();
     });
@@ -337,7 +333,7 @@ describe('health and docs', () => {
     }
 
     it('documents every /api/v1 route with its request and response schemas', () => {
-      const served = servedApiRoutes(t.app);
+      const served = servedApiRoutes(c.t.app);
       // The reading of the route tree works: known routes, with prefix-shared paths, are there.
       expect(served).toEqual(
         expect.arrayContaining([

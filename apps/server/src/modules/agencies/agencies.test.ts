@@ -1,46 +1,40 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
-  createTestApp,
   expectCrossTenant404,
   fixtureCtx,
   login,
   PASSWORD,
-  seedTenants,
   snapshot,
-  type TestApp,
+  useSuite,
 } from '../../../test/helpers.ts';
 import { createUser } from '../users/service.ts';
 
-let t: TestApp;
-let seed: Awaited<ReturnType<typeof seedTenants>>;
+const c = useSuite();
 const tokens: Record<string, string> = {};
 const TABLES = ['agencies', 'users', 'whitelabels', 'audit_logs'];
 const SID = `AC${'a1'.repeat(16)}`;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  seed = await seedTenants(t.db);
   for (const u of [
-    seed.superAdmin,
-    seed.admin,
-    seed.a.agencyAdmin,
-    seed.a.agencyUser,
-    seed.a.businessAdmin,
-    seed.b.agencyAdmin,
+    c.seed.superAdmin,
+    c.seed.admin,
+    c.seed.a.agencyAdmin,
+    c.seed.a.agencyUser,
+    c.seed.a.businessAdmin,
+    c.seed.b.agencyAdmin,
   ])
-    tokens[u.email] = await login(t.app, u.email);
+    tokens[u.email] = await login(c.t.app, u.email);
 });
-afterAll(() => t?.close());
 
 const tok = (u: { email: string }) => tokens[u.email] as string;
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url: `/api${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
-const q = async (sql: string, params: unknown[] = []) => (await t.pool.query(sql, params)).rows;
+  c.t.app.inject({ method, url: `/api${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+const q = async (sql: string, params: unknown[] = []) => (await c.t.pool.query(sql, params)).rows;
 const agencyRow = async (id: number) => (await q('select * from agencies where id = $1', [id]))[0];
 const siteData = async (host: string) =>
-  (await t.app.inject({ method: 'GET', url: `/api/v1/settings/site-data/${host}` })).json().data;
+  (await c.t.app.inject({ method: 'GET', url: `/api/v1/settings/site-data/${host}` })).json().data;
 
 /** A refused call: status, message (when given) and no row changed. */
 async function refused(
@@ -51,12 +45,12 @@ async function refused(
   status: number,
   message?: string,
 ) {
-  const before = await snapshot(t.pool, TABLES);
+  const before = await snapshot(c.t.pool, TABLES);
   const res = await call(token, method, url, payload);
   expect(res.statusCode, res.body).toBe(status);
   expect(res.json().success).toBe(false);
   if (message) expect(res.json().message).toBe(message);
-  expect(await snapshot(t.pool, TABLES)).toEqual(before);
+  expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
   return res.json();
 }
 
@@ -81,7 +75,7 @@ describe('POST /v1/agencies', () => {
   let created: { id: number };
 
   it('creates the agency, its AgencyAdmin and its white-label in one go; the site answers at once', async () => {
-    const res = await call(tok(seed.admin), 'POST', '/v1/agencies', createBody());
+    const res = await call(tok(c.seed.admin), 'POST', '/v1/agencies', createBody());
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.message).toBe('Agency created successfully.');
@@ -114,7 +108,7 @@ describe('POST /v1/agencies', () => {
     // Sealed at rest (ADR 016): the row holds no plaintext token, and it opens to the one sent.
     expect(row.twilio_config).toEqual({ accountSid: SID, authToken: expect.stringMatching(/^enc:v1:/) });
     expect(JSON.stringify(row)).not.toContain('secret-token-123');
-    expect(t.app.deps.secrets.open(row.twilio_config.authToken)).toBe('secret-token-123');
+    expect(c.t.app.deps.secrets.open(row.twilio_config.authToken)).toBe('secret-token-123');
     const [user] = await q('select * from users where agency_id = $1', [created.id]);
     expect(user).toMatchObject({ email: 'owner@newco.test', role: 'AgencyAdmin', role_group: 'Agency' });
     expect(user.password_hash).toMatch(/^\$argon2/);
@@ -122,7 +116,7 @@ describe('POST /v1/agencies', () => {
     expect(wl).toHaveLength(1);
     expect((await q(`select * from audit_logs where action = 'agency.create'`))[0]).toMatchObject({
       agency_id: created.id,
-      actor_id: seed.admin.id,
+      actor_id: c.seed.admin.id,
     });
 
     expect(await siteData('newco.localhost')).toMatchObject({
@@ -131,12 +125,12 @@ describe('POST /v1/agencies', () => {
       agency_id: created.id,
     });
     // The new admin can sign in with the password given.
-    await login(t.app, 'owner@newco.test', 'new-co-password-1');
+    await login(c.t.app, 'owner@newco.test', 'new-co-password-1');
   });
 
   it('without a password, e-mails the agency admin a link to choose one', async () => {
     const res = await call(
-      tok(seed.superAdmin),
+      tok(c.seed.superAdmin),
       'POST',
       '/v1/agencies',
       createBody({
@@ -227,12 +221,12 @@ describe('POST /v1/agencies', () => {
       'The account SID must be AC followed by 32 hexadecimal characters.',
     ],
   ])('422 on bad input %#, nothing saved', async (over, field, message) => {
-    const body = await refused(tok(seed.admin), 'POST', '/v1/agencies', createBody(over), 422, message);
+    const body = await refused(tok(c.seed.admin), 'POST', '/v1/agencies', createBody(over), 422, message);
     expect(body.errors[field]).toEqual([message]);
   });
 
   it('is for platform admins only', async () => {
-    for (const u of [seed.a.agencyAdmin, seed.a.agencyUser, seed.a.businessAdmin])
+    for (const u of [c.seed.a.agencyAdmin, c.seed.a.agencyUser, c.seed.a.businessAdmin])
       await refused(
         tok(u),
         'POST',
@@ -248,50 +242,50 @@ describe('POST /v1/agencies', () => {
 
 describe('GET /v1/agencies and /v1/agencies/{id}', () => {
   it('lists active agencies 10 per page, with keyword search', async () => {
-    const res = await call(tok(seed.admin), 'GET', '/v1/agencies');
+    const res = await call(tok(c.seed.admin), 'GET', '/v1/agencies');
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.meta).toMatchObject({ page: 1, perPage: 10 });
     expect(body.meta.total).toBe(body.data.length);
     const names = body.data.map((a: { name: string }) => a.name);
     expect(names).toEqual(expect.arrayContaining(['Agency A', 'Agency B', 'Main']));
-    const kw = (await call(tok(seed.admin), 'GET', '/v1/agencies?keyword=calls-b')).json();
+    const kw = (await call(tok(c.seed.admin), 'GET', '/v1/agencies?keyword=calls-b')).json();
     expect(kw.data.map((a: { name: string }) => a.name)).toEqual(['Agency B']);
     expect(kw.meta.total).toBe(1);
-    const paged = (await call(tok(seed.admin), 'GET', '/v1/agencies?perPage=2&page=2')).json();
+    const paged = (await call(tok(c.seed.admin), 'GET', '/v1/agencies?perPage=2&page=2')).json();
     expect(paged.data).toHaveLength(Math.min(2, body.meta.total - 2));
     expect(paged.meta).toMatchObject({ page: 2, perPage: 2, total: body.meta.total });
   });
 
   it('shows one agency to an admin, and its own agency to an agency user', async () => {
-    const admin = await call(tok(seed.admin), 'GET', `/v1/agencies/${seed.a.agency.id}`);
+    const admin = await call(tok(c.seed.admin), 'GET', `/v1/agencies/${c.seed.a.agency.id}`);
     expect(admin.statusCode, admin.body).toBe(200);
     expect(admin.json().data).toMatchObject({
-      id: seed.a.agency.id,
-      user: { email: seed.a.agencyAdmin.email },
+      id: c.seed.a.agency.id,
+      user: { email: c.seed.a.agencyAdmin.email },
     });
-    const own = await call(tok(seed.a.agencyUser), 'GET', `/v1/agencies/${seed.a.agency.id}`);
+    const own = await call(tok(c.seed.a.agencyUser), 'GET', `/v1/agencies/${c.seed.a.agency.id}`);
     expect(own.statusCode, own.body).toBe(200);
-    await expectCrossTenant404(t, {
-      token: tok(seed.a.agencyAdmin),
+    await expectCrossTenant404(c.t, {
+      token: tok(c.seed.a.agencyAdmin),
       method: 'GET',
-      url: `/api/v1/agencies/${seed.b.agency.id}`,
-      control: { url: `/api/v1/agencies/${seed.a.agency.id}` },
+      url: `/api/v1/agencies/${c.seed.b.agency.id}`,
+      control: { url: `/api/v1/agencies/${c.seed.a.agency.id}` },
       tables: TABLES,
     });
   });
 
   it('refuses business users and, for the list, agency users', async () => {
-    await refused(tok(seed.a.businessAdmin), 'GET', `/v1/agencies/${seed.a.agency.id}`, undefined, 403);
-    await refused(tok(seed.a.businessAdmin), 'GET', '/v1/agencies', undefined, 403);
-    await refused(tok(seed.a.agencyAdmin), 'GET', '/v1/agencies', undefined, 403);
+    await refused(tok(c.seed.a.businessAdmin), 'GET', `/v1/agencies/${c.seed.a.agency.id}`, undefined, 403);
+    await refused(tok(c.seed.a.businessAdmin), 'GET', '/v1/agencies', undefined, 403);
+    await refused(tok(c.seed.a.agencyAdmin), 'GET', '/v1/agencies', undefined, 403);
   });
 });
 
 describe('PUT /v1/agencies/{id}', () => {
   it('edits the agency, its admin and its white-label; site data follows the new domain', async () => {
     const [agency] = await q(`select id from agencies where name = 'New Co'`);
-    const res = await call(tok(seed.admin), 'PUT', `/v1/agencies/${agency.id}`, {
+    const res = await call(tok(c.seed.admin), 'PUT', `/v1/agencies/${agency.id}`, {
       name: 'New Co Renamed',
       zapier_enabled: false,
       properties: { installs: 20 },
@@ -309,7 +303,7 @@ describe('PUT /v1/agencies/{id}', () => {
       subdomain: null,
     });
     expect(row.properties).toEqual({ installs: 20 });
-    expect(t.app.deps.secrets.open(row.twilio_config.authToken)).toBe('secret-token-123');
+    expect(c.t.app.deps.secrets.open(row.twilio_config.authToken)).toBe('secret-token-123');
     expect(await q('select domain, type from whitelabels where agency_id = $1', [agency.id])).toEqual([
       { domain: 'newco-calls.com', type: 'domain' },
     ]);
@@ -323,7 +317,7 @@ describe('PUT /v1/agencies/{id}', () => {
   it('422 with no change when the domain or e-mail belongs to someone else', async () => {
     const [agency] = await q(`select id from agencies where name = 'New Co Renamed'`);
     await refused(
-      tok(seed.admin),
+      tok(c.seed.admin),
       'PUT',
       `/v1/agencies/${agency.id}`,
       { name: 'X', whitelabel: { domain: 'agency-a', type: 'subdomain' } },
@@ -331,15 +325,15 @@ describe('PUT /v1/agencies/{id}', () => {
       'The domain has already been taken.',
     );
     await refused(
-      tok(seed.admin),
+      tok(c.seed.admin),
       'PUT',
       `/v1/agencies/${agency.id}`,
-      { name: 'X', user: { email: seed.b.agencyAdmin.email } },
+      { name: 'X', user: { email: c.seed.b.agencyAdmin.email } },
       422,
       'The email has already been taken.',
     );
     await refused(
-      tok(seed.admin),
+      tok(c.seed.admin),
       'PUT',
       `/v1/agencies/${agency.id}`,
       { whitelabel: { domain: 'https://x.com' } },
@@ -349,15 +343,21 @@ describe('PUT /v1/agencies/{id}', () => {
   });
 
   it('is Admin-only; an unknown id is 404', async () => {
-    await refused(tok(seed.a.agencyAdmin), 'PUT', `/v1/agencies/${seed.a.agency.id}`, { name: 'Mine' }, 403);
     await refused(
-      tok(seed.a.businessAdmin),
+      tok(c.seed.a.agencyAdmin),
       'PUT',
-      `/v1/agencies/${seed.a.agency.id}`,
+      `/v1/agencies/${c.seed.a.agency.id}`,
       { name: 'Mine' },
       403,
     );
-    await refused(tok(seed.admin), 'PUT', '/v1/agencies/999999', { name: 'Ghost' }, 404);
+    await refused(
+      tok(c.seed.a.businessAdmin),
+      'PUT',
+      `/v1/agencies/${c.seed.a.agency.id}`,
+      { name: 'Mine' },
+      403,
+    );
+    await refused(tok(c.seed.admin), 'PUT', '/v1/agencies/999999', { name: 'Ghost' }, 404);
   });
 });
 
@@ -366,7 +366,7 @@ describe('archive, restore and delete', () => {
 
   beforeAll(async () => {
     const res = await call(
-      tok(seed.admin),
+      tok(c.seed.admin),
       'POST',
       '/v1/agencies',
       createBody({
@@ -378,7 +378,7 @@ describe('archive, restore and delete', () => {
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().data.id;
     // A user someone disabled on purpose stays disabled after a restore.
-    const disabledId = await createUser(fixtureCtx(t.db), {
+    const disabledId = await createUser(fixtureCtx(c.t.db), {
       email: 'off@doomed.test',
       password: PASSWORD,
       role: 'AgencyUser',
@@ -390,16 +390,16 @@ describe('archive, restore and delete', () => {
   });
 
   it('DELETE /v1/agencies/{id} archives: site off, users signed out and disabled', async () => {
-    const session = await login(t.app, target.adminEmail);
+    const session = await login(c.t.app, target.adminEmail);
     expect((await call(session, 'GET', '/v1/profile')).statusCode).toBe(200);
-    const res = await call(tok(seed.admin), 'DELETE', `/v1/agencies/${target.id}`);
+    const res = await call(tok(c.seed.admin), 'DELETE', `/v1/agencies/${target.id}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('Agency archived successfully.');
     const row = await agencyRow(target.id);
     expect(row).toMatchObject({ status: 'archived', active: false });
     expect(row.archived_at).toBeInstanceOf(Date);
     expect((await call(session, 'GET', '/v1/profile')).statusCode).toBe(401);
-    const relogin = await t.app.inject({
+    const relogin = await c.t.app.inject({
       method: 'POST',
       url: '/api/v1/login',
       payload: { email: target.adminEmail, password: PASSWORD },
@@ -410,26 +410,26 @@ describe('archive, restore and delete', () => {
     expect(
       await q(`select * from audit_logs where action = 'agency.archive' and agency_id = $1`, [target.id]),
     ).toHaveLength(1);
-    const archived = (await call(tok(seed.admin), 'GET', '/v1/agencies?status=archived')).json();
+    const archived = (await call(tok(c.seed.admin), 'GET', '/v1/agencies?status=archived')).json();
     expect(archived.data.map((a: { id: number }) => a.id)).toContain(target.id);
-    const active = (await call(tok(seed.admin), 'GET', '/v1/agencies?perPage=100')).json();
+    const active = (await call(tok(c.seed.admin), 'GET', '/v1/agencies?perPage=100')).json();
     expect(active.data.map((a: { id: number }) => a.id)).not.toContain(target.id);
   });
 
   it('bulk delete refuses agencies that are not archived, and the main agency', async () => {
     await refused(
-      tok(seed.admin),
+      tok(c.seed.admin),
       'DELETE',
       '/v1/agencies/bulk',
-      { ids: [target.id, seed.a.agency.id] },
+      { ids: [target.id, c.seed.a.agency.id] },
       422,
       'Only archived agencies can be deleted.',
     );
     await refused(
-      tok(seed.admin),
+      tok(c.seed.admin),
       'DELETE',
       '/v1/agencies/bulk',
-      { ids: [seed.main.id] },
+      { ids: [c.seed.main.id] },
       422,
       'The main agency cannot be archived or deleted.',
     );
@@ -437,31 +437,31 @@ describe('archive, restore and delete', () => {
 
   it('the main agency can never be archived', async () => {
     await refused(
-      tok(seed.superAdmin),
+      tok(c.seed.superAdmin),
       'DELETE',
-      `/v1/agencies/${seed.main.id}`,
+      `/v1/agencies/${c.seed.main.id}`,
       undefined,
       422,
       'The main agency cannot be archived or deleted.',
     );
     await refused(
-      tok(seed.admin),
+      tok(c.seed.admin),
       'DELETE',
       '/v1/agencies/bulk-archive',
-      { ids: [seed.a.agency.id, seed.main.id] },
+      { ids: [c.seed.a.agency.id, c.seed.main.id] },
       422,
       'The main agency cannot be archived or deleted.',
     );
   });
 
   it('POST /v1/agencies/{id}/restore brings it back and re-enables only the users archiving disabled', async () => {
-    const res = await call(tok(seed.admin), 'POST', `/v1/agencies/${target.id}/restore`);
+    const res = await call(tok(c.seed.admin), 'POST', `/v1/agencies/${target.id}/restore`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('Agency restored successfully.');
     const row = await agencyRow(target.id);
     expect(row).toMatchObject({ status: 'active', active: true, archived_at: null });
     expect(row.settings).not.toHaveProperty('archived_user_ids');
-    await login(t.app, target.adminEmail);
+    await login(c.t.app, target.adminEmail);
     expect((await q('select active from users where id = $1', [target.disabledId]))[0].active).toBe(false);
     expect((await siteData('doomed.localhost')).title).toBe('Doomed');
     expect(
@@ -471,8 +471,14 @@ describe('archive, restore and delete', () => {
 
   it('bulk-archive and bulk-restore act on every id; an unknown id is 404 with no change', async () => {
     const [acme] = await q(`select id from agencies where name = 'Acme Calls'`);
-    await refused(tok(seed.admin), 'DELETE', '/v1/agencies/bulk-archive', { ids: [target.id, 999999] }, 404);
-    const arch = await call(tok(seed.admin), 'DELETE', '/v1/agencies/bulk-archive', {
+    await refused(
+      tok(c.seed.admin),
+      'DELETE',
+      '/v1/agencies/bulk-archive',
+      { ids: [target.id, 999999] },
+      404,
+    );
+    const arch = await call(tok(c.seed.admin), 'DELETE', '/v1/agencies/bulk-archive', {
       ids: [target.id, acme.id],
     });
     expect(arch.statusCode, arch.body).toBe(200);
@@ -482,15 +488,15 @@ describe('archive, restore and delete', () => {
         (r) => r.status,
       ),
     ).toEqual(['archived', 'archived']);
-    const rest = await call(tok(seed.admin), 'POST', '/v1/agencies/bulk-restore', { ids: [acme.id] });
+    const rest = await call(tok(c.seed.admin), 'POST', '/v1/agencies/bulk-restore', { ids: [acme.id] });
     expect(rest.statusCode, rest.body).toBe(200);
     expect(rest.json()).toMatchObject({ message: '1 agencies restored.', data: { count: 1 } });
     expect((await agencyRow(acme.id)).status).toBe('active');
-    await refused(tok(seed.admin), 'POST', '/v1/agencies/bulk-restore', { ids: [] }, 422);
+    await refused(tok(c.seed.admin), 'POST', '/v1/agencies/bulk-restore', { ids: [] }, 422);
   });
 
   it('DELETE /v1/agencies/bulk deletes archived agencies for good and frees their domain', async () => {
-    const res = await call(tok(seed.admin), 'DELETE', '/v1/agencies/bulk', { ids: [target.id] });
+    const res = await call(tok(c.seed.admin), 'DELETE', '/v1/agencies/bulk', { ids: [target.id] });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ message: '1 agencies deleted.', data: { count: 1 } });
     const row = await agencyRow(target.id);
@@ -500,11 +506,11 @@ describe('archive, restore and delete', () => {
     expect(
       await q(`select * from audit_logs where action = 'agency.delete' and agency_id = $1`, [target.id]),
     ).toHaveLength(1);
-    expect((await call(tok(seed.admin), 'GET', `/v1/agencies/${target.id}`)).statusCode).toBe(404);
-    expect((await call(tok(seed.admin), 'POST', `/v1/agencies/${target.id}/restore`)).statusCode).toBe(404);
+    expect((await call(tok(c.seed.admin), 'GET', `/v1/agencies/${target.id}`)).statusCode).toBe(404);
+    expect((await call(tok(c.seed.admin), 'POST', `/v1/agencies/${target.id}/restore`)).statusCode).toBe(404);
     // The subdomain can be used again.
     const again = await call(
-      tok(seed.admin),
+      tok(c.seed.admin),
       'POST',
       '/v1/agencies',
       createBody({
@@ -517,8 +523,8 @@ describe('archive, restore and delete', () => {
   });
 
   it('lifecycle calls are Admin-only', async () => {
-    const a = seed.a.agency.id;
-    for (const u of [seed.a.agencyAdmin, seed.a.agencyUser, seed.a.businessAdmin]) {
+    const a = c.seed.a.agency.id;
+    for (const u of [c.seed.a.agencyAdmin, c.seed.a.agencyUser, c.seed.a.businessAdmin]) {
       await refused(tok(u), 'DELETE', `/v1/agencies/${a}`, undefined, 403);
       await refused(tok(u), 'POST', `/v1/agencies/${a}/restore`, undefined, 403);
       await refused(tok(u), 'DELETE', '/v1/agencies/bulk-archive', { ids: [a] }, 403);
@@ -530,7 +536,7 @@ describe('archive, restore and delete', () => {
 
 describe('API document', () => {
   it('documents every agency, white-label and international call', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const res = await c.t.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
     const paths = Object.keys(res.json().paths);
     for (const p of [

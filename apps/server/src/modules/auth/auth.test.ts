@@ -12,6 +12,7 @@ import {
   seedTenants,
   snapshot,
   type TestApp,
+  useSuite,
 } from '../../../test/helpers.ts';
 import { hashToken } from '../../platform/auth/tokens.ts';
 import { platformSystemContext } from '../../platform/tenancy/context.ts';
@@ -53,26 +54,19 @@ function tokenIn(text: string, before: string): string {
 // -------------------------------------------------------------------------------------------------
 // The main app: no SMTP server, so every mail is kept in mail_outbox.
 
-let t: TestApp;
-let seed: Awaited<ReturnType<typeof seedTenants>>;
-
-beforeAll(async () => {
-  t = await createTestApp({ MAIN_DOMAIN: 'platform.test', PUBLIC_URL: 'http://platform.test:3000' });
-  seed = await seedTenants(t.db);
-});
-afterAll(() => t?.close());
+const c = useSuite({ env: { MAIN_DOMAIN: 'platform.test', PUBLIC_URL: 'http://platform.test:3000' } });
 
 describe('POST /v1/login', () => {
   it('signs in and answers the role group of each kind of user', async () => {
     const cases = [
-      [seed.admin.email, 'Admin'],
-      [seed.superAdmin.email, 'Admin'],
-      [seed.a.agencyAdmin.email, 'Agency'],
-      [seed.a.businessAdmin.email, 'Business'],
+      [c.seed.admin.email, 'Admin'],
+      [c.seed.superAdmin.email, 'Admin'],
+      [c.seed.a.agencyAdmin.email, 'Agency'],
+      [c.seed.a.businessAdmin.email, 'Business'],
     ] as const;
     for (const [email, group] of cases) {
       const before = Date.now();
-      const res = await signIn(t.app, email, PASSWORD);
+      const res = await signIn(c.t.app, email, PASSWORD);
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
       expect(body).toMatchObject({ success: true, token_type: 'Bearer', role_group: group });
@@ -81,19 +75,19 @@ describe('POST /v1/login', () => {
       const ttl = Date.parse(body.expires_at) - before;
       expect(ttl).toBeGreaterThan(14 * 24 * 3600_000 - 60_000);
       expect(ttl).toBeLessThan(14 * 24 * 3600_000 + 60_000);
-      expect((await authCheck(t.app, body.access_token)).statusCode).toBe(200);
+      expect((await authCheck(c.t.app, body.access_token)).statusCode).toBe(200);
     }
   });
 
   it('accepts the e-mail in any case', async () => {
-    const res = await signIn(t.app, 'AgencyAdmin@A.TEST', PASSWORD);
+    const res = await signIn(c.t.app, 'AgencyAdmin@A.TEST', PASSWORD);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().role_group).toBe('Agency');
   });
 
   it('answers a wrong password and an unknown e-mail alike, without a token', async () => {
-    const wrong = await signIn(t.app, seed.a.agencyAdmin.email, 'not-the-password');
-    const unknown = await signIn(t.app, 'nobody@nowhere.test', PASSWORD);
+    const wrong = await signIn(c.t.app, c.seed.a.agencyAdmin.email, 'not-the-password');
+    const unknown = await signIn(c.t.app, 'nobody@nowhere.test', PASSWORD);
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json()).toEqual({
       success: false,
@@ -104,19 +98,19 @@ describe('POST /v1/login', () => {
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json()).toEqual(wrong.json());
     // Each failure is counted for rate limiting.
-    expect(await count(t, `select count(*) n from login_failures where email = 'nobody@nowhere.test'`)).toBe(
-      1,
-    );
+    expect(
+      await count(c.t, `select count(*) n from login_failures where email = 'nobody@nowhere.test'`),
+    ).toBe(1);
   });
 
   it('names each missing or malformed field', async () => {
-    const empty = await post(t.app, '/login', {});
+    const empty = await post(c.t.app, '/login', {});
     expect(empty.statusCode).toBe(422);
     expect(empty.json()).toMatchObject({
       success: false,
       errors: { email: ['The email field is required'], password: ['The password field is required'] },
     });
-    const bad = await post(t.app, '/login', { email: 'not-an-email', password: '' });
+    const bad = await post(c.t.app, '/login', { email: 'not-an-email', password: '' });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors).toEqual({
       email: ['The email must be a valid email address.'],
@@ -125,35 +119,35 @@ describe('POST /v1/login', () => {
   });
 
   it('refuses an inactive user, and ends the sessions it already had', async () => {
-    const user = seed.b.agencyUser;
-    const token = await login(t.app, user.email);
-    await t.pool.query('update users set active = false where id = $1', [user.id]);
-    const res = await signIn(t.app, user.email, PASSWORD);
+    const user = c.seed.b.agencyUser;
+    const token = await login(c.t.app, user.email);
+    await c.t.pool.query('update users set active = false where id = $1', [user.id]);
+    const res = await signIn(c.t.app, user.email, PASSWORD);
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({
       success: false,
       errors: { email: ['This account is disabled. Please contact support.'] },
     });
     expect(res.json().access_token).toBeUndefined();
-    expect((await authCheck(t.app, token)).statusCode).toBe(401);
-    await t.pool.query('update users set active = true where id = $1', [user.id]);
-    expect((await authCheck(t.app, token)).statusCode).toBe(200);
+    expect((await authCheck(c.t.app, token)).statusCode).toBe(401);
+    await c.t.pool.query('update users set active = true where id = $1', [user.id]);
+    expect((await authCheck(c.t.app, token)).statusCode).toBe(200);
   });
 
   it('answers in the language of the accept-language header', async () => {
-    const es = await signIn(t.app, 'nobody-es@nowhere.test', PASSWORD, {
+    const es = await signIn(c.t.app, 'nobody-es@nowhere.test', PASSWORD, {
       headers: { 'accept-language': 'es' },
     });
     expect(es.statusCode).toBe(422);
     expect(es.json().errors.email).toEqual(['Estas credenciales no coinciden con nuestros registros.']);
     expect(es.json().message).toBe('Estas credenciales no coinciden con nuestros registros.');
-    const br = await signIn(t.app, 'nobody-br@nowhere.test', PASSWORD, {
+    const br = await signIn(c.t.app, 'nobody-br@nowhere.test', PASSWORD, {
       headers: { 'accept-language': 'pt-BR,pt;q=0.9' },
     });
     expect(br.json().errors.email).toEqual(['Estas credenciais não correspondem aos nossos registros.']);
-    const esMissing = await post(t.app, '/login', {}, { headers: { 'accept-language': 'es-MX' } });
+    const esMissing = await post(c.t.app, '/login', {}, { headers: { 'accept-language': 'es-MX' } });
     expect(esMissing.json().errors.email).toEqual(['El campo email es obligatorio']);
-    const fallback = await signIn(t.app, 'nobody-de@nowhere.test', PASSWORD, {
+    const fallback = await signIn(c.t.app, 'nobody-de@nowhere.test', PASSWORD, {
       headers: { 'accept-language': 'de' },
     });
     expect(fallback.json().errors.email).toEqual([FAILED]);
@@ -162,18 +156,18 @@ describe('POST /v1/login', () => {
 
 describe('tokens', () => {
   it('auth/check answers 200 for a valid token and 401 for none or a garbage one', async () => {
-    const token = await login(t.app, seed.b.agencyAdmin.email);
-    const ok = await authCheck(t.app, token);
+    const token = await login(c.t.app, c.seed.b.agencyAdmin.email);
+    const ok = await authCheck(c.t.app, token);
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ success: true, data: { valid: true, impersonating: false } });
     const unauth = { success: false, code: 'UNAUTHENTICATED', message: 'Unauthenticated.' };
-    const none = await t.app.inject({ method: 'GET', url: '/api/v1/auth/check' });
+    const none = await c.t.app.inject({ method: 'GET', url: '/api/v1/auth/check' });
     expect(none.statusCode).toBe(401);
     expect(none.json()).toEqual(unauth);
-    const garbage = await authCheck(t.app, 'garbage-token');
+    const garbage = await authCheck(c.t.app, 'garbage-token');
     expect(garbage.statusCode).toBe(401);
     expect(garbage.json()).toEqual(unauth);
-    const basic = await t.app.inject({
+    const basic = await c.t.app.inject({
       method: 'GET',
       url: '/api/v1/auth/check',
       headers: { authorization: `Basic ${token}` },
@@ -182,55 +176,55 @@ describe('tokens', () => {
   });
 
   it('stores only a hash of the token', async () => {
-    const token = await login(t.app, seed.b.agencyAdmin.email);
-    const rows = (await t.pool.query('select * from auth_tokens')).rows;
+    const token = await login(c.t.app, c.seed.b.agencyAdmin.email);
+    const rows = (await c.t.pool.query('select * from auth_tokens')).rows;
     expect(JSON.stringify(rows)).not.toContain(token);
     const mine = rows.filter((r) => r.token_hash === hashToken(token));
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ user_id: seed.b.agencyAdmin.id, kind: 'access', revoked_at: null });
+    expect(mine[0]).toMatchObject({ user_id: c.seed.b.agencyAdmin.id, kind: 'access', revoked_at: null });
   });
 
   it('rejects a token whose expiry has passed', async () => {
-    const token = await login(t.app, seed.b.agencyAdmin.email);
-    expect((await authCheck(t.app, token)).statusCode).toBe(200);
-    await t.pool.query(
+    const token = await login(c.t.app, c.seed.b.agencyAdmin.email);
+    expect((await authCheck(c.t.app, token)).statusCode).toBe(200);
+    await c.t.pool.query(
       `update auth_tokens set expires_at = now() - interval '1 second' where token_hash = $1`,
       [hashToken(token)],
     );
-    const res = await authCheck(t.app, token);
+    const res = await authCheck(c.t.app, token);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ success: false, code: 'UNAUTHENTICATED', message: 'Unauthenticated.' });
   });
 
   it('logout revokes that session only', async () => {
-    const first = await login(t.app, seed.b.agencyAdmin.email);
-    const second = await login(t.app, seed.b.agencyAdmin.email);
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(first) });
+    const first = await login(c.t.app, c.seed.b.agencyAdmin.email);
+    const second = await login(c.t.app, c.seed.b.agencyAdmin.email);
+    const res = await c.t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(first) });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ success: true, message: 'You have been logged out.' });
-    expect((await authCheck(t.app, first)).statusCode).toBe(401);
-    expect((await authCheck(t.app, second)).statusCode).toBe(200);
+    expect((await authCheck(c.t.app, first)).statusCode).toBe(401);
+    expect((await authCheck(c.t.app, second)).statusCode).toBe(200);
     const row = (
-      await t.pool.query('select revoked_at from auth_tokens where token_hash = $1', [hashToken(first)])
+      await c.t.pool.query('select revoked_at from auth_tokens where token_hash = $1', [hashToken(first)])
     ).rows[0];
     expect(row.revoked_at).toBeInstanceOf(Date);
     // A revoked token cannot log out again; no token at all is 401 too.
     expect(
-      (await t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(first) })).statusCode,
+      (await c.t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(first) })).statusCode,
     ).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/logout' })).statusCode).toBe(401);
+    expect((await c.t.app.inject({ method: 'POST', url: '/api/v1/logout' })).statusCode).toBe(401);
   });
 });
 
 describe('changing the password through PUT /v1/profile', () => {
   const profile = (token: string, payload: object) =>
-    t.app.inject({ method: 'PUT', url: '/api/v1/profile', headers: bearer(token), payload });
+    c.t.app.inject({ method: 'PUT', url: '/api/v1/profile', headers: bearer(token), payload });
 
   it('needs the right current password and changes nothing otherwise', async () => {
-    const user = seed.b.businessUser;
-    const token = await login(t.app, user.email);
-    const other = await login(t.app, user.email);
-    const before = await snapshot(t.pool, ['users', 'auth_tokens']);
+    const user = c.seed.b.businessUser;
+    const token = await login(c.t.app, user.email);
+    const other = await login(c.t.app, user.email);
+    const before = await snapshot(c.t.pool, ['users', 'auth_tokens']);
     const res = await profile(token, {
       first_name: 'Changed',
       last_name: 'Name',
@@ -252,20 +246,20 @@ describe('changing the password through PUT /v1/profile', () => {
     });
     expect(missing.statusCode).toBe(422);
     expect(missing.json().errors).toEqual({ current_password: ['The current password is incorrect.'] });
-    const after = await snapshot(t.pool, ['users', 'auth_tokens']);
+    const after = await snapshot(c.t.pool, ['users', 'auth_tokens']);
     // Only last_used_at of the two sessions may have moved.
     const strip = (s: Record<string, unknown[]>) => ({
       ...s,
       auth_tokens: s.auth_tokens?.map((r) => ({ ...(r as object), last_used_at: null })),
     });
     expect(strip(after)).toEqual(strip(before));
-    expect((await authCheck(t.app, other)).statusCode).toBe(200);
+    expect((await authCheck(c.t.app, other)).statusCode).toBe(200);
   });
 
   it('revokes the other sessions and keeps the current one', async () => {
-    const user = seed.b.businessAdmin;
-    const current = await login(t.app, user.email);
-    const other = await login(t.app, user.email);
+    const user = c.seed.b.businessAdmin;
+    const current = await login(c.t.app, user.email);
+    const other = await login(c.t.app, user.email);
     const res = await profile(current, {
       first_name: 'Bea',
       last_name: 'Admin',
@@ -280,45 +274,45 @@ describe('changing the password through PUT /v1/profile', () => {
       message: 'Profile updated successfully.',
       data: { user: { first_name: 'Bea', last_name: 'Admin', email: user.email } },
     });
-    expect((await authCheck(t.app, current)).statusCode).toBe(200);
-    expect((await authCheck(t.app, other)).statusCode).toBe(401);
-    expect((await signIn(t.app, user.email, PASSWORD)).statusCode).toBe(422);
-    expect((await signIn(t.app, user.email, NEW_PASSWORD)).statusCode).toBe(200);
+    expect((await authCheck(c.t.app, current)).statusCode).toBe(200);
+    expect((await authCheck(c.t.app, other)).statusCode).toBe(401);
+    expect((await signIn(c.t.app, user.email, PASSWORD)).statusCode).toBe(422);
+    expect((await signIn(c.t.app, user.email, NEW_PASSWORD)).statusCode).toBe(200);
   });
 });
 
 describe('mail outbox (no SMTP server)', () => {
   it('keeps the reset mail in mail_outbox and shows it to a SuperAdmin only', async () => {
-    const user = seed.a.agencyUser;
-    const res = await post(t.app, '/password/email', { email: user.email });
+    const user = c.seed.a.agencyUser;
+    const res = await post(c.t.app, '/password/email', { email: user.email });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       success: true,
       message: 'If that e-mail address is registered, a password reset link is on its way.',
     });
-    await drainJobs(t);
-    const rows = await outboxFor(t, user.email);
+    await drainJobs(c.t);
+    const rows = await outboxFor(c.t, user.email);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       status: 'stored',
       error: null,
       message_id: null,
-      agency_id: seed.a.agency.id,
+      agency_id: c.seed.a.agency.id,
       from: 'Start Texting Now <no-reply@localhost>',
       subject: 'Reset your Agency A Calls password',
     });
     expect(rows[0].text).toContain('Hello agencyuser,');
     expect(rows[0].text).toContain('http://calls-a.example.com:3000/password/reset?token=');
 
-    const superToken = await login(t.app, seed.superAdmin.email);
-    const list = await t.app.inject({
+    const superToken = await login(c.t.app, c.seed.superAdmin.email);
+    const list = await c.t.app.inject({
       method: 'GET',
       url: '/api/v1/mail-outbox',
       headers: bearer(superToken),
     });
     expect(list.statusCode, list.body).toBe(200);
     const body = list.json();
-    expect(body.meta.total).toBe(await count(t, 'select count(*) n from mail_outbox'));
+    expect(body.meta.total).toBe(await count(c.t, 'select count(*) n from mail_outbox'));
     expect(body.meta.total).toBeGreaterThanOrEqual(1);
     const shown = body.data.find((m: { id: number }) => m.id === Number(rows[0].id));
     expect(shown).toMatchObject({
@@ -328,8 +322,8 @@ describe('mail outbox (no SMTP server)', () => {
     });
     expect(shown.text).toBe(rows[0].text);
 
-    const agencyToken = await login(t.app, seed.a.agencyAdmin.email);
-    const forbidden = await t.app.inject({
+    const agencyToken = await login(c.t.app, c.seed.a.agencyAdmin.email);
+    const forbidden = await c.t.app.inject({
       method: 'GET',
       url: '/api/v1/mail-outbox',
       headers: bearer(agencyToken),
@@ -341,14 +335,14 @@ describe('mail outbox (no SMTP server)', () => {
       message: 'This action is unauthorized.',
     });
     // A plain Admin does not read kept mail either (it holds reset links, a SuperAdmin's too).
-    const adminToken = await login(t.app, seed.admin.email);
-    const adminRes = await t.app.inject({
+    const adminToken = await login(c.t.app, c.seed.admin.email);
+    const adminRes = await c.t.app.inject({
       method: 'GET',
       url: '/api/v1/mail-outbox',
       headers: bearer(adminToken),
     });
     expect(adminRes.statusCode).toBe(403);
-    const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/mail-outbox' });
+    const anonymous = await c.t.app.inject({ method: 'GET', url: '/api/v1/mail-outbox' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toEqual({
       success: false,
@@ -360,48 +354,48 @@ describe('mail outbox (no SMTP server)', () => {
 
 describe('e-mail verification', () => {
   const profile = (token: string, payload: object) =>
-    t.app.inject({ method: 'PUT', url: '/api/v1/profile', headers: bearer(token), payload });
+    c.t.app.inject({ method: 'PUT', url: '/api/v1/profile', headers: bearer(token), payload });
   const me = async (token: string) => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/profile', headers: bearer(token) });
+    const res = await c.t.app.inject({ method: 'GET', url: '/api/v1/profile', headers: bearer(token) });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data.user;
   };
 
   it('needs the current password to change the e-mail, so an impersonator cannot take the account', async () => {
-    const token = await login(t.app, seed.a.businessAdmin.email);
-    const before = await snapshot(t.pool, ['users', 'mail_outbox', 'user_tokens']);
+    const token = await login(c.t.app, c.seed.a.businessAdmin.email);
+    const before = await snapshot(c.t.pool, ['users', 'mail_outbox', 'user_tokens']);
     const payload = { first_name: 'bizadmin', last_name: 'A', email: 'taken-over@evil.test' };
     for (const extra of [{}, { current_password: 'not-the-password' }]) {
       const res = await profile(token, { ...payload, ...extra });
       expect(res.statusCode).toBe(422);
       expect(res.json().errors).toEqual({ current_password: ['The current password is incorrect.'] });
     }
-    const superToken = await login(t.app, seed.superAdmin.email);
-    const imp = await t.app.inject({
+    const superToken = await login(c.t.app, c.seed.superAdmin.email);
+    const imp = await c.t.app.inject({
       method: 'POST',
-      url: `/api/v1/impersonate/${seed.a.businessAdmin.id}`,
+      url: `/api/v1/impersonate/${c.seed.a.businessAdmin.id}`,
       headers: bearer(superToken),
     });
     expect(imp.statusCode).toBe(200);
     expect((await profile(imp.json().access_token, payload)).statusCode).toBe(422);
-    expect(await snapshot(t.pool, ['users', 'mail_outbox', 'user_tokens'])).toEqual(before);
+    expect(await snapshot(c.t.pool, ['users', 'mail_outbox', 'user_tokens'])).toEqual(before);
   });
 
   it('refuses an e-mail another user has, changing nothing', async () => {
-    const token = await login(t.app, seed.a.businessUser.email);
-    const before = await snapshot(t.pool, ['users', 'mail_outbox', 'user_tokens']);
+    const token = await login(c.t.app, c.seed.a.businessUser.email);
+    const before = await snapshot(c.t.pool, ['users', 'mail_outbox', 'user_tokens']);
     const res = await profile(token, { first_name: 'Other', last_name: 'A', email: 'AgencyAdmin@B.test' });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({
       success: false,
       errors: { email: ['The email has already been taken.'] },
     });
-    expect(await snapshot(t.pool, ['users', 'mail_outbox', 'user_tokens'])).toEqual(before);
+    expect(await snapshot(c.t.pool, ['users', 'mail_outbox', 'user_tokens'])).toEqual(before);
   });
 
   it('sends a link to the new address, which verifies it once', async () => {
-    const user = seed.a.businessUser;
-    const token = await login(t.app, user.email);
+    const user = c.seed.a.businessUser;
+    const token = await login(c.t.app, user.email);
     expect((await me(token)).email_verified).toBe(true);
     const res = await profile(token, {
       first_name: 'bizuser',
@@ -412,53 +406,53 @@ describe('e-mail verification', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('We sent a confirmation link to your new e-mail address.');
     expect(await me(token)).toMatchObject({ email: 'bizuser.new@a.test', email_verified: false });
-    expect(await outboxFor(t, user.email)).toHaveLength(0);
-    const mails = await outboxFor(t, 'bizuser.new@a.test');
+    expect(await outboxFor(c.t, user.email)).toHaveLength(0);
+    const mails = await outboxFor(c.t, 'bizuser.new@a.test');
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toBe('Confirm your e-mail address for Agency A Calls');
     const verifyToken = tokenIn(mails[0].text, 'http://calls-a.example.com:3000/email-verify?token=');
 
-    const info = await post(t.app, '/userinfo', { token: verifyToken });
+    const info = await post(c.t.app, '/userinfo', { token: verifyToken });
     expect(info.json()).toEqual({
       success: true,
       data: { email: 'bizuser.new@a.test', first_name: 'bizuser', last_name: 'A', purpose: 'verify_email' },
     });
     // A verification token is not a reset token.
-    expect((await post(t.app, '/token/verify', { token: verifyToken })).statusCode).toBe(422);
+    expect((await post(c.t.app, '/token/verify', { token: verifyToken })).statusCode).toBe(422);
 
-    const ok = await post(t.app, '/verify-email', { token: verifyToken });
+    const ok = await post(c.t.app, '/verify-email', { token: verifyToken });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toEqual({ success: true, message: 'Your e-mail address has been verified.' });
     expect((await me(token)).email_verified).toBe(true);
-    const again = await post(t.app, '/verify-email', { token: verifyToken });
+    const again = await post(c.t.app, '/verify-email', { token: verifyToken });
     expect(again.statusCode).toBe(422);
     expect(again.json().errors).toEqual({ token: ['This verification link is invalid or has expired.'] });
     // The new address signs in.
-    expect((await signIn(t.app, 'bizuser.new@a.test', PASSWORD)).statusCode).toBe(200);
+    expect((await signIn(c.t.app, 'bizuser.new@a.test', PASSWORD)).statusCode).toBe(200);
   });
 
   it('does not verify an address the user has since changed', async () => {
-    const token = await login(t.app, 'bizuser.new@a.test');
+    const token = await login(c.t.app, 'bizuser.new@a.test');
     await profile(token, {
       first_name: 'bizuser',
       last_name: 'A',
       email: 'first-change@a.test',
       current_password: PASSWORD,
     });
-    const stale = tokenIn((await outboxFor(t, 'first-change@a.test'))[0].text, '/email-verify?token=');
+    const stale = tokenIn((await outboxFor(c.t, 'first-change@a.test'))[0].text, '/email-verify?token=');
     await profile(token, {
       first_name: 'bizuser',
       last_name: 'A',
       email: 'second-change@a.test',
       current_password: PASSWORD,
     });
-    const res = await post(t.app, '/verify-email', { token: stale });
+    const res = await post(c.t.app, '/verify-email', { token: stale });
     expect(res.statusCode).toBe(422);
     expect((await me(token)).email_verified).toBe(false);
   });
 
   it('answers 422 to a bogus token', async () => {
-    const res = await post(t.app, '/verify-email', { token: 'bogus-token' });
+    const res = await post(c.t.app, '/verify-email', { token: 'bogus-token' });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({
       success: false,
@@ -471,22 +465,22 @@ describe('e-mail verification', () => {
 
 describe('uniqueness checks', () => {
   const unique = async (url: string, payload: object) => {
-    const res = await post(t.app, url, payload);
+    const res = await post(c.t.app, url, payload);
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data.unique;
   };
 
   it('POST /v1/uniquemailchk', async () => {
-    expect(await unique('/uniquemailchk', { email: seed.a.agencyAdmin.email })).toBe(false);
+    expect(await unique('/uniquemailchk', { email: c.seed.a.agencyAdmin.email })).toBe(false);
     expect(await unique('/uniquemailchk', { email: 'AGENCYADMIN@a.test' })).toBe(false);
     expect(
-      await unique('/uniquemailchk', { email: seed.a.agencyAdmin.email, id: seed.a.agencyAdmin.id }),
+      await unique('/uniquemailchk', { email: c.seed.a.agencyAdmin.email, id: c.seed.a.agencyAdmin.id }),
     ).toBe(true);
     expect(
-      await unique('/uniquemailchk', { email: seed.a.agencyAdmin.email, id: seed.b.agencyAdmin.id }),
+      await unique('/uniquemailchk', { email: c.seed.a.agencyAdmin.email, id: c.seed.b.agencyAdmin.id }),
     ).toBe(false);
     expect(await unique('/uniquemailchk', { email: 'free@nowhere.test' })).toBe(true);
-    const bad = await post(t.app, '/uniquemailchk', { email: 'not-an-email' });
+    const bad = await post(c.t.app, '/uniquemailchk', { email: 'not-an-email' });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors).toEqual({ email: ['The email must be a valid email address.'] });
   });
@@ -506,8 +500,8 @@ describe('uniqueness checks', () => {
 
 describe('unsubscribe', () => {
   it('stops notification mails with the link they carry', async () => {
-    const deps = t.app.deps;
-    const user = seed.a.agencyAdmin;
+    const deps = c.t.app.deps;
+    const user = c.seed.a.agencyAdmin;
     const ctx = platformSystemContext(deps, 'job', 'notification test');
     const sent = await sendNotificationMail(ctx, {
       userId: user.id,
@@ -515,32 +509,32 @@ describe('unsubscribe', () => {
       text: 'Numbers are up.',
     });
     expect(sent).toBe(true);
-    await drainJobs(t);
-    const rows = (await t.pool.query(`select * from mail_outbox where subject = 'Weekly report'`)).rows;
+    await drainJobs(c.t);
+    const rows = (await c.t.pool.query(`select * from mail_outbox where subject = 'Weekly report'`)).rows;
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ to: user.email, status: 'stored', agency_id: seed.a.agency.id });
+    expect(rows[0]).toMatchObject({ to: user.email, status: 'stored', agency_id: c.seed.a.agency.id });
     expect(rows[0].text).toMatch(/^Numbers are up\.\n\n--\nDo not want these e-mails\? Unsubscribe: /);
     const token = tokenIn(rows[0].text, 'http://calls-a.example.com:3000/unsubscribe/email/');
 
-    const res = await post(t.app, '/unsubscribe', { token });
+    const res = await post(c.t.app, '/unsubscribe', { token });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ success: true, message: 'You have been unsubscribed from our e-mails.' });
-    const settings = (await t.pool.query('select settings from users where id = $1', [user.id])).rows[0]
+    const settings = (await c.t.pool.query('select settings from users where id = $1', [user.id])).rows[0]
       .settings;
     expect(settings.email_unsubscribed).toBe(true);
 
-    const total = await count(t, 'select count(*) n from mail_outbox');
+    const total = await count(c.t, 'select count(*) n from mail_outbox');
     expect(
       await sendNotificationMail(ctx, { userId: user.id, subject: 'Weekly report', text: 'Again.' }),
     ).toBe(false);
-    expect(await count(t, 'select count(*) n from mail_outbox')).toBe(total);
+    expect(await count(c.t, 'select count(*) n from mail_outbox')).toBe(total);
     // Transactional mail still goes out to an unsubscribed user.
-    expect((await post(t.app, '/password/email', { email: user.email })).statusCode).toBe(200);
-    expect(await count(t, 'select count(*) n from mail_outbox')).toBe(total + 1);
+    expect((await post(c.t.app, '/password/email', { email: user.email })).statusCode).toBe(200);
+    expect(await count(c.t, 'select count(*) n from mail_outbox')).toBe(total + 1);
   });
 
   it('answers 422 to a bogus token', async () => {
-    const res = await post(t.app, '/unsubscribe', { token: 'bogus-token' });
+    const res = await post(c.t.app, '/unsubscribe', { token: 'bogus-token' });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ token: ['This unsubscribe link is invalid.'] });
   });
@@ -659,7 +653,7 @@ type Received = { to: string[]; raw: string };
 /** Headers (unfolded, lower-case names) and the decoded text body of a raw single-part message. */
 function parseMail(raw: string): { headers: Record<string, string>; text: string } {
   const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const head = raw.slice(0, split).replace(/\r\n[ \c.t]+/g, ' ');
   const headers: Record<string, string> = {};
   for (const line of head.split('\r\n')) {
     const colon = line.indexOf(':');

@@ -1,38 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  createTestApp,
-  expectCrossTenant404,
-  fixtureCtx,
-  login,
-  seedTenants,
-  type TestApp,
-} from '../../../test/helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, expectCrossTenant404, fixtureCtx, login, useSuite } from '../../../test/helpers.ts';
 import { hashToken } from '../../platform/auth/tokens.ts';
 import { createUser } from '../users/service.ts';
 
-let t: TestApp;
-let seed: Awaited<ReturnType<typeof seedTenants>>;
+const c = useSuite({ env: { IMPERSONATION_TTL_MINUTES: '1' } });
 /** One main session per seeded user, for tests that do not end it. */
 const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   // A one-minute impersonation lifetime, so that the cap is visible in expires_at.
-  t = await createTestApp({ IMPERSONATION_TTL_MINUTES: '1' });
-  seed = await seedTenants(t.db);
   const emails = [
-    seed.superAdmin.email,
-    seed.admin.email,
+    c.seed.superAdmin.email,
+    c.seed.admin.email,
     ...(['a', 'b'] as const).flatMap((k) => [
-      seed[k].agencyAdmin.email,
-      seed[k].agencyUser.email,
-      seed[k].businessAdmin.email,
-      seed[k].businessUser.email,
+      c.seed[k].agencyAdmin.email,
+      c.seed[k].agencyUser.email,
+      c.seed[k].businessAdmin.email,
+      c.seed[k].businessUser.email,
     ]),
   ];
-  for (const email of emails) tokens[email] = await login(t.app, email);
+  for (const email of emails) tokens[email] = await login(c.t.app, email);
 });
-afterAll(() => t?.close());
 
 const tok = (u: { email: string }) => {
   const token = tokens[u.email];
@@ -40,16 +28,16 @@ const tok = (u: { email: string }) => {
   return token;
 };
 const impersonate = (token: string, id: number | string) =>
-  t.app.inject({ method: 'POST', url: `/api/v1/impersonate/${id}`, headers: bearer(token) });
+  c.t.app.inject({ method: 'POST', url: `/api/v1/impersonate/${id}`, headers: bearer(token) });
 const stop = (token: string) =>
-  t.app.inject({ method: 'DELETE', url: '/api/v1/impersonate', headers: bearer(token) });
+  c.t.app.inject({ method: 'DELETE', url: '/api/v1/impersonate', headers: bearer(token) });
 const profile = (token: string) =>
-  t.app.inject({ method: 'GET', url: '/api/v1/profile', headers: bearer(token) });
+  c.t.app.inject({ method: 'GET', url: '/api/v1/profile', headers: bearer(token) });
 const tokenRow = async (token: string) =>
-  (await t.pool.query('select * from auth_tokens where token_hash = $1', [hashToken(token)])).rows[0];
+  (await c.t.pool.query('select * from auth_tokens where token_hash = $1', [hashToken(token)])).rows[0];
 const counts = async () =>
   (
-    await t.pool.query(
+    await c.t.pool.query(
       `select (select count(*) from auth_tokens where kind = 'impersonation')::int as tokens,
               (select count(*) from audit_logs)::int as audits`,
     )
@@ -77,13 +65,13 @@ async function refused(token: string, targetId: number | string, status: number,
 describe('POST /v1/impersonate/{id}: who may impersonate whom', () => {
   it('lets a SuperAdmin impersonate agency and business users of any agency', async () => {
     const cases = [
-      [seed.a.agencyAdmin, 'Agency'],
-      [seed.a.agencyUser, 'Agency'],
-      [seed.a.businessAdmin, 'Business'],
-      [seed.b.businessUser, 'Business'],
+      [c.seed.a.agencyAdmin, 'Agency'],
+      [c.seed.a.agencyUser, 'Agency'],
+      [c.seed.a.businessAdmin, 'Business'],
+      [c.seed.b.businessUser, 'Business'],
     ] as const;
     for (const [target, roleGroup] of cases) {
-      const res = await impersonate(tok(seed.superAdmin), target.id);
+      const res = await impersonate(tok(c.seed.superAdmin), target.id);
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
       expect(body).toMatchObject({
@@ -97,65 +85,65 @@ describe('POST /v1/impersonate/{id}: who may impersonate whom', () => {
       expect(row).toMatchObject({
         kind: 'impersonation',
         user_id: target.id,
-        impersonator_id: seed.superAdmin.id,
+        impersonator_id: c.seed.superAdmin.id,
       });
-      expect(Number(row.parent_token_id)).toBe(Number((await tokenRow(tok(seed.superAdmin))).id));
+      expect(Number(row.parent_token_id)).toBe(Number((await tokenRow(tok(c.seed.superAdmin))).id));
     }
   });
 
   it('answers with the target named in the message', async () => {
-    const res = await impersonate(tok(seed.admin), seed.a.businessUser.id);
+    const res = await impersonate(tok(c.seed.admin), c.seed.a.businessUser.id);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('You are now signed in as bizuser A.');
   });
 
   it('with the token, the profile is the target and names the impersonator', async () => {
-    const imp = await start(tok(seed.admin), seed.b.agencyAdmin.id);
+    const imp = await start(tok(c.seed.admin), c.seed.b.agencyAdmin.id);
     const res = await profile(imp);
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data;
     expect(data.user).toMatchObject({
-      id: seed.b.agencyAdmin.id,
-      email: seed.b.agencyAdmin.email,
+      id: c.seed.b.agencyAdmin.id,
+      email: c.seed.b.agencyAdmin.email,
       role: 'AgencyAdmin',
       role_group: 'Agency',
     });
-    expect(data.user.agency.id).toBe(seed.b.agency.id);
+    expect(data.user.agency.id).toBe(c.seed.b.agency.id);
     expect(data.impersonating).toBe(true);
     expect(data.impersonator).toEqual({
-      id: seed.admin.id,
+      id: c.seed.admin.id,
       name: 'Plain',
-      email: seed.admin.email,
+      email: c.seed.admin.email,
       role_group: 'Admin',
     });
 
-    const check = await t.app.inject({ method: 'GET', url: '/api/v1/auth/check', headers: bearer(imp) });
+    const check = await c.t.app.inject({ method: 'GET', url: '/api/v1/auth/check', headers: bearer(imp) });
     expect(check.json().data.impersonating).toBe(true);
     // The admin's own session is untouched and still says who they are.
-    const own = (await profile(tok(seed.admin))).json().data;
+    const own = (await profile(tok(c.seed.admin))).json().data;
     expect(own).toMatchObject({ impersonating: false, impersonator: null });
-    expect(own.user.id).toBe(seed.admin.id);
+    expect(own.user.id).toBe(c.seed.admin.id);
   });
 
   it('reports is_template from the target agency', async () => {
-    await t.pool.query('update agencies set is_template = true where id = $1', [seed.b.agency.id]);
+    await c.t.pool.query('update agencies set is_template = true where id = $1', [c.seed.b.agency.id]);
     try {
-      const b = await impersonate(tok(seed.superAdmin), seed.b.businessAdmin.id);
+      const b = await impersonate(tok(c.seed.superAdmin), c.seed.b.businessAdmin.id);
       expect(b.json()).toMatchObject({ role_group: 'Business', is_template: true });
-      const a = await impersonate(tok(seed.superAdmin), seed.a.businessAdmin.id);
+      const a = await impersonate(tok(c.seed.superAdmin), c.seed.a.businessAdmin.id);
       expect(a.json()).toMatchObject({ role_group: 'Business', is_template: false });
     } finally {
-      await t.pool.query('update agencies set is_template = false where id = $1', [seed.b.agency.id]);
+      await c.t.pool.query('update agencies set is_template = false where id = $1', [c.seed.b.agency.id]);
     }
   });
 
   it("lets an AgencyAdmin and an AgencyUser impersonate their own agency's business users", async () => {
-    for (const actor of [seed.a.agencyAdmin, seed.a.agencyUser]) {
-      for (const target of [seed.a.businessAdmin, seed.a.businessUser]) {
+    for (const actor of [c.seed.a.agencyAdmin, c.seed.a.agencyUser]) {
+      for (const target of [c.seed.a.businessAdmin, c.seed.a.businessUser]) {
         const imp = await start(tok(actor), target.id);
         const data = (await profile(imp)).json().data;
         expect(data.user.id).toBe(target.id);
-        expect(data.user.business.id).toBe(seed.a.business.id);
+        expect(data.user.business.id).toBe(c.seed.a.business.id);
         expect(data.impersonator.id).toBe(actor.id);
         expect(data.impersonator.role_group).toBe('Agency');
       }
@@ -164,20 +152,20 @@ describe('POST /v1/impersonate/{id}: who may impersonate whom', () => {
 
   it("does not find another agency's business user (404, nothing written)", async () => {
     for (const [actor, target] of [
-      [seed.a.agencyAdmin, seed.b.businessUser],
-      [seed.a.agencyAdmin, seed.b.businessAdmin],
-      [seed.a.agencyUser, seed.b.businessUser],
-      [seed.b.agencyAdmin, seed.a.businessUser],
+      [c.seed.a.agencyAdmin, c.seed.b.businessUser],
+      [c.seed.a.agencyAdmin, c.seed.b.businessAdmin],
+      [c.seed.a.agencyUser, c.seed.b.businessUser],
+      [c.seed.b.agencyAdmin, c.seed.a.businessUser],
     ] as const) {
       // Touch the token first: its first use records last_used_at, which is not what is being checked.
       expect((await profile(tok(actor))).statusCode).toBe(200);
-      await expectCrossTenant404(t, {
+      await expectCrossTenant404(c.t, {
         token: tok(actor),
         method: 'POST',
         url: `/api/v1/impersonate/${target.id}`,
         // Impersonating a business user of the actor's own agency works.
         control: {
-          url: `/api/v1/impersonate/${(actor === seed.b.agencyAdmin ? seed.b : seed.a).businessUser.id}`,
+          url: `/api/v1/impersonate/${(actor === c.seed.b.agencyAdmin ? c.seed.b : c.seed.a).businessUser.id}`,
         },
         tables: ['auth_tokens', 'audit_logs'],
       });
@@ -185,65 +173,83 @@ describe('POST /v1/impersonate/{id}: who may impersonate whom', () => {
   });
 
   it("refuses an agency impersonating its own agency's agency users (403)", async () => {
-    await refused(tok(seed.a.agencyAdmin), seed.a.agencyUser.id, 403, 'You cannot impersonate this user.');
-    await refused(tok(seed.a.agencyUser), seed.a.agencyAdmin.id, 403, 'You cannot impersonate this user.');
+    await refused(
+      tok(c.seed.a.agencyAdmin),
+      c.seed.a.agencyUser.id,
+      403,
+      'You cannot impersonate this user.',
+    );
+    await refused(
+      tok(c.seed.a.agencyUser),
+      c.seed.a.agencyAdmin.id,
+      403,
+      'You cannot impersonate this user.',
+    );
   });
 
   it('lets nobody impersonate an Admin or a SuperAdmin', async () => {
-    await refused(tok(seed.admin), seed.superAdmin.id, 403, 'You cannot impersonate this user.');
-    await refused(tok(seed.superAdmin), seed.admin.id, 403, 'You cannot impersonate this user.');
+    await refused(tok(c.seed.admin), c.seed.superAdmin.id, 403, 'You cannot impersonate this user.');
+    await refused(tok(c.seed.superAdmin), c.seed.admin.id, 403, 'You cannot impersonate this user.');
     // Platform admins are outside an agency's tenant: not found.
-    await refused(tok(seed.a.agencyAdmin), seed.admin.id, 404, 'Not found.');
-    await refused(tok(seed.a.agencyAdmin), seed.superAdmin.id, 404, 'Not found.');
-    await refused(tok(seed.a.agencyUser), seed.superAdmin.id, 404, 'Not found.');
+    await refused(tok(c.seed.a.agencyAdmin), c.seed.admin.id, 404, 'Not found.');
+    await refused(tok(c.seed.a.agencyAdmin), c.seed.superAdmin.id, 404, 'Not found.');
+    await refused(tok(c.seed.a.agencyUser), c.seed.superAdmin.id, 404, 'Not found.');
   });
 
   it('refuses business users (403)', async () => {
-    await refused(tok(seed.a.businessAdmin), seed.a.businessUser.id, 403);
-    await refused(tok(seed.a.businessUser), seed.a.businessAdmin.id, 403);
+    await refused(tok(c.seed.a.businessAdmin), c.seed.a.businessUser.id, 403);
+    await refused(tok(c.seed.a.businessUser), c.seed.a.businessAdmin.id, 403);
   });
 
   it('refuses impersonating yourself (403)', async () => {
-    await refused(tok(seed.superAdmin), seed.superAdmin.id, 403, 'You cannot impersonate this user.');
-    await refused(tok(seed.a.agencyAdmin), seed.a.agencyAdmin.id, 403, 'You cannot impersonate this user.');
+    await refused(tok(c.seed.superAdmin), c.seed.superAdmin.id, 403, 'You cannot impersonate this user.');
+    await refused(
+      tok(c.seed.a.agencyAdmin),
+      c.seed.a.agencyAdmin.id,
+      403,
+      'You cannot impersonate this user.',
+    );
   });
 
   it('refuses a disabled user (403)', async () => {
-    const id = await createUser(fixtureCtx(t.db), {
+    const id = await createUser(fixtureCtx(c.t.db), {
       email: 'disabled@a.test',
       password: 'correct-horse-1',
       role: 'BusinessUser',
       userType: '3',
-      businessId: seed.a.business.id,
+      businessId: c.seed.a.business.id,
     });
-    await t.pool.query('update users set active = false where id = $1', [id]);
-    await refused(tok(seed.superAdmin), id, 403, 'You cannot impersonate this user.');
-    await refused(tok(seed.a.agencyAdmin), id, 403, 'You cannot impersonate this user.');
+    await c.t.pool.query('update users set active = false where id = $1', [id]);
+    await refused(tok(c.seed.superAdmin), id, 403, 'You cannot impersonate this user.');
+    await refused(tok(c.seed.a.agencyAdmin), id, 403, 'You cannot impersonate this user.');
   });
 
   it('answers 404 for an unknown id, 422 for a malformed one, 401 without a token', async () => {
-    await refused(tok(seed.superAdmin), 999_999, 404, 'Not found.');
-    await refused(tok(seed.superAdmin), 'abc', 422);
-    const res = await t.app.inject({ method: 'POST', url: `/api/v1/impersonate/${seed.a.businessUser.id}` });
+    await refused(tok(c.seed.superAdmin), 999_999, 404, 'Not found.');
+    await refused(tok(c.seed.superAdmin), 'abc', 422);
+    const res = await c.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/impersonate/${c.seed.a.businessUser.id}`,
+    });
     expect(res.statusCode).toBe(401);
   });
 
   it('does not chain: an impersonation cannot start another one', async () => {
     // Impersonating an agency user, who could otherwise impersonate its business users.
-    const imp = await start(tok(seed.superAdmin), seed.a.agencyAdmin.id);
-    await refused(imp, seed.a.businessUser.id, 403, 'Stop the current impersonation first.');
+    const imp = await start(tok(c.seed.superAdmin), c.seed.a.agencyAdmin.id);
+    await refused(imp, c.seed.a.businessUser.id, 403, 'Stop the current impersonation first.');
     // Impersonating a business user: refused as well.
-    const impBiz = await start(tok(seed.admin), seed.a.businessAdmin.id);
-    await refused(impBiz, seed.a.businessUser.id, 403);
+    const impBiz = await start(tok(c.seed.admin), c.seed.a.businessAdmin.id);
+    await refused(impBiz, c.seed.a.businessUser.id, 403);
   });
 });
 
 describe('the impersonation token', () => {
   it('dies with the session it was started from (logout of the main token)', async () => {
-    const main = await login(t.app, seed.admin.email);
-    const imp = await start(main, seed.a.businessUser.id);
+    const main = await login(c.t.app, c.seed.admin.email);
+    const imp = await start(main, c.seed.a.businessUser.id);
     expect((await profile(imp)).statusCode).toBe(200);
-    const out = await t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(main) });
+    const out = await c.t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(main) });
     expect(out.statusCode, out.body).toBe(200);
     const res = await profile(imp);
     expect(res.statusCode).toBe(401);
@@ -252,32 +258,32 @@ describe('the impersonation token', () => {
   });
 
   it('logging out with the impersonation token ends the main session too', async () => {
-    const main = await login(t.app, seed.admin.email);
-    const imp = await start(main, seed.a.businessUser.id);
-    const out = await t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(imp) });
+    const main = await login(c.t.app, c.seed.admin.email);
+    const imp = await start(main, c.seed.a.businessUser.id);
+    const out = await c.t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(imp) });
     expect(out.statusCode, out.body).toBe(200);
     expect((await profile(imp)).statusCode).toBe(401);
     expect((await profile(main)).statusCode).toBe(401);
   });
 
   it('dies when the impersonator is disabled', async () => {
-    const id = await createUser(fixtureCtx(t.db), {
+    const id = await createUser(fixtureCtx(c.t.db), {
       email: 'temp-admin@main.test',
       password: 'correct-horse-1',
       role: 'Admin',
     });
-    const main = await login(t.app, 'temp-admin@main.test');
-    const imp = await start(main, seed.a.businessUser.id);
+    const main = await login(c.t.app, 'temp-admin@main.test');
+    const imp = await start(main, c.seed.a.businessUser.id);
     expect((await profile(imp)).statusCode).toBe(200);
-    await t.pool.query('update users set active = false where id = $1', [id]);
+    await c.t.pool.query('update users set active = false where id = $1', [id]);
     expect((await profile(main)).statusCode).toBe(401);
     expect((await profile(imp)).statusCode).toBe(401);
   });
 
   it('expires after IMPERSONATION_TTL_MINUTES, and an expired one is refused', async () => {
-    const main = await login(t.app, seed.admin.email);
+    const main = await login(c.t.app, c.seed.admin.email);
     const before = Date.now();
-    const res = await impersonate(main, seed.a.businessUser.id);
+    const res = await impersonate(main, c.seed.a.businessUser.id);
     expect(res.statusCode, res.body).toBe(200);
     const { access_token: imp, expires_at } = res.json();
     const ahead = new Date(expires_at).getTime() - before;
@@ -286,7 +292,7 @@ describe('the impersonation token', () => {
     expect(new Date((await tokenRow(imp)).expires_at).toISOString()).toBe(expires_at);
 
     expect((await profile(imp)).statusCode).toBe(200);
-    await t.pool.query(
+    await c.t.pool.query(
       `update auth_tokens set expires_at = now() - interval '1 second' where token_hash = $1`,
       [hashToken(imp)],
     );
@@ -297,12 +303,12 @@ describe('the impersonation token', () => {
   });
 
   it('never outlives the session it was started from', async () => {
-    const main = await login(t.app, seed.admin.email);
-    await t.pool.query(
+    const main = await login(c.t.app, c.seed.admin.email);
+    await c.t.pool.query(
       `update auth_tokens set expires_at = now() + interval '20 seconds' where token_hash = $1`,
       [hashToken(main)],
     );
-    const res = await impersonate(main, seed.a.businessUser.id);
+    const res = await impersonate(main, c.seed.a.businessUser.id);
     expect(res.statusCode, res.body).toBe(200);
     const ahead = new Date(res.json().expires_at).getTime() - Date.now();
     expect(ahead).toBeLessThanOrEqual(20_000);
@@ -311,7 +317,7 @@ describe('the impersonation token', () => {
     // When the main session expires, the impersonation is refused even before its own end.
     const imp = res.json().access_token;
     expect((await profile(imp)).statusCode).toBe(200);
-    await t.pool.query(
+    await c.t.pool.query(
       `update auth_tokens set expires_at = now() - interval '1 second' where token_hash = $1`,
       [hashToken(main)],
     );
@@ -321,8 +327,8 @@ describe('the impersonation token', () => {
 
 describe('DELETE /v1/impersonate', () => {
   it('stops the impersonation and answers the role group of the impersonator', async () => {
-    const main = await login(t.app, seed.admin.email);
-    const imp = await start(main, seed.a.agencyUser.id);
+    const main = await login(c.t.app, c.seed.admin.email);
+    const imp = await start(main, c.seed.a.agencyUser.id);
     const res = await stop(imp);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ success: true, message: 'Impersonation stopped.', role_group: 'Admin' });
@@ -333,28 +339,28 @@ describe('DELETE /v1/impersonate', () => {
     expect(own.json().data).toMatchObject({
       impersonating: false,
       impersonator: null,
-      user: { id: seed.admin.id },
+      user: { id: c.seed.admin.id },
     });
   });
 
   it('answers the Agency role group to an agency impersonator', async () => {
-    const imp = await start(tok(seed.b.agencyUser), seed.b.businessUser.id);
+    const imp = await start(tok(c.seed.b.agencyUser), c.seed.b.businessUser.id);
     const res = await stop(imp);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().role_group).toBe('Agency');
-    expect((await profile(tok(seed.b.agencyUser))).statusCode).toBe(200);
+    expect((await profile(tok(c.seed.b.agencyUser))).statusCode).toBe(200);
   });
 
   it('answers 400 with a normal token and 401 without one', async () => {
-    const res = await stop(tok(seed.superAdmin));
+    const res = await stop(tok(c.seed.superAdmin));
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       success: false,
       code: 'BAD_REQUEST',
       message: 'You are not impersonating anyone.',
     });
-    expect((await profile(tok(seed.superAdmin))).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'DELETE', url: '/api/v1/impersonate' })).statusCode).toBe(401);
+    expect((await profile(tok(c.seed.superAdmin))).statusCode).toBe(200);
+    expect((await c.t.app.inject({ method: 'DELETE', url: '/api/v1/impersonate' })).statusCode).toBe(401);
   });
 });
 
@@ -363,21 +369,21 @@ describe('the audit trail', () => {
   let stopId: number;
 
   beforeAll(async () => {
-    const main = await login(t.app, seed.admin.email);
-    const imp = await start(main, seed.a.businessUser.id);
+    const main = await login(c.t.app, c.seed.admin.email);
+    const imp = await start(main, c.seed.a.businessUser.id);
     expect((await stop(imp)).statusCode).toBe(200);
     const tokenId = Number((await tokenRow(imp)).id);
-    const { rows } = await t.pool.query(
+    const { rows } = await c.t.pool.query(
       `select * from audit_logs where (data->>'token_id')::bigint = $1 order by id`,
       [tokenId],
     );
     expect(rows.map((r) => r.action)).toEqual(['impersonation.start', 'impersonation.stop']);
     for (const r of rows) {
       expect(r).toMatchObject({
-        actor_id: seed.admin.id,
-        target_user_id: seed.a.businessUser.id,
-        agency_id: seed.a.agency.id,
-        business_id: seed.a.business.id,
+        actor_id: c.seed.admin.id,
+        target_user_id: c.seed.a.businessUser.id,
+        agency_id: c.seed.a.agency.id,
+        business_id: c.seed.a.business.id,
       });
     }
     expect(rows[0].data).toMatchObject({ impersonator_role: 'Admin', target_role: 'BusinessUser' });
@@ -386,7 +392,7 @@ describe('the audit trail', () => {
   });
 
   const list = async (token: string) => {
-    const res = await t.app.inject({
+    const res = await c.t.app.inject({
       method: 'GET',
       url: '/api/v1/audit-logs?perPage=100&keyword=impersonation',
       headers: bearer(token),
@@ -399,46 +405,52 @@ describe('the audit trail', () => {
   };
 
   it('records every start and stop', async () => {
-    const { rows } = await t.pool.query(
+    const { rows } = await c.t.pool.query(
       `select action, count(*)::int as n from audit_logs group by action order by action`,
     );
     const starts = (
-      await t.pool.query(`select count(*)::int as n from auth_tokens where kind = 'impersonation'`)
+      await c.t.pool.query(`select count(*)::int as n from auth_tokens where kind = 'impersonation'`)
     ).rows[0].n;
     expect(rows.find((r) => r.action === 'impersonation.start')?.n).toBe(starts);
     expect(rows.find((r) => r.action === 'impersonation.stop')?.n).toBeGreaterThanOrEqual(3);
   });
 
   it('shows them to the SuperAdmin and the Admin', async () => {
-    const total = (await t.pool.query('select count(*)::int as n from audit_logs')).rows[0].n;
-    for (const who of [seed.superAdmin, seed.admin]) {
+    const total = (await c.t.pool.query('select count(*)::int as n from audit_logs')).rows[0].n;
+    for (const who of [c.seed.superAdmin, c.seed.admin]) {
       const body = await list(tok(who));
       expect(body.meta.total).toBe(total);
       const mine = body.data.filter((r) => r.id === startId || r.id === stopId);
       expect(mine).toHaveLength(2);
-      expect(mine.every((r) => r.actor_id === seed.admin.id)).toBe(true);
+      expect(mine.every((r) => r.actor_id === c.seed.admin.id)).toBe(true);
     }
   });
 
   it("shows an AgencyAdmin its own agency's rows only", async () => {
-    const a = await list(tok(seed.a.agencyAdmin));
+    const a = await list(tok(c.seed.a.agencyAdmin));
     expect(a.data.map((r) => r.id)).toEqual(expect.arrayContaining([startId, stopId]));
-    expect(a.data.every((r) => r.agency_id === seed.a.agency.id)).toBe(true);
+    expect(a.data.every((r) => r.agency_id === c.seed.a.agency.id)).toBe(true);
 
-    const b = await list(tok(seed.b.agencyAdmin));
+    const b = await list(tok(c.seed.b.agencyAdmin));
     const bTotal = (
-      await t.pool.query('select count(*)::int as n from audit_logs where agency_id = $1', [seed.b.agency.id])
+      await c.t.pool.query('select count(*)::int as n from audit_logs where agency_id = $1', [
+        c.seed.b.agency.id,
+      ])
     ).rows[0].n;
     expect(bTotal).toBeGreaterThan(0);
     expect(b.meta.total).toBe(bTotal);
-    expect(b.data.every((r) => r.agency_id === seed.b.agency.id)).toBe(true);
+    expect(b.data.every((r) => r.agency_id === c.seed.b.agency.id)).toBe(true);
     expect(b.data.map((r) => r.id)).not.toContain(startId);
     expect(b.data.map((r) => r.id)).not.toContain(stopId);
   });
 
   it('is closed to agency users and business users (403) and to impersonations of them', async () => {
-    for (const who of [seed.a.agencyUser, seed.a.businessAdmin, seed.a.businessUser]) {
-      const res = await t.app.inject({ method: 'GET', url: '/api/v1/audit-logs', headers: bearer(tok(who)) });
+    for (const who of [c.seed.a.agencyUser, c.seed.a.businessAdmin, c.seed.a.businessUser]) {
+      const res = await c.t.app.inject({
+        method: 'GET',
+        url: '/api/v1/audit-logs',
+        headers: bearer(tok(who)),
+      });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({
         success: false,
@@ -446,15 +458,15 @@ describe('the audit trail', () => {
         message: 'This action is unauthorized.',
       });
     }
-    const imp = await start(tok(seed.superAdmin), seed.a.businessUser.id);
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/audit-logs', headers: bearer(imp) });
+    const imp = await start(tok(c.seed.superAdmin), c.seed.a.businessUser.id);
+    const res = await c.t.app.inject({ method: 'GET', url: '/api/v1/audit-logs', headers: bearer(imp) });
     expect(res.statusCode).toBe(403);
   });
 });
 
 describe('GET /v1/impersonate/users (the drawer list)', () => {
   const list = async (token: string, query = '') => {
-    const res = await t.app.inject({
+    const res = await c.t.app.inject({
       method: 'GET',
       url: `/api/v1/impersonate/users${query}`,
       headers: bearer(token),
@@ -463,24 +475,24 @@ describe('GET /v1/impersonate/users (the drawer list)', () => {
   };
 
   it('lists agency and business users of every agency for an admin, never admins', async () => {
-    const res = await list(tok(seed.superAdmin), '?perPage=100');
+    const res = await list(tok(c.seed.superAdmin), '?perPage=100');
     expect(res.statusCode).toBe(200);
     const body = res.json();
     const emails = body.data.map((u: { email: string }) => u.email).sort();
     expect(emails).toEqual(
       (['a', 'b'] as const)
         .flatMap((k) => [
-          seed[k].agencyAdmin.email,
-          seed[k].agencyUser.email,
-          seed[k].businessAdmin.email,
-          seed[k].businessUser.email,
+          c.seed[k].agencyAdmin.email,
+          c.seed[k].agencyUser.email,
+          c.seed[k].businessAdmin.email,
+          c.seed[k].businessUser.email,
         ])
         .sort(),
     );
     expect(body.meta.total).toBe(8);
-    const bizA = body.data.find((u: { email: string }) => u.email === seed.a.businessAdmin.email);
+    const bizA = body.data.find((u: { email: string }) => u.email === c.seed.a.businessAdmin.email);
     expect(bizA).toMatchObject({
-      id: seed.a.businessAdmin.id,
+      id: c.seed.a.businessAdmin.id,
       role_group: 'Business',
       subdomain_url: 'agency-a.localhost',
       domain: 'calls-a.example.com',
@@ -489,21 +501,21 @@ describe('GET /v1/impersonate/users (the drawer list)', () => {
   });
 
   it('lists only its own businesses users for an agency, and searches', async () => {
-    const body = (await list(tok(seed.a.agencyAdmin), '?perPage=100')).json();
+    const body = (await list(tok(c.seed.a.agencyAdmin), '?perPage=100')).json();
     expect(body.data.map((u: { email: string }) => u.email).sort()).toEqual(
-      [seed.a.businessAdmin.email, seed.a.businessUser.email].sort(),
+      [c.seed.a.businessAdmin.email, c.seed.a.businessUser.email].sort(),
     );
-    const found = (await list(tok(seed.superAdmin), `?keyword=${encodeURIComponent('bizuser@b')}`)).json();
-    expect(found.data.map((u: { id: number }) => u.id)).toEqual([seed.b.businessUser.id]);
+    const found = (await list(tok(c.seed.superAdmin), `?keyword=${encodeURIComponent('bizuser@b')}`)).json();
+    expect(found.data.map((u: { id: number }) => u.id)).toEqual([c.seed.b.businessUser.id]);
     expect(found.meta.total).toBe(1);
     // The keyword's own % and _ are literal characters, not wildcards.
     for (const wild of ['%', '_']) {
-      const none = (await list(tok(seed.superAdmin), `?keyword=${encodeURIComponent(wild)}`)).json();
+      const none = (await list(tok(c.seed.superAdmin), `?keyword=${encodeURIComponent(wild)}`)).json();
       expect(none.meta.total).toBe(0);
     }
   });
 
   it('is refused to business users', async () => {
-    expect((await list(tok(seed.a.businessAdmin))).statusCode).toBe(403);
+    expect((await list(tok(c.seed.a.businessAdmin))).statusCode).toBe(403);
   });
 });

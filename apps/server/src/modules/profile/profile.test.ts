@@ -5,27 +5,21 @@ import {
   ZUser,
   ZUserResponse,
 } from '@stn/contracts/profile';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, login, PASSWORD, seedTenants, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { bearer, login, PASSWORD, useSuite } from '../../../test/helpers.ts';
 
-let t: TestApp;
-let seed: Awaited<ReturnType<typeof seedTenants>>;
+const c = useSuite();
 
-beforeAll(async () => {
-  t = await createTestApp();
-  seed = await seedTenants(t.db);
-});
-afterAll(() => t?.close());
-
-const userRow = async (id: number) => (await t.pool.query('select * from users where id = $1', [id])).rows[0];
+const userRow = async (id: number) =>
+  (await c.t.pool.query('select * from users where id = $1', [id])).rows[0];
 const getProfile = (token: string) =>
-  t.app.inject({ method: 'GET', url: '/api/v1/profile', headers: bearer(token) });
+  c.t.app.inject({ method: 'GET', url: '/api/v1/profile', headers: bearer(token) });
 const put = (token: string | undefined, url: string, payload: object) =>
-  t.app.inject({ method: 'PUT', url, payload, ...(token ? { headers: bearer(token) } : {}) });
+  c.t.app.inject({ method: 'PUT', url, payload, ...(token ? { headers: bearer(token) } : {}) });
 
 describe('GET /v1/profile', () => {
   it("returns a business user with the contract's shape, agency and business summaries", async () => {
-    const res = await getProfile(await login(t.app, seed.a.businessUser.email));
+    const res = await getProfile(await login(c.t.app, c.seed.a.businessUser.email));
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(() => ZProfileResponse.parse(body)).not.toThrow();
@@ -34,7 +28,7 @@ describe('GET /v1/profile', () => {
     expect(Object.keys(user).sort()).toEqual(Object.keys(ZUser.shape).sort());
     expect(user).not.toHaveProperty('password_hash');
     expect(user).toMatchObject({
-      id: seed.a.businessUser.id,
+      id: c.seed.a.businessUser.id,
       email: 'bizuser@a.test',
       first_name: 'bizuser',
       last_name: 'A',
@@ -49,7 +43,7 @@ describe('GET /v1/profile', () => {
     });
     expect(Object.keys(user.agency).sort()).toEqual(Object.keys(ZAgencySummary.shape).sort());
     expect(user.agency).toMatchObject({
-      id: seed.a.agency.id,
+      id: c.seed.a.agency.id,
       name: 'Agency A',
       subdomain: 'agency-a',
       domain: 'calls-a.example.com',
@@ -57,23 +51,23 @@ describe('GET /v1/profile', () => {
       is_template: false,
     });
     expect(Object.keys(user.business).sort()).toEqual(Object.keys(ZBusinessSummary.shape).sort());
-    expect(user.business).toMatchObject({ id: seed.a.business.id, name: 'Business A' });
+    expect(user.business).toMatchObject({ id: c.seed.a.business.id, name: 'Business A' });
     expect(body.data).toMatchObject({ impersonating: false, impersonator: null });
   });
 
   it('returns an agency user with its agency and no business', async () => {
-    const res = await getProfile(await login(t.app, seed.b.agencyUser.email));
+    const res = await getProfile(await login(c.t.app, c.seed.b.agencyUser.email));
     const { user } = res.json().data;
     expect(user).toMatchObject({ role: 'AgencyUser', role_group: 'Agency', user_type: '1', business: null });
-    expect(user.agency.id).toBe(seed.b.agency.id);
+    expect(user.agency.id).toBe(c.seed.b.agency.id);
   });
 
   it('returns a platform admin with no agency and no business', async () => {
-    const res = await getProfile(await login(t.app, seed.superAdmin.email));
+    const res = await getProfile(await login(c.t.app, c.seed.superAdmin.email));
     expect(res.statusCode, res.body).toBe(200);
     expect(() => ZProfileResponse.parse(res.json())).not.toThrow();
     expect(res.json().data.user).toMatchObject({
-      id: seed.superAdmin.id,
+      id: c.seed.superAdmin.id,
       role: 'SuperAdmin',
       role_group: 'Admin',
       user_type: null,
@@ -85,11 +79,11 @@ describe('GET /v1/profile', () => {
 
 describe('PUT /v1/profile', () => {
   it('updates names, avatar and language, and answers in the new language', async () => {
-    const token = await login(t.app, seed.b.businessUser.email);
+    const token = await login(c.t.app, c.seed.b.businessUser.email);
     const res = await put(token, '/api/v1/profile', {
       first_name: '  Bianca ',
       last_name: 'Silva',
-      email: seed.b.businessUser.email,
+      email: c.seed.b.businessUser.email,
       avatar: 'https://cdn.example.com/bianca.png',
       language: 'es',
     });
@@ -98,14 +92,14 @@ describe('PUT /v1/profile', () => {
     expect(() => ZUserResponse.parse(body)).not.toThrow();
     expect(body.message).toBe('Perfil actualizado correctamente.');
     expect(body.data.user).toMatchObject({
-      id: seed.b.businessUser.id,
+      id: c.seed.b.businessUser.id,
       first_name: 'Bianca',
       last_name: 'Silva',
       avatar: 'https://cdn.example.com/bianca.png',
       settings: { language: 'es' },
       email_verified: true,
     });
-    const row = await userRow(seed.b.businessUser.id);
+    const row = await userRow(c.seed.b.businessUser.id);
     expect(row).toMatchObject({
       first_name: 'Bianca',
       last_name: 'Silva',
@@ -114,14 +108,14 @@ describe('PUT /v1/profile', () => {
     });
 
     // The chosen language now drives the messages, even a validation error.
-    const bad = await put(token, '/api/v1/profile', { first_name: '', email: seed.b.businessUser.email });
+    const bad = await put(token, '/api/v1/profile', { first_name: '', email: c.seed.b.businessUser.email });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.first_name).toEqual(['El campo first name es obligatorio']);
 
     // The avatar can be cleared; leaving it out keeps it.
     const keep = await put(token, '/api/v1/profile', {
       first_name: 'Bianca',
-      email: seed.b.businessUser.email,
+      email: c.seed.b.businessUser.email,
     });
     expect(keep.statusCode, keep.body).toBe(200);
     expect(keep.json().data.user).toMatchObject({
@@ -130,21 +124,21 @@ describe('PUT /v1/profile', () => {
     });
     const cleared = await put(token, '/api/v1/profile', {
       first_name: 'Bianca',
-      email: seed.b.businessUser.email,
+      email: c.seed.b.businessUser.email,
       avatar: null,
     });
     expect(cleared.json().data.user.avatar).toBeNull();
-    expect((await userRow(seed.b.businessUser.id)).avatar).toBeNull();
+    expect((await userRow(c.seed.b.businessUser.id)).avatar).toBeNull();
   });
 
   it('rejects an empty first name with 422 and saves nothing', async () => {
-    const token = await login(t.app, seed.a.businessAdmin.email);
-    const before = await userRow(seed.a.businessAdmin.id);
+    const token = await login(c.t.app, c.seed.a.businessAdmin.email);
+    const before = await userRow(c.seed.a.businessAdmin.id);
     for (const first_name of ['', '   ']) {
       const res = await put(token, '/api/v1/profile', {
         first_name,
         last_name: 'Changed',
-        email: seed.a.businessAdmin.email,
+        email: c.seed.a.businessAdmin.email,
         language: 'es',
       });
       expect(res.statusCode).toBe(422);
@@ -155,12 +149,12 @@ describe('PUT /v1/profile', () => {
         errors: { first_name: ['The first name field is required'] },
       });
     }
-    expect(await userRow(seed.a.businessAdmin.id)).toEqual(before);
+    expect(await userRow(c.seed.a.businessAdmin.id)).toEqual(before);
   });
 
   it('rejects a bad e-mail, a taken e-mail and an unknown language, saving nothing', async () => {
-    const token = await login(t.app, seed.a.businessAdmin.email);
-    const before = await userRow(seed.a.businessAdmin.id);
+    const token = await login(c.t.app, c.seed.a.businessAdmin.email);
+    const before = await userRow(c.seed.a.businessAdmin.id);
     const cases: [object, string, string][] = [
       [{ email: 'not-an-email' }, 'email', 'The email must be a valid email address.'],
       [{ email: 'BIZUSER@a.test' }, 'email', 'The email has already been taken.'],
@@ -169,19 +163,19 @@ describe('PUT /v1/profile', () => {
     for (const [patch, field, message] of cases) {
       const res = await put(token, '/api/v1/profile', {
         first_name: 'Changed',
-        email: seed.a.businessAdmin.email,
+        email: c.seed.a.businessAdmin.email,
         ...patch,
       });
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json().errors[field]).toEqual([message]);
     }
-    expect(await userRow(seed.a.businessAdmin.id)).toEqual(before);
+    expect(await userRow(c.seed.a.businessAdmin.id)).toEqual(before);
   });
 
   it('changes the password only with the current one, ending the other sessions', async () => {
-    const token = await login(t.app, seed.b.businessAdmin.email);
-    const other = await login(t.app, seed.b.businessAdmin.email);
-    const base = { first_name: 'bizadmin', last_name: 'B', email: seed.b.businessAdmin.email };
+    const token = await login(c.t.app, c.seed.b.businessAdmin.email);
+    const other = await login(c.t.app, c.seed.b.businessAdmin.email);
+    const base = { first_name: 'bizadmin', last_name: 'B', email: c.seed.b.businessAdmin.email };
     const wrong = await put(token, '/api/v1/profile', {
       ...base,
       current_password: 'not-the-password',
@@ -190,7 +184,7 @@ describe('PUT /v1/profile', () => {
     });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors).toEqual({ current_password: ['The current password is incorrect.'] });
-    const hash = (await userRow(seed.b.businessAdmin.id)).password_hash;
+    const hash = (await userRow(c.seed.b.businessAdmin.id)).password_hash;
 
     const ok = await put(token, '/api/v1/profile', {
       ...base,
@@ -199,16 +193,16 @@ describe('PUT /v1/profile', () => {
       password_confirmation: 'a-new-password-1',
     });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect((await userRow(seed.b.businessAdmin.id)).password_hash).not.toBe(hash);
+    expect((await userRow(c.seed.b.businessAdmin.id)).password_hash).not.toBe(hash);
     expect((await getProfile(token)).statusCode).toBe(200);
     expect((await getProfile(other)).statusCode).toBe(401);
-    await login(t.app, seed.b.businessAdmin.email, 'a-new-password-1');
+    await login(c.t.app, c.seed.b.businessAdmin.email, 'a-new-password-1');
   });
 });
 
 describe('PUT /v1/setting', () => {
   it('merges the settings and answers the user', async () => {
-    const token = await login(t.app, seed.b.agencyAdmin.email);
+    const token = await login(c.t.app, c.seed.b.agencyAdmin.email);
     const pages = await put(token, '/api/v1/setting', {
       desktop_notifications: true,
       timezone: 'America/Chicago',
@@ -217,7 +211,7 @@ describe('PUT /v1/setting', () => {
     expect(() => ZUserResponse.parse(pages.json())).not.toThrow();
     expect(pages.json().message).toBe('Settings updated successfully.');
     expect(pages.json().data.user).toMatchObject({
-      id: seed.b.agencyAdmin.id,
+      id: c.seed.b.agencyAdmin.id,
       settings: { desktop_notifications: true, timezone: 'America/Chicago' },
     });
 
@@ -226,13 +220,13 @@ describe('PUT /v1/setting', () => {
     expect(lang.json().message).toBe('Configurações atualizadas com sucesso.');
     const merged = { desktop_notifications: true, timezone: 'America/Chicago', language: 'br' };
     expect(lang.json().data.user.settings).toEqual(merged);
-    expect((await userRow(seed.b.agencyAdmin.id)).settings).toEqual(merged);
+    expect((await userRow(c.seed.b.agencyAdmin.id)).settings).toEqual(merged);
   });
 
   it('rejects a bad language or page with 422 and saves nothing', async () => {
-    const token = await login(t.app, seed.a.agencyAdmin.email);
+    const token = await login(c.t.app, c.seed.a.agencyAdmin.email);
     await put(token, '/api/v1/setting', { timezone: 'Europe/Madrid' });
-    const before = await userRow(seed.a.agencyAdmin.id);
+    const before = await userRow(c.seed.a.agencyAdmin.id);
     const bad = await put(token, '/api/v1/setting', { language: 'fr', timezone: 'UTC' });
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toEqual({
@@ -241,12 +235,12 @@ describe('PUT /v1/setting', () => {
       message: 'The language must be one of en, es or br.',
       errors: { language: ['The language must be one of en, es or br.'] },
     });
-    expect(await userRow(seed.a.agencyAdmin.id)).toEqual(before);
+    expect(await userRow(c.seed.a.agencyAdmin.id)).toEqual(before);
   });
 
   it('refuses custom_type_pages (permissions) and server-kept flags, changing nothing', async () => {
-    const token = await login(t.app, seed.b.businessUser.email);
-    const before = await userRow(seed.b.businessUser.id);
+    const token = await login(c.t.app, c.seed.b.businessUser.email);
+    const before = await userRow(c.seed.b.businessUser.id);
     for (const payload of [
       { custom_type_pages: ['inbox_page', 'users_page'] },
       { email_unsubscribed: true, timezone: 'UTC' },
@@ -255,16 +249,16 @@ describe('PUT /v1/setting', () => {
       expect(res.statusCode).toBe(422);
       expect(Object.keys(res.json().errors)).toEqual([Object.keys(payload)[0]]);
     }
-    expect(await userRow(seed.b.businessUser.id)).toEqual(before);
+    expect(await userRow(c.seed.b.businessUser.id)).toEqual(before);
   });
 
   it('does not let a user clear email_unsubscribed', async () => {
-    const token = await login(t.app, seed.a.agencyUser.email);
+    const token = await login(c.t.app, c.seed.a.agencyUser.email);
 
     // Set by the unsubscribe link; the user cannot clear it from here either.
-    await t.pool.query(
+    await c.t.pool.query(
       `update users set settings = settings || '{"email_unsubscribed": true}' where id = $1`,
-      [seed.a.agencyUser.id],
+      [c.seed.a.agencyUser.id],
     );
     const off = await put(token, '/api/v1/setting', {
       email_unsubscribed: false,
@@ -273,7 +267,7 @@ describe('PUT /v1/setting', () => {
     expect(off.statusCode, off.body).toBe(422);
     const ok = await put(token, '/api/v1/setting', { timezone: 'America/Denver' });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect((await userRow(seed.a.agencyUser.id)).settings).toEqual({
+    expect((await userRow(c.seed.a.agencyUser.id)).settings).toEqual({
       timezone: 'America/Denver',
       email_unsubscribed: true,
     });
@@ -282,19 +276,19 @@ describe('PUT /v1/setting', () => {
 
 describe('PUT /v1/countries', () => {
   it('sets the country list, without duplicates', async () => {
-    const token = await login(t.app, seed.admin.email);
+    const token = await login(c.t.app, c.seed.admin.email);
     const res = await put(token, '/api/v1/countries', { countries: ['US', 'CA', 'US'] });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('Countries updated successfully.');
     expect(res.json().data.user.countries).toEqual(['US', 'CA']);
-    expect((await userRow(seed.admin.id)).countries).toEqual(['US', 'CA']);
+    expect((await userRow(c.seed.admin.id)).countries).toEqual(['US', 'CA']);
     const empty = await put(token, '/api/v1/countries', { countries: [] });
     expect(empty.json().data.user.countries).toEqual([]);
     await put(token, '/api/v1/countries', { countries: ['MX'] });
   });
 
   it('rejects anything but two-letter upper-case codes with 422 and keeps the list', async () => {
-    const token = await login(t.app, seed.admin.email);
+    const token = await login(c.t.app, c.seed.admin.email);
     for (const countries of [['CA', 'usa'], ['us'], 'US']) {
       const res = await put(token, '/api/v1/countries', { countries });
       expect(res.statusCode, res.body).toBe(422);
@@ -302,7 +296,7 @@ describe('PUT /v1/countries', () => {
     }
     const res = await put(token, '/api/v1/countries', { countries: ['CA', 'usa'] });
     expect(res.json().errors).toEqual({ 'countries.1': ['Each country must be a two-letter country code.'] });
-    expect((await userRow(seed.admin.id)).countries).toEqual(['MX']);
+    expect((await userRow(c.seed.admin.id)).countries).toEqual(['MX']);
   });
 });
 
@@ -316,7 +310,7 @@ describe('without a token', () => {
     ];
     for (const req of requests) {
       for (const headers of [{}, { authorization: 'Bearer not-a-real-token' }]) {
-        const res = await t.app.inject({ ...req, headers });
+        const res = await c.t.app.inject({ ...req, headers });
         expect(res.statusCode, `${req.method} ${req.url}`).toBe(401);
         expect(res.json()).toEqual({ success: false, code: 'UNAUTHENTICATED', message: 'Unauthenticated.' });
       }

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, seedTenants, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { useSuite } from '../../../test/helpers.ts';
 
-let t: TestApp;
-let seed: Awaited<ReturnType<typeof seedTenants>>;
-
-beforeAll(async () => {
-  t = await createTestApp({ MAIN_DOMAIN: 'platform.test', MAINTENANCE: 'true' });
-  seed = await seedTenants(t.db);
-});
-afterAll(() => t.close());
+const c = useSuite({ env: { MAIN_DOMAIN: 'platform.test', MAINTENANCE: 'true' } });
 
 const site = async (host: string) => {
-  const res = await t.app.inject({
+  const res = await c.t.app.inject({
     method: 'GET',
     url: `/api/v1/settings/site-data/${encodeURIComponent(host)}`,
   });
@@ -29,8 +22,8 @@ describe('GET /v1/settings/site-data/{domain}', () => {
       title: 'Main Site',
       landingPage: true,
     });
-    expect(d.agency_id).toBe(seed.main.id);
-    expect((await site('www.platform.test')).agency_id).toBe(seed.main.id);
+    expect(d.agency_id).toBe(c.seed.main.id);
+    expect((await site('www.platform.test')).agency_id).toBe(c.seed.main.id);
   });
 
   it('resolves a white-label subdomain, with a port and any case', async () => {
@@ -39,7 +32,7 @@ describe('GET /v1/settings/site-data/{domain}', () => {
       validDomain: true,
       isMainAgency: false,
       isMainDomain: false,
-      agency_id: seed.a.agency.id,
+      agency_id: c.seed.a.agency.id,
       title: 'Agency A Calls',
       headerLogo: 'https://cdn.example.com/a.png',
       loginLogo: 'https://cdn.example.com/a.png',
@@ -47,13 +40,13 @@ describe('GET /v1/settings/site-data/{domain}', () => {
   });
 
   it('resolves a custom white-label domain', async () => {
-    expect((await site('calls-b.example.com')).agency_id).toBe(seed.b.agency.id);
+    expect((await site('calls-b.example.com')).agency_id).toBe(c.seed.b.agency.id);
   });
 
   it('answers validDomain false for unknown hosts and archived agencies', async () => {
     expect(await site('nobody.example.org')).toMatchObject({ validDomain: false, agency_id: null });
     expect(await site('zzz.platform.test')).toMatchObject({ validDomain: false });
-    await t.pool.query(`update agencies set status = 'archived' where id = $1`, [seed.b.agency.id]);
+    await c.t.pool.query(`update agencies set status = 'archived' where id = $1`, [c.seed.b.agency.id]);
     expect(await site('calls-b.example.com')).toMatchObject({ validDomain: false });
   });
 

@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, login, seedTenants, type TestApp } from '../../../test/helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, login, useSuite } from '../../../test/helpers.ts';
 
 // The platform admins' white-label list and certificate requests: each entry is shown with its agency
 // (the agencies module's answer), a deleted agency's entry is not shown and cannot be certified.
 
-let t: TestApp;
-let seed: Awaited<ReturnType<typeof seedTenants>>;
+const c = useSuite({ env: { MAIN_DOMAIN: 'platform.test' } });
 let admin: string;
 let agencyAdmin: string;
 const entry: Record<'a' | 'b' | 'gone', number> = { a: 0, b: 0, gone: 0 };
 
-const q = async (sql: string, params: unknown[] = []) => (await t.pool.query(sql, params)).rows;
+const q = async (sql: string, params: unknown[] = []) => (await c.t.pool.query(sql, params)).rows;
 
 beforeAll(async () => {
-  t = await createTestApp({ MAIN_DOMAIN: 'platform.test' });
-  seed = await seedTenants(t.db);
   const [gone] = await q(
     "insert into agencies (name, status, active) values ('Gone Agency', 'deleted', false) returning id",
   );
@@ -22,16 +19,15 @@ beforeAll(async () => {
     (
       await q('insert into whitelabels (agency_id, domain) values ($1, $2) returning id', [agencyId, domain])
     )[0].id as number;
-  entry.a = await add(seed.a.agency.id, 'calls-a.example.com');
-  entry.b = await add(seed.b.agency.id, 'calls-b.example.com');
+  entry.a = await add(c.seed.a.agency.id, 'calls-a.example.com');
+  entry.b = await add(c.seed.b.agency.id, 'calls-b.example.com');
   entry.gone = await add(gone.id, 'gone.example.com');
-  admin = await login(t.app, seed.admin.email);
-  agencyAdmin = await login(t.app, seed.a.agencyAdmin.email);
+  admin = await login(c.t.app, c.seed.admin.email);
+  agencyAdmin = await login(c.t.app, c.seed.a.agencyAdmin.email);
 });
-afterAll(() => t.close());
 
 const list = async (query = '') => {
-  const res = await t.app.inject({
+  const res = await c.t.app.inject({
     method: 'GET',
     url: `/api/v1/whitelabels${query}`,
     headers: bearer(admin),
@@ -48,7 +44,7 @@ describe('GET /v1/whitelabels', () => {
     expect(body.data[1]).toMatchObject({
       domain: 'calls-a.example.com',
       cert_status: 'none',
-      agency: { id: seed.a.agency.id, name: 'Agency A', status: 'active' },
+      agency: { id: c.seed.a.agency.id, name: 'Agency A', status: 'active' },
     });
   });
 
@@ -59,7 +55,7 @@ describe('GET /v1/whitelabels', () => {
   });
 
   it('is for platform admins only', async () => {
-    const res = await t.app.inject({
+    const res = await c.t.app.inject({
       method: 'GET',
       url: '/api/v1/whitelabels',
       headers: bearer(agencyAdmin),
@@ -70,7 +66,7 @@ describe('GET /v1/whitelabels', () => {
 
 describe('POST /v1/whitelabels/{id}/cert', () => {
   const cert = (id: number, token = admin) =>
-    t.app.inject({ method: 'POST', url: `/api/v1/whitelabels/${id}/cert`, headers: bearer(token) });
+    c.t.app.inject({ method: 'POST', url: `/api/v1/whitelabels/${id}/cert`, headers: bearer(token) });
 
   it('marks the entry pending, says what to do, and writes the audit trail', async () => {
     const res = await cert(entry.a);
@@ -78,7 +74,7 @@ describe('POST /v1/whitelabels/{id}/cert', () => {
     expect(res.json().data).toMatchObject({
       id: entry.a,
       cert_status: 'pending',
-      agency: { id: seed.a.agency.id, name: 'Agency A' },
+      agency: { id: c.seed.a.agency.id, name: 'Agency A' },
     });
     expect(res.json().data.cert_message).toContain('calls-a.example.com');
     expect(await q('select cert_status from whitelabels where id = $1', [entry.a])).toEqual([
@@ -88,8 +84,8 @@ describe('POST /v1/whitelabels/{id}/cert', () => {
       "select actor_id, agency_id, data from audit_logs where action = 'whitelabel.cert_request'",
     );
     expect(log).toEqual({
-      actor_id: seed.admin.id,
-      agency_id: seed.a.agency.id,
+      actor_id: c.seed.admin.id,
+      agency_id: c.seed.a.agency.id,
       data: { whitelabel_id: entry.a, domain: 'calls-a.example.com' },
     });
   });

@@ -1,19 +1,10 @@
 import { ZErrorResponse } from '@stn/contracts/http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, login, seedTenants, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { bearer, login, useSuite } from '../../../test/helpers.ts';
 
 // The error envelope carries a machine-readable code beside the translated message, so that clients
 // and screens test codes, never wording; a finer reason rides along where one helps.
-let t: TestApp;
-let seed: Awaited<ReturnType<typeof seedTenants>>;
-beforeAll(async () => {
-  t = await createTestApp({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '2' });
-  seed = await seedTenants(t.db);
-});
-afterAll(async () => {
-  await t?.close();
-});
-
+const c = useSuite({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '2' } });
 async function expectCode(
   res: { statusCode: number; json: () => unknown },
   status: number,
@@ -28,21 +19,21 @@ async function expectCode(
 
 describe('error codes', () => {
   it('names every kind of error with its code, the same in every language', async () => {
-    const token = await login(t.app, seed.a.businessUser.email);
+    const token = await login(c.t.app, c.seed.a.businessUser.email);
     for (const lang of ['en', 'es', 'br']) {
       const headers = { 'accept-language': lang };
       await expectCode(
-        await t.app.inject({ method: 'GET', url: '/api/v1/nothing', headers }),
+        await c.t.app.inject({ method: 'GET', url: '/api/v1/nothing', headers }),
         404,
         'NOT_FOUND',
       );
       await expectCode(
-        await t.app.inject({ method: 'GET', url: '/api/v1/profile', headers }),
+        await c.t.app.inject({ method: 'GET', url: '/api/v1/profile', headers }),
         401,
         'UNAUTHENTICATED',
       );
       await expectCode(
-        await t.app.inject({
+        await c.t.app.inject({
           method: 'GET',
           url: '/api/v1/agencies',
           headers: { ...headers, ...bearer(token) },
@@ -51,12 +42,12 @@ describe('error codes', () => {
         'FORBIDDEN',
       );
       await expectCode(
-        await t.app.inject({ method: 'POST', url: '/api/v1/login', headers, payload: { email: 'x' } }),
+        await c.t.app.inject({ method: 'POST', url: '/api/v1/login', headers, payload: { email: 'x' } }),
         422,
         'VALIDATION',
       );
       await expectCode(
-        await t.app.inject({
+        await c.t.app.inject({
           method: 'POST',
           url: '/api/v1/login',
           headers: { ...headers, 'content-type': 'application/json' },
@@ -69,14 +60,14 @@ describe('error codes', () => {
   });
 
   it('keeps the HTTP-level code and adds the finer reason for a locked sign-in', async () => {
-    const email = seed.b.agencyUser.email;
+    const email = c.seed.b.agencyUser.email;
     for (let i = 0; i < 2; i++)
-      await t.app.inject({
+      await c.t.app.inject({
         method: 'POST',
         url: '/api/v1/login',
         payload: { email, password: 'wrong-one-1' },
       });
-    const res = await t.app.inject({
+    const res = await c.t.app.inject({
       method: 'POST',
       url: '/api/v1/login',
       payload: { email, password: 'wrong-one-1' },
