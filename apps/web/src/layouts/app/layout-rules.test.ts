@@ -1,5 +1,6 @@
 import type { TUser } from '@stn/contracts/profile';
 import { describe, expect, it } from 'vitest';
+import { testAgency, testBusiness, testUser } from '../../lib/nav/test-fixtures.ts';
 import {
   agencySmsBanner,
   areaPath,
@@ -16,70 +17,26 @@ import {
   usageText,
 } from './layout-rules.ts';
 
-const agency: NonNullable<TUser['agency']> = {
-  id: 10,
-  name: 'Acme Callbacks',
-  email: 'hello@acme.test',
-  domain: null,
-  subdomain: 'acme',
-  is_main: false,
-  is_template: false,
-  free_fee: false,
-  active: true,
-  zapier_enabled: false,
-  zapier_free: false,
-  department_enabled: false,
-  remove_branding: false,
-  profanity_enabled: false,
-  properties: { twProfileSid: null, twCampaignSid: null },
-};
+const agency = testAgency({ zapier_enabled: false, department_enabled: false });
 
-const business: NonNullable<TUser['business']> = {
-  id: 20,
-  name: 'Bright Dental',
-  free_fee: false,
-  is_template: false,
-  widget_type: 3,
-  is_on_trial: false,
-  calls: 200,
-  number_of_calls: 0,
-  messages: 2000,
-  number_of_messages: 0,
-  number_of_users: 1,
-  number_of_installs: 1,
-  number_of_automations: 2,
-  dep_enabled: false,
-  has_sales_user_extension: false,
-};
+const business = testBusiness({ dep_enabled: false, has_sales_user_extension: false });
 
 function user(over: Partial<TUser> = {}): TUser {
-  return {
-    id: 1,
+  return testUser({
     first_name: 'Ada',
     last_name: 'Lovelace',
     email: 'ada@acme.test',
-    email_verified: true,
-    avatar: null,
     role: 'AgencyAdmin',
     role_group: 'Agency',
-    user_type: null,
-    agent_type: null,
-    settings: {},
     subscriptions: { zapier: false },
-    has_twilio_setup: true,
-    stripe_active: true,
-    subscribed: true,
-    has_payment_method: true,
     agency_has_stripe_config: false,
     max_departments: 0,
-    open_install_wizard: false,
     number_of_messages: 0,
     number_of_tasks: 0,
     countries: [],
     agency,
-    business: null,
     ...over,
-  };
+  });
 }
 
 describe('sidebar breakpoints (spec 000 §9)', () => {

@@ -5,27 +5,13 @@
 import { can, ROLE_KEYS, subjectOf, type TRoleKey } from '@stn/contracts/capabilities';
 import { type TUser, ZUser } from '@stn/contracts/profile';
 import { ROLE_GROUP_OF, type TRoleGroup } from '@stn/contracts/roles';
-import type { TSiteData } from '@stn/contracts/site';
 import { describe, expect, it } from 'vitest';
 import { type GuardResult, guard } from './guards.ts';
 import { type MenuItem, menuFor } from './menus.ts';
 import { pathOf, ROUTES, type RouteDef } from './route-table.ts';
+import { MAIN_SITE, testAgency, testBusiness, testUser } from './test-fixtures.ts';
 
-const SITE: TSiteData = {
-  validDomain: true,
-  isMainAgency: true,
-  isMainDomain: true,
-  agency_id: 1,
-  title: 'Start Texting Now',
-  headerLogo: null,
-  loginLogo: null,
-  favicon: null,
-  supportEmail: 'support@example.com',
-  address: null,
-  custom_script: null,
-  landingPage: true,
-  maintenance: false,
-};
+const SITE = MAIN_SITE;
 
 /**
  * The full profile of a role with every state flag at its most permissive: both widgets, an agent of both
@@ -35,70 +21,25 @@ const SITE: TSiteData = {
 function permissiveUser(key: TRoleKey): TUser {
   const subject = subjectOf(key);
   const group = ROLE_GROUP_OF[subject.role];
-  return ZUser.parse({
-    id: 1,
-    first_name: 'Pat',
-    last_name: 'Parity',
-    email: 'pat@example.test',
-    email_verified: true,
-    avatar: null,
-    role: subject.role,
-    role_group: group,
-    user_type: subject.user_type ?? null,
-    agent_type: group === 'Business' ? 'agent' : null,
-    settings: key === 'Custom' ? { custom_type_pages: [...(subject.pages ?? [])] } : {},
-    subscriptions: { zapier: true },
-    has_twilio_setup: true,
-    stripe_active: true,
-    subscribed: true,
-    has_payment_method: true,
-    agency_has_stripe_config: true,
-    max_departments: 5,
-    open_install_wizard: false,
-    number_of_messages: 0,
-    number_of_tasks: 0,
-    countries: ['US'],
-    agency:
-      group === 'Admin'
-        ? null
-        : {
-            id: 10,
-            name: 'Acme',
-            email: 'hello@acme.test',
-            domain: null,
-            subdomain: 'acme',
-            is_main: false,
-            is_template: false,
-            free_fee: false,
-            active: true,
-            zapier_enabled: true,
-            zapier_free: false,
-            department_enabled: true,
-            remove_branding: false,
-            profanity_enabled: false,
-            properties: { twProfileSid: 'BU1', twCampaignSid: 'CM1' },
-          },
-    business:
-      group === 'Business'
-        ? {
-            id: 20,
-            name: 'Bright Dental',
-            free_fee: false,
-            is_template: false,
-            widget_type: 3,
-            is_on_trial: false,
-            calls: 200,
-            number_of_calls: 0,
-            messages: 2000,
-            number_of_messages: 0,
-            number_of_users: 1,
-            number_of_installs: 1,
-            number_of_automations: 2,
-            dep_enabled: true,
-            has_sales_user_extension: true,
-          }
-        : null,
-  });
+  return ZUser.parse(
+    testUser({
+      first_name: 'Pat',
+      last_name: 'Parity',
+      email: 'pat@example.test',
+      role: subject.role,
+      role_group: group,
+      user_type: subject.user_type ?? null,
+      agent_type: group === 'Business' ? 'agent' : null,
+      settings: key === 'Custom' ? { custom_type_pages: [...(subject.pages ?? [])] } : {},
+      number_of_messages: 0,
+      number_of_tasks: 0,
+      agency:
+        group === 'Admin'
+          ? null
+          : testAgency({ name: 'Acme', properties: { twProfileSid: 'BU1', twCampaignSid: 'CM1' } }),
+      business: group === 'Business' ? testBusiness() : null,
+    }),
+  );
 }
 
 const groupOf = (key: TRoleKey): TRoleGroup => ROLE_GROUP_OF[subjectOf(key).role];

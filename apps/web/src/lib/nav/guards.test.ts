@@ -15,49 +15,33 @@ import {
   loginRedirect,
 } from './guards.ts';
 import { PREFIX_SKIP, pathOf, ROUTES, type RouteDef, routeByName } from './route-table.ts';
+import {
+  MAIN_SITE,
+  type TestAgency,
+  type TestBusiness,
+  testAgency,
+  testBusiness,
+  testUser,
+} from './test-fixtures.ts';
 
-type Agency = NonNullable<TUser['agency']>;
-type Business = NonNullable<TUser['business']>;
 type UserOverrides = Omit<Partial<TUser>, 'agency' | 'business'> & {
-  agency?: Partial<Agency> | null;
-  business?: Partial<Business> | null;
+  agency?: Partial<TestAgency> | null;
+  business?: Partial<TestBusiness> | null;
 };
 
-const baseAgency: Agency = {
+const baseAgency = testAgency({
   id: 7,
   name: 'Acme Agency',
   email: 'agency@example.com',
   domain: 'acme.example.com',
-  subdomain: 'acme',
-  is_main: false,
-  is_template: false,
-  free_fee: false,
-  active: true,
-  zapier_enabled: true,
-  zapier_free: false,
-  department_enabled: true,
-  remove_branding: false,
-  profanity_enabled: false,
-  properties: { twProfileSid: null, twCampaignSid: null },
-};
+});
 
-const baseBusiness: Business = {
+const baseBusiness = testBusiness({
   id: 21,
   name: 'Bob Plumbing',
-  free_fee: false,
-  is_template: false,
-  widget_type: 3,
-  is_on_trial: false,
-  calls: 200,
-  number_of_calls: 0,
-  messages: 2000,
-  number_of_messages: 0,
-  number_of_users: 1,
-  number_of_installs: 1,
-  number_of_automations: 2,
   dep_enabled: false,
   has_sales_user_extension: false,
-};
+});
 
 /**
  * A complete, "happy" signed-in user of the given role: paid up (stripe_active), telephony set up,
@@ -69,50 +53,23 @@ function makeUser(role: TRole, overrides: UserOverrides = {}): TUser {
   const { agency, business, ...rest } = overrides;
   const agencyBase = group === 'Admin' ? null : baseAgency;
   const businessBase = group === 'Business' ? baseBusiness : null;
-  return {
-    id: 1,
-    first_name: 'Ann',
+  return testUser({
     last_name: 'Lee',
     email: 'ann@example.com',
-    email_verified: true,
-    avatar: null,
     role,
     role_group: group,
-    user_type: null,
     agent_type: group === 'Business' ? 'agent' : null,
-    settings: {},
     subscriptions: { zapier: false },
-    has_twilio_setup: true,
-    stripe_active: true,
-    subscribed: true,
-    has_payment_method: true,
-    agency_has_stripe_config: true,
     max_departments: 0,
-    open_install_wizard: false,
     number_of_messages: 0,
     number_of_tasks: 0,
-    countries: ['US'],
     agency: agency === null ? null : agencyBase || agency ? { ...baseAgency, ...agency } : null,
     business: business === null ? null : businessBase || business ? { ...baseBusiness, ...business } : null,
     ...rest,
-  };
+  });
 }
 
-const mainSite: TSiteData = {
-  validDomain: true,
-  isMainAgency: true,
-  isMainDomain: true,
-  agency_id: 1,
-  title: 'Start Texting Now',
-  headerLogo: null,
-  loginLogo: null,
-  favicon: null,
-  supportEmail: 'support@example.com',
-  address: null,
-  custom_script: null,
-  landingPage: true,
-  maintenance: false,
-};
+const mainSite = MAIN_SITE;
 const agencySite: TSiteData = { ...mainSite, isMainAgency: false, isMainDomain: false, agency_id: 7 };
 
 type RunOpts = { path?: string; search?: string; site?: TSiteData | null; params?: Record<string, string> };

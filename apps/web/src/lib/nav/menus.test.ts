@@ -4,84 +4,29 @@ import { CUSTOM_TYPE_PAGES, ROLE_GROUP_OF, type TRole, type TUserType } from '@s
 import { describe, expect, it } from 'vitest';
 import { type MenuItem, menuFor, menuRoutes } from './menus.ts';
 import { ROUTE_BY_NAME } from './route-table.ts';
+import { type TestAgency, type TestBusiness, testAgency, testBusiness, testUser } from './test-fixtures.ts';
 
 // ---- Test users ----
 
-type Agency = NonNullable<TUser['agency']>;
-type Business = NonNullable<TUser['business']>;
 type Overrides = Partial<Omit<TUser, 'agency' | 'business'>> & {
-  agency?: Partial<Agency> | null;
-  business?: Partial<Business> | null;
+  agency?: Partial<TestAgency> | null;
+  business?: Partial<TestBusiness> | null;
 };
 
 /** Defaults show as much as possible: paid agency with card payments, zapier, departments, both widgets. */
-const AGENCY: Agency = {
-  id: 10,
-  name: 'Acme Callbacks',
-  email: 'hello@acme.test',
-  domain: null,
-  subdomain: 'acme',
-  is_main: false,
-  is_template: false,
-  free_fee: false,
-  active: true,
-  zapier_enabled: true,
-  zapier_free: false,
-  department_enabled: true,
-  remove_branding: false,
-  profanity_enabled: false,
-  properties: { twProfileSid: null, twCampaignSid: null },
-};
-
-const BUSINESS: Business = {
-  id: 20,
-  name: 'Bright Dental',
-  free_fee: false,
-  is_template: false,
-  widget_type: 3,
-  is_on_trial: false,
-  calls: 200,
-  number_of_calls: 0,
-  messages: 2000,
-  number_of_messages: 0,
-  number_of_users: 1,
-  number_of_installs: 1,
-  number_of_automations: 2,
-  dep_enabled: true,
-  has_sales_user_extension: true,
-};
+const AGENCY = testAgency();
+const BUSINESS = testBusiness();
 
 /** A full, schema-valid TUser: defaults plus overrides (agency and business merge into their defaults). */
 function makeUser(o: Overrides = {}): TUser {
   const { agency, business, ...rest } = o;
-  const user: TUser = {
-    id: 1,
-    first_name: 'Ann',
-    last_name: 'User',
-    email: 'ann@example.test',
-    email_verified: true,
-    avatar: null,
-    role: 'SuperAdmin',
-    role_group: 'Admin',
-    user_type: null,
-    agent_type: null,
-    settings: {},
-    subscriptions: { zapier: true },
-    has_twilio_setup: true,
-    stripe_active: true,
-    subscribed: true,
-    has_payment_method: true,
-    agency_has_stripe_config: true,
-    max_departments: 5,
-    open_install_wizard: false,
-    number_of_messages: 3,
-    number_of_tasks: 2,
-    countries: ['US'],
-    agency: agency ? { ...AGENCY, ...agency } : null,
-    business: business ? { ...BUSINESS, ...business } : null,
-    ...rest,
-  };
-  return ZUser.parse(user);
+  return ZUser.parse(
+    testUser({
+      agency: agency ? { ...AGENCY, ...agency } : null,
+      business: business ? { ...BUSINESS, ...business } : null,
+      ...rest,
+    }),
+  );
 }
 
 const ROLE_SETUP: Record<RoleKey, { role: TRole; user_type: TUserType | null }> = {
