@@ -92,3 +92,35 @@ export function PasswordPair(props: {
     </SimpleGrid>
   );
 }
+
+/** A person's first name (required) and last name side by side, as every account form asks them. */
+export function NameFields(props: {
+  form: AnyForm;
+  /** The two field names; `first_name` and `last_name` unless given. */
+  names?: [first: string, last: string];
+  labels: [first: string, last: string];
+  testIds: [first: string, last: string];
+  /** The signed-in user's own name: let the browser fill it in. */
+  own?: boolean;
+}) {
+  const [first, last] = props.names ?? ['first_name', 'last_name'];
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }}>
+      <TextField
+        form={props.form}
+        name={first}
+        label={props.labels[0]}
+        autoComplete={props.own ? 'given-name' : undefined}
+        required
+        testId={props.testIds[0]}
+      />
+      <TextField
+        form={props.form}
+        name={last}
+        label={props.labels[1]}
+        autoComplete={props.own ? 'family-name' : undefined}
+        testId={props.testIds[1]}
+      />
+    </SimpleGrid>
+  );
+}

@@ -10,7 +10,7 @@ import {
 } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { NumberField, PasswordField, TextField } from '../../components/form/fields.tsx';
+import { NameFields, NumberField, PasswordField, TextField } from '../../components/form/fields.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
@@ -192,21 +192,12 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
             autoComplete="off"
             testId="agency-form-user-email"
           />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextField
-              form={form}
-              name="user.firstName"
-              label={t('admin.agency_form.first_name')}
-              required
-              testId="agency-form-first-name"
-            />
-            <TextField
-              form={form}
-              name="user.lastName"
-              label={t('admin.agency_form.last_name')}
-              testId="agency-form-last-name"
-            />
-          </SimpleGrid>
+          <NameFields
+            form={form}
+            names={['user.firstName', 'user.lastName']}
+            labels={[t('admin.agency_form.first_name'), t('admin.agency_form.last_name')]}
+            testIds={['agency-form-first-name', 'agency-form-last-name']}
+          />
           {!editing && (
             <PasswordField
               form={form}

@@ -11,7 +11,13 @@ import { BUSINESS_CREATE_DEFAULTS } from '@stn/contracts/constants';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { PasswordField, SelectField, TextareaField, TextField } from '../../components/form/fields.tsx';
+import {
+  NameFields,
+  PasswordField,
+  SelectField,
+  TextareaField,
+  TextField,
+} from '../../components/form/fields.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { NoInstallsModal } from '../../components/no-installs-modal.tsx';
@@ -279,21 +285,12 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
             required
             testId="business-form-owner-email"
           />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextField
-              form={form}
-              name="owner.first_name"
-              label={t('agency.business.form.owner_first_name')}
-              required
-              testId="business-form-owner-first-name"
-            />
-            <TextField
-              form={form}
-              name="owner.last_name"
-              label={t('agency.business.form.owner_last_name')}
-              testId="business-form-owner-last-name"
-            />
-          </SimpleGrid>
+          <NameFields
+            form={form}
+            names={['owner.first_name', 'owner.last_name']}
+            labels={[t('agency.business.form.owner_first_name'), t('agency.business.form.owner_last_name')]}
+            testIds={['business-form-owner-first-name', 'business-form-owner-last-name']}
+          />
           {!editing && (
             <PasswordField
               form={form}

@@ -4,7 +4,7 @@ import { LANGUAGES, type TLanguage } from '@stn/contracts/constants';
 import { type TUser, ZUpdateProfileRequest } from '@stn/contracts/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NativeSelectField, TextField } from '../../components/form/fields.tsx';
+import { NameFields, NativeSelectField, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { Loading } from '../../components/load-state.tsx';
@@ -147,23 +147,12 @@ function ProfileForm({ user }: { user: TUser }) {
               testId="profile-avatar-url"
             />
           </Group>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextField
-              form={form}
-              name="first_name"
-              label={t('screens.profile.first_name')}
-              autoComplete="given-name"
-              required
-              testId="profile-first-name"
-            />
-            <TextField
-              form={form}
-              name="last_name"
-              label={t('screens.profile.last_name')}
-              autoComplete="family-name"
-              testId="profile-last-name"
-            />
-          </SimpleGrid>
+          <NameFields
+            form={form}
+            labels={[t('screens.profile.first_name'), t('screens.profile.last_name')]}
+            testIds={['profile-first-name', 'profile-last-name']}
+            own
+          />
           <TextField
             form={form}
             name="email"

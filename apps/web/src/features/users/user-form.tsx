@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import {
   MultiSelectField,
+  NameFields,
   NativeSelectField,
   PasswordPair,
   SelectField,
@@ -401,16 +402,11 @@ function UserForm({ kind, user }: { kind: UserKind; user?: AnyUser }) {
         />
       }
     >
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextField
-          form={form}
-          name="first_name"
-          label={label('first_name')}
-          required
-          testId={tid('first-name')}
-        />
-        <TextField form={form} name="last_name" label={label('last_name')} testId={tid('last-name')} />
-      </SimpleGrid>
+      <NameFields
+        form={form}
+        labels={[label('first_name'), label('last_name')]}
+        testIds={[tid('first-name'), tid('last-name')]}
+      />
       <TextField
         form={form}
         name="email"
