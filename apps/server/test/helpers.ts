@@ -321,10 +321,12 @@ export type Suite = {
  * Registers a test file's set-up and tear-down (a fresh app on `env`, the two seeded tenants) and returns
  * the suite, whose fields are filled before the file's own `beforeAll` hooks and tests run.
  */
-export function useSuite(opts: { env?: Record<string, string>; sessions?: boolean } = {}): Suite {
+export function useSuite(
+  opts: { env?: Record<string, string>; sessions?: boolean } & Pick<AppOptions, 'plug'> = {},
+): Suite {
   const c = {} as Suite;
   beforeAll(async () => {
-    c.t = await createTestApp(opts.env);
+    c.t = await createTestApp(opts.env, opts.plug ? { plug: opts.plug } : {});
     c.seed = await seedTenants(c.t.db);
     const cache = new Map<string, string>();
     c.token = async (email: string) => {

@@ -4,22 +4,20 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
-  createTestApp,
   expectCrossTenant404,
   fixtureCtx,
   login,
   PASSWORD,
-  seedTenants,
   snapshot,
-  type TestApp,
+  useSuite,
 } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
 import { businesses } from '../businesses/tables.ts';
 import { createUser } from '../users/service.ts';
 
-let t: TestApp;
-let seed: Awaited<ReturnType<typeof seedTenants>>;
-let dataDir: string;
+// Logos go to a folder of this file's own.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-agencies-'));
+const c = useSuite({ env: { DATA_DIR: dataDir } });
 const tokens: Record<string, string> = {};
 // auth_tokens is left out: a token's first use stamps last_used_at.
 const TABLES = ['agencies', 'users', 'whitelabels', 'businesses', 'mail_outbox', 'audit_logs'];
@@ -31,64 +29,58 @@ const extra = {
 };
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-agencies-'));
-  t = await createTestApp({ DATA_DIR: dataDir });
-  seed = await seedTenants(t.db);
-  await createUser(fixtureCtx(t.db), {
+  await createUser(fixtureCtx(c.t.db), {
     email: extra.finance.email,
     password: PASSWORD,
     role: 'AgencyUser',
     userType: '2',
-    agencyId: seed.a.agency.id,
+    agencyId: c.seed.a.agency.id,
   });
-  await createUser(fixtureCtx(t.db), {
+  await createUser(fixtureCtx(c.t.db), {
     email: extra.marketing.email,
     password: PASSWORD,
     role: 'AgencyUser',
     userType: '3',
-    agencyId: seed.a.agency.id,
+    agencyId: c.seed.a.agency.id,
   });
   // A second business of agency A, with a name a CSV must quote, and its admin.
-  const [biz2] = await t.db
+  const [biz2] = await c.t.db
     .insert(businesses)
-    .values({ agency_id: seed.a.agency.id, name: 'Smith, "Jones" & Co', number_of_installs: 3 })
+    .values({ agency_id: c.seed.a.agency.id, name: 'Smith, "Jones" & Co', number_of_installs: 3 })
     .returning();
   if (!biz2) throw new Error('seed');
-  extra.bizAdmin2.id = await createUser(fixtureCtx(t.db), {
+  extra.bizAdmin2.id = await createUser(fixtureCtx(c.t.db), {
     email: extra.bizAdmin2.email,
     password: PASSWORD,
     role: 'BusinessAdmin',
     businessId: biz2.id,
     firstName: '=cmd',
   });
-  await t.db
+  await c.t.db
     .insert(businesses)
-    .values({ agency_id: seed.a.agency.id, name: 'Gone', status: 'deleted', number_of_installs: 50 });
+    .values({ agency_id: c.seed.a.agency.id, name: 'Gone', status: 'deleted', number_of_installs: 50 });
   for (const u of [
-    seed.superAdmin,
-    seed.admin,
-    seed.a.agencyAdmin,
-    seed.a.agencyUser,
-    seed.a.businessAdmin,
-    seed.b.agencyAdmin,
+    c.seed.superAdmin,
+    c.seed.admin,
+    c.seed.a.agencyAdmin,
+    c.seed.a.agencyUser,
+    c.seed.a.businessAdmin,
+    c.seed.b.agencyAdmin,
     extra.finance,
     extra.marketing,
   ])
-    tokens[u.email] = await login(t.app, u.email);
+    tokens[u.email] = await login(c.t.app, u.email);
 });
-afterAll(async () => {
-  await t?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 const tok = (u: { email: string }) => tokens[u.email] as string;
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = (token: string, method: Method, url: string, payload?: object) =>
-  t.app.inject({ method, url: `/api${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
-const q = async (sql: string, params: unknown[] = []) => (await t.pool.query(sql, params)).rows;
+  c.t.app.inject({ method, url: `/api${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+const q = async (sql: string, params: unknown[] = []) => (await c.t.pool.query(sql, params)).rows;
 const agencyRow = async (id: number) => (await q('select * from agencies where id = $1', [id]))[0];
-const A = () => seed.a.agency.id;
-const B = () => seed.b.agency.id;
+const A = () => c.seed.a.agency.id;
+const B = () => c.seed.b.agency.id;
 
 async function refused(
   token: string,
@@ -98,12 +90,12 @@ async function refused(
   status: number,
   message?: string,
 ) {
-  const before = await snapshot(t.pool, TABLES);
+  const before = await snapshot(c.t.pool, TABLES);
   const res = await call(token, method, url, payload);
   expect(res.statusCode, res.body).toBe(status);
   expect(res.json().success).toBe(false);
   if (message) expect(res.json().message).toBe(message);
-  expect(await snapshot(t.pool, TABLES)).toEqual(before);
+  expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
   return res.json();
 }
 // The control request is the same call on agency A's own id (or the payload given), which must not be a 404.
@@ -111,10 +103,10 @@ const cross = (
   method: Method,
   url: string,
   payload?: object,
-  token = tok(seed.a.agencyAdmin),
+  token = tok(c.seed.a.agencyAdmin),
   controlPayload = payload,
 ) =>
-  expectCrossTenant404(t, {
+  expectCrossTenant404(c.t, {
     token,
     method,
     url: `/api${url}`,
@@ -140,7 +132,7 @@ describe('PUT /v1/agencies/settings and /v1/agencies/{id}/settings', () => {
   };
 
   it("lets the agency's managers change their own branding and settings; site data shows them", async () => {
-    for (const u of [seed.a.agencyAdmin, seed.a.agencyUser, extra.finance]) {
+    for (const u of [c.seed.a.agencyAdmin, c.seed.a.agencyUser, extra.finance]) {
       const res = await call(tok(u), 'PUT', '/v1/agencies/settings', body);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().message).toBe('Settings updated successfully.');
@@ -158,22 +150,22 @@ describe('PUT /v1/agencies/settings and /v1/agencies/{id}/settings', () => {
       poweredBy: { enabled: true, url: 'https://a.test' },
     });
     const site = (
-      await t.app.inject({ method: 'GET', url: '/api/v1/settings/site-data/agency-a.localhost' })
+      await c.t.app.inject({ method: 'GET', url: '/api/v1/settings/site-data/agency-a.localhost' })
     ).json().data;
     expect(site).toMatchObject({ title: 'A Calls Pro', supportEmail: 'help@a.test', address: '1 Main St' });
   });
 
   it('an Admin changes any agency by id; agencies cannot use the id route', async () => {
-    const res = await call(tok(seed.admin), 'PUT', `/v1/agencies/${B()}/settings`, { title: 'B by admin' });
+    const res = await call(tok(c.seed.admin), 'PUT', `/v1/agencies/${B()}/settings`, { title: 'B by admin' });
     expect(res.statusCode, res.body).toBe(200);
     expect((await agencyRow(B())).branding.title).toBe('B by admin');
-    await refused(tok(seed.a.agencyAdmin), 'PUT', `/v1/agencies/${A()}/settings`, { title: 'x' }, 403);
-    await refused(tok(seed.admin), 'PUT', '/v1/agencies/999999/settings', { title: 'x' }, 404);
+    await refused(tok(c.seed.a.agencyAdmin), 'PUT', `/v1/agencies/${A()}/settings`, { title: 'x' }, 403);
+    await refused(tok(c.seed.admin), 'PUT', '/v1/agencies/999999/settings', { title: 'x' }, 404);
   });
 
   it('422 with the message and no change on bad input; 403 for others', async () => {
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'PUT',
       '/v1/agencies/settings',
       { supportEmail: 'nope' },
@@ -181,7 +173,7 @@ describe('PUT /v1/agencies/settings and /v1/agencies/{id}/settings', () => {
       'The support email must be a valid email address.',
     );
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'PUT',
       '/v1/agencies/settings',
       { properties: { poweredBy: { url: 'ftp://x' } } },
@@ -189,8 +181,8 @@ describe('PUT /v1/agencies/settings and /v1/agencies/{id}/settings', () => {
       'URL format is invalid.',
     );
     await refused(tok(extra.marketing), 'PUT', '/v1/agencies/settings', { title: 'x' }, 403);
-    await refused(tok(seed.a.businessAdmin), 'PUT', '/v1/agencies/settings', { title: 'x' }, 403);
-    await refused(tok(seed.admin), 'PUT', '/v1/agencies/settings', { title: 'x' }, 403);
+    await refused(tok(c.seed.a.businessAdmin), 'PUT', '/v1/agencies/settings', { title: 'x' }, 403);
+    await refused(tok(c.seed.admin), 'PUT', '/v1/agencies/settings', { title: 'x' }, 403);
   });
 });
 
@@ -203,17 +195,17 @@ function openedStripe(row: SecretRow) {
   const { secretKey, ...rest } = row.stripe_config;
   expect(secretKey).toMatch(/^enc:v1:/);
   expect(JSON.stringify(row)).not.toContain('SECRET987');
-  return { ...rest, secretKey: t.app.deps.secrets.open(secretKey ?? '') };
+  return { ...rest, secretKey: c.t.app.deps.secrets.open(secretKey ?? '') };
 }
 function openedTwilio(row: SecretRow) {
   const { authToken, ...rest } = row.twilio_config;
   expect(authToken).toMatch(/^enc:v1:/);
-  return { ...rest, authToken: t.app.deps.secrets.open(authToken ?? '') };
+  return { ...rest, authToken: c.t.app.deps.secrets.open(authToken ?? '') };
 }
 
 describe('PUT /v1/agencies/{id}/stripe-setting', () => {
   it('stores both keys and never returns the secret one', async () => {
-    const res = await call(tok(seed.a.agencyAdmin), 'PUT', `/v1/agencies/${A()}/stripe-setting`, {
+    const res = await call(tok(c.seed.a.agencyAdmin), 'PUT', `/v1/agencies/${A()}/stripe-setting`, {
       publicKey: 'pk_test_abc123',
       secretKey: 'sk_test_SECRET987',
     });
@@ -225,7 +217,7 @@ describe('PUT /v1/agencies/{id}/stripe-setting', () => {
       secretKey: 'sk_test_SECRET987',
     });
     // Without a secret key the stored one stays.
-    const again = await call(tok(seed.admin), 'PUT', `/v1/agencies/${A()}/stripe-setting`, {
+    const again = await call(tok(c.seed.admin), 'PUT', `/v1/agencies/${A()}/stripe-setting`, {
       publicKey: 'pk_live_new',
     });
     expect(again.statusCode, again.body).toBe(200);
@@ -233,7 +225,7 @@ describe('PUT /v1/agencies/{id}/stripe-setting', () => {
       publicKey: 'pk_live_new',
       secretKey: 'sk_test_SECRET987',
     });
-    const get = await call(tok(seed.admin), 'GET', `/v1/agencies/${A()}`);
+    const get = await call(tok(c.seed.admin), 'GET', `/v1/agencies/${A()}`);
     expect(get.body).not.toContain('SECRET987');
     expect(
       await q(`select * from audit_logs where action = 'agency.stripe_setting' and agency_id = $1`, [A()]),
@@ -242,7 +234,7 @@ describe('PUT /v1/agencies/{id}/stripe-setting', () => {
 
   it('422, 403 and cross-tenant 404', async () => {
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'PUT',
       `/v1/agencies/${A()}/stripe-setting`,
       { publicKey: 'nope' },
@@ -257,7 +249,7 @@ describe('PUT /v1/agencies/{id}/stripe-setting', () => {
       403,
     );
     await refused(
-      tok(seed.a.businessAdmin),
+      tok(c.seed.a.businessAdmin),
       'PUT',
       `/v1/agencies/${A()}/stripe-setting`,
       { publicKey: 'pk_test_x' },
@@ -276,20 +268,20 @@ describe('PUT /v1/agencies/custom-script and /v1/agencies/{id}/popup-payment', (
     expect(res.json().message).toBe('Custom script updated successfully.');
     expect((await agencyRow(A())).branding.custom_script).toBe('<script>track()</script>');
     const site = (
-      await t.app.inject({ method: 'GET', url: '/api/v1/settings/site-data/agency-a.localhost' })
+      await c.t.app.inject({ method: 'GET', url: '/api/v1/settings/site-data/agency-a.localhost' })
     ).json().data;
     expect(site.custom_script).toBe('<script>track()</script>');
     expect((await agencyRow(B())).branding.custom_script).toBeUndefined();
-    await refused(tok(seed.a.agencyUser), 'PUT', '/v1/agencies/custom-script', { custom_script: 'x' }, 403);
+    await refused(tok(c.seed.a.agencyUser), 'PUT', '/v1/agencies/custom-script', { custom_script: 'x' }, 403);
     await refused(
-      tok(seed.a.businessAdmin),
+      tok(c.seed.a.businessAdmin),
       'PUT',
       '/v1/agencies/custom-script',
       { custom_script: 'x' },
       403,
     );
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'PUT',
       '/v1/agencies/custom-script',
       { custom_script: 'x'.repeat(20_001) },
@@ -298,20 +290,20 @@ describe('PUT /v1/agencies/custom-script and /v1/agencies/{id}/popup-payment', (
   });
 
   it('stores popup settings in agency.settings.popup, merged', async () => {
-    let res = await call(tok(seed.a.agencyUser), 'PUT', `/v1/agencies/${A()}/popup-payment`, {
+    let res = await call(tok(c.seed.a.agencyUser), 'PUT', `/v1/agencies/${A()}/popup-payment`, {
       enabled: true,
       title: 'Pay now',
       amount: 4900,
     });
     expect(res.statusCode, res.body).toBe(200);
-    res = await call(tok(seed.admin), 'PUT', `/v1/agencies/${A()}/popup-payment`, { title: 'Pay today' });
+    res = await call(tok(c.seed.admin), 'PUT', `/v1/agencies/${A()}/popup-payment`, { title: 'Pay today' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('Popup settings updated successfully.');
     const row = await agencyRow(A());
     expect(row.settings.popup).toEqual({ enabled: true, title: 'Pay today', amount: 4900 });
     expect(row.settings.notification).toBeDefined();
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'PUT',
       `/v1/agencies/${A()}/popup-payment`,
       { enabled: 'yes' },
@@ -325,25 +317,25 @@ describe('PUT /v1/agencies/custom-script and /v1/agencies/{id}/popup-payment', (
 
 describe('PUT /v1/agencies/{id}/change-password', () => {
   it("sets the agency admin's password and ends its sessions", async () => {
-    const session = await login(t.app, seed.b.agencyAdmin.email);
-    const res = await call(tok(seed.admin), 'PUT', `/v1/agencies/${B()}/change-password`, {
+    const session = await login(c.t.app, c.seed.b.agencyAdmin.email);
+    const res = await call(tok(c.seed.admin), 'PUT', `/v1/agencies/${B()}/change-password`, {
       password: 'brand-new-pass-1',
       password_confirmation: 'brand-new-pass-1',
     });
     expect(res.statusCode, res.body).toBe(200);
     expect((await call(session, 'GET', '/v1/profile')).statusCode).toBe(401);
-    tokens[seed.b.agencyAdmin.email] = await login(t.app, seed.b.agencyAdmin.email, 'brand-new-pass-1');
+    tokens[c.seed.b.agencyAdmin.email] = await login(c.t.app, c.seed.b.agencyAdmin.email, 'brand-new-pass-1');
     const [entry] = await q(`select * from audit_logs where action = 'agency.change_password'`);
     expect(entry).toMatchObject({
       agency_id: B(),
-      target_user_id: seed.b.agencyAdmin.id,
-      actor_id: seed.admin.id,
+      target_user_id: c.seed.b.agencyAdmin.id,
+      actor_id: c.seed.admin.id,
     });
   });
 
   it('422 on mismatch with no change; Admin-only', async () => {
     await refused(
-      tok(seed.admin),
+      tok(c.seed.admin),
       'PUT',
       `/v1/agencies/${B()}/change-password`,
       { password: 'another-pass-1', password_confirmation: 'nope' },
@@ -351,14 +343,14 @@ describe('PUT /v1/agencies/{id}/change-password', () => {
       'Password confirmation does not match',
     );
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'PUT',
       `/v1/agencies/${A()}/change-password`,
       { password: 'another-pass-1', password_confirmation: 'another-pass-1' },
       403,
     );
     await refused(
-      tok(seed.a.businessAdmin),
+      tok(c.seed.a.businessAdmin),
       'PUT',
       `/v1/agencies/${A()}/change-password`,
       { password: 'another-pass-1', password_confirmation: 'another-pass-1' },
@@ -369,7 +361,7 @@ describe('PUT /v1/agencies/{id}/change-password', () => {
 
 describe('twilio-config and twilio-status', () => {
   it('the AgencyAdmin stores its account; the token never comes back', async () => {
-    const res = await call(tok(seed.a.agencyAdmin), 'PUT', '/v1/agencies/twilio-config', {
+    const res = await call(tok(c.seed.a.agencyAdmin), 'PUT', '/v1/agencies/twilio-config', {
       accountSid: SID,
       authToken: 'tok-SECRET-1',
     });
@@ -377,17 +369,17 @@ describe('twilio-config and twilio-status', () => {
     expect(res.body).not.toContain('tok-SECRET-1');
     expect(res.body).not.toContain(SID);
     expect(openedTwilio(await agencyRow(A()))).toEqual({ accountSid: SID, authToken: 'tok-SECRET-1' });
-    const status = await call(tok(seed.a.agencyUser), 'GET', `/v1/agencies/${A()}/twilio-status`);
+    const status = await call(tok(c.seed.a.agencyUser), 'GET', `/v1/agencies/${A()}/twilio-status`);
     expect(status.statusCode, status.body).toBe(200);
     expect(status.json().data).toEqual({ configured: true, accountSid: `AC${'*'.repeat(28)}cdef` });
-    const profile = (await call(tok(seed.a.agencyAdmin), 'GET', '/v1/profile')).json();
+    const profile = (await call(tok(c.seed.a.agencyAdmin), 'GET', '/v1/profile')).json();
     expect(profile.data.user.has_twilio_setup).toBe(true);
   });
 
   it('an Admin stores an agency account by id; status of an unset one is false', async () => {
-    const none = await call(tok(seed.admin), 'GET', `/v1/agencies/${B()}/twilio-status`);
+    const none = await call(tok(c.seed.admin), 'GET', `/v1/agencies/${B()}/twilio-status`);
     expect(none.json().data).toEqual({ configured: false, accountSid: null });
-    const res = await call(tok(seed.admin), 'PUT', `/v1/agencies/${B()}/twilio-config`, {
+    const res = await call(tok(c.seed.admin), 'PUT', `/v1/agencies/${B()}/twilio-config`, {
       accountSid: SID,
       authToken: 'b-token',
     });
@@ -397,7 +389,7 @@ describe('twilio-config and twilio-status', () => {
 
   it('422, 403 and cross-tenant 404', async () => {
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'PUT',
       '/v1/agencies/twilio-config',
       { accountSid: 'XX1', authToken: 'x' },
@@ -405,7 +397,7 @@ describe('twilio-config and twilio-status', () => {
       'The account SID must be AC followed by 32 hexadecimal characters.',
     );
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'PUT',
       '/v1/agencies/twilio-config',
       { accountSid: SID, authToken: '' },
@@ -413,20 +405,20 @@ describe('twilio-config and twilio-status', () => {
       'The auth token field is required',
     );
     await refused(
-      tok(seed.a.agencyUser),
+      tok(c.seed.a.agencyUser),
       'PUT',
       '/v1/agencies/twilio-config',
       { accountSid: SID, authToken: 'x' },
       403,
     );
     await refused(
-      tok(seed.a.agencyUser),
+      tok(c.seed.a.agencyUser),
       'PUT',
       `/v1/agencies/${A()}/twilio-config`,
       { accountSid: SID, authToken: 'x' },
       403,
     );
-    await refused(tok(seed.a.businessAdmin), 'GET', `/v1/agencies/${A()}/twilio-status`, undefined, 403);
+    await refused(tok(c.seed.a.businessAdmin), 'GET', `/v1/agencies/${A()}/twilio-status`, undefined, 403);
     await cross('PUT', `/v1/agencies/${B()}/twilio-config`, { accountSid: SID, authToken: 'x' });
     await cross('GET', `/v1/agencies/${B()}/twilio-status`);
   });
@@ -441,7 +433,7 @@ const dataUrl = (mime: string, buf: Buffer) => `data:${mime};base64,${buf.toStri
 
 describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}', () => {
   it('stores the file under the data folder, points branding at it, and /uploads serves it (not the web app)', async () => {
-    const res = await call(tok(seed.a.agencyAdmin), 'POST', `/v1/agencies/image/${A()}`, {
+    const res = await call(tok(c.seed.a.agencyAdmin), 'POST', `/v1/agencies/image/${A()}`, {
       type: 'headerLogo',
       data: dataUrl('image/png', PNG),
     });
@@ -452,14 +444,14 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
     expect(fs.readFileSync(file)).toEqual(PNG);
     expect((await agencyRow(A())).branding.headerLogo).toBe(url);
     const site = (
-      await t.app.inject({ method: 'GET', url: '/api/v1/settings/site-data/agency-a.localhost' })
+      await c.t.app.inject({ method: 'GET', url: '/api/v1/settings/site-data/agency-a.localhost' })
     ).json().data;
     expect(site.headerLogo).toBe(url);
 
     // With a built web app present (its catch-all answers index.html), /uploads/ still serves the file.
     const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-web-'));
     fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>app</title>');
-    const app2 = await buildApp({ config: { ...t.config, webDist }, db: t.db });
+    const app2 = await buildApp({ config: { ...c.t.config, webDist }, db: c.t.db });
     try {
       const served = await app2.inject({ method: 'GET', url });
       expect(served.statusCode).toBe(200);
@@ -481,13 +473,13 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
 
   it('an Admin uploads for any agency; a new type replaces the old file', async () => {
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>');
-    const res = await call(tok(seed.admin), 'POST', `/v1/agencies/image/${B()}`, {
+    const res = await call(tok(c.seed.admin), 'POST', `/v1/agencies/image/${B()}`, {
       type: 'favicon',
       data: dataUrl('image/svg+xml', svg),
     });
     expect(res.statusCode, res.body).toBe(200);
     expect((await agencyRow(B())).branding.favicon).toMatch(/^\/uploads\/agencies\/\d+\/favicon\.svg\?v=/);
-    const again = await call(tok(seed.admin), 'POST', `/v1/agencies/image/${B()}`, {
+    const again = await call(tok(c.seed.admin), 'POST', `/v1/agencies/image/${B()}`, {
       type: 'favicon',
       data: dataUrl('image/png', PNG),
     });
@@ -498,7 +490,7 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
   it('422 on a wrong type, bad content, a scripted SVG or more than 1 MB, with nothing stored', async () => {
     const url = `/v1/agencies/image/${A()}`;
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'POST',
       url,
       { type: 'loginLogo', data: dataUrl('text/html', Buffer.from('<h1>x</h1>')) },
@@ -506,7 +498,7 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
       'The image must be a PNG, JPEG, GIF, WEBP or SVG file.',
     );
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'POST',
       url,
       { type: 'loginLogo', data: dataUrl('image/png', Buffer.from('not a png at all')) },
@@ -514,7 +506,7 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
       'The image must be a PNG, JPEG, GIF, WEBP or SVG file.',
     );
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'POST',
       url,
       { type: 'loginLogo', data: dataUrl('image/svg+xml', Buffer.from('<svg onload="alert(1)"></svg>')) },
@@ -523,7 +515,7 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
     );
     // Entity-encoded script (&#x6A;avascript:) does not slip past the check either.
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'POST',
       url,
       {
@@ -535,7 +527,7 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
     );
     const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]);
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'POST',
       url,
       { type: 'loginLogo', data: dataUrl('image/png', big) },
@@ -543,7 +535,7 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
       'The image may not be greater than 1 MB.',
     );
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'POST',
       url,
       { type: 'banner', data: dataUrl('image/png', PNG) },
@@ -555,7 +547,7 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
   });
 
   it('removes an image', async () => {
-    const res = await call(tok(seed.a.agencyUser), 'DELETE', `/v1/agencies/image/${A()}/headerLogo`);
+    const res = await call(tok(c.seed.a.agencyUser), 'DELETE', `/v1/agencies/image/${A()}/headerLogo`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('Image removed successfully.');
     expect((await agencyRow(A())).branding.headerLogo).toBeNull();
@@ -566,7 +558,7 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
 
   it('403 and cross-tenant 404', async () => {
     await refused(
-      tok(seed.a.businessAdmin),
+      tok(c.seed.a.businessAdmin),
       'POST',
       `/v1/agencies/image/${A()}`,
       { type: 'favicon', data: dataUrl('image/png', PNG) },
@@ -582,11 +574,11 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
 describe('POST /v1/agencies/{id}/install-stats', () => {
   it('total from properties.installs, available minus live businesses, never below 0', async () => {
     // Agency A: Business A (1 install) + the quoted one (3); the deleted one (50) does not count.
-    let res = await call(tok(seed.a.agencyUser), 'POST', `/v1/agencies/${A()}/install-stats`);
+    let res = await call(tok(c.seed.a.agencyUser), 'POST', `/v1/agencies/${A()}/install-stats`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual({ total_installs: 0, available_installs: 0 });
     await q(`update agencies set properties = properties || '{"installs": 10}' where id = $1`, [A()]);
-    res = await call(tok(seed.admin), 'POST', `/v1/agencies/${A()}/install-stats`);
+    res = await call(tok(c.seed.admin), 'POST', `/v1/agencies/${A()}/install-stats`);
     expect(res.json().data).toEqual({ total_installs: 10, available_installs: 6 });
     await q(`update agencies set properties = properties || '{"installs": 2}' where id = $1`, [A()]);
     res = await call(tok(extra.marketing), 'POST', `/v1/agencies/${A()}/install-stats`);
@@ -594,7 +586,7 @@ describe('POST /v1/agencies/{id}/install-stats', () => {
   });
 
   it('403 for business users; cross-tenant 404', async () => {
-    await refused(tok(seed.a.businessAdmin), 'POST', `/v1/agencies/${A()}/install-stats`, undefined, 403);
+    await refused(tok(c.seed.a.businessAdmin), 'POST', `/v1/agencies/${A()}/install-stats`, undefined, 403);
     await cross('POST', `/v1/agencies/${B()}/install-stats`);
   });
 });
@@ -603,7 +595,7 @@ describe('exports', () => {
   const parse = (csv: string) => csv.trimEnd().split('\r\n');
 
   it('GET /v1/agencies/export-users: a CSV download of the agency users, quoted properly', async () => {
-    const res = await call(tok(seed.a.agencyAdmin), 'GET', '/v1/agencies/export-users');
+    const res = await call(tok(c.seed.a.agencyAdmin), 'GET', '/v1/agencies/export-users');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="agency-${A()}-users.csv"`);
@@ -623,7 +615,7 @@ describe('exports', () => {
   });
 
   it('GET /v1/agencies/export-businesses: live businesses of the agency; an Admin names it with agency_id', async () => {
-    const res = await call(tok(seed.admin), 'GET', `/v1/agencies/export-businesses?agency_id=${A()}`);
+    const res = await call(tok(c.seed.admin), 'GET', `/v1/agencies/export-businesses?agency_id=${A()}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="agency-${A()}-businesses.csv"`);
@@ -632,16 +624,18 @@ describe('exports', () => {
       'id,name,owner_email,status,active,widget_type,number_of_users,number_of_installs,calls,number_of_calls,messages,number_of_messages,created_at',
     );
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(new RegExp(`^${seed.a.business.id},Business A,,active,yes,3,1,1,200,0,2000,0,`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^${c.seed.a.business.id},Business A,,active,yes,3,1,1,200,0,2000,0,`),
+    );
     expect(lines[2]).toContain('"Smith, ""Jones"" & Co",,active,yes,3,1,3,');
     expect(res.body).not.toContain('Gone');
   });
 
   it('an Admin must name the agency; 403 for others; cross-tenant 404', async () => {
-    const res = await call(tok(seed.admin), 'GET', '/v1/agencies/export-users');
+    const res = await call(tok(c.seed.admin), 'GET', '/v1/agencies/export-users');
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toBe('The agency id field is required');
-    await refused(tok(seed.a.businessAdmin), 'GET', '/v1/agencies/export-users', undefined, 403);
+    await refused(tok(c.seed.a.businessAdmin), 'GET', '/v1/agencies/export-users', undefined, 403);
     await refused(tok(extra.marketing), 'GET', '/v1/agencies/export-businesses', undefined, 403);
     await cross('GET', `/v1/agencies/export-users?agency_id=${B()}`);
     await cross('GET', `/v1/agencies/export-businesses?agency_id=${B()}`);
@@ -651,7 +645,7 @@ describe('exports', () => {
 describe('whitelabels', () => {
   let wlId: number;
   beforeAll(async () => {
-    const res = await call(tok(seed.admin), 'POST', '/v1/agencies', {
+    const res = await call(tok(c.seed.admin), 'POST', '/v1/agencies', {
       name: 'Cert Co',
       user: { email: 'owner@cert.test', firstName: 'C', password: PASSWORD },
       whitelabel: { domain: 'cert-co.com', type: 'domain' },
@@ -661,7 +655,7 @@ describe('whitelabels', () => {
   });
 
   it('GET /v1/whitelabels lists entries with domain, agency and certificate status', async () => {
-    const res = await call(tok(seed.admin), 'GET', '/v1/whitelabels?keyword=cert');
+    const res = await call(tok(c.seed.admin), 'GET', '/v1/whitelabels?keyword=cert');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ meta: { total: 1, page: 1, perPage: 10 } });
     expect(res.json().data[0]).toMatchObject({
@@ -674,7 +668,7 @@ describe('whitelabels', () => {
   });
 
   it('POST /v1/whitelabels/{id}/cert marks it pending and tells the operator what to do', async () => {
-    const res = await call(tok(seed.superAdmin), 'POST', `/v1/whitelabels/${wlId}/cert`);
+    const res = await call(tok(c.seed.superAdmin), 'POST', `/v1/whitelabels/${wlId}/cert`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe(
       'Certificate requested for cert-co.com. Point its DNS to this server and terminate TLS for it at the proxy in front of the platform.',
@@ -684,11 +678,11 @@ describe('whitelabels', () => {
     expect(row.cert_message).toContain('cert-co.com');
     expect(row.cert_requested_at).toBeInstanceOf(Date);
     expect(await q(`select * from audit_logs where action = 'whitelabel.cert_request'`)).toHaveLength(1);
-    expect((await call(tok(seed.admin), 'POST', '/v1/whitelabels/999999/cert')).statusCode).toBe(404);
+    expect((await call(tok(c.seed.admin), 'POST', '/v1/whitelabels/999999/cert')).statusCode).toBe(404);
   });
 
   it('is for platform admins only', async () => {
-    for (const u of [seed.a.agencyAdmin, seed.a.businessAdmin]) {
+    for (const u of [c.seed.a.agencyAdmin, c.seed.a.businessAdmin]) {
       await refused(tok(u), 'GET', '/v1/whitelabels', undefined, 403);
       await refused(tok(u), 'POST', `/v1/whitelabels/${wlId}/cert`, undefined, 403);
     }
@@ -697,10 +691,10 @@ describe('whitelabels', () => {
 
 describe('GET and POST /v1/internationals', () => {
   it("reads and sets the agency's allowed countries", async () => {
-    const get = await call(tok(seed.a.agencyUser), 'GET', '/v1/internationals');
+    const get = await call(tok(c.seed.a.agencyUser), 'GET', '/v1/internationals');
     expect(get.statusCode, get.body).toBe(200);
     expect(get.json().data).toEqual({ allowed_countries: ['US', 'CA'] });
-    const res = await call(tok(seed.a.agencyAdmin), 'POST', '/v1/internationals', {
+    const res = await call(tok(c.seed.a.agencyAdmin), 'POST', '/v1/internationals', {
       countries: ['us', 'MX', 'GB', 'MX'],
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -715,7 +709,7 @@ describe('GET and POST /v1/internationals', () => {
   it('422 on a bad code with no change; 403 for other roles', async () => {
     for (const countries of [['US', 'XX'], ['USA'], ['1']])
       await refused(
-        tok(seed.a.agencyAdmin),
+        tok(c.seed.a.agencyAdmin),
         'POST',
         '/v1/internationals',
         { countries },
@@ -724,22 +718,24 @@ describe('GET and POST /v1/internationals', () => {
       );
     await refused(tok(extra.finance), 'POST', '/v1/internationals', { countries: ['US'] }, 403);
     await refused(tok(extra.marketing), 'GET', '/v1/internationals', undefined, 403);
-    await refused(tok(seed.a.businessAdmin), 'GET', '/v1/internationals', undefined, 403);
-    await refused(tok(seed.admin), 'POST', '/v1/internationals', { countries: ['US'] }, 403);
+    await refused(tok(c.seed.a.businessAdmin), 'GET', '/v1/internationals', undefined, 403);
+    await refused(tok(c.seed.admin), 'POST', '/v1/internationals', { countries: ['US'] }, 403);
   });
 });
 
 describe('POST /v1/agencies/send-notification', () => {
   it("e-mails the admins of the agency's businesses and says how many", async () => {
     const before = (await q('select count(*)::int as n from mail_outbox'))[0].n;
-    const res = await call(tok(seed.a.agencyAdmin), 'POST', '/v1/agencies/send-notification', {
+    const res = await call(tok(c.seed.a.agencyAdmin), 'POST', '/v1/agencies/send-notification', {
       subject: 'Maintenance',
       message: 'We upgrade tonight.',
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ message: 'Notification sent to 2 users.', data: { sent: 2 } });
     const mails = await q('select * from mail_outbox order by id desc limit 2');
-    expect(mails.map((m) => m.to).sort()).toEqual([extra.bizAdmin2.email, seed.a.businessAdmin.email].sort());
+    expect(mails.map((m) => m.to).sort()).toEqual(
+      [extra.bizAdmin2.email, c.seed.a.businessAdmin.email].sort(),
+    );
     expect(mails[0]).toMatchObject({ subject: 'Maintenance', agency_id: A() });
     expect(mails[0].text).toContain('We upgrade tonight.');
     expect((await q('select count(*)::int as n from mail_outbox'))[0].n).toBe(before + 2);
@@ -747,19 +743,19 @@ describe('POST /v1/agencies/send-notification', () => {
 
   it('only to the businesses named', async () => {
     const res = await call(tok(extra.finance), 'POST', '/v1/agencies/send-notification', {
-      business_ids: [seed.a.business.id],
+      business_ids: [c.seed.a.business.id],
       subject: 'Hi',
       message: 'Just you.',
     });
     expect(res.json()).toMatchObject({ data: { sent: 1 } });
     expect((await q('select "to" from mail_outbox order by id desc limit 1'))[0].to).toBe(
-      seed.a.businessAdmin.email,
+      c.seed.a.businessAdmin.email,
     );
   });
 
   it('422, 403, and another agency’s business is 404', async () => {
     await refused(
-      tok(seed.a.agencyAdmin),
+      tok(c.seed.a.agencyAdmin),
       'POST',
       '/v1/agencies/send-notification',
       { subject: '', message: 'x' },
@@ -774,14 +770,14 @@ describe('POST /v1/agencies/send-notification', () => {
       403,
     );
     await refused(
-      tok(seed.a.businessAdmin),
+      tok(c.seed.a.businessAdmin),
       'POST',
       '/v1/agencies/send-notification',
       { subject: 'x', message: 'x' },
       403,
     );
     await refused(
-      tok(seed.admin),
+      tok(c.seed.admin),
       'POST',
       '/v1/agencies/send-notification',
       { subject: 'x', message: 'x' },
@@ -790,9 +786,9 @@ describe('POST /v1/agencies/send-notification', () => {
     await cross(
       'POST',
       '/v1/agencies/send-notification',
-      { business_ids: [seed.b.business.id], subject: 'x', message: 'x' },
-      tok(seed.a.agencyAdmin),
-      { business_ids: [seed.a.business.id], subject: 'x', message: 'x' },
+      { business_ids: [c.seed.b.business.id], subject: 'x', message: 'x' },
+      tok(c.seed.a.agencyAdmin),
+      { business_ids: [c.seed.a.business.id], subject: 'x', message: 'x' },
     );
   });
 });

@@ -1,42 +1,34 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, seedTenants, type TestApp } from '../../../test/helpers.ts';
+import { createTestApp, type TestApp, useSuite } from '../../../test/helpers.ts';
 import { widgetOf } from './tree.ts';
 
 const KEY = 'install-key-of-business-a-0123456789';
 const SITE = 'https://dental-a.example.test';
-let t: TestApp;
-let seed: Awaited<ReturnType<typeof seedTenants>>;
+const c = useSuite({
+  env: { WIDGET_RATE_PER_ADDRESS: '1000', WIDGET_RATE_PER_INSTALL: '8' },
+  // A second citizen of the tree that shows the context a widget route gets.
+  plug: (p) =>
+    p.widget.routes.push(async (tree) => {
+      tree.get('/v1/test-context', async (request) => {
+        const { ctx } = widgetOf(request);
+        return { tenant: ctx.tenant, by: ctx.by };
+      });
+    }),
+});
 
 beforeAll(async () => {
-  t = await createTestApp(
-    { WIDGET_RATE_PER_ADDRESS: '1000', WIDGET_RATE_PER_INSTALL: '8' },
-    {
-      // A second citizen of the tree that shows the context a widget route gets.
-      plug: (p) =>
-        p.widget.routes.push(async (tree) => {
-          tree.get('/v1/test-context', async (request) => {
-            const { ctx } = widgetOf(request);
-            return { tenant: ctx.tenant, by: ctx.by };
-          });
-        }),
-    },
-  );
-  seed = await seedTenants(t.db);
-  await t.pool.query(
+  await c.t.pool.query(
     `insert into installs (agency_id, business_id, key, name, settings) values ($1, $2, $3, 'Main site', $4)`,
-    [seed.a.agency.id, seed.a.business.id, KEY, { color: '#0a7', greeting: 'Hi there' }],
+    [c.seed.a.agency.id, c.seed.a.business.id, KEY, { color: '#0a7', greeting: 'Hi there' }],
   );
-  await t.pool.query(
+  await c.t.pool.query(
     `insert into installs (agency_id, business_id, key, name, status) values ($1, $2, 'disabled-key-000000000000', 'Old', 'disabled')`,
-    [seed.b.agency.id, seed.b.business.id],
+    [c.seed.b.agency.id, c.seed.b.business.id],
   );
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const get = (url: string, headers: Record<string, string> = {}, ip = '203.0.113.10') =>
-  t.app.inject({ method: 'GET', url, headers: { origin: SITE, ...headers }, remoteAddress: ip });
+  c.t.app.inject({ method: 'GET', url, headers: { origin: SITE, ...headers }, remoteAddress: ip });
 
 describe('/api/widget', () => {
   it('answers the install config for a valid key, with a CORS grant for that origin only and an ETag', async () => {
@@ -65,7 +57,7 @@ describe('/api/widget', () => {
     const res = await get('/api/widget/v1/test-context', { 'x-install-key': KEY });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
-      tenant: { level: 'business', agencyId: seed.a.agency.id, businessId: seed.a.business.id },
+      tenant: { level: 'business', agencyId: c.seed.a.agency.id, businessId: c.seed.a.business.id },
       by: { kind: 'visitor', installId: expect.any(Number), ip: '203.0.113.10' },
     });
   });
@@ -88,10 +80,10 @@ describe('/api/widget', () => {
   });
 
   it('does not accept an API bearer token instead of an install key', async () => {
-    const login = await t.app.inject({
+    const login = await c.t.app.inject({
       method: 'POST',
       url: '/api/v1/login',
-      payload: { email: seed.a.businessAdmin.email, password: 'correct-horse-1' },
+      payload: { email: c.seed.a.businessAdmin.email, password: 'correct-horse-1' },
     });
     const res = await get('/api/widget/v1/config', { authorization: `Bearer ${login.json().access_token}` });
     expect(res.statusCode).toBe(401);
