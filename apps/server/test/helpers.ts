@@ -474,5 +474,29 @@ export async function expect403(
   expect(await snapshot(t.pool, watched)).toEqual(before);
 }
 
+export type RefusedCall = [
+  token: string,
+  method: Method,
+  url: string,
+  payload: object | undefined,
+  status: number,
+  message?: string,
+];
+
+/** A refused call: its status, its message (when given), and none of `tables` changed; answers the body. */
+export async function expectRefused(
+  t: TestApp,
+  tables: string[],
+  ...[token, method, url, payload, status, message]: RefusedCall
+) {
+  const before = await snapshot(t.pool, tables);
+  const res = await caller(t)(token, method, url, payload);
+  expect(res.statusCode, res.body).toBe(status);
+  expect(res.json().success).toBe(false);
+  if (message) expect(res.json().message).toBe(message);
+  expect(await snapshot(t.pool, tables)).toEqual(before);
+  return res.json();
+}
+
 export const row = async (t: TestApp, table: string, id: number) =>
   (await t.pool.query(`select * from ${table} where id = $1`, [id])).rows[0];

@@ -2,10 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
   expectCrossTenant404,
+  expectRefused,
   fixtureCtx,
   login,
   PASSWORD,
-  snapshot,
+  type RefusedCall,
   useSuite,
 } from '../../../test/helpers.ts';
 import { createUser } from '../users/service.ts';
@@ -37,22 +38,7 @@ const siteData = async (host: string) =>
   (await c.t.app.inject({ method: 'GET', url: `/api/v1/settings/site-data/${host}` })).json().data;
 
 /** A refused call: status, message (when given) and no row changed. */
-async function refused(
-  token: string,
-  method: Method,
-  url: string,
-  payload: object | undefined,
-  status: number,
-  message?: string,
-) {
-  const before = await snapshot(c.t.pool, TABLES);
-  const res = await call(token, method, url, payload);
-  expect(res.statusCode, res.body).toBe(status);
-  expect(res.json().success).toBe(false);
-  if (message) expect(res.json().message).toBe(message);
-  expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
-  return res.json();
-}
+const refused = (...req: RefusedCall) => expectRefused(c.t, TABLES, ...req);
 
 const createBody = (over: Record<string, unknown> = {}) => ({
   name: 'New Co',

@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
   expectCrossTenant404,
+  expectRefused,
   fixtureCtx,
   login,
   PASSWORD,
-  snapshot,
+  type RefusedCall,
   useSuite,
 } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
@@ -82,22 +83,7 @@ const agencyRow = async (id: number) => (await q('select * from agencies where i
 const A = () => c.seed.a.agency.id;
 const B = () => c.seed.b.agency.id;
 
-async function refused(
-  token: string,
-  method: Method,
-  url: string,
-  payload: object | undefined,
-  status: number,
-  message?: string,
-) {
-  const before = await snapshot(c.t.pool, TABLES);
-  const res = await call(token, method, url, payload);
-  expect(res.statusCode, res.body).toBe(status);
-  expect(res.json().success).toBe(false);
-  if (message) expect(res.json().message).toBe(message);
-  expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
-  return res.json();
-}
+const refused = (...req: RefusedCall) => expectRefused(c.t, TABLES, ...req);
 // The control request is the same call on agency A's own id (or the payload given), which must not be a 404.
 const cross = (
   method: Method,
