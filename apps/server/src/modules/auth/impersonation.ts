@@ -1,8 +1,7 @@
 import type { TListQuery } from '@stn/contracts/http';
 import type { TRoleGroup } from '@stn/contracts/roles';
 import { asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
-import { issueToken } from '../../platform/auth/sessions.ts';
-import { authTokens } from '../../platform/auth/tables.ts';
+import { issueToken, revokeToken, sessionExpiresAt } from '../../platform/auth/sessions.ts';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
 import { actingUser, auditClient, type Ctx, inTransaction, scope } from '../../platform/tenancy/context.ts';
@@ -36,10 +35,7 @@ export async function startImpersonation(ctx: Ctx, input: { targetId: number }) 
     (actor.roleGroup === 'Admin' || target.user.role_group === 'Business');
   if (!allowed) throw forbidden('impersonation.not_allowed');
 
-  const [parent] = await deps.db
-    .select({ expires_at: authTokens.expires_at })
-    .from(authTokens)
-    .where(eq(authTokens.id, actor.tokenId));
+  const parentExpiresAt = await sessionExpiresAt(deps.db, actor.tokenId);
   return inTransaction(ctx, async ({ db: tx }) => {
     const issued = await issueToken(tx, {
       userId: target.user.id,
@@ -49,7 +45,7 @@ export async function startImpersonation(ctx: Ctx, input: { targetId: number }) 
       client: { ip: ctx.client?.ip ?? '', userAgent: ctx.client?.userAgent },
       impersonatorId: actor.userId,
       parentTokenId: actor.tokenId,
-      notAfter: parent?.expires_at,
+      notAfter: parentExpiresAt,
     });
     await audit(tx, {
       action: 'impersonation.start',
@@ -77,7 +73,8 @@ export async function stopImpersonation(ctx: Ctx): Promise<{ roleGroup: TRoleGro
   }
   const impersonatorId = actor.impersonatorId;
   return inTransaction(ctx, async ({ db: tx }) => {
-    await tx.update(authTokens).set({ revoked_at: new Date() }).where(eq(authTokens.id, actor.tokenId));
+    // An impersonation starts no other, so this ends exactly the impersonation.
+    await revokeToken(tx, actor.tokenId);
     await audit(tx, {
       action: 'impersonation.stop',
       actorId: impersonatorId,

@@ -39,3 +39,22 @@ export async function liveBusinessIds(ctx: Pick<Ctx, 'db'>, input: { agencyId: n
     );
   return rows.map((r) => r.id);
 }
+
+/**
+ * What the users module checks of a business: its owner, its seat limit and its departments switch.
+ * `lock` takes the row's lock (inside a transaction), so that two concurrent creations cannot both take
+ * the last seat or department.
+ */
+export async function businessLimits(ctx: Pick<Ctx, 'db'>, input: { id: number; lock?: boolean }) {
+  const query = ctx.db
+    .select({
+      owner_id: businesses.owner_id,
+      number_of_users: businesses.number_of_users,
+      dep_enabled: businesses.dep_enabled,
+      settings: businesses.settings,
+    })
+    .from(businesses)
+    .where(eq(businesses.id, input.id));
+  const [row] = input.lock ? await query.for('update') : await query;
+  return row;
+}
