@@ -9,7 +9,7 @@ import type {
   TUpdateAgencyRequest,
   TWhitelabelInput,
 } from '@stn/contracts/agencies';
-import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Tx } from '../../platform/db/client.ts';
@@ -653,4 +653,12 @@ export async function domainAvailable(ctx: Pick<Ctx, 'db' | 'deps'>, input: { do
     )
     .limit(1);
   return !row;
+}
+
+/**
+ * Whether the agency of that id lets its users in: true unless it is switched off, archived or deleted
+ * (and for no agency at all). A condition for another module's query (the session check).
+ */
+export function agencyLetsIn(agencyId: SQLWrapper): SQL<boolean> {
+  return sql<boolean>`coalesce((select ${agencies.active} and ${agencies.status} = 'active' from ${agencies} where ${agencies.id} = ${agencyId}), true)`;
 }

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, ne } from 'drizzle-orm';
+import { and, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { installStats } from './business-accounts.ts';
 import { businesses } from './tables.ts';
@@ -57,4 +57,12 @@ export async function businessLimits(ctx: Pick<Ctx, 'db'>, input: { id: number; 
     .where(eq(businesses.id, input.id));
   const [row] = input.lock ? await query.for('update') : await query;
   return row;
+}
+
+/**
+ * Whether the business of that id lets its users in: true unless it is switched off, archived or deleted
+ * (and for no business at all). A condition for another module's query (the session check).
+ */
+export function businessLetsIn(businessId: SQLWrapper): SQL<boolean> {
+  return sql<boolean>`coalesce((select ${businesses.active} and ${businesses.status} = 'active' from ${businesses} where ${businesses.id} = ${businessId}), true)`;
 }

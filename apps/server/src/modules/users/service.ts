@@ -9,7 +9,8 @@ import {
   type TUserType,
   userTypesFor,
 } from '@stn/contracts/roles';
-import { and, eq, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
 import type { Tx } from '../../platform/db/client.ts';
@@ -115,6 +116,42 @@ export async function findUserByEmail(ctx: Ctx, email: string): Promise<UserRow 
 /** A user of the context's tenant, or undefined. */
 export async function getUser(ctx: Ctx, id: number): Promise<UserRow | undefined> {
   return findUserRow(ctx, id);
+}
+
+const impersonator = alias(users, 'impersonator');
+
+/**
+ * Who holds a session, in one query: the user, whether its tenant lets it in (`accountOk`, the condition
+ * the agencies and businesses modules give, composed at app build) and whether the impersonator is enabled.
+ */
+export async function sessionHolder(
+  ctx: Pick<Ctx, 'db'>,
+  input: {
+    userId: number;
+    impersonatorId: number | null;
+    accountOk: (user: { agency_id: AnyColumn; business_id: AnyColumn }) => SQL<boolean>;
+  },
+) {
+  const [row] = await ctx.db
+    .select({
+      user: {
+        id: users.id,
+        role_group: users.role_group,
+        role: users.role,
+        user_type: users.user_type,
+        agency_id: users.agency_id,
+        business_id: users.business_id,
+        active: users.active,
+        settings: users.settings,
+      },
+      accountOk: input.accountOk(users),
+      impersonatorActive: sql<boolean>`coalesce(${impersonator.active}, false)`,
+    })
+    .from(users)
+    .leftJoin(impersonator, eq(impersonator.id, sql`${input.impersonatorId}`))
+    .where(eq(users.id, input.userId))
+    .limit(1);
+  return row;
 }
 
 /**
