@@ -38,6 +38,7 @@ import {
   whitelabelHostTaken,
 } from '../sites/service.ts';
 import {
+  activeBusinessAdminIds,
   createUser,
   isEmailTaken,
   resumeTenantUsers,
@@ -45,7 +46,6 @@ import {
   suspendTenantUsers,
   updateUser,
 } from '../users/service.ts';
-import { users } from '../users/tables.ts';
 import {
   type AgencyRow,
   agencyAdminOf,
@@ -561,20 +561,10 @@ export async function sendNotification(
     businessIds = await liveBusinessIds(deps, { agencyId: agency.id });
   }
   if (businessIds.length === 0) return 0;
-  const recipients = await deps.db
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        eq(users.agency_id, agency.id),
-        inArray(users.business_id, businessIds),
-        eq(users.role, 'BusinessAdmin'),
-        eq(users.active, true),
-      ),
-    );
+  const recipients = await activeBusinessAdminIds(deps, { agencyId: agency.id, businessIds });
   let sent = 0;
-  for (const r of recipients) {
-    const mail = { userId: r.id, subject: input.subject, text: input.message };
+  for (const userId of recipients) {
+    const mail = { userId, subject: input.subject, text: input.message };
     if (await sendNotificationMail(userContext(deps, actor), mail)) sent++;
   }
   return sent;

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { installStats } from './business-accounts.ts';
 import { businesses } from './tables.ts';
@@ -65,4 +65,26 @@ export async function businessLimits(ctx: Pick<Ctx, 'db'>, input: { id: number; 
  */
 export function businessLetsIn(businessId: SQLWrapper): SQL<boolean> {
   return sql<boolean>`coalesce((select ${businesses.active} and ${businesses.status} = 'active' from ${businesses} where ${businesses.id} = ${businessId}), true)`;
+}
+
+/** The agency's live (not deleted) businesses, by id (the businesses export). */
+export async function liveBusinessesOf(ctx: Pick<Ctx, 'db'>, input: { agencyId: number }) {
+  return ctx.db
+    .select()
+    .from(businesses)
+    .where(and(eq(businesses.agency_id, input.agencyId), ne(businesses.status, 'deleted')))
+    .orderBy(asc(businesses.id));
+}
+
+/** The names of these businesses, by id. */
+export async function businessNames(
+  ctx: Pick<Ctx, 'db'>,
+  input: { ids: number[] },
+): Promise<Map<number, string>> {
+  if (input.ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ id: businesses.id, name: businesses.name })
+    .from(businesses)
+    .where(inArray(businesses.id, input.ids));
+  return new Map(rows.map((r) => [r.id, r.name]));
 }

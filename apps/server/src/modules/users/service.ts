@@ -9,7 +9,7 @@ import {
   type TUserType,
   userTypesFor,
 } from '@stn/contracts/roles';
-import { type AnyColumn, and, eq, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
@@ -465,4 +465,52 @@ export async function loadUser(ctx: Ctx, userId: number): Promise<TUser> {
         }
       : null,
   };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What the agencies module reads of its users (by agency id: the caller has already checked the agency).
+
+/** The AgencyAdmins of these agencies, oldest first (the first is the agency's own user). */
+export async function agencyAdmins(ctx: Pick<Ctx, 'db'>, input: { agencyIds: number[] }): Promise<UserRow[]> {
+  if (input.agencyIds.length === 0) return [];
+  return ctx.db
+    .select()
+    .from(users)
+    .where(and(inArray(users.agency_id, input.agencyIds), eq(users.role, 'AgencyAdmin')))
+    .orderBy(asc(users.id));
+}
+
+/** Every user of the agency, its staff and its businesses' users, by id (the users export). */
+export async function usersOfAgency(ctx: Pick<Ctx, 'db'>, input: { agencyId: number }): Promise<UserRow[]> {
+  return ctx.db.select().from(users).where(eq(users.agency_id, input.agencyId)).orderBy(asc(users.id));
+}
+
+/** The enabled BusinessAdmins of these businesses of the agency (the recipients of its notifications). */
+export async function activeBusinessAdminIds(
+  ctx: Pick<Ctx, 'db'>,
+  input: { agencyId: number; businessIds: number[] },
+): Promise<number[]> {
+  if (input.businessIds.length === 0) return [];
+  const rows = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.agency_id, input.agencyId),
+        inArray(users.business_id, input.businessIds),
+        eq(users.role, 'BusinessAdmin'),
+        eq(users.active, true),
+      ),
+    );
+  return rows.map((r) => r.id);
+}
+
+/** The e-mail addresses of these users, by id. */
+export async function emailsOf(ctx: Pick<Ctx, 'db'>, input: { ids: number[] }): Promise<Map<number, string>> {
+  if (input.ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(inArray(users.id, input.ids));
+  return new Map(rows.map((r) => [r.id, r.email]));
 }
