@@ -52,8 +52,6 @@ const KNOWN: Record<string, string> = {
   'module-import: apps/server/src/modules/auth/service.ts -> apps/server/src/modules/users/tables.ts': USERS,
   'module-import: apps/server/src/modules/businesses/business-accounts.ts -> apps/server/src/modules/agencies/tables.ts':
     READS,
-  'module-import: apps/server/src/modules/businesses/business-accounts.ts -> apps/server/src/modules/users/tables.ts':
-    USERS,
   'module-import: apps/server/src/modules/users/service.ts -> apps/server/src/modules/agencies/tables.ts':
     READS,
   'module-import: apps/server/src/modules/users/service.ts -> apps/server/src/modules/businesses/tables.ts':

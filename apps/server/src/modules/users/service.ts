@@ -9,7 +9,7 @@ import {
   type TUserType,
   userTypesFor,
 } from '@stn/contracts/roles';
-import { type AnyColumn, and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
@@ -513,4 +513,57 @@ export async function emailsOf(ctx: Pick<Ctx, 'db'>, input: { ids: number[] }): 
     .from(users)
     .where(inArray(users.id, input.ids));
   return new Map(rows.map((r) => [r.id, r.email]));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What the businesses module reads of its owners.
+
+export type OwnerSummary = {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  active: boolean;
+};
+
+/** The owners shown with businesses, by id. */
+export async function ownerSummaries(
+  ctx: Pick<Ctx, 'db'>,
+  input: { ids: number[] },
+): Promise<Map<number, OwnerSummary>> {
+  if (input.ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({
+      id: users.id,
+      email: users.email,
+      first_name: users.first_name,
+      last_name: users.last_name,
+      active: users.active,
+    })
+    .from(users)
+    .where(inArray(users.id, input.ids));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/**
+ * A condition for another module's query: the user of that id matches the search pattern (e-mail or full
+ * name, case-insensitive); false for no user.
+ */
+export function userMatches(userId: SQLWrapper, pattern: string): SQL {
+  return sql`${userId} in (select ${users.id} from ${users} where ${users.email} ilike ${pattern}
+    or (${users.first_name} || ' ' || ${users.last_name}) ilike ${pattern})`;
+}
+
+/** The business's owner (when it is one of its BusinessAdmins), or else its first BusinessAdmin. */
+export async function businessAdminOf(
+  ctx: Pick<Ctx, 'db'>,
+  input: { businessId: number; ownerId: number | null },
+): Promise<UserRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(users)
+    .where(and(eq(users.business_id, input.businessId), eq(users.role, 'BusinessAdmin')))
+    .orderBy(sql`${users.id} = ${input.ownerId ?? 0} desc`, asc(users.id))
+    .limit(1);
+  return row;
 }
