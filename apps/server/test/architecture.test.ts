@@ -39,12 +39,6 @@ const READS =
  * that this list only shrinks.
  */
 const KNOWN: Record<string, string> = {
-  'module-import: apps/server/src/modules/auth/impersonation.ts -> apps/server/src/modules/agencies/tables.ts':
-    READS,
-  'module-import: apps/server/src/modules/auth/impersonation.ts -> apps/server/src/modules/businesses/tables.ts':
-    READS,
-  'module-import: apps/server/src/modules/auth/impersonation.ts -> apps/server/src/modules/users/tables.ts':
-    USERS,
   'module-import: apps/server/src/modules/auth/service.ts -> apps/server/src/modules/agencies/tables.ts':
     READS,
   'module-import: apps/server/src/modules/auth/service.ts -> apps/server/src/modules/businesses/tables.ts':

@@ -589,11 +589,19 @@ export function liveAgencyIds(ctx: Pick<Ctx, 'db'>, input: { nameLike?: string }
     );
 }
 
-/** Names and statuses of some agencies. */
+/** Names, statuses and sites of some agencies. */
 export async function agencySummaries(ctx: Pick<Ctx, 'db'>, input: { ids: number[] }) {
   if (input.ids.length === 0) return [];
   return ctx.db
-    .select({ id: agencies.id, name: agencies.name, status: agencies.status })
+    .select({
+      id: agencies.id,
+      name: agencies.name,
+      status: agencies.status,
+      is_template: agencies.is_template,
+      is_main: agencies.is_main,
+      subdomain: agencies.subdomain,
+      domain: agencies.domain,
+    })
     .from(agencies)
     .where(inArray(agencies.id, input.ids));
 }
@@ -651,4 +659,9 @@ export async function domainAvailable(ctx: Pick<Ctx, 'db' | 'deps'>, input: { do
  */
 export function agencyLetsIn(agencyId: SQLWrapper): SQL<boolean> {
   return sql<boolean>`coalesce((select ${agencies.active} and ${agencies.status} = 'active' from ${agencies} where ${agencies.id} = ${agencyId}), true)`;
+}
+
+/** A condition for another module's query: the agency of that id is named like the pattern. */
+export function agencyNameMatches(agencyId: SQLWrapper, pattern: string): SQL {
+  return sql`${agencyId} in (select ${agencies.id} from ${agencies} where ${agencies.name} ilike ${pattern})`;
 }

@@ -88,3 +88,8 @@ export async function businessNames(
     .where(inArray(businesses.id, input.ids));
   return new Map(rows.map((r) => [r.id, r.name]));
 }
+
+/** A condition for another module's query: the business of that id is named like the pattern. */
+export function businessNameMatches(businessId: SQLWrapper, pattern: string): SQL {
+  return sql`${businessId} in (select ${businesses.id} from ${businesses} where ${businesses.name} ilike ${pattern})`;
+}

@@ -9,7 +9,20 @@ import {
   type TUserType,
   userTypesFor,
 } from '@stn/contracts/roles';
-import { type AnyColumn, and, asc, eq, inArray, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import {
+  type AnyColumn,
+  and,
+  asc,
+  count,
+  eq,
+  ilike,
+  inArray,
+  ne,
+  or,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
@@ -566,4 +579,44 @@ export async function businessAdminOf(
     .orderBy(sql`${users.id} = ${input.ownerId ?? 0} desc`, asc(users.id))
     .limit(1);
   return row;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What the auth module's impersonation reads of users.
+
+/**
+ * The enabled users of these role groups in the context's tenant, but one, by id: searchable by e-mail,
+ * name, or whatever else `alsoMatches` says of a user (its business's or agency's name).
+ */
+export async function impersonableUserRows(
+  ctx: Ctx,
+  input: {
+    roleGroups: UserRow['role_group'][];
+    exceptId: number;
+    keyword?: string;
+    alsoMatches?: (user: { agency_id: AnyColumn; business_id: AnyColumn }) => SQL[];
+    limit: number;
+    offset: number;
+  },
+): Promise<{ rows: UserRow[]; total: number }> {
+  const kw = input.keyword;
+  const where = scope(
+    ctx,
+    { agency_id: users.agency_id },
+    inArray(users.role_group, input.roleGroups),
+    eq(users.active, true),
+    ne(users.id, input.exceptId),
+    kw
+      ? or(
+          ilike(users.email, kw),
+          ilike(sql`${users.first_name} || ' ' || ${users.last_name}`, kw),
+          ...(input.alsoMatches?.(users) ?? []),
+        )
+      : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    ctx.db.select().from(users).where(where).orderBy(asc(users.id)).limit(input.limit).offset(input.offset),
+    ctx.db.select({ n: count() }).from(users).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
 }
