@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { translate } from '@stn/contracts/i18n';
+import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -15,12 +16,13 @@ import {
 } from 'fastify-type-provider-zod';
 import pino, { type Logger } from 'pino';
 import { agenciesRoutes } from './modules/agencies/routes.ts';
-import { sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
+import { agencyLetsIn, sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { packagesRoutes } from './modules/billing/routes/packages.ts';
 import { plansRoutes } from './modules/billing/routes/plans.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
+import { businessLetsIn } from './modules/businesses/service.ts';
 import { phoneListsRoutes } from './modules/compliance/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
 import { installsWidgetRoutes } from './modules/installs/widget.ts';
@@ -32,7 +34,8 @@ import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
 import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
 import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
 import { usersRoutes } from './modules/users/routes.ts';
-import { authPlugin } from './platform/auth/plugin.ts';
+import { sessionHolder } from './modules/users/service.ts';
+import { authPlugin, type SessionHolder } from './platform/auth/plugin.ts';
 import type { Config } from './platform/config.ts';
 import type { Db } from './platform/db/client.ts';
 import type { Deps } from './platform/deps.ts';
@@ -85,6 +88,20 @@ function plugModules(p: Plugs): void {
   p.widget.routes.push(installsWidgetRoutes);
   p.onReady.push(sealAgencySecrets);
 }
+
+/**
+ * Who holds a session: the users module's user, let in by its agency and its business (a switched-off,
+ * archived or deleted one locks its users out). Composed here, as the users module sits below the other two.
+ */
+const holder: SessionHolder = (db, input) =>
+  sessionHolder(
+    { db },
+    {
+      ...input,
+      accountOk: (user) =>
+        sql<boolean>`(${agencyLetsIn(user.agency_id)} and ${businessLetsIn(user.business_id)})`,
+    },
+  );
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, db } = opts;
@@ -154,7 +171,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   registerErrorHandling(app);
   recordRoutes(app);
-  await app.register(authPlugin, { db });
+  await app.register(authPlugin, { db, holder });
 
   await app.register(swagger, {
     openapi: {
@@ -202,7 +219,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routes: plugs.widget.routes,
   });
   await app.register(webhookTree, { prefix: '/webhooks', registry: plugs.webhooks });
-  await app.register(socketTree, { db, hub: realtime });
+  await app.register(socketTree, { db, hub: realtime, holder });
 
   // Uploaded images (agency logos): public files under <dataDir>/uploads, never the web app's index.html.
   const uploads = path.join(config.dataDir, 'uploads');

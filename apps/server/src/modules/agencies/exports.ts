@@ -1,10 +1,8 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/http/errors.ts';
-import { businesses } from '../businesses/tables.ts';
-import { users } from '../users/tables.ts';
+import { businessNames, liveBusinessesOf } from '../businesses/service.ts';
+import { emailsOf, usersOfAgency } from '../users/service.ts';
 import { findAgency } from './queries.ts';
 
 type Cell = string | number | boolean | null | undefined | Date;
@@ -33,12 +31,10 @@ async function exportAgency(deps: Deps, actor: Actor, agencyId: number | undefin
 
 export async function exportUsers(deps: Deps, actor: Actor, agencyId?: number) {
   const agency = await exportAgency(deps, actor, agencyId);
-  const rows = await deps.db
-    .select({ user: users, business: { name: businesses.name } })
-    .from(users)
-    .leftJoin(businesses, eq(businesses.id, users.business_id))
-    .where(eq(users.agency_id, agency.id))
-    .orderBy(asc(users.id));
+  const users = await usersOfAgency(deps, { agencyId: agency.id });
+  const names = await businessNames(deps, {
+    ids: [...new Set(users.flatMap((u) => (u.business_id ? [u.business_id] : [])))],
+  });
   const csv = toCsv(
     [
       'id',
@@ -52,7 +48,7 @@ export async function exportUsers(deps: Deps, actor: Actor, agencyId?: number) {
       'active',
       'created_at',
     ],
-    rows.map(({ user, business }) => [
+    users.map((user) => [
       user.id,
       user.first_name,
       user.last_name,
@@ -60,7 +56,7 @@ export async function exportUsers(deps: Deps, actor: Actor, agencyId?: number) {
       user.role,
       user.user_type,
       user.business_id,
-      business?.name,
+      user.business_id ? names.get(user.business_id) : undefined,
       user.active ? 'yes' : 'no',
       user.created_at,
     ]),
@@ -70,13 +66,10 @@ export async function exportUsers(deps: Deps, actor: Actor, agencyId?: number) {
 
 export async function exportBusinesses(deps: Deps, actor: Actor, agencyId?: number) {
   const agency = await exportAgency(deps, actor, agencyId);
-  const owner = alias(users, 'owner');
-  const rows = await deps.db
-    .select({ b: businesses, owner: { email: owner.email } })
-    .from(businesses)
-    .leftJoin(owner, eq(owner.id, businesses.owner_id))
-    .where(and(eq(businesses.agency_id, agency.id), ne(businesses.status, 'deleted')))
-    .orderBy(asc(businesses.id));
+  const businesses = await liveBusinessesOf(deps, { agencyId: agency.id });
+  const owners = await emailsOf(deps, {
+    ids: [...new Set(businesses.flatMap((b) => (b.owner_id ? [b.owner_id] : [])))],
+  });
   const csv = toCsv(
     [
       'id',
@@ -93,10 +86,10 @@ export async function exportBusinesses(deps: Deps, actor: Actor, agencyId?: numb
       'number_of_messages',
       'created_at',
     ],
-    rows.map(({ b, owner: o }) => [
+    businesses.map((b) => [
       b.id,
       b.name,
-      o?.email,
+      b.owner_id ? owners.get(b.owner_id) : undefined,
       b.status,
       b.active ? 'yes' : 'no',
       b.widget_type,

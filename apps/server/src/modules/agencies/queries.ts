@@ -1,11 +1,11 @@
 import type { TAgency } from '@stn/contracts/agencies';
-import { and, asc, eq, inArray, ne, type SQL } from 'drizzle-orm';
+import { eq, ne, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { whitelabelsOf } from '../sites/service.ts';
-import { users } from '../users/tables.ts';
+import { agencyAdmins } from '../users/service.ts';
 import { agencies } from './tables.ts';
 
 export type AgencyRow = typeof agencies.$inferSelect;
@@ -33,12 +33,7 @@ export async function ownAgency(db: Tx, actor: Actor): Promise<AgencyRow> {
 
 /** The agency's first AgencyAdmin: the user of the create form. */
 export async function agencyAdminOf(db: Tx, agencyId: number) {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.agency_id, agencyId), eq(users.role, 'AgencyAdmin')))
-    .orderBy(asc(users.id))
-    .limit(1);
+  const [row] = await agencyAdmins({ db }, { agencyIds: [agencyId] });
   return row;
 }
 
@@ -52,11 +47,7 @@ export async function presentAgencies(db: Tx, rows: AgencyRow[]): Promise<TAgenc
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const wls = await whitelabelsOf({ db }, { agencyIds: ids });
-  const admins = await db
-    .select()
-    .from(users)
-    .where(and(inArray(users.agency_id, ids), eq(users.role, 'AgencyAdmin')))
-    .orderBy(asc(users.id));
+  const admins = await agencyAdmins({ db }, { agencyIds: ids });
   return rows.map((a) => {
     const wl = wls.find((w) => w.agency_id === a.id);
     const admin = admins.find((u) => u.agency_id === a.id);

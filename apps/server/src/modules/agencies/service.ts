@@ -9,7 +9,7 @@ import type {
   TUpdateAgencyRequest,
   TWhitelabelInput,
 } from '@stn/contracts/agencies';
-import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Tx } from '../../platform/db/client.ts';
@@ -38,6 +38,7 @@ import {
   whitelabelHostTaken,
 } from '../sites/service.ts';
 import {
+  activeBusinessAdminIds,
   createUser,
   isEmailTaken,
   resumeTenantUsers,
@@ -45,7 +46,6 @@ import {
   suspendTenantUsers,
   updateUser,
 } from '../users/service.ts';
-import { users } from '../users/tables.ts';
 import {
   type AgencyRow,
   agencyAdminOf,
@@ -561,20 +561,10 @@ export async function sendNotification(
     businessIds = await liveBusinessIds(deps, { agencyId: agency.id });
   }
   if (businessIds.length === 0) return 0;
-  const recipients = await deps.db
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        eq(users.agency_id, agency.id),
-        inArray(users.business_id, businessIds),
-        eq(users.role, 'BusinessAdmin'),
-        eq(users.active, true),
-      ),
-    );
+  const recipients = await activeBusinessAdminIds(deps, { agencyId: agency.id, businessIds });
   let sent = 0;
-  for (const r of recipients) {
-    const mail = { userId: r.id, subject: input.subject, text: input.message };
+  for (const userId of recipients) {
+    const mail = { userId, subject: input.subject, text: input.message };
     if (await sendNotificationMail(userContext(deps, actor), mail)) sent++;
   }
   return sent;
@@ -599,11 +589,19 @@ export function liveAgencyIds(ctx: Pick<Ctx, 'db'>, input: { nameLike?: string }
     );
 }
 
-/** Names and statuses of some agencies. */
+/** Names, statuses and sites of some agencies. */
 export async function agencySummaries(ctx: Pick<Ctx, 'db'>, input: { ids: number[] }) {
   if (input.ids.length === 0) return [];
   return ctx.db
-    .select({ id: agencies.id, name: agencies.name, status: agencies.status })
+    .select({
+      id: agencies.id,
+      name: agencies.name,
+      status: agencies.status,
+      is_template: agencies.is_template,
+      is_main: agencies.is_main,
+      subdomain: agencies.subdomain,
+      domain: agencies.domain,
+    })
     .from(agencies)
     .where(inArray(agencies.id, input.ids));
 }
@@ -653,4 +651,17 @@ export async function domainAvailable(ctx: Pick<Ctx, 'db' | 'deps'>, input: { do
     )
     .limit(1);
   return !row;
+}
+
+/**
+ * Whether the agency of that id lets its users in: true unless it is switched off, archived or deleted
+ * (and for no agency at all). A condition for another module's query (the session check).
+ */
+export function agencyLetsIn(agencyId: SQLWrapper): SQL<boolean> {
+  return sql<boolean>`coalesce((select ${agencies.active} and ${agencies.status} = 'active' from ${agencies} where ${agencies.id} = ${agencyId}), true)`;
+}
+
+/** A condition for another module's query: the agency of that id is named like the pattern. */
+export function agencyNameMatches(agencyId: SQLWrapper, pattern: string): SQL {
+  return sql`${agencyId} in (select ${agencies.id} from ${agencies} where ${agencies.name} ilike ${pattern})`;
 }

@@ -508,6 +508,18 @@ describe('GET /v1/impersonate/users (the drawer list)', () => {
     const found = (await list(tok(c.seed.superAdmin), `?keyword=${encodeURIComponent('bizuser@b')}`)).json();
     expect(found.data.map((u: { id: number }) => u.id)).toEqual([c.seed.b.businessUser.id]);
     expect(found.meta.total).toBe(1);
+    // The user's business name and agency name match too.
+    const ids = async (kw: string) =>
+      (await list(tok(seed.superAdmin), `?perPage=100&keyword=${encodeURIComponent(kw)}`))
+        .json()
+        .data.map((u: { id: number }) => u.id)
+        .sort();
+    expect(await ids('Business B')).toEqual([seed.b.businessAdmin.id, seed.b.businessUser.id].sort());
+    const ofAgencyB = await ids('Agency B');
+    expect(ofAgencyB).toEqual(
+      expect.arrayContaining([seed.b.agencyAdmin.id, seed.b.businessAdmin.id, seed.b.businessUser.id]),
+    );
+    expect(ofAgencyB).not.toContain(seed.a.businessAdmin.id);
     // The keyword's own % and _ are literal characters, not wildcards.
     for (const wild of ['%', '_']) {
       const none = (await list(tok(c.seed.superAdmin), `?keyword=${encodeURIComponent(wild)}`)).json();

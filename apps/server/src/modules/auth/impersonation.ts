@@ -1,15 +1,13 @@
 import type { TListQuery } from '@stn/contracts/http';
 import type { TRoleGroup } from '@stn/contracts/roles';
-import { asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
-import { issueToken } from '../../platform/auth/sessions.ts';
-import { authTokens } from '../../platform/auth/tables.ts';
+import { issueToken, revokeToken, sessionExpiresAt } from '../../platform/auth/sessions.ts';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
-import { actingUser, auditClient, type Ctx, inTransaction, scope } from '../../platform/tenancy/context.ts';
-import { agencies } from '../agencies/tables.ts';
+import { actingUser, auditClient, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
+import { agencyNameMatches, agencySummaries } from '../agencies/service.ts';
 import { audit } from '../audit/service.ts';
-import { businesses } from '../businesses/tables.ts';
-import { users } from '../users/tables.ts';
+import { businessNameMatches, businessNames } from '../businesses/service.ts';
+import { getUser, impersonableUserRows, impersonatorOf } from '../users/service.ts';
 
 /**
  * Rules: an Admin may impersonate agency and business users; an agency user the users of its own
@@ -22,13 +20,10 @@ export async function startImpersonation(ctx: Ctx, input: { targetId: number }) 
   if (actor.tokenKind === 'impersonation') throw forbidden('impersonation.no_chain');
   if (actor.roleGroup === 'Business') throw forbidden('impersonation.not_allowed');
   // The target is looked up inside the caller's tenant: another agency's user is not found.
-  const [target] = await deps.db
-    .select({ user: users, agency: agencies })
-    .from(users)
-    .leftJoin(agencies, eq(agencies.id, users.agency_id))
-    .where(scope(ctx, { agency_id: users.agency_id }, eq(users.id, targetId)))
-    .limit(1);
-  if (!target) throw notFound();
+  const user = await getUser(ctx, targetId);
+  if (!user) throw notFound();
+  const [agency] = user.agency_id ? await agencySummaries(ctx, { ids: [user.agency_id] }) : [];
+  const target = { user, agency };
   const allowed =
     target.user.id !== actor.userId &&
     target.user.active &&
@@ -36,10 +31,7 @@ export async function startImpersonation(ctx: Ctx, input: { targetId: number }) 
     (actor.roleGroup === 'Admin' || target.user.role_group === 'Business');
   if (!allowed) throw forbidden('impersonation.not_allowed');
 
-  const [parent] = await deps.db
-    .select({ expires_at: authTokens.expires_at })
-    .from(authTokens)
-    .where(eq(authTokens.id, actor.tokenId));
+  const parentExpiresAt = await sessionExpiresAt(deps.db, actor.tokenId);
   return inTransaction(ctx, async ({ db: tx }) => {
     const issued = await issueToken(tx, {
       userId: target.user.id,
@@ -49,7 +41,7 @@ export async function startImpersonation(ctx: Ctx, input: { targetId: number }) 
       client: { ip: ctx.client?.ip ?? '', userAgent: ctx.client?.userAgent },
       impersonatorId: actor.userId,
       parentTokenId: actor.tokenId,
-      notAfter: parent?.expires_at,
+      notAfter: parentExpiresAt,
     });
     await audit(tx, {
       action: 'impersonation.start',
@@ -76,8 +68,10 @@ export async function stopImpersonation(ctx: Ctx): Promise<{ roleGroup: TRoleGro
     throw new AppError('BAD_REQUEST', 'impersonation.not_impersonating');
   }
   const impersonatorId = actor.impersonatorId;
-  return inTransaction(ctx, async ({ db: tx }) => {
-    await tx.update(authTokens).set({ revoked_at: new Date() }).where(eq(authTokens.id, actor.tokenId));
+  return inTransaction(ctx, async (txCtx) => {
+    const tx = txCtx.db;
+    // An impersonation starts no other, so this ends exactly the impersonation.
+    await revokeToken(tx, actor.tokenId);
     await audit(tx, {
       action: 'impersonation.stop',
       actorId: impersonatorId,
@@ -87,10 +81,7 @@ export async function stopImpersonation(ctx: Ctx): Promise<{ roleGroup: TRoleGro
       data: { token_id: actor.tokenId },
       ...auditClient(ctx),
     });
-    const [impersonator] = await tx
-      .select({ role_group: users.role_group })
-      .from(users)
-      .where(eq(users.id, impersonatorId));
+    const impersonator = await impersonatorOf(txCtx);
     return { roleGroup: impersonator?.role_group ?? 'Admin' };
   });
 }
@@ -101,41 +92,33 @@ export async function impersonableUsers(ctx: Ctx, q: TListQuery) {
   const { deps } = ctx;
   const groups = actor.roleGroup === 'Admin' ? (['Agency', 'Business'] as const) : (['Business'] as const);
   const kw = q.keyword ? likePattern(q.keyword) : undefined;
-  const where = scope(
-    ctx,
-    { agency_id: users.agency_id },
-    inArray(users.role_group, [...groups]),
-    eq(users.active, true),
-    ne(users.id, actor.userId),
-    kw
-      ? or(
-          ilike(users.email, kw),
-          ilike(sql`${users.first_name} || ' ' || ${users.last_name}`, kw),
-          ilike(businesses.name, kw),
-          ilike(agencies.name, kw),
-        )
-      : undefined,
-  );
-  const base = () =>
-    deps.db
-      .select({ user: users, agency: agencies, business: { name: businesses.name } })
-      .from(users)
-      .leftJoin(agencies, eq(agencies.id, users.agency_id))
-      .leftJoin(businesses, eq(businesses.id, users.business_id))
-      .where(where);
   const { limit, offset } = pageOf(q);
-  const [rows, [total]] = await Promise.all([
-    base().orderBy(asc(users.id)).limit(limit).offset(offset),
-    deps.db
-      .select({ n: count() })
-      .from(users)
-      .leftJoin(agencies, eq(agencies.id, users.agency_id))
-      .leftJoin(businesses, eq(businesses.id, users.business_id))
-      .where(where),
+  const { rows: users, total } = await impersonableUserRows(ctx, {
+    roleGroups: [...groups],
+    exceptId: actor.userId,
+    keyword: kw,
+    alsoMatches: (u) =>
+      kw ? [businessNameMatches(u.business_id, kw), agencyNameMatches(u.agency_id, kw)] : [],
+    limit,
+    offset,
+  });
+  const ids = (pick: (u: (typeof users)[number]) => number | null) => [
+    ...new Set(users.flatMap((u) => (pick(u) ? [pick(u) as number] : []))),
+  ];
+  const [agencyRows, names] = await Promise.all([
+    agencySummaries(ctx, { ids: ids((u) => u.agency_id) }),
+    businessNames(ctx, { ids: ids((u) => u.business_id) }),
   ]);
+  const agencyOf = new Map(agencyRows.map((a) => [a.id, a]));
+  const rows = users.map((user) => ({
+    user,
+    agency: user.agency_id ? agencyOf.get(user.agency_id) : undefined,
+    business:
+      user.business_id && names.has(user.business_id) ? { name: names.get(user.business_id) } : undefined,
+  }));
   const main = deps.config.mainDomain;
   return {
-    total: total?.n ?? 0,
+    total,
     data: rows.map((r) => ({
       id: r.user.id,
       name: `${r.user.first_name} ${r.user.last_name}`.trim(),

@@ -4,7 +4,6 @@ import { isLanguage, translate } from '@stn/contracts/i18n';
 import type { TRoleGroup } from '@stn/contracts/roles';
 import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { burnPasswordCheck, verifyPassword } from '../../platform/auth/passwords.ts';
-import { accountActive } from '../../platform/auth/plugin.ts';
 import { issueToken, type SessionClient } from '../../platform/auth/sessions.ts';
 import { hashToken, newToken } from '../../platform/auth/tokens.ts';
 import type { Tx } from '../../platform/db/client.ts';
@@ -24,6 +23,13 @@ import {
 } from '../users/service.ts';
 import { users } from '../users/tables.ts';
 import { loginFailures, userTokens } from './tables.ts';
+
+/**
+ * The user's agency and business (where they have them) are active: a switched-off, archived or deleted
+ * business or agency locks its users out (the session check asks the same, see app.ts).
+ */
+const accountActive = sql<boolean>`(${agencies.id} is null or (${agencies.active} and ${agencies.status} = 'active'))
+  and (${businesses.id} is null or (${businesses.active} and ${businesses.status} = 'active'))`;
 
 type Purpose = 'password_reset' | 'verify_email' | 'unsubscribe';
 

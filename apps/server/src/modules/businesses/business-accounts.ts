@@ -26,15 +26,17 @@ import { audit } from '../audit/service.ts';
 import { requestPasswordReset, sendEmailVerification } from '../auth/service.ts';
 import { isPlanOfAgency } from '../billing/service.ts';
 import {
+  businessAdminOf,
   createUser,
   isEmailTaken,
   markEmailVerified,
+  ownerSummaries,
   resumeTenantUsers,
   setPassword,
   suspendTenantUsers,
   updateUser,
+  userMatches,
 } from '../users/service.ts';
-import { users } from '../users/tables.ts';
 import { businesses } from './tables.ts';
 
 /** Who asked, when known (services called outside a request pass nothing). */
@@ -43,13 +45,11 @@ type BusinessRow = typeof businesses.$inferSelect;
 type OwnerRow = { id: number; email: string; first_name: string; last_name: string; active: boolean } | null;
 
 const tenant = { agency_id: businesses.agency_id };
-const ownerCols = {
-  id: users.id,
-  email: users.email,
-  first_name: users.first_name,
-  last_name: users.last_name,
-  active: users.active,
-};
+
+/** The owners of these businesses, by id (users module). */
+async function ownersOf(db: Tx, rows: BusinessRow[]) {
+  return ownerSummaries({ db }, { ids: [...new Set(rows.flatMap((b) => (b.owner_id ? [b.owner_id] : [])))] });
+}
 
 export function toBusiness(b: BusinessRow, owner: OwnerRow): TBusiness {
   return {
@@ -90,13 +90,10 @@ export function toBusiness(b: BusinessRow, owner: OwnerRow): TBusiness {
 
 /** One business with its owner, by id, regardless of tenant: callers have checked the tenant already. */
 export async function loadBusiness(db: Tx, id: number): Promise<TBusiness> {
-  const [row] = await db
-    .select({ b: businesses, owner: ownerCols })
-    .from(businesses)
-    .leftJoin(users, eq(users.id, businesses.owner_id))
-    .where(eq(businesses.id, id));
+  const [row] = await db.select().from(businesses).where(eq(businesses.id, id));
   if (!row) throw notFound();
-  return toBusiness(row.b, row.owner);
+  const owners = await ownersOf(db, [row]);
+  return toBusiness(row, (row.owner_id && owners.get(row.owner_id)) || null);
 }
 
 /** The caller's business by id, inside the caller's tenant (another agency's business: 404). */
@@ -122,31 +119,24 @@ export async function listBusinesses(deps: Deps, actor: Actor, q: TBusinessListQ
     tenant,
     eq(businesses.status, q.status),
     actor.roleGroup === 'Admin' && q.agency_id ? eq(businesses.agency_id, q.agency_id) : undefined,
-    kw
-      ? or(
-          ilike(businesses.name, kw),
-          ilike(users.email, kw),
-          ilike(sql`${users.first_name} || ' ' || ${users.last_name}`, kw),
-        )
-      : undefined,
+    kw ? or(ilike(businesses.name, kw), userMatches(businesses.owner_id, kw)) : undefined,
   );
   const { limit, offset } = pageOf(q);
   const [rows, [total]] = await Promise.all([
     deps.db
-      .select({ b: businesses, owner: ownerCols })
+      .select()
       .from(businesses)
-      .leftJoin(users, eq(users.id, businesses.owner_id))
       .where(where)
       .orderBy(desc(businesses.created_at), desc(businesses.id))
       .limit(limit)
       .offset(offset),
-    deps.db
-      .select({ n: count() })
-      .from(businesses)
-      .leftJoin(users, eq(users.id, businesses.owner_id))
-      .where(where),
+    deps.db.select({ n: count() }).from(businesses).where(where),
   ]);
-  return { data: rows.map((r) => toBusiness(r.b, r.owner)), total: total?.n ?? 0 };
+  const owners = await ownersOf(deps.db, rows);
+  return {
+    data: rows.map((b) => toBusiness(b, (b.owner_id && owners.get(b.owner_id)) || null)),
+    total: total?.n ?? 0,
+  };
 }
 
 /** id and name of the agency's active businesses (pickers). */
@@ -341,13 +331,7 @@ export async function changeStatus(ctx: Ctx, input: { id: number; transition: Tr
 
 /** The business's owner, or else its first BusinessAdmin. */
 async function ownerOf(tx: Tx, business: BusinessRow) {
-  const [row] = await tx
-    .select()
-    .from(users)
-    .where(and(eq(users.business_id, business.id), eq(users.role, 'BusinessAdmin')))
-    .orderBy(sql`${users.id} = ${business.owner_id ?? 0} desc`, asc(users.id))
-    .limit(1);
-  return row;
+  return businessAdminOf({ db: tx }, { businessId: business.id, ownerId: business.owner_id });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { installStats } from './business-accounts.ts';
 import { businesses } from './tables.ts';
@@ -38,4 +38,58 @@ export async function liveBusinessIds(ctx: Pick<Ctx, 'db'>, input: { agencyId: n
       ),
     );
   return rows.map((r) => r.id);
+}
+
+/**
+ * What the users module checks of a business: its owner, its seat limit and its departments switch.
+ * `lock` takes the row's lock (inside a transaction), so that two concurrent creations cannot both take
+ * the last seat or department.
+ */
+export async function businessLimits(ctx: Pick<Ctx, 'db'>, input: { id: number; lock?: boolean }) {
+  const query = ctx.db
+    .select({
+      owner_id: businesses.owner_id,
+      number_of_users: businesses.number_of_users,
+      dep_enabled: businesses.dep_enabled,
+      settings: businesses.settings,
+    })
+    .from(businesses)
+    .where(eq(businesses.id, input.id));
+  const [row] = input.lock ? await query.for('update') : await query;
+  return row;
+}
+
+/**
+ * Whether the business of that id lets its users in: true unless it is switched off, archived or deleted
+ * (and for no business at all). A condition for another module's query (the session check).
+ */
+export function businessLetsIn(businessId: SQLWrapper): SQL<boolean> {
+  return sql<boolean>`coalesce((select ${businesses.active} and ${businesses.status} = 'active' from ${businesses} where ${businesses.id} = ${businessId}), true)`;
+}
+
+/** The agency's live (not deleted) businesses, by id (the businesses export). */
+export async function liveBusinessesOf(ctx: Pick<Ctx, 'db'>, input: { agencyId: number }) {
+  return ctx.db
+    .select()
+    .from(businesses)
+    .where(and(eq(businesses.agency_id, input.agencyId), ne(businesses.status, 'deleted')))
+    .orderBy(asc(businesses.id));
+}
+
+/** The names of these businesses, by id. */
+export async function businessNames(
+  ctx: Pick<Ctx, 'db'>,
+  input: { ids: number[] },
+): Promise<Map<number, string>> {
+  if (input.ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ id: businesses.id, name: businesses.name })
+    .from(businesses)
+    .where(inArray(businesses.id, input.ids));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** A condition for another module's query: the business of that id is named like the pattern. */
+export function businessNameMatches(businessId: SQLWrapper, pattern: string): SQL {
+  return sql`${businessId} in (select ${businesses.id} from ${businesses} where ${businesses.name} ilike ${pattern})`;
 }

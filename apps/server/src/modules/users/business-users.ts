@@ -12,7 +12,7 @@ import type { Tx } from '../../platform/db/client.ts';
 import { forbidden, invalid } from '../../platform/http/errors.ts';
 import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { actingUser, type Ctx, inTransaction, scope } from '../../platform/tenancy/context.ts';
-import { businesses } from '../businesses/tables.ts';
+import { businessLimits } from '../businesses/service.ts';
 import {
   businessOf,
   findBusinessUser,
@@ -57,10 +57,7 @@ function toBusinessUser(u: UserRow, ownerId: number | null): TBusinessUser {
 }
 
 async function ownerOf(db: Tx, businessId: number): Promise<number | null> {
-  const [row] = await db
-    .select({ owner_id: businesses.owner_id })
-    .from(businesses)
-    .where(eq(businesses.id, businessId));
+  const row = await businessLimits({ db }, { id: businessId });
   return row?.owner_id ?? null;
 }
 
@@ -69,16 +66,12 @@ async function ownerOf(db: Tx, businessId: number): Promise<number | null> {
  * concurrent creations cannot both take the last seat.
  */
 async function assertSeatFree(tx: Tx, businessId: number): Promise<void> {
-  const [biz] = await tx
-    .select({ max: businesses.number_of_users })
-    .from(businesses)
-    .where(eq(businesses.id, businessId))
-    .for('update');
+  const biz = await businessLimits({ db: tx }, { id: businessId, lock: true });
   const [active] = await tx
     .select({ n: count() })
     .from(users)
     .where(and(eq(users.business_id, businessId), eq(users.active, true)));
-  const max = biz?.max ?? 0;
+  const max = biz?.number_of_users ?? 0;
   if ((active?.n ?? 0) >= max) throw invalid('users', 'users.limit_reached', { max });
 }
 

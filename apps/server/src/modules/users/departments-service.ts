@@ -12,7 +12,7 @@ import { forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { audit } from '../audit/service.ts';
-import { businesses } from '../businesses/tables.ts';
+import { businessLimits } from '../businesses/service.ts';
 import {
   auditActor,
   type BusinessScope,
@@ -29,10 +29,7 @@ const tenantCols = { agency_id: departments.agency_id, business_id: departments.
 
 /** Departments exist only for businesses with departments enabled (dep_enabled); otherwise 403. */
 async function assertEnabled(db: Tx, scope: BusinessScope): Promise<{ maxDepartments: number }> {
-  const [biz] = await db
-    .select({ dep_enabled: businesses.dep_enabled, settings: businesses.settings })
-    .from(businesses)
-    .where(eq(businesses.id, scope.businessId));
+  const biz = await businessLimits({ db }, { id: scope.businessId });
   if (!biz?.dep_enabled) throw forbidden('users.departments.disabled');
   return { maxDepartments: Number((biz.settings as { max_departments?: number }).max_departments ?? 0) };
 }
@@ -195,11 +192,7 @@ export async function createDepartment(deps: Deps, actor: Actor, input: TDepartm
   const scope = await managerScope(deps.db, actor);
   const id = await deps.db.transaction(async (tx) => {
     // Lock the business so that the department limit holds under concurrent creations.
-    await tx
-      .select({ id: businesses.id })
-      .from(businesses)
-      .where(eq(businesses.id, scope.businessId))
-      .for('update');
+    await businessLimits({ db: tx }, { id: scope.businessId, lock: true });
     if (scope.maxDepartments > 0) {
       const [n] = await tx
         .select({ n: count() })

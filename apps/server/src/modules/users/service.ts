@@ -9,7 +9,21 @@ import {
   type TUserType,
   userTypesFor,
 } from '@stn/contracts/roles';
-import { and, eq, sql } from 'drizzle-orm';
+import {
+  type AnyColumn,
+  and,
+  asc,
+  count,
+  eq,
+  ilike,
+  inArray,
+  ne,
+  or,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
 import type { Tx } from '../../platform/db/client.ts';
@@ -115,6 +129,42 @@ export async function findUserByEmail(ctx: Ctx, email: string): Promise<UserRow 
 /** A user of the context's tenant, or undefined. */
 export async function getUser(ctx: Ctx, id: number): Promise<UserRow | undefined> {
   return findUserRow(ctx, id);
+}
+
+const impersonator = alias(users, 'impersonator');
+
+/**
+ * Who holds a session, in one query: the user, whether its tenant lets it in (`accountOk`, the condition
+ * the agencies and businesses modules give, composed at app build) and whether the impersonator is enabled.
+ */
+export async function sessionHolder(
+  ctx: Pick<Ctx, 'db'>,
+  input: {
+    userId: number;
+    impersonatorId: number | null;
+    accountOk: (user: { agency_id: AnyColumn; business_id: AnyColumn }) => SQL<boolean>;
+  },
+) {
+  const [row] = await ctx.db
+    .select({
+      user: {
+        id: users.id,
+        role_group: users.role_group,
+        role: users.role,
+        user_type: users.user_type,
+        agency_id: users.agency_id,
+        business_id: users.business_id,
+        active: users.active,
+        settings: users.settings,
+      },
+      accountOk: input.accountOk(users),
+      impersonatorActive: sql<boolean>`coalesce(${impersonator.active}, false)`,
+    })
+    .from(users)
+    .leftJoin(impersonator, eq(impersonator.id, sql`${input.impersonatorId}`))
+    .where(eq(users.id, input.userId))
+    .limit(1);
+  return row;
 }
 
 /**
@@ -428,4 +478,145 @@ export async function loadUser(ctx: Ctx, userId: number): Promise<TUser> {
         }
       : null,
   };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What the agencies module reads of its users (by agency id: the caller has already checked the agency).
+
+/** The AgencyAdmins of these agencies, oldest first (the first is the agency's own user). */
+export async function agencyAdmins(ctx: Pick<Ctx, 'db'>, input: { agencyIds: number[] }): Promise<UserRow[]> {
+  if (input.agencyIds.length === 0) return [];
+  return ctx.db
+    .select()
+    .from(users)
+    .where(and(inArray(users.agency_id, input.agencyIds), eq(users.role, 'AgencyAdmin')))
+    .orderBy(asc(users.id));
+}
+
+/** Every user of the agency, its staff and its businesses' users, by id (the users export). */
+export async function usersOfAgency(ctx: Pick<Ctx, 'db'>, input: { agencyId: number }): Promise<UserRow[]> {
+  return ctx.db.select().from(users).where(eq(users.agency_id, input.agencyId)).orderBy(asc(users.id));
+}
+
+/** The enabled BusinessAdmins of these businesses of the agency (the recipients of its notifications). */
+export async function activeBusinessAdminIds(
+  ctx: Pick<Ctx, 'db'>,
+  input: { agencyId: number; businessIds: number[] },
+): Promise<number[]> {
+  if (input.businessIds.length === 0) return [];
+  const rows = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.agency_id, input.agencyId),
+        inArray(users.business_id, input.businessIds),
+        eq(users.role, 'BusinessAdmin'),
+        eq(users.active, true),
+      ),
+    );
+  return rows.map((r) => r.id);
+}
+
+/** The e-mail addresses of these users, by id. */
+export async function emailsOf(ctx: Pick<Ctx, 'db'>, input: { ids: number[] }): Promise<Map<number, string>> {
+  if (input.ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(inArray(users.id, input.ids));
+  return new Map(rows.map((r) => [r.id, r.email]));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What the businesses module reads of its owners.
+
+export type OwnerSummary = {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  active: boolean;
+};
+
+/** The owners shown with businesses, by id. */
+export async function ownerSummaries(
+  ctx: Pick<Ctx, 'db'>,
+  input: { ids: number[] },
+): Promise<Map<number, OwnerSummary>> {
+  if (input.ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({
+      id: users.id,
+      email: users.email,
+      first_name: users.first_name,
+      last_name: users.last_name,
+      active: users.active,
+    })
+    .from(users)
+    .where(inArray(users.id, input.ids));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/**
+ * A condition for another module's query: the user of that id matches the search pattern (e-mail or full
+ * name, case-insensitive); false for no user.
+ */
+export function userMatches(userId: SQLWrapper, pattern: string): SQL {
+  return sql`${userId} in (select ${users.id} from ${users} where ${users.email} ilike ${pattern}
+    or (${users.first_name} || ' ' || ${users.last_name}) ilike ${pattern})`;
+}
+
+/** The business's owner (when it is one of its BusinessAdmins), or else its first BusinessAdmin. */
+export async function businessAdminOf(
+  ctx: Pick<Ctx, 'db'>,
+  input: { businessId: number; ownerId: number | null },
+): Promise<UserRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(users)
+    .where(and(eq(users.business_id, input.businessId), eq(users.role, 'BusinessAdmin')))
+    .orderBy(sql`${users.id} = ${input.ownerId ?? 0} desc`, asc(users.id))
+    .limit(1);
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What the auth module's impersonation reads of users.
+
+/**
+ * The enabled users of these role groups in the context's tenant, but one, by id: searchable by e-mail,
+ * name, or whatever else `alsoMatches` says of a user (its business's or agency's name).
+ */
+export async function impersonableUserRows(
+  ctx: Ctx,
+  input: {
+    roleGroups: UserRow['role_group'][];
+    exceptId: number;
+    keyword?: string;
+    alsoMatches?: (user: { agency_id: AnyColumn; business_id: AnyColumn }) => SQL[];
+    limit: number;
+    offset: number;
+  },
+): Promise<{ rows: UserRow[]; total: number }> {
+  const kw = input.keyword;
+  const where = scope(
+    ctx,
+    { agency_id: users.agency_id },
+    inArray(users.role_group, input.roleGroups),
+    eq(users.active, true),
+    ne(users.id, input.exceptId),
+    kw
+      ? or(
+          ilike(users.email, kw),
+          ilike(sql`${users.first_name} || ' ' || ${users.last_name}`, kw),
+          ...(input.alsoMatches?.(users) ?? []),
+        )
+      : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    ctx.db.select().from(users).where(where).orderBy(asc(users.id)).limit(input.limit).offset(input.offset),
+    ctx.db.select({ n: count() }).from(users).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
 }

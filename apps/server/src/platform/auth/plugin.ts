@@ -5,9 +5,6 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { agencies } from '../../modules/agencies/tables.ts';
-import { businesses } from '../../modules/businesses/tables.ts';
-import { users } from '../../modules/users/tables.ts';
 import type { Db } from '../db/client.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
 import { type Actor, actorCan } from './actor.ts';
@@ -28,45 +25,45 @@ declare module 'fastify' {
 }
 
 const parent = alias(authTokens, 'parent');
-
-/**
- * The user's agency and business (where they have them) are active: a switched-off, archived or deleted
- * business or agency locks its users out. Use with users left-joined to agencies and businesses.
- */
-export const accountActive = sql<boolean>`(${agencies.id} is null or (${agencies.active} and ${agencies.status} = 'active'))
-  and (${businesses.id} is null or (${businesses.active} and ${businesses.status} = 'active'))`;
-const impersonator = alias(users, 'impersonator');
 // last_used_at is written at most this often per token, not on every request.
 const TOUCH_EVERY_MS = 5 * 60_000;
 
+/** The user a session belongs to, as the session check needs it. */
+export type SessionUser = {
+  id: number;
+  role_group: Actor['roleGroup'];
+  role: Actor['role'];
+  user_type: Actor['userType'];
+  agency_id: number | null;
+  business_id: number | null;
+  active: boolean;
+  settings: { language?: string; custom_type_pages?: Actor['pages'] };
+};
+
+/**
+ * Who holds a session, from the modules that own users, agencies and businesses (registered at app build,
+ * as the platform imports no module): the user, whether its agency and business (where it has them) are
+ * active, and whether the impersonator (if any) is still enabled. Undefined for an unknown user.
+ */
+export type SessionHolder = (
+  db: Db,
+  input: { userId: number; impersonatorId: number | null },
+) => Promise<{ user: SessionUser; accountOk: boolean; impersonatorActive: boolean } | undefined>;
+
 export async function resolveActor(
   db: Db,
+  holder: SessionHolder,
   token: string,
 ): Promise<{ actor: Actor; language?: string } | null> {
   const now = new Date();
-  const rows = await db
+  const [found] = await db
     .select({
       token: authTokens,
-      user: {
-        id: users.id,
-        role_group: users.role_group,
-        role: users.role,
-        user_type: users.user_type,
-        agency_id: users.agency_id,
-        business_id: users.business_id,
-        active: users.active,
-        settings: users.settings,
-      },
-      accountOk: accountActive,
-      // The session it was started from is live and the impersonator is still enabled.
-      parentOk: sql<boolean>`${parent.id} is not null and ${parent.revoked_at} is null and ${parent.expires_at} > now() and ${impersonator.active} is true`,
+      // The session it was started from is live.
+      parentLive: sql<boolean>`${parent.id} is not null and ${parent.revoked_at} is null and ${parent.expires_at} > now()`,
     })
     .from(authTokens)
-    .innerJoin(users, eq(users.id, authTokens.user_id))
-    .leftJoin(agencies, eq(agencies.id, users.agency_id))
-    .leftJoin(businesses, eq(businesses.id, users.business_id))
     .leftJoin(parent, eq(parent.id, authTokens.parent_token_id))
-    .leftJoin(impersonator, eq(impersonator.id, authTokens.impersonator_id))
     .where(
       and(
         eq(authTokens.token_hash, hashToken(token)),
@@ -75,7 +72,14 @@ export async function resolveActor(
       ),
     )
     .limit(1);
-  const row = rows[0];
+  if (!found) return null;
+  const held = await holder(db, { userId: found.token.user_id, impersonatorId: found.token.impersonator_id });
+  const row = held && {
+    token: found.token,
+    user: held.user,
+    accountOk: held.accountOk,
+    parentOk: found.parentLive && held.impersonatorActive,
+  };
   if (!row?.user.active || !row.accountOk) return null;
   // An impersonation lives only as long as the session it was started from.
   if (row.token.kind === 'impersonation' && !row.parentOk) return null;
@@ -108,7 +112,7 @@ function bearer(request: FastifyRequest): string | undefined {
 }
 
 /** Resolves the Actor once per request, then enforces each route's declared capability. */
-export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
+export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; holder: SessionHolder }) => {
   app.decorateRequest('actor', null);
   app.decorateRequest('lang', 'en');
 
@@ -116,7 +120,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
     request.lang = languageFromHeader(request.headers['accept-language']);
     const token = bearer(request);
     if (!token || token.length > 200) return;
-    const resolved = await resolveActor(opts.db, token);
+    const resolved = await resolveActor(opts.db, opts.holder, token);
     if (!resolved) return;
     request.actor = resolved.actor;
     // The language chosen in the profile wins over the browser's.

@@ -43,6 +43,15 @@ export async function issueToken(
   return { token, expiresAt, id: row.id };
 }
 
+/** When the session ends (undefined for an unknown one): an impersonation started from it ends no later. */
+export async function sessionExpiresAt(db: Tx, tokenId: number): Promise<Date | undefined> {
+  const [row] = await db
+    .select({ expires_at: authTokens.expires_at })
+    .from(authTokens)
+    .where(eq(authTokens.id, tokenId));
+  return row?.expires_at;
+}
+
 /** Ends the session; an impersonation's logout ends the session it was started from too. */
 export async function logout(db: Tx, actor: Actor): Promise<void> {
   const ids = [actor.tokenId];

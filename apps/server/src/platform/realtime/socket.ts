@@ -3,7 +3,7 @@
 // or a `token` query parameter. The channels come from the actor, never from the client (ADR 015).
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { resolveActor } from '../auth/plugin.ts';
+import { resolveActor, type SessionHolder } from '../auth/plugin.ts';
 import type { Db } from '../db/client.ts';
 import { channelsOf, type Hub } from './hub.ts';
 
@@ -22,7 +22,10 @@ function tokenOf(request: FastifyRequest): string | undefined {
   return typeof query === 'string' && query ? query : undefined;
 }
 
-export async function socketTree(app: FastifyInstance, opts: { db: Db; hub: Hub }): Promise<void> {
+export async function socketTree(
+  app: FastifyInstance,
+  opts: { db: Db; hub: Hub; holder: SessionHolder },
+): Promise<void> {
   await app.register(websocket, {
     options: {
       maxPayload: 64 * 1024,
@@ -38,7 +41,8 @@ export async function socketTree(app: FastifyInstance, opts: { db: Db; hub: Hub 
       // Refused before the upgrade: no socket is opened without a live session.
       preValidation: async (request, reply) => {
         const token = tokenOf(request);
-        const resolved = token && token.length <= 200 ? await resolveActor(opts.db, token) : null;
+        const resolved =
+          token && token.length <= 200 ? await resolveActor(opts.db, opts.holder, token) : null;
         if (!resolved) return reply.code(401).send({ success: false, code: 'UNAUTHENTICATED' });
         request.actor = resolved.actor;
       },
