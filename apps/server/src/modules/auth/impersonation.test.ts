@@ -510,16 +510,16 @@ describe('GET /v1/impersonate/users (the drawer list)', () => {
     expect(found.meta.total).toBe(1);
     // The user's business name and agency name match too.
     const ids = async (kw: string) =>
-      (await list(tok(seed.superAdmin), `?perPage=100&keyword=${encodeURIComponent(kw)}`))
+      (await list(tok(c.seed.superAdmin), `?perPage=100&keyword=${encodeURIComponent(kw)}`))
         .json()
         .data.map((u: { id: number }) => u.id)
         .sort();
-    expect(await ids('Business B')).toEqual([seed.b.businessAdmin.id, seed.b.businessUser.id].sort());
+    expect(await ids('Business B')).toEqual([c.seed.b.businessAdmin.id, c.seed.b.businessUser.id].sort());
     const ofAgencyB = await ids('Agency B');
     expect(ofAgencyB).toEqual(
-      expect.arrayContaining([seed.b.agencyAdmin.id, seed.b.businessAdmin.id, seed.b.businessUser.id]),
+      expect.arrayContaining([c.seed.b.agencyAdmin.id, c.seed.b.businessAdmin.id, c.seed.b.businessUser.id]),
     );
-    expect(ofAgencyB).not.toContain(seed.a.businessAdmin.id);
+    expect(ofAgencyB).not.toContain(c.seed.a.businessAdmin.id);
     // The keyword's own % and _ are literal characters, not wildcards.
     for (const wild of ['%', '_']) {
       const none = (await list(tok(c.seed.superAdmin), `?keyword=${encodeURIComponent(wild)}`)).json();
