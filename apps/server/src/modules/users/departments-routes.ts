@@ -10,9 +10,9 @@ import {
   ZUserSummaryList,
 } from '@stn/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
+import { ctxOf } from '../../platform/tenancy/request.ts';
 import {
   allDepartments,
   createDepartment,
@@ -40,7 +40,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
         response: { 200: ZDepartmentList, ...denied, 422: ZErrorResponse },
       },
     },
-    async (request) => listDepartments(deps, actorOf(request), request.query),
+    async (request) => listDepartments(ctxOf(deps, request), request.query),
   );
 
   for (const [path, channel, summary] of [
@@ -56,7 +56,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
       },
       async (request) => ({
         success: true as const,
-        data: await allDepartments(deps, actorOf(request), channel),
+        data: await allDepartments(ctxOf(deps, request), channel),
       }),
     );
   }
@@ -74,7 +74,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
     },
     async (request) => ({
       success: true as const,
-      data: await departmentSmsAgents(deps, actorOf(request), request.params.id),
+      data: await departmentSmsAgents(ctxOf(deps, request), request.params.id),
     }),
   );
 
@@ -91,7 +91,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
     },
     async (request) => ({
       success: true as const,
-      data: await getDepartment(deps, actorOf(request), request.params.id),
+      data: await getDepartment(ctxOf(deps, request), request.params.id),
     }),
   );
 
@@ -109,7 +109,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
     async (request) => ({
       success: true as const,
       message: translate('users.departments.created', request.lang),
-      data: await createDepartment(deps, actorOf(request), request.body),
+      data: await createDepartment(ctxOf(deps, request), request.body),
     }),
   );
 
@@ -128,7 +128,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
     async (request) => ({
       success: true as const,
       message: translate('users.departments.updated', request.lang),
-      data: await updateDepartment(deps, actorOf(request), request.params.id, request.body),
+      data: await updateDepartment(ctxOf(deps, request), request.params.id, request.body),
     }),
   );
 
@@ -150,7 +150,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
         request.body.active ? 'users.departments.activated' : 'users.departments.deactivated',
         request.lang,
       ),
-      data: await toggleDepartment(deps, actorOf(request), request.params.id, request.body.active),
+      data: await toggleDepartment(ctxOf(deps, request), request.params.id, request.body.active),
     }),
   );
 
@@ -166,7 +166,7 @@ export const departmentsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
       },
     },
     async (request) => {
-      await deleteDepartment(deps, actorOf(request), request.params.id, clientOf(request));
+      await deleteDepartment(ctxOf(deps, request), request.params.id, clientOf(request));
       return { success: true as const, message: translate('users.departments.deleted', request.lang) };
     },
   );

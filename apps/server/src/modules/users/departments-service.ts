@@ -7,9 +7,9 @@ import type {
 import { and, asc, count, eq, exists, ilike, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import type { Deps } from '../../platform/deps.ts';
 import { forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import { actingUser, type Ctx } from '../../platform/tenancy/context.ts';
 import { inTenant } from '../../platform/tenancy.ts';
 import { audit } from '../audit/service.ts';
 import { businessLimits } from '../businesses/service.ts';
@@ -83,7 +83,9 @@ async function findInTenant(db: Tx, actor: Actor, id: number): Promise<Departmen
   return row;
 }
 
-export async function listDepartments(deps: Deps, actor: Actor, q: TDepartmentListQuery) {
+export async function listDepartments(ctx: Ctx, q: TDepartmentListQuery) {
+  const { deps } = ctx;
+  const actor = actingUser(ctx);
   await managerScope(deps.db, actor);
   const where = inTenant(
     actor,
@@ -103,7 +105,9 @@ export async function listDepartments(deps: Deps, actor: Actor, q: TDepartmentLi
  * All departments of the business; `channel` keeps the active ones with at least one agent on it
  * (the sms-departments and voice-departments lists).
  */
-export async function allDepartments(deps: Deps, actor: Actor, channel?: 'sms' | 'voice') {
+export async function allDepartments(ctx: Ctx, channel?: 'sms' | 'voice') {
+  const { deps } = ctx;
+  const actor = actingUser(ctx);
   await readerScope(deps.db, actor);
   const conditions: (SQL | undefined)[] = [];
   if (channel) {
@@ -132,14 +136,18 @@ export async function allDepartments(deps: Deps, actor: Actor, channel?: 'sms' |
   return withAgents(deps.db, rows);
 }
 
-export async function departmentSmsAgents(deps: Deps, actor: Actor, id: number): Promise<TUserSummary[]> {
+export async function departmentSmsAgents(ctx: Ctx, id: number): Promise<TUserSummary[]> {
+  const { deps } = ctx;
+  const actor = actingUser(ctx);
   await readerScope(deps.db, actor);
   const dep = await findInTenant(deps.db, actor, id);
   const [full] = await withAgents(deps.db, [dep]);
   return full?.sms_agents ?? [];
 }
 
-export async function getDepartment(deps: Deps, actor: Actor, id: number): Promise<TDepartment> {
+export async function getDepartment(ctx: Ctx, id: number): Promise<TDepartment> {
+  const { deps } = ctx;
+  const actor = actingUser(ctx);
   await managerScope(deps.db, actor);
   const [full] = await withAgents(deps.db, [await findInTenant(deps.db, actor, id)]);
   if (!full) throw notFound();
@@ -188,7 +196,9 @@ async function writeAgents(tx: Tx, scope: BusinessScope, departmentId: number, i
   if (rows.length) await tx.insert(departmentAgents).values(rows);
 }
 
-export async function createDepartment(deps: Deps, actor: Actor, input: TDepartmentRequest) {
+export async function createDepartment(ctx: Ctx, input: TDepartmentRequest) {
+  const { deps } = ctx;
+  const actor = actingUser(ctx);
   const scope = await managerScope(deps.db, actor);
   const id = await deps.db.transaction(async (tx) => {
     // Lock the business so that the department limit holds under concurrent creations.
@@ -216,10 +226,12 @@ export async function createDepartment(deps: Deps, actor: Actor, input: TDepartm
     await writeAgents(tx, scope, row.id, input);
     return row.id;
   });
-  return getDepartment(deps, actor, id);
+  return getDepartment(ctx, id);
 }
 
-export async function updateDepartment(deps: Deps, actor: Actor, id: number, input: TDepartmentRequest) {
+export async function updateDepartment(ctx: Ctx, id: number, input: TDepartmentRequest) {
+  const { deps } = ctx;
+  const actor = actingUser(ctx);
   const scope = await managerScope(deps.db, actor);
   await deps.db.transaction(async (tx) => {
     const dep = await findInTenant(tx, actor, id);
@@ -231,17 +243,21 @@ export async function updateDepartment(deps: Deps, actor: Actor, id: number, inp
       .where(eq(departments.id, dep.id));
     await writeAgents(tx, scope, dep.id, input);
   });
-  return getDepartment(deps, actor, id);
+  return getDepartment(ctx, id);
 }
 
-export async function toggleDepartment(deps: Deps, actor: Actor, id: number, active: boolean) {
+export async function toggleDepartment(ctx: Ctx, id: number, active: boolean) {
+  const { deps } = ctx;
+  const actor = actingUser(ctx);
   await managerScope(deps.db, actor);
   const dep = await findInTenant(deps.db, actor, id);
   await deps.db.update(departments).set({ active, updated_at: new Date() }).where(eq(departments.id, dep.id));
-  return getDepartment(deps, actor, id);
+  return getDepartment(ctx, id);
 }
 
-export async function deleteDepartment(deps: Deps, actor: Actor, id: number, client: Client) {
+export async function deleteDepartment(ctx: Ctx, id: number, client: Client) {
+  const { deps } = ctx;
+  const actor = actingUser(ctx);
   await managerScope(deps.db, actor);
   await deps.db.transaction(async (tx) => {
     const dep = await findInTenant(tx, actor, id);
