@@ -1,7 +1,8 @@
 import { ActionIcon, Anchor, Badge, Burger, Button, Group, Image, Text, Tooltip } from '@mantine/core';
 import type { TUser } from '@stn/contracts/profile';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
+import { useAddBusinessGate } from '../../components/add-business-gate.tsx';
 import { canAddBusiness, dashboardLink } from '../../lib/nav/guards.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { userCan } from '../../lib/nav/user-can.ts';
@@ -20,9 +21,6 @@ type Props = {
   onToggleImpersonation: () => void;
   onStopImpersonation: () => void;
   onLogout: () => void;
-  /** Installs the agency may still add, or null while unknown (see app-layout.tsx). */
-  availableInstalls: number | null;
-  onNoInstalls: () => void;
 };
 
 function UsageCounter({ label, usage, testId }: { label: string; usage: Usage; testId: string }) {
@@ -45,24 +43,17 @@ function UsageCounter({ label, usage, testId }: { label: string; usage: Usage; t
 export function TopBar(props: Props) {
   const { user, impersonating } = props;
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const { data: site } = useSite();
   const business = user.role_group === 'Business' ? user.business : null;
 
-  // 'Add Business': agencies allowed to add businesses (spec §4). The installs part of the rule is applied
-  // on click instead of hiding the button, so an agency out of installs sees the 'No Installs Available'
-  // modal (spec §8). While the count is unknown (null) the button simply opens the add screen.
+  // 'Add Business': agencies allowed to add businesses (spec §4). The installs part of the rule is asked on
+  // click instead of hiding the button (components/add-business-gate.tsx), so an agency out of installs
+  // sees the 'No Installs Available' modal (spec §8) before the form opens.
   const showAddBusiness =
     user.role_group === 'Agency' &&
     userCan(user, 'businesses.manage') &&
     canAddBusiness(user, Number.POSITIVE_INFINITY);
-  const addBusiness = () => {
-    if (props.availableInstalls !== null && !canAddBusiness(user, props.availableInstalls)) {
-      props.onNoInstalls();
-      return;
-    }
-    navigate(pathOf('agency.business.add'));
-  };
+  const addGate = useAddBusinessGate();
 
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
@@ -123,7 +114,13 @@ export function TopBar(props: Props) {
           </Button>
         )}
         {showAddBusiness && (
-          <Button onClick={addBusiness} size="xs" visibleFrom="sm" data-testid="add-business">
+          <Button
+            onClick={() => void addGate.open(pathOf('agency.business.add'))}
+            loading={addGate.checking}
+            size="xs"
+            visibleFrom="sm"
+            data-testid="add-business"
+          >
             {t('layout.add_business')}
           </Button>
         )}
@@ -170,6 +167,7 @@ export function TopBar(props: Props) {
           {t('layout.logout')}
         </Button>
       </Group>
+      {addGate.modal}
     </Group>
   );
 }
