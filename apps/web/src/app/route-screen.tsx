@@ -2,6 +2,7 @@ import { Title } from '@mantine/core';
 import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useParams } from 'react-router';
+import { NotAllowedBoundary } from '../components/not-allowed.tsx';
 import { useAuth } from '../lib/auth-store.ts';
 import { guard, isHeldScreen } from '../lib/nav/guards.ts';
 import type { RouteDef } from '../lib/nav/route-table.ts';
@@ -64,9 +65,11 @@ export function RouteScreen({ def }: { def: RouteDef }) {
   return (
     <>
       {held}
-      <Suspense fallback={null}>
-        <Screen />
-      </Suspense>
+      <NotAllowedBoundary key={location.pathname}>
+        <Suspense fallback={null}>
+          <Screen />
+        </Suspense>
+      </NotAllowedBoundary>
     </>
   );
 }
