@@ -26,7 +26,7 @@ import { ImpersonationDrawer } from './app/impersonation-drawer.tsx';
 import { SIDEBAR_BREAKPOINT, tenantName } from './app/layout-rules.ts';
 import { RouteProgress, useRouteLoading } from './app/route-progress.tsx';
 import { Sidebar } from './app/sidebar.tsx';
-import { TopBar } from './app/top-bar.tsx';
+import { TopBar, UsageCounters } from './app/top-bar.tsx';
 import { useImpersonation } from './app/use-impersonation.ts';
 import { useSidebar } from './app/use-sidebar.ts';
 
@@ -84,6 +84,7 @@ export default function AppLayout() {
         />
       </AppShell.Header>
       <AppShell.Navbar data-testid="sidebar" p={0}>
+        <UsageCounters user={user} place="drawer" />
         <Sidebar user={user} routeName={route?.name} linkHeight={sidebar.linkHeight} />
       </AppShell.Navbar>
       <AppShell.Main pos="relative">

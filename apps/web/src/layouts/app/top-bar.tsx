@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Burger, Button, Group, Image, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Burger, Button, Group, Image, Stack, Text, Tooltip } from '@mantine/core';
 import type { TUser } from '@stn/contracts/profile';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -37,6 +37,46 @@ function UsageCounter({ label, usage, testId }: { label: string; usage: Usage; t
 }
 
 /**
+ * The business's usage counters (calls and messages against the plan). In the top bar from 'sm' up; on a
+ * phone they move to the top of the sidebar drawer, one tap on the burger away (`place` 'drawer').
+ */
+export function UsageCounters({ user, place }: { user: TUser; place: 'bar' | 'drawer' }) {
+  const { t } = useTranslation();
+  const business = user.role_group === 'Business' ? user.business : null;
+  if (!business) return null;
+  const prefix = place === 'drawer' ? 'drawer-' : '';
+  const counters = [
+    <UsageCounter
+      key="calls"
+      label={t('layout.calls')}
+      usage={usageOf(business.number_of_calls, business.calls)}
+      testId={`${prefix}calls-usage`}
+    />,
+    <UsageCounter
+      key="messages"
+      label={t('layout.messages')}
+      usage={usageOf(business.number_of_messages, business.messages)}
+      testId={`${prefix}messages-usage`}
+    />,
+  ];
+  return place === 'bar' ? (
+    <Group gap="md" wrap="nowrap" visibleFrom="sm">
+      {counters}
+    </Group>
+  ) : (
+    <Stack
+      gap={4}
+      p="sm"
+      hiddenFrom="sm"
+      data-testid="drawer-usage"
+      style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+    >
+      {counters}
+    </Stack>
+  );
+}
+
+/**
  * Top bar of spec 000 §2: tenant name (dashboard link), business usage and trial tag, Add Agency / Add
  * Business, the impersonation toggle, Main Account, the profile dropdown and a logout button.
  */
@@ -56,8 +96,11 @@ export function TopBar(props: Props) {
   const addGate = useAddBusinessGate();
 
   return (
-    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
-      <Group gap="sm" wrap="nowrap" miw={0}>
+    // Phones (ADR 023): the left part takes what is left and truncates the name; the right part never
+    // shrinks under it; the logo is capped so it cannot push over the buttons; the usage counters move to
+    // the sidebar drawer and the logout button to the profile menu (which has it).
+    <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
+      <Group gap="xs" wrap="nowrap" miw={0} style={{ flex: 1 }}>
         <Burger
           opened={props.sidebarOpened}
           onClick={props.onToggleSidebar}
@@ -72,10 +115,22 @@ export function TopBar(props: Props) {
           c="inherit"
           data-testid="dashboard-link"
           miw={0}
+          style={{ flex: 1 }}
         >
-          <Group gap="xs" wrap="nowrap">
-            {props.logo && <Image src={props.logo} alt={props.siteTitle} h={32} w="auto" fit="contain" />}
-            <Text fw={700} size="lg" truncate data-testid="tenant-name">
+          <Group gap="xs" wrap="nowrap" miw={0}>
+            {props.logo && (
+              <Image
+                src={props.logo}
+                alt={props.siteTitle}
+                h={32}
+                w="auto"
+                maw={{ base: 64, sm: 200 }}
+                fit="contain"
+                style={{ flexShrink: 0 }}
+                data-testid="header-logo"
+              />
+            )}
+            <Text fw={700} fz={{ base: 'md', sm: 'lg' }} truncate miw={0} data-testid="tenant-name">
               {props.tenant}
             </Text>
           </Group>
@@ -85,23 +140,10 @@ export function TopBar(props: Props) {
             {t('layout.trial')}
           </Badge>
         )}
-        {business && (
-          <Group gap="md" wrap="nowrap" visibleFrom="sm">
-            <UsageCounter
-              label={t('layout.calls')}
-              usage={usageOf(business.number_of_calls, business.calls)}
-              testId="calls-usage"
-            />
-            <UsageCounter
-              label={t('layout.messages')}
-              usage={usageOf(business.number_of_messages, business.messages)}
-              testId="messages-usage"
-            />
-          </Group>
-        )}
+        <UsageCounters user={user} place="bar" />
       </Group>
 
-      <Group gap="xs" wrap="nowrap">
+      <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
         {userCan(user, 'agencies.manage') && (
           <Button
             component={Link}
@@ -163,7 +205,14 @@ export function TopBar(props: Props) {
           </Tooltip>
         )}
         <ProfileMenu user={user} onLogout={props.onLogout} />
-        <Button onClick={props.onLogout} size="xs" variant="subtle" color="gray" data-testid="logout-button">
+        <Button
+          onClick={props.onLogout}
+          size="xs"
+          variant="subtle"
+          color="gray"
+          visibleFrom="sm"
+          data-testid="logout-button"
+        >
           {t('layout.logout')}
         </Button>
       </Group>
