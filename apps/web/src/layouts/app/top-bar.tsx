@@ -124,7 +124,7 @@ export function TopBar(props: Props) {
                 alt={props.siteTitle}
                 h={32}
                 w="auto"
-                maw={{ base: 64, sm: 200 }}
+                maw={{ base: 56, sm: 200 }}
                 fit="contain"
                 style={{ flexShrink: 0 }}
                 data-testid="header-logo"
@@ -170,6 +170,7 @@ export function TopBar(props: Props) {
           <Button
             onClick={props.onStopImpersonation}
             size="xs"
+            px={{ base: 8, sm: 'md' }}
             color="orange"
             data-testid="main-account-button"
           >
@@ -181,6 +182,7 @@ export function TopBar(props: Props) {
             <Button
               onClick={props.onToggleImpersonation}
               size="xs"
+              px={{ base: 8, sm: 'md' }}
               variant="light"
               data-testid="impersonate-toggle"
               aria-label={t('layout.impersonation.toggle')}
