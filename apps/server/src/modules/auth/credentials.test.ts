@@ -209,6 +209,50 @@ describe('credentials change only through the profile, never by impersonation, n
     expect((await userRow(second.id)).email).toBe('second@a.test');
   });
 
+  it('an agency admin impersonated by a platform admin: agency users and profile paths change nothing', async () => {
+    const admin = c.seed.b.agencyAdmin;
+    const superToken = await c.token(c.seed.superAdmin.email);
+    const imp = await post(`/impersonate/${admin.id}`, {}, { headers: bearer(superToken) });
+    expect(imp.statusCode, imp.body).toBe(200);
+    const token = imp.json().access_token as string;
+    const before = await snapshot(
+      c.t.pool,
+      WATCHED.filter((t) => t !== 'audit_logs'),
+    );
+    // The agency admin is not one of its agency users: not found there.
+    const viaUsers = await put(token, `/agency/users/${admin.id}`, {
+      email: 'boss@evil.test',
+      first_name: 'agencyadmin',
+      user_type: '1',
+    });
+    expect(viaUsers.statusCode, viaUsers.body).toBe(404);
+    const viaProfile = await put(token, '/profile', {
+      first_name: 'agencyadmin',
+      last_name: 'B',
+      email: admin.email,
+      current_password: PASSWORD,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    });
+    expect(viaProfile.statusCode, viaProfile.body).toBe(403);
+    expect(viaProfile.json().message).toBe(IMPERSONATING);
+    expect(
+      await snapshot(
+        c.t.pool,
+        WATCHED.filter((t) => t !== 'audit_logs'),
+      ),
+    ).toEqual(before);
+    // Managing one of its agency users' e-mail stays the agency's to do.
+    const staff = c.seed.b.agencyUser;
+    const ok = await put(await c.token(admin.email), `/agency/users/${staff.id}`, {
+      email: 'staff-b@b.test',
+      first_name: 'agencyuser',
+      user_type: '1',
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect((await userRow(staff.id)).email).toBe('staff-b@b.test');
+  });
+
   it('answers in the caller language', async () => {
     const owner = c.seed.a.businessAdmin;
     const res = await c.t.app.inject({
@@ -347,7 +391,7 @@ describe('the e-mail oracle', () => {
   });
 
   it('and per checked address (10 a minute), from any number of callers', async () => {
-    const email = c.seed.b.businessUser.email;
+    const email = c.seed.a.businessUser.email;
     for (let i = 0; i < 10; i++) {
       const res = await post('/uniquemailchk', { email }, { remoteAddress: `10.9.0.${i + 1}` });
       expect(res.statusCode, res.body).toBe(200);
