@@ -79,9 +79,17 @@ describe.skipIf(!hasChromium)('an invited owner sets a password from the invitat
         authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('access_token'))}`,
       },
     });
-    expect(((await me.json()) as { data: { user: { email: string } } }).data.user.email).toBe(
-      'ivy@bakery.test',
-    );
+    const ivy = ((await me.json()) as { data: { user: { id: number; email: string } } }).data.user;
+    expect(ivy.email).toBe('ivy@bakery.test');
+
+    // Her own user record: the e-mail is not offered there (the server would refuse it), with a hint.
+    await page.goto(p.url(`/business/users/${ivy.id}`, HOST));
+    const email = page.getByTestId('user-form-email');
+    await email.waitFor();
+    expect(await email.isDisabled()).toBe(true);
+    await page
+      .getByText('Change your own e-mail address and password from your profile, with your current password.')
+      .waitFor();
 
     // The invitation is spent: opening it again says so.
     const { page: again } = await p.newPage();

@@ -858,6 +858,22 @@ describe('password reset through a real SMTP server', () => {
     expect(admin.text).toContain('http://platform.test:3000/password/reset?token=');
   });
 
+  it("delivers an agency's mail in its name, with its support address as Reply-To", async () => {
+    await m.pool.query(
+      `update agencies set branding = branding || '{"supportEmail": "help@b.test"}' where id = $1`,
+      [ms.b.agency.id],
+    );
+    expect((await post(m.app, '/password/email', { email: ms.b.businessAdmin.email })).statusCode).toBe(200);
+    await drainJobs(m);
+    const mail = parseMail(received.find((r) => r.to.includes(ms.b.businessAdmin.email))?.raw ?? '');
+    expect(mail.headers.from).toBe('Agency B <no-reply@localhost>');
+    expect(mail.headers['reply-to']).toBe('help@b.test');
+    // A platform user's mail has no agency: the platform's sender and no Reply-To.
+    const admin = parseMail(received.find((r) => r.to.includes(ms.admin.email))?.raw ?? '');
+    expect(admin.headers.from).toBe('Start Texting Now <no-reply@localhost>');
+    expect(admin.headers['reply-to']).toBeUndefined();
+  });
+
   it('only the newest link works, and an expired link does not', async () => {
     const email = ms.b.agencyAdmin.email;
     const tokens: string[] = [];
