@@ -5,6 +5,9 @@ import br from '../locales/br.json' with { type: 'json' };
 import businessesBr from '../locales/businesses.br.json' with { type: 'json' };
 import businessesEn from '../locales/businesses.en.json' with { type: 'json' };
 import businessesEs from '../locales/businesses.es.json' with { type: 'json' };
+import credentialsBr from '../locales/credentials.br.json' with { type: 'json' };
+import credentialsEn from '../locales/credentials.en.json' with { type: 'json' };
+import credentialsEs from '../locales/credentials.es.json' with { type: 'json' };
 import en from '../locales/en.json' with { type: 'json' };
 import es from '../locales/es.json' with { type: 'json' };
 import usersBr from '../locales/users.br.json' with { type: 'json' };
@@ -15,9 +18,9 @@ import { DEFAULT_LANGUAGE, LANGUAGES, type TLanguage } from './constants.ts';
 type Catalogue = { [key: string]: string | Catalogue };
 // Each domain keeps its messages in its own files (locales/<domain>.<lang>.json), merged here.
 export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
-  en: [en, agenciesEn, businessesEn, usersEn],
-  es: [es, agenciesEs, businessesEs, usersEs],
-  br: [br, agenciesBr, businessesBr, usersBr],
+  en: [en, agenciesEn, businessesEn, usersEn, credentialsEn],
+  es: [es, agenciesEs, businessesEs, usersEs, credentialsEs],
+  br: [br, agenciesBr, businessesBr, usersBr, credentialsBr],
 };
 
 function merge(a: Catalogue, b: Catalogue): Catalogue {

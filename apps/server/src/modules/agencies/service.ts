@@ -27,7 +27,7 @@ import {
   userContext,
 } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
-import { requestPasswordReset, sendNotificationMail } from '../auth/service.ts';
+import { sendInvitation, sendNotificationMail } from '../auth/service.ts';
 import { agencyInstallStats, liveBusinessIds } from '../businesses/service.ts';
 import {
   isMainDomainHost,
@@ -254,7 +254,7 @@ export async function createAgency(ctx: Ctx, input: TCreateAgencyRequest) {
       return agency.id;
     }),
   );
-  if (!input.user.password) await requestPasswordReset(ctx, { email: input.user.email });
+  if (!input.user.password) await sendInvitation(ctx, { email: input.user.email });
   return presentAgency(deps.db, id);
 }
 
