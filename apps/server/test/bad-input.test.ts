@@ -38,9 +38,7 @@ beforeAll(async () => {
   await c.t.pool.query('update agencies set department_enabled = true where id = $1', [c.seed.a.agency.id]);
   // Calls that end the caller's own session go last, so that they cannot hide the others behind a 401.
   const last = (r: RouteInfo) => (/logout|impersonate/.test(r.url) ? 1 : 0);
-  routes = c.t.app.routeCatalogue
-    .filter((r) => r.url.startsWith('/api/v'))
-    .sort((x, y) => last(x) - last(y));
+  routes = c.t.app.routeCatalogue.filter((r) => r.url.startsWith('/api/v')).sort((x, y) => last(x) - last(y));
 });
 
 /** A role the route lets in, so that the answer is about the input, not about access (Admin first). */
