@@ -146,7 +146,7 @@ describe('bad input on every documented API route', () => {
     expect422(q, 'agency_id', 'The agency id is invalid.');
     const before = await snapshot(c.t.pool, ['agencies']);
     const b = await c.call(tokens.Admin, 'PUT', `/v1/agencies/${c.seed.a.agency.id}/popup-payment`, {
-      plan_id: 99999999999999999999,
+      plan_id: 2 ** 31,
     });
     expect422(b, 'plan_id', 'The plan id is invalid.');
     expect(await snapshot(c.t.pool, ['agencies'])).toEqual(before);
