@@ -195,3 +195,70 @@ describe('bad input on the widget and webhook trees', () => {
     expect(await snapshot(c.t.pool, ['audit_logs'])).toEqual(before);
   });
 });
+
+/** RFC 4180, as a spreadsheet reads it: quoted fields may hold commas, quotes and line breaks. */
+function parseCsv(text: string): string[][] {
+  const out: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      out.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += ch;
+  }
+  return out;
+}
+
+// What a spreadsheet runs as a formula: a cell, or a part of it split on ; or , that starts with these.
+const FORMULAS = ['=HYPERLINK("http://x")', '+1', '-1', '@SUM(1)', '\tx', '\rx', 'a;=1', 'b,=1'];
+const NEUTRALISED = ['\'=HYPERLINK("http://x")', "'+1", "'-1", "'@SUM(1)", "'\tx", "'\rx", "a;'=1", "b,'=1"];
+const runnable = (cell: string) => cell.split(/[;,]/).some((part) => /^ *[=+\-@\t\r]/.test(part));
+
+describe('CSV exports', () => {
+  it('neutralise every cell a spreadsheet would run as a formula, in every export', async () => {
+    const agencyId = c.seed.a.agency.id;
+    for (const name of FORMULAS)
+      await c.t.pool.query('insert into businesses (agency_id, name) values ($1, $2)', [agencyId, name]);
+    const users = await c.t.pool.query('select id from users where agency_id = $1 order by id', [agencyId]);
+    expect(users.rows.length).toBeGreaterThanOrEqual(4);
+    for (const [i, u] of users.rows.entries())
+      await c.t.pool.query('update users set first_name = $2, last_name = $3 where id = $1', [
+        u.id,
+        FORMULAS[i % FORMULAS.length],
+        FORMULAS[(i + 4) % FORMULAS.length],
+      ]);
+
+    for (const [url, column] of [
+      ['export-businesses', 'name'],
+      ['export-users', 'first_name'],
+    ] as const) {
+      const res = await c.call(tokens.Admin, 'GET', `/v1/agencies/${url}?agency_id=${agencyId}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/csv/);
+      const [header, ...rows] = parseCsv(res.body);
+      const col = header?.indexOf(column) ?? -1;
+      expect(col).toBeGreaterThanOrEqual(0);
+      const cells = rows.flat();
+      expect(cells.filter(runnable), url).toEqual([]);
+      const values = rows.map((r) => r[col]);
+      if (url === 'export-businesses') for (const v of NEUTRALISED) expect(values, url).toContain(v);
+      else expect(values, url).toEqual(users.rows.map((_u, i) => NEUTRALISED[i % NEUTRALISED.length]));
+    }
+  });
+});
