@@ -262,3 +262,25 @@ describe('CSV exports', () => {
     }
   });
 });
+
+describe('SVG uploads', () => {
+  const svgUrl = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+  const PLAIN =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>';
+
+  it('refuse an SVG with a DTD or entities with 422 and say why; a plain SVG is taken', async () => {
+    const url = `/v1/agencies/image/${c.seed.a.agency.id}`;
+    const ok = await c.call(tokens.Admin, 'POST', url, { type: 'headerLogo', data: svgUrl(PLAIN) });
+    expect(ok.statusCode, ok.body).toBe(200);
+    for (const svg of [
+      `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY lol "lol">]>${PLAIN.replace('<rect', '&lol;<rect')}`,
+      `<!doctype svg SYSTEM "http://example.test/x.dtd">${PLAIN}`,
+      `<svg xmlns="http://www.w3.org/2000/svg"><!ENTITY x SYSTEM "file:///etc/passwd"></svg>`,
+    ]) {
+      const before = await snapshot(c.t.pool, ['agencies']);
+      const res = await c.call(tokens.Admin, 'POST', url, { type: 'headerLogo', data: svgUrl(svg) });
+      expect422(res, 'data', 'The SVG image must not contain a DOCTYPE or entity declarations.');
+      expect(await snapshot(c.t.pool, ['agencies'])).toEqual(before);
+    }
+  });
+});
