@@ -284,3 +284,38 @@ describe('SVG uploads', () => {
     }
   });
 });
+
+describe('PUT /v1/agencies/{id}/popup-payment', () => {
+  it("takes only the agency's own plan and only known keys; anything else is a 422 that changes nothing", async () => {
+    const plan = async (agencyId: number) =>
+      (
+        await c.t.pool.query(`insert into plans (agency_id, name) values ($1, 'Gold') returning id`, [
+          agencyId,
+        ])
+      ).rows[0].id as number;
+    const own = await plan(c.seed.a.agency.id);
+    const other = await plan(c.seed.b.agency.id);
+    const url = `/v1/agencies/${c.seed.a.agency.id}/popup-payment`;
+    for (const token of [tokens.Admin, tokens.AgencyAdmin]) {
+      const before = await snapshot(c.t.pool, ['agencies']);
+      expect422(
+        await c.call(token, 'PUT', url, { title: 'Buy', plan_id: other }),
+        'plan_id',
+        'The selected plan id is invalid.',
+      );
+      expect422(
+        await c.call(token, 'PUT', url, { title: 'Buy', is_admin: true }),
+        'is_admin',
+        'The is admin field is not allowed.',
+      );
+      expect(await snapshot(c.t.pool, ['agencies'])).toEqual(before);
+    }
+    const ok = await c.call(tokens.AgencyAdmin, 'PUT', url, { title: 'Buy', plan_id: own, enabled: true });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const cleared = await c.call(tokens.AgencyAdmin, 'PUT', url, { plan_id: null });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    const [row] = (await c.t.pool.query('select settings from agencies where id = $1', [c.seed.a.agency.id]))
+      .rows;
+    expect(row.settings.popup).toMatchObject({ title: 'Buy', enabled: true, plan_id: null });
+  });
+});
