@@ -36,6 +36,10 @@ beforeAll(async () => {
   tokens = await sessionsForAllRoles(c.t, c.seed);
   await c.t.pool.query('update businesses set dep_enabled = true where id = $1', [c.seed.a.business.id]);
   await c.t.pool.query('update agencies set department_enabled = true where id = $1', [c.seed.a.agency.id]);
+  await c.t.pool.query(
+    `insert into installs (agency_id, business_id, key, name) values ($1, $2, 'bad-input-key-0123456789', 'Site')`,
+    [c.seed.a.agency.id, c.seed.a.business.id],
+  );
   // Calls that end the caller's own session go last, so that they cannot hide the others behind a 401.
   const last = (r: RouteInfo) => (/logout|impersonate/.test(r.url) ? 1 : 0);
   routes = c.t.app.routeCatalogue.filter((r) => r.url.startsWith('/api/v')).sort((x, y) => last(x) - last(y));
@@ -155,10 +159,6 @@ describe('bad input on every documented API route', () => {
 
 describe('bad input on the widget and webhook trees', () => {
   it('a NUL byte in the install key is a wrong key (401), in another parameter a 422', async () => {
-    await c.t.pool.query(
-      `insert into installs (agency_id, business_id, key, name) values ($1, $2, 'bad-input-key-0123456789', 'Site')`,
-      [c.seed.a.agency.id, c.seed.a.business.id],
-    );
     const wrongKey = await c.t.app.inject({ url: '/api/widget/v1/config?key=a%00b' });
     expect(wrongKey.statusCode, wrongKey.body).toBe(401);
     const param = await c.t.app.inject({
@@ -317,5 +317,36 @@ describe('PUT /v1/agencies/{id}/popup-payment', () => {
     const [row] = (await c.t.pool.query('select settings from agencies where id = $1', [c.seed.a.agency.id]))
       .rows;
     expect(row.settings.popup).toMatchObject({ title: 'Buy', enabled: true, plan_id: null });
+  });
+});
+
+describe('Cache-Control: no-store', () => {
+  it('is on every API answer (tokens, personal data, exports, lists, errors); the widget config keeps its own', async () => {
+    const signIn = await c.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/login',
+      payload: { email: c.seed.a.agencyAdmin.email, password: 'correct-horse-1' },
+    });
+    expect(signIn.statusCode, signIn.body).toBe(200);
+    expect(signIn.json().access_token).toBeTruthy();
+    const answers = [
+      signIn,
+      await c.call(tokens.Admin, 'GET', '/v1/auth/check'),
+      await c.call(tokens.Admin, 'GET', '/v1/profile'),
+      await c.call(tokens.Admin, 'GET', '/v1/agencies'),
+      await c.call(tokens.Admin, 'GET', `/v1/agencies/export-users?agency_id=${c.seed.a.agency.id}`),
+      await c.call(tokens.SuperAdmin, 'POST', `/v1/impersonate/${c.seed.a.businessAdmin.id}`),
+      await c.t.app.inject({ url: '/api/v1/profile' }),
+    ];
+    for (const res of answers) {
+      expect(res.statusCode, res.body).toBeLessThan(500);
+      expect(res.headers['cache-control'], `${res.statusCode} ${res.body.slice(0, 80)}`).toBe('no-store');
+    }
+    const widget = await c.t.app.inject({
+      url: '/api/widget/v1/config',
+      headers: { 'x-install-key': 'bad-input-key-0123456789' },
+    });
+    expect(widget.statusCode, widget.body).toBe(200);
+    expect(widget.headers['cache-control']).toBe('public, max-age=60, must-revalidate');
   });
 });
