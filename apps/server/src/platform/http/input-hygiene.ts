@@ -11,10 +11,10 @@ export const INT4_MAX = 2147483647;
 const ID_NAME = /^(id|ids|.+_id|.+_ids)$/;
 const isIdName = (name: string) => ID_NAME.test(name);
 
-/** True for an id value PostgreSQL cannot hold: a number or a string of digits beyond int4. */
+/** True for an id value PostgreSQL cannot hold: a number, or a string of digits, beyond int4. */
 function outOfRange(value: unknown): boolean {
   if (typeof value === 'number') return Number.isFinite(value) && Math.abs(value) > INT4_MAX;
-  if (typeof value === 'string' && /^\s*[-+]?\d+\s*$/.test(value)) return Math.abs(Number(value)) > INT4_MAX;
+  if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) return Number(value) > INT4_MAX;
   return false;
 }
 
@@ -22,10 +22,11 @@ export type Flaw = { kind: 'nul' | 'id'; path: string[] };
 
 /**
  * The first flaw in parsed input (params, query or a JSON body): a string or key holding a NUL byte, or
- * an id-named field (`id`, `ids`, `*_id`, `*_ids`) beyond int4. Walked without recursion, so that a
- * deeply nested body cannot overflow the stack.
+ * an id-named field (`id`, `ids`, `*_id`, `*_ids`) beyond int4. Ids in a query are text; in a JSON body
+ * they are numbers, so there a string is left alone (a `caller_id` may be a phone number). Walked without
+ * recursion, so that a deeply nested body cannot overflow the stack.
  */
-export function firstFlaw(input: unknown): Flaw | null {
+export function firstFlaw(input: unknown, idsAsText = true): Flaw | null {
   const stack: { value: unknown; path: string[]; id: boolean }[] = [{ value: input, path: [], id: false }];
   while (stack.length > 0) {
     const item = stack.pop();
@@ -33,7 +34,7 @@ export function firstFlaw(input: unknown): Flaw | null {
     const { value, path, id } = item;
     if (typeof value === 'string') {
       if (value.includes('\u0000')) return { kind: 'nul', path };
-      if (id && outOfRange(value)) return { kind: 'id', path };
+      if (id && idsAsText && outOfRange(value)) return { kind: 'id', path };
     } else if (typeof value === 'number') {
       if (id && outOfRange(value)) return { kind: 'id', path };
     } else if (Array.isArray(value)) {
@@ -65,7 +66,7 @@ export function checkApiInput(request: FastifyRequest): void {
     ['query', request.query],
     ['body', request.body],
   ] as const) {
-    const flaw = firstFlaw(input);
+    const flaw = firstFlaw(input, where !== 'body');
     if (!flaw) continue;
     const field = fieldOf(flaw.path, where);
     throw invalid(field, flaw.kind === 'nul' ? 'validation.nul' : 'validation.invalid');
