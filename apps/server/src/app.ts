@@ -43,6 +43,7 @@ import type { Deps } from './platform/deps.ts';
 import { createEventBus, type EventBus } from './platform/events/events.ts';
 import { recordRoutes } from './platform/http/catalogue.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
+import { apiHooks } from './platform/http/input-hygiene.ts';
 import { createQueue, type Queue } from './platform/queue/queue.ts';
 import { createHub } from './platform/realtime/hub.ts';
 import { socketTree } from './platform/realtime/socket.ts';
@@ -192,6 +193,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      apiHooks(api);
       for (const routes of [
         authRoutes,
         profileRoutes,
