@@ -75,3 +75,28 @@ describe('error codes', () => {
     await expectCode(res, 429, 'TOO_MANY', 'auth.throttle');
   });
 });
+
+describe('a value the database refuses', () => {
+  it('answers 422, not 500, for any PostgreSQL data exception the route did not foresee', async () => {
+    const Fastify = (await import('fastify')).default;
+    const { registerErrorHandling } = await import('./errors.ts');
+    const app = Fastify();
+    app.decorateRequest('lang', 'en');
+    registerErrorHandling(app);
+    // Real PostgreSQL errors: an int4 beyond its range (22003) and a NUL byte in text (22021).
+    app.get('/int', async () => c.t.pool.query('select $1::int as n', ['3000000000']));
+    app.get('/nul', async () => c.t.pool.query('select $1::text as s', ['a\u0000b']));
+    app.get('/other', async () => c.t.pool.query('select * from no_such_table'));
+    try {
+      for (const url of ['/int', '/nul']) {
+        const res = await app.inject({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(422);
+        expect(res.json()).toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(/out of range/) });
+      }
+      // A fault of ours stays a 500.
+      expect((await app.inject({ method: 'GET', url: '/other' })).statusCode).toBe(500);
+    } finally {
+      await app.close();
+    }
+  });
+});

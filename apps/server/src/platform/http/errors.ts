@@ -60,6 +60,15 @@ function fieldMessage(message: string, path: readonly PropertyKey[], lang: TLang
   return translate(key, lang, { name: fieldLabel(path), ...params, ...extra });
 }
 
+/** PostgreSQL's SQLSTATE class 22 (data exception), on the error or its cause (Drizzle wraps it). */
+function isPgDataException(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 3; i++) {
+    if (typeof e.code === 'string' && /^22[0-9A-Z]{3}$/.test(e.code)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const lang = request.lang;
@@ -94,6 +103,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
         body.message = Object.values(errors)[0]?.[0];
       }
       return reply.status(error.status).send(body);
+    }
+    // The last line of defence: a value PostgreSQL refuses as data (class 22: out of range, NUL,
+    // bad text) is the caller's input, never a server fault (ADR 021).
+    if (isPgDataException(error)) {
+      request.log.info({ err: error }, 'value refused by the database');
+      return reply
+        .status(422)
+        .send({ success: false, code: 'VALIDATION', message: translate('validation.out_of_range', lang) });
     }
     const status = error.statusCode ?? 500;
     if (status === 429)
