@@ -91,7 +91,10 @@ describe('a value the database refuses', () => {
       for (const url of ['/int', '/nul']) {
         const res = await app.inject({ method: 'GET', url });
         expect(res.statusCode, url).toBe(422);
-        expect(res.json()).toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(/out of range/) });
+        expect(res.json()).toMatchObject({
+          code: 'VALIDATION',
+          message: expect.stringMatching(/out of range/),
+        });
       }
       // A fault of ours stays a 500.
       expect((await app.inject({ method: 'GET', url: '/other' })).statusCode).toBe(500);
