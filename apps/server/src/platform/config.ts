@@ -43,6 +43,13 @@ const ZEnv = z.object({
   MAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(30),
   WIDGET_RATE_PER_ADDRESS: z.coerce.number().int().min(1).default(120),
   WIDGET_RATE_PER_INSTALL: z.coerce.number().int().min(1).default(1200),
+  TLS: z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], {
+      message:
+        'TLS must be on or off (on when browsers reach the platform over https, e.g. behind a TLS proxy)',
+    })
+    .transform((v) => ['1', 'true', 'yes', 'on'].includes(v))
+    .optional(),
 });
 
 export type Config = {
@@ -79,6 +86,11 @@ export type Config = {
   widgetRatePerInstall: number;
   /** Where the built web app lives; served for every non-API path when present. */
   webDist: string;
+  /**
+   * Browsers reach the platform over https (here or at a TLS proxy in front): only then are HSTS and
+   * CSP upgrade-insecure-requests sent, which would turn a plain-http site into a blank page.
+   */
+  tls: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -125,5 +137,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     widgetRatePerAddress: e.WIDGET_RATE_PER_ADDRESS,
     widgetRatePerInstall: e.WIDGET_RATE_PER_INSTALL,
     webDist: path.resolve(import.meta.dirname, '../../../web/dist'),
+    tls: e.TLS ?? publicUrl.protocol === 'https:',
   };
 }
