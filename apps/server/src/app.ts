@@ -266,6 +266,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           .status(404)
           .send({ success: false, code: 'NOT_FOUND', message: translate('errors.not_found', request.lang) });
       }
+      // A missing hashed file (an old chunk after a deploy) is a 404, not the app's page with a 200.
+      if (request.url.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');
       return reply.type('text/html').sendFile('index.html');
     });
   }
