@@ -106,6 +106,19 @@ const holder: SessionHolder = (db, input) =>
     },
   );
 
+/**
+ * Caching of the built web app (ADR 022): files under /assets/ carry a content hash in their names, so
+ * they never change and are kept a year; everything else (index.html above all) is revalidated each time.
+ */
+function webAppHeaders(root: string) {
+  const assets = path.join(root, 'assets') + path.sep;
+  return (res: { setHeader: (name: string, value: string) => unknown }, file: string): void => {
+    const immutable = file.startsWith(assets);
+    res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    res.setHeader('vary', 'accept-encoding');
+  };
+}
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, db } = opts;
   const logger = opts.logger ?? pino({ level: config.logLevel });
@@ -169,8 +182,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:'],
         connectSrc: ["'self'"],
+        // Over plain http these two would send the browser to https for every asset: a blank page (ADR 022).
+        upgradeInsecureRequests: config.tls ? [] : null,
       },
     },
+    strictTransportSecurity: config.tls ? { maxAge: 31536000, includeSubDomains: true } : false,
   });
   registerErrorHandling(app);
   recordRoutes(app);
@@ -240,13 +256,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The built web app answers every other path, so that deep links and reloads work.
   const index = path.join(config.webDist, 'index.html');
   if (fs.existsSync(index)) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false });
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      // The build writes .br and .gz beside each text file (apps/web/vite.config.ts); sent when accepted.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: webAppHeaders(config.webDist),
+    });
     app.get('/*', { schema: { hide: true } }, (request, reply) => {
       if (request.url.startsWith('/api/')) {
         return reply
           .status(404)
           .send({ success: false, code: 'NOT_FOUND', message: translate('errors.not_found', request.lang) });
       }
+      // A missing hashed file (an old chunk after a deploy) is a 404, not the app's page with a 200.
+      if (request.url.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');
       return reply.type('text/html').sendFile('index.html');
     });
   }

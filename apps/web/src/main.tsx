@@ -7,7 +7,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { router } from './app/router.tsx';
+import { preloadRoute, router } from './app/router.tsx';
 import './lib/i18n.ts';
 import { queryClient } from './lib/query-client.ts';
 
@@ -30,6 +30,10 @@ const theme = createTheme({
   },
 });
 
+// The page's own code starts loading now, beside the site data, not after it (ADR 022).
+preloadRoute(window.location.pathname);
+
+// React replaces the splash of index.html inside #root when it mounts.
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(

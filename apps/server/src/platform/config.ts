@@ -46,6 +46,13 @@ const ZEnv = z.object({
   INVITATION_TTL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
   PUBLIC_CHECK_RATE_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   PUBLIC_CHECK_RATE_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  TLS: z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], {
+      message:
+        'TLS must be on or off (on when browsers reach the platform over https, e.g. behind a TLS proxy)',
+    })
+    .transform((v) => ['1', 'true', 'yes', 'on'].includes(v))
+    .optional(),
 });
 
 export type Config = {
@@ -90,6 +97,11 @@ export type Config = {
    */
   publicCheckRatePerAddress: number;
   publicCheckRatePerEmail: number;
+  /**
+   * Browsers reach the platform over https (here or at a TLS proxy in front): only then are HSTS and
+   * CSP upgrade-insecure-requests sent, which would turn a plain-http site into a blank page.
+   */
+  tls: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -139,5 +151,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     invitationTtlDays: e.INVITATION_TTL_DAYS,
     publicCheckRatePerAddress: e.PUBLIC_CHECK_RATE_PER_ADDRESS,
     publicCheckRatePerEmail: e.PUBLIC_CHECK_RATE_PER_EMAIL,
+    tls: e.TLS ?? publicUrl.protocol === 'https:',
   };
 }

@@ -10,20 +10,24 @@ import { useSite } from '../lib/site.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { agencyRoutes } from './agency-routes.ts';
 import { businessRoutes } from './business-routes.ts';
+import { ChunkPending } from './chunk-load.tsx';
 import { HeldNotice } from './held-screen.tsx';
 
 // Each screen is its own chunk, so the sign-in page does not load the areas' code.
-const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
-  landing: lazy(() => import('../features/landing/landing-redirect.tsx')),
-  login: lazy(() => import('../features/auth/login-page.tsx')),
-  'password-email': lazy(() => import('../features/auth/password-email-page.tsx')),
-  'password-reset': lazy(() => import('../features/auth/password-reset-page.tsx')),
-  'email-verify': lazy(() => import('../features/auth/email-verify-page.tsx')),
-  unsubscribe: lazy(() => import('../features/auth/unsubscribe-page.tsx')),
-  'not-found': lazy(() => import('../features/errors/not-found-page.tsx')),
-  profile: lazy(() => import('../features/profile/profile-page.tsx')),
-  'release-notes': lazy(() => import('../features/sites/release-notes-page.tsx')),
+export const SCREEN_LOADERS: Record<string, () => Promise<{ default: ComponentType }>> = {
+  landing: () => import('../features/landing/landing-redirect.tsx'),
+  login: () => import('../features/auth/login-page.tsx'),
+  'password-email': () => import('../features/auth/password-email-page.tsx'),
+  'password-reset': () => import('../features/auth/password-reset-page.tsx'),
+  'email-verify': () => import('../features/auth/email-verify-page.tsx'),
+  unsubscribe: () => import('../features/auth/unsubscribe-page.tsx'),
+  'not-found': () => import('../features/errors/not-found-page.tsx'),
+  profile: () => import('../features/profile/profile-page.tsx'),
+  'release-notes': () => import('../features/sites/release-notes-page.tsx'),
 };
+const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = Object.fromEntries(
+  Object.entries(SCREEN_LOADERS).map(([name, load]) => [name, lazy(load)]),
+);
 
 // The areas exist only as these registries: route names mapped to the domain features' screens.
 const AREA_SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
@@ -66,7 +70,7 @@ export function RouteScreen({ def }: { def: RouteDef }) {
     <>
       {held}
       <NotAllowedBoundary key={location.pathname}>
-        <Suspense fallback={null}>
+        <Suspense fallback={<ChunkPending />}>
           <Screen />
         </Suspense>
       </NotAllowedBoundary>

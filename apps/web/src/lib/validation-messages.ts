@@ -3,10 +3,12 @@
 // phone rule needs libphonenumber-js, so it is defined here. Every rule yields a locale key (with params)
 // as its issue message; `issueMessages` turns the issues into texts with whichever translator it is given
 // (the app's i18next in forms, the contracts' `translate` in node tests), so nothing here touches the DOM.
-import { fieldLabel, parseIssueMessage, z } from '@stn/contracts/zod';
+import { z } from '@stn/contracts/zod';
 import { isValidPhoneNumber } from 'libphonenumber-js';
 
 export { withPasswordConfirmation, zCustomUrl, zSubdomain, zUrl } from '@stn/contracts/validation';
+// Issues to texts live apart, so that forms without a phone field (sign-in) do not load libphonenumber.
+export { issueMessage, issueMessages, type Translator } from './issue-messages.ts';
 
 /** 'Wrong phone number format!!' (spec 000 §5). */
 export const PHONE_MESSAGE = 'validation.phone';
@@ -36,26 +38,4 @@ export function zPhone(opts: { optional?: boolean } = {}) {
 export function zRequiredSelect(name?: string) {
   const message = name ? `validation.required|${JSON.stringify({ name })}` : 'validation.required';
   return z.string({ message }).min(1, { message });
-}
-
-/** Translates a locale key with `{name}`-style params. */
-export type Translator = (key: string, params: Record<string, string | number>) => string;
-
-/** One issue message (a key, maybe with params) as text: the field name comes from the path. */
-export function issueMessage(message: string, path: readonly PropertyKey[], translate: Translator): string {
-  const { key, params } = parseIssueMessage(message);
-  return translate(key, { name: fieldLabel(path), ...params });
-}
-
-/** The first message of each field ('a.b' for nested paths), as forms show them. */
-export function issueMessages(
-  issues: readonly z.core.$ZodIssue[],
-  text: (message: string, path: readonly PropertyKey[]) => string,
-): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) {
-    const field = issue.path.map(String).join('.');
-    if (!(field in errors)) errors[field] = text(issue.message, issue.path);
-  }
-  return errors;
 }

@@ -3,7 +3,7 @@
 import type { z } from '@stn/contracts/zod';
 import { ApiError } from './api-client.ts';
 import { issueText } from './i18n.ts';
-import { issueMessages } from './validation-messages.ts';
+import { issueMessages } from './issue-messages.ts';
 
 /** A Mantine `validate` function from a zod schema: { field: first message } for each invalid field. */
 export function zodResolver<Values>(
