@@ -1,5 +1,5 @@
 import { serverMessages } from '@stn/contracts/i18n';
-import { fieldLabel, parseIssueMessage } from '@stn/contracts/zod';
+import { issueMessageWith } from '@stn/contracts/zod';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import adminBr from '../locales/admin.br.json';
@@ -74,8 +74,7 @@ export function changeLanguage(lang: string) {
 
 /** A zod issue message from the contracts (a key with params) in the current language. */
 export function issueText(message: string, path: readonly PropertyKey[]): string {
-  const { key, params } = parseIssueMessage(message);
-  return i18next.t(key, { name: fieldLabel(path), ...params });
+  return issueMessageWith(message, path, (key, params) => i18next.t(key, params));
 }
 
 export { i18next };

@@ -3,7 +3,7 @@
 // phone rule needs libphonenumber-js, so it is defined here. Every rule yields a locale key (with params)
 // as its issue message; `issueMessages` turns the issues into texts with whichever translator it is given
 // (the app's i18next in forms, the contracts' `translate` in node tests), so nothing here touches the DOM.
-import { fieldLabel, parseIssueMessage, z } from '@stn/contracts/zod';
+import { issueMessageWith, z } from '@stn/contracts/zod';
 import { isValidPhoneNumber } from 'libphonenumber-js';
 
 export { withPasswordConfirmation, zCustomUrl, zSubdomain, zUrl } from '@stn/contracts/validation';
@@ -41,10 +41,12 @@ export function zRequiredSelect(name?: string) {
 /** Translates a locale key with `{name}`-style params. */
 export type Translator = (key: string, params: Record<string, string | number>) => string;
 
-/** One issue message (a key, maybe with params) as text: the field name comes from the path. */
+/**
+ * One issue message (a key, maybe with params) as text: the field is named from the locale files
+ * (`fields.<key>` in the translator's language), else from the path.
+ */
 export function issueMessage(message: string, path: readonly PropertyKey[], translate: Translator): string {
-  const { key, params } = parseIssueMessage(message);
-  return translate(key, { name: fieldLabel(path), ...params });
+  return issueMessageWith(message, path, translate);
 }
 
 /** The first message of each field ('a.b' for nested paths), as forms show them. */
