@@ -118,7 +118,7 @@ export async function login(
     failures.address >= config.loginMaxFailuresPerAddress
   ) {
     const minutes = Math.max(1, Math.ceil(config.loginLockSeconds / 60));
-    throw new AppError('TOO_MANY', 'auth.throttle', undefined, { minutes }, 'auth.throttle');
+    throw new AppError('TOO_MANY', 'auth.throttle', undefined, { count: minutes }, 'auth.throttle');
   }
   const user = await findUserByEmail(ctx, email);
   let ok = false;

@@ -187,7 +187,7 @@ function ImportForm() {
           {result && (
             <Alert color="blue" data-testid="blacklist-import-result">
               {t('phone_lists.import_result', {
-                imported: result.imported,
+                count: result.imported,
                 skipped: result.skipped,
               })}
               {result.invalid.length > 0 && (
