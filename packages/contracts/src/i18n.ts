@@ -14,6 +14,7 @@ import usersBr from '../locales/users.br.json' with { type: 'json' };
 import usersEn from '../locales/users.en.json' with { type: 'json' };
 import usersEs from '../locales/users.es.json' with { type: 'json' };
 import { DEFAULT_LANGUAGE, LANGUAGES, type TLanguage } from './constants.ts';
+import { INTL_LOCALES } from './format.ts';
 import { fieldKey, fieldLabel, issueMessageWith } from './zod.ts';
 
 type Catalogue = { [key: string]: string | Catalogue };
@@ -69,8 +70,6 @@ export function languageFromHeader(header: string | undefined): TLanguage {
   return DEFAULT_LANGUAGE;
 }
 
-/** The BCP 47 locale of each language, for Intl (plurals, dates, numbers): 'br' is Brazilian Portuguese. */
-export const INTL_LOCALES: Record<TLanguage, string> = { en: 'en-US', es: 'es', br: 'pt-BR' };
 
 const pluralRules = Object.fromEntries(
   LANGUAGES.map((l) => [l, new Intl.PluralRules(INTL_LOCALES[l])]),
