@@ -70,7 +70,6 @@ export function languageFromHeader(header: string | undefined): TLanguage {
   return DEFAULT_LANGUAGE;
 }
 
-
 const pluralRules = Object.fromEntries(
   LANGUAGES.map((l) => [l, new Intl.PluralRules(INTL_LOCALES[l])]),
 ) as Record<TLanguage, Intl.PluralRules>;
@@ -98,7 +97,9 @@ export function translate(
   params: Record<string, string | number> = {},
 ): string {
   const plural =
-    typeof params.count === 'number' ? lookupIn(lang, `${key}_${pluralCategory(lang, params.count)}`) : undefined;
+    typeof params.count === 'number'
+      ? lookupIn(lang, `${key}_${pluralCategory(lang, params.count)}`)
+      : undefined;
   const text = plural ?? lookupIn(lang, key) ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }

@@ -7,7 +7,10 @@ import { i18next } from './i18n.ts';
 export { EMPTY_DATE, formatSize, type TDateFormat } from '@stn/contracts/format';
 
 /** A date in the spec's `kind` (short, long, date, birthday) in the current language; 'N/A' when empty. */
-export function formatDate(value: Date | string | number | null | undefined, kind: TDateFormat = 'date'): string {
+export function formatDate(
+  value: Date | string | number | null | undefined,
+  kind: TDateFormat = 'date',
+): string {
   const lang = i18next.language;
   return format(value, kind, isLanguage(lang) ? lang : 'en');
 }

@@ -3,9 +3,9 @@
 // needs a browser), fed through the same `issueMessages`/`issueMessage` the form resolver uses.
 
 import { ZPasswordResetRequest } from '@stn/contracts/auth';
-import { ZUpdateProfileRequest } from '@stn/contracts/profile';
 import type { TLanguage } from '@stn/contracts/constants';
 import { translate } from '@stn/contracts/i18n';
+import { ZUpdateProfileRequest } from '@stn/contracts/profile';
 import { ZCreateBusinessUserRequest } from '@stn/contracts/users';
 import { z } from '@stn/contracts/zod';
 import { describe, expect, it } from 'vitest';
@@ -164,9 +164,11 @@ describe('field names come from the locale files', () => {
   });
 
   it('names a nested field by its own key and keeps unknown keys readable', () => {
-    expect(errorsOf(field('owner', z.object({ email: z.email() })), { owner: { email: 'x' } }, 'es')).toEqual({
-      'owner.email': 'El campo correo electrónico debe ser un correo electrónico válido.',
-    });
+    expect(errorsOf(field('owner', z.object({ email: z.email() })), { owner: { email: 'x' } }, 'es')).toEqual(
+      {
+        'owner.email': 'El campo correo electrónico debe ser un correo electrónico válido.',
+      },
+    );
     expect(messageOf('some_new_field', z.string().min(1), '', 'es')).toBe(
       'El campo some new field es obligatorio',
     );
@@ -197,7 +199,13 @@ describe('required first: an empty value is missing, whatever the rule', () => {
 
   it('still says what is wrong with a value that is there', () => {
     expect(
-      user('en', { first_name: 'Ann', email: 'nope', password: 'short', password_confirmation: 'short', user_type: 'x' }),
+      user('en', {
+        first_name: 'Ann',
+        email: 'nope',
+        password: 'short',
+        password_confirmation: 'short',
+        user_type: 'x',
+      }),
     ).toEqual({
       email: 'The email must be a valid email address.',
       password: 'The password must be at least 8 characters.',
@@ -210,13 +218,15 @@ describe('avatar URL (profile)', () => {
   const avatarError = (avatar: unknown, lang: TLanguage = 'en') =>
     errorsOf(ZUpdateProfileRequest, { first_name: 'Ann', email: 'ann@example.com', avatar }, lang).avatar;
 
-  it.each(['not a url', 'javascript:alert(1)', 'ftp://example.com/a.png', 'example.com/a.png'])(
-    'refuses %s',
-    (avatar) => {
-      expect(avatarError(avatar)).toBe('URL format is invalid.');
-      expect(avatarError(avatar, 'es')).toBe('El formato de la URL no es válido.');
-    },
-  );
+  it.each([
+    'not a url',
+    'javascript:alert(1)',
+    'ftp://example.com/a.png',
+    'example.com/a.png',
+  ])('refuses %s', (avatar) => {
+    expect(avatarError(avatar)).toBe('URL format is invalid.');
+    expect(avatarError(avatar, 'es')).toBe('El formato de la URL no es válido.');
+  });
 
   it('takes http(s) URLs, and blank or null as no avatar', () => {
     for (const avatar of ['https://example.com/a.png', 'http://example.com/a.png', '', null, undefined])
