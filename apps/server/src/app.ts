@@ -18,6 +18,7 @@ import pino, { type Logger } from 'pino';
 import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyLetsIn, sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
+import { passwordResetRequestJob } from './modules/auth/jobs.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { packagesRoutes } from './modules/billing/routes/packages.ts';
 import { plansRoutes } from './modules/billing/routes/plans.ts';
@@ -42,6 +43,7 @@ import type { Deps } from './platform/deps.ts';
 import { createEventBus, type EventBus } from './platform/events/events.ts';
 import { recordRoutes } from './platform/http/catalogue.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
+import { apiHooks } from './platform/http/input-hygiene.ts';
 import { createQueue, type Queue } from './platform/queue/queue.ts';
 import { createHub } from './platform/realtime/hub.ts';
 import { socketTree } from './platform/realtime/socket.ts';
@@ -83,6 +85,7 @@ declare module 'fastify' {
 /** Each module registers its jobs, listeners, webhooks and widget routes here; platform imports no module. */
 function plugModules(p: Plugs): void {
   p.queue.register(p.deps.mailer.job);
+  p.queue.register(passwordResetRequestJob);
   p.webhooks.provider(twilioProvider((sid) => twilioAuthTokenBySid(p.deps, sid)));
   p.widget.resolve = installByKey;
   p.widget.routes.push(installsWidgetRoutes);
@@ -190,6 +193,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      apiHooks(api);
       for (const routes of [
         authRoutes,
         profileRoutes,

@@ -212,15 +212,15 @@ export type TStripeSettingRequest = z.infer<typeof ZStripeSettingRequest>;
 
 export const ZCustomScriptRequest = z.object({ custom_script: z.string().max(20_000).nullable() });
 
-export const ZPopupPaymentRequest = z
-  .object({
-    enabled: z.boolean().optional(),
-    title: z.string().trim().max(191).optional(),
-    description: z.string().trim().max(5000).optional(),
-    button_text: z.string().trim().max(100).optional(),
-    plan_id: z.number().int().positive().nullable().optional(),
-  })
-  .catchall(z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]));
+/** Only these keys: an unknown one is refused ('validation.unknown_field'), not kept in the settings. */
+export const ZPopupPaymentRequest = z.strictObject({
+  enabled: z.boolean().optional(),
+  title: z.string().trim().max(191).optional(),
+  description: z.string().trim().max(5000).optional(),
+  button_text: z.string().trim().max(100).optional(),
+  /** One of the agency's own plans (checked by the server). */
+  plan_id: z.number().int().positive().nullable().optional(),
+});
 export type TPopupPaymentRequest = z.infer<typeof ZPopupPaymentRequest>;
 
 export const ZChangeAgencyPasswordRequest = z

@@ -5,6 +5,9 @@ import br from '../locales/br.json' with { type: 'json' };
 import businessesBr from '../locales/businesses.br.json' with { type: 'json' };
 import businessesEn from '../locales/businesses.en.json' with { type: 'json' };
 import businessesEs from '../locales/businesses.es.json' with { type: 'json' };
+import credentialsBr from '../locales/credentials.br.json' with { type: 'json' };
+import credentialsEn from '../locales/credentials.en.json' with { type: 'json' };
+import credentialsEs from '../locales/credentials.es.json' with { type: 'json' };
 import en from '../locales/en.json' with { type: 'json' };
 import es from '../locales/es.json' with { type: 'json' };
 import fieldsBr from '../locales/fields.br.json' with { type: 'json' };
@@ -20,9 +23,9 @@ import { fieldKey, fieldLabel, issueMessageWith } from './zod.ts';
 type Catalogue = { [key: string]: string | Catalogue };
 // Each domain keeps its messages in its own files (locales/<domain>.<lang>.json), merged here.
 export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
-  en: [en, agenciesEn, businessesEn, usersEn, fieldsEn],
-  es: [es, agenciesEs, businessesEs, usersEs, fieldsEs],
-  br: [br, agenciesBr, businessesBr, usersBr, fieldsBr],
+  en: [en, agenciesEn, businessesEn, usersEn, credentialsEn, fieldsEn],
+  es: [es, agenciesEs, businessesEs, usersEs, credentialsEs, fieldsEs],
+  br: [br, agenciesBr, businessesBr, usersBr, credentialsBr, fieldsBr],
 };
 
 function merge(a: Catalogue, b: Catalogue): Catalogue {

@@ -43,6 +43,9 @@ const ZEnv = z.object({
   MAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(30),
   WIDGET_RATE_PER_ADDRESS: z.coerce.number().int().min(1).default(120),
   WIDGET_RATE_PER_INSTALL: z.coerce.number().int().min(1).default(1200),
+  INVITATION_TTL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+  PUBLIC_CHECK_RATE_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  PUBLIC_CHECK_RATE_PER_EMAIL: z.coerce.number().int().min(1).default(10),
 });
 
 export type Config = {
@@ -79,6 +82,14 @@ export type Config = {
   widgetRatePerInstall: number;
   /** Where the built web app lives; served for every non-API path when present. */
   webDist: string;
+  /** How long an invitation link (a user created without a password) stays valid. */
+  invitationTtlDays: number;
+  /**
+   * Public e-mail checks (uniquemailchk, password/email) per minute, per caller address and per checked
+   * address; in-process, like the widget's limits (ADR 019).
+   */
+  publicCheckRatePerAddress: number;
+  publicCheckRatePerEmail: number;
 };
 
 export class ConfigError extends Error {}
@@ -125,5 +136,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     widgetRatePerAddress: e.WIDGET_RATE_PER_ADDRESS,
     widgetRatePerInstall: e.WIDGET_RATE_PER_INSTALL,
     webDist: path.resolve(import.meta.dirname, '../../../web/dist'),
+    invitationTtlDays: e.INVITATION_TTL_DAYS,
+    publicCheckRatePerAddress: e.PUBLIC_CHECK_RATE_PER_ADDRESS,
+    publicCheckRatePerEmail: e.PUBLIC_CHECK_RATE_PER_EMAIL,
   };
 }

@@ -7,6 +7,10 @@ export type MailMessage = {
   text: string;
   agencyId?: number | null;
   businessId?: number | null;
+  /** The sender's name (an agency's mail carries the agency's name); the address stays MAIL_FROM's. */
+  fromName?: string | null;
+  /** Where answers go (an agency's support address). */
+  replyTo?: string | null;
 };
 
 /**

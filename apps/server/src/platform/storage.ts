@@ -55,6 +55,9 @@ export function decodeImage(
   const bytes = Buffer.from(m[2].replace(/\s/g, ''), 'base64');
   if (bytes.length > opts.maxBytes)
     throw invalid('data', opts.tooLargeKey, { size: formatSize(opts.maxBytes) });
+  // A DTD can declare entities that expand without end or read other files: refused, with its own reason.
+  if (ext === 'svg' && /<!(DOCTYPE|ENTITY)/i.test(bytes.toString('utf8')))
+    throw invalid('data', 'validation.svg_dtd');
   if (bytes.length === 0 || !contentMatches(ext, bytes)) throw invalid('data', opts.invalidKey);
   return { bytes, ext };
 }

@@ -2,14 +2,16 @@ import { Title } from '@mantine/core';
 import { type ComponentType, type LazyExoticComponent, lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useParams } from 'react-router';
+import { NotAllowedBoundary } from '../components/not-allowed.tsx';
 import { useAuth } from '../lib/auth-store.ts';
-import { guard } from '../lib/nav/guards.ts';
+import { guard, isHeldScreen } from '../lib/nav/guards.ts';
 import type { RouteDef } from '../lib/nav/route-table.ts';
 import { pageTitle } from '../lib/page-title.ts';
 import { useSite } from '../lib/site.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { agencyRoutes } from './agency-routes.ts';
 import { businessRoutes } from './business-routes.ts';
+import { HeldNotice } from './held-screen.tsx';
 
 // Each screen is its own chunk, so the sign-in page does not load the areas' code.
 const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
@@ -70,10 +72,18 @@ export function RouteScreen({ def }: { def: RouteDef }) {
   });
   if ('redirect' in decision) return <Navigate to={decision.redirect} replace />;
   const Screen = def.screen ? SCREENS[def.screen] : AREA_SCREENS[def.name];
-  if (!Screen) return <EmptyPage title={def.title} />;
+  // A screen a guard holds the user on explains what is missing and who can fix it (ADR 023), above the
+  // screen itself, or alone while that screen is not built.
+  const held = user && isHeldScreen(user, location.pathname) ? <HeldNotice user={user} /> : null;
+  if (!Screen) return held ?? <EmptyPage title={def.title} />;
   return (
-    <Suspense fallback={null}>
-      <Screen />
-    </Suspense>
+    <>
+      {held}
+      <NotAllowedBoundary key={location.pathname}>
+        <Suspense fallback={null}>
+          <Screen />
+        </Suspense>
+      </NotAllowedBoundary>
+    </>
   );
 }

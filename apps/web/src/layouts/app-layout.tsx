@@ -10,18 +10,13 @@
 //   'agencyTelephony.manage' (never for template agencies; read from agency.properties twProfileSid,
 //   twCampaignSid), the impersonation toggle 'impersonate' (hidden while impersonating: no chains),
 //   'Add Agency' 'agencies.manage', 'Add Business' 'businesses.manage'.
-// - Available installs come from POST /v1/agencies/{id}/install-stats: the 'Add Business' button shows on
-//   the rest of the add-business rule; with no installs left it opens the 'No Installs Available' modal.
+// - Available installs come from POST /v1/agencies/{id}/install-stats, asked afresh by every 'Add Business'
+//   entry point (components/add-business-gate.tsx); with none left 'No Installs Available' shows first.
 // - {email} in banners and the footer is the site's supportEmail, else the agency's e-mail.
 // - The global loading flag is up for 400 ms after a route-name change and while the router navigates.
 import { AppShell, LoadingOverlay } from '@mantine/core';
-import type { TUser } from '@stn/contracts/profile';
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { currentRoute } from '../app/root.tsx';
-import { NoInstallsModal } from '../components/no-installs-modal.tsx';
-import { api } from '../lib/api-client.ts';
 import { useAuth } from '../lib/auth-store.ts';
 import { logout } from '../lib/session.ts';
 import { useSite } from '../lib/site.ts';
@@ -31,34 +26,13 @@ import { ImpersonationDrawer } from './app/impersonation-drawer.tsx';
 import { SIDEBAR_BREAKPOINT, tenantName } from './app/layout-rules.ts';
 import { RouteProgress, useRouteLoading } from './app/route-progress.tsx';
 import { Sidebar } from './app/sidebar.tsx';
-import { TopBar } from './app/top-bar.tsx';
+import { TopBar, UsageCounters } from './app/top-bar.tsx';
 import { useImpersonation } from './app/use-impersonation.ts';
 import { useSidebar } from './app/use-sidebar.ts';
 
 const HEADER_HEIGHT = 60;
 const NAVBAR_WIDTH = 260;
 const FOOTER_HEIGHT = 40;
-
-/**
- * Installs the agency may still add (spec 000 §7 POST /v1/agencies/{id}/install-stats, data.available_installs).
- * Unknown (null) while it loads, and for everyone but agency users.
- */
-function useAvailableInstalls(user: TUser | null): number | null {
-  const agencyId = user?.role_group === 'Agency' ? user.agency?.id : undefined;
-  const stats = useQuery({
-    queryKey: ['install-stats', agencyId],
-    queryFn: () =>
-      api<{ data: { total_installs: number; available_installs: number } }>(
-        `/v1/agencies/${agencyId}/install-stats`,
-        {
-          method: 'POST',
-          silent: true,
-        },
-      ),
-    enabled: agencyId !== undefined,
-  });
-  return stats.data?.data.available_installs ?? null;
-}
 
 export default function AppLayout() {
   const { user, mainToken } = useAuth();
@@ -69,8 +43,6 @@ export default function AppLayout() {
   const sidebar = useSidebar(location.pathname);
   const impersonation = useImpersonation();
   const routeLoading = useRouteLoading(route?.name);
-  const availableInstalls = useAvailableInstalls(user);
-  const [noInstalls, setNoInstalls] = useState(false);
 
   // Nobody signed in (Root shows its loader while a stored token's profile loads): no shell, only the
   // route, whose guard sends the visitor to sign in with the path kept.
@@ -109,11 +81,10 @@ export default function AppLayout() {
           onToggleImpersonation={impersonation.toggleDrawer}
           onStopImpersonation={() => void impersonation.stop()}
           onLogout={() => void onLogout()}
-          availableInstalls={availableInstalls}
-          onNoInstalls={() => setNoInstalls(true)}
         />
       </AppShell.Header>
       <AppShell.Navbar data-testid="sidebar" p={0}>
+        <UsageCounters user={user} place="drawer" />
         <Sidebar user={user} routeName={route?.name} linkHeight={sidebar.linkHeight} />
       </AppShell.Navbar>
       <AppShell.Main pos="relative">
@@ -132,7 +103,6 @@ export default function AppLayout() {
         onPick={(id) => void impersonation.start(id)}
         userId={user.id}
       />
-      <NoInstallsModal opened={noInstalls} onClose={() => setNoInstalls(false)} supportEmail={supportEmail} />
     </AppShell>
   );
 }

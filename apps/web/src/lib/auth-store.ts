@@ -80,3 +80,8 @@ export const auth = {
 export function useAuth(): AuthState {
   return useSyncExternalStore(auth.subscribe, auth.get);
 }
+
+/** The role group of the main session while impersonating (null otherwise). */
+export function mainRoleGroup(): TRoleGroup | null {
+  return auth.get().mainToken ? (localStorage.getItem(K.mainRoleGroup) as TRoleGroup | null) : null;
+}

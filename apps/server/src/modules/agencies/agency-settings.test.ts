@@ -279,14 +279,14 @@ describe('PUT /v1/agencies/custom-script and /v1/agencies/{id}/popup-payment', (
     let res = await call(tok(c.seed.a.agencyUser), 'PUT', `/v1/agencies/${A()}/popup-payment`, {
       enabled: true,
       title: 'Pay now',
-      amount: 4900,
+      button_text: 'Pay',
     });
     expect(res.statusCode, res.body).toBe(200);
     res = await call(tok(c.seed.admin), 'PUT', `/v1/agencies/${A()}/popup-payment`, { title: 'Pay today' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('Popup settings updated successfully.');
     const row = await agencyRow(A());
-    expect(row.settings.popup).toEqual({ enabled: true, title: 'Pay today', amount: 4900 });
+    expect(row.settings.popup).toEqual({ enabled: true, title: 'Pay today', button_text: 'Pay' });
     expect(row.settings.notification).toBeDefined();
     await refused(
       tok(c.seed.a.agencyAdmin),

@@ -1,26 +1,10 @@
 import type { Actor } from '../../platform/auth/actor.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { toCsv } from '../../platform/http/csv.ts';
 import { invalid } from '../../platform/http/errors.ts';
 import { businessNames, liveBusinessesOf } from '../businesses/service.ts';
 import { emailsOf, usersOfAgency } from '../users/service.ts';
 import { findAgency } from './queries.ts';
-
-type Cell = string | number | boolean | null | undefined | Date;
-
-/**
- * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled. A text
- * starting with = + - @ is prefixed with ' so that a spreadsheet does not run it as a formula.
- */
-export function csvField(value: Cell): string {
-  if (value === null || value === undefined) return '';
-  let s = value instanceof Date ? value.toISOString() : String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-export function toCsv(header: string[], rows: Cell[][]): string {
-  return `${[header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n')}\r\n`;
-}
 
 /** An Admin names the agency with ?agency_id=; an agency user always exports its own. */
 async function exportAgency(deps: Deps, actor: Actor, agencyId: number | undefined) {

@@ -27,7 +27,8 @@ import {
   userContext,
 } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
-import { requestPasswordReset, sendNotificationMail } from '../auth/service.ts';
+import { sendInvitation, sendNotificationMail } from '../auth/service.ts';
+import { isAgencyPlan } from '../billing/service.ts';
 import { agencyInstallStats, liveBusinessIds } from '../businesses/service.ts';
 import {
   isMainDomainHost,
@@ -254,7 +255,7 @@ export async function createAgency(ctx: Ctx, input: TCreateAgencyRequest) {
       return agency.id;
     }),
   );
-  if (!input.user.password) await requestPasswordReset(ctx, { email: input.user.email });
+  if (!input.user.password) await sendInvitation(ctx, { email: input.user.email });
   return presentAgency(deps.db, id);
 }
 
@@ -485,6 +486,11 @@ export async function updateCustomScript(deps: Deps, actor: Actor, script: strin
 
 export async function updatePopup(deps: Deps, actor: Actor, id: number, input: TPopupPaymentRequest) {
   const agency = await findAgency(deps.db, actor, id);
+  if (
+    input.plan_id != null &&
+    !(await isAgencyPlan(userContext(deps, actor), { agencyId: agency.id, planId: input.plan_id }))
+  )
+    throw invalid('plan_id', 'validation.in');
   const popup = { ...(agency.settings.popup as object | undefined), ...input };
   await deps.db
     .update(agencies)

@@ -298,7 +298,8 @@ describe('mail outbox (no SMTP server)', () => {
       error: null,
       message_id: null,
       agency_id: c.seed.a.agency.id,
-      from: 'Start Texting Now <no-reply@localhost>',
+      // White-label mail: the agency's name at the platform's address.
+      from: 'Agency A <no-reply@localhost>',
       subject: 'Reset your Agency A Calls password',
     });
     expect(rows[0].text).toContain('Hello agencyuser,');
@@ -377,7 +378,14 @@ describe('e-mail verification', () => {
       headers: bearer(superToken),
     });
     expect(imp.statusCode).toBe(200);
-    expect((await profile(imp.json().access_token, payload)).statusCode).toBe(422);
+    // An impersonation token never changes the e-mail, even with the right current password (ADR 019).
+    for (const extra of [{}, { current_password: PASSWORD }]) {
+      const res = await profile(imp.json().access_token, { ...payload, ...extra });
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json().message).toBe(
+        'While acting as another user you cannot change their e-mail address or password.',
+      );
+    }
     expect(await snapshot(c.t.pool, ['users', 'mail_outbox', 'user_tokens'])).toEqual(before);
   });
 
@@ -530,6 +538,7 @@ describe('unsubscribe', () => {
     expect(await count(c.t, 'select count(*) n from mail_outbox')).toBe(total);
     // Transactional mail still goes out to an unsubscribed user.
     expect((await post(c.t.app, '/password/email', { email: user.email })).statusCode).toBe(200);
+    await drainJobs(c.t);
     expect(await count(c.t, 'select count(*) n from mail_outbox')).toBe(total + 1);
   });
 
@@ -728,7 +737,7 @@ describe('password reset through a real SMTP server', () => {
     const { headers, text } = parseMail(mail.raw);
     expect(headers.subject).toBe('Reset your Agency A Calls password');
     expect(headers.to).toBe(user().email);
-    expect(headers.from).toBe('Start Texting Now <no-reply@localhost>');
+    expect(headers.from).toBe('Agency A <no-reply@localhost>');
     expect(text).toContain('Hello agencyuser,');
     expect(text).toContain('Open this link within 60 minutes');
     // Agency A has a custom domain, which wins over its subdomain.
@@ -847,6 +856,22 @@ describe('password reset through a real SMTP server', () => {
     const admin = parseMail(received.find((r) => r.to.includes(ms.admin.email))?.raw ?? '');
     expect(admin.headers.subject).toBe('Reset your Main Site password');
     expect(admin.text).toContain('http://platform.test:3000/password/reset?token=');
+  });
+
+  it("delivers an agency's mail in its name, with its support address as Reply-To", async () => {
+    await m.pool.query(
+      `update agencies set branding = branding || '{"supportEmail": "help@b.test"}' where id = $1`,
+      [ms.b.agency.id],
+    );
+    expect((await post(m.app, '/password/email', { email: ms.b.businessAdmin.email })).statusCode).toBe(200);
+    await drainJobs(m);
+    const mail = parseMail(received.find((r) => r.to.includes(ms.b.businessAdmin.email))?.raw ?? '');
+    expect(mail.headers.from).toBe('Agency B <no-reply@localhost>');
+    expect(mail.headers['reply-to']).toBe('help@b.test');
+    // A platform user's mail has no agency: the platform's sender and no Reply-To.
+    const admin = parseMail(received.find((r) => r.to.includes(ms.admin.email))?.raw ?? '');
+    expect(admin.headers.from).toBe('Start Texting Now <no-reply@localhost>');
+    expect(admin.headers['reply-to']).toBeUndefined();
   });
 
   it('only the newest link works, and an expired link does not', async () => {

@@ -23,22 +23,18 @@ import { actorOf } from '../../platform/auth/plugin.ts';
 import { logout } from '../../platform/auth/sessions.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
+import { AppError } from '../../platform/http/errors.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
+import { enqueue } from '../../platform/queue/queue.ts';
 import { linkHolderContext } from '../../platform/tenancy/context.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
+import { RateLimiter } from '../../platform/widget/tree.ts';
 import { domainAvailable } from '../agencies/service.ts';
 import { isEmailTaken } from '../users/service.ts';
 import { impersonableUsers, startImpersonation, stopImpersonation } from './impersonation.ts';
+import { passwordResetRequestJob } from './jobs.ts';
 import { resetLinkRoutes } from './routes/reset-links.ts';
-import {
-  login,
-  requestPasswordReset,
-  resetPassword,
-  unsubscribe,
-  userInfo,
-  verifyEmail,
-  verifyResetToken,
-} from './service.ts';
+import { login, resetPassword, unsubscribe, userInfo, verifyEmail, verifyResetToken } from './service.ts';
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 const client = clientOf;
@@ -52,6 +48,16 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   // Nobody is signed in on these routes: sign-in and the e-mailed links find their user themselves.
   const anonymous = (request: FastifyRequest, name: string) => linkHolderContext(deps, name, client(request));
   await app.register(resetLinkRoutes, deps);
+
+  // The public checks that take an e-mail address (is it free; send it a reset link) would tell anyone
+  // which addresses have accounts: limited per caller address and per checked address, in-process
+  // (ADR 019). Over the limit: 429, and nothing is looked up.
+  const perAddress = new RateLimiter(deps.config.publicCheckRatePerAddress);
+  const perEmail = new RateLimiter(deps.config.publicCheckRatePerEmail);
+  const throttle = (request: FastifyRequest, email: string) => {
+    if (!perAddress.take(request.ip) || !perEmail.take(email.toLowerCase()))
+      throw new AppError('TOO_MANY', 'credentials.checks_throttle', undefined, {}, 'auth.checks_throttle');
+  };
 
   app.post(
     '/v1/login',
@@ -119,13 +125,18 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Send a password reset link (answers the same whether or not the address is known)',
+        summary:
+          'Send a password reset link (answers the same, in the same time, whether or not the address is known)',
         body: ZPasswordEmailRequest,
-        response: { 200: ZSuccessMessage, 422: ZErrorResponse },
+        response: { 200: ZSuccessMessage, 422: ZErrorResponse, 429: ZErrorResponse },
       },
     },
     async (request) => {
-      await requestPasswordReset(anonymous(request, 'password.email'), request.body);
+      throttle(request, request.body.email);
+      // The same one insert for any address: the job does the lookup and the mail.
+      await enqueue(anonymous(request, 'password.email'), passwordResetRequestJob, {
+        email: request.body.email,
+      });
       return ok(request, 'auth.reset_link_sent');
     },
   );
@@ -187,20 +198,23 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Is this e-mail free',
+        summary: 'Is this e-mail free (limited per caller address and per checked address)',
         body: ZUniqueEmailRequest,
-        response: { 200: ZUniqueResponse, 422: ZErrorResponse },
+        response: { 200: ZUniqueResponse, 422: ZErrorResponse, 429: ZErrorResponse },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: {
-        unique: !(await isEmailTaken(anonymous(request, 'uniquemailchk'), {
-          email: request.body.email,
-          exceptUserId: request.body.id,
-        })),
-      },
-    }),
+    async (request) => {
+      throttle(request, request.body.email);
+      return {
+        success: true as const,
+        data: {
+          unique: !(await isEmailTaken(anonymous(request, 'uniquemailchk'), {
+            email: request.body.email,
+            exceptUserId: request.body.id,
+          })),
+        },
+      };
+    },
   );
 
   app.post(
@@ -226,7 +240,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Who a reset or verification link belongs to',
+        summary: 'Who a reset, invitation or verification link belongs to (purpose says which)',
         body: ZUserInfoRequest,
         response: { 200: ZUserInfoResponse, 422: ZErrorResponse },
       },

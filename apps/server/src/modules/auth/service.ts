@@ -2,10 +2,18 @@
 // notification mails. Sessions live in platform/auth/sessions; the user rows are the users module's.
 import { isLanguage, translate } from '@stn/contracts/i18n';
 import type { TRoleGroup } from '@stn/contracts/roles';
-import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, or, sql } from 'drizzle-orm';
+import {
+  consumeLink,
+  endLinks,
+  findLink,
+  issueLink,
+  type LinkPurpose,
+  type LinkRow,
+  linksSentSince,
+} from '../../platform/auth/links.ts';
 import { burnPasswordCheck, verifyPassword } from '../../platform/auth/passwords.ts';
 import { issueToken, type SessionClient } from '../../platform/auth/sessions.ts';
-import { hashToken, newToken } from '../../platform/auth/tokens.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
@@ -22,7 +30,7 @@ import {
   type UserRow,
 } from '../users/service.ts';
 import { users } from '../users/tables.ts';
-import { loginFailures, userTokens } from './tables.ts';
+import { loginFailures } from './tables.ts';
 
 /**
  * The user's agency and business (where they have them) are active: a switched-off, archived or deleted
@@ -31,57 +39,42 @@ import { loginFailures, userTokens } from './tables.ts';
 const accountActive = sql<boolean>`(${agencies.id} is null or (${agencies.active} and ${agencies.status} = 'active'))
   and (${businesses.id} is null or (${businesses.active} and ${businesses.status} = 'active'))`;
 
-type Purpose = 'password_reset' | 'verify_email' | 'unsubscribe';
-
 const VERIFY_TTL_SECONDS = 7 * 24 * 3600;
 // At most this many reset e-mails per account per hour; more requests answer the same but send nothing.
 const RESET_MAILS_PER_HOUR = 5;
 
-async function createUserToken(
-  db: Tx,
-  user: UserRow,
-  purpose: Purpose,
-  ttlSeconds: number | null,
-  email?: string,
-) {
-  const token = newToken();
-  await db.insert(userTokens).values({
-    token_hash: hashToken(token),
-    user_id: user.id,
-    agency_id: user.agency_id,
-    business_id: user.business_id,
-    purpose,
-    email: email ?? null,
-    expires_at: ttlSeconds === null ? null : new Date(Date.now() + ttlSeconds * 1000),
-  });
-  return token;
-}
-
-/** A usable token of that purpose, with its user. */
-async function findUserToken(ctx: Ctx, token: string, purposes: Purpose[]) {
-  const [row] = await ctx.db
-    .select()
-    .from(userTokens)
-    .where(
-      and(
-        eq(userTokens.token_hash, hashToken(token)),
-        inArray(userTokens.purpose, purposes),
-        isNull(userTokens.used_at),
-        or(isNull(userTokens.expires_at), gt(userTokens.expires_at, new Date())),
-      ),
-    )
-    .limit(1);
+/** A usable link of that purpose, with its user (not spent: the screens ask before the form is sent). */
+async function findUserToken(ctx: Ctx, token: string, purposes: LinkPurpose[]) {
+  const row = await findLink(ctx.db, token, purposes);
   const user = row ? await getUser(ctx, row.user_id) : undefined;
   return row && user ? { token: row, user } : undefined;
 }
 
+/** Spends a link (atomically: used twice at the same moment, it works once), with its user. */
+async function spendUserToken(ctx: Ctx, token: string, purposes: LinkPurpose[]) {
+  const row: LinkRow | undefined = await consumeLink(ctx.db, token, purposes);
+  const user = row ? await getUser(ctx, row.user_id) : undefined;
+  return row && user ? { token: row, user } : undefined;
+}
+
+/**
+ * Where a user's mail comes from: the agency's site (links), its title, and, for an agency's users and
+ * businesses, the agency's name as the sender's name and its support address as Reply-To (white-label
+ * mail). Platform users, and the main agency's, get the platform's MAIL_FROM.
+ */
 async function siteFor(deps: Deps, user: UserRow) {
   const agency = user.agency_id
     ? (await deps.db.select().from(agencies).where(eq(agencies.id, user.agency_id)))[0]
     : (await deps.db.select().from(agencies).where(eq(agencies.is_main, true)))[0];
+  const own = agency && !agency.is_main ? agency : undefined;
   return {
     url: agencySiteUrl(deps.config, agency),
     title: agency?.branding.title ?? agency?.name ?? 'Start Texting Now',
+    name: agency?.name ?? 'Start Texting Now',
+    support: agency?.branding.supportEmail ?? agency?.email ?? null,
+    sender: own
+      ? { fromName: own.name, replyTo: own.branding.supportEmail ?? own.email ?? null }
+      : ({} as { fromName?: string; replyTo?: string | null }),
   };
 }
 
@@ -104,6 +97,30 @@ async function recentFailures(db: Tx, email: string, ip: string, windowSeconds: 
   return row ?? { account: 0, address: 0, oldest: null };
 }
 
+/**
+ * Reserves one sign-in attempt of the account and the address, atomically: under a lock per account and
+ * per address (held for the count and the insert only, never during the password check), the failures in
+ * the window are counted and, below the limits, this attempt is recorded as one. So N parallel wrong
+ * passwords get exactly LOGIN_MAX_FAILURES_PER_ACCOUNT password checks. Answers the reservation's id, or
+ * null when locked.
+ */
+async function reserveAttempt(ctx: Ctx, email: string, ip: string): Promise<number | null> {
+  const { config } = ctx.deps;
+  return inTransaction(ctx, async (tx) => {
+    // Two-key advisory locks in separate namespaces (account 7301, address 7302), always in that order.
+    await tx.db.execute(sql`select pg_advisory_xact_lock(7301, hashtext(${email}))`);
+    await tx.db.execute(sql`select pg_advisory_xact_lock(7302, hashtext(${ip}))`);
+    const failures = await recentFailures(tx.db, email, ip, config.loginLockSeconds);
+    if (
+      failures.account >= config.loginMaxFailuresPerAccount ||
+      failures.address >= config.loginMaxFailuresPerAddress
+    )
+      return null;
+    const [row] = await tx.db.insert(loginFailures).values({ email, ip }).returning({ id: loginFailures.id });
+    return row?.id ?? null;
+  });
+}
+
 /** Signs in (ctx: linkHolderContext): throttled per account and per address. */
 export async function login(
   ctx: Ctx,
@@ -112,11 +129,9 @@ export async function login(
   const { db } = ctx;
   const { config } = ctx.deps;
   const email = input.email.toLowerCase();
-  const failures = await recentFailures(db, email, input.client.ip, config.loginLockSeconds);
-  if (
-    failures.account >= config.loginMaxFailuresPerAccount ||
-    failures.address >= config.loginMaxFailuresPerAddress
-  ) {
+  // The attempt counts as a failure from before the password is checked; a success clears it.
+  const attempt = await reserveAttempt(ctx, email, input.client.ip);
+  if (attempt === null) {
     const minutes = Math.max(1, Math.ceil(config.loginLockSeconds / 60));
     throw new AppError('TOO_MANY', 'auth.throttle', undefined, { count: minutes }, 'auth.throttle');
   }
@@ -124,17 +139,18 @@ export async function login(
   let ok = false;
   if (user) ok = await verifyPassword(user.password_hash, input.password);
   else await burnPasswordCheck(input.password);
-  if (!user || !ok) {
-    await db.insert(loginFailures).values({ email, ip: input.client.ip });
-    throw invalid('email', 'auth.failed');
-  }
+  if (!user || !ok) throw invalid('email', 'auth.failed');
   const [account] = await db
     .select({ ok: accountActive })
     .from(users)
     .leftJoin(agencies, eq(agencies.id, users.agency_id))
     .leftJoin(businesses, eq(businesses.id, users.business_id))
     .where(eq(users.id, user.id));
-  if (!user.active || !account?.ok) throw invalid('email', 'auth.inactive');
+  if (!user.active || !account?.ok) {
+    // The right password of a disabled account is not a guess: its reservation goes.
+    await db.delete(loginFailures).where(eq(loginFailures.id, attempt));
+    throw invalid('email', 'auth.inactive');
+  }
   await db.delete(loginFailures).where(eq(loginFailures.email, email));
   const issued = await issueToken(db, {
     userId: user.id,
@@ -146,69 +162,111 @@ export async function login(
   return { token: issued.token, expiresAt: issued.expiresAt, roleGroup: user.role_group };
 }
 
-/** E-mails a reset link to the account of that address, if there is an enabled one (answers the same). */
+/**
+ * E-mails a reset link to the account of that address, if there is an enabled one. The public route does
+ * not call this in the request: it enqueues `auth.password_reset_request` (see jobs.ts), so that the
+ * answer takes the same time whether or not the address is known. Managers' "send a reset link" call it.
+ */
 export async function requestPasswordReset(ctx: Ctx, input: { email: string }): Promise<void> {
   const { db, deps } = ctx;
   const user = await findUserByEmail(ctx, input.email);
   if (!user?.active) return;
   const hourAgo = new Date(Date.now() - 3600_000);
-  const [recent] = await db
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(userTokens)
-    .where(
-      and(
-        eq(userTokens.user_id, user.id),
-        eq(userTokens.purpose, 'password_reset'),
-        gt(userTokens.created_at, hourAgo),
-      ),
-    );
-  if ((recent?.n ?? 0) >= RESET_MAILS_PER_HOUR) return;
+  if ((await linksSentSince(db, user.id, 'password_reset', hourAgo)) >= RESET_MAILS_PER_HOUR) return;
   // Only the newest link works.
-  await db
-    .update(userTokens)
-    .set({ used_at: new Date() })
-    .where(
-      and(
-        eq(userTokens.user_id, user.id),
-        eq(userTokens.purpose, 'password_reset'),
-        isNull(userTokens.used_at),
-      ),
-    );
-  const token = await createUserToken(db, user, 'password_reset', deps.config.passwordResetTtlSeconds);
+  await endLinks(db, user.id, ['password_reset']);
+  const token = await issueLink(db, {
+    user,
+    purpose: 'password_reset',
+    ttlSeconds: deps.config.passwordResetTtlSeconds,
+  });
   const site = await siteFor(deps, user);
   const link = `${site.url}/password/reset?token=${token}&email=${encodeURIComponent(user.email)}`;
   const lang = langOf(user);
-  await deps.mailer.send({
-    to: user.email,
-    agencyId: user.agency_id,
-    businessId: user.business_id,
-    subject: translate('mail.reset_subject', lang, { site: site.title }),
-    text: translate('mail.reset_body', lang, {
-      name: nameOf(user),
-      site: site.title,
-      link,
-      minutes: Math.round(deps.config.passwordResetTtlSeconds / 60),
-    }),
-  });
+  await deps.mailer.send(
+    {
+      to: user.email,
+      agencyId: user.agency_id,
+      businessId: user.business_id,
+      ...site.sender,
+      subject: translate('mail.reset_subject', lang, { site: site.title }),
+      text: translate('mail.reset_body', lang, {
+        name: nameOf(user),
+        site: site.title,
+        link,
+        minutes: Math.round(deps.config.passwordResetTtlSeconds / 60),
+      }),
+    },
+    ctx.db,
+  );
 }
 
+/**
+ * Invites a user created without a password (an agency's admin, a business's owner) to choose one: a
+ * welcome from the agency, with its name and support address, and a link valid INVITATION_TTL_DAYS days
+ * that opens the set-password screen. A new invitation ends the older ones.
+ */
+export async function sendInvitation(ctx: Ctx, input: { email: string }): Promise<void> {
+  const { db, deps } = ctx;
+  const user = await findUserByEmail(ctx, input.email);
+  if (!user) return;
+  const days = deps.config.invitationTtlDays;
+  await endLinks(db, user.id, ['invitation']);
+  const token = await issueLink(db, { user, purpose: 'invitation', ttlSeconds: days * 24 * 3600 });
+  const site = await siteFor(deps, user);
+  const link = `${site.url}/password/reset?token=${token}&email=${encodeURIComponent(user.email)}&invitation=1`;
+  const lang = langOf(user);
+  const support = site.support
+    ? translate('mail.invite_support', lang, { support: site.support })
+    : translate('mail.invite_support_none', lang, { agency: site.name });
+  await deps.mailer.send(
+    {
+      to: user.email,
+      agencyId: user.agency_id,
+      businessId: user.business_id,
+      ...site.sender,
+      subject: translate('mail.invite_subject', lang, { site: site.title, agency: site.name }),
+      text: translate('mail.invite_body', lang, {
+        name: nameOf(user),
+        agency: site.name,
+        site: site.title,
+        link,
+        days,
+        support,
+      }),
+    },
+    ctx.db,
+  );
+}
+
+/** The links that set a password: a reset link, or an invitation. */
+const PASSWORD_LINKS: LinkPurpose[] = ['password_reset', 'invitation'];
+
 export async function verifyResetToken(ctx: Ctx, input: { token: string; email?: string }) {
-  const row = await findUserToken(ctx, input.token, ['password_reset']);
+  const row = await findUserToken(ctx, input.token, PASSWORD_LINKS);
   if (!row || (input.email && row.user.email.toLowerCase() !== input.email.toLowerCase())) {
     throw invalid('token', 'auth.reset_token_invalid');
   }
   return row;
 }
 
-/** A new password from a reset link: the link is spent and every session of the account ends. */
+/**
+ * A new password from a reset link or an invitation: the link is spent (once, even when sent twice at
+ * the same moment), every session of the account ends, and so does every other link (users/service).
+ */
 export async function resetPassword(
   ctx: Ctx,
   input: { token: string; email: string; password: string },
 ): Promise<void> {
   await inTransaction(ctx, async (tx) => {
-    const row = await verifyResetToken(tx, input);
+    const row = await spendUserToken(tx, input.token, PASSWORD_LINKS);
+    // A wrong address throws, and the rollback leaves the link unspent.
+    if (!row || row.user.email.toLowerCase() !== input.email.toLowerCase()) {
+      throw invalid('token', 'auth.reset_token_invalid');
+    }
     await setPassword(tx, { user: row.user, password: input.password });
-    await tx.db.update(userTokens).set({ used_at: new Date() }).where(eq(userTokens.id, row.token.id));
+    // Following an invitation (or a reset link) proves the address too.
+    if (row.user.email_verified_at === null) await markEmailVerified(tx, { id: row.user.id });
     await tx.db.delete(loginFailures).where(eq(loginFailures.email, row.user.email.toLowerCase()));
   });
 }
@@ -216,37 +274,46 @@ export async function resetPassword(
 export async function sendEmailVerification(ctx: Ctx, input: { user: UserRow }): Promise<void> {
   const { user } = input;
   const { deps } = ctx;
-  const token = await createUserToken(ctx.db, user, 'verify_email', VERIFY_TTL_SECONDS, user.email);
+  const token = await issueLink(ctx.db, {
+    user,
+    purpose: 'verify_email',
+    ttlSeconds: VERIFY_TTL_SECONDS,
+    email: user.email,
+  });
   const site = await siteFor(deps, user);
   const lang = langOf(user);
-  await deps.mailer.send({
-    to: user.email,
-    agencyId: user.agency_id,
-    businessId: user.business_id,
-    subject: translate('mail.verify_subject', lang, { site: site.title }),
-    text: translate('mail.verify_body', lang, {
-      name: nameOf(user),
-      site: site.title,
-      link: `${site.url}/email-verify?token=${token}`,
-    }),
-  });
+  await deps.mailer.send(
+    {
+      to: user.email,
+      agencyId: user.agency_id,
+      businessId: user.business_id,
+      ...site.sender,
+      subject: translate('mail.verify_subject', lang, { site: site.title }),
+      text: translate('mail.verify_body', lang, {
+        name: nameOf(user),
+        site: site.title,
+        link: `${site.url}/email-verify?token=${token}`,
+      }),
+    },
+    ctx.db,
+  );
 }
 
 export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<void> {
   await inTransaction(ctx, async (tx) => {
-    const row = await findUserToken(tx, input.token, ['verify_email']);
-    // A link sent to an address the user has since changed no longer verifies anything.
+    const row = await spendUserToken(tx, input.token, ['verify_email']);
+    // A link sent to an address the user has since changed no longer verifies anything (the change ended
+    // it already; this is the second lock on that door).
     if (!row || row.token.email?.toLowerCase() !== row.user.email.toLowerCase()) {
       throw invalid('token', 'auth.verify_token_invalid');
     }
     await markEmailVerified(tx, { id: row.user.id });
-    await tx.db.update(userTokens).set({ used_at: new Date() }).where(eq(userTokens.id, row.token.id));
   });
 }
 
-/** Who a reset or verification link is for, so that its screen can greet them. */
+/** Who a reset, invitation or verification link is for, so that its screen can greet them. */
 export async function userInfo(ctx: Ctx, input: { token: string }) {
-  const row = await findUserToken(ctx, input.token, ['password_reset', 'verify_email']);
+  const row = await findUserToken(ctx, input.token, [...PASSWORD_LINKS, 'verify_email']);
   if (!row) throw invalid('token', 'auth.reset_token_invalid');
   return {
     email: row.user.email,
@@ -273,17 +340,21 @@ export async function sendNotificationMail(
   const { deps } = ctx;
   const user = await getUser(ctx, input.userId);
   if (!user || user.settings.email_unsubscribed) return false;
-  const token = await createUserToken(ctx.db, user, 'unsubscribe', null);
+  const token = await issueLink(ctx.db, { user, purpose: 'unsubscribe', ttlSeconds: null });
   const site = await siteFor(deps, user);
   const footer = translate('mail.unsubscribe_footer', langOf(user), {
     link: `${site.url}/unsubscribe/email/${token}`,
   });
-  await deps.mailer.send({
-    to: user.email,
-    agencyId: user.agency_id,
-    businessId: user.business_id,
-    subject: input.subject,
-    text: `${input.text}\n\n--\n${footer}`,
-  });
+  await deps.mailer.send(
+    {
+      to: user.email,
+      agencyId: user.agency_id,
+      businessId: user.business_id,
+      ...site.sender,
+      subject: input.subject,
+      text: `${input.text}\n\n--\n${footer}`,
+    },
+    ctx.db,
+  );
   return true;
 }

@@ -1,29 +1,7 @@
-import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { users } from '../users/tables.ts';
+import { bigserial, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
-// A foreign key to another module's table is the one reason a tables.ts imports another module's
-// tables.ts (the architecture test allows it from tables.ts only).
-
-/** One-time (or, for unsubscribe, standing) tokens sent by e-mail; stored hashed. */
-export const userTokens = pgTable(
-  'user_tokens',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    token_hash: text('token_hash').notNull(),
-    user_id: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    agency_id: integer('agency_id'),
-    business_id: integer('business_id'),
-    purpose: text('purpose').$type<'password_reset' | 'verify_email' | 'unsubscribe'>().notNull(),
-    /** For verify_email: the address being confirmed. */
-    email: text('email'),
-    expires_at: timestamp('expires_at', { withTimezone: true }),
-    used_at: timestamp('used_at', { withTimezone: true }),
-    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [uniqueIndex('user_tokens_hash_uq').on(t.token_hash), index('user_tokens_user_idx').on(t.user_id)],
-);
+// The e-mailed links (user_tokens) live in platform/auth/tables.ts beside the sessions: the users module
+// ends them when a user's e-mail or password changes, and it does not import this module (ADR 019).
 
 /** Failed sign-ins, counted per account and per address for rate limiting. */
 export const loginFailures = pgTable(

@@ -51,6 +51,15 @@ async function findPlan(ctx: Ctx, agencyId: number, planId: number) {
   return found(row);
 }
 
+/** True when the plan is one of the agency's own (what the agency's payment popup may offer). */
+export async function isAgencyPlan(ctx: Ctx, input: AgencyInput & { planId: number }): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ id: plans.id })
+    .from(plans)
+    .where(planScope(ctx, input.agencyId, eq(plans.id, input.planId)));
+  return row !== undefined;
+}
+
 const isDefault = sql`coalesce((${plans.features}->>'Default')::boolean, false)`;
 
 async function defaultPlan(ctx: Ctx, agencyId: number, exceptId?: number) {

@@ -23,7 +23,7 @@ import {
 import { inTenant } from '../../platform/tenancy.ts';
 import { agencies } from '../agencies/tables.ts';
 import { audit } from '../audit/service.ts';
-import { requestPasswordReset, sendEmailVerification } from '../auth/service.ts';
+import { requestPasswordReset, sendEmailVerification, sendInvitation } from '../auth/service.ts';
 import { isPlanOfAgency } from '../billing/service.ts';
 import {
   businessAdminOf,
@@ -242,7 +242,7 @@ export async function createBusiness(ctx: Ctx, input: TCreateBusinessRequest): P
     });
     return business.id;
   });
-  if (!owner.password) await requestPasswordReset(ctx, { email: owner.email });
+  if (!owner.password) await sendInvitation(ctx, { email: owner.email });
   return loadBusiness(ctx.db, id);
 }
 

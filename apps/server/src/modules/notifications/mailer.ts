@@ -9,6 +9,31 @@ import { mailOutbox } from './tables.ts';
 
 const ZMailJob = z.object({ outboxId: z.number().int().positive() });
 
+/** The address of a From setting ('Start Texting Now <no-reply@localhost>' gives no-reply@localhost). */
+export function addressOf(from: string): string {
+  return from.match(/<([^<>]+)>\s*$/)?.[1]?.trim() ?? from.trim();
+}
+
+/**
+ * A From header of `name` at the address of `from`: control characters go (no header injection), and a
+ * name with characters that mean something in an address header is quoted.
+ */
+export function senderOf(name: string | null | undefined, from: string): string {
+  const clean = (name ?? '')
+    .replace(/\p{Cc}+/gu, ' ')
+    .trim()
+    .slice(0, 100);
+  if (!clean) return from;
+  const quoted = /[()<>[\]:;@\\,."]/.test(clean) ? `"${clean.replace(/["\\]/g, '\\$&')}"` : clean;
+  return `${quoted} <${addressOf(from)}>`;
+}
+
+/** A Reply-To address: one plain address, or none. */
+function replyToOf(address: string | null | undefined): string | null {
+  const a = address?.trim();
+  return a && /^[^\s<>,;"]+@[^\s<>,;"]+$/.test(a) ? a : null;
+}
+
 /**
  * Every message is kept in mail_outbox: queued when asked for, then `stored` (no SMTP_URL: the outbox is
  * the delivery, an admin reads it), `sent` or, once the retries are spent, `failed`. The `mail.send` job
@@ -45,6 +70,7 @@ export function createMailer(opts: {
       try {
         const info = await transport.sendMail({
           from: row.from,
+          ...(row.reply_to ? { replyTo: row.reply_to } : {}),
           to: row.to,
           subject: row.subject,
           text: row.text,
@@ -76,7 +102,8 @@ export function createMailer(opts: {
           agency_id: message.agencyId ?? null,
           business_id: message.businessId ?? null,
           to: message.to,
-          from: opts.from,
+          from: senderOf(message.fromName, opts.from),
+          reply_to: replyToOf(message.replyTo),
           subject: message.subject,
           text: message.text,
           status: 'queued',

@@ -9,6 +9,8 @@ export const mailOutbox = pgTable(
     business_id: integer('business_id'),
     to: text('to').notNull(),
     from: text('from').notNull(),
+    /** The Reply-To address (an agency's support address), when there is one. */
+    reply_to: text('reply_to'),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     status: text('status').$type<'queued' | 'stored' | 'sent' | 'failed'>().notNull(),

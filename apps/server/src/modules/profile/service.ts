@@ -5,6 +5,7 @@ import { actingUser, type Ctx, inTransaction } from '../../platform/tenancy/cont
 import { sendEmailVerification } from '../auth/service.ts';
 import {
   getUser,
+  guardCredentials,
   impersonatorOf,
   isEmailTaken,
   mergeSettings,
@@ -40,8 +41,9 @@ export async function updateProfile(
   if (emailChanged && (await isEmailTaken(ctx, { email: input.email, exceptUserId: user.id })))
     throw invalid('email', 'validation.email_taken');
   // The e-mail and the password are the keys to the account: changing either needs the current password,
-  // which an impersonator or a stolen token does not have.
+  // which a stolen token does not have; an impersonation token never changes them (ADR 019).
   if (emailChanged || input.password !== undefined) {
+    await guardCredentials(ctx, { target: user, proven: true });
     if (!input.current_password || !(await verifyPassword(user.password_hash, input.current_password))) {
       throw invalid('current_password', 'auth.current_password');
     }
@@ -50,6 +52,7 @@ export async function updateProfile(
   const updated = await inTransaction(ctx, async (tx) => {
     const row = await updateUser(tx, {
       id: user.id,
+      proven: true,
       set: {
         first_name: input.first_name,
         last_name: input.last_name,
@@ -59,7 +62,8 @@ export async function updateProfile(
       },
     });
     // Every other session ends; this one stays.
-    if (password !== undefined) await setPassword(tx, { user, password, keepTokenId: actor.tokenId });
+    if (password !== undefined)
+      await setPassword(tx, { user, password, keepTokenId: actor.tokenId, proven: true });
     return row;
   });
   if (emailChanged) await sendEmailVerification(ctx, { user: updated });

@@ -24,10 +24,11 @@ import {
   sql,
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { endCredentialLinks } from '../../platform/auth/links.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
+import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import {
   actingUser,
   auditActorId,
@@ -199,19 +200,54 @@ async function disabled(db: Tx, ids: number[]): Promise<void> {
 }
 
 /**
+ * Who may change a user's e-mail or password, the keys to the account (ADR 019). The one place of the
+ * rule; `updateUser` and `setPassword` ask it of every path (profile, user management, agencies,
+ * businesses, reset links):
+ * - an impersonation token never changes the impersonated user's own e-mail or password, not even
+ *   through the profile: the person behind it is someone else;
+ * - the caller changes their own only through the profile, which has checked the current password
+ *   (`proven`);
+ * - within a business, only the owner changes the owner's: a second BusinessAdmin cannot take it over.
+ * Links and the system (a reset link, the CLI, a job) are not users: the link is the proof.
+ */
+export async function guardCredentials(
+  ctx: Ctx,
+  input: { target: { id: number; business_id: number | null }; proven?: boolean },
+): Promise<void> {
+  if (ctx.by.kind !== 'user') return;
+  const actor = ctx.by.actor;
+  const { target } = input;
+  if (target.id === actor.userId) {
+    if (actor.tokenKind === 'impersonation') throw forbidden('credentials.impersonation');
+    if (!input.proven) throw forbidden('credentials.own');
+    return;
+  }
+  if (target.business_id !== null && actor.businessId === target.business_id) {
+    const [biz] = await ctx.db
+      .select({ owner_id: businesses.owner_id })
+      .from(businesses)
+      .where(eq(businesses.id, target.business_id));
+    if (biz?.owner_id === target.id) throw forbidden('credentials.owner');
+  }
+}
+
+/**
  * Changes a user of the context's tenant. A new e-mail must be free (`emailField` names the field of the
- * 422) and is unconfirmed until a link confirms it; a disabled user loses its sessions, and an enable or
- * disable by hand clears a suspension mark, so that a tenant's restore never overrides it.
+ * 422), may only be set by whom `guardCredentials` lets (`proven`: the profile checked the current
+ * password), is unconfirmed until a link confirms it, and ends the user's outstanding links; a disabled
+ * user loses its sessions, and an enable or disable by hand clears a suspension mark, so that a tenant's
+ * restore never overrides it.
  */
 export async function updateUser(
   ctx: Ctx,
-  input: { id: number; set: UserChanges; emailField?: string },
+  input: { id: number; set: UserChanges; emailField?: string; proven?: boolean },
 ): Promise<UserRow> {
   return inTransaction(ctx, async (tx) => {
     const current = await findUserRow(tx, input.id, true);
     if (!current) throw notFound();
     const { email, active, ...rest } = input.set;
     const emailChanged = email !== undefined && email.toLowerCase() !== current.email.toLowerCase();
+    if (emailChanged) await guardCredentials(tx, { target: current, proven: input.proven });
     if (emailChanged && (await emailTaken(tx.db, email, current.id))) {
       throw invalid(input.emailField ?? 'email', 'validation.email_taken');
     }
@@ -228,6 +264,7 @@ export async function updateUser(
       .where(eq(users.id, current.id))
       .returning();
     if (!row) throw notFound();
+    if (emailChanged) await endCredentialLinks(tx.db, row.id);
     if (activeChanged && !active) await disabled(tx.db, [row.id]);
     return row;
   });
@@ -265,8 +302,9 @@ export async function markEmailVerified(ctx: Ctx, input: { id: number }) {
 }
 
 /**
- * Replaces a user's password: every session of that user ends (but `keepTokenId`, the caller's own
- * session when they change their own password), and with `audit` the log says who did it.
+ * Replaces a user's password, if `guardCredentials` lets the caller (`proven`: the profile checked the
+ * current one): every session of that user ends (but `keepTokenId`, the caller's own session when they
+ * change their own password), every outstanding link ends, and with `audit` the log says who did it.
  */
 export async function setPassword(
   ctx: Ctx,
@@ -274,9 +312,11 @@ export async function setPassword(
     user: { id: number; agency_id: number | null; business_id: number | null };
     password: string;
     keepTokenId?: number;
+    proven?: boolean;
     audit?: { action: string };
   },
 ): Promise<void> {
+  await guardCredentials(ctx, { target: input.user, proven: input.proven });
   // Argon2 is slow: hash before the transaction holds any lock.
   const passwordHash = await hashPassword(input.password);
   await inTransaction(ctx, async (tx) => {
@@ -288,6 +328,7 @@ export async function setPassword(
       .returning({ id: users.id });
     if (updated.length === 0) throw notFound();
     await revokeSessionsOf(tx.db, [input.user.id], input.keepTokenId);
+    await endCredentialLinks(tx.db, input.user.id);
     if (input.audit) {
       await audit(tx.db, {
         action: input.audit.action,

@@ -29,3 +29,27 @@ export const authTokens = pgTable(
   },
   (t) => [uniqueIndex('auth_tokens_hash_uq').on(t.token_hash), index('auth_tokens_user_idx').on(t.user_id)],
 );
+
+/** What an e-mailed link is for; `unsubscribe` is a standing link, the others are used once. */
+export type LinkPurpose = 'password_reset' | 'verify_email' | 'invitation' | 'unsubscribe';
+
+/** One-time (or, for unsubscribe, standing) tokens sent by e-mail; stored hashed. */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    token_hash: text('token_hash').notNull(),
+    user_id: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    agency_id: integer('agency_id'),
+    business_id: integer('business_id'),
+    purpose: text('purpose').$type<LinkPurpose>().notNull(),
+    /** For verify_email: the address being confirmed. */
+    email: text('email'),
+    expires_at: timestamp('expires_at', { withTimezone: true }),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('user_tokens_hash_uq').on(t.token_hash), index('user_tokens_user_idx').on(t.user_id)],
+);

@@ -5,6 +5,7 @@
 // for Twilio, which would otherwise read our JSON as instructions (ADR 015).
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { hasNul } from '../http/input-hygiene.ts';
 
 export type FormBody = Record<string, string | string[]>;
 
@@ -99,6 +100,11 @@ export async function webhookTree(app: FastifyInstance, opts: { registry: Webhoo
       .type(answer.type)
       .send(answer.body || text);
   };
+
+  // A NUL byte, which no provider sends and PostgreSQL refuses in text, is a bad request (ADR 021).
+  app.addHook('preValidation', async (request, reply) => {
+    if (!request.is404 && hasNul(request)) return fail(request, reply, 400, 'Bad Request');
+  });
 
   app.addHook('preHandler', async (request, reply) => {
     if (request.is404) return;

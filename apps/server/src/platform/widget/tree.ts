@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { AppError } from '../http/errors.ts';
+import { checkApiInput } from '../http/input-hygiene.ts';
 import { type Ctx, tenantContext } from '../tenancy/context.ts';
 
 export type WidgetInstall = {
@@ -58,7 +59,8 @@ function keyOf(request: FastifyRequest): string | undefined {
   const header = request.headers['x-install-key'];
   if (typeof header === 'string' && header) return header;
   const query = (request.query as { key?: unknown } | undefined)?.key;
-  return typeof query === 'string' && query ? query : undefined;
+  // A key with a NUL byte matches no install (and would make the database refuse the lookup).
+  return typeof query === 'string' && query && !query.includes('\u0000') ? query : undefined;
 }
 
 function grant(request: FastifyRequest, reply: FastifyReply) {
@@ -105,6 +107,9 @@ export async function widgetTree(
       ),
     };
   });
+
+  // NUL bytes and ids beyond int4 are refused as on the API (ADR 021).
+  app.addHook('preValidation', async (request) => checkApiInput(request));
 
   for (const routes of opts.routes) await routes(app, deps);
 }

@@ -15,6 +15,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api-client.ts';
+import { NotAllowed, useReportForbidden } from '../not-allowed.tsx';
 
 // Spec 000 §9: lists page at 10 by default, page sizes 5, 6 and 10, search debounced 250 ms,
 // two page links each side of the current one.
@@ -83,6 +84,8 @@ export function DataTable<T extends { id: RowId }>(props: {
       }),
     placeholderData: keepPreviousData,
   });
+  // A 403 is not a load failure: the screen shows the one not-allowed state (components/not-allowed.tsx).
+  const forbidden = useReportForbidden(query.error);
   const total = query.data?.meta.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / Number(perPage)));
   const selection = props.selection;
@@ -105,6 +108,7 @@ export function DataTable<T extends { id: RowId }>(props: {
         ...props.columns,
       ]
     : props.columns;
+  if (forbidden) return <NotAllowed />;
   return (
     <div data-testid={props.testId}>
       <Group justify="space-between" mb="sm">

@@ -1,4 +1,15 @@
-import { Anchor, Button, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  List,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   type TAgency,
@@ -180,6 +191,19 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
               />
             ))}
           </SimpleGrid>
+          {/* What a new agency needs before its users get past the guards (spec 000 §4, ADR 023). */}
+          <Alert color="blue" variant="light" p="sm" data-testid="agency-form-get-going">
+            <Text size="sm" fw={600}>
+              {t('admin.agency_form.get_going.title')}
+            </Text>
+            <List size="sm" mt={4}>
+              <List.Item>{t('admin.agency_form.get_going.plan')}</List.Item>
+              <List.Item>{t('admin.agency_form.get_going.telephony')}</List.Item>
+            </List>
+            <Text size="sm" mt={4}>
+              {t('admin.agency_form.get_going.held')}
+            </Text>
+          </Alert>
         </FormSection>
 
         <FormSection title={t('admin.agency_form.user_section')} hint={t('admin.agency_form.user_hint')}>

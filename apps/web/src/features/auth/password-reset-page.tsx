@@ -1,11 +1,12 @@
 import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { type TPasswordResetRequest, ZPasswordResetRequest } from '@stn/contracts/auth';
+import { type TLoginResponse, type TPasswordResetRequest, ZPasswordResetRequest } from '@stn/contracts/auth';
 import type { TSuccessMessage } from '@stn/contracts/http';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, api } from '../../lib/api-client.ts';
+import { auth } from '../../lib/auth-store.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { apiErrorText } from './api-error-text.ts';
 import { usePostOnce } from './use-post-once.ts';
@@ -19,7 +20,9 @@ const resolver = zodResolver<TPasswordResetRequest>(ZPasswordResetRequest);
 
 /**
  * Choose a new password from a reset link (spec 000 §2 /password/reset?token=&email=; §7 POST
- * /v1/token/verify, /v1/userinfo, /v1/password/reset).
+ * /v1/token/verify, /v1/userinfo, /v1/password/reset). An invitation (a user created without a password,
+ * `&invitation=1`, userinfo's purpose 'invitation') opens the same screen with a welcome, and signs the
+ * user in once the password is set (ADR 019).
  */
 export default function PasswordResetPage() {
   const { t } = useTranslation();
@@ -36,6 +39,7 @@ export default function PasswordResetPage() {
   const info = usePostOnce<UserInfo>('/v1/userinfo', token ? { token } : null);
   const infoData = info.status === 'success' ? info.data.data : null;
   const email = emailParam || infoData?.email || '';
+  const invitation = infoData ? infoData.purpose === 'invitation' : params.get('invitation') === '1';
 
   const [submitting, setSubmitting] = useState(false);
   const [linkError, setLinkError] = useState<string | null>(null);
@@ -50,6 +54,16 @@ export default function PasswordResetPage() {
     try {
       const body: TPasswordResetRequest = { ...values, token, email };
       await api<TSuccessMessage>('/v1/password/reset', { method: 'POST', body });
+      if (invitation) {
+        // Welcome in: the new password signs the invited user in at once.
+        const res = await api<TLoginResponse>('/v1/login', {
+          method: 'POST',
+          body: { email, password: values.password },
+        });
+        auth.signIn(res.access_token, res.role_group);
+        navigate(`/${res.role_group.toLowerCase()}/`, { replace: true });
+        return;
+      }
       // The api client toasts the server's success message.
       navigate('/login', { replace: true });
     } catch (err) {
@@ -84,6 +98,7 @@ export default function PasswordResetPage() {
         <Alert color="red" data-testid="password-reset-invalid">
           {invalid}
         </Alert>
+        {invitation && <Text size="sm">{t('screens.invitation.expired_hint')}</Text>}
         {requestNew}
         {backToLogin}
       </Stack>
@@ -106,14 +121,16 @@ export default function PasswordResetPage() {
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <Title order={2}>{t('auth.reset_password')}</Title>
+        <Title order={2} data-testid="password-reset-title">
+          {invitation ? t('screens.invitation.title') : t('auth.reset_password')}
+        </Title>
         <Text size="sm" c="dimmed" data-testid="password-reset-greeting">
           {infoData
-            ? t('screens.password_reset.greeting', {
+            ? t(invitation ? 'screens.invitation.greeting' : 'screens.password_reset.greeting', {
                 name: infoData.first_name || infoData.email,
                 email: infoData.email,
               })
-            : t('screens.password_reset.intro')}
+            : t(invitation ? 'screens.invitation.intro' : 'screens.password_reset.intro')}
         </Text>
         {hidden ? <Alert color="red">{hidden}</Alert> : null}
         <PasswordInput
@@ -132,7 +149,7 @@ export default function PasswordResetPage() {
           {...form.getInputProps('password_confirmation')}
         />
         <Button type="submit" fullWidth loading={submitting} data-testid="password-reset-submit">
-          {t('auth.set_password')}
+          {invitation ? t('screens.invitation.submit') : t('auth.set_password')}
         </Button>
         {backToLogin}
       </Stack>

@@ -11,6 +11,7 @@ import { BUSINESS_CREATE_DEFAULTS } from '@stn/contracts/constants';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { AddBusinessGuard } from '../../components/add-business-gate.tsx';
 import {
   NameFields,
   PasswordField,
@@ -158,8 +159,16 @@ const resolveUpdate = zodResolver(ZUpdateBusinessRequest);
 export default function BusinessForm() {
   const { t } = useTranslation();
   const id = Number(useParams().id ?? 0);
+  const navigate = useNavigate();
   const business = useBusiness(id);
-  if (!id) return <BusinessFormBody />;
+  if (!id) {
+    // Out of installs, 'No Installs Available' shows instead of the form, whichever link led here.
+    return (
+      <AddBusinessGuard onLeave={() => navigate(pathOf('agency.business.accounts'))}>
+        <BusinessFormBody />
+      </AddBusinessGuard>
+    );
+  }
   if (business.isPending) return <Loading />;
   if (!business.data) return <Text c="red">{t('agency.common.load_failed')}</Text>;
   return <BusinessFormBody key={business.data.id} business={business.data} />;

@@ -4,6 +4,7 @@ import type { TBusiness } from '@stn/contracts/businesses';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useAddBusinessGate } from '../../components/add-business-gate.tsx';
 import { type Column, DataTable, useSelection } from '../../components/list/data-table.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
@@ -54,15 +55,24 @@ export default function BusinessList() {
   const transition = useBusinessTransition();
   const setActive = useSetBusinessActive();
   const resetUsage = useResetUsage();
+  const addGate = useAddBusinessGate();
 
-  const confirm = (kind: BusinessTransition | 'reset_usage', b: TBusiness) => {
+  // The Active switch signs every user of the business out or back in: it asks first, as archive does,
+  // and the API is called only on confirm (ADR 023).
+  const confirm = (kind: BusinessTransition | 'reset_usage' | 'activate' | 'deactivate', b: TBusiness) => {
     modals.openConfirmModal({
       title: t(`agency.business.confirm.${kind}_title`),
       children: <Text size="sm">{t(`agency.business.confirm.${kind}_text`, { name: b.name })}</Text>,
       labels: { confirm: t(`agency.business.actions.${kind}`), cancel: t('common.cancel') },
-      confirmProps: { color: kind === 'restore' ? 'brand' : 'red', 'data-testid': 'confirm-ok' },
+      confirmProps: {
+        color: kind === 'restore' || kind === 'activate' ? 'brand' : 'red',
+        'data-testid': 'confirm-ok',
+      },
+      cancelProps: { 'data-testid': 'confirm-cancel' },
       onConfirm: () => {
         if (kind === 'reset_usage') resetUsage.mutate(b.id);
+        else if (kind === 'activate' || kind === 'deactivate')
+          setActive.mutate({ id: b.id, active: kind === 'activate' });
         else transition.mutate({ id: b.id, transition: kind }, { onSuccess: () => selection.drop([b.id]) });
       },
     });
@@ -116,7 +126,7 @@ export default function BusinessList() {
         <Switch
           checked={b.active}
           disabled={!manage || status === 'deleted' || setActive.isPending}
-          onChange={(e) => setActive.mutate({ id: b.id, active: e.currentTarget.checked })}
+          onChange={(e) => confirm(e.currentTarget.checked ? 'activate' : 'deactivate', b)}
           aria-label={t('agency.business.active')}
           data-testid={`business-active-${b.id}`}
         />
@@ -187,7 +197,11 @@ export default function BusinessList() {
             </Button>
           )}
           {manage && (
-            <Button onClick={() => navigate(pathOf('agency.business.add'))} data-testid="business-add">
+            <Button
+              onClick={() => void addGate.open(pathOf('agency.business.add'))}
+              loading={addGate.checking}
+              data-testid="business-add"
+            >
               {t('menu.business_add')}
             </Button>
           )}
@@ -229,6 +243,7 @@ export default function BusinessList() {
         empty={t(`agency.business.empty.${status}`)}
         testId="business-table"
       />
+      {addGate.modal}
       <ResetPasswordModal business={resetFor} onClose={() => setResetFor(null)} />
       <SendNotificationModal
         opened={notifying}

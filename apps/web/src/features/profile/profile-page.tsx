@@ -84,14 +84,14 @@ type UserAnswer = { success: true; message: string; data: { user: TUser } };
 
 /** The signed-in user's profile (spec 000 §2 admin/agency/business profile; §7 PUT /v1/profile). */
 export default function ProfilePage() {
-  const { user } = useAuth();
+  const { user, mainToken } = useAuth();
   if (!user) {
     return <Loading />;
   }
-  return <ProfileForm user={user} />;
+  return <ProfileForm user={user} impersonating={mainToken !== null} />;
 }
 
-function ProfileForm({ user }: { user: TUser }) {
+function ProfileForm({ user, impersonating }: { user: TUser; impersonating: boolean }) {
   const { t } = useTranslation();
   const [saving, setSaving] = useState(false);
   // Made once from the user: a later change of the stored user never overwrites what is being typed.
@@ -157,10 +157,14 @@ function ProfileForm({ user }: { user: TUser }) {
             form={form}
             name="email"
             label={t('auth.email')}
-            description={t('screens.profile.email_hint')}
+            description={
+              impersonating ? t('screens.credentials.impersonating_hint') : t('screens.profile.email_hint')
+            }
             type="email"
             autoComplete="email"
             required
+            // An impersonation never changes the user's e-mail or password (ADR 019).
+            disabled={impersonating}
             testId="profile-email"
           />
           <NativeSelectField
@@ -172,8 +176,14 @@ function ProfileForm({ user }: { user: TUser }) {
           />
         </FormSection>
 
-        <FormSection title={t('screens.profile.password_section')} hint={t('screens.profile.password_hint')}>
+        <FormSection
+          title={t('screens.profile.password_section')}
+          hint={
+            impersonating ? t('screens.credentials.impersonating_hint') : t('screens.profile.password_hint')
+          }
+        >
           <PasswordInput
+            disabled={impersonating}
             label={t('screens.profile.current_password')}
             autoComplete="current-password"
             data-testid="profile-current-password"
@@ -182,12 +192,14 @@ function ProfileForm({ user }: { user: TUser }) {
           <Divider />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <PasswordInput
+              disabled={impersonating}
               label={t('screens.profile.new_password')}
               autoComplete="new-password"
               data-testid="profile-password"
               {...form.getInputProps('password')}
             />
             <PasswordInput
+              disabled={impersonating}
               label={t('screens.profile.password_confirmation')}
               autoComplete="new-password"
               data-testid="profile-password-confirmation"

@@ -76,6 +76,8 @@ type AnyUser = {
   user_type?: string | null;
   agent_type?: string | null;
   settings?: { custom_type_pages?: readonly string[] };
+  /** Business users: the business's owner. */
+  is_owner?: boolean;
 };
 
 type Values = {
@@ -125,6 +127,18 @@ const withPassword = (v: Values) => ({
   password: v.password,
   password_confirmation: v.password_confirmation,
 });
+
+/**
+ * Why this form may not change the user's e-mail and password (the server refuses it, ADR 019): one's own
+ * are changed from the profile, with the current password (an impersonation never changes them); a
+ * business owner's only by the owner. Null when the form may.
+ */
+function credentialsLock(user: AnyUser | undefined, meId: number | undefined): string | null {
+  if (!user) return null;
+  if (user.id === meId) return 'screens.credentials.own_hint';
+  if (user.is_owner) return 'screens.credentials.owner_hint';
+  return null;
+}
 
 /** The request body of each kind, create or update. */
 const BODY: Record<UserKind, (v: Values, create: boolean) => Record<string, unknown>> = {
@@ -287,6 +301,7 @@ function UserForm({ kind, user }: { kind: UserKind; user?: AnyUser }) {
   const k = KINDS[kind];
   const create = user === undefined;
   const self = user !== undefined && user.id === me?.id;
+  const locked = credentialsLock(user, me?.id);
   const calls = useSave(kind, user?.id ?? 0);
   const pageOptions = useCustomPageOptions();
   const [formError, setFormError] = useState<string | null>(null);
@@ -414,6 +429,8 @@ function UserForm({ kind, user }: { kind: UserKind; user?: AnyUser }) {
         type="email"
         required
         autoComplete="off"
+        disabled={locked !== null}
+        description={locked ? t(locked) : undefined}
         testId={tid('email')}
       />
       {create && (
@@ -479,6 +496,13 @@ function PasswordSection({ kind, user }: { kind: UserKind; user: AnyUser }) {
   const reset = useSendResetLink();
   const k = KINDS[kind];
   if (me?.id === user.id) return null;
+  const locked = credentialsLock(user, me?.id);
+  if (locked)
+    return (
+      <Alert color="gray" data-testid={`${k.tid}-password-locked`}>
+        {t(locked)}
+      </Alert>
+    );
 
   const confirmReset = () =>
     confirmAction({

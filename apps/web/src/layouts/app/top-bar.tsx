@@ -1,7 +1,8 @@
-import { ActionIcon, Anchor, Badge, Burger, Button, Group, Image, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Burger, Button, Group, Image, Stack, Text, Tooltip } from '@mantine/core';
 import type { TUser } from '@stn/contracts/profile';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
+import { useAddBusinessGate } from '../../components/add-business-gate.tsx';
 import { canAddBusiness, dashboardLink } from '../../lib/nav/guards.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { userCan } from '../../lib/nav/user-can.ts';
@@ -20,9 +21,6 @@ type Props = {
   onToggleImpersonation: () => void;
   onStopImpersonation: () => void;
   onLogout: () => void;
-  /** Installs the agency may still add, or null while unknown (see app-layout.tsx). */
-  availableInstalls: number | null;
-  onNoInstalls: () => void;
 };
 
 function UsageCounter({ label, usage, testId }: { label: string; usage: Usage; testId: string }) {
@@ -39,34 +37,70 @@ function UsageCounter({ label, usage, testId }: { label: string; usage: Usage; t
 }
 
 /**
+ * The business's usage counters (calls and messages against the plan). In the top bar from 'sm' up; on a
+ * phone they move to the top of the sidebar drawer, one tap on the burger away (`place` 'drawer').
+ */
+export function UsageCounters({ user, place }: { user: TUser; place: 'bar' | 'drawer' }) {
+  const { t } = useTranslation();
+  const business = user.role_group === 'Business' ? user.business : null;
+  if (!business) return null;
+  const prefix = place === 'drawer' ? 'drawer-' : '';
+  const counters = [
+    <UsageCounter
+      key="calls"
+      label={t('layout.calls')}
+      usage={usageOf(business.number_of_calls, business.calls)}
+      testId={`${prefix}calls-usage`}
+    />,
+    <UsageCounter
+      key="messages"
+      label={t('layout.messages')}
+      usage={usageOf(business.number_of_messages, business.messages)}
+      testId={`${prefix}messages-usage`}
+    />,
+  ];
+  return place === 'bar' ? (
+    <Group gap="md" wrap="nowrap" visibleFrom="sm">
+      {counters}
+    </Group>
+  ) : (
+    <Stack
+      gap={4}
+      p="sm"
+      hiddenFrom="sm"
+      data-testid="drawer-usage"
+      style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+    >
+      {counters}
+    </Stack>
+  );
+}
+
+/**
  * Top bar of spec 000 §2: tenant name (dashboard link), business usage and trial tag, Add Agency / Add
  * Business, the impersonation toggle, Main Account, the profile dropdown and a logout button.
  */
 export function TopBar(props: Props) {
   const { user, impersonating } = props;
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const { data: site } = useSite();
   const business = user.role_group === 'Business' ? user.business : null;
 
-  // 'Add Business': agencies allowed to add businesses (spec §4). The installs part of the rule is applied
-  // on click instead of hiding the button, so an agency out of installs sees the 'No Installs Available'
-  // modal (spec §8). While the count is unknown (null) the button simply opens the add screen.
+  // 'Add Business': agencies allowed to add businesses (spec §4). The installs part of the rule is asked on
+  // click instead of hiding the button (components/add-business-gate.tsx), so an agency out of installs
+  // sees the 'No Installs Available' modal (spec §8) before the form opens.
   const showAddBusiness =
     user.role_group === 'Agency' &&
     userCan(user, 'businesses.manage') &&
     canAddBusiness(user, Number.POSITIVE_INFINITY);
-  const addBusiness = () => {
-    if (props.availableInstalls !== null && !canAddBusiness(user, props.availableInstalls)) {
-      props.onNoInstalls();
-      return;
-    }
-    navigate(pathOf('agency.business.add'));
-  };
+  const addGate = useAddBusinessGate();
 
   return (
-    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
-      <Group gap="sm" wrap="nowrap" miw={0}>
+    // Phones (ADR 023): the left part takes what is left and truncates the name; the right part never
+    // shrinks under it; the logo is capped so it cannot push over the buttons; the usage counters move to
+    // the sidebar drawer and the logout button to the profile menu (which has it).
+    <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
+      <Group gap="xs" wrap="nowrap" miw={0} style={{ flex: 1 }}>
         <Burger
           opened={props.sidebarOpened}
           onClick={props.onToggleSidebar}
@@ -81,10 +115,22 @@ export function TopBar(props: Props) {
           c="inherit"
           data-testid="dashboard-link"
           miw={0}
+          style={{ flex: 1 }}
         >
-          <Group gap="xs" wrap="nowrap">
-            {props.logo && <Image src={props.logo} alt={props.siteTitle} h={32} w="auto" fit="contain" />}
-            <Text fw={700} size="lg" truncate data-testid="tenant-name">
+          <Group gap="xs" wrap="nowrap" miw={0}>
+            {props.logo && (
+              <Image
+                src={props.logo}
+                alt={props.siteTitle}
+                h={32}
+                w="auto"
+                maw={{ base: 56, sm: 200 }}
+                fit="contain"
+                style={{ flexShrink: 0 }}
+                data-testid="header-logo"
+              />
+            )}
+            <Text fw={700} fz={{ base: 'md', sm: 'lg' }} truncate miw={0} data-testid="tenant-name">
               {props.tenant}
             </Text>
           </Group>
@@ -94,23 +140,10 @@ export function TopBar(props: Props) {
             {t('layout.trial')}
           </Badge>
         )}
-        {business && (
-          <Group gap="md" wrap="nowrap" visibleFrom="sm">
-            <UsageCounter
-              label={t('layout.calls')}
-              usage={usageOf(business.number_of_calls, business.calls)}
-              testId="calls-usage"
-            />
-            <UsageCounter
-              label={t('layout.messages')}
-              usage={usageOf(business.number_of_messages, business.messages)}
-              testId="messages-usage"
-            />
-          </Group>
-        )}
+        <UsageCounters user={user} place="bar" />
       </Group>
 
-      <Group gap="xs" wrap="nowrap">
+      <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
         {userCan(user, 'agencies.manage') && (
           <Button
             component={Link}
@@ -123,7 +156,13 @@ export function TopBar(props: Props) {
           </Button>
         )}
         {showAddBusiness && (
-          <Button onClick={addBusiness} size="xs" visibleFrom="sm" data-testid="add-business">
+          <Button
+            onClick={() => void addGate.open(pathOf('agency.business.add'))}
+            loading={addGate.checking}
+            size="xs"
+            visibleFrom="sm"
+            data-testid="add-business"
+          >
             {t('layout.add_business')}
           </Button>
         )}
@@ -131,6 +170,7 @@ export function TopBar(props: Props) {
           <Button
             onClick={props.onStopImpersonation}
             size="xs"
+            px={{ base: 8, sm: 'md' }}
             color="orange"
             data-testid="main-account-button"
           >
@@ -142,6 +182,7 @@ export function TopBar(props: Props) {
             <Button
               onClick={props.onToggleImpersonation}
               size="xs"
+              px={{ base: 8, sm: 'md' }}
               variant="light"
               data-testid="impersonate-toggle"
               aria-label={t('layout.impersonation.toggle')}
@@ -166,10 +207,18 @@ export function TopBar(props: Props) {
           </Tooltip>
         )}
         <ProfileMenu user={user} onLogout={props.onLogout} />
-        <Button onClick={props.onLogout} size="xs" variant="subtle" color="gray" data-testid="logout-button">
+        <Button
+          onClick={props.onLogout}
+          size="xs"
+          variant="subtle"
+          color="gray"
+          visibleFrom="sm"
+          data-testid="logout-button"
+        >
           {t('layout.logout')}
         </Button>
       </Group>
+      {addGate.modal}
     </Group>
   );
 }

@@ -49,25 +49,29 @@ export function useImpersonation() {
     [navigate],
   );
 
-  const stop = useCallback(async () => {
-    const wasOpen = openedRef.current;
-    setDrawerOpened(false);
-    setBusy(true);
-    try {
-      const res = await api<{ role_group: TRoleGroup }>('/v1/impersonate', {
-        method: 'DELETE',
-        silent: true,
-      });
-      const roleGroup = auth.stopImpersonation() ?? res.role_group;
-      queryClient.clear();
-      navigate(areaPath(roleGroup));
-    } catch (err) {
-      // Decision: "the drawer reopens" — it is put back the way it was (it may have been shut already).
-      if (!unauthorized(err) && wasOpen) setDrawerOpened(true);
-    } finally {
-      setBusy(false);
-    }
-  }, [navigate]);
+  /** `to`: where to go once back in the main session (default: its area). */
+  const stop = useCallback(
+    async (to?: string) => {
+      const wasOpen = openedRef.current;
+      setDrawerOpened(false);
+      setBusy(true);
+      try {
+        const res = await api<{ role_group: TRoleGroup }>('/v1/impersonate', {
+          method: 'DELETE',
+          silent: true,
+        });
+        const roleGroup = auth.stopImpersonation() ?? res.role_group;
+        queryClient.clear();
+        navigate(to ?? areaPath(roleGroup));
+      } catch (err) {
+        // Decision: "the drawer reopens" — it is put back the way it was (it may have been shut already).
+        if (!unauthorized(err) && wasOpen) setDrawerOpened(true);
+      } finally {
+        setBusy(false);
+      }
+    },
+    [navigate],
+  );
 
   return {
     drawerOpened,

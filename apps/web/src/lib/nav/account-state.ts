@@ -61,3 +61,19 @@ export function isTemplateAccount(user: TUser): boolean {
 export function zapierVisible(user: TUser): boolean {
   return Boolean(user.agency?.zapier_enabled) && !user.agency?.zapier_free;
 }
+
+/**
+ * What holds an account on a screen the guards force (spec §4), for the held-state explanation:
+ * `plan` — neither Free nor an active subscription; `telephony` — an agency without its telephony-provider
+ * account (templates excepted). Empty when nothing holds the user.
+ */
+export type HeldReason = 'plan' | 'telephony';
+export function heldReasons(user: TUser | null): HeldReason[] {
+  if (!user) return [];
+  if (user.role_group === 'Business') return businessMustPay(user) ? ['plan'] : [];
+  if (user.role_group !== 'Agency') return [];
+  const out: HeldReason[] = [];
+  if (agencyMustPay(user)) out.push('plan');
+  if (!isSetupComplete(user)) out.push('telephony');
+  return out;
+}

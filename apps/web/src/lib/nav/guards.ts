@@ -190,6 +190,16 @@ function agencyRules(user: TUser, input: GuardInput): StateVerdict {
   return null;
 }
 
+/**
+ * Whether `path` is the screen a state rule holds the user on (pay, set up): that screen explains what is
+ * missing and who can fix it (app/held-screen.tsx). The install wizard is a screen of its own, not a hold.
+ */
+export function isHeldScreen(user: TUser | null, path: string): boolean {
+  if (!user || user.role_group === 'Admin') return false;
+  const held = user.role_group === 'Agency' || businessMustPay(user);
+  return held && forcedPath(user) === trimSlash(path);
+}
+
 /** Send the user to a screen they may open (see fallback). */
 const FALLBACK: GuardResult = { redirect: '' };
 
