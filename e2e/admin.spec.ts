@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)('admin: agency accounts', () => {
     // The new agency's site answers on its subdomain with its branding, and its admin signs in there.
     const site = await p.newPage();
     await site.page.goto(p.url('/login', `${NEWCO.subdomain}.localhost`));
-    await expect.poll(() => site.page.title()).toBe(`${NEWCO.title} - Start Texting Now`);
+    await expect.poll(() => site.page.title()).toBe(`Sign in - ${NEWCO.title} - Start Texting Now`);
     await signIn(site.page, p.url('/login', `${NEWCO.subdomain}.localhost`), NEWCO);
     await site.page.waitForURL(/\/agency\//);
     await site.context.close();

@@ -27,14 +27,15 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
     expect(routes).toContain('admin.whitelabel');
     expect(routes).toContain('admin.users');
     expect(routes).not.toContain('business.messaging');
-    expect(await page.title()).toBe('Start Texting Now - Start Texting Now');
+    // The tab names the screen, and the main site's title (the platform's name) only once.
+    await expect.poll(() => page.title()).toBe('Agency Accounts - Start Texting Now');
     await context.close();
   });
 
   it('an agency admin signs in on its white-label subdomain, with its branding, and lands in the agency area', async () => {
     const { page, context } = await p.newPage();
     await page.goto(p.url('/login', 'acme.localhost'));
-    await expect.poll(() => page.title()).toBe('Acme Callbacks - Start Texting Now');
+    await expect.poll(() => page.title()).toBe('Sign in - Acme Callbacks - Start Texting Now');
     await expect
       .poll(() => page.getByTestId('login-logo').getAttribute('src'))
       .toMatch(/^data:image\/svg\+xml/);

@@ -1,6 +1,7 @@
 // The first start's data (the main agency; with demo data the demo tenants and their users). Users are
 // created through the users module; the agencies and businesses here are plain rows of a fresh database.
 import { eq } from 'drizzle-orm';
+import { claimWhitelabel } from './modules/agencies/service.ts';
 import { agencies } from './modules/agencies/tables.ts';
 import { businesses } from './modules/businesses/tables.ts';
 import { createUser } from './modules/users/service.ts';
@@ -125,6 +126,8 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
       })
       .returning();
     if (!main || !acme) throw new Error('seed failed');
+    // Its white-label entry, as Add Agency makes it (the same service call): acme.<MAIN_DOMAIN>.
+    await claimWhitelabel(tx, config, acme.id, { domain: 'acme', type: 'subdomain' });
     const [dental] = await tx
       .insert(businesses)
       .values({

@@ -143,8 +143,8 @@ describe('422', () => {
     expect(es.json()).toEqual({
       success: false,
       code: 'VALIDATION',
-      message: 'El campo password es obligatorio',
-      errors: { password: ['El campo password es obligatorio'] },
+      message: 'El campo contraseña es obligatorio',
+      errors: { password: ['El campo contraseña es obligatorio'] },
     });
   });
 

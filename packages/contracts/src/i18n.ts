@@ -10,17 +10,22 @@ import credentialsEn from '../locales/credentials.en.json' with { type: 'json' }
 import credentialsEs from '../locales/credentials.es.json' with { type: 'json' };
 import en from '../locales/en.json' with { type: 'json' };
 import es from '../locales/es.json' with { type: 'json' };
+import fieldsBr from '../locales/fields.br.json' with { type: 'json' };
+import fieldsEn from '../locales/fields.en.json' with { type: 'json' };
+import fieldsEs from '../locales/fields.es.json' with { type: 'json' };
 import usersBr from '../locales/users.br.json' with { type: 'json' };
 import usersEn from '../locales/users.en.json' with { type: 'json' };
 import usersEs from '../locales/users.es.json' with { type: 'json' };
 import { DEFAULT_LANGUAGE, LANGUAGES, type TLanguage } from './constants.ts';
+import { INTL_LOCALES } from './format.ts';
+import { fieldKey, fieldLabel, issueMessageWith } from './zod.ts';
 
 type Catalogue = { [key: string]: string | Catalogue };
 // Each domain keeps its messages in its own files (locales/<domain>.<lang>.json), merged here.
 export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
-  en: [en, agenciesEn, businessesEn, usersEn, credentialsEn],
-  es: [es, agenciesEs, businessesEs, usersEs, credentialsEs],
-  br: [br, agenciesBr, businessesBr, usersBr, credentialsBr],
+  en: [en, agenciesEn, businessesEn, usersEn, credentialsEn, fieldsEn],
+  es: [es, agenciesEs, businessesEs, usersEs, credentialsEs, fieldsEs],
+  br: [br, agenciesBr, businessesBr, usersBr, credentialsBr, fieldsBr],
 };
 
 function merge(a: Catalogue, b: Catalogue): Catalogue {
@@ -68,19 +73,62 @@ export function languageFromHeader(header: string | undefined): TLanguage {
   return DEFAULT_LANGUAGE;
 }
 
+const pluralRules = Object.fromEntries(
+  LANGUAGES.map((l) => [l, new Intl.PluralRules(INTL_LOCALES[l])]),
+) as Record<TLanguage, Intl.PluralRules>;
+
+/**
+ * The plural form of `count`, as i18next names its keys (`key_one`, `key_other`). Our three languages
+ * need only these two: CLDR's 'many' (es and pt for a million and more) reads as 'other'.
+ */
+export function pluralCategory(lang: TLanguage, count: number): 'one' | 'other' {
+  return pluralRules[lang].select(count) === 'one' ? 'one' : 'other';
+}
+
+function lookupIn(lang: TLanguage, key: string): string | undefined {
+  return lookup(catalogues[lang], key) ?? lookup(catalogues.en, key);
+}
+
 /**
  * Translates a message key with `{name}` placeholders, falling back to en and then to the key itself,
- * so that a message that is not a key (a literal text) passes through unchanged.
+ * so that a message that is not a key (a literal text) passes through unchanged. A numeric `count`
+ * picks the plural key as i18next does (`key_one` / `key_other`), so that both read the same files.
  */
 export function translate(
   key: string,
   lang: TLanguage = DEFAULT_LANGUAGE,
   params: Record<string, string | number> = {},
 ): string {
-  const text = lookup(catalogues[lang], key) ?? lookup(catalogues.en, key) ?? key;
+  const plural =
+    typeof params.count === 'number'
+      ? lookupIn(lang, `${key}_${pluralCategory(lang, params.count)}`)
+      : undefined;
+  const text = plural ?? lookupIn(lang, key) ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 export function hasKey(key: string): boolean {
   return lookup(catalogues.en, key) !== undefined;
+}
+
+/**
+ * A field's name in `lang`, as messages show it: `fields.<key>` from the locale files, else the key made
+ * readable ('first_name' -> 'first name').
+ */
+export function fieldName(path: readonly PropertyKey[], lang: TLanguage = DEFAULT_LANGUAGE): string {
+  const key = fieldKey(path);
+  return (key !== undefined ? lookup(catalogues[lang], `fields.${key}`) : undefined) ?? fieldLabel(path);
+}
+
+/**
+ * A validation message (a key with params, see zod.ts) for the field at `path`, in `lang`, the field
+ * named from the locale files. A `name` in `extra` (the thrower's own params) is used as given.
+ */
+export function fieldMessage(
+  message: string,
+  path: readonly PropertyKey[],
+  lang: TLanguage = DEFAULT_LANGUAGE,
+  extra: Record<string, string | number> = {},
+): string {
+  return issueMessageWith(message, path, (key, params) => translate(key, lang, { ...params, ...extra }));
 }

@@ -1,6 +1,6 @@
 import { LANGUAGES } from './constants.ts';
 import { AGENT_TYPES, CUSTOM_TYPE_PAGES, ROLE_GROUPS, ROLES, USER_TYPES } from './roles.ts';
-import { zEmail, zPassword } from './validation.ts';
+import { zEmail, zPassword, zUrl } from './validation.ts';
 import { z } from './zod.ts';
 
 export const ZUserSettings = z
@@ -99,7 +99,11 @@ export const ZUpdateProfileRequest = z
     first_name: z.string().trim().min(1).max(100),
     last_name: z.string().trim().max(100).default(''),
     email: zEmail(),
-    avatar: z.string().trim().max(2048).nullable().optional(),
+    // An http(s) URL ('URL format is invalid.' otherwise, spec 000 §5); blank clears the avatar.
+    avatar: z.preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+      zUrl().max(2048).nullable().optional(),
+    ),
     language: z.enum(LANGUAGES, { message: 'validation.language' }).optional(),
     current_password: z.preprocess(blankToUndefined, z.string().max(200).optional()),
     password: z.preprocess(blankToUndefined, zPassword().optional()),

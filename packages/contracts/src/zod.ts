@@ -8,6 +8,9 @@ import { z } from 'zod';
 z.config({
   customError: (iss) => {
     const empty = iss.input === undefined || iss.input === null;
+    // Required first: an empty value ('' after trim, null, nothing) that a rule refuses is a missing
+    // value, whatever the rule (an e-mail, a minimum length, a choice): 'The {name} field is required'.
+    if ((empty || iss.input === '') && REQUIRED_FIRST.has(iss.code)) return 'validation.required';
     switch (iss.code) {
       case 'invalid_type': {
         if (empty) return 'validation.required';
@@ -43,6 +46,9 @@ z.config({
   },
 });
 
+/** The issues that, on an empty value, mean the value is missing. */
+const REQUIRED_FIRST = new Set<string>(['invalid_type', 'too_small', 'invalid_format', 'invalid_value']);
+
 function withParams(key: string, params: Record<string, unknown>): string {
   return `${key}|${JSON.stringify(params)}`;
 }
@@ -58,12 +64,20 @@ export function parseIssueMessage(message: string): { key: string; params: Recor
   }
 }
 
-/** The field as a message names it: 'first_name' -> 'first name', 'supportEmail' -> 'support email'. */
-export function fieldLabel(path: readonly PropertyKey[]): string {
-  // List positions ('tags.0') are not names: the list's own name is.
+/** The field a path names: its last name ('owner.email' -> 'email'); list positions ('tags.0') are not names. */
+export function fieldKey(path: readonly PropertyKey[]): string | undefined {
   const last = [...path].reverse().find((p) => typeof p === 'string' && !/^\d+$/.test(p));
-  // 'first_name' and 'supportEmail' both read 'first name' / 'support email'.
-  return typeof last === 'string'
+  return typeof last === 'string' ? last : undefined;
+}
+
+/**
+ * The field as an English message names it when the locale files have no `fields.<key>` entry:
+ * 'first_name' -> 'first name', 'supportEmail' -> 'support email'. Messages use `fieldName` (i18n.ts)
+ * or the web app's `issueText`, which look the key up in the user's language first.
+ */
+export function fieldLabel(path: readonly PropertyKey[]): string {
+  const last = fieldKey(path);
+  return last !== undefined
     ? last
         .replace(/_/g, ' ')
         .replace(/([a-z])([A-Z])/g, '$1 $2')
@@ -72,3 +86,20 @@ export function fieldLabel(path: readonly PropertyKey[]): string {
 }
 
 export { z };
+
+/** Translates a locale key with `{name}`-style params; answers the key itself when it has no text. */
+export type TTranslator = (key: string, params: Record<string, string | number>) => string;
+
+/**
+ * An issue message (a key with params) as text through any translator (the server's `translate`, the web
+ * app's i18next): the field is named by `fields.<key>` in the user's language, else by `fieldLabel`. A
+ * `name` param (a select naming its field) is a field key too.
+ */
+export function issueMessageWith(message: string, path: readonly PropertyKey[], t: TTranslator): string {
+  const { key, params } = parseIssueMessage(message);
+  const named = typeof params.name === 'string' ? [params.name] : path;
+  const fieldKeyOf = fieldKey(named);
+  const lookedUp = fieldKeyOf !== undefined ? t(`fields.${fieldKeyOf}`, {}) : undefined;
+  const name = lookedUp !== undefined && lookedUp !== `fields.${fieldKeyOf}` ? lookedUp : fieldLabel(named);
+  return t(key, { ...params, name });
+}

@@ -1,3 +1,4 @@
+import { formatSize } from '@stn/contracts/format';
 import { invalid } from './http/errors.ts';
 
 // Images sent as data URLs (logos, favicons): decoded and checked by their bytes, never trusted by the
@@ -42,7 +43,7 @@ function contentMatches(ext: ImageExt, buf: Buffer): boolean {
 
 /**
  * Decodes a data URL into checked image bytes, or answers 422 on `data` with the caller's message keys
- * (`invalidKey`: not an allowed image; `tooLargeKey`: over `maxBytes`, with {kb}).
+ * (`invalidKey`: not an allowed image; `tooLargeKey`: over `maxBytes`, with {size}).
  */
 export function decodeImage(
   dataUrl: string,
@@ -53,7 +54,7 @@ export function decodeImage(
   if (!m?.[2] || !ext || !opts.allowed.includes(ext)) throw invalid('data', opts.invalidKey);
   const bytes = Buffer.from(m[2].replace(/\s/g, ''), 'base64');
   if (bytes.length > opts.maxBytes)
-    throw invalid('data', opts.tooLargeKey, { kb: Math.round(opts.maxBytes / 1024) });
+    throw invalid('data', opts.tooLargeKey, { size: formatSize(opts.maxBytes) });
   // A DTD can declare entities that expand without end or read other files: refused, with its own reason.
   if (ext === 'svg' && /<!(DOCTYPE|ENTITY)/i.test(bytes.toString('utf8')))
     throw invalid('data', 'validation.svg_dtd');

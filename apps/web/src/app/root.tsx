@@ -1,15 +1,14 @@
 import { Center, Loader, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useMatches, useNavigate } from 'react-router';
+import { Outlet, type useMatches, useNavigate } from 'react-router';
 import { clearSession, setUnauthorizedHandler } from '../lib/api-client.ts';
 import { auth } from '../lib/auth-store.ts';
 import type { RouteDef } from '../lib/nav/route-table.ts';
+import { PLATFORM_NAME } from '../lib/page-title.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { useSession } from '../lib/session.ts';
 import { useSite } from '../lib/site.ts';
-
-const TITLE_ALONE = new Set(['product-order', 'product-thankyou']);
 
 export function currentRoute(matches: ReturnType<typeof useMatches>): RouteDef | undefined {
   for (let i = matches.length - 1; i >= 0; i--) {
@@ -25,8 +24,6 @@ export function Root() {
   const site = useSite();
   const session = useSession();
   const navigate = useNavigate();
-  const matches = useMatches();
-  const route = currentRoute(matches);
 
   useEffect(() => {
     setUnauthorizedHandler(() => {
@@ -43,10 +40,8 @@ export function Root() {
     });
   }, [navigate]);
 
-  const title = site.data?.title || 'Start Texting Now';
-  useEffect(() => {
-    document.title = route && TITLE_ALONE.has(route.name) ? title : `${title}${t('app.title_suffix')}`;
-  }, [title, route, t]);
+  // The tab title names the screen: set by each route's screen (app/route-screen.tsx).
+  const title = site.data?.title || PLATFORM_NAME;
   useEffect(() => {
     const href = site.data?.favicon;
     const link = document.getElementById('favicon') as HTMLLinkElement | null;

@@ -1,11 +1,12 @@
 import { Title } from '@mantine/core';
-import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from 'react';
+import { type ComponentType, type LazyExoticComponent, lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { NotAllowedBoundary } from '../components/not-allowed.tsx';
 import { useAuth } from '../lib/auth-store.ts';
 import { guard, isHeldScreen } from '../lib/nav/guards.ts';
 import type { RouteDef } from '../lib/nav/route-table.ts';
+import { pageTitle } from '../lib/page-title.ts';
 import { useSite } from '../lib/site.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { agencyRoutes } from './agency-routes.ts';
@@ -46,10 +47,23 @@ function EmptyPage({ title }: { title: string }) {
   );
 }
 
+/** The product-order pages: the tab shows the site title alone (spec 000 §1). */
+const TITLE_ALONE = new Set(['product-order', 'product-thankyou']);
+
+/** The tab names the screen: '<Screen> - <Site title> - Start Texting Now', in the current language. */
+function useDocumentTitle(def: RouteDef, siteTitle: string | undefined) {
+  const { t } = useTranslation();
+  const title = pageTitle(t(def.title), siteTitle, TITLE_ALONE.has(def.name));
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+}
+
 /** Runs the guards of spec 000 §4 for a route, then shows its screen. */
 export function RouteScreen({ def }: { def: RouteDef }) {
   const { user } = useAuth();
   const site = useSite();
+  useDocumentTitle(def, site.data?.title);
   const location = useLocation();
   const params = useParams();
   const decision = guard({

@@ -1,5 +1,6 @@
-import { serverMessages } from '@stn/contracts/i18n';
-import { fieldLabel, parseIssueMessage } from '@stn/contracts/zod';
+import type { TLanguage } from '@stn/contracts/constants';
+import { isLanguage, languageFromHeader, pluralCategory, serverMessages } from '@stn/contracts/i18n';
+import { issueMessageWith } from '@stn/contracts/zod';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import adminBr from '../locales/admin.br.json';
@@ -35,6 +36,17 @@ function merge(a: Tree, b: Tree): Tree {
 export const LANG_KEY = 'lang';
 const stored = localStorage.getItem(LANG_KEY);
 
+/**
+ * The language before anyone chose one (the sign-in pages): the browser's preferred languages, the way
+ * the server reads Accept-Language (es* -> es, pt* -> br, else en).
+ */
+export function browserLanguage(languages: readonly string[] = navigator.languages ?? []): TLanguage {
+  return languageFromHeader(languages.join(','));
+}
+
+/** The user's choice (stored once chosen or loaded with the profile), else the browser's. */
+const initial: TLanguage = isLanguage(stored) ? stored : browserLanguage();
+
 // One set of texts: the server's messages (validation, auth) and the web app's screens, in en, es and br.
 void i18next.use(initReactI18next).init({
   resources: {
@@ -57,25 +69,36 @@ void i18next.use(initReactI18next).init({
       ),
     },
   },
-  lng: stored === 'es' || stored === 'br' ? stored : 'en',
+  lng: initial,
   fallbackLng: 'en',
   // The spec's and the server's placeholders are {name}.
   interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
   returnNull: false,
 });
+// 'br' is our code for Brazilian Portuguese, but to Intl it is Breton (five plural forms): every language
+// takes the contracts' plural rule, the one the server uses, with the one/other keys the locale files have.
+const pluralResolver = i18next.services.pluralResolver as { getRule: (code: string) => unknown };
+pluralResolver.getRule = (code: string) => ({
+  select: (count: number) => pluralCategory(isLanguage(code) ? code : 'en', count),
+  resolvedOptions: () => ({ pluralCategories: ['one', 'other'] }),
+});
 setApiLanguage(i18next.language);
+document.documentElement.lang = htmlLang(initial);
+
+function htmlLang(lang: string): string {
+  return lang === 'br' ? 'pt-BR' : lang;
+}
 
 export function changeLanguage(lang: string) {
   localStorage.setItem(LANG_KEY, lang);
   setApiLanguage(lang);
-  document.documentElement.lang = lang === 'br' ? 'pt-BR' : lang;
+  document.documentElement.lang = htmlLang(lang);
   return i18next.changeLanguage(lang);
 }
 
 /** A zod issue message from the contracts (a key with params) in the current language. */
 export function issueText(message: string, path: readonly PropertyKey[]): string {
-  const { key, params } = parseIssueMessage(message);
-  return i18next.t(key, { name: fieldLabel(path), ...params });
+  return issueMessageWith(message, path, (key, params) => i18next.t(key, params));
 }
 
 export { i18next };

@@ -1,15 +1,17 @@
 // Zod issues (locale keys with params) as texts, with whichever translator they are given: the app's
 // i18next in forms, the contracts' `translate` in node tests. Apart from the rules in validation-messages.ts
 // so that importing it costs no libphonenumber (ADR 022).
-import { fieldLabel, parseIssueMessage, type z } from '@stn/contracts/zod';
+import { issueMessageWith, type z } from '@stn/contracts/zod';
 
 /** Translates a locale key with `{name}`-style params. */
 export type Translator = (key: string, params: Record<string, string | number>) => string;
 
-/** One issue message (a key, maybe with params) as text: the field name comes from the path. */
+/**
+ * One issue message (a key, maybe with params) as text: the field is named from the locale files
+ * (`fields.<key>` in the translator's language), else from the path.
+ */
 export function issueMessage(message: string, path: readonly PropertyKey[], translate: Translator): string {
-  const { key, params } = parseIssueMessage(message);
-  return translate(key, { name: fieldLabel(path), ...params });
+  return issueMessageWith(message, path, translate);
 }
 
 /** The first message of each field ('a.b' for nested paths), as forms show them. */

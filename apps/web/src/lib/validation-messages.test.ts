@@ -5,6 +5,8 @@
 import { ZPasswordResetRequest } from '@stn/contracts/auth';
 import type { TLanguage } from '@stn/contracts/constants';
 import { translate } from '@stn/contracts/i18n';
+import { ZUpdateProfileRequest } from '@stn/contracts/profile';
+import { ZCreateBusinessUserRequest } from '@stn/contracts/users';
 import { z } from '@stn/contracts/zod';
 import { describe, expect, it } from 'vitest';
 import {
@@ -49,7 +51,7 @@ describe('phone (libphonenumber-js)', () => {
 
   it('says the field is required when empty, unless optional', () => {
     expect(messageOf('phone', zPhone(), '', 'en')).toBe('The phone field is required');
-    expect(messageOf('phone', zPhone(), undefined, 'es')).toBe('El campo phone es obligatorio');
+    expect(messageOf('phone', zPhone(), undefined, 'es')).toBe('El campo teléfono es obligatorio');
     expect(messageOf('phone', zPhone({ optional: true }), '', 'en')).toBeUndefined();
   });
 });
@@ -130,7 +132,8 @@ describe('password confirmation', () => {
 describe('required select', () => {
   it.each([
     ['en', 'The industry field is required'],
-    ['es', 'El campo industry es obligatorio'],
+    ['es', 'El campo sector es obligatorio'],
+    ['br', 'O campo setor é obrigatório'],
   ] as const)('names the field when nothing is chosen in %s', (lang, text) => {
     expect(messageOf('industry', zRequiredSelect(), null, lang)).toBe(text);
     expect(messageOf('industry', zRequiredSelect(), '', lang)).toBe(text);
@@ -148,6 +151,86 @@ describe('required select', () => {
 
   it('accepts a chosen option', () => {
     expect(messageOf('industry', zRequiredSelect(), '3', 'en')).toBeUndefined();
+  });
+});
+
+describe('field names come from the locale files', () => {
+  it.each([
+    ['en', 'The first name field is required'],
+    ['es', 'El campo nombre es obligatorio'],
+    ['br', 'O campo nome é obrigatório'],
+  ] as const)('names first_name in %s', (lang, text) => {
+    expect(messageOf('first_name', z.string().trim().min(1), '  ', lang)).toBe(text);
+  });
+
+  it('names a nested field by its own key and keeps unknown keys readable', () => {
+    expect(errorsOf(field('owner', z.object({ email: z.email() })), { owner: { email: 'x' } }, 'es')).toEqual(
+      {
+        'owner.email': 'El campo correo electrónico debe ser un correo electrónico válido.',
+      },
+    );
+    expect(messageOf('some_new_field', z.string().min(1), '', 'es')).toBe(
+      'El campo some new field es obligatorio',
+    );
+  });
+});
+
+describe('required first: an empty value is missing, whatever the rule', () => {
+  const user = (lang: TLanguage, values: Record<string, unknown>) =>
+    errorsOf(ZCreateBusinessUserRequest, { role: 'BusinessUser', ...values }, lang);
+
+  it('says required for an empty e-mail, password and user type (not format, length or choice)', () => {
+    expect(
+      user('en', { first_name: 'Ann', email: '', password: '', password_confirmation: '', user_type: '' }),
+    ).toEqual({
+      email: 'The email field is required',
+      password: 'The password field is required',
+      user_type: 'The user type field is required',
+    });
+    expect(
+      user('es', { first_name: '', email: ' ', password: '', password_confirmation: '', user_type: null }),
+    ).toEqual({
+      first_name: 'El campo nombre es obligatorio',
+      email: 'El campo correo electrónico es obligatorio',
+      password: 'El campo contraseña es obligatorio',
+      user_type: 'El campo tipo de usuario es obligatorio',
+    });
+  });
+
+  it('still says what is wrong with a value that is there', () => {
+    expect(
+      user('en', {
+        first_name: 'Ann',
+        email: 'nope',
+        password: 'short',
+        password_confirmation: 'short',
+        user_type: 'x',
+      }),
+    ).toEqual({
+      email: 'The email must be a valid email address.',
+      password: 'The password must be at least 8 characters.',
+      user_type: 'The selected user type is invalid.',
+    });
+  });
+});
+
+describe('avatar URL (profile)', () => {
+  const avatarError = (avatar: unknown, lang: TLanguage = 'en') =>
+    errorsOf(ZUpdateProfileRequest, { first_name: 'Ann', email: 'ann@example.com', avatar }, lang).avatar;
+
+  it.each([
+    'not a url',
+    'javascript:alert(1)',
+    'ftp://example.com/a.png',
+    'example.com/a.png',
+  ])('refuses %s', (avatar) => {
+    expect(avatarError(avatar)).toBe('URL format is invalid.');
+    expect(avatarError(avatar, 'es')).toBe('El formato de la URL no es válido.');
+  });
+
+  it('takes http(s) URLs, and blank or null as no avatar', () => {
+    for (const avatar of ['https://example.com/a.png', 'http://example.com/a.png', '', null, undefined])
+      expect(avatarError(avatar)).toBeUndefined();
   });
 });
 

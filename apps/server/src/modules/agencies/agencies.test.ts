@@ -476,7 +476,7 @@ describe('archive, restore and delete', () => {
     ).toEqual(['archived', 'archived']);
     const rest = await call(tok(c.seed.admin), 'POST', '/v1/agencies/bulk-restore', { ids: [acme.id] });
     expect(rest.statusCode, rest.body).toBe(200);
-    expect(rest.json()).toMatchObject({ message: '1 agencies restored.', data: { count: 1 } });
+    expect(rest.json()).toMatchObject({ message: '1 agency restored.', data: { count: 1 } });
     expect((await agencyRow(acme.id)).status).toBe('active');
     await refused(tok(c.seed.admin), 'POST', '/v1/agencies/bulk-restore', { ids: [] }, 422);
   });
@@ -484,7 +484,7 @@ describe('archive, restore and delete', () => {
   it('DELETE /v1/agencies/bulk deletes archived agencies for good and frees their domain', async () => {
     const res = await call(tok(c.seed.admin), 'DELETE', '/v1/agencies/bulk', { ids: [target.id] });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ message: '1 agencies deleted.', data: { count: 1 } });
+    expect(res.json()).toMatchObject({ message: '1 agency deleted.', data: { count: 1 } });
     const row = await agencyRow(target.id);
     expect(row).toMatchObject({ status: 'deleted', active: false, domain: null, subdomain: null });
     expect(row.settings.deleted_whitelabel).toEqual({ domain: null, subdomain: 'doomed' });

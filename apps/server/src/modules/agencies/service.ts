@@ -127,7 +127,7 @@ async function withUniqueErrors<T>(fn: () => Promise<T>): Promise<T> {
  * agencies.domain/subdomain columns that site-data resolution reads, kept equal. A custom domain and a
  * subdomain of the main domain are both checked against every other agency and white-label entry.
  */
-async function claimWhitelabel(tx: Tx, config: Config, agencyId: number, input: TWhitelabelInput) {
+export async function claimWhitelabel(tx: Tx, config: Config, agencyId: number, input: TWhitelabelInput) {
   const main = config.mainDomain;
   const value = input.domain.trim().toLowerCase();
   const host = input.type === 'subdomain' ? `${value}.${main}` : value;

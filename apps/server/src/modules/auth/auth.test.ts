@@ -146,7 +146,7 @@ describe('POST /v1/login', () => {
     });
     expect(br.json().errors.email).toEqual(['Estas credenciais não correspondem aos nossos registros.']);
     const esMissing = await post(c.t.app, '/login', {}, { headers: { 'accept-language': 'es-MX' } });
-    expect(esMissing.json().errors.email).toEqual(['El campo email es obligatorio']);
+    expect(esMissing.json().errors.email).toEqual(['El campo correo electrónico es obligatorio']);
     const fallback = await signIn(c.t.app, 'nobody-de@nowhere.test', PASSWORD, {
       headers: { 'accept-language': 'de' },
     });

@@ -133,7 +133,7 @@ export async function login(
   const attempt = await reserveAttempt(ctx, email, input.client.ip);
   if (attempt === null) {
     const minutes = Math.max(1, Math.ceil(config.loginLockSeconds / 60));
-    throw new AppError('TOO_MANY', 'auth.throttle', undefined, { minutes }, 'auth.throttle');
+    throw new AppError('TOO_MANY', 'auth.throttle', undefined, { count: minutes }, 'auth.throttle');
   }
   const user = await findUserByEmail(ctx, email);
   let ok = false;

@@ -139,7 +139,7 @@ describe('subscription plans', () => {
     ]);
     const res = await c.call(c.s.a.agencyAdmin.token, 'DELETE', `${A}/${p.id}`);
     expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe('This plan cannot be deleted: 1 business(es) are on it.');
+    expect(res.json().message).toBe('This plan cannot be deleted: 1 business is on it.');
     expect(await row(c.t, 'plans', p.id)).toBeDefined();
     await c.t.pool.query('update businesses set subscription_plan_id = null where id = $1', [
       c.seed.a.business.id,

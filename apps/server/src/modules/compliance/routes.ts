@@ -100,7 +100,7 @@ export const phoneListsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       return {
         success: true as const,
         message: translate('users.phone_lists.imported', request.lang, {
-          imported: data.imported,
+          count: data.imported,
           skipped: data.skipped,
         }),
         data,

@@ -110,7 +110,7 @@ describe('PUT /v1/profile', () => {
     // The chosen language now drives the messages, even a validation error.
     const bad = await put(token, '/api/v1/profile', { first_name: '', email: c.seed.b.businessUser.email });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().errors.first_name).toEqual(['El campo first name es obligatorio']);
+    expect(bad.json().errors.first_name).toEqual(['El campo nombre es obligatorio']);
 
     // The avatar can be cleared; leaving it out keeps it.
     const keep = await put(token, '/api/v1/profile', {

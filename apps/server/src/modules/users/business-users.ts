@@ -72,7 +72,7 @@ async function assertSeatFree(tx: Tx, businessId: number): Promise<void> {
     .from(users)
     .where(and(eq(users.business_id, businessId), eq(users.active, true)));
   const max = biz?.number_of_users ?? 0;
-  if ((active?.n ?? 0) >= max) throw invalid('users', 'users.limit_reached', { max });
+  if ((active?.n ?? 0) >= max) throw invalid('users', 'users.limit_reached', { count: max });
 }
 
 /** The stored user_type and pages for a role: only a BusinessUser has a type, only type 4 has pages. */

@@ -209,7 +209,7 @@ export async function createDepartment(ctx: Ctx, input: TDepartmentRequest) {
         .from(departments)
         .where(eq(departments.business_id, scope.businessId));
       if ((n?.n ?? 0) >= scope.maxDepartments)
-        throw invalid('name', 'users.departments.limit_reached', { max: scope.maxDepartments });
+        throw invalid('name', 'users.departments.limit_reached', { count: scope.maxDepartments });
     }
     await assertNameFree(tx, scope, input.name);
     await assertAgents(tx, scope, input);

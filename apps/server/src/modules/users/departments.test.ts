@@ -102,7 +102,9 @@ describe('creating and editing departments', () => {
     expect422(
       await c.api.post(await admin(), base, { name: 'One too many' }),
       'name',
-      `This business can have at most ${n} departments.`,
+      n === 1
+        ? 'This business can have at most 1 department.'
+        : `This business can have at most ${n} departments.`,
     );
     expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
     await c.t.pool.query(`update businesses set settings = '{}' where id = $1`, [c.seed.a.business.id]);

@@ -1,7 +1,6 @@
 import type { TLanguage } from '@stn/contracts/constants';
 import type { TErrorCode } from '@stn/contracts/http';
-import { translate } from '@stn/contracts/i18n';
-import { fieldLabel, parseIssueMessage } from '@stn/contracts/zod';
+import { fieldMessage as localisedFieldMessage, translate } from '@stn/contracts/i18n';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
@@ -55,9 +54,9 @@ export const unauthenticated = () => new AppError('UNAUTHENTICATED');
 export const invalid = (field: string, key: string, params: Record<string, string | number> = {}) =>
   new AppError('VALIDATION', undefined, { [field]: key }, params);
 
+/** A field's message in the caller's language, naming the field from the locale files (`fields.*`). */
 function fieldMessage(message: string, path: readonly PropertyKey[], lang: TLanguage, extra = {}): string {
-  const { key, params } = parseIssueMessage(message);
-  return translate(key, lang, { name: fieldLabel(path), ...params, ...extra });
+  return localisedFieldMessage(message, path, lang, extra);
 }
 
 /** PostgreSQL's SQLSTATE class 22 (data exception), on the error or its cause (Drizzle wraps it). */

@@ -21,6 +21,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { ApiError } from '../../lib/api-client.ts';
+import { formatSize } from '../../lib/format.ts';
 import { readDataUrl, useAgencyImage } from './api/agencies.ts';
 
 const ACCEPT = 'image/png,image/jpeg,image/gif,image/webp,image/svg+xml';
@@ -52,7 +53,7 @@ function ImageSlot({ agency, type }: { agency: TAgency; type: TAgencyImageType }
     if (!file) return;
     setError(null);
     if (file.size > AGENCY_IMAGE_MAX_BYTES) {
-      setError(t('agencies.image_too_large'));
+      setError(t('agencies.image_too_large', { size: formatSize(AGENCY_IMAGE_MAX_BYTES) }));
       return;
     }
     try {

@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { TextareaField, TextField } from '../../components/form/fields.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
+import { formatDate } from '../../lib/format.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import {
@@ -46,7 +47,7 @@ export function PhoneListPage({ list }: { list: TPhoneList }) {
     {
       key: 'created',
       title: t('phone_lists.added_on'),
-      render: (e) => new Date(e.created_at).toLocaleDateString(),
+      render: (e) => formatDate(e.created_at),
     },
   ];
 
@@ -187,7 +188,7 @@ function ImportForm() {
           {result && (
             <Alert color="blue" data-testid="blacklist-import-result">
               {t('phone_lists.import_result', {
-                imported: result.imported,
+                count: result.imported,
                 skipped: result.skipped,
               })}
               {result.invalid.length > 0 && (

@@ -6,6 +6,7 @@ import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { ListHeader } from '../../components/list/list-header.tsx';
 import { RowButtons } from '../../components/list/row-actions.tsx';
+import { formatDate } from '../../lib/format.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { RELEASE_NOTES_PATH, useDeleteReleaseNote } from './api/release-notes.ts';
@@ -14,7 +15,7 @@ type Filter = 'all' | 'published' | 'draft';
 
 /** Release notes (admin.releaseNote): every note, published or draft, with edit and delete. */
 export default function ReleaseNotesPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [filter, setFilter] = useState<Filter>('all');
   const remove = useDeleteReleaseNote();
 
@@ -46,8 +47,7 @@ export default function ReleaseNotesPage() {
     {
       key: 'date',
       title: t('admin.release_notes.date'),
-      render: (n) =>
-        new Date(n.published_at).toLocaleDateString(i18n.language === 'br' ? 'pt-BR' : i18n.language),
+      render: (n) => formatDate(n.published_at),
     },
   ];
 

@@ -14,13 +14,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api-client.ts';
+import { formatDate } from '../../lib/format.ts';
 import { keys } from '../../lib/query-keys.ts';
 
 const PER_PAGE = 10;
 
 /** Release notes as everyone reads them: the public /release-notes page and the agencies' menu item. */
 export default function ReleaseNotesPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [page, setPage] = useState(1);
   const notes = useQuery({
     queryKey: keys.releaseNotes.published(page),
@@ -48,9 +49,7 @@ export default function ReleaseNotesPage() {
             <Card key={note.id} withBorder data-testid="release-note">
               <Title order={4}>{note.title}</Title>
               <Text size="xs" c="dimmed" mb="sm">
-                {new Date(note.published_at).toLocaleDateString(
-                  i18n.language === 'br' ? 'pt-BR' : i18n.language,
-                )}
+                {formatDate(note.published_at, 'long')}
               </Text>
               {/* Written by platform admins only; shown as text, never as HTML. */}
               <TypographyStylesProvider>

@@ -1,0 +1,54 @@
+// The demo data of the first start is made the way the screens make it: the seeded Acme agency has its
+// white-label entry, like an agency created with Add Agency.
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedFirstStart } from '../src/seed.ts';
+import { bearer, createTestApp, login, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ DEMO_DATA: 'true' });
+  await seedFirstStart({ db: t.db, config: t.config, log: pino({ level: 'silent' }) });
+});
+afterAll(() => t?.close());
+
+type Entry = { domain: string; type: string; cert_status: string; agency: { name: string } };
+
+describe('seeded demo data', () => {
+  it('gives Acme its white-label entry, the same as an agency made with Add Agency', async () => {
+    const token = await login(t.app, 'admin@demo.test', 'demo-admin-1');
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/agencies',
+      headers: bearer(token),
+      payload: {
+        name: 'Newco',
+        user: { email: 'owner@newco.test', firstName: 'Nora', password: 'new-co-password-1' },
+        whitelabel: { domain: 'newco', type: 'subdomain' },
+      },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+
+    const res = await t.app.inject({ url: '/api/v1/whitelabels?perPage=100', headers: bearer(token) });
+    expect(res.statusCode, res.body).toBe(200);
+    const entries: Entry[] = res.json().data;
+    const main = t.config.mainDomain;
+    const acme = entries.find((e) => e.agency.name === 'Acme Callbacks');
+    const newco = entries.find((e) => e.agency.name === 'Newco');
+    expect(acme).toMatchObject({ domain: `acme.${main}`, type: 'subdomain', cert_status: 'none' });
+    expect(newco).toMatchObject({ domain: `newco.${main}`, type: 'subdomain', cert_status: 'none' });
+
+    // The site on acme.<MAIN_DOMAIN> still answers as Acme.
+    const site = await t.app.inject({ url: `/api/v1/settings/site-data/acme.${main}` });
+    expect(site.json().data).toMatchObject({ validDomain: true, title: 'Acme Callbacks' });
+  });
+
+  it('is not made twice on a restart', async () => {
+    await seedFirstStart({ db: t.db, config: t.config, log: pino({ level: 'silent' }) });
+    const { rows } = await t.pool.query(
+      `select count(*)::int as n from whitelabels w join agencies a on a.id = w.agency_id
+        where a.name = 'Acme Callbacks'`,
+    );
+    expect(rows[0].n).toBe(1);
+  });
+});
