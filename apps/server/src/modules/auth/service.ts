@@ -162,6 +162,19 @@ export async function login(
   return { token: issued.token, expiresAt: issued.expiresAt, roleGroup: user.role_group };
 }
 
+/** Sends a user mail in the caller's transaction, as the user's agency (white-label sender, Reply-To). */
+async function mailUser(
+  ctx: Ctx,
+  user: UserRow,
+  site: Awaited<ReturnType<typeof siteFor>>,
+  mail: { subject: string; text: string },
+): Promise<void> {
+  await ctx.deps.mailer.send(
+    { to: user.email, agencyId: user.agency_id, businessId: user.business_id, ...site.sender, ...mail },
+    ctx.db,
+  );
+}
+
 /**
  * E-mails a reset link to the account of that address, if there is an enabled one. The public route does
  * not call this in the request: it enqueues `auth.password_reset_request` (see jobs.ts), so that the
@@ -183,22 +196,15 @@ export async function requestPasswordReset(ctx: Ctx, input: { email: string }): 
   const site = await siteFor(deps, user);
   const link = `${site.url}/password/reset?token=${token}&email=${encodeURIComponent(user.email)}`;
   const lang = langOf(user);
-  await deps.mailer.send(
-    {
-      to: user.email,
-      agencyId: user.agency_id,
-      businessId: user.business_id,
-      ...site.sender,
-      subject: translate('mail.reset_subject', lang, { site: site.title }),
-      text: translate('mail.reset_body', lang, {
-        name: nameOf(user),
-        site: site.title,
-        link,
-        minutes: Math.round(deps.config.passwordResetTtlSeconds / 60),
-      }),
-    },
-    ctx.db,
-  );
+  await mailUser(ctx, user, site, {
+    subject: translate('mail.reset_subject', lang, { site: site.title }),
+    text: translate('mail.reset_body', lang, {
+      name: nameOf(user),
+      site: site.title,
+      link,
+      minutes: Math.round(deps.config.passwordResetTtlSeconds / 60),
+    }),
+  });
 }
 
 /**
@@ -219,24 +225,17 @@ export async function sendInvitation(ctx: Ctx, input: { email: string }): Promis
   const support = site.support
     ? translate('mail.invite_support', lang, { support: site.support })
     : translate('mail.invite_support_none', lang, { agency: site.name });
-  await deps.mailer.send(
-    {
-      to: user.email,
-      agencyId: user.agency_id,
-      businessId: user.business_id,
-      ...site.sender,
-      subject: translate('mail.invite_subject', lang, { site: site.title, agency: site.name }),
-      text: translate('mail.invite_body', lang, {
-        name: nameOf(user),
-        agency: site.name,
-        site: site.title,
-        link,
-        days,
-        support,
-      }),
-    },
-    ctx.db,
-  );
+  await mailUser(ctx, user, site, {
+    subject: translate('mail.invite_subject', lang, { site: site.title, agency: site.name }),
+    text: translate('mail.invite_body', lang, {
+      name: nameOf(user),
+      agency: site.name,
+      site: site.title,
+      link,
+      days,
+      support,
+    }),
+  });
 }
 
 /** The links that set a password: a reset link, or an invitation. */
@@ -282,21 +281,14 @@ export async function sendEmailVerification(ctx: Ctx, input: { user: UserRow }):
   });
   const site = await siteFor(deps, user);
   const lang = langOf(user);
-  await deps.mailer.send(
-    {
-      to: user.email,
-      agencyId: user.agency_id,
-      businessId: user.business_id,
-      ...site.sender,
-      subject: translate('mail.verify_subject', lang, { site: site.title }),
-      text: translate('mail.verify_body', lang, {
-        name: nameOf(user),
-        site: site.title,
-        link: `${site.url}/email-verify?token=${token}`,
-      }),
-    },
-    ctx.db,
-  );
+  await mailUser(ctx, user, site, {
+    subject: translate('mail.verify_subject', lang, { site: site.title }),
+    text: translate('mail.verify_body', lang, {
+      name: nameOf(user),
+      site: site.title,
+      link: `${site.url}/email-verify?token=${token}`,
+    }),
+  });
 }
 
 export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<void> {
@@ -345,16 +337,9 @@ export async function sendNotificationMail(
   const footer = translate('mail.unsubscribe_footer', langOf(user), {
     link: `${site.url}/unsubscribe/email/${token}`,
   });
-  await deps.mailer.send(
-    {
-      to: user.email,
-      agencyId: user.agency_id,
-      businessId: user.business_id,
-      ...site.sender,
-      subject: input.subject,
-      text: `${input.text}\n\n--\n${footer}`,
-    },
-    ctx.db,
-  );
+  await mailUser(ctx, user, site, {
+    subject: input.subject,
+    text: `${input.text}\n\n--\n${footer}`,
+  });
   return true;
 }
