@@ -27,7 +27,11 @@ export const LOGIN_TEXT_KEYS = [
 ] as const;
 
 type Tree = { [k: string]: string | Tree };
-const LANGS = { en: [en, screensEn], es: [es, screensEs], br: [br, screensBr] } as const;
+const LANGS: Record<'en' | 'es' | 'br', Tree[]> = {
+  en: [en, screensEn],
+  es: [es, screensEs],
+  br: [br, screensBr],
+};
 
 function lookup(trees: Tree[], key: string): string | undefined {
   for (const tree of [...trees].reverse()) {

@@ -23,7 +23,7 @@ export function safeRedirect(value: string | null): string | null {
 
 // zod's e-mail pattern (z.email(), in the contracts' zEmail); the length limit is left to the server.
 export const EMAIL_RE =
-  /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 export type Texts = Record<string, string>;
 

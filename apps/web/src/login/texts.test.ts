@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { fieldName, languageFromHeader, translate } from '@stn/contracts/i18n';
 import { ZLoginRequest } from '@stn/contracts/auth';
+import { fieldName, languageFromHeader, translate } from '@stn/contracts/i18n';
 import { describe, expect, it } from 'vitest';
 import { pickLoginTexts, TEXTS_FILE } from '../../../../scripts/login-texts.ts';
 import { pickLanguage, safeRedirect, validateLogin } from './rules.ts';
