@@ -77,6 +77,8 @@ function start(): void {
   // Like the app's form: a field's message goes once the field is edited.
   for (const name of FIELDS) input(name).addEventListener('input', () => showError(name, undefined));
 
+  // Ready: the submit button of the HTML waits for this script.
+  if (submit) submit.disabled = false;
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     if (submit?.getAttribute('aria-busy') === 'true') return;
