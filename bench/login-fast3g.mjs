@@ -1,7 +1,7 @@
 // The sign-in page as a new user meets it: bytes transferred for /login (Chromium's encodedDataLength of
 // every response, cache disabled) and the time until it is usable (the e-mail input and the submit button
-// visible and enabled) on DevTools' Fast 3G line, against the goal of issue 8. Starts the platform as `npm start` does
-// (fresh data folder, embedded PostgreSQL, built web app). Prints figures; asserts nothing.
+// visible and enabled) on DevTools' Fast 3G line, against the goal of issue 8. Starts the platform as
+// `npm start` does (fresh data folder, embedded PostgreSQL, built web app). Prints figures; asserts nothing.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
