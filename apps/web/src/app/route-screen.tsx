@@ -3,7 +3,6 @@ import { type ComponentType, type LazyExoticComponent, lazy, Suspense, useEffect
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { NotAllowedBoundary } from '../components/not-allowed.tsx';
-import { LightLogin } from '../features/auth/light-login.tsx';
 import { useAuth } from '../lib/auth-store.ts';
 import { guard, isHeldScreen } from '../lib/nav/guards.ts';
 import type { RouteDef } from '../lib/nav/route-table.ts';
@@ -14,6 +13,7 @@ import { agencyRoutes } from './agency-routes.ts';
 import { businessRoutes } from './business-routes.ts';
 import { ChunkPending } from './chunk-load.tsx';
 import { HeldNotice } from './held-screen.tsx';
+import { LightLogin } from './light-login.tsx';
 
 // Each screen is its own chunk, so the sign-in page does not load the areas' code.
 export const SCREEN_LOADERS: Record<string, () => Promise<{ default: ComponentType }>> = {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { ChunkPending } from '../../app/chunk-load.tsx';
+import { ChunkPending } from './chunk-load.tsx';
 
 /**
  * /login and /auth/login inside the app (a logout, a guard's redirect): the sign-in page is a light page
