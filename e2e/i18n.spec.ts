@@ -18,7 +18,8 @@ async function fieldError(page: Page, testId: string): Promise<string | null> {
   return input.evaluate((el) => {
     const id = (el.getAttribute('aria-describedby') ?? '').split(' ').find((x) => x.endsWith('-error'));
     const error = id ? document.getElementById(id) : null;
-    const wrapper = el.closest('.mantine-InputWrapper-root');
+    // A Mantine field in the app, a data-field wrapper on the light sign-in page (ADR 025).
+    const wrapper = el.closest('.mantine-InputWrapper-root, [data-field]');
     return error && wrapper?.contains(error) ? error.textContent : null;
   });
 }

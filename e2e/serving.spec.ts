@@ -60,26 +60,27 @@ describe.skipIf(!hasChromium)('serving the web app', () => {
 
   it('index.html carries the splash, which the app replaces when it mounts', async () => {
     const { page, context } = await openPage();
-    const html = await (await fetch(p.url('/login'))).text();
+    // The app's own pages (the sign-in page is a light page of its own, ADR 025).
+    const html = await (await fetch(p.url('/password/email'))).text();
     expect(html).toContain('data-testid="splash"');
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script (CSP script-src 'self')
-    await page.goto(`http://${HOST}:${p.port}/login`);
-    await page.getByTestId('login-email').waitFor();
+    await page.goto(`http://${HOST}:${p.port}/password/email`);
+    await page.getByTestId('password-email-email').waitFor();
     expect(await page.getByTestId('splash').count()).toBe(0);
     await context.close();
   });
 
   it('a screen chunk that fails to load shows the message and a reload button that recovers', async () => {
     const { page, context } = await openPage();
-    await page.route('**/assets/login-page-*.js', (route) => route.abort('connectionreset'));
-    await page.goto(`http://${HOST}:${p.port}/login`);
+    await page.route('**/assets/password-email-page-*.js', (route) => route.abort('connectionreset'));
+    await page.goto(`http://${HOST}:${p.port}/password/email`);
     await page.getByTestId('chunk-load-failed').waitFor();
     expect(await page.getByRole('alert').textContent()).toBe(
       'The page could not be loaded. Check your connection and reload the page.',
     );
-    await page.unroute('**/assets/login-page-*.js');
+    await page.unroute('**/assets/password-email-page-*.js');
     await page.getByTestId('chunk-load-reload').click();
-    await page.getByTestId('login-email').waitFor();
+    await page.getByTestId('password-email-email').waitFor();
     expect(await page.getByTestId('chunk-load-failed').count()).toBe(0);
     await context.close();
   });
@@ -88,12 +89,12 @@ describe.skipIf(!hasChromium)('serving the web app', () => {
     const { page, context } = await openPage();
     await page.clock.install();
     // The chunk's request hangs: never answered.
-    await page.route('**/assets/login-page-*.js', () => undefined);
-    await page.goto(`http://${HOST}:${p.port}/login`);
+    await page.route('**/assets/password-email-page-*.js', () => undefined);
+    await page.goto(`http://${HOST}:${p.port}/password/email`);
     await page.getByTestId('chunk-loading').waitFor();
     await page.clock.fastForward('01:58');
     expect(await page.getByTestId('chunk-load-failed').count()).toBe(0);
-    expect(await page.getByTestId('login-email').count()).toBe(0);
+    expect(await page.getByTestId('password-email-email').count()).toBe(0);
     await page.clock.fastForward('00:03');
     await page.getByTestId('chunk-load-failed').waitFor();
     await context.close();

@@ -41,8 +41,36 @@ function precompress(): Plugin {
   };
 }
 
+/** In development, /login and /auth/login are the light sign-in page, as the server serves them (ADR 025). */
+function loginPage(): Plugin {
+  return {
+    name: 'stn-login-page',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const [pathname, query] = (req.url ?? '').split('?');
+        if (pathname === '/login' || pathname === '/auth/login')
+          req.url = `/login.html${query ? `?${query}` : ''}`;
+        next();
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
-  build: { outDir: 'dist', sourcemap: false, manifest: true, chunkSizeWarningLimit: 600 },
+  plugins: [react(), precompress(), loginPage()],
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    manifest: true,
+    chunkSizeWarningLimit: 600,
+    // Two pages: the app, and the light sign-in page (ADR 025).
+    rollupOptions: {
+      input: {
+        index: path.resolve(import.meta.dirname, 'index.html'),
+        login: path.resolve(import.meta.dirname, 'login.html'),
+      },
+    },
+  },
   server: { proxy: { '/api': 'http://localhost:3000' } },
 });

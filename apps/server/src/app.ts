@@ -256,6 +256,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The built web app answers every other path, so that deep links and reloads work.
   const index = path.join(config.webDist, 'index.html');
   if (fs.existsSync(index)) {
+    const hasLoginPage = fs.existsSync(path.join(config.webDist, 'login.html'));
     await app.register(fastifyStatic, {
       root: config.webDist,
       wildcard: false,
@@ -272,6 +273,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       }
       // A missing hashed file (an old chunk after a deploy) is a 404, not the app's page with a 200.
       if (request.url.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');
+      // The sign-in page is a light page of its own (ADR 025), with the same caching as index.html.
+      const pathname = request.url.split('?')[0];
+      if (hasLoginPage && (pathname === '/login' || pathname === '/auth/login'))
+        return reply.type('text/html').sendFile('login.html');
       return reply.type('text/html').sendFile('index.html');
     });
   }

@@ -17,14 +17,11 @@ let t: TestApp;
 let webDist: string;
 const apps: FastifyInstance[] = [];
 
-/** A built web app in miniature: index.html and one hashed asset, each with its .br and .gz. */
-function writeDist(): string {
+/** A built web app in miniature: index.html and one hashed asset (and more), each with its .br and .gz. */
+function writeDist(more: [string, string][] = []): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-serving-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  const files: [string, string][] = [
-    ['index.html', HTML],
-    ['assets/index-AbC123.js', JS],
-  ];
+  const files: [string, string][] = [['index.html', HTML], ['assets/index-AbC123.js', JS], ...more];
   for (const [name, text] of files) {
     const file = path.join(dir, name);
     fs.writeFileSync(file, text);
@@ -164,5 +161,38 @@ describe('web app files', () => {
     const api = await app.inject({ url: '/api/v1/nothing-here' });
     expect(api.statusCode).toBe(404);
     expect(api.json().code).toBe('NOT_FOUND');
+  });
+});
+
+describe('the light sign-in page (ADR 025)', () => {
+  const LOGIN = `<!doctype html><html><head><title>login</title></head><body>${'<form></form>'.repeat(80)}</body></html>`;
+
+  it('answers /login and /auth/login with login.html, compressed and revalidated like index.html', async () => {
+    const dist = writeDist([['login.html', LOGIN]]);
+    try {
+      const app = await buildApp({ config: { ...t.config, webDist: dist, tls: false }, db: t.db });
+      await app.ready();
+      apps.push(app);
+      for (const url of ['/login', '/login?redirect=%2Fagency%2Fusers', '/auth/login']) {
+        const res = await app.inject({ url, headers: { 'accept-encoding': 'br' } });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['content-type'], url).toMatch(/text\/html/);
+        expect(res.headers['content-encoding'], url).toBe('br');
+        expect(res.headers['cache-control'], url).toBe('no-cache');
+        expect(zlib.brotliDecompressSync(res.rawPayload).toString(), url).toBe(LOGIN);
+        const again = await app.inject({
+          url,
+          headers: { 'accept-encoding': 'br', 'if-none-match': String(res.headers.etag) },
+        });
+        expect(again.statusCode, url).toBe(304);
+      }
+      // Every other page is still the app.
+      for (const url of ['/', '/password/email', '/login/else', '/agency/login']) {
+        const res = await app.inject({ url, headers: { 'accept-encoding': 'identity' } });
+        expect(res.body, url).toBe(HTML);
+      }
+    } finally {
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
   });
 });

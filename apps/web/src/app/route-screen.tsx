@@ -13,11 +13,11 @@ import { agencyRoutes } from './agency-routes.ts';
 import { businessRoutes } from './business-routes.ts';
 import { ChunkPending } from './chunk-load.tsx';
 import { HeldNotice } from './held-screen.tsx';
+import { LightLogin } from './light-login.tsx';
 
 // Each screen is its own chunk, so the sign-in page does not load the areas' code.
 export const SCREEN_LOADERS: Record<string, () => Promise<{ default: ComponentType }>> = {
   landing: () => import('../features/landing/landing-redirect.tsx'),
-  login: () => import('../features/auth/login-page.tsx'),
   'password-email': () => import('../features/auth/password-email-page.tsx'),
   'password-reset': () => import('../features/auth/password-reset-page.tsx'),
   'email-verify': () => import('../features/auth/email-verify-page.tsx'),
@@ -75,6 +75,8 @@ export function RouteScreen({ def }: { def: RouteDef }) {
     params: params as Record<string, string>,
   });
   if ('redirect' in decision) return <Navigate to={decision.redirect} replace />;
+  // The sign-in page is not part of the app (ADR 025).
+  if (def.screen === 'login') return <LightLogin />;
   const Screen = def.screen ? SCREENS[def.screen] : AREA_SCREENS[def.name];
   // A screen a guard holds the user on explains what is missing and who can fix it (ADR 023), above the
   // screen itself, or alone while that screen is not built.
