@@ -1,0 +1,173 @@
+/**
+ * The carrier: what the product asks of a telephony provider, in our own terms (E.164 strings, sids,
+ * status enums), so that modules never see an SDK type. The production adapter is TwilioCarrier (the
+ * official `twilio` SDK on an agency's own account); the sandbox is the same adapter whose SDK talks to
+ * the in-process emulator in ./sandbox (ADR 026).
+ */
+
+/** A phone number in E.164 form, e.g. +15550001111. */
+export type E164 = string;
+
+export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
+export const isE164 = (value: string): value is E164 => E164_PATTERN.test(value);
+
+export const CALL_STATUSES = [
+  'queued',
+  'initiated',
+  'ringing',
+  'in-progress',
+  'completed',
+  'busy',
+  'failed',
+  'no-answer',
+  'canceled',
+] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+export const MESSAGE_STATUSES = [
+  'accepted',
+  'queued',
+  'sending',
+  'sent',
+  'delivered',
+  'undelivered',
+  'failed',
+  'receiving',
+  'received',
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** The status-callback events a call can report (Twilio's StatusCallbackEvent). */
+export type CallEvent = 'initiated' | 'ringing' | 'answered' | 'completed';
+
+export type CarrierAccount = {
+  sid: string;
+  friendlyName: string;
+  status: 'active' | 'suspended' | 'closed';
+  type: 'Trial' | 'Full';
+};
+
+export type CreateCallInput = {
+  to: E164;
+  from: E164;
+  /** Where the carrier fetches the call's TwiML once answered. */
+  url: string;
+  method?: 'GET' | 'POST';
+  statusCallback?: string;
+  statusCallbackEvents?: CallEvent[];
+  /** Seconds to let the call ring before giving up. */
+  timeout?: number;
+  record?: boolean;
+  machineDetection?: 'Enable' | 'DetectMessageEnd';
+};
+
+export type UpdateCallInput = {
+  status?: 'canceled' | 'completed';
+  url?: string;
+  twiml?: string;
+};
+
+export type CarrierCall = {
+  sid: string;
+  accountSid: string;
+  to: E164;
+  from: E164;
+  status: CallStatus;
+  direction: string;
+  parentCallSid: string | null;
+  duration: number | null;
+};
+
+export type CreateMessageInput = { to: E164; from: E164; body: string; statusCallback?: string };
+
+export type CarrierMessage = {
+  sid: string;
+  accountSid: string;
+  to: E164;
+  from: E164;
+  body: string;
+  status: MessageStatus;
+  numSegments: number;
+};
+
+export type AvailableNumberSearch = {
+  country: string;
+  areaCode?: number;
+  voiceEnabled?: boolean;
+  smsEnabled?: boolean;
+  limit?: number;
+};
+
+export type AvailableNumber = {
+  phoneNumber: E164;
+  friendlyName: string;
+  locality: string | null;
+  region: string | null;
+  country: string;
+  capabilities: { voice: boolean; sms: boolean; mms: boolean };
+};
+
+export type IncomingNumberInput = {
+  voiceUrl?: string;
+  voiceMethod?: 'GET' | 'POST';
+  statusCallback?: string;
+  smsUrl?: string;
+  smsMethod?: 'GET' | 'POST';
+  friendlyName?: string;
+};
+
+export type IncomingNumber = {
+  sid: string;
+  phoneNumber: E164;
+  friendlyName: string;
+  voiceUrl: string | null;
+  smsUrl: string | null;
+  capabilities: { voice: boolean; sms: boolean; mms: boolean };
+};
+
+export type OutgoingCallerId = { sid: string; phoneNumber: E164; friendlyName: string };
+
+export type CallerIdValidation = {
+  phoneNumber: E164;
+  /** The code the person types on the carrier's validation call. */
+  validationCode: string;
+  callSid: string;
+};
+
+export interface Carrier {
+  fetchAccount(): Promise<CarrierAccount>;
+  createCall(input: CreateCallInput): Promise<CarrierCall>;
+  updateCall(callSid: string, input: UpdateCallInput): Promise<CarrierCall>;
+  createMessage(input: CreateMessageInput): Promise<CarrierMessage>;
+  searchAvailableNumbers(search: AvailableNumberSearch): Promise<AvailableNumber[]>;
+  purchaseNumber(phoneNumber: E164, input?: IncomingNumberInput): Promise<IncomingNumber>;
+  listIncomingNumbers(): Promise<IncomingNumber[]>;
+  updateIncomingNumber(sid: string, input: IncomingNumberInput): Promise<IncomingNumber>;
+  releaseNumber(sid: string): Promise<void>;
+  listOutgoingCallerIds(): Promise<OutgoingCallerId[]>;
+  requestCallerIdValidation(input: {
+    phoneNumber: E164;
+    friendlyName?: string;
+    statusCallback?: string;
+  }): Promise<CallerIdValidation>;
+  deleteOutgoingCallerId(sid: string): Promise<void>;
+}
+
+/**
+ * The carrier refused a request. `code` is the carrier's error code (Twilio's: 20003 authentication,
+ * 21211 invalid To number, ...), `status` the HTTP status it answered.
+ */
+export class CarrierError extends Error {
+  constructor(
+    message: string,
+    readonly code: number | null,
+    readonly status: number,
+    readonly moreInfo: string | null = null,
+  ) {
+    super(message);
+    this.name = 'CarrierError';
+  }
+  get isAuthentication(): boolean {
+    return this.code === 20003 || this.status === 401;
+  }
+}
