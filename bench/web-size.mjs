@@ -1,5 +1,6 @@
-// Size of the web app as a browser downloads it: gzipped JavaScript of the initial load, of the sign-in
-// page and of the app shell, read from Vite's build manifest. Prints figures; asserts nothing.
+// Size of the web app as a browser downloads it: gzipped JavaScript of the initial load, of the light
+// sign-in page (login.html, ADR 025), of the app's public pages (forgot and reset password) and of the app
+// shell, read from Vite's build manifest. Prints figures; asserts nothing.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,7 +28,7 @@ const sum = (files) => [...files].filter((f) => f.endsWith('.js')).reduce((n, f)
 const keyOf = (suffix) => Object.keys(manifest).find((k) => k.endsWith(suffix));
 
 const entry = closure('index.html');
-const loginKeys = ['src/layouts/auth-layout.tsx', 'src/features/auth/login-page.tsx']
+const loginKeys = ['src/layouts/auth-layout.tsx', 'src/features/auth/password-email-page.tsx']
   .map(keyOf)
   .filter(Boolean);
 const login = new Set(entry);
@@ -40,11 +41,13 @@ const css = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('
 
 console.log('web app size (gzip -9)');
 console.log(`  initial JavaScript (entry and its imports): ${kb(sum(entry))} in ${[...entry].length} files`);
-console.log(`  sign-in page total JavaScript:              ${kb(sum(login))}`);
+const light = manifest['login.html'] ? closure('login.html') : new Set();
+console.log(`  light sign-in page (/login) JavaScript:     ${kb(sum(light))} in ${[...light].length} files`);
+console.log(`  public pages (/password/email) JavaScript:  ${kb(sum(login))}`);
 const shellChunk = shellKey ? manifest[shellKey].file : undefined;
 console.log(`  app shell (admin/agency/business) extra:    ${kb(sum(shellOnly))}`);
 console.log(
-  `  sign-in page loads the app shell's chunk:   ${shellChunk ? login.has(shellChunk) : 'no shell chunk found'}`,
+  `  public pages load the app shell's chunk:    ${shellChunk ? login.has(shellChunk) : 'no shell chunk found'}`,
 );
 console.log(
   `  all JavaScript chunks:                      ${kb(allJs.reduce((n, f) => n + gz(`assets/${f}`), 0))} in ${allJs.length} files`,
