@@ -202,7 +202,9 @@ export async function requestPasswordReset(ctx: Ctx, input: { email: string }): 
       name: nameOf(user),
       site: site.title,
       link,
-      minutes: Math.round(deps.config.passwordResetTtlSeconds / 60),
+      minutes: translate('mail.minutes', lang, {
+        count: Math.round(deps.config.passwordResetTtlSeconds / 60),
+      }),
     }),
   });
 }
@@ -232,7 +234,7 @@ export async function sendInvitation(ctx: Ctx, input: { email: string }): Promis
       agency: site.name,
       site: site.title,
       link,
-      days,
+      days: translate('mail.days', lang, { count: days }),
       support,
     }),
   });
