@@ -9,7 +9,7 @@ export async function installByKey(deps: Deps, key: string): Promise<WidgetInsta
   const [row] = await deps.db
     .select()
     .from(installs)
-    .where(and(eq(installs.key, key), eq(installs.status, 'active')))
+    .where(and(eq(installs.key, key), eq(installs.status, 'active'), eq(installs.active, true)))
     .limit(1);
   if (!row) return null;
   return {

@@ -1,4 +1,15 @@
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { TInstallSettings } from '@stn/contracts/installs';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { agencies } from '../agencies/tables.ts';
 import { businesses } from '../businesses/tables.ts';
 
@@ -19,8 +30,16 @@ export const installs = pgTable(
       .references(() => businesses.id),
     key: text('key').notNull(),
     name: text('name').notNull(),
-    status: text('status').$type<'active' | 'disabled'>().notNull().default('active'),
-    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    website: text('website').notNull().default(''),
+    /** Which list it is in (spec 000 §4): active, archived or deleted. */
+    status: text('status').$type<'active' | 'archived' | 'deleted'>().notNull().default('active'),
+    /** The toggle-active switch: an install in the active list that is switched off takes no requests. */
+    active: boolean('active').notNull().default(true),
+    settings: jsonb('settings').$type<Partial<TInstallSettings>>().notNull().default({}),
+    widget_icon: text('widget_icon'),
+    logo: text('logo'),
+    archived_at: timestamp('archived_at', { withTimezone: true }),
+    deleted_at: timestamp('deleted_at', { withTimezone: true }),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

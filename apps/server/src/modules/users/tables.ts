@@ -42,6 +42,8 @@ export const users = pgTable(
       .notNull(),
     user_type: text('user_type').$type<'1' | '2' | '3' | '4'>(),
     agent_type: text('agent_type').$type<'agent' | 'smsAgent' | 'voiceAgent'>(),
+    /** The phone a voice agent is rung on for callbacks (E.164), or null. */
+    phone: text('phone'),
     settings: jsonb('settings').$type<UserSettings>().notNull().default({}),
     countries: jsonb('countries').$type<string[]>().notNull().default([]),
     active: boolean('active').notNull().default(true),

@@ -22,7 +22,7 @@ beforeAll(async () => {
     [c.seed.a.agency.id, c.seed.a.business.id, KEY, { color: '#0a7', greeting: 'Hi there' }],
   );
   await c.t.pool.query(
-    `insert into installs (agency_id, business_id, key, name, status) values ($1, $2, 'disabled-key-000000000000', 'Old', 'disabled')`,
+    `insert into installs (agency_id, business_id, key, name, status) values ($1, $2, 'disabled-key-000000000000', 'Old', 'archived')`,
     [c.seed.b.agency.id, c.seed.b.business.id],
   );
 });
