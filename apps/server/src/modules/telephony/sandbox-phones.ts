@@ -1,0 +1,213 @@
+// The Sandbox Phones: the simulated phones of the carrier sandbox, as one business sees and drives them
+// (ADR 030). Only while the business's agency uses the sandbox; a phone is the business's to see when it
+// is one of its installs' staff phones, the visitor phone of one of its calls, or a phone whose call or
+// texts involve one of its numbers. What another tenant's calls and texts did on a shared phone is never
+// shown: a phone's view keeps only the call and the texts that involve this business's numbers.
+import type { TSandboxPhone } from '@stn/contracts/telephony';
+import { desc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import type { Deps } from '../../platform/deps.ts';
+import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
+import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
+import { agencies } from '../agencies/tables.ts';
+import { installs } from '../installs/tables.ts';
+import { calls, numbers } from './tables.ts';
+
+/** A phone as the sandbox shows it (ZSandboxPhone without the product's label). */
+export type SandboxPhoneView = Omit<TSandboxPhone, 'label'>;
+
+/** The part of the sandbox's phones API (platform/carrier/sandbox, `sandbox.phones`) this screen drives. */
+export type SandboxPhonesApi = {
+  list(): SandboxPhoneView[];
+  get(number: string): SandboxPhoneView;
+  answer(number: string, opts?: { as?: 'human' | 'machine' }): unknown;
+  press(number: string, digits: string): unknown;
+  hangUp(number: string): unknown;
+  reject(number: string): unknown;
+  sendText(from: string, to: string, body: string): unknown;
+  dial(from: string, to: string): unknown;
+};
+
+export type SandboxLike = { phones: SandboxPhonesApi; onChange(listener: () => void): () => void };
+
+/** The platform's sandbox, when this process runs one. */
+export function platformSandbox(deps: Deps): SandboxLike | null {
+  return (deps as Deps & { carrier?: { sandbox: SandboxLike | null } }).carrier?.sandbox ?? null;
+}
+
+/** The sandbox, when the context's business belongs to an agency that uses it; else 404 (no such screen). */
+async function sandboxOf(ctx: Ctx): Promise<{ sandbox: SandboxLike; agencyId: number; businessId: number }> {
+  const { agencyId, businessId } = businessOf(ctx);
+  const sandbox = platformSandbox(ctx.deps);
+  if (!sandbox) throw notFound();
+  const [agency] = await ctx.db
+    .select({ cfg: agencies.twilio_config })
+    .from(agencies)
+    .where(eq(agencies.id, agencyId));
+  const cfg = agency?.cfg as { accountSid?: string; sandbox?: boolean } | undefined;
+  if (!cfg?.accountSid || cfg.sandbox !== true) throw notFound();
+  return { sandbox, agencyId, businessId };
+}
+
+type Known = {
+  sandbox: SandboxLike;
+  /** The business's own numbers (purchased, landline, caller ids). */
+  own: Set<string>;
+  /** Staff phones of its installs, with the agent's name. */
+  staff: Map<string, string>;
+  /** Visitor phones of its calls among the phones the sandbox knows, with the visitor's label. */
+  visitors: Map<string, string>;
+  /** Every phone the sandbox knows, by number. */
+  phones: Map<string, SandboxPhoneView>;
+};
+
+async function known(ctx: Ctx): Promise<Known> {
+  const { sandbox } = await sandboxOf(ctx);
+  const phones = new Map(sandbox.phones.list().map((p) => [p.number, p]));
+  const ownRows = await ctx.db
+    .select({ phone: numbers.phone_number })
+    .from(numbers)
+    .where(scope(ctx, numbers, isNull(numbers.released_at)));
+  const installRows = await ctx.db
+    .select({ settings: installs.settings })
+    .from(installs)
+    .where(scope(ctx, installs, ne(installs.status, 'deleted')))
+    .orderBy(installs.id);
+  const staff = new Map<string, string>();
+  for (const row of installRows) {
+    for (const agent of row.settings.phoneAgents ?? []) {
+      if (!staff.has(agent.phone)) staff.set(agent.phone, agent.name);
+    }
+  }
+  const visitors = new Map<string, string>();
+  const candidates = [...phones.keys()];
+  if (candidates.length > 0) {
+    const visitorRows = await ctx.db
+      .select({ phone: calls.visitor_phone, name: calls.visitor_name })
+      .from(calls)
+      .where(scope(ctx, calls, inArray(calls.visitor_phone, candidates)))
+      .orderBy(desc(calls.id));
+    for (const row of visitorRows) {
+      if (!visitors.has(row.phone)) visitors.set(row.phone, row.name ? `Visitor · ${row.name}` : 'Visitor');
+    }
+  }
+  return { sandbox, own: new Set(ownRows.map((r) => r.phone)), staff, visitors, phones };
+}
+
+/** The phone as this business may see it: only the call and the texts that involve its numbers. */
+function scrub(view: SandboxPhoneView, own: Set<string>): SandboxPhoneView {
+  const call = view.call && (own.has(view.call.from) || own.has(view.call.to)) ? view.call : null;
+  return {
+    number: view.number,
+    state: call ? view.state : 'idle',
+    call,
+    texts: view.texts.filter((t) => own.has(t.other)),
+  };
+}
+
+const idle = (number: string): SandboxPhoneView => ({ number, state: 'idle', call: null, texts: [] });
+
+/** The business's view of one phone, or null when the phone is not the business's to see. */
+function visible(k: Known, number: string): TSandboxPhone | null {
+  const raw = k.phones.get(number);
+  const view = raw ? scrub(raw, k.own) : idle(number);
+  const label = k.staff.get(number) ?? k.visitors.get(number);
+  if (label !== undefined) return { ...view, label };
+  if (view.call || view.texts.length > 0) return { ...view, label: number };
+  return null;
+}
+
+/** GET /v1/sandbox/phones: the business's staff phones (idle ones included), its visitors and callers. */
+export async function listSandboxPhones(ctx: Ctx): Promise<TSandboxPhone[]> {
+  const k = await known(ctx);
+  const order = [...k.staff.keys(), ...k.visitors.keys(), ...k.phones.keys()];
+  const out: TSandboxPhone[] = [];
+  const seen = new Set<string>();
+  for (const number of order) {
+    if (seen.has(number)) continue;
+    seen.add(number);
+    const phone = visible(k, number);
+    if (phone) out.push(phone);
+  }
+  return out;
+}
+
+/** One visible phone, or 404 (another tenant's phones do not exist for this business). */
+async function phoneOf(ctx: Ctx, number: string): Promise<{ k: Known; phone: TSandboxPhone }> {
+  const k = await known(ctx);
+  const phone = visible(k, number);
+  if (!phone) throw notFound();
+  return { k, phone };
+}
+
+/** The phone after an action (the sandbox has applied it synchronously or scheduled what follows). */
+async function after(ctx: Ctx, number: string): Promise<TSandboxPhone> {
+  const k = await known(ctx);
+  return visible(k, number) ?? { ...idle(number), label: number };
+}
+
+export type SandboxPhoneAction = 'answer' | 'voicemail' | 'hangup' | 'reject';
+
+/** Answer (as a person or as voicemail), hang up or reject a call on one of the business's phones. */
+export async function actOnSandboxPhone(
+  ctx: Ctx,
+  input: { number: string; action: SandboxPhoneAction },
+): Promise<TSandboxPhone> {
+  const { k, phone } = await phoneOf(ctx, input.number);
+  const { phones } = k.sandbox;
+  switch (input.action) {
+    case 'answer':
+    case 'voicemail':
+      if (phone.state !== 'ringing') throw new AppError('CONFLICT', 'sandbox.not_ringing');
+      await phones.answer(input.number, { as: input.action === 'answer' ? 'human' : 'machine' });
+      break;
+    case 'reject':
+      if (phone.state !== 'ringing') throw new AppError('CONFLICT', 'sandbox.not_ringing');
+      await phones.reject(input.number);
+      break;
+    case 'hangup':
+      if (!phone.call) throw new AppError('CONFLICT', 'sandbox.no_call');
+      await phones.hangUp(input.number);
+      break;
+  }
+  return after(ctx, input.number);
+}
+
+/** Digits into the Gather the phone is hearing ("press 1"). */
+export async function pressOnSandboxPhone(
+  ctx: Ctx,
+  input: { number: string; digits: string },
+): Promise<TSandboxPhone> {
+  const { k, phone } = await phoneOf(ctx, input.number);
+  if (!phone.call?.gathering) throw new AppError('CONFLICT', 'sandbox.not_gathering');
+  await k.sandbox.phones.press(input.number, input.digits);
+  return after(ctx, input.number);
+}
+
+/**
+ * A phone texts or calls one of the business's numbers. The phone may be new to the sandbox (it becomes
+ * the business's to see by doing so), or already visible; another tenant's phone is not found.
+ */
+export async function fromSandboxPhone(
+  ctx: Ctx,
+  input: { number: string; kind: 'text' | 'dial'; to: string; body?: string },
+): Promise<TSandboxPhone> {
+  const k = await known(ctx);
+  if (k.phones.has(input.number) && !visible(k, input.number)) throw notFound();
+  if (!k.own.has(input.to)) throw invalid('to', 'sandbox.not_your_number');
+  if (input.number === input.to) throw invalid('to', 'sandbox.same_number');
+  if (input.kind === 'text') await k.sandbox.phones.sendText(input.number, input.to, input.body ?? '');
+  else await k.sandbox.phones.dial(input.number, input.to);
+  return after(ctx, input.number);
+}
+
+/** The install a Sandbox Phones callback is asked for: the business's own (404 otherwise), and active. */
+export async function sandboxInstall(ctx: Ctx, installId: number): Promise<{ id: number }> {
+  await sandboxOf(ctx);
+  const [row] = await ctx.db
+    .select({ id: installs.id })
+    .from(installs)
+    .where(scope(ctx, installs, eq(installs.id, installId), ne(installs.status, 'deleted')))
+    .limit(1);
+  if (!row) throw notFound();
+  return row;
+}
