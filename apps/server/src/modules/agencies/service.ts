@@ -84,6 +84,17 @@ export async function twilioAuthTokenBySid(deps: Deps, accountSid: string): Prom
   return token ? deps.secrets.open(token) : null;
 }
 
+/** Whether the agency has chosen the platform's carrier sandbox as its telephony (twilio_config.sandbox). */
+export async function agencyUsesSandbox(ctx: Pick<Ctx, 'db'>, agencyId: number): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ cfg: agencies.twilio_config })
+    .from(agencies)
+    .where(eq(agencies.id, agencyId))
+    .limit(1);
+  const cfg = row?.cfg as { accountSid?: string; sandbox?: boolean } | undefined;
+  return Boolean(cfg?.accountSid) && cfg?.sandbox === true;
+}
+
 /**
  * Seals the secrets still stored in plaintext (written before sealing existed). Run at every start;
  * it finds nothing once done.

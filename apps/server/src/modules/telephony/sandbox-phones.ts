@@ -4,12 +4,12 @@
 // texts involve one of its numbers. What another tenant's calls and texts did on a shared phone is never
 // shown: a phone's view keeps only the call and the texts that involve this business's numbers.
 import type { TSandboxPhone } from '@stn/contracts/telephony';
-import { desc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { desc, inArray, isNull } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
-import { agencies } from '../agencies/tables.ts';
-import { installs } from '../installs/tables.ts';
+import { agencyUsesSandbox } from '../agencies/service.ts';
+import { ownInstallId, staffPhonesOfBusiness } from '../installs/service.ts';
 import { calls, numbers } from './tables.ts';
 
 /** A phone as the sandbox shows it (ZSandboxPhone without the product's label). */
@@ -39,12 +39,7 @@ async function sandboxOf(ctx: Ctx): Promise<{ sandbox: SandboxLike; agencyId: nu
   const { agencyId, businessId } = businessOf(ctx);
   const sandbox = platformSandbox(ctx.deps);
   if (!sandbox) throw notFound();
-  const [agency] = await ctx.db
-    .select({ cfg: agencies.twilio_config })
-    .from(agencies)
-    .where(eq(agencies.id, agencyId));
-  const cfg = agency?.cfg as { accountSid?: string; sandbox?: boolean } | undefined;
-  if (!cfg?.accountSid || cfg.sandbox !== true) throw notFound();
+  if (!(await agencyUsesSandbox(ctx, agencyId))) throw notFound();
   return { sandbox, agencyId, businessId };
 }
 
@@ -67,16 +62,9 @@ async function known(ctx: Ctx): Promise<Known> {
     .select({ phone: numbers.phone_number })
     .from(numbers)
     .where(scope(ctx, numbers, isNull(numbers.released_at)));
-  const installRows = await ctx.db
-    .select({ settings: installs.settings })
-    .from(installs)
-    .where(scope(ctx, installs, ne(installs.status, 'deleted')))
-    .orderBy(installs.id);
   const staff = new Map<string, string>();
-  for (const row of installRows) {
-    for (const agent of row.settings.phoneAgents ?? []) {
-      if (!staff.has(agent.phone)) staff.set(agent.phone, agent.name);
-    }
+  for (const agent of await staffPhonesOfBusiness(ctx)) {
+    if (!staff.has(agent.phone)) staff.set(agent.phone, agent.name);
   }
   const visitors = new Map<string, string>();
   const candidates = [...phones.keys()];
@@ -201,13 +189,7 @@ export async function fromSandboxPhone(
 }
 
 /** The install a Sandbox Phones callback is asked for: the business's own (404 otherwise), and active. */
-export async function sandboxInstall(ctx: Ctx, installId: number): Promise<{ id: number }> {
+export async function sandboxInstall(ctx: Ctx, installId: number): Promise<number> {
   await sandboxOf(ctx);
-  const [row] = await ctx.db
-    .select({ id: installs.id })
-    .from(installs)
-    .where(scope(ctx, installs, eq(installs.id, installId), ne(installs.status, 'deleted')))
-    .limit(1);
-  if (!row) throw notFound();
-  return row;
+  return ownInstallId(ctx, installId);
 }
