@@ -15,4 +15,5 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.setting.notification': lazy(() => import('../features/businesses/notification-page.tsx')),
   'business.blacklist': lazy(() => import('../features/compliance/blacklist-page.tsx')),
   'business.whitelist': lazy(() => import('../features/compliance/whitelist-page.tsx')),
+  'business.sandbox-phones': lazy(() => import('../features/telephony/sandbox-phones-page.tsx')),
 };
