@@ -9,7 +9,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { agencyUsesSandbox } from '../agencies/service.ts';
-import { ownInstallId, staffPhonesOfBusiness } from '../installs/service.ts';
+import { installForCalls, installsOfBusiness } from '../installs/service.ts';
 import { calls, numbers } from './tables.ts';
 
 /** A phone as the sandbox shows it (ZSandboxPhone without the product's label). */
@@ -63,8 +63,11 @@ async function known(ctx: Ctx): Promise<Known> {
     .from(numbers)
     .where(scope(ctx, numbers, isNull(numbers.released_at)));
   const staff = new Map<string, string>();
-  for (const agent of await staffPhonesOfBusiness(ctx)) {
-    if (!staff.has(agent.phone)) staff.set(agent.phone, agent.name);
+  const own = await installsOfBusiness(ctx);
+  for (const { id } of own.sort((x, y) => x.id - y.id)) {
+    for (const agent of (await installForCalls(ctx, id))?.settings.phoneAgents ?? []) {
+      if (!staff.has(agent.phone)) staff.set(agent.phone, agent.name);
+    }
   }
   const visitors = new Map<string, string>();
   const candidates = [...phones.keys()];
@@ -191,5 +194,7 @@ export async function fromSandboxPhone(
 /** The install a Sandbox Phones callback is asked for: the business's own (404 otherwise), and active. */
 export async function sandboxInstall(ctx: Ctx, installId: number): Promise<number> {
   await sandboxOf(ctx);
-  return ownInstallId(ctx, installId);
+  const install = await installForCalls(ctx, installId);
+  if (!install || install.status === 'deleted') throw notFound();
+  return install.id;
 }
