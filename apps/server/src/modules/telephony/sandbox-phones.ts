@@ -5,7 +5,7 @@
 // shown: a phone's view keeps only the call and the texts that involve this business's numbers.
 import type { TSandboxPhone } from '@stn/contracts/telephony';
 import { desc, inArray, isNull } from 'drizzle-orm';
-import type { Deps } from '../../platform/deps.ts';
+import { SandboxPhoneError, type TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { agencyUsesSandbox } from '../agencies/service.ts';
@@ -15,36 +15,19 @@ import { calls, numbers } from './tables.ts';
 /** A phone as the sandbox shows it (ZSandboxPhone without the product's label). */
 export type SandboxPhoneView = Omit<TSandboxPhone, 'label'>;
 
-/** The part of the sandbox's phones API (platform/carrier/sandbox, `sandbox.phones`) this screen drives. */
-export type SandboxPhonesApi = {
-  list(): SandboxPhoneView[];
-  get(number: string): SandboxPhoneView;
-  answer(number: string, opts?: { as?: 'human' | 'machine' }): unknown;
-  press(number: string, digits: string): unknown;
-  hangUp(number: string): unknown;
-  reject(number: string): unknown;
-  sendText(from: string, to: string, body: string): unknown;
-  dial(from: string, to: string): unknown;
-};
-
-export type SandboxLike = { phones: SandboxPhonesApi; onChange(listener: () => void): () => void };
-
-/** The platform's sandbox, when this process runs one. */
-export function platformSandbox(deps: Deps): SandboxLike | null {
-  return (deps as Deps & { carrier?: { sandbox: SandboxLike | null } }).carrier?.sandbox ?? null;
-}
-
 /** The sandbox, when the context's business belongs to an agency that uses it; else 404 (no such screen). */
-async function sandboxOf(ctx: Ctx): Promise<{ sandbox: SandboxLike; agencyId: number; businessId: number }> {
+async function sandboxOf(
+  ctx: Ctx,
+): Promise<{ sandbox: TwilioSandbox; agencyId: number; businessId: number }> {
   const { agencyId, businessId } = businessOf(ctx);
-  const sandbox = platformSandbox(ctx.deps);
+  const sandbox = ctx.deps.carrier.sandbox;
   if (!sandbox) throw notFound();
   if (!(await agencyUsesSandbox(ctx, agencyId))) throw notFound();
   return { sandbox, agencyId, businessId };
 }
 
 type Known = {
-  sandbox: SandboxLike;
+  sandbox: TwilioSandbox;
   /** The business's own numbers (purchased, landline, caller ids). */
   own: Set<string>;
   /** Staff phones of its installs, with the agent's name. */
@@ -136,6 +119,28 @@ async function after(ctx: Ctx, number: string): Promise<TSandboxPhone> {
   return visible(k, number) ?? { ...idle(number), label: number };
 }
 
+/**
+ * Runs a phone action; the sandbox's refusal (the call moved on between the check and the action, the
+ * number is not in service) becomes a plain message.
+ */
+async function onPhone(work: () => unknown): Promise<void> {
+  try {
+    await work();
+  } catch (err) {
+    if (!(err instanceof SandboxPhoneError)) throw err;
+    switch (err.reason) {
+      case 'no-ringing-call':
+        throw new AppError('CONFLICT', 'sandbox.not_ringing');
+      case 'no-call':
+        throw new AppError('CONFLICT', 'sandbox.no_call');
+      case 'not-in-service':
+        throw invalid('to', 'sandbox.not_in_service');
+      case 'not-a-number':
+        throw invalid('number', 'validation.phone');
+    }
+  }
+}
+
 export type SandboxPhoneAction = 'answer' | 'voicemail' | 'hangup' | 'reject';
 
 /** Answer (as a person or as voicemail), hang up or reject a call on one of the business's phones. */
@@ -149,15 +154,17 @@ export async function actOnSandboxPhone(
     case 'answer':
     case 'voicemail':
       if (phone.state !== 'ringing') throw new AppError('CONFLICT', 'sandbox.not_ringing');
-      await phones.answer(input.number, { as: input.action === 'answer' ? 'human' : 'machine' });
+      await onPhone(() =>
+        phones.answer(input.number, { as: input.action === 'answer' ? 'human' : 'machine' }),
+      );
       break;
     case 'reject':
       if (phone.state !== 'ringing') throw new AppError('CONFLICT', 'sandbox.not_ringing');
-      await phones.reject(input.number);
+      await onPhone(() => phones.reject(input.number));
       break;
     case 'hangup':
       if (!phone.call) throw new AppError('CONFLICT', 'sandbox.no_call');
-      await phones.hangUp(input.number);
+      await onPhone(() => phones.hangUp(input.number));
       break;
   }
   return after(ctx, input.number);
@@ -170,7 +177,7 @@ export async function pressOnSandboxPhone(
 ): Promise<TSandboxPhone> {
   const { k, phone } = await phoneOf(ctx, input.number);
   if (!phone.call?.gathering) throw new AppError('CONFLICT', 'sandbox.not_gathering');
-  await k.sandbox.phones.press(input.number, input.digits);
+  await onPhone(() => k.sandbox.phones.press(input.number, input.digits));
   return after(ctx, input.number);
 }
 
@@ -186,8 +193,9 @@ export async function fromSandboxPhone(
   if (k.phones.has(input.number) && !visible(k, input.number)) throw notFound();
   if (!k.own.has(input.to)) throw invalid('to', 'sandbox.not_your_number');
   if (input.number === input.to) throw invalid('to', 'sandbox.same_number');
-  if (input.kind === 'text') await k.sandbox.phones.sendText(input.number, input.to, input.body ?? '');
-  else await k.sandbox.phones.dial(input.number, input.to);
+  const { phones } = k.sandbox;
+  if (input.kind === 'text') await onPhone(() => phones.sendText(input.number, input.to, input.body ?? ''));
+  else await onPhone(() => phones.dial(input.number, input.to));
   return after(ctx, input.number);
 }
 
