@@ -1,4 +1,4 @@
-import type { TInstall } from '@stn/contracts/installs';
+import type { TInstall, TInstallPick } from '@stn/contracts/installs';
 import type { TSandboxPhone } from '@stn/contracts/telephony';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
@@ -68,12 +68,10 @@ export function useRequestCallback() {
 }
 
 // The installs picker and the chosen install's staff phones (the installs calls of spec 001).
-export type InstallOption = Pick<TInstall, 'id' | 'name' | 'website' | 'active' | 'number'>;
-
 export function useInstallOptions() {
   return useQuery({
     queryKey: ['installs', 'all'],
-    queryFn: async () => (await api<Data<InstallOption[]>>('/v1/installs/all', { silent: true })).data,
+    queryFn: async () => (await api<Data<TInstallPick[]>>('/v1/installs/all', { silent: true })).data,
   });
 }
 
