@@ -446,3 +446,13 @@ describe('the install wizard (open_install_wizard on the profile)', () => {
     expect(await wizard()).toBe(true);
   });
 });
+
+it('answers can-create-install without a body too', async () => {
+  const res = await c.t.app.inject({
+    method: 'POST',
+    url: '/api/v1/business/can-create-install',
+    headers: { authorization: `Bearer ${await admin()}` },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json().data).toHaveProperty('can_create');
+});
