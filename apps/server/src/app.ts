@@ -34,6 +34,7 @@ import { pagesRoutes } from './modules/sites/routes/pages.ts';
 import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
 import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
 import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
+import { callsRoutes } from './modules/telephony/routes/calls.ts';
 import { scheduledCallJob } from './modules/telephony/service.ts';
 import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
 import { telephonyWidgetRoutes } from './modules/telephony/widget.ts';
@@ -232,6 +233,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         packagesRoutes,
         usersRoutes,
         phoneListsRoutes,
+        callsRoutes,
       ]) {
         await api.register(routes, deps);
       }
