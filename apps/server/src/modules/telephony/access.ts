@@ -6,14 +6,14 @@ import {
   type TInstallSettings,
   type TWeekday,
   WEEKDAYS,
-  ZInstallSettings,
 } from '@stn/contracts/installs';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Carrier } from '../../platform/carrier/carrier.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
+import { installForCalls as installsInstallForCalls } from '../installs/service.ts';
 import { departmentVoiceAgents } from '../users/service.ts';
 import { numbers } from './tables.ts';
 
@@ -30,43 +30,12 @@ export type CallInstall = {
 /** A staff phone rung for a callback. */
 export type Staff = { userId: number | null; name: string; phone: string };
 
-/** The stored settings read with every default filled in; unreadable settings give the defaults. */
-export function settingsOf(stored: unknown): TInstallSettings {
-  const parsed = ZInstallSettings.safeParse(stored ?? {});
-  return parsed.success ? parsed.data : ZInstallSettings.parse({});
-}
-
 /**
- * The context business's install, for calls. Reads the installs row directly until the installs
- * module's `installForCalls` is on main (then this calls it).
+ * The context business's install, for calls (the installs module's read: settings merged onto the
+ * defaults).
  */
 export async function installForCalls(ctx: Ctx, installId: number): Promise<CallInstall | null> {
-  const { agencyId, businessId } = businessOf(ctx);
-  const res = await ctx.db.execute(
-    sql`select id, name, agency_id, business_id, status, active, settings from installs
-         where id = ${installId} and agency_id = ${agencyId} and business_id = ${businessId}`,
-  );
-  const row = res.rows[0] as
-    | {
-        id: number;
-        name: string;
-        agency_id: number;
-        business_id: number;
-        status: CallInstall['status'];
-        active: boolean;
-        settings: unknown;
-      }
-    | undefined;
-  if (!row) return null;
-  return {
-    id: row.id,
-    name: row.name,
-    agencyId: row.agency_id,
-    businessId: row.business_id,
-    status: row.status,
-    active: row.active,
-    settings: settingsOf(row.settings),
-  };
+  return installsInstallForCalls(ctx, installId);
 }
 
 /** The install's carrier number (E.164) the calls come from, or null. */
@@ -107,11 +76,6 @@ export async function staffFor(ctx: Ctx, install: CallInstall, departmentId?: nu
   return staff.filter((a) => a.phone && !seen.has(a.phone) && seen.add(a.phone)).slice(0, 10);
 }
 
-/** What the platform offers modules for carrier accounts (deps.carrier, from the sandbox's work). */
-export type CarrierFactory = {
-  forAccount(a: { accountSid: string; authToken: string; sandbox: boolean }): Carrier;
-};
-
 /** The carrier of the context's agency: its own Twilio account or its sandbox account. */
 export async function carrierFor(ctx: Ctx): Promise<Carrier> {
   if (ctx.tenant.level === 'platform') throw new AppError('FORBIDDEN');
@@ -120,9 +84,8 @@ export async function carrierFor(ctx: Ctx): Promise<Carrier> {
 
 export async function carrierOfAgency(deps: Deps, agencyId: number): Promise<Carrier> {
   const account = await agencyCarrierAccount(deps, agencyId);
-  const factory = (deps as unknown as { carrier?: CarrierFactory }).carrier;
-  if (!account || !factory) throw new AppError('VALIDATION', 'calls.no_carrier');
-  return factory.forAccount(account);
+  if (!account) throw new AppError('VALIDATION', 'calls.no_carrier');
+  return deps.carrier.forAccount(account);
 }
 
 /** Where the carrier reaches our webhooks: the public URL, without a trailing slash. */

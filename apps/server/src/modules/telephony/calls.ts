@@ -1,10 +1,18 @@
 // The business's calls as the app shows them: the list with filters, one call with its legs, the
 // recording, voicemails, scheduled calls and the calls report. A voice agent without `calls.all` sees the
 // calls it claimed only; another tenant's call is not found.
-import type { TCall, TCallDetail, TCallListQuery, TCallsReport, TVoiceRecord } from '@stn/contracts/telephony';
+
 import type { TListQuery } from '@stn/contracts/http';
+import type {
+  TCall,
+  TCallDetail,
+  TCallListQuery,
+  TCallsReport,
+  TVoiceRecord,
+} from '@stn/contracts/telephony';
 import { and, asc, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { actorCan } from '../../platform/auth/actor.ts';
+import { CarrierError } from '../../platform/carrier/carrier.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, scope } from '../../platform/tenancy/context.ts';
@@ -123,11 +131,11 @@ export async function getCall(ctx: Ctx, input: { id: number }): Promise<TCallDet
 export type Audio = { contentType: string; body: Buffer };
 
 async function fetchAudio(ctx: Ctx, sidOrUrl: string): Promise<Audio> {
-  const carrier = (await carrierFor(ctx)) as Awaited<ReturnType<typeof carrierFor>> & {
-    fetchRecordingAudio?: (sidOrUrl: string) => Promise<{ contentType: string; body: Buffer | Uint8Array }>;
-  };
-  if (!carrier.fetchRecordingAudio) throw new AppError('NOT_FOUND', 'calls.no_recording');
-  const audio = await carrier.fetchRecordingAudio(sidOrUrl);
+  const carrier = await carrierFor(ctx);
+  const audio = await carrier.fetchRecordingAudio(sidOrUrl).catch((err: unknown) => {
+    if (err instanceof CarrierError) throw new AppError('NOT_FOUND', 'calls.no_recording');
+    throw err;
+  });
   return { contentType: audio.contentType, body: Buffer.from(audio.body) };
 }
 
@@ -184,7 +192,10 @@ export async function listVoiceRecords(ctx: Ctx, q: TListQuery) {
 }
 
 async function findVoice(ctx: Ctx, id: number) {
-  const [row] = await ctx.db.select().from(voiceRecords).where(visibleVoice(ctx, eq(voiceRecords.id, id)));
+  const [row] = await ctx.db
+    .select()
+    .from(voiceRecords)
+    .where(visibleVoice(ctx, eq(voiceRecords.id, id)));
   return found(row);
 }
 
@@ -195,7 +206,10 @@ export async function voiceRecordAudio(ctx: Ctx, input: { id: number }): Promise
 
 export async function deleteVoiceRecord(ctx: Ctx, input: { id: number }): Promise<void> {
   const v = await findVoice(ctx, input.id);
-  const gone = await ctx.db.delete(voiceRecords).where(eq(voiceRecords.id, v.id)).returning({ id: voiceRecords.id });
+  const gone = await ctx.db
+    .delete(voiceRecords)
+    .where(eq(voiceRecords.id, v.id))
+    .returning({ id: voiceRecords.id });
   if (gone.length === 0) throw notFound();
 }
 
@@ -208,7 +222,9 @@ export async function listScheduledCalls(ctx: Ctx, q: TListQuery) {
 // ---------------------------------------------------------------- report
 
 const seconds = sql`extract(epoch from (${calls.connected_at} - ${calls.requested_at}))`;
-const median = sql<number | null>`percentile_cont(0.5) within group (order by ${seconds}) filter (where ${calls.connected_at} is not null)`;
+const median = sql<
+  number | null
+>`percentile_cont(0.5) within group (order by ${seconds}) filter (where ${calls.connected_at} is not null)`;
 
 export async function callsReport(
   ctx: Ctx,
@@ -249,7 +265,8 @@ export async function callsReport(
     .where(where)
     .groupBy(calls.outcome)
     .orderBy(calls.outcome);
-  const round = (v: number | string | null | undefined) => (v == null ? null : Math.round(Number(v) * 10) / 10);
+  const round = (v: number | string | null | undefined) =>
+    v == null ? null : Math.round(Number(v) * 10) / 10;
   return {
     totals: {
       requested: totals?.requested ?? 0,

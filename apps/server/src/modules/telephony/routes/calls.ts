@@ -63,7 +63,10 @@ export const callsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         response: { 200: ZCallResponse, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await getCall(ctxOf(deps, request), request.params) }),
+    async (request) => ({
+      success: true as const,
+      data: await getCall(ctxOf(deps, request), request.params),
+    }),
   );
 
   app.get(
