@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, it } from 'vitest';
+import { type Telephony, telephonyApp } from './testing.ts';
+let h: Telephony;
+beforeAll(async () => { h = await telephonyApp(); }, 60000);
+afterAll(() => h?.close());
+it('dbg', async () => {
+  console.log('a');
+  const install = await h.install({ call_recording: true });
+  console.log('b', install.id);
+  const res = await h.callback(install.key, { phone: '(415) 555-0100', name: 'Vera Visitor' });
+  console.log('c', res.statusCode, res.body);
+  await h.clock.settle();
+  console.log('d');
+  await h.run(1000);
+  console.log('e', h.sandbox.phones.list().map((p) => p.state));
+  h.sandbox.phones.answer('+15005550102');
+  console.log('f');
+  await h.clock.settle();
+  console.log('g');
+  await h.run(5000);
+  console.log('h', JSON.stringify(h.sandbox.phones.get('+15005550102')));
+  h.sandbox.phones.press('+15005550102', '1');
+  await h.clock.settle();
+  console.log('i');
+  await h.run(2000);
+  console.log('j', JSON.stringify(h.sandbox.phones.list()));
+}, 20000);
