@@ -132,7 +132,7 @@ export function nextOpenSlots(
   const today = localParts(now, settings.timezone).date;
   const [y, m, d] = today.split('-').map(Number) as [number, number, number];
   const out: string[] = [];
-  for (let i = 0; i < 15 && out.length < count; i++) {
+  for (let i = 0; i < 29 && out.length < count; i++) {
     const day = new Date(Date.UTC(y, m - 1, d) + i * DAY_MS);
     const date = day.toISOString().slice(0, 10);
     const weekday = WEEKDAYS[(day.getUTCDay() + 6) % 7] as TWeekday;

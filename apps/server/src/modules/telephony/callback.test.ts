@@ -31,7 +31,9 @@ describe('instant callback', () => {
     await h.run(1000);
     expect(phone(STAFF_1).state).toBe('ringing');
     expect(phone(STAFF_2).state).toBe('ringing');
-    const [counted] = await rows('select number_of_calls from businesses where id = $1', [h.seed.a.business.id]);
+    const [counted] = await rows('select number_of_calls from businesses where id = $1', [
+      h.seed.a.business.id,
+    ]);
     expect(counted.number_of_calls).toBe(1);
 
     h.sandbox.phones.answer(STAFF_2);
@@ -80,7 +82,12 @@ describe('instant callback', () => {
 
     const detail = await h.t.app.inject({ url: `/api/v1/calls/${callId}`, headers: admin });
     expect(detail.statusCode, detail.body).toBe(200);
-    const legs = detail.json().data.legs as { role: string; to: string; status: string; digits: string | null }[];
+    const legs = detail.json().data.legs as {
+      role: string;
+      to: string;
+      status: string;
+      digits: string | null;
+    }[];
     expect(legs.filter((l) => l.role === 'staff').map((l) => [l.to, l.status])).toEqual(
       expect.arrayContaining([
         [STAFF_1, 'canceled'],
@@ -138,7 +145,10 @@ describe('instant callback', () => {
   });
 
   it("a staff phone's voicemail cannot claim the call", async () => {
-    const install = await h.install({ phoneAgents: [{ name: 'Front desk', phone: '+15005550103' }], timeout: 20 });
+    const install = await h.install({
+      phoneAgents: [{ name: 'Front desk', phone: '+15005550103' }],
+      timeout: 20,
+    });
     const visitorPhone = '+14155550122';
     const res = await h.callback(install.key, { phone: visitorPhone });
     const callId = res.json().data.call_id as number;

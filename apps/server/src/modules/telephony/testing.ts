@@ -3,14 +3,7 @@
 // a purchased number. Only the tests import this file.
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import {
-  bearer,
-  createTestApp,
-  login,
-  type Seed,
-  seedTenants,
-  type TestApp,
-} from '../../../test/helpers.ts';
+import { bearer, createTestApp, login, type Seed, seedTenants, type TestApp } from '../../../test/helpers.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
 import type { TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
 import { tenantContext } from '../../platform/tenancy/context.ts';

@@ -346,12 +346,7 @@ export function registerTelephonyWebhooks(registry: WebhookRegistry, deps: Deps)
       method: 'POST',
       url,
       provider: 'twilio',
-      handler: async (request, reply) => {
-        if (process.env.TEL_DEBUG) console.log('>>', url, JSON.stringify(request.query), JSON.stringify(request.body));
-        const r = await handler(deps, request, reply);
-        if (process.env.TEL_DEBUG) console.log('<<', url, (reply as unknown as { payload?: string }).payload ?? '');
-        return r;
-      },
+      handler: (request, reply) => handler(deps, request, reply),
     });
   route(TWILIO_PATHS.voice, voice);
   route(TWILIO_PATHS.gather, gather);
