@@ -7,124 +7,97 @@ import {
   expect422,
   login,
   rows,
-  type Seed,
   seedTenants,
   snapshot,
-  type TestApp,
 } from '../../../test/helpers.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
+import { type Telephony, telephonyApp } from './testing.ts';
 
 // The Sandbox Phones control API (ADR 030) drives a real callback: the widget's checks and the carrier
 // sandbox's TwiML, on a ManualClock so that no test waits real seconds.
 
-const clock = new ManualClock();
-let t: TestApp;
-let seed: Seed;
+let tel: Telephony;
 
 const A_NUMBER = '+15005550006';
-const B_NUMBER = '+15005550007';
 const FRONT_DESK = '+15005550101';
 const DOCTOR = '+15005550102';
 const B_STAFF = '+15005550201';
 const VISITOR = '+14155550123';
 const TABLES = ['calls', 'call_legs', 'numbers', 'installs'];
 
-/** Open every day, all day, so the test never depends on the hour it runs at. */
-const ALWAYS_OPEN = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
-    d,
-    { open: true, from: '12:00AM', to: '11:59PM' },
-  ]),
-);
-
-/** The agency chooses the sandbox: an account of the process's sandbox in its twilio_config. */
-async function useSandbox(agencyId: number) {
-  const account = t.app.deps.carrier.createSandboxAccount(`agency ${agencyId}`);
-  await t.pool.query('update agencies set twilio_config = $2 where id = $1', [
-    agencyId,
-    { accountSid: account.sid, authToken: account.authToken, sandbox: true },
-  ]);
-}
-
-/** An install ringing the given staff phones, with a purchased number to call from. */
-async function install(tenant: Seed['a'], number: string, staff: { name: string; phone: string }[]) {
-  const [row] = await rows(
-    t,
-    `insert into installs (agency_id, business_id, key, name, website, settings)
-     values ($1, $2, $3, $4, 'https://example.test', $5) returning id`,
-    [
-      tenant.agency.id,
-      tenant.business.id,
-      crypto.randomBytes(12).toString('hex'),
-      `${tenant.business.name} site`,
-      {
-        phoneAgents: staff.map((s) => ({ user_id: null, ...s })),
-        hours: ALWAYS_OPEN,
-        timezone: 'UTC',
-        call_recording: false,
-      },
-    ],
-  );
-  await t.pool.query(
-    `insert into numbers (agency_id, business_id, install_id, phone_number, kind, verified)
-     values ($1, $2, $3, $4, 'purchased', true)`,
-    [tenant.agency.id, tenant.business.id, row.id, number],
-  );
-  return row.id as number;
-}
-
 let aToken: string;
 let bToken: string;
 let aInstall: number;
+let B_NUMBER: string;
 
 const get = async (token: string) => {
-  const res = await t.app.inject({ url: '/api/v1/sandbox/phones', headers: bearer(token) });
+  const res = await tel.t.app.inject({ url: '/api/v1/sandbox/phones', headers: bearer(token) });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as TSandboxPhone[];
 };
 const phone = async (token: string, number: string) => (await get(token)).find((p) => p.number === number);
 const act = (token: string, number: string, action: string, payload?: object) =>
-  t.app.inject({
+  tel.t.app.inject({
     method: 'POST',
     url: `/api/v1/sandbox/phones/${encodeURIComponent(number)}/${action}`,
     headers: bearer(token),
     payload: payload ?? {},
   });
-/** Lets the sandbox play out what is due (webhooks in process, TwiML), `ms` of sandbox time. */
-const run = (ms = 0) => clock.advance(ms);
+const callback = (token: string, payload: object) =>
+  tel.t.app.inject({ method: 'POST', url: '/api/v1/sandbox/callback', headers: bearer(token), payload });
+/** Lets the sandbox play out `ms` of its time (webhooks in process, TwiML, our follow-up work). */
+const run = (ms = 0) => tel.run(ms);
+
+/** The agency's telephony: a sandbox account of the process, or (false) a real Twilio account. */
+async function useSandbox(agencyId: number, sandbox: boolean) {
+  const deps = tel.t.app.deps;
+  const account = sandbox
+    ? deps.carrier.createSandboxAccount(`agency ${agencyId}`)
+    : { sid: `AC${crypto.randomBytes(16).toString('hex')}`, authToken: 'real-twilio-token' };
+  await tel.t.pool.query('update agencies set twilio_config = $2 where id = $1', [
+    agencyId,
+    {
+      accountSid: account.sid,
+      authToken: deps.secrets.seal(account.authToken),
+      ...(sandbox ? { sandbox } : {}),
+    },
+  ]);
+}
 
 beforeAll(async () => {
-  t = await createTestApp({}, { sandboxClock: clock });
-  seed = await seedTenants(t.db);
-  await useSandbox(seed.a.agency.id);
-  aInstall = await install(seed.a, A_NUMBER, [
-    { name: 'Front desk', phone: FRONT_DESK },
-    { name: 'Dr. Bright', phone: DOCTOR },
-  ]);
-  await install(seed.b, B_NUMBER, [{ name: 'B staff', phone: B_STAFF }]);
-  aToken = await login(t.app, seed.a.businessAdmin.email);
-  bToken = await login(t.app, seed.b.businessAdmin.email);
+  const clock = new ManualClock(Date.now());
+  const t = await createTestApp(
+    { WIDGET_RATE_PER_ADDRESS: '100000', PUBLIC_URL: 'http://localhost:3000' },
+    { sandboxClock: clock },
+  );
+  const seed = await seedTenants(t.db);
+  tel = await telephonyApp({}, { t, seed, clock });
+  aInstall = (await tel.install({}, { number: A_NUMBER })).id;
+  B_NUMBER = '+15005550007';
+  await tel.install(
+    { phoneAgents: [{ name: 'B staff', phone: B_STAFF }] },
+    { tenant: 'b', number: B_NUMBER },
+  );
+  // Business B's agency uses a real Twilio account, not the sandbox (until a test switches it).
+  await useSandbox(seed.b.agency.id, false);
+  aToken = await login(tel.t.app, seed.a.businessAdmin.email);
+  bToken = await login(tel.t.app, seed.b.businessAdmin.email);
 });
-afterAll(() => t?.close());
+afterAll(() => tel?.t.close());
 
 describe('Sandbox Phones control API', () => {
   it('is not found for a business whose agency does not use the sandbox', async () => {
-    const before = await snapshot(t.pool, TABLES);
+    const before = await snapshot(tel.t.pool, TABLES);
     for (const res of [
-      await t.app.inject({ url: '/api/v1/sandbox/phones', headers: bearer(bToken) }),
+      await tel.t.app.inject({ url: '/api/v1/sandbox/phones', headers: bearer(bToken) }),
       await act(bToken, B_STAFF, 'answer'),
       await act(bToken, B_STAFF, 'texts', { to: B_NUMBER, body: 'hi' }),
     ]) {
       expect(res.statusCode, res.body).toBe(404);
     }
-    const cb = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/sandbox/callback',
-      headers: bearer(bToken),
-      payload: { install_id: aInstall, phone: VISITOR },
-    });
+    const cb = await callback(bToken, { install_id: aInstall, phone: VISITOR });
     expect(cb.statusCode, cb.body).toBe(404);
-    expect(await snapshot(t.pool, TABLES)).toEqual(before);
+    expect(await snapshot(tel.t.pool, TABLES)).toEqual(before);
   });
 
   it("lists the install's staff phones, idle, with the agents' names", async () => {
@@ -136,12 +109,12 @@ describe('Sandbox Phones control API', () => {
   });
 
   it('a bad number is a 422 with a clear message, and changes nothing', async () => {
-    const before = await snapshot(t.pool, TABLES);
+    const before = await snapshot(tel.t.pool, TABLES);
     for (const bad of ['12345', '5005550101', '+0123', 'abc']) {
       expect422(await act(aToken, bad, 'answer'), 'number', 'Wrong phone number format!!');
     }
     expect((await act(aToken, FRONT_DESK, 'press', { digits: '1x' })).statusCode).toBe(422);
-    expect(await snapshot(t.pool, TABLES)).toEqual(before);
+    expect(await snapshot(tel.t.pool, TABLES)).toEqual(before);
   });
 
   it('answer, press 1 and answer again drive a real callback to both phones in a call', async () => {
@@ -150,12 +123,7 @@ describe('Sandbox Phones control API', () => {
     expect(early.statusCode, early.body).toBe(409);
     expect(early.json().message).toBe('This phone is not ringing.');
 
-    const cb = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/sandbox/callback',
-      headers: bearer(aToken),
-      payload: { install_id: aInstall, phone: VISITOR, name: 'Vera' },
-    });
+    const cb = await callback(aToken, { install_id: aInstall, phone: VISITOR, name: 'Vera' });
     expect(cb.statusCode, cb.body).toBe(200);
     expect(cb.json().data).toMatchObject({ status: 'calling', call_id: expect.any(Number) });
     await run(1000);
@@ -189,12 +157,12 @@ describe('Sandbox Phones control API', () => {
     expect(vera).toMatchObject({ state: 'in-call', call: { bridged_with: DOCTOR } });
 
     // Another business sees none of it, and may not touch these phones.
-    const seenByB = (await t.app.inject({ url: '/api/v1/sandbox/phones', headers: bearer(bToken) }))
+    const seenByB = (await tel.t.app.inject({ url: '/api/v1/sandbox/phones', headers: bearer(bToken) }))
       .statusCode;
     expect(seenByB).toBe(404); // B is not on the sandbox yet
-    await useSandbox(seed.b.agency.id);
+    await useSandbox(tel.seed.b.agency.id, true);
     expect((await get(bToken)).map((p) => p.number)).toEqual([B_STAFF]);
-    const before = await snapshot(t.pool, TABLES);
+    const before = await snapshot(tel.t.pool, TABLES);
     for (const [number, action, payload] of [
       [DOCTOR, 'hangup', {}],
       [VISITOR, 'press', { digits: '1' }],
@@ -205,14 +173,9 @@ describe('Sandbox Phones control API', () => {
       expect(res.statusCode, `${action} ${number}: ${res.body}`).toBe(404);
     }
     // Nor ask for a callback from A's install.
-    const cross = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/sandbox/callback',
-      headers: bearer(bToken),
-      payload: { install_id: aInstall, phone: '+14155550999' },
-    });
+    const cross = await callback(bToken, { install_id: aInstall, phone: '+14155550999' });
     expect(cross.statusCode, cross.body).toBe(404);
-    expect(await snapshot(t.pool, TABLES)).toEqual(before);
+    expect(await snapshot(tel.t.pool, TABLES)).toEqual(before);
     expect((await phone(aToken, DOCTOR))?.state).toBe('in-call');
 
     // The visitor hangs up: both phones are idle, the call completed.
@@ -223,7 +186,7 @@ describe('Sandbox Phones control API', () => {
     const hangUpAgain = await act(aToken, VISITOR, 'hangup');
     expect(hangUpAgain.statusCode).toBe(409);
     expect(hangUpAgain.json().message).toBe('This phone is not in a call.');
-    const [call] = await rows(t, 'select outcome, agent_phone from calls where id = $1', [
+    const [call] = await rows(tel.t, 'select outcome, agent_phone from calls where id = $1', [
       cb.json().data.call_id,
     ]);
     expect(call).toEqual({ outcome: 'completed', agent_phone: DOCTOR });
@@ -237,8 +200,8 @@ describe('Sandbox Phones control API', () => {
   });
 
   it('needs the calls capability: an agency user without impersonation is refused', async () => {
-    const agency = await login(t.app, seed.a.agencyAdmin.email);
-    const res = await t.app.inject({ url: '/api/v1/sandbox/phones', headers: bearer(agency) });
+    const agency = await login(tel.t.app, tel.seed.a.agencyAdmin.email);
+    const res = await tel.t.app.inject({ url: '/api/v1/sandbox/phones', headers: bearer(agency) });
     expect(res.statusCode).toBe(403);
   });
 });

@@ -7,9 +7,10 @@ import type { TSandboxPhone } from '@stn/contracts/telephony';
 import { desc, inArray, isNull } from 'drizzle-orm';
 import { SandboxPhoneError, type TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
-import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
+import { businessOf, type Ctx, scope, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyUsesSandbox } from '../agencies/service.ts';
 import { installForCalls, installsOfBusiness } from '../installs/service.ts';
+import { type CallbackData, requestCallback } from './service.ts';
 import { calls, numbers } from './tables.ts';
 
 /** A phone as the sandbox shows it (ZSandboxPhone without the product's label). */
@@ -200,9 +201,27 @@ export async function fromSandboxPhone(
 }
 
 /** The install a Sandbox Phones callback is asked for: the business's own (404 otherwise), and active. */
-export async function sandboxInstall(ctx: Ctx, installId: number): Promise<number> {
+async function sandboxInstall(ctx: Ctx, installId: number): Promise<number> {
   await sandboxOf(ctx);
   const install = await installForCalls(ctx, installId);
   if (!install || install.status === 'deleted') throw notFound();
   return install.id;
+}
+
+/**
+ * POST /v1/sandbox/callback: the visitor's phone asks for a callback from one of the business's installs,
+ * as the widget does: the same service in a visitor context of that install, the same checks and answer.
+ */
+export async function sandboxCallback(
+  ctx: Ctx,
+  input: { install_id: number; phone: string; name?: string | undefined; ip?: string | undefined },
+): Promise<CallbackData> {
+  const installId = await sandboxInstall(ctx, input.install_id);
+  const { agencyId, businessId } = businessOf(ctx);
+  const visitor = tenantContext(
+    ctx.deps,
+    { level: 'business', agencyId, businessId },
+    { kind: 'visitor', installId, ...(input.ip ? { ip: input.ip } : {}) },
+  );
+  return requestCallback(visitor, { installId, phone: input.phone, name: input.name, ip: input.ip });
 }

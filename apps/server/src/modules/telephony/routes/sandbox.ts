@@ -3,6 +3,8 @@
 // presses digits, hangs up, texts and dials its numbers. 404 unless the business's agency uses the sandbox.
 import { ZErrorResponse } from '@stn/contracts/http';
 import {
+  ZCallbackAnswer,
+  ZSandboxCallbackInput,
   ZSandboxDial,
   ZSandboxDigits,
   ZSandboxPhoneParams,
@@ -19,6 +21,7 @@ import {
   listSandboxPhones,
   pressOnSandboxPhone,
   type SandboxPhoneAction,
+  sandboxCallback,
 } from '../sandbox-phones.ts';
 
 const tags = ['sandbox'];
@@ -29,6 +32,7 @@ const errors = {
   404: ZErrorResponse,
   409: ZErrorResponse,
   422: ZErrorResponse,
+  429: ZErrorResponse,
 };
 
 const ACTIONS: { path: string; action: SandboxPhoneAction; summary: string }[] = [
@@ -131,6 +135,24 @@ export const sandboxPhonesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
         kind: 'dial',
         to: request.body.to,
       }),
+    }),
+  );
+
+  app.post(
+    '/v1/sandbox/callback',
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          "The visitor's phone asks for a callback from one of the business's installs, as the widget does (same checks, same answer)",
+        body: ZSandboxCallbackInput,
+        response: { 200: ZCallbackAnswer, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await sandboxCallback(ctxOf(deps, request), { ...request.body, ip: request.ip }),
     }),
   );
 };
