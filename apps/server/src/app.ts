@@ -34,6 +34,8 @@ import { pagesRoutes } from './modules/sites/routes/pages.ts';
 import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
 import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
 import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
+import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
+import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { sessionHolder } from './modules/users/service.ts';
 import { authPlugin, type SessionHolder } from './platform/auth/plugin.ts';
@@ -87,6 +89,7 @@ function plugModules(p: Plugs): void {
   p.queue.register(p.deps.mailer.job);
   p.queue.register(passwordResetRequestJob);
   p.webhooks.provider(twilioProvider((sid) => twilioAuthTokenBySid(p.deps, sid)));
+  numbersWebhooks(p.webhooks, p.deps);
   p.widget.resolve = installByKey;
   p.widget.routes.push(installsWidgetRoutes);
   p.onReady.push(sealAgencySecrets);
@@ -225,6 +228,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         packagesRoutes,
         usersRoutes,
         phoneListsRoutes,
+        numbersRoutes,
       ]) {
         await api.register(routes, deps);
       }

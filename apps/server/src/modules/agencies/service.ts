@@ -5,12 +5,13 @@ import type {
   TCreateAgencyRequest,
   TPopupPaymentRequest,
   TStripeSettingRequest,
-  TTwilioConfigInput,
+  TTwilioSetupInput,
   TUpdateAgencyRequest,
   TWhitelabelInput,
 } from '@stn/contracts/agencies';
 import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
+import { type CarrierAccount, CarrierError } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -511,14 +512,49 @@ export async function changeAgencyPassword(ctx: Ctx, input: { id: number; passwo
   });
 }
 
-export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, input: TTwilioConfigInput) {
+/** What agency Setup asks of the platform's carrier (deps.carrier, ADR 026). */
+type SetupCarrier = {
+  verify(account: { accountSid: string; authToken: string }): Promise<CarrierAccount>;
+  createSandboxAccount(
+    friendlyName: string,
+  ): { sid: string; authToken: string } | Promise<{ sid: string; authToken: string }>;
+};
+function setupCarrier(deps: Deps): SetupCarrier {
+  const carrier = (deps as unknown as { carrier?: SetupCarrier }).carrier;
+  if (!carrier) throw new Error('agencies: the platform has no carrier (deps.carrier)');
+  return carrier;
+}
+
+/**
+ * Agency Setup (spec 000 §4): the agency's own Twilio account, checked against the carrier BEFORE it is
+ * saved (refused credentials save nothing), or the sandbox carrier: a sandbox account is made for the
+ * agency and stored the same way, marked `sandbox`. The auth token is sealed at rest (ADR 016).
+ */
+export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, input: TTwilioSetupInput) {
   const agency = await findAgency(deps.db, actor, id);
+  const carrier = setupCarrier(deps);
+  let config: { accountSid: string; authToken: string; sandbox?: true };
+  if (input.sandbox) {
+    const account = await carrier.createSandboxAccount(agency.name);
+    config = { accountSid: account.sid, authToken: account.authToken, sandbox: true };
+  } else {
+    const accountSid = input.accountSid ?? '';
+    const authToken = input.authToken ?? '';
+    try {
+      await carrier.verify({ accountSid, authToken });
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err;
+      deps.log.info({ code: err.code, status: err.status }, 'agency setup: carrier refused the account');
+      throw invalid(
+        'authToken',
+        err.isAuthentication ? 'agencies.twilio_refused' : 'agencies.twilio_unreachable',
+      );
+    }
+    config = { accountSid, authToken };
+  }
   await deps.db
     .update(agencies)
-    .set({
-      twilio_config: sealTwilio(deps, { accountSid: input.accountSid, authToken: input.authToken }),
-      updated_at: new Date(),
-    })
+    .set({ twilio_config: sealTwilio(deps, config), updated_at: new Date() })
     .where(eq(agencies.id, agency.id));
   return presentAgency(deps.db, agency.id);
 }
@@ -526,7 +562,11 @@ export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, i
 export async function twilioStatus(deps: Deps, actor: Actor, id: number) {
   const agency = await findAgency(deps.db, actor, id);
   const cfg = agency.twilio_config;
-  return { configured: Boolean(cfg.accountSid && cfg.authToken), accountSid: maskSid(cfg.accountSid) };
+  return {
+    configured: Boolean(cfg.accountSid && cfg.authToken),
+    accountSid: maskSid(cfg.accountSid),
+    sandbox: cfg.sandbox === true,
+  };
 }
 
 /** Installs the agency may still hand out: the businesses module's count, the one its limit enforces. */
