@@ -357,14 +357,18 @@ describe('twilio-config and twilio-status', () => {
     expect(openedTwilio(await agencyRow(A()))).toEqual({ accountSid: SID, authToken: 'tok-SECRET-1' });
     const status = await call(tok(c.seed.a.agencyUser), 'GET', `/v1/agencies/${A()}/twilio-status`);
     expect(status.statusCode, status.body).toBe(200);
-    expect(status.json().data).toEqual({ configured: true, accountSid: `AC${'*'.repeat(28)}cdef` });
+    expect(status.json().data).toEqual({
+      configured: true,
+      accountSid: `AC${'*'.repeat(28)}cdef`,
+      sandbox: false,
+    });
     const profile = (await call(tok(c.seed.a.agencyAdmin), 'GET', '/v1/profile')).json();
     expect(profile.data.user.has_twilio_setup).toBe(true);
   });
 
   it('an Admin stores an agency account by id; status of an unset one is false', async () => {
     const none = await call(tok(c.seed.admin), 'GET', `/v1/agencies/${B()}/twilio-status`);
-    expect(none.json().data).toEqual({ configured: false, accountSid: null });
+    expect(none.json().data).toEqual({ configured: false, accountSid: null, sandbox: false });
     const res = await call(tok(c.seed.admin), 'PUT', `/v1/agencies/${B()}/twilio-config`, {
       accountSid: SID,
       authToken: 'b-token',

@@ -4,50 +4,25 @@
 // is built in parallel): each is replaced by the owner's function as soon as it exists.
 import { and, eq, sql } from 'drizzle-orm';
 import type { Carrier } from '../../platform/carrier/carrier.ts';
-import type { Deps } from '../../platform/deps.ts';
 import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
-import { agencies } from '../agencies/tables.ts';
+import { agencyCarrierAccount, agencyIdByAccountSid } from '../agencies/service.ts';
 import { installs } from '../installs/tables.ts';
 
 type CarrierPort = {
   forAccount(a: { accountSid: string; authToken: string; sandbox: boolean }): Carrier;
 };
 
-/** The agency's carrier account (h-call's agencyCarrierAccount), or null when the agency has no setup. */
-async function agencyAccount(deps: Deps, agencyId: number) {
-  const [row] = await deps.db
-    .select({ cfg: agencies.twilio_config })
-    .from(agencies)
-    .where(eq(agencies.id, agencyId))
-    .limit(1);
-  const cfg = row?.cfg;
-  if (!cfg?.accountSid || !cfg.authToken) return null;
-  return {
-    accountSid: cfg.accountSid,
-    authToken: deps.secrets.open(cfg.authToken),
-    sandbox: cfg.sandbox === true,
-  };
-}
-
 /** The carrier of the context's agency (h-call's carrierFor), or null when the agency is not set up. */
 export async function carrierOf(ctx: Ctx): Promise<Carrier | null> {
   const { agencyId } = businessOf(ctx);
-  const account = await agencyAccount(ctx.deps, agencyId);
+  const account = await agencyCarrierAccount(ctx.deps, agencyId);
   if (!account) return null;
   const port = (ctx.deps as unknown as { carrier?: CarrierPort }).carrier;
   if (!port) throw new Error('telephony: the platform has no carrier (deps.carrier)');
   return port.forAccount(account);
 }
 
-/** The agency whose carrier account this is (webhooks find their tenant by AccountSid). */
-export async function agencyIdOfAccount(deps: Deps, accountSid: string): Promise<number | null> {
-  const [row] = await deps.db
-    .select({ id: agencies.id })
-    .from(agencies)
-    .where(sql`${agencies.twilio_config}->>'accountSid' = ${accountSid}`)
-    .limit(1);
-  return row?.id ?? null;
-}
+export const agencyIdOfAccount = agencyIdByAccountSid;
 
 /** An install of the context's business that is not deleted (h-inst's installForCalls), or null. */
 export async function installOf(ctx: Ctx, installId: number): Promise<{ id: number; name: string } | null> {
