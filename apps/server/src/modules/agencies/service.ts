@@ -11,7 +11,7 @@ import type {
 } from '@stn/contracts/agencies';
 import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
-import { type CarrierAccount, CarrierError } from '../../platform/carrier/carrier.ts';
+import { CarrierError } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -541,25 +541,6 @@ export async function changeAgencyPassword(ctx: Ctx, input: { id: number; passwo
   });
 }
 
-/** What agency Setup asks of the platform's carrier (deps.carrier, ADR 026). */
-type SetupCarrier = {
-  verify(account: { accountSid: string; authToken: string }): Promise<CarrierAccount>;
-  createSandboxAccount(
-    friendlyName: string,
-  ): { sid: string; authToken: string } | Promise<{ sid: string; authToken: string }>;
-};
-// TEMPORARY while deps.carrier lands (h-sbx): without it the account is stored unchecked, as before.
-function setupCarrier(deps: Deps): SetupCarrier {
-  const carrier = (deps as unknown as { carrier?: SetupCarrier }).carrier;
-  if (carrier) return carrier;
-  return {
-    verify: async (a) => ({ sid: a.accountSid, friendlyName: '', status: 'active', type: 'Full' }),
-    createSandboxAccount: () => {
-      throw invalid('sandbox', 'agencies.twilio_unreachable');
-    },
-  };
-}
-
 /**
  * Agency Setup (spec 000 §4): the agency's own Twilio account, checked against the carrier BEFORE it is
  * saved (refused credentials save nothing), or the sandbox carrier: a sandbox account is made for the
@@ -567,16 +548,21 @@ function setupCarrier(deps: Deps): SetupCarrier {
  */
 export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, input: TTwilioSetupInput) {
   const agency = await findAgency(deps.db, actor, id);
-  const carrier = setupCarrier(deps);
   let config: { accountSid: string; authToken: string; sandbox?: true };
   if (input.sandbox) {
-    const account = await carrier.createSandboxAccount(agency.name);
+    let account: { sid: string; authToken: string };
+    try {
+      account = deps.carrier.createSandboxAccount(agency.name);
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err;
+      throw invalid('sandbox', 'agencies.sandbox_off');
+    }
     config = { accountSid: account.sid, authToken: account.authToken, sandbox: true };
   } else {
     const accountSid = input.accountSid ?? '';
     const authToken = input.authToken ?? '';
     try {
-      await carrier.verify({ accountSid, authToken });
+      await deps.carrier.verify({ accountSid, authToken });
     } catch (err) {
       if (!(err instanceof CarrierError)) throw err;
       deps.log.info({ code: err.code, status: err.status }, 'agency setup: carrier refused the account');

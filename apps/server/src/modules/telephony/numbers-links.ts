@@ -8,18 +8,12 @@ import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount, agencyIdByAccountSid } from '../agencies/service.ts';
 import { installs } from '../installs/tables.ts';
 
-type CarrierPort = {
-  forAccount(a: { accountSid: string; authToken: string; sandbox: boolean }): Carrier;
-};
-
 /** The carrier of the context's agency (h-call's carrierFor), or null when the agency is not set up. */
 export async function carrierOf(ctx: Ctx): Promise<Carrier | null> {
   const { agencyId } = businessOf(ctx);
   const account = await agencyCarrierAccount(ctx.deps, agencyId);
   if (!account) return null;
-  const port = (ctx.deps as unknown as { carrier?: CarrierPort }).carrier;
-  if (!port) throw new Error('telephony: the platform has no carrier (deps.carrier)');
-  return port.forAccount(account);
+  return ctx.deps.carrier.forAccount(account);
 }
 
 export const agencyIdOfAccount = agencyIdByAccountSid;
