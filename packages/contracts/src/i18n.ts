@@ -19,6 +19,9 @@ import fieldsEs from '../locales/fields.es.json' with { type: 'json' };
 import installsBr from '../locales/installs.br.json' with { type: 'json' };
 import installsEn from '../locales/installs.en.json' with { type: 'json' };
 import installsEs from '../locales/installs.es.json' with { type: 'json' };
+import numbersBr from '../locales/numbers.br.json' with { type: 'json' };
+import numbersEn from '../locales/numbers.en.json' with { type: 'json' };
+import numbersEs from '../locales/numbers.es.json' with { type: 'json' };
 import sandboxBr from '../locales/sandbox.br.json' with { type: 'json' };
 import sandboxEn from '../locales/sandbox.en.json' with { type: 'json' };
 import sandboxEs from '../locales/sandbox.es.json' with { type: 'json' };
@@ -32,9 +35,42 @@ import { fieldKey, fieldLabel, issueMessageWith } from './zod.ts';
 type Catalogue = { [key: string]: string | Catalogue };
 // Each domain keeps its messages in its own files (locales/<domain>.<lang>.json), merged here.
 export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
-  en: [en, agenciesEn, businessesEn, usersEn, credentialsEn, fieldsEn, installsEn, callsEn, sandboxEn],
-  es: [es, agenciesEs, businessesEs, usersEs, credentialsEs, fieldsEs, installsEs, callsEs, sandboxEs],
-  br: [br, agenciesBr, businessesBr, usersBr, credentialsBr, fieldsBr, installsBr, callsBr, sandboxBr],
+  en: [
+    en,
+    agenciesEn,
+    businessesEn,
+    usersEn,
+    credentialsEn,
+    fieldsEn,
+    installsEn,
+    callsEn,
+    numbersEn,
+    sandboxEn,
+  ],
+  es: [
+    es,
+    agenciesEs,
+    businessesEs,
+    usersEs,
+    credentialsEs,
+    fieldsEs,
+    installsEs,
+    callsEs,
+    numbersEs,
+    sandboxEs,
+  ],
+  br: [
+    br,
+    agenciesBr,
+    businessesBr,
+    usersBr,
+    credentialsBr,
+    fieldsBr,
+    installsBr,
+    callsBr,
+    numbersBr,
+    sandboxBr,
+  ],
 };
 
 function merge(a: Catalogue, b: Catalogue): Catalogue {

@@ -8,7 +8,7 @@ import { desc, inArray, isNull } from 'drizzle-orm';
 import { SandboxPhoneError, type TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope, tenantContext } from '../../platform/tenancy/context.ts';
-import { agencyUsesSandbox } from '../agencies/service.ts';
+import { agencyCarrierAccount } from '../agencies/service.ts';
 import { installForCalls, installsOfBusiness } from '../installs/service.ts';
 import { type CallbackData, requestCallback } from './service.ts';
 import { calls, numbers } from './tables.ts';
@@ -23,7 +23,7 @@ async function sandboxOf(
   const { agencyId, businessId } = businessOf(ctx);
   const sandbox = ctx.deps.carrier.sandbox;
   if (!sandbox) throw notFound();
-  if (!(await agencyUsesSandbox(ctx, agencyId))) throw notFound();
+  if (!(await agencyCarrierAccount(ctx.deps, agencyId))?.sandbox) throw notFound();
   return { sandbox, agencyId, businessId };
 }
 
