@@ -192,6 +192,43 @@ describe('Sandbox Phones control API', () => {
     expect(call).toEqual({ outcome: 'completed', agent_phone: DOCTOR });
   });
 
+  it('a new phone texts and calls the business’s number: it becomes the business’s to see, not another’s', async () => {
+    const caller = '+14155550444';
+    // The install's number answers in the sandbox once it is one of the account's numbers there.
+    expect422(
+      await act(aToken, caller, 'texts', { to: A_NUMBER, body: 'Are you open?' }),
+      'to',
+      "This number does not answer in the sandbox: it is not one of the account's numbers yet.",
+    );
+    const [agency] = await rows(tel.t, 'select twilio_config from agencies where id = $1', [
+      tel.seed.a.agency.id,
+    ]);
+    tel.sandbox.restoreIncomingNumber(agency.twilio_config.accountSid, {
+      sid: `PN${crypto.randomBytes(16).toString('hex')}`,
+      phoneNumber: A_NUMBER,
+      voiceUrl: 'http://localhost:3000/webhooks/twilio/voice',
+      smsUrl: 'http://localhost:3000/webhooks/twilio/sms-in',
+    });
+    const text = await act(aToken, caller, 'texts', { to: A_NUMBER, body: 'Are you open?' });
+    expect(text.statusCode, text.body).toBe(200);
+    await run(1000);
+    expect(await phone(aToken, caller)).toMatchObject({
+      label: caller,
+      texts: [{ direction: 'out', other: A_NUMBER, body: 'Are you open?' }],
+    });
+    expect(await phone(bToken, caller)).toBeUndefined();
+    // B may not drive a phone it does not see.
+    expect((await act(bToken, caller, 'hangup')).statusCode).toBe(404);
+
+    // It calls the number: an inbound call the sandbox places to the product's voice webhook.
+    const dial = await act(aToken, caller, 'dial', { to: A_NUMBER });
+    expect(dial.statusCode, dial.body).toBe(200);
+    await run(1000);
+    const placed = [...tel.sandbox.calls.values()].filter((c) => c.from === caller);
+    expect(placed.map((c) => [c.direction, c.to])).toEqual([['inbound', A_NUMBER]]);
+    expect(await phone(bToken, caller)).toBeUndefined();
+  });
+
   it('texts and calls go only to one of the business’s own numbers', async () => {
     const res = await act(aToken, '+14155550777', 'texts', { to: B_NUMBER, body: 'hello' });
     expect422(res, 'to', "Sandbox phones can only text or call one of your business's numbers.");

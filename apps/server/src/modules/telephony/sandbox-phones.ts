@@ -194,6 +194,8 @@ export async function fromSandboxPhone(
   if (k.phones.has(input.number) && !visible(k, input.number)) throw notFound();
   if (!k.own.has(input.to)) throw invalid('to', 'sandbox.not_your_number');
   if (input.number === input.to) throw invalid('to', 'sandbox.same_number');
+  // A number the sandbox does not answer for (not bought through it) would swallow the text unseen.
+  if (!k.sandbox.findIncomingNumber(input.to)) throw invalid('to', 'sandbox.not_in_service');
   const { phones } = k.sandbox;
   if (input.kind === 'text') await onPhone(() => phones.sendText(input.number, input.to, input.body ?? ''));
   else await onPhone(() => phones.dial(input.number, input.to));
