@@ -72,8 +72,9 @@ export function createCarrierDeps(sandbox: TwilioSandbox | null): CarrierDeps {
 /**
  * Webhooks from the platform's own sandbox to the platform's own URLs go in process (app.inject): no
  * network hop, and the request looks as it would from outside (Host from the URL, the same raw path and
- * query), so the webhook tree rebuilds the very URL that was signed. An https URL needs TRUST_PROXY
- * (X-Forwarded-Proto) to be rebuilt as https; without it, and for any other host, fetch is used.
+ * query), so the webhook tree rebuilds the very URL that was signed. Our own URLs are those on our hosts
+ * (localhost, PUBLIC_URL's, MAIN_DOMAIN and below) and any /webhooks/ path. An https URL needs
+ * TRUST_PROXY (X-Forwarded-Proto) to be rebuilt as https; without it, and for any other URL, fetch is used.
  */
 export function inProcessTransport(
   app: () => FastifyInstance,
@@ -90,7 +91,9 @@ export function inProcessTransport(
     } catch {
       return fallback(url, headers, body, method);
     }
-    if (!isOwn(u.hostname.toLowerCase())) return fallback(url, headers, body, method);
+    // Our own hosts, and the webhook tree on any host (an agency's own domain points at this platform).
+    if (!isOwn(u.hostname.toLowerCase()) && !u.pathname.startsWith('/webhooks/'))
+      return fallback(url, headers, body, method);
     const h: Record<string, string> = { ...headers, host: u.host };
     if (u.protocol === 'https:') {
       if (!opts.trustProxy) return fallback(url, headers, body, method);

@@ -141,7 +141,7 @@ export const DEFAULT_TIMINGS: SandboxTimings = {
   messageSent: 300,
   messageDelivered: 1200,
   callInitiated: 0,
-  callRinging: 400,
+  callRinging: 150,
   sayWord: 60,
   play: 1000,
 };
