@@ -583,4 +583,46 @@ describe('simulated phones and the TwiML interpreter', () => {
     expect(sandbox.phones.get(STAFF1).texts).toMatchObject([{ direction: 'in', other: VISITOR, body: 'hi' }]);
     expect(sandbox.phones.list().map((p) => p.number)).toEqual([VISITOR, STAFF1]);
   });
+
+  it('records a whole call created with Record, and redirecting a finished call is refused (21220)', async () => {
+    answers.voice = '<Response><Pause length="20"/></Response>';
+    const c = await sandbox.carrier(account.sid).createCall({
+      to: VISITOR,
+      from: OURS,
+      url: `${BASE}/voice`,
+      record: true,
+      recordingStatusCallback: `${BASE}/rec`,
+    });
+    await clock.advance(500);
+    sandbox.phones.answer(VISITOR);
+    await clock.advance(30_000);
+    const rec = only('rec').body;
+    expect(rec).toMatchObject({
+      CallSid: c.sid,
+      RecordingStatus: 'completed',
+      RecordingDuration: '20',
+      RecordingSource: 'OutboundAPI',
+    });
+    expect(sandbox.recordingAudio(String(rec.RecordingSid))?.subarray(0, 4).toString('ascii')).toBe('RIFF');
+    await expect(
+      sandbox.carrier(account.sid).updateCall(c.sid, { url: `${BASE}/voice` }),
+    ).rejects.toMatchObject({
+      code: 21220,
+      status: 400,
+    });
+  });
+
+  it('a phone with several calls ringing shows the newest; answering takes the newest', async () => {
+    answers.voice = '<Response><Pause length="5"/></Response>';
+    const first = await call(VISITOR);
+    const second = await call(VISITOR);
+    expect(sandbox.phones.get(VISITOR).call?.sid).toBe(second.sid);
+    expect(sandbox.phones.answer(VISITOR)).toBe(second.sid);
+    await clock.settle();
+    expect(sandbox.calls.get(first.sid)?.status).toBe('ringing');
+    expect(sandbox.phones.get(VISITOR)).toMatchObject({ state: 'in-call', call: { sid: second.sid } });
+    await clock.advance(70_000);
+    expect(sandbox.calls.get(first.sid)?.status).toBe('no-answer');
+    expect(sandbox.phones.get(VISITOR).state).toBe('idle');
+  });
 });

@@ -187,6 +187,9 @@ class TwilioError extends Error {
 
 const badRequest = (code: number, message: string) => new TwilioError(400, code, message);
 
+/** Finished calls and messages kept in memory (the oldest are forgotten beyond this). */
+const MAX_KEPT = 5000;
+
 function one(form: Form, key: string): string | undefined {
   const v = form[key];
   return Array.isArray(v) ? v[0] : v;
@@ -422,6 +425,22 @@ export class TwilioSandbox {
     return undefined;
   }
 
+  /** A long-running sandbox (the demo, a bench) forgets its oldest finished calls and messages. */
+  private prune(): void {
+    if (this.calls.size > MAX_KEPT) {
+      for (const [sid, c] of this.calls) {
+        if (this.calls.size <= MAX_KEPT * 0.9) break;
+        if (!isLive(c)) this.calls.delete(sid);
+      }
+    }
+    if (this.messages.size > MAX_KEPT) {
+      for (const sid of this.messages.keys()) {
+        if (this.messages.size <= MAX_KEPT * 0.9) break;
+        this.messages.delete(sid);
+      }
+    }
+  }
+
   // ---- REST ----------------------------------------------------------------------------------
 
   async request(opts: SdkRequest): Promise<SandboxResponse> {
@@ -637,6 +656,7 @@ export class TwilioSandbox {
       dateSent: null,
     };
     this.messages.set(message.sid, message);
+    this.prune();
     const steps: [MessageStatus, number][] = [
       ['queued', this.timings.messageQueued],
       ['sent', this.timings.messageSent],
@@ -834,6 +854,7 @@ export class TwilioSandbox {
       phoneNumberSid: input.phoneNumberSid ?? null,
     };
     this.calls.set(call.sid, call);
+    this.prune();
     this.phones.attach(call);
     this.changed();
     return call;
@@ -1062,7 +1083,8 @@ export class TwilioSandbox {
       }
       return { ...this.callJson(call), status: answer };
     }
-    if ((url || twiml) && isLive(call)) {
+    if ((url || twiml) && !isLive(call)) throw badRequest(21220, 'Call is not in-progress. Cannot redirect.');
+    if (url || twiml) {
       if (url) {
         call.url = url;
         call.method = httpMethod(one(form, 'Method'));
