@@ -303,6 +303,14 @@ describe('simulated phones and the TwiML interpreter', () => {
     await clock.runAll();
     expect(sandbox.calls.get(parent.sid)?.status).toBe('completed');
 
+    // A Dial with a time limit ends the bridge by itself.
+    answers.voice = `<Response><Dial timeLimit="20" action="/webhooks/t/limited">${STAFF1}</Dial></Response>`;
+    sandbox.phones.configure(STAFF1, { autoAnswer: 'human', autoPress: null });
+    await call(VISITOR);
+    sandbox.phones.answer(VISITOR);
+    await clock.advance(25_000);
+    expect(only('limited').body).toMatchObject({ DialCallStatus: 'completed', DialCallDuration: '20' });
+
     // A Dial nobody answers: no-answer, posted to the action.
     answers.voice = `<Response><Dial timeout="10" action="/webhooks/t/da">${STAFF2}</Dial></Response>`;
     await call(VISITOR);

@@ -32,6 +32,8 @@ export type DialState = {
   parent: SandboxCall;
   children: SandboxCall[];
   specs: Map<string, NumberSpec>;
+  /** Seconds a bridged call may last (timeLimit, 4 hours by default). */
+  timeLimit: number;
   winner: SandboxCall | null;
   bridgedAt: number | null;
   bridgeEndedAt: number | null;
@@ -378,6 +380,7 @@ export class TwimlInterpreter {
     const a = verb.attrs;
     const generation = call.generation;
     const timeout = int(a.timeout, 30, 5, 600);
+    const timeLimit = int(a.timeLimit, 14_400, 1, 14_400);
     const callerId =
       a.callerId && isE164(a.callerId) ? a.callerId : call.direction === 'inbound' ? call.from : call.from;
     const recordMode = a.record ?? 'do-not-record';
@@ -427,6 +430,7 @@ export class TwimlInterpreter {
       parent: call,
       children: [],
       specs: new Map(),
+      timeLimit,
       winner: null,
       bridgedAt: null,
       bridgeEndedAt: null,
@@ -550,6 +554,9 @@ export class TwimlInterpreter {
       if (other === child || !isLive(other)) continue;
       this.sb.spawn(() => this.sb.endCall(other, other.status === 'in-progress' ? 'completed' : 'canceled'));
     }
+    this.sb.clock.schedule(ds.timeLimit * 1000, async () => {
+      if (ds.winner === child && isLive(child)) await this.sb.endCall(child, 'completed');
+    });
     this.sb.changed();
   }
 
