@@ -131,10 +131,27 @@ export async function sandboxRecordingRoutes(
     const sid = raw.replace(/\.(wav|mp3)$/i, '');
     const audio = /^RE[0-9a-f]{32}$/.test(sid) ? opts.sandbox?.recordingAudio(sid) : null;
     if (!audio) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
-    return reply
+    reply
       .type('audio/wav')
+      .header('accept-ranges', 'bytes')
       .header('cache-control', 'private, max-age=31536000, immutable')
-      .header('content-disposition', `inline; filename="${sid}.wav"`)
-      .send(audio);
+      .header('content-disposition', `inline; filename="${sid}.wav"`);
+    // Some browsers' <audio> asks for byte ranges (Safari always does).
+    const range = /^bytes=(\d*)-(\d*)$/.exec(String(request.headers.range ?? ''));
+    if (range && (range[1] || range[2])) {
+      const size = audio.length;
+      let start = range[1] ? Number(range[1]) : size - Number(range[2]);
+      let end = range[1] && range[2] ? Number(range[2]) : size - 1;
+      start = Math.max(0, start);
+      end = Math.min(size - 1, end);
+      if (start > end || start >= size) {
+        return reply.status(416).header('content-range', `bytes */${size}`).send();
+      }
+      return reply
+        .status(206)
+        .header('content-range', `bytes ${start}-${end}/${size}`)
+        .send(audio.subarray(start, end + 1));
+    }
+    return reply.send(audio);
   });
 }
