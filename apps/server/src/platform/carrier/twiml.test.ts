@@ -633,4 +633,19 @@ describe('simulated phones and the TwiML interpreter', () => {
     expect(sandbox.calls.get(first.sid)?.status).toBe('no-answer');
     expect(sandbox.phones.get(VISITOR).state).toBe('idle');
   });
+
+  it('a bad answer (an error status, not TwiML) is an application error and hangs up', async () => {
+    for (const answer of ['{"success":false}', '<Html/>', '<Response><Say>unclosed</Response>']) {
+      answers.voice = answer;
+      const c = await call(VISITOR);
+      sandbox.phones.answer(VISITOR);
+      await clock.advance(100);
+      expect(sandbox.calls.get(c.sid)).toMatchObject({ status: 'completed', heard: ['[application error]'] });
+    }
+    const c = await call(VISITOR, { url: 'http://localhost:3000/webhooks/t-missing/voice' });
+    sandbox.phones.answer(VISITOR);
+    await clock.advance(100);
+    expect(sandbox.calls.get(c.sid)).toMatchObject({ status: 'completed', heard: ['[application error]'] });
+    expect(sandbox.webhooks.deliveries.at(-2)?.status).toBe(404);
+  });
 });
