@@ -172,6 +172,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           opts.sandboxClock ??
           realClock((err) => logger.warn({ err }, 'sandbox carrier: background work failed')),
         publicBase: config.publicUrl.origin,
+        onError: (err) => logger.warn({ err }, 'sandbox carrier: a request or a TwiML answer failed'),
         transport: inProcessTransport(() => app, {
           trustProxy: config.trustProxy,
           hosts: [config.publicUrl.hostname],

@@ -152,6 +152,8 @@ export type SandboxOptions = {
   timings?: Partial<SandboxTimings>;
   /** Scheme and host recordings are served at (`${publicBase}/sandbox/recordings/RE...`). */
   publicBase?: string;
+  /** Told of every failure kept in `errors` (the platform logs them). */
+  onError?: (error: unknown) => void;
 };
 
 /** What the SDK's RequestClient.request() receives (see twilio/lib/base/RequestClient.d.ts). */
@@ -266,18 +268,23 @@ export class TwilioSandbox {
   readonly recordings = new Map<string, SandboxRecording>();
   readonly phones: SandboxPhones;
   readonly twiml: TwimlInterpreter;
-  /** Failures of the sandbox's own background work (a bad TwiML document is not one: it is played). */
+  /**
+   * What went wrong, newest last (the last 200): failures of the sandbox's background work, and the
+   * product's answers it could not play (an error status, a document that is not TwiML).
+   */
   readonly errors: unknown[] = [];
   /** The SDK's RequestClient, answered in process. */
   readonly httpClient: TwilioHttpClient;
+  private readonly onError: ((error: unknown) => void) | undefined;
   private listeners = new Set<() => void>();
   private changePending = false;
 
   constructor(options: SandboxOptions = {}) {
-    this.clock = options.clock ?? realClock((e) => this.errors.push(e));
+    this.clock = options.clock ?? realClock((e) => this.fail(e));
     this.webhooks = new WebhookCaller(options.transport);
     this.timings = { ...DEFAULT_TIMINGS, ...options.timings };
     this.publicBase = (options.publicBase ?? 'http://localhost:3000').replace(/\/+$/, '');
+    this.onError = options.onError;
     this.phones = new SandboxPhones(this);
     this.twiml = new TwimlInterpreter(this);
     const client = { request: (opts: SdkRequest) => this.request(opts) };
@@ -345,6 +352,13 @@ export class TwilioSandbox {
     return new SandboxTwilioCarrier(this, accountSid, authToken);
   }
 
+  /** Keeps a failure for tests and the screen (bounded). */
+  fail(error: unknown): void {
+    this.onError?.(error);
+    this.errors.push(error);
+    if (this.errors.length > 200) this.errors.splice(0, this.errors.length - 200);
+  }
+
   // ---- Change notification, recordings, helpers --------------------------------------------------
 
   /** Called (once per tick at most) after any phone, call or text change: the live Sandbox Phones screen. */
@@ -362,7 +376,7 @@ export class TwilioSandbox {
         try {
           l();
         } catch (error) {
-          this.errors.push(error);
+          this.fail(error);
         }
       }
     });
@@ -385,7 +399,7 @@ export class TwilioSandbox {
    */
   spawn(work: () => Promise<unknown>): void {
     work().catch((error: unknown) => {
-      this.errors.push(error);
+      this.fail(error);
     });
   }
 

@@ -126,7 +126,7 @@ export class TwimlInterpreter {
         call.accountSid,
       );
       if (d.status === null || d.status < 200 || d.status >= 300 || d.responseBody === null) {
-        this.sb.errors.push(new Error(`sandbox: ${f.method} ${f.url} answered ${d.status ?? d.error}`));
+        this.sb.fail(new Error(`sandbox: ${f.method} ${f.url} answered ${d.status ?? d.error}`));
         call.heard.push('[application error]');
         return null;
       }
@@ -137,7 +137,7 @@ export class TwimlInterpreter {
       if (root.name !== 'Response') throw new XmlError(`root element is <${root.name}>, not <Response>`);
       return { url, verbs: elementsOf(root) };
     } catch (error) {
-      this.sb.errors.push(error);
+      this.sb.fail(error);
       call.heard.push('[application error]');
       return null;
     }
