@@ -317,6 +317,14 @@ describe('simulated phones and the TwiML interpreter', () => {
     sandbox.phones.answer(VISITOR);
     await clock.advance(12_000);
     expect(only('da').body).toMatchObject({ DialCallStatus: 'no-answer', DialCallDuration: '0' });
+
+    // A callerId that is not a phone number fails the Dial without ringing anyone.
+    answers.voice = `<Response><Dial callerId="Acme" action="/webhooks/t/bad">${STAFF2}</Dial></Response>`;
+    await call(VISITOR);
+    sandbox.phones.answer(VISITOR);
+    await clock.advance(100);
+    expect(only('bad').body).toMatchObject({ DialCallStatus: 'failed' });
+    expect(sandbox.phones.get(STAFF2).state).toBe('idle');
   });
 
   it('phones set to answer and press at once bridge a callback without anyone touching them', async () => {

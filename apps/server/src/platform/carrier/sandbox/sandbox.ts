@@ -523,7 +523,7 @@ export class TwilioSandbox {
           method !== 'GET'
         )
           throw this.notFound(path);
-        return this.json(200, this.availableNumbersJson(account, path, id, form));
+        return this.json(200, this.availableNumbersJson(path, id, form));
       }
       case 'IncomingPhoneNumbers': {
         if (id === undefined) {
@@ -1175,12 +1175,11 @@ export class TwilioSandbox {
 
   // ---- Numbers --------------------------------------------------------------------------------
 
-  private availableNumbersJson(account: SandboxAccount, path: string, country: string, form: Form) {
+  private availableNumbersJson(path: string, country: string, form: Form) {
     const area = one(form, 'AreaCode');
     const limit = Math.min(50, Math.max(1, Number(one(form, 'PageSize') ?? 20) || 20));
     const owned = new Set([...this.incomingNumbers.values()].map((n) => n.phoneNumber));
     const list = availableNumbers(country, area, limit, owned);
-    void account;
     return this.page(
       path,
       'available_phone_numbers',

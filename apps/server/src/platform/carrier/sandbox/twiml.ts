@@ -381,8 +381,8 @@ export class TwimlInterpreter {
     const generation = call.generation;
     const timeout = int(a.timeout, 30, 5, 600);
     const timeLimit = int(a.timeLimit, 14_400, 1, 14_400);
-    const callerId =
-      a.callerId && isE164(a.callerId) ? a.callerId : call.direction === 'inbound' ? call.from : call.from;
+    // The parent call's caller by default; an invalid callerId fails the Dial (Twilio's 13214).
+    const callerId = a.callerId ?? call.from;
     const recordMode = a.record ?? 'do-not-record';
     const recording = recordMode.startsWith('record-from');
     const channels: 1 | 2 = recordMode.endsWith('dual') ? 2 : 1;
@@ -419,7 +419,9 @@ export class TwimlInterpreter {
         events: new Set(events),
       });
     }
-    const valid = targets.filter((t) => isE164(t.number));
+    const valid = isE164(callerId) ? targets.filter((t) => isE164(t.number)) : [];
+    if (!isE164(callerId))
+      this.sb.fail(new Error(`sandbox: <Dial callerId="${callerId}"> is not a phone number`));
 
     let resolveDone: () => void = () => {};
     const done = new Promise<void>((resolve) => {
