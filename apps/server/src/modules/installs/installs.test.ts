@@ -161,6 +161,15 @@ describe('lists, the switch and the limit', () => {
     expect(deleted.json().message).toBe('Install deleted successfully.');
     expect(await listed('deleted')).toContain(made.id);
     expect(await listed('active')).not.toContain(made.id);
+    const [entry] = await rows(
+      c.t,
+      `select * from audit_logs where action = 'install.delete' order by id desc`,
+    );
+    expect(entry).toMatchObject({
+      actor_id: c.seed.a.businessAdmin.id,
+      business_id: c.seed.a.business.id,
+      data: { install_id: made.id, name: 'Lists', from: 'active' },
+    });
     // A second delete finds nothing more to remove.
     expect((await c.api.del(token, `${base}/${made.id}`)).statusCode).toBe(404);
     expect((await c.api.put(token, `${base}/${made.id}/restore`)).json().data.status).toBe('active');
