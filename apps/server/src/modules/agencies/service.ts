@@ -85,6 +85,41 @@ export async function twilioAuthTokenBySid(deps: Deps, accountSid: string): Prom
 }
 
 /**
+ * The agency's carrier account for placing calls: its Twilio account (the auth token opened) or its
+ * sandbox account; null when the agency has no telephony setup.
+ */
+export async function agencyCarrierAccount(
+  deps: Pick<Deps, 'db' | 'secrets'>,
+  agencyId: number,
+): Promise<{ accountSid: string; authToken: string; sandbox: boolean } | null> {
+  const [row] = await deps.db
+    .select({ cfg: agencies.twilio_config })
+    .from(agencies)
+    .where(eq(agencies.id, agencyId))
+    .limit(1);
+  const cfg = row?.cfg;
+  if (!cfg?.accountSid || !cfg.authToken) return null;
+  return {
+    accountSid: cfg.accountSid,
+    authToken: deps.secrets.open(cfg.authToken),
+    sandbox: cfg.sandbox === true,
+  };
+}
+
+/** The countries the agency's businesses may call and text (ISO codes, e.g. US, CA). */
+export async function agencyAllowedCountries(
+  ctx: Pick<Ctx, 'db'>,
+  input: { agencyId: number },
+): Promise<string[]> {
+  const [row] = await ctx.db
+    .select({ countries: agencies.allowed_countries })
+    .from(agencies)
+    .where(eq(agencies.id, input.agencyId))
+    .limit(1);
+  return row?.countries ?? [];
+}
+
+/**
  * Seals the secrets still stored in plaintext (written before sealing existed). Run at every start;
  * it finds nothing once done.
  */

@@ -62,7 +62,7 @@ export const agencies = pgTable(
       .default({}),
     /** Telephony-provider account (spec: twilioConfig). */
     twilio_config: jsonb('twilio_config')
-      .$type<{ accountSid?: string; authToken?: string }>()
+      .$type<{ accountSid?: string; authToken?: string; sandbox?: boolean }>()
       .notNull()
       .default({}),
     /** Countries the agency's businesses may text and call (International). */

@@ -44,7 +44,7 @@ import { audit } from '../audit/service.ts';
 import { businesses } from '../businesses/tables.ts';
 import { findBusinessUser, guardRights, requireBusinessPage, rightsOf } from './business-access.ts';
 import { emailTaken, findAgencyUser, findUserRow, type UserRow, userCols } from './queries.ts';
-import { departments, type UserSettings, users } from './tables.ts';
+import { departmentAgents, departments, type UserSettings, users } from './tables.ts';
 
 export type { UserRow };
 
@@ -676,6 +676,31 @@ export async function impersonableUserRows(
     ctx.db.select({ n: count() }).from(users).where(where),
   ]);
   return { rows, total: total?.n ?? 0 };
+}
+
+/**
+ * The voice agents of one of the business's departments who have a phone (E.164) to ring for callbacks,
+ * active users only, in id order.
+ */
+export async function departmentVoiceAgents(
+  ctx: Pick<Ctx, 'db'>,
+  input: { businessId: number; departmentId: number },
+): Promise<{ id: number; name: string; phone: string }[]> {
+  const rows = await ctx.db
+    .select({ id: users.id, first: users.first_name, last: users.last_name, phone: users.phone })
+    .from(departmentAgents)
+    .innerJoin(users, eq(users.id, departmentAgents.user_id))
+    .where(
+      and(
+        eq(departmentAgents.department_id, input.departmentId),
+        eq(departmentAgents.business_id, input.businessId),
+        eq(departmentAgents.channel, 'voice'),
+        eq(users.active, true),
+        sql`${users.phone} is not null`,
+      ),
+    )
+    .orderBy(asc(users.id));
+  return rows.map((r) => ({ id: r.id, name: `${r.first} ${r.last}`.trim(), phone: r.phone ?? '' }));
 }
 
 // ---------------------------------------------------------------------------------------------------
