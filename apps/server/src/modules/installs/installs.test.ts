@@ -321,6 +321,12 @@ describe('embed code, images, agents, telephony status', () => {
     await c.t.pool.query(`update agencies set twilio_config = '{"accountSid":"ACsandbox"}' where id = $1`, [
       c.seed.a.agency.id,
     ]);
+    // A sid without a token cannot call anyone: not configured yet.
+    expect((await status()).data.configured).toBe(false);
+    await c.t.pool.query(
+      `update agencies set twilio_config = '{"accountSid":"ACsandbox","authToken":"sealed"}' where id = $1`,
+      [c.seed.a.agency.id],
+    );
     await c.t.pool.query(
       `insert into numbers (agency_id, business_id, install_id, phone_number, kind) values ($1, $2, $3, '+15005550199', 'purchased')`,
       [c.seed.a.agency.id, c.seed.a.business.id, made.id],
