@@ -256,6 +256,25 @@ describe('lists, the switch and the limit', () => {
     await c.api.del(token, `${base}/${three.id}`);
     expect((await c.api.put(token, `${base}/${one.id}/restore`)).statusCode).toBe(200);
   });
+
+  it('gives the last place to one of two concurrent creates only', async () => {
+    const token = await adminB();
+    const { used_installs } = (await c.api.post(token, '/api/v1/business/can-create-install')).json().data;
+    await c.t.pool.query('update businesses set number_of_installs = $2 where id = $1', [
+      c.seed.b.business.id,
+      used_installs + 1,
+    ]);
+    const both = await Promise.all(
+      ['Race 1', 'Race 2'].map((name) => c.api.post(token, base, { name, website: 'https://race.example' })),
+    );
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 422]);
+    const [{ n }] = await rows(
+      c.t,
+      `select count(*)::int as n from installs where business_id = $1 and status <> 'deleted'`,
+      [c.seed.b.business.id],
+    );
+    expect(n).toBe(used_installs + 1);
+  });
 });
 
 describe('embed code, images, agents, telephony status', () => {
