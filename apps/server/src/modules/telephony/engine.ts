@@ -472,7 +472,14 @@ export async function claim(ctx: Ctx, call: CallRow, leg: LegRow): Promise<boole
     })
     .where(and(eq(calls.id, call.id), isNull(calls.claimed_leg_sid), eq(calls.outcome, 'in_progress')))
     .returning({ id: calls.id });
-  if (!won) return false;
+  if (!won) {
+    // A retry of this very press may have won a moment ago: the claim is still this leg's.
+    const [now] = await ctx.db
+      .select({ sid: calls.claimed_leg_sid })
+      .from(calls)
+      .where(eq(calls.id, call.id));
+    return now?.sid === leg.call_sid;
+  }
   inBackground(ctx.deps, () => cancelOtherStaff(ctx, call.id, leg.call_sid));
   return true;
 }
