@@ -190,6 +190,7 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
       agentType: 'agent',
       firstName: 'Dana',
       lastName: 'Bright',
+      phone: '+15005550102',
     });
     await user('support@brightdental.test', {
       role: 'BusinessUser',
