@@ -35,7 +35,9 @@ import { pagesRoutes } from './modules/sites/routes/pages.ts';
 import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
 import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
 import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
+import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
 import { callsRoutes } from './modules/telephony/routes/calls.ts';
+import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
 import { scheduledCallJob } from './modules/telephony/service.ts';
 import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
 import { telephonyWidgetRoutes } from './modules/telephony/widget.ts';
@@ -101,6 +103,7 @@ function plugModules(p: Plugs): void {
   p.queue.register(p.deps.mailer.job);
   p.queue.register(passwordResetRequestJob);
   p.webhooks.provider(twilioProvider((sid) => twilioAuthTokenBySid(p.deps, sid)));
+  numbersWebhooks(p.webhooks, p.deps);
   p.widget.resolve = installByKey;
   p.widget.routes.push(installsWidgetRoutes);
   // Telephony: the scheduled-call job, the carrier's webhooks, the widget's callback and schedule.
@@ -260,6 +263,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         phoneListsRoutes,
         installsRoutes,
         callsRoutes,
+        numbersRoutes,
       ]) {
         await api.register(routes, deps);
       }

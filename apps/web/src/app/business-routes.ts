@@ -1,6 +1,7 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 const userForm = lazy(() => import('../features/users/user-form.tsx'));
+const numberEdit = lazy(() => import('../features/numbers/number-edit-page.tsx'));
 const departmentForm = lazy(() => import('../features/users/department-form.tsx'));
 
 /** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
@@ -15,4 +16,8 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.setting.notification': lazy(() => import('../features/businesses/notification-page.tsx')),
   'business.blacklist': lazy(() => import('../features/compliance/blacklist-page.tsx')),
   'business.whitelist': lazy(() => import('../features/compliance/whitelist-page.tsx')),
+  'business.numbers': lazy(() => import('../features/numbers/numbers-page.tsx')),
+  'business.numbers.edit': numberEdit,
+  'business.numbers.verification': lazy(() => import('../features/numbers/number-verification-page.tsx')),
+  'business.setting.number': numberEdit,
 };

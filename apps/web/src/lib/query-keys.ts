@@ -68,4 +68,11 @@ export const keys = {
     detail: (key: TPageKey) => ['pages', key] as const,
   },
   siteData: { all: ['site-data'] as const },
+  numbers: {
+    all: ['numbers'] as const,
+    list: () => ['numbers', 'list'] as const,
+    detail: (id: number) => ['numbers', 'detail', id] as const,
+    /** The carrier's caller-id check of one phone number (polled on the verification screen). */
+    callerId: (phone: string) => ['numbers', 'caller-id', phone] as const,
+  },
 };

@@ -1,6 +1,7 @@
 // Fixtures of the telephony tests: an app on a fresh database with the sandbox carrier on a ManualClock,
 // tenant A's agency on a sandbox account, and an install of business A that rings two staff phones from
 // a purchased number. Only the tests import this file.
+
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
