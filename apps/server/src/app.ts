@@ -36,7 +36,11 @@ import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
 import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
 import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
 import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
+import { callsRoutes } from './modules/telephony/routes/calls.ts';
 import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
+import { scheduledCallJob } from './modules/telephony/service.ts';
+import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
+import { telephonyWidgetRoutes } from './modules/telephony/widget.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { sessionHolder } from './modules/users/service.ts';
 import { authPlugin, type SessionHolder } from './platform/auth/plugin.ts';
@@ -102,6 +106,10 @@ function plugModules(p: Plugs): void {
   numbersWebhooks(p.webhooks, p.deps);
   p.widget.resolve = installByKey;
   p.widget.routes.push(installsWidgetRoutes);
+  // Telephony: the scheduled-call job, the carrier's webhooks, the widget's callback and schedule.
+  p.queue.register(scheduledCallJob);
+  registerTelephonyWebhooks(p.webhooks, p.deps);
+  p.widget.routes.push(telephonyWidgetRoutes);
   p.onReady.push(sealAgencySecrets);
 }
 
@@ -254,6 +262,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         usersRoutes,
         phoneListsRoutes,
         installsRoutes,
+        callsRoutes,
         numbersRoutes,
       ]) {
         await api.register(routes, deps);

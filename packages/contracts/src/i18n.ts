@@ -5,6 +5,9 @@ import br from '../locales/br.json' with { type: 'json' };
 import businessesBr from '../locales/businesses.br.json' with { type: 'json' };
 import businessesEn from '../locales/businesses.en.json' with { type: 'json' };
 import businessesEs from '../locales/businesses.es.json' with { type: 'json' };
+import callsBr from '../locales/calls.br.json' with { type: 'json' };
+import callsEn from '../locales/calls.en.json' with { type: 'json' };
+import callsEs from '../locales/calls.es.json' with { type: 'json' };
 import credentialsBr from '../locales/credentials.br.json' with { type: 'json' };
 import credentialsEn from '../locales/credentials.en.json' with { type: 'json' };
 import credentialsEs from '../locales/credentials.es.json' with { type: 'json' };
@@ -29,9 +32,9 @@ import { fieldKey, fieldLabel, issueMessageWith } from './zod.ts';
 type Catalogue = { [key: string]: string | Catalogue };
 // Each domain keeps its messages in its own files (locales/<domain>.<lang>.json), merged here.
 export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
-  en: [en, agenciesEn, businessesEn, usersEn, credentialsEn, fieldsEn, installsEn, numbersEn],
-  es: [es, agenciesEs, businessesEs, usersEs, credentialsEs, fieldsEs, installsEs, numbersEs],
-  br: [br, agenciesBr, businessesBr, usersBr, credentialsBr, fieldsBr, installsBr, numbersBr],
+  en: [en, agenciesEn, businessesEn, usersEn, credentialsEn, fieldsEn, installsEn, callsEn, numbersEn],
+  es: [es, agenciesEs, businessesEs, usersEs, credentialsEs, fieldsEs, installsEs, callsEs, numbersEs],
+  br: [br, agenciesBr, businessesBr, usersBr, credentialsBr, fieldsBr, installsBr, callsBr, numbersBr],
 };
 
 function merge(a: Catalogue, b: Catalogue): Catalogue {

@@ -85,9 +85,22 @@ export async function twilioAuthTokenBySid(deps: Deps, accountSid: string): Prom
   return token ? deps.secrets.open(token) : null;
 }
 
-/** The agency's carrier account (twilio_config, token opened), or null when the agency has no setup. */
+/** The agency whose carrier account this is (a webhook finds its tenant by AccountSid), or null. */
+export async function agencyIdByAccountSid(deps: Deps, accountSid: string): Promise<number | null> {
+  const [row] = await deps.db
+    .select({ id: agencies.id })
+    .from(agencies)
+    .where(sql`${agencies.twilio_config}->>'accountSid' = ${accountSid}`)
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/**
+ * The agency's carrier account for placing calls: its Twilio account (the auth token opened) or its
+ * sandbox account; null when the agency has no telephony setup.
+ */
 export async function agencyCarrierAccount(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'secrets'>,
   agencyId: number,
 ): Promise<{ accountSid: string; authToken: string; sandbox: boolean } | null> {
   const [row] = await deps.db
@@ -104,14 +117,17 @@ export async function agencyCarrierAccount(
   };
 }
 
-/** The agency whose carrier account this is (a webhook finds its tenant by AccountSid), or null. */
-export async function agencyIdByAccountSid(deps: Deps, accountSid: string): Promise<number | null> {
-  const [row] = await deps.db
-    .select({ id: agencies.id })
+/** The countries the agency's businesses may call and text (ISO codes, e.g. US, CA). */
+export async function agencyAllowedCountries(
+  ctx: Pick<Ctx, 'db'>,
+  input: { agencyId: number },
+): Promise<string[]> {
+  const [row] = await ctx.db
+    .select({ countries: agencies.allowed_countries })
     .from(agencies)
-    .where(sql`${agencies.twilio_config}->>'accountSid' = ${accountSid}`)
+    .where(eq(agencies.id, input.agencyId))
     .limit(1);
-  return row?.id ?? null;
+  return row?.countries ?? [];
 }
 
 /**
