@@ -1,7 +1,9 @@
 // Fixtures of the telephony tests: an app on a fresh database with the sandbox carrier on a ManualClock,
 // tenant A's agency on a sandbox account, and an install of business A that rings two staff phones from
 // a purchased number. Only the tests import this file.
+
 import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { bearer, createTestApp, login, type Seed, seedTenants, type TestApp } from '../../../test/helpers.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
@@ -45,7 +47,7 @@ export type Telephony = {
     key: string,
     payload: Record<string, unknown>,
     headers?: Record<string, string>,
-  ) => ReturnType<TestApp['app']['inject']>;
+  ) => Promise<LightMyRequestResponse>;
   /** Every leg status the sandbox can still send is sent. */
   close: () => Promise<void>;
 };
