@@ -11,7 +11,8 @@ import { type Carrier, CarrierError, type IncomingNumberInput } from '../../plat
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
-import { agencyIdOfAccount, carrierOf, installOf, setInstallLandline } from './numbers-links.ts';
+import { carrierFor } from './access.ts';
+import { agencyIdOfAccount, installOf, setInstallLandline } from './numbers-links.ts';
 import {
   findNumber,
   type NumberRow,
@@ -46,11 +47,8 @@ function needInstalls(ctx: Ctx): void {
   if (ctx.by.kind === 'user' && !actorCan(ctx.by.actor, 'installs.use')) throw forbidden();
 }
 
-async function carrier(ctx: Ctx): Promise<Carrier> {
-  const c = await carrierOf(ctx);
-  if (!c) throw new AppError('VALIDATION', 'numbers.no_carrier');
-  return c;
-}
+/** The agency's carrier (the telephony core's carrierFor): a 422 when the agency has no setup. */
+const carrier = (ctx: Ctx): Promise<Carrier> => carrierFor(ctx);
 
 /** A carrier refusal as a clear 422 on the field the person typed; nothing was changed. */
 function refused(err: unknown, field: string): never {
