@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  addBusinessUser,
   expect403,
   expect422,
   expectCrossTenant404,
@@ -382,6 +383,20 @@ describe('access', () => {
     ];
     for (const [method, url, payload] of calls)
       await expect403(c.t, TABLES, token, method as 'GET', url, payload);
+  });
+
+  it('a custom type with the numbers page only manages numbers, not the install calls', async () => {
+    await addBusinessUser(c.t, A().business.id, 'numbers-only@a.test', '4', ['numbers_page']);
+    const token = await c.token('numbers-only@a.test');
+    expect((await c.api.get(token, '/api/v1/numbers')).statusCode).toBe(200);
+    const check = await c.api.post(token, '/api/v1/installs/check-caller-id', {
+      phone_number: '+14155550123',
+    });
+    expect(check.statusCode, check.body).toBe(200);
+    await expect403(c.t, TABLES, token, 'POST', '/v1/installs/search-phonenumber', { area_code: 212 });
+    await expect403(c.t, TABLES, token, 'POST', `/v1/installs/${installA}/purchase-phonenumber`, {
+      phone_number: '+12125550199',
+    });
   });
 
   it("another business's install or number is a 404 and nothing changes", async () => {
