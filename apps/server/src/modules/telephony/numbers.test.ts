@@ -457,3 +457,20 @@ describe('access', () => {
       });
   });
 });
+
+describe('concurrent purchases', () => {
+  it('two purchases for one install at once: one number bought, the other refused', async () => {
+    const installC = await install(A().agency.id, A().business.id, 'Site C');
+    const [x, y] = await search(718);
+    const carrierBefore = sandbox().incomingNumbers.size;
+    const buy = async (phone: string | undefined) =>
+      c.api.post(await admin(), `/api/v1/installs/${installC}/purchase-phonenumber`, { phone_number: phone });
+    const answers = await Promise.all([buy(x?.phone_number), buy(y?.phone_number)]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 422]);
+    expect(sandbox().incomingNumbers.size).toBe(carrierBefore + 1);
+    const stored = await rows(c.t, 'select id from numbers where install_id = $1 and released_at is null', [
+      installC,
+    ]);
+    expect(stored).toHaveLength(1);
+  });
+});
