@@ -38,6 +38,7 @@ import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
 import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
 import { callsRoutes } from './modules/telephony/routes/calls.ts';
 import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
+import { sandboxPhonesRoutes } from './modules/telephony/routes/sandbox.ts';
 import { scheduledCallJob } from './modules/telephony/service.ts';
 import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
 import { telephonyWidgetRoutes } from './modules/telephony/widget.ts';
@@ -265,6 +266,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         installsRoutes,
         callsRoutes,
         numbersRoutes,
+        sandboxPhonesRoutes,
       ]) {
         await api.register(routes, deps);
       }
