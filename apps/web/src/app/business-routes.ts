@@ -15,4 +15,8 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.setting.notification': lazy(() => import('../features/businesses/notification-page.tsx')),
   'business.blacklist': lazy(() => import('../features/compliance/blacklist-page.tsx')),
   'business.whitelist': lazy(() => import('../features/compliance/whitelist-page.tsx')),
+  'business.calls': lazy(() => import('../features/calls/calls-page.tsx')),
+  'business.schedule.calls': lazy(() => import('../features/calls/scheduled-calls-page.tsx')),
+  'business.voice-records': lazy(() => import('../features/calls/voice-records-page.tsx')),
+  'business.calls-report': lazy(() => import('../features/calls/calls-report-page.tsx')),
 };
