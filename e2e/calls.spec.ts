@@ -232,7 +232,7 @@ describe.skipIf(!hasChromium)('calls screens in Chromium, with calls made throug
     const row = table.locator('tbody tr').filter({ hasText: VISITOR_2 });
     await row.waitFor();
     const id = ((await call(token, 'GET', '/v1/voice-records')).data as { id: number }[])[0]?.id as number;
-    await page.getByTestId(`voice-record-audio-${id}-open`).click();
+    await page.getByTestId(`voice-record-audio-${id}-play`).click();
     await audioLoaded(page, `voice-record-audio-${id}`);
 
     await page.getByTestId(`voice-record-delete-${id}`).click();

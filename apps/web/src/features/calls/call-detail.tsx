@@ -8,7 +8,14 @@ import { ApiError } from '../../lib/api-client.ts';
 import { formatDate } from '../../lib/format.ts';
 import { callRecordingPath, useCall } from './api/calls.ts';
 import { KindBadge, OutcomeBadge } from './call-badges.tsx';
-import { claimingLeg, formatConnectTime, formatSeconds, legTimeline, offsetFrom } from './call-format.ts';
+import {
+  callMilestones,
+  claimingLeg,
+  formatConnectTime,
+  formatSeconds,
+  legTimeline,
+  offsetFrom,
+} from './call-format.ts';
 import { RecordingPlayer } from './recording-player.tsx';
 
 const FINAL_OK = new Set(['completed', 'in-progress', 'answered']);
@@ -51,6 +58,7 @@ function CallView({ call }: { call: TCallDetail }) {
   const { t } = useTranslation();
   const legs = legTimeline(call.legs);
   const claimedSid = claimingLeg(call)?.call_sid;
+  const milestones = callMilestones(call);
   const none = t('business.calls.none');
   return (
     <Stack data-testid="call-detail">
@@ -92,6 +100,28 @@ function CallView({ call }: { call: TCallDetail }) {
         />
         <Fact label={t('business.calls.caller_id')} value={call.caller_id ?? none} />
       </SimpleGrid>
+
+      <Divider label={t('business.calls.timeline')} labelPosition="left" />
+      <Timeline bulletSize={12} lineWidth={2} active={milestones.length - 1} data-testid="call-timeline">
+        {milestones.map((m) => (
+          <Timeline.Item
+            key={m.key}
+            title={
+              <Group gap="xs">
+                <Text size="sm" fw={600}>
+                  {m.key === 'claimed' && call.agent_name
+                    ? t('business.calls.milestone.claimed_by', { name: call.agent_name })
+                    : t(`business.calls.milestone.${m.key}`)}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {offsetFrom(call.requested_at, m.at)}
+                </Text>
+              </Group>
+            }
+            data-testid={`call-milestone-${m.key}`}
+          />
+        ))}
+      </Timeline>
 
       <Divider label={t('business.calls.recording')} labelPosition="left" />
       {call.recording_url ? (

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { keys } from '../../lib/query-keys.ts';
 import {
   callFilterQuery,
+  callMilestones,
   claimingLeg,
   dateRange,
   formatConnectTime,
@@ -148,5 +149,22 @@ describe('query keys of the calls resources', () => {
     expect(await reaches(keys.calls.all, [...keys.scheduledCalls.list(), page])).toBe(true);
     expect(await reaches(keys.calls.all, keys.voiceRecords.list())).toBe(false);
     expect(await reaches(keys.scheduledCalls.all, keys.calls.detail(3))).toBe(false);
+  });
+});
+
+describe('milestones', () => {
+  it('lists the moments a call reached, in order, and skips the ones it did not', () => {
+    const base = {
+      requested_at: '2026-11-23T10:00:00Z',
+      scheduled_for: null,
+      claimed_at: '2026-11-23T10:00:04Z',
+      connected_at: '2026-11-23T10:00:07Z',
+      ended_at: '2026-11-23T10:01:00Z',
+    };
+    expect(callMilestones(base).map((m) => m.key)).toEqual(['requested', 'claimed', 'connected', 'ended']);
+    expect(callMilestones({ ...base, claimed_at: null, connected_at: null }).map((m) => m.key)).toEqual([
+      'requested',
+      'ended',
+    ]);
   });
 });

@@ -125,3 +125,19 @@ export function offsetFrom(start: string, at: string): string {
   const s = Math.max(0, ms) / 1000;
   return s < 60 ? `+${Math.round(s * 10) / 10} s` : `+${formatSeconds(s)}`;
 }
+
+export type MilestoneKey = 'requested' | 'scheduled_for' | 'claimed' | 'connected' | 'ended';
+
+/** The moments a call went through, in order, each with its time: the detail's timeline. */
+export function callMilestones(
+  call: Pick<TCallDetail, 'requested_at' | 'scheduled_for' | 'claimed_at' | 'connected_at' | 'ended_at'>,
+): { key: MilestoneKey; at: string }[] {
+  const all: [MilestoneKey, string | null][] = [
+    ['requested', call.requested_at],
+    ['scheduled_for', call.scheduled_for],
+    ['claimed', call.claimed_at],
+    ['connected', call.connected_at],
+    ['ended', call.ended_at],
+  ];
+  return all.filter((m): m is [MilestoneKey, string] => Boolean(m[1])).map(([key, at]) => ({ key, at }));
+}

@@ -8,13 +8,26 @@ import { useAudioUrl } from './api/calls.ts';
  * cannot send the token, so the bytes are fetched through the API client when the person asks to play
  * them, and the element plays an object URL of that blob (revoked when the player goes away).
  */
-export function RecordingPlayer({ path, testId }: { path: string; testId: string }) {
+export function RecordingPlayer(props: {
+  path: string;
+  testId: string;
+  /** A list with one player at a time says which one is playing; alone, the player keeps it itself. */
+  active?: boolean;
+  onPlay?: () => void;
+}) {
+  const { path, testId } = props;
   const { t } = useTranslation();
-  const [wanted, setWanted] = useState(false);
+  const [own, setOwn] = useState(false);
+  const wanted = props.active ?? own;
   const audio = useAudioUrl(path, wanted);
   if (!wanted)
     return (
-      <Button variant="light" size="xs" onClick={() => setWanted(true)} data-testid={`${testId}-play`}>
+      <Button
+        variant="light"
+        size="xs"
+        onClick={() => (props.onPlay ? props.onPlay() : setOwn(true))}
+        data-testid={`${testId}-play`}
+      >
         {t('business.calls.play')}
       </Button>
     );

@@ -134,8 +134,14 @@ function ScheduleCallForm({ onDone }: { onDone: () => void }) {
     initialValues: { install_id: null, phone: '', name: '', date: '', time: '' },
     validate: (v) => {
       const errors: Record<string, string> = resolve({ ...v, install_id: v.install_id ?? '' });
-      if (errors.install_id)
-        errors.install_id = t('validation.required', { name: t('business.calls.install') });
+      // 'The {name} field is required' with the label the person sees, in their language.
+      const labels: Record<string, string> = {
+        install_id: t('business.calls.install'),
+        date: t('business.calls.schedule.date'),
+        time: t('business.calls.schedule.time'),
+      };
+      for (const [field, name] of Object.entries(labels))
+        if (errors[field]) errors[field] = t('validation.required', { name });
       if (!errors.date && !errors.time) {
         const at = localInstant(v.date, v.time);
         if (!at) errors.date = t('business.calls.schedule.bad_date');

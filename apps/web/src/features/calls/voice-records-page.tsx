@@ -46,23 +46,14 @@ export default function VoiceRecordsPage() {
       key: 'audio',
       title: t('business.calls.recording'),
       width: 320,
-      render: (v) =>
-        playing === v.id ? (
-          <RecordingPlayer
-            key={v.id}
-            path={voiceRecordAudioPath(v.id)}
-            testId={`voice-record-audio-${v.id}`}
-          />
-        ) : (
-          <Button
-            size="xs"
-            variant="light"
-            onClick={() => setPlaying(v.id)}
-            data-testid={`voice-record-audio-${v.id}-open`}
-          >
-            {t('business.calls.listen')}
-          </Button>
-        ),
+      render: (v) => (
+        <RecordingPlayer
+          path={voiceRecordAudioPath(v.id)}
+          testId={`voice-record-audio-${v.id}`}
+          active={playing === v.id}
+          onPlay={() => setPlaying(v.id)}
+        />
+      ),
     },
   ];
 
