@@ -25,6 +25,7 @@ import { plansRoutes } from './modules/billing/routes/plans.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
 import { businessLetsIn } from './modules/businesses/service.ts';
 import { phoneListsRoutes } from './modules/compliance/routes.ts';
+import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
 import { installsWidgetRoutes } from './modules/installs/widget.ts';
 import { createMailer } from './modules/notifications/mailer.ts';
@@ -37,6 +38,13 @@ import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { sessionHolder } from './modules/users/service.ts';
 import { authPlugin, type SessionHolder } from './platform/auth/plugin.ts';
+import {
+  createCarrierDeps,
+  inProcessTransport,
+  sandboxRecordingRoutes,
+} from './platform/carrier/platform.ts';
+import { realClock, type SandboxClock } from './platform/carrier/sandbox/clock.ts';
+import { TwilioSandbox } from './platform/carrier/sandbox/sandbox.ts';
 import type { Config } from './platform/config.ts';
 import type { Db } from './platform/db/client.ts';
 import type { Deps } from './platform/deps.ts';
@@ -73,6 +81,8 @@ export type AppOptions = {
   logger?: Logger;
   /** Extra plugs after the modules' own (tests register a test job, listener or webhook route). */
   plug?: (plugs: Plugs) => void;
+  /** The sandbox carrier's clock (tests pass a ManualClock to run its time fast); real time otherwise. */
+  sandboxClock?: SandboxClock;
 };
 
 declare module 'fastify' {
@@ -147,7 +157,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const events = createEventBus(logger);
   const realtime = createHub({ redisUrl: config.redisUrl, log: logger });
   const secrets = createSecrets(loadSecretsKey(config));
-  const deps: Deps = { db, config, mailer, log: logger, queue, events, realtime, secrets };
+  // The sandbox carrier (ADR 026): its webhooks to our own URLs go in process.
+  const sandbox = config.carrierSandbox
+    ? new TwilioSandbox({
+        clock:
+          opts.sandboxClock ??
+          realClock((err) => logger.warn({ err }, 'sandbox carrier: background work failed')),
+        publicBase: config.publicUrl.origin,
+        transport: inProcessTransport(() => app, {
+          trustProxy: config.trustProxy,
+          hosts: [config.publicUrl.hostname],
+          mainDomain: config.mainDomain,
+        }),
+      })
+    : null;
+  const carrier = createCarrierDeps(sandbox);
+  const deps: Deps = { db, config, mailer, log: logger, queue, events, realtime, secrets, carrier };
   app.decorate('deps', deps);
 
   const plugs: Plugs = {
@@ -227,6 +252,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         packagesRoutes,
         usersRoutes,
         phoneListsRoutes,
+        installsRoutes,
       ]) {
         await api.register(routes, deps);
       }
@@ -241,6 +267,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routes: plugs.widget.routes,
   });
   await app.register(webhookTree, { prefix: '/webhooks', registry: plugs.webhooks });
+  await app.register(sandboxRecordingRoutes, { sandbox });
   await app.register(socketTree, { db, hub: realtime, holder });
 
   // Uploaded images (agency logos): public files under <dataDir>/uploads, never the web app's index.html.
