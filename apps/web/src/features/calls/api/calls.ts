@@ -1,3 +1,4 @@
+import type { TInstallPick } from '@stn/contracts/installs';
 import type { TCallDetail, TCallsReport } from '@stn/contracts/telephony';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -35,7 +36,7 @@ export function useCall(id: number | null) {
 }
 
 /** The business's active installs, for the install pickers (filters and the schedule form). */
-export type InstallOption = { id: number; name: string };
+export type InstallOption = TInstallPick;
 export function useInstallOptions() {
   return useQuery({
     queryKey: keys.installs.picker(),
