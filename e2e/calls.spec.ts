@@ -16,51 +16,56 @@ const VISITOR_2 = '+13105550147';
 
 type Json = Record<string, unknown> & { data?: unknown };
 
-async function login(who: { email: string; password: string }): Promise<string> {
-  const res = await fetch(p.url('/api/v1/login', HOST), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(who),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
+/**
+ * One call of the API from the signed-in page (the test's own hands: setup and the sandbox phones), with
+ * the page's bearer token, or with an install key for the widget's endpoints.
+ */
+async function callAs(page: Page, method: string, path: string, body?: unknown, installKey?: string) {
+  const res = await page.evaluate(
+    async ({ method, path, body, installKey }) => {
+      const headers: Record<string, string> = {};
+      const token = localStorage.getItem('access_token');
+      if (installKey) headers['x-install-key'] = installKey;
+      else if (token) headers.authorization = `Bearer ${token}`;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const r = await fetch(`/api${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: r.status, text: await r.text() };
+    },
+    { method, path, body, installKey },
+  );
+  if (res.status >= 400) throw new Error(`${method} ${path} → ${res.status} ${res.text}`);
+  return (res.text ? JSON.parse(res.text) : {}) as Json;
 }
 
-/** One call of the API as a signed-in user (the test's own hands: setup and the sandbox phones). */
-async function call(token: string, method: string, path: string, body?: unknown): Promise<Json> {
-  const res = await fetch(p.url(`/api${path}`, HOST), {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return text ? (JSON.parse(text) as Json) : {};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` until it holds (expect.poll is for tests only, and the data is made before them). */
+async function until(check: () => Promise<boolean>, what: string, timeout = 30_000): Promise<void> {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await sleep(200);
+  }
+  throw new Error(`timed out waiting: ${what}`);
 }
 
 type Phone = { number: string; state: string; call: { gathering: boolean; heard: string[] } | null };
 
-async function phone(token: string, number: string): Promise<Phone | undefined> {
-  const res = await call(token, 'GET', '/v1/sandbox/phones');
+async function phone(page: Page, number: string): Promise<Phone | undefined> {
+  const res = await callAs(page, 'GET', '/v1/sandbox/phones');
   return (res.data as Phone[]).find((x) => x.number === number);
 }
 
-async function waitPhone(
-  token: string,
-  number: string,
-  ok: (ph: Phone | undefined) => boolean,
-  what: string,
-) {
-  await expect
-    .poll(async () => ok(await phone(token, number)), { timeout: 30_000, interval: 200, message: what })
-    .toBe(true);
+async function waitPhone(page: Page, number: string, ok: (ph: Phone | undefined) => boolean, what: string) {
+  await until(async () => ok(await phone(page, number)), what);
 }
 
-const press = (token: string, n: string, action: string, body?: unknown) =>
-  call(token, 'POST', `/v1/sandbox/phones/${encodeURIComponent(n)}/${action}`, body ?? {});
+const press = (page: Page, n: string, action: string, body?: unknown) =>
+  callAs(page, 'POST', `/v1/sandbox/phones/${encodeURIComponent(n)}/${action}`, body ?? {});
 
 /** Open all week (whatever the hour the test runs at) and recorded. */
 const ALL_DAY = { open: true, from: '12:00AM', to: '11:59PM' };
@@ -68,28 +73,22 @@ const OPEN_ALWAYS = Object.fromEntries(
   ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, ALL_DAY]),
 );
 
-async function requestCallback(key: string, phoneNumber: string, name: string): Promise<number> {
-  const res = await fetch(p.url('/api/widget/v1/callback', HOST), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-install-key': key },
-    body: JSON.stringify({ phone: phoneNumber, name }),
+async function requestCallback(page: Page, key: string, phoneNumber: string, name: string): Promise<number> {
+  const body = await callAs(page, 'POST', '/widget/v1/callback', { phone: phoneNumber, name }, key);
+  const data = body.data as { status: string; call_id: number | null };
+  expect(data.status).toBe('calling');
+  return data.call_id as number;
+}
+
+async function waitOutcome(page: Page, id: number, outcome: string) {
+  let last = '';
+  await until(async () => {
+    last = ((await callAs(page, 'GET', `/v1/calls/${id}`)).data as { outcome: string }).outcome;
+    return last === outcome;
+  }, `call ${id} ${outcome}`).catch((err) => {
+    throw new Error(`${err.message} (it is ${last})`);
   });
-  const body = (await res.json()) as { data?: { status: string; call_id: number | null } };
-  expect(res.status, JSON.stringify(body)).toBe(200);
-  expect(body.data?.status).toBe('calling');
-  return body.data?.call_id as number;
 }
-
-async function waitOutcome(token: string, id: number, outcome: string) {
-  await expect
-    .poll(async () => ((await call(token, 'GET', `/v1/calls/${id}`)).data as { outcome: string }).outcome, {
-      timeout: 30_000,
-      interval: 250,
-    })
-    .toBe(outcome);
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Whether an <audio> element plays a blob object URL and knows its (positive) duration. */
 async function audioLoaded(page: Page, testId: string) {
@@ -105,71 +104,69 @@ async function audioLoaded(page: Page, testId: string) {
 
 describe.skipIf(!hasChromium)('calls screens in Chromium, with calls made through the sandbox', () => {
   let page: Page;
-  let token: string;
   let completedId: number;
   let missedId: number;
   let businessId: number;
 
   beforeAll(async () => {
     p = await startPlatform();
-    token = await login(DEMO.dentalAdmin);
-    const installs = (await call(token, 'GET', '/v1/installs/all')).data as { id: number }[];
+    ({ page } = await p.newPage());
+    // A step that fails says which element it waited for, before the test's own time runs out.
+    page.setDefaultTimeout(15_000);
+    await signIn(page, p.url('/login', HOST), DEMO.dentalAdmin);
+    await page.waitForURL('**/business/messaging');
+    const installs = (await callAs(page, 'GET', '/v1/installs/all')).data as { id: number }[];
     const installId = installs[0]?.id as number;
-    await call(token, 'PUT', `/v1/installs/${installId}`, {
+    await callAs(page, 'PUT', `/v1/installs/${installId}`, {
       settings: { hours: OPEN_ALWAYS, call_recording: true, voicemail_enabled: true },
     });
-    const key = ((await call(token, 'GET', `/v1/installs/${installId}/embed-code`)).data as { key: string })
+    const key = ((await callAs(page, 'GET', `/v1/installs/${installId}/embed-code`)).data as { key: string })
       .key;
-    const profile = (await call(token, 'GET', '/v1/profile')).data as { user: { business: { id: number } } };
+    const profile = (await callAs(page, 'GET', '/v1/profile')).data as { user: { business: { id: number } } };
     businessId = profile.user.business.id;
 
     // 1. A callback Dr. Bright claims: both staff phones ring, the second presses 1, the visitor answers,
     // talks for a moment (recorded) and hangs up.
-    completedId = await requestCallback(key, VISITOR, 'Vera Visitor');
-    await waitPhone(token, FRONT_DESK, (ph) => ph?.state === 'ringing', 'front desk rings');
-    await waitPhone(token, DR_BRIGHT, (ph) => ph?.state === 'ringing', 'Dr. Bright rings');
-    await press(token, DR_BRIGHT, 'answer');
-    await waitPhone(token, DR_BRIGHT, (ph) => Boolean(ph?.call?.gathering), 'Dr. Bright hears "press 1"');
-    await press(token, DR_BRIGHT, 'press', { digits: '1' });
-    await waitPhone(token, VISITOR, (ph) => ph?.state === 'ringing', 'the visitor rings');
-    await press(token, VISITOR, 'answer');
-    await waitPhone(token, VISITOR, (ph) => ph?.state === 'in-call', 'the visitor is connected');
+    completedId = await requestCallback(page, key, VISITOR, 'Vera Visitor');
+    await waitPhone(page, FRONT_DESK, (ph) => ph?.state === 'ringing', 'front desk rings');
+    await waitPhone(page, DR_BRIGHT, (ph) => ph?.state === 'ringing', 'Dr. Bright rings');
+    await press(page, DR_BRIGHT, 'answer');
+    await waitPhone(page, DR_BRIGHT, (ph) => Boolean(ph?.call?.gathering), 'Dr. Bright hears "press 1"');
+    await press(page, DR_BRIGHT, 'press', { digits: '1' });
+    await waitPhone(page, VISITOR, (ph) => ph?.state === 'ringing', 'the visitor rings');
+    await press(page, VISITOR, 'answer');
+    await waitPhone(page, VISITOR, (ph) => ph?.state === 'in-call', 'the visitor is connected');
     await sleep(1500);
-    await press(token, VISITOR, 'hangup');
-    await waitOutcome(token, completedId, 'completed');
+    await press(page, VISITOR, 'hangup');
+    await waitOutcome(page, completedId, 'completed');
 
     // 2. A callback nobody takes: both staff phones reject it, the visitor hears the missed-call message
     // and leaves a voicemail.
-    missedId = await requestCallback(key, VISITOR_2, 'Max Missed');
-    await waitPhone(token, FRONT_DESK, (ph) => ph?.state === 'ringing', 'front desk rings again');
-    await waitPhone(token, DR_BRIGHT, (ph) => ph?.state === 'ringing', 'Dr. Bright rings again');
-    await press(token, FRONT_DESK, 'reject');
-    await press(token, DR_BRIGHT, 'reject');
+    missedId = await requestCallback(page, key, VISITOR_2, 'Max Missed');
+    await waitPhone(page, FRONT_DESK, (ph) => ph?.state === 'ringing', 'front desk rings again');
+    await waitPhone(page, DR_BRIGHT, (ph) => ph?.state === 'ringing', 'Dr. Bright rings again');
+    await press(page, FRONT_DESK, 'reject');
+    await press(page, DR_BRIGHT, 'reject');
     await waitPhone(
-      token,
+      page,
       VISITOR_2,
       (ph) => ph?.state === 'ringing',
       'the visitor gets the missed-call call',
     );
-    await press(token, VISITOR_2, 'answer');
+    await press(page, VISITOR_2, 'answer');
     await waitPhone(
-      token,
+      page,
       VISITOR_2,
       (ph) => Boolean(ph?.call?.heard.some((h) => h.includes('[beep]'))),
       'the visitor hears the beep',
     );
     await sleep(1500);
-    await press(token, VISITOR_2, 'hangup');
-    await waitOutcome(token, missedId, 'missed');
-    await expect
-      .poll(async () => ((await call(token, 'GET', '/v1/voice-records')).data as unknown[]).length, {
-        timeout: 20_000,
-      })
-      .toBe(1);
-
-    ({ page } = await p.newPage());
-    await signIn(page, p.url('/login', HOST), DEMO.dentalAdmin);
-    await page.waitForURL('**/business/messaging');
+    await press(page, VISITOR_2, 'hangup');
+    await waitOutcome(page, missedId, 'missed');
+    await until(
+      async () => ((await callAs(page, 'GET', '/v1/voice-records')).data as unknown[]).length === 1,
+      'the voicemail is a voice record',
+    );
   }, 180_000);
   afterAll(() => p?.stop());
 
@@ -231,14 +228,14 @@ describe.skipIf(!hasChromium)('calls screens in Chromium, with calls made throug
     const table = page.getByTestId('voice-records-table');
     const row = table.locator('tbody tr').filter({ hasText: VISITOR_2 });
     await row.waitFor();
-    const id = ((await call(token, 'GET', '/v1/voice-records')).data as { id: number }[])[0]?.id as number;
+    const id = ((await callAs(page, 'GET', '/v1/voice-records')).data as { id: number }[])[0]?.id as number;
     await page.getByTestId(`voice-record-audio-${id}-play`).click();
     await audioLoaded(page, `voice-record-audio-${id}`);
 
     await page.getByTestId(`voice-record-delete-${id}`).click();
     await page.getByTestId('voice-record-delete-ok').click();
     await expect.poll(() => row.count()).toBe(0);
-    expect(((await call(token, 'GET', '/v1/voice-records')).data as unknown[]).length).toBe(0);
+    expect(((await callAs(page, 'GET', '/v1/voice-records')).data as unknown[]).length).toBe(0);
   });
 
   it('schedules a call (a bad phone is refused first) and cancels it', async () => {
@@ -255,7 +252,7 @@ describe.skipIf(!hasChromium)('calls screens in Chromium, with calls made throug
     await page.getByTestId('schedule-call-time').fill('10:30');
     await page.getByTestId('schedule-call-submit').click();
     await page.getByText('Wrong phone number format!!').waitFor();
-    expect(((await call(token, 'GET', '/v1/scheduled-calls')).data as unknown[]).length).toBe(0);
+    expect(((await callAs(page, 'GET', '/v1/scheduled-calls')).data as unknown[]).length).toBe(0);
 
     await page.getByTestId('schedule-call-phone').fill('+1 213 555 0199');
     await page.getByTestId('schedule-call-submit').click();
@@ -294,11 +291,14 @@ describe.skipIf(!hasChromium)('calls screens in Chromium, with calls made throug
   it('the usage counter and the limit banner show the real number of calls', async () => {
     // The callbacks counted against the month: the agency caps Bright Dental at what it used.
     const used = (
-      (await call(token, 'GET', '/v1/profile')).data as { user: { business: { number_of_calls: number } } }
+      (await callAs(page, 'GET', '/v1/profile')).data as { user: { business: { number_of_calls: number } } }
     ).user.business.number_of_calls;
     expect(used).toBeGreaterThanOrEqual(2);
-    const agency = await login(DEMO.acmeAgency);
-    await call(agency, 'PUT', `/v1/business/${businessId}`, { calls: used });
+    const { page: agency, context } = await p.newPage();
+    await signIn(agency, p.url('/login', HOST), DEMO.acmeAgency);
+    await agency.waitForURL('**/agency/**');
+    await callAs(agency, 'PUT', `/v1/business/${businessId}`, { calls: used });
+    await context.close();
     await page.goto(p.url('/business/calls', HOST));
     const counter = page.getByTestId('calls-usage');
     await counter.waitFor();
