@@ -77,6 +77,9 @@ export default function ScheduledCallsPage() {
           {t('business.calls.schedule.add')}
         </Button>
       </Group>
+      <Text c="dimmed" size="sm">
+        {t('business.calls.schedule.hint')}
+      </Text>
       <DataTable<TCall>
         path={SCHEDULED_CALLS_PATH}
         queryKey={keys.scheduledCalls.list()}
