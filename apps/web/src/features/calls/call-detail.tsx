@@ -1,11 +1,24 @@
-import { Alert, Badge, Divider, Group, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Divider,
+  Group,
+  SimpleGrid,
+  Stack,
+  Text,
+  Timeline,
+  Title,
+} from '@mantine/core';
 import type { TCallDetail } from '@stn/contracts/telephony';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { Loading } from '../../components/load-state.tsx';
 import { useReportForbidden } from '../../components/not-allowed.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatDate } from '../../lib/format.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { callRecordingPath, useCall } from './api/calls.ts';
 import { KindBadge, OutcomeBadge } from './call-badges.tsx';
 import {
@@ -133,7 +146,10 @@ function CallView({ call }: { call: TCallDetail }) {
       )}
       {call.has_voicemail && (
         <Text size="sm" data-testid="call-has-voicemail">
-          {t('business.calls.has_voicemail')}
+          {t('business.calls.has_voicemail')}{' '}
+          <Anchor component={Link} to={pathOf('business.voice-records')} size="sm">
+            {t('business.calls.voice.title')}
+          </Anchor>
         </Text>
       )}
 
