@@ -35,6 +35,12 @@ import { pagesRoutes } from './modules/sites/routes/pages.ts';
 import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
 import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
 import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
+import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
+import { callsRoutes } from './modules/telephony/routes/calls.ts';
+import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
+import { scheduledCallJob } from './modules/telephony/service.ts';
+import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
+import { telephonyWidgetRoutes } from './modules/telephony/widget.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { sessionHolder } from './modules/users/service.ts';
 import { authPlugin, type SessionHolder } from './platform/auth/plugin.ts';
@@ -97,8 +103,13 @@ function plugModules(p: Plugs): void {
   p.queue.register(p.deps.mailer.job);
   p.queue.register(passwordResetRequestJob);
   p.webhooks.provider(twilioProvider((sid) => twilioAuthTokenBySid(p.deps, sid)));
+  numbersWebhooks(p.webhooks, p.deps);
   p.widget.resolve = installByKey;
   p.widget.routes.push(installsWidgetRoutes);
+  // Telephony: the scheduled-call job, the carrier's webhooks, the widget's callback and schedule.
+  p.queue.register(scheduledCallJob);
+  registerTelephonyWebhooks(p.webhooks, p.deps);
+  p.widget.routes.push(telephonyWidgetRoutes);
   p.onReady.push(sealAgencySecrets);
 }
 
@@ -253,6 +264,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         usersRoutes,
         phoneListsRoutes,
         installsRoutes,
+        callsRoutes,
+        numbersRoutes,
       ]) {
         await api.register(routes, deps);
       }

@@ -18,6 +18,9 @@ import es from '../locales/es.json';
 import layoutBr from '../locales/layout.br.json';
 import layoutEn from '../locales/layout.en.json';
 import layoutEs from '../locales/layout.es.json';
+import numbersSetupBr from '../locales/numbers-setup.br.json';
+import numbersSetupEn from '../locales/numbers-setup.en.json';
+import numbersSetupEs from '../locales/numbers-setup.es.json';
 import screensBr from '../locales/screens.br.json';
 import screensEn from '../locales/screens.en.json';
 import screensEs from '../locales/screens.es.json';
@@ -51,19 +54,19 @@ const initial: TLanguage = isLanguage(stored) ? stored : browserLanguage();
 void i18next.use(initReactI18next).init({
   resources: {
     en: {
-      translation: [en, layoutEn, screensEn, adminEn, agencyEn, businessEn].reduce(
+      translation: [en, layoutEn, screensEn, adminEn, agencyEn, businessEn, numbersSetupEn].reduce(
         merge,
         serverMessages('en') as Tree,
       ),
     },
     es: {
-      translation: [es, layoutEs, screensEs, adminEs, agencyEs, businessEs].reduce(
+      translation: [es, layoutEs, screensEs, adminEs, agencyEs, businessEs, numbersSetupEs].reduce(
         merge,
         serverMessages('es') as Tree,
       ),
     },
     br: {
-      translation: [br, layoutBr, screensBr, adminBr, agencyBr, businessBr].reduce(
+      translation: [br, layoutBr, screensBr, adminBr, agencyBr, businessBr, numbersSetupBr].reduce(
         merge,
         serverMessages('br') as Tree,
       ),

@@ -91,4 +91,11 @@ export const keys = {
     all: ['calls-report'] as const,
     report: (query: Record<string, string | number | undefined>) => ['calls-report', query] as const,
   },
+  numbers: {
+    all: ['numbers'] as const,
+    list: () => ['numbers', 'list'] as const,
+    detail: (id: number) => ['numbers', 'detail', id] as const,
+    /** The carrier's caller-id check of one phone number (polled on the verification screen). */
+    callerId: (phone: string) => ['numbers', 'caller-id', phone] as const,
+  },
 };

@@ -5,7 +5,11 @@
  */
 export interface SandboxClock {
   now(): number;
-  /** Run `task` after `ms` milliseconds of this clock's time. */
+  /**
+   * Run `task` after `ms` milliseconds of this clock's time. A task may await short work (a webhook)
+   * but must not wait for anything that itself waits on the clock (a call's TwiML): it starts such work
+   * without awaiting it, or a ManualClock would wait for itself.
+   */
   schedule(ms: number, task: () => Promise<void> | void): void;
   /**
    * Work started outside a scheduled task (a webhook on its way, a phone answered by a test): a

@@ -207,7 +207,9 @@ export class SandboxPhones {
     const p = this.phone(call.phone);
     if (!p.autoAnswer) return;
     const as = p.autoAnswer;
-    this.sandbox.clock.schedule(p.answerAfterMs, () => this.sandbox.answerCall(call, as));
+    this.sandbox.clock.schedule(p.answerAfterMs, () => {
+      this.sandbox.spawn(() => this.sandbox.answerCall(call, as));
+    });
   }
 
   /** The call asks for digits: a phone set to press at once does (a voicemail never presses). */
