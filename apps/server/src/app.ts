@@ -176,6 +176,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           opts.sandboxClock ??
           realClock((err) => logger.warn({ err }, 'sandbox carrier: background work failed')),
         publicBase: config.publicUrl.origin,
+        onError: (err) => logger.warn({ err }, 'sandbox carrier: a request or a TwiML answer failed'),
         transport: inProcessTransport(() => app, {
           trustProxy: config.trustProxy,
           hosts: [config.publicUrl.hostname],
@@ -219,6 +220,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:'],
         connectSrc: ["'self'"],
+        // Recordings and voicemails play from object URLs of audio fetched with the bearer token (ADR 031).
+        mediaSrc: ["'self'", 'blob:'],
         // Over plain http these two would send the browser to https for every asset: a blank page (ADR 022).
         upgradeInsecureRequests: config.tls ? [] : null,
       },

@@ -70,6 +70,29 @@ export const keys = {
     detail: (key: TPageKey) => ['pages', key] as const,
   },
   siteData: { all: ['site-data'] as const },
+  /** The business's installs; `picker` is the short list of active ones (GET /v1/installs/all). */
+  installs: {
+    all: ['installs'] as const,
+    picker: () => ['installs', 'picker'] as const,
+  },
+  calls: {
+    all: ['calls'] as const,
+    list: () => ['calls', 'list'] as const,
+    detail: (id: number) => ['calls', 'detail', id] as const,
+  },
+  /** Scheduled calls are calls too: a cancelled one changes the calls list, so they share its root. */
+  scheduledCalls: {
+    all: ['calls', 'scheduled'] as const,
+    list: () => ['calls', 'scheduled', 'list'] as const,
+  },
+  voiceRecords: {
+    all: ['voice-records'] as const,
+    list: () => ['voice-records', 'list'] as const,
+  },
+  callsReport: {
+    all: ['calls-report'] as const,
+    report: (query: Record<string, string | number | undefined>) => ['calls-report', query] as const,
+  },
   numbers: {
     all: ['numbers'] as const,
     list: () => ['numbers', 'list'] as const,
