@@ -224,9 +224,18 @@ describe('Sandbox Phones control API', () => {
     const dial = await act(aToken, caller, 'dial', { to: A_NUMBER });
     expect(dial.statusCode, dial.body).toBe(200);
     await run(1000);
-    const placed = [...tel.sandbox.calls.values()].filter((c) => c.from === caller);
-    expect(placed.map((c) => [c.direction, c.to])).toEqual([['inbound', A_NUMBER]]);
+    const placed = [...tel.sandbox.calls.values()].filter(
+      (c) => c.direction === 'inbound' && c.from === caller,
+    );
+    expect(placed.map((c) => c.to)).toEqual([A_NUMBER]);
+    expect(await phone(aToken, caller)).toMatchObject({
+      state: 'in-call',
+      call: { from: caller, to: A_NUMBER },
+    });
     expect(await phone(bToken, caller)).toBeUndefined();
+    expect((await act(aToken, caller, 'hangup')).statusCode).toBe(200);
+    await run(1000);
+    expect((await phone(aToken, caller))?.state).toBe('idle');
   });
 
   it('texts and calls go only to one of the business’s own numbers', async () => {

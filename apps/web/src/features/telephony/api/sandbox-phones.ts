@@ -70,14 +70,14 @@ export function useRequestCallback() {
 // The installs picker and the chosen install's staff phones (the installs calls of spec 001).
 export function useInstallOptions() {
   return useQuery({
-    queryKey: ['installs', 'all'],
+    queryKey: keys.installs.picker(),
     queryFn: async () => (await api<Data<TInstallPick[]>>('/v1/installs/all', { silent: true })).data,
   });
 }
 
 export function useInstall(id: number | null) {
   return useQuery({
-    queryKey: ['installs', 'detail', id],
+    queryKey: [...keys.installs.all, 'detail', id],
     queryFn: async () => (await api<Data<TInstall>>(`/v1/installs/${id}`, { silent: true })).data,
     enabled: id !== null && id > 0,
   });
