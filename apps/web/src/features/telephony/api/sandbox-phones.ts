@@ -62,7 +62,8 @@ export type CallbackAnswer = {
 export function useRequestCallback() {
   return useMutation({
     mutationFn: (body: { install_id: number; phone: string; name?: string }) =>
-      api<CallbackAnswer>('/v1/sandbox/callback', { method: 'POST', body }),
+      // Silent: the form shows a refusal itself, next to the field or under the button.
+      api<CallbackAnswer>('/v1/sandbox/callback', { method: 'POST', body, silent: true }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.sandboxPhones.all }),
   });
 }
