@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { TSandboxPhone } from '@stn/contracts/telephony';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addBusinessUser,
   bearer,
   createTestApp,
   expect422,
@@ -245,9 +246,29 @@ describe('Sandbox Phones control API', () => {
     expect(dial.statusCode).toBe(422);
   });
 
-  it('needs the calls capability: an agency user without impersonation is refused', async () => {
+  it('needs the calls capability in a business: the agency reaches it by impersonating a business user', async () => {
     const agency = await login(tel.t.app, tel.seed.a.agencyAdmin.email);
     const res = await tel.t.app.inject({ url: '/api/v1/sandbox/phones', headers: bearer(agency) });
     expect(res.statusCode).toBe(403);
+    const imp = await tel.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/impersonate/${tel.seed.a.businessAdmin.id}`,
+      headers: bearer(agency),
+    });
+    expect(imp.statusCode, imp.body).toBe(200);
+    const asBusiness = imp.json().access_token as string;
+    expect((await get(asBusiness)).map((p) => p.number)).toEqual(
+      expect.arrayContaining([FRONT_DESK, DOCTOR]),
+    );
+    // A business user whose pages do not include calls may not play the phones either.
+    const noCalls = await addBusinessUser(tel.t, tel.seed.a.business.id, 'nocalls@a.test', '4', [
+      'contacts_page',
+    ]);
+    const denied = await tel.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/sandbox/phones/${encodeURIComponent(FRONT_DESK)}/answer`,
+      headers: bearer(await login(tel.t.app, noCalls.email)),
+    });
+    expect(denied.statusCode).toBe(403);
   });
 });
