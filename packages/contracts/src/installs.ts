@@ -165,6 +165,11 @@ export const ZInstallSettings = z.object({
     }),
   /** Per-language texts of the widget; an absent text falls back to the widget's built-in one. */
   texts: z.record(z.string(), z.record(z.string(), z.string().max(500))).default({}),
+  /**
+   * The step an unfinished install wizard reopens at (spec 000 §4, open_install_wizard = this install's
+   * id); null once the wizard was confirmed, and for installs made outside it.
+   */
+  wizard_step: z.number().int().min(0).max(20).nullable().default(null),
 });
 export type TInstallSettings = z.infer<typeof ZInstallSettings>;
 

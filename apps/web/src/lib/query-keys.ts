@@ -7,6 +7,7 @@ export type UserKind = 'global' | 'agency' | 'business';
 export type AgencyStatus = 'active' | 'archived';
 export type BusinessStatus = 'active' | 'archived' | 'deleted';
 export type PhoneList = 'blacklist' | 'whitelist';
+export type InstallStatus = 'active' | 'archived' | 'deleted';
 
 export const keys = {
   agencies: {
@@ -68,4 +69,11 @@ export const keys = {
     detail: (key: TPageKey) => ['pages', key] as const,
   },
   siteData: { all: ['site-data'] as const },
+  installs: {
+    all: ['installs'] as const,
+    list: (status: InstallStatus) => ['installs', 'list', status] as const,
+    detail: (id: number) => ['installs', 'detail', id] as const,
+    embedCode: (id: number) => ['installs', 'embed-code', id] as const,
+    canCreate: () => ['installs', 'can-create'] as const,
+  },
 };
