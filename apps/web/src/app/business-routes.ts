@@ -2,6 +2,7 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 const userForm = lazy(() => import('../features/users/user-form.tsx'));
 const departmentForm = lazy(() => import('../features/users/department-form.tsx'));
+const installsPage = lazy(() => import('../features/installs/installs-page.tsx'));
 
 /** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
 export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> = {
@@ -15,4 +16,9 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.setting.notification': lazy(() => import('../features/businesses/notification-page.tsx')),
   'business.blacklist': lazy(() => import('../features/compliance/blacklist-page.tsx')),
   'business.whitelist': lazy(() => import('../features/compliance/whitelist-page.tsx')),
+  'business.installs': installsPage,
+  'business.installs.archived': installsPage,
+  'business.installs.deleted': installsPage,
+  'business.installs.add': lazy(() => import('../features/installs/install-add-page.tsx')),
+  'business.installs.edit': lazy(() => import('../features/installs/install-edit-page.tsx')),
 };

@@ -15,6 +15,9 @@ import businessEn from '../locales/business.en.json';
 import businessEs from '../locales/business.es.json';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
+import installsBr from '../locales/installs.br.json';
+import installsEn from '../locales/installs.en.json';
+import installsEs from '../locales/installs.es.json';
 import layoutBr from '../locales/layout.br.json';
 import layoutEn from '../locales/layout.en.json';
 import layoutEs from '../locales/layout.es.json';
@@ -51,19 +54,19 @@ const initial: TLanguage = isLanguage(stored) ? stored : browserLanguage();
 void i18next.use(initReactI18next).init({
   resources: {
     en: {
-      translation: [en, layoutEn, screensEn, adminEn, agencyEn, businessEn].reduce(
+      translation: [en, layoutEn, screensEn, adminEn, agencyEn, businessEn, installsEn].reduce(
         merge,
         serverMessages('en') as Tree,
       ),
     },
     es: {
-      translation: [es, layoutEs, screensEs, adminEs, agencyEs, businessEs].reduce(
+      translation: [es, layoutEs, screensEs, adminEs, agencyEs, businessEs, installsEs].reduce(
         merge,
         serverMessages('es') as Tree,
       ),
     },
     br: {
-      translation: [br, layoutBr, screensBr, adminBr, agencyBr, businessBr].reduce(
+      translation: [br, layoutBr, screensBr, adminBr, agencyBr, businessBr, installsBr].reduce(
         merge,
         serverMessages('br') as Tree,
       ),

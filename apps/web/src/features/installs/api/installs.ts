@@ -112,16 +112,18 @@ export function useInstallLifecycle() {
 }
 
 /** POST /v1/business/can-create-install, asked afresh each time (another tab may have used the last one). */
+export async function canCreateInstall(): Promise<TCanCreateInstall> {
+  const res = await api<Data<TCanCreateInstall>>('/v1/business/can-create-install', {
+    method: 'POST',
+    silent: true,
+  });
+  return res.data;
+}
+
 export function fetchCanCreateInstall() {
   return queryClient.fetchQuery({
     queryKey: keys.installs.canCreate(),
-    queryFn: async () =>
-      (
-        await api<Data<TCanCreateInstall>>('/v1/business/can-create-install', {
-          method: 'POST',
-          silent: true,
-        })
-      ).data,
+    queryFn: canCreateInstall,
     staleTime: 0,
   });
 }
