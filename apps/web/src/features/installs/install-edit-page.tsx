@@ -1,6 +1,6 @@
 import { Accordion, Anchor, Avatar, Button, FileButton, Group, Stack, Text, Title } from '@mantine/core';
 import type { TInstall } from '@stn/contracts/installs';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
@@ -34,10 +34,18 @@ import { InstallWizard } from './install-wizard.tsx';
  */
 export default function InstallEditPage() {
   const id = Number(useParams().id ?? 0);
+  return <InstallEditScreen key={id} id={id} />;
+}
+
+function InstallEditScreen({ id }: { id: number }) {
   const install = useInstall(id);
+  // Decided on the first answer: the wizard's own Confirm clears wizard_step, and its closing screen (the
+  // embed code) must not be swapped for the editor by the refetch that follows.
+  const wizard = useRef<boolean | null>(null);
   if (install.isError) return <LoadFailed message={install.error.message} testId="install-load-error" />;
   if (!install.data) return <Loading />;
-  if (install.data.settings.wizard_step !== null) return <InstallWizard key={id} install={install.data} />;
+  wizard.current ??= install.data.settings.wizard_step !== null;
+  if (wizard.current) return <InstallWizard key={id} install={install.data} />;
   return <InstallEditor key={install.data.id} install={install.data} />;
 }
 

@@ -217,7 +217,7 @@ export function CallsSection({ form }: { form: Form }) {
 export function NumberSection(props: {
   installId: number | null;
   number: string | null;
-  onBought?: () => void;
+  onBought?: (phoneNumber: string) => void;
 }) {
   const { t } = useTranslation();
   const [areaCode, setAreaCode] = useState('');
@@ -246,7 +246,7 @@ export function NumberSection(props: {
       await purchaseNumber(props.installId, phone);
       setBought(phone);
       setResults(null);
-      props.onBought?.();
+      props.onBought?.(phone);
     } catch {
       // The API client showed the carrier's or the limit's message.
     } finally {

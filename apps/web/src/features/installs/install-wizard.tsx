@@ -141,7 +141,13 @@ export function InstallWizard({ install }: { install: TInstall | null }) {
       parent: 'calls',
       label: t('business.installs.wizard.number'),
       description: t('business.installs.wizard.number_hint'),
-      content: <NumberSection installId={saved?.id ?? null} number={saved?.number ?? null} />,
+      content: (
+        <NumberSection
+          installId={saved?.id ?? null}
+          number={saved?.number ?? null}
+          onBought={(number) => setSaved((cur) => (cur ? { ...cur, number } : cur))}
+        />
+      ),
     },
     {
       key: 'hours',

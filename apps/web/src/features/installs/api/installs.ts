@@ -74,9 +74,9 @@ export function updateInstall(id: number, body: TInstallUpdate, opts: { silent?:
   );
 }
 
-/** PUT /v1/installs/{id}/setting: settings only. */
+/** PUT /v1/installs/{id}/setting: settings only ({ settings: partial }, deep-merged by the server). */
 export function updateInstallSettings(id: number, settings: Partial<TInstallSettings>) {
-  return api<Data<TInstall>>(`${INSTALLS_PATH}/${id}/setting`, { method: 'PUT', body: settings }).then(
+  return api<Data<TInstall>>(`${INSTALLS_PATH}/${id}/setting`, { method: 'PUT', body: { settings } }).then(
     (res) => {
       remember(res.data);
       invalidateInstalls();
