@@ -25,6 +25,7 @@ import { plansRoutes } from './modules/billing/routes/plans.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
 import { businessLetsIn } from './modules/businesses/service.ts';
 import { phoneListsRoutes } from './modules/compliance/routes.ts';
+import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
 import { installsWidgetRoutes } from './modules/installs/widget.ts';
 import { createMailer } from './modules/notifications/mailer.ts';
@@ -225,6 +226,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         packagesRoutes,
         usersRoutes,
         phoneListsRoutes,
+        installsRoutes,
       ]) {
         await api.register(routes, deps);
       }

@@ -4,10 +4,11 @@ import { eq } from 'drizzle-orm';
 import { claimWhitelabel } from './modules/agencies/service.ts';
 import { agencies } from './modules/agencies/tables.ts';
 import { businesses } from './modules/businesses/tables.ts';
+import { createInstall } from './modules/installs/service.ts';
 import { createUser } from './modules/users/service.ts';
 import type { Config } from './platform/config.ts';
 import type { Deps } from './platform/deps.ts';
-import { inTransaction, platformSystemContext } from './platform/tenancy/context.ts';
+import { inTransaction, platformSystemContext, tenantContext } from './platform/tenancy/context.ts';
 
 export type DemoLogin = { label: string; email: string; password: string; site: string };
 
@@ -193,6 +194,29 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
       settings: { custom_type_pages: ['inbox_page', 'contacts_page', 'tasks_page', 'calls_page'] },
     });
     await tx.update(businesses).set({ owner_id: owner }).where(eq(businesses.id, dental.id));
+    // Its widget on its website, ringing two staff phones (the sandbox's phones), so that `npm start`
+    // shows a working install. Made by the installs service in the business's own context.
+    const dentalCtx = {
+      ...tenantContext(
+        deps,
+        { level: 'business', agencyId: acme.id, businessId: dental.id },
+        { kind: 'system', source: 'seed', name: 'demo install' },
+      ),
+      db: tx,
+      inTx: true,
+      afterCommit: ctx.afterCommit,
+    };
+    await createInstall(dentalCtx, {
+      name: 'Bright Dental website',
+      website: 'https://brightdental.example',
+      settings: {
+        phoneAgents: [
+          { user_id: null, name: 'Front desk', phone: '+15005550101' },
+          { user_id: owner, name: 'Dr. Bright', phone: '+15005550102' },
+        ],
+        caller_id: null,
+      },
+    });
   });
   return logins;
 }

@@ -51,4 +51,23 @@ describe('seeded demo data', () => {
     );
     expect(rows[0].n).toBe(1);
   });
+
+  it('gives Bright Dental an active install with two phone agents, answering on the widget tree', async () => {
+    const token = await login(t.app, 'admin@brightdental.test', 'demo-dental-1');
+    const list = await t.app.inject({ url: '/api/v1/installs', headers: bearer(token) });
+    expect(list.statusCode, list.body).toBe(200);
+    const [install] = list.json().data;
+    expect(install).toMatchObject({ name: 'Bright Dental website', status: 'active', active: true });
+    expect(install.settings.phoneAgents).toMatchObject([
+      { name: 'Front desk', phone: '+15005550101' },
+      { name: 'Dr. Bright', phone: '+15005550102' },
+    ]);
+    const config = await t.app.inject({
+      url: '/api/widget/v1/config',
+      headers: { 'x-install-key': install.key },
+    });
+    expect(config.statusCode, config.body).toBe(200);
+    const profile = await t.app.inject({ url: '/api/v1/profile', headers: bearer(token) });
+    expect(profile.json().data.user.open_install_wizard).toBe(false);
+  });
 });

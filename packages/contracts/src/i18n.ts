@@ -13,6 +13,9 @@ import es from '../locales/es.json' with { type: 'json' };
 import fieldsBr from '../locales/fields.br.json' with { type: 'json' };
 import fieldsEn from '../locales/fields.en.json' with { type: 'json' };
 import fieldsEs from '../locales/fields.es.json' with { type: 'json' };
+import installsBr from '../locales/installs.br.json' with { type: 'json' };
+import installsEn from '../locales/installs.en.json' with { type: 'json' };
+import installsEs from '../locales/installs.es.json' with { type: 'json' };
 import usersBr from '../locales/users.br.json' with { type: 'json' };
 import usersEn from '../locales/users.en.json' with { type: 'json' };
 import usersEs from '../locales/users.es.json' with { type: 'json' };
@@ -23,9 +26,9 @@ import { fieldKey, fieldLabel, issueMessageWith } from './zod.ts';
 type Catalogue = { [key: string]: string | Catalogue };
 // Each domain keeps its messages in its own files (locales/<domain>.<lang>.json), merged here.
 export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
-  en: [en, agenciesEn, businessesEn, usersEn, credentialsEn, fieldsEn],
-  es: [es, agenciesEs, businessesEs, usersEs, credentialsEs, fieldsEs],
-  br: [br, agenciesBr, businessesBr, usersBr, credentialsBr, fieldsBr],
+  en: [en, agenciesEn, businessesEn, usersEn, credentialsEn, fieldsEn, installsEn],
+  es: [es, agenciesEs, businessesEs, usersEs, credentialsEs, fieldsEs, installsEs],
+  br: [br, agenciesBr, businessesBr, usersBr, credentialsBr, fieldsBr, installsBr],
 };
 
 function merge(a: Catalogue, b: Catalogue): Catalogue {

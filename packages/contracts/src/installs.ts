@@ -1,4 +1,4 @@
-import { dataOf, listOf } from './http.ts';
+import { listOf, ZListQuery } from './http.ts';
 import { zPhone } from './users.ts';
 import { z } from './zod.ts';
 
@@ -166,8 +166,9 @@ export const ZInstallSettings = z.object({
   /** Per-language texts of the widget; an absent text falls back to the widget's built-in one. */
   texts: z.record(z.string(), z.record(z.string(), z.string().max(500))).default({}),
   /**
-   * The step an unfinished install wizard reopens at (spec 000 §4, open_install_wizard = this install's
-   * id); null once the wizard was confirmed, and for installs made outside it.
+   * The install wizard (spec 000 §4): the step a person left an unfinished wizard at; null once finished
+   * (or for an install made on the plain form). A live install with a step reopens the wizard on its edit
+   * screen (profile `open_install_wizard` = its id).
    */
   wizard_step: z.number().int().min(0).max(20).nullable().default(null),
 });
@@ -175,6 +176,14 @@ export type TInstallSettings = z.infer<typeof ZInstallSettings>;
 
 /** A new install's settings: every default of spec 000 §9. */
 export const defaultInstallSettings = (): TInstallSettings => ZInstallSettings.parse({});
+
+/**
+ * The settings as the server answers them: the same shape, the phone already in E.164 (an answer is
+ * encoded, and a one-way transform such as zPhone's normalisation cannot be).
+ */
+export const ZInstallSettingsOutput = ZInstallSettings.extend({
+  phoneAgents: z.array(ZPhoneAgent.extend({ phone: z.string() })),
+});
 
 /** An install as the business screens see it. */
 export const ZInstall = z.object({
@@ -184,7 +193,7 @@ export const ZInstall = z.object({
   key: z.string(),
   status: z.enum(INSTALL_STATUSES),
   active: z.boolean(),
-  settings: ZInstallSettings,
+  settings: ZInstallSettingsOutput,
   /** The carrier number assigned to the install (E.164), or null. */
   number: z.string().nullable(),
   widget_icon: z.string().nullable(),
@@ -193,17 +202,113 @@ export const ZInstall = z.object({
   updated_at: z.string(),
 });
 export type TInstall = z.infer<typeof ZInstall>;
-export const ZInstallResponse = dataOf(ZInstall);
+export const ZInstallResponse = z.object({
+  success: z.literal(true),
+  message: z.string().optional(),
+  data: ZInstall,
+});
 export const ZInstallListResponse = listOf(ZInstall);
+
+/**
+ * Part of an install's settings, as a create or an edit sends it: every key optional at every depth, no
+ * defaults filled in (so an edit changes only what it names), nested objects strict (an unknown weekday
+ * or colour name is a 422). The server deep-merges it onto the stored settings and validates the result
+ * with `ZInstallSettings`. Lists (phoneAgents, departments, smsAgents...) are replaced whole.
+ */
+export const ZInstallSettingsPatch = deepPartial(ZInstallSettings, false);
+export type TInstallSettingsPatch = { [K in keyof TInstallSettings]?: DeepPartial<TInstallSettings[K]> };
+type DeepPartial<T> = T extends unknown[]
+  ? T
+  : T extends Record<string, unknown>
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
+
+/** An object schema with every key optional at every depth and the defaults removed. */
+function deepPartial(schema: z.ZodObject, strict: boolean): z.ZodType {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    let inner = field as z.ZodType;
+    while (inner instanceof z.ZodDefault) inner = inner.def.innerType as z.ZodType;
+    // A record (texts) is a map, not a fixed shape: kept as it is.
+    shape[key] = (inner instanceof z.ZodObject ? deepPartial(inner, true) : inner).optional();
+  }
+  return strict ? z.strictObject(shape) : z.object(shape);
+}
+
+const zWebsite = () => z.string().trim().min(1).max(255);
 
 export const ZInstallCreate = z.object({
   name: z.string().trim().min(1).max(100),
-  website: z.string().trim().min(1).max(255),
-  settings: ZInstallSettings.partial().optional(),
+  website: zWebsite(),
+  settings: (ZInstallSettingsPatch as z.ZodType<TInstallSettingsPatch>).optional(),
 });
 export type TInstallCreate = z.infer<typeof ZInstallCreate>;
-export const ZInstallUpdate = ZInstallCreate.partial();
+export const ZInstallUpdate = z.object({
+  name: z.string().trim().min(1).max(100).optional(),
+  website: zWebsite().optional(),
+  settings: (ZInstallSettingsPatch as z.ZodType<TInstallSettingsPatch>).optional(),
+});
 export type TInstallUpdate = z.infer<typeof ZInstallUpdate>;
+/** PUT /v1/installs/{id}/setting: the settings only. */
+export const ZInstallSettingRequest = z.object({
+  settings: ZInstallSettingsPatch as z.ZodType<TInstallSettingsPatch>,
+});
+export type TInstallSettingRequest = z.infer<typeof ZInstallSettingRequest>;
+
+export const ZInstallListQuery = ZListQuery.extend({ status: z.enum(INSTALL_STATUSES).default('active') });
+export type TInstallListQuery = z.infer<typeof ZInstallListQuery>;
+
+/** GET /v1/installs/all: the active installs, for pickers. */
+export const ZInstallPick = z.object({
+  id: z.number(),
+  name: z.string(),
+  website: z.string(),
+  active: z.boolean(),
+  number: z.string().nullable(),
+});
+export type TInstallPick = z.infer<typeof ZInstallPick>;
+export const ZInstallAllResponse = z.object({ success: z.literal(true), data: z.array(ZInstallPick) });
+
+export const ZInstallToggleActive = z.object({ active: z.boolean() });
+
+/** POST /v1/business/can-create-install: the business's install limit (active and archived installs count). */
+export const ZCanCreateInstall = z.object({
+  can_create: z.boolean(),
+  total_installs: z.number().int(),
+  used_installs: z.number().int(),
+  available_installs: z.number().int(),
+});
+export type TCanCreateInstall = z.infer<typeof ZCanCreateInstall>;
+export const ZCanCreateInstallResponse = z.object({ success: z.literal(true), data: ZCanCreateInstall });
+
+export const ZEmbedCodeResponse = z.object({
+  success: z.literal(true),
+  data: z.object({ code: z.string(), key: z.string() }),
+});
+
+/** An install image (widget icon or logo) sent as a data URL, like the agency images. */
+export const INSTALL_IMAGE_MAX_BYTES = 1024 * 1024;
+export const ZInstallImageRequest = z.object({ data: z.string().min(1).max(2_000_000) });
+export const ZInstallImageResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ url: z.string().nullable() }),
+});
+
+/** GET /v1/installs/{id}/twilio-status. */
+export const ZInstallTwilioStatus = z.object({
+  configured: z.boolean(),
+  number: z.string().nullable(),
+  caller_id: z.string().nullable(),
+  caller_id_verified: z.boolean(),
+  voice: z.boolean(),
+  sms: z.boolean(),
+});
+export type TInstallTwilioStatus = z.infer<typeof ZInstallTwilioStatus>;
+export const ZInstallTwilioStatusResponse = z.object({
+  success: z.literal(true),
+  data: ZInstallTwilioStatus,
+});
 
 /** Opening hours: whether an install is open at an instant, in its own time zone. */
 export function localParts(at: Date, timezone: string): { weekday: TWeekday; minutes: number; date: string } {

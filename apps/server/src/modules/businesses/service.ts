@@ -50,6 +50,7 @@ export async function businessLimits(ctx: Pick<Ctx, 'db'>, input: { id: number; 
     .select({
       owner_id: businesses.owner_id,
       number_of_users: businesses.number_of_users,
+      number_of_installs: businesses.number_of_installs,
       dep_enabled: businesses.dep_enabled,
       settings: businesses.settings,
     })

@@ -1,10 +1,116 @@
+// The installs module's public functions: a business's widgets, their settings (spec 000 §3 "Install",
+// defaults of §9), their lists (active, archived, deleted) and the business's install limit. The only code
+// that writes the installs table; the telephony module reads an install's call settings through
+// `installForCalls`, the widget tree finds an install by its key through `installByKey`.
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { can, type TSubject } from '@stn/contracts/capabilities';
+import {
+  defaultInstallSettings,
+  INSTALL_IMAGE_MAX_BYTES,
+  type TCanCreateInstall,
+  type TInstall,
+  type TInstallCreate,
+  type TInstallListQuery,
+  type TInstallPick,
+  type TInstallSettings,
+  type TInstallSettingsPatch,
+  type TInstallStatus,
+  type TInstallTwilioStatus,
+  type TInstallUpdate,
+  ZInstallSettings,
+} from '@stn/contracts/installs';
+import type { TUserSummary } from '@stn/contracts/users';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
+import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
+import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import { decodeImage, IMAGE_EXTS } from '../../platform/storage.ts';
+import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
 import type { WidgetInstall } from '../../platform/widget/tree.ts';
+import { agencyHasTelephony } from '../agencies/service.ts';
+import { businessLimits } from '../businesses/service.ts';
+import { businessDepartmentIds, businessUserSummaries } from '../users/service.ts';
+import {
+  countedInstalls,
+  findInstall,
+  type InstallRow,
+  installCols,
+  installNumbers,
+  installRows,
+} from './queries.ts';
 import { installs } from './tables.ts';
 
-/** The active install with this key, with its business and agency still active; else null. */
+// ---------------------------------------------------------------------------------------------------
+// Settings: stored settings deep-merged onto the defaults, validated as a whole.
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `patch` deep-merged onto `base`: objects merge key by key at every depth, anything else (a list, a
+ * value, null) replaces; an undefined key changes nothing. Neither argument is modified.
+ */
+export function mergeSettings<T>(base: T, patch: unknown): T {
+  if (!isPlainObject(base) || !isPlainObject(patch)) return (patch === undefined ? base : patch) as T;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    out[key] = isPlainObject(value) && isPlainObject(out[key]) ? mergeSettings(out[key], value) : value;
+  }
+  return out as T;
+}
+
+/** An install's settings as every reader sees them: the spec's defaults with the stored ones on top. */
+export function effectiveSettings(stored: unknown): TInstallSettings {
+  const merged = mergeSettings(defaultInstallSettings(), stored ?? {});
+  const parsed = ZInstallSettings.safeParse(merged);
+  // A stored value that no longer validates (an older shape) falls back to its default, key by key.
+  if (parsed.success) return parsed.data;
+  const defaults = defaultInstallSettings() as Record<string, unknown>;
+  const out = { ...(merged as Record<string, unknown>) };
+  for (const issue of parsed.error.issues) {
+    const key = issue.path[0];
+    if (typeof key === 'string') out[key] = defaults[key];
+  }
+  return ZInstallSettings.safeParse(out).data ?? defaultInstallSettings();
+}
+
+/** The merged settings, or a 422 naming the first wrong field (`settings.<path>`). */
+function validSettings(base: TInstallSettings, patch: TInstallSettingsPatch | undefined): TInstallSettings {
+  const parsed = ZInstallSettings.safeParse(mergeSettings(base, patch ?? {}));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw invalid(['settings', ...(issue?.path ?? [])].join('.'), issue?.message ?? 'validation.invalid');
+}
+
+/** Agents and departments named by a change must be this business's. */
+async function assertOwnAgents(ctx: Ctx, businessId: number, patch: TInstallSettingsPatch | undefined) {
+  if (!patch) return;
+  const agents = patch.phoneAgents ?? [];
+  const userIds = [...new Set(agents.flatMap((a) => (a?.user_id ? [a.user_id] : [])))];
+  if (userIds.length) {
+    const own = new Set((await businessUserSummaries(ctx, { businessId, ids: userIds })).map((u) => u.id));
+    const wrong = agents.findIndex((a) => a?.user_id && !own.has(a.user_id));
+    if (wrong >= 0) throw invalid(`settings.phoneAgents.${wrong}.user_id`, 'installs.agent_invalid');
+  }
+  const sms = [...new Set(patch.smsAgents ?? [])];
+  if (sms.length && (await businessUserSummaries(ctx, { businessId, ids: sms })).length !== sms.length)
+    throw invalid('settings.smsAgents', 'installs.agent_invalid');
+  const deps = [...new Set(patch.departments ?? [])];
+  if (deps.length && (await businessDepartmentIds(ctx, { businessId, ids: deps })).length !== deps.length)
+    throw invalid('settings.departments', 'installs.department_invalid');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What other modules use.
+
+/**
+ * The active install with this key, switched on, with its stored settings; else null (the widget tree:
+ * 401). The stored settings of an install made here are complete (the defaults merged in on create);
+ * call-side readers use `installForCalls`, which merges the defaults whatever is stored.
+ */
 export async function installByKey(deps: Deps, key: string): Promise<WidgetInstall | null> {
   const [row] = await deps.db
     .select()
@@ -21,7 +127,370 @@ export async function installByKey(deps: Deps, key: string): Promise<WidgetInsta
   };
 }
 
+/** Settings that name staff, their phones or the business's own contacts: never sent to a visitor. */
+const PRIVATE_SETTINGS = [
+  'phoneAgents',
+  'smsAgents',
+  'whisper',
+  'notification_type',
+  'notification_email',
+  'notification_phone',
+  'caller_id',
+  'caller_id_verified',
+  'wizard_step',
+] as const;
+
+/** What the public widget config may show of an install's settings. */
+export function publicSettings(settings: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...settings };
+  for (const key of PRIVATE_SETTINGS) delete out[key];
+  return out;
+}
+
 /** A fresh install key: long and random, as it is the only thing a widget request presents. */
 export function newInstallKey(): string {
   return crypto.randomBytes(18).toString('base64url');
+}
+
+export type InstallForCalls = {
+  id: number;
+  name: string;
+  agencyId: number;
+  businessId: number;
+  status: TInstallStatus;
+  active: boolean;
+  settings: TInstallSettings;
+};
+
+/**
+ * An install of the context's tenant as the call side needs it (whatever its list or switch: the caller
+ * decides what an archived or switched-off install may still do), or null when it is not this tenant's.
+ */
+export async function installForCalls(ctx: Ctx, installId: number): Promise<InstallForCalls | null> {
+  const [row] = await ctx.db
+    .select()
+    .from(installs)
+    .where(scope(ctx, installCols, eq(installs.id, installId)))
+    .limit(1);
+  if (!row) return null;
+  return {
+    id: row.id,
+    name: row.name,
+    agencyId: row.agency_id,
+    businessId: row.business_id,
+    status: row.status,
+    active: row.active,
+    settings: effectiveSettings(row.settings),
+  };
+}
+
+/** id and name of the tenant's installs that are not deleted (lists and reports), by name. */
+export async function installsOfBusiness(
+  ctx: Ctx,
+): Promise<{ id: number; name: string; status: TInstallStatus }[]> {
+  return ctx.db
+    .select({ id: installs.id, name: installs.name, status: installs.status })
+    .from(installs)
+    .where(scope(ctx, installCols, ne(installs.status, 'deleted')))
+    .orderBy(asc(installs.name), asc(installs.id));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The installs screens.
+
+async function present(ctx: Ctx, rows: InstallRow[]): Promise<TInstall[]> {
+  const numbers = await installNumbers(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    website: r.website,
+    key: r.key,
+    status: r.status,
+    active: r.active,
+    settings: effectiveSettings(r.settings),
+    number: numbers.get(r.id)?.phone_number ?? null,
+    widget_icon: r.widget_icon,
+    logo: r.logo,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  }));
+}
+
+async function presentOne(ctx: Ctx, row: InstallRow): Promise<TInstall> {
+  const [out] = await present(ctx, [row]);
+  if (!out) throw notFound();
+  return out;
+}
+
+export async function listInstalls(ctx: Ctx, q: TInstallListQuery) {
+  businessOf(ctx);
+  const keyword = q.keyword ? likePattern(q.keyword) : undefined;
+  const where = scope(
+    ctx,
+    installCols,
+    eq(installs.status, q.status),
+    keyword ? or(ilike(installs.name, keyword), ilike(installs.website, keyword)) : undefined,
+  );
+  const { limit, offset } = pageOf(q);
+  const [rows, [total]] = await Promise.all([
+    ctx.db.select().from(installs).where(where).orderBy(desc(installs.id)).limit(limit).offset(offset),
+    ctx.db.select({ n: count() }).from(installs).where(where),
+  ]);
+  return listEnvelope(await present(ctx, rows), total?.n ?? 0, q);
+}
+
+/** Every active install (switched on or off), for pickers: oldest first, so the first is the default. */
+export async function allInstalls(ctx: Ctx): Promise<TInstallPick[]> {
+  businessOf(ctx);
+  const rows = await installRows(ctx, eq(installs.status, 'active'));
+  const numbers = await installNumbers(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    website: r.website,
+    active: r.active,
+    number: numbers.get(r.id)?.phone_number ?? null,
+  }));
+}
+
+export async function getInstall(ctx: Ctx, input: { id: number }): Promise<TInstall> {
+  businessOf(ctx);
+  return presentOne(ctx, await findInstall(ctx, input.id));
+}
+
+/** The business's install limit: active and archived installs hold a place, deleted ones do not. */
+export async function canCreateInstall(ctx: Ctx): Promise<TCanCreateInstall> {
+  const { businessId } = businessOf(ctx);
+  const limits = await businessLimits(ctx, { id: businessId });
+  const total = Math.max(0, limits?.number_of_installs ?? 0);
+  const used = await countedInstalls(ctx.db, businessId);
+  const available = Math.max(0, total - used);
+  return {
+    can_create: available > 0,
+    total_installs: total,
+    used_installs: used,
+    available_installs: available,
+  };
+}
+
+const noInstalls = () =>
+  new AppError('VALIDATION', 'installs.no_installs', undefined, {}, 'installs.no_installs');
+
+/** Locks the business's row and refuses when one more install would pass its limit. */
+async function assertRoomForOne(tx: Ctx, businessId: number) {
+  const limits = await businessLimits(tx, { id: businessId, lock: true });
+  if (!limits) throw notFound();
+  if ((await countedInstalls(tx.db, businessId)) >= limits.number_of_installs) throw noInstalls();
+}
+
+/** A new active install: the spec's defaults with the given settings on top, and a new random key. */
+export async function createInstall(ctx: Ctx, input: TInstallCreate): Promise<TInstall> {
+  const { agencyId, businessId } = businessOf(ctx);
+  const settings = validSettings(defaultInstallSettings(), input.settings);
+  const row = await inTransaction(ctx, async (tx) => {
+    await assertRoomForOne(tx, businessId);
+    await assertOwnAgents(tx, businessId, input.settings);
+    const [created] = await tx.db
+      .insert(installs)
+      .values({
+        agency_id: agencyId,
+        business_id: businessId,
+        key: newInstallKey(),
+        name: input.name,
+        website: input.website,
+        settings,
+      })
+      .returning();
+    return found(created);
+  });
+  return presentOne(ctx, row);
+}
+
+/** Edits name, website and settings (deep-merged onto the current ones, then validated as a whole). */
+export async function updateInstall(ctx: Ctx, input: TInstallUpdate & { id: number }): Promise<TInstall> {
+  const { businessId } = businessOf(ctx);
+  const row = await inTransaction(ctx, async (tx) => {
+    const current = await findInstall(tx, input.id, true);
+    const settings = validSettings(effectiveSettings(current.settings), input.settings);
+    await assertOwnAgents(tx, businessId, input.settings);
+    const [updated] = await tx.db
+      .update(installs)
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.website !== undefined ? { website: input.website } : {}),
+        settings,
+        updated_at: new Date(),
+      })
+      .where(eq(installs.id, current.id))
+      .returning();
+    return found(updated);
+  });
+  return presentOne(ctx, row);
+}
+
+const statusInvalid = () => invalid('status', 'installs.status_invalid');
+
+/**
+ * Moves an install between the lists of spec 000 §4: archive (active → archived), restore (archived or
+ * deleted → active; a deleted one needs a free place again), delete (active or archived → deleted; a
+ * deleted one is not found again: there is nothing more to remove).
+ */
+export async function moveInstall(
+  ctx: Ctx,
+  input: { id: number; to: 'archived' | 'active' | 'deleted' },
+): Promise<TInstall> {
+  const { businessId } = businessOf(ctx);
+  const row = await inTransaction(ctx, async (tx) => {
+    const current = await findInstall(tx, input.id, true);
+    const now = new Date();
+    let changes: Partial<InstallRow>;
+    if (input.to === 'archived') {
+      if (current.status !== 'active') throw statusInvalid();
+      changes = { status: 'archived', archived_at: now };
+    } else if (input.to === 'active') {
+      if (current.status === 'active') throw statusInvalid();
+      if (current.status === 'deleted') await assertRoomForOne(tx, businessId);
+      changes = { status: 'active', archived_at: null, deleted_at: null };
+    } else {
+      if (current.status === 'deleted') throw notFound();
+      changes = { status: 'deleted', deleted_at: now };
+    }
+    const [updated] = await tx.db
+      .update(installs)
+      .set({ ...changes, updated_at: now })
+      .where(eq(installs.id, current.id))
+      .returning();
+    return found(updated);
+  });
+  return presentOne(ctx, row);
+}
+
+/** The switch: an install switched off stays in its list and takes no widget requests. */
+export async function toggleInstallActive(ctx: Ctx, input: { id: number; active: boolean }) {
+  businessOf(ctx);
+  const row = await inTransaction(ctx, async (tx) => {
+    const current = await findInstall(tx, input.id, true);
+    if (current.status === 'deleted') throw statusInvalid();
+    const [updated] = await tx.db
+      .update(installs)
+      .set({ active: input.active, updated_at: new Date() })
+      .where(eq(installs.id, current.id))
+      .returning();
+    return found(updated);
+  });
+  return presentOne(ctx, row);
+}
+
+/** The script tag a website pastes: the widget loader of this server with the install's key. */
+export async function embedCode(ctx: Ctx, input: { id: number }): Promise<{ code: string; key: string }> {
+  businessOf(ctx);
+  const row = await findInstall(ctx, input.id);
+  const base = ctx.deps.config.publicUrl.href.replace(/\/+$/, '');
+  return { code: `<script src="${base}/widget.js" data-key="${row.key}" async></script>`, key: row.key };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Images: the widget's icon and the logo, uploaded as data URLs like the agency images.
+
+export type InstallImage = 'widgetIcon' | 'logo';
+const IMAGE_COLUMN = { widgetIcon: 'widget_icon', logo: 'logo' } as const;
+
+const imageDir = (dataDir: string, id: number) => path.join(dataDir, 'uploads', 'installs', String(id));
+
+async function removeImageFiles(dir: string, type: InstallImage) {
+  await Promise.all(IMAGE_EXTS.map((ext) => fs.rm(path.join(dir, `${type}.${ext}`), { force: true })));
+}
+
+export async function uploadInstallImage(
+  ctx: Ctx,
+  input: { id: number; type: InstallImage; data: string },
+): Promise<{ url: string }> {
+  businessOf(ctx);
+  const row = await findInstall(ctx, input.id);
+  const { bytes, ext } = decodeImage(input.data, {
+    allowed: IMAGE_EXTS,
+    maxBytes: INSTALL_IMAGE_MAX_BYTES,
+    invalidKey: 'installs.image_invalid',
+    tooLargeKey: 'installs.image_too_large',
+  });
+  const dir = imageDir(ctx.deps.config.dataDir, row.id);
+  await fs.mkdir(dir, { recursive: true });
+  await removeImageFiles(dir, input.type);
+  await fs.writeFile(path.join(dir, `${input.type}.${ext}`), bytes);
+  const url = `/uploads/installs/${row.id}/${input.type}.${ext}?v=${Date.now()}`;
+  await ctx.db
+    .update(installs)
+    .set({ [IMAGE_COLUMN[input.type]]: url, updated_at: new Date() })
+    .where(eq(installs.id, row.id));
+  return { url };
+}
+
+export async function deleteInstallImage(
+  ctx: Ctx,
+  input: { id: number; type: InstallImage },
+): Promise<{ url: null }> {
+  businessOf(ctx);
+  const row = await findInstall(ctx, input.id);
+  await removeImageFiles(imageDir(ctx.deps.config.dataDir, row.id), input.type);
+  await ctx.db
+    .update(installs)
+    .set({ [IMAGE_COLUMN[input.type]]: null, updated_at: new Date() })
+    .where(eq(installs.id, row.id));
+  return { url: null };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Agents and telephony status of one install.
+
+/** The users the install's texts go to (settings.smsAgents), as summaries. */
+export async function installSmsAgents(ctx: Ctx, input: { id: number }): Promise<TUserSummary[]> {
+  const { businessId } = businessOf(ctx);
+  const row = await findInstall(ctx, input.id);
+  return businessUserSummaries(ctx, { businessId, ids: effectiveSettings(row.settings).smsAgents });
+}
+
+/** Whether the install can call and text: the agency's telephony set-up and the install's number. */
+export async function installTwilioStatus(ctx: Ctx, input: { id: number }): Promise<TInstallTwilioStatus> {
+  businessOf(ctx);
+  const row = await findInstall(ctx, input.id);
+  const settings = effectiveSettings(row.settings);
+  const number = (await installNumbers(ctx.db, [row.id])).get(row.id) ?? null;
+  const configured = await agencyHasTelephony(ctx, { id: row.agency_id });
+  return {
+    configured,
+    number: number?.phone_number ?? null,
+    caller_id: settings.caller_id,
+    caller_id_verified: settings.caller_id_verified,
+    voice: configured && Boolean(number?.voice),
+    sms: configured && Boolean(number?.sms),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The install wizard of spec 000 §4.
+
+/**
+ * The profile's `open_install_wizard` for a user (ADR 027): only for a business user who may use the
+ * installs screens; the id of the business's oldest live (active or archived) install whose wizard is
+ * unfinished (settings.wizard_step set); else true when the business has no live install at all; else false.
+ */
+export async function openInstallWizard(
+  ctx: Pick<Ctx, 'db'>,
+  input: { businessId: number | null; subject: TSubject },
+): Promise<boolean | number> {
+  if (input.businessId === null || !can(input.subject, 'installs.use')) return false;
+  const rows = await ctx.db
+    .select({ id: installs.id, settings: installs.settings })
+    .from(installs)
+    .where(and(eq(installs.business_id, input.businessId), inArray(installs.status, ['active', 'archived'])))
+    .orderBy(asc(installs.id));
+  if (rows.length === 0) return true;
+  const unfinished = rows.find((r) => (r.settings as Partial<TInstallSettings>).wizard_step != null);
+  return unfinished ? unfinished.id : false;
 }

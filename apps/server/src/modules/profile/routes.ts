@@ -12,8 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
-import { loadUser } from '../users/service.ts';
-import { impersonator, updateCountries, updateProfile, updateSettings } from './service.ts';
+import { impersonator, profileUser, updateCountries, updateProfile, updateSettings } from './service.ts';
 
 const errors = { 401: ZErrorResponse, 422: ZErrorResponse };
 
@@ -35,7 +34,7 @@ export const profileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       return {
         success: true as const,
         data: {
-          user: await loadUser(ctx, actor.userId),
+          user: await profileUser(ctx, actor.userId),
           impersonating: actor.tokenKind === 'impersonation',
           impersonator: await impersonator(ctx),
         },
@@ -56,7 +55,7 @@ export const profileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     async (request) => {
       const ctx = ctxOf(deps, request);
       const { emailChanged } = await updateProfile(ctx, request.body);
-      const user = await loadUser(ctx, actorOf(request).userId);
+      const user = await profileUser(ctx, actorOf(request).userId);
       const lang = request.body.language ?? request.lang;
       return {
         success: true as const,
@@ -79,7 +78,7 @@ export const profileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     async (request) => {
       const ctx = ctxOf(deps, request);
       await updateSettings(ctx, request.body);
-      const user = await loadUser(ctx, actorOf(request).userId);
+      const user = await profileUser(ctx, actorOf(request).userId);
       const lang = request.body.language ?? request.lang;
       return { success: true as const, message: translate('profile.settings_updated', lang), data: { user } };
     },
@@ -101,7 +100,7 @@ export const profileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       return {
         success: true as const,
         message: translate('profile.countries_updated', request.lang),
-        data: { user: await loadUser(ctx, actorOf(request).userId) },
+        data: { user: await profileUser(ctx, actorOf(request).userId) },
       };
     },
   );

@@ -3,16 +3,31 @@ import { verifyPassword } from '../../platform/auth/passwords.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
 import { actingUser, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
 import { sendEmailVerification } from '../auth/service.ts';
+import { openInstallWizard } from '../installs/service.ts';
 import {
   getUser,
   guardCredentials,
   impersonatorOf,
   isEmailTaken,
+  loadUser,
   mergeSettings,
   setCountries,
   setPassword,
   updateUser,
 } from '../users/service.ts';
+
+/**
+ * The profile of spec 000 §3: the users module's user, with `open_install_wizard` from the installs
+ * module (a business without an install, or with an unfinished wizard, is sent to the wizard; ADR 027).
+ */
+export async function profileUser(ctx: Ctx, userId: number) {
+  const user = await loadUser(ctx, userId);
+  const open_install_wizard = await openInstallWizard(ctx, {
+    businessId: user.business?.id ?? null,
+    subject: { role: user.role, user_type: user.user_type, pages: user.settings.custom_type_pages ?? [] },
+  });
+  return { ...user, open_install_wizard };
+}
 
 export async function impersonator(ctx: Ctx) {
   const row = await impersonatorOf(ctx);

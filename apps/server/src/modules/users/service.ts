@@ -9,6 +9,7 @@ import {
   type TUserType,
   userTypesFor,
 } from '@stn/contracts/roles';
+import type { TUserSummary } from '@stn/contracts/users';
 import {
   type AnyColumn,
   and,
@@ -43,7 +44,7 @@ import { audit } from '../audit/service.ts';
 import { businesses } from '../businesses/tables.ts';
 import { findBusinessUser, guardRights, requireBusinessPage, rightsOf } from './business-access.ts';
 import { emailTaken, findAgencyUser, findUserRow, type UserRow, userCols } from './queries.ts';
-import { type UserSettings, users } from './tables.ts';
+import { departments, type UserSettings, users } from './tables.ts';
 
 export type { UserRow };
 
@@ -660,4 +661,47 @@ export async function impersonableUserRows(
     ctx.db.select({ n: count() }).from(users).where(where),
   ]);
   return { rows, total: total?.n ?? 0 };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What the installs module reads of a business's users and departments (agents of an install).
+
+/** Of these ids, the users of that business (active or not), as summaries in the order asked. */
+export async function businessUserSummaries(
+  ctx: Pick<Ctx, 'db'>,
+  input: { businessId: number; ids: number[] },
+): Promise<TUserSummary[]> {
+  if (input.ids.length === 0) return [];
+  const rows = await ctx.db
+    .select()
+    .from(users)
+    .where(and(inArray(users.id, input.ids), eq(users.business_id, input.businessId)));
+  const byId = new Map<number, TUserSummary>(
+    rows.map((u) => [
+      u.id,
+      {
+        id: u.id,
+        first_name: u.first_name,
+        last_name: u.last_name,
+        email: u.email,
+        role: u.role,
+        user_type: u.user_type,
+        agent_type: u.agent_type,
+      },
+    ]),
+  );
+  return input.ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Of these ids, the departments of that business. */
+export async function businessDepartmentIds(
+  ctx: Pick<Ctx, 'db'>,
+  input: { businessId: number; ids: number[] },
+): Promise<number[]> {
+  if (input.ids.length === 0) return [];
+  const rows = await ctx.db
+    .select({ id: departments.id })
+    .from(departments)
+    .where(and(inArray(departments.id, input.ids), eq(departments.business_id, input.businessId)));
+  return rows.map((r) => r.id);
 }
