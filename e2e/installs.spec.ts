@@ -77,6 +77,11 @@ describe.skipIf(!hasChromium)('installs and the install wizard in Chromium', () 
   });
   afterAll(() => p?.stop());
 
+  /** A second person's browser (its own storage, so its own sign-in). */
+  async function browserPage(): Promise<Page> {
+    return (await p.newPage()).page;
+  }
+
   it("'Add install' at the business's limit shows 'No Installs Available'", async () => {
     const can = await business<{ data: { used_installs: number } }>('/v1/business/can-create-install', {
       method: 'POST',
@@ -228,5 +233,92 @@ describe.skipIf(!hasChromium)('installs and the install wizard in Chromium', () 
     await page.reload();
     await rowOf(page, 'active', NAME).waitFor();
     expect(await rowOf(page, 'active', NAME).locator('input[type="checkbox"]').isChecked()).toBe(false);
+  });
+
+  it('a new business is sent to the wizard; leaving it after step 2 and coming back resumes it at step 3', async () => {
+    const created = await agency<{ data: { id: number } }>('/v1/business', {
+      method: 'POST',
+      body: {
+        name: 'Fresh Bakery',
+        free_fee: true,
+        owner: { email: 'owner@freshbakery.test', first_name: 'Fay', password: 'fresh-bakery-1' },
+      },
+    });
+    expect(created.status).toBe(200);
+    const owner = await browserPage();
+    await signIn(owner, p.url('/login', HOST), {
+      email: 'owner@freshbakery.test',
+      password: 'fresh-bakery-1',
+    });
+    // No install yet: the profile's open_install_wizard is true and every screen leads to the wizard.
+    await owner.waitForURL('**/business/installs/add');
+    await owner.goto(p.url('/business/contacts', HOST));
+    await owner.waitForURL('**/business/installs/add');
+    await onStep(owner, 'website');
+    await owner.getByTestId('install-name').fill('Fresh Bakery site');
+    await owner.getByTestId('install-website').fill('https://freshbakery.example');
+    await owner.getByTestId('wizard-next').click();
+    await onStep(owner, 'type');
+    await owner.getByTestId('install-widget-type-2').check();
+    await owner.getByTestId('wizard-next').click();
+    await onStep(owner, 'calls');
+
+    // Gone and back: the unfinished install (open_install_wizard = its id) opens the wizard where it was.
+    await owner.goto(p.url('/business/contacts', HOST));
+    await owner.waitForURL(/\/business\/installs\/\d+$/);
+    await onStep(owner, 'calls');
+    expect(await indicatorAt(owner)).toBe(2);
+    // A texts-only widget needs no staff phone.
+    await owner.getByTestId('install-calls-off').waitFor();
+    for (const step of ['number', 'hours', 'look', 'review']) {
+      await owner.getByTestId('wizard-next').click();
+      await onStep(owner, step);
+    }
+    await owner.getByTestId('wizard-back').click();
+    await onStep(owner, 'look');
+    expect(await owner.getByTestId('install-name').count()).toBe(0);
+    await owner.getByTestId('wizard-next').click();
+    await onStep(owner, 'review');
+    expect(await owner.getByTestId('install-review').textContent()).toContain('Fresh Bakery site');
+    await owner.getByTestId('wizard-confirm').click();
+    await owner.getByTestId('install-embed-code').waitFor();
+    // Finished: the rest of the app is open again.
+    await owner.goto(p.url('/business/contacts', HOST));
+    await owner.waitForURL('**/business/contacts');
+  });
+
+  it('the edit screen saves one section and keeps the others as they were', async () => {
+    const list = await business<{ data: { id: number; name: string }[] }>(
+      `/v1/installs?status=active&keyword=${encodeURIComponent(NAME)}`,
+    );
+    const id = list.body.data.find((i) => i.name === NAME)?.id;
+    await page.goto(p.url(`/business/installs/${id}`, HOST));
+    await page.getByTestId('install-section-calls-toggle').click();
+    expect(await page.getByTestId('install-timeout').inputValue()).toBe('45');
+    // A staff phone without a name: its message, nothing saved.
+    await page.getByTestId('install-agent-name-0').fill('');
+    await page.getByTestId('install-timeout').fill('90');
+    await page.getByTestId('install-save-calls').click();
+    expect(await fieldError(page, 'install-agent-name-0')).toMatch(/required/);
+    expect(
+      (await business<{ data: { settings: { timeout: number } } }>(`/v1/installs/${id}`)).body.data.settings
+        .timeout,
+    ).toBe(45);
+    await page.getByTestId('install-agent-name-0').fill('Reception');
+    await page.getByTestId('install-timeout').fill('90');
+    await page.getByTestId('install-save-calls').click();
+    await expect
+      .poll(async () => {
+        const one = await business<{ data: { settings: { timeout: number; phoneAgents: unknown[] } } }>(
+          `/v1/installs/${id}`,
+        );
+        return one.body.data.settings.timeout;
+      })
+      .toBe(90);
+    const one = await business<{ data: { name: string; settings: { phoneAgents: unknown[] } } }>(
+      `/v1/installs/${id}`,
+    );
+    expect(one.body.data.name).toBe(NAME);
+    expect(one.body.data.settings.phoneAgents).toHaveLength(1);
   });
 });
