@@ -35,9 +35,22 @@ import { pagesRoutes } from './modules/sites/routes/pages.ts';
 import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
 import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
 import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
+import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
+import { callsRoutes } from './modules/telephony/routes/calls.ts';
+import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
+import { scheduledCallJob } from './modules/telephony/service.ts';
+import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
+import { telephonyWidgetRoutes } from './modules/telephony/widget.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { sessionHolder } from './modules/users/service.ts';
 import { authPlugin, type SessionHolder } from './platform/auth/plugin.ts';
+import {
+  createCarrierDeps,
+  inProcessTransport,
+  sandboxRecordingRoutes,
+} from './platform/carrier/platform.ts';
+import { realClock, type SandboxClock } from './platform/carrier/sandbox/clock.ts';
+import { TwilioSandbox } from './platform/carrier/sandbox/sandbox.ts';
 import type { Config } from './platform/config.ts';
 import type { Db } from './platform/db/client.ts';
 import type { Deps } from './platform/deps.ts';
@@ -74,6 +87,8 @@ export type AppOptions = {
   logger?: Logger;
   /** Extra plugs after the modules' own (tests register a test job, listener or webhook route). */
   plug?: (plugs: Plugs) => void;
+  /** The sandbox carrier's clock (tests pass a ManualClock to run its time fast); real time otherwise. */
+  sandboxClock?: SandboxClock;
 };
 
 declare module 'fastify' {
@@ -88,8 +103,13 @@ function plugModules(p: Plugs): void {
   p.queue.register(p.deps.mailer.job);
   p.queue.register(passwordResetRequestJob);
   p.webhooks.provider(twilioProvider((sid) => twilioAuthTokenBySid(p.deps, sid)));
+  numbersWebhooks(p.webhooks, p.deps);
   p.widget.resolve = installByKey;
   p.widget.routes.push(installsWidgetRoutes);
+  // Telephony: the scheduled-call job, the carrier's webhooks, the widget's callback and schedule.
+  p.queue.register(scheduledCallJob);
+  registerTelephonyWebhooks(p.webhooks, p.deps);
+  p.widget.routes.push(telephonyWidgetRoutes);
   p.onReady.push(sealAgencySecrets);
 }
 
@@ -148,7 +168,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const events = createEventBus(logger);
   const realtime = createHub({ redisUrl: config.redisUrl, log: logger });
   const secrets = createSecrets(loadSecretsKey(config));
-  const deps: Deps = { db, config, mailer, log: logger, queue, events, realtime, secrets };
+  // The sandbox carrier (ADR 026): its webhooks to our own URLs go in process.
+  const sandbox = config.carrierSandbox
+    ? new TwilioSandbox({
+        clock:
+          opts.sandboxClock ??
+          realClock((err) => logger.warn({ err }, 'sandbox carrier: background work failed')),
+        publicBase: config.publicUrl.origin,
+        transport: inProcessTransport(() => app, {
+          trustProxy: config.trustProxy,
+          hosts: [config.publicUrl.hostname],
+          mainDomain: config.mainDomain,
+        }),
+      })
+    : null;
+  const carrier = createCarrierDeps(sandbox);
+  const deps: Deps = { db, config, mailer, log: logger, queue, events, realtime, secrets, carrier };
   app.decorate('deps', deps);
 
   const plugs: Plugs = {
@@ -227,6 +262,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         usersRoutes,
         phoneListsRoutes,
         installsRoutes,
+        callsRoutes,
+        numbersRoutes,
       ]) {
         await api.register(routes, deps);
       }
@@ -241,6 +278,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routes: plugs.widget.routes,
   });
   await app.register(webhookTree, { prefix: '/webhooks', registry: plugs.webhooks });
+  await app.register(sandboxRecordingRoutes, { sandbox });
   await app.register(socketTree, { db, hub: realtime, holder });
 
   // Uploaded images (agency logos): public files under <dataDir>/uploads, never the web app's index.html.

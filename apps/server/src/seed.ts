@@ -1,14 +1,16 @@
 // The first start's data (the main agency; with demo data the demo tenants and their users). Users are
 // created through the users module; the agencies and businesses here are plain rows of a fresh database.
-import { eq } from 'drizzle-orm';
+import crypto from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { claimWhitelabel } from './modules/agencies/service.ts';
 import { agencies } from './modules/agencies/tables.ts';
 import { businesses } from './modules/businesses/tables.ts';
 import { createInstall } from './modules/installs/service.ts';
+import { addDemoNumber, DEMO_INSTALL_NUMBER } from './modules/telephony/service.ts';
 import { createUser } from './modules/users/service.ts';
 import type { Config } from './platform/config.ts';
 import type { Deps } from './platform/deps.ts';
-import { inTransaction, platformSystemContext, tenantContext } from './platform/tenancy/context.ts';
+import { type Ctx, inTransaction, platformSystemContext, tenantContext } from './platform/tenancy/context.ts';
 
 export type DemoLogin = { label: string; email: string; password: string; site: string };
 
@@ -59,6 +61,25 @@ export function demoLogins(config: Config): DemoLogin[] {
   ];
 }
 
+/** A sandbox carrier account for a demo agency (the sandbox creates it on first use). */
+function sandboxAccount() {
+  return {
+    accountSid: `AC${crypto.randomBytes(16).toString('hex')}`,
+    authToken: crypto.randomBytes(16).toString('hex'),
+    sandbox: true,
+  };
+}
+
+/** Bright Dental's demo install gets a sandbox number to call from, so a callback works on `npm start`. */
+async function demoNumber(ctx: Ctx, input: { agencyId: number; businessId: number }) {
+  const res = await ctx.db.execute(
+    sql`select id from installs where business_id = ${input.businessId} order by id limit 1`,
+  );
+  const install = res.rows[0] as { id: number } | undefined;
+  if (!install) return;
+  await addDemoNumber(ctx, { ...input, installId: install.id, phoneNumber: DEMO_INSTALL_NUMBER });
+}
+
 /**
  * First start: the main agency on the main domain, always (the main domain must answer). With demo data,
  * also a SuperAdmin, the Acme agency on acme.<MAIN_DOMAIN> with its own branding, and a business with users
@@ -102,7 +123,8 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
           address: '100 Main Street, Austin, TX 78701',
           landingPage: true,
         },
-        twilio_config: { accountSid: 'ACsandbox' },
+        // The demo runs on the sandbox carrier (ADR 026): an account of its own, the token sealed at start.
+        twilio_config: sandboxAccount(),
         properties: { installs: 100 },
       })
       .returning();
@@ -122,7 +144,7 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
           address: '42 Harbor Road, Portland, ME 04101',
           landingPage: true,
         },
-        twilio_config: { accountSid: 'ACsandbox' },
+        twilio_config: sandboxAccount(),
         properties: { installs: 25 },
       })
       .returning();
@@ -168,6 +190,7 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
       agentType: 'agent',
       firstName: 'Dana',
       lastName: 'Bright',
+      phone: '+15005550102',
     });
     await user('support@brightdental.test', {
       role: 'BusinessUser',
@@ -217,6 +240,7 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
         caller_id: null,
       },
     });
+    await demoNumber(ctx, { agencyId: acme.id, businessId: dental.id });
   });
   return logins;
 }

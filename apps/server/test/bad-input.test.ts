@@ -11,8 +11,6 @@ const NUL = 'a\u0000b';
 const NUL_MESSAGE = /must not contain a NUL character/;
 const HUGE_IDS = ['2147483648', '99999999999999999999'];
 
-const SID = 'AC0123456789abcdef0123456789abcdef';
-const AUTH_TOKEN = 'twilio-auth-token-of-agency-a';
 
 const c = useSuite({
   plug: (p) =>
@@ -170,6 +168,8 @@ describe('bad input on the widget and webhook trees', () => {
   });
 
   it('a signed carrier webhook with a NUL byte is refused with 400 and records nothing', async () => {
+    // Agency Setup checks the account with the carrier: a sandbox account passes.
+    const { sid: SID, authToken: AUTH_TOKEN } = c.t.app.deps.carrier.createSandboxAccount('Agency A');
     const res = await c.call(tokens.SuperAdmin, 'PUT', `/v1/agencies/${c.seed.a.agency.id}/twilio-config`, {
       accountSid: SID,
       authToken: AUTH_TOKEN,

@@ -48,6 +48,24 @@ export const ZTwilioConfigInput = z.object({
 });
 export type TTwilioConfigInput = z.infer<typeof ZTwilioConfigInput>;
 
+/**
+ * Agency Setup (PUT /v1/agencies/twilio-config): the agency's own Twilio account (SID and auth token,
+ * checked against the carrier before saving), or `{ sandbox: true }` to try the product on the sandbox
+ * carrier. One object rather than a union, so a bad SID still reports on its own field.
+ */
+export const ZTwilioSetupInput = z
+  .object({
+    sandbox: z.literal(true).optional(),
+    accountSid: ZTwilioConfigInput.shape.accountSid.optional(),
+    authToken: ZTwilioConfigInput.shape.authToken.optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.sandbox) return;
+    if (!v.accountSid) ctx.addIssue({ code: 'custom', path: ['accountSid'], message: 'validation.required' });
+    if (!v.authToken) ctx.addIssue({ code: 'custom', path: ['authToken'], message: 'validation.required' });
+  });
+export type TTwilioSetupInput = z.infer<typeof ZTwilioSetupInput>;
+
 const ZAgencyFlags = z.object({
   free_fee: bool(),
   is_template: bool(),
@@ -232,7 +250,12 @@ export const ZChangeAgencyPasswordRequest = z
 
 export const ZTwilioStatusResponse = z.object({
   success: z.literal(true),
-  data: z.object({ configured: z.boolean(), accountSid: z.string().nullable() }),
+  data: z.object({
+    configured: z.boolean(),
+    accountSid: z.string().nullable(),
+    /** The agency chose the sandbox carrier: calls and texts are simulated (Sandbox Phones screen). */
+    sandbox: z.boolean(),
+  }),
 });
 
 export const ZAgencyImageRequest = z.object({

@@ -5,6 +5,9 @@ import br from '../locales/br.json' with { type: 'json' };
 import businessesBr from '../locales/businesses.br.json' with { type: 'json' };
 import businessesEn from '../locales/businesses.en.json' with { type: 'json' };
 import businessesEs from '../locales/businesses.es.json' with { type: 'json' };
+import callsBr from '../locales/calls.br.json' with { type: 'json' };
+import callsEn from '../locales/calls.en.json' with { type: 'json' };
+import callsEs from '../locales/calls.es.json' with { type: 'json' };
 import credentialsBr from '../locales/credentials.br.json' with { type: 'json' };
 import credentialsEn from '../locales/credentials.en.json' with { type: 'json' };
 import credentialsEs from '../locales/credentials.es.json' with { type: 'json' };
@@ -16,6 +19,9 @@ import fieldsEs from '../locales/fields.es.json' with { type: 'json' };
 import installsBr from '../locales/installs.br.json' with { type: 'json' };
 import installsEn from '../locales/installs.en.json' with { type: 'json' };
 import installsEs from '../locales/installs.es.json' with { type: 'json' };
+import numbersBr from '../locales/numbers.br.json' with { type: 'json' };
+import numbersEn from '../locales/numbers.en.json' with { type: 'json' };
+import numbersEs from '../locales/numbers.es.json' with { type: 'json' };
 import usersBr from '../locales/users.br.json' with { type: 'json' };
 import usersEn from '../locales/users.en.json' with { type: 'json' };
 import usersEs from '../locales/users.es.json' with { type: 'json' };
@@ -26,9 +32,9 @@ import { fieldKey, fieldLabel, issueMessageWith } from './zod.ts';
 type Catalogue = { [key: string]: string | Catalogue };
 // Each domain keeps its messages in its own files (locales/<domain>.<lang>.json), merged here.
 export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
-  en: [en, agenciesEn, businessesEn, usersEn, credentialsEn, fieldsEn, installsEn],
-  es: [es, agenciesEs, businessesEs, usersEs, credentialsEs, fieldsEs, installsEs],
-  br: [br, agenciesBr, businessesBr, usersBr, credentialsBr, fieldsBr, installsBr],
+  en: [en, agenciesEn, businessesEn, usersEn, credentialsEn, fieldsEn, installsEn, callsEn, numbersEn],
+  es: [es, agenciesEs, businessesEs, usersEs, credentialsEs, fieldsEs, installsEs, callsEs, numbersEs],
+  br: [br, agenciesBr, businessesBr, usersBr, credentialsBr, fieldsBr, installsBr, callsBr, numbersBr],
 };
 
 function merge(a: Catalogue, b: Catalogue): Catalogue {

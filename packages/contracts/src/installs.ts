@@ -279,6 +279,8 @@ export const ZCanCreateInstall = z.object({
   available_installs: z.number().int(),
 });
 export type TCanCreateInstall = z.infer<typeof ZCanCreateInstall>;
+/** Its body carries nothing (the business is the caller's); an empty object or none. */
+export const ZCanCreateInstallRequest = z.object({}).nullish();
 export const ZCanCreateInstallResponse = z.object({ success: z.literal(true), data: ZCanCreateInstall });
 
 export const ZEmbedCodeResponse = z.object({

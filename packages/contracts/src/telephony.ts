@@ -63,6 +63,41 @@ export const ZCallerIdVerification = z.object({
   verified: z.boolean(),
 });
 
+export const ZAvailableNumberListResponse = z.object({ data: z.array(ZAvailableNumber) });
+
+/** POST /v1/installs/{id}/assign-phonenumber: one of the business's purchased numbers. */
+export const ZNumberAssign = z.object({ number_id: z.coerce.number().int().positive() });
+
+/** POST /v1/numbers: a caller id or landline number of the business, to verify with the carrier's call. */
+export const ZNumberCreate = z.object({
+  phone_number: zPhone(),
+  kind: z.enum(['caller_id', 'landline']).default('caller_id'),
+  friendly_name: z.string().trim().max(64).optional(),
+  install_id: z.number().int().positive().nullable().optional(),
+});
+export type TNumberCreate = z.infer<typeof ZNumberCreate>;
+
+/** PUT /v1/numbers/{id} */
+export const ZNumberUpdate = z.object({
+  friendly_name: z.string().trim().max(64).optional(),
+  sms_enabled: z.boolean().optional(),
+  install_id: z.number().int().positive().nullable().optional(),
+});
+export type TNumberUpdate = z.infer<typeof ZNumberUpdate>;
+
+/** POST /v1/installs/{id}/check-number: what the carrier says about the install's number. */
+export const ZNumberCheck = z.object({
+  phone_number: z.string(),
+  /** The carrier still has the number on the agency's account. */
+  found: z.boolean(),
+  /** Its voice and SMS webhooks point at this platform (after any re-pointing). */
+  webhooks_ok: z.boolean(),
+  /** They did not, and were re-pointed now. */
+  repointed: z.boolean(),
+});
+export const ZNumberCheckResponse = dataOf(ZNumberCheck);
+export const ZCallerIdVerificationResponse = dataOf(ZCallerIdVerification);
+
 // ---------------------------------------------------------------- callbacks and calls
 
 export const CALL_OUTCOMES = [

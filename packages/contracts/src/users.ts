@@ -50,6 +50,8 @@ export const ZBusinessUser = z.object({
   user_type: z.enum(USER_TYPES).nullable(),
   agent_type: z.enum(AGENT_TYPES).nullable(),
   settings: z.object({ custom_type_pages: z.array(z.enum(CUSTOM_TYPE_PAGES)) }),
+  /** The staff phone a voice agent is rung on for callbacks (E.164), or null. */
+  phone: z.string().nullable(),
   active: z.boolean(),
   /** The business owner: nobody deletes it. */
   is_owner: z.boolean(),
@@ -66,6 +68,8 @@ export const ZUserSummary = z.object({
   role: z.string(),
   user_type: z.enum(USER_TYPES).nullable(),
   agent_type: z.enum(AGENT_TYPES).nullable(),
+  /** The staff phone (E.164), or null. */
+  phone: z.string().nullable(),
 });
 export type TUserSummary = z.infer<typeof ZUserSummary>;
 
@@ -76,6 +80,8 @@ const businessUserFields = {
   role: z.enum(BUSINESS_USER_ROLES).default('BusinessUser'),
   user_type: z.enum(USER_TYPES).nullable().optional(),
   agent_type: z.enum(AGENT_TYPES).nullable().optional(),
+  /** The staff phone, stored in E.164; null (or absent on create) for none, absent on an edit keeps it. */
+  phone: zPhone().nullable().optional(),
   settings: ZBusinessUserSettings.optional(),
 };
 

@@ -53,6 +53,7 @@ const ZEnv = z.object({
     })
     .transform((v) => ['1', 'true', 'yes', 'on'].includes(v))
     .optional(),
+  CARRIER_SANDBOX: bool.default(true),
 });
 
 export type Config = {
@@ -102,6 +103,11 @@ export type Config = {
    * CSP upgrade-insecure-requests sent, which would turn a plain-http site into a blank page.
    */
   tls: boolean;
+  /**
+   * The embedded Twilio-compatible sandbox carrier (ADR 026): one per process, for agencies that choose
+   * it, the Sandbox Phones screen and the tests. On by default.
+   */
+  carrierSandbox: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -152,5 +158,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicCheckRatePerAddress: e.PUBLIC_CHECK_RATE_PER_ADDRESS,
     publicCheckRatePerEmail: e.PUBLIC_CHECK_RATE_PER_EMAIL,
     tls: e.TLS ?? publicUrl.protocol === 'https:',
+    carrierSandbox: e.CARRIER_SANDBOX,
   };
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { CarrierDeps } from './carrier/platform.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { EventBus } from './events/events.ts';
@@ -17,4 +18,6 @@ export type Deps = {
   events: EventBus;
   realtime: Hub;
   secrets: Secrets;
+  /** Carriers per agency account (real Twilio or the process's sandbox), and the sandbox itself. */
+  carrier: CarrierDeps;
 };

@@ -30,4 +30,5 @@ export const agencyRoutes: Record<string, LazyExoticComponent<ComponentType>> = 
   'agency.packages': lazy(() => import('../features/billing/package-list.tsx')),
   'agency.packages.add': packageForm,
   'agency.packages.edit': packageForm,
+  'agency.setup': lazy(() => import('../features/agencies/setup-page.tsx')),
 };

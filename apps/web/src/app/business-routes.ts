@@ -1,6 +1,7 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 const userForm = lazy(() => import('../features/users/user-form.tsx'));
+const numberEdit = lazy(() => import('../features/numbers/number-edit-page.tsx'));
 const departmentForm = lazy(() => import('../features/users/department-form.tsx'));
 const installsPage = lazy(() => import('../features/installs/installs-page.tsx'));
 
@@ -21,4 +22,8 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.installs.deleted': installsPage,
   'business.installs.add': lazy(() => import('../features/installs/install-add-page.tsx')),
   'business.installs.edit': lazy(() => import('../features/installs/install-edit-page.tsx')),
+  'business.numbers': lazy(() => import('../features/numbers/numbers-page.tsx')),
+  'business.numbers.edit': numberEdit,
+  'business.numbers.verification': lazy(() => import('../features/numbers/number-verification-page.tsx')),
+  'business.setting.number': numberEdit,
 };

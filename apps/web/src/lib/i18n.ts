@@ -21,6 +21,9 @@ import installsEs from '../locales/installs.es.json';
 import layoutBr from '../locales/layout.br.json';
 import layoutEn from '../locales/layout.en.json';
 import layoutEs from '../locales/layout.es.json';
+import numbersSetupBr from '../locales/numbers-setup.br.json';
+import numbersSetupEn from '../locales/numbers-setup.en.json';
+import numbersSetupEs from '../locales/numbers-setup.es.json';
 import screensBr from '../locales/screens.br.json';
 import screensEn from '../locales/screens.en.json';
 import screensEs from '../locales/screens.es.json';
@@ -54,22 +57,40 @@ const initial: TLanguage = isLanguage(stored) ? stored : browserLanguage();
 void i18next.use(initReactI18next).init({
   resources: {
     en: {
-      translation: [en, layoutEn, screensEn, adminEn, agencyEn, businessEn, installsEn].reduce(
-        merge,
-        serverMessages('en') as Tree,
-      ),
+      translation: [
+        en,
+        layoutEn,
+        screensEn,
+        adminEn,
+        agencyEn,
+        businessEn,
+        installsEn,
+        numbersSetupEn,
+      ].reduce(merge, serverMessages('en') as Tree),
     },
     es: {
-      translation: [es, layoutEs, screensEs, adminEs, agencyEs, businessEs, installsEs].reduce(
-        merge,
-        serverMessages('es') as Tree,
-      ),
+      translation: [
+        es,
+        layoutEs,
+        screensEs,
+        adminEs,
+        agencyEs,
+        businessEs,
+        installsEs,
+        numbersSetupEs,
+      ].reduce(merge, serverMessages('es') as Tree),
     },
     br: {
-      translation: [br, layoutBr, screensBr, adminBr, agencyBr, businessBr, installsBr].reduce(
-        merge,
-        serverMessages('br') as Tree,
-      ),
+      translation: [
+        br,
+        layoutBr,
+        screensBr,
+        adminBr,
+        agencyBr,
+        businessBr,
+        installsBr,
+        numbersSetupBr,
+      ].reduce(merge, serverMessages('br') as Tree),
     },
   },
   lng: initial,

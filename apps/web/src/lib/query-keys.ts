@@ -76,4 +76,11 @@ export const keys = {
     embedCode: (id: number) => ['installs', 'embed-code', id] as const,
     canCreate: () => ['installs', 'can-create'] as const,
   },
+  numbers: {
+    all: ['numbers'] as const,
+    list: () => ['numbers', 'list'] as const,
+    detail: (id: number) => ['numbers', 'detail', id] as const,
+    /** The carrier's caller-id check of one phone number (polled on the verification screen). */
+    callerId: (phone: string) => ['numbers', 'caller-id', phone] as const,
+  },
 };

@@ -4,12 +4,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
+  expect422,
   expectCrossTenant404,
   expectRefused,
   fixtureCtx,
   login,
   PASSWORD,
   type RefusedCall,
+  snapshot,
   useSuite,
 } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
@@ -345,32 +347,84 @@ describe('PUT /v1/agencies/{id}/change-password', () => {
   });
 });
 
-describe('twilio-config and twilio-status', () => {
-  it('the AgencyAdmin stores its account; the token never comes back', async () => {
+describe('twilio-config and twilio-status (agency Setup)', () => {
+  // "Your own Twilio account" in tests is an account of the platform's sandbox carrier: deps.carrier.verify
+  // checks a sandbox account against the sandbox, any other against the real Twilio API.
+  const account = (name: string) => c.t.app.deps.carrier.createSandboxAccount(name);
+  const masked = (sid: string) => `AC${'*'.repeat(28)}${sid.slice(-4)}`;
+
+  it('the AgencyAdmin stores its account once the carrier accepts it; the token never comes back', async () => {
+    const own = account('Agency A on Twilio');
     const res = await call(tok(c.seed.a.agencyAdmin), 'PUT', '/v1/agencies/twilio-config', {
-      accountSid: SID,
-      authToken: 'tok-SECRET-1',
+      accountSid: own.sid,
+      authToken: own.authToken,
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.body).not.toContain('tok-SECRET-1');
-    expect(res.body).not.toContain(SID);
-    expect(openedTwilio(await agencyRow(A()))).toEqual({ accountSid: SID, authToken: 'tok-SECRET-1' });
+    expect(res.json().message).toBe('Telephony account saved successfully.');
+    expect(res.body).not.toContain(own.authToken);
+    expect(res.body).not.toContain(own.sid);
+    expect(openedTwilio(await agencyRow(A()))).toEqual({ accountSid: own.sid, authToken: own.authToken });
     const status = await call(tok(c.seed.a.agencyUser), 'GET', `/v1/agencies/${A()}/twilio-status`);
     expect(status.statusCode, status.body).toBe(200);
-    expect(status.json().data).toEqual({ configured: true, accountSid: `AC${'*'.repeat(28)}cdef` });
+    expect(status.json().data).toEqual({ configured: true, accountSid: masked(own.sid), sandbox: false });
     const profile = (await call(tok(c.seed.a.agencyAdmin), 'GET', '/v1/profile')).json();
     expect(profile.data.user.has_twilio_setup).toBe(true);
   });
 
+  it('refused credentials are a 422 on the auth token in each language, and nothing is saved', async () => {
+    const own = account('Agency A again');
+    const messages = {
+      en: 'The account SID or auth token was refused by Twilio.',
+      es: 'Twilio rechazó el SID de la cuenta o el token de autenticación.',
+      br: 'O SID da conta ou o token de autenticação foi recusado pelo Twilio.',
+    };
+    for (const [lang, message] of Object.entries(messages)) {
+      const before = await snapshot(c.t.pool, TABLES);
+      const res = await c.t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/agencies/twilio-config',
+        headers: { ...bearer(tok(c.seed.a.agencyAdmin)), 'accept-language': lang === 'br' ? 'pt-BR' : lang },
+        payload: { accountSid: own.sid, authToken: 'not-the-token' },
+      });
+      expect422(res, 'authToken', message);
+      expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
+    }
+  });
+
   it('an Admin stores an agency account by id; status of an unset one is false', async () => {
     const none = await call(tok(c.seed.admin), 'GET', `/v1/agencies/${B()}/twilio-status`);
-    expect(none.json().data).toEqual({ configured: false, accountSid: null });
+    expect(none.json().data).toEqual({ configured: false, accountSid: null, sandbox: false });
+    const own = account('Agency B on Twilio');
     const res = await call(tok(c.seed.admin), 'PUT', `/v1/agencies/${B()}/twilio-config`, {
-      accountSid: SID,
-      authToken: 'b-token',
+      accountSid: own.sid,
+      authToken: own.authToken,
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(openedTwilio(await agencyRow(B()))).toEqual({ accountSid: SID, authToken: 'b-token' });
+    expect(openedTwilio(await agencyRow(B()))).toEqual({ accountSid: own.sid, authToken: own.authToken });
+  });
+
+  it('choosing the sandbox makes a sandbox account for the agency and stores it, marked', async () => {
+    const res = await call(tok(c.seed.a.agencyAdmin), 'PUT', '/v1/agencies/twilio-config', { sandbox: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe(
+      'Sandbox chosen: calls and texts are simulated on the Sandbox Phones screen.',
+    );
+    const stored = openedTwilio(await agencyRow(A())) as {
+      accountSid: string;
+      authToken: string;
+      sandbox?: boolean;
+    };
+    expect(stored.sandbox).toBe(true);
+    const sandboxAccount = c.t.app.deps.carrier.sandbox?.accounts.get(stored.accountSid);
+    expect(sandboxAccount?.authToken).toBe(stored.authToken);
+    const status = await call(tok(c.seed.a.agencyUser), 'GET', `/v1/agencies/${A()}/twilio-status`);
+    expect(status.json().data).toEqual({
+      configured: true,
+      accountSid: masked(stored.accountSid),
+      sandbox: true,
+    });
+    const profile = (await call(tok(c.seed.a.agencyAdmin), 'GET', '/v1/profile')).json();
+    expect(profile.data.user.has_twilio_setup).toBe(true);
   });
 
   it('422, 403 and cross-tenant 404', async () => {
@@ -390,6 +444,8 @@ describe('twilio-config and twilio-status', () => {
       422,
       'The auth token field is required',
     );
+    await refused(tok(c.seed.a.agencyAdmin), 'PUT', '/v1/agencies/twilio-config', {}, 422);
+    await refused(tok(c.seed.a.agencyAdmin), 'PUT', '/v1/agencies/twilio-config', { sandbox: false }, 422);
     await refused(
       tok(c.seed.a.agencyUser),
       'PUT',
@@ -401,11 +457,15 @@ describe('twilio-config and twilio-status', () => {
       tok(c.seed.a.agencyUser),
       'PUT',
       `/v1/agencies/${A()}/twilio-config`,
-      { accountSid: SID, authToken: 'x' },
+      { sandbox: true },
       403,
     );
     await refused(tok(c.seed.a.businessAdmin), 'GET', `/v1/agencies/${A()}/twilio-status`, undefined, 403);
-    await cross('PUT', `/v1/agencies/${B()}/twilio-config`, { accountSid: SID, authToken: 'x' });
+    const own = account('Cross');
+    await cross('PUT', `/v1/agencies/${B()}/twilio-config`, {
+      accountSid: own.sid,
+      authToken: own.authToken,
+    });
     await cross('GET', `/v1/agencies/${B()}/twilio-status`);
   });
 });

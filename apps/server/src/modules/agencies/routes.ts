@@ -20,7 +20,7 @@ import {
   ZSendNotificationRequest,
   ZSendNotificationResponse,
   ZStripeSettingRequest,
-  ZTwilioConfigInput,
+  ZTwilioSetupInput,
   ZTwilioStatusResponse,
   ZUpdateAgencyRequest,
 } from '@stn/contracts/agencies';
@@ -124,8 +124,9 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       config: { capability: 'agencyTelephony.manage' },
       schema: {
         tags,
-        summary: "The agency's own telephony-provider account (the token is never returned)",
-        body: ZTwilioConfigInput,
+        summary:
+          "Agency Setup: the agency's own Twilio account (checked with Twilio before saving; the token is never returned), or { sandbox: true }",
+        body: ZTwilioSetupInput,
         response: { 200: ZAgencyMessageResponse, ...errors },
       },
     },
@@ -133,7 +134,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       const actor = actorOf(request);
       return {
         success: true as const,
-        message: t(request, 'agencies.twilio_updated'),
+        message: t(request, request.body.sandbox ? 'agencies.sandbox_chosen' : 'agencies.twilio_updated'),
         data: await svc.updateTwilioConfig(deps, actor, actor.agencyId ?? 0, request.body),
       };
     },
@@ -467,13 +468,13 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
         summary:
           "An agency's telephony-provider account, by the agency's id (named business_id in the product)",
         params: z.object({ business_id: z.coerce.number().int().positive() }),
-        body: ZTwilioConfigInput,
+        body: ZTwilioSetupInput,
         response: { 200: ZAgencyMessageResponse, ...errors },
       },
     },
     async (request) => ({
       success: true as const,
-      message: t(request, 'agencies.twilio_updated'),
+      message: t(request, request.body.sandbox ? 'agencies.sandbox_chosen' : 'agencies.twilio_updated'),
       data: await svc.updateTwilioConfig(deps, actorOf(request), request.params.business_id, request.body),
     }),
   );

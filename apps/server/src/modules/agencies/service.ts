@@ -5,12 +5,13 @@ import type {
   TCreateAgencyRequest,
   TPopupPaymentRequest,
   TStripeSettingRequest,
-  TTwilioConfigInput,
+  TTwilioSetupInput,
   TUpdateAgencyRequest,
   TWhitelabelInput,
 } from '@stn/contracts/agencies';
 import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
+import { CarrierError } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -82,6 +83,51 @@ export async function twilioAuthTokenBySid(deps: Deps, accountSid: string): Prom
     .limit(1);
   const token = row?.cfg.authToken;
   return token ? deps.secrets.open(token) : null;
+}
+
+/** The agency whose carrier account this is (a webhook finds its tenant by AccountSid), or null. */
+export async function agencyIdByAccountSid(deps: Deps, accountSid: string): Promise<number | null> {
+  const [row] = await deps.db
+    .select({ id: agencies.id })
+    .from(agencies)
+    .where(sql`${agencies.twilio_config}->>'accountSid' = ${accountSid}`)
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/**
+ * The agency's carrier account for placing calls: its Twilio account (the auth token opened) or its
+ * sandbox account; null when the agency has no telephony setup.
+ */
+export async function agencyCarrierAccount(
+  deps: Pick<Deps, 'db' | 'secrets'>,
+  agencyId: number,
+): Promise<{ accountSid: string; authToken: string; sandbox: boolean } | null> {
+  const [row] = await deps.db
+    .select({ cfg: agencies.twilio_config })
+    .from(agencies)
+    .where(eq(agencies.id, agencyId))
+    .limit(1);
+  const cfg = row?.cfg;
+  if (!cfg?.accountSid || !cfg.authToken) return null;
+  return {
+    accountSid: cfg.accountSid,
+    authToken: deps.secrets.open(cfg.authToken),
+    sandbox: cfg.sandbox === true,
+  };
+}
+
+/** The countries the agency's businesses may call and text (ISO codes, e.g. US, CA). */
+export async function agencyAllowedCountries(
+  ctx: Pick<Ctx, 'db'>,
+  input: { agencyId: number },
+): Promise<string[]> {
+  const [row] = await ctx.db
+    .select({ countries: agencies.allowed_countries })
+    .from(agencies)
+    .where(eq(agencies.id, input.agencyId))
+    .limit(1);
+  return row?.countries ?? [];
 }
 
 /**
@@ -511,14 +557,41 @@ export async function changeAgencyPassword(ctx: Ctx, input: { id: number; passwo
   });
 }
 
-export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, input: TTwilioConfigInput) {
+/**
+ * Agency Setup (spec 000 §4): the agency's own Twilio account, checked against the carrier BEFORE it is
+ * saved (refused credentials save nothing), or the sandbox carrier: a sandbox account is made for the
+ * agency and stored the same way, marked `sandbox`. The auth token is sealed at rest (ADR 016).
+ */
+export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, input: TTwilioSetupInput) {
   const agency = await findAgency(deps.db, actor, id);
+  let config: { accountSid: string; authToken: string; sandbox?: true };
+  if (input.sandbox) {
+    let account: { sid: string; authToken: string };
+    try {
+      account = deps.carrier.createSandboxAccount(agency.name);
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err;
+      throw invalid('sandbox', 'agencies.sandbox_off');
+    }
+    config = { accountSid: account.sid, authToken: account.authToken, sandbox: true };
+  } else {
+    const accountSid = input.accountSid ?? '';
+    const authToken = input.authToken ?? '';
+    try {
+      await deps.carrier.verify({ accountSid, authToken });
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err;
+      deps.log.info({ code: err.code, status: err.status }, 'agency setup: carrier refused the account');
+      throw invalid(
+        'authToken',
+        err.isAuthentication ? 'agencies.twilio_refused' : 'agencies.twilio_unreachable',
+      );
+    }
+    config = { accountSid, authToken };
+  }
   await deps.db
     .update(agencies)
-    .set({
-      twilio_config: sealTwilio(deps, { accountSid: input.accountSid, authToken: input.authToken }),
-      updated_at: new Date(),
-    })
+    .set({ twilio_config: sealTwilio(deps, config), updated_at: new Date() })
     .where(eq(agencies.id, agency.id));
   return presentAgency(deps.db, agency.id);
 }
@@ -526,7 +599,11 @@ export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, i
 export async function twilioStatus(deps: Deps, actor: Actor, id: number) {
   const agency = await findAgency(deps.db, actor, id);
   const cfg = agency.twilio_config;
-  return { configured: Boolean(cfg.accountSid && cfg.authToken), accountSid: maskSid(cfg.accountSid) };
+  return {
+    configured: Boolean(cfg.accountSid && cfg.authToken),
+    accountSid: maskSid(cfg.accountSid),
+    sandbox: cfg.sandbox === true,
+  };
 }
 
 /** Installs the agency may still hand out: the businesses module's count, the one its limit enforces. */

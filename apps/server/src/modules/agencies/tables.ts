@@ -60,9 +60,9 @@ export const agencies = pgTable(
       .$type<{ publicKey?: string; secretKey?: string }>()
       .notNull()
       .default({}),
-    /** Telephony-provider account (spec: twilioConfig). */
+    /** Telephony-provider account (spec: twilioConfig); `sandbox` when it is a sandbox-carrier account. */
     twilio_config: jsonb('twilio_config')
-      .$type<{ accountSid?: string; authToken?: string }>()
+      .$type<{ accountSid?: string; authToken?: string; sandbox?: boolean }>()
       .notNull()
       .default({}),
     /** Countries the agency's businesses may text and call (International). */

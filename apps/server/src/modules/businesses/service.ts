@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import type { Ctx } from '../../platform/tenancy/context.ts';
+import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
 import { installStats } from './business-accounts.ts';
 import { businesses } from './tables.ts';
 
@@ -93,4 +93,38 @@ export async function businessNames(
 /** A condition for another module's query: the business of that id is named like the pattern. */
 export function businessNameMatches(businessId: SQLWrapper, pattern: string): SQL {
   return sql`${businessId} in (select ${businesses.id} from ${businesses} where ${businesses.name} ilike ${pattern})`;
+}
+
+/**
+ * The business's calls this month against its limit; a limit of 0 (or none) is no cap, as the web app
+ * shows it (∞).
+ */
+export async function callUsage(ctx: Ctx): Promise<{ used: number; cap: number | null; reached: boolean }> {
+  const { businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ used: businesses.number_of_calls, cap: businesses.calls })
+    .from(businesses)
+    .where(eq(businesses.id, businessId));
+  const used = row?.used ?? 0;
+  const cap = row && row.cap > 0 ? row.cap : null;
+  return { used, cap, reached: cap !== null && used >= cap };
+}
+
+/**
+ * Counts one call against the business's monthly limit, atomically: false (and nothing counted) when the
+ * limit is already reached.
+ */
+export async function countCall(ctx: Ctx): Promise<boolean> {
+  const { businessId } = businessOf(ctx);
+  const rows = await ctx.db
+    .update(businesses)
+    .set({ number_of_calls: sql`${businesses.number_of_calls} + 1` })
+    .where(
+      and(
+        eq(businesses.id, businessId),
+        sql`(${businesses.calls} <= 0 or ${businesses.number_of_calls} < ${businesses.calls})`,
+      ),
+    )
+    .returning({ id: businesses.id });
+  return rows.length > 0;
 }

@@ -157,3 +157,27 @@ export async function importPhoneList(ctx: Ctx, input: TPhoneImportRequest & { l
   });
   return { imported, skipped: values.length - imported, invalid: invalidValues.slice(0, INVALID_SHOWN) };
 }
+
+/**
+ * Whether calls and texts to or from this number are refused for the context's business: on the
+ * platform's, the agency's or the business's blacklist, and on none of their whitelists (a whitelist
+ * entry overrides a blacklist entry).
+ */
+export async function isBlocked(ctx: Ctx, phone: string): Promise<boolean> {
+  const { agencyId, businessId } = businessOf(ctx);
+  const rows = await ctx.db
+    .select({ list: phoneLists.list })
+    .from(phoneLists)
+    .where(
+      and(
+        eq(phoneLists.phone, phone),
+        or(
+          and(isNull(phoneLists.agency_id), isNull(phoneLists.business_id)),
+          and(eq(phoneLists.agency_id, agencyId), isNull(phoneLists.business_id)),
+          and(eq(phoneLists.agency_id, agencyId), eq(phoneLists.business_id, businessId)),
+        ),
+      ),
+    );
+  const lists = new Set(rows.map((r) => r.list));
+  return lists.has('blacklist') && !lists.has('whitelist');
+}

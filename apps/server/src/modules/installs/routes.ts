@@ -1,6 +1,7 @@
 import { ZErrorResponse, ZIdParams } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import {
+  ZCanCreateInstallRequest,
   ZCanCreateInstallResponse,
   ZEmbedCodeResponse,
   ZInstallAllResponse,
@@ -79,7 +80,8 @@ export const installsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       schema: {
         tags,
         summary: 'Whether the business may add an install: its limit, and its active and archived installs',
-        response: { 200: ZCanCreateInstallResponse, ...denied },
+        body: ZCanCreateInstallRequest,
+        response: { 200: ZCanCreateInstallResponse, ...denied, 422: ZErrorResponse },
       },
     },
     async (request) => ({ success: true as const, data: await canCreateInstall(ctxOf(deps, request)) }),

@@ -37,6 +37,7 @@ export function toUserSummary(u: UserRow): TUserSummary {
     role: u.role,
     user_type: u.user_type,
     agent_type: u.agent_type,
+    phone: u.phone,
   };
 }
 
@@ -50,6 +51,7 @@ function toBusinessUser(u: UserRow, ownerId: number | null): TBusinessUser {
     user_type: u.user_type,
     agent_type: u.agent_type,
     settings: { custom_type_pages: u.settings.custom_type_pages ?? [] },
+    phone: u.phone,
     active: u.active,
     is_owner: u.id === ownerId,
     created_at: u.created_at.toISOString(),
@@ -172,6 +174,7 @@ export async function createBusinessUser(
       businessId,
       userType,
       agentType: input.agent_type ?? null,
+      phone: input.phone ?? null,
       settings: pages ? { custom_type_pages: pages } : {},
     });
   });
@@ -217,6 +220,7 @@ export async function updateBusinessUser(
         role: input.role,
         user_type: userType,
         agent_type: input.agent_type ?? null,
+        ...(input.phone !== undefined ? { phone: input.phone } : {}),
         settings: pages ? { ...otherSettings, custom_type_pages: pages } : otherSettings,
         active,
       },

@@ -9,7 +9,7 @@ import {
   type TUserType,
   userTypesFor,
 } from '@stn/contracts/roles';
-import type { TUserSummary } from '@stn/contracts/users';
+import { type TUserSummary, toE164 } from '@stn/contracts/users';
 import {
   type AnyColumn,
   and,
@@ -44,7 +44,7 @@ import { audit } from '../audit/service.ts';
 import { businesses } from '../businesses/tables.ts';
 import { findBusinessUser, guardRights, requireBusinessPage, rightsOf } from './business-access.ts';
 import { emailTaken, findAgencyUser, findUserRow, type UserRow, userCols } from './queries.ts';
-import { departments, type UserSettings, users } from './tables.ts';
+import { departmentAgents, departments, type UserSettings, users } from './tables.ts';
 
 export type { UserRow };
 
@@ -60,7 +60,17 @@ export type CreateUserInput = {
   agentType?: TAgentType | null;
   settings?: UserSettings;
   emailVerified?: boolean;
+  /** The staff phone; stored in E.164 (a number that is not one is a 422 on `phone`). */
+  phone?: string | null;
 };
+
+/** A staff phone in E.164, or null for none; anything else is a 422 'Wrong phone number format!!'. */
+function staffPhone(raw: string | null | undefined): string | null {
+  if (raw === null || raw === undefined || raw.trim() === '') return null;
+  const e164 = toE164(raw);
+  if (!e164) throw invalid('phone', 'validation.phone');
+  return e164;
+}
 
 /** Creates a user after checking that role, tenant and user type fit together (spec 000 §6). */
 export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<number> {
@@ -90,6 +100,7 @@ export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<numb
   if (userType && !allowedTypes.includes(userType)) throw invalid('user_type', 'validation.in');
   if (!userType && allowedTypes.length > 0) throw invalid('user_type', 'validation.required');
   const email = input.email.trim().toLowerCase();
+  const phone = staffPhone(input.phone);
   if (await emailTaken(db, email)) throw invalid('email', 'validation.email_taken');
 
   const [row] = await db
@@ -103,6 +114,7 @@ export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<numb
       role: input.role,
       user_type: userType,
       agent_type: input.agentType ?? null,
+      phone,
       agency_id: agencyId,
       business_id: businessId,
       settings: input.settings ?? {},
@@ -190,6 +202,8 @@ export type UserChanges = Partial<{
   agent_type: TAgentType | null;
   settings: UserSettings;
   active: boolean;
+  /** Stored in E.164; null removes it. */
+  phone: string | null;
 }>;
 
 /**
@@ -246,7 +260,7 @@ export async function updateUser(
   return inTransaction(ctx, async (tx) => {
     const current = await findUserRow(tx, input.id, true);
     if (!current) throw notFound();
-    const { email, active, ...rest } = input.set;
+    const { email, active, phone, ...rest } = input.set;
     const emailChanged = email !== undefined && email.toLowerCase() !== current.email.toLowerCase();
     if (emailChanged) await guardCredentials(tx, { target: current, proven: input.proven });
     if (emailChanged && (await emailTaken(tx.db, email, current.id))) {
@@ -258,6 +272,7 @@ export async function updateUser(
       .set({
         ...rest,
         ...(email !== undefined ? { email } : {}),
+        ...(phone !== undefined ? { phone: staffPhone(phone) } : {}),
         ...(emailChanged ? { email_verified_at: null } : {}),
         ...(activeChanged ? { active, suspended_by: null } : {}),
         updated_at: new Date(),
@@ -663,6 +678,31 @@ export async function impersonableUserRows(
   return { rows, total: total?.n ?? 0 };
 }
 
+/**
+ * The voice agents of one of the business's departments who have a phone (E.164) to ring for callbacks,
+ * active users only, in id order.
+ */
+export async function departmentVoiceAgents(
+  ctx: Pick<Ctx, 'db'>,
+  input: { businessId: number; departmentId: number },
+): Promise<{ id: number; name: string; phone: string }[]> {
+  const rows = await ctx.db
+    .select({ id: users.id, first: users.first_name, last: users.last_name, phone: users.phone })
+    .from(departmentAgents)
+    .innerJoin(users, eq(users.id, departmentAgents.user_id))
+    .where(
+      and(
+        eq(departmentAgents.department_id, input.departmentId),
+        eq(departmentAgents.business_id, input.businessId),
+        eq(departmentAgents.channel, 'voice'),
+        eq(users.active, true),
+        sql`${users.phone} is not null`,
+      ),
+    )
+    .orderBy(asc(users.id));
+  return rows.map((r) => ({ id: r.id, name: `${r.first} ${r.last}`.trim(), phone: r.phone ?? '' }));
+}
+
 // ---------------------------------------------------------------------------------------------------
 // What the installs module reads of a business's users and departments (agents of an install).
 
@@ -687,6 +727,7 @@ export async function businessUserSummaries(
         role: u.role,
         user_type: u.user_type,
         agent_type: u.agent_type,
+        phone: u.phone,
       },
     ]),
   );

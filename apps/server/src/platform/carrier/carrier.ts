@@ -50,8 +50,8 @@ export type CarrierAccount = {
 export type CreateCallInput = {
   to: E164;
   from: E164;
-  /** Where the carrier fetches the call's TwiML once answered. */
-  url: string;
+  /** Where the carrier fetches the call's TwiML once answered (or `twiml` inline). */
+  url?: string;
   method?: 'GET' | 'POST';
   statusCallback?: string;
   statusCallbackEvents?: CallEvent[];
@@ -59,6 +59,10 @@ export type CreateCallInput = {
   timeout?: number;
   record?: boolean;
   machineDetection?: 'Enable' | 'DetectMessageEnd';
+  /** Where the recording callback goes when `record` is true. */
+  recordingStatusCallback?: string;
+  /** Inline TwiML instead of `url`. */
+  twiml?: string;
 };
 
 export type UpdateCallInput = {
@@ -76,7 +80,11 @@ export type CarrierCall = {
   direction: string;
   parentCallSid: string | null;
   duration: number | null;
+  /** human, machine_start, machine_end_beep, ... when machine detection was asked. */
+  answeredBy: string | null;
 };
+
+export type RecordingAudio = { contentType: string; body: Buffer };
 
 export type CreateMessageInput = { to: E164; from: E164; body: string; statusCallback?: string };
 
@@ -137,7 +145,11 @@ export type CallerIdValidation = {
 export interface Carrier {
   fetchAccount(): Promise<CarrierAccount>;
   createCall(input: CreateCallInput): Promise<CarrierCall>;
+  fetchCall(callSid: string): Promise<CarrierCall>;
+  /** Status canceled (not answered yet) or completed (hang up), or new TwiML (url/twiml) for a live call. */
   updateCall(callSid: string, input: UpdateCallInput): Promise<CarrierCall>;
+  /** A recording's audio by its sid or its RecordingUrl (a WAV file). */
+  fetchRecordingAudio(recording: string): Promise<RecordingAudio>;
   createMessage(input: CreateMessageInput): Promise<CarrierMessage>;
   searchAvailableNumbers(search: AvailableNumberSearch): Promise<AvailableNumber[]>;
   purchaseNumber(phoneNumber: E164, input?: IncomingNumberInput): Promise<IncomingNumber>;

@@ -9,6 +9,7 @@ import type {
   IncomingNumber,
   IncomingNumberInput,
   MessageStatus,
+  RecordingAudio,
 } from './carrier.ts';
 import { CarrierError } from './carrier.ts';
 
@@ -27,7 +28,10 @@ function carrierError(error: unknown): Error {
   if (error instanceof twilio.RestException) {
     return new CarrierError(error.message, error.code ?? null, error.status, error.moreInfo ?? null);
   }
-  return error instanceof Error ? error : new Error(String(error));
+  if (error instanceof CarrierError) return error;
+  // No answer at all (network, DNS, timeout): the carrier is unreachable.
+  const message = error instanceof Error ? error.message : String(error);
+  return new CarrierError(`The carrier could not be reached: ${message}`, null, 502);
 }
 
 async function guarded<T>(run: () => Promise<T>): Promise<T> {
@@ -75,6 +79,7 @@ export class TwilioCarrier implements Carrier {
     direction: string;
     parentCallSid: string | null;
     duration: string | null;
+    answeredBy?: string | null;
   }): CarrierCall {
     return {
       sid: c.sid,
@@ -85,6 +90,7 @@ export class TwilioCarrier implements Carrier {
       direction: c.direction,
       parentCallSid: c.parentCallSid ?? null,
       duration: c.duration == null ? null : Number(c.duration),
+      answeredBy: c.answeredBy ?? null,
     };
   }
 
@@ -94,20 +100,56 @@ export class TwilioCarrier implements Carrier {
         await this.client.calls.create({
           to: input.to,
           from: input.from,
-          url: input.url,
+          ...(input.url ? { url: input.url } : {}),
+          ...(input.twiml ? { twiml: input.twiml } : {}),
           ...(input.method ? { method: input.method } : {}),
           ...(input.statusCallback ? { statusCallback: input.statusCallback } : {}),
           ...(input.statusCallbackEvents ? { statusCallbackEvent: input.statusCallbackEvents } : {}),
           ...(input.timeout !== undefined ? { timeout: input.timeout } : {}),
           ...(input.record !== undefined ? { record: input.record } : {}),
           ...(input.machineDetection ? { machineDetection: input.machineDetection } : {}),
+          ...(input.recordingStatusCallback
+            ? { recordingStatusCallback: input.recordingStatusCallback }
+            : {}),
         }),
       ),
     );
   }
 
+  fetchCall(callSid: string): Promise<CarrierCall> {
+    return guarded(async () => this.call(await this.client.calls(callSid).fetch()));
+  }
+
   updateCall(callSid: string, input: Parameters<Carrier['updateCall']>[1]): Promise<CarrierCall> {
     return guarded(async () => this.call(await this.client.calls(callSid).update(input)));
+  }
+
+  /**
+   * The recording's WAV: `<RecordingUrl>.wav` (or the recording's media URL from its sid), fetched with
+   * the account's credentials.
+   */
+  fetchRecordingAudio(recording: string): Promise<RecordingAudio> {
+    return guarded(async () => {
+      const { accountSid, authToken } = this.options;
+      const base = /^https?:\/\//.test(recording)
+        ? recording.replace(/\.(wav|mp3|json)$/, '')
+        : `https://api.twilio.com/2010-04-01/Accounts/${accountSid}/Recordings/${recording}`;
+      const res = await fetch(`${base}.wav`, {
+        headers: { authorization: `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}` },
+        signal: AbortSignal.timeout(30_000),
+      });
+      if (!res.ok) {
+        throw new CarrierError(
+          `The recording could not be fetched (HTTP ${res.status})`,
+          res.status === 404 ? 20404 : null,
+          res.status,
+        );
+      }
+      return {
+        contentType: res.headers.get('content-type') ?? 'audio/wav',
+        body: Buffer.from(await res.arrayBuffer()),
+      };
+    });
   }
 
   createMessage(input: Parameters<Carrier['createMessage']>[0]): Promise<CarrierMessage> {

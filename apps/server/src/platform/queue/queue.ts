@@ -38,14 +38,17 @@ export type Queue = {
   register(job: JobDef): void;
   start(deps: Deps): Promise<void>;
   stop(): Promise<void>;
-  /** Writes the job through `db` (the caller's transaction or the database). */
-  send<S extends z.ZodType>(db: Tx, job: JobDef<S>, payload: z.infer<S>): Promise<string>;
+  /** Writes the job through `db` (the caller's transaction or the database); `startAfter` delays it. */
+  send<S extends z.ZodType>(db: Tx, job: JobDef<S>, payload: z.infer<S>, opts?: SendOptions): Promise<string>;
   /** Wakes this process's worker for a queue, so that a fresh job does not wait for the next poll. */
   nudge(name: string): void;
   /** Waits until no job is waiting or running (tests, and a graceful stop); throws after `timeoutMs`. */
   drain(timeoutMs?: number): Promise<void>;
   readonly working: boolean;
 };
+
+/** When a job may start (a scheduled call runs at its time). */
+export type SendOptions = { startAfter?: Date };
 
 type PgBossDb = { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
 
@@ -155,11 +158,14 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
         idle = busy === 0 ? idle + 1 : 0;
       }
     },
-    async send(db, job, payload) {
+    async send(db, job, payload, sendOpts) {
       const known = jobs.get(job.name);
       if (!known) throw new Error(`queue: ${job.name} is not registered`);
       const data = job.payload.parse(payload) as object;
-      const id = await boss.send(job.name, data, { db: sqlExecutor(db) });
+      const id = await boss.send(job.name, data, {
+        db: sqlExecutor(db),
+        ...(sendOpts?.startAfter ? { startAfter: sendOpts.startAfter } : {}),
+      });
       if (!id) throw new Error(`queue: ${job.name} was not enqueued`);
       return id;
     },
@@ -193,9 +199,10 @@ export async function enqueue<S extends z.ZodType>(
   ctx: Ctx,
   job: JobDef<S>,
   payload: z.infer<S>,
+  opts?: SendOptions,
 ): Promise<string> {
   const queue = ctx.deps.queue;
-  const id = await queue.send(ctx.db, job, payload);
+  const id = await queue.send(ctx.db, job, payload, opts);
   ctx.afterCommit(() => queue.nudge(job.name));
   return id;
 }

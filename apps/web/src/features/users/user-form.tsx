@@ -78,6 +78,8 @@ type AnyUser = {
   settings?: { custom_type_pages?: readonly string[] };
   /** Business users: the business's owner. */
   is_owner?: boolean;
+  /** Business users: the staff phone (E.164). */
+  phone?: string | null;
 };
 
 type Values = {
@@ -92,6 +94,8 @@ type Values = {
   agent_type: string;
   custom_type_pages: string[];
   active: boolean;
+  /** Business users: the staff phone; '' for none. */
+  phone: string;
 };
 
 const FIELDS = [
@@ -105,6 +109,7 @@ const FIELDS = [
   'agent_type',
   'custom_type_pages',
   'active',
+  'phone',
 ] as const;
 
 const PAGES_PATH = 'settings.custom_type_pages';
@@ -120,6 +125,7 @@ const valuesOf = (kind: UserKind, u?: AnyUser): Values => ({
   agent_type: u?.agent_type ?? 'none',
   custom_type_pages: [...(u?.settings?.custom_type_pages ?? [])],
   active: u?.active ?? true,
+  phone: u?.phone ?? '',
 });
 
 const identity = (v: Values) => ({ first_name: v.first_name, last_name: v.last_name, email: v.email });
@@ -160,6 +166,7 @@ const BODY: Record<UserKind, (v: Values, create: boolean) => Record<string, unkn
       role: v.role,
       user_type: isUser ? v.user_type : null,
       agent_type: v.agent_type === 'none' ? null : v.agent_type,
+      phone: v.phone.trim() === '' ? null : v.phone,
       settings: {
         custom_type_pages: (isUser && v.user_type === '4' ? v.custom_type_pages : []) as TCustomTypePage[],
       },
@@ -398,6 +405,15 @@ function UserForm({ kind, user }: { kind: UserKind; user?: AnyUser }) {
           }))}
           allowDeselect={false}
           testId={tid('agent-type')}
+        />
+        <TextField
+          form={form}
+          name="phone"
+          type="tel"
+          autoComplete="tel"
+          label={label('phone')}
+          description={label('phone_hint')}
+          testId={tid('phone')}
         />
       </>
     );

@@ -1,18 +1,23 @@
 import crypto from 'node:crypto';
-import { type CallEvent, type CallStatus, isE164, type MessageStatus } from '../carrier.ts';
+import { type CallEvent, type CallStatus, CarrierError, isE164, type MessageStatus } from '../carrier.ts';
 import { TwilioCarrier, type TwilioHttpClient } from '../twilio-carrier.ts';
+import { recordingWav } from './audio.ts';
 import { realClock, type SandboxClock } from './clock.ts';
+import { availableNumbers } from './numbers.ts';
+import { SandboxPhones } from './phones.ts';
+import { type DialState, type GatherState, type RecordWait, TwimlInterpreter } from './twiml.ts';
 import { WebhookCaller, type WebhookTransport } from './webhook-caller.ts';
 
 /**
- * The sandbox carrier: an in-process emulator of the part of Twilio's REST API the product uses.
- * The official `twilio` SDK talks to it through its `httpClient` option (no network hop), so the code
- * path from an SDK call to a signed webhook is the production one (ADR 026). Implemented so far:
- * account fetch, messages create (with the queued → sent → delivered status callbacks) and calls
- * create (initiated, ringing, and no-answer after the timeout while no simulated phone answers).
+ * The sandbox carrier: an in-process emulator of the part of Twilio's REST API the product uses, with
+ * simulated phones and a TwiML interpreter (ADR 026). The official `twilio` SDK talks to it through its
+ * `httpClient` option (no network hop), so the code path from an SDK call to a signed webhook is the
+ * production one.
  */
 
-const API_VERSION = '2010-04-01';
+export const API_VERSION = '2010-04-01';
+/** The number the sandbox's own caller-id validation calls come from. */
+export const VALIDATION_CALLER = '+15005550006';
 
 export type SandboxAccount = {
   sid: string;
@@ -28,6 +33,7 @@ export type SandboxMessage = {
   to: string;
   from: string;
   body: string;
+  direction: 'outbound-api' | 'inbound';
   status: MessageStatus;
   statusCallback: string | null;
   dateCreated: number;
@@ -35,23 +41,86 @@ export type SandboxMessage = {
   dateSent: number | null;
 };
 
+export type CallDirection = 'outbound-api' | 'outbound-dial' | 'inbound';
+
 export type SandboxCall = {
   sid: string;
   accountSid: string;
   to: string;
   from: string;
+  /** Where the call's TwiML comes from (empty for inline Twiml or the sandbox's own programs). */
   url: string;
-  method: string;
+  method: 'GET' | 'POST';
+  twiml: string | null;
+  direction: CallDirection;
+  parentCallSid: string | null;
+  /** The simulated phone on this leg: `to` for outbound legs, `from` for inbound calls. */
+  phone: string;
   status: CallStatus;
   statusCallback: string | null;
-  statusCallbackMethod: string;
+  statusCallbackMethod: 'GET' | 'POST';
   statusCallbackEvents: Set<CallEvent>;
   timeoutSeconds: number;
+  machineDetection: string | null;
+  answeredBy: string | null;
+  /** Answered by a voicemail box (machine): it hears but never presses. */
+  voicemail: boolean;
+  record: boolean;
+  recordingStatusCallback: string | null;
   dateCreated: number;
   dateUpdated: number;
   startTime: number | null;
+  answerTime: number | null;
   endTime: number | null;
   sequence: number;
+  /** What the phone heard, newest last. */
+  heard: string[];
+  gather: GatherState | null;
+  recording: RecordWait | null;
+  /** The call sid this leg is bridged with. */
+  bridgedWith: string | null;
+  /** The <Dial> this (parent) call is running, or the one this child leg belongs to. */
+  dial: DialState | null;
+  childOf: DialState | null;
+  /** Bumped when the call's TwiML is replaced or the call ends: older work stops at its next step. */
+  generation: number;
+  wakers: Set<() => void>;
+  /** A program of the sandbox's own instead of a fetched URL (caller-id validation calls). */
+  program: ((call: SandboxCall) => Promise<void>) | null;
+  phoneNumberSid: string | null;
+};
+
+export type SandboxIncomingNumber = {
+  sid: string;
+  accountSid: string;
+  phoneNumber: string;
+  friendlyName: string;
+  voiceUrl: string;
+  voiceMethod: 'GET' | 'POST';
+  smsUrl: string;
+  smsMethod: 'GET' | 'POST';
+  statusCallback: string;
+  statusCallbackMethod: 'GET' | 'POST';
+  dateCreated: number;
+  dateUpdated: number;
+};
+
+export type SandboxCallerId = {
+  sid: string;
+  accountSid: string;
+  phoneNumber: string;
+  friendlyName: string;
+  dateCreated: number;
+};
+
+export type SandboxRecording = {
+  sid: string;
+  accountSid: string;
+  callSid: string;
+  duration: number;
+  channels: 1 | 2;
+  source: 'DialVerb' | 'RecordVerb' | 'OutboundAPI';
+  dateCreated: number;
 };
 
 /** The time, in sandbox milliseconds, between the steps the sandbox plays out on its own. */
@@ -61,6 +130,10 @@ export type SandboxTimings = {
   messageDelivered: number;
   callInitiated: number;
   callRinging: number;
+  /** Per word of a <Say>. */
+  sayWord: number;
+  /** One loop of a <Play>. */
+  play: number;
 };
 
 export const DEFAULT_TIMINGS: SandboxTimings = {
@@ -69,12 +142,16 @@ export const DEFAULT_TIMINGS: SandboxTimings = {
   messageDelivered: 1200,
   callInitiated: 0,
   callRinging: 400,
+  sayWord: 60,
+  play: 1000,
 };
 
 export type SandboxOptions = {
   clock?: SandboxClock;
   transport?: WebhookTransport;
   timings?: Partial<SandboxTimings>;
+  /** Scheme and host recordings are served at (`${publicBase}/sandbox/recordings/RE...`). */
+  publicBase?: string;
 };
 
 /** What the SDK's RequestClient.request() receives (see twilio/lib/base/RequestClient.d.ts). */
@@ -94,7 +171,7 @@ type Form = Record<string, string | string[]>;
 export const sandboxSid = (prefix: string) => prefix + crypto.randomBytes(16).toString('hex');
 
 /** Twilio's date format: RFC 2822 in UTC. */
-const rfc2822 = (ms: number | null) =>
+export const rfc2822 = (ms: number | null) =>
   ms === null ? null : new Date(ms).toUTCString().replace('GMT', '+0000');
 
 class TwilioError extends Error {
@@ -120,6 +197,8 @@ function many(form: Form, key: string): string[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
+const httpMethod = (v: string | undefined): 'GET' | 'POST' => (v?.toUpperCase() === 'GET' ? 'GET' : 'POST');
+
 /** The SDK hands over its form as an object of strings, numbers, booleans and arrays. */
 function toForm(data: Record<string, unknown> | undefined): Form {
   const form: Form = {};
@@ -130,23 +209,79 @@ function toForm(data: Record<string, unknown> | undefined): Form {
   return form;
 }
 
+export const FINAL_CALL_STATUSES: ReadonlySet<CallStatus> = new Set([
+  'completed',
+  'busy',
+  'failed',
+  'no-answer',
+  'canceled',
+]);
+export const isLive = (call: SandboxCall) => !FINAL_CALL_STATUSES.has(call.status);
+
+/** The sandbox's answer to a phone action that cannot happen (no call ringing, nothing to hang up). */
+export class SandboxPhoneError extends Error {
+  constructor(
+    readonly reason: 'no-ringing-call' | 'no-call' | 'not-in-service' | 'not-a-number',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SandboxPhoneError';
+  }
+}
+
+/** The production adapter on the sandbox: recordings are served in process. */
+class SandboxTwilioCarrier extends TwilioCarrier {
+  constructor(
+    private readonly sandbox: TwilioSandbox,
+    accountSid: string,
+    authToken: string,
+  ) {
+    super({ accountSid, authToken, httpClient: sandbox.httpClient });
+  }
+
+  override async fetchRecordingAudio(recording: string): Promise<{ contentType: string; body: Buffer }> {
+    const sid = /RE[0-9a-f]{32}/.exec(recording)?.[0] ?? '';
+    const rec = this.sandbox.recordings.get(sid);
+    const account = this.sandbox.accounts.get(this.options.accountSid);
+    if (!rec || rec.accountSid !== this.options.accountSid || account?.authToken !== this.options.authToken) {
+      throw new CarrierError(`The requested resource ${sid || recording} was not found`, 20404, 404);
+    }
+    return { contentType: 'audio/wav', body: this.sandbox.recordingAudio(sid) ?? Buffer.alloc(0) };
+  }
+}
+
 export class TwilioSandbox {
   readonly clock: SandboxClock;
   readonly webhooks: WebhookCaller;
   readonly timings: SandboxTimings;
+  readonly publicBase: string;
   readonly accounts = new Map<string, SandboxAccount>();
   readonly messages = new Map<string, SandboxMessage>();
   readonly calls = new Map<string, SandboxCall>();
+  readonly incomingNumbers = new Map<string, SandboxIncomingNumber>();
+  readonly callerIds = new Map<string, SandboxCallerId>();
+  readonly recordings = new Map<string, SandboxRecording>();
+  readonly phones: SandboxPhones;
+  readonly twiml: TwimlInterpreter;
+  /** Failures of the sandbox's own background work (a bad TwiML document is not one: it is played). */
+  readonly errors: unknown[] = [];
   /** The SDK's RequestClient, answered in process. */
   readonly httpClient: TwilioHttpClient;
+  private listeners = new Set<() => void>();
+  private changePending = false;
 
   constructor(options: SandboxOptions = {}) {
-    this.clock = options.clock ?? realClock();
+    this.clock = options.clock ?? realClock((e) => this.errors.push(e));
     this.webhooks = new WebhookCaller(options.transport);
     this.timings = { ...DEFAULT_TIMINGS, ...options.timings };
+    this.publicBase = (options.publicBase ?? 'http://localhost:3000').replace(/\/+$/, '');
+    this.phones = new SandboxPhones(this);
+    this.twiml = new TwimlInterpreter(this);
     const client = { request: (opts: SdkRequest) => this.request(opts) };
     this.httpClient = client as unknown as TwilioHttpClient;
   }
+
+  // ---- Accounts -------------------------------------------------------------------------------
 
   createAccount(
     input: Partial<Pick<SandboxAccount, 'sid' | 'authToken' | 'friendlyName'>> = {},
@@ -162,17 +297,140 @@ export class TwilioSandbox {
     return account;
   }
 
+  /** The account as the database knows it (a restarted process lost its memory): created or updated. */
+  ensureAccount(input: { sid: string; authToken: string; friendlyName?: string }): SandboxAccount {
+    const existing = this.accounts.get(input.sid);
+    if (existing) {
+      existing.authToken = input.authToken;
+      if (input.friendlyName) existing.friendlyName = input.friendlyName;
+      return existing;
+    }
+    return this.createAccount(input);
+  }
+
+  /** A number the database says the account owns, put back after a restart (same sid, same URLs). */
+  restoreIncomingNumber(
+    accountSid: string,
+    input: { sid: string; phoneNumber: string; voiceUrl?: string | null; smsUrl?: string | null },
+  ): SandboxIncomingNumber {
+    const now = this.clock.now();
+    const existing = this.incomingNumbers.get(input.sid);
+    const n: SandboxIncomingNumber = existing ?? {
+      sid: input.sid,
+      accountSid,
+      phoneNumber: input.phoneNumber,
+      friendlyName: input.phoneNumber,
+      voiceUrl: '',
+      voiceMethod: 'POST',
+      smsUrl: '',
+      smsMethod: 'POST',
+      statusCallback: '',
+      statusCallbackMethod: 'POST',
+      dateCreated: now,
+      dateUpdated: now,
+    };
+    n.accountSid = accountSid;
+    n.phoneNumber = input.phoneNumber;
+    if (input.voiceUrl !== undefined) n.voiceUrl = input.voiceUrl ?? '';
+    if (input.smsUrl !== undefined) n.smsUrl = input.smsUrl ?? '';
+    this.incomingNumbers.set(n.sid, n);
+    return n;
+  }
+
   /** The production adapter, pointed at this sandbox. */
   carrier(accountSid: string, authToken = this.accounts.get(accountSid)?.authToken ?? ''): TwilioCarrier {
-    return new TwilioCarrier({ accountSid, authToken, httpClient: this.httpClient });
+    return new SandboxTwilioCarrier(this, accountSid, authToken);
   }
+
+  // ---- Change notification, recordings, helpers --------------------------------------------------
+
+  /** Called (once per tick at most) after any phone, call or text change: the live Sandbox Phones screen. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  changed(): void {
+    if (this.changePending || this.listeners.size === 0) return;
+    this.changePending = true;
+    queueMicrotask(() => {
+      this.changePending = false;
+      for (const l of [...this.listeners]) {
+        try {
+          l();
+        } catch (error) {
+          this.errors.push(error);
+        }
+      }
+    });
+  }
+
+  /** The recording's audio: a real short WAV file, or null for an unknown sid. */
+  recordingAudio(recordingSid: string): Buffer | null {
+    const rec = this.recordings.get(recordingSid);
+    if (!rec) return null;
+    return recordingWav(rec.duration, rec.channels, rec.sid.charCodeAt(2));
+  }
+
+  recordingUrl(sid: string): string {
+    return `${this.publicBase}/sandbox/recordings/${sid}`;
+  }
+
+  /**
+   * Background work (a call's TwiML, which may wait on the clock for a long time): not tracked as a
+   * whole, or a ManualClock could never settle; the webhooks it sends are (see hook()).
+   */
+  spawn(work: () => Promise<unknown>): void {
+    work().catch((error: unknown) => {
+      this.errors.push(error);
+    });
+  }
+
+  /** A signed request to the product, tracked by the clock. */
+  hook(method: 'GET' | 'POST', url: string, params: Record<string, string>, accountSid: string) {
+    const account = this.accounts.get(accountSid);
+    const p = this.webhooks.request(method, url, params, account?.authToken ?? '');
+    this.clock.track(p);
+    return p;
+  }
+
+  /** Resolves true after `ms` of sandbox time, false at once when the call moves on (ends or is redirected). */
+  sleep(call: SandboxCall, ms: number): Promise<boolean> {
+    const generation = call.generation;
+    return new Promise<boolean>((resolve) => {
+      let done = false;
+      const finish = (value: boolean) => {
+        if (done) return;
+        done = true;
+        call.wakers.delete(wake);
+        resolve(value);
+      };
+      const wake = () => finish(false);
+      call.wakers.add(wake);
+      this.clock.schedule(ms, () => finish(call.generation === generation && isLive(call)));
+    });
+  }
+
+  /** Stops whatever the call's TwiML is doing (an end, a redirect). */
+  interrupt(call: SandboxCall): void {
+    call.generation++;
+    for (const wake of [...call.wakers]) wake();
+  }
+
+  findIncomingNumber(phoneNumber: string): SandboxIncomingNumber | undefined {
+    for (const n of this.incomingNumbers.values()) if (n.phoneNumber === phoneNumber) return n;
+    return undefined;
+  }
+
+  // ---- REST ----------------------------------------------------------------------------------
 
   async request(opts: SdkRequest): Promise<SandboxResponse> {
     try {
       const url = new URL(opts.uri);
       const account = await this.authenticate(opts);
-      const form = toForm(opts.method.toLowerCase() === 'get' ? opts.params : opts.data);
-      return this.route(opts.method.toUpperCase(), url.pathname, account, form);
+      const method = opts.method.toUpperCase();
+      const form = toForm(method === 'GET' || method === 'DELETE' ? opts.params : opts.data);
+      return this.route(method, url.pathname, account, form);
     } catch (error) {
       if (error instanceof TwilioError) return this.error(error);
       throw error;
@@ -198,18 +456,87 @@ export class TwilioSandbox {
   }
 
   private route(method: string, path: string, account: SandboxAccount, form: Form): SandboxResponse {
-    const m = /^\/2010-04-01\/Accounts\/(AC[0-9a-f]{32})(?:\/([A-Za-z]+))?\.json$/.exec(path);
+    const m = /^\/2010-04-01\/Accounts\/(AC[0-9a-f]{32})(?:\/(.+))?\.json$/.exec(path);
     if (!m) throw this.notFound(path);
     // The credentials must be the account's own.
     if (m[1] !== account.sid) throw new TwilioError(401, 20003, 'Authenticate');
-    const resource = m[2];
-    if (resource === undefined && method === 'GET') return this.json(200, this.accountJson(account));
-    if (resource === 'Messages' && method === 'POST')
-      return this.json(201, this.createMessage(account, form));
-    if (resource === 'Calls' && method === 'POST') return this.json(201, this.createCall(account, form));
-    if (resource === undefined || resource === 'Messages' || resource === 'Calls')
-      throw new TwilioError(405, 20004, 'Method not allowed');
-    throw this.notFound(path);
+    const rest = m[2];
+    const parts = rest === undefined ? [] : rest.split('/');
+    const [resource, id, sub] = parts;
+    const notAllowed = () => new TwilioError(405, 20004, 'Method not allowed');
+    if (resource === undefined) {
+      if (method === 'GET') return this.json(200, this.accountJson(account));
+      throw notAllowed();
+    }
+    switch (resource) {
+      case 'Messages':
+        if (id === undefined && method === 'POST') return this.json(201, this.createMessage(account, form));
+        if (id !== undefined && method === 'GET')
+          return this.json(200, this.messageJson(this.ownMessage(account, id)));
+        throw id === undefined ? notAllowed() : this.notFound(path);
+      case 'Calls': {
+        if (id === undefined && method === 'POST') return this.json(201, this.createCall(account, form));
+        if (id === undefined) throw notAllowed();
+        const call = this.calls.get(id);
+        if (!call || call.accountSid !== account.sid || sub !== undefined) throw this.notFound(path);
+        if (method === 'GET') return this.json(200, this.callJson(call));
+        if (method === 'POST') return this.json(200, this.updateCall(call, form));
+        throw notAllowed();
+      }
+      case 'AvailablePhoneNumbers': {
+        if (
+          id === undefined ||
+          (sub !== 'Local' && sub !== 'Mobile' && sub !== 'TollFree') ||
+          method !== 'GET'
+        )
+          throw this.notFound(path);
+        return this.json(200, this.availableNumbersJson(account, path, id, form));
+      }
+      case 'IncomingPhoneNumbers': {
+        if (id === undefined) {
+          if (method === 'POST') return this.json(201, this.createIncomingNumber(account, form));
+          if (method === 'GET') return this.json(200, this.listIncomingNumbers(account, path, form));
+          throw notAllowed();
+        }
+        const n = this.incomingNumbers.get(id);
+        if (!n || n.accountSid !== account.sid || sub !== undefined) throw this.notFound(path);
+        if (method === 'GET') return this.json(200, this.incomingJson(n));
+        if (method === 'POST') return this.json(200, this.updateIncomingNumber(n, form));
+        if (method === 'DELETE') {
+          this.incomingNumbers.delete(n.sid);
+          return { statusCode: 204, body: '', headers: {} };
+        }
+        throw notAllowed();
+      }
+      case 'OutgoingCallerIds': {
+        if (id === undefined) {
+          if (method === 'POST') return this.json(201, this.requestValidation(account, form));
+          if (method === 'GET') return this.json(200, this.listCallerIds(account, path, form));
+          throw notAllowed();
+        }
+        const c = this.callerIds.get(id);
+        if (!c || c.accountSid !== account.sid || sub !== undefined) throw this.notFound(path);
+        if (method === 'GET') return this.json(200, this.callerIdJson(c));
+        if (method === 'DELETE') {
+          this.callerIds.delete(c.sid);
+          return { statusCode: 204, body: '', headers: {} };
+        }
+        throw notAllowed();
+      }
+      case 'Recordings': {
+        if (id === undefined || sub !== undefined) throw this.notFound(path);
+        const r = this.recordings.get(id);
+        if (!r || r.accountSid !== account.sid) throw this.notFound(path);
+        if (method === 'GET') return this.json(200, this.recordingJson(r));
+        if (method === 'DELETE') {
+          this.recordings.delete(r.sid);
+          return { statusCode: 204, body: '', headers: {} };
+        }
+        throw notAllowed();
+      }
+      default:
+        throw this.notFound(path);
+    }
   }
 
   private notFound(path: string) {
@@ -230,6 +557,20 @@ export class TwilioSandbox {
     });
   }
 
+  private page(path: string, key: string, items: unknown[]) {
+    return {
+      [key]: items,
+      end: Math.max(0, items.length - 1),
+      first_page_uri: `${path}?PageSize=50&Page=0`,
+      next_page_uri: null,
+      page: 0,
+      page_size: 50,
+      previous_page_uri: null,
+      start: 0,
+      uri: `${path}?PageSize=50&Page=0`,
+    };
+  }
+
   private accountJson(a: SandboxAccount) {
     const uri = `/${API_VERSION}/Accounts/${a.sid}`;
     return {
@@ -246,6 +587,7 @@ export class TwilioSandbox {
         incoming_phone_numbers: `${uri}/IncomingPhoneNumbers.json`,
         outgoing_caller_ids: `${uri}/OutgoingCallerIds.json`,
         available_phone_numbers: `${uri}/AvailablePhoneNumbers.json`,
+        recordings: `${uri}/Recordings.json`,
       },
       type: 'Full',
       uri: `${uri}.json`,
@@ -268,6 +610,12 @@ export class TwilioSandbox {
     return { to, from };
   }
 
+  private ownMessage(account: SandboxAccount, sid: string): SandboxMessage {
+    const m = this.messages.get(sid);
+    if (!m || m.accountSid !== account.sid) throw this.notFound(sid);
+    return m;
+  }
+
   private createMessage(account: SandboxAccount, form: Form) {
     const { to, from } = this.checkNumbers(form, 'message');
     const body = one(form, 'Body') ?? '';
@@ -281,6 +629,7 @@ export class TwilioSandbox {
       to,
       from,
       body,
+      direction: 'outbound-api',
       status: 'queued',
       statusCallback: one(form, 'StatusCallback') ?? null,
       dateCreated: now,
@@ -298,6 +647,8 @@ export class TwilioSandbox {
       if (!step) return;
       this.clock.schedule(step[1], async () => {
         this.setMessageStatus(message, step[0]);
+        // The phone shows the text once it is sent.
+        if (step[0] === 'sent') this.phones.receiveText(to, from, body);
         await this.messageCallback(message);
         next(i + 1);
       });
@@ -313,9 +664,9 @@ export class TwilioSandbox {
   }
 
   private async messageCallback(message: SandboxMessage) {
-    const account = this.accounts.get(message.accountSid);
-    if (!message.statusCallback || !account) return;
-    await this.webhooks.post(
+    if (!message.statusCallback || !this.accounts.has(message.accountSid)) return;
+    await this.hook(
+      'POST',
       message.statusCallback,
       {
         AccountSid: message.accountSid,
@@ -327,8 +678,58 @@ export class TwilioSandbox {
         SmsStatus: message.status,
         To: message.to,
       },
-      account.authToken,
+      message.accountSid,
     );
+  }
+
+  /** A simulated phone texts a number; an account's incoming number gets its SMS webhook. */
+  inboundText(from: string, to: string, body: string): SandboxMessage | null {
+    const number = this.findIncomingNumber(to);
+    if (!number) return null;
+    const now = this.clock.now();
+    const message: SandboxMessage = {
+      sid: sandboxSid('SM'),
+      accountSid: number.accountSid,
+      to,
+      from,
+      body,
+      direction: 'inbound',
+      status: 'received',
+      statusCallback: null,
+      dateCreated: now,
+      dateUpdated: now,
+      dateSent: now,
+    };
+    this.messages.set(message.sid, message);
+    if (number.smsUrl) {
+      const params: Record<string, string> = {
+        AccountSid: number.accountSid,
+        ApiVersion: API_VERSION,
+        Body: body,
+        From: from,
+        FromCity: '',
+        FromCountry: countryOf(from),
+        FromState: '',
+        FromZip: '',
+        MessageSid: message.sid,
+        NumMedia: '0',
+        NumSegments: String(Math.max(1, Math.ceil(body.length / 153))),
+        SmsMessageSid: message.sid,
+        SmsSid: message.sid,
+        SmsStatus: 'received',
+        To: to,
+        ToCity: '',
+        ToCountry: countryOf(to),
+        ToState: '',
+        ToZip: '',
+      };
+      const url = number.smsUrl;
+      const method = number.smsMethod;
+      this.clock.schedule(0, async () => {
+        await this.hook(method, url, params, number.accountSid);
+      });
+    }
+    return message;
   }
 
   private messageJson(m: SandboxMessage) {
@@ -340,7 +741,7 @@ export class TwilioSandbox {
       date_created: rfc2822(m.dateCreated),
       date_sent: rfc2822(m.dateSent),
       date_updated: rfc2822(m.dateUpdated),
-      direction: 'outbound-api',
+      direction: m.direction,
       error_code: null,
       error_message: null,
       from: m.from,
@@ -359,106 +760,342 @@ export class TwilioSandbox {
 
   // ---- Calls ----------------------------------------------------------------------------------
 
-  private createCall(account: SandboxAccount, form: Form) {
-    const { to, from } = this.checkNumbers(form, 'call');
-    const url = one(form, 'Url');
-    if (!url && !one(form, 'Twiml') && !one(form, 'ApplicationSid'))
-      throw badRequest(21205, 'Url parameter is required.');
-    const statusCallback = one(form, 'StatusCallback') ?? null;
+  private eventsOf(form: Form, fallback: CallEvent[]): Set<CallEvent> {
     const requested = many(form, 'StatusCallbackEvent').flatMap((e) => e.split(/\s+/));
-    const events = new Set<CallEvent>(
-      (requested.length ? requested : ['completed']).filter((e): e is CallEvent =>
+    return new Set<CallEvent>(
+      (requested.length ? requested : fallback).filter((e): e is CallEvent =>
         ['initiated', 'ringing', 'answered', 'completed'].includes(e),
       ),
     );
-    const timeout = Number(one(form, 'Timeout') ?? 60);
+  }
+
+  /** A new call leg in memory (nothing scheduled yet). */
+  newCall(input: {
+    accountSid: string;
+    to: string;
+    from: string;
+    direction: CallDirection;
+    url?: string;
+    method?: 'GET' | 'POST';
+    twiml?: string | null;
+    parentCallSid?: string | null;
+    statusCallback?: string | null;
+    statusCallbackMethod?: 'GET' | 'POST';
+    statusCallbackEvents?: Set<CallEvent>;
+    timeoutSeconds?: number;
+    machineDetection?: string | null;
+    record?: boolean;
+    recordingStatusCallback?: string | null;
+    program?: SandboxCall['program'];
+    phoneNumberSid?: string | null;
+  }): SandboxCall {
     const now = this.clock.now();
     const call: SandboxCall = {
       sid: sandboxSid('CA'),
+      accountSid: input.accountSid,
+      to: input.to,
+      from: input.from,
+      url: input.url ?? '',
+      method: input.method ?? 'POST',
+      twiml: input.twiml ?? null,
+      direction: input.direction,
+      parentCallSid: input.parentCallSid ?? null,
+      phone: input.direction === 'inbound' ? input.from : input.to,
+      status:
+        input.direction === 'outbound-api'
+          ? 'queued'
+          : input.direction === 'inbound'
+            ? 'ringing'
+            : 'initiated',
+      statusCallback: input.statusCallback ?? null,
+      statusCallbackMethod: input.statusCallbackMethod ?? 'POST',
+      statusCallbackEvents: input.statusCallbackEvents ?? new Set(['completed']),
+      timeoutSeconds: input.timeoutSeconds ?? 60,
+      machineDetection: input.machineDetection ?? null,
+      answeredBy: null,
+      voicemail: false,
+      record: input.record ?? false,
+      recordingStatusCallback: input.recordingStatusCallback ?? null,
+      dateCreated: now,
+      dateUpdated: now,
+      startTime: input.direction === 'outbound-api' ? null : now,
+      answerTime: null,
+      endTime: null,
+      sequence: 0,
+      heard: [],
+      gather: null,
+      recording: null,
+      bridgedWith: null,
+      dial: null,
+      childOf: null,
+      generation: 0,
+      wakers: new Set(),
+      program: input.program ?? null,
+      phoneNumberSid: input.phoneNumberSid ?? null,
+    };
+    this.calls.set(call.sid, call);
+    this.phones.attach(call);
+    this.changed();
+    return call;
+  }
+
+  private createCall(account: SandboxAccount, form: Form) {
+    const { to, from } = this.checkNumbers(form, 'call');
+    const url = one(form, 'Url');
+    const twiml = one(form, 'Twiml');
+    if (!url && !twiml && !one(form, 'ApplicationSid')) throw badRequest(21205, 'Url parameter is required.');
+    if (url && !/^https?:\/\//i.test(url)) throw badRequest(21205, `Url is not a valid URL: ${url}`);
+    const timeout = Number(one(form, 'Timeout') ?? 60);
+    const md = one(form, 'MachineDetection');
+    const call = this.newCall({
       accountSid: account.sid,
       to,
       from,
+      direction: 'outbound-api',
       url: url ?? '',
-      method: (one(form, 'Method') ?? 'POST').toUpperCase(),
-      status: 'queued',
-      statusCallback,
-      statusCallbackMethod: (one(form, 'StatusCallbackMethod') ?? 'POST').toUpperCase(),
-      statusCallbackEvents: events,
+      method: httpMethod(one(form, 'Method')),
+      twiml: url ? null : (twiml ?? null),
+      statusCallback: one(form, 'StatusCallback') ?? null,
+      statusCallbackMethod: httpMethod(one(form, 'StatusCallbackMethod')),
+      statusCallbackEvents: this.eventsOf(form, ['completed']),
       timeoutSeconds: Number.isFinite(timeout) ? Math.min(600, Math.max(5, timeout)) : 60,
-      dateCreated: now,
-      dateUpdated: now,
-      startTime: null,
-      endTime: null,
-      sequence: 0,
-    };
-    this.calls.set(call.sid, call);
-    this.clock.schedule(this.timings.callInitiated, async () => {
-      if (call.status !== 'queued') return;
-      await this.moveCall(call, 'initiated', 'initiated');
-      this.clock.schedule(this.timings.callRinging, async () => {
-        if (call.status !== 'initiated') return;
-        await this.moveCall(call, 'ringing', 'ringing');
-        // Nobody answers until simulated phones exist: the call gives up after its timeout.
-        this.clock.schedule(call.timeoutSeconds * 1000, async () => {
-          if (call.status !== 'ringing') return;
-          await this.moveCall(call, 'no-answer', 'completed');
-        });
-      });
+      machineDetection: md === 'Enable' || md === 'DetectMessageEnd' ? md : null,
+      record: one(form, 'Record') === 'true',
+      recordingStatusCallback: one(form, 'RecordingStatusCallback') ?? null,
     });
+    this.startOutbound(call);
     return this.callJson(call);
   }
 
-  private async moveCall(call: SandboxCall, status: CallStatus, event: CallEvent) {
+  /** Queued → initiated → ringing on the phone, and no-answer after the call's timeout. */
+  startOutbound(call: SandboxCall): void {
+    const afterInitiated = () => {
+      this.clock.schedule(this.timings.callRinging, async () => {
+        if (call.status !== 'initiated') return;
+        await this.moveCall(call, 'ringing', 'ringing');
+        this.phones.ringing(call);
+        this.clock.schedule(call.timeoutSeconds * 1000, async () => {
+          if (call.status !== 'ringing') return;
+          await this.endCall(call, 'no-answer');
+        });
+      });
+    };
+    if (call.status === 'initiated') {
+      // A <Dial> leg skips queued: initiated at once.
+      this.clock.schedule(0, async () => {
+        if (call.status !== 'initiated') return;
+        await this.callback(call, 'initiated');
+        afterInitiated();
+      });
+      return;
+    }
+    this.clock.schedule(this.timings.callInitiated, async () => {
+      if (call.status !== 'queued') return;
+      await this.moveCall(call, 'initiated', 'initiated');
+      afterInitiated();
+    });
+  }
+
+  /** A phone picks up a ringing call: in-progress, the answered callback, then the call's TwiML. */
+  async answerCall(call: SandboxCall, as: 'human' | 'machine' = 'human'): Promise<void> {
+    if (call.status !== 'ringing' || call.direction === 'inbound') return;
+    call.voicemail = as === 'machine';
+    if (call.machineDetection) {
+      call.answeredBy =
+        as === 'human'
+          ? 'human'
+          : call.machineDetection === 'DetectMessageEnd'
+            ? 'machine_end_beep'
+            : 'machine_start';
+    }
+    call.answerTime = this.clock.now();
+    if (as === 'machine') call.heard.push('[voicemail greeting]');
+    await this.moveCall(call, 'in-progress', 'answered');
+    if (call.childOf) {
+      await this.twiml.childAnswered(call);
+      return;
+    }
+    await this.twiml.start(call);
+  }
+
+  /** Ends a live call with a final status; a bridged partner and a running <Dial> follow. */
+  async endCall(call: SandboxCall, status: CallStatus): Promise<void> {
+    if (!isLive(call)) return;
+    if (call.status !== 'in-progress' && status === 'completed') {
+      status = call.direction === 'inbound' ? 'completed' : 'canceled';
+    }
+    this.interrupt(call);
+    call.gather = null;
+    call.recording?.finish('hangup');
+    call.recording = null;
+    const partner = call.bridgedWith ? this.calls.get(call.bridgedWith) : undefined;
+    await this.moveCall(call, status, 'completed');
+    if (call.record && call.answerTime) this.recordWholeCall(call);
+    // The caller hanging up ends the dialed leg; the dialed leg hanging up lets the caller's TwiML go on.
+    if (partner && isLive(partner) && !call.childOf) {
+      await this.endCall(partner, 'completed');
+    }
+    // The parent of a <Dial> stops the legs still ringing or whispering.
+    if (call.dial) this.twiml.parentEnded(call.dial);
+    if (call.childOf) this.twiml.childEnded(call.childOf, call);
+    this.phones.ended(call);
+  }
+
+  private recordWholeCall(call: SandboxCall): void {
+    const end = call.endTime ?? this.clock.now();
+    const rec = this.addRecording(
+      call,
+      Math.round((end - (call.answerTime ?? end)) / 1000),
+      1,
+      'OutboundAPI',
+    );
+    if (call.recordingStatusCallback) {
+      const url = call.recordingStatusCallback;
+      this.clock.schedule(0, async () => {
+        await this.hook('POST', url, this.recordingParams(call, rec), call.accountSid);
+      });
+    }
+  }
+
+  addRecording(call: SandboxCall, duration: number, channels: 1 | 2, source: SandboxRecording['source']) {
+    const rec: SandboxRecording = {
+      sid: sandboxSid('RE'),
+      accountSid: call.accountSid,
+      callSid: call.sid,
+      duration: Math.max(0, duration),
+      channels,
+      source,
+      dateCreated: this.clock.now(),
+    };
+    this.recordings.set(rec.sid, rec);
+    return rec;
+  }
+
+  /** The recording status callback's parameters (RecordingStatus completed). */
+  recordingParams(call: SandboxCall, rec: SandboxRecording): Record<string, string> {
+    return {
+      AccountSid: call.accountSid,
+      CallSid: call.sid,
+      ErrorCode: '0',
+      RecordingChannels: String(rec.channels),
+      RecordingDuration: String(rec.duration),
+      RecordingSid: rec.sid,
+      RecordingSource: rec.source,
+      RecordingStartTime: rfc2822(rec.dateCreated - rec.duration * 1000) ?? '',
+      RecordingStatus: 'completed',
+      RecordingTrack: 'both',
+      RecordingUrl: this.recordingUrl(rec.sid),
+    };
+  }
+
+  /** The parameters every voice request and status callback of this call carries. */
+  callParams(call: SandboxCall): Record<string, string> {
+    const params: Record<string, string> = {
+      AccountSid: call.accountSid,
+      ApiVersion: API_VERSION,
+      CallSid: call.sid,
+      CallStatus: call.status,
+      Called: call.to,
+      CalledCountry: countryOf(call.to),
+      Caller: call.from,
+      CallerCountry: countryOf(call.from),
+      Direction: call.direction,
+      From: call.from,
+      FromCountry: countryOf(call.from),
+      To: call.to,
+      ToCountry: countryOf(call.to),
+    };
+    if (call.parentCallSid) params.ParentCallSid = call.parentCallSid;
+    if (call.answeredBy) params.AnsweredBy = call.answeredBy;
+    return params;
+  }
+
+  async moveCall(call: SandboxCall, status: CallStatus, event: CallEvent) {
     const now = this.clock.now();
     call.status = status;
     call.dateUpdated = now;
     if (status === 'initiated') call.startTime = now;
     if (event === 'completed') call.endTime = now;
-    const account = this.accounts.get(call.accountSid);
-    if (!call.statusCallback || !call.statusCallbackEvents.has(event) || !account) return;
-    if (call.statusCallbackMethod !== 'POST') return; // GET callbacks come with the TwiML interpreter.
+    this.changed();
+    await this.callback(call, event);
+  }
+
+  private async callback(call: SandboxCall, event: CallEvent) {
+    if (!call.statusCallback || !call.statusCallbackEvents.has(event) || !this.accounts.has(call.accountSid))
+      return;
+    const now = this.clock.now();
     const params: Record<string, string> = {
-      AccountSid: call.accountSid,
-      ApiVersion: API_VERSION,
-      CallSid: call.sid,
-      CallStatus: status,
-      Called: call.to,
-      Caller: call.from,
+      ...this.callParams(call),
       CallbackSource: 'call-progress-events',
-      Direction: 'outbound-api',
-      From: call.from,
       SequenceNumber: String(call.sequence++),
       Timestamp: rfc2822(now) ?? '',
-      To: call.to,
     };
     if (event === 'completed') {
-      const duration =
-        status === 'completed' && call.startTime ? Math.round((now - call.startTime) / 1000) : 0;
+      const duration = this.durationOf(call);
       params.CallDuration = String(duration);
       params.Duration = String(Math.ceil(duration / 60));
     }
-    await this.webhooks.post(call.statusCallback, params, account.authToken);
+    await this.hook(call.statusCallbackMethod, call.statusCallback, params, call.accountSid);
   }
 
-  private callJson(c: SandboxCall) {
+  durationOf(call: SandboxCall): number {
+    if (!call.answerTime) return 0;
+    return Math.round(((call.endTime ?? this.clock.now()) - call.answerTime) / 1000);
+  }
+
+  private updateCall(call: SandboxCall, form: Form) {
+    const status = one(form, 'Status');
+    const url = one(form, 'Url');
+    const twiml = one(form, 'Twiml');
+    if (status !== undefined && status !== 'canceled' && status !== 'completed')
+      throw badRequest(21218, `Invalid Status: ${status}`);
+    if (url && !/^https?:\/\//i.test(url)) throw badRequest(21205, `Url is not a valid URL: ${url}`);
+    if (status) {
+      // Canceling only stops a call that is not answered yet; completing ends it either way.
+      let answer = call.status;
+      if (status === 'canceled' && ['queued', 'initiated', 'ringing'].includes(call.status)) {
+        this.spawn(() => this.endCall(call, 'canceled'));
+        answer = 'canceled';
+      } else if (status === 'completed' && isLive(call)) {
+        answer = call.status === 'in-progress' ? 'completed' : 'canceled';
+        this.spawn(() => this.endCall(call, 'completed'));
+      }
+      return { ...this.callJson(call), status: answer };
+    }
+    if ((url || twiml) && isLive(call)) {
+      if (url) {
+        call.url = url;
+        call.method = httpMethod(one(form, 'Method'));
+        call.twiml = null;
+      } else {
+        call.twiml = twiml ?? null;
+        call.url = '';
+      }
+      if (call.status === 'in-progress') this.spawn(() => this.twiml.redirect(call));
+    }
+    if (one(form, 'StatusCallback')) call.statusCallback = one(form, 'StatusCallback') ?? null;
+    return this.callJson(call);
+  }
+
+  callJson(c: SandboxCall) {
     const uri = `/${API_VERSION}/Accounts/${c.accountSid}/Calls/${c.sid}`;
     return {
       account_sid: c.accountSid,
       annotation: null,
-      answered_by: null,
+      answered_by: c.answeredBy,
       api_version: API_VERSION,
       caller_name: null,
       date_created: rfc2822(c.dateCreated),
       date_updated: rfc2822(c.dateUpdated),
-      direction: 'outbound-api',
-      duration: null,
+      direction: c.direction,
+      duration: isLive(c) ? null : String(this.durationOf(c)),
       end_time: rfc2822(c.endTime),
       forwarded_from: null,
       from: c.from,
       from_formatted: c.from,
       group_sid: null,
-      parent_call_sid: null,
-      phone_number_sid: null,
+      parent_call_sid: c.parentCallSid,
+      phone_number_sid: c.phoneNumberSid,
       price: null,
       price_unit: 'USD',
       queue_time: '0',
@@ -476,4 +1113,298 @@ export class TwilioSandbox {
       uri: `${uri}.json`,
     };
   }
+
+  /** A simulated phone calls an account's incoming number: an inbound call whose voice URL is fetched. */
+  inboundCall(from: string, to: string): SandboxCall {
+    const number = this.findIncomingNumber(to);
+    if (!number)
+      throw new SandboxPhoneError('not-in-service', `${to} is not a number of any sandbox account`);
+    const call = this.newCall({
+      accountSid: number.accountSid,
+      to,
+      from,
+      direction: 'inbound',
+      url: number.voiceUrl,
+      method: number.voiceMethod,
+      statusCallback: number.statusCallback || null,
+      statusCallbackMethod: number.statusCallbackMethod,
+      statusCallbackEvents: new Set(['completed']),
+      phoneNumberSid: number.sid,
+    });
+    this.clock.schedule(0, () => {
+      this.spawn(() => this.twiml.start(call));
+    });
+    return call;
+  }
+
+  // ---- Numbers --------------------------------------------------------------------------------
+
+  private availableNumbersJson(account: SandboxAccount, path: string, country: string, form: Form) {
+    const area = one(form, 'AreaCode');
+    const limit = Math.min(50, Math.max(1, Number(one(form, 'PageSize') ?? 20) || 20));
+    const owned = new Set([...this.incomingNumbers.values()].map((n) => n.phoneNumber));
+    const list = availableNumbers(country, area, limit, owned);
+    void account;
+    return this.page(
+      path,
+      'available_phone_numbers',
+      list.map((n) => ({
+        address_requirements: 'none',
+        beta: false,
+        capabilities: { voice: true, SMS: true, MMS: true, fax: false },
+        friendly_name: n.friendlyName,
+        iso_country: n.country,
+        lata: null,
+        latitude: null,
+        locality: n.locality,
+        longitude: null,
+        phone_number: n.phoneNumber,
+        postal_code: null,
+        rate_center: null,
+        region: n.region,
+      })),
+    );
+  }
+
+  private createIncomingNumber(account: SandboxAccount, form: Form) {
+    let phoneNumber = one(form, 'PhoneNumber');
+    const area = one(form, 'AreaCode');
+    if (!phoneNumber && area) {
+      const owned = new Set([...this.incomingNumbers.values()].map((n) => n.phoneNumber));
+      phoneNumber = availableNumbers('US', area, 1, owned)[0]?.phoneNumber;
+    }
+    if (!phoneNumber) throw badRequest(21421, 'PhoneNumber or AreaCode is required.');
+    if (!isE164(phoneNumber)) throw badRequest(21421, `PhoneNumber is invalid: ${phoneNumber}`);
+    if (this.findIncomingNumber(phoneNumber))
+      throw badRequest(21422, `PhoneNumber ${phoneNumber} is not available.`);
+    const now = this.clock.now();
+    const n: SandboxIncomingNumber = {
+      sid: sandboxSid('PN'),
+      accountSid: account.sid,
+      phoneNumber,
+      friendlyName: one(form, 'FriendlyName') ?? formatFriendly(phoneNumber),
+      voiceUrl: one(form, 'VoiceUrl') ?? '',
+      voiceMethod: httpMethod(one(form, 'VoiceMethod')),
+      smsUrl: one(form, 'SmsUrl') ?? '',
+      smsMethod: httpMethod(one(form, 'SmsMethod')),
+      statusCallback: one(form, 'StatusCallback') ?? '',
+      statusCallbackMethod: httpMethod(one(form, 'StatusCallbackMethod')),
+      dateCreated: now,
+      dateUpdated: now,
+    };
+    this.incomingNumbers.set(n.sid, n);
+    return this.incomingJson(n);
+  }
+
+  private listIncomingNumbers(account: SandboxAccount, path: string, form: Form) {
+    const filter = one(form, 'PhoneNumber');
+    const list = [...this.incomingNumbers.values()].filter(
+      (n) => n.accountSid === account.sid && (!filter || n.phoneNumber === filter),
+    );
+    return this.page(
+      path,
+      'incoming_phone_numbers',
+      list.map((n) => this.incomingJson(n)),
+    );
+  }
+
+  private updateIncomingNumber(n: SandboxIncomingNumber, form: Form) {
+    const set = (key: string, apply: (v: string) => void) => {
+      const v = one(form, key);
+      if (v !== undefined) apply(v);
+    };
+    set('FriendlyName', (v) => {
+      n.friendlyName = v;
+    });
+    set('VoiceUrl', (v) => {
+      n.voiceUrl = v;
+    });
+    set('VoiceMethod', (v) => {
+      n.voiceMethod = httpMethod(v);
+    });
+    set('SmsUrl', (v) => {
+      n.smsUrl = v;
+    });
+    set('SmsMethod', (v) => {
+      n.smsMethod = httpMethod(v);
+    });
+    set('StatusCallback', (v) => {
+      n.statusCallback = v;
+    });
+    set('StatusCallbackMethod', (v) => {
+      n.statusCallbackMethod = httpMethod(v);
+    });
+    n.dateUpdated = this.clock.now();
+    return this.incomingJson(n);
+  }
+
+  private incomingJson(n: SandboxIncomingNumber) {
+    return {
+      account_sid: n.accountSid,
+      address_requirements: 'none',
+      api_version: API_VERSION,
+      beta: false,
+      capabilities: { voice: true, sms: true, mms: true, fax: false },
+      date_created: rfc2822(n.dateCreated),
+      date_updated: rfc2822(n.dateUpdated),
+      friendly_name: n.friendlyName,
+      origin: 'twilio',
+      phone_number: n.phoneNumber,
+      sid: n.sid,
+      sms_method: n.smsMethod,
+      sms_url: n.smsUrl,
+      status: 'in-use',
+      status_callback: n.statusCallback,
+      status_callback_method: n.statusCallbackMethod,
+      uri: `/${API_VERSION}/Accounts/${n.accountSid}/IncomingPhoneNumbers/${n.sid}.json`,
+      voice_caller_id_lookup: false,
+      voice_method: n.voiceMethod,
+      voice_url: n.voiceUrl,
+    };
+  }
+
+  // ---- Caller ids -------------------------------------------------------------------------------
+
+  private listCallerIds(account: SandboxAccount, path: string, form: Form) {
+    const filter = one(form, 'PhoneNumber');
+    const list = [...this.callerIds.values()].filter(
+      (c) => c.accountSid === account.sid && (!filter || c.phoneNumber === filter),
+    );
+    return this.page(
+      path,
+      'outgoing_caller_ids',
+      list.map((c) => this.callerIdJson(c)),
+    );
+  }
+
+  private callerIdJson(c: SandboxCallerId) {
+    return {
+      account_sid: c.accountSid,
+      date_created: rfc2822(c.dateCreated),
+      date_updated: rfc2822(c.dateCreated),
+      friendly_name: c.friendlyName,
+      phone_number: c.phoneNumber,
+      sid: c.sid,
+      uri: `/${API_VERSION}/Accounts/${c.accountSid}/OutgoingCallerIds/${c.sid}.json`,
+    };
+  }
+
+  /**
+   * The validation request: a 6-digit code to show the person, and a call to the number; the phone
+   * that answers and presses the code makes the number a caller id of the account.
+   */
+  private requestValidation(account: SandboxAccount, form: Form) {
+    const phoneNumber = one(form, 'PhoneNumber');
+    if (!phoneNumber) throw badRequest(21604, "A 'PhoneNumber' is required.");
+    if (!isE164(phoneNumber)) throw badRequest(21211, `Invalid 'PhoneNumber': ${phoneNumber}`);
+    for (const c of this.callerIds.values()) {
+      if (c.accountSid === account.sid && c.phoneNumber === phoneNumber)
+        throw badRequest(21450, 'Phone number already verified for your account');
+    }
+    const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
+    const friendlyName = one(form, 'FriendlyName') ?? formatFriendly(phoneNumber);
+    const statusCallback = one(form, 'StatusCallback') ?? null;
+    const statusCallbackMethod = httpMethod(one(form, 'StatusCallbackMethod'));
+    let reported = false;
+    const report = async (call: SandboxCall, ok: boolean, callerId: SandboxCallerId | null) => {
+      if (reported || !statusCallback) return;
+      reported = true;
+      const params: Record<string, string> = {
+        AccountSid: account.sid,
+        CallSid: call.sid,
+        FriendlyName: friendlyName,
+        PhoneNumber: phoneNumber,
+        VerificationStatus: ok ? 'success' : 'failed',
+      };
+      if (callerId) params.OutgoingCallerIdSid = callerId.sid;
+      await this.hook(statusCallbackMethod, statusCallback, params, account.sid);
+    };
+    const call = this.newCall({
+      accountSid: account.sid,
+      to: phoneNumber,
+      from: VALIDATION_CALLER,
+      direction: 'outbound-api',
+      timeoutSeconds: 60,
+      program: async (c) => {
+        await this.twiml.say(c, 'Please enter your validation code.');
+        const digits = await this.twiml.collect(c, { numDigits: 6, timeout: 15, finishOnKey: '#' });
+        if (digits === code) {
+          const callerId: SandboxCallerId = {
+            sid: sandboxSid('PN'),
+            accountSid: account.sid,
+            phoneNumber,
+            friendlyName,
+            dateCreated: this.clock.now(),
+          };
+          this.callerIds.set(callerId.sid, callerId);
+          await this.twiml.say(c, 'Thank you. Your number is verified.');
+          await report(c, true, callerId);
+        } else {
+          await this.twiml.say(c, 'Sorry, that code is not correct. Goodbye.');
+          await report(c, false, null);
+        }
+      },
+    });
+    // An unanswered validation call fails the validation.
+    call.statusCallbackEvents = new Set();
+    const watch = () => {
+      if (isLive(call)) {
+        this.clock.schedule(1000, watch);
+        return;
+      }
+      void report(call, false, null);
+    };
+    this.clock.schedule(1000, watch);
+    this.startOutbound(call);
+    return {
+      account_sid: account.sid,
+      call_sid: call.sid,
+      friendly_name: friendlyName,
+      phone_number: phoneNumber,
+      validation_code: code,
+    };
+  }
+
+  // ---- Recordings -----------------------------------------------------------------------------
+
+  private recordingJson(r: SandboxRecording) {
+    return {
+      account_sid: r.accountSid,
+      api_version: API_VERSION,
+      call_sid: r.callSid,
+      channels: r.channels,
+      conference_sid: null,
+      date_created: rfc2822(r.dateCreated),
+      date_updated: rfc2822(r.dateCreated),
+      duration: String(r.duration),
+      error_code: null,
+      price: null,
+      price_unit: 'USD',
+      sid: r.sid,
+      source: r.source,
+      start_time: rfc2822(r.dateCreated - r.duration * 1000),
+      status: 'completed',
+      uri: `/${API_VERSION}/Accounts/${r.accountSid}/Recordings/${r.sid}.json`,
+    };
+  }
+}
+
+/** An ISO country for the few calling codes the sandbox knows (Twilio sends FromCountry/ToCountry). */
+export function countryOf(e164: string): string {
+  if (e164.startsWith('+1')) return 'US';
+  const table: [string, string][] = [
+    ['+44', 'GB'],
+    ['+61', 'AU'],
+    ['+55', 'BR'],
+    ['+34', 'ES'],
+    ['+52', 'MX'],
+    ['+49', 'DE'],
+    ['+33', 'FR'],
+  ];
+  return table.find(([p]) => e164.startsWith(p))?.[1] ?? '';
+}
+
+function formatFriendly(e164: string): string {
+  const m = /^\+1(\d{3})(\d{3})(\d{4})$/.exec(e164);
+  return m ? `(${m[1]}) ${m[2]}-${m[3]}` : e164;
 }

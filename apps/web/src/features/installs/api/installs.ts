@@ -159,7 +159,7 @@ export async function purchaseNumber(id: number, phoneNumber: string) {
   });
   void queryClient.invalidateQueries({ queryKey: keys.installs.detail(id) });
   invalidateInstalls();
-  void queryClient.invalidateQueries({ queryKey: ['numbers'] });
+  void queryClient.invalidateQueries({ queryKey: keys.numbers.all });
   return res;
 }
 

@@ -1,0 +1,145 @@
+// What the call engine reads about a business before it calls anyone: the install (settings merged onto
+// the defaults), its carrier number, the staff to ring, and the agency's carrier. Internal to the module.
+import {
+  clockMinutes,
+  localParts,
+  type TInstallSettings,
+  type TWeekday,
+  WEEKDAYS,
+} from '@stn/contracts/installs';
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { Carrier } from '../../platform/carrier/carrier.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
+import { agencyCarrierAccount } from '../agencies/service.ts';
+import { installForCalls as installsInstallForCalls } from '../installs/service.ts';
+import { departmentVoiceAgents } from '../users/service.ts';
+import { numbers } from './tables.ts';
+
+export type CallInstall = {
+  id: number;
+  name: string;
+  agencyId: number;
+  businessId: number;
+  status: 'active' | 'archived' | 'deleted';
+  active: boolean;
+  settings: TInstallSettings;
+};
+
+/** A staff phone rung for a callback. */
+export type Staff = { userId: number | null; name: string; phone: string };
+
+/**
+ * The context business's install, for calls (the installs module's read: settings merged onto the
+ * defaults).
+ */
+export async function installForCalls(ctx: Ctx, installId: number): Promise<CallInstall | null> {
+  return installsInstallForCalls(ctx, installId);
+}
+
+/** The install's carrier number (E.164) the calls come from, or null. */
+export async function installNumber(ctx: Ctx, installId: number): Promise<string | null> {
+  const { businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ phone: numbers.phone_number })
+    .from(numbers)
+    .where(
+      and(
+        eq(numbers.business_id, businessId),
+        eq(numbers.install_id, installId),
+        eq(numbers.kind, 'purchased'),
+        isNull(numbers.released_at),
+      ),
+    )
+    .orderBy(desc(numbers.id))
+    .limit(1);
+  return row?.phone ?? null;
+}
+
+/**
+ * Who is rung: the voice agents (with a phone) of the chosen department when the install routes by
+ * department, else the install's phone agents. At most 10, each phone once.
+ */
+export async function staffFor(ctx: Ctx, install: CallInstall, departmentId?: number): Promise<Staff[]> {
+  const s = install.settings;
+  let staff: Staff[];
+  if (s.department_enabled && departmentId !== undefined) {
+    if (!s.departments.includes(departmentId))
+      throw new AppError('VALIDATION', undefined, { department_id: 'validation.invalid' });
+    const agents = await departmentVoiceAgents(ctx, { businessId: install.businessId, departmentId });
+    staff = agents.map((a) => ({ userId: a.id, name: a.name, phone: a.phone }));
+  } else {
+    staff = s.phoneAgents.map((a) => ({ userId: a.user_id, name: a.name, phone: a.phone }));
+  }
+  const seen = new Set<string>();
+  return staff.filter((a) => a.phone && !seen.has(a.phone) && seen.add(a.phone)).slice(0, 10);
+}
+
+/** The carrier of the context's agency: its own Twilio account or its sandbox account. */
+export async function carrierFor(ctx: Ctx): Promise<Carrier> {
+  if (ctx.tenant.level === 'platform') throw new AppError('FORBIDDEN');
+  return carrierOfAgency(ctx.deps, ctx.tenant.agencyId);
+}
+
+export async function carrierOfAgency(deps: Deps, agencyId: number): Promise<Carrier> {
+  const account = await agencyCarrierAccount(deps, agencyId);
+  if (!account) throw new AppError('VALIDATION', 'calls.no_carrier');
+  return deps.carrier.forAccount(account);
+}
+
+/** Where the carrier reaches our webhooks: the public URL, without a trailing slash. */
+export function publicBase(deps: Deps): string {
+  return deps.config.publicUrl.toString().replace(/\/+$/, '');
+}
+
+// ---------------------------------------------------------------- opening hours
+
+const DAY_MS = 86_400_000;
+
+/** Minutes the zone is ahead of UTC at an instant. */
+function offsetMinutes(at: Date, timezone: string): number {
+  const whole = new Date(Math.floor(at.getTime() / 60_000) * 60_000);
+  const p = localParts(whole, timezone);
+  const [y, m, d] = p.date.split('-').map(Number) as [number, number, number];
+  return Math.round((Date.UTC(y, m - 1, d, 0, p.minutes) - whole.getTime()) / 60_000);
+}
+
+/** The instant of a wall-clock time (date YYYY-MM-DD, minutes after midnight) in a zone. */
+function zonedInstant(date: string, minutes: number, timezone: string): Date {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const wall = Date.UTC(y, m - 1, d, 0, minutes);
+  let at = wall;
+  for (let i = 0; i < 3; i++) at = wall - offsetMinutes(new Date(at), timezone) * 60_000;
+  return new Date(at);
+}
+
+/** ISO 8601 with the zone's offset, e.g. 2026-01-05T08:00:00-05:00. */
+export function isoInZone(at: Date, timezone: string): string {
+  const off = offsetMinutes(at, timezone);
+  const local = new Date(at.getTime() + off * 60_000).toISOString().slice(0, 19);
+  const sign = off < 0 ? '-' : '+';
+  const abs = Math.abs(off);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** The next `count` openings (the start of each open day's hours) after `now`, in the install's zone. */
+export function nextOpenSlots(
+  settings: Pick<TInstallSettings, 'hours' | 'timezone'>,
+  now: Date,
+  count = 3,
+): string[] {
+  const today = localParts(now, settings.timezone).date;
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const out: string[] = [];
+  for (let i = 0; i < 29 && out.length < count; i++) {
+    const day = new Date(Date.UTC(y, m - 1, d) + i * DAY_MS);
+    const date = day.toISOString().slice(0, 10);
+    const weekday = WEEKDAYS[(day.getUTCDay() + 6) % 7] as TWeekday;
+    const hours = settings.hours[weekday];
+    if (!hours.open) continue;
+    const start = zonedInstant(date, clockMinutes(hours.from), settings.timezone);
+    if (start.getTime() > now.getTime()) out.push(isoInZone(start, settings.timezone));
+  }
+  return out;
+}

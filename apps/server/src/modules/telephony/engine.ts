@@ -1,0 +1,566 @@
+// The callback engine: a callback request is checked, written and counted, then staff phones are rung
+// with the carrier right after the commit (not through a job: the promise is a call within seconds);
+// the first staff leg to press the install's key claims it, the others are cancelled, and the visitor is
+// dialled. Nobody claims it: the call is missed, the visitor hears the missed-call message and may leave
+// a voicemail. Webhooks (webhooks.ts) drive every step after the first ring.
+import { isOpenAt, type TCallingType } from '@stn/contracts/installs';
+import type { ZCallbackAnswer } from '@stn/contracts/telephony';
+import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { z } from 'zod';
+import type { CallEvent } from '../../platform/carrier/carrier.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { publish } from '../../platform/events/events.ts';
+import { AppError, invalid } from '../../platform/http/errors.ts';
+import { businessOf, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
+import { RateLimiter } from '../../platform/widget/tree.ts';
+import { agencyAllowedCountries } from '../agencies/service.ts';
+import { callUsage, countCall } from '../businesses/service.ts';
+import { isBlocked } from '../compliance/service.ts';
+import {
+  type CallInstall,
+  carrierFor,
+  installForCalls,
+  installNumber,
+  nextOpenSlots,
+  publicBase,
+  type Staff,
+  staffFor,
+} from './access.ts';
+import { callMissed } from './events.ts';
+import { callLegs, calls } from './tables.ts';
+
+export type CallRow = typeof calls.$inferSelect;
+export type LegRow = typeof callLegs.$inferSelect;
+
+/** What a call remembers of its install when it starts (a later settings change does not touch it). */
+export type RingState = {
+  type: TCallingType;
+  staff: Staff[];
+  /** Indexes into `staff`, in the order they are rung. */
+  order: number[];
+  /** How many of `order` have been rung. */
+  next: number;
+  press: number;
+  whisper: string;
+  timeout: number;
+  recording: boolean;
+  missedMessage: string;
+  voicemail: boolean;
+};
+
+export const FINAL_STATUSES = ['completed', 'busy', 'failed', 'no-answer', 'canceled'] as const;
+const FINAL = new Set<string>(FINAL_STATUSES);
+export const isFinal = (status: string) => FINAL.has(status);
+const RANK: Record<string, number> = { queued: 0, initiated: 1, ringing: 2, 'in-progress': 3 };
+const rankOf = (status: string) => (isFinal(status) ? 4 : (RANK[status] ?? 0));
+const ALL_EVENTS: CallEvent[] = ['initiated', 'ringing', 'answered', 'completed'];
+
+// ---------------------------------------------------------------- per-process state
+
+type Runtime = {
+  /** Staff legs being created, per call: a webhook for a leg waits for its row. */
+  pending: Map<number, Set<Promise<unknown>>>;
+  /** Work started after a webhook answered (cancelling the other staff legs). */
+  background: Set<Promise<unknown>>;
+  perPhone: RateLimiter;
+  perAddress: RateLimiter;
+};
+const runtimes = new WeakMap<Deps, Runtime>();
+
+/** Callback requests a visitor phone may make a minute. */
+export const CALLBACKS_PER_PHONE_MINUTE = 5;
+
+function runtimeOf(deps: Deps): Runtime {
+  let rt = runtimes.get(deps);
+  if (!rt) {
+    rt = {
+      pending: new Map(),
+      background: new Set(),
+      perPhone: new RateLimiter(CALLBACKS_PER_PHONE_MINUTE),
+      // A tenth of the widget's per-address budget goes to callbacks (10 a minute by default).
+      perAddress: new RateLimiter(Math.max(10, Math.floor(deps.config.widgetRatePerAddress / 12))),
+    };
+    runtimes.set(deps, rt);
+  }
+  return rt;
+}
+
+function track<T>(deps: Deps, callId: number, work: Promise<T>): Promise<T> {
+  const rt = runtimeOf(deps);
+  const set = rt.pending.get(callId) ?? new Set();
+  rt.pending.set(callId, set);
+  set.add(work);
+  const done = () => {
+    set.delete(work);
+    if (set.size === 0) rt.pending.delete(callId);
+  };
+  work.then(done, done);
+  return work;
+}
+
+/** Waits for the staff legs of a call still being created in this process. */
+export async function legsCreated(deps: Deps, callId: number): Promise<void> {
+  const set = runtimeOf(deps).pending.get(callId);
+  if (set) await Promise.allSettled([...set]);
+}
+
+export function inBackground(deps: Deps, work: () => Promise<unknown>): void {
+  const rt = runtimeOf(deps);
+  const p: Promise<unknown> = work().catch((err) =>
+    deps.log.error({ err }, 'telephony background work failed'),
+  );
+  rt.background.add(p);
+  void p.finally(() => rt.background.delete(p));
+}
+
+/** Resolves once this process has no telephony work in flight (tests and a graceful stop). */
+export async function telephonyIdle(deps: Deps): Promise<void> {
+  const rt = runtimeOf(deps);
+  for (let i = 0; i < 20; i++) {
+    const all = [...rt.background, ...[...rt.pending.values()].flatMap((s) => [...s])];
+    if (all.length === 0) return;
+    await Promise.allSettled(all);
+  }
+}
+
+// ---------------------------------------------------------------- urls
+
+export const webhookUrl = (deps: Deps, path: string, query: Record<string, string | number>) =>
+  `${publicBase(deps)}/webhooks/twilio/${path}?${new URLSearchParams(
+    Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString()}`;
+
+// ---------------------------------------------------------------- the request
+
+export type CallbackInput = {
+  installId: number;
+  phone: string;
+  name?: string | undefined;
+  email?: string | undefined;
+  ip?: string | undefined;
+  departmentId?: number | undefined;
+};
+export type CallbackData = z.infer<typeof ZCallbackAnswer>['data'];
+
+type Prepared = { install: CallInstall; staff: Staff[]; number: string };
+
+/** North American numbers are always allowed; others when the agency allows their country. */
+async function checkCountry(ctx: Ctx, phone: string): Promise<void> {
+  const parsed = parsePhoneNumberFromString(phone);
+  if (parsed?.countryCallingCode === '1') return;
+  const allowed = await agencyAllowedCountries(ctx, { agencyId: businessOf(ctx).agencyId });
+  if (!parsed?.country || !allowed.includes(parsed.country))
+    throw invalid('phone', 'calls.country_not_allowed');
+}
+
+/** Every check a call must pass before anything is written; each refuses with its own message. */
+export async function prepareCall(
+  ctx: Ctx,
+  input: { installId: number; phone: string; departmentId?: number | undefined },
+): Promise<Prepared> {
+  const install = await installForCalls(ctx, input.installId);
+  if (install?.status !== 'active' || !install.active)
+    throw new AppError('FORBIDDEN', 'calls.install_inactive', undefined, {}, 'calls.install_inactive');
+  if (!parsePhoneNumberFromString(input.phone)?.isValid()) throw invalid('phone', 'validation.phone');
+  await checkCountry(ctx, input.phone);
+  if (await isBlocked(ctx, input.phone))
+    throw new AppError('FORBIDDEN', 'calls.blocked', undefined, {}, 'calls.blocked');
+  if ((await callUsage(ctx)).reached)
+    throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
+  const staff = await staffFor(ctx, install, input.departmentId);
+  if (staff.length === 0) throw new AppError('VALIDATION', 'calls.no_staff', undefined, {}, 'calls.no_staff');
+  const number = await installNumber(ctx, install.id);
+  if (!number) throw new AppError('VALIDATION', 'calls.no_number', undefined, {}, 'calls.no_number');
+  return { install, staff, number };
+}
+
+/** Staff order for round robin: start after the agent who claimed this install's last call. */
+async function ringOrder(ctx: Ctx, install: CallInstall, staff: Staff[]): Promise<number[]> {
+  const order = staff.map((_, i) => i);
+  if (install.settings.calling_type !== 'round_robin' || staff.length < 2) return order;
+  const [last] = await ctx.db
+    .select({ phone: calls.agent_phone })
+    .from(calls)
+    .where(and(eq(calls.install_id, install.id), isNotNull(calls.claimed_at)))
+    .orderBy(desc(calls.claimed_at))
+    .limit(1);
+  const at = last ? staff.findIndex((s) => s.phone === last.phone) : -1;
+  return [...order.slice(at + 1), ...order.slice(0, at + 1)];
+}
+
+function ringStateOf(p: Prepared, order: number[]): RingState {
+  const s = p.install.settings;
+  return {
+    type: s.calling_type,
+    staff: p.staff,
+    order,
+    next: 0,
+    press: s.press_number,
+    whisper: s.whisper,
+    timeout: s.timeout,
+    recording: s.call_recording,
+    missedMessage: s.missed_call_message,
+    voicemail: s.voicemail_enabled,
+  };
+}
+
+const isInFlightViolation = (err: unknown) => {
+  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  return (
+    (e.code ?? e.cause?.code) === '23505' && (e.constraint ?? e.cause?.constraint) === 'calls_in_flight_uq'
+  );
+};
+
+/**
+ * Writes an in-progress call and counts it against the business's month, in one transaction: the limit
+ * and the one-in-flight rule are enforced by the database, so concurrent requests cannot pass both.
+ */
+export async function openCall(
+  ctx: Ctx,
+  p: Prepared,
+  visitor: { phone: string; name?: string | null; email?: string | null; ip?: string | null },
+  extra: { kind: 'callback' | 'scheduled'; departmentId?: number | null; existingId?: number },
+): Promise<CallRow> {
+  const order = await ringOrder(ctx, p.install, p.staff);
+  const s = p.install.settings;
+  const callerId = s.caller_id_verified && s.caller_id ? s.caller_id : p.number;
+  try {
+    return await inTransaction(ctx, async (tx) => {
+      if (!(await countCall(tx)))
+        throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
+      const values = {
+        outcome: 'in_progress' as const,
+        from_number: p.number,
+        caller_id: callerId,
+        ring_state: ringStateOf(p, order),
+        counted: true,
+        updated_at: new Date(),
+      };
+      if (extra.existingId) {
+        const [row] = await tx.db
+          .update(calls)
+          .set({ ...values, requested_at: new Date() })
+          .where(and(eq(calls.id, extra.existingId), eq(calls.outcome, 'scheduled')))
+          .returning();
+        if (!row) throw new AppError('CONFLICT', 'calls.not_scheduled');
+        return row;
+      }
+      const { agencyId, businessId } = businessOf(tx);
+      const [row] = await tx.db
+        .insert(calls)
+        .values({
+          ...values,
+          agency_id: agencyId,
+          business_id: businessId,
+          install_id: p.install.id,
+          kind: extra.kind,
+          visitor_phone: visitor.phone,
+          visitor_name: visitor.name || null,
+          visitor_email: visitor.email || null,
+          visitor_ip: visitor.ip ?? null,
+          department_id: extra.departmentId ?? null,
+        })
+        .returning();
+      if (!row) throw new Error('call insert failed');
+      return row;
+    });
+  } catch (err) {
+    if (isInFlightViolation(err))
+      throw new AppError('CONFLICT', 'calls.in_flight', undefined, {}, 'calls.in_flight');
+    throw err;
+  }
+}
+
+/** A visitor asks for a callback (the widget): checked, written, counted, and staff phones rung. */
+export async function requestCallback(ctx: Ctx, input: CallbackInput): Promise<CallbackData> {
+  const rt = runtimeOf(ctx.deps);
+  const prepared = await prepareCall(ctx, input);
+  const seconds = prepared.install.settings.callback_seconds;
+  if (!rt.perPhone.take(input.phone) || (input.ip && !rt.perAddress.take(input.ip)))
+    throw new AppError('TOO_MANY', 'calls.throttled', undefined, {}, 'calls.throttle');
+  const now = new Date();
+  if (!isOpenAt(prepared.install.settings, now)) {
+    return {
+      status: 'closed',
+      call_id: null,
+      callback_seconds: seconds,
+      next_slots: nextOpenSlots(prepared.install.settings, now),
+    };
+  }
+  const call = await openCall(
+    ctx,
+    prepared,
+    { phone: input.phone, name: input.name ?? null, email: input.email ?? null, ip: input.ip ?? null },
+    { kind: 'callback', departmentId: input.departmentId ?? null },
+  );
+  await startRinging(ctx, call);
+  return { status: 'calling', call_id: call.id, callback_seconds: seconds, next_slots: [] };
+}
+
+// ---------------------------------------------------------------- ringing staff
+
+async function loadCall(ctx: Ctx, id: number): Promise<CallRow | undefined> {
+  const [row] = await ctx.db.select().from(calls).where(eq(calls.id, id));
+  return row;
+}
+
+/** Creates one staff leg with the carrier and records it; false when the carrier refused. */
+async function placeStaffLeg(ctx: Ctx, call: CallRow, staff: Staff, st: RingState): Promise<boolean> {
+  const deps = ctx.deps;
+  const work = (async () => {
+    const carrier = await carrierFor(ctx);
+    const created = await carrier.createCall({
+      to: staff.phone,
+      from: call.from_number ?? '',
+      url: webhookUrl(deps, 'voice', { call: call.id, leg: 'staff' }),
+      statusCallback: webhookUrl(deps, 'call-status', { call: call.id }),
+      statusCallbackEvents: ALL_EVENTS,
+      timeout: st.timeout,
+      machineDetection: 'Enable',
+    });
+    await ctx.db
+      .insert(callLegs)
+      .values({
+        call_id: call.id,
+        business_id: call.business_id,
+        call_sid: created.sid,
+        role: 'staff',
+        to_number: staff.phone,
+        agent_user_id: staff.userId,
+        agent_name: staff.name,
+        status: 'queued',
+      })
+      .onConflictDoNothing();
+    return true;
+  })();
+  try {
+    return await track(deps, call.id, work);
+  } catch (err) {
+    deps.log.warn({ err, callId: call.id }, 'staff leg not placed');
+    return false;
+  }
+}
+
+/** Rings the staff as the install says: everyone at once, or the first of the order. */
+export async function startRinging(ctx: Ctx, call: CallRow): Promise<void> {
+  const st = call.ring_state as RingState;
+  if (st.type === 'simultaneous') {
+    await ctx.db
+      .update(calls)
+      .set({ ring_state: sql`jsonb_set(${calls.ring_state}, '{next}', ${String(st.order.length)}::jsonb)` })
+      .where(eq(calls.id, call.id));
+    const placed = await Promise.all(st.order.map((i) => placeStaffLeg(ctx, call, st.staff[i] as Staff, st)));
+    if (!placed.some(Boolean)) await failCall(ctx, call.id);
+    return;
+  }
+  await ringNext(ctx, call.id);
+}
+
+/** Rings the next staff phone in order; when none is left, the call is missed (or failed if none rang). */
+export async function ringNext(ctx: Ctx, callId: number): Promise<void> {
+  for (;;) {
+    const [row] = await ctx.db
+      .update(calls)
+      .set({
+        ring_state: sql`jsonb_set(${calls.ring_state}, '{next}', to_jsonb((${calls.ring_state}->>'next')::int + 1))`,
+      })
+      .where(
+        and(
+          eq(calls.id, callId),
+          eq(calls.outcome, 'in_progress'),
+          isNull(calls.claimed_leg_sid),
+          sql`(${calls.ring_state}->>'next')::int < jsonb_array_length(${calls.ring_state}->'order')`,
+        ),
+      )
+      .returning();
+    if (!row) break;
+    const st = row.ring_state as RingState;
+    const staff = st.staff[st.order[st.next - 1] ?? -1];
+    if (staff && (await placeStaffLeg(ctx, row, staff, st))) return;
+  }
+  await concludeUnclaimed(ctx, callId);
+}
+
+async function failCall(ctx: Ctx, callId: number): Promise<void> {
+  await ctx.db
+    .update(calls)
+    .set({ outcome: 'failed', ended_at: new Date(), updated_at: new Date() })
+    .where(and(eq(calls.id, callId), eq(calls.outcome, 'in_progress')));
+}
+
+/**
+ * A staff leg ended without claiming: ring the next one in order, or, when every staff leg has ended and
+ * nobody is left to ring, the call is missed: the event is published and the visitor is called back with
+ * the missed-call message (and a voicemail when the install takes them).
+ */
+export async function concludeUnclaimed(ctx: Ctx, callId: number): Promise<void> {
+  await legsCreated(ctx.deps, callId);
+  const call = await loadCall(ctx, callId);
+  if (call?.outcome !== 'in_progress' || call.claimed_leg_sid) return;
+  const legs = await ctx.db
+    .select({ status: callLegs.status })
+    .from(callLegs)
+    .where(and(eq(callLegs.call_id, callId), eq(callLegs.role, 'staff')));
+  if (legs.some((l) => !isFinal(l.status))) return;
+  const st = call.ring_state as RingState;
+  if (st.type !== 'simultaneous' && st.next < st.order.length) return ringNext(ctx, callId);
+  if (legs.length === 0) return failCall(ctx, callId);
+  const [missed] = await ctx.db
+    .update(calls)
+    .set({ outcome: 'missed', ended_at: new Date(), updated_at: new Date() })
+    .where(and(eq(calls.id, callId), eq(calls.outcome, 'in_progress'), isNull(calls.claimed_leg_sid)))
+    .returning();
+  if (!missed) return;
+  publish(ctx, callMissed, {
+    callId: missed.id,
+    agencyId: missed.agency_id,
+    businessId: missed.business_id,
+    installId: missed.install_id,
+    visitorPhone: missed.visitor_phone,
+    visitorName: missed.visitor_name,
+  });
+  await callVisitorWithMissedMessage(ctx, missed);
+}
+
+async function callVisitorWithMissedMessage(ctx: Ctx, call: CallRow): Promise<void> {
+  const deps = ctx.deps;
+  try {
+    const carrier = await carrierFor(ctx);
+    const created = await carrier.createCall({
+      to: call.visitor_phone,
+      from: call.from_number ?? '',
+      url: webhookUrl(deps, 'voice', { call: call.id, leg: 'missed' }),
+      statusCallback: webhookUrl(deps, 'call-status', { call: call.id }),
+      statusCallbackEvents: ALL_EVENTS,
+      timeout: 30,
+    });
+    await ctx.db
+      .insert(callLegs)
+      .values({
+        call_id: call.id,
+        business_id: call.business_id,
+        call_sid: created.sid,
+        role: 'missed_message',
+        to_number: call.visitor_phone,
+        status: 'queued',
+      })
+      .onConflictDoNothing();
+  } catch (err) {
+    deps.log.warn({ err, callId: call.id }, 'missed-call message not placed');
+  }
+}
+
+// ---------------------------------------------------------------- claiming
+
+/**
+ * The staff leg pressed the key: the first one claims the call (one atomic update), and the other staff
+ * legs are cancelled right after the answer. Answers whether this leg holds the claim.
+ */
+export async function claim(ctx: Ctx, call: CallRow, leg: LegRow): Promise<boolean> {
+  if (call.claimed_leg_sid === leg.call_sid) return true;
+  const staff = (call.ring_state as RingState).staff.find((s) => s.phone === leg.to_number);
+  const [won] = await ctx.db
+    .update(calls)
+    .set({
+      claimed_leg_sid: leg.call_sid,
+      claimed_at: new Date(),
+      agent_user_id: leg.agent_user_id ?? staff?.userId ?? null,
+      agent_name: leg.agent_name ?? staff?.name ?? null,
+      agent_phone: leg.to_number,
+      updated_at: new Date(),
+    })
+    .where(and(eq(calls.id, call.id), isNull(calls.claimed_leg_sid), eq(calls.outcome, 'in_progress')))
+    .returning({ id: calls.id });
+  if (!won) return false;
+  inBackground(ctx.deps, () => cancelOtherStaff(ctx, call.id, leg.call_sid));
+  return true;
+}
+
+async function cancelOtherStaff(ctx: Ctx, callId: number, winner: string): Promise<void> {
+  await legsCreated(ctx.deps, callId);
+  const others = await ctx.db
+    .select()
+    .from(callLegs)
+    .where(and(eq(callLegs.call_id, callId), eq(callLegs.role, 'staff'), ne(callLegs.call_sid, winner)));
+  const live = others.filter((l) => !isFinal(l.status));
+  if (live.length === 0) return;
+  const carrier = await carrierFor(ctx);
+  await Promise.all(
+    live.map(async (l) => {
+      try {
+        await carrier.updateCall(l.call_sid, {
+          status: l.status === 'in-progress' ? 'completed' : 'canceled',
+        });
+      } catch {
+        // Answered in the meantime: a cancel is refused, so end it instead; a leg already gone is fine.
+        await carrier.updateCall(l.call_sid, { status: 'completed' }).catch(() => undefined);
+      }
+    }),
+  );
+}
+
+// ---------------------------------------------------------------- statuses
+
+/**
+ * Applies a carrier status to a leg, never backwards: a final status stays, an older SequenceNumber or a
+ * lower step (ringing after in-progress) is ignored. Answers the leg before and after, or null when
+ * nothing changed.
+ */
+export async function applyLegStatus(
+  ctx: Ctx,
+  legId: number,
+  input: { status: string; sequence: number; duration?: number | null; answeredBy?: string | null },
+): Promise<{ before: LegRow; after: LegRow } | null> {
+  return inTransaction(ctx, async (tx) => {
+    const [leg] = await tx.db.select().from(callLegs).where(eq(callLegs.id, legId)).for('update');
+    if (!leg || isFinal(leg.status)) return null;
+    if (input.sequence >= 0 && leg.sequence >= input.sequence) return null;
+    if (rankOf(input.status) < rankOf(leg.status)) return null;
+    const [after] = await tx.db
+      .update(callLegs)
+      .set({
+        status: input.status,
+        sequence: Math.max(leg.sequence, input.sequence),
+        ...(input.duration != null ? { duration: input.duration } : {}),
+        ...(input.answeredBy ? { answered_by: input.answeredBy } : {}),
+        updated_at: new Date(),
+      })
+      .where(eq(callLegs.id, legId))
+      .returning();
+    return after ? { before: leg, after } : null;
+  });
+}
+
+/** The visitor answered: the call is connected. */
+export async function markConnected(ctx: Ctx, callId: number): Promise<void> {
+  await ctx.db
+    .update(calls)
+    .set({ connected_at: sql`coalesce(${calls.connected_at}, now())`, updated_at: new Date() })
+    .where(eq(calls.id, callId));
+}
+
+/** The claimed call ends: completed (with its duration) when the visitor was connected, else no answer. */
+export async function finishClaimed(
+  ctx: Ctx,
+  callId: number,
+  input: { completed: boolean; duration: number | null; authoritative: boolean },
+): Promise<void> {
+  const outcome = input.completed ? 'completed' : 'no_answer';
+  await ctx.db
+    .update(calls)
+    .set({
+      outcome,
+      ended_at: sql`coalesce(${calls.ended_at}, now())`,
+      ...(input.duration != null ? { duration: input.duration } : {}),
+      updated_at: new Date(),
+    })
+    .where(
+      and(
+        eq(calls.id, callId),
+        input.authoritative
+          ? inArray(calls.outcome, ['in_progress', 'completed', 'no_answer'])
+          : eq(calls.outcome, 'in_progress'),
+      ),
+    );
+}

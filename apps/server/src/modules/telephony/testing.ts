@@ -1,0 +1,167 @@
+// Fixtures of the telephony tests: an app on a fresh database with the sandbox carrier on a ManualClock,
+// tenant A's agency on a sandbox account, and an install of business A that rings two staff phones from
+// a purchased number. Only the tests import this file.
+
+import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { bearer, createTestApp, login, type Seed, seedTenants, type TestApp } from '../../../test/helpers.ts';
+import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
+import type { TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
+import { tenantContext } from '../../platform/tenancy/context.ts';
+import { agencies } from '../agencies/tables.ts';
+import { addDemoNumber, telephonyIdle } from './service.ts';
+
+export const STAFF_1 = '+15005550101';
+export const STAFF_2 = '+15005550102';
+export const INSTALL_NUMBER = '+15005550006';
+export const VISITOR = '+14155550100';
+
+/** Open every day, all day, in UTC. */
+export const ALWAYS_OPEN = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+    d,
+    { open: true, from: '12:00AM', to: '11:59PM' },
+  ]),
+);
+export const ALWAYS_CLOSED = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+    d,
+    { open: d === 'monday', from: '08:00AM', to: '09:00AM' },
+  ]),
+);
+
+export type Telephony = {
+  t: TestApp;
+  seed: Seed;
+  clock: ManualClock;
+  sandbox: TwilioSandbox;
+  token: (email: string) => Promise<string>;
+  /** Lets the sandbox run `ms` of its time, waiting for every webhook and our own follow-up work. */
+  run: (ms?: number) => Promise<void>;
+  install: (
+    settings?: Record<string, unknown>,
+    opts?: { number?: string | null; tenant?: 'a' | 'b' },
+  ) => Promise<{ id: number; key: string }>;
+  callback: (
+    key: string,
+    payload: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ) => Promise<LightMyRequestResponse>;
+  /** Every leg status the sandbox can still send is sent. */
+  close: () => Promise<void>;
+};
+
+export async function telephonyApp(
+  env: Record<string, string> = {},
+  opts: { clock?: ManualClock; t?: TestApp; seed?: Seed } = {},
+): Promise<Telephony> {
+  const clock = opts.clock ?? new ManualClock(Date.now());
+  const t =
+    opts.t ??
+    (await createTestApp(
+      { WIDGET_RATE_PER_ADDRESS: '100000', PUBLIC_URL: 'http://localhost:3000', ...env },
+      { sandboxClock: clock },
+    ));
+  const seed = opts.seed ?? (await seedTenants(t.db));
+  const deps = t.app.deps;
+  const sandbox = deps.carrier.sandbox;
+  if (!sandbox) throw new Error('the sandbox carrier is off');
+  // Both agencies on sandbox accounts of their own (the token sealed, as agency Setup stores it).
+  for (const agency of [seed.a.agency, seed.b.agency]) {
+    const [row] = await t.db.select().from(agencies).where(eq(agencies.id, agency.id));
+    if (row?.twilio_config.accountSid) continue;
+    const account = deps.carrier.createSandboxAccount(agency.name);
+    await t.db
+      .update(agencies)
+      .set({
+        twilio_config: {
+          accountSid: account.sid,
+          authToken: deps.secrets.seal(account.authToken),
+          sandbox: true,
+        },
+      })
+      .where(eq(agencies.id, agency.id));
+  }
+  const tokens = new Map<string, string>();
+  const token = async (email: string) => {
+    let tok = tokens.get(email);
+    if (!tok) {
+      tok = await login(t.app, email);
+      tokens.set(email, tok);
+    }
+    return tok;
+  };
+  const run = async (ms = 0) => {
+    for (let i = 0; i < 3; i++) {
+      await clock.settle();
+      await telephonyIdle(deps);
+    }
+    if (ms > 0) await clock.advance(ms);
+    for (let i = 0; i < 3; i++) {
+      await clock.settle();
+      await telephonyIdle(deps);
+    }
+  };
+  let n = 5;
+  const install: Telephony['install'] = async (settings = {}, o = {}) => {
+    const tenant = seed[o.tenant ?? 'a'];
+    await t.pool.query('update businesses set number_of_installs = 100 where id = $1', [tenant.business.id]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/installs',
+      headers: bearer(await token(tenant.businessAdmin.email)),
+      payload: {
+        name: `Site ${++n}`,
+        website: 'https://example.test',
+        settings: {
+          timezone: 'UTC',
+          hours: ALWAYS_OPEN,
+          phoneAgents: [
+            { name: 'Front desk', phone: STAFF_1 },
+            { name: 'Dr. Bright', phone: STAFF_2 },
+          ],
+          ...settings,
+        },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data as { id: number; key: string };
+    // Each install its own number; the first one is INSTALL_NUMBER.
+    const number = o.number === undefined ? `+1500555${String(n).padStart(4, '0')}` : o.number;
+    if (number) {
+      const ctx = tenantContext(
+        deps,
+        { level: 'business', agencyId: tenant.agency.id, businessId: tenant.business.id },
+        { kind: 'system', source: 'seed', name: 'test number' },
+      );
+      await addDemoNumber(ctx, {
+        agencyId: tenant.agency.id,
+        businessId: tenant.business.id,
+        installId: data.id,
+        phoneNumber: number,
+      });
+    }
+    return data;
+  };
+  const callback: Telephony['callback'] = (key, payload, headers = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/widget/v1/callback',
+      headers: { 'x-install-key': key, ...headers },
+      payload,
+    });
+  return {
+    t,
+    seed,
+    clock,
+    sandbox,
+    token,
+    run,
+    install,
+    callback,
+    close: async () => {
+      if (!opts.t) await t.close();
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import type { FastifyInstance } from 'fastify';
+import { type Carrier, type CarrierAccount, CarrierError } from './carrier.ts';
+import type { TwilioSandbox } from './sandbox/sandbox.ts';
+import { fetchTransport, type WebhookTransport } from './sandbox/webhook-caller.ts';
+import { TwilioCarrier } from './twilio-carrier.ts';
+
+/**
+ * The carrier as the platform hands it to modules (deps.carrier): one Carrier per agency account, on
+ * the real Twilio API or on the process's sandbox (ADR 026).
+ */
+export type CarrierDeps = {
+  /** The process's sandbox carrier; null when CARRIER_SANDBOX is off. */
+  sandbox: TwilioSandbox | null;
+  /**
+   * The carrier of an agency's account. A sandbox account is (re)created in the sandbox on demand: a
+   * restarted process lost it, the database kept its sid and token.
+   */
+  forAccount(account: { accountSid: string; authToken: string; sandbox: boolean }): Carrier;
+  /**
+   * Checks credentials before they are saved: against the sandbox when it holds that account, else the
+   * real Twilio API. Throws CarrierError (isAuthentication for bad credentials).
+   */
+  verify(credentials: { accountSid: string; authToken: string }): Promise<CarrierAccount>;
+  /** A new sandbox account for an agency that chooses to try the product. Throws when the sandbox is off. */
+  createSandboxAccount(friendlyName: string): { sid: string; authToken: string };
+};
+
+export const ACCOUNT_SID_PATTERN = /^AC[0-9a-fA-F]{32}$/;
+
+const sandboxOff = () =>
+  new CarrierError('The sandbox carrier is switched off on this server (CARRIER_SANDBOX).', null, 503);
+
+export function createCarrierDeps(sandbox: TwilioSandbox | null): CarrierDeps {
+  // One adapter per account and token: building the SDK client is not free, callbacks come in bursts.
+  const cache = new Map<string, Carrier>();
+  const remember = (key: string, make: () => Carrier) => {
+    let c = cache.get(key);
+    if (!c) {
+      if (cache.size >= 1000) cache.delete(cache.keys().next().value as string);
+      c = make();
+      cache.set(key, c);
+    }
+    return c;
+  };
+  const badSid = () =>
+    new CarrierError('The Account SID must be "AC" followed by 32 hexadecimal characters.', 20003, 401);
+  return {
+    sandbox,
+    forAccount({ accountSid, authToken, sandbox: isSandbox }) {
+      if (!ACCOUNT_SID_PATTERN.test(accountSid)) throw badSid();
+      if (isSandbox) {
+        if (!sandbox) throw sandboxOff();
+        sandbox.ensureAccount({ sid: accountSid, authToken });
+        return remember(`s:${accountSid}:${authToken}`, () => sandbox.carrier(accountSid, authToken));
+      }
+      return remember(`t:${accountSid}:${authToken}`, () => new TwilioCarrier({ accountSid, authToken }));
+    },
+    async verify({ accountSid, authToken }) {
+      if (!ACCOUNT_SID_PATTERN.test(accountSid)) throw badSid();
+      if (!authToken) throw new CarrierError('Authenticate', 20003, 401);
+      if (sandbox?.accounts.has(accountSid)) return sandbox.carrier(accountSid, authToken).fetchAccount();
+      return new TwilioCarrier({ accountSid, authToken }).fetchAccount();
+    },
+    createSandboxAccount(friendlyName) {
+      if (!sandbox) throw sandboxOff();
+      const account = sandbox.createAccount({ friendlyName });
+      return { sid: account.sid, authToken: account.authToken };
+    },
+  };
+}
+
+/**
+ * Webhooks from the platform's own sandbox to the platform's own URLs go in process (app.inject): no
+ * network hop, and the request looks as it would from outside (Host from the URL, the same raw path and
+ * query), so the webhook tree rebuilds the very URL that was signed. An https URL needs TRUST_PROXY
+ * (X-Forwarded-Proto) to be rebuilt as https; without it, and for any other host, fetch is used.
+ */
+export function inProcessTransport(
+  app: () => FastifyInstance,
+  opts: { trustProxy: boolean; hosts: string[]; mainDomain: string },
+  fallback: WebhookTransport = fetchTransport,
+): WebhookTransport {
+  const own = new Set(['localhost', '127.0.0.1', '[::1]', ...opts.hosts.map((h) => h.toLowerCase())]);
+  const isOwn = (hostname: string) =>
+    own.has(hostname) || hostname === opts.mainDomain || hostname.endsWith(`.${opts.mainDomain}`);
+  return async (url, headers, body, method = 'POST') => {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return fallback(url, headers, body, method);
+    }
+    if (!isOwn(u.hostname.toLowerCase())) return fallback(url, headers, body, method);
+    const h: Record<string, string> = { ...headers, host: u.host };
+    if (u.protocol === 'https:') {
+      if (!opts.trustProxy) return fallback(url, headers, body, method);
+      h['x-forwarded-proto'] = 'https';
+    }
+    // The path and query exactly as written in the URL (the signature covers them as written).
+    const afterScheme = url.indexOf('//') + 2;
+    const slash = url.indexOf('/', afterScheme);
+    const question = url.indexOf('?', afterScheme);
+    const start = slash < 0 ? question : question < 0 ? slash : Math.min(slash, question);
+    let path = start < 0 ? '/' : url.slice(start);
+    if (path.startsWith('?')) path = `/${path}`;
+    const hash = path.indexOf('#');
+    if (hash >= 0) path = path.slice(0, hash);
+    const res = await app().inject({
+      method,
+      url: path,
+      headers: h,
+      ...(method === 'POST' ? { payload: body } : {}),
+    });
+    return { status: res.statusCode, body: res.body };
+  };
+}
+
+/**
+ * GET /sandbox/recordings/:sid (and :sid.wav): a sandbox recording's WAV, public like Twilio's media
+ * URLs (recording sids are unguessable), so the web app's <audio> can play it.
+ */
+export async function sandboxRecordingRoutes(
+  app: FastifyInstance,
+  opts: { sandbox: TwilioSandbox | null },
+): Promise<void> {
+  app.get('/sandbox/recordings/:sid', { schema: { hide: true } }, async (request, reply) => {
+    const raw = (request.params as { sid: string }).sid;
+    const sid = raw.replace(/\.(wav|mp3)$/i, '');
+    const audio = /^RE[0-9a-f]{32}$/.test(sid) ? opts.sandbox?.recordingAudio(sid) : null;
+    if (!audio) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+    return reply
+      .type('audio/wav')
+      .header('cache-control', 'private, max-age=31536000, immutable')
+      .header('content-disposition', `inline; filename="${sid}.wav"`)
+      .send(audio);
+  });
+}

@@ -1,0 +1,243 @@
+import { isE164 } from '../carrier.ts';
+import { isLive, type SandboxCall, SandboxPhoneError, type TwilioSandbox } from './sandbox.ts';
+
+/**
+ * Simulated phones. Any E.164 number the sandbox calls (or a test names) is a phone, created on first
+ * use: it rings, answers as a person or as its voicemail, presses digits, hangs up, rejects, calls an
+ * account's number and sends texts. Tests and the Sandbox Phones screen drive them through this API.
+ */
+
+export type PhoneState = 'idle' | 'ringing' | 'in-call' | 'voicemail';
+
+export type PhoneText = { direction: 'in' | 'out'; other: string; body: string; at: string };
+
+/** A phone as the Sandbox Phones screen shows it (ZSandboxPhone of the contracts, without its label). */
+export type PhoneView = {
+  number: string;
+  state: PhoneState;
+  call: {
+    sid: string;
+    from: string;
+    to: string;
+    status: string;
+    bridged_with: string | null;
+    heard: string[];
+    gathering: boolean;
+  } | null;
+  texts: PhoneText[];
+};
+
+export type PhoneSettings = {
+  /** Answer every call at once (after answerAfterMs), as a person or as the voicemail. */
+  autoAnswer?: 'human' | 'machine' | null;
+  /** Press these digits as soon as a call asks for digits. */
+  autoPress?: string | null;
+  answerAfterMs?: number;
+};
+
+type Phone = {
+  number: string;
+  calls: string[];
+  texts: PhoneText[];
+  autoAnswer: 'human' | 'machine' | null;
+  autoPress: string | null;
+  answerAfterMs: number;
+};
+
+const MAX_CALLS_KEPT = 50;
+const MAX_TEXTS_KEPT = 100;
+
+export class SandboxPhones {
+  private phones = new Map<string, Phone>();
+
+  constructor(private readonly sandbox: TwilioSandbox) {}
+
+  private phone(number: string): Phone {
+    let p = this.phones.get(number);
+    if (!p) {
+      if (!isE164(number)) throw new SandboxPhoneError('not-a-number', `${number} is not an E.164 number`);
+      p = { number, calls: [], texts: [], autoAnswer: null, autoPress: null, answerAfterMs: 0 };
+      this.phones.set(number, p);
+    }
+    return p;
+  }
+
+  private callsOf(p: Phone): SandboxCall[] {
+    return p.calls.map((sid) => this.sandbox.calls.get(sid)).filter((c): c is SandboxCall => !!c);
+  }
+
+  /** The call the phone shows: the newest one ringing or in progress. */
+  private current(p: Phone): SandboxCall | null {
+    const calls = this.callsOf(p);
+    for (let i = calls.length - 1; i >= 0; i--) {
+      const c = calls[i];
+      if (c && (c.status === 'ringing' || c.status === 'in-progress')) return c;
+    }
+    return null;
+  }
+
+  private view(p: Phone): PhoneView {
+    const c = this.current(p);
+    let state: PhoneState = 'idle';
+    if (c) {
+      if (c.status === 'ringing' && c.direction !== 'inbound') state = 'ringing';
+      else state = c.voicemail ? 'voicemail' : 'in-call';
+    }
+    const partner = c?.bridgedWith ? this.sandbox.calls.get(c.bridgedWith) : undefined;
+    return {
+      number: p.number,
+      state,
+      call: c
+        ? {
+            sid: c.sid,
+            from: c.from,
+            to: c.to,
+            status: c.status,
+            bridged_with: partner ? partner.phone : null,
+            heard: [...c.heard],
+            gathering: c.gather !== null,
+          }
+        : null,
+      texts: p.texts.map((t) => ({ ...t })),
+    };
+  }
+
+  list(): PhoneView[] {
+    return [...this.phones.values()].map((p) => this.view(p));
+  }
+
+  get(number: string): PhoneView {
+    return this.view(this.phone(number));
+  }
+
+  /** The call sids this phone has had, newest last. */
+  callSids(number: string): string[] {
+    return [...this.phone(number).calls];
+  }
+
+  configure(number: string, settings: PhoneSettings): PhoneView {
+    const p = this.phone(number);
+    if (settings.autoAnswer !== undefined) p.autoAnswer = settings.autoAnswer;
+    if (settings.autoPress !== undefined) p.autoPress = settings.autoPress;
+    if (settings.answerAfterMs !== undefined) p.answerAfterMs = Math.max(0, settings.answerAfterMs);
+    return this.view(p);
+  }
+
+  /** Picks up the newest ringing call; 'machine' lets the voicemail take it. */
+  answer(number: string, opts: { as?: 'human' | 'machine' } = {}): string {
+    const p = this.phone(number);
+    const ringing = this.callsOf(p)
+      .filter((c) => c.status === 'ringing' && c.direction !== 'inbound')
+      .pop();
+    if (!ringing) throw new SandboxPhoneError('no-ringing-call', `${number} has no ringing call`);
+    this.sandbox.spawn(() => this.sandbox.answerCall(ringing, opts.as ?? 'human'));
+    return ringing.sid;
+  }
+
+  /** Digits into the call's current <Gather> (or a key that ends a <Record>). */
+  press(number: string, digits: string): string {
+    const p = this.phone(number);
+    const c = this.current(p);
+    if (c?.status !== 'in-progress') throw new SandboxPhoneError('no-call', `${number} is not in a call`);
+    this.sandbox.twiml.press(c, digits);
+    return c.sid;
+  }
+
+  /** Ends the call in progress; a ringing call left unanswered this way is declined (no-answer). */
+  hangUp(number: string): string {
+    const p = this.phone(number);
+    const c = this.current(p);
+    if (!c) throw new SandboxPhoneError('no-call', `${number} has no call to hang up`);
+    this.sandbox.spawn(() =>
+      this.sandbox.endCall(
+        c,
+        c.status === 'ringing' && c.direction !== 'inbound' ? 'no-answer' : 'completed',
+      ),
+    );
+    return c.sid;
+  }
+
+  /** Declines the newest ringing call: busy. */
+  reject(number: string): string {
+    const p = this.phone(number);
+    const ringing = this.callsOf(p)
+      .filter((c) => c.status === 'ringing' && c.direction !== 'inbound')
+      .pop();
+    if (!ringing) throw new SandboxPhoneError('no-ringing-call', `${number} has no ringing call`);
+    this.sandbox.spawn(() => this.sandbox.endCall(ringing, 'busy'));
+    return ringing.sid;
+  }
+
+  /** The phone calls an account's incoming number: an inbound call; its sid. */
+  dial(from: string, to: string): string {
+    this.phone(from);
+    if (!isE164(to)) throw new SandboxPhoneError('not-a-number', `${to} is not an E.164 number`);
+    return this.sandbox.inboundCall(from, to).sid;
+  }
+
+  /** The phone texts a number: an account's number gets its SMS webhook, another phone gets the text. */
+  sendText(from: string, to: string, body: string): string | null {
+    const p = this.phone(from);
+    if (!isE164(to)) throw new SandboxPhoneError('not-a-number', `${to} is not an E.164 number`);
+    this.push(p, { direction: 'out', other: to, body, at: this.at() });
+    const message = this.sandbox.inboundText(from, to, body);
+    if (!message && !this.sandbox.findIncomingNumber(to)) this.receiveText(to, from, body);
+    this.sandbox.changed();
+    return message?.sid ?? null;
+  }
+
+  // ---- Called by the sandbox ----------------------------------------------------------------------
+
+  /** A new call leg involves this phone. */
+  attach(call: SandboxCall): void {
+    const p = this.phone(call.phone);
+    p.calls.push(call.sid);
+    if (p.calls.length > MAX_CALLS_KEPT) {
+      // Forget the oldest finished calls.
+      const keep = p.calls.filter((sid, i) => {
+        const c = this.sandbox.calls.get(sid);
+        return i >= p.calls.length - MAX_CALLS_KEPT || (c && isLive(c));
+      });
+      p.calls = keep;
+    }
+  }
+
+  /** The call rings on its phone: a phone set to answer at once does. */
+  ringing(call: SandboxCall): void {
+    const p = this.phone(call.phone);
+    if (!p.autoAnswer) return;
+    const as = p.autoAnswer;
+    this.sandbox.clock.schedule(p.answerAfterMs, () => {
+      this.sandbox.spawn(() => this.sandbox.answerCall(call, as));
+    });
+  }
+
+  /** The call asks for digits: a phone set to press at once does (a voicemail never presses). */
+  gathering(call: SandboxCall): void {
+    const p = this.phone(call.phone);
+    if (!p.autoPress || call.voicemail) return;
+    const digits = p.autoPress;
+    this.sandbox.clock.schedule(0, () => {
+      if (call.gather) this.sandbox.twiml.press(call, digits);
+    });
+  }
+
+  ended(_call: SandboxCall): void {
+    this.sandbox.changed();
+  }
+
+  receiveText(to: string, from: string, body: string): void {
+    if (!isE164(to)) return;
+    this.push(this.phone(to), { direction: 'in', other: from, body, at: this.at() });
+    this.sandbox.changed();
+  }
+
+  private push(p: Phone, text: PhoneText) {
+    p.texts.push(text);
+    if (p.texts.length > MAX_TEXTS_KEPT) p.texts.splice(0, p.texts.length - MAX_TEXTS_KEPT);
+  }
+
+  private at(): string {
+    return new Date(this.sandbox.clock.now()).toISOString();
+  }
+}
