@@ -162,6 +162,14 @@ describe.skipIf(!hasChromium)('installs and the install wizard in Chromium', () 
     // Step 3a (a child of step 3): the indicator stays on 'Call settings'.
     await onStep(page, 'number');
     expect(await indicatorAt(page)).toBe(2);
+    // Search the sandbox carrier's numbers by area code and buy one for the install (created at step 2).
+    await page.getByTestId('install-number-area').fill('213');
+    await page.getByTestId('install-number-search').click();
+    await page.getByTestId('install-number-results').getByRole('button', { name: 'Buy' }).first().click();
+    await expect.poll(() => page.getByTestId('install-number-current').textContent()).toMatch(/\+1213\d{7}/);
+    const number = ((await page.getByTestId('install-number-current').textContent()) ?? '').match(
+      /\+1\d{10}/,
+    )?.[0];
     await page.getByTestId('wizard-next').click();
 
     await onStep(page, 'hours');
@@ -178,6 +186,7 @@ describe.skipIf(!hasChromium)('installs and the install wizard in Chromium', () 
     await onStep(page, 'review');
     expect(await page.getByTestId('wizard-next').count()).toBe(0);
     expect(await page.getByTestId('install-review').textContent()).toContain('Reception (+12133734253)');
+    expect(await page.getByTestId('install-review').textContent()).toContain(number);
     await page.getByTestId('wizard-confirm').click();
     await page.getByTestId('install-wizard-done').waitFor();
     const code = (await page.getByTestId('install-embed-code').textContent()) ?? '';
@@ -196,6 +205,7 @@ describe.skipIf(!hasChromium)('installs and the install wizard in Chromium', () 
     await page.getByTestId('install-wizard-finish').click();
     await page.waitForURL('**/business/installs');
     await rowOf(page, 'active', NAME).waitFor();
+    expect(await rowOf(page, 'active', NAME).textContent()).toContain(number);
   });
 
   it('lists the install with its embed code; archive, restore, and switch off with a confirm', async () => {
