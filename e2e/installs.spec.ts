@@ -330,5 +330,22 @@ describe.skipIf(!hasChromium)('installs and the install wizard in Chromium', () 
     );
     expect(one.body.data.name).toBe(NAME);
     expect(one.body.data.settings.phoneAgents).toHaveLength(1);
+
+    // The widget icon: upload a picture, then remove it.
+    await page.getByTestId('install-section-images-toggle').click();
+    const PNG_1X1 =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    await page
+      .getByTestId('install-image-widgetIcon')
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1X1, 'base64') });
+    await page.getByTestId('install-image-widgetIcon-remove').waitFor();
+    const withIcon = await business<{ data: { widget_icon: string | null } }>(`/v1/installs/${id}`);
+    expect(withIcon.body.data.widget_icon).toBeTruthy();
+    await page.getByTestId('install-image-widgetIcon-remove').click();
+    await page.getByTestId('install-image-widgetIcon-remove').waitFor({ state: 'detached' });
+    expect(
+      (await business<{ data: { widget_icon: string | null } }>(`/v1/installs/${id}`)).body.data.widget_icon,
+    ).toBeNull();
   });
 });
