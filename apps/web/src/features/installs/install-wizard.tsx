@@ -83,7 +83,12 @@ export function InstallWizard({ install }: { install: TInstall | null }) {
   };
 
   const confirm = async () => {
-    if (!checkSection(form, 'all')) return;
+    // A problem in an earlier step (possible after a resume): go back to that step, messages shown.
+    const bad = ORDER.findIndex((step) => step.section && !checkSection(form, step.section));
+    if (bad >= 0) {
+      setIndex(bad);
+      return;
+    }
     const v = form.values;
     try {
       let current = saved;
