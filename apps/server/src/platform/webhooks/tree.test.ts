@@ -37,7 +37,9 @@ beforeAll(async () => {
   );
   const seed = await seedTenants(t.db);
   agencyId = seed.a.agency.id;
-  // Through the API, so that the token is stored the way the product stores it (sealed).
+  // Through the API, so that the token is stored the way the product stores it (sealed). Setup checks the
+  // credentials with the carrier first: the platform's sandbox holds an account with them.
+  t.app.deps.carrier.sandbox?.ensureAccount({ sid: SID, authToken: AUTH_TOKEN });
   const token = await login(t.app, seed.superAdmin.email);
   const res = await t.app.inject({
     method: 'PUT',
