@@ -38,6 +38,7 @@ import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
 import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
 import { callsRoutes } from './modules/telephony/routes/calls.ts';
 import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
+import { sandboxPhonesRoutes } from './modules/telephony/routes/sandbox.ts';
 import { scheduledCallJob } from './modules/telephony/service.ts';
 import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
 import { telephonyWidgetRoutes } from './modules/telephony/widget.ts';
@@ -175,6 +176,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           opts.sandboxClock ??
           realClock((err) => logger.warn({ err }, 'sandbox carrier: background work failed')),
         publicBase: config.publicUrl.origin,
+        onError: (err) => logger.warn({ err }, 'sandbox carrier: a request or a TwiML answer failed'),
         transport: inProcessTransport(() => app, {
           trustProxy: config.trustProxy,
           hosts: [config.publicUrl.hostname],
@@ -266,6 +268,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         installsRoutes,
         callsRoutes,
         numbersRoutes,
+        sandboxPhonesRoutes,
       ]) {
         await api.register(routes, deps);
       }

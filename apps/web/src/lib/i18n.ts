@@ -21,6 +21,9 @@ import layoutEs from '../locales/layout.es.json';
 import numbersSetupBr from '../locales/numbers-setup.br.json';
 import numbersSetupEn from '../locales/numbers-setup.en.json';
 import numbersSetupEs from '../locales/numbers-setup.es.json';
+import sandboxBr from '../locales/sandbox.br.json';
+import sandboxEn from '../locales/sandbox.en.json';
+import sandboxEs from '../locales/sandbox.es.json';
 import screensBr from '../locales/screens.br.json';
 import screensEn from '../locales/screens.en.json';
 import screensEs from '../locales/screens.es.json';
@@ -54,19 +57,19 @@ const initial: TLanguage = isLanguage(stored) ? stored : browserLanguage();
 void i18next.use(initReactI18next).init({
   resources: {
     en: {
-      translation: [en, layoutEn, screensEn, adminEn, agencyEn, businessEn, numbersSetupEn].reduce(
+      translation: [en, layoutEn, screensEn, adminEn, agencyEn, businessEn, numbersSetupEn, sandboxEn].reduce(
         merge,
         serverMessages('en') as Tree,
       ),
     },
     es: {
-      translation: [es, layoutEs, screensEs, adminEs, agencyEs, businessEs, numbersSetupEs].reduce(
+      translation: [es, layoutEs, screensEs, adminEs, agencyEs, businessEs, numbersSetupEs, sandboxEs].reduce(
         merge,
         serverMessages('es') as Tree,
       ),
     },
     br: {
-      translation: [br, layoutBr, screensBr, adminBr, agencyBr, businessBr, numbersSetupBr].reduce(
+      translation: [br, layoutBr, screensBr, adminBr, agencyBr, businessBr, numbersSetupBr, sandboxBr].reduce(
         merge,
         serverMessages('br') as Tree,
       ),

@@ -53,6 +53,8 @@ export const keys = {
   phoneLists: {
     list: (list: PhoneList) => [list] as const,
   },
+  /** The carrier sandbox's simulated phones the business sees (Sandbox Phones, polled while open). */
+  sandboxPhones: { all: ['sandbox-phones'] as const },
   whitelabels: {
     all: ['whitelabels'] as const,
     list: () => ['whitelabels', 'list'] as const,

@@ -246,4 +246,46 @@ describe('instant callback', () => {
     expect(await rows('select count(*)::int as n from calls')).toEqual(before);
     await h.run(120_000);
   });
+
+  it('rings in order: the next staff phone when the first one is not answered', async () => {
+    const install = await h.install({ calling_type: 'sequential', timeout: 20 });
+    const visitorPhone = '+14155550160';
+    const res = await h.callback(install.key, { phone: visitorPhone });
+    const callId = res.json().data.call_id as number;
+    await h.run(1000);
+    expect(phone(STAFF_1).state).toBe('ringing');
+    expect(phone(STAFF_2).state).toBe('idle');
+    await h.run(21_000);
+    expect(phone(STAFF_1).state).toBe('idle');
+    expect(phone(STAFF_2).state).toBe('ringing');
+    h.sandbox.phones.answer(STAFF_2);
+    await h.run(5000);
+    h.sandbox.phones.press(STAFF_2, '1');
+    await h.run(1000);
+    expect(phone(visitorPhone).state).toBe('ringing');
+    const [call] = await rows('select agent_phone from calls where id = $1', [callId]);
+    expect(call.agent_phone).toBe(STAFF_2);
+    h.sandbox.phones.hangUp(STAFF_2);
+    await h.run(60_000);
+  });
+
+  it('round robin starts after the staff member who took the last call', async () => {
+    const install = await h.install({ calling_type: 'round_robin', timeout: 20 });
+    const first = await h.callback(install.key, { phone: '+14155550170' });
+    expect(first.statusCode, first.body).toBe(200);
+    await h.run(1000);
+    expect(phone(STAFF_1).state).toBe('ringing');
+    h.sandbox.phones.answer(STAFF_1);
+    await h.run(5000);
+    h.sandbox.phones.press(STAFF_1, '1');
+    await h.run(1000);
+    h.sandbox.phones.hangUp(STAFF_1);
+    await h.run(60_000);
+    const second = await h.callback(install.key, { phone: '+14155550171' });
+    expect(second.statusCode, second.body).toBe(200);
+    await h.run(1000);
+    expect(phone(STAFF_2).state).toBe('ringing');
+    expect(phone(STAFF_1).state).toBe('idle');
+    await h.run(60_000);
+  });
 });

@@ -21,8 +21,10 @@ import { callLegs, calls, voiceRecords } from './tables.ts';
 
 type CallRow = typeof calls.$inferSelect;
 
-const installName = sql<string>`coalesce((select i.name from installs i where i.id = ${calls.install_id}), '')`;
-const hasVoicemail = sql<boolean>`exists (select 1 from ${voiceRecords} v where v.call_id = ${calls.id})`;
+// Columns of the outer row are written qualified: drizzle leaves them bare in a one-table select, where a
+// subquery would read its own table's column of the same name.
+const installName = sql<string>`coalesce((select i.name from installs i where i.id = "calls"."install_id"), '')`;
+const hasVoicemail = sql<boolean>`exists (select 1 from voice_records v where v.call_id = "calls"."id")`;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The calls the context may see: the business's, or only its own claims for a voice agent. */
@@ -148,14 +150,14 @@ export async function callRecording(ctx: Ctx, input: { id: number }): Promise<Au
 
 // ---------------------------------------------------------------- voice records
 
-const voiceInstallName = sql<string>`coalesce((select i.name from installs i where i.id = ${voiceRecords.install_id}), '')`;
+const voiceInstallName = sql<string>`coalesce((select i.name from installs i where i.id = "voice_records"."install_id"), '')`;
 
 /** Voicemails of the calls the context may see (all of them with calls.all). */
 function visibleVoice(ctx: Ctx, ...conditions: (SQL | undefined)[]): SQL | undefined {
   businessOf(ctx);
   const own =
     ctx.by.kind === 'user' && !actorCan(ctx.by.actor, 'calls.all')
-      ? sql`${voiceRecords.call_id} in (select c.id from ${calls} c where c.agent_user_id = ${ctx.by.actor.userId})`
+      ? sql`"voice_records"."call_id" in (select c.id from calls c where c.agent_user_id = ${ctx.by.actor.userId})`
       : undefined;
   return scope(ctx, voiceRecords, own, ...conditions);
 }

@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import type { CallEvent } from '../../platform/carrier/carrier.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
-import { AppError, invalid } from '../../platform/http/errors.ts';
+import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
 import { RateLimiter } from '../../platform/widget/tree.ts';
 import { agencyAllowedCountries } from '../agencies/service.ts';
@@ -160,7 +160,8 @@ export async function prepareCall(
   input: { installId: number; phone: string; departmentId?: number | undefined },
 ): Promise<Prepared> {
   const install = await installForCalls(ctx, input.installId);
-  if (install?.status !== 'active' || !install.active)
+  if (!install) throw notFound();
+  if (install.status !== 'active' || !install.active)
     throw new AppError('FORBIDDEN', 'calls.install_inactive', undefined, {}, 'calls.install_inactive');
   if (!parsePhoneNumberFromString(input.phone)?.isValid()) throw invalid('phone', 'validation.phone');
   await checkCountry(ctx, input.phone);
@@ -472,7 +473,14 @@ export async function claim(ctx: Ctx, call: CallRow, leg: LegRow): Promise<boole
     })
     .where(and(eq(calls.id, call.id), isNull(calls.claimed_leg_sid), eq(calls.outcome, 'in_progress')))
     .returning({ id: calls.id });
-  if (!won) return false;
+  if (!won) {
+    // A retry of this very press may have won a moment ago: the claim is still this leg's.
+    const [now] = await ctx.db
+      .select({ sid: calls.claimed_leg_sid })
+      .from(calls)
+      .where(eq(calls.id, call.id));
+    return now?.sid === leg.call_sid;
+  }
   inBackground(ctx.deps, () => cancelOtherStaff(ctx, call.id, leg.call_sid));
   return true;
 }

@@ -23,6 +23,7 @@ import {
   type RingState,
   webhookUrl,
 } from './engine.ts';
+import { inboundCall, inboundDialEnded, inboundStaffLeg } from './inbound.ts';
 import { callLegs, calls, carrierEvents, voiceRecords } from './tables.ts';
 import { el, hangup, say, TWIML_TYPE, twiml } from './twiml.ts';
 
@@ -135,9 +136,28 @@ function dialTwiml(deps: Deps, call: CallRow, st: RingState): string {
 // ---------------------------------------------------------------- handlers
 
 async function voice(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
+  const q = (request.query ?? {}) as Query;
+  if (q.call === undefined) {
+    const b = (request.body ?? {}) as FormBody;
+    return send(
+      reply,
+      await inboundCall(deps, {
+        to: str(b, 'To'),
+        from: str(b, 'From'),
+        callSid: str(b, 'CallSid'),
+        accountSid: str(b, 'AccountSid'),
+      }),
+    );
+  }
   const found = await callOf(deps, request);
   if (!found) return send(reply, twiml(hangup()));
   const { call, ctx, body, query } = found;
+  if (query.leg === 'whisper')
+    await inboundStaffLeg(ctx, call, {
+      callSid: str(body, 'CallSid'),
+      parentCallSid: str(body, 'ParentCallSid'),
+      to: str(body, 'To'),
+    });
   const leg = await legOf(ctx, call.id, str(body, 'CallSid'));
   const st = call.ring_state as RingState;
   if (!leg) return send(reply, twiml(hangup()));
@@ -178,7 +198,12 @@ async function gather(deps: Deps, request: FastifyRequest, reply: FastifyReply) 
     if (call.outcome !== 'in_progress') return send(reply, twiml(hangup()));
     return send(reply, gatherTwiml(deps, call, st));
   }
-  if (await claim(ctx, call, leg)) return send(reply, dialTwiml(deps, call, st));
+  if (await claim(ctx, call, leg)) {
+    if (call.kind !== 'inbound') return send(reply, dialTwiml(deps, call, st));
+    // The whisper's TwiML ends here: the carrier bridges this staff leg with the caller.
+    await markConnected(ctx, call.id);
+    return empty(reply);
+  }
   return send(reply, TAKEN);
 }
 
@@ -207,6 +232,12 @@ async function callStatus(deps: Deps, request: FastifyRequest, reply: FastifyRep
       .onConflictDoNothing();
     leg = await legOf(ctx, call.id, sid);
   } else {
+    if (query.leg === 'staff-in')
+      await inboundStaffLeg(ctx, call, {
+        callSid: sid,
+        parentCallSid: str(body, 'ParentCallSid'),
+        to: str(body, 'To'),
+      });
     leg = await legOf(ctx, call.id, sid);
   }
   if (!leg) return empty(reply);
@@ -221,7 +252,8 @@ async function callStatus(deps: Deps, request: FastifyRequest, reply: FastifyRep
   const { before, after } = changed;
   const becameFinal = isFinal(after.status) && !isFinal(before.status);
   if (after.role === 'visitor' && after.status === 'in-progress') await markConnected(ctx, call.id);
-  if (after.role === 'staff' && becameFinal) {
+  // An inbound call's end is the Dial action's to decide.
+  if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {
     const [fresh] = await ctx.db.select().from(calls).where(eq(calls.id, call.id));
     if (fresh?.claimed_leg_sid === after.call_sid) {
       // The claiming staff member hung up: the dial action (when it comes) has the final word.
@@ -242,9 +274,21 @@ async function dialAction(deps: Deps, request: FastifyRequest, reply: FastifyRep
   if (!found) return send(reply, twiml(hangup()));
   const { call, ctx, body } = found;
   const sid = str(body, 'CallSid');
-  if (!sid || sid !== call.claimed_leg_sid) return send(reply, twiml(hangup()));
   const dialStatus = str(body, 'DialCallStatus');
   const completed = dialStatus === 'completed' || dialStatus === 'answered';
+  if (call.kind === 'inbound') {
+    const caller = await legOf(ctx, call.id, sid);
+    if (caller?.role !== 'visitor') return send(reply, twiml(hangup()));
+    const recordingSid = str(body, 'RecordingSid');
+    const recordingUrl = str(body, 'RecordingUrl');
+    if (recordingSid && recordingUrl)
+      await storeCallRecording(ctx, call.id, recordingSid, recordingUrl, null);
+    return send(
+      reply,
+      await inboundDialEnded(ctx, call, { completed, duration: num(str(body, 'DialCallDuration')) }),
+    );
+  }
+  if (!sid || sid !== call.claimed_leg_sid) return send(reply, twiml(hangup()));
   if (await firstDelivery(ctx, `dial:${sid}`)) {
     await finishClaimed(ctx, call.id, {
       completed,
@@ -294,7 +338,8 @@ async function recordingStatus(deps: Deps, request: FastifyRequest, reply: Fasti
   if (!sid || !url) return empty(reply);
   const duration = num(str(body, 'RecordingDuration'));
   if (query.voicemail === '1') {
-    if (leg.role !== 'missed_message') return empty(reply);
+    const voicemailLeg = leg.role === 'missed_message' || (call.kind === 'inbound' && leg.role === 'visitor');
+    if (!voicemailLeg) return empty(reply);
     await ctx.db
       .insert(voiceRecords)
       .values({
