@@ -69,6 +69,8 @@ export function DataTable<T extends { id: RowId }>(props: {
   selection?: Selection<T>;
   empty?: string;
   testId?: string;
+  /** Refresh while shown, for lists that change by themselves (calls in progress); off by default. */
+  refetchInterval?: number;
 }) {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
@@ -90,6 +92,7 @@ export function DataTable<T extends { id: RowId }>(props: {
         silent: true,
       }),
     placeholderData: keepPreviousData,
+    refetchInterval: props.refetchInterval,
   });
   // A 403 is not a load failure: the screen shows the one not-allowed state (components/not-allowed.tsx).
   const forbidden = useReportForbidden(query.error);
