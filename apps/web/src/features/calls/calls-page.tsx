@@ -138,6 +138,7 @@ export default function CallsPage() {
         columns={columns}
         empty={t('business.calls.empty')}
         testId="calls-table"
+        minWidth={820}
         // Callbacks come in and finish by themselves; until realtime pushes calls, the list looks again.
         refetchInterval={CALLS_REFRESH_MS}
         actions={(c) => (
