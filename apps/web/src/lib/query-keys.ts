@@ -7,6 +7,7 @@ export type UserKind = 'global' | 'agency' | 'business';
 export type AgencyStatus = 'active' | 'archived';
 export type BusinessStatus = 'active' | 'archived' | 'deleted';
 export type PhoneList = 'blacklist' | 'whitelist';
+export type InstallStatus = 'active' | 'archived' | 'deleted';
 
 export const keys = {
   agencies: {
@@ -74,6 +75,10 @@ export const keys = {
   installs: {
     all: ['installs'] as const,
     picker: () => ['installs', 'picker'] as const,
+    list: (status: InstallStatus) => ['installs', 'list', status] as const,
+    detail: (id: number) => ['installs', 'detail', id] as const,
+    embedCode: (id: number) => ['installs', 'embed-code', id] as const,
+    canCreate: () => ['installs', 'can-create'] as const,
   },
   calls: {
     all: ['calls'] as const,
