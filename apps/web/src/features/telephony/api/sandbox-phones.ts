@@ -78,7 +78,7 @@ export function useInstallOptions() {
 
 export function useInstall(id: number | null) {
   return useQuery({
-    queryKey: [...keys.installs.all, 'detail', id],
+    queryKey: keys.installs.detail(id ?? 0),
     queryFn: async () => (await api<Data<TInstall>>(`/v1/installs/${id}`, { silent: true })).data,
     enabled: id !== null && id > 0,
   });
