@@ -65,7 +65,8 @@ describe.skipIf(!hasChromium)('Sandbox Phones in Chromium', () => {
       .toBe(true);
     await link.click();
     await page.waitForURL('**/business/sandbox-phones');
-    expect(await page.getByTestId('page-title').textContent()).toBe('Sandbox Phones');
+    // The screen's chunk loads after the URL changes: wait for its title.
+    await expect.poll(() => page.getByTestId('page-title').textContent(), WAIT).toBe('Sandbox Phones');
     const staff = page.getByTestId('staff-phones').locator('[data-testid^="sandbox-phone-"]');
     await staff.nth(1).waitFor(WAIT);
     expect(await staff.count()).toBe(2);
