@@ -79,7 +79,11 @@ export default function SandboxPhonesPage() {
 
       {pollError && (
         <Alert color="red" data-testid="sandbox-error">
-          {pollError.code === 'NOT_FOUND' ? t('sandbox_phones.not_on') : pollError.message}
+          {pollError.code === 'NOT_FOUND'
+            ? t('sandbox_phones.not_on')
+            : pollError.code === 'NETWORK' || pollError.code === 'SERVER'
+              ? t('sandbox_phones.offline')
+              : pollError.message}
         </Alert>
       )}
 
