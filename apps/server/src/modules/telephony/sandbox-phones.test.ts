@@ -101,6 +101,13 @@ describe('Sandbox Phones control API', () => {
     expect(await snapshot(tel.t.pool, TABLES)).toEqual(before);
   });
 
+  it('the profile tells the web app whether the agency uses the sandbox (the screen and its menu item)', async () => {
+    const profile = async (token: string) =>
+      (await tel.t.app.inject({ url: '/api/v1/profile', headers: bearer(token) })).json().data.user;
+    expect((await profile(aToken)).carrier_sandbox).toBe(true);
+    expect((await profile(bToken)).carrier_sandbox).toBe(false);
+  });
+
   it("lists the install's staff phones, idle, with the agents' names", async () => {
     const list = await get(aToken);
     expect(list.map((p) => [p.number, p.label, p.state])).toEqual([
