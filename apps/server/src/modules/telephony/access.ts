@@ -82,10 +82,23 @@ export async function carrierFor(ctx: Ctx): Promise<Carrier> {
   return carrierOfAgency(ctx.deps, ctx.tenant.agencyId);
 }
 
+/** An agency's carrier is read once every few seconds, not for every leg of every call. */
+const CARRIER_TTL_MS = 5_000;
+const carriers = new WeakMap<Deps, Map<number, { carrier: Carrier; at: number }>>();
+
 export async function carrierOfAgency(deps: Deps, agencyId: number): Promise<Carrier> {
+  let cache = carriers.get(deps);
+  if (!cache) {
+    cache = new Map();
+    carriers.set(deps, cache);
+  }
+  const hit = cache.get(agencyId);
+  if (hit && Date.now() - hit.at < CARRIER_TTL_MS) return hit.carrier;
   const account = await agencyCarrierAccount(deps, agencyId);
   if (!account) throw new AppError('VALIDATION', 'calls.no_carrier');
-  return deps.carrier.forAccount(account);
+  const carrier = deps.carrier.forAccount(account);
+  cache.set(agencyId, { carrier, at: Date.now() });
+  return carrier;
 }
 
 /** Where the carrier reaches our webhooks: the public URL, without a trailing slash. */

@@ -108,8 +108,8 @@ function gatherTwiml(deps: Deps, call: CallRow, st: RingState): string {
 const TAKEN = twiml(say('Another team member took this call.'), hangup());
 
 function dialTwiml(deps: Deps, call: CallRow, st: RingState): string {
+  // No <Say> before the <Dial>: the visitor's phone rings at once (the staff member hears it ringing).
   return twiml(
-    say('Connecting you now.'),
     el(
       'Dial',
       {
