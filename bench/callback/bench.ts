@@ -174,7 +174,12 @@ stats(
 );
 if (failures)
   console.log(`  refused requests: ${failures} ${JSON.stringify(Object.fromEntries(failuresBy))}`);
-console.log(`  wall time ${((now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `  wall time ${((now() - started) / 1000).toFixed(1)} s; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${os.cpus().length} cores (figures mean little on a busy machine)`,
+);
 
 // Let the calls still playing end before the database closes.
 for (const id of ids) {
