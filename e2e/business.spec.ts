@@ -70,8 +70,20 @@ describe.skipIf(!hasChromium)('business users, departments and blacklist in Chro
   it('the business admin creates a user, and one more is over the users limit', async () => {
     await page.goto(p.url('/business/users/create', HOST));
     await fillUser(page, { first: 'Nina', last: 'New', email: 'nina@brightdental.test' });
+    // The staff phone (issue 9): a wrong one is refused on its field, a right one is kept in E.164.
+    await page.getByTestId('user-form-phone').fill('abc');
+    await page.getByTestId('user-form-submit').click();
+    expect(await fieldError(page, 'user-form-phone')).toBe('Wrong phone number format!!');
+    await page.getByTestId('user-form-phone').fill('(500) 555-0199');
     await page.getByTestId('user-form-submit').click();
     await page.waitForURL('**/business/users');
+    const all = await page.evaluate(async () => {
+      const res = await fetch('/api/v1/businesses/users?keyword=nina', {
+        headers: { authorization: `Bearer ${localStorage.getItem('access_token')}` },
+      });
+      return res.json();
+    });
+    expect(all.data[0]).toMatchObject({ email: 'nina@brightdental.test', phone: '+15005550199' });
     const table = page.getByTestId('users-table');
     await table.getByText('nina@brightdental.test').waitFor();
     expect(await table.getByText('Nina New').count()).toBe(1);

@@ -79,8 +79,26 @@ describe.skipIf(!hasChromium)('an invited owner sets a password from the invitat
         authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('access_token'))}`,
       },
     });
-    const ivy = ((await me.json()) as { data: { user: { id: number; email: string } } }).data.user;
+    const ivy = (
+      (await me.json()) as { data: { user: { id: number; email: string; open_install_wizard: unknown } } }
+    ).data.user;
     expect(ivy.email).toBe('ivy@bakery.test');
+    // A new business has no install yet: the install wizard is forced open (spec 000 §4, ADR 027) until
+    // it has one.
+    expect(ivy.open_install_wizard).toBe(true);
+    await page.waitForURL('**/business/installs/add');
+    const made = await page.evaluate(async () => {
+      const res = await fetch('/api/v1/installs', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${localStorage.getItem('access_token')}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ name: 'Bakery website', website: 'https://bakery.example' }),
+      });
+      return res.status;
+    });
+    expect(made).toBe(200);
 
     // Her own user record: the e-mail is not offered there (the server would refuse it), with a hint.
     await page.goto(p.url(`/business/users/${ivy.id}`, HOST));

@@ -38,6 +38,7 @@ import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
 import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
 import { callsRoutes } from './modules/telephony/routes/calls.ts';
 import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
+import { sandboxPhonesRoutes } from './modules/telephony/routes/sandbox.ts';
 import { scheduledCallJob } from './modules/telephony/service.ts';
 import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
 import { telephonyWidgetRoutes } from './modules/telephony/widget.ts';
@@ -175,6 +176,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           opts.sandboxClock ??
           realClock((err) => logger.warn({ err }, 'sandbox carrier: background work failed')),
         publicBase: config.publicUrl.origin,
+        onError: (err) => logger.warn({ err }, 'sandbox carrier: a request or a TwiML answer failed'),
         transport: inProcessTransport(() => app, {
           trustProxy: config.trustProxy,
           hosts: [config.publicUrl.hostname],
@@ -218,6 +220,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:'],
         connectSrc: ["'self'"],
+        // Recordings and voicemails play from object URLs of audio fetched with the bearer token (ADR 031).
+        mediaSrc: ["'self'", 'blob:'],
         // Over plain http these two would send the browser to https for every asset: a blank page (ADR 022).
         upgradeInsecureRequests: config.tls ? [] : null,
       },
@@ -264,6 +268,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         installsRoutes,
         callsRoutes,
         numbersRoutes,
+        sandboxPhonesRoutes,
       ]) {
         await api.register(routes, deps);
       }

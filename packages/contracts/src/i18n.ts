@@ -22,6 +22,9 @@ import installsEs from '../locales/installs.es.json' with { type: 'json' };
 import numbersBr from '../locales/numbers.br.json' with { type: 'json' };
 import numbersEn from '../locales/numbers.en.json' with { type: 'json' };
 import numbersEs from '../locales/numbers.es.json' with { type: 'json' };
+import sandboxBr from '../locales/sandbox.br.json' with { type: 'json' };
+import sandboxEn from '../locales/sandbox.en.json' with { type: 'json' };
+import sandboxEs from '../locales/sandbox.es.json' with { type: 'json' };
 import usersBr from '../locales/users.br.json' with { type: 'json' };
 import usersEn from '../locales/users.en.json' with { type: 'json' };
 import usersEs from '../locales/users.es.json' with { type: 'json' };
@@ -32,9 +35,42 @@ import { fieldKey, fieldLabel, issueMessageWith } from './zod.ts';
 type Catalogue = { [key: string]: string | Catalogue };
 // Each domain keeps its messages in its own files (locales/<domain>.<lang>.json), merged here.
 export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
-  en: [en, agenciesEn, businessesEn, usersEn, credentialsEn, fieldsEn, installsEn, callsEn, numbersEn],
-  es: [es, agenciesEs, businessesEs, usersEs, credentialsEs, fieldsEs, installsEs, callsEs, numbersEs],
-  br: [br, agenciesBr, businessesBr, usersBr, credentialsBr, fieldsBr, installsBr, callsBr, numbersBr],
+  en: [
+    en,
+    agenciesEn,
+    businessesEn,
+    usersEn,
+    credentialsEn,
+    fieldsEn,
+    installsEn,
+    callsEn,
+    numbersEn,
+    sandboxEn,
+  ],
+  es: [
+    es,
+    agenciesEs,
+    businessesEs,
+    usersEs,
+    credentialsEs,
+    fieldsEs,
+    installsEs,
+    callsEs,
+    numbersEs,
+    sandboxEs,
+  ],
+  br: [
+    br,
+    agenciesBr,
+    businessesBr,
+    usersBr,
+    credentialsBr,
+    fieldsBr,
+    installsBr,
+    callsBr,
+    numbersBr,
+    sandboxBr,
+  ],
 };
 
 function merge(a: Catalogue, b: Catalogue): Catalogue {

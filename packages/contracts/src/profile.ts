@@ -65,6 +65,8 @@ export const ZUser = z.object({
   settings: ZUserSettings,
   subscriptions: z.object({ zapier: z.boolean() }),
   has_twilio_setup: z.boolean(),
+  /** The user's agency uses the platform's carrier sandbox (the Sandbox Phones screen is shown). */
+  carrier_sandbox: z.boolean(),
   stripe_active: z.boolean(),
   subscribed: z.boolean(),
   has_payment_method: z.boolean(),

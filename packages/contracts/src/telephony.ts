@@ -267,8 +267,15 @@ export const ZSandboxPhone = z.object({
 });
 export type TSandboxPhone = z.infer<typeof ZSandboxPhone>;
 export const ZSandboxPhonesResponse = z.object({ data: z.array(ZSandboxPhone) });
+/** One phone after a control action (answer, press, hang up...). */
+export const ZSandboxPhoneResponse = dataOf(ZSandboxPhone);
+/** A phone in a control path: E.164, its '+' URL-encoded as %2B. */
+export const ZSandboxPhoneParams = z.object({
+  number: z.string().regex(/^\+[1-9][0-9]{6,14}$/, { message: 'validation.phone' }),
+});
 export const ZSandboxDigits = z.object({ digits: z.string().regex(/^[0-9*#]{1,20}$/) });
 export const ZSandboxText = z.object({ to: zPhone(), body: z.string().trim().min(1).max(1600) });
+export const ZSandboxDial = z.object({ to: zPhone() });
 /** The Sandbox Phones screen asks for a callback as a visitor would, from a chosen install. */
 export const ZSandboxCallbackInput = z.object({
   install_id: z.number().int().positive(),

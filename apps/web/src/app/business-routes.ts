@@ -3,6 +3,7 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 const userForm = lazy(() => import('../features/users/user-form.tsx'));
 const numberEdit = lazy(() => import('../features/numbers/number-edit-page.tsx'));
 const departmentForm = lazy(() => import('../features/users/department-form.tsx'));
+const installsPage = lazy(() => import('../features/installs/installs-page.tsx'));
 
 /** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
 export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> = {
@@ -16,8 +17,18 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.setting.notification': lazy(() => import('../features/businesses/notification-page.tsx')),
   'business.blacklist': lazy(() => import('../features/compliance/blacklist-page.tsx')),
   'business.whitelist': lazy(() => import('../features/compliance/whitelist-page.tsx')),
+  'business.calls': lazy(() => import('../features/calls/calls-page.tsx')),
+  'business.schedule.calls': lazy(() => import('../features/calls/scheduled-calls-page.tsx')),
+  'business.voice-records': lazy(() => import('../features/calls/voice-records-page.tsx')),
+  'business.calls-report': lazy(() => import('../features/calls/calls-report-page.tsx')),
+  'business.installs': installsPage,
+  'business.installs.archived': installsPage,
+  'business.installs.deleted': installsPage,
+  'business.installs.add': lazy(() => import('../features/installs/install-add-page.tsx')),
+  'business.installs.edit': lazy(() => import('../features/installs/install-edit-page.tsx')),
   'business.numbers': lazy(() => import('../features/numbers/numbers-page.tsx')),
   'business.numbers.edit': numberEdit,
   'business.numbers.verification': lazy(() => import('../features/numbers/number-verification-page.tsx')),
   'business.setting.number': numberEdit,
+  'business.sandbox-phones': lazy(() => import('../features/telephony/sandbox-phones-page.tsx')),
 };

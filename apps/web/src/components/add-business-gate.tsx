@@ -12,7 +12,8 @@ import { NoInstallsModal } from './no-installs-modal.tsx';
 // itself) asks the agency's available installs first: out of installs, 'No Installs Available' shows
 // before the form opens (spec 000 §8). Admins have no install limit.
 
-function useSupportEmail(): string | null {
+/** Where a person out of installs can write to: the site's support address, else the agency's. */
+export function useSupportEmail(): string | null {
   const { user } = useAuth();
   const site = useSite();
   return site.data?.supportEmail || user?.agency?.email || null;

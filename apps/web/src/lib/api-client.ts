@@ -105,6 +105,28 @@ export async function api<T>(path: string, opts: Options = {}): Promise<T> {
   throw error;
 }
 
+/**
+ * A binary answer (an audio recording, a download) through the same bearer token and error handling: an
+ * <audio> or <a> element cannot send the token itself, so screens fetch the bytes and use an object URL.
+ */
+export async function apiBlob(path: string, opts: { silent?: boolean } = {}): Promise<Blob> {
+  const headers: Record<string, string> = { 'accept-language': language };
+  const token = auth.get().token;
+  if (token) headers.authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(new URL(`/api${path}`, window.location.origin), { headers });
+  } catch (err) {
+    throw new ApiError(0, { message: err instanceof Error ? err.message : String(err), code: 'NETWORK' });
+  }
+  if (res.ok) return res.blob();
+  const body = res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => null) : null;
+  const error = new ApiError(res.status, body);
+  if (error.code === 'UNAUTHENTICATED') onUnauthorized();
+  else if (!opts.silent && body?.message && body.type !== 1) toastError(body.message);
+  throw error;
+}
+
 /** Logout as spec 000 §4: clear the token, the role group and every cached list. */
 export function clearSession() {
   auth.clear();

@@ -15,12 +15,18 @@ import businessEn from '../locales/business.en.json';
 import businessEs from '../locales/business.es.json';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
+import installsBr from '../locales/installs.br.json';
+import installsEn from '../locales/installs.en.json';
+import installsEs from '../locales/installs.es.json';
 import layoutBr from '../locales/layout.br.json';
 import layoutEn from '../locales/layout.en.json';
 import layoutEs from '../locales/layout.es.json';
 import numbersSetupBr from '../locales/numbers-setup.br.json';
 import numbersSetupEn from '../locales/numbers-setup.en.json';
 import numbersSetupEs from '../locales/numbers-setup.es.json';
+import sandboxBr from '../locales/sandbox.br.json';
+import sandboxEn from '../locales/sandbox.en.json';
+import sandboxEs from '../locales/sandbox.es.json';
 import screensBr from '../locales/screens.br.json';
 import screensEn from '../locales/screens.en.json';
 import screensEs from '../locales/screens.es.json';
@@ -54,22 +60,43 @@ const initial: TLanguage = isLanguage(stored) ? stored : browserLanguage();
 void i18next.use(initReactI18next).init({
   resources: {
     en: {
-      translation: [en, layoutEn, screensEn, adminEn, agencyEn, businessEn, numbersSetupEn].reduce(
-        merge,
-        serverMessages('en') as Tree,
-      ),
+      translation: [
+        en,
+        layoutEn,
+        screensEn,
+        adminEn,
+        agencyEn,
+        businessEn,
+        installsEn,
+        numbersSetupEn,
+        sandboxEn,
+      ].reduce(merge, serverMessages('en') as Tree),
     },
     es: {
-      translation: [es, layoutEs, screensEs, adminEs, agencyEs, businessEs, numbersSetupEs].reduce(
-        merge,
-        serverMessages('es') as Tree,
-      ),
+      translation: [
+        es,
+        layoutEs,
+        screensEs,
+        adminEs,
+        agencyEs,
+        businessEs,
+        installsEs,
+        numbersSetupEs,
+        sandboxEs,
+      ].reduce(merge, serverMessages('es') as Tree),
     },
     br: {
-      translation: [br, layoutBr, screensBr, adminBr, agencyBr, businessBr, numbersSetupBr].reduce(
-        merge,
-        serverMessages('br') as Tree,
-      ),
+      translation: [
+        br,
+        layoutBr,
+        screensBr,
+        adminBr,
+        agencyBr,
+        businessBr,
+        installsBr,
+        numbersSetupBr,
+        sandboxBr,
+      ].reduce(merge, serverMessages('br') as Tree),
     },
   },
   lng: initial,

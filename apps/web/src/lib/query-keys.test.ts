@@ -23,6 +23,9 @@ describe('query keys per resource', () => {
     expect(await reaches(keys.plans.all, keys.plans.everything(3))).toBe(true);
     expect(await reaches(keys.releaseNotes.all, keys.releaseNotes.published(1))).toBe(true);
     expect(await reaches(keys.departments.all, keys.departments.access())).toBe(true);
+    expect(await reaches(keys.installs.all, [...keys.installs.list('archived'), page])).toBe(true);
+    expect(await reaches(keys.installs.all, keys.installs.embedCode(3))).toBe(true);
+    expect(await reaches(keys.installs.all, keys.installs.canCreate())).toBe(true);
   });
 
   it('users are one resource with a kind: all users, or one kind only', async () => {
@@ -35,5 +38,6 @@ describe('query keys per resource', () => {
     expect(await reaches(keys.agencies.all, keys.businesses.detail(7))).toBe(false);
     expect(await reaches(keys.plans.all, keys.packages.list())).toBe(false);
     expect(await reaches(keys.phoneLists.list('blacklist'), keys.phoneLists.list('whitelist'))).toBe(false);
+    expect(await reaches(keys.installs.all, keys.installStats.all)).toBe(false);
   });
 });

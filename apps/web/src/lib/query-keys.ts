@@ -7,6 +7,7 @@ export type UserKind = 'global' | 'agency' | 'business';
 export type AgencyStatus = 'active' | 'archived';
 export type BusinessStatus = 'active' | 'archived' | 'deleted';
 export type PhoneList = 'blacklist' | 'whitelist';
+export type InstallStatus = 'active' | 'archived' | 'deleted';
 
 export const keys = {
   agencies: {
@@ -53,6 +54,8 @@ export const keys = {
   phoneLists: {
     list: (list: PhoneList) => [list] as const,
   },
+  /** The carrier sandbox's simulated phones the business sees (Sandbox Phones, polled while open). */
+  sandboxPhones: { all: ['sandbox-phones'] as const },
   whitelabels: {
     all: ['whitelabels'] as const,
     list: () => ['whitelabels', 'list'] as const,
@@ -68,6 +71,33 @@ export const keys = {
     detail: (key: TPageKey) => ['pages', key] as const,
   },
   siteData: { all: ['site-data'] as const },
+  /** The business's installs; `picker` is the short list of active ones (GET /v1/installs/all). */
+  installs: {
+    all: ['installs'] as const,
+    picker: () => ['installs', 'picker'] as const,
+    list: (status: InstallStatus) => ['installs', 'list', status] as const,
+    detail: (id: number) => ['installs', 'detail', id] as const,
+    embedCode: (id: number) => ['installs', 'embed-code', id] as const,
+    canCreate: () => ['installs', 'can-create'] as const,
+  },
+  calls: {
+    all: ['calls'] as const,
+    list: () => ['calls', 'list'] as const,
+    detail: (id: number) => ['calls', 'detail', id] as const,
+  },
+  /** Scheduled calls are calls too: a cancelled one changes the calls list, so they share its root. */
+  scheduledCalls: {
+    all: ['calls', 'scheduled'] as const,
+    list: () => ['calls', 'scheduled', 'list'] as const,
+  },
+  voiceRecords: {
+    all: ['voice-records'] as const,
+    list: () => ['voice-records', 'list'] as const,
+  },
+  callsReport: {
+    all: ['calls-report'] as const,
+    report: (query: Record<string, string | number | undefined>) => ['calls-report', query] as const,
+  },
   numbers: {
     all: ['numbers'] as const,
     list: () => ['numbers', 'list'] as const,

@@ -749,11 +749,14 @@ export function agencyNameMatches(agencyId: SQLWrapper, pattern: string): SQL {
   return sql`${agencyId} in (select ${agencies.id} from ${agencies} where ${agencies.name} ilike ${pattern})`;
 }
 
-/** Whether the agency has a telephony set-up (its Twilio account, or the sandbox's), as the profile says. */
+/**
+ * Whether the agency has a usable telephony set-up (its Twilio account or a sandbox account: a sid and a
+ * token, as `agencyCarrierAccount` needs to call anyone).
+ */
 export async function agencyHasTelephony(ctx: Pick<Ctx, 'db'>, input: { id: number }): Promise<boolean> {
   const [row] = await ctx.db
     .select({ cfg: agencies.twilio_config })
     .from(agencies)
     .where(eq(agencies.id, input.id));
-  return Boolean(row?.cfg.accountSid);
+  return Boolean(row?.cfg.accountSid && row.cfg.authToken);
 }

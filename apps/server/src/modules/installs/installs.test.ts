@@ -161,6 +161,15 @@ describe('lists, the switch and the limit', () => {
     expect(deleted.json().message).toBe('Install deleted successfully.');
     expect(await listed('deleted')).toContain(made.id);
     expect(await listed('active')).not.toContain(made.id);
+    const [entry] = await rows(
+      c.t,
+      `select * from audit_logs where action = 'install.delete' order by id desc`,
+    );
+    expect(entry).toMatchObject({
+      actor_id: c.seed.a.businessAdmin.id,
+      business_id: c.seed.a.business.id,
+      data: { install_id: made.id, name: 'Lists', from: 'active' },
+    });
     // A second delete finds nothing more to remove.
     expect((await c.api.del(token, `${base}/${made.id}`)).statusCode).toBe(404);
     expect((await c.api.put(token, `${base}/${made.id}/restore`)).json().data.status).toBe('active');
@@ -247,6 +256,25 @@ describe('lists, the switch and the limit', () => {
     await c.api.del(token, `${base}/${three.id}`);
     expect((await c.api.put(token, `${base}/${one.id}/restore`)).statusCode).toBe(200);
   });
+
+  it('gives the last place to one of two concurrent creates only', async () => {
+    const token = await adminB();
+    const { used_installs } = (await c.api.post(token, '/api/v1/business/can-create-install')).json().data;
+    await c.t.pool.query('update businesses set number_of_installs = $2 where id = $1', [
+      c.seed.b.business.id,
+      used_installs + 1,
+    ]);
+    const both = await Promise.all(
+      ['Race 1', 'Race 2'].map((name) => c.api.post(token, base, { name, website: 'https://race.example' })),
+    );
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 422]);
+    const [{ n }] = await rows(
+      c.t,
+      `select count(*)::int as n from installs where business_id = $1 and status <> 'deleted'`,
+      [c.seed.b.business.id],
+    );
+    expect(n).toBe(used_installs + 1);
+  });
 });
 
 describe('embed code, images, agents, telephony status', () => {
@@ -312,6 +340,12 @@ describe('embed code, images, agents, telephony status', () => {
     await c.t.pool.query(`update agencies set twilio_config = '{"accountSid":"ACsandbox"}' where id = $1`, [
       c.seed.a.agency.id,
     ]);
+    // A sid without a token cannot call anyone: not configured yet.
+    expect((await status()).data.configured).toBe(false);
+    await c.t.pool.query(
+      `update agencies set twilio_config = '{"accountSid":"ACsandbox","authToken":"sealed"}' where id = $1`,
+      [c.seed.a.agency.id],
+    );
     await c.t.pool.query(
       `insert into numbers (agency_id, business_id, install_id, phone_number, kind) values ($1, $2, $3, '+15005550199', 'purchased')`,
       [c.seed.a.agency.id, c.seed.a.business.id, made.id],

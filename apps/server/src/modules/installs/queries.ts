@@ -43,7 +43,7 @@ export type InstallNumber = { phone_number: string; voice: boolean; sms: boolean
  * The carrier number assigned to each install (the telephony module's `numbers`, a purchased or landline
  * number with install_id set and not released). A read of another module's table by plain SQL: the
  * telephony module imports this module's service (installForCalls), so importing its service here would
- * make a cycle; see ADR 027. The newest live number wins when there are several.
+ * make a cycle; see ADR 027. A purchased number wins over a landline, then the newest.
  */
 export async function installNumbers(db: Tx, installIds: number[]): Promise<Map<number, InstallNumber>> {
   const out = new Map<number, InstallNumber>();
@@ -63,7 +63,7 @@ export async function installNumbers(db: Tx, installIds: number[]): Promise<Map<
       sql`, `,
     )})`}
       and released_at is null and kind <> 'caller_id'
-    order by install_id, id desc`);
+    order by install_id, (kind = 'purchased') desc, id desc`);
   for (const r of result.rows)
     out.set(Number(r.install_id), {
       phone_number: r.phone_number,

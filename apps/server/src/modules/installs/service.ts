@@ -27,9 +27,18 @@ import type { Deps } from '../../platform/deps.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { decodeImage, IMAGE_EXTS } from '../../platform/storage.ts';
-import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
+import {
+  auditActorId,
+  auditClient,
+  businessOf,
+  type Ctx,
+  found,
+  inTransaction,
+  scope,
+} from '../../platform/tenancy/context.ts';
 import type { WidgetInstall } from '../../platform/widget/tree.ts';
 import { agencyHasTelephony } from '../agencies/service.ts';
+import { audit } from '../audit/service.ts';
 import { businessLimits } from '../businesses/service.ts';
 import { businessDepartmentIds, businessUserSummaries } from '../users/service.ts';
 import {
@@ -366,6 +375,16 @@ export async function moveInstall(
       .set({ ...changes, updated_at: now })
       .where(eq(installs.id, current.id))
       .returning();
+    // Who took a widget off a website, or put it back, is worth keeping.
+    if (input.to !== 'archived')
+      await audit(tx.db, {
+        action: input.to === 'deleted' ? 'install.delete' : 'install.restore',
+        actorId: auditActorId(tx),
+        agencyId: current.agency_id,
+        businessId: current.business_id,
+        data: { install_id: current.id, name: current.name, from: current.status },
+        ...auditClient(tx),
+      });
     return found(updated);
   });
   return presentOne(ctx, row);

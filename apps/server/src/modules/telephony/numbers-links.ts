@@ -1,18 +1,9 @@
-// What the numbers service needs from its neighbours, in one place: the agency's carrier, the installs
-// service (an install of the business, the names for lists, the install's landline settings) and the
-// agency a carrier account belongs to. Each is the owning module's function.
-import type { Carrier } from '../../platform/carrier/carrier.ts';
-import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
-import { agencyCarrierAccount, agencyIdByAccountSid } from '../agencies/service.ts';
+// What the numbers service needs from its neighbours, in one place: the installs service (an install of
+// the business, the names for lists, the install's landline settings) and the agency a carrier account
+// belongs to. Each is the owning module's function.
+import type { Ctx } from '../../platform/tenancy/context.ts';
+import { agencyIdByAccountSid } from '../agencies/service.ts';
 import { installForCalls, installsOfBusiness, updateInstall } from '../installs/service.ts';
-
-/** The carrier of the context's agency, or null when the agency is not set up. */
-export async function carrierOf(ctx: Ctx): Promise<Carrier | null> {
-  const { agencyId } = businessOf(ctx);
-  const account = await agencyCarrierAccount(ctx.deps, agencyId);
-  if (!account) return null;
-  return ctx.deps.carrier.forAccount(account);
-}
 
 export const agencyIdOfAccount = agencyIdByAccountSid;
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  addBusinessUser,
   expect403,
   expect422,
   expectCrossTenant404,
@@ -384,6 +385,20 @@ describe('access', () => {
       await expect403(c.t, TABLES, token, method as 'GET', url, payload);
   });
 
+  it('a custom type with the numbers page only manages numbers, not the install calls', async () => {
+    await addBusinessUser(c.t, A().business.id, 'numbers-only@a.test', '4', ['numbers_page']);
+    const token = await c.token('numbers-only@a.test');
+    expect((await c.api.get(token, '/api/v1/numbers')).statusCode).toBe(200);
+    const check = await c.api.post(token, '/api/v1/installs/check-caller-id', {
+      phone_number: '+14155550123',
+    });
+    expect(check.statusCode, check.body).toBe(200);
+    await expect403(c.t, TABLES, token, 'POST', '/v1/installs/search-phonenumber', { area_code: 212 });
+    await expect403(c.t, TABLES, token, 'POST', `/v1/installs/${installA}/purchase-phonenumber`, {
+      phone_number: '+12125550199',
+    });
+  });
+
   it("another business's install or number is a 404 and nothing changes", async () => {
     const token = await admin();
     const [mine] = await rows(
@@ -440,5 +455,22 @@ describe('access', () => {
         },
         tables: TABLES,
       });
+  });
+});
+
+describe('concurrent purchases', () => {
+  it('two purchases for one install at once: one number bought, the other refused', async () => {
+    const installC = await install(A().agency.id, A().business.id, 'Site C');
+    const [x, y] = await search(718);
+    const carrierBefore = sandbox().incomingNumbers.size;
+    const buy = async (phone: string | undefined) =>
+      c.api.post(await admin(), `/api/v1/installs/${installC}/purchase-phonenumber`, { phone_number: phone });
+    const answers = await Promise.all([buy(x?.phone_number), buy(y?.phone_number)]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 422]);
+    expect(sandbox().incomingNumbers.size).toBe(carrierBefore + 1);
+    const stored = await rows(c.t, 'select id from numbers where install_id = $1 and released_at is null', [
+      installC,
+    ]);
+    expect(stored).toHaveLength(1);
   });
 });

@@ -5,13 +5,14 @@ import type {
   TNumberSearch,
   TNumberUpdate,
 } from '@stn/contracts/telephony';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { actorCan } from '../../platform/auth/actor.ts';
 import { type Carrier, CarrierError, type IncomingNumberInput } from '../../platform/carrier/carrier.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
-import { agencyIdOfAccount, carrierOf, installOf, setInstallLandline } from './numbers-links.ts';
+import { carrierFor } from './access.ts';
+import { agencyIdOfAccount, installOf, setInstallLandline } from './numbers-links.ts';
 import {
   findNumber,
   type NumberRow,
@@ -39,6 +40,9 @@ export function numberWebhooks(deps: Deps): Required<Pick<IncomingNumberInput, '
   };
 }
 
+/** The advisory-lock class of number purchases (the second key is the install id). */
+const PURCHASE_LOCK = 9001;
+
 const callerIdCallback = (deps: Deps) => `${deps.config.publicUrl.origin}/webhooks/twilio/caller-id-status`;
 
 /** The install number calls need installs.use besides numbers.use (the route checked numbers.use). */
@@ -46,11 +50,8 @@ function needInstalls(ctx: Ctx): void {
   if (ctx.by.kind === 'user' && !actorCan(ctx.by.actor, 'installs.use')) throw forbidden();
 }
 
-async function carrier(ctx: Ctx): Promise<Carrier> {
-  const c = await carrierOf(ctx);
-  if (!c) throw new AppError('VALIDATION', 'numbers.no_carrier');
-  return c;
-}
+/** The agency's carrier (the telephony core's carrierFor): a 422 when the agency has no setup. */
+const carrier = (ctx: Ctx): Promise<Carrier> => carrierFor(ctx);
 
 /** A carrier refusal as a clear 422 on the field the person typed; nothing was changed. */
 function refused(err: unknown, field: string): never {
@@ -108,41 +109,46 @@ export async function purchaseNumber(
 ): Promise<TNumber> {
   needInstalls(ctx);
   const install = await installOrNotFound(ctx, input.installId);
-  if (await numberOfInstall(ctx, install.id, 'purchased'))
-    throw invalid('phone_number', 'numbers.install_has_number');
   const c = await carrier(ctx);
-  let bought: Awaited<ReturnType<Carrier['purchaseNumber']>>;
-  try {
-    bought = await c.purchaseNumber(input.phone_number, {
-      ...numberWebhooks(ctx.deps),
-      friendlyName: install.name,
-    });
-  } catch (err) {
-    refused(err, 'phone_number');
-  }
   const { agencyId, businessId } = businessOf(ctx);
-  try {
-    const [row] = await ctx.db
-      .insert(numbers)
-      .values({
-        agency_id: agencyId,
-        business_id: businessId,
-        install_id: install.id,
-        phone_number: bought.phoneNumber,
-        friendly_name: install.name,
-        kind: 'purchased',
-        carrier_sid: bought.sid,
-        capabilities: bought.capabilities,
-        verified: true,
-      })
-      .returning();
-    if (!row) throw new Error('numbers: insert returned nothing');
-    return presentNumber(row, install.name);
-  } catch (err) {
-    // Not recorded: give the number back rather than pay for a number nobody sees.
-    await c.releaseNumber(bought.sid).catch(() => undefined);
-    throw err;
-  }
+  // One purchase per install at a time (a double click, two tabs): the second waits for the first, then
+  // finds the install's number and is refused before anything is bought.
+  return inTransaction(ctx, async (tx) => {
+    await tx.db.execute(sql`select pg_advisory_xact_lock(${PURCHASE_LOCK}, ${install.id})`);
+    if (await numberOfInstall(tx, install.id, 'purchased'))
+      throw invalid('phone_number', 'numbers.install_has_number');
+    let bought: Awaited<ReturnType<Carrier['purchaseNumber']>>;
+    try {
+      bought = await c.purchaseNumber(input.phone_number, {
+        ...numberWebhooks(ctx.deps),
+        friendlyName: install.name,
+      });
+    } catch (err) {
+      refused(err, 'phone_number');
+    }
+    try {
+      const [row] = await tx.db
+        .insert(numbers)
+        .values({
+          agency_id: agencyId,
+          business_id: businessId,
+          install_id: install.id,
+          phone_number: bought.phoneNumber,
+          friendly_name: install.name,
+          kind: 'purchased',
+          carrier_sid: bought.sid,
+          capabilities: bought.capabilities,
+          verified: true,
+        })
+        .returning();
+      if (!row) throw new Error('numbers: insert returned nothing');
+      return presentNumber(row, install.name);
+    } catch (err) {
+      // Not recorded: give the number back rather than pay for a number nobody sees.
+      await c.releaseNumber(bought.sid).catch(() => undefined);
+      throw err;
+    }
+  });
 }
 
 /** Gives the install one of the business's purchased numbers (moved from another install if it had one). */

@@ -481,6 +481,7 @@ export async function loadUser(ctx: Ctx, userId: number): Promise<TUser> {
     settings: user.settings,
     subscriptions: { zapier: Boolean(agency?.zapier_enabled) },
     has_twilio_setup: Boolean(agency?.twilio_config.accountSid),
+    carrier_sandbox: Boolean(agency?.twilio_config.accountSid && agency.twilio_config.sandbox === true),
     // Billing arrives with its own issue: until then nobody has an active paid subscription.
     stripe_active: false,
     subscribed: false,

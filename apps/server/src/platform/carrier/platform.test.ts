@@ -129,6 +129,12 @@ describe('the sandbox carrier in the platform', () => {
       expect(res.headers['content-type']).toBe('audio/wav');
       expect(res.rawPayload.subarray(0, 4).toString('ascii')).toBe('RIFF');
     }
+    const ranged = await t.app.inject({ method: 'GET', url: path, headers: { range: 'bytes=0-11' } });
+    expect(ranged.statusCode).toBe(206);
+    expect(ranged.headers['content-range']).toMatch(/^bytes 0-11\/\d+$/);
+    expect(ranged.rawPayload.toString('ascii', 8, 12)).toBe('WAVE');
+    const outside = await t.app.inject({ method: 'GET', url: path, headers: { range: 'bytes=99999999-' } });
+    expect(outside.statusCode).toBe(416);
     const audio = await c.fetchRecordingAudio(url);
     expect(audio.body.subarray(8, 12).toString('ascii')).toBe('WAVE');
     expect(

@@ -72,8 +72,9 @@ export function createCarrierDeps(sandbox: TwilioSandbox | null): CarrierDeps {
 /**
  * Webhooks from the platform's own sandbox to the platform's own URLs go in process (app.inject): no
  * network hop, and the request looks as it would from outside (Host from the URL, the same raw path and
- * query), so the webhook tree rebuilds the very URL that was signed. An https URL needs TRUST_PROXY
- * (X-Forwarded-Proto) to be rebuilt as https; without it, and for any other host, fetch is used.
+ * query), so the webhook tree rebuilds the very URL that was signed. Our own URLs are those on our hosts
+ * (localhost, PUBLIC_URL's, MAIN_DOMAIN and below) and any /webhooks/ path. An https URL needs
+ * TRUST_PROXY (X-Forwarded-Proto) to be rebuilt as https; without it, and for any other URL, fetch is used.
  */
 export function inProcessTransport(
   app: () => FastifyInstance,
@@ -90,7 +91,9 @@ export function inProcessTransport(
     } catch {
       return fallback(url, headers, body, method);
     }
-    if (!isOwn(u.hostname.toLowerCase())) return fallback(url, headers, body, method);
+    // Our own hosts, and the webhook tree on any host (an agency's own domain points at this platform).
+    if (!isOwn(u.hostname.toLowerCase()) && !u.pathname.startsWith('/webhooks/'))
+      return fallback(url, headers, body, method);
     const h: Record<string, string> = { ...headers, host: u.host };
     if (u.protocol === 'https:') {
       if (!opts.trustProxy) return fallback(url, headers, body, method);
@@ -128,10 +131,27 @@ export async function sandboxRecordingRoutes(
     const sid = raw.replace(/\.(wav|mp3)$/i, '');
     const audio = /^RE[0-9a-f]{32}$/.test(sid) ? opts.sandbox?.recordingAudio(sid) : null;
     if (!audio) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
-    return reply
+    reply
       .type('audio/wav')
+      .header('accept-ranges', 'bytes')
       .header('cache-control', 'private, max-age=31536000, immutable')
-      .header('content-disposition', `inline; filename="${sid}.wav"`)
-      .send(audio);
+      .header('content-disposition', `inline; filename="${sid}.wav"`);
+    // Some browsers' <audio> asks for byte ranges (Safari always does).
+    const range = /^bytes=(\d*)-(\d*)$/.exec(String(request.headers.range ?? ''));
+    if (range && (range[1] || range[2])) {
+      const size = audio.length;
+      let start = range[1] ? Number(range[1]) : size - Number(range[2]);
+      let end = range[1] && range[2] ? Number(range[2]) : size - 1;
+      start = Math.max(0, start);
+      end = Math.min(size - 1, end);
+      if (start > end || start >= size) {
+        return reply.status(416).header('content-range', `bytes */${size}`).send();
+      }
+      return reply
+        .status(206)
+        .header('content-range', `bytes ${start}-${end}/${size}`)
+        .send(audio.subarray(start, end + 1));
+    }
+    return reply.send(audio);
   });
 }

@@ -303,12 +303,28 @@ describe('simulated phones and the TwiML interpreter', () => {
     await clock.runAll();
     expect(sandbox.calls.get(parent.sid)?.status).toBe('completed');
 
+    // A Dial with a time limit ends the bridge by itself.
+    answers.voice = `<Response><Dial timeLimit="20" action="/webhooks/t/limited">${STAFF1}</Dial></Response>`;
+    sandbox.phones.configure(STAFF1, { autoAnswer: 'human', autoPress: null });
+    await call(VISITOR);
+    sandbox.phones.answer(VISITOR);
+    await clock.advance(25_000);
+    expect(only('limited').body).toMatchObject({ DialCallStatus: 'completed', DialCallDuration: '20' });
+
     // A Dial nobody answers: no-answer, posted to the action.
     answers.voice = `<Response><Dial timeout="10" action="/webhooks/t/da">${STAFF2}</Dial></Response>`;
     await call(VISITOR);
     sandbox.phones.answer(VISITOR);
     await clock.advance(12_000);
     expect(only('da').body).toMatchObject({ DialCallStatus: 'no-answer', DialCallDuration: '0' });
+
+    // A callerId that is not a phone number fails the Dial without ringing anyone.
+    answers.voice = `<Response><Dial callerId="Acme" action="/webhooks/t/bad">${STAFF2}</Dial></Response>`;
+    await call(VISITOR);
+    sandbox.phones.answer(VISITOR);
+    await clock.advance(100);
+    expect(only('bad').body).toMatchObject({ DialCallStatus: 'failed' });
+    expect(sandbox.phones.get(STAFF2).state).toBe('idle');
   });
 
   it('phones set to answer and press at once bridge a callback without anyone touching them', async () => {
@@ -582,5 +598,62 @@ describe('simulated phones and the TwiML interpreter', () => {
     expect(changes).toBe(before);
     expect(sandbox.phones.get(STAFF1).texts).toMatchObject([{ direction: 'in', other: VISITOR, body: 'hi' }]);
     expect(sandbox.phones.list().map((p) => p.number)).toEqual([VISITOR, STAFF1]);
+  });
+
+  it('records a whole call created with Record, and redirecting a finished call is refused (21220)', async () => {
+    answers.voice = '<Response><Pause length="20"/></Response>';
+    const c = await sandbox.carrier(account.sid).createCall({
+      to: VISITOR,
+      from: OURS,
+      url: `${BASE}/voice`,
+      record: true,
+      recordingStatusCallback: `${BASE}/rec`,
+    });
+    await clock.advance(500);
+    sandbox.phones.answer(VISITOR);
+    await clock.advance(30_000);
+    const rec = only('rec').body;
+    expect(rec).toMatchObject({
+      CallSid: c.sid,
+      RecordingStatus: 'completed',
+      RecordingDuration: '20',
+      RecordingSource: 'OutboundAPI',
+    });
+    expect(sandbox.recordingAudio(String(rec.RecordingSid))?.subarray(0, 4).toString('ascii')).toBe('RIFF');
+    await expect(
+      sandbox.carrier(account.sid).updateCall(c.sid, { url: `${BASE}/voice` }),
+    ).rejects.toMatchObject({
+      code: 21220,
+      status: 400,
+    });
+  });
+
+  it('a phone with several calls ringing shows the newest; answering takes the newest', async () => {
+    answers.voice = '<Response><Pause length="5"/></Response>';
+    const first = await call(VISITOR);
+    const second = await call(VISITOR);
+    expect(sandbox.phones.get(VISITOR).call?.sid).toBe(second.sid);
+    expect(sandbox.phones.answer(VISITOR)).toBe(second.sid);
+    await clock.settle();
+    expect(sandbox.calls.get(first.sid)?.status).toBe('ringing');
+    expect(sandbox.phones.get(VISITOR)).toMatchObject({ state: 'in-call', call: { sid: second.sid } });
+    await clock.advance(70_000);
+    expect(sandbox.calls.get(first.sid)?.status).toBe('no-answer');
+    expect(sandbox.phones.get(VISITOR).state).toBe('idle');
+  });
+
+  it('a bad answer (an error status, not TwiML) is an application error and hangs up', async () => {
+    for (const answer of ['{"success":false}', '<Html/>', '<Response><Say>unclosed</Response>']) {
+      answers.voice = answer;
+      const c = await call(VISITOR);
+      sandbox.phones.answer(VISITOR);
+      await clock.advance(100);
+      expect(sandbox.calls.get(c.sid)).toMatchObject({ status: 'completed', heard: ['[application error]'] });
+    }
+    const c = await call(VISITOR, { url: 'http://localhost:3000/webhooks/t-missing/voice' });
+    sandbox.phones.answer(VISITOR);
+    await clock.advance(100);
+    expect(sandbox.calls.get(c.sid)).toMatchObject({ status: 'completed', heard: ['[application error]'] });
+    expect(sandbox.webhooks.deliveries.at(-2)?.status).toBe(404);
   });
 });

@@ -75,6 +75,13 @@ export function DataTable<T extends { id: RowId }>(props: {
   const [debounced] = useDebouncedValue(keyword, SEARCH_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState('10');
+  // New filters start again at page 1: page 3 of the old rows may not exist among the new ones.
+  const filterKey = JSON.stringify(props.filters ?? {});
+  const [seenFilters, setSeenFilters] = useState(filterKey);
+  if (seenFilters !== filterKey) {
+    setSeenFilters(filterKey);
+    setPage(1);
+  }
   const query = useQuery({
     queryKey: [...props.queryKey, { ...props.filters, keyword: debounced, page, perPage }],
     queryFn: () =>

@@ -22,7 +22,9 @@ import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { RowButtons } from '../../components/list/row-actions.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
+import { useAuth } from '../../lib/auth-store.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
+import { userCan } from '../../lib/nav/user-can.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { zodResolver } from '../../lib/zod-form.ts';
 import {
@@ -45,6 +47,9 @@ export default function NumbersPage() {
   const release = useReleaseNumber();
   const [buying, setBuying] = useState(false);
   const [adding, setAdding] = useState(false);
+  // Buying a number is an install call too (installs.use): a custom type with the numbers page only
+  // manages its caller ids.
+  const mayBuy = userCan(useAuth().user, 'installs.use');
 
   const confirmRelease = (n: TNumber) =>
     confirmAction({
@@ -84,9 +89,11 @@ export default function NumbersPage() {
           <Button variant="light" onClick={() => setAdding(true)} data-testid="number-add-caller-id">
             {t('numbers_ui.add_caller_id')}
           </Button>
-          <Button onClick={() => setBuying(true)} data-testid="number-buy">
-            {t('numbers_ui.buy')}
-          </Button>
+          {mayBuy && (
+            <Button onClick={() => setBuying(true)} data-testid="number-buy">
+              {t('numbers_ui.buy')}
+            </Button>
+          )}
         </Group>
       </Group>
       <DataTable<TNumber>

@@ -16,7 +16,7 @@ const SITE = MAIN_SITE;
 /**
  * The full profile of a role with every state flag at its most permissive: both widgets, an agent of both
  * kinds, departments on, card payments configured, zapier enabled and paid for, the sales-user
- * extension, telephony set up, paid, no template, no open install wizard.
+ * extension, telephony set up (on the carrier sandbox), paid, no template, no open install wizard.
  */
 function permissiveUser(key: TRoleKey): TUser {
   const subject = subjectOf(key);
@@ -31,6 +31,7 @@ function permissiveUser(key: TRoleKey): TUser {
       user_type: subject.user_type ?? null,
       agent_type: group === 'Business' ? 'agent' : null,
       settings: key === 'Custom' ? { custom_type_pages: [...(subject.pages ?? [])] } : {},
+      carrier_sandbox: true,
       number_of_messages: 0,
       number_of_tasks: 0,
       agency:

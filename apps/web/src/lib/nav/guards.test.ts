@@ -469,6 +469,19 @@ describe('capabilities: a screen the user may not use is not reachable by URL', 
     );
   });
 
+  it('opens Sandbox Phones only while the agency uses the carrier sandbox', () => {
+    const admin = (carrier_sandbox: boolean) => makeUser('BusinessAdmin', { carrier_sandbox });
+    expect(run(admin(true), 'business.sandbox-phones')).toEqual(ALLOW);
+    expect(run(admin(false), 'business.sandbox-phones')).toEqual(redirect('/business/messaging'));
+    // The calls capability still applies: a marketing-only custom user may not, sandbox or not.
+    const custom = makeUser('BusinessUser', {
+      user_type: '4',
+      carrier_sandbox: true,
+      settings: { custom_type_pages: ['contacts_page'] },
+    });
+    expect(run(custom, 'business.sandbox-phones')).toEqual(redirect('/business/contacts'));
+  });
+
   it('leaves profile and set-up screens to every user of the area', () => {
     for (const user_type of [null, '1', '2', '3'] as const) {
       expect(run(makeUser('AgencyUser', { user_type }), 'agency.profile')).toEqual(ALLOW);

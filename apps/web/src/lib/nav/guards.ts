@@ -227,6 +227,7 @@ function decide(input: GuardInput): GuardResult {
   if (state) return state;
 
   if (route.capability && !userCan(user, route.capability)) return FALLBACK;
+  if (route.sandbox && !user.carrier_sandbox) return FALLBACK;
   if (AREA_ROUTES.has(route.name)) return FALLBACK;
   return ALLOW;
 }
@@ -256,7 +257,8 @@ export function fallbackPath(user: TUser, site: TSiteData | null = null): string
  * 4. Business area: must pay → subscriptions; open install wizard → installs/add or installs/<id>;
  * 5. Agency area: must pay → subscriptions (training exempt); no set-up → setup; set-up agency on
  *    setup → landing-page; zapier route without zapier enabled → fallback;
- * 6. a route whose capability the user lacks → fallback (a screen forced by 4 or 5 is exempt);
+ * 6. a route whose capability the user lacks, or a sandbox route (Sandbox Phones) while the user's agency
+ *    does not use the carrier sandbox → fallback (a screen forced by 4 or 5 is exempt);
  * 7. area empty path (/admin, /business, /agency) → fallback, which is AREA_DEFAULT when allowed;
  * 8. allow.
  */

@@ -487,6 +487,29 @@ describe('visibility rules', () => {
     expect(has('MarketingUser', 'business.calls', { agent_type: 'smsAgent' })).toBe(true);
   });
 
+  it('sandbox phones in the calls group only while the agency uses the carrier sandbox', () => {
+    for (const key of ['BusinessAdmin', 'AdminSupport', 'SalesUser', 'Custom'] as const) {
+      expect(has(key, 'business.sandbox-phones', { carrier_sandbox: true }), key).toBe(true);
+      expect(has(key, 'business.sandbox-phones', { carrier_sandbox: false }), key).toBe(false);
+    }
+    const calls = menuFor(as('BusinessAdmin', { carrier_sandbox: true })).find(
+      (m) => m.key === 'group:calls',
+    );
+    expect(calls?.children?.map((c) => c.route)).toEqual([
+      ...CALLS_GROUP['group:calls'],
+      'business.sandbox-phones',
+    ]);
+    // Without the calls capability (a custom user without the calls page) nothing shows, sandbox or not.
+    const noCalls = { carrier_sandbox: true, settings: { custom_type_pages: ['contacts_page' as const] } };
+    expect(has('Custom', 'business.sandbox-phones', noCalls)).toBe(false);
+    expect(
+      has('BusinessAdmin', 'business.sandbox-phones', {
+        carrier_sandbox: true,
+        business: { widget_type: 2 },
+      }),
+    ).toBe(false);
+  });
+
   it('zapier only for agencies with zapier enabled and not free', () => {
     for (const key of ['AgencyAdmin', 'AccountManager', 'FinanaceManager', 'MarketingManager'] as const) {
       expect(has(key, 'agency.zapier'), key).toBe(true);

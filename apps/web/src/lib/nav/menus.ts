@@ -126,6 +126,7 @@ const DEFS: Record<string, ItemDef> = {
   'business.calls': { icon: 'phone' },
   'business.schedule.calls': { icon: 'calendar' },
   'business.voice-records': { icon: 'voicemail' },
+  'business.sandbox-phones': { icon: 'device-mobile' },
   'business.automation': {
     icon: 'robot',
     activeOn: ['business.automation.create', 'business.automation.edit', 'business.automation.share'],
@@ -299,6 +300,7 @@ function businessItems(user: TUser): MenuItem[] {
       i('business.calls'),
       i('business.schedule.calls'),
       i('business.voice-records'),
+      user.carrier_sandbox && i('business.sandbox-phones'),
     ]);
   // Spec §2 orders the SalesUser menu "messaging, tasks, calls group, contacts"; every other role
   // follows the BusinessAdmin order, where contacts come before calls.

@@ -22,6 +22,8 @@ export type RouteDef = {
   capability?: TCapability;
   /** Agency routes that need zapier enabled. */
   zapier?: boolean;
+  /** Routes only for users whose agency uses the carrier sandbox (profile carrier_sandbox). */
+  sandbox?: boolean;
   /** Screen implemented (else an empty page with the title, until its issue lands). */
   screen?: string;
 };
@@ -117,6 +119,9 @@ export const ROUTES: RouteDef[] = [
   business('business.calls', 'calls', 'menu.calls', 'calls.use'),
   business('business.schedule.calls', 'schedule/calls', 'menu.call_schedule', 'calls.use'),
   business('business.voice-records', 'voice-records', 'menu.voice_records', 'calls.use'),
+  business('business.sandbox-phones', 'sandbox-phones', 'menu.sandbox_phones', 'calls.use', {
+    sandbox: true,
+  }),
   business('business.installs', 'installs', 'menu.installs', 'installs.use'),
   business('business.installs.archived', 'installs/archived', 'menu.installs_archived', 'installs.use'),
   business('business.installs.deleted', 'installs/deleted', 'menu.installs_deleted', 'installs.use'),

@@ -61,6 +61,7 @@ export const testUser = (over: Partial<TUser> = {}): TUser => ({
   settings: {},
   subscriptions: { zapier: true },
   has_twilio_setup: true,
+  carrier_sandbox: false,
   stripe_active: true,
   subscribed: true,
   has_payment_method: true,

@@ -141,7 +141,7 @@ export const DEFAULT_TIMINGS: SandboxTimings = {
   messageSent: 300,
   messageDelivered: 1200,
   callInitiated: 0,
-  callRinging: 400,
+  callRinging: 150,
   sayWord: 60,
   play: 1000,
 };
@@ -152,6 +152,8 @@ export type SandboxOptions = {
   timings?: Partial<SandboxTimings>;
   /** Scheme and host recordings are served at (`${publicBase}/sandbox/recordings/RE...`). */
   publicBase?: string;
+  /** Told of every failure kept in `errors` (the platform logs them). */
+  onError?: (error: unknown) => void;
 };
 
 /** What the SDK's RequestClient.request() receives (see twilio/lib/base/RequestClient.d.ts). */
@@ -186,6 +188,9 @@ class TwilioError extends Error {
 }
 
 const badRequest = (code: number, message: string) => new TwilioError(400, code, message);
+
+/** Finished calls and messages kept in memory (the oldest are forgotten beyond this). */
+const MAX_KEPT = 5000;
 
 function one(form: Form, key: string): string | undefined {
   const v = form[key];
@@ -263,18 +268,23 @@ export class TwilioSandbox {
   readonly recordings = new Map<string, SandboxRecording>();
   readonly phones: SandboxPhones;
   readonly twiml: TwimlInterpreter;
-  /** Failures of the sandbox's own background work (a bad TwiML document is not one: it is played). */
+  /**
+   * What went wrong, newest last (the last 200): failures of the sandbox's background work, and the
+   * product's answers it could not play (an error status, a document that is not TwiML).
+   */
   readonly errors: unknown[] = [];
   /** The SDK's RequestClient, answered in process. */
   readonly httpClient: TwilioHttpClient;
+  private readonly onError: ((error: unknown) => void) | undefined;
   private listeners = new Set<() => void>();
   private changePending = false;
 
   constructor(options: SandboxOptions = {}) {
-    this.clock = options.clock ?? realClock((e) => this.errors.push(e));
+    this.clock = options.clock ?? realClock((e) => this.fail(e));
     this.webhooks = new WebhookCaller(options.transport);
     this.timings = { ...DEFAULT_TIMINGS, ...options.timings };
     this.publicBase = (options.publicBase ?? 'http://localhost:3000').replace(/\/+$/, '');
+    this.onError = options.onError;
     this.phones = new SandboxPhones(this);
     this.twiml = new TwimlInterpreter(this);
     const client = { request: (opts: SdkRequest) => this.request(opts) };
@@ -342,6 +352,13 @@ export class TwilioSandbox {
     return new SandboxTwilioCarrier(this, accountSid, authToken);
   }
 
+  /** Keeps a failure for tests and the screen (bounded). */
+  fail(error: unknown): void {
+    this.onError?.(error);
+    this.errors.push(error);
+    if (this.errors.length > 200) this.errors.splice(0, this.errors.length - 200);
+  }
+
   // ---- Change notification, recordings, helpers --------------------------------------------------
 
   /** Called (once per tick at most) after any phone, call or text change: the live Sandbox Phones screen. */
@@ -359,7 +376,7 @@ export class TwilioSandbox {
         try {
           l();
         } catch (error) {
-          this.errors.push(error);
+          this.fail(error);
         }
       }
     });
@@ -382,7 +399,7 @@ export class TwilioSandbox {
    */
   spawn(work: () => Promise<unknown>): void {
     work().catch((error: unknown) => {
-      this.errors.push(error);
+      this.fail(error);
     });
   }
 
@@ -420,6 +437,22 @@ export class TwilioSandbox {
   findIncomingNumber(phoneNumber: string): SandboxIncomingNumber | undefined {
     for (const n of this.incomingNumbers.values()) if (n.phoneNumber === phoneNumber) return n;
     return undefined;
+  }
+
+  /** A long-running sandbox (the demo, a bench) forgets its oldest finished calls and messages. */
+  private prune(): void {
+    if (this.calls.size > MAX_KEPT) {
+      for (const [sid, c] of this.calls) {
+        if (this.calls.size <= MAX_KEPT * 0.9) break;
+        if (!isLive(c)) this.calls.delete(sid);
+      }
+    }
+    if (this.messages.size > MAX_KEPT) {
+      for (const sid of this.messages.keys()) {
+        if (this.messages.size <= MAX_KEPT * 0.9) break;
+        this.messages.delete(sid);
+      }
+    }
   }
 
   // ---- REST ----------------------------------------------------------------------------------
@@ -490,7 +523,7 @@ export class TwilioSandbox {
           method !== 'GET'
         )
           throw this.notFound(path);
-        return this.json(200, this.availableNumbersJson(account, path, id, form));
+        return this.json(200, this.availableNumbersJson(path, id, form));
       }
       case 'IncomingPhoneNumbers': {
         if (id === undefined) {
@@ -637,6 +670,7 @@ export class TwilioSandbox {
       dateSent: null,
     };
     this.messages.set(message.sid, message);
+    this.prune();
     const steps: [MessageStatus, number][] = [
       ['queued', this.timings.messageQueued],
       ['sent', this.timings.messageSent],
@@ -834,6 +868,7 @@ export class TwilioSandbox {
       phoneNumberSid: input.phoneNumberSid ?? null,
     };
     this.calls.set(call.sid, call);
+    this.prune();
     this.phones.attach(call);
     this.changed();
     return call;
@@ -1062,7 +1097,8 @@ export class TwilioSandbox {
       }
       return { ...this.callJson(call), status: answer };
     }
-    if ((url || twiml) && isLive(call)) {
+    if ((url || twiml) && !isLive(call)) throw badRequest(21220, 'Call is not in-progress. Cannot redirect.');
+    if (url || twiml) {
       if (url) {
         call.url = url;
         call.method = httpMethod(one(form, 'Method'));
@@ -1139,12 +1175,11 @@ export class TwilioSandbox {
 
   // ---- Numbers --------------------------------------------------------------------------------
 
-  private availableNumbersJson(account: SandboxAccount, path: string, country: string, form: Form) {
+  private availableNumbersJson(path: string, country: string, form: Form) {
     const area = one(form, 'AreaCode');
     const limit = Math.min(50, Math.max(1, Number(one(form, 'PageSize') ?? 20) || 20));
     const owned = new Set([...this.incomingNumbers.values()].map((n) => n.phoneNumber));
     const list = availableNumbers(country, area, limit, owned);
-    void account;
     return this.page(
       path,
       'available_phone_numbers',

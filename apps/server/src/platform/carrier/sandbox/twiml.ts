@@ -32,6 +32,8 @@ export type DialState = {
   parent: SandboxCall;
   children: SandboxCall[];
   specs: Map<string, NumberSpec>;
+  /** Seconds a bridged call may last (timeLimit, 4 hours by default). */
+  timeLimit: number;
   winner: SandboxCall | null;
   bridgedAt: number | null;
   bridgeEndedAt: number | null;
@@ -124,7 +126,7 @@ export class TwimlInterpreter {
         call.accountSid,
       );
       if (d.status === null || d.status < 200 || d.status >= 300 || d.responseBody === null) {
-        this.sb.errors.push(new Error(`sandbox: ${f.method} ${f.url} answered ${d.status ?? d.error}`));
+        this.sb.fail(new Error(`sandbox: ${f.method} ${f.url} answered ${d.status ?? d.error}`));
         call.heard.push('[application error]');
         return null;
       }
@@ -135,7 +137,7 @@ export class TwimlInterpreter {
       if (root.name !== 'Response') throw new XmlError(`root element is <${root.name}>, not <Response>`);
       return { url, verbs: elementsOf(root) };
     } catch (error) {
-      this.sb.errors.push(error);
+      this.sb.fail(error);
       call.heard.push('[application error]');
       return null;
     }
@@ -378,8 +380,9 @@ export class TwimlInterpreter {
     const a = verb.attrs;
     const generation = call.generation;
     const timeout = int(a.timeout, 30, 5, 600);
-    const callerId =
-      a.callerId && isE164(a.callerId) ? a.callerId : call.direction === 'inbound' ? call.from : call.from;
+    const timeLimit = int(a.timeLimit, 14_400, 1, 14_400);
+    // The parent call's caller by default; an invalid callerId fails the Dial (Twilio's 13214).
+    const callerId = a.callerId ?? call.from;
     const recordMode = a.record ?? 'do-not-record';
     const recording = recordMode.startsWith('record-from');
     const channels: 1 | 2 = recordMode.endsWith('dual') ? 2 : 1;
@@ -416,7 +419,9 @@ export class TwimlInterpreter {
         events: new Set(events),
       });
     }
-    const valid = targets.filter((t) => isE164(t.number));
+    const valid = isE164(callerId) ? targets.filter((t) => isE164(t.number)) : [];
+    if (!isE164(callerId))
+      this.sb.fail(new Error(`sandbox: <Dial callerId="${callerId}"> is not a phone number`));
 
     let resolveDone: () => void = () => {};
     const done = new Promise<void>((resolve) => {
@@ -427,6 +432,7 @@ export class TwimlInterpreter {
       parent: call,
       children: [],
       specs: new Map(),
+      timeLimit,
       winner: null,
       bridgedAt: null,
       bridgeEndedAt: null,
@@ -550,6 +556,9 @@ export class TwimlInterpreter {
       if (other === child || !isLive(other)) continue;
       this.sb.spawn(() => this.sb.endCall(other, other.status === 'in-progress' ? 'completed' : 'canceled'));
     }
+    this.sb.clock.schedule(ds.timeLimit * 1000, async () => {
+      if (ds.winner === child && isLive(child)) await this.sb.endCall(child, 'completed');
+    });
     this.sb.changed();
   }
 

@@ -1,0 +1,227 @@
+// The Sandbox Phones: the simulated phones of the carrier sandbox, as one business sees and drives them
+// (ADR 030). Only while the business's agency uses the sandbox; a phone is the business's to see when it
+// is one of its installs' staff phones, the visitor phone of one of its calls, or a phone whose call or
+// texts involve one of its numbers. What another tenant's calls and texts did on a shared phone is never
+// shown: a phone's view keeps only the call and the texts that involve this business's numbers.
+import type { TSandboxPhone } from '@stn/contracts/telephony';
+import { desc, inArray, isNull } from 'drizzle-orm';
+import { SandboxPhoneError, type TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
+import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
+import { businessOf, type Ctx, scope, tenantContext } from '../../platform/tenancy/context.ts';
+import { agencyCarrierAccount } from '../agencies/service.ts';
+import { installForCalls, installsOfBusiness } from '../installs/service.ts';
+import { type CallbackData, requestCallback } from './service.ts';
+import { calls, numbers } from './tables.ts';
+
+/** A phone as the sandbox shows it (ZSandboxPhone without the product's label). */
+export type SandboxPhoneView = Omit<TSandboxPhone, 'label'>;
+
+/** The sandbox, when the context's business belongs to an agency that uses it; else 404 (no such screen). */
+async function sandboxOf(
+  ctx: Ctx,
+): Promise<{ sandbox: TwilioSandbox; agencyId: number; businessId: number }> {
+  const { agencyId, businessId } = businessOf(ctx);
+  const sandbox = ctx.deps.carrier.sandbox;
+  if (!sandbox) throw notFound();
+  if (!(await agencyCarrierAccount(ctx.deps, agencyId))?.sandbox) throw notFound();
+  return { sandbox, agencyId, businessId };
+}
+
+type Known = {
+  sandbox: TwilioSandbox;
+  /** The business's own numbers (purchased, landline, caller ids). */
+  own: Set<string>;
+  /** Staff phones of its installs, with the agent's name. */
+  staff: Map<string, string>;
+  /** Visitor phones of its calls among the phones the sandbox knows, with the visitor's label. */
+  visitors: Map<string, string>;
+  /** Every phone the sandbox knows, by number. */
+  phones: Map<string, SandboxPhoneView>;
+};
+
+async function known(ctx: Ctx): Promise<Known> {
+  const { sandbox } = await sandboxOf(ctx);
+  const phones = new Map(sandbox.phones.list().map((p) => [p.number, p]));
+  const ownRows = await ctx.db
+    .select({ phone: numbers.phone_number })
+    .from(numbers)
+    .where(scope(ctx, numbers, isNull(numbers.released_at)));
+  const staff = new Map<string, string>();
+  const own = await installsOfBusiness(ctx);
+  for (const { id } of own.sort((x, y) => x.id - y.id)) {
+    for (const agent of (await installForCalls(ctx, id))?.settings.phoneAgents ?? []) {
+      if (!staff.has(agent.phone)) staff.set(agent.phone, agent.name);
+    }
+  }
+  const visitors = new Map<string, string>();
+  const candidates = [...phones.keys()];
+  if (candidates.length > 0) {
+    const visitorRows = await ctx.db
+      .select({ phone: calls.visitor_phone, name: calls.visitor_name })
+      .from(calls)
+      .where(scope(ctx, calls, inArray(calls.visitor_phone, candidates)))
+      .orderBy(desc(calls.id));
+    for (const row of visitorRows) {
+      if (!visitors.has(row.phone)) visitors.set(row.phone, row.name ? `Visitor · ${row.name}` : 'Visitor');
+    }
+  }
+  return { sandbox, own: new Set(ownRows.map((r) => r.phone)), staff, visitors, phones };
+}
+
+/** The phone as this business may see it: only the call and the texts that involve its numbers. */
+function scrub(view: SandboxPhoneView, own: Set<string>): SandboxPhoneView {
+  const call = view.call && (own.has(view.call.from) || own.has(view.call.to)) ? view.call : null;
+  return {
+    number: view.number,
+    state: call ? view.state : 'idle',
+    call,
+    texts: view.texts.filter((t) => own.has(t.other)),
+  };
+}
+
+const idle = (number: string): SandboxPhoneView => ({ number, state: 'idle', call: null, texts: [] });
+
+/** The business's view of one phone, or null when the phone is not the business's to see. */
+function visible(k: Known, number: string): TSandboxPhone | null {
+  const raw = k.phones.get(number);
+  const view = raw ? scrub(raw, k.own) : idle(number);
+  const label = k.staff.get(number) ?? k.visitors.get(number);
+  if (label !== undefined) return { ...view, label };
+  if (view.call || view.texts.length > 0) return { ...view, label: number };
+  return null;
+}
+
+/** GET /v1/sandbox/phones: the business's staff phones (idle ones included), its visitors and callers. */
+export async function listSandboxPhones(ctx: Ctx): Promise<TSandboxPhone[]> {
+  const k = await known(ctx);
+  const order = [...k.staff.keys(), ...k.visitors.keys(), ...k.phones.keys()];
+  const out: TSandboxPhone[] = [];
+  const seen = new Set<string>();
+  for (const number of order) {
+    if (seen.has(number)) continue;
+    seen.add(number);
+    const phone = visible(k, number);
+    if (phone) out.push(phone);
+  }
+  return out;
+}
+
+/** One visible phone, or 404 (another tenant's phones do not exist for this business). */
+async function phoneOf(ctx: Ctx, number: string): Promise<{ k: Known; phone: TSandboxPhone }> {
+  const k = await known(ctx);
+  const phone = visible(k, number);
+  if (!phone) throw notFound();
+  return { k, phone };
+}
+
+/** The phone after an action (the sandbox has applied it synchronously or scheduled what follows). */
+async function after(ctx: Ctx, number: string): Promise<TSandboxPhone> {
+  const k = await known(ctx);
+  return visible(k, number) ?? { ...idle(number), label: number };
+}
+
+/**
+ * Runs a phone action; the sandbox's refusal (the call moved on between the check and the action, the
+ * number is not in service) becomes a plain message.
+ */
+async function onPhone(work: () => unknown): Promise<void> {
+  try {
+    await work();
+  } catch (err) {
+    if (!(err instanceof SandboxPhoneError)) throw err;
+    switch (err.reason) {
+      case 'no-ringing-call':
+        throw new AppError('CONFLICT', 'sandbox.not_ringing');
+      case 'no-call':
+        throw new AppError('CONFLICT', 'sandbox.no_call');
+      case 'not-in-service':
+        throw invalid('to', 'sandbox.not_in_service');
+      case 'not-a-number':
+        throw invalid('number', 'validation.phone');
+    }
+  }
+}
+
+export type SandboxPhoneAction = 'answer' | 'voicemail' | 'hangup' | 'reject';
+
+/** Answer (as a person or as voicemail), hang up or reject a call on one of the business's phones. */
+export async function actOnSandboxPhone(
+  ctx: Ctx,
+  input: { number: string; action: SandboxPhoneAction },
+): Promise<TSandboxPhone> {
+  const { k, phone } = await phoneOf(ctx, input.number);
+  const { phones } = k.sandbox;
+  switch (input.action) {
+    case 'answer':
+    case 'voicemail':
+      if (phone.state !== 'ringing') throw new AppError('CONFLICT', 'sandbox.not_ringing');
+      await onPhone(() =>
+        phones.answer(input.number, { as: input.action === 'answer' ? 'human' : 'machine' }),
+      );
+      break;
+    case 'reject':
+      if (phone.state !== 'ringing') throw new AppError('CONFLICT', 'sandbox.not_ringing');
+      await onPhone(() => phones.reject(input.number));
+      break;
+    case 'hangup':
+      if (!phone.call) throw new AppError('CONFLICT', 'sandbox.no_call');
+      await onPhone(() => phones.hangUp(input.number));
+      break;
+  }
+  return after(ctx, input.number);
+}
+
+/** Digits into the Gather the phone is hearing ("press 1"). */
+export async function pressOnSandboxPhone(
+  ctx: Ctx,
+  input: { number: string; digits: string },
+): Promise<TSandboxPhone> {
+  const { k, phone } = await phoneOf(ctx, input.number);
+  if (!phone.call?.gathering) throw new AppError('CONFLICT', 'sandbox.not_gathering');
+  await onPhone(() => k.sandbox.phones.press(input.number, input.digits));
+  return after(ctx, input.number);
+}
+
+/**
+ * A phone texts or calls one of the business's numbers. The phone may be new to the sandbox (it becomes
+ * the business's to see by doing so), or already visible; another tenant's phone is not found.
+ */
+export async function fromSandboxPhone(
+  ctx: Ctx,
+  input: { number: string; kind: 'text' | 'dial'; to: string; body?: string },
+): Promise<TSandboxPhone> {
+  const k = await known(ctx);
+  if (k.phones.has(input.number) && !visible(k, input.number)) throw notFound();
+  if (!k.own.has(input.to)) throw invalid('to', 'sandbox.not_your_number');
+  if (input.number === input.to) throw invalid('to', 'sandbox.same_number');
+  const { phones } = k.sandbox;
+  if (input.kind === 'text') await onPhone(() => phones.sendText(input.number, input.to, input.body ?? ''));
+  else await onPhone(() => phones.dial(input.number, input.to));
+  return after(ctx, input.number);
+}
+
+/** The install a Sandbox Phones callback is asked for: the business's own (404 otherwise), and active. */
+async function sandboxInstall(ctx: Ctx, installId: number): Promise<number> {
+  await sandboxOf(ctx);
+  const install = await installForCalls(ctx, installId);
+  if (!install || install.status === 'deleted') throw notFound();
+  return install.id;
+}
+
+/**
+ * POST /v1/sandbox/callback: the visitor's phone asks for a callback from one of the business's installs,
+ * as the widget does: the same service in a visitor context of that install, the same checks and answer.
+ */
+export async function sandboxCallback(
+  ctx: Ctx,
+  input: { install_id: number; phone: string; name?: string | undefined; ip?: string | undefined },
+): Promise<CallbackData> {
+  const installId = await sandboxInstall(ctx, input.install_id);
+  const { agencyId, businessId } = businessOf(ctx);
+  const visitor = tenantContext(
+    ctx.deps,
+    { level: 'business', agencyId, businessId },
+    { kind: 'visitor', installId, ...(input.ip ? { ip: input.ip } : {}) },
+  );
+  return requestCallback(visitor, { installId, phone: input.phone, name: input.name, ip: input.ip });
+}

@@ -1,0 +1,84 @@
+import type { TInstall, TInstallPick } from '@stn/contracts/installs';
+import type { TSandboxPhone } from '@stn/contracts/telephony';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+import { queryClient } from '../../../lib/query-client.ts';
+import { keys } from '../../../lib/query-keys.ts';
+
+// The Sandbox Phones calls (ADR 030): the simulated phones of the carrier sandbox, polled twice a second
+// while the screen is open, the actions a person takes on them, and the visitor's callback request.
+
+export const SANDBOX_PHONES_PATH = '/v1/sandbox/phones';
+/** How often the screen asks for the phones: a call's steps take a few hundred milliseconds each. */
+export const POLL_MS = 500;
+
+type Data<T> = { data: T };
+
+/** The phone's path: E.164 with its '+' encoded. */
+const phonePath = (number: string, action: string) =>
+  `${SANDBOX_PHONES_PATH}/${encodeURIComponent(number)}/${action}`;
+
+export function useSandboxPhones() {
+  return useQuery({
+    queryKey: keys.sandboxPhones.all,
+    queryFn: async () => (await api<Data<TSandboxPhone[]>>(SANDBOX_PHONES_PATH, { silent: true })).data,
+    refetchInterval: POLL_MS,
+    refetchIntervalInBackground: false,
+    // A stale list would show a call that has ended: always the last answer, never an old cache.
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+export type PhoneAction = 'answer' | 'voicemail' | 'hangup' | 'reject';
+
+type ActionInput =
+  | { number: string; action: PhoneAction }
+  | { number: string; action: 'press'; digits: string };
+
+/** One action on one phone; the list is refreshed at once after it, whatever the answer. */
+export function usePhoneAction() {
+  return useMutation({
+    mutationFn: (input: ActionInput) =>
+      api<Data<TSandboxPhone>>(phonePath(input.number, input.action), {
+        method: 'POST',
+        body: input.action === 'press' ? { digits: input.digits } : {},
+      }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.sandboxPhones.all }),
+  });
+}
+
+export type CallbackAnswer = {
+  success: true;
+  data: {
+    status: 'calling' | 'closed';
+    call_id: number | null;
+    callback_seconds: number;
+    next_slots: string[];
+  };
+};
+
+/** The visitor asks for a callback from an install, as the widget would. */
+export function useRequestCallback() {
+  return useMutation({
+    mutationFn: (body: { install_id: number; phone: string; name?: string }) =>
+      api<CallbackAnswer>('/v1/sandbox/callback', { method: 'POST', body }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.sandboxPhones.all }),
+  });
+}
+
+// The installs picker and the chosen install's staff phones (the installs calls of spec 001).
+export function useInstallOptions() {
+  return useQuery({
+    queryKey: ['installs', 'all'],
+    queryFn: async () => (await api<Data<TInstallPick[]>>('/v1/installs/all', { silent: true })).data,
+  });
+}
+
+export function useInstall(id: number | null) {
+  return useQuery({
+    queryKey: ['installs', 'detail', id],
+    queryFn: async () => (await api<Data<TInstall>>(`/v1/installs/${id}`, { silent: true })).data,
+    enabled: id !== null && id > 0,
+  });
+}

@@ -1,0 +1,252 @@
+import {
+  Alert,
+  Button,
+  Card,
+  Grid,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import type { TSandboxPhone } from '@stn/contracts/telephony';
+import { type FormEvent, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Loading } from '../../components/load-state.tsx';
+import { PhoneField } from '../../components/phone-field.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+import { formatDate } from '../../lib/format.ts';
+import {
+  type CallbackAnswer,
+  useInstall,
+  useInstallOptions,
+  useRequestCallback,
+  useSandboxPhones,
+} from './api/sandbox-phones.ts';
+import { idlePhone, SandboxPhoneCard } from './sandbox-phone-card.tsx';
+
+/**
+ * business.sandbox-phones (ADR 030): while the agency uses the carrier sandbox, a person plays the
+ * visitor's phone and the staff phones of an install and watches a callback happen live.
+ */
+export default function SandboxPhonesPage() {
+  const { t } = useTranslation();
+  const phones = useSandboxPhones();
+  const installs = useInstallOptions();
+  const [installId, setInstallId] = useState<number | null>(null);
+  const chosen = installId ?? installs.data?.[0]?.id ?? null;
+  const install = useInstall(chosen);
+  const [visitor, setVisitor] = useState<{ phone: string; name: string } | null>(null);
+
+  const byNumber = useMemo(
+    () => new Map((phones.data ?? []).map((p) => [p.number, p] as const)),
+    [phones.data],
+  );
+  const agents = install.data?.settings.phoneAgents ?? [];
+  const staffNumbers = new Set(agents.map((a) => a.phone));
+  const names = new Map<string, string>();
+  for (const p of phones.data ?? []) names.set(p.number, p.label);
+  for (const a of agents) names.set(a.phone, a.name);
+  if (visitor)
+    names.set(
+      visitor.phone,
+      visitor.name ? `${t('sandbox_phones.visitor')} · ${visitor.name}` : t('sandbox_phones.visitor'),
+    );
+  if (install.data?.number) names.set(install.data.number, install.data.name);
+  const nameOf = (n: string) => names.get(n) ?? null;
+  const phoneOf = (number: string, label: string): TSandboxPhone => {
+    const p = byNumber.get(number);
+    return p ? { ...p, label: names.get(number) ?? p.label } : idlePhone(number, label);
+  };
+  const others = (phones.data ?? []).filter(
+    (p) => !staffNumbers.has(p.number) && p.number !== visitor?.phone,
+  );
+
+  const pollError = phones.error instanceof ApiError ? phones.error : null;
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={2} data-testid="page-title">
+          {t('menu.sandbox_phones')}
+        </Title>
+        <Text c="dimmed" size="sm" maw={760}>
+          {t('sandbox_phones.hint')}
+        </Text>
+      </div>
+
+      {pollError && (
+        <Alert color="red" data-testid="sandbox-error">
+          {pollError.code === 'NOT_FOUND' ? t('sandbox_phones.not_on') : pollError.message}
+        </Alert>
+      )}
+
+      {installs.isPending ? (
+        <Loading />
+      ) : installs.data?.length === 0 ? (
+        <Alert color="yellow" data-testid="sandbox-no-installs">
+          {t('sandbox_phones.no_installs')}
+        </Alert>
+      ) : (
+        <Grid gutter="lg" align="flex-start">
+          <Grid.Col span={{ base: 12, md: 4 }}>
+            <Stack>
+              <VisitorForm
+                installs={(installs.data ?? []).map((i) => ({ value: String(i.id), label: i.name }))}
+                installId={chosen}
+                onInstall={(id) => setInstallId(id)}
+                onRequested={(phone, name) => setVisitor({ phone, name })}
+              />
+              {visitor && (
+                <SandboxPhoneCard
+                  kind="visitor"
+                  phone={phoneOf(visitor.phone, names.get(visitor.phone) ?? t('sandbox_phones.visitor'))}
+                  nameOf={nameOf}
+                />
+              )}
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 8 }}>
+            <Stack>
+              <Group justify="space-between">
+                <Title order={4}>
+                  {t('sandbox_phones.staff_title', { install: install.data?.name ?? '' })}
+                </Title>
+                {install.data?.number && (
+                  <Text size="sm" c="dimmed">
+                    {t('sandbox_phones.install_number', { number: install.data.number })}
+                  </Text>
+                )}
+              </Group>
+              {install.isPending && chosen !== null ? (
+                <Loading />
+              ) : agents.length === 0 ? (
+                <Alert color="yellow" data-testid="sandbox-no-staff">
+                  {t('sandbox_phones.no_staff')}
+                </Alert>
+              ) : (
+                <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="staff-phones">
+                  {agents.map((a) => (
+                    <SandboxPhoneCard
+                      key={a.phone}
+                      kind="staff"
+                      phone={phoneOf(a.phone, a.name)}
+                      nameOf={nameOf}
+                    />
+                  ))}
+                </SimpleGrid>
+              )}
+              {others.length > 0 && (
+                <>
+                  <Title order={4}>{t('sandbox_phones.others_title')}</Title>
+                  <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="other-phones">
+                    {others.map((p) => (
+                      <SandboxPhoneCard key={p.number} kind="other" phone={p} nameOf={nameOf} />
+                    ))}
+                  </SimpleGrid>
+                </>
+              )}
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      )}
+    </Stack>
+  );
+}
+
+/** The visitor's side: which install's widget, which phone, and the callback request. */
+function VisitorForm({
+  installs,
+  installId,
+  onInstall,
+  onRequested,
+}: {
+  installs: { value: string; label: string }[];
+  installId: number | null;
+  onInstall: (id: number) => void;
+  onRequested: (phone: string, name: string) => void;
+}) {
+  const { t } = useTranslation();
+  const request = useRequestCallback();
+  const [phone, setPhone] = useState('');
+  const [name, setName] = useState('');
+  const [answer, setAnswer] = useState<CallbackAnswer['data'] | null>(null);
+  const error = request.error instanceof ApiError ? request.error : null;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (installId === null) return;
+    setAnswer(null);
+    request.mutate(
+      { install_id: installId, phone, ...(name.trim() ? { name: name.trim() } : {}) },
+      {
+        onSuccess: (res) => {
+          setAnswer(res.data);
+          onRequested(phone, name.trim());
+        },
+      },
+    );
+  };
+
+  return (
+    <Card withBorder radius="md" padding="md" component="form" onSubmit={submit} data-testid="visitor-form">
+      <Stack gap="sm">
+        <Title order={4}>{t('sandbox_phones.visitor_title')}</Title>
+        <Select
+          label={t('sandbox_phones.install')}
+          data={installs}
+          value={installId === null ? null : String(installId)}
+          onChange={(v) => v && onInstall(Number(v))}
+          allowDeselect={false}
+          data-testid="visitor-install"
+        />
+        <PhoneField
+          label={t('sandbox_phones.visitor_phone')}
+          value={phone}
+          onChange={setPhone}
+          required
+          error={error?.field('phone')}
+          data-testid="visitor-phone"
+        />
+        <TextInput
+          label={t('sandbox_phones.visitor_name')}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          maxLength={100}
+          error={error?.field('name')}
+          data-testid="visitor-name"
+        />
+        <Button
+          type="submit"
+          loading={request.isPending}
+          disabled={!phone || installId === null}
+          data-testid="request-callback"
+        >
+          {t('sandbox_phones.request')}
+        </Button>
+        {error && !error.field('phone') && !error.field('name') && (
+          <Alert color="red" data-testid="callback-error">
+            {error.message}
+          </Alert>
+        )}
+        {answer?.status === 'calling' && (
+          <Alert color="blue" data-testid="callback-answer">
+            {t('sandbox_phones.calling', { seconds: answer.callback_seconds })}
+          </Alert>
+        )}
+        {answer?.status === 'closed' && (
+          <Alert color="yellow" data-testid="callback-answer">
+            {t('sandbox_phones.closed')}
+            {answer.next_slots.length > 0 && (
+              <Text size="sm" mt={4}>
+                {answer.next_slots.map((s) => formatDate(s, 'long')).join(' · ')}
+              </Text>
+            )}
+          </Alert>
+        )}
+      </Stack>
+    </Card>
+  );
+}
