@@ -131,6 +131,7 @@ async function one(i: number): Promise<void> {
 
 console.log(`callback bench: ${CALLS} callbacks at ${RPS}/s, sandbox carrier on real time`);
 const started = now();
+const cpu0 = process.cpuUsage();
 const inflight: Promise<void>[] = [];
 for (let i = 0; i < CALLS; i++) {
   const due = started + (i * 1000) / RPS;
@@ -174,6 +175,8 @@ stats(
 );
 if (failures)
   console.log(`  refused requests: ${failures} ${JSON.stringify(Object.fromEntries(failuresBy))}`);
+const cpu = process.cpuUsage(cpu0);
+console.log(`  this process's CPU: ${((cpu.user + cpu.system) / 1000 / Math.max(1, requested.size)).toFixed(1)} ms a callback`);
 console.log(
   `  wall time ${((now() - started) / 1000).toFixed(1)} s; load average ${os
     .loadavg()

@@ -510,34 +510,43 @@ async function cancelOtherStaff(ctx: Ctx, callId: number, winner: string): Promi
 
 // ---------------------------------------------------------------- statuses
 
+const rankSql = sql`(case ${callLegs.status} when 'queued' then 0 when 'initiated' then 1 when 'ringing' then 2 when 'in-progress' then 3 else 4 end)`;
+
 /**
- * Applies a carrier status to a leg, never backwards: a final status stays, an older SequenceNumber or a
- * lower step (ringing after in-progress) is ignored. Answers the leg before and after, or null when
- * nothing changed.
+ * Applies a carrier status to a leg, never backwards, in one conditional update: a final status stays,
+ * an older SequenceNumber or a lower step (ringing after in-progress) is ignored, and the same delivery
+ * twice (even at once: the row lock makes the second re-read the first's result) changes it once.
+ * Answers the leg as changed, or null when nothing changed.
  */
 export async function applyLegStatus(
   ctx: Ctx,
-  legId: number,
+  leg: { callId: number; callSid: string },
   input: { status: string; sequence: number; duration?: number | null; answeredBy?: string | null },
-): Promise<{ before: LegRow; after: LegRow } | null> {
-  return inTransaction(ctx, async (tx) => {
-    const [leg] = await tx.db.select().from(callLegs).where(eq(callLegs.id, legId)).for('update');
-    if (!leg || isFinal(leg.status)) return null;
-    if (input.sequence >= 0 && leg.sequence >= input.sequence) return null;
-    if (rankOf(input.status) < rankOf(leg.status)) return null;
-    const [after] = await tx.db
-      .update(callLegs)
-      .set({
-        status: input.status,
-        sequence: Math.max(leg.sequence, input.sequence),
-        ...(input.duration != null ? { duration: input.duration } : {}),
-        ...(input.answeredBy ? { answered_by: input.answeredBy } : {}),
-        updated_at: new Date(),
-      })
-      .where(eq(callLegs.id, legId))
-      .returning();
-    return after ? { before: leg, after } : null;
-  });
+): Promise<LegRow | null> {
+  const rank = rankOf(input.status);
+  const newer =
+    input.sequence >= 0
+      ? sql`${callLegs.sequence} < ${input.sequence} and ${rankSql} <= ${rank}`
+      : sql`${rankSql} < ${rank}`;
+  const [after] = await ctx.db
+    .update(callLegs)
+    .set({
+      status: input.status,
+      sequence: sql`greatest(${callLegs.sequence}, ${input.sequence})`,
+      ...(input.duration != null ? { duration: input.duration } : {}),
+      ...(input.answeredBy ? { answered_by: input.answeredBy } : {}),
+      updated_at: new Date(),
+    })
+    .where(
+      and(
+        eq(callLegs.call_id, leg.callId),
+        eq(callLegs.call_sid, leg.callSid),
+        sql`${callLegs.status} not in ('completed', 'busy', 'failed', 'no-answer', 'canceled')`,
+        newer,
+      ),
+    )
+    .returning();
+  return after ?? null;
 }
 
 /** The visitor answered: the call is connected. */
