@@ -81,21 +81,28 @@ describe.skipIf(!hasChromium)('agency Setup and numbers in Chromium', () => {
     }
   });
 
-  it('a business buys a number for its install on the numbers screen', async () => {
-    // Bright Dental's agency tries the product on the sandbox.
-    const agency = await p.newPage();
-    await signIn(agency.page, p.url('/login', 'acme.localhost'), DEMO.acmeAgency);
-    await agency.page.waitForURL('**/agency/**');
-    const setup = await apiFrom(agency.page, 'PUT', '/v1/agencies/twilio-config', { sandbox: true });
-    expect(setup.status, JSON.stringify(setup.body)).toBe(200);
-    await agency.context.close();
-
+  it('a business releases its demo number, buys one for its install, and verifies a caller id', async () => {
+    // Bright Dental's agency (Acme) uses the sandbox carrier in the demo data.
     const { page, context } = await p.newPage();
     try {
       await signIn(page, p.url('/login', 'acme.localhost'), DEMO.dentalAdmin);
       await page.waitForURL('**/business/**');
       await page.goto(p.url('/business/numbers', 'acme.localhost'));
       await page.getByTestId('numbers-table').waitFor(WAIT);
+      // The demo install came with a sandbox number: one purchased number per install, so release it first.
+      type NumberList = {
+        data: { id: number; phone_number: string; install_name: string | null; kind: string }[];
+      };
+      const numbers = async () => (await apiFrom<NumberList>(page, 'GET', '/v1/numbers')).body.data;
+      const seeded = (await numbers()).find(
+        (n) => n.kind === 'purchased' && n.install_name === 'Bright Dental website',
+      );
+      if (seeded) {
+        await page.getByTestId(`number-release-${seeded.id}`).click();
+        await page.getByTestId('number-release-confirm').click();
+        await page.getByTestId(`number-release-${seeded.id}`).waitFor({ state: 'detached', ...WAIT });
+        expect((await numbers()).map((n) => n.id)).not.toContain(seeded.id);
+      }
       await page.getByTestId('number-buy').click();
       await page.getByTestId('buy-install').click();
       await page.getByRole('option', { name: /Bright Dental website/ }).click();
@@ -125,6 +132,26 @@ describe.skipIf(!hasChromium)('agency Setup and numbers in Chromium', () => {
           }),
         ]),
       );
+
+      // A caller id: added, verified with the carrier's call (answered on a sandbox phone), polled to done.
+      const CALLER = '+14155550123';
+      await page.getByTestId('number-add-caller-id').click();
+      await page.getByTestId('caller-id-phone').fill(CALLER);
+      await page.getByTestId('caller-id-submit').click();
+      await page.waitForURL('**/verification', WAIT);
+      await page.getByTestId('verification-start').click();
+      const code = ((await page.getByTestId('verification-code').textContent(WAIT)) ?? '').trim();
+      expect(code).toMatch(/^\d{6}$/);
+      await page.getByTestId('verification-sandbox-hint').waitFor(WAIT);
+      const phonePath = `/v1/sandbox/phones/${encodeURIComponent(CALLER)}`;
+      type Phones = { data: { number: string; state: string; call: { gathering: boolean } | null }[] };
+      const callerPhone = async () =>
+        (await apiFrom<Phones>(page, 'GET', '/v1/sandbox/phones')).body.data.find((x) => x.number === CALLER);
+      await expect.poll(async () => (await callerPhone())?.state, WAIT).toBe('ringing');
+      expect((await apiFrom(page, 'POST', `${phonePath}/answer`)).status).toBe(200);
+      await expect.poll(async () => (await callerPhone())?.call?.gathering, WAIT).toBe(true);
+      expect((await apiFrom(page, 'POST', `${phonePath}/press`, { digits: code })).status).toBe(200);
+      await page.getByTestId('verification-done').waitFor(WAIT);
     } finally {
       await context.close();
     }

@@ -25,6 +25,16 @@ export type TWeekday = (typeof WEEKDAYS)[number];
 export const CALLING_TYPES = ['simultaneous', 'sequential', 'round_robin'] as const;
 export type TCallingType = (typeof CALLING_TYPES)[number];
 
+/** Whether the runtime knows this IANA time zone (Intl throws on an unknown one). */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A time of day as the spec writes it: 08:00AM, 05:00PM. */
 export const zClock = () =>
   z.string().regex(/^(0[1-9]|1[0-2]):[0-5]\d(AM|PM)$/, { message: 'validation.invalid' });
@@ -37,11 +47,17 @@ export function clockMinutes(value: string): number {
   return (m[3] === 'PM' ? h + 12 : h) * 60 + Number(m[2]);
 }
 
-export const ZDayHours = z.object({
-  open: z.boolean(),
-  from: zClock(),
-  to: zClock(),
-});
+/** One day's hours; an open day closes after it opens (hours past midnight are not a thing here). */
+export const ZDayHours = z
+  .object({
+    open: z.boolean(),
+    from: zClock(),
+    to: zClock(),
+  })
+  .refine((d) => !d.open || clockMinutes(d.from) < clockMinutes(d.to), {
+    message: 'installs.hours_order',
+    path: ['to'],
+  });
 export type TDayHours = z.infer<typeof ZDayHours>;
 
 const weekday = (open: boolean) => ZDayHours.default({ open, from: '08:00AM', to: '05:00PM' });
@@ -80,7 +96,14 @@ export const ZInstallSettings = z.object({
     .array(z.enum(['en', 'es', 'br']))
     .min(1)
     .default(['en', 'es']),
-  timezone: z.string().trim().min(1).max(64).default('America/New_York'),
+  /** An IANA time zone the hours are in; an unknown one is refused (opening hours could not be read). */
+  timezone: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .refine(isTimeZone, { message: 'validation.invalid' })
+    .default('America/New_York'),
   hours: ZHours.default(ZHours.parse({})),
   // ---- calls
   phoneAgents: z.array(ZPhoneAgent).max(10).default([]),

@@ -99,6 +99,16 @@ describe('creating and editing installs', () => {
       'settings.timeout',
       'The timeout is invalid.',
     );
+    expect422(
+      await c.api.put(token, url, { settings: { timezone: 'Mars/Olympus_Mons' } }),
+      'settings.timezone',
+      'The timezone is invalid.',
+    );
+    expect422(
+      await c.api.put(token, url, { settings: { hours: { monday: { from: '05:00PM', to: '08:00AM' } } } }),
+      'settings.hours.monday.to',
+      'The closing time must be after the opening time.',
+    );
     const weekday = await c.api.put(token, url, { settings: { hours: { funday: { open: true } } } });
     expect(weekday.statusCode, weekday.body).toBe(422);
     expect(Object.keys(weekday.json().errors)).toEqual(['settings.hours.funday']);

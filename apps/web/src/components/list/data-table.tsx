@@ -69,6 +69,10 @@ export function DataTable<T extends { id: RowId }>(props: {
   selection?: Selection<T>;
   empty?: string;
   testId?: string;
+  /** Refresh while shown, for lists that change by themselves (calls in progress); off by default. */
+  refetchInterval?: number;
+  /** A wide list scrolls sideways below this width (px) instead of squeezing its columns on a phone. */
+  minWidth?: number;
 }) {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
@@ -90,6 +94,7 @@ export function DataTable<T extends { id: RowId }>(props: {
         silent: true,
       }),
     placeholderData: keepPreviousData,
+    refetchInterval: props.refetchInterval,
   });
   // A 403 is not a load failure: the screen shows the one not-allowed state (components/not-allowed.tsx).
   const forbidden = useReportForbidden(query.error);
@@ -149,37 +154,39 @@ export function DataTable<T extends { id: RowId }>(props: {
           {t('common.load_failed')}
         </Alert>
       ) : (
-        <Table striped highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              {columns.map((c) => (
-                <Table.Th key={c.key} w={c.width}>
-                  {c.title}
-                </Table.Th>
-              ))}
-              {props.actions && <Table.Th />}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(query.data?.data ?? []).map((row) => (
-              <Table.Tr key={row.id} data-testid={`row-${row.id}`}>
-                {columns.map((c) => (
-                  <Table.Td key={c.key}>{c.render(row)}</Table.Td>
-                ))}
-                {props.actions && <Table.Td>{props.actions(row)}</Table.Td>}
-              </Table.Tr>
-            ))}
-            {query.data && query.data.data.length === 0 && (
+        <Table.ScrollContainer minWidth={props.minWidth ?? 0} type="native">
+          <Table striped highlightOnHover>
+            <Table.Thead>
               <Table.Tr>
-                <Table.Td colSpan={columns.length + (props.actions ? 1 : 0)}>
-                  <Text c="dimmed" ta="center">
-                    {props.empty ?? t('common.empty')}
-                  </Text>
-                </Table.Td>
+                {columns.map((c) => (
+                  <Table.Th key={c.key} w={c.width}>
+                    {c.title}
+                  </Table.Th>
+                ))}
+                {props.actions && <Table.Th />}
               </Table.Tr>
-            )}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {(query.data?.data ?? []).map((row) => (
+                <Table.Tr key={row.id} data-testid={`row-${row.id}`}>
+                  {columns.map((c) => (
+                    <Table.Td key={c.key}>{c.render(row)}</Table.Td>
+                  ))}
+                  {props.actions && <Table.Td>{props.actions(row)}</Table.Td>}
+                </Table.Tr>
+              ))}
+              {query.data && query.data.data.length === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={columns.length + (props.actions ? 1 : 0)}>
+                    <Text c="dimmed" ta="center">
+                      {props.empty ?? t('common.empty')}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              )}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       <Group justify="space-between" mt="sm">
         <Text size="sm" c="dimmed">

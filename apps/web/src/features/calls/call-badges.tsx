@@ -54,7 +54,6 @@ export function InstallSelect(props: {
       required={props.required}
       error={props.error}
       searchable
-      nothingFoundMessage={installs.isError ? undefined : ''}
       disabled={installs.isPending}
       w={props.w}
       data-testid={props.testId}

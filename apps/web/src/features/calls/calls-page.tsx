@@ -17,6 +17,8 @@ import {
   NO_FILTERS,
 } from './call-format.ts';
 
+const CALLS_REFRESH_MS = 10_000;
+
 /**
  * The business's calls (route business.calls): filters by outcome, kind, install, date range and keyword
  * (the list's search box: visitor name or phone), a paged table, and a row's detail in a drawer whose call
@@ -136,6 +138,9 @@ export default function CallsPage() {
         columns={columns}
         empty={t('business.calls.empty')}
         testId="calls-table"
+        minWidth={820}
+        // Callbacks come in and finish by themselves; until realtime pushes calls, the list looks again.
+        refetchInterval={CALLS_REFRESH_MS}
         actions={(c) => (
           <Group justify="flex-end">
             <Button size="xs" variant="light" onClick={() => open(c.id)} data-testid={`call-open-${c.id}`}>

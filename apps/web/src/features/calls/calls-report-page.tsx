@@ -134,47 +134,49 @@ function ReportView({ report }: { report: TCallsReport }) {
       )}
 
       <Title order={4}>{t('business.calls.report.by_agent')}</Title>
-      <Table striped data-testid="report-by-agent">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('business.calls.agent')}</Table.Th>
-            <Table.Th>{t('business.calls.report.claimed')}</Table.Th>
-            <Table.Th>{t('business.calls.report.completed')}</Table.Th>
-            <Table.Th>{t('business.calls.report.talk_time')}</Table.Th>
-            <Table.Th>{t('business.calls.report.median_connect')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {report.by_agent.map((row) => (
-            <Table.Tr
-              key={`${row.agent_phone}-${row.agent_name}`}
-              data-testid={`report-agent-${row.agent_phone}`}
-            >
-              <Table.Td>
-                <Text size="sm" fw={500}>
-                  {row.agent_name}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {row.agent_phone}
-                </Text>
-              </Table.Td>
-              <Table.Td>{row.claimed}</Table.Td>
-              <Table.Td>{row.completed}</Table.Td>
-              <Table.Td>{formatSeconds(row.talk_seconds)}</Table.Td>
-              <Table.Td>{formatConnectTime(row.median_time_to_connect)}</Table.Td>
-            </Table.Tr>
-          ))}
-          {report.by_agent.length === 0 && (
+      <Table.ScrollContainer minWidth={560} type="native">
+        <Table striped data-testid="report-by-agent">
+          <Table.Thead>
             <Table.Tr>
-              <Table.Td colSpan={5}>
-                <Text c="dimmed" ta="center">
-                  {t('business.calls.report.empty')}
-                </Text>
-              </Table.Td>
+              <Table.Th>{t('business.calls.agent')}</Table.Th>
+              <Table.Th>{t('business.calls.report.claimed')}</Table.Th>
+              <Table.Th>{t('business.calls.report.completed')}</Table.Th>
+              <Table.Th>{t('business.calls.report.talk_time')}</Table.Th>
+              <Table.Th>{t('business.calls.report.median_connect')}</Table.Th>
             </Table.Tr>
-          )}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {report.by_agent.map((row) => (
+              <Table.Tr
+                key={`${row.agent_phone}-${row.agent_name}`}
+                data-testid={`report-agent-${row.agent_phone}`}
+              >
+                <Table.Td>
+                  <Text size="sm" fw={500}>
+                    {row.agent_name}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {row.agent_phone}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{row.claimed}</Table.Td>
+                <Table.Td>{row.completed}</Table.Td>
+                <Table.Td>{formatSeconds(row.talk_seconds)}</Table.Td>
+                <Table.Td>{formatConnectTime(row.median_time_to_connect)}</Table.Td>
+              </Table.Tr>
+            ))}
+            {report.by_agent.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={5}>
+                  <Text c="dimmed" ta="center">
+                    {t('business.calls.report.empty')}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
     </Stack>
   );
 }

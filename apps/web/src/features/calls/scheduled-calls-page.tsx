@@ -86,6 +86,7 @@ export default function ScheduledCallsPage() {
         columns={columns}
         empty={t('business.calls.schedule.empty')}
         testId="scheduled-calls-table"
+        minWidth={640}
         actions={(c) =>
           c.outcome === 'scheduled' ? (
             <Group justify="flex-end">

@@ -71,6 +71,7 @@ export default function VoiceRecordsPage() {
         columns={columns}
         empty={t('business.calls.voice.empty')}
         testId="voice-records-table"
+        minWidth={720}
         actions={(v) => (
           <Group justify="flex-end" gap="xs" wrap="nowrap">
             {v.call_id !== null && (

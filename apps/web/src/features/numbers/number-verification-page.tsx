@@ -1,8 +1,9 @@
-import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
+import { useAuth } from '../../lib/auth-store.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { keys } from '../../lib/query-keys.ts';
@@ -14,6 +15,7 @@ import { useCallerIdCheck, useNumber, useStartVerification } from './api/numbers
 export default function NumberVerificationPage() {
   const { t } = useTranslation();
   const id = Number(useParams().id ?? 0);
+  const onSandbox = Boolean(useAuth().user?.carrier_sandbox);
   const number = useNumber(id);
   const start = useStartVerification();
   const [code, setCode] = useState<string | null>(null);
@@ -57,6 +59,14 @@ export default function NumberVerificationPage() {
             <Text size="sm" c="dimmed" data-testid="verification-waiting">
               {t('numbers_ui.waiting')}
             </Text>
+            {onSandbox && (
+              <Text size="sm" data-testid="verification-sandbox-hint">
+                {t('numbers_ui.sandbox_hint')}{' '}
+                <Anchor component={Link} to={pathOf('business.sandbox-phones')}>
+                  {t('numbers_ui.sandbox_phones')}
+                </Anchor>
+              </Text>
+            )}
             <Button variant="subtle" onClick={() => void begin()} loading={start.isPending}>
               {t('numbers_ui.call_again')}
             </Button>
