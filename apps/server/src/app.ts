@@ -39,7 +39,7 @@ import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
 import { callsRoutes } from './modules/telephony/routes/calls.ts';
 import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
 import { sandboxPhonesRoutes } from './modules/telephony/routes/sandbox.ts';
-import { scheduledCallJob } from './modules/telephony/service.ts';
+import { restoreSandboxNumbers, scheduledCallJob } from './modules/telephony/service.ts';
 import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
 import { telephonyWidgetRoutes } from './modules/telephony/widget.ts';
 import { usersRoutes } from './modules/users/routes.ts';
@@ -111,6 +111,8 @@ function plugModules(p: Plugs): void {
   p.queue.register(scheduledCallJob);
   registerTelephonyWebhooks(p.webhooks, p.deps);
   p.widget.routes.push(telephonyWidgetRoutes);
+  // The sandbox carrier forgets its numbers on a restart: the database's are put back.
+  p.onReady.push(restoreSandboxNumbers);
   p.onReady.push(sealAgencySecrets);
 }
 

@@ -82,10 +82,39 @@ export async function carrierFor(ctx: Ctx): Promise<Carrier> {
   return carrierOfAgency(ctx.deps, ctx.tenant.agencyId);
 }
 
-export async function carrierOfAgency(deps: Deps, agencyId: number): Promise<Carrier> {
+/** An agency's carrier account is read once every few seconds, not for every leg and webhook of a call. */
+const ACCOUNT_TTL_MS = 5_000;
+type Account = { accountSid: string; authToken: string; sandbox: boolean };
+const accounts = new WeakMap<
+  Deps,
+  Map<number, { account: Account | null; carrier: Carrier | null; at: number }>
+>();
+
+async function accountEntry(deps: Deps, agencyId: number) {
+  let cache = accounts.get(deps);
+  if (!cache) {
+    cache = new Map();
+    accounts.set(deps, cache);
+  }
+  const hit = cache.get(agencyId);
+  if (hit && Date.now() - hit.at < ACCOUNT_TTL_MS) return hit;
   const account = await agencyCarrierAccount(deps, agencyId);
-  if (!account) throw new AppError('VALIDATION', 'calls.no_carrier');
-  return deps.carrier.forAccount(account);
+  const entry = { account, carrier: null as Carrier | null, at: Date.now() };
+  if (cache.size > 10_000) cache.clear();
+  cache.set(agencyId, entry);
+  return entry;
+}
+
+/** The agency's carrier account (cached a few seconds), or null without a telephony setup. */
+export async function carrierAccountOf(deps: Deps, agencyId: number): Promise<Account | null> {
+  return (await accountEntry(deps, agencyId)).account;
+}
+
+export async function carrierOfAgency(deps: Deps, agencyId: number): Promise<Carrier> {
+  const entry = await accountEntry(deps, agencyId);
+  if (!entry.account) throw new AppError('VALIDATION', 'calls.no_carrier');
+  entry.carrier ??= deps.carrier.forAccount(entry.account);
+  return entry.carrier;
 }
 
 /** Where the carrier reaches our webhooks: the public URL, without a trailing slash. */

@@ -180,6 +180,34 @@ describe('instant callback', () => {
       expect(new Date(slot).getUTCDay()).toBe(1);
     }
     expect(await rows('select count(*)::int as n from calls')).toEqual(before);
+
+    // The visitor schedules a call in one of those slots instead; a closed time is refused.
+    const schedule = (payload: object) =>
+      h.t.app.inject({
+        method: 'POST',
+        url: '/api/widget/v1/schedule',
+        headers: { 'x-install-key': install.key },
+        payload,
+      });
+    const slot = new Date(new Date(data.next_slots[0]).getTime() + 30 * 60_000).toISOString();
+    const ok = await schedule({ phone: '+14155550134', scheduled_at: slot });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const closedTime = new Date(new Date(data.next_slots[0]).getTime() + 24 * 3_600_000).toISOString();
+    const refused = await schedule({ phone: '+14155550135', scheduled_at: closedTime });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors.scheduled_at[0]).toBe(
+      'The business is closed at that time. Please choose another time.',
+    );
+    const scheduled = await rows("select * from calls where kind = 'scheduled' and install_id = $1", [
+      install.id,
+    ]);
+    expect(scheduled).toEqual([
+      expect.objectContaining({
+        outcome: 'scheduled',
+        visitor_phone: '+14155550134',
+        scheduled_for: new Date(slot),
+      }),
+    ]);
   });
 
   it('refuses over the monthly limit, bad phones, blacklisted numbers and switched-off installs, changing nothing', async () => {

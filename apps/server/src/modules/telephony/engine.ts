@@ -164,14 +164,17 @@ export async function prepareCall(
   if (install.status !== 'active' || !install.active)
     throw new AppError('FORBIDDEN', 'calls.install_inactive', undefined, {}, 'calls.install_inactive');
   if (!parsePhoneNumberFromString(input.phone)?.isValid()) throw invalid('phone', 'validation.phone');
-  await checkCountry(ctx, input.phone);
-  if (await isBlocked(ctx, input.phone))
-    throw new AppError('FORBIDDEN', 'calls.blocked', undefined, {}, 'calls.blocked');
-  if ((await callUsage(ctx)).reached)
-    throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
-  const staff = await staffFor(ctx, install, input.departmentId);
+  // The reads are independent: one round trip's time, not six (the promise is seconds to the phone).
+  const [, blocked, usage, staff, number] = await Promise.all([
+    checkCountry(ctx, input.phone),
+    isBlocked(ctx, input.phone),
+    callUsage(ctx),
+    staffFor(ctx, install, input.departmentId),
+    installNumber(ctx, install.id),
+  ]);
+  if (blocked) throw new AppError('FORBIDDEN', 'calls.blocked', undefined, {}, 'calls.blocked');
+  if (usage.reached) throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
   if (staff.length === 0) throw new AppError('VALIDATION', 'calls.no_staff', undefined, {}, 'calls.no_staff');
-  const number = await installNumber(ctx, install.id);
   if (!number) throw new AppError('VALIDATION', 'calls.no_number', undefined, {}, 'calls.no_number');
   return { install, staff, number };
 }
@@ -196,7 +199,8 @@ function ringStateOf(p: Prepared, order: number[]): RingState {
     type: s.calling_type,
     staff: p.staff,
     order,
-    next: 0,
+    // Everyone at once: all of them are rung as soon as the call is written.
+    next: s.calling_type === 'simultaneous' ? order.length : 0,
     press: s.press_number,
     whisper: s.whisper,
     timeout: s.timeout,
@@ -347,10 +351,6 @@ async function placeStaffLeg(ctx: Ctx, call: CallRow, staff: Staff, st: RingStat
 export async function startRinging(ctx: Ctx, call: CallRow): Promise<void> {
   const st = call.ring_state as RingState;
   if (st.type === 'simultaneous') {
-    await ctx.db
-      .update(calls)
-      .set({ ring_state: sql`jsonb_set(${calls.ring_state}, '{next}', ${String(st.order.length)}::jsonb)` })
-      .where(eq(calls.id, call.id));
     const placed = await Promise.all(st.order.map((i) => placeStaffLeg(ctx, call, st.staff[i] as Staff, st)));
     if (!placed.some(Boolean)) await failCall(ctx, call.id);
     return;
@@ -510,34 +510,43 @@ async function cancelOtherStaff(ctx: Ctx, callId: number, winner: string): Promi
 
 // ---------------------------------------------------------------- statuses
 
+const rankSql = sql`(case ${callLegs.status} when 'queued' then 0 when 'initiated' then 1 when 'ringing' then 2 when 'in-progress' then 3 else 4 end)`;
+
 /**
- * Applies a carrier status to a leg, never backwards: a final status stays, an older SequenceNumber or a
- * lower step (ringing after in-progress) is ignored. Answers the leg before and after, or null when
- * nothing changed.
+ * Applies a carrier status to a leg, never backwards, in one conditional update: a final status stays,
+ * an older SequenceNumber or a lower step (ringing after in-progress) is ignored, and the same delivery
+ * twice (even at once: the row lock makes the second re-read the first's result) changes it once.
+ * Answers the leg as changed, or null when nothing changed.
  */
 export async function applyLegStatus(
   ctx: Ctx,
-  legId: number,
+  leg: { callId: number; callSid: string },
   input: { status: string; sequence: number; duration?: number | null; answeredBy?: string | null },
-): Promise<{ before: LegRow; after: LegRow } | null> {
-  return inTransaction(ctx, async (tx) => {
-    const [leg] = await tx.db.select().from(callLegs).where(eq(callLegs.id, legId)).for('update');
-    if (!leg || isFinal(leg.status)) return null;
-    if (input.sequence >= 0 && leg.sequence >= input.sequence) return null;
-    if (rankOf(input.status) < rankOf(leg.status)) return null;
-    const [after] = await tx.db
-      .update(callLegs)
-      .set({
-        status: input.status,
-        sequence: Math.max(leg.sequence, input.sequence),
-        ...(input.duration != null ? { duration: input.duration } : {}),
-        ...(input.answeredBy ? { answered_by: input.answeredBy } : {}),
-        updated_at: new Date(),
-      })
-      .where(eq(callLegs.id, legId))
-      .returning();
-    return after ? { before: leg, after } : null;
-  });
+): Promise<LegRow | null> {
+  const rank = rankOf(input.status);
+  const newer =
+    input.sequence >= 0
+      ? sql`${callLegs.sequence} < ${input.sequence} and ${rankSql} <= ${rank}`
+      : sql`${rankSql} < ${rank}`;
+  const [after] = await ctx.db
+    .update(callLegs)
+    .set({
+      status: input.status,
+      sequence: sql`greatest(${callLegs.sequence}, ${input.sequence})`,
+      ...(input.duration != null ? { duration: input.duration } : {}),
+      ...(input.answeredBy ? { answered_by: input.answeredBy } : {}),
+      updated_at: new Date(),
+    })
+    .where(
+      and(
+        eq(callLegs.call_id, leg.callId),
+        eq(callLegs.call_sid, leg.callSid),
+        sql`${callLegs.status} not in ('completed', 'busy', 'failed', 'no-answer', 'canceled')`,
+        newer,
+      ),
+    )
+    .returning();
+  return after ?? null;
 }
 
 /** The visitor answered: the call is connected. */

@@ -2,7 +2,7 @@
 // bridged; nobody takes it and the caller hears the missed-call message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantContext } from '../../platform/tenancy/context.ts';
-import { addDemoNumber, callMissed, carrierFor } from './service.ts';
+import { addDemoNumber, callMissed, carrierFor, restoreSandboxNumbers } from './service.ts';
 import { STAFF_1, STAFF_2, type Telephony, telephonyApp } from './testing.ts';
 
 let h: Telephony;
@@ -68,5 +68,19 @@ describe('inbound calls', () => {
     h.sandbox.phones.hangUp(caller);
     await h.run(2000);
     expect(await rows('select * from voice_records where call_id = $1', [call.id])).toHaveLength(1);
+  });
+
+  it("reach an install's number the sandbox had forgotten, once the start-up step put it back", async () => {
+    const install = await h.install({ timeout: 20 }, { number: '+15005550098' });
+    expect(install.id).toBeGreaterThan(0);
+    expect(await restoreSandboxNumbers(h.t.app.deps)).toBeGreaterThanOrEqual(2);
+    h.sandbox.phones.dial('+14155550403', '+15005550098');
+    await h.run(1000);
+    expect(phone(STAFF_1).state).toBe('ringing');
+    const [call] = await rows("select * from calls where kind = 'inbound' and visitor_phone = $1", [
+      '+14155550403',
+    ]);
+    expect(call.install_id).toBe(install.id);
+    await h.run(60_000);
   });
 });

@@ -161,7 +161,8 @@ describe('Sandbox Phones control API', () => {
     const doctor = await phone(aToken, DOCTOR);
     const vera = await phone(aToken, VISITOR);
     expect(doctor).toMatchObject({ state: 'in-call', call: { bridged_with: VISITOR } });
-    expect(doctor?.call?.heard).toContain('Connecting you now.');
+    // The claim answers the visitor's <Dial> at once, with no prompt before it (ADR 028).
+    expect(doctor?.call?.heard.join(' ')).toContain('Press 1 to connect.');
     expect(vera).toMatchObject({ state: 'in-call', call: { bridged_with: DOCTOR } });
 
     // Another business sees none of it, and may not touch these phones.

@@ -4,5 +4,6 @@ export { carrierFor } from './access.ts';
 export { addDemoNumber, DEMO_INSTALL_NUMBER } from './demo.ts';
 export { type CallbackData, type CallbackInput, requestCallback, telephonyIdle } from './engine.ts';
 export { callMissed } from './events.ts';
+export { restoreSandboxNumbers } from './sandbox-restore.ts';
 export { cancelScheduledCall, type ScheduleInput, scheduleCall, scheduledCallJob } from './schedule.ts';
 export { TWILIO_PATHS } from './webhooks.ts';

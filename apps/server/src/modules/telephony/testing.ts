@@ -2,14 +2,12 @@
 // tenant A's agency on a sandbox account, and an install of business A that rings two staff phones from
 // a purchased number. Only the tests import this file.
 
-import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { bearer, createTestApp, login, type Seed, seedTenants, type TestApp } from '../../../test/helpers.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
 import type { TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
 import { tenantContext } from '../../platform/tenancy/context.ts';
-import { agencies } from '../agencies/tables.ts';
 import { addDemoNumber, telephonyIdle } from './service.ts';
 
 export const STAFF_1 = '+15005550101';
@@ -69,19 +67,20 @@ export async function telephonyApp(
   if (!sandbox) throw new Error('the sandbox carrier is off');
   // Both agencies on sandbox accounts of their own (the token sealed, as agency Setup stores it).
   for (const agency of [seed.a.agency, seed.b.agency]) {
-    const [row] = await t.db.select().from(agencies).where(eq(agencies.id, agency.id));
-    if (row?.twilio_config.accountSid) continue;
+    const { rows } = await t.pool.query(
+      "select twilio_config->>'accountSid' as sid from agencies where id = $1",
+      [agency.id],
+    );
+    if (rows[0]?.sid) continue;
     const account = deps.carrier.createSandboxAccount(agency.name);
-    await t.db
-      .update(agencies)
-      .set({
-        twilio_config: {
-          accountSid: account.sid,
-          authToken: deps.secrets.seal(account.authToken),
-          sandbox: true,
-        },
-      })
-      .where(eq(agencies.id, agency.id));
+    await t.pool.query('update agencies set twilio_config = $1 where id = $2', [
+      JSON.stringify({
+        accountSid: account.sid,
+        authToken: deps.secrets.seal(account.authToken),
+        sandbox: true,
+      }),
+      agency.id,
+    ]);
   }
   const tokens = new Map<string, string>();
   const token = async (email: string) => {

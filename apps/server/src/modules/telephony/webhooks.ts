@@ -9,7 +9,7 @@ import type { Deps } from '../../platform/deps.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { tenantContext } from '../../platform/tenancy/context.ts';
 import type { FormBody, WebhookRegistry } from '../../platform/webhooks/tree.ts';
-import { agencyCarrierAccount } from '../agencies/service.ts';
+import { carrierAccountOf } from './access.ts';
 import {
   applyLegStatus,
   type CallRow,
@@ -46,7 +46,7 @@ async function callOf(
   if (id === null || id > 2_147_483_647) return null;
   const [call] = await deps.db.select().from(calls).where(eq(calls.id, id));
   if (!call) return null;
-  const account = await agencyCarrierAccount(deps, call.agency_id);
+  const account = await carrierAccountOf(deps, call.agency_id);
   if (!account || account.accountSid !== str(body, 'AccountSid')) return null;
   const ctx = tenantContext(
     deps,
@@ -108,8 +108,8 @@ function gatherTwiml(deps: Deps, call: CallRow, st: RingState): string {
 const TAKEN = twiml(say('Another team member took this call.'), hangup());
 
 function dialTwiml(deps: Deps, call: CallRow, st: RingState): string {
+  // No <Say> before the <Dial>: the visitor's phone rings at once (the staff member hears it ringing).
   return twiml(
-    say('Connecting you now.'),
     el(
       'Dial',
       {
@@ -215,7 +215,6 @@ async function callStatus(deps: Deps, request: FastifyRequest, reply: FastifyRep
   const status = str(body, 'CallStatus');
   const sequence = num(str(body, 'SequenceNumber')) ?? -1;
   if (!sid || !status) return empty(reply);
-  let leg: LegRow | null;
   if (query.leg === 'visitor') {
     // The visitor's leg was created by <Dial>: its parent must be the staff leg that claimed the call.
     if (!call.claimed_leg_sid || str(body, 'ParentCallSid') !== call.claimed_leg_sid) return empty(reply);
@@ -230,27 +229,26 @@ async function callStatus(deps: Deps, request: FastifyRequest, reply: FastifyRep
         status: 'queued',
       })
       .onConflictDoNothing();
-    leg = await legOf(ctx, call.id, sid);
-  } else {
-    if (query.leg === 'staff-in')
-      await inboundStaffLeg(ctx, call, {
-        callSid: sid,
-        parentCallSid: str(body, 'ParentCallSid'),
-        to: str(body, 'To'),
-      });
-    leg = await legOf(ctx, call.id, sid);
+  } else if (query.leg === 'staff-in') {
+    await inboundStaffLeg(ctx, call, {
+      callSid: sid,
+      parentCallSid: str(body, 'ParentCallSid'),
+      to: str(body, 'To'),
+    });
   }
-  if (!leg) return empty(reply);
-  if (!(await firstDelivery(ctx, `status:${sid}:${status}:${sequence}`))) return empty(reply);
-  const changed = await applyLegStatus(ctx, leg.id, {
-    status,
-    sequence,
-    duration: num(str(body, 'CallDuration')),
-    answeredBy: str(body, 'AnsweredBy') || null,
-  });
-  if (!changed) return empty(reply);
-  const { before, after } = changed;
-  const becameFinal = isFinal(after.status) && !isFinal(before.status);
+  await legsCreated(deps, call.id);
+  const after = await applyLegStatus(
+    ctx,
+    { callId: call.id, callSid: sid },
+    {
+      status,
+      sequence,
+      duration: num(str(body, 'CallDuration')),
+      answeredBy: str(body, 'AnsweredBy') || null,
+    },
+  );
+  if (!after) return empty(reply);
+  const becameFinal = isFinal(after.status);
   if (after.role === 'visitor' && after.status === 'in-progress') await markConnected(ctx, call.id);
   // An inbound call's end is the Dial action's to decide.
   if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {

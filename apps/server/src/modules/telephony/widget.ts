@@ -11,6 +11,10 @@ import { requestCallback, scheduleCall } from './service.ts';
 const honeypot = { website: zm.optional(zm.string().check(zm.maxLength(500))) };
 const ZCallbackBody = zm.object({ ...ZWidgetCallbackRequest.shape, ...honeypot });
 const ZScheduleBody = zm.object({ ...ZWidgetScheduleRequest.shape, ...honeypot });
+const ZScheduleAnswer = zm.object({
+  success: zm.literal(true),
+  data: zm.object({ id: zm.nullable(zm.number()), scheduled_for: zm.string() }),
+});
 
 export async function telephonyWidgetRoutes(tree: FastifyInstance): Promise<void> {
   tree.post(
@@ -52,6 +56,7 @@ export async function telephonyWidgetRoutes(tree: FastifyInstance): Promise<void
         tags: ['widget'],
         summary: 'A visitor schedules a call for a later time, within the install hours',
         body: ZScheduleBody,
+        response: { 200: ZScheduleAnswer },
       },
     },
     async (request) => {
