@@ -111,11 +111,21 @@ describe.skipIf(!hasChromium)('Sandbox Phones in Chromium', () => {
     expect(await secondCard.getByTestId('phone-state').textContent()).toBe('In call');
     await expect.poll(() => visitor.getByTestId('phone-status').textContent(), WAIT).toContain(second);
     await expect.poll(() => secondCard.getByTestId('phone-status').textContent(), WAIT).toContain(VISITOR);
-    expect(await secondCard.getByTestId('phone-heard').textContent()).toContain('Connecting you now.');
+    // What the staff phone heard stays on its card: the whisper with the visitor's name.
+    expect(await secondCard.getByTestId('phone-heard').textContent()).toContain('Vera Visitor');
 
     // Hanging up ends it on both phones.
     await visitor.getByTestId('hangup').click();
     await expect.poll(() => stateOf(secondCard), WAIT).toBe('idle');
     await expect.poll(() => stateOf(visitor), WAIT).toBe('idle');
+  });
+
+  it("the visitor's phone texts the install's number and shows what it sent", async () => {
+    await page.getByTestId('visitor-text').fill('Are you open on Saturday?');
+    await page.getByTestId('visitor-send-text').click();
+    const texts = card(page, VISITOR).getByTestId('phone-texts');
+    await texts.waitFor(WAIT);
+    await expect.poll(() => texts.textContent(), WAIT).toContain('Are you open on Saturday?');
+    expect(await page.getByTestId('visitor-text').inputValue()).toBe('');
   });
 });

@@ -2,6 +2,7 @@ import {
   Alert,
   Button,
   Card,
+  Divider,
   Grid,
   Group,
   Select,
@@ -20,6 +21,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import { formatDate } from '../../lib/format.ts';
 import {
   type CallbackAnswer,
+  useFromPhone,
   useInstall,
   useInstallOptions,
   useRequestCallback,
@@ -100,6 +102,7 @@ export default function SandboxPhonesPage() {
               <VisitorForm
                 installs={(installs.data ?? []).map((i) => ({ value: String(i.id), label: i.name }))}
                 installId={chosen}
+                installNumber={install.data?.number ?? null}
                 onInstall={(id) => setInstallId(id)}
                 onRequested={(phone, name) => setVisitor({ phone, name })}
               />
@@ -164,11 +167,13 @@ export default function SandboxPhonesPage() {
 function VisitorForm({
   installs,
   installId,
+  installNumber,
   onInstall,
   onRequested,
 }: {
   installs: { value: string; label: string }[];
   installId: number | null;
+  installNumber: string | null;
   onInstall: (id: number) => void;
   onRequested: (phone: string, name: string) => void;
 }) {
@@ -250,7 +255,65 @@ function VisitorForm({
             )}
           </Alert>
         )}
+        {installNumber && phone && (
+          <VisitorReach
+            phone={phone}
+            installNumber={installNumber}
+            onUsed={() => onRequested(phone, name.trim())}
+          />
+        )}
       </Stack>
     </Card>
+  );
+}
+
+/** The visitor's phone may also call or text the install's number, as a caller would. */
+function VisitorReach({
+  phone,
+  installNumber,
+  onUsed,
+}: {
+  phone: string;
+  installNumber: string;
+  onUsed: () => void;
+}) {
+  const { t } = useTranslation();
+  const reach = useFromPhone();
+  const [body, setBody] = useState('');
+  const send = (text?: string) =>
+    reach.mutate(
+      { number: phone, to: installNumber, ...(text === undefined ? {} : { body: text }) },
+      {
+        onSuccess: () => {
+          if (text !== undefined) setBody('');
+          onUsed();
+        },
+      },
+    );
+  return (
+    <Stack gap="xs" data-testid="visitor-reach">
+      <Divider label={t('sandbox_phones.or_reach', { number: installNumber })} labelPosition="center" />
+      <Button variant="light" loading={reach.isPending} onClick={() => send()} data-testid="visitor-dial">
+        {t('sandbox_phones.call_number', { number: installNumber })}
+      </Button>
+      <Group align="flex-end" gap="xs" wrap="nowrap">
+        <TextInput
+          flex={1}
+          label={t('sandbox_phones.text_label')}
+          value={body}
+          onChange={(e) => setBody(e.currentTarget.value)}
+          maxLength={1600}
+          data-testid="visitor-text"
+        />
+        <Button
+          variant="light"
+          disabled={!body.trim() || reach.isPending}
+          onClick={() => send(body.trim())}
+          data-testid="visitor-send-text"
+        >
+          {t('sandbox_phones.send_text')}
+        </Button>
+      </Group>
+    </Stack>
   );
 }

@@ -48,6 +48,18 @@ export function usePhoneAction() {
   });
 }
 
+/** The phone calls or texts one of the business's numbers (an inbound call, an inbound text). */
+export function useFromPhone() {
+  return useMutation({
+    mutationFn: (input: { number: string; to: string; body?: string }) =>
+      api<Data<TSandboxPhone>>(phonePath(input.number, input.body === undefined ? 'dial' : 'texts'), {
+        method: 'POST',
+        body: input.body === undefined ? { to: input.to } : { to: input.to, body: input.body },
+      }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.sandboxPhones.all }),
+  });
+}
+
 export type CallbackAnswer = {
   success: true;
   data: {
