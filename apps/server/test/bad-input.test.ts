@@ -11,7 +11,6 @@ const NUL = 'a\u0000b';
 const NUL_MESSAGE = /must not contain a NUL character/;
 const HUGE_IDS = ['2147483648', '99999999999999999999'];
 
-
 const c = useSuite({
   plug: (p) =>
     p.webhooks.route({
