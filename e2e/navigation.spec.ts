@@ -116,7 +116,8 @@ describe.skipIf(!hasChromium)('navigation by capability in Chromium', () => {
       password: 'demo-dental-4',
     });
     await page.waitForURL('**/business/messaging', WAIT);
-    // Its pages: inbox, contacts, tasks and calls (an agent of both kinds, both widgets), then settings.
+    // Its pages: inbox, contacts, tasks and calls (an agent of both kinds, both widgets; its agency uses the
+    // sandbox carrier, so the calls group holds the Sandbox Phones), then settings.
     expect(await sidebarRoutes(page)).toEqual([
       'business.messaging',
       'business.tasks',
@@ -124,6 +125,7 @@ describe.skipIf(!hasChromium)('navigation by capability in Chromium', () => {
       'business.calls',
       'business.schedule.calls',
       'business.voice-records',
+      'business.sandbox-phones',
       'business.setting',
     ]);
     await typeUrl(page, '/business/users', '/business/messaging');
