@@ -238,6 +238,8 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
           { user_id: owner, name: 'Dr. Bright', phone: '+15005550102' },
         ],
         caller_id: null,
+        // Recorded, so that the demo's call detail plays its recording.
+        call_recording: true,
         // Open around the clock, so that the demo's callback rings whenever `npm start` is run; the
         // spec's default hours (Monday to Friday 08:00AM-05:00PM) are what a new install gets.
         hours: Object.fromEntries(
