@@ -1,0 +1,63 @@
+import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { timestamps } from '../../platform/db/columns.ts';
+import { businesses } from '../businesses/tables.ts';
+import { contacts } from '../contacts/tables.ts';
+
+// The chats module's tables: the messages of each conversation (a contact of a business), inbound and
+// outbound, with their carrier status; and when each user last read each conversation (unread counts).
+
+const tz = (name: string) => timestamp(name, { withTimezone: true });
+
+export type MessageMedia = { url: string; content_type: string; size: number; name: string };
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: serial('id').primaryKey(),
+    agency_id: integer('agency_id').notNull(),
+    business_id: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    contact_id: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    install_id: integer('install_id'),
+    direction: text('direction').$type<'in' | 'out'>().notNull(),
+    body: text('body').notNull().default(''),
+    media: jsonb('media').$type<MessageMedia[]>().notNull().default([]),
+    /** scheduled, queued, sending, sent, delivered, undelivered, failed, received, canceled, refused. */
+    status: text('status').notNull(),
+    error_code: integer('error_code'),
+    error_message: text('error_message'),
+    /** The carrier's MessageSid: one row per carrier message, whatever the retries. */
+    carrier_sid: text('carrier_sid'),
+    from_number: text('from_number').notNull(),
+    to_number: text('to_number').notNull(),
+    /** Messages counted against the monthly limit (spec 000 §4 message counter). */
+    segments: integer('segments').notNull().default(1),
+    /** The carrier's time of the message (ordering), else our own. */
+    sent_at: tz('sent_at').notNull().defaultNow(),
+    /** A scheduled message's time. */
+    send_at: tz('send_at'),
+    user_id: integer('user_id'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('messages_carrier_sid_uq').on(t.carrier_sid),
+    index('messages_contact_idx').on(t.contact_id, t.sent_at),
+    index('messages_business_idx').on(t.business_id, t.sent_at),
+  ],
+);
+
+/** When a user last saw a conversation: messages in after it are unread for them. */
+export const conversationReads = pgTable(
+  'conversation_reads',
+  {
+    contact_id: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').notNull(),
+    seen_at: tz('seen_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('conversation_reads_uq').on(t.contact_id, t.user_id)],
+);

@@ -1,0 +1,120 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { timestamps } from '../../platform/db/columns.ts';
+import { agencies } from '../agencies/tables.ts';
+import { businesses } from '../businesses/tables.ts';
+import { installs } from '../installs/tables.ts';
+
+// The contacts module's tables: a business's contacts (one per phone number), their custom fields, tags,
+// and the business's own suppression list (opt-outs are ours to keep: a carrier's STOP applies only to the
+// number that received it). Phones are E.164; times UTC.
+
+const tz = (name: string) => timestamp(name, { withTimezone: true });
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: serial('id').primaryKey(),
+    agency_id: integer('agency_id')
+      .notNull()
+      .references(() => agencies.id),
+    business_id: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    /** The install whose number the conversation runs on (the last one used). */
+    install_id: integer('install_id').references(() => installs.id, { onDelete: 'set null' }),
+    phone: text('phone').notNull(),
+    first_name: text('first_name').notNull().default(''),
+    last_name: text('last_name').notNull().default(''),
+    email: text('email'),
+    birthday: date('birthday'),
+    anniversary: date('anniversary'),
+    /** Values of the business's custom fields, by field key. */
+    fields: jsonb('fields').$type<Record<string, string>>().notNull().default({}),
+    /** How the contact came: sms, voice (a call), cms (a lead form or the widget's form). */
+    source: text('source').$type<'sms' | 'voice' | 'cms'>().notNull().default('sms'),
+    /** The agent the conversation is assigned to. */
+    agent_user_id: integer('agent_user_id'),
+    on_top: boolean('on_top').notNull().default(false),
+    opted_out_at: tz('opted_out_at'),
+    blocked_at: tz('blocked_at'),
+    last_message_at: tz('last_message_at'),
+    deleted_at: tz('deleted_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('contacts_business_phone_uq').on(t.business_id, t.phone).where(sql`${t.deleted_at} is null`),
+    index('contacts_install_idx').on(t.install_id, t.last_message_at),
+  ],
+);
+
+/** A custom field of the business's contacts (GET /v1/contacts/fields). */
+export const contactFields = pgTable(
+  'contact_fields',
+  {
+    id: serial('id').primaryKey(),
+    business_id: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    key: text('key').notNull(),
+    label: text('label').notNull(),
+    type: text('type').$type<'text' | 'number' | 'date' | 'email' | 'phone'>().notNull().default('text'),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('contact_fields_key_uq').on(t.business_id, t.key)],
+);
+
+export const tags = pgTable(
+  'tags',
+  {
+    id: serial('id').primaryKey(),
+    business_id: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    name: text('name').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('tags_name_uq').on(t.business_id, sql`lower(${t.name})`)],
+);
+
+export const contactTags = pgTable(
+  'contact_tags',
+  {
+    contact_id: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    tag_id: integer('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+    created_at: tz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('contact_tags_uq').on(t.contact_id, t.tag_id),
+    index('contact_tags_tag_idx').on(t.tag_id),
+  ],
+);
+
+/** Contacts added to an automation (the automations issue decides what that starts; here it is recorded). */
+export const contactAutomations = pgTable(
+  'contact_automations',
+  {
+    contact_id: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    automation_id: integer('automation_id').notNull(),
+    created_at: tz('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('contact_automations_uq').on(t.contact_id, t.automation_id)],
+);
