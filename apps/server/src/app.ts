@@ -25,6 +25,7 @@ import { plansRoutes } from './modules/billing/routes/plans.ts';
 import { monthlyUsageResetJob } from './modules/businesses/jobs.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
 import { businessLetsIn } from './modules/businesses/service.ts';
+import { inboxRoutes } from './modules/chats/routes/index.ts';
 import { phoneListsRoutes } from './modules/compliance/routes.ts';
 import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
@@ -273,6 +274,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         callsRoutes,
         numbersRoutes,
         sandboxPhonesRoutes,
+        inboxRoutes,
       ]) {
         await api.register(routes, deps);
       }

@@ -7,3 +7,4 @@ export { callMissed } from './events.ts';
 export { restoreSandboxNumbers } from './sandbox-restore.ts';
 export { cancelScheduledCall, type ScheduleInput, scheduleCall, scheduledCallJob } from './schedule.ts';
 export { TWILIO_PATHS } from './webhooks.ts';
+export { type CallOfContact, callsOfContact, phonesWithCalls } from './contact-calls.ts';

@@ -1,0 +1,48 @@
+// Reads of the calls for the inbox (modules/chats): the calls with one phone number, to show them in the
+// conversation with that contact beside its messages.
+import { asc, eq, inArray } from 'drizzle-orm';
+import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
+import { calls } from './tables.ts';
+
+export type CallOfContact = {
+  id: number;
+  kind: string;
+  outcome: string;
+  install_id: number | null;
+  agent_name: string | null;
+  duration: number | null;
+  recording_url: string | null;
+  requested_at: Date;
+};
+
+/** The context business's calls with a phone (E.164), oldest first (at most `limit`). */
+export async function callsOfContact(ctx: Ctx, phone: string, limit = 500): Promise<CallOfContact[]> {
+  businessOf(ctx);
+  const rows = await ctx.db
+    .select()
+    .from(calls)
+    .where(scope(ctx, calls, eq(calls.visitor_phone, phone)))
+    .orderBy(asc(calls.requested_at), asc(calls.id))
+    .limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    outcome: r.outcome,
+    install_id: r.install_id,
+    agent_name: r.agent_name,
+    duration: r.duration,
+    recording_url: r.recording_sid ? `/api/v1/calls/${r.id}/recording` : null,
+    requested_at: r.requested_at,
+  }));
+}
+
+/** Which of these phones have at least one call with the context business. */
+export async function phonesWithCalls(ctx: Ctx, phones: string[]): Promise<Set<string>> {
+  businessOf(ctx);
+  if (phones.length === 0) return new Set();
+  const rows = await ctx.db
+    .selectDistinct({ phone: calls.visitor_phone })
+    .from(calls)
+    .where(scope(ctx, calls, inArray(calls.visitor_phone, phones)));
+  return new Set(rows.map((r) => r.phone));
+}

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { listOf, ZListQuery } from './http.ts';
+import { zPhone } from './users.ts';
+
+// ---------------------------------------------------------------------------------------------------
+// The inbox API (spec 001 "Chat", /v1/chats/...): conversations of an install, one conversation's
+// history (messages and calls together), and what an agent does in it (ADR 034).
+
+/** The inbox's filter: every conversation, or by how the contact came (contacts.source). */
+export const INBOX_TYPES = ['all', 'sms', 'voice', 'cms'] as const;
+export type TInboxType = (typeof INBOX_TYPES)[number];
+
+export const ZInboxQuery = ZListQuery.extend({ type: z.enum(INBOX_TYPES).default('all') });
+export type TInboxQuery = z.infer<typeof ZInboxQuery>;
+
+export const ZInstallIdParams = z.object({ installId: z.coerce.number().int().positive() });
+
+export const ZInboxMedia = z.object({
+  url: z.string(),
+  content_type: z.string(),
+  size: z.number(),
+  name: z.string(),
+});
+
+export const ZInboxMessage = z.object({
+  id: z.number(),
+  contact_id: z.number(),
+  install_id: z.number().nullable(),
+  direction: z.enum(['in', 'out']),
+  body: z.string(),
+  media: z.array(ZInboxMedia),
+  /** scheduled, queued, sending, sent, delivered, undelivered, failed, received, canceled, refused. */
+  status: z.string(),
+  error_code: z.number().nullable(),
+  error_message: z.string().nullable(),
+  from_number: z.string(),
+  to_number: z.string(),
+  segments: z.number(),
+  sent_at: z.string(),
+  send_at: z.string().nullable(),
+  user_id: z.number().nullable(),
+  created_at: z.string(),
+});
+export type TInboxMessage = z.infer<typeof ZInboxMessage>;
+
+/** One conversation of the inbox list: the contact, its last message and the caller's unread count. */
+export const ZInboxConversation = z.object({
+  id: z.number(),
+  install_id: z.number().nullable(),
+  phone: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  /** first and last name, else the phone. */
+  name: z.string(),
+  email: z.string().nullable(),
+  source: z.enum(['sms', 'voice', 'cms']),
+  on_top: z.boolean(),
+  agent_user_id: z.number().nullable(),
+  opted_out: z.boolean(),
+  blocked: z.boolean(),
+  last_message_at: z.string().nullable(),
+  last_message: z
+    .object({ body: z.string(), direction: z.enum(['in', 'out']), status: z.string(), has_media: z.boolean() })
+    .nullable(),
+  /** Messages in since the caller last opened the conversation. */
+  unread: z.number(),
+});
+export type TInboxConversation = z.infer<typeof ZInboxConversation>;
+export const ZInboxListResponse = listOf(ZInboxConversation);
+
+/** GET /v1/chats/contacts/{id}: the conversation with the contact's details. */
+export const ZInboxContact = ZInboxConversation.extend({
+  birthday: z.string().nullable(),
+  anniversary: z.string().nullable(),
+  fields: z.record(z.string(), z.string()),
+  created_at: z.string(),
+});
+export type TInboxContact = z.infer<typeof ZInboxContact>;
+
+export const ZInboxCall = z.object({
+  id: z.number(),
+  kind: z.string(),
+  outcome: z.string(),
+  install_id: z.number().nullable(),
+  agent_name: z.string().nullable(),
+  duration: z.number().nullable(),
+  recording_url: z.string().nullable(),
+  requested_at: z.string(),
+});
+export type TInboxCall = z.infer<typeof ZInboxCall>;
+
+/** The conversation history: messages and calls together, oldest first. */
+export const ZConversationItem = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('message'), at: z.string(), message: ZInboxMessage }),
+  z.object({ kind: z.literal('call'), at: z.string(), call: ZInboxCall }),
+]);
+export type TConversationItem = z.infer<typeof ZConversationItem>;
+
+export const ZContactFile = ZInboxMedia.extend({ message_id: z.number(), sent_at: z.string() });
+
+export const ZContactMessageParams = z.object({
+  id: z.coerce.number().int().positive(),
+  messageId: z.coerce.number().int().positive(),
+});
+
+/** POST /v1/chats/installs/{id}/contacts: start a conversation with a new contact. */
+export const ZStartConversationInput = z.object({
+  phone: zPhone(),
+  name: z.string().trim().max(120).optional(),
+  first_name: z.string().trim().max(60).optional(),
+  last_name: z.string().trim().max(60).optional(),
+});
+export type TStartConversationInput = z.infer<typeof ZStartConversationInput>;
+
+/** An image (or other MMS media) sent as a data URL. */
+const zDataUrl = z
+  .string()
+  .max(7_000_000)
+  .regex(/^data:[a-z0-9.+/-]+;base64,/i, 'validation.invalid');
+
+/** POST /v1/chats/contacts/{id}/messages. A body or media is required; send_at schedules it. */
+export const ZInboxSendInput = z
+  .object({
+    body: z.string().max(1600).default(''),
+    media: z.array(zDataUrl).max(5).default([]),
+    template_id: z.coerce.number().int().positive().optional(),
+    send_at: z.iso.datetime({ offset: true }).optional(),
+  })
+  .refine((v) => v.body.trim() !== '' || v.media.length > 0 || v.template_id !== undefined, {
+    path: ['body'],
+    message: 'validation.required',
+  });
+export type TInboxSendInput = z.infer<typeof ZInboxSendInput>;
+
+export const ZMessageIdInput = z.object({ message_id: z.coerce.number().int().positive() });
+
+export const ZContactEmailInput = z.object({
+  subject: z.string().trim().min(1).max(200),
+  body: z.string().trim().min(1).max(10_000),
+});
+
+export const ZSendIcsInput = z
+  .object({
+    title: z.string().trim().min(1).max(200),
+    start: z.iso.datetime({ offset: true }),
+    end: z.iso.datetime({ offset: true }),
+    description: z.string().trim().max(2000).default(''),
+    location: z.string().trim().max(200).optional(),
+  })
+  .refine((v) => new Date(v.end).getTime() > new Date(v.start).getTime(), {
+    path: ['end'],
+    message: 'validation.invalid',
+  });
+export type TSendIcsInput = z.infer<typeof ZSendIcsInput>;
+
+/** PUT /v1/chats/contacts/{id}: the contact's details (through the contacts service). */
+export const ZInboxContactUpdate = z.object({
+  first_name: z.string().trim().max(60).optional(),
+  last_name: z.string().trim().max(60).optional(),
+  name: z.string().trim().max(120).optional(),
+  email: z.email().max(200).nullable().optional().or(z.literal('')),
+  birthday: z.iso.date().nullable().optional(),
+  anniversary: z.iso.date().nullable().optional(),
+  fields: z.record(z.string().max(60), z.string().max(500)).optional(),
+});
+export type TInboxContactUpdate = z.infer<typeof ZInboxContactUpdate>;
