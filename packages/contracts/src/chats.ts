@@ -60,7 +60,12 @@ export const ZInboxConversation = z.object({
   blocked: z.boolean(),
   last_message_at: z.string().nullable(),
   last_message: z
-    .object({ body: z.string(), direction: z.enum(['in', 'out']), status: z.string(), has_media: z.boolean() })
+    .object({
+      body: z.string(),
+      direction: z.enum(['in', 'out']),
+      status: z.string(),
+      has_media: z.boolean(),
+    })
     .nullable(),
   /** Messages in since the caller last opened the conversation. */
   unread: z.number(),

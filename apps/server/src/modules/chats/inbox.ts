@@ -289,7 +289,12 @@ export async function contactFiles(ctx: Ctx, input: { id: number }) {
     .select({ id: messages.id, media: messages.media, sent_at: messages.sent_at })
     .from(messages)
     .where(
-      scope(ctx, messages, eq(messages.contact_id, contact.id), sql`jsonb_array_length(${messages.media}) > 0`),
+      scope(
+        ctx,
+        messages,
+        eq(messages.contact_id, contact.id),
+        sql`jsonb_array_length(${messages.media}) > 0`,
+      ),
     )
     .orderBy(desc(messages.sent_at), desc(messages.id))
     .limit(500);
@@ -330,4 +335,3 @@ export async function contactHistory(ctx: Ctx, input: { id: number }): Promise<T
       (a.kind === 'message' && b.kind === 'message' ? a.message.id - b.message.id : 0),
   );
 }
-

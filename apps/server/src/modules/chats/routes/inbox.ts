@@ -25,7 +25,12 @@ import {
   openConversation,
 } from '../inbox.ts';
 
-export const inboxErrors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
+export const inboxErrors = {
+  401: ZErrorResponse,
+  403: ZErrorResponse,
+  404: ZErrorResponse,
+  422: ZErrorResponse,
+};
 export const inboxUse = { capability: 'inbox.use' as const };
 export const inboxTags = ['chats'];
 const errors = inboxErrors;
@@ -141,7 +146,6 @@ export const inboxReadRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
         response: { 200: listOf(ZInboxMessage), ...errors },
       },
     },
-    async (request) =>
-      contactMessages(ctxOf(deps, request), { ...request.query, id: request.params.id }),
+    async (request) => contactMessages(ctxOf(deps, request), { ...request.query, id: request.params.id }),
   );
 };
