@@ -16,6 +16,9 @@ import es from '../locales/es.json' with { type: 'json' };
 import fieldsBr from '../locales/fields.br.json' with { type: 'json' };
 import fieldsEn from '../locales/fields.en.json' with { type: 'json' };
 import fieldsEs from '../locales/fields.es.json' with { type: 'json' };
+import inboxBr from '../locales/inbox.br.json' with { type: 'json' };
+import inboxEn from '../locales/inbox.en.json' with { type: 'json' };
+import inboxEs from '../locales/inbox.es.json' with { type: 'json' };
 import installsBr from '../locales/installs.br.json' with { type: 'json' };
 import installsEn from '../locales/installs.en.json' with { type: 'json' };
 import installsEs from '../locales/installs.es.json' with { type: 'json' };
@@ -43,6 +46,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     credentialsEn,
     fieldsEn,
     installsEn,
+    inboxEn,
     callsEn,
     numbersEn,
     sandboxEn,
@@ -55,6 +59,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     credentialsEs,
     fieldsEs,
     installsEs,
+    inboxEs,
     callsEs,
     numbersEs,
     sandboxEs,
@@ -67,6 +72,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     credentialsBr,
     fieldsBr,
     installsBr,
+    inboxBr,
     callsBr,
     numbersBr,
     sandboxBr,
