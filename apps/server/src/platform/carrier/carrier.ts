@@ -98,6 +98,9 @@ export type CarrierMessage = {
   numSegments: number;
 };
 
+/** A message as the carrier has it now, with its error (the inbox's refresh). */
+export type FetchedMessage = CarrierMessage & { errorCode: number | null; errorMessage: string | null };
+
 export type AvailableNumberSearch = {
   country: string;
   areaCode?: number;
@@ -151,6 +154,7 @@ export interface Carrier {
   /** A recording's audio by its sid or its RecordingUrl (a WAV file). */
   fetchRecordingAudio(recording: string): Promise<RecordingAudio>;
   createMessage(input: CreateMessageInput): Promise<CarrierMessage>;
+  fetchMessage(sid: string): Promise<FetchedMessage>;
   searchAvailableNumbers(search: AvailableNumberSearch): Promise<AvailableNumber[]>;
   purchaseNumber(phoneNumber: E164, input?: IncomingNumberInput): Promise<IncomingNumber>;
   listIncomingNumbers(): Promise<IncomingNumber[]>;

@@ -6,6 +6,7 @@ import type {
   CarrierAccount,
   CarrierCall,
   CarrierMessage,
+  FetchedMessage,
   IncomingNumber,
   IncomingNumberInput,
   MessageStatus,
@@ -168,6 +169,23 @@ export class TwilioCarrier implements Carrier {
         body: m.body,
         status: m.status as MessageStatus,
         numSegments: Number(m.numSegments ?? 1),
+      };
+    });
+  }
+
+  fetchMessage(sid: string): Promise<FetchedMessage> {
+    return guarded(async () => {
+      const m = await this.client.messages(sid).fetch();
+      return {
+        sid: m.sid,
+        accountSid: m.accountSid,
+        to: m.to,
+        from: m.from,
+        body: m.body,
+        status: m.status as MessageStatus,
+        numSegments: Number(m.numSegments ?? 1),
+        errorCode: m.errorCode ?? null,
+        errorMessage: m.errorMessage ?? null,
       };
     });
   }
