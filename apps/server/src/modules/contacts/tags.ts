@@ -1,5 +1,5 @@
-import type { TListQuery } from '@stn/contracts/http';
 import type { TTag, TTagWrite } from '@stn/contracts/contacts';
+import type { TListQuery } from '@stn/contracts/http';
 import { and, asc, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import { invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
