@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZContactUpdate } from './contacts.ts';
 import { listOf, ZListQuery } from './http.ts';
 import { zPhone } from './users.ts';
 
@@ -158,14 +159,8 @@ export const ZSendIcsInput = z
   });
 export type TSendIcsInput = z.infer<typeof ZSendIcsInput>;
 
-/** PUT /v1/chats/contacts/{id}: the contact's details (through the contacts service). */
-export const ZInboxContactUpdate = z.object({
-  first_name: z.string().trim().max(60).optional(),
-  last_name: z.string().trim().max(60).optional(),
-  name: z.string().trim().max(120).optional(),
-  email: z.email().max(200).nullable().optional().or(z.literal('')),
-  birthday: z.iso.date().nullable().optional(),
-  anniversary: z.iso.date().nullable().optional(),
-  fields: z.record(z.string().max(60), z.string().max(500)).optional(),
-});
+/** PUT /v1/chats/contacts/{id}: the contact's details (through the contacts service), `name` split in two. */
+export const ZInboxContactUpdate = ZContactUpdate.omit({ phone: true, install_id: true, tag_ids: true })
+  .extend({ name: z.string().trim().max(201).optional() })
+  .strict();
 export type TInboxContactUpdate = z.infer<typeof ZInboxContactUpdate>;
