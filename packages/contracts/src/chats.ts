@@ -124,7 +124,10 @@ const zDataUrl = z
   .max(7_000_000)
   .regex(/^data:[a-z0-9.+/-]+;base64,/i, 'validation.invalid');
 
-/** POST /v1/chats/contacts/{id}/messages. A body or media is required; send_at schedules it. */
+/**
+ * POST /v1/chats/contacts/{id}/messages. A body or media is required (with a template, the web app puts
+ * the template's text in the body; template_id records which); send_at schedules it.
+ */
 export const ZInboxSendInput = z
   .object({
     body: z.string().max(1600).default(''),
@@ -132,7 +135,7 @@ export const ZInboxSendInput = z
     template_id: z.coerce.number().int().positive().optional(),
     send_at: z.iso.datetime({ offset: true }).optional(),
   })
-  .refine((v) => v.body.trim() !== '' || v.media.length > 0 || v.template_id !== undefined, {
+  .refine((v) => v.body.trim() !== '' || v.media.length > 0, {
     path: ['body'],
     message: 'validation.required',
   });
