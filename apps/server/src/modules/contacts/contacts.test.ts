@@ -10,7 +10,14 @@ import {
 } from '../../../test/helpers.ts';
 
 const c = useSuite();
-const TABLES = ['contacts', 'contact_tags', 'contact_fields', 'tags', 'contact_automations', 'contact_imports'];
+const TABLES = [
+  'contacts',
+  'contact_tags',
+  'contact_fields',
+  'tags',
+  'contact_automations',
+  'contact_imports',
+];
 const admin = () => c.token(c.seed.a.businessAdmin.email);
 const adminB = () => c.token(c.seed.b.businessAdmin.email);
 
@@ -94,7 +101,11 @@ describe('contacts', () => {
   it('refuses bad input with a 422 and changes nothing', async () => {
     const token = await admin();
     const before = await snapshot(c.t.pool, TABLES);
-    expect422(await c.api.post(token, '/api/v1/contacts', { phone: 'abc' }), 'phone', 'Wrong phone number format!!');
+    expect422(
+      await c.api.post(token, '/api/v1/contacts', { phone: 'abc' }),
+      'phone',
+      'Wrong phone number format!!',
+    );
     expect422(
       await c.api.post(token, '/api/v1/contacts', { phone: '+15005550100' }),
       'phone',
@@ -157,7 +168,9 @@ describe('contacts', () => {
       'The file has no contacts to import.',
     );
     expect422(
-      await c.api.post(token, '/api/v1/contacts/import', { csv: `phone\n${'+15005550100\n'.repeat(10_001)}` }),
+      await c.api.post(token, '/api/v1/contacts/import', {
+        csv: `phone\n${'+15005550100\n'.repeat(10_001)}`,
+      }),
       'csv',
       'The file may not have more than 10000 rows.',
     );
@@ -216,7 +229,10 @@ describe('contacts', () => {
   it('custom fields: list, active, edit (PUT and POST on an id), delete', async () => {
     const token = await admin();
     const made = await c.api.post(token, '/api/v1/contacts/fields', { label: 'Plan', key: 'plan' });
-    expect(made.json()).toMatchObject({ message: 'Custom field created successfully.', data: { key: 'plan' } });
+    expect(made.json()).toMatchObject({
+      message: 'Custom field created successfully.',
+      data: { key: 'plan' },
+    });
     const id = made.json().data.id;
     expect422(
       await c.api.post(token, '/api/v1/contacts/fields', { label: 'Plan again', key: 'plan' }),
@@ -233,14 +249,20 @@ describe('contacts', () => {
     expect(relabel.json().data).toMatchObject({ label: 'Tier', key: 'plan', active: true });
     const del = await c.api.del(token, `/api/v1/contacts/fields/${id}`);
     expect(del.statusCode).toBe(200);
-    expect((await c.api.get(token, '/api/v1/contacts/fields')).json().data.map((f: { id: number }) => f.id)).not.toContain(id);
+    expect(
+      (await c.api.get(token, '/api/v1/contacts/fields')).json().data.map((f: { id: number }) => f.id),
+    ).not.toContain(id);
   });
 
   it('tags: all, list with usage, rename, delete and bulk delete', async () => {
     const token = await admin();
     const a = await tag('Alpha');
     const b = await tag('Beta');
-    expect422(await c.api.post(token, '/api/v1/tags', { name: 'alpha' }), 'name', 'A tag with this name already exists.');
+    expect422(
+      await c.api.post(token, '/api/v1/tags', { name: 'alpha' }),
+      'name',
+      'A tag with this name already exists.',
+    );
     await c.api.post(token, `/api/v1/contacts/${mine.id}/tag`, { tag_ids: [a], mode: 'add' });
     const list = await c.api.get(token, '/api/v1/tags?keyword=alp');
     expect(list.json().data).toEqual([expect.objectContaining({ id: a, name: 'Alpha', contacts: 1 })]);
@@ -275,7 +297,9 @@ describe('contacts', () => {
 
 describe('who may call', () => {
   it('refuses roles without contacts.use or tags.use, and the custom type without the page', async () => {
-    const noPage = await addBusinessUser(c.t, c.seed.a.business.id, 'custom-none@a.test', '4', ['inbox_page']);
+    const noPage = await addBusinessUser(c.t, c.seed.a.business.id, 'custom-none@a.test', '4', [
+      'inbox_page',
+    ]);
     const withPages = await addBusinessUser(c.t, c.seed.a.business.id, 'custom-cp@a.test', '4', [
       'contacts_page',
       'tags_page',
@@ -313,7 +337,11 @@ describe('who may call', () => {
     const f = await c.api.post(token, '/api/v1/contacts/fields', { label: 'Mine404' });
     const myField = f.json().data.id;
     const other = theirs.id;
-    const cases: [method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: (id: number) => string, payload?: object][] = [
+    const cases: [
+      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+      path: (id: number) => string,
+      payload?: object,
+    ][] = [
       ['GET', (id) => `/api/v1/contacts/${id}`],
       ['PUT', (id) => `/api/v1/contacts/${id}`, { first_name: 'X' }],
       ['POST', (id) => `/api/v1/contacts/${id}/tag`, { tag_ids: [] }],
@@ -361,7 +389,9 @@ describe('who may call', () => {
         tables: TABLES,
       });
     }
-    const started = await c.api.post(await adminB(), '/api/v1/contacts/import', { csv: 'phone\n+15005550160' });
+    const started = await c.api.post(await adminB(), '/api/v1/contacts/import', {
+      csv: 'phone\n+15005550160',
+    });
     const theirImport = started.json().import_id;
     const mineStarted = await c.api.post(token, '/api/v1/contacts/import', { csv: 'phone\n+15005550161' });
     await expectCrossTenant404(c.t, {
