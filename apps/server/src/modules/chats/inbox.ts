@@ -232,7 +232,7 @@ export function presentMessage(m: MessageRow): TInboxMessage {
     direction: m.direction,
     body: m.body,
     media: m.media ?? [],
-    status: m.status,
+    status: m.status as TInboxMessage['status'],
     error_code: m.error_code,
     error_message: m.error_message,
     from_number: m.from_number,
