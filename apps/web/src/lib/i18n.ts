@@ -13,6 +13,9 @@ import br from '../locales/br.json';
 import businessBr from '../locales/business.br.json';
 import businessEn from '../locales/business.en.json';
 import businessEs from '../locales/business.es.json';
+import contactsBr from '../locales/contacts.br.json';
+import contactsEn from '../locales/contacts.en.json';
+import contactsEs from '../locales/contacts.es.json';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
 import installsBr from '../locales/installs.br.json';
@@ -70,6 +73,7 @@ void i18next.use(initReactI18next).init({
         installsEn,
         numbersSetupEn,
         sandboxEn,
+        contactsEn,
       ].reduce(merge, serverMessages('en') as Tree),
     },
     es: {
@@ -83,6 +87,7 @@ void i18next.use(initReactI18next).init({
         installsEs,
         numbersSetupEs,
         sandboxEs,
+        contactsEs,
       ].reduce(merge, serverMessages('es') as Tree),
     },
     br: {
@@ -96,6 +101,7 @@ void i18next.use(initReactI18next).init({
         installsBr,
         numbersSetupBr,
         sandboxBr,
+        contactsBr,
       ].reduce(merge, serverMessages('br') as Tree),
     },
   },
