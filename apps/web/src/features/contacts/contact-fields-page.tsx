@@ -9,7 +9,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import { type TContactField, useContactFields, useDeleteField, useSaveField } from './api/contacts.ts';
 
 const TYPES: TContactField['type'][] = ['text', 'number', 'date', 'email', 'phone'];
-const KEY_RE = /^[a-z][a-z0-9_]{0,49}$/;
+const KEY_RE = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** A label's default key: lower case, words joined by underscores. */
 export const keyOf = (label: string) =>
@@ -19,7 +19,7 @@ export const keyOf = (label: string) =>
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .replace(/^(\d)/, 'f_$1')
-    .slice(0, 50);
+    .slice(0, 64);
 
 /** business.contacts.fields: the business's custom contact fields: list, add, edit, deactivate, delete. */
 export default function ContactFieldsPage() {
@@ -84,7 +84,7 @@ export default function ContactFieldsPage() {
                         onClick: () =>
                           save.mutate({
                             id: f.id,
-                            body: { key: f.key, label: f.label, type: f.type, active: !f.active },
+                            body: { label: f.label, type: f.type, active: !f.active },
                           }),
                         testId: `contact-field-toggle-${f.id}`,
                       },
@@ -145,7 +145,7 @@ function FieldForm({ field, onDone }: { field: TContactField | null; onDone: () 
     setErrors(next);
     if (Object.keys(next).length) return;
     save.mutate(
-      { id: field?.id ?? null, body: { key, label: label.trim(), type, active } },
+      { id: field?.id ?? null, body: { key: key || undefined, label: label.trim(), type, active } },
       {
         onSuccess: onDone,
         onError: (err) => {
@@ -180,6 +180,7 @@ function FieldForm({ field, onDone }: { field: TContactField | null; onDone: () 
           description={t('contact_fields.key_hint')}
           required
           value={key}
+          disabled={field !== null}
           error={errors.key || undefined}
           onChange={(e) => {
             setKeyTouched(true);

@@ -83,6 +83,7 @@ const valuesOf = (c: TContact | null, installId: string): Values => ({
 
 const bodyOf = (v: Values, fields: TContactField[]) => ({
   phone: v.phone,
+  tag_ids: v.tag_ids.map(Number),
   first_name: v.first_name.trim(),
   last_name: v.last_name.trim(),
   email: v.email.trim() || null,
@@ -137,7 +138,6 @@ function ContactForm(props: {
       save.mutateAsync({
         body: bodyOf(v, fields),
         installId: v.install_id ? Number(v.install_id) : null,
-        tagIds: v.tag_ids.map(Number),
       }),
     onSuccess: () => navigate(pathOf('business.contacts')),
   });

@@ -133,7 +133,11 @@ export default function ContactsPage() {
         path={CONTACTS_PATH}
         queryKey={contactKeys.list()}
         columns={columns}
-        filters={{ tag: tag ?? undefined, opted_out: optedOut || undefined, blocked: blocked || undefined }}
+        filters={{
+          tag_id: tag ?? undefined,
+          opted_out: optedOut || undefined,
+          blocked: blocked || undefined,
+        }}
         selection={{
           selected: selection.selected,
           toggle: selection.toggle,

@@ -10,7 +10,7 @@ import { downloadTemplate, useImportStatus, useStartImport } from './api/contact
 export function ImportPanel() {
   const { t } = useTranslation();
   const start = useStartImport();
-  const [importId, setImportId] = useState<string | null>(null);
+  const [importId, setImportId] = useState<number | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const status = useImportStatus(importId);
   const job = status.data;

@@ -39,6 +39,7 @@ export type TContactField = {
 
 export type TContactRequest = {
   phone: string;
+  tag_ids: number[];
   first_name: string;
   last_name: string;
   email: string | null;
@@ -47,9 +48,11 @@ export type TContactRequest = {
   fields: Record<string, string>;
 };
 
-export type TFieldRequest = { key: string; label: string; type: TContactField['type']; active: boolean };
+/** Create takes a key (the server derives one from the label when absent); an update cannot change it. */
+export type TFieldRequest = { key?: string; label: string; type: TContactField['type']; active: boolean };
 
 export type TImportStatus = {
+  id: number;
   status: 'queued' | 'running' | 'done' | 'failed';
   processed: number;
   total: number;
@@ -70,7 +73,7 @@ export const contactKeys = {
   fields: { all: ['contact-fields'] as const, active: ['contact-fields', 'active'] as const },
   tags: ['tags', 'all'] as const,
   installs: ['installs', 'contacts-picker'] as const,
-  import: (id: string) => ['contacts', 'import', id] as const,
+  import: (id: number) => ['contacts', 'import', id] as const,
 };
 
 const invalidateContacts = () => void queryClient.invalidateQueries({ queryKey: contactKeys.all });
@@ -118,23 +121,17 @@ export function useContactFields(activeOnly: boolean) {
   });
 }
 
-/** Create (on an install's number) or update a contact; its tags are set by the tag call after. */
+/** Create (on an install's number) or update a contact, its tags included (tag_ids). */
 export function useSaveContact(id: number | null) {
   return useMutation({
-    mutationFn: async (input: { body: TContactRequest; installId: number | null; tagIds: number[] }) => {
-      const saved = id
+    mutationFn: async (input: { body: TContactRequest; installId: number | null }) =>
+      (id
         ? await api<Data<TContact>>(`/v1/chats/contacts/${id}`, { method: 'PUT', body: input.body })
         : await api<Data<TContact>>(`/v1/chats/installs/${input.installId}/contacts`, {
             method: 'POST',
-            body: input.body,
-          });
-      await api<Message>(`${CONTACTS_PATH}/${saved.data.id}/tag`, {
-        method: 'POST',
-        body: { tag_ids: input.tagIds },
-        silent: true,
-      });
-      return saved.data;
-    },
+            body: { ...input.body, install_id: input.installId },
+          })
+      ).data,
     onSuccess: invalidateContacts,
   });
 }
@@ -214,14 +211,14 @@ export async function downloadTemplate() {
 export function useStartImport() {
   return useMutation({
     mutationFn: (body: { csv: string; install_id: number | null }) =>
-      api<Data<{ import_id: string }>>(`${CONTACTS_PATH}/import`, { method: 'POST', body }),
+      api<Data<{ import_id: number }>>(`${CONTACTS_PATH}/import`, { method: 'POST', body }),
   });
 }
 
 /** The import job's progress, polled every second until it is done or failed. */
-export function useImportStatus(importId: string | null) {
+export function useImportStatus(importId: number | null) {
   return useQuery({
-    queryKey: contactKeys.import(importId ?? ''),
+    queryKey: contactKeys.import(importId ?? 0),
     enabled: importId !== null,
     queryFn: async () => {
       const res = await api<Data<TImportStatus>>(`${CONTACTS_PATH}/import/${importId}`, { silent: true });
@@ -239,7 +236,10 @@ export function useSaveField() {
   return useMutation({
     mutationFn: ({ id, body }: { id: number | null; body: TFieldRequest }) =>
       id
-        ? api<Data<TContactField>>(`${FIELDS_PATH}/${id}`, { method: 'PUT', body })
+        ? api<Data<TContactField>>(`${FIELDS_PATH}/${id}`, {
+            method: 'PUT',
+            body: { label: body.label, type: body.type, active: body.active },
+          })
         : api<Data<TContactField>>(FIELDS_PATH, { method: 'POST', body }),
     onSuccess: invalidateFields,
   });
