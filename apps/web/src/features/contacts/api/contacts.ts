@@ -101,13 +101,7 @@ export function useAllTags() {
 export function useInstallOptions() {
   return useQuery({
     queryKey: contactKeys.installs,
-    queryFn: async () =>
-      (
-        await api<{ data: TInstallOption[] }>('/v1/installs', {
-          query: { status: 'active', page: 1, perPage: 100 },
-          silent: true,
-        })
-      ).data,
+    queryFn: async () => (await api<Data<TInstallOption[]>>('/v1/installs/all', { silent: true })).data,
   });
 }
 
