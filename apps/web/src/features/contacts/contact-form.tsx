@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Select, SimpleGrid, Stack, Switch, Title } from '@mantine/core';
+import { Button, Group, Paper, Select, SimpleGrid, Stack, Switch, TextInput, Title } from '@mantine/core';
 import { zPhone } from '@stn/contracts/users';
 import { zEmail } from '@stn/contracts/validation';
 import { z } from '@stn/contracts/zod';
@@ -121,7 +121,9 @@ function ContactForm(props: {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { contact, fields } = props;
-  const save = useSaveContact(contact?.id ?? null);
+  // A contact the first step created while a later one was refused: from then on the form edits it.
+  const [createdId, setCreatedId] = useState<number | null>(null);
+  const save = useSaveContact(contact?.id ?? createdId, setCreatedId);
   const resolve = zodResolver(ZContactForm);
   const { form, submit } = useApiForm<Values>({
     initialValues: valuesOf(contact, props.initialInstall),
@@ -167,13 +169,22 @@ function ContactForm(props: {
           {...form.getInputProps('install_id')}
         />
       )}
-      <PhoneField
-        label={t('contacts.phone')}
-        required
-        data-testid="contact-form-phone"
-        {...form.getInputProps('phone')}
-        value={form.values.phone}
-      />
+      {contact ? (
+        <TextInput
+          label={t('contacts.phone')}
+          value={contact.phone}
+          readOnly
+          data-testid="contact-form-phone-fixed"
+        />
+      ) : (
+        <PhoneField
+          label={t('contacts.phone')}
+          required
+          data-testid="contact-form-phone"
+          {...form.getInputProps('phone')}
+          value={form.values.phone}
+        />
+      )}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextField
           form={form}

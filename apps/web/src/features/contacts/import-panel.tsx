@@ -1,7 +1,19 @@
-import { Alert, Button, FileButton, Group, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  FileButton,
+  Group,
+  Paper,
+  Progress,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { downloadTemplate, useImportStatus, useStartImport } from './api/contacts.ts';
+import { downloadTemplate, useImportStatus, useInstallOptions, useStartImport } from './api/contacts.ts';
 
 /**
  * The CSV import: download the template, pick a file, then a progress bar while the import job runs (its
@@ -10,6 +22,10 @@ import { downloadTemplate, useImportStatus, useStartImport } from './api/contact
 export function ImportPanel() {
   const { t } = useTranslation();
   const start = useStartImport();
+  const installs = useInstallOptions();
+  const [picked, setPicked] = useState<string | null>(null);
+  // The imported contacts are texted from (and exported with) this install; the first one unless chosen.
+  const installId = picked ?? (installs.data?.[0] ? String(installs.data[0].id) : null);
   const [importId, setImportId] = useState<number | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const status = useImportStatus(importId);
@@ -26,7 +42,10 @@ export function ImportPanel() {
         setFileError(t('contacts.import.empty_file'));
         return;
       }
-      start.mutate({ csv, install_id: null }, { onSuccess: (res) => setImportId(res.data.import_id) });
+      start.mutate(
+        { csv, install_id: installId ? Number(installId) : null },
+        { onSuccess: (res) => setImportId(res.data.import_id) },
+      );
     };
     reader.onerror = () => setFileError(t('contacts.import.read_failed'));
     reader.readAsText(file);

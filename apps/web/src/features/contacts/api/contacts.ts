@@ -115,18 +115,37 @@ export function useContactFields(activeOnly: boolean) {
   });
 }
 
-/** Create (on an install's number) or update a contact, its tags included (tag_ids). */
-export function useSaveContact(id: number | null) {
+/**
+ * Create or update a contact through the calls of the spec: a new contact starts on an install's number
+ * (POST /v1/chats/installs/{id}/contacts: phone and names), its details are PUT /v1/chats/contacts/{id}
+ * and its tags are set by POST /v1/contacts/{id}/tag (mode 'set'). A contact created by a first step
+ * that a later step refused (a 422) is kept: `created` gets its id and the next submit only updates it.
+ */
+export function useSaveContact(id: number | null, created?: (id: number) => void) {
   return useMutation({
-    mutationFn: async (input: { body: TContactRequest; installId: number | null }) =>
-      (id
-        ? await api<Data<TContact>>(`/v1/chats/contacts/${id}`, { method: 'PUT', body: input.body })
-        : await api<Data<TContact>>(`/v1/chats/installs/${input.installId}/contacts`, {
-            method: 'POST',
-            body: { ...input.body, install_id: input.installId },
-          })
-      ).data,
-    onSuccess: invalidateContacts,
+    mutationFn: async (input: { body: TContactRequest; installId: number | null }) => {
+      const { phone, tag_ids, ...details } = input.body;
+      let contactId = id;
+      if (!contactId) {
+        const res = await api<Data<{ id: number }>>(`/v1/chats/installs/${input.installId}/contacts`, {
+          method: 'POST',
+          body: { phone, first_name: details.first_name, last_name: details.last_name },
+          silent: true,
+        });
+        contactId = res.data.id;
+        created?.(contactId);
+      }
+      await api<Data<unknown>>(`/v1/chats/contacts/${contactId}`, {
+        method: 'PUT',
+        body: { ...details, email: details.email ?? '' },
+        silent: true,
+      });
+      return api<Data<TContact>>(`${CONTACTS_PATH}/${contactId}/tag`, {
+        method: 'POST',
+        body: { tag_ids, mode: 'set' },
+      });
+    },
+    onSettled: invalidateContacts,
   });
 }
 
