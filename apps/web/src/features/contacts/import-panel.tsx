@@ -59,6 +59,17 @@ export function ImportPanel() {
         <Group justify="space-between">
           <Title order={5}>{t('contacts.import.title')}</Title>
           <Group gap="xs">
+            {(installs.data?.length ?? 0) > 1 && (
+              <Select
+                size="xs"
+                aria-label={t('contacts.install')}
+                data={(installs.data ?? []).map((i) => ({ value: String(i.id), label: i.name }))}
+                value={installId}
+                onChange={setPicked}
+                allowDeselect={false}
+                data-testid="contacts-import-install"
+              />
+            )}
             <Button
               variant="subtle"
               size="xs"
