@@ -121,9 +121,7 @@ function ContactForm(props: {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { contact, fields } = props;
-  // A contact the first step created while a later one was refused: from then on the form edits it.
-  const [createdId, setCreatedId] = useState<number | null>(null);
-  const save = useSaveContact(contact?.id ?? createdId, setCreatedId);
+  const save = useSaveContact(contact?.id ?? null);
   const resolve = zodResolver(ZContactForm);
   const { form, submit } = useApiForm<Values>({
     initialValues: valuesOf(contact, props.initialInstall),

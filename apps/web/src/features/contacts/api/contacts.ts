@@ -1,42 +1,25 @@
+import type {
+  TContactField as TContactFieldT,
+  TContactImportStatus,
+  TContact as TContactT,
+} from '@stn/contracts/contacts';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api, apiBlob } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 
 // The contacts calls (spec 001 "Contacts", "Chat" for create/edit/delete/block, "Tasks, tags" for tags) and
-// the list the contacts screen pages through (GET /v1/contacts). Shapes as docs/decisions/035-contacts.md;
-// until packages/contracts/src/contacts.ts lands they are typed here (docs/decisions/038-contacts-screens.md).
+// the list the contacts screen pages through (GET /v1/contacts). Shapes: packages/contracts/src/contacts.ts
+// (ADR 035); screens: ADR 038.
 
 type Data<T> = { success?: boolean; message?: string; data: T };
 type Message = { success: true; message?: string };
 
 export type TTag = { id: number; name: string };
+export type TContact = TContactT;
+export type TContactField = TContactFieldT;
+export type TImportStatus = TContactImportStatus;
 
-export type TContact = {
-  id: number;
-  phone: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  birthday: string | null;
-  anniversary: string | null;
-  fields: Record<string, string>;
-  source: 'sms' | 'voice' | 'cms';
-  install_id: number | null;
-  agent_user_id: number | null;
-  opted_out_at: string | null;
-  blocked_at: string | null;
-  tags: TTag[];
-  created_at: string;
-};
-
-export type TContactField = {
-  id: number;
-  key: string;
-  label: string;
-  type: 'text' | 'number' | 'date' | 'email' | 'phone';
-  active: boolean;
-};
-
+/** The contact form's body (POST /v1/contacts; PUT /v1/contacts/{id} takes the same without install). */
 export type TContactRequest = {
   phone: string;
   tag_ids: number[];
@@ -50,15 +33,6 @@ export type TContactRequest = {
 
 /** Create takes a key (the server derives one from the label when absent); an update cannot change it. */
 export type TFieldRequest = { key?: string; label: string; type: TContactField['type']; active: boolean };
-
-export type TImportStatus = {
-  id: number;
-  status: 'queued' | 'running' | 'done' | 'failed';
-  processed: number;
-  total: number;
-  imported: number;
-  errors: { line: number; message: string }[];
-};
 
 export type TInstallOption = { id: number; name: string };
 
@@ -115,43 +89,28 @@ export function useContactFields(activeOnly: boolean) {
   });
 }
 
-/**
- * Create or update a contact through the calls of the spec: a new contact starts on an install's number
- * (POST /v1/chats/installs/{id}/contacts: phone and names), its details are PUT /v1/chats/contacts/{id}
- * and its tags are set by POST /v1/contacts/{id}/tag (mode 'set'). A contact created by a first step
- * that a later step refused (a 422) is kept: `created` gets its id and the next submit only updates it.
- */
-export function useSaveContact(id: number | null, created?: (id: number) => void) {
+/** Create a contact on an install's number (POST /v1/contacts) or edit one (PUT), its tags included. */
+export function useSaveContact(id: number | null) {
   return useMutation({
     mutationFn: async (input: { body: TContactRequest; installId: number | null }) => {
-      const { phone, tag_ids, ...details } = input.body;
-      let contactId = id;
-      if (!contactId) {
-        const res = await api<Data<{ id: number }>>(`/v1/chats/installs/${input.installId}/contacts`, {
-          method: 'POST',
-          body: { phone, first_name: details.first_name, last_name: details.last_name },
-          silent: true,
-        });
-        contactId = res.data.id;
-        created?.(contactId);
+      if (id) {
+        const { phone: _phone, ...body } = input.body;
+        return (await api<Data<TContact>>(`${CONTACTS_PATH}/${id}`, { method: 'PUT', body })).data;
       }
-      await api<Data<unknown>>(`/v1/chats/contacts/${contactId}`, {
-        method: 'PUT',
-        body: { ...details, email: details.email ?? '' },
-        silent: true,
-      });
-      return api<Data<TContact>>(`${CONTACTS_PATH}/${contactId}/tag`, {
-        method: 'POST',
-        body: { tag_ids, mode: 'set' },
-      });
+      return (
+        await api<Data<TContact>>(CONTACTS_PATH, {
+          method: 'POST',
+          body: { ...input.body, install_id: input.installId },
+        })
+      ).data;
     },
-    onSettled: invalidateContacts,
+    onSuccess: invalidateContacts,
   });
 }
 
 export function useDeleteContact() {
   return useMutation({
-    mutationFn: (id: number) => api<Message>(`/v1/chats/contacts/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => api<Message>(`${CONTACTS_PATH}/${id}`, { method: 'DELETE' }),
     onSuccess: invalidateContacts,
   });
 }
