@@ -48,7 +48,7 @@ describe.skipIf(!hasChromium)('Contacts in Chromium', () => {
     await expect.poll(() => page.getByTestId('page-title').textContent(), WAIT).toBe('Contacts');
     await page.getByTestId('contacts-add').click();
     await page.waitForURL('**/business/contacts/create');
-    const phone = page.getByTestId('contact-form-phone').locator('input[type="tel"]');
+    const phone = page.getByTestId('contact-form-phone');
     await phone.waitFor(WAIT);
     // With more than one install the new contact's install is chosen first.
     const install = page.getByTestId('contact-form-install');
@@ -56,13 +56,12 @@ describe.skipIf(!hasChromium)('Contacts in Chromium', () => {
       await install.click();
       await page.getByRole('option').first().click();
     }
-    await phone.fill('12');
+    await phone.fill('+1 555');
     await page.getByTestId('contact-form-first-name').fill('Ada');
     await page.getByTestId('contact-form-submit').click();
     await page.getByText('Wrong phone number format!!').first().waitFor(WAIT);
     expect(page.url()).toContain('/business/contacts/create');
-    await phone.fill('');
-    await phone.fill(PHONE);
+    await phone.fill('+1 415 555 0177');
     await page.getByTestId('contact-form-submit').click();
     await page.waitForURL('**/business/contacts', WAIT);
     await rowOf(page, 'Ada').waitFor(WAIT);
@@ -105,7 +104,7 @@ describe.skipIf(!hasChromium)('Contacts in Chromium', () => {
     expect(await page.getByTestId('contacts-import-count').textContent()).toBe('2 contacts imported.');
     const bad = page.getByTestId('contacts-import-error-3');
     await bad.waitFor(WAIT);
-    expect(await bad.textContent()).toContain('Wrong phone number format!!');
+    expect(await bad.textContent()).toContain('not-a-phone');
     await rowOf(page, 'Grace Hopper').waitFor(WAIT);
     await rowOf(page, 'Alan Turing').waitFor(WAIT);
   });
