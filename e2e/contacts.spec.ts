@@ -43,6 +43,29 @@ describe.skipIf(!hasChromium)('Contacts in Chromium', () => {
   });
   afterAll(() => p?.stop());
 
+  it('custom fields: add one (key from the label), deactivate and activate it, delete another', async () => {
+    await page.goto(p.url('/business/contacts/custom-fields', HOST));
+    await expect.poll(() => page.getByTestId('page-title').textContent(), WAIT).toBe('Contact Fields');
+    for (const label of ['Insurance plan', 'Old field']) {
+      await page.getByTestId('contact-fields-add').click();
+      await page.getByTestId('contact-field-label').fill(label);
+      await page.getByTestId('contact-field-save').click();
+      await page.getByTestId('contact-field-save').waitFor({ state: 'detached', ...WAIT });
+    }
+    const row = page.getByTestId('contact-field-insurance_plan');
+    await row.waitFor(WAIT);
+    await row.locator('[data-testid^="contact-field-toggle-"]').click();
+    await expect.poll(() => row.textContent(), WAIT).toContain('Inactive');
+    await row.locator('[data-testid^="contact-field-toggle-"]').click();
+    await expect.poll(() => row.textContent(), WAIT).not.toContain('Inactive');
+    await page
+      .getByTestId('contact-field-old_field')
+      .locator('[data-testid^="contact-field-delete-"]')
+      .click();
+    await page.getByTestId('contact-field-delete-ok').click();
+    await page.getByTestId('contact-field-old_field').waitFor({ state: 'detached', ...WAIT });
+  });
+
   it('creates a contact: a wrong phone is refused, a right one lands in the list', async () => {
     await page.goto(p.url('/business/contacts', HOST));
     await expect.poll(() => page.getByTestId('page-title').textContent(), WAIT).toBe('Contacts');
@@ -58,6 +81,7 @@ describe.skipIf(!hasChromium)('Contacts in Chromium', () => {
     }
     await phone.fill('+1 555');
     await page.getByTestId('contact-form-first-name').fill('Ada');
+    await page.getByTestId('contact-form-field-insurance_plan').fill('Gold');
     await page.getByTestId('contact-form-submit').click();
     await page.getByText('Wrong phone number format!!').first().waitFor(WAIT);
     expect(page.url()).toContain('/business/contacts/create');
@@ -66,6 +90,11 @@ describe.skipIf(!hasChromium)('Contacts in Chromium', () => {
     await page.waitForURL('**/business/contacts', WAIT);
     await rowOf(page, 'Ada').waitFor(WAIT);
     expect(await rowOf(page, 'Ada').textContent()).toContain(PHONE);
+    await rowOf(page, 'Ada').locator('[data-testid^="contact-edit-"]').click();
+    await expect
+      .poll(() => page.getByTestId('contact-form-field-insurance_plan').inputValue(), WAIT)
+      .toBe('Gold');
+    await page.goBack();
   });
 
   it('edits the contact and tags it; the tag filter finds it', async () => {

@@ -47,7 +47,8 @@ export const contactKeys = {
   fields: { all: ['contact-fields'] as const, active: ['contact-fields', 'active'] as const },
   tags: ['tags', 'all'] as const,
   installs: ['installs', 'contacts-picker'] as const,
-  import: (id: number) => ['contacts', 'import', id] as const,
+  /** Not under 'contacts': a finished import refreshes the contacts, and must not refetch itself. */
+  import: (id: number) => ['contact-imports', id] as const,
 };
 
 const invalidateContacts = () => void queryClient.invalidateQueries({ queryKey: contactKeys.all });
