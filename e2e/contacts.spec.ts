@@ -138,6 +138,36 @@ describe.skipIf(!hasChromium)('Contacts in Chromium', () => {
     await rowOf(page, 'Alan Turing').waitFor(WAIT);
   });
 
+  it('bulk: tags, opts out and deletes the picked contacts (each asking first)', async () => {
+    const pick = async (name: string) =>
+      rowOf(page, name).locator('[data-testid^="contact-select-"]').check();
+    await pick('Grace Hopper');
+    await pick('Alan Turing');
+    expect(await page.getByTestId('contacts-bulk-bar').textContent()).toContain('2 contacts selected');
+    await page.getByTestId('contacts-bulk-tag').click();
+    await page.getByTestId('contacts-bulk-tag-picker').click();
+    await page.getByRole('option', { name: 'VIP' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('contacts-bulk-tag-save').click();
+    await expect.poll(() => rowOf(page, 'Alan Turing').textContent(), WAIT).toContain('VIP');
+    await pick('Grace Hopper');
+    await page.getByTestId('contacts-bulk-optout').click();
+    await page.getByTestId('contacts-bulk-optout-ok').click();
+    await expect.poll(() => rowOf(page, 'Grace Hopper').textContent(), WAIT).toContain('Opted out');
+    // The opted-out filter: only Grace.
+    await page.getByTestId('contacts-filter-opted-out').click();
+    await page.getByRole('option', { name: 'Yes' }).click();
+    await expect.poll(() => page.getByTestId('contacts-table').locator('tbody tr').count(), WAIT).toBe(1);
+    await page.getByTestId('contacts-filter-opted-out').click();
+    await page.getByRole('option', { name: 'Any' }).click();
+    await rowOf(page, 'Alan Turing').waitFor(WAIT);
+    await pick('Alan Turing');
+    await page.getByTestId('contacts-bulk-delete').click();
+    await page.getByTestId('contacts-bulk-delete-ok').click();
+    await rowOf(page, 'Alan Turing').waitFor({ state: 'detached', ...WAIT });
+    expect(await rowOf(page, 'Grace Hopper').count()).toBe(1);
+  });
+
   it('exports the install’s contacts as a CSV file', async () => {
     const button = page.getByTestId('contacts-export');
     await button.waitFor(WAIT);

@@ -22,7 +22,8 @@ import {
 import { ImportPanel } from './import-panel.tsx';
 import { TagPicker } from './tag-picker.tsx';
 
-type Flag = '' | '1' | '0';
+type Flag = 'any' | '1' | '0';
+const flagParam = (f: Flag) => (f === 'any' ? undefined : f);
 
 export const contactName = (c: TContact) => `${c.first_name} ${c.last_name}`.trim();
 
@@ -31,12 +32,12 @@ export default function ContactsPage() {
   const { t } = useTranslation();
   const tags = useAllTags();
   const [tag, setTag] = useState<string | null>(null);
-  const [optedOut, setOptedOut] = useState<Flag>('');
-  const [blocked, setBlocked] = useState<Flag>('');
+  const [optedOut, setOptedOut] = useState<Flag>('any');
+  const [blocked, setBlocked] = useState<Flag>('any');
   const selection = useSelection<number>();
 
   const flagOptions = [
-    { value: '', label: t('contacts.filter_any') },
+    { value: 'any', label: t('contacts.filter_any') },
     { value: '1', label: t('contacts.filter_yes') },
     { value: '0', label: t('contacts.filter_no') },
   ];
@@ -100,7 +101,7 @@ export default function ContactsPage() {
             label={t('contacts.opted_out')}
             data={flagOptions}
             value={optedOut}
-            onChange={(v) => setOptedOut((v ?? '') as Flag)}
+            onChange={(v) => setOptedOut((v ?? 'any') as Flag)}
             allowDeselect={false}
             w={130}
             data-testid="contacts-filter-opted-out"
@@ -109,7 +110,7 @@ export default function ContactsPage() {
             label={t('contacts.blocked')}
             data={flagOptions}
             value={blocked}
-            onChange={(v) => setBlocked((v ?? '') as Flag)}
+            onChange={(v) => setBlocked((v ?? 'any') as Flag)}
             allowDeselect={false}
             w={130}
             data-testid="contacts-filter-blocked"
@@ -135,8 +136,8 @@ export default function ContactsPage() {
         columns={columns}
         filters={{
           tag_id: tag ?? undefined,
-          opted_out: optedOut || undefined,
-          blocked: blocked || undefined,
+          opted_out: flagParam(optedOut),
+          blocked: flagParam(blocked),
         }}
         selection={{
           selected: selection.selected,
