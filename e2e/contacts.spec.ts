@@ -117,6 +117,20 @@ describe.skipIf(!hasChromium)('Contacts in Chromium', () => {
     expect(tagId).toBeGreaterThan(0);
   });
 
+  it('the edit screen opts the contact out and back in, asking first', async () => {
+    await page.goto(p.url('/business/contacts', HOST));
+    await rowOf(page, 'Ada Lovelace').locator('[data-testid^="contact-edit-"]').click();
+    const optOut = page.getByTestId('contact-opt-out');
+    await optOut.waitFor({ state: 'attached', ...WAIT });
+    expect(await optOut.isChecked()).toBe(false);
+    await optOut.click({ force: true });
+    await page.getByTestId('contact-opt-out-ok').click();
+    await expect.poll(() => optOut.isChecked(), WAIT).toBe(true);
+    await optOut.click({ force: true });
+    await page.getByTestId('contact-opt-out-ok').click();
+    await expect.poll(() => optOut.isChecked(), WAIT).toBe(false);
+  });
+
   it('imports a CSV with one bad row: the good rows are imported and the report shows line 3', async () => {
     await page.goto(p.url('/business/contacts', HOST));
     const csv = [
