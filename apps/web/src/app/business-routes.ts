@@ -3,6 +3,7 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 const userForm = lazy(() => import('../features/users/user-form.tsx'));
 const numberEdit = lazy(() => import('../features/numbers/number-edit-page.tsx'));
 const departmentForm = lazy(() => import('../features/users/department-form.tsx'));
+const templateForm = lazy(() => import('../features/templates/template-form.tsx'));
 const installsPage = lazy(() => import('../features/installs/installs-page.tsx'));
 
 /** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
@@ -30,5 +31,10 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.numbers.edit': numberEdit,
   'business.numbers.verification': lazy(() => import('../features/numbers/number-verification-page.tsx')),
   'business.setting.number': numberEdit,
+  'business.tasks': lazy(() => import('../features/tasks/tasks-page.tsx')),
+  'business.templates': lazy(() => import('../features/templates/templates-page.tsx')),
+  'business.templates.create': templateForm,
+  'business.templates.edit': templateForm,
+  'business.tags': lazy(() => import('../features/tags/tags-page.tsx')),
   'business.sandbox-phones': lazy(() => import('../features/telephony/sandbox-phones-page.tsx')),
 };

@@ -30,6 +30,9 @@ import sandboxEs from '../locales/sandbox.es.json';
 import screensBr from '../locales/screens.br.json';
 import screensEn from '../locales/screens.en.json';
 import screensEs from '../locales/screens.es.json';
+import tasksBr from '../locales/tasks.br.json';
+import tasksEn from '../locales/tasks.en.json';
+import tasksEs from '../locales/tasks.es.json';
 import { setApiLanguage } from './api-client.ts';
 
 type Tree = { [k: string]: string | Tree };
@@ -70,6 +73,7 @@ void i18next.use(initReactI18next).init({
         installsEn,
         numbersSetupEn,
         sandboxEn,
+        tasksEn,
       ].reduce(merge, serverMessages('en') as Tree),
     },
     es: {
@@ -83,6 +87,7 @@ void i18next.use(initReactI18next).init({
         installsEs,
         numbersSetupEs,
         sandboxEs,
+        tasksEs,
       ].reduce(merge, serverMessages('es') as Tree),
     },
     br: {
@@ -96,6 +101,7 @@ void i18next.use(initReactI18next).init({
         installsBr,
         numbersSetupBr,
         sandboxBr,
+        tasksBr,
       ].reduce(merge, serverMessages('br') as Tree),
     },
   },
