@@ -1,11 +1,11 @@
 import type { TTask, TTaskListQuery, TTaskRequest } from '@stn/contracts/tasks';
-import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import { invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { channel } from '../../platform/realtime/hub.ts';
 import { actingUser, businessOf, type Ctx, inTransaction, scope } from '../../platform/tenancy/context.ts';
-import { contacts } from '../contacts/tables.ts';
-import { users } from '../users/tables.ts';
+import { contactsByIds } from '../contacts/service.ts';
+import { businessUserSummaries, getUser } from '../users/service.ts';
 import { tasks } from './tables.ts';
 
 // The tasks of a business (spec 001 "Tasks"). Every business user with tasks.use sees the business's
@@ -16,27 +16,12 @@ type TaskRow = typeof tasks.$inferSelect;
 const cols = { agency_id: tasks.agency_id, business_id: tasks.business_id };
 
 async function shape(ctx: Ctx, rows: TaskRow[]): Promise<TTask[]> {
+  const biz = businessOf(ctx);
   const userIds = [...new Set(rows.map((r) => r.user_id))];
   const contactIds = [...new Set(rows.flatMap((r) => (r.contact_id ? [r.contact_id] : [])))];
-  // Reads of the users' and contacts' names for the list (ADR 011 allows reads; writes stay with them).
   const [people, folks] = await Promise.all([
-    userIds.length
-      ? ctx.db
-          .select({ id: users.id, first_name: users.first_name, last_name: users.last_name })
-          .from(users)
-          .where(inArray(users.id, userIds))
-      : [],
-    contactIds.length
-      ? ctx.db
-          .select({
-            id: contacts.id,
-            first_name: contacts.first_name,
-            last_name: contacts.last_name,
-            phone: contacts.phone,
-          })
-          .from(contacts)
-          .where(inArray(contacts.id, contactIds))
-      : [],
+    businessUserSummaries(ctx, { businessId: biz.businessId, ids: userIds }),
+    contactsByIds(ctx, contactIds),
   ]);
   const name = (p: { first_name: string; last_name: string }) => `${p.first_name} ${p.last_name}`.trim();
   return rows.map((r) => {
@@ -49,7 +34,7 @@ async function shape(ctx: Ctx, rows: TaskRow[]): Promise<TTask[]> {
       contact_id: r.contact_id,
       contact: c ? { id: c.id, name: name(c) || c.phone, phone: c.phone } : null,
       user_id: r.user_id,
-      assignee: { id: r.user_id, name: u ? name(u) : '' },
+      assignee: { id: r.user_id, name: u ? name(u) || u.email : '' },
       due_date: r.due_date,
       status: r.status,
       created_at: r.created_at.toISOString(),
@@ -113,26 +98,13 @@ export async function getTask(ctx: Ctx, id: number): Promise<TTask> {
   return full;
 }
 
-/** The assignee must be an active user of this business; the contact one of its contacts. */
+/** The assignee must be an active user of this business; the contact one of its live contacts. */
 async function assertRefs(ctx: Ctx, input: { user_id: number; contact_id: number | null }) {
   const biz = businessOf(ctx);
-  const [u] = await ctx.db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.id, input.user_id), eq(users.business_id, biz.businessId), eq(users.active, true)));
-  if (!u) throw invalid('user_id', 'tasks.assignee_invalid');
+  const u = await getUser(ctx, input.user_id);
+  if (!u || u.business_id !== biz.businessId || !u.active) throw invalid('user_id', 'tasks.assignee_invalid');
   if (input.contact_id) {
-    const [c] = await ctx.db
-      .select({ id: contacts.id })
-      .from(contacts)
-      .where(
-        scope(
-          ctx,
-          { agency_id: contacts.agency_id, business_id: contacts.business_id },
-          eq(contacts.id, input.contact_id),
-          sql`${contacts.deleted_at} is null`,
-        ),
-      );
+    const [c] = await contactsByIds(ctx, [input.contact_id]);
     if (!c) throw invalid('contact_id', 'tasks.contact_invalid');
   }
 }
