@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Stack, Title } from '@mantine/core';
-import { z } from '@stn/contracts/zod';
+import { ZTagWrite } from '@stn/contracts/contacts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../../components/form/fields.tsx';
@@ -110,8 +110,7 @@ export default function TagsPage() {
   );
 }
 
-const ZTagName = z.object({ name: z.string().trim().min(1).max(100) });
-const resolve = zodResolver(ZTagName);
+const resolve = zodResolver(ZTagWrite);
 
 function TagForm({ tag, onDone }: { tag: TTagRow | null; onDone: () => void }) {
   const { t } = useTranslation();

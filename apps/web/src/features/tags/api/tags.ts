@@ -1,3 +1,4 @@
+import type { TTag, TTagWrite } from '@stn/contracts/contacts';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
@@ -9,7 +10,7 @@ import { keys } from '../../../lib/query-keys.ts';
 export const TAGS_PATH = '/v1/tags';
 
 /** A tag as the tags list answers it (contacts: how many contacts carry it). */
-export type TTagRow = { id: number; name: string; contacts: number; created_at: string };
+export type TTagRow = TTag;
 type Message = { success: true; message: string };
 
 function invalidate() {
@@ -18,7 +19,7 @@ function invalidate() {
 
 export function useSaveTag(id: number | null) {
   return useMutation({
-    mutationFn: (body: { name: string }) =>
+    mutationFn: (body: TTagWrite) =>
       id
         ? api<Message>(`${TAGS_PATH}/${id}`, { method: 'PUT', body })
         : api<Message>(TAGS_PATH, { method: 'POST', body }),
