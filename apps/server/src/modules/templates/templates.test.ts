@@ -6,10 +6,13 @@ import {
   expect403,
   expect422,
   expectCrossTenant404,
+  fixtureCtx,
   rows,
   snapshot,
   useSuite,
 } from '../../../test/helpers.ts';
+import { tenantContext } from '../../platform/tenancy/context.ts';
+import { addMedia } from './service.ts';
 
 const c = useSuite();
 const base = '/api/v1/templates';
@@ -112,6 +115,18 @@ describe('templates', () => {
     }
   });
 
+  it('an agent with the inbox only reads the active templates (all), not the templates screen', async () => {
+    const inboxOnly = await addBusinessUser(c.t, c.seed.a.business.id, 'inbox@a.test', '4', ['inbox_page']);
+    const token = await c.token(inboxOnly.email);
+    const t = await create(await admin(), { name: 'For agents', body: 'b' });
+    const all = await c.api.get(token, `${base}/all`);
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.json().data.map((x: { id: number }) => x.id)).toContain(t.id);
+    await expect403(c.t, TABLES, token, 'GET', '/v1/templates');
+    await expect403(c.t, TABLES, token, 'POST', '/v1/templates', { name: 'x', body: 'y' });
+    await expect403(c.t, TABLES, token, 'GET', `/v1/templates/${t.id}`);
+  });
+
   it("another business's template is 404", async () => {
     const token = await admin();
     const mine = await create(token, { name: 'Mine', body: 'b' });
@@ -157,6 +172,32 @@ describe('media library', () => {
     expect(p2.json().data.map((x: { id: number }) => x.id)).toContain(m.id);
     expect((await c.api.del(token, `/api/v1/medias/${m.id}`)).statusCode).toBe(200);
     expect(await rows(c.t, 'select id from medias where id = $1', [m.id])).toEqual([]);
+  });
+
+  it("addMedia records a message's media for its contact: the library and the contact's files list it", async () => {
+    const [contact] = await rows(
+      c.t,
+      "insert into contacts (agency_id, business_id, phone) values ($1, $2, '+15550003333') returning id",
+      [c.seed.a.agency.id, c.seed.a.business.id],
+    );
+    const ctx = tenantContext(
+      fixtureCtx(c.t.db).deps,
+      { level: 'business', agencyId: c.seed.a.agency.id, businessId: c.seed.a.business.id },
+      { kind: 'system', source: 'carrier', name: 'inbound mms' },
+    );
+    const m = await addMedia(ctx, {
+      url: '/uploads/messages/x.jpg',
+      mime: 'image/jpeg',
+      size: 10,
+      contactId: contact.id,
+      messageId: 77,
+    });
+    expect(m).toMatchObject({ source: 'message', contact_id: contact.id });
+    const token = await admin();
+    const files = await c.api.get(token, `/api/v1/medias?contact_id=${contact.id}`);
+    expect(files.json().data.map((x: { id: number }) => x.id)).toEqual([m.id]);
+    const b = await c.token(c.seed.b.businessAdmin.email);
+    expect((await c.api.get(b, `/api/v1/medias?contact_id=${contact.id}`)).json().data).toEqual([]);
   });
 
   it('refuses a non-image (422, nothing saved); another business cannot see or delete it', async () => {
