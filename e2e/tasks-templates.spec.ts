@@ -40,6 +40,19 @@ describe.skipIf(!hasChromium)('tasks, templates and tags in Chromium', () => {
   afterAll(() => p?.stop());
 
   it('tasks: add in the modal, the badge counts it, search, done toggle and filter, edit, delete', async () => {
+    // A contact to attach the task to, made through the contacts API as the signed-in admin.
+    const made = await page.evaluate(async () => {
+      const res = await fetch('/api/v1/contacts', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${localStorage.getItem('access_token')}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ phone: '+14155552671', first_name: 'Mary', last_name: 'Smith' }),
+      });
+      return res.status;
+    });
+    expect(made).toBe(200);
     await page.goto(p.url('/business/tasks', HOST));
     await page.getByTestId('tasks-table').waitFor();
     const before = await badge(page);
@@ -50,11 +63,15 @@ describe.skipIf(!hasChromium)('tasks, templates and tags in Chromium', () => {
     await page.getByTestId('task-form-title').fill('Call Mrs Smith back');
     await page.getByTestId('task-form-description').fill('About the cleaning appointment');
     await page.getByTestId('task-form-due').fill('2026-12-01');
+    await page.getByTestId('task-form-contact').click();
+    await page.getByTestId('task-form-contact').fill('Mar');
+    await page.getByRole('option', { name: 'Mary Smith' }).click();
     await page.getByTestId('task-form-submit').click();
     await expect
       .poll(() => rowTexts(page, 'tasks-table'))
       .toEqual([expect.stringContaining('Call Mrs Smith back')]);
     expect((await rowTexts(page, 'tasks-table'))[0]).toContain('2026-12-01');
+    expect((await rowTexts(page, 'tasks-table'))[0]).toContain('Mary Smith');
     await expect.poll(() => badge(page)).toBe(before + 1);
 
     await page.getByTestId('tasks-add').click();

@@ -1,4 +1,5 @@
 import { Badge, Button, Checkbox, Group, Modal, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { type TTask, type TTaskStatus, ZTaskRequest } from '@stn/contracts/tasks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +12,14 @@ import { RowButtons } from '../../components/list/row-actions.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { zodResolver } from '../../lib/zod-form.ts';
-import { TASKS_PATH, useAssignees, useDeleteTask, useSaveTask, useSetTaskStatus } from './api/tasks.ts';
+import {
+  TASKS_PATH,
+  useAssignees,
+  useContactChoices,
+  useDeleteTask,
+  useSaveTask,
+  useSetTaskStatus,
+} from './api/tasks.ts';
 
 type StatusFilter = 'all' | TTaskStatus;
 type Editing = { task: TTask | null } | null;
@@ -140,16 +148,17 @@ export default function TasksPage() {
 type TaskValues = {
   title: string;
   description: string;
+  contact_id: string | null;
   user_id: string;
   due_date: string;
   status: TTaskStatus;
 };
-const FIELDS = ['title', 'description', 'user_id', 'due_date', 'status'] as const;
+const FIELDS = ['title', 'description', 'contact_id', 'user_id', 'due_date', 'status'] as const;
 
-const requestOf = (v: TaskValues, contactId: number | null) => ({
+const requestOf = (v: TaskValues) => ({
   title: v.title,
   description: v.description,
-  contact_id: contactId,
+  contact_id: v.contact_id ? Number(v.contact_id) : null,
   user_id: v.user_id ? Number(v.user_id) : undefined,
   due_date: v.due_date || null,
   status: v.status,
@@ -161,18 +170,21 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
   const me = useAuth().user;
   const save = useSaveTask(task?.id ?? null);
   const assignees = useAssignees();
-  const contactId = task?.contact_id ?? null;
+  const [contactSearch, setContactSearch] = useState('');
+  const [debounced] = useDebouncedValue(contactSearch, 250);
+  const contactChoices = useContactChoices(debounced);
   const { form, submit } = useApiForm<TaskValues>({
     initialValues: {
       title: task?.title ?? '',
       description: task?.description ?? '',
+      contact_id: task?.contact_id ? String(task.contact_id) : null,
       user_id: String(task?.user_id ?? me?.id ?? ''),
       due_date: task?.due_date ?? '',
       status: task?.status ?? 'open',
     },
-    validate: (v) => resolve(requestOf(v, contactId)),
+    validate: (v) => resolve(requestOf(v)),
     fields: FIELDS,
-    onSubmit: (v) => save.mutateAsync(requestOf(v, contactId)),
+    onSubmit: (v) => save.mutateAsync(requestOf(v)),
     onSuccess: onDone,
   });
   const options = new Map<string, string>();
@@ -180,6 +192,10 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
   for (const u of assignees.data ?? [])
     options.set(String(u.id), `${u.first_name} ${u.last_name}`.trim() || u.email);
   if (task) options.set(String(task.user_id), task.assignee.name || String(task.user_id));
+  const contacts = new Map<string, string>();
+  if (task?.contact) contacts.set(String(task.contact.id), task.contact.name);
+  for (const c of contactChoices.data ?? []) contacts.set(String(c.id), c.name || c.phone);
+  const contactOptions = [...contacts].map(([value, label]) => ({ value, label }));
 
   return (
     <form onSubmit={submit} noValidate>
@@ -199,11 +215,18 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
           minRows={2}
           testId="task-form-description"
         />
-        {task?.contact && (
-          <Text size="sm" data-testid="task-form-contact">
-            {t('business.tasks.contact')}: {task.contact.name}
-          </Text>
-        )}
+        <SelectField
+          form={form}
+          name="contact_id"
+          label={t('business.tasks.contact')}
+          placeholder={t('business.tasks.no_contact')}
+          data={contactOptions}
+          searchable
+          clearable
+          onSearchChange={setContactSearch}
+          nothingFoundMessage={t('business.tasks.no_contacts_found')}
+          testId="task-form-contact"
+        />
         <SelectField
           form={form}
           name="user_id"

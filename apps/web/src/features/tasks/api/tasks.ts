@@ -11,6 +11,7 @@ export const TASKS_PATH = '/v1/tasks';
 
 type Message = { success: true; message: string };
 type MessageData<T> = Message & { data: T };
+export type TContactChoice = { id: number; name: string; phone: string };
 export type TAssignee = { id: number; first_name: string; last_name: string; email: string };
 
 /** A task change moves the list and, for the signed-in user, the task badge (profile's number_of_tasks). */
@@ -28,6 +29,20 @@ export function useAssignees() {
         await api<{ data: TAssignee[] }>('/v1/businesses/users/all', { silent: true }).catch(() => ({
           data: [],
         }))
+      ).data,
+  });
+}
+
+/** Contacts matching `keyword`, for the task's contact picker (empty when the caller may not list contacts). */
+export function useContactChoices(keyword: string) {
+  return useQuery({
+    queryKey: [...keys.tasks.all, 'contact-choices', keyword],
+    queryFn: async () =>
+      (
+        await api<{ data: TContactChoice[] }>('/v1/contacts', {
+          query: { keyword: keyword || undefined, page: 1, perPage: 20 },
+          silent: true,
+        }).catch(() => ({ data: [] as TContactChoice[] }))
       ).data,
   });
 }
