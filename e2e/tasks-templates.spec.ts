@@ -106,6 +106,13 @@ describe.skipIf(!hasChromium)('tasks, templates and tags in Chromium', () => {
       .toBe('Call Mrs Smith back today');
     await expect.poll(() => badge(page)).toBe(before + 2);
 
+    // A link opens the list on a status: the done filter shows nothing done now.
+    await page.goto(p.url('/business/tasks?filter=done', HOST));
+    await page.getByTestId('tasks-table').waitFor();
+    await expect.poll(() => page.getByTestId(`task-title-${id}`).count()).toBe(0);
+    await page.goto(p.url('/business/tasks?filter=all', HOST));
+    await expect.poll(() => page.getByTestId(`task-title-${id}`).count()).toBe(1);
+
     await page.getByTestId(`task-delete-${id}`).click();
     await page.getByTestId('confirm-ok').click();
     await expect.poll(() => page.getByTestId(`task-title-${id}`).count()).toBe(0);

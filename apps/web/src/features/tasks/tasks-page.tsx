@@ -3,6 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { type TTask, type TTaskStatus, ZTaskRequest } from '@stn/contracts/tasks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { SelectField, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { useApiForm } from '../../components/form/use-api-form.ts';
@@ -27,7 +28,12 @@ type Editing = { task: TTask | null } | null;
 /** The business's tasks (route business.tasks): search, status filter, add/edit in a modal, done toggle. */
 export default function TasksPage() {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<StatusFilter>('open');
+  // A link may open the list on a status (/business/tasks?filter=open, as the badge's link does).
+  const [params] = useSearchParams();
+  const asked = params.get('filter') ?? params.get('status');
+  const [status, setStatus] = useState<StatusFilter>(
+    asked === 'all' || asked === 'done' || asked === 'open' ? asked : 'open',
+  );
   const [editing, setEditing] = useState<Editing>(null);
   const setDone = useSetTaskStatus();
   const remove = useDeleteTask();
