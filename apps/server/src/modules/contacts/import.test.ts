@@ -5,7 +5,9 @@ import {
   contactForSend,
   findOrCreateContactByPhone,
   setBlocked,
+  setContactOptOut,
   setOptOut,
+  touchContactConversation,
   touchLastMessage,
 } from './service.ts';
 
@@ -181,8 +183,9 @@ describe('what the chats module calls', () => {
         findOrCreateContactByPhone(ctx, { phone: '+15005550188', source: 'sms' }),
       ),
     );
-    expect(new Set(made.map((m) => m.id)).size).toBe(1);
-    const id = made[0]?.id as number;
+    expect(new Set(made.map((m) => m.contact.id)).size).toBe(1);
+    expect(made.filter((m) => m.created)).toHaveLength(1);
+    const id = made[0]?.contact.id as number;
     expect((await contactForSend(ctx, id)).source).toBe('sms');
     await expect(contactForSend(ctxB(), id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
@@ -191,14 +194,19 @@ describe('what the chats module calls', () => {
     expect(out.opted_out_at).not.toBeNull();
     const again = await setOptOut(ctx, { contactId: id, optedOut: true });
     expect(again.opted_out_at).toEqual(out.opted_out_at);
-    expect((await setOptOut(ctx, { contactId: id, optedOut: false })).opted_out_at).toBeNull();
+    await setContactOptOut(ctx, { contactId: id, optedOut: false });
+    expect((await contactForSend(ctx, id)).opted_out_at).toBeNull();
     // A STOP from a number that never texted makes an opted-out contact.
     const stranger = await setOptOut(ctx, { phone: '+15005550189', optedOut: true });
     expect(stranger.opted_out_at).not.toBeNull();
 
     expect((await setBlocked(ctx, { contactId: id, blocked: true })).blocked_at).not.toBeNull();
     await touchLastMessage(ctx, id, new Date('2026-01-02T00:00:00Z'));
-    await touchLastMessage(ctx, id, new Date('2026-01-01T00:00:00Z'));
+    await touchContactConversation(ctx, { contactId: id, at: new Date('2026-01-01T00:00:00Z') });
+    await findOrCreateContactByPhone(ctx, {
+      phone: '+15005550188',
+      lastMessageAt: new Date('2025-12-31T00:00:00Z'),
+    });
     expect((await contactForSend(ctx, id)).last_message_at?.toISOString()).toBe('2026-01-02T00:00:00.000Z');
   });
 });
