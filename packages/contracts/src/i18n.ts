@@ -28,6 +28,9 @@ import numbersEs from '../locales/numbers.es.json' with { type: 'json' };
 import sandboxBr from '../locales/sandbox.br.json' with { type: 'json' };
 import sandboxEn from '../locales/sandbox.en.json' with { type: 'json' };
 import sandboxEs from '../locales/sandbox.es.json' with { type: 'json' };
+import tasksBr from '../locales/tasks.br.json' with { type: 'json' };
+import tasksEn from '../locales/tasks.en.json' with { type: 'json' };
+import tasksEs from '../locales/tasks.es.json' with { type: 'json' };
 import usersBr from '../locales/users.br.json' with { type: 'json' };
 import usersEn from '../locales/users.en.json' with { type: 'json' };
 import usersEs from '../locales/users.es.json' with { type: 'json' };
@@ -49,6 +52,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     callsEn,
     numbersEn,
     sandboxEn,
+    tasksEn,
     contactsEn,
   ],
   es: [
@@ -62,6 +66,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     callsEs,
     numbersEs,
     sandboxEs,
+    tasksEs,
     contactsEs,
   ],
   br: [
@@ -75,6 +80,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     callsBr,
     numbersBr,
     sandboxBr,
+    tasksBr,
     contactsBr,
   ],
 };

@@ -33,6 +33,9 @@ import sandboxEs from '../locales/sandbox.es.json';
 import screensBr from '../locales/screens.br.json';
 import screensEn from '../locales/screens.en.json';
 import screensEs from '../locales/screens.es.json';
+import tasksBr from '../locales/tasks.br.json';
+import tasksEn from '../locales/tasks.en.json';
+import tasksEs from '../locales/tasks.es.json';
 import { setApiLanguage } from './api-client.ts';
 
 type Tree = { [k: string]: string | Tree };
@@ -74,6 +77,7 @@ void i18next.use(initReactI18next).init({
         numbersSetupEn,
         sandboxEn,
         contactsEn,
+        tasksEn,
       ].reduce(merge, serverMessages('en') as Tree),
     },
     es: {
@@ -88,6 +92,7 @@ void i18next.use(initReactI18next).init({
         numbersSetupEs,
         sandboxEs,
         contactsEs,
+        tasksEs,
       ].reduce(merge, serverMessages('es') as Tree),
     },
     br: {
@@ -102,6 +107,7 @@ void i18next.use(initReactI18next).init({
         numbersSetupBr,
         sandboxBr,
         contactsBr,
+        tasksBr,
       ].reduce(merge, serverMessages('br') as Tree),
     },
   },
