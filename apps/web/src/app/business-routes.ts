@@ -30,5 +30,6 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.numbers.edit': numberEdit,
   'business.numbers.verification': lazy(() => import('../features/numbers/number-verification-page.tsx')),
   'business.setting.number': numberEdit,
+  'business.messaging': lazy(() => import('../features/inbox/inbox-page.tsx')),
   'business.sandbox-phones': lazy(() => import('../features/telephony/sandbox-phones-page.tsx')),
 };

@@ -15,6 +15,9 @@ import businessEn from '../locales/business.en.json';
 import businessEs from '../locales/business.es.json';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
+import inboxBr from '../locales/inbox.br.json';
+import inboxEn from '../locales/inbox.en.json';
+import inboxEs from '../locales/inbox.es.json';
 import installsBr from '../locales/installs.br.json';
 import installsEn from '../locales/installs.en.json';
 import installsEs from '../locales/installs.es.json';
@@ -68,6 +71,7 @@ void i18next.use(initReactI18next).init({
         agencyEn,
         businessEn,
         installsEn,
+        inboxEn,
         numbersSetupEn,
         sandboxEn,
       ].reduce(merge, serverMessages('en') as Tree),
@@ -81,6 +85,7 @@ void i18next.use(initReactI18next).init({
         agencyEs,
         businessEs,
         installsEs,
+        inboxEs,
         numbersSetupEs,
         sandboxEs,
       ].reduce(merge, serverMessages('es') as Tree),
@@ -94,6 +99,7 @@ void i18next.use(initReactI18next).init({
         agencyBr,
         businessBr,
         installsBr,
+        inboxBr,
         numbersSetupBr,
         sandboxBr,
       ].reduce(merge, serverMessages('br') as Tree),
