@@ -22,6 +22,7 @@ import { passwordResetRequestJob } from './modules/auth/jobs.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { packagesRoutes } from './modules/billing/routes/packages.ts';
 import { plansRoutes } from './modules/billing/routes/plans.ts';
+import { monthlyUsageResetJob } from './modules/businesses/jobs.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
 import { businessLetsIn } from './modules/businesses/service.ts';
 import { phoneListsRoutes } from './modules/compliance/routes.ts';
@@ -106,6 +107,7 @@ declare module 'fastify' {
 function plugModules(p: Plugs): void {
   p.queue.register(p.deps.mailer.job);
   p.queue.register(passwordResetRequestJob);
+  p.queue.register(monthlyUsageResetJob);
   p.webhooks.provider(twilioProvider((sid) => twilioAuthTokenBySid(p.deps, sid)));
   numbersWebhooks(p.webhooks, p.deps);
   p.widget.resolve = installByKey;

@@ -25,6 +25,8 @@ export type JobDef<S extends z.ZodType = z.ZodType> = {
   name: string;
   payload: S;
   retry: JobRetry;
+  /** A cron expression (UTC): pg-boss enqueues the job on that schedule, once across all processes. */
+  cron?: string;
   /** Builds its own context from the payload: a job is never a pretend user (ADR 012). */
   handler: (deps: Deps, payload: z.infer<S>, run: JobRun) => Promise<void>;
 };
@@ -93,8 +95,8 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
   const boss = new PgBoss({
     db: counted,
     schema: JOB_SCHEMA,
-    // Cron schedules are not used yet; maintenance (expiring stuck jobs, archiving) runs where jobs are worked.
-    schedule: false,
+    // Cron schedules (jobs with `cron`) and maintenance (expiring stuck jobs, archiving) run where jobs are worked.
+    schedule: opts.workers,
     supervise: opts.workers,
   });
   boss.on('error', (err) => opts.log.error({ err }, 'job queue error'));
@@ -119,6 +121,8 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
           retryDelay: job.retry.delaySeconds,
           retryBackoff: job.retry.backoff,
         });
+        // An upsert by name: every process may declare it, pg-boss enqueues each occurrence once.
+        if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
         if (!opts.workers) continue;
         const id = await boss.work<unknown>(
           job.name,
