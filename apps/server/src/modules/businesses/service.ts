@@ -128,3 +128,12 @@ export async function countCall(ctx: Ctx): Promise<boolean> {
     .returning({ id: businesses.id });
   return rows.length > 0;
 }
+
+/** Whether the business has the sales-user extension (spec 000 §6: contacts and tags for sales users). */
+export async function hasSalesUserExtension(ctx: Pick<Ctx, 'db'>, input: { id: number }): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ on: businesses.has_sales_user_extension })
+    .from(businesses)
+    .where(eq(businesses.id, input.id));
+  return row?.on ?? false;
+}
