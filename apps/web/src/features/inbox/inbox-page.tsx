@@ -22,6 +22,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { pathOf } from '../../lib/nav/route-table.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { keys } from '../../lib/query-keys.ts';
 import { useInstallOptions } from '../telephony/api/sandbox-phones.ts';
 import { PER_PAGE, useContact, useConversations } from './api/inbox.ts';
 import { ContactPanel } from './contact-panel.tsx';
@@ -98,6 +100,11 @@ export default function InboxPage() {
 
   const list = useConversations(installId, { type, keyword: debounced, page });
   const contact = useContact(openId);
+  // Opening a conversation marks it read on the server: the list's unread badges follow.
+  const readAt = contact.dataUpdatedAt;
+  useEffect(() => {
+    if (readAt) void queryClient.invalidateQueries({ queryKey: keys.inbox.lists() });
+  }, [readAt]);
   const rows = list.data?.data ?? [];
   const total = list.data?.meta?.total ?? rows.length;
   const pages = list.data?.meta?.last_page ?? Math.max(1, Math.ceil(total / PER_PAGE));

@@ -63,5 +63,5 @@ export type Template = { id: number; name: string; body: string; active?: boolea
 
 export type Paged<T> = {
   data: T[];
-  meta?: { total?: number; page?: number; per_page?: number; last_page?: number };
+  meta?: { total?: number; page?: number; perPage?: number; last_page?: number };
 };

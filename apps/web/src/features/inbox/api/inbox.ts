@@ -22,7 +22,7 @@ export const PER_PAGE = 10;
 export type InboxQuery = { type: InboxType; keyword: string; page: number };
 
 export function useConversations(installId: number | null, query: InboxQuery) {
-  const q = { type: query.type, keyword: query.keyword || undefined, page: query.page, per_page: PER_PAGE };
+  const q = { type: query.type, keyword: query.keyword || undefined, page: query.page, perPage: PER_PAGE };
   return useQuery({
     queryKey: keys.inbox.list(installId ?? 0, q),
     queryFn: ({ signal }) =>
