@@ -25,9 +25,10 @@ import { pathOf } from '../../lib/nav/route-table.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { useInstallOptions } from '../telephony/api/sandbox-phones.ts';
-import { PER_PAGE, useContact, useConversations } from './api/inbox.ts';
+import { agentName, PER_PAGE, useContact, useConversations, useSmsAgents } from './api/inbox.ts';
 import { ContactPanel } from './contact-panel.tsx';
 import { ConversationPane } from './conversation-pane.tsx';
+import { NewConversation } from './new-conversation.tsx';
 import { PushPrompt } from './push-prompt.tsx';
 import { SendBox } from './send-box.tsx';
 import { INBOX_TYPES, type InboxConversation, type InboxType } from './types.ts';
@@ -38,10 +39,12 @@ const PANE_HEIGHT = 'calc(100vh - 260px)';
 function ConversationRow({
   c,
   active,
+  agent,
   onOpen,
 }: {
   c: InboxConversation;
   active: boolean;
+  agent: string | null;
   onOpen: () => void;
 }) {
   const { t } = useTranslation();
@@ -66,6 +69,11 @@ function ConversationRow({
             <Text size="xs" c="dimmed" truncate>
               {preview}
             </Text>
+            {agent && (
+              <Text size="xs" c="blue" truncate data-testid="assigned-agent">
+                {t('inbox.assigned', { name: agent })}
+              </Text>
+            )}
           </Stack>
           {c.unread > 0 && (
             <Badge color="red" circle={c.unread < 10} data-testid="unread-badge">
@@ -105,6 +113,11 @@ export default function InboxPage() {
   useEffect(() => {
     if (readAt) void queryClient.invalidateQueries({ queryKey: keys.inbox.lists() });
   }, [readAt]);
+  const agents = useSmsAgents(installId);
+  const agentOf = (id: number | null) => {
+    const a = id ? agents.data?.find((x) => x.id === id) : undefined;
+    return a ? agentName(a) : null;
+  };
   const rows = list.data?.data ?? [];
   const total = list.data?.meta?.total ?? rows.length;
   const pages = list.data?.meta?.last_page ?? Math.max(1, Math.ceil(total / PER_PAGE));
@@ -126,17 +139,20 @@ export default function InboxPage() {
       <PushPrompt />
       <Group justify="space-between">
         <Title order={3}>{t('inbox.title')}</Title>
-        <Select
-          aria-label={t('inbox.install')}
-          data={active.map((i) => ({
-            value: String(i.id),
-            label: i.number ? `${i.name} (${i.number})` : i.name,
-          }))}
-          value={installId ? String(installId) : null}
-          onChange={(v) => v && navigate(pathOf('business.messaging', { installId: v }))}
-          allowDeselect={false}
-          data-testid="install-picker"
-        />
+        <Group gap="xs">
+          {installId && <NewConversation installId={installId} onStarted={setOpenId} />}
+          <Select
+            aria-label={t('inbox.install')}
+            data={active.map((i) => ({
+              value: String(i.id),
+              label: i.number ? `${i.name} (${i.number})` : i.name,
+            }))}
+            value={installId ? String(installId) : null}
+            onChange={(v) => v && navigate(pathOf('business.messaging', { installId: v }))}
+            allowDeselect={false}
+            data-testid="install-picker"
+          />
+        </Group>
       </Group>
       <Grid gutter="sm">
         <Grid.Col span={{ base: 12, md: 4 }}>
@@ -169,6 +185,7 @@ export default function InboxPage() {
                     key={row.id}
                     c={row}
                     active={row.id === openId}
+                    agent={agentOf(row.agent_user_id)}
                     onOpen={() => setOpenId(row.id)}
                   />
                 ))}

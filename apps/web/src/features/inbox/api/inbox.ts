@@ -173,3 +173,12 @@ export function readDataUrl(file: File): Promise<string> {
     reader.readAsDataURL(file);
   });
 }
+
+/** Starts a conversation with a new contact on the install (POST /v1/chats/installs/{id}/contacts). */
+export function useStartConversation(installId: number) {
+  return useMutation({
+    mutationFn: (input: { phone: string; name?: string }) =>
+      api<Data<{ id: number }>>(`${CHATS}/installs/${installId}/contacts`, { method: 'POST', body: input }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.inbox.lists() }),
+  });
+}
