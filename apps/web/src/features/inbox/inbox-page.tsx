@@ -29,7 +29,6 @@ import { agentName, PER_PAGE, useContact, useConversations, useSmsAgents } from 
 import { ContactPanel } from './contact-panel.tsx';
 import { ConversationPane } from './conversation-pane.tsx';
 import { NewConversation } from './new-conversation.tsx';
-import { PushPrompt } from './push-prompt.tsx';
 import { SendBox } from './send-box.tsx';
 import { INBOX_TYPES, type InboxConversation, type InboxType } from './types.ts';
 
@@ -136,7 +135,6 @@ export default function InboxPage() {
 
   return (
     <Stack gap="sm">
-      <PushPrompt />
       <Group justify="space-between">
         <Title order={3}>{t('inbox.title')}</Title>
         <Group gap="xs">
