@@ -148,6 +148,7 @@ export default function InboxPage() {
             value={installId ? String(installId) : null}
             onChange={(v) => v && navigate(pathOf('business.messaging', { installId: v }))}
             allowDeselect={false}
+            w={320}
             data-testid="install-picker"
           />
         </Group>
