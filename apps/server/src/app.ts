@@ -34,6 +34,9 @@ import { installsWidgetRoutes } from './modules/installs/widget.ts';
 import { createMailer } from './modules/notifications/mailer.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
+import { registerPushListeners } from './modules/push/listeners.ts';
+import { pushRoutes } from './modules/push/routes.ts';
+import { ensureVapidKeys } from './modules/push/service.ts';
 import { pagesRoutes } from './modules/sites/routes/pages.ts';
 import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
 import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
@@ -122,6 +125,9 @@ function plugModules(p: Plugs): void {
   // The sandbox carrier forgets its numbers on a restart: the database's are put back.
   p.onReady.push(restoreSandboxNumbers);
   p.onReady.push(sealAgencySecrets);
+  // Web Push: the VAPID keys exist from the first start; a text in notifies subscribed browsers.
+  p.onReady.push(ensureVapidKeys);
+  registerPushListeners(p.deps.events, p.deps);
 }
 
 /**
@@ -281,6 +287,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         sandboxPhonesRoutes,
         tasksRoutes,
         templatesRoutes,
+        pushRoutes,
         contactsRoutes,
       ]) {
         await api.register(routes, deps);

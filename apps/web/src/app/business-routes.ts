@@ -41,5 +41,6 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.templates.create': templateForm,
   'business.templates.edit': templateForm,
   'business.tags': lazy(() => import('../features/tags/tags-page.tsx')),
+  'business.messaging': lazy(() => import('../features/inbox/inbox-page.tsx')),
   'business.sandbox-phones': lazy(() => import('../features/telephony/sandbox-phones-page.tsx')),
 };

@@ -18,6 +18,9 @@ import contactsEn from '../locales/contacts.en.json';
 import contactsEs from '../locales/contacts.es.json';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
+import inboxBr from '../locales/inbox.br.json';
+import inboxEn from '../locales/inbox.en.json';
+import inboxEs from '../locales/inbox.es.json';
 import installsBr from '../locales/installs.br.json';
 import installsEn from '../locales/installs.en.json';
 import installsEs from '../locales/installs.es.json';
@@ -74,6 +77,7 @@ void i18next.use(initReactI18next).init({
         agencyEn,
         businessEn,
         installsEn,
+        inboxEn,
         numbersSetupEn,
         sandboxEn,
         contactsEn,
@@ -89,6 +93,7 @@ void i18next.use(initReactI18next).init({
         agencyEs,
         businessEs,
         installsEs,
+        inboxEs,
         numbersSetupEs,
         sandboxEs,
         contactsEs,
@@ -104,6 +109,7 @@ void i18next.use(initReactI18next).init({
         agencyBr,
         businessBr,
         installsBr,
+        inboxBr,
         numbersSetupBr,
         sandboxBr,
         contactsBr,

@@ -118,4 +118,14 @@ export const keys = {
     /** The carrier's caller-id check of one phone number (polled on the verification screen). */
     callerId: (phone: string) => ['numbers', 'caller-id', phone] as const,
   },
+  /** The inbox (ADR 037): lists per install, filter, search and page; one conversation's contact and history. */
+  inbox: {
+    all: ['inbox'] as const,
+    lists: () => ['inbox', 'list'] as const,
+    list: (installId: number, query: Record<string, string | number | undefined>) =>
+      ['inbox', 'list', installId, query] as const,
+    contact: (id: number) => ['inbox', 'contact', id] as const,
+    conversation: (id: number) => ['inbox', 'contact', id, 'conversations'] as const,
+    smsAgents: (installId: number) => ['inbox', 'sms-agents', installId] as const,
+  },
 };
