@@ -35,10 +35,14 @@ import { installsWidgetRoutes } from './modules/installs/widget.ts';
 import { createMailer } from './modules/notifications/mailer.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
+import { registerPushListeners } from './modules/push/listeners.ts';
+import { pushRoutes } from './modules/push/routes.ts';
+import { ensureVapidKeys } from './modules/push/service.ts';
 import { pagesRoutes } from './modules/sites/routes/pages.ts';
 import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
 import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
 import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
+import { tasksRoutes } from './modules/tasks/routes.ts';
 import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
 import { callsRoutes } from './modules/telephony/routes/calls.ts';
 import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
@@ -46,6 +50,7 @@ import { sandboxPhonesRoutes } from './modules/telephony/routes/sandbox.ts';
 import { restoreSandboxNumbers, scheduledCallJob } from './modules/telephony/service.ts';
 import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
 import { telephonyWidgetRoutes } from './modules/telephony/widget.ts';
+import { templatesRoutes } from './modules/templates/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { sessionHolder } from './modules/users/service.ts';
 import { authPlugin, type SessionHolder } from './platform/auth/plugin.ts';
@@ -121,6 +126,9 @@ function plugModules(p: Plugs): void {
   // The sandbox carrier forgets its numbers on a restart: the database's are put back.
   p.onReady.push(restoreSandboxNumbers);
   p.onReady.push(sealAgencySecrets);
+  // Web Push: the VAPID keys exist from the first start; a text in notifies subscribed browsers.
+  p.onReady.push(ensureVapidKeys);
+  registerPushListeners(p.deps.events, p.deps);
 }
 
 /**
@@ -279,6 +287,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         numbersRoutes,
         sandboxPhonesRoutes,
         inboxRoutes,
+        tasksRoutes,
+        templatesRoutes,
+        pushRoutes,
         contactsRoutes,
       ]) {
         await api.register(routes, deps);

@@ -18,6 +18,7 @@ import { AppShell, LoadingOverlay } from '@mantine/core';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { currentRoute } from '../app/root.tsx';
 import { useAuth } from '../lib/auth-store.ts';
+import { useRealtime } from '../lib/realtime.ts';
 import { logout } from '../lib/session.ts';
 import { useSite } from '../lib/site.ts';
 import { AppFooter } from './app/app-footer.tsx';
@@ -35,7 +36,7 @@ const NAVBAR_WIDTH = 260;
 const FOOTER_HEIGHT = 40;
 
 export default function AppLayout() {
-  const { user, mainToken } = useAuth();
+  const { user, mainToken, token } = useAuth();
   const site = useSite();
   const location = useLocation();
   const navigate = useNavigate();
@@ -43,6 +44,8 @@ export default function AppLayout() {
   const sidebar = useSidebar(location.pathname);
   const impersonation = useImpersonation();
   const routeLoading = useRouteLoading(route?.name);
+  // One realtime socket while signed in: new messages, tasks and statuses refresh screens and badges.
+  useRealtime(user ? token : null);
 
   // Nobody signed in (Root shows its loader while a stored token's profile loads): no shell, only the
   // route, whose guard sends the visitor to sign in with the path kept.

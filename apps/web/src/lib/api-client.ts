@@ -60,6 +60,8 @@ type Options = {
   body?: unknown;
   query?: Record<string, string | number | undefined>;
   silent?: boolean;
+  /** Aborts the call (a `cancellable` call of spec 001 when the user moves on). */
+  signal?: AbortSignal;
 };
 
 /**
@@ -81,8 +83,11 @@ export async function api<T>(path: string, opts: Options = {}): Promise<T> {
       method: opts.method ?? 'GET',
       headers,
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: opts.signal,
     });
   } catch (err) {
+    // Aborted on purpose: not a network failure, and nobody waits for it.
+    if (opts.signal?.aborted) throw err;
     throw new ApiError(0, { message: err instanceof Error ? err.message : String(err), code: 'NETWORK' });
   }
   const body = res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => null) : null;

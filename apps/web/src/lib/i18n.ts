@@ -13,8 +13,14 @@ import br from '../locales/br.json';
 import businessBr from '../locales/business.br.json';
 import businessEn from '../locales/business.en.json';
 import businessEs from '../locales/business.es.json';
+import contactsBr from '../locales/contacts.br.json';
+import contactsEn from '../locales/contacts.en.json';
+import contactsEs from '../locales/contacts.es.json';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
+import inboxBr from '../locales/inbox.br.json';
+import inboxEn from '../locales/inbox.en.json';
+import inboxEs from '../locales/inbox.es.json';
 import installsBr from '../locales/installs.br.json';
 import installsEn from '../locales/installs.en.json';
 import installsEs from '../locales/installs.es.json';
@@ -30,6 +36,9 @@ import sandboxEs from '../locales/sandbox.es.json';
 import screensBr from '../locales/screens.br.json';
 import screensEn from '../locales/screens.en.json';
 import screensEs from '../locales/screens.es.json';
+import tasksBr from '../locales/tasks.br.json';
+import tasksEn from '../locales/tasks.en.json';
+import tasksEs from '../locales/tasks.es.json';
 import { setApiLanguage } from './api-client.ts';
 
 type Tree = { [k: string]: string | Tree };
@@ -68,8 +77,11 @@ void i18next.use(initReactI18next).init({
         agencyEn,
         businessEn,
         installsEn,
+        inboxEn,
         numbersSetupEn,
         sandboxEn,
+        contactsEn,
+        tasksEn,
       ].reduce(merge, serverMessages('en') as Tree),
     },
     es: {
@@ -81,8 +93,11 @@ void i18next.use(initReactI18next).init({
         agencyEs,
         businessEs,
         installsEs,
+        inboxEs,
         numbersSetupEs,
         sandboxEs,
+        contactsEs,
+        tasksEs,
       ].reduce(merge, serverMessages('es') as Tree),
     },
     br: {
@@ -94,8 +109,11 @@ void i18next.use(initReactI18next).init({
         agencyBr,
         businessBr,
         installsBr,
+        inboxBr,
         numbersSetupBr,
         sandboxBr,
+        contactsBr,
+        tasksBr,
       ].reduce(merge, serverMessages('br') as Tree),
     },
   },

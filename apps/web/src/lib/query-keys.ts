@@ -56,6 +56,19 @@ export const keys = {
   },
   /** The carrier sandbox's simulated phones the business sees (Sandbox Phones, polled while open). */
   sandboxPhones: { all: ['sandbox-phones'] as const },
+  tasks: {
+    all: ['tasks'] as const,
+    list: () => ['tasks', 'list'] as const,
+  },
+  templates: {
+    all: ['templates'] as const,
+    list: () => ['templates', 'list'] as const,
+    detail: (id: number) => ['templates', 'detail', id] as const,
+  },
+  tags: {
+    all: ['tags'] as const,
+    list: () => ['tags', 'list'] as const,
+  },
   whitelabels: {
     all: ['whitelabels'] as const,
     list: () => ['whitelabels', 'list'] as const,
@@ -104,5 +117,15 @@ export const keys = {
     detail: (id: number) => ['numbers', 'detail', id] as const,
     /** The carrier's caller-id check of one phone number (polled on the verification screen). */
     callerId: (phone: string) => ['numbers', 'caller-id', phone] as const,
+  },
+  /** The inbox (ADR 037): lists per install, filter, search and page; one conversation's contact and history. */
+  inbox: {
+    all: ['inbox'] as const,
+    lists: () => ['inbox', 'list'] as const,
+    list: (installId: number, query: Record<string, string | number | undefined>) =>
+      ['inbox', 'list', installId, query] as const,
+    contact: (id: number) => ['inbox', 'contact', id] as const,
+    conversation: (id: number) => ['inbox', 'contact', id, 'conversations'] as const,
+    smsAgents: (installId: number) => ['inbox', 'sms-agents', installId] as const,
   },
 };

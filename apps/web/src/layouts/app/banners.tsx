@@ -1,8 +1,9 @@
 import { Alert, Anchor, Box } from '@mantine/core';
 import type { TUser } from '@stn/contracts/profile';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { enablePush, renewPush } from '../../features/inbox/push.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { agencySmsBanner, bannersHidden, type UsageLevel, usageOf } from './layout-rules.ts';
 
@@ -43,11 +44,16 @@ function notificationPermission(): NotificationPermission | null {
 /** Business users whose browser has not been asked yet: 'We recommend enabling desktop notification.' */
 function NotificationPrompt() {
   const [permission, setPermission] = useState(notificationPermission);
+  // A browser that granted it registers its push subscription again (it may have changed; ADR 037).
+  useEffect(() => {
+    void renewPush();
+  }, []);
   if (permission !== 'default') return null;
+  // The permission, then the service worker and the push subscription sent to api/v1/pusher/beams-auth.
   const ask = () => {
-    void Notification.requestPermission()
-      .then(setPermission)
-      .catch(() => setPermission(notificationPermission()));
+    void enablePush()
+      .catch(() => undefined)
+      .finally(() => setPermission(notificationPermission()));
   };
   return (
     <Alert mb="sm" color="blue" variant="light" data-testid="banner-notifications">

@@ -1,0 +1,116 @@
+// The push module (ADR 037): the VAPID keys (generated and stored on the first start, the private key
+// sealed), the browsers' subscriptions registered at api/v1/pusher/beams-auth, and the pushes sent to a
+// business's subscribed users when a text comes in.
+import type { TPushSubscription } from '@stn/contracts/push';
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { Deps } from '../../platform/deps.ts';
+import { forbidden } from '../../platform/http/errors.ts';
+import type { Ctx } from '../../platform/tenancy/context.ts';
+import { pushSubscriptions, pushVapidKeys } from './tables.ts';
+import { generateVapidKeys, sendPush, type VapidKeys } from './webpush.ts';
+
+const cache = new WeakMap<Deps, Promise<VapidKeys>>();
+
+async function loadOrCreate(deps: Deps): Promise<VapidKeys> {
+  const first = async () =>
+    (await deps.db.select().from(pushVapidKeys).orderBy(asc(pushVapidKeys.id)).limit(1))[0];
+  let row = await first();
+  if (!row) {
+    const keys = generateVapidKeys();
+    await deps.db
+      .insert(pushVapidKeys)
+      .values({ public_key: keys.publicKey, private_key: deps.secrets.seal(keys.privateKey) });
+    // Two processes starting together may both insert: the oldest row wins for everyone.
+    row = await first();
+  }
+  if (!row) throw new Error('push: no VAPID keys');
+  return { publicKey: row.public_key, privateKey: deps.secrets.open(row.private_key) };
+}
+
+/** The platform's VAPID keys, created on the first call (the app's start-up step calls it). */
+export function vapidKeys(deps: Deps): Promise<VapidKeys> {
+  let keys = cache.get(deps);
+  if (!keys) {
+    keys = loadOrCreate(deps);
+    keys.catch(() => cache.delete(deps));
+    cache.set(deps, keys);
+  }
+  return keys;
+}
+
+export async function ensureVapidKeys(deps: Deps): Promise<void> {
+  await vapidKeys(deps);
+}
+
+export async function vapidPublicKey(ctx: Ctx): Promise<string> {
+  return (await vapidKeys(ctx.deps)).publicKey;
+}
+
+/** Registers (or moves to the caller) a browser's subscription; one row per endpoint. */
+export async function registerSubscription(ctx: Ctx, input: { subscription: TPushSubscription }) {
+  if (ctx.by.kind !== 'user') throw forbidden();
+  const actor = ctx.by.actor;
+  const { endpoint, keys } = input.subscription;
+  const values = {
+    user_id: actor.userId,
+    agency_id: actor.agencyId,
+    business_id: actor.businessId,
+    endpoint,
+    p256dh: keys.p256dh,
+    auth: keys.auth,
+  };
+  const [row] = await ctx.db
+    .insert(pushSubscriptions)
+    .values(values)
+    .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: { ...values, updated_at: new Date() } })
+    .returning({ id: pushSubscriptions.id, endpoint: pushSubscriptions.endpoint });
+  if (!row) throw new Error('push: subscription not stored');
+  return row;
+}
+
+/** The subject of our VAPID claims: who the push services may contact. */
+function subjectOf(deps: Deps): string {
+  return `mailto:${deps.config.mailFrom.replace(/^.*<([^>]+)>.*$/, '$1')}`;
+}
+
+export type PushPayload = { title: string; body: string; url: string; tag?: string };
+
+/**
+ * Pushes to every subscribed browser of the given users; a subscription the push service says is gone is
+ * deleted. Returns how many were sent. `fetcher` is for tests (a local push service).
+ */
+export async function pushToUsers(
+  deps: Deps,
+  where: { businessId: number; userIds?: number[] },
+  payload: PushPayload,
+  fetcher: typeof fetch = fetch,
+): Promise<number> {
+  const rows = await deps.db
+    .select()
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.business_id, where.businessId));
+  const targets = where.userIds ? rows.filter((r) => where.userIds?.includes(r.user_id)) : rows;
+  if (targets.length === 0) return 0;
+  const keys = await vapidKeys(deps);
+  const gone: number[] = [];
+  let sent = 0;
+  await Promise.all(
+    targets.map(async (s) => {
+      try {
+        const res = await sendPush(
+          { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
+          payload,
+          keys,
+          subjectOf(deps),
+          fetcher,
+        );
+        if (res.gone) gone.push(s.id);
+        else if (res.status < 300) sent += 1;
+      } catch (err) {
+        deps.log.warn({ err, endpoint: s.endpoint }, 'push failed');
+      }
+    }),
+  );
+  if (gone.length) await deps.db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, gone));
+  return sent;
+}

@@ -1,0 +1,135 @@
+import { Badge, Button, Group, Image, Loader, Paper, ScrollArea, Stack, Text } from '@mantine/core';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useContactAction, useConversation } from './api/inbox.ts';
+import { canCancel, canResend, statusColor } from './message-count.ts';
+import type { ConversationItem, InboxMessage } from './types.ts';
+
+const time = (iso: string) => new Date(iso).toLocaleString();
+
+function MessageBubble({ message, contactId }: { message: InboxMessage; contactId: number }) {
+  const { t } = useTranslation();
+  const action = useContactAction(contactId);
+  const out = message.direction === 'out';
+  return (
+    <Group
+      justify={out ? 'flex-end' : 'flex-start'}
+      data-testid={`message-${message.id}`}
+      data-direction={message.direction}
+    >
+      <Paper p="xs" radius="md" bg={out ? 'blue.0' : 'gray.1'} maw="75%">
+        <Stack gap={4}>
+          {message.media.map((m) =>
+            m.content_type.startsWith('image/') ? (
+              <Image key={m.url} src={m.url} alt={m.name} maw={240} radius="sm" data-testid="message-image" />
+            ) : (
+              <a key={m.url} href={m.url} target="_blank" rel="noreferrer">
+                {m.name}
+              </a>
+            ),
+          )}
+          {message.body && (
+            <Text
+              size="sm"
+              style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+              data-testid="message-body"
+            >
+              {message.body}
+            </Text>
+          )}
+          <Group gap={6} justify="flex-end">
+            <Text size="xs" c="dimmed">
+              {message.status === 'scheduled' && message.send_at
+                ? time(message.send_at)
+                : time(message.sent_at)}
+            </Text>
+            {out && (
+              <Badge size="xs" color={statusColor(message.status)} data-testid="message-status">
+                {t(`inbox.status.${message.status}`, { defaultValue: message.status })}
+              </Badge>
+            )}
+          </Group>
+          {message.error_message && (
+            <Text size="xs" c="red">
+              {message.error_code ? `${message.error_code}: ` : ''}
+              {message.error_message}
+            </Text>
+          )}
+          {out && canResend(message.status) && (
+            <Button
+              size="compact-xs"
+              variant="light"
+              loading={action.isPending}
+              onClick={() => action.mutate({ action: 'resend-messages', message_id: message.id })}
+            >
+              {t('inbox.resend')}
+            </Button>
+          )}
+          {out && canCancel(message.status) && (
+            <Button
+              size="compact-xs"
+              variant="light"
+              color="red"
+              loading={action.isPending}
+              onClick={() => action.mutate({ action: 'cancel-schedule', message_id: message.id })}
+            >
+              {t('inbox.cancel_schedule')}
+            </Button>
+          )}
+        </Stack>
+      </Paper>
+    </Group>
+  );
+}
+
+function CallRow({ item }: { item: Extract<ConversationItem, { kind: 'call' }> }) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="center" data-testid={`call-${item.call.id}`}>
+      <Badge variant="outline" color="gray">
+        {t('inbox.call', { outcome: item.call.outcome, when: time(item.at) })}
+        {item.call.duration ? ` · ${item.call.duration}s` : ''}
+        {item.call.agent_name ? ` · ${item.call.agent_name}` : ''}
+      </Badge>
+    </Group>
+  );
+}
+
+/** The history of one conversation: messages and calls together, oldest first, scrolled to the newest. */
+export function ConversationPane({ contactId }: { contactId: number }) {
+  const { t } = useTranslation();
+  const history = useConversation(contactId);
+  const viewport = useRef<HTMLDivElement>(null);
+  const items = history.data ?? [];
+  const last = items.length;
+
+  useEffect(() => {
+    if (last >= 0) viewport.current?.scrollTo({ top: viewport.current.scrollHeight });
+  }, [last]);
+
+  if (history.isLoading) return <Loader m="md" />;
+  if (history.isError)
+    return (
+      <Text c="red" m="md">
+        {t('business.common.load_failed')}
+      </Text>
+    );
+  return (
+    <ScrollArea h="100%" viewportRef={viewport} data-testid="conversation">
+      <Stack gap="xs" p="xs">
+        {items.length === 0 && (
+          <Text c="dimmed" ta="center">
+            {t('inbox.no_messages')}
+          </Text>
+        )}
+        {items.map((item) =>
+          item.kind === 'message' ? (
+            <MessageBubble key={`m${item.message.id}`} message={item.message} contactId={contactId} />
+          ) : (
+            <CallRow key={`c${item.call.id}`} item={item} />
+          ),
+        )}
+      </Stack>
+    </ScrollArea>
+  );
+}

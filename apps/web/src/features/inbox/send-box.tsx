@@ -1,0 +1,192 @@
+import {
+  ActionIcon,
+  Button,
+  CloseButton,
+  FileButton,
+  Group,
+  Image,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../lib/api-client.ts';
+import { toastError } from '../../lib/toast.ts';
+import { readDataUrl, restrictedPreview, useSend, useSmsTemplates } from './api/inbox.ts';
+import { messageCount } from './message-count.ts';
+import { RestrictedContentModal } from './restricted-content-modal.tsx';
+
+const MAX_IMAGES = 5;
+
+/** The send box: text, images, a template, a time to schedule it; the counter of spec 000 §4. */
+export function SendBox({ contactId, disabledReason }: { contactId: number; disabledReason: string | null }) {
+  const { t } = useTranslation();
+  const send = useSend(contactId);
+  const templates = useSmsTemplates();
+  const [body, setBody] = useState('');
+  const [images, setImages] = useState<string[]>([]);
+  const [templateId, setTemplateId] = useState<string | null>(null);
+  const [sendAt, setSendAt] = useState('');
+  const [scheduling, setScheduling] = useState(false);
+  const [restricted, setRestricted] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+
+  const addFiles = async (files: File[]) => {
+    const images = files.filter((f) => f.type.startsWith('image/'));
+    if (images.length < files.length) toastError(t('inbox.send.images_only'));
+    const urls = await Promise.all(images.map(readDataUrl));
+    setImages((cur) => [...cur, ...urls].slice(0, MAX_IMAGES));
+  };
+
+  const pickTemplate = (id: string | null) => {
+    setTemplateId(id);
+    const template = templates.data?.find((tpl) => String(tpl.id) === id);
+    if (template) setBody(template.body);
+  };
+
+  const submit = () => {
+    setRefusal(null);
+    if (!body.trim() && images.length === 0) return;
+    if (scheduling && !sendAt) {
+      setRefusal(t('inbox.send.when_required'));
+      return;
+    }
+    send.mutate(
+      {
+        body,
+        media: images,
+        template_id: templateId ? Number(templateId) : undefined,
+        send_at: scheduling && sendAt ? new Date(sendAt).toISOString() : undefined,
+      },
+      {
+        onSuccess: () => {
+          setBody('');
+          setImages([]);
+          setTemplateId(null);
+          setSendAt('');
+          setScheduling(false);
+        },
+        onError: (err) => {
+          const preview = restrictedPreview(err);
+          if (preview !== null) return setRestricted(preview);
+          const message =
+            err instanceof ApiError
+              ? (Object.values(err.body?.errors ?? {})[0]?.[0] ?? err.message)
+              : t('inbox.send.failed');
+          setRefusal(message);
+        },
+      },
+    );
+  };
+
+  const count = messageCount(body, images.length);
+  return (
+    <Paper withBorder p="sm">
+      <Stack gap="xs">
+        {disabledReason && (
+          <Text size="sm" c="orange" data-testid="send-warning">
+            {disabledReason}
+          </Text>
+        )}
+        {refusal && (
+          <Text size="sm" c="red" role="alert" data-testid="send-refusal">
+            {refusal}
+          </Text>
+        )}
+        {images.length > 0 && (
+          <Group gap="xs">
+            {images.map((src, i) => (
+              <div key={src.slice(-40) + String(i)} style={{ position: 'relative' }}>
+                <Image src={src} w={64} h={64} fit="cover" radius="sm" alt="" />
+                <CloseButton
+                  size="xs"
+                  style={{ position: 'absolute', top: 0, right: 0 }}
+                  aria-label={t('inbox.send.remove_image')}
+                  onClick={() => setImages((cur) => cur.filter((_, j) => j !== i))}
+                />
+              </div>
+            ))}
+          </Group>
+        )}
+        <Textarea
+          aria-label={t('inbox.send.placeholder')}
+          placeholder={t('inbox.send.placeholder')}
+          autosize
+          minRows={2}
+          maxRows={6}
+          maxLength={1600}
+          value={body}
+          onChange={(e) => setBody(e.currentTarget.value)}
+          data-testid="send-body"
+        />
+        <Group justify="space-between" wrap="wrap">
+          <Group gap="xs">
+            <FileButton
+              onChange={(files) => void addFiles(files)}
+              accept="image/png,image/jpeg,image/gif,image/webp"
+              multiple
+            >
+              {(props) => (
+                <ActionIcon
+                  {...props}
+                  variant="default"
+                  size="lg"
+                  aria-label={t('inbox.send.attach')}
+                  data-testid="attach-image"
+                >
+                  +
+                </ActionIcon>
+              )}
+            </FileButton>
+            <Select
+              size="xs"
+              w={180}
+              placeholder={t('inbox.send.template')}
+              data={(templates.data ?? [])
+                .filter((tpl) => tpl.active !== false)
+                .map((tpl) => ({ value: String(tpl.id), label: tpl.name }))}
+              value={templateId}
+              onChange={pickTemplate}
+              clearable
+              nothingFoundMessage={t('inbox.send.no_templates')}
+            />
+            <Button
+              size="xs"
+              variant={scheduling ? 'filled' : 'default'}
+              onClick={() => setScheduling((s) => !s)}
+            >
+              {t('inbox.send.schedule')}
+            </Button>
+            {scheduling && (
+              <TextInput
+                size="xs"
+                type="datetime-local"
+                aria-label={t('inbox.send.when')}
+                value={sendAt}
+                onChange={(e) => setSendAt(e.currentTarget.value)}
+              />
+            )}
+          </Group>
+          <Group gap="xs">
+            <Text size="xs" c="dimmed" data-testid="message-counter">
+              {t('inbox.send.counter', { length: body.length, count })}
+            </Text>
+            <Button
+              onClick={submit}
+              loading={send.isPending}
+              disabled={!body.trim() && images.length === 0}
+              data-testid="send-button"
+            >
+              {scheduling ? t('inbox.send.schedule_button') : t('inbox.send.button')}
+            </Button>
+          </Group>
+        </Group>
+      </Stack>
+      <RestrictedContentModal preview={restricted} onClose={() => setRestricted(null)} />
+    </Paper>
+  );
+}
