@@ -25,6 +25,9 @@ import { plansRoutes } from './modules/billing/routes/plans.ts';
 import { monthlyUsageResetJob } from './modules/businesses/jobs.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
 import { businessLetsIn } from './modules/businesses/service.ts';
+import { registerChatsListeners } from './modules/chats/listeners.ts';
+import { scheduledMessageJob } from './modules/chats/service.ts';
+import { registerChatsWebhooks } from './modules/chats/webhooks.ts';
 import { phoneListsRoutes } from './modules/compliance/routes.ts';
 import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
@@ -116,6 +119,10 @@ function plugModules(p: Plugs): void {
   // The sandbox carrier forgets its numbers on a restart: the database's are put back.
   p.onReady.push(restoreSandboxNumbers);
   p.onReady.push(sealAgencySecrets);
+  // Chats: inbound texts and status callbacks (telephony keeps voice), scheduled texts, realtime news.
+  registerChatsWebhooks(p.webhooks, p.deps);
+  p.queue.register(scheduledMessageJob);
+  registerChatsListeners(p.events, p.deps);
 }
 
 /**
