@@ -1,6 +1,6 @@
 // The carrier's texting webhooks (/webhooks/twilio/sms-in and sms-status; the tree has checked the
 // signature). Verify, record, answer: an inbound text is stored once and answered with an empty TwiML
-// document; a keyword's reply (STOP/START/HELP) and the realtime news go out after the answer.
+// document; a keyword's reply (STOP/START/HELP) is sent through the carrier's API first.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import type { FormBody, WebhookRegistry } from '../../platform/webhooks/tree.ts';
@@ -37,12 +37,11 @@ async function smsIn(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
   });
   if (result.kind === 'recorded' && result.keyword) {
     const { ctx, contactId, keyword } = result;
-    // After the answer: the carrier does not wait for our reply text.
-    setImmediate(() => {
-      void keywordReply(ctx, keyword)
-        .then((text) => sendAutoReply(ctx, { contactId, body: text }))
-        .catch((err) => deps.log.warn({ err }, 'keyword reply not sent'));
-    });
+    // Keywords are rare: the reply is sent before the answer, so a retry of a failed answer cannot
+    // lose it (the message row is already there, so a retry never sends it twice).
+    await keywordReply(ctx, keyword)
+      .then((text) => sendAutoReply(ctx, { contactId, body: text }))
+      .catch((err) => deps.log.warn({ err }, 'keyword reply not sent'));
   }
   return reply.type(TWIML_TYPE).send(EMPTY);
 }
