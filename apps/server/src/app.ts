@@ -108,7 +108,18 @@ function plugModules(p: Plugs): void {
   p.queue.register(p.deps.mailer.job);
   p.queue.register(passwordResetRequestJob);
   p.queue.register(monthlyUsageResetJob);
-  p.webhooks.provider(twilioProvider((sid) => twilioAuthTokenBySid(p.deps, sid)));
+  // The auth token of a signature check, read once every few seconds per account (every webhook asks).
+  const tokens = new Map<string, { at: number; token: Promise<string | null> }>();
+  p.webhooks.provider(
+    twilioProvider((sid) => {
+      const hit = tokens.get(sid);
+      if (hit && Date.now() - hit.at < 5_000) return hit.token;
+      if (tokens.size > 10_000) tokens.clear();
+      const token = twilioAuthTokenBySid(p.deps, sid);
+      tokens.set(sid, { at: Date.now(), token });
+      return token;
+    }),
+  );
   numbersWebhooks(p.webhooks, p.deps);
   p.widget.resolve = installByKey;
   p.widget.routes.push(installsWidgetRoutes);

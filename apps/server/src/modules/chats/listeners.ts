@@ -2,28 +2,31 @@
 // and `message_status`. Who may see a conversation is kept simple for now: the whole business's channel
 // (inbox.all users and agents alike); the web app only shows what its user may open (ADR 033).
 import type { TMessageStatusEvent, TNewMessageEvent } from '@stn/contracts/chats';
-import { eq } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { channel } from '../../platform/realtime/hub.ts';
-import { tenantContext } from '../../platform/tenancy/context.ts';
 import { messageReceived, messageStatusChanged } from './events.ts';
-import { inboundCount, toMessage } from './service.ts';
+import { toMessage } from './messages.ts';
 import { messages } from './tables.ts';
 
 export function registerChatsListeners(events: EventBus, deps: Deps): void {
   events.on(messageReceived, async (p) => {
-    const ctx = tenantContext(
-      deps,
-      { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
-      { kind: 'system', source: 'carrier', name: 'new message' },
-    );
-    const [row] = await deps.db.select().from(messages).where(eq(messages.id, p.messageId));
+    // One query: the message and how many came in from the contact.
+    const [row] = await deps.db
+      .select({
+        ...getTableColumns(messages),
+        inbound: sql<number>`(select count(*)::int from messages m where m.contact_id = ${p.contactId} and m.direction = 'in')`,
+      })
+      .from(messages)
+      .where(eq(messages.id, p.messageId));
+    if (!row) return;
+    const { inbound, ...message } = row;
     const data: TNewMessageEvent = {
       contact: p.contactId,
       install: p.installId,
-      number_of_messages: await inboundCount(ctx, { contactId: p.contactId }),
-      ...(row ? { message: toMessage(row) } : {}),
+      number_of_messages: inbound,
+      message: toMessage(message),
     };
     await deps.realtime.publish(channel.business(p.businessId), { type: 'new_message', data });
   });

@@ -17,11 +17,7 @@ import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/c
 import { agencyMessaging } from '../agencies/service.ts';
 import { businessName, countMessages } from '../businesses/service.ts';
 import { isBlocked } from '../compliance/service.ts';
-import {
-  findOrCreateContactByPhone,
-  setContactOptOut,
-  touchContactConversation,
-} from '../contacts/service.ts';
+import { findOrCreateContactByPhone, setContactOptOut } from '../contacts/service.ts';
 import { carrierAccountOf, numberTexted } from '../telephony/service.ts';
 import { messageReceived, messageStatusChanged } from './events.ts';
 import { fetchIncomingMedia } from './media.ts';
@@ -83,19 +79,22 @@ export type InboundResult =
 /** Records an inbound text once; a redelivery of the same MessageSid changes nothing. */
 export async function receiveInbound(deps: Deps, text: InboundText): Promise<InboundResult> {
   if (!text.messageSid || !text.from || !text.to) return { kind: 'ignored' };
-  const number = await numberTexted(deps, { to: text.to, accountSid: text.accountSid });
+  const number = await numberOf(deps, text.to, text.accountSid);
   if (!number) return { kind: 'ignored' };
   const ctx = tenantContext(
     deps,
     { level: 'business', agencyId: number.agencyId, businessId: number.businessId },
     { kind: 'system', source: 'carrier', name: 'inbound text' },
   );
-  // A retry of a message already stored answers at once (before fetching its media again).
-  const [known] = await deps.db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(eq(messages.carrier_sid, text.messageSid));
-  if (known) return { kind: 'duplicate' };
+  // A retry of an MMS already stored answers at once, before fetching its media again (a plain text's
+  // retry is caught by the insert below).
+  if (text.media.length) {
+    const [known] = await deps.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(eq(messages.carrier_sid, text.messageSid));
+    if (known) return { kind: 'duplicate' };
+  }
   // Blacklisted numbers (not whitelisted) are not let into the inbox, as they cannot request calls.
   if (await isBlocked(ctx, text.from)) return { kind: 'ignored' };
   const media = text.media.length
@@ -113,6 +112,7 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
       phone: text.from,
       installId: number.installId,
       source: 'sms',
+      lastMessageAt: sentAt,
     });
     const [row] = await tx.db
       .insert(messages)
@@ -132,12 +132,13 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
         sent_at: sentAt,
       })
       .onConflictDoNothing({ target: messages.carrier_sid })
-      .returning();
-    if (!row) return { kind: 'duplicate' } as const;
-    await countMessages(tx, { count: row.segments, enforce: false });
-    await touchContactConversation(tx, { contactId: contact.id, at: sentAt });
+      .returning({ id: messages.id, segments: messages.segments });
+    // A redelivery: the transaction rolls back (the contact's touch with it).
+    if (!row) throw DUPLICATE;
     if (keyword === 'stop') await setContactOptOut(tx, { contactId: contact.id, optedOut: true });
     if (keyword === 'start') await setContactOptOut(tx, { contactId: contact.id, optedOut: false });
+    // Last: the business row's lock is held only until the commit (every text of a business updates it).
+    await countMessages(tx, { count: row.segments, enforce: false });
     publish(tx, messageReceived, {
       messageId: row.id,
       agencyId: number.agencyId,
@@ -148,7 +149,34 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
       keyword,
     });
     return { kind: 'recorded', ctx, contactId: contact.id, installId: number.installId, keyword } as const;
+  }).catch((err: unknown) => {
+    if (err === DUPLICATE) return { kind: 'duplicate' } as const;
+    throw err;
   });
+}
+
+const DUPLICATE = new Error('duplicate delivery');
+
+/**
+ * The number texted, cached a few seconds per process (every inbound text asks; a number bought,
+ * moved or released is seen within NUMBER_TTL_MS).
+ */
+const NUMBER_TTL_MS = 5_000;
+type Texted = Awaited<ReturnType<typeof numberTexted>>;
+const numberCache = new WeakMap<Deps, Map<string, { at: number; value: Texted }>>();
+async function numberOf(deps: Deps, to: string, accountSid: string): Promise<Texted> {
+  let cache = numberCache.get(deps);
+  if (!cache) {
+    cache = new Map();
+    numberCache.set(deps, cache);
+  }
+  const key = `${accountSid}:${to}`;
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < NUMBER_TTL_MS) return hit.value;
+  const value = await numberTexted(deps, { to, accountSid });
+  if (cache.size > 10_000) cache.clear();
+  cache.set(key, { at: Date.now(), value });
+  return value;
 }
 
 /** The auto-reply to a keyword (en: a contact has no language), per the carriers' rules (CTIA). */

@@ -1,22 +1,29 @@
 // The contacts module's service. Placeholder functions the chats module needs (issue 10); the contacts
 // engineer owns this file and its full service (list, edit, import...).
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import { businessOf, type Ctx, found, scope } from '../../platform/tenancy/context.ts';
 import { contacts } from './tables.ts';
 
 export type ContactRow = typeof contacts.$inferSelect;
 
 /**
- * The context business's live contact with this phone (E.164), created on first contact. Concurrent first
- * messages from one phone make one contact (the partial unique index decides). The conversation moves to
- * `installId` when given.
+ * The context business's live contact with this phone (E.164), created on first contact, in one
+ * statement: concurrent first messages from one phone make one contact (the partial unique index
+ * decides). The conversation moves to `installId` when given; `lastMessageAt` moves the conversation's
+ * latest message time forward (never back).
  */
 export async function findOrCreateContactByPhone(
   ctx: Ctx,
-  input: { phone: string; installId: number | null; source: 'sms' | 'voice' | 'cms' },
+  input: {
+    phone: string;
+    installId: number | null;
+    source: 'sms' | 'voice' | 'cms';
+    lastMessageAt?: Date | undefined;
+  },
 ): Promise<{ contact: ContactRow; created: boolean }> {
   const { agencyId, businessId } = businessOf(ctx);
-  const inserted = await ctx.db
+  const at = input.lastMessageAt?.toISOString() ?? null;
+  const [row] = await ctx.db
     .insert(contacts)
     .values({
       agency_id: agencyId,
@@ -24,25 +31,19 @@ export async function findOrCreateContactByPhone(
       phone: input.phone,
       install_id: input.installId,
       source: input.source,
+      last_message_at: input.lastMessageAt ?? null,
     })
-    .onConflictDoNothing({
+    .onConflictDoUpdate({
       target: [contacts.business_id, contacts.phone],
-      where: sql`${contacts.deleted_at} is null`,
+      targetWhere: sql`${contacts.deleted_at} is null`,
+      set: {
+        install_id: sql`coalesce(excluded.install_id, ${contacts.install_id})`,
+        last_message_at: sql`greatest(${contacts.last_message_at}, ${at}::timestamptz)`,
+      },
     })
-    .returning();
-  if (inserted[0]) return { contact: inserted[0], created: true };
-  const [row] = await ctx.db
-    .select()
-    .from(contacts)
-    .where(
-      and(eq(contacts.business_id, businessId), eq(contacts.phone, input.phone), isNull(contacts.deleted_at)),
-    );
-  const contact = found(row);
-  if (input.installId !== null && contact.install_id !== input.installId) {
-    await ctx.db.update(contacts).set({ install_id: input.installId }).where(eq(contacts.id, contact.id));
-    contact.install_id = input.installId;
-  }
-  return { contact, created: false };
+    .returning({ ...getTableColumns(contacts), created: sql<boolean>`(xmax = 0)` });
+  const { created, ...contact } = found(row);
+  return { contact, created: created === true };
 }
 
 /** What a send needs of a contact of the context's tenant (404 for another tenant's or a deleted one). */
