@@ -11,6 +11,7 @@ import { twilioSignature } from '../../platform/webhooks/tree.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { cancelScheduledMessage, resendMessage, sendMessage } from './service.ts';
+import { flushIncomingUsage } from './usage.ts';
 
 let h: Telephony;
 let number: string;
@@ -129,6 +130,7 @@ describe('inbound texts', () => {
 
   it('stores MMS media and counts an incoming image as 2 messages', async () => {
     const from = '+14155550304';
+    await flushIncomingUsage(h.t.app.deps);
     const before = (
       await rows('select number_of_messages from businesses where id = $1', [h.seed.a.business.id])
     )[0].number_of_messages;
@@ -284,6 +286,7 @@ describe('compliance on every send', () => {
     const from = '+14155550332';
     await inbound(from, 'hi');
     const c = await contactOf(from);
+    await flushIncomingUsage(h.t.app.deps);
     const [{ number_of_messages: used }] = await rows(
       'select number_of_messages from businesses where id = $1',
       [h.seed.a.business.id],

@@ -15,13 +15,14 @@ import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
 import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyMessaging } from '../agencies/service.ts';
-import { businessName, countMessages } from '../businesses/service.ts';
+import { businessName } from '../businesses/service.ts';
 import { isBlocked } from '../compliance/service.ts';
 import { findOrCreateContactByPhone, setContactOptOut } from '../contacts/service.ts';
 import { carrierAccountOf, numberTexted } from '../telephony/service.ts';
 import { messageReceived, messageStatusChanged } from './events.ts';
 import { fetchIncomingMedia } from './media.ts';
 import { messages } from './tables.ts';
+import { countIncoming } from './usage.ts';
 
 export type MessageRow = typeof messages.$inferSelect;
 
@@ -137,8 +138,9 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
     if (!row) throw DUPLICATE;
     if (keyword === 'stop') await setContactOptOut(tx, { contactId: contact.id, optedOut: true });
     if (keyword === 'start') await setContactOptOut(tx, { contactId: contact.id, optedOut: false });
-    // Last: the business row's lock is held only until the commit (every text of a business updates it).
-    await countMessages(tx, { count: row.segments, enforce: false });
+    tx.afterCommit(() =>
+      countIncoming(deps, { agencyId: number.agencyId, businessId: number.businessId, count: row.segments }),
+    );
     publish(tx, messageReceived, {
       messageId: row.id,
       agencyId: number.agencyId,
