@@ -29,6 +29,8 @@ import { registerChatsListeners } from './modules/chats/listeners.ts';
 import { scheduledMessageJob } from './modules/chats/service.ts';
 import { registerChatsWebhooks } from './modules/chats/webhooks.ts';
 import { phoneListsRoutes } from './modules/compliance/routes.ts';
+import { contactImportJob } from './modules/contacts/import.ts';
+import { contactsRoutes } from './modules/contacts/routes.ts';
 import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
 import { installsWidgetRoutes } from './modules/installs/widget.ts';
@@ -125,6 +127,8 @@ function plugModules(p: Plugs): void {
   p.widget.routes.push(installsWidgetRoutes);
   // Telephony: the scheduled-call job, the carrier's webhooks, the widget's callback and schedule.
   p.queue.register(scheduledCallJob);
+  // Contacts: the CSV import works on a job.
+  p.queue.register(contactImportJob);
   registerTelephonyWebhooks(p.webhooks, p.deps);
   p.widget.routes.push(telephonyWidgetRoutes);
   // The sandbox carrier forgets its numbers on a restart: the database's are put back.
@@ -291,6 +295,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         callsRoutes,
         numbersRoutes,
         sandboxPhonesRoutes,
+        contactsRoutes,
       ]) {
         await api.register(routes, deps);
       }

@@ -8,6 +8,9 @@ import businessesEs from '../locales/businesses.es.json' with { type: 'json' };
 import callsBr from '../locales/calls.br.json' with { type: 'json' };
 import callsEn from '../locales/calls.en.json' with { type: 'json' };
 import callsEs from '../locales/calls.es.json' with { type: 'json' };
+import contactsBr from '../locales/contacts.br.json' with { type: 'json' };
+import contactsEn from '../locales/contacts.en.json' with { type: 'json' };
+import contactsEs from '../locales/contacts.es.json' with { type: 'json' };
 import credentialsBr from '../locales/credentials.br.json' with { type: 'json' };
 import credentialsEn from '../locales/credentials.en.json' with { type: 'json' };
 import credentialsEs from '../locales/credentials.es.json' with { type: 'json' };
@@ -50,6 +53,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     numbersEn,
     sandboxEn,
     messagesEn,
+    contactsEn,
   ],
   es: [
     es,
@@ -63,6 +67,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     numbersEs,
     sandboxEs,
     messagesEs,
+    contactsEs,
   ],
   br: [
     br,
@@ -76,6 +81,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     numbersBr,
     sandboxBr,
     messagesBr,
+    contactsBr,
   ],
 };
 

@@ -173,3 +173,12 @@ export async function businessName(ctx: Ctx): Promise<string> {
     .where(eq(businesses.id, businessId));
   return row?.name ?? '';
 }
+
+/** Whether the business has the sales-user extension (spec 000 §6: contacts and tags for sales users). */
+export async function hasSalesUserExtension(ctx: Pick<Ctx, 'db'>, input: { id: number }): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ on: businesses.has_sales_user_extension })
+    .from(businesses)
+    .where(eq(businesses.id, input.id));
+  return row?.on ?? false;
+}

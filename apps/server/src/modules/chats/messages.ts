@@ -17,7 +17,7 @@ import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/c
 import { agencyMessaging } from '../agencies/service.ts';
 import { businessName } from '../businesses/service.ts';
 import { isBlocked } from '../compliance/service.ts';
-import { findOrCreateContactByPhone, setContactOptOut } from '../contacts/service.ts';
+import { findOrCreateContactByPhone, setOptOut, touchLastMessage } from '../contacts/service.ts';
 import { carrierAccountOf, numberTexted } from '../telephony/service.ts';
 import { messageReceived, messageStatusChanged } from './events.ts';
 import { fetchIncomingMedia } from './media.ts';
@@ -109,12 +109,13 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
   const keyword = keywordOf(text.body);
   const sentAt = text.sentAt ?? new Date();
   return inTransaction(ctx, async (tx) => {
-    const { contact, created } = await findOrCreateContactByPhone(tx, {
+    const contact = await findOrCreateContactByPhone(tx, {
       phone: text.from,
       installId: number.installId,
       source: 'sms',
-      lastMessageAt: sentAt,
     });
+    // Its first text: a contact that never had a message (new, or created by hand or an import).
+    const created = contact.last_message_at === null;
     const [row] = await tx.db
       .insert(messages)
       .values({
@@ -136,8 +137,9 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
       .returning({ id: messages.id, segments: messages.segments });
     // A redelivery: the transaction rolls back (the contact's touch with it).
     if (!row) throw DUPLICATE;
-    if (keyword === 'stop') await setContactOptOut(tx, { contactId: contact.id, optedOut: true });
-    if (keyword === 'start') await setContactOptOut(tx, { contactId: contact.id, optedOut: false });
+    await touchLastMessage(tx, contact.id, sentAt);
+    if (keyword === 'stop') await setOptOut(tx, { contactId: contact.id, optedOut: true });
+    if (keyword === 'start') await setOptOut(tx, { contactId: contact.id, optedOut: false });
     tx.afterCommit(() =>
       countIncoming(deps, { agencyId: number.agencyId, businessId: number.businessId, count: row.segments }),
     );
@@ -261,7 +263,7 @@ export async function applyMessageStatus(deps: Deps, cb: StatusCallback): Promis
       .returning();
     if (!after) return;
     if (cb.errorCode === OPTED_OUT_AT_CARRIER)
-      await setContactOptOut(tx, { contactId: row.contact_id, optedOut: true });
+      await setOptOut(tx, { contactId: row.contact_id, optedOut: true });
     publish(tx, messageStatusChanged, {
       messageId: row.id,
       agencyId: row.agency_id,

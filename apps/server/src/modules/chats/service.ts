@@ -19,12 +19,7 @@ import {
 import { agencyMessaging } from '../agencies/service.ts';
 import { countMessages } from '../businesses/service.ts';
 import { isBlocked } from '../compliance/service.ts';
-import {
-  type ContactRow,
-  contactForSend,
-  setContactOptOut,
-  touchContactConversation,
-} from '../contacts/service.ts';
+import { type ContactRow, contactForSend, setOptOut, touchLastMessage } from '../contacts/service.ts';
 import { carrierFor, installTextNumber, TWILIO_PATHS } from '../telephony/service.ts';
 import { checkContent } from './compliance.ts';
 import { messageStatusChanged } from './events.ts';
@@ -152,7 +147,7 @@ export async function sendMessage(ctx: Ctx, input: SendInput): Promise<TMessage>
       .insert(messages)
       .values({ ...values, status: 'queued' })
       .returning();
-    await touchContactConversation(tx, { contactId: contact.id, at: new Date() });
+    await touchLastMessage(tx, contact.id, new Date());
     return found(created);
   });
   return toMessage(await dispatch(ctx, row));
@@ -186,8 +181,7 @@ async function dispatch(ctx: Ctx, row: MessageRow): Promise<MessageRow> {
         .set({ status: 'failed', error_code: code, error_message: text, updated_at: new Date() })
         .where(eq(messages.id, row.id))
         .returning();
-      if (code === OPTED_OUT_AT_CARRIER)
-        await setContactOptOut(tx, { contactId: row.contact_id, optedOut: true });
+      if (code === OPTED_OUT_AT_CARRIER) await setOptOut(tx, { contactId: row.contact_id, optedOut: true });
       publish(tx, messageStatusChanged, {
         messageId: row.id,
         agencyId: row.agency_id,
@@ -236,7 +230,7 @@ export async function runScheduledMessage(ctx: Ctx, messageId: number): Promise<
       .set({ status: 'queued', sent_at: now, updated_at: now })
       .where(eq(messages.id, row.id))
       .returning();
-    await touchContactConversation(tx, { contactId: row.contact_id, at: now });
+    await touchLastMessage(tx, row.contact_id, now);
     return queued ?? null;
   });
   if (claimed) await dispatch(ctx, claimed).catch(() => undefined);

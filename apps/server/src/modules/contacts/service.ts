@@ -1,83 +1,524 @@
-// The contacts module's service. Placeholder functions the chats module needs (issue 10); the contacts
-// engineer owns this file and its full service (list, edit, import...).
-import { eq, getTableColumns, isNull, sql } from 'drizzle-orm';
-import { businessOf, type Ctx, found, scope } from '../../platform/tenancy/context.ts';
-import { contacts } from './tables.ts';
+import type {
+  TContact,
+  TContactListQuery,
+  TContactSource,
+  TContactUpdate,
+  TContactWrite,
+} from '@stn/contracts/contacts';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  exists,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import { invalid } from '../../platform/http/errors.ts';
+import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
+import { installsOfBusiness } from '../installs/service.ts';
+import { businessUserSummaries } from '../users/service.ts';
+import { listFieldRows } from './fields.ts';
+import { contactAutomations, contacts, contactTags, tags } from './tables.ts';
+
+// The contacts module's public functions: the ONLY file other modules import (ADR 011). The chats module
+// creates contacts from inbound texts, checks a contact before a send (opted out, blocked), records
+// opt-outs from STOP/START and a carrier's 21610, and touches the last message time.
 
 export type ContactRow = typeof contacts.$inferSelect;
 
+const cols = { agency_id: contacts.agency_id, business_id: contacts.business_id };
+const live = (...conditions: (SQL | undefined)[]) => and(isNull(contacts.deleted_at), ...conditions);
+/** The context's live contacts (another tenant's or a deleted one is not found). */
+export const contactScope = (ctx: Ctx, ...conditions: (SQL | undefined)[]) =>
+  scope(ctx, cols, live(...conditions));
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+// ---------------------------------------------------------------------------------------------------
+// What the chats module calls.
+
 /**
- * The context business's live contact with this phone (E.164), created on first contact, in one
- * statement: concurrent first messages from one phone make one contact (the partial unique index
- * decides). The conversation moves to `installId` when given; `lastMessageAt` moves the conversation's
- * latest message time forward (never back).
+ * The business's live contact with this phone (E.164), created on first contact. The install is the one
+ * whose number the conversation runs on: a new inbound on another install moves the contact to it.
+ * Safe under concurrency: two first texts at once make one contact (the unique index decides).
  */
 export async function findOrCreateContactByPhone(
   ctx: Ctx,
-  input: {
-    phone: string;
-    installId: number | null;
-    source: 'sms' | 'voice' | 'cms';
-    lastMessageAt?: Date | undefined;
-  },
-): Promise<{ contact: ContactRow; created: boolean }> {
+  input: { phone: string; installId?: number | null; source?: TContactSource },
+): Promise<ContactRow> {
   const { agencyId, businessId } = businessOf(ctx);
-  const at = input.lastMessageAt?.toISOString() ?? null;
-  const [row] = await ctx.db
+  const installId = input.installId ?? null;
+  const [created] = await ctx.db
     .insert(contacts)
     .values({
       agency_id: agencyId,
       business_id: businessId,
       phone: input.phone,
-      install_id: input.installId,
-      source: input.source,
-      last_message_at: input.lastMessageAt ?? null,
+      install_id: installId,
+      source: input.source ?? 'sms',
     })
-    .onConflictDoUpdate({
-      target: [contacts.business_id, contacts.phone],
-      targetWhere: sql`${contacts.deleted_at} is null`,
-      set: {
-        install_id: sql`coalesce(excluded.install_id, ${contacts.install_id})`,
-        last_message_at: sql`greatest(${contacts.last_message_at}, ${at}::timestamptz)`,
-      },
-    })
-    .returning({ ...getTableColumns(contacts), created: sql<boolean>`(xmax = 0)` });
-  const { created, ...contact } = found(row);
-  return { contact, created: created === true };
+    .onConflictDoNothing()
+    .returning();
+  if (created) return created;
+  const [row] = await ctx.db
+    .select()
+    .from(contacts)
+    .where(contactScope(ctx, eq(contacts.phone, input.phone)));
+  const existing = found(row);
+  if (installId !== null && existing.install_id !== installId) {
+    const [moved] = await ctx.db
+      .update(contacts)
+      .set({ install_id: installId, updated_at: new Date() })
+      .where(eq(contacts.id, existing.id))
+      .returning();
+    return moved ?? existing;
+  }
+  return existing;
 }
 
-/** What a send needs of a contact of the context's tenant (404 for another tenant's or a deleted one). */
+/** The contact row for a send: phone, install, opted_out_at, blocked_at (a 404 for another tenant's). */
 export async function contactForSend(ctx: Ctx, contactId: number): Promise<ContactRow> {
   const [row] = await ctx.db
     .select()
     .from(contacts)
-    .where(scope(ctx, contacts, eq(contacts.id, contactId), isNull(contacts.deleted_at)));
+    .where(contactScope(ctx, eq(contacts.id, contactId)));
   return found(row);
 }
 
-/** Opts the contact out of the business's texts (STOP, carrier error 21610) or back in (START). */
-export async function setContactOptOut(
+/** A contact of the context's business by id (live only), or a 404. */
+export const getContactRow = contactForSend;
+
+/** The business's live contact with this phone, if any. */
+export async function contactByPhone(ctx: Ctx, phone: string): Promise<ContactRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(contacts)
+    .where(contactScope(ctx, eq(contacts.phone, phone)));
+  return row;
+}
+
+/**
+ * Opts a contact out of (or back into) the business's texts. By phone (STOP from a number), the contact is
+ * created when the number never texted before, so the suppression holds for every install and number.
+ * Opting out again keeps the first time.
+ */
+export async function setOptOut(
   ctx: Ctx,
-  input: { contactId: number; optedOut: boolean },
-): Promise<void> {
-  await ctx.db
+  input: ({ contactId: number } | { phone: string; installId?: number | null }) & { optedOut: boolean },
+): Promise<ContactRow> {
+  const row =
+    'contactId' in input
+      ? await contactForSend(ctx, input.contactId)
+      : await findOrCreateContactByPhone(ctx, { phone: input.phone, installId: input.installId ?? null });
+  const [updated] = await ctx.db
     .update(contacts)
     .set({
       opted_out_at: input.optedOut ? sql`coalesce(${contacts.opted_out_at}, now())` : null,
       updated_at: new Date(),
     })
-    .where(scope(ctx, contacts, eq(contacts.id, input.contactId)));
+    .where(eq(contacts.id, row.id))
+    .returning();
+  return found(updated);
 }
 
-/** The conversation's latest message time (the inbox's order), never moved back. */
-export async function touchContactConversation(
+/** Blocks or unblocks a contact (a blocked contact is never texted). */
+export async function setBlocked(
   ctx: Ctx,
-  input: { contactId: number; at: Date },
-): Promise<void> {
-  await ctx.db
+  input: { contactId: number; blocked: boolean },
+): Promise<ContactRow> {
+  const row = await contactForSend(ctx, input.contactId);
+  const [updated] = await ctx.db
     .update(contacts)
     .set({
-      last_message_at: sql`greatest(coalesce(${contacts.last_message_at}, ${input.at.toISOString()}::timestamptz), ${input.at.toISOString()}::timestamptz)`,
+      blocked_at: input.blocked ? sql`coalesce(${contacts.blocked_at}, now())` : null,
+      updated_at: new Date(),
     })
-    .where(scope(ctx, contacts, eq(contacts.id, input.contactId)));
+    .where(eq(contacts.id, row.id))
+    .returning();
+  return found(updated);
+}
+
+/** Moves the contact's last message time forward (never back: messages arrive out of order). */
+export async function touchLastMessage(ctx: Ctx, contactId: number, at: Date): Promise<void> {
+  await ctx.db
+    .update(contacts)
+    .set({ last_message_at: sql`greatest(${contacts.last_message_at}, ${at.toISOString()}::timestamptz)` })
+    .where(contactScope(ctx, eq(contacts.id, contactId)));
+}
+
+/** Of these ids, the context's live contacts (in id order). */
+export async function contactsByIds(ctx: Ctx, ids: number[]): Promise<ContactRow[]> {
+  if (ids.length === 0) return [];
+  return ctx.db
+    .select()
+    .from(contacts)
+    .where(contactScope(ctx, inArray(contacts.id, ids)))
+    .orderBy(asc(contacts.id));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The contact as the API shows it.
+
+export async function toContacts(ctx: Ctx, rows: ContactRow[]): Promise<TContact[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [tagRows, autoRows] = await Promise.all([
+    ctx.db
+      .select({ contact_id: contactTags.contact_id, id: tags.id, name: tags.name })
+      .from(contactTags)
+      .innerJoin(tags, eq(tags.id, contactTags.tag_id))
+      .where(inArray(contactTags.contact_id, ids))
+      .orderBy(asc(tags.name)),
+    ctx.db
+      .select()
+      .from(contactAutomations)
+      .where(inArray(contactAutomations.contact_id, ids))
+      .orderBy(asc(contactAutomations.automation_id)),
+  ]);
+  return rows.map((r) => ({
+    id: r.id,
+    phone: r.phone,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    name: `${r.first_name} ${r.last_name}`.trim() || r.phone,
+    email: r.email,
+    birthday: r.birthday,
+    anniversary: r.anniversary,
+    fields: r.fields ?? {},
+    source: r.source,
+    install_id: r.install_id,
+    agent_user_id: r.agent_user_id,
+    on_top: r.on_top,
+    opted_out: r.opted_out_at !== null,
+    opted_out_at: iso(r.opted_out_at),
+    blocked: r.blocked_at !== null,
+    blocked_at: iso(r.blocked_at),
+    last_message_at: iso(r.last_message_at),
+    tags: tagRows.filter((t) => t.contact_id === r.id).map((t) => ({ id: t.id, name: t.name })),
+    automations: autoRows.filter((a) => a.contact_id === r.id).map((a) => a.automation_id),
+    created_at: r.created_at.toISOString(),
+  }));
+}
+
+export async function getContact(ctx: Ctx, input: { id: number }): Promise<TContact> {
+  const [c] = await toContacts(ctx, [await contactForSend(ctx, input.id)]);
+  return found(c);
+}
+
+const truthy = (v: string | undefined) => (v === undefined ? undefined : v === '1' || v === 'true');
+
+/** The business's contacts, paged (page 1, 10 per page), with keyword, type, tag, install and state filters. */
+export async function listContacts(ctx: Ctx, q: TContactListQuery) {
+  const kw = q.keyword?.trim();
+  const digits = kw?.replace(/[^\d]/g, '');
+  const keyword = kw
+    ? or(
+        ilike(sql`${contacts.first_name} || ' ' || ${contacts.last_name}`, likePattern(kw)),
+        ilike(contacts.email, likePattern(kw)),
+        digits ? ilike(contacts.phone, likePattern(digits)) : undefined,
+      )
+    : undefined;
+  const optedOut = truthy(q.opted_out);
+  const blocked = truthy(q.blocked);
+  const where = contactScope(
+    ctx,
+    keyword,
+    q.type !== 'all' ? eq(contacts.source, q.type) : undefined,
+    q.install_id ? eq(contacts.install_id, q.install_id) : undefined,
+    q.tag_id
+      ? exists(
+          ctx.db
+            .select({ one: sql`1` })
+            .from(contactTags)
+            .where(and(eq(contactTags.contact_id, contacts.id), eq(contactTags.tag_id, q.tag_id))),
+        )
+      : undefined,
+    optedOut === undefined
+      ? undefined
+      : optedOut
+        ? isNotNull(contacts.opted_out_at)
+        : isNull(contacts.opted_out_at),
+    blocked === undefined
+      ? undefined
+      : blocked
+        ? isNotNull(contacts.blocked_at)
+        : isNull(contacts.blocked_at),
+  );
+  const { limit, offset } = pageOf(q);
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select()
+      .from(contacts)
+      .where(where)
+      .orderBy(desc(contacts.on_top), sql`${contacts.last_message_at} desc nulls last`, desc(contacts.id))
+      .limit(limit)
+      .offset(offset),
+    ctx.db.select({ n: count() }).from(contacts).where(where),
+  ]);
+  return listEnvelope(await toContacts(ctx, rows), total?.n ?? 0, q);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Writes.
+
+/** Of these tag ids, those of the business; any other is a 422 on `field`. */
+export async function checkTagIds(ctx: Ctx, ids: number[], field = 'tag_ids'): Promise<number[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  const { businessId } = businessOf(ctx);
+  const rows = await ctx.db
+    .select({ id: tags.id })
+    .from(tags)
+    .where(and(eq(tags.business_id, businessId), inArray(tags.id, unique)));
+  if (rows.length !== unique.length) throw invalid(field, 'contacts.tag_invalid');
+  return unique;
+}
+
+type Values = Partial<typeof contacts.$inferInsert>;
+
+/** The columns of a contact write; custom field values merged onto the stored ones ('' removes one). */
+function valuesOf(input: TContactUpdate, stored: Record<string, string> = {}): Values {
+  const v: Values = {};
+  if (input.phone !== undefined) v.phone = input.phone;
+  if (input.first_name !== undefined) v.first_name = input.first_name;
+  if (input.last_name !== undefined) v.last_name = input.last_name;
+  if (input.email !== undefined) v.email = input.email || null;
+  if (input.birthday !== undefined) v.birthday = input.birthday || null;
+  if (input.anniversary !== undefined) v.anniversary = input.anniversary || null;
+  if (input.install_id !== undefined) v.install_id = input.install_id;
+  if (input.fields !== undefined) {
+    const merged = { ...stored };
+    for (const [k, value] of Object.entries(input.fields)) {
+      if (value === '') delete merged[k];
+      else merged[k] = value;
+    }
+    v.fields = merged;
+  }
+  return v;
+}
+
+async function checkFieldKeys(ctx: Ctx, fields: Record<string, string> | undefined) {
+  if (!fields || Object.keys(fields).length === 0) return;
+  const known = new Set((await listFieldRows(ctx)).map((f) => f.key));
+  for (const key of Object.keys(fields)) {
+    if (!known.has(key)) throw invalid(`fields.${key}`, 'contacts.field_unknown');
+  }
+}
+
+async function checkInstall(ctx: Ctx, installId: number | null | undefined) {
+  if (installId === undefined || installId === null) return;
+  const list = await installsOfBusiness(ctx);
+  if (!list.some((i) => i.id === installId)) throw invalid('install_id', 'contacts.install_invalid');
+}
+
+async function setTags(ctx: Ctx, contactId: number, tagIds: number[], mode: 'set' | 'add' | 'remove') {
+  if (mode === 'set') await ctx.db.delete(contactTags).where(eq(contactTags.contact_id, contactId));
+  if (mode === 'remove') {
+    if (tagIds.length > 0)
+      await ctx.db
+        .delete(contactTags)
+        .where(and(eq(contactTags.contact_id, contactId), inArray(contactTags.tag_id, tagIds)));
+    return;
+  }
+  if (tagIds.length > 0)
+    await ctx.db
+      .insert(contactTags)
+      .values(tagIds.map((tag_id) => ({ contact_id: contactId, tag_id })))
+      .onConflictDoNothing();
+}
+
+const phoneTaken = (err: unknown) =>
+  (err as { code?: string; cause?: { code?: string } })?.code === '23505' ||
+  (err as { cause?: { code?: string } })?.cause?.code === '23505';
+
+/** Creates a contact (a phone already a contact of the business is a 422). */
+export async function createContact(ctx: Ctx, input: TContactWrite & { source?: TContactSource }) {
+  const { agencyId, businessId } = businessOf(ctx);
+  await checkFieldKeys(ctx, input.fields);
+  await checkInstall(ctx, input.install_id);
+  const tagIds = await checkTagIds(ctx, input.tag_ids ?? []);
+  const id = await inTransaction(ctx, async (tx) => {
+    let row: ContactRow | undefined;
+    try {
+      [row] = await tx.db
+        .insert(contacts)
+        .values({
+          ...valuesOf(input),
+          phone: input.phone,
+          agency_id: agencyId,
+          business_id: businessId,
+          source: input.source ?? 'cms',
+        })
+        .returning();
+    } catch (err) {
+      if (phoneTaken(err)) throw invalid('phone', 'contacts.phone_taken');
+      throw err;
+    }
+    const created = found(row);
+    await setTags(tx, created.id, tagIds, 'set');
+    return created.id;
+  });
+  return getContact(ctx, { id });
+}
+
+/** Edits a contact; tag_ids, when given, become its tags. */
+export async function updateContact(ctx: Ctx, input: TContactUpdate & { id: number }): Promise<TContact> {
+  const row = await contactForSend(ctx, input.id);
+  await checkFieldKeys(ctx, input.fields);
+  await checkInstall(ctx, input.install_id);
+  const tagIds = input.tag_ids ? await checkTagIds(ctx, input.tag_ids) : undefined;
+  await inTransaction(ctx, async (tx) => {
+    const values = valuesOf(input, row.fields ?? {});
+    if (Object.keys(values).length > 0) {
+      try {
+        await tx.db
+          .update(contacts)
+          .set({ ...values, updated_at: new Date() })
+          .where(eq(contacts.id, row.id));
+      } catch (err) {
+        if (phoneTaken(err)) throw invalid('phone', 'contacts.phone_taken');
+        throw err;
+      }
+    }
+    if (tagIds) await setTags(tx, row.id, tagIds, 'set');
+  });
+  return getContact(ctx, { id: row.id });
+}
+
+/** Deletes a contact (kept as deleted, so its messages stay on record; the phone is free again). */
+export async function deleteContact(ctx: Ctx, input: { id: number }): Promise<void> {
+  const row = await contactForSend(ctx, input.id);
+  await ctx.db
+    .update(contacts)
+    .set({ deleted_at: new Date(), updated_at: new Date() })
+    .where(eq(contacts.id, row.id));
+}
+
+/** Every id must be a live contact of the business, or the whole call is a 422 and nothing changes. */
+async function checkContactIds(ctx: Ctx, ids: number[]): Promise<number[]> {
+  const unique = [...new Set(ids)];
+  const rows = await ctx.db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(contactScope(ctx, inArray(contacts.id, unique)));
+  if (rows.length !== unique.length) throw invalid('ids', 'contacts.ids_invalid');
+  return unique;
+}
+
+export async function bulkBlock(ctx: Ctx, input: { ids: number[] }): Promise<number> {
+  const ids = await checkContactIds(ctx, input.ids);
+  await ctx.db
+    .update(contacts)
+    .set({ blocked_at: sql`coalesce(${contacts.blocked_at}, now())`, updated_at: new Date() })
+    .where(contactScope(ctx, inArray(contacts.id, ids)));
+  return ids.length;
+}
+
+export async function bulkOptOut(ctx: Ctx, input: { ids: number[] }): Promise<number> {
+  const ids = await checkContactIds(ctx, input.ids);
+  await ctx.db
+    .update(contacts)
+    .set({ opted_out_at: sql`coalesce(${contacts.opted_out_at}, now())`, updated_at: new Date() })
+    .where(contactScope(ctx, inArray(contacts.id, ids)));
+  return ids.length;
+}
+
+export async function bulkDelete(ctx: Ctx, input: { ids: number[] }): Promise<number> {
+  const ids = await checkContactIds(ctx, input.ids);
+  await ctx.db
+    .update(contacts)
+    .set({ deleted_at: new Date(), updated_at: new Date() })
+    .where(contactScope(ctx, inArray(contacts.id, ids)));
+  return ids.length;
+}
+
+/** Adds tags to many contacts (POST /v1/contacts/tag). */
+export async function bulkTag(ctx: Ctx, input: { ids: number[]; tag_ids: number[] }): Promise<number> {
+  const tagIds = await checkTagIds(ctx, input.tag_ids);
+  const ids = await checkContactIds(ctx, input.ids);
+  await inTransaction(ctx, async (tx) => {
+    const values = ids.flatMap((contact_id) => tagIds.map((tag_id) => ({ contact_id, tag_id })));
+    for (let i = 0; i < values.length; i += 5000)
+      await tx.db
+        .insert(contactTags)
+        .values(values.slice(i, i + 5000))
+        .onConflictDoNothing();
+  });
+  return ids.length;
+}
+
+/** One contact's tags: set (default), add or remove (POST /v1/contacts/{id}/tag). */
+export async function tagContact(
+  ctx: Ctx,
+  input: { id: number; tag_ids: number[]; mode: 'set' | 'add' | 'remove' },
+): Promise<TContact> {
+  const row = await contactForSend(ctx, input.id);
+  const tagIds = await checkTagIds(ctx, input.tag_ids);
+  await inTransaction(ctx, (tx) => setTags(tx, row.id, tagIds, input.mode));
+  return getContact(ctx, { id: row.id });
+}
+
+export async function setOnTop(ctx: Ctx, input: { id: number; onTop: boolean }): Promise<TContact> {
+  const row = await contactForSend(ctx, input.id);
+  await ctx.db
+    .update(contacts)
+    .set({ on_top: input.onTop, updated_at: new Date() })
+    .where(eq(contacts.id, row.id));
+  return getContact(ctx, { id: row.id });
+}
+
+/** Assigns the conversation to an agent: a user of the business (another is a 422), or none. */
+export async function setAgent(ctx: Ctx, input: { id: number; agentId: number | null }): Promise<TContact> {
+  const row = await contactForSend(ctx, input.id);
+  if (input.agentId !== null) {
+    const { businessId } = businessOf(ctx);
+    const [agent] = await businessUserSummaries(ctx, { businessId, ids: [input.agentId] });
+    if (!agent) throw invalid('agent_id', 'contacts.agent_invalid');
+  }
+  await ctx.db
+    .update(contacts)
+    .set({ agent_user_id: input.agentId, updated_at: new Date() })
+    .where(eq(contacts.id, row.id));
+  return getContact(ctx, { id: row.id });
+}
+
+/** Records a contact in an automation (the automations module decides what that starts). */
+export async function addToAutomation(ctx: Ctx, input: { ids: number[]; automationId: number }) {
+  const ids = await checkContactIds(ctx, input.ids);
+  await ctx.db
+    .insert(contactAutomations)
+    .values(ids.map((contact_id) => ({ contact_id, automation_id: input.automationId })))
+    .onConflictDoNothing();
+  return ids.length;
+}
+
+export async function removeFromAutomation(ctx: Ctx, input: { id: number; automationId: number }) {
+  const row = await contactForSend(ctx, input.id);
+  await ctx.db
+    .delete(contactAutomations)
+    .where(
+      and(
+        eq(contactAutomations.contact_id, row.id),
+        eq(contactAutomations.automation_id, input.automationId),
+      ),
+    );
+  return getContact(ctx, { id: row.id });
+}
+
+/** The contacts recorded in an automation (for the automations module). */
+export async function automationContactIds(ctx: Ctx, automationId: number): Promise<number[]> {
+  const rows = await ctx.db
+    .select({ id: contacts.id })
+    .from(contactAutomations)
+    .innerJoin(contacts, eq(contacts.id, contactAutomations.contact_id))
+    .where(contactScope(ctx, eq(contactAutomations.automation_id, automationId)));
+  return rows.map((r) => r.id);
 }

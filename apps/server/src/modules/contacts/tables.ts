@@ -118,3 +118,32 @@ export const contactAutomations = pgTable(
   },
   (t) => [uniqueIndex('contact_automations_uq').on(t.contact_id, t.automation_id)],
 );
+
+/** A CSV import of contacts, worked by the contacts.import job; the web app reads its progress. */
+export const contactImports = pgTable(
+  'contact_imports',
+  {
+    id: serial('id').primaryKey(),
+    agency_id: integer('agency_id')
+      .notNull()
+      .references(() => agencies.id),
+    business_id: integer('business_id')
+      .notNull()
+      .references(() => businesses.id),
+    user_id: integer('user_id'),
+    install_id: integer('install_id').references(() => installs.id, { onDelete: 'set null' }),
+    status: text('status').$type<'queued' | 'running' | 'done' | 'failed'>().notNull().default('queued'),
+    /** The file's text until the job has read it. */
+    csv: text('csv'),
+    total: integer('total').notNull().default(0),
+    processed: integer('processed').notNull().default(0),
+    imported: integer('imported').notNull().default(0),
+    /** Bad rows: the file's line and a message key with its parameters (translated when read). */
+    errors: jsonb('errors')
+      .$type<{ line: number; key: string; params?: Record<string, string | number> }[]>()
+      .notNull()
+      .default([]),
+    ...timestamps,
+  },
+  (t) => [index('contact_imports_business_idx').on(t.business_id)],
+);
