@@ -10,7 +10,7 @@ import { type Ctx, tenantContext } from '../../platform/tenancy/context.ts';
 import { twilioSignature } from '../../platform/webhooks/tree.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
-import { cancelScheduledMessage, resendMessage, sendMessage } from './service.ts';
+import { cancelScheduledMessage, resendMessage, runScheduledMessage, sendMessage } from './service.ts';
 import { flushIncomingUsage } from './usage.ts';
 
 let h: Telephony;
@@ -333,6 +333,31 @@ describe('scheduled messages', () => {
       message: 'messages.not_scheduled',
     });
     await expect(cancelScheduledMessage(ctxB, { id: m.id })).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('scheduled messages at their time', () => {
+  it('go through the carrier with every check again; an opted-out contact’s is refused', async () => {
+    const from = '+14155550341';
+    await inbound(from, 'hi');
+    const c = await contactOf(from);
+    const later = new Date(Date.now() + 3_600_000);
+    const due = await sendMessage(ctxA, {
+      contactId: c.id,
+      body: 'Your appointment is tomorrow',
+      sendAt: later,
+    });
+    await runScheduledMessage(ctxA, due.id);
+    const [sent] = await rows('select status, carrier_sid from messages where id = $1', [due.id]);
+    expect(sent.status).toBe('queued');
+    expect(sent.carrier_sid).toMatch(/^SM/);
+    const refused = await sendMessage(ctxA, { contactId: c.id, body: 'Second reminder', sendAt: later });
+    await h.t.pool.query('update contacts set opted_out_at = now() where id = $1', [c.id]);
+    await runScheduledMessage(ctxA, refused.id);
+    const [after] = await rows('select status, error_message, carrier_sid from messages where id = $1', [
+      refused.id,
+    ]);
+    expect(after).toEqual({ status: 'refused', error_message: 'messages.opted_out', carrier_sid: null });
   });
 });
 
