@@ -20,7 +20,10 @@ beforeAll(async () => {
   tokens = await sessionsForAllRoles(t, seed);
   // Every account state at its most permissive, so that only the role decides: a state rule (departments
   // switched off, say) answers 403 of its own, which is not the table's to judge.
-  await t.pool.query('update businesses set dep_enabled = true where id = $1', [seed.a.business.id]);
+  await t.pool.query(
+    'update businesses set dep_enabled = true, has_sales_user_extension = true where id = $1',
+    [seed.a.business.id],
+  );
   await t.pool.query('update agencies set department_enabled = true where id = $1', [seed.a.agency.id]);
   routes = t.app.routeCatalogue.filter((r) => r.url.startsWith('/api/v'));
 });

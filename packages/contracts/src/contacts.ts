@@ -137,6 +137,9 @@ export type TContactTagRequest = z.infer<typeof ZContactTagRequest>;
 export const ZOptOutRequest = z.object({ opted_out: z.boolean().default(true) }).strict();
 export const ZOnTopRequest = z.object({ on_top: z.boolean().default(true) }).strict();
 
+/** Calls whose path says everything: an empty JSON object, or no body. */
+export const ZNoBody = z.object({}).strict().nullish();
+
 export const ZAgentParams = z.object({
   id: z.coerce.number().int().positive(),
   agent_id: z.coerce.number().int().positive(),

@@ -156,6 +156,15 @@ export async function importStatus(ctx: Ctx, input: { id: number }): Promise<Imp
 }
 
 const CHUNK = 500;
+/** Columns an export carries that an import reads past without a word (an export imports back). */
+const EXPORT_ONLY_COLUMNS = [
+  'anniversary',
+  'source',
+  'opted_out',
+  'blocked',
+  'last_message_at',
+  'created_at',
+];
 
 type Parsed = {
   phone: string;
@@ -163,6 +172,7 @@ type Parsed = {
   last_name: string;
   email: string | null;
   birthday: string | null;
+  anniversary: string | null;
   fields: Record<string, string>;
   tags: string[];
 };
@@ -173,9 +183,10 @@ function parseRow(
   cells: string[],
   fieldKeys: Set<string>,
 ): { ok: Parsed } | { error: Omit<ImportError, 'line'> } {
+  // A ' before a formula character is the mark our CSV writer (and spreadsheets) put there: not data.
   const get = (name: string) => {
     const i = columns.indexOf(name);
-    return i < 0 ? '' : (cells[i] ?? '').trim();
+    return i < 0 ? '' : (cells[i] ?? '').trim().replace(/^'(?=\s*[=+\-@])/, '');
   };
   const rawPhone = get('phone');
   if (!rawPhone) return { error: { key: 'contacts.import_phone_required' } };
@@ -189,6 +200,12 @@ function parseRow(
   const birthday = rawBirthday ? dateOf(rawBirthday) : null;
   if (rawBirthday && !birthday)
     return { error: { key: 'contacts.import_date_invalid', params: { value: rawBirthday.slice(0, 40) } } };
+  const rawAnniversary = get('anniversary');
+  const anniversary = rawAnniversary ? dateOf(rawAnniversary) : null;
+  if (rawAnniversary && !anniversary)
+    return {
+      error: { key: 'contacts.import_anniversary_invalid', params: { value: rawAnniversary.slice(0, 40) } },
+    };
   const first_name = get('first_name');
   const last_name = get('last_name');
   if (first_name.length > 100 || last_name.length > 100)
@@ -204,7 +221,7 @@ function parseRow(
     .map((t) => t.trim())
     .filter(Boolean);
   if (tags.some((t) => t.length > 100)) return { error: { key: 'contacts.import_tag_long' } };
-  return { ok: { phone, first_name, last_name, email: email || null, birthday, fields, tags } };
+  return { ok: { phone, first_name, last_name, email: email || null, birthday, anniversary, fields, tags } };
 }
 
 /** Works one import: chunk by chunk, each in its own transaction, progress written after each. */
@@ -223,7 +240,7 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
   const { columns, rows } = readFile(job.csv);
   const fieldKeys = new Set((await listFieldRows(ctx)).map((f) => f.key));
   const errors: ImportError[] = [];
-  const known = new Set<string>([...CONTACT_IMPORT_COLUMNS, ...fieldKeys]);
+  const known = new Set<string>([...CONTACT_IMPORT_COLUMNS, ...EXPORT_ONLY_COLUMNS, ...fieldKeys]);
   const seen = new Set<string>();
   columns.forEach((c) => {
     if (c && !known.has(c) && !seen.has(c)) {
@@ -257,6 +274,7 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
               last_name: res.ok.last_name || prev.last_name,
               email: res.ok.email ?? prev.email,
               birthday: res.ok.birthday ?? prev.birthday,
+              anniversary: res.ok.anniversary ?? prev.anniversary,
               fields: { ...prev.fields, ...res.ok.fields },
               tags: [...prev.tags, ...res.ok.tags],
             }
@@ -280,6 +298,7 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
               last_name: p.last_name,
               email: p.email,
               birthday: p.birthday,
+              anniversary: p.anniversary,
               fields: p.fields,
               source: 'cms' as const,
             })),
@@ -293,6 +312,7 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
               last_name: sql`coalesce(nullif(excluded.last_name, ''), ${contacts.last_name})`,
               email: sql`coalesce(excluded.email, ${contacts.email})`,
               birthday: sql`coalesce(excluded.birthday, ${contacts.birthday})`,
+              anniversary: sql`coalesce(excluded.anniversary, ${contacts.anniversary})`,
               fields: sql`${contacts.fields} || excluded.fields`,
               updated_at: sql`now()`,
             },

@@ -12,6 +12,7 @@ import {
   desc,
   eq,
   exists,
+  getTableColumns,
   ilike,
   inArray,
   isNotNull,
@@ -46,42 +47,43 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 // What the chats module calls.
 
 /**
- * The business's live contact with this phone (E.164), created on first contact. The install is the one
- * whose number the conversation runs on: a new inbound on another install moves the contact to it.
- * Safe under concurrency: two first texts at once make one contact (the unique index decides).
+ * The context business's live contact with this phone (E.164), created on first contact, in one
+ * statement: concurrent first messages from one phone make one contact (the partial unique index
+ * decides). The conversation moves to `installId` when given; `lastMessageAt` moves the conversation's
+ * latest message time forward (never back). The chats module calls it on every inbound text.
  */
 export async function findOrCreateContactByPhone(
   ctx: Ctx,
-  input: { phone: string; installId?: number | null; source?: TContactSource },
-): Promise<ContactRow> {
+  input: {
+    phone: string;
+    installId?: number | null;
+    source?: TContactSource;
+    lastMessageAt?: Date | undefined;
+  },
+): Promise<{ contact: ContactRow; created: boolean }> {
   const { agencyId, businessId } = businessOf(ctx);
-  const installId = input.installId ?? null;
-  const [created] = await ctx.db
+  const at = input.lastMessageAt?.toISOString() ?? null;
+  const [row] = await ctx.db
     .insert(contacts)
     .values({
       agency_id: agencyId,
       business_id: businessId,
       phone: input.phone,
-      install_id: installId,
+      install_id: input.installId ?? null,
       source: input.source ?? 'sms',
+      last_message_at: input.lastMessageAt ?? null,
     })
-    .onConflictDoNothing()
-    .returning();
-  if (created) return created;
-  const [row] = await ctx.db
-    .select()
-    .from(contacts)
-    .where(contactScope(ctx, eq(contacts.phone, input.phone)));
-  const existing = found(row);
-  if (installId !== null && existing.install_id !== installId) {
-    const [moved] = await ctx.db
-      .update(contacts)
-      .set({ install_id: installId, updated_at: new Date() })
-      .where(eq(contacts.id, existing.id))
-      .returning();
-    return moved ?? existing;
-  }
-  return existing;
+    .onConflictDoUpdate({
+      target: [contacts.business_id, contacts.phone],
+      targetWhere: sql`${contacts.deleted_at} is null`,
+      set: {
+        install_id: sql`coalesce(excluded.install_id, ${contacts.install_id})`,
+        last_message_at: sql`greatest(${contacts.last_message_at}, ${at}::timestamptz)`,
+      },
+    })
+    .returning({ ...getTableColumns(contacts), created: sql<boolean>`(xmax = 0)` });
+  const { created, ...contact } = found(row);
+  return { contact, created: created === true };
 }
 
 /** The contact row for a send: phone, install, opted_out_at, blocked_at (a 404 for another tenant's). */
@@ -117,7 +119,8 @@ export async function setOptOut(
   const row =
     'contactId' in input
       ? await contactForSend(ctx, input.contactId)
-      : await findOrCreateContactByPhone(ctx, { phone: input.phone, installId: input.installId ?? null });
+      : (await findOrCreateContactByPhone(ctx, { phone: input.phone, installId: input.installId ?? null }))
+          .contact;
   const [updated] = await ctx.db
     .update(contacts)
     .set({
@@ -127,6 +130,22 @@ export async function setOptOut(
     .where(eq(contacts.id, row.id))
     .returning();
   return found(updated);
+}
+
+/** Opts the contact out of the business's texts (STOP, carrier error 21610) or back in (START). */
+export async function setContactOptOut(
+  ctx: Ctx,
+  input: { contactId: number; optedOut: boolean },
+): Promise<void> {
+  await setOptOut(ctx, input);
+}
+
+/** The conversation's latest message time (the inbox's order), never moved back. */
+export async function touchContactConversation(
+  ctx: Ctx,
+  input: { contactId: number; at: Date },
+): Promise<void> {
+  await touchLastMessage(ctx, input.contactId, input.at);
 }
 
 /** Blocks or unblocks a contact (a blocked contact is never texted). */
