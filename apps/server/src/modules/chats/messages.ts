@@ -17,7 +17,7 @@ import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/c
 import { agencyMessaging } from '../agencies/service.ts';
 import { businessName } from '../businesses/service.ts';
 import { isBlocked } from '../compliance/service.ts';
-import { findOrCreateContactByPhone, setOptOut, touchLastMessage } from '../contacts/service.ts';
+import { findOrCreateContactByPhone, setOptOut } from '../contacts/service.ts';
 import { carrierAccountOf, numberTexted } from '../telephony/service.ts';
 import { messageReceived, messageStatusChanged } from './events.ts';
 import { fetchIncomingMedia } from './media.ts';
@@ -109,13 +109,12 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
   const keyword = keywordOf(text.body);
   const sentAt = text.sentAt ?? new Date();
   return inTransaction(ctx, async (tx) => {
-    const contact = await findOrCreateContactByPhone(tx, {
+    const { contact, created } = await findOrCreateContactByPhone(tx, {
       phone: text.from,
       installId: number.installId,
       source: 'sms',
+      lastMessageAt: sentAt,
     });
-    // Its first text: a contact that never had a message (new, or created by hand or an import).
-    const created = contact.last_message_at === null;
     const [row] = await tx.db
       .insert(messages)
       .values({
@@ -137,7 +136,6 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
       .returning({ id: messages.id, segments: messages.segments });
     // A redelivery: the transaction rolls back (the contact's touch with it).
     if (!row) throw DUPLICATE;
-    await touchLastMessage(tx, contact.id, sentAt);
     if (keyword === 'stop') await setOptOut(tx, { contactId: contact.id, optedOut: true });
     if (keyword === 'start') await setOptOut(tx, { contactId: contact.id, optedOut: false });
     tx.afterCommit(() =>
