@@ -25,6 +25,9 @@ import inboxEs from '../locales/inbox.es.json' with { type: 'json' };
 import installsBr from '../locales/installs.br.json' with { type: 'json' };
 import installsEn from '../locales/installs.en.json' with { type: 'json' };
 import installsEs from '../locales/installs.es.json' with { type: 'json' };
+import messagesBr from '../locales/messages.br.json' with { type: 'json' };
+import messagesEn from '../locales/messages.en.json' with { type: 'json' };
+import messagesEs from '../locales/messages.es.json' with { type: 'json' };
 import numbersBr from '../locales/numbers.br.json' with { type: 'json' };
 import numbersEn from '../locales/numbers.en.json' with { type: 'json' };
 import numbersEs from '../locales/numbers.es.json' with { type: 'json' };
@@ -57,6 +60,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     numbersEn,
     sandboxEn,
     tasksEn,
+    messagesEn,
     contactsEn,
   ],
   es: [
@@ -72,6 +76,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     numbersEs,
     sandboxEs,
     tasksEs,
+    messagesEs,
     contactsEs,
   ],
   br: [
@@ -87,6 +92,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     numbersBr,
     sandboxBr,
     tasksBr,
+    messagesBr,
     contactsBr,
   ],
 };
