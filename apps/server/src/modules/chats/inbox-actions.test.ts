@@ -1,0 +1,310 @@
+// The inbox API's actions, end to end with the sandbox carrier: start a conversation, send (now, with an
+// image, scheduled), cancel, resend, refresh, e-mail, send-ics, block and unblock, edit and delete; role
+// checks, cross-tenant 404s, bad input 422 with nothing changed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addBusinessUser, bearer, expectCrossTenant404, snapshot } from '../../../test/helpers.ts';
+import { INSTALL_NUMBER, type Telephony, telephonyApp } from '../telephony/testing.ts';
+
+let h: Telephony;
+let installA: number;
+let installB: number;
+let support: { id: number; email: string };
+const ANN = '+14155550401';
+const ZED = '+14155550499';
+let ann: number;
+let zed: number;
+
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const TABLES = ['contacts', 'messages', 'conversation_reads', 'mail_outbox'];
+
+const q = async (text: string, values: unknown[] = []) => (await h.t.pool.query(text, values)).rows;
+const as = async (email: string) => bearer(await h.token(email));
+const admin = () => h.seed.a.businessAdmin.email;
+async function send(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: object,
+  email = admin(),
+) {
+  return h.t.app.inject({
+    method,
+    url: `/api${url}`,
+    headers: await as(email),
+    ...(payload ? { payload } : {}),
+  });
+}
+
+beforeAll(async () => {
+  h = await telephonyApp(process.env.DEBUG_INBOX ? { LOG_LEVEL: 'error' } : {});
+  installA = (await h.install()).id;
+  installB = (await h.install({}, { tenant: 'b' })).id;
+  support = await addBusinessUser(h.t, h.seed.a.business.id, 'support-actions@a.test', '1');
+  const res = await send('POST', `/v1/chats/installs/${installA}/contacts`, {
+    phone: ANN,
+    name: 'Ann Marie Lee',
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  ann = res.json().data.id;
+  const b = await send(
+    'POST',
+    `/v1/chats/installs/${installB}/contacts`,
+    { phone: ZED, name: 'Zed' },
+    h.seed.b.businessAdmin.email,
+  );
+  expect(b.statusCode, b.body).toBe(200);
+  zed = b.json().data.id;
+});
+afterAll(async () => {
+  await h?.run(60_000);
+  await h?.t.app.close();
+  await h?.close();
+});
+
+describe('starting a conversation', () => {
+  it('creates the contact on the install with its name split', async () => {
+    const [row] = await q('select * from contacts where id = $1', [ann]);
+    expect(row).toMatchObject({
+      phone: ANN,
+      first_name: 'Ann Marie',
+      last_name: 'Lee',
+      install_id: installA,
+    });
+    const list = await send('GET', `/v1/chats/installs/${installA}/contacts`);
+    expect(list.json().data.map((c: { id: number }) => c.id)).toContain(ann);
+  });
+
+  it('refuses a bad or taken phone with a 422 and changes nothing', async () => {
+    const before = await snapshot(h.t.pool, TABLES);
+    for (const payload of [
+      { phone: 'not a phone' },
+      {},
+      { phone: ANN },
+      { phone: '+14155550402', name: 5 },
+    ]) {
+      const res = await send('POST', `/v1/chats/installs/${installA}/contacts`, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(422);
+      expect(res.json().success).toBe(false);
+    }
+    expect(await snapshot(h.t.pool, TABLES)).toEqual(before);
+  });
+
+  it('assigns a conversation a sales user starts to that user, so it sees it', async () => {
+    const sales = h.seed.a.businessUser;
+    const res = await send(
+      'POST',
+      `/v1/chats/installs/${installA}/contacts`,
+      { phone: '+14155550403' },
+      sales.email,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.agent_user_id).toBe(sales.id);
+    // It does not see Ann's conversation.
+    expect((await send('GET', `/v1/chats/contacts/${ann}`, undefined, sales.email)).statusCode).toBe(404);
+  });
+});
+
+describe('sending', () => {
+  it('sends a text and an image through the carrier; the phone receives them and the status moves on', async () => {
+    const res = await send('POST', `/v1/chats/contacts/${ann}/messages`, { body: 'Hello Ann' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ direction: 'out', body: 'Hello Ann', to_number: ANN });
+    const image = await send('POST', `/v1/chats/contacts/${ann}/messages`, {
+      body: 'A picture',
+      media: [PNG],
+    });
+    expect(image.statusCode, image.body).toBe(200);
+    expect(image.json().data.media).toHaveLength(1);
+    await h.run(30_000);
+    const texts = h.sandbox.phones.get(ANN).texts;
+    expect(texts.map((t) => t.body)).toEqual(expect.arrayContaining(['Hello Ann', 'A picture']));
+    expect(texts[0]?.other).toBe(INSTALL_NUMBER);
+    const files = await send('GET', `/v1/chats/contacts/${ann}/files`);
+    expect(files.json().data).toHaveLength(1);
+    const refresh = await send('POST', `/v1/chats/contacts/${ann}/refresh`);
+    expect(refresh.statusCode, refresh.body).toBe(200);
+    const [row] = await q('select status from messages where id = $1', [res.json().data.id]);
+    expect(row.status).toBe('delivered');
+  });
+
+  it('refuses an empty message and bad media with a 422, sending nothing', async () => {
+    const before = await snapshot(h.t.pool, TABLES);
+    for (const payload of [
+      { body: '' },
+      {},
+      { body: 'x', media: ['https://evil.test/x.png'] },
+      { body: 'x'.repeat(1601) },
+    ]) {
+      const res = await send('POST', `/v1/chats/contacts/${ann}/messages`, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(422);
+    }
+    expect(await snapshot(h.t.pool, TABLES)).toEqual(before);
+  });
+
+  it('schedules a message and cancels it; a second cancel is refused', async () => {
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const res = await send('POST', `/v1/chats/contacts/${ann}/messages`, { body: 'Later', send_at: at });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.status).toBe('scheduled');
+    const id = res.json().data.id;
+    const history = await send('GET', `/v1/chats/contacts/${ann}/conversations`);
+    expect(history.json().data.at(-1).message.id).toBe(id);
+    const cancel = await send('POST', `/v1/chats/contacts/${ann}/cancel-schedule`, { message_id: id });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(cancel.json().data.status).toBe('canceled');
+    const again = await send('POST', `/v1/chats/contacts/${ann}/cancel-schedule`, { message_id: id });
+    expect(again.statusCode).toBe(422);
+    expect(
+      (await send('POST', `/v1/chats/contacts/${ann}/cancel-schedule`, { message_id: 'x' })).statusCode,
+    ).toBe(422);
+  });
+
+  it('resends a failed message as a new one, and refuses to resend a delivered one', async () => {
+    const res = await send('POST', `/v1/chats/contacts/${ann}/messages`, { body: 'Try me' });
+    const id = res.json().data.id;
+    await h.run(30_000);
+    const delivered = await send('POST', `/v1/chats/contacts/${ann}/resend-messages`, { message_id: id });
+    expect(delivered.statusCode).toBe(422);
+    await q("update messages set status = 'failed', error_code = 30003 where id = $1", [id]);
+    const resent = await send('POST', `/v1/chats/contacts/${ann}/resend-messages`, { message_id: id });
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(resent.json().data.id).not.toBe(id);
+    expect(resent.json().data.body).toBe('Try me');
+  });
+
+  it('blocks and unblocks: a blocked contact is never texted', async () => {
+    const block = await send('POST', `/v1/chats/contacts/${ann}/block`);
+    expect(block.statusCode, block.body).toBe(200);
+    expect(block.json().data.blocked).toBe(true);
+    const before = await q('select count(*)::int as n from messages');
+    const refused = await send('POST', `/v1/chats/contacts/${ann}/messages`, { body: 'Blocked?' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().message).toMatch(/block/i);
+    expect(await q('select count(*)::int as n from messages')).toEqual(before);
+    const unblock = await send('POST', `/v1/chats/contacts/${ann}/unblock`);
+    expect(unblock.json().data.blocked).toBe(false);
+    expect((await send('POST', `/v1/chats/contacts/${ann}/messages`, { body: 'Back' })).statusCode).toBe(200);
+  });
+});
+
+describe('e-mail, calendar, edit and delete', () => {
+  it('e-mails a contact once it has an address', async () => {
+    const none = await send('POST', `/v1/chats/contacts/${ann}/email`, { subject: 'Hi', body: 'Hello' });
+    expect(none.statusCode).toBe(422);
+    const put = await send('PUT', `/v1/chats/contacts/${ann}`, {
+      email: 'ann@example.test',
+      name: 'Ann Lee',
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json().data).toMatchObject({ first_name: 'Ann', last_name: 'Lee', email: 'ann@example.test' });
+    const res = await send('POST', `/v1/chats/contacts/${ann}/email`, {
+      subject: 'Your visit',
+      body: 'See you',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [mail] = await q('select * from mail_outbox where "to" = $1', ['ann@example.test']);
+    expect(mail).toMatchObject({ subject: 'Your visit', text: 'See you', business_id: h.seed.a.business.id });
+    const bad = await send('POST', `/v1/chats/contacts/${ann}/email`, { subject: '', body: 'x' });
+    expect(bad.statusCode).toBe(422);
+    const badEdit = await send('PUT', `/v1/chats/contacts/${ann}`, { email: 'not-an-email' });
+    expect(badEdit.statusCode).toBe(422);
+  });
+
+  it('sends a calendar invitation: a real .ics file and a text with its link', async () => {
+    const res = await send('POST', `/v1/chats/contacts/${ann}/send-ics`, {
+      title: 'Cleaning, Dr. Bright',
+      start: '2030-01-05T14:00:00Z',
+      end: '2030-01-05T15:00:00Z',
+      description: 'Bring your card; arrive early',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const url: string = res.json().data.ics_file;
+    expect(url).toMatch(/\/uploads\/ics\/\d+\/[0-9a-f]{32}\.ics$/);
+    const file = await h.t.app.inject({ url: new URL(url).pathname });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toMatch(/text\/calendar/);
+    expect(file.body).toContain('BEGIN:VEVENT');
+    expect(file.body).toContain('DTSTART:20300105T140000Z');
+    expect(file.body).toContain('SUMMARY:Cleaning\\, Dr. Bright');
+    expect(res.json().data.message.body).toContain(url);
+    const bad = await send('POST', `/v1/chats/contacts/${ann}/send-ics`, {
+      title: 'x',
+      start: '2030-01-05T15:00:00Z',
+      end: '2030-01-05T14:00:00Z',
+    });
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('deletes the contact: its conversation is gone', async () => {
+    const made = await send('POST', `/v1/chats/installs/${installA}/contacts`, { phone: '+14155550409' });
+    const id = made.json().data.id;
+    const del = await send('DELETE', `/v1/chats/contacts/${id}`);
+    expect(del.statusCode, del.body).toBe(200);
+    expect((await send('GET', `/v1/chats/contacts/${id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('access', () => {
+  const actions = (id: number): [string, string, object | undefined][] => [
+    ['POST', `/v1/chats/contacts/${id}/messages`, { body: 'x' }],
+    ['POST', `/v1/chats/contacts/${id}/resend-messages`, { message_id: 1 }],
+    ['POST', `/v1/chats/contacts/${id}/cancel-schedule`, { message_id: 1 }],
+    ['POST', `/v1/chats/contacts/${id}/refresh`, undefined],
+    ['POST', `/v1/chats/contacts/${id}/email`, { subject: 's', body: 'b' }],
+    [
+      'POST',
+      `/v1/chats/contacts/${id}/send-ics`,
+      { title: 't', start: '2030-01-05T14:00:00Z', end: '2030-01-05T15:00:00Z' },
+    ],
+    ['POST', `/v1/chats/contacts/${id}/block`, undefined],
+    ['POST', `/v1/chats/contacts/${id}/unblock`, undefined],
+    ['PUT', `/v1/chats/contacts/${id}`, { name: 'X' }],
+    ['DELETE', `/v1/chats/contacts/${id}`, undefined],
+  ];
+
+  it('keeps every action from users without inbox.use', async () => {
+    const before = await snapshot(h.t.pool, TABLES);
+    for (const [method, url, payload] of actions(ann)) {
+      const res = await send(method as 'POST', url, payload, support.email);
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+    }
+    const start = await send(
+      'POST',
+      `/v1/chats/installs/${installA}/contacts`,
+      { phone: '+14155550410' },
+      support.email,
+    );
+    expect(start.statusCode).toBe(403);
+    expect(await snapshot(h.t.pool, TABLES)).toEqual(before);
+  });
+
+  it("answers 404 for another tenant's conversation and install, changing nothing", async () => {
+    const token = await h.token(admin());
+    for (const [method, url, payload] of actions(zed)) {
+      if (method === 'DELETE') continue;
+      await expectCrossTenant404(h.t, {
+        token,
+        method: method as 'POST',
+        url: `/api${url}`,
+        ...(payload ? { payload } : {}),
+        control: { method: 'GET', url: `/api/v1/chats/contacts/${ann}` },
+        tables: TABLES,
+      });
+    }
+    await expectCrossTenant404(h.t, {
+      token,
+      method: 'DELETE',
+      url: `/api/v1/chats/contacts/${zed}`,
+      control: { method: 'GET', url: `/api/v1/chats/contacts/${ann}` },
+      tables: TABLES,
+    });
+    await expectCrossTenant404(h.t, {
+      token,
+      method: 'POST',
+      url: `/api/v1/chats/installs/${installB}/contacts`,
+      payload: { phone: '+14155550411' },
+      control: { method: 'GET', url: `/api/v1/chats/installs/${installA}/contacts` },
+      tables: TABLES,
+    });
+  });
+});
