@@ -7,6 +7,7 @@ import {
   ZInstallIdParams,
   ZStartConversationInput,
 } from '@stn/contracts/chats';
+import { ZNoBody } from '@stn/contracts/contacts';
 import { ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -78,6 +79,7 @@ export const inboxActionRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
           tags,
           summary: blocked ? 'Block the contact: it is never texted' : 'Unblock the contact',
           params: ZIdParams,
+          body: ZNoBody,
           response: { 200: answer(ZInboxContact), ...errors },
         },
       },

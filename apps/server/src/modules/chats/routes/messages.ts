@@ -1,6 +1,7 @@
 // The inbox API's message actions (spec 001 "Chat"): send, resend, cancel a scheduled message, refresh
 // the delivery statuses, send a calendar invitation. HTTP only: ../conversation-messages.ts (ADR 034).
 import { ZInboxMessage, ZInboxSendInput, ZMessageIdInput, ZSendIcsInput } from '@stn/contracts/chats';
+import { ZNoBody } from '@stn/contracts/contacts';
 import { ZIdParams } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -86,6 +87,7 @@ export const inboxMessageRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
         tags,
         summary: "Re-read from the carrier the status of the conversation's messages still in flight",
         params: ZIdParams,
+        body: ZNoBody,
         response: { 200: answer(z.array(ZInboxMessage)), ...errors },
       },
     },
