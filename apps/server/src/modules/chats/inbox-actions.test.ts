@@ -1,8 +1,10 @@
 // The inbox API's actions, end to end with the sandbox carrier: start a conversation, send (now, with an
 // image, scheduled), cancel, resend, refresh, e-mail, send-ics, block and unblock, edit and delete; role
 // checks, cross-tenant 404s, bad input 422 with nothing changed.
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addBusinessUser, bearer, expectCrossTenant404, snapshot } from '../../../test/helpers.ts';
+import { agencyCarrierAccount } from '../agencies/service.ts';
 import { INSTALL_NUMBER, type Telephony, telephonyApp } from '../telephony/testing.ts';
 
 let h: Telephony;
@@ -184,6 +186,31 @@ describe('sending', () => {
     const unblock = await send('POST', `/v1/chats/contacts/${ann}/unblock`);
     expect(unblock.json().data.blocked).toBe(false);
     expect((await send('POST', `/v1/chats/contacts/${ann}/messages`, { body: 'Back' })).statusCode).toBe(200);
+  });
+});
+
+describe('a text in', () => {
+  it('lands in the conversation as unread until the agent opens it', async () => {
+    // The sandbox routes a text to the number's SMS webhook once it knows the number (as after a purchase).
+    const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
+    if (!account) throw new Error('no carrier account');
+    h.sandbox.restoreIncomingNumber(account.accountSid, {
+      sid: `PN${crypto.randomBytes(16).toString('hex')}`,
+      phoneNumber: INSTALL_NUMBER,
+      voiceUrl: 'http://localhost:3000/webhooks/twilio/voice',
+      smsUrl: 'http://localhost:3000/webhooks/twilio/sms-in',
+    });
+    const sent = h.sandbox.phones.sendText(ANN, INSTALL_NUMBER, 'Is Tuesday OK?');
+    expect(sent).not.toBeNull();
+    await h.run(1000);
+    const fresh = await send('GET', `/v1/chats/installs/${installA}/inbox-new`);
+    expect(fresh.statusCode, fresh.body).toBe(200);
+    const conv = fresh.json().data.find((c: { id: number }) => c.id === ann);
+    expect(conv).toMatchObject({ unread: 1, last_message: { body: 'Is Tuesday OK?', direction: 'in' } });
+    expect((await send('GET', `/v1/chats/installs/${installA}/inbox`)).json().data[0].id).toBe(ann);
+    await send('GET', `/v1/chats/contacts/${ann}`);
+    const after = await send('GET', `/v1/chats/installs/${installA}/inbox-new`);
+    expect(after.json().data.map((c: { id: number }) => c.id)).not.toContain(ann);
   });
 });
 
