@@ -41,6 +41,7 @@ import { pagesRoutes } from './modules/sites/routes/pages.ts';
 import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
 import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
 import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
+import { tasksRoutes } from './modules/tasks/routes.ts';
 import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
 import { callsRoutes } from './modules/telephony/routes/calls.ts';
 import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
@@ -48,6 +49,7 @@ import { sandboxPhonesRoutes } from './modules/telephony/routes/sandbox.ts';
 import { restoreSandboxNumbers, scheduledCallJob } from './modules/telephony/service.ts';
 import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
 import { telephonyWidgetRoutes } from './modules/telephony/widget.ts';
+import { templatesRoutes } from './modules/templates/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { sessionHolder } from './modules/users/service.ts';
 import { authPlugin, type SessionHolder } from './platform/auth/plugin.ts';
@@ -295,6 +297,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         callsRoutes,
         numbersRoutes,
         sandboxPhonesRoutes,
+        tasksRoutes,
+        templatesRoutes,
         contactsRoutes,
       ]) {
         await api.register(routes, deps);

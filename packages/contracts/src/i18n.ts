@@ -31,6 +31,9 @@ import numbersEs from '../locales/numbers.es.json' with { type: 'json' };
 import sandboxBr from '../locales/sandbox.br.json' with { type: 'json' };
 import sandboxEn from '../locales/sandbox.en.json' with { type: 'json' };
 import sandboxEs from '../locales/sandbox.es.json' with { type: 'json' };
+import tasksBr from '../locales/tasks.br.json' with { type: 'json' };
+import tasksEn from '../locales/tasks.en.json' with { type: 'json' };
+import tasksEs from '../locales/tasks.es.json' with { type: 'json' };
 import usersBr from '../locales/users.br.json' with { type: 'json' };
 import usersEn from '../locales/users.en.json' with { type: 'json' };
 import usersEs from '../locales/users.es.json' with { type: 'json' };
@@ -53,6 +56,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     numbersEn,
     sandboxEn,
     messagesEn,
+    tasksEn,
     contactsEn,
   ],
   es: [
@@ -67,6 +71,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     numbersEs,
     sandboxEs,
     messagesEs,
+    tasksEs,
     contactsEs,
   ],
   br: [
@@ -81,6 +86,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     numbersBr,
     sandboxBr,
     messagesBr,
+    tasksBr,
     contactsBr,
   ],
 };

@@ -3,6 +3,8 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 const userForm = lazy(() => import('../features/users/user-form.tsx'));
 const numberEdit = lazy(() => import('../features/numbers/number-edit-page.tsx'));
 const departmentForm = lazy(() => import('../features/users/department-form.tsx'));
+const contactForm = lazy(() => import('../features/contacts/contact-form.tsx'));
+const templateForm = lazy(() => import('../features/templates/template-form.tsx'));
 const installsPage = lazy(() => import('../features/installs/installs-page.tsx'));
 
 /** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
@@ -30,5 +32,14 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.numbers.edit': numberEdit,
   'business.numbers.verification': lazy(() => import('../features/numbers/number-verification-page.tsx')),
   'business.setting.number': numberEdit,
+  'business.contacts': lazy(() => import('../features/contacts/contacts-page.tsx')),
+  'business.contacts.create': contactForm,
+  'business.contacts.edit': contactForm,
+  'business.contacts.fields': lazy(() => import('../features/contacts/contact-fields-page.tsx')),
+  'business.tasks': lazy(() => import('../features/tasks/tasks-page.tsx')),
+  'business.templates': lazy(() => import('../features/templates/templates-page.tsx')),
+  'business.templates.create': templateForm,
+  'business.templates.edit': templateForm,
+  'business.tags': lazy(() => import('../features/tags/tags-page.tsx')),
   'business.sandbox-phones': lazy(() => import('../features/telephony/sandbox-phones-page.tsx')),
 };

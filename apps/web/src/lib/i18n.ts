@@ -13,6 +13,9 @@ import br from '../locales/br.json';
 import businessBr from '../locales/business.br.json';
 import businessEn from '../locales/business.en.json';
 import businessEs from '../locales/business.es.json';
+import contactsBr from '../locales/contacts.br.json';
+import contactsEn from '../locales/contacts.en.json';
+import contactsEs from '../locales/contacts.es.json';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
 import installsBr from '../locales/installs.br.json';
@@ -30,6 +33,9 @@ import sandboxEs from '../locales/sandbox.es.json';
 import screensBr from '../locales/screens.br.json';
 import screensEn from '../locales/screens.en.json';
 import screensEs from '../locales/screens.es.json';
+import tasksBr from '../locales/tasks.br.json';
+import tasksEn from '../locales/tasks.en.json';
+import tasksEs from '../locales/tasks.es.json';
 import { setApiLanguage } from './api-client.ts';
 
 type Tree = { [k: string]: string | Tree };
@@ -70,6 +76,8 @@ void i18next.use(initReactI18next).init({
         installsEn,
         numbersSetupEn,
         sandboxEn,
+        contactsEn,
+        tasksEn,
       ].reduce(merge, serverMessages('en') as Tree),
     },
     es: {
@@ -83,6 +91,8 @@ void i18next.use(initReactI18next).init({
         installsEs,
         numbersSetupEs,
         sandboxEs,
+        contactsEs,
+        tasksEs,
       ].reduce(merge, serverMessages('es') as Tree),
     },
     br: {
@@ -96,6 +106,8 @@ void i18next.use(initReactI18next).init({
         installsBr,
         numbersSetupBr,
         sandboxBr,
+        contactsBr,
+        tasksBr,
       ].reduce(merge, serverMessages('br') as Tree),
     },
   },

@@ -56,6 +56,19 @@ export const keys = {
   },
   /** The carrier sandbox's simulated phones the business sees (Sandbox Phones, polled while open). */
   sandboxPhones: { all: ['sandbox-phones'] as const },
+  tasks: {
+    all: ['tasks'] as const,
+    list: () => ['tasks', 'list'] as const,
+  },
+  templates: {
+    all: ['templates'] as const,
+    list: () => ['templates', 'list'] as const,
+    detail: (id: number) => ['templates', 'detail', id] as const,
+  },
+  tags: {
+    all: ['tags'] as const,
+    list: () => ['tags', 'list'] as const,
+  },
   whitelabels: {
     all: ['whitelabels'] as const,
     list: () => ['whitelabels', 'list'] as const,

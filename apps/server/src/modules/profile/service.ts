@@ -4,6 +4,7 @@ import { invalid, notFound } from '../../platform/http/errors.ts';
 import { actingUser, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
 import { sendEmailVerification } from '../auth/service.ts';
 import { openInstallWizard } from '../installs/service.ts';
+import { openTaskCount } from '../tasks/service.ts';
 import {
   getUser,
   guardCredentials,
@@ -26,7 +27,8 @@ export async function profileUser(ctx: Ctx, userId: number) {
     businessId: user.business?.id ?? null,
     subject: { role: user.role, user_type: user.user_type, pages: user.settings.custom_type_pages ?? [] },
   });
-  return { ...user, open_install_wizard };
+  const number_of_tasks = user.role_group === 'Business' ? await openTaskCount(ctx, user.id) : 0;
+  return { ...user, open_install_wizard, number_of_tasks };
 }
 
 export async function impersonator(ctx: Ctx) {
