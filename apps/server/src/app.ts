@@ -25,6 +25,9 @@ import { plansRoutes } from './modules/billing/routes/plans.ts';
 import { monthlyUsageResetJob } from './modules/businesses/jobs.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
 import { businessLetsIn } from './modules/businesses/service.ts';
+import { registerChatsListeners } from './modules/chats/listeners.ts';
+import { scheduledMessageJob } from './modules/chats/service.ts';
+import { registerChatsWebhooks } from './modules/chats/webhooks.ts';
 import { phoneListsRoutes } from './modules/compliance/routes.ts';
 import { contactImportJob } from './modules/contacts/import.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
@@ -112,7 +115,18 @@ function plugModules(p: Plugs): void {
   p.queue.register(p.deps.mailer.job);
   p.queue.register(passwordResetRequestJob);
   p.queue.register(monthlyUsageResetJob);
-  p.webhooks.provider(twilioProvider((sid) => twilioAuthTokenBySid(p.deps, sid)));
+  // The auth token of a signature check, read once every few seconds per account (every webhook asks).
+  const tokens = new Map<string, { at: number; token: Promise<string | null> }>();
+  p.webhooks.provider(
+    twilioProvider((sid) => {
+      const hit = tokens.get(sid);
+      if (hit && Date.now() - hit.at < 5_000) return hit.token;
+      if (tokens.size > 10_000) tokens.clear();
+      const token = twilioAuthTokenBySid(p.deps, sid);
+      tokens.set(sid, { at: Date.now(), token });
+      return token;
+    }),
+  );
   numbersWebhooks(p.webhooks, p.deps);
   p.widget.resolve = installByKey;
   p.widget.routes.push(installsWidgetRoutes);
@@ -125,6 +139,10 @@ function plugModules(p: Plugs): void {
   // The sandbox carrier forgets its numbers on a restart: the database's are put back.
   p.onReady.push(restoreSandboxNumbers);
   p.onReady.push(sealAgencySecrets);
+  // Chats: inbound texts and status callbacks (telephony keeps voice), scheduled texts, realtime news.
+  registerChatsWebhooks(p.webhooks, p.deps);
+  p.queue.register(scheduledMessageJob);
+  registerChatsListeners(p.events, p.deps);
   // Web Push: the VAPID keys exist from the first start; a text in notifies subscribed browsers.
   p.onReady.push(ensureVapidKeys);
   registerPushListeners(p.deps.events, p.deps);

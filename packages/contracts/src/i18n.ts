@@ -22,6 +22,9 @@ import fieldsEs from '../locales/fields.es.json' with { type: 'json' };
 import installsBr from '../locales/installs.br.json' with { type: 'json' };
 import installsEn from '../locales/installs.en.json' with { type: 'json' };
 import installsEs from '../locales/installs.es.json' with { type: 'json' };
+import messagesBr from '../locales/messages.br.json' with { type: 'json' };
+import messagesEn from '../locales/messages.en.json' with { type: 'json' };
+import messagesEs from '../locales/messages.es.json' with { type: 'json' };
 import numbersBr from '../locales/numbers.br.json' with { type: 'json' };
 import numbersEn from '../locales/numbers.en.json' with { type: 'json' };
 import numbersEs from '../locales/numbers.es.json' with { type: 'json' };
@@ -52,6 +55,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     callsEn,
     numbersEn,
     sandboxEn,
+    messagesEn,
     tasksEn,
     contactsEn,
   ],
@@ -66,6 +70,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     callsEs,
     numbersEs,
     sandboxEs,
+    messagesEs,
     tasksEs,
     contactsEs,
   ],
@@ -80,6 +85,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     callsBr,
     numbersBr,
     sandboxBr,
+    messagesBr,
     tasksBr,
     contactsBr,
   ],

@@ -760,3 +760,28 @@ export async function agencyHasTelephony(ctx: Pick<Ctx, 'db'>, input: { id: numb
     .where(eq(agencies.id, input.id));
   return Boolean(row?.cfg.accountSid && row.cfg.authToken);
 }
+
+/**
+ * What texting needs of an agency (issue 10): its name and support e-mail (the HELP reply) and whether
+ * its profanity filter is on.
+ */
+export async function agencyMessaging(
+  ctx: Pick<Ctx, 'db'>,
+  input: { id: number },
+): Promise<{ name: string; supportEmail: string | null; profanityEnabled: boolean } | null> {
+  const [row] = await ctx.db
+    .select({
+      name: agencies.name,
+      email: agencies.email,
+      branding: agencies.branding,
+      profanity: agencies.profanity_enabled,
+    })
+    .from(agencies)
+    .where(eq(agencies.id, input.id));
+  if (!row) return null;
+  return {
+    name: row.name,
+    supportEmail: row.branding.supportEmail || row.email || null,
+    profanityEnabled: row.profanity,
+  };
+}

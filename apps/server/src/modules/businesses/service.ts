@@ -129,6 +129,51 @@ export async function countCall(ctx: Ctx): Promise<boolean> {
   return rows.length > 0;
 }
 
+/** The business's text messages this month against its limit (0 or none: no cap). */
+export async function messageUsage(
+  ctx: Ctx,
+): Promise<{ used: number; cap: number | null; reached: boolean }> {
+  const { businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ used: businesses.number_of_messages, cap: businesses.messages })
+    .from(businesses)
+    .where(eq(businesses.id, businessId));
+  const used = row?.used ?? 0;
+  const cap = row && row.cap > 0 ? row.cap : null;
+  return { used, cap, reached: cap !== null && used >= cap };
+}
+
+/**
+ * Counts `count` messages against the business's monthly limit, atomically. `enforce` (outgoing) refuses
+ * (false, nothing counted) when the count would pass the limit; incoming messages are always counted.
+ */
+export async function countMessages(ctx: Ctx, input: { count: number; enforce: boolean }): Promise<boolean> {
+  const { businessId } = businessOf(ctx);
+  const rows = await ctx.db
+    .update(businesses)
+    .set({ number_of_messages: sql`${businesses.number_of_messages} + ${input.count}` })
+    .where(
+      and(
+        eq(businesses.id, businessId),
+        input.enforce
+          ? sql`(${businesses.messages} <= 0 or ${businesses.number_of_messages} + ${input.count} <= ${businesses.messages})`
+          : undefined,
+      ),
+    )
+    .returning({ id: businesses.id });
+  return rows.length > 0;
+}
+
+/** The business's name (the HELP reply). */
+export async function businessName(ctx: Ctx): Promise<string> {
+  const { businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ name: businesses.name })
+    .from(businesses)
+    .where(eq(businesses.id, businessId));
+  return row?.name ?? '';
+}
+
 /** Whether the business has the sales-user extension (spec 000 §6: contacts and tags for sales users). */
 export async function hasSalesUserExtension(ctx: Pick<Ctx, 'db'>, input: { id: number }): Promise<boolean> {
   const [row] = await ctx.db

@@ -6,4 +6,5 @@ export { type CallbackData, type CallbackInput, requestCallback, telephonyIdle }
 export { callMissed } from './events.ts';
 export { restoreSandboxNumbers } from './sandbox-restore.ts';
 export { cancelScheduledCall, type ScheduleInput, scheduleCall, scheduledCallJob } from './schedule.ts';
+export { carrierAccountOf, installTextNumber, numberTexted } from './texting.ts';
 export { TWILIO_PATHS } from './webhooks.ts';

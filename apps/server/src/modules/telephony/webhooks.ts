@@ -357,18 +357,6 @@ async function recordingStatus(deps: Deps, request: FastifyRequest, reply: Fasti
   return empty(reply);
 }
 
-/** Texts (the inbox is issue 10): recorded once by MessageSid; Twilio gets an empty answer. */
-function smsRecorder(kind: 'in' | 'status') {
-  return async (deps: Deps, request: FastifyRequest, reply: FastifyReply) => {
-    const body = (request.body ?? {}) as FormBody;
-    const sid = str(body, 'MessageSid') || str(body, 'SmsSid');
-    if (!sid) return empty(reply);
-    const key = kind === 'in' ? `sms:${sid}` : `sms-status:${sid}:${str(body, 'MessageStatus')}`;
-    await deps.db.insert(carrierEvents).values({ key }).onConflictDoNothing();
-    return empty(reply);
-  };
-}
-
 /** The webhook paths, below /webhooks (voiceUrl and smsUrl of purchased numbers point here). */
 export const TWILIO_PATHS = {
   voice: '/twilio/voice',
@@ -396,6 +384,4 @@ export function registerTelephonyWebhooks(registry: WebhookRegistry, deps: Deps)
   route(TWILIO_PATHS.callStatus, callStatus);
   route(TWILIO_PATHS.dialAction, dialAction);
   route(TWILIO_PATHS.recordingStatus, recordingStatus);
-  route(TWILIO_PATHS.smsIn, smsRecorder('in'));
-  route(TWILIO_PATHS.smsStatus, smsRecorder('status'));
 }

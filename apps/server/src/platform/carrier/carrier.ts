@@ -86,7 +86,14 @@ export type CarrierCall = {
 
 export type RecordingAudio = { contentType: string; body: Buffer };
 
-export type CreateMessageInput = { to: E164; from: E164; body: string; statusCallback?: string };
+export type CreateMessageInput = {
+  to: E164;
+  from: E164;
+  body: string;
+  statusCallback?: string;
+  /** Public URLs of images sent with the message (MMS). */
+  mediaUrl?: string[];
+};
 
 export type CarrierMessage = {
   sid: string;

@@ -159,6 +159,7 @@ export class TwilioCarrier implements Carrier {
         from: input.from,
         body: input.body,
         ...(input.statusCallback ? { statusCallback: input.statusCallback } : {}),
+        ...(input.mediaUrl?.length ? { mediaUrl: input.mediaUrl } : {}),
       });
       return {
         sid: m.sid,

@@ -39,6 +39,8 @@ export class AppError extends Error {
     readonly params: Record<string, string | number> = {},
     /** A finer, machine-readable reason beside the HTTP-level code, e.g. 'auth.throttle'. */
     readonly reason?: string,
+    /** Details the web app shows beside the message, e.g. the filtered preview of restricted content. */
+    readonly data?: unknown,
   ) {
     super(message ?? DEFAULT_KEY[code]);
   }
@@ -93,6 +95,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         message: translate(error.message, lang, error.params),
       };
       if (error.reason) body.reason = error.reason;
+      if (error.data !== undefined) body.data = error.data;
       if (error.fields) {
         const errors: Record<string, string[]> = {};
         for (const [field, key] of Object.entries(error.fields)) {

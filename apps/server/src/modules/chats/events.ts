@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { defineEvent } from '../../platform/events/events.ts';
+
+/** A text came in (published after commit): realtime, automations and notifications listen for it. */
+export const messageReceived = defineEvent(
+  'message.received',
+  z.object({
+    messageId: z.number(),
+    agencyId: z.number(),
+    businessId: z.number(),
+    contactId: z.number(),
+    installId: z.number().nullable(),
+    /** The first message of a new contact. */
+    newContact: z.boolean(),
+    keyword: z.enum(['stop', 'start', 'help']).nullable(),
+  }),
+);
+
+/** An outgoing text's delivery status moved forward. */
+export const messageStatusChanged = defineEvent(
+  'message.status',
+  z.object({
+    messageId: z.number(),
+    agencyId: z.number(),
+    businessId: z.number(),
+    contactId: z.number(),
+    status: z.string(),
+    errorCode: z.number().nullable(),
+  }),
+);

@@ -1,0 +1,99 @@
+// Two server processes sharing the database and Redis (127.0.0.1:6379): a text arriving at one reaches
+// a WebSocket connected to the other. Skipped, with a message, where no Redis is running.
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { login } from '../../../test/helpers.ts';
+import { twilioSignature } from '../../platform/webhooks/tree.ts';
+import { agencyCarrierAccount } from '../agencies/service.ts';
+import { type Telephony, telephonyApp } from '../telephony/testing.ts';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+async function redisReachable(): Promise<boolean> {
+  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  r.on('error', () => undefined);
+  try {
+    await r.connect();
+    await r.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+const hasRedis = await redisReachable();
+if (!hasRedis) console.warn(`skipped: the two-process new_message test needs Redis at ${REDIS_URL}`);
+
+describe.skipIf(!hasRedis)('new_message across two server processes through Redis', () => {
+  let h: Telephony;
+  let two: Awaited<ReturnType<typeof import('../../app.ts')['buildApp']>>;
+  let number: string;
+  beforeAll(async () => {
+    h = await telephonyApp({ REDIS_URL });
+    const install = await h.install();
+    [{ phone_number: number }] = (
+      await h.t.pool.query('select phone_number from numbers where install_id = $1', [install.id])
+    ).rows;
+    const { buildApp } = await import('../../app.ts');
+    two = await buildApp({ config: h.t.config, db: h.t.db });
+    await two.ready();
+  });
+  afterAll(async () => {
+    await two?.close();
+    await h?.close();
+  });
+
+  it('a text posted to process one reaches a socket of process two, for its business only', async () => {
+    await two.listen({ port: 0, host: '127.0.0.1' });
+    const url = `ws://127.0.0.1:${(two.server.address() as AddressInfo).port}/ws`;
+    const open = async (email: string) => {
+      const ws = new WebSocket(url, ['bearer', await login(h.t.app, email)]);
+      const got: { type: string; data?: Record<string, unknown> }[] = [];
+      await new Promise<void>((resolve, reject) => {
+        ws.on('message', (raw) => {
+          const msg = JSON.parse(raw.toString());
+          got.push(msg);
+          if (msg.type === 'ready') resolve();
+        });
+        ws.on('error', reject);
+      });
+      return { ws, got };
+    };
+    const a = await open(h.seed.a.businessUser.email);
+    const b = await open(h.seed.b.businessUser.email);
+    const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
+    if (!account) throw new Error('no account');
+    const body = {
+      AccountSid: account.accountSid,
+      MessageSid: `SM${crypto.randomBytes(16).toString('hex')}`,
+      From: '+14155550390',
+      To: number,
+      Body: 'across processes',
+      NumMedia: '0',
+    };
+    const res = await h.t.app.inject({
+      method: 'POST',
+      url: '/webhooks/twilio/sms-in',
+      headers: {
+        host: 'localhost:3000',
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilioSignature(
+          account.authToken,
+          'http://localhost:3000/webhooks/twilio/sms-in',
+          body,
+        ),
+      },
+      payload: new URLSearchParams(body).toString(),
+    });
+    expect(res.statusCode).toBe(200);
+    await expect
+      .poll(() => a.got.find((m) => m.type === 'new_message')?.data, { timeout: 5_000 })
+      .toMatchObject({ number_of_messages: 1, message: { body: 'across processes' } });
+    expect(b.got.some((m) => m.type === 'new_message')).toBe(false);
+    a.ws.terminate();
+    b.ws.terminate();
+  });
+});

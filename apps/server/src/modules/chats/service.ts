@@ -1,0 +1,362 @@
+// The chats module's public functions: sending a text (compliance enforced here for every send, whoever
+// asks: the inbox, a template, a schedule, an automation), scheduling, cancelling and resending, and a
+// conversation's messages. The carrier's side (inbound, status callbacks) is in messages.ts.
+import { messageCount, RESTRICTED_CONTENT_REASON, type TMessage } from '@stn/contracts/chats';
+import { asc, count, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { CarrierError } from '../../platform/carrier/carrier.ts';
+import { publish } from '../../platform/events/events.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { defineJob, enqueue } from '../../platform/queue/queue.ts';
+import {
+  businessOf,
+  type Ctx,
+  found,
+  inTransaction,
+  scope,
+  tenantContext,
+} from '../../platform/tenancy/context.ts';
+import { agencyMessaging } from '../agencies/service.ts';
+import { countMessages } from '../businesses/service.ts';
+import { isBlocked } from '../compliance/service.ts';
+import {
+  type ContactRow,
+  contactForSend,
+  contactsByIds,
+  setOptOut,
+  touchLastMessage,
+} from '../contacts/service.ts';
+import { carrierFor, installTextNumber, TWILIO_PATHS } from '../telephony/service.ts';
+import { checkContent } from './compliance.ts';
+import { messageStatusChanged } from './events.ts';
+import { storeOutgoingImage } from './media.ts';
+import { type MessageRow, OPTED_OUT_AT_CARRIER, toMessage } from './messages.ts';
+import { messages } from './tables.ts';
+
+export { toMessage } from './messages.ts';
+
+const SCHEDULE_MAX_MS = 365 * 86_400_000;
+
+export type SendInput = {
+  contactId: number;
+  body: string;
+  /** Data URLs of images, or URLs of our own stored media (/uploads/...). */
+  media?: string[] | undefined;
+  /** Recorded by the templates module's caller; the body is the template's text already filled in. */
+  templateId?: number | undefined;
+  sendAt?: Date | undefined;
+};
+
+const refuse = (key: string, reason = key) => new AppError('VALIDATION', key, undefined, {}, reason);
+
+/**
+ * Whether this contact may be texted by the business at all: opted out (STOP, 21610), blocked, or on a
+ * blacklist without a whitelist entry. Throws the 422 that says which.
+ */
+export async function assertTextable(ctx: Ctx, contact: ContactRow): Promise<void> {
+  if (contact.opted_out_at) throw refuse('messages.opted_out');
+  if (contact.blocked_at) throw refuse('messages.blocked');
+  if (await isBlocked(ctx, contact.phone)) throw refuse('messages.blacklisted');
+}
+
+async function assertContent(ctx: Ctx, body: string): Promise<void> {
+  const { agencyId } = businessOf(ctx);
+  const agency = await agencyMessaging(ctx, { id: agencyId });
+  const check = checkContent(body, { profanity: agency?.profanityEnabled ?? false });
+  if (!check.ok)
+    throw new AppError(
+      'VALIDATION',
+      'messages.restricted_content',
+      undefined,
+      {},
+      RESTRICTED_CONTENT_REASON,
+      {
+        preview: check.preview,
+        categories: check.categories,
+      },
+    );
+}
+
+function publicBase(ctx: Ctx): string {
+  return ctx.deps.config.publicUrl.toString().replace(/\/+$/, '');
+}
+
+async function mediaOf(ctx: Ctx, businessId: number, media: string[]) {
+  const out = [];
+  for (const m of media) {
+    if (m.startsWith('data:')) out.push(await storeOutgoingImage(ctx, businessId, m));
+    else if (m.startsWith(`/uploads/messages/${businessId}/`) && !m.includes('..'))
+      out.push({ url: m, content_type: 'image', size: 0, name: m.split('/').pop() ?? 'image' });
+    else throw new AppError('VALIDATION', undefined, { media: 'messages.media_invalid' });
+  }
+  return out;
+}
+
+/**
+ * Sends a text to a contact from its install's number (purchased, else landline), or schedules it
+ * (`sendAt`). Every check runs first and a refused send sends and stores nothing: opted out, blocked,
+ * blacklisted, restricted content, no number, the monthly limit.
+ */
+export async function sendMessage(ctx: Ctx, input: SendInput): Promise<TMessage> {
+  const { agencyId, businessId } = businessOf(ctx);
+  const body = input.body.trim();
+  if (!body && !input.media?.length) throw new AppError('VALIDATION', undefined, { body: 'messages.empty' });
+  if (
+    input.sendAt &&
+    (input.sendAt.getTime() <= Date.now() || input.sendAt.getTime() > Date.now() + SCHEDULE_MAX_MS)
+  )
+    throw new AppError('VALIDATION', undefined, { send_at: 'messages.schedule_time' });
+  const contact = await contactForSend(ctx, input.contactId);
+  await assertTextable(ctx, contact);
+  if (body) await assertContent(ctx, body);
+  if (contact.install_id === null) throw refuse('messages.no_sms');
+  const from = await installTextNumber(ctx, contact.install_id);
+  if (!from) throw refuse('messages.no_number');
+  const media = await mediaOf(ctx, businessId, input.media ?? []);
+  const segments = messageCount('out', body, media.length);
+  const userId = ctx.by.kind === 'user' ? ctx.by.actor.userId : null;
+  const values = {
+    agency_id: agencyId,
+    business_id: businessId,
+    contact_id: contact.id,
+    install_id: contact.install_id,
+    direction: 'out' as const,
+    body,
+    media,
+    from_number: from,
+    to_number: contact.phone,
+    segments,
+    user_id: userId,
+  };
+  if (input.sendAt) {
+    const sendAt = input.sendAt;
+    const row = await inTransaction(ctx, async (tx) => {
+      const [created] = await tx.db
+        .insert(messages)
+        .values({ ...values, status: 'scheduled', send_at: sendAt, sent_at: sendAt })
+        .returning();
+      const r = found(created);
+      await enqueue(
+        tx,
+        scheduledMessageJob,
+        { agencyId, businessId, messageId: r.id },
+        { startAfter: sendAt },
+      );
+      return r;
+    });
+    return toMessage(row);
+  }
+  const row = await inTransaction(ctx, async (tx) => {
+    if (!(await countMessages(tx, { count: segments, enforce: true })))
+      throw refuse('messages.limit_reached');
+    const [created] = await tx.db
+      .insert(messages)
+      .values({ ...values, status: 'queued' })
+      .returning();
+    await touchLastMessage(tx, contact.id, new Date());
+    return found(created);
+  });
+  return toMessage(await dispatch(ctx, row));
+}
+
+/** Hands a stored, counted message to the carrier; a refusal marks it failed (21610: opted out). */
+async function dispatch(ctx: Ctx, row: MessageRow): Promise<MessageRow> {
+  const base = publicBase(ctx);
+  try {
+    const carrier = await carrierFor(ctx);
+    const sent = await carrier.createMessage({
+      to: row.to_number,
+      from: row.from_number,
+      body: row.body,
+      statusCallback: `${base}/webhooks${TWILIO_PATHS.smsStatus}?message=${row.id}`,
+      ...(row.media.length ? { mediaUrl: row.media.map((m) => `${base}${m.url}`) } : {}),
+    });
+    const [after] = await ctx.db
+      .update(messages)
+      .set({ carrier_sid: sent.sid, updated_at: new Date() })
+      .where(eq(messages.id, row.id))
+      .returning();
+    return after ?? row;
+  } catch (err) {
+    const code = err instanceof CarrierError ? err.code : null;
+    const text = err instanceof Error ? err.message.slice(0, 500) : 'carrier error';
+    ctx.deps.log.warn({ err, messageId: row.id }, 'text not sent');
+    const after = await inTransaction(ctx, async (tx) => {
+      const [failed] = await tx.db
+        .update(messages)
+        .set({ status: 'failed', error_code: code, error_message: text, updated_at: new Date() })
+        .where(eq(messages.id, row.id))
+        .returning();
+      if (code === OPTED_OUT_AT_CARRIER) await setOptOut(tx, { contactId: row.contact_id, optedOut: true });
+      publish(tx, messageStatusChanged, {
+        messageId: row.id,
+        agencyId: row.agency_id,
+        businessId: row.business_id,
+        contactId: row.contact_id,
+        status: 'failed',
+        errorCode: code,
+      });
+      return failed;
+    });
+    if (code === OPTED_OUT_AT_CARRIER) throw refuse('messages.opted_out');
+    if (!after) throw err;
+    throw refuse('messages.carrier_failed');
+  }
+}
+
+/**
+ * A scheduled message at its time: the same checks as a send now (the contact may have opted out since);
+ * a refused one is marked refused with the reason's key in error_message.
+ */
+export async function runScheduledMessage(ctx: Ctx, messageId: number): Promise<void> {
+  const claimed = await inTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .select()
+      .from(messages)
+      .where(scope(tx, messages, eq(messages.id, messageId), eq(messages.status, 'scheduled')))
+      .for('update');
+    if (!row) return null;
+    try {
+      const contact = await contactForSend(tx, row.contact_id);
+      await assertTextable(tx, contact);
+      if (row.body) await assertContent(tx, row.body);
+      if (!(await countMessages(tx, { count: row.segments, enforce: true })))
+        throw refuse('messages.limit_reached');
+    } catch (err) {
+      const reason = err instanceof AppError ? (err.reason ?? err.message) : 'messages.carrier_failed';
+      await tx.db
+        .update(messages)
+        .set({ status: 'refused', error_message: reason, updated_at: new Date() })
+        .where(eq(messages.id, row.id));
+      return null;
+    }
+    const now = new Date();
+    const [queued] = await tx.db
+      .update(messages)
+      .set({ status: 'queued', sent_at: now, updated_at: now })
+      .where(eq(messages.id, row.id))
+      .returning();
+    await touchLastMessage(tx, row.contact_id, now);
+    return queued ?? null;
+  });
+  if (claimed) await dispatch(ctx, claimed).catch(() => undefined);
+}
+
+export const scheduledMessageJob = defineJob({
+  name: 'chats.scheduled-message',
+  payload: z.object({ agencyId: z.number(), businessId: z.number(), messageId: z.number() }),
+  retry: { limit: 2, delaySeconds: 30, backoff: false },
+  handler: async (deps, p) => {
+    const ctx = tenantContext(
+      deps,
+      { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
+      { kind: 'system', source: 'job', name: 'scheduled message' },
+    );
+    await runScheduledMessage(ctx, p.messageId);
+  },
+});
+
+/** Cancels a scheduled message (404 for another tenant's; 422 once it has gone). */
+export async function cancelScheduledMessage(ctx: Ctx, input: { id: number }): Promise<TMessage> {
+  const [row] = await ctx.db
+    .select()
+    .from(messages)
+    .where(scope(ctx, messages, eq(messages.id, input.id)));
+  found(row);
+  const [after] = await ctx.db
+    .update(messages)
+    .set({ status: 'canceled', updated_at: new Date() })
+    .where(scope(ctx, messages, eq(messages.id, input.id), eq(messages.status, 'scheduled')))
+    .returning();
+  if (!after) throw refuse('messages.not_scheduled');
+  return toMessage(after);
+}
+
+/** Sends a failed (or refused) outgoing message again, as a new message with every check. */
+export async function resendMessage(ctx: Ctx, input: { id: number }): Promise<TMessage> {
+  const [row] = await ctx.db
+    .select()
+    .from(messages)
+    .where(scope(ctx, messages, eq(messages.id, input.id)));
+  const old = found(row);
+  if (old.direction !== 'out' || !['failed', 'undelivered', 'refused'].includes(old.status))
+    throw refuse('messages.not_failed');
+  return sendMessage(ctx, {
+    contactId: old.contact_id,
+    body: old.body,
+    media: old.media.map((m) => m.url),
+  });
+}
+
+/** The conversation's messages in the carrier's order (oldest first). */
+export async function conversationMessages(ctx: Ctx, input: { contactId: number }): Promise<TMessage[]> {
+  await contactForSend(ctx, input.contactId);
+  const rows = await ctx.db
+    .select()
+    .from(messages)
+    .where(scope(ctx, messages, eq(messages.contact_id, input.contactId)))
+    .orderBy(asc(messages.sent_at), asc(messages.id));
+  return rows.map(toMessage);
+}
+
+/** How many messages came in from this contact (the `new_message` event's number_of_messages). */
+export async function inboundCount(ctx: Ctx, input: { contactId: number }): Promise<number> {
+  const [row] = await ctx.db
+    .select({ n: count() })
+    .from(messages)
+    .where(scope(ctx, messages, eq(messages.contact_id, input.contactId), eq(messages.direction, 'in')));
+  return row?.n ?? 0;
+}
+
+/**
+ * A keyword's auto-reply (STOP confirmation, START, HELP) through the carrier, recorded in the
+ * conversation. It bypasses the opt-out check (the carriers' rules require the STOP confirmation) but is
+ * counted like any text, without the limit (a HELP answer must not fail on a full month).
+ */
+export async function sendAutoReply(ctx: Ctx, input: { contactId: number; body: string }): Promise<void> {
+  const { agencyId, businessId } = businessOf(ctx);
+  const contact = await contactForSend(ctx, input.contactId);
+  if (contact.install_id === null) return;
+  const from = await installTextNumber(ctx, contact.install_id);
+  if (!from) return;
+  const segments = messageCount('out', input.body, 0);
+  const row = await inTransaction(ctx, async (tx) => {
+    await countMessages(tx, { count: segments, enforce: false });
+    const [created] = await tx.db
+      .insert(messages)
+      .values({
+        agency_id: agencyId,
+        business_id: businessId,
+        contact_id: contact.id,
+        install_id: contact.install_id,
+        direction: 'out',
+        body: input.body,
+        status: 'queued',
+        from_number: from,
+        to_number: contact.phone,
+        segments,
+      })
+      .returning();
+    return found(created);
+  });
+  await dispatch(ctx, row).catch(() => undefined);
+}
+
+export { messageReceived, messageStatusChanged } from './events.ts';
+
+/** Who wrote a message of the context's business and its text, for a notification; null when not found. */
+export async function messageNotice(
+  ctx: Ctx,
+  messageId: number,
+): Promise<{ name: string; text: string } | null> {
+  const [row] = await ctx.db
+    .select({ body: messages.body, media: messages.media, contactId: messages.contact_id })
+    .from(messages)
+    .where(scope(ctx, messages, eq(messages.id, messageId)));
+  if (!row) return null;
+  const [contact] = await contactsByIds(ctx, [row.contactId]);
+  return {
+    name: contact ? `${contact.first_name} ${contact.last_name}`.trim() || contact.phone : '',
+    text: row.body || (row.media.length ? '[image]' : ''),
+  };
+}

@@ -1,0 +1,61 @@
+// What texting (the chats module, issue 10) reads of telephony's numbers: the number an inbound text
+// reached and the number an install texts from.
+
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Deps } from '../../platform/deps.ts';
+import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
+import { carrierAccountOf } from './access.ts';
+import { numbers } from './tables.ts';
+
+export { carrierAccountOf };
+/**
+ * The live number (purchased or landline) an inbound text reached, in the agency whose carrier account
+ * the webhook named; null when no agency of that account has it.
+ */
+export async function numberTexted(
+  deps: Deps,
+  input: { to: string; accountSid: string },
+): Promise<{ agencyId: number; businessId: number; installId: number | null } | null> {
+  const rows = await deps.db
+    .select({
+      agency_id: numbers.agency_id,
+      business_id: numbers.business_id,
+      install_id: numbers.install_id,
+    })
+    .from(numbers)
+    .where(
+      and(
+        eq(numbers.phone_number, input.to),
+        inArray(numbers.kind, ['purchased', 'landline']),
+        isNull(numbers.released_at),
+      ),
+    )
+    // A number with an install first, then purchased before landline.
+    .orderBy(sql`${numbers.install_id} is null`, asc(numbers.kind), desc(numbers.id));
+  for (const n of rows) {
+    const account = await carrierAccountOf(deps, n.agency_id);
+    if (account?.accountSid === input.accountSid)
+      return { agencyId: n.agency_id, businessId: n.business_id, installId: n.install_id };
+  }
+  return null;
+}
+
+/** The number the install texts from: its purchased number, else its landline; null without one. */
+export async function installTextNumber(ctx: Ctx, installId: number): Promise<string | null> {
+  const { businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ phone: numbers.phone_number })
+    .from(numbers)
+    .where(
+      and(
+        eq(numbers.business_id, businessId),
+        eq(numbers.install_id, installId),
+        inArray(numbers.kind, ['purchased', 'landline']),
+        isNull(numbers.released_at),
+        eq(numbers.sms_enabled, true),
+      ),
+    )
+    .orderBy(asc(numbers.kind), desc(numbers.id))
+    .limit(1);
+  return row?.phone ?? null;
+}
