@@ -140,13 +140,13 @@ function plugModules(p: Plugs): void {
   // The sandbox carrier forgets its numbers on a restart: the database's are put back.
   p.onReady.push(restoreSandboxNumbers);
   p.onReady.push(sealAgencySecrets);
-  // Web Push: the VAPID keys exist from the first start; a text in notifies subscribed browsers.
-  p.onReady.push(ensureVapidKeys);
-  registerPushListeners(p.deps.events, p.deps);
   // Chats: inbound texts and status callbacks (telephony keeps voice), scheduled texts, realtime news.
   registerChatsWebhooks(p.webhooks, p.deps);
   p.queue.register(scheduledMessageJob);
   registerChatsListeners(p.events, p.deps);
+  // Web Push: the VAPID keys exist from the first start; a text in notifies subscribed browsers.
+  p.onReady.push(ensureVapidKeys);
+  registerPushListeners(p.deps.events, p.deps);
 }
 
 /**

@@ -59,8 +59,8 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     callsEn,
     numbersEn,
     sandboxEn,
-    tasksEn,
     messagesEn,
+    tasksEn,
     contactsEn,
   ],
   es: [
@@ -75,8 +75,8 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     callsEs,
     numbersEs,
     sandboxEs,
-    tasksEs,
     messagesEs,
+    tasksEs,
     contactsEs,
   ],
   br: [
@@ -91,8 +91,8 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     callsBr,
     numbersBr,
     sandboxBr,
-    tasksBr,
     messagesBr,
+    tasksBr,
     contactsBr,
   ],
 };

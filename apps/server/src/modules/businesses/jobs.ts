@@ -6,7 +6,8 @@ import { businesses } from './tables.ts';
 /**
  * The monthly limits of calls and messages are per calendar month (UTC): on the first of each month the
  * counters of every business start again from zero (ADR 028). pg-boss's cron enqueues it once across all
- * processes; a missed run (the platform was down) runs when a worker next starts.
+ * processes. A run missed while no worker was up is not caught up (pg-boss sends a cron job only in the
+ * minute after its time); an agency can reset a business by hand.
  */
 export const monthlyUsageResetJob = defineJob({
   name: 'businesses.monthly_usage_reset',

@@ -19,7 +19,13 @@ import {
 import { agencyMessaging } from '../agencies/service.ts';
 import { countMessages } from '../businesses/service.ts';
 import { isBlocked } from '../compliance/service.ts';
-import { type ContactRow, contactForSend, setOptOut, touchLastMessage } from '../contacts/service.ts';
+import {
+  type ContactRow,
+  contactForSend,
+  contactsByIds,
+  setOptOut,
+  touchLastMessage,
+} from '../contacts/service.ts';
 import { carrierFor, installTextNumber, TWILIO_PATHS } from '../telephony/service.ts';
 import { checkContent } from './compliance.ts';
 import { messageStatusChanged } from './events.ts';
@@ -334,4 +340,23 @@ export async function sendAutoReply(ctx: Ctx, input: { contactId: number; body: 
     return found(created);
   });
   await dispatch(ctx, row).catch(() => undefined);
+}
+
+export { messageReceived, messageStatusChanged } from './events.ts';
+
+/** Who wrote a message of the context's business and its text, for a notification; null when not found. */
+export async function messageNotice(
+  ctx: Ctx,
+  messageId: number,
+): Promise<{ name: string; text: string } | null> {
+  const [row] = await ctx.db
+    .select({ body: messages.body, media: messages.media, contactId: messages.contact_id })
+    .from(messages)
+    .where(scope(ctx, messages, eq(messages.id, messageId)));
+  if (!row) return null;
+  const [contact] = await contactsByIds(ctx, [row.contactId]);
+  return {
+    name: contact ? `${contact.first_name} ${contact.last_name}`.trim() || contact.phone : '',
+    text: row.body || (row.media.length ? '[image]' : ''),
+  };
 }

@@ -13,8 +13,8 @@ import { confirmAction } from '../../components/list/confirm.tsx';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
 import { pathOf } from '../../lib/nav/route-table.ts';
+import { useAgents } from '../../lib/pickers.ts';
 import { zodResolver } from '../../lib/zod-form.ts';
-import { useAgents } from '../users/api/business-users.ts';
 import {
   type TContact,
   type TContactField,

@@ -81,12 +81,7 @@ export function useRequestCallback() {
 }
 
 // The installs picker and the chosen install's staff phones (the installs calls of spec 001).
-export function useInstallOptions() {
-  return useQuery({
-    queryKey: keys.installs.picker(),
-    queryFn: async () => (await api<Data<TInstallPick[]>>('/v1/installs/all', { silent: true })).data,
-  });
-}
+export { useInstallOptions } from '../../../lib/pickers.ts';
 
 export function useInstall(id: number | null) {
   return useQuery({

@@ -10,11 +10,11 @@ import { api } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { keys } from '../../../lib/query-keys.ts';
 
+export { type AgentChannel, agentsQuery, useAgents } from '../../../lib/pickers.ts';
+
 // The business users calls (spec 001 §7 "Business users"): list, one, add, edit, delete, passwords, agents.
 
 export const BUSINESS_USERS_PATH = '/v1/businesses/users';
-
-export type AgentChannel = 'sms' | 'voice';
 
 type Data<T> = { success: true; data: T };
 type Message = { success: true; message: string };
@@ -37,18 +37,6 @@ export function useBusinessUser(id: number) {
 }
 
 /** Active users with an agent type for a channel (agents and smsAgents, or agents and voiceAgents). */
-export const agentsQuery = (channel: AgentChannel) =>
-  queryOptions({
-    queryKey: keys.users.agents(channel),
-    queryFn: async () =>
-      (await api<Data<TUserSummary[]>>(`${BUSINESS_USERS_PATH}/agents`, { query: { channel }, silent: true }))
-        .data,
-  });
-
-export function useAgents(channel: AgentChannel) {
-  return useQuery(agentsQuery(channel));
-}
-
 export function useCreateBusinessUser() {
   return useMutation({
     mutationFn: (body: TCreateBusinessUserRequest) =>
