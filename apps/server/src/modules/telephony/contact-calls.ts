@@ -1,6 +1,6 @@
 // Reads of the calls for the inbox (modules/chats): the calls with one phone number, to show them in the
 // conversation with that contact beside its messages.
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { calls } from './tables.ts';
 
@@ -34,15 +34,4 @@ export async function callsOfContact(ctx: Ctx, phone: string, limit = 500): Prom
     recording_url: r.recording_sid ? `/api/v1/calls/${r.id}/recording` : null,
     requested_at: r.requested_at,
   }));
-}
-
-/** Which of these phones have at least one call with the context business. */
-export async function phonesWithCalls(ctx: Ctx, phones: string[]): Promise<Set<string>> {
-  businessOf(ctx);
-  if (phones.length === 0) return new Set();
-  const rows = await ctx.db
-    .selectDistinct({ phone: calls.visitor_phone })
-    .from(calls)
-    .where(scope(ctx, calls, inArray(calls.visitor_phone, phones)));
-  return new Set(rows.map((r) => r.phone));
 }

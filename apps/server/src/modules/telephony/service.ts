@@ -1,7 +1,7 @@
 // The telephony module's public functions (the only file other modules import): the instant callback,
 // scheduled calls and the carrier of a tenant. Calls, voice records and the report are in calls.ts.
 export { carrierFor } from './access.ts';
-export { type CallOfContact, callsOfContact, phonesWithCalls } from './contact-calls.ts';
+export { type CallOfContact, callsOfContact } from './contact-calls.ts';
 export { addDemoNumber, DEMO_INSTALL_NUMBER } from './demo.ts';
 export { type CallbackData, type CallbackInput, requestCallback, telephonyIdle } from './engine.ts';
 export { callMissed } from './events.ts';
