@@ -69,6 +69,15 @@ type Options = {
  * the first field's first message, other errors with a message (and type not 1) toast it, successes with
  * a message toast it, a 401 logs out; every failure is also rejected to the caller.
  */
+/**
+ * A 401 logs out only when it answers the token still in use: a request sent with a token that has since
+ * been swapped (an impersonation started or stopped while the screen's requests were in flight) is refused
+ * for that old token, and says nothing about the session now.
+ */
+function unauthorized(sentWith: string | null | undefined) {
+  if (sentWith === auth.get().token) onUnauthorized();
+}
+
 export async function api<T>(path: string, opts: Options = {}): Promise<T> {
   const url = new URL(`/api${path}`, window.location.origin);
   for (const [k, v] of Object.entries(opts.query ?? {}))
@@ -98,7 +107,7 @@ export async function api<T>(path: string, opts: Options = {}): Promise<T> {
   }
   const error = new ApiError(res.status, body);
   if (error.code === 'UNAUTHENTICATED') {
-    onUnauthorized();
+    unauthorized(token);
   } else if (!opts.silent) {
     if (error.code === 'VALIDATION') {
       const first = body?.errors ? Object.values(body.errors as Record<string, string[]>)[0]?.[0] : undefined;
@@ -127,7 +136,7 @@ export async function apiBlob(path: string, opts: { silent?: boolean } = {}): Pr
   if (res.ok) return res.blob();
   const body = res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => null) : null;
   const error = new ApiError(res.status, body);
-  if (error.code === 'UNAUTHENTICATED') onUnauthorized();
+  if (error.code === 'UNAUTHENTICATED') unauthorized(token);
   else if (!opts.silent && body?.message && body.type !== 1) toastError(body.message);
   throw error;
 }

@@ -38,8 +38,20 @@ export function vapidKeys(deps: Deps): Promise<VapidKeys> {
   return keys;
 }
 
+/**
+ * The start-up step: makes the keys exist. A process that cannot open them (its SECRETS_KEY differs from the
+ * one that sealed them) still starts, with notifications off and the reason in the log: push is not worth
+ * refusing to work jobs or answer the API for.
+ */
 export async function ensureVapidKeys(deps: Deps): Promise<void> {
-  await vapidKeys(deps);
+  try {
+    await vapidKeys(deps);
+  } catch (err) {
+    deps.log.error(
+      { err },
+      'push: the VAPID keys cannot be opened (is SECRETS_KEY the same in every process?); browser notifications are off',
+    );
+  }
 }
 
 export async function vapidPublicKey(ctx: Ctx): Promise<string> {
