@@ -126,6 +126,9 @@ describe.skipIf(!hasChromium)('Contacts in Chromium', () => {
     await optOut.click({ force: true });
     await page.getByTestId('contact-opt-out-ok').click();
     await expect.poll(() => optOut.isChecked(), WAIT).toBe(true);
+    // The first confirm modal closes with a 200 ms transition: until it is gone its overlay swallows the
+    // switch's click and its (leaving) button is what the next getByTestId would find.
+    await page.getByRole('dialog').waitFor({ state: 'detached', ...WAIT });
     await optOut.click({ force: true });
     await page.getByTestId('contact-opt-out-ok').click();
     await expect.poll(() => optOut.isChecked(), WAIT).toBe(false);
