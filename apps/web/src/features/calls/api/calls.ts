@@ -37,13 +37,7 @@ export function useCall(id: number | null) {
 
 /** The business's active installs, for the install pickers (filters and the schedule form). */
 export type InstallOption = TInstallPick;
-export function useInstallOptions() {
-  return useQuery({
-    queryKey: keys.installs.picker(),
-    queryFn: async () => (await api<Data<InstallOption[]>>('/v1/installs/all', { silent: true })).data,
-    staleTime: 60_000,
-  });
-}
+export { useInstallOptions } from '../../../lib/pickers.ts';
 
 /**
  * Audio behind the bearer token (a call's recording, a voicemail) as an object URL for an <audio>

@@ -73,12 +73,7 @@ export function useAllTags() {
 }
 
 /** The business's active installs (a new contact's number, the export's install). */
-export function useInstallOptions() {
-  return useQuery({
-    queryKey: contactKeys.installs,
-    queryFn: async () => (await api<Data<TInstallOption[]>>('/v1/installs/all', { silent: true })).data,
-  });
-}
+export { useInstallOptions } from '../../../lib/pickers.ts';
 
 export function useContactFields(activeOnly: boolean) {
   return useQuery({

@@ -36,12 +36,7 @@ export function useNumber(id: number) {
 }
 
 /** The business's installs for the pickers. */
-export function useInstallPicks() {
-  return useQuery({
-    queryKey: ['installs', 'all'],
-    queryFn: async () => (await api<Data<InstallPick[]>>('/v1/installs/all', { silent: true })).data,
-  });
-}
+export { useInstallOptions as useInstallPicks } from '../../../lib/pickers.ts';
 
 export function useSearchNumbers() {
   return useMutation({
