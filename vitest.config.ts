@@ -7,6 +7,7 @@ export default defineConfig({
       'apps/server/test/**/*.test.ts',
       'packages/*/src/**/*.test.ts',
       'apps/web/src/**/*.test.ts',
+      'apps/widget/src/**/*.test.ts',
       // The fixture suites under scripts/fixtures/ run only inside this test of npm test itself.
       'scripts/*.test.ts',
     ],

@@ -2,12 +2,11 @@
 // every response, cache disabled) and the time until it is usable (the e-mail input and the submit button
 // visible and enabled) on DevTools' Fast 3G line, against the goal of issue 8. Starts the platform as
 // `npm start` does (fresh data folder, embedded PostgreSQL, built web app). Prints figures; asserts nothing.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { startPlatform } from './lib/platform.mjs';
 
 const GOAL_BYTES = 150 * 1024;
 const GOAL_MS = 2000;
@@ -32,47 +31,8 @@ if (!process.argv.includes('--no-build') || !fs.existsSync(path.join(root, 'apps
   if (r.status !== 0) throw new Error('web build failed');
 }
 
-const port = await new Promise((resolve, reject) => {
-  const srv = net.createServer();
-  srv.on('error', reject);
-  srv.listen(0, '127.0.0.1', () => {
-    const { port } = srv.address();
-    srv.close(() => resolve(port));
-  });
-});
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-bench-'));
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    LOG_LEVEL: 'warn',
-  },
-});
-let out = '';
-server.stdout.on('data', (d) => (out += d));
-server.stderr.on('data', (d) => (out += d));
-const stopServer = () =>
-  new Promise((resolve) => {
-    if (server.exitCode !== null) return resolve();
-    server.on('exit', resolve);
-    server.kill('SIGTERM');
-  });
-
+const { port, stop } = await startPlatform('stn-bench-');
 try {
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);
-    server.stdout.on('data', () => {
-      if (out.includes('Press Ctrl+C to stop')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    server.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     args: [
@@ -141,6 +101,5 @@ try {
   console.log(`  usable unthrottled:     ${(plain.usableMs / 1000).toFixed(2)} s`);
   await browser.close();
 } finally {
-  await stopServer();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await stop();
 }

@@ -148,9 +148,16 @@ describe.skipIf(!hasChromium)('a new user’s first hour', () => {
       free_fee: true,
       user: { email: 'owner@fullhouse.test', firstName: 'Fay', password: 'full-house-1' },
       whitelabel: { domain: 'fullhouse', type: 'subdomain' },
-      twilioConfig: { accountSid: `AC${'1'.repeat(32)}`, authToken: 'secret' },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
+    // Set up on the sandbox carrier (a Twilio account on the form is checked with the carrier first).
+    const setup = await apiFrom(
+      admin.page,
+      'PUT',
+      `/v1/agencies/${(created.body as { data: { id: number } }).data.id}/twilio-config`,
+      { sandbox: true },
+    );
+    expect(setup.status, JSON.stringify(setup.body)).toBe(200);
     await admin.context.close();
 
     const host = 'fullhouse.localhost';

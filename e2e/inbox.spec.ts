@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)('the inbox in Chromium', () => {
   });
   afterAll(() => p?.stop());
 
-  it("a visitor's text appears in the open inbox without a reload, and the badge counts it", async () => {
+  it("a visitor's text appears in the open inbox without a reload, the badge counts it, reading lowers it", async () => {
     const before = await badge(page);
     await visitorTexts(page, 'Hi, can I book a cleaning?');
     const row = page
@@ -81,9 +81,12 @@ describe.skipIf(!hasChromium)('the inbox in Chromium', () => {
       .locator('[data-testid^="conversation-"]', { hasText: '4155550177' });
     await row.first().waitFor(WAIT);
     await expect.poll(() => badge(page), WAIT).toBeGreaterThan(before);
+    const counted = await badge(page);
     await expect.poll(() => row.first().getByTestId('unread-badge').count(), WAIT).toBe(1);
     await row.first().click();
     await page.getByTestId('conversation').getByText('Hi, can I book a cleaning?').waitFor(WAIT);
+    // Reading it lowers the badge (the server's unread_messages event, decision 045).
+    await expect.poll(() => badge(page), WAIT).toBeLessThan(counted);
   });
 
   it('the agent replies with an image; the phone receives it and the status shows delivered', async () => {

@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const web = path.join(root, 'apps/web');
 
 function newestMtime(dir) {
   let newest = 0;
@@ -17,13 +16,20 @@ function newestMtime(dir) {
   return newest;
 }
 
-// The web app is built when its sources (or the shared contracts) are newer than its last build.
-if (fs.existsSync(path.join(web, 'package.json'))) {
-  const built = path.join(web, 'dist/index.html');
-  const sources = Math.max(newestMtime(web), newestMtime(path.join(root, 'packages/contracts')));
-  if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < sources) {
-    console.log('Building the web app...');
-    const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
+// The web app and the website widget are built when their sources (or the shared contracts) are newer
+// than their last build.
+const contracts = newestMtime(path.join(root, 'packages/contracts'));
+for (const [name, dir, built] of [
+  ['the web app', 'apps/web', 'dist/index.html'],
+  ['the website widget', 'apps/widget', 'dist/widget.js'],
+]) {
+  const app = path.join(root, dir);
+  if (!fs.existsSync(path.join(app, 'package.json'))) continue;
+  const output = path.join(app, built);
+  const sources = Math.max(newestMtime(app), contracts);
+  if (!fs.existsSync(output) || fs.statSync(output).mtimeMs < sources) {
+    console.log(`Building ${name}...`);
+    const r = spawnSync('npm', ['run', 'build', '-w', dir], { cwd: root, stdio: 'inherit' });
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
 }

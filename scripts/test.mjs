@@ -17,7 +17,10 @@ const { values: opts } = parseArgs({
   options: {
     unit: { type: 'string', default: process.env.STN_TEST_UNIT ?? 'vitest.config.ts' },
     browser: { type: 'string', default: process.env.STN_TEST_BROWSER ?? 'e2e/vitest.config.ts' },
-    build: { type: 'string', default: process.env.STN_TEST_BUILD ?? 'npm run build -w apps/web' },
+    build: {
+      type: 'string',
+      default: process.env.STN_TEST_BUILD ?? 'npm run build -w apps/web && npm run build -w apps/widget',
+    },
   },
 });
 const vitestBin = path.join(root, 'node_modules/vitest/vitest.mjs');

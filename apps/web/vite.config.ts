@@ -72,5 +72,13 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/api': 'http://localhost:3000' } },
+  server: {
+    // The API, and the widget's loader and chunks (the installs screen's live preview loads /widget.js).
+    proxy: {
+      '/api': 'http://localhost:3000',
+      '/widget.js': 'http://localhost:3000',
+      '/widget/': 'http://localhost:3000',
+      '/widget-demo': 'http://localhost:3000',
+    },
+  },
 });

@@ -34,7 +34,6 @@ import { contactImportJob } from './modules/contacts/import.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
 import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
-import { installsWidgetRoutes } from './modules/installs/widget.ts';
 import { createMailer } from './modules/notifications/mailer.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
@@ -45,6 +44,7 @@ import { pagesRoutes } from './modules/sites/routes/pages.ts';
 import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
 import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
 import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
+import { supportRoutes } from './modules/support/routes.ts';
 import { tasksRoutes } from './modules/tasks/routes.ts';
 import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
 import { callsRoutes } from './modules/telephony/routes/calls.ts';
@@ -52,10 +52,14 @@ import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
 import { sandboxPhonesRoutes } from './modules/telephony/routes/sandbox.ts';
 import { restoreSandboxNumbers, scheduledCallJob } from './modules/telephony/service.ts';
 import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
-import { telephonyWidgetRoutes } from './modules/telephony/widget.ts';
 import { templatesRoutes } from './modules/templates/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { sessionHolder } from './modules/users/service.ts';
+import { widgetAssetsRoutes } from './modules/widget/assets.ts';
+import { widgetDemoRoutes } from './modules/widget/demo.ts';
+import { widgetEventRoutes } from './modules/widget/events.ts';
+import { registerWidgetListeners } from './modules/widget/listeners.ts';
+import { widgetRoutes } from './modules/widget/routes.ts';
 import { authPlugin, type SessionHolder } from './platform/auth/plugin.ts';
 import {
   createCarrierDeps,
@@ -68,9 +72,11 @@ import type { Config } from './platform/config.ts';
 import type { Db } from './platform/db/client.ts';
 import type { Deps } from './platform/deps.ts';
 import { createEventBus, type EventBus } from './platform/events/events.ts';
+import { createFileStore } from './platform/files.ts';
 import { recordRoutes } from './platform/http/catalogue.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
 import { apiHooks } from './platform/http/input-hygiene.ts';
+import { requestForLog } from './platform/http/log-redaction.ts';
 import { createQueue, type Queue } from './platform/queue/queue.ts';
 import { createHub } from './platform/realtime/hub.ts';
 import { socketTree } from './platform/realtime/socket.ts';
@@ -130,13 +136,11 @@ function plugModules(p: Plugs): void {
   );
   numbersWebhooks(p.webhooks, p.deps);
   p.widget.resolve = installByKey;
-  p.widget.routes.push(installsWidgetRoutes);
   // Telephony: the scheduled-call job, the carrier's webhooks, the widget's callback and schedule.
   p.queue.register(scheduledCallJob);
   // Contacts: the CSV import works on a job.
   p.queue.register(contactImportJob);
   registerTelephonyWebhooks(p.webhooks, p.deps);
-  p.widget.routes.push(telephonyWidgetRoutes);
   // The sandbox carrier forgets its numbers on a restart: the database's are put back.
   p.onReady.push(restoreSandboxNumbers);
   p.onReady.push(sealAgencySecrets);
@@ -147,6 +151,10 @@ function plugModules(p: Plugs): void {
   // Web Push: the VAPID keys exist from the first start; a text in notifies subscribed browsers.
   p.onReady.push(ensureVapidKeys);
   registerPushListeners(p.deps.events, p.deps);
+  // The website widget: the visitor's API (config, callback, schedule, slots, text us, conversation) and
+  // their event stream, fed by the call's and the conversation's realtime channels.
+  p.widget.routes.push(widgetRoutes, widgetEventRoutes);
+  registerWidgetListeners(p.events, p.deps);
 }
 
 /**
@@ -179,8 +187,12 @@ function webAppHeaders(root: string) {
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, db } = opts;
   const logger = opts.logger ?? pino({ level: config.logLevel });
+  // The file store is checked before anything starts: wrong S3 settings stop the start with a clear reason.
+  const storage = createFileStore(config);
+  await storage.check();
   const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+    // Request lines go through a serializer that keeps secrets in URLs (visitor tokens) out of the logs.
+    loggerInstance: logger.child({}, { serializers: { req: requestForLog } }) as FastifyBaseLogger,
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
@@ -220,7 +232,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       })
     : null;
   const carrier = createCarrierDeps(sandbox);
-  const deps: Deps = { db, config, mailer, log: logger, queue, events, realtime, secrets, carrier };
+  const deps: Deps = { db, config, mailer, log: logger, queue, events, realtime, secrets, carrier, storage };
   app.decorate('deps', deps);
 
   const plugs: Plugs = {
@@ -291,6 +303,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         siteDataRoutes,
         pagesRoutes,
         releaseNotesRoutes,
+        supportRoutes,
         notificationRoutes,
         auditRoutes,
         agenciesRoutes,
@@ -322,21 +335,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     resolve: (d, key) => plugs.widget.resolve(d, key),
     routes: plugs.widget.routes,
   });
+  // The website widget's loader and app files, for any site (docs/decisions/043).
+  await app.register(widgetAssetsRoutes, { dist: config.widgetDist });
   await app.register(webhookTree, { prefix: '/webhooks', registry: plugs.webhooks });
   await app.register(sandboxRecordingRoutes, { sandbox });
+  // The widget demo page (ADR 039): an install's widget on a page with hostile CSS and script.
+  await app.register(widgetDemoRoutes, deps);
   await app.register(socketTree, { db, hub: realtime, holder });
 
-  // Uploaded images (agency logos): public files under <dataDir>/uploads, never the web app's index.html.
-  const uploads = path.join(config.dataDir, 'uploads');
-  fs.mkdirSync(uploads, { recursive: true });
-  await app.register(fastifyStatic, {
-    root: uploads,
-    prefix: '/uploads/',
-    decorateReply: false,
-    // Uploaded files are shown, never run: an SVG opened on its own cannot execute script.
-    setHeaders: (res) =>
-      res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox"),
-  });
+  // Uploaded and received files: public, unguessable names, never the web app's index.html (ADR 040).
+  await storage.serve(app);
 
   // The built web app answers every other path, so that deep links and reloads work.
   const index = path.join(config.webDist, 'index.html');

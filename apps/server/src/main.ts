@@ -2,6 +2,7 @@ import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { openDatabase } from './platform/db/open.ts';
+import { StorageError } from './platform/files.ts';
 import { seedFirstStart } from './seed.ts';
 
 async function main() {
@@ -18,7 +19,13 @@ async function main() {
   const log = pino({ level: config.logLevel });
   const database = await openDatabase(config, (m) => log.info(m));
   const demo = await seedFirstStart({ db: database.db, config, log });
-  const app = await buildApp({ config, db: database.db, logger: log });
+  const app = await buildApp({ config, db: database.db, logger: log }).catch(async (err) => {
+    // Settings that look right but do not work (S3 keys the store refuses): said plainly, no stack.
+    if (!(err instanceof StorageError)) throw err;
+    console.error(err.message);
+    await database.close();
+    process.exit(1);
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -49,6 +56,10 @@ async function main() {
     lines.push('', '  Demo sign-ins:');
     for (const d of demo)
       lines.push(`    ${d.label.padEnd(38)} ${d.email.padEnd(29)} ${d.password.padEnd(15)}(${d.site})`);
+    lines.push(
+      '',
+      `  The demo install's website widget: ${url}/widget-demo (answer it on Calls → Sandbox Phones)`,
+    );
   }
   lines.push('', '  Press Ctrl+C to stop.', '');
   console.log(lines.join('\n'));

@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { claimWhitelabel } from './modules/agencies/service.ts';
 import { agencies } from './modules/agencies/tables.ts';
 import { businesses } from './modules/businesses/tables.ts';
-import { createInstall } from './modules/installs/service.ts';
+import { createInstall, DEMO_INSTALL_NAME } from './modules/installs/service.ts';
 import { addDemoNumber, DEMO_INSTALL_NUMBER } from './modules/telephony/service.ts';
 import { createUser } from './modules/users/service.ts';
 import type { Config } from './platform/config.ts';
@@ -230,7 +230,7 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
       afterCommit: ctx.afterCommit,
     };
     await createInstall(dentalCtx, {
-      name: 'Bright Dental website',
+      name: DEMO_INSTALL_NAME,
       website: 'https://brightdental.example',
       settings: {
         phoneAgents: [

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { openDatabase } from './platform/db/open.ts';
+import { StorageError } from './platform/files.ts';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -19,7 +20,13 @@ async function main() {
   }
   const log = pino({ level: config.logLevel }).child({ process: 'worker' });
   const database = await openDatabase(config, (m) => log.info(m));
-  const app = await buildApp({ config, db: database.db, logger: log });
+  const app = await buildApp({ config, db: database.db, logger: log }).catch(async (err) => {
+    // Settings that look right but do not work (S3 keys the store refuses): said plainly, no stack.
+    if (!(err instanceof StorageError)) throw err;
+    console.error(err.message);
+    await database.close();
+    process.exit(1);
+  });
   await app.ready();
   log.info('worker started: working jobs');
 

@@ -29,7 +29,7 @@ export type TestApp = {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: Pick<AppOptions, 'plug' | 'sandboxClock'> = {},
+  opts: Pick<AppOptions, 'plug' | 'sandboxClock' | 'logger'> = {},
 ): Promise<TestApp> {
   const adminUrl = inject('pgAdminUrl');
   const name = `stn_t_${crypto.randomBytes(6).toString('hex')}`;

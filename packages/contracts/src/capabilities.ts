@@ -84,6 +84,8 @@ export const CAPABILITIES = {
   'agencies.manage': { roles: ADMINS },
   'whitelabels.manage': { roles: ADMINS },
   'releaseNotes.manage': { roles: ADMINS },
+  /** The platform's support chat: which installs agencies and main-agency businesses get (issue 11). */
+  'supportWidget.manage': { roles: ADMINS },
   /** Platform admins (SuperAdmin only). */
   'globalUsers.manage': { roles: ['SuperAdmin'] },
   'mailOutbox.read': { roles: ['SuperAdmin'] },

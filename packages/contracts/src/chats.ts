@@ -203,20 +203,31 @@ const zDataUrl = z
   .max(7_000_000)
   .regex(/^data:[a-z0-9.+/-]+;base64,/i, 'validation.invalid');
 
+/** Images one message may carry (data URLs and media library images together). */
+export const MESSAGE_MAX_IMAGES = 5;
+
 /**
- * POST /v1/chats/contacts/{id}/messages. A body or media is required (with a template, the web app puts
- * the template's text in the body; template_id records which); send_at schedules it.
+ * POST /v1/chats/contacts/{id}/messages. A body, media (data URLs), `media_ids` (images of the business's
+ * media library) or a template is required. With `template_id` the server fills the template's merge
+ * fields for the contact (ADR 039): in the body given, or in the template's own text when the body is
+ * empty. `send_at` schedules it.
  */
 export const ZInboxSendInput = z
   .object({
     body: z.string().max(1600).default(''),
-    media: z.array(zDataUrl).max(5).default([]),
+    media: z.array(zDataUrl).max(MESSAGE_MAX_IMAGES).default([]),
+    media_ids: z.array(z.coerce.number().int().positive()).max(MESSAGE_MAX_IMAGES).default([]),
     template_id: z.coerce.number().int().positive().optional(),
     send_at: z.iso.datetime({ offset: true }).optional(),
   })
-  .refine((v) => v.body.trim() !== '' || v.media.length > 0, {
-    path: ['body'],
-    message: 'validation.required',
+  .refine(
+    (v) =>
+      v.body.trim() !== '' || v.media.length > 0 || v.media_ids.length > 0 || v.template_id !== undefined,
+    { path: ['body'], message: 'validation.required' },
+  )
+  .refine((v) => v.media.length + v.media_ids.length <= MESSAGE_MAX_IMAGES, {
+    path: ['media'],
+    message: 'validation.invalid',
   });
 export type TInboxSendInput = z.infer<typeof ZInboxSendInput>;
 

@@ -34,6 +34,9 @@ import numbersEs from '../locales/numbers.es.json' with { type: 'json' };
 import sandboxBr from '../locales/sandbox.br.json' with { type: 'json' };
 import sandboxEn from '../locales/sandbox.en.json' with { type: 'json' };
 import sandboxEs from '../locales/sandbox.es.json' with { type: 'json' };
+import supportBr from '../locales/support.br.json' with { type: 'json' };
+import supportEn from '../locales/support.en.json' with { type: 'json' };
+import supportEs from '../locales/support.es.json' with { type: 'json' };
 import tasksBr from '../locales/tasks.br.json' with { type: 'json' };
 import tasksEn from '../locales/tasks.en.json' with { type: 'json' };
 import tasksEs from '../locales/tasks.es.json' with { type: 'json' };
@@ -62,6 +65,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     messagesEn,
     tasksEn,
     contactsEn,
+    supportEn,
   ],
   es: [
     es,
@@ -78,6 +82,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     messagesEs,
     tasksEs,
     contactsEs,
+    supportEs,
   ],
   br: [
     br,
@@ -94,6 +99,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     messagesBr,
     tasksBr,
     contactsBr,
+    supportBr,
   ],
 };
 

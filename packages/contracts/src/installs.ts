@@ -154,8 +154,6 @@ export const ZInstallSettings = z.object({
   popup: z
     .object({ auto: z.boolean().default(false), delay: z.number().int().min(0).max(600).default(10) })
     .default({ auto: false, delay: 10 }),
-  name_field: z.boolean().default(true),
-  email_field: z.boolean().default(false),
   gdpr_consent: z.boolean().default(false),
   promotion_consent: z.boolean().default(false),
   styling: z
@@ -186,7 +184,71 @@ export const ZInstallSettings = z.object({
       Padding: 10,
       Align: 'center',
     }),
-  /** Per-language texts of the widget; an absent text falls back to the widget's built-in one. */
+  /**
+   * The visitor's fields (spec 000 §3 "input"): their look, and which of name and e-mail the widget asks
+   * for (the phone always). Their labels are per language, in `texts` (NameLabel, EmailLabel, PhoneLabel,
+   * MessageLabel), like every other text of the widget.
+   */
+  input: z
+    .object({
+      BackgroundColor: zColor().default('#FFFFFF'),
+      Color: zColor().default('#333333'),
+      BorderColor: zColor().default('#CCCCCC'),
+      Roudness: z.number().int().min(0).max(50).default(4),
+      Padding: z.number().int().min(0).max(100).default(8),
+      IsEnableName: z.boolean().default(true),
+      IsRequiredName: z.boolean().default(false),
+      /** A name must be at least two letters and hold no digits. */
+      IsEnableNameValidation: z.boolean().default(false),
+      IsEnableEmail: z.boolean().default(false),
+      IsRequiredEmail: z.boolean().default(false),
+    })
+    .default({
+      BackgroundColor: '#FFFFFF',
+      Color: '#333333',
+      BorderColor: '#CCCCCC',
+      Roudness: 4,
+      Padding: 8,
+      IsEnableName: true,
+      IsRequiredName: false,
+      IsEnableNameValidation: false,
+      IsEnableEmail: false,
+      IsRequiredEmail: false,
+    }),
+  /**
+   * The answer the visitor sees after a request (spec 000 §3 "response"): colours of success and error,
+   * and optionally a redirect to a page of the business's site (in the same tab or a new one).
+   */
+  response: z
+    .object({
+      SuccessColor: zColor().default('#2E7D32'),
+      ErrorColor: zColor().default('#C62828'),
+      FontSize: z.number().int().min(8).max(48).default(14),
+      Align: z.enum(['left', 'center', 'right']).default('center'),
+      Padding: z.number().int().min(0).max(100).default(10),
+      IsEnableRedirect: z.boolean().default(false),
+      RedirectUrl: z
+        .string()
+        .trim()
+        .max(500)
+        .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), { message: 'validation.url' })
+        .default(''),
+      IsRedirectBlankPage: z.boolean().default(false),
+    })
+    .default({
+      SuccessColor: '#2E7D32',
+      ErrorColor: '#C62828',
+      FontSize: 14,
+      Align: 'center',
+      Padding: 10,
+      IsEnableRedirect: false,
+      RedirectUrl: '',
+      IsRedirectBlankPage: false,
+    }),
+  /**
+   * Per-language texts of the widget (keys: WIDGET_TEXT_KEYS of @stn/contracts/widget); an absent text
+   * falls back to the widget's built-in one for that language.
+   */
   texts: z.record(z.string(), z.record(z.string(), z.string().max(500))).default({}),
   /**
    * The install wizard (spec 000 §4): the step a person left an unfinished wizard at; null once finished

@@ -75,6 +75,8 @@ export const ZUser = z.object({
   open_install_wizard: z.union([z.literal(false), z.literal(true), z.number().int()]),
   number_of_messages: z.number().int(),
   number_of_tasks: z.number().int(),
+  /** The install key of the support chat to load for this user (spec 000 §2 Layout), or null for none. */
+  support_widget_key: z.string().nullable(),
   countries: z.array(z.string()),
   agency: ZAgencySummary.nullable(),
   business: ZBusinessSummary.nullable(),

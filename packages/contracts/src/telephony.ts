@@ -262,7 +262,14 @@ export const ZSandboxPhone = z.object({
     .nullable(),
   /** Texts this phone sent and received, newest last. */
   texts: z.array(
-    z.object({ direction: z.enum(['in', 'out']), other: z.string(), body: z.string(), at: z.string() }),
+    z.object({
+      direction: z.enum(['in', 'out']),
+      other: z.string(),
+      body: z.string(),
+      at: z.string(),
+      /** The image URLs of an MMS the phone received. */
+      media: z.array(z.string()).optional(),
+    }),
   ),
 });
 export type TSandboxPhone = z.infer<typeof ZSandboxPhone>;

@@ -17,6 +17,27 @@ export const ZTemplate = z.object({
 });
 export type TTemplate = z.infer<typeof ZTemplate>;
 
+/**
+ * The merge fields a template may carry (ADR 039), filled for the contact when it is sent: `{first_name}`,
+ * `{last_name}`, `{name}`, `{phone}`, `{email}` and the business's custom contact fields by their key
+ * (`{favourite_colour}`). `{first_name|there}` gives a fallback for an empty value.
+ */
+export const TEMPLATE_MERGE_FIELDS = ['first_name', 'last_name', 'name', 'phone', 'email'] as const;
+const MERGE_FIELD = /\{\s*([a-z][a-z0-9_]*)\s*(?:\|([^{}]*))?\}/gi;
+
+/**
+ * Fills the merge fields of `text` from `values` (keys in lower case). A field it does not know is left
+ * as written; a known one with no value takes its fallback, else nothing.
+ */
+export function fillTemplate(text: string, values: Record<string, string | null | undefined>): string {
+  return text.replace(MERGE_FIELD, (whole, key: string, fallback: string | undefined) => {
+    const k = key.toLowerCase();
+    if (!Object.hasOwn(values, k)) return whole;
+    const value = (values[k] ?? '').trim();
+    return value || (fallback ?? '').trim();
+  });
+}
+
 export const ZTemplateRequest = z.object({
   name: z.string().trim().min(1).max(191),
   body: z.string().trim().min(1).max(5000),

@@ -1,6 +1,8 @@
-import { isValidPhoneNumber, type MetadataJson, parsePhoneNumberFromString } from 'libphonenumber-js/core';
 import * as z from 'zod/mini';
-import metadata from './widget-phone-metadata.json' with { type: 'json' };
+import { widgetPhoneToE164 } from './widget-phone.ts';
+
+export { WIDGET_PHONE_COUNTRY, widgetPhoneToE164 } from './widget-phone.ts';
+export * from './widget-texts.ts';
 
 // The contracts the website widget (apps/widget) imports: its public requests and the phone check. Size is
 // a feature of the widget, so this entry imports neither libphonenumber's country-wide metadata nor the
@@ -11,48 +13,9 @@ import metadata from './widget-phone-metadata.json' with { type: 'json' };
 // namespace: esbuild cannot tree-shake `import { z }`, which pulls in all of zod's locales (94 KiB
 // gzipped instead of 18). Every issue carries a locale key (as the other contracts do through zod.ts),
 // so the server formats it in the user's language and the widget looks it up in WIDGET_MESSAGES.
-
-const phoneMetadata = metadata as unknown as MetadataJson;
-
-/** US and CA are preferred: a number without a country code is read as North American. */
-export const WIDGET_PHONE_COUNTRY = 'US' as const;
-
-// International numbers are allowed. The widget only knows the rules of its preferred countries, so for
-// any other calling code it checks the E.164 shape (a leading +, at most 15 digits).
-const E164_SHAPE = /^\+[1-9]\d{7,14}$/;
-
-/** The E.164 form of a phone number typed into the widget, or null when it is not a valid number. */
-export function widgetPhoneToE164(raw: string): string | null {
-  const value = raw.trim();
-  if (!value || value.length > 40) return null;
-  const parsed = parsePhoneNumberFromString(value, WIDGET_PHONE_COUNTRY, phoneMetadata);
-  if (parsed) return isValidPhoneNumber(value, WIDGET_PHONE_COUNTRY, phoneMetadata) ? parsed.number : null;
-  const compact = value.replace(/[\s().-]/g, '');
-  return E164_SHAPE.test(compact) && !compact.startsWith('+1') ? compact : null;
-}
-
-/** The texts of the issues these schemas raise, in the widget's languages (the spec's en text first). */
-export const WIDGET_MESSAGES = {
-  en: {
-    'validation.phone': 'Wrong phone number format!!',
-    'validation.required': 'This field is required',
-    'validation.email': 'Please enter a valid email address.',
-    'validation.invalid': 'This value is invalid.',
-  },
-  es: {
-    'validation.phone': '¡¡Formato de número de teléfono incorrecto!!',
-    'validation.required': 'Este campo es obligatorio',
-    'validation.email': 'Introduce un correo electrónico válido.',
-    'validation.invalid': 'Este valor no es válido.',
-  },
-  br: {
-    'validation.phone': 'Formato de número de telefone errado!!',
-    'validation.required': 'Este campo é obrigatório',
-    'validation.email': 'Informe um e-mail válido.',
-    'validation.invalid': 'Este valor é inválido.',
-  },
-} as const;
-export type TWidgetMessageKey = keyof (typeof WIDGET_MESSAGES)['en'];
+//
+// The widget's browser bundle imports none of this file: its texts and phone check live in the zod-free
+// widget-texts.ts and widget-phone.ts (re-exported here), so the schemas stay on the server.
 
 /** A phone number, 'Wrong phone number format!!' when invalid, answered in E.164. */
 export const zWidgetPhone = () =>
@@ -120,3 +83,92 @@ export const ZWidgetScheduleRequest = z.object({
   timezone: z.optional(z.string().check(z.minLength(1), z.maxLength(64, { error: 'validation.invalid' }))),
 });
 export type TWidgetScheduleRequest = z.infer<typeof ZWidgetScheduleRequest>;
+
+// ---------------------------------------------------------------------------------------------------
+// The widget's public API (/api/widget/v1/..., issue 11). Every request carries the install key (the
+// `X-Install-Key` header, or `key` in the query for EventSource, which cannot send headers). Answers are
+// the platform's envelope `{ success: true, data }`; errors `{ success: false, message, errors? }` with a
+// text in the visitor's language (`Accept-Language`). The answer shapes are plain types, so the widget's
+// bundle carries no schema for them.
+//
+//   GET  /v1/config                 TWidgetConfig (ETag, max-age 60)
+//   POST /v1/callback               TWidgetCallbackRequest  -> TWidgetCallbackAnswer
+//   GET  /v1/slots?days=7           TWidgetSlots (the install's bookable times, next `days` days, max 14)
+//   POST /v1/schedule               TWidgetScheduleRequest  -> TWidgetScheduleAnswer
+//   POST /v1/text                   TWidgetTextUsRequest    -> TWidgetTextAnswer (starts the conversation)
+//   POST /v1/text/reply             TWidgetReplyRequest     -> TWidgetMessage (the visitor writes again)
+//   GET  /v1/conversation?token=    TWidgetConversation     (the visitor's messages, oldest first)
+//   GET  /v1/events?token=&key=     text/event-stream of TWidgetEvent (`event: call` / `event: message`),
+//                                   a comment line every 25 s; ends when the token expires.
+//
+// The `token` is the visitor's: signed by the server, naming the install, the contact and (after a
+// callback) the call; valid for 24 hours. It is all a page needs to follow its own call and
+// conversation, and it reads nothing else. The widget keeps it in sessionStorage per install.
+// ---------------------------------------------------------------------------------------------------
+
+/** GET /v1/config: what the widget needs to draw itself. Private settings (staff, agents) never leave. */
+export type TWidgetConfig = {
+  id: number;
+  /** The business's name, for the header and the HELP-like texts. */
+  business_name: string;
+  /** 1 calls, 2 texts, 3 both: the install's widget_type narrowed by the business's. */
+  widget_type: 1 | 2 | 3;
+  /** Whether an instant callback can be asked now (inside the hours, under the monthly limit). */
+  open_now: boolean;
+  logo: string | null;
+  widget_icon: string | null;
+  /** The install's public settings (ZInstallSettings without the private keys). */
+  settings: Record<string, unknown>;
+};
+
+/** A call's progress as the visitor sees it. */
+export const WIDGET_CALL_STATUSES = ['finding', 'calling_you', 'connected', 'completed', 'missed'] as const;
+export type TWidgetCallStatus = (typeof WIDGET_CALL_STATUSES)[number];
+
+export type TWidgetCallbackAnswer = {
+  status: 'calling' | 'closed';
+  call_id: number | null;
+  callback_seconds: number;
+  next_slots: string[];
+  /** The visitor token to follow this call on /v1/events (null when closed). */
+  token: string | null;
+};
+
+export type TWidgetSlots = {
+  /** The install's time zone (IANA); the slots are instants, the widget shows them in the visitor's zone. */
+  timezone: string;
+  /** ISO 8601 instants with offset, every 30 minutes inside the hours, from 30 minutes from now. */
+  slots: string[];
+};
+
+export type TWidgetScheduleAnswer = { id: number | null; scheduled_for: string };
+
+export type TWidgetMessage = {
+  id: number;
+  direction: 'in' | 'out';
+  body: string;
+  media: string[];
+  status: string;
+  created_at: string;
+};
+
+export type TWidgetTextAnswer = { token: string; message: TWidgetMessage };
+export type TWidgetConversation = { messages: TWidgetMessage[] };
+
+/** The visitor writes again while the page is open. */
+export const ZWidgetReplyRequest = z.object({
+  token: z.string().check(z.minLength(1, { error: 'validation.required' }), z.maxLength(1000)),
+  message: z
+    .string({ error: 'validation.required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.required' }),
+      z.maxLength(1600, { error: 'validation.invalid' }),
+    ),
+});
+export type TWidgetReplyRequest = z.infer<typeof ZWidgetReplyRequest>;
+
+/** An event on /v1/events. */
+export type TWidgetEvent =
+  | { type: 'call'; call_id: number; status: TWidgetCallStatus }
+  | { type: 'message'; message: TWidgetMessage };

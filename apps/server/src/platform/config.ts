@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3Settings } from './s3.ts';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
@@ -54,6 +55,22 @@ const ZEnv = z.object({
     .transform((v) => ['1', 'true', 'yes', 'on'].includes(v))
     .optional(),
   CARRIER_SANDBOX: bool.default(true),
+  DB_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+  INBOUND_BATCHES: z.coerce.number().int().min(1).max(32).default(3),
+  STORAGE_DRIVER: z.enum(['local', 's3'], { message: 'STORAGE_DRIVER must be local or s3' }).default('local'),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, message: 'S3_ENDPOINT must be an http(s) URL' }).optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, 'S3_REGION must be a region name such as us-east-1')
+    .default('us-east-1'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'S3_BUCKET must be a bucket name (a-z, 0-9, dot, dash)')
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.optional(),
+  S3_PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'S3_PUBLIC_URL must be an http(s) URL' }).optional(),
 });
 
 export type Config = {
@@ -90,6 +107,8 @@ export type Config = {
   widgetRatePerInstall: number;
   /** Where the built web app lives; served for every non-API path when present. */
   webDist: string;
+  /** Where the built website widget lives (apps/widget/dist): /widget.js and /widget/<hash>.js. */
+  widgetDist: string;
   /** How long an invitation link (a user created without a password) stays valid. */
   invitationTtlDays: number;
   /**
@@ -108,6 +127,15 @@ export type Config = {
    * it, the Sandbox Phones screen and the tests. On by default.
    */
   carrierSandbox: boolean;
+  /** Connections of each process's PostgreSQL pool (the server's; the CLI uses one). */
+  dbPoolSize: number;
+  /** Batches of inbound texts written at once per process (ADR 033: each is one transaction). */
+  inboundBatches: number;
+  /**
+   * Files (media, logos, .ics) in an S3-compatible bucket when STORAGE_DRIVER=s3; on local disk under
+   * DATA_DIR/uploads when undefined (ADR 040).
+   */
+  s3: (S3Settings & { publicUrl: string | undefined }) | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -123,6 +151,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   // Several processes on one database must share one key: a key file per machine would not do.
   if (e.NODE_ENV === 'production' && e.DATABASE_URL && !e.SECRETS_KEY) {
     throw new ConfigError('Invalid environment:\n  SECRETS_KEY: required in production with DATABASE_URL');
+  }
+  if (e.STORAGE_DRIVER === 's3') {
+    const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !e[k]);
+    if (missing.length > 0)
+      throw new ConfigError(
+        `Invalid environment:\n${missing.map((k) => `  ${k}: required when STORAGE_DRIVER=s3`).join('\n')}`,
+      );
   }
   const publicUrl = new URL(e.PUBLIC_URL ?? `http://${e.MAIN_DOMAIN}:${e.PORT}`);
   return {
@@ -154,10 +189,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     widgetRatePerAddress: e.WIDGET_RATE_PER_ADDRESS,
     widgetRatePerInstall: e.WIDGET_RATE_PER_INSTALL,
     webDist: path.resolve(import.meta.dirname, '../../../web/dist'),
+    widgetDist: path.resolve(import.meta.dirname, '../../../widget/dist'),
     invitationTtlDays: e.INVITATION_TTL_DAYS,
     publicCheckRatePerAddress: e.PUBLIC_CHECK_RATE_PER_ADDRESS,
     publicCheckRatePerEmail: e.PUBLIC_CHECK_RATE_PER_EMAIL,
     tls: e.TLS ?? publicUrl.protocol === 'https:',
     carrierSandbox: e.CARRIER_SANDBOX,
+    dbPoolSize: e.DB_POOL_SIZE,
+    inboundBatches: e.INBOUND_BATCHES,
+    s3:
+      e.STORAGE_DRIVER === 's3' && e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? {
+            endpoint: new URL(e.S3_ENDPOINT ?? `https://s3.${e.S3_REGION}.amazonaws.com`),
+            region: e.S3_REGION,
+            bucket: e.S3_BUCKET,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            // Self-hosted stores (MinIO...) have no per-bucket host names: path style by default there.
+            forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+            publicUrl: e.S3_PUBLIC_URL,
+          }
+        : undefined,
   };
 }

@@ -3,6 +3,7 @@ import type { CarrierDeps } from './carrier/platform.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { EventBus } from './events/events.ts';
+import type { FileStore } from './files.ts';
 import type { Mailer } from './mail.ts';
 import type { Queue } from './queue/queue.ts';
 import type { Hub } from './realtime/hub.ts';
@@ -20,4 +21,6 @@ export type Deps = {
   secrets: Secrets;
   /** Carriers per agency account (real Twilio or the process's sandbox), and the sandbox itself. */
   carrier: CarrierDeps;
+  /** Uploaded and received files: local disk or an S3-compatible bucket (ADR 040). */
+  storage: FileStore;
 };

@@ -19,6 +19,21 @@ describe('sealing', () => {
     expect(isSealed(sealed)).toBe(true);
   });
 
+  it('derives one stable 32-byte key per purpose, none equal to the secrets key or another purpose', () => {
+    const key = crypto.randomBytes(32);
+    const a = createSecrets(key);
+    const b = createSecrets(Buffer.from(key));
+    expect(a.derive('widget-visitor-token')).toHaveLength(32);
+    expect(a.derive('widget-visitor-token').equals(b.derive('widget-visitor-token'))).toBe(true);
+    expect(a.derive('widget-visitor-token').equals(a.derive('other'))).toBe(false);
+    expect(a.derive('widget-visitor-token').equals(key)).toBe(false);
+    expect(
+      createSecrets(crypto.randomBytes(32))
+        .derive('widget-visitor-token')
+        .equals(a.derive('widget-visitor-token')),
+    ).toBe(false);
+  });
+
   it('refuses a tampered value and another key', () => {
     const sealed = secrets.seal('token');
     const parts = sealed.split(':');

@@ -12,6 +12,11 @@ export type Secrets = {
   seal(plain: string): string;
   /** The plaintext of a sealed value; a value that is not sealed is returned as it is. */
   open(value: string): string;
+  /**
+   * A 32-byte key for one purpose (e.g. 'widget-token'), derived from the secrets key with HKDF-SHA256:
+   * a key of one purpose reveals neither the secrets key nor another purpose's key.
+   */
+  derive(purpose: string): Buffer;
 };
 
 export function isSealed(value: unknown): value is string {
@@ -20,7 +25,16 @@ export function isSealed(value: unknown): value is string {
 
 export function createSecrets(key: Buffer): Secrets {
   if (key.length !== 32) throw new Error('secrets: the key must be 32 bytes');
+  const derived = new Map<string, Buffer>();
   return {
+    derive(purpose) {
+      let out = derived.get(purpose);
+      if (!out) {
+        out = Buffer.from(crypto.hkdfSync('sha256', key, Buffer.alloc(0), `stn:${purpose}`, 32));
+        derived.set(purpose, out);
+      }
+      return out;
+    },
     seal(plain) {
       const iv = crypto.randomBytes(12);
       const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);

@@ -12,6 +12,7 @@ export const adminRoutes: Record<string, LazyExoticComponent<ComponentType>> = {
   'admin.agency.archived': lazy(() => import('../features/agencies/agency-archived-page.tsx')),
   'admin.agency.add': agencyForm,
   'admin.agency.edit': agencyForm,
+  'admin.settings': lazy(() => import('../features/sites/admin-settings-page.tsx')),
   'admin.whitelabel': lazy(() => import('../features/sites/whitelabel-page.tsx')),
   'admin.releaseNote': lazy(() => import('../features/sites/release-notes-admin-page.tsx')),
   'admin.releaseNote.create': releaseNoteForm,

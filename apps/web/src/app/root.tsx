@@ -9,6 +9,8 @@ import { PLATFORM_NAME } from '../lib/page-title.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { useSession } from '../lib/session.ts';
 import { useSite } from '../lib/site.ts';
+import { useSupportWidget } from '../lib/support-widget.ts';
+import { useRouteName } from '../lib/use-route-name.ts';
 
 export function currentRoute(matches: ReturnType<typeof useMatches>): RouteDef | undefined {
   for (let i = matches.length - 1; i >= 0; i--) {
@@ -24,6 +26,8 @@ export function Root() {
   const site = useSite();
   const session = useSession();
   const navigate = useNavigate();
+  // The support chat of spec 000 §2 Layout, for the signed-in user on the route shown.
+  useSupportWidget(session.user, useRouteName());
 
   useEffect(() => {
     setUnauthorizedHandler(() => {

@@ -27,6 +27,9 @@ import installsEs from '../locales/installs.es.json';
 import layoutBr from '../locales/layout.br.json';
 import layoutEn from '../locales/layout.en.json';
 import layoutEs from '../locales/layout.es.json';
+import mediaBr from '../locales/media.br.json';
+import mediaEn from '../locales/media.en.json';
+import mediaEs from '../locales/media.es.json';
 import numbersSetupBr from '../locales/numbers-setup.br.json';
 import numbersSetupEn from '../locales/numbers-setup.en.json';
 import numbersSetupEs from '../locales/numbers-setup.es.json';
@@ -78,6 +81,7 @@ void i18next.use(initReactI18next).init({
         businessEn,
         installsEn,
         inboxEn,
+        mediaEn,
         numbersSetupEn,
         sandboxEn,
         contactsEn,
@@ -94,6 +98,7 @@ void i18next.use(initReactI18next).init({
         businessEs,
         installsEs,
         inboxEs,
+        mediaEs,
         numbersSetupEs,
         sandboxEs,
         contactsEs,
@@ -110,6 +115,7 @@ void i18next.use(initReactI18next).init({
         businessBr,
         installsBr,
         inboxBr,
+        mediaBr,
         numbersSetupBr,
         sandboxBr,
         contactsBr,

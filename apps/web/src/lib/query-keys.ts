@@ -65,9 +65,20 @@ export const keys = {
     list: () => ['templates', 'list'] as const,
     detail: (id: number) => ['templates', 'detail', id] as const,
   },
+  /** The business's media library (GET /v1/medias, pages appended). */
+  medias: {
+    all: ['medias'] as const,
+    list: () => ['medias', 'list'] as const,
+  },
   tags: {
     all: ['tags'] as const,
     list: () => ['tags', 'list'] as const,
+  },
+  /** The platform's support chat: the two picks, and the installs the admin may pick from. */
+  supportWidget: {
+    all: ['support-widget'] as const,
+    settings: () => ['support-widget', 'settings'] as const,
+    choices: (keyword: string) => ['support-widget', 'choices', keyword] as const,
   },
   whitelabels: {
     all: ['whitelabels'] as const,

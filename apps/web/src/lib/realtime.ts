@@ -1,7 +1,8 @@
 // The realtime client (ADR 037): one WebSocket per signed-in browser to the server's /ws tree (ADR 015),
 // the bearer token as a subprotocol (a browser cannot set an Authorization header on a WebSocket). Events
 // invalidate per-resource query keys, so whatever screen shows that resource refreshes itself, and the
-// sidebar badges (number_of_messages, number_of_tasks of the signed-in user) are updated in place.
+// sidebar badges (number_of_messages, number_of_tasks of the signed-in user) are updated in place: from
+// new_message, and from unread_messages once the user has read a conversation (ADR 045).
 import { useEffect } from 'react';
 import { auth } from './auth-store.ts';
 import { queryClient } from './query-client.ts';
@@ -43,6 +44,14 @@ export function dispatchRealtime(event: RealtimeEvent): void {
       void queryClient.invalidateQueries({ queryKey: keys.inbox.lists() });
       if (typeof data.contact === 'number')
         void queryClient.invalidateQueries({ queryKey: keys.inbox.contact(data.contact) });
+      break;
+    }
+    case 'unread_messages': {
+      // The user read a conversation (here or in another browser): the badge's new total (ADR 045).
+      setUserCount(
+        'number_of_messages',
+        (event.data as { number_of_messages?: unknown } | undefined)?.number_of_messages,
+      );
       break;
     }
     case 'message_status': {

@@ -14,9 +14,14 @@ import { createUser } from '../users/service.ts';
 const c = useSuite();
 const tokens: Record<string, string> = {};
 const TABLES = ['agencies', 'users', 'whitelabels', 'audit_logs'];
-const SID = `AC${'a1'.repeat(16)}`;
+// The form's Twilio account is checked with the carrier before it is saved: an account of the sandbox.
+let SID = '';
+let TOKEN = '';
 
 beforeAll(async () => {
+  const account = c.t.app.deps.carrier.createSandboxAccount('New Co');
+  SID = account.sid;
+  TOKEN = account.authToken;
   for (const u of [
     c.seed.superAdmin,
     c.seed.admin,
@@ -53,7 +58,7 @@ const createBody = (over: Record<string, unknown> = {}) => ({
   properties: { installs: 12 },
   user: { email: 'owner@newco.test', firstName: 'Nora', lastName: 'Owner', password: 'new-co-password-1' },
   whitelabel: { domain: 'newco', type: 'subdomain' },
-  twilioConfig: { accountSid: SID, authToken: 'secret-token-123' },
+  twilioConfig: { accountSid: SID, authToken: TOKEN },
   ...over,
 });
 
@@ -81,8 +86,8 @@ describe('POST /v1/agencies', () => {
       user: { email: 'owner@newco.test', first_name: 'Nora', last_name: 'Owner' },
     });
     expect(body.data.twilioConfig.accountSid).not.toBe(SID);
-    expect(body.data.twilioConfig.accountSid).toMatch(/^AC\*+a1a1$/);
-    expect(res.body).not.toContain('secret-token-123');
+    expect(body.data.twilioConfig.accountSid).toMatch(new RegExp(`^AC\\*+${SID.slice(-4)}$`));
+    expect(res.body).not.toContain(TOKEN);
 
     const row = await agencyRow(created.id);
     expect(row).toMatchObject({
@@ -93,8 +98,8 @@ describe('POST /v1/agencies', () => {
     });
     // Sealed at rest (ADR 016): the row holds no plaintext token, and it opens to the one sent.
     expect(row.twilio_config).toEqual({ accountSid: SID, authToken: expect.stringMatching(/^enc:v1:/) });
-    expect(JSON.stringify(row)).not.toContain('secret-token-123');
-    expect(c.t.app.deps.secrets.open(row.twilio_config.authToken)).toBe('secret-token-123');
+    expect(JSON.stringify(row)).not.toContain(TOKEN);
+    expect(c.t.app.deps.secrets.open(row.twilio_config.authToken)).toBe(TOKEN);
     const [user] = await q('select * from users where agency_id = $1', [created.id]);
     expect(user).toMatchObject({ email: 'owner@newco.test', role: 'AgencyAdmin', role_group: 'Agency' });
     expect(user.password_hash).toMatch(/^\$argon2/);
@@ -211,6 +216,24 @@ describe('POST /v1/agencies', () => {
     expect(body.errors[field]).toEqual([message]);
   });
 
+  it('checks the Twilio account with the carrier first: refused credentials are a 422, nothing saved', async () => {
+    const body = await refused(
+      tok(c.seed.admin),
+      'POST',
+      '/v1/agencies',
+      createBody({
+        user: { email: 'refused@newco.test', firstName: 'Rita', password: 'new-co-password-1' },
+        whitelabel: { domain: 'refusedco', type: 'subdomain' },
+        twilioConfig: { accountSid: SID, authToken: 'not-the-token' },
+      }),
+      422,
+      'The account SID or auth token was refused by Twilio.',
+    );
+    expect(body.errors['twilioConfig.authToken']).toEqual([
+      'The account SID or auth token was refused by Twilio.',
+    ]);
+  });
+
   it('is for platform admins only', async () => {
     for (const u of [c.seed.a.agencyAdmin, c.seed.a.agencyUser, c.seed.a.businessAdmin])
       await refused(
@@ -269,6 +292,21 @@ describe('GET /v1/agencies and /v1/agencies/{id}', () => {
 });
 
 describe('PUT /v1/agencies/{id}', () => {
+  it('refuses a Twilio account the carrier refuses, and keeps the one it had', async () => {
+    const [agency] = await q(`select id from agencies where name = 'New Co'`);
+    const before = (await agencyRow(agency.id)).twilio_config;
+    const body = await refused(
+      tok(c.seed.admin),
+      'PUT',
+      `/v1/agencies/${agency.id}`,
+      { name: 'Not Saved', twilioConfig: { accountSid: SID, authToken: 'wrong-token' } },
+      422,
+      'The account SID or auth token was refused by Twilio.',
+    );
+    expect(body.errors['twilioConfig.authToken']).toHaveLength(1);
+    expect((await agencyRow(agency.id)).twilio_config).toEqual(before);
+  });
+
   it('edits the agency, its admin and its white-label; site data follows the new domain', async () => {
     const [agency] = await q(`select id from agencies where name = 'New Co'`);
     const res = await call(tok(c.seed.admin), 'PUT', `/v1/agencies/${agency.id}`, {
@@ -289,7 +327,7 @@ describe('PUT /v1/agencies/{id}', () => {
       subdomain: null,
     });
     expect(row.properties).toEqual({ installs: 20 });
-    expect(c.t.app.deps.secrets.open(row.twilio_config.authToken)).toBe('secret-token-123');
+    expect(c.t.app.deps.secrets.open(row.twilio_config.authToken)).toBe(TOKEN);
     expect(await q('select domain, type from whitelabels where agency_id = $1', [agency.id])).toEqual([
       { domain: 'newco-calls.com', type: 'domain' },
     ]);

@@ -9,7 +9,20 @@ import type {
   TUpdateAgencyRequest,
   TWhitelabelInput,
 } from '@stn/contracts/agencies';
-import { and, count, desc, eq, ilike, inArray, ne, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  ilike,
+  inArray,
+  ne,
+  or,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { CarrierError } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
@@ -261,6 +274,10 @@ export async function createAgency(ctx: Ctx, input: TCreateAgencyRequest) {
   const { deps } = ctx;
   if (await isEmailTaken(ctx, { email: input.user.email }))
     throw invalid('user.email', 'validation.email_taken');
+  // A Twilio account given on the form is checked like Setup's, before anything is written.
+  const twilio = input.twilioConfig
+    ? await checkedTwilioConfig(deps, input.twilioConfig, 'twilioConfig.authToken')
+    : {};
   // Without a password the admin gets a link to choose one; nobody ever learns this random one.
   const password = input.user.password ?? crypto.randomBytes(24).toString('base64url');
   const id = await withUniqueErrors(() =>
@@ -274,7 +291,7 @@ export async function createAgency(ctx: Ctx, input: TCreateAgencyRequest) {
           ...flagsOf(input),
           branding: { title: input.name },
           properties: input.properties?.installs !== undefined ? { installs: input.properties.installs } : {},
-          twilio_config: sealTwilio(deps, input.twilioConfig ?? {}),
+          twilio_config: sealTwilio(deps, twilio),
         })
         .returning();
       if (!agency) throw new AppError('CONFLICT');
@@ -315,6 +332,9 @@ export async function updateAgency(ctx: Ctx, input: TUpdateAgencyRequest & { id:
     (await isEmailTaken(ctx, { email: input.user.email, exceptUserId: admin.id }))
   )
     throw invalid('user.email', 'validation.email_taken');
+  const twilio = input.twilioConfig
+    ? await checkedTwilioConfig(deps, input.twilioConfig, 'twilioConfig.authToken')
+    : input.twilioConfig;
   await withUniqueErrors(() =>
     inTransaction(ctx, async (c) => {
       const tx = c.db;
@@ -329,9 +349,7 @@ export async function updateAgency(ctx: Ctx, input: TUpdateAgencyRequest & { id:
           ...(input.email !== undefined ? { email: input.email } : {}),
           ...flagsOf(input),
           ...(properties ? { properties } : {}),
-          ...(input.twilioConfig !== undefined
-            ? { twilio_config: sealTwilio(deps, input.twilioConfig ?? {}) }
-            : {}),
+          ...(twilio !== undefined ? { twilio_config: sealTwilio(deps, twilio ?? {}) } : {}),
           updated_at: new Date(),
         })
         .where(eq(agencies.id, agency.id));
@@ -558,6 +576,25 @@ export async function changeAgencyPassword(ctx: Ctx, input: { id: number; passwo
 }
 
 /**
+ * A Twilio account checked against the carrier before anything is saved: refused credentials are a 422 on
+ * `field` (nothing changes).
+ */
+async function checkedTwilioConfig(
+  deps: Deps,
+  input: { accountSid: string; authToken: string },
+  field: string,
+): Promise<{ accountSid: string; authToken: string }> {
+  try {
+    await deps.carrier.verify(input);
+  } catch (err) {
+    if (!(err instanceof CarrierError)) throw err;
+    deps.log.info({ code: err.code, status: err.status }, 'agency setup: carrier refused the account');
+    throw invalid(field, err.isAuthentication ? 'agencies.twilio_refused' : 'agencies.twilio_unreachable');
+  }
+  return input;
+}
+
+/**
  * Agency Setup (spec 000 §4): the agency's own Twilio account, checked against the carrier BEFORE it is
  * saved (refused credentials save nothing), or the sandbox carrier: a sandbox account is made for the
  * agency and stored the same way, marked `sandbox`. The auth token is sealed at rest (ADR 016).
@@ -575,19 +612,11 @@ export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, i
     }
     config = { accountSid: account.sid, authToken: account.authToken, sandbox: true };
   } else {
-    const accountSid = input.accountSid ?? '';
-    const authToken = input.authToken ?? '';
-    try {
-      await deps.carrier.verify({ accountSid, authToken });
-    } catch (err) {
-      if (!(err instanceof CarrierError)) throw err;
-      deps.log.info({ code: err.code, status: err.status }, 'agency setup: carrier refused the account');
-      throw invalid(
-        'authToken',
-        err.isAuthentication ? 'agencies.twilio_refused' : 'agencies.twilio_unreachable',
-      );
-    }
-    config = { accountSid, authToken };
+    config = await checkedTwilioConfig(
+      deps,
+      { accountSid: input.accountSid ?? '', authToken: input.authToken ?? '' },
+      'authToken',
+    );
   }
   await deps.db
     .update(agencies)
@@ -660,6 +689,17 @@ export async function sendNotification(
 export async function agencyExists(ctx: Pick<Ctx, 'db'>, input: { id: number }) {
   const [row] = await ctx.db.select({ id: agencies.id }).from(agencies).where(eq(agencies.id, input.id));
   return Boolean(row);
+}
+
+/** The main agency's id (the platform's own agency, on the main domain), or null before the first start. */
+export async function mainAgencyId(ctx: Pick<Ctx, 'db'>): Promise<number | null> {
+  const [row] = await ctx.db
+    .select({ id: agencies.id })
+    .from(agencies)
+    .where(eq(agencies.is_main, true))
+    .orderBy(asc(agencies.id))
+    .limit(1);
+  return row?.id ?? null;
 }
 
 /** A query of the ids of agencies that are not deleted, optionally whose name matches a LIKE pattern. */

@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type {
   TBusiness,
   TBusinessInfoRequest,
@@ -8,6 +6,7 @@ import type {
 } from '@stn/contracts/businesses';
 import { eq, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { putNamedImage, removeNamedImage } from '../../platform/files.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { decodeImage as decodeDataImage } from '../../platform/storage.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
@@ -82,28 +81,15 @@ export function decodeImage(dataUrl: string) {
   });
 }
 
-function imageDir(ctx: Ctx, businessId: number) {
-  return path.join(ctx.deps.config.dataDir, 'uploads', 'businesses', String(businessId));
-}
+const imageFolder = (businessId: number) => `businesses/${businessId}`;
 
-async function removeImageFiles(dir: string, type: string) {
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
-  await Promise.all(
-    names.filter((n) => n.startsWith(`${type}.`)).map((n) => fs.rm(path.join(dir, n), { force: true })),
-  );
-}
-
-/** Stores the image under <dataDir>/uploads/businesses/<id>/<type>.<ext>; its URL goes in settings. */
+/** Stores the image as businesses/<id>/<type>.<ext> in the file store; its URL goes in settings. */
 export async function uploadImage(ctx: Ctx, input: { type: 'logo'; data: string }): Promise<TBusiness> {
   const { type } = input;
   const { bytes, ext } = decodeImage(input.data);
   const { businessId } = businessOf(ctx);
-  const dir = imageDir(ctx, businessId);
-  await fs.mkdir(dir, { recursive: true });
-  await removeImageFiles(dir, type);
-  await fs.writeFile(path.join(dir, `${type}.${ext}`), bytes);
   // ?v= changes with every upload so that browsers do not show the old image.
-  const url = `/uploads/businesses/${businessId}/${type}.${ext}?v=${Date.now()}`;
+  const url = await putNamedImage(ctx.deps.storage, imageFolder(businessId), type, { bytes, ext });
   return patch(ctx, { settings: mergeSettings({ [type]: url }) });
 }
 
@@ -111,6 +97,6 @@ export async function deleteImage(ctx: Ctx, input: { type: 'logo' }): Promise<TB
   const { type } = input;
   const { businessId } = businessOf(ctx);
   const business = await patch(ctx, { settings: sql`${businesses.settings} - ${type}::text` });
-  await removeImageFiles(imageDir(ctx, businessId), type);
+  await removeNamedImage(ctx.deps.storage, imageFolder(businessId), type);
   return business;
 }

@@ -164,6 +164,17 @@ export async function countMessages(ctx: Ctx, input: { count: number; enforce: b
   return rows.length > 0;
 }
 
+/** What the website widget shows of the context's business: its name and the modes it may offer. */
+export async function businessForWidget(ctx: Ctx): Promise<{ name: string; widget_type: 1 | 2 | 3 }> {
+  const { businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ name: businesses.name, widget_type: businesses.widget_type })
+    .from(businesses)
+    .where(eq(businesses.id, businessId));
+  const t = row?.widget_type;
+  return { name: row?.name ?? '', widget_type: t === 1 || t === 2 ? t : 3 };
+}
+
 /** The business's name (the HELP reply). */
 export async function businessName(ctx: Ctx): Promise<string> {
   const { businessId } = businessOf(ctx);

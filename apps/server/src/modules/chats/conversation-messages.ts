@@ -1,4 +1,4 @@
-// The message actions of a conversation (ADR 034): send (text, images, a template's text, scheduled),
+// The message actions of a conversation (ADR 034): send (text, images, a template filled in, scheduled),
 // resend a failed message, cancel a scheduled one, refresh delivery statuses from the carrier, and send a
 // calendar invitation. The conversation is found as the caller may see it (./inbox.ts, a 404 otherwise);
 // the messages core (./service.ts) sends, with every compliance check.
@@ -9,24 +9,36 @@ import { CarrierError } from '../../platform/carrier/carrier.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { installForCalls } from '../installs/service.ts';
 import { carrierFor } from '../telephony/service.ts';
+import { fillForContact, mediaForSend, templateForSend } from '../templates/service.ts';
 import { icsOf, storeIcs } from './ics.ts';
 import { markRead, messageOfContact, presentMessage, visibleContact } from './inbox.ts';
 import { applyMessageStatus } from './messages.ts';
 import { cancelScheduledMessage, resendMessage, sendMessage } from './service.ts';
 import { messages } from './tables.ts';
 
-/** POST /v1/chats/contacts/{id}/messages: through the core's sendMessage (every compliance check). */
+/**
+ * POST /v1/chats/contacts/{id}/messages: through the core's sendMessage (every compliance check). With a
+ * template (ADR 039) the template must be the business's (404), active and SMS (422), and its merge
+ * fields are filled for the contact: in the body given (the agent may have edited the text), or in the
+ * template's own text when the body is empty. Media library images (`media_ids`) go with the data URLs.
+ */
 export async function sendToContact(ctx: Ctx, input: TInboxSendInput & { id: number }) {
   const contact = await visibleContact(ctx, input.id);
+  let body = input.body;
+  if (input.template_id !== undefined) {
+    const template = await templateForSend(ctx, input.template_id);
+    body = await fillForContact(ctx, body.trim() ? body : template.body, contact);
+  }
+  const library = await mediaForSend(ctx, input.media_ids ?? []);
   const message = await sendMessage(ctx, {
     contactId: contact.id,
-    body: input.body,
-    media: input.media,
+    body,
+    media: [...input.media, ...library],
     templateId: input.template_id,
     sendAt: input.send_at ? new Date(input.send_at) : undefined,
   });
   // The agent answering has seen the conversation.
-  await markRead(ctx, contact.id);
+  await markRead(ctx, contact);
   return message;
 }
 
@@ -135,7 +147,7 @@ export async function sendIcs(ctx: Ctx, input: TSendIcsInput & { id: number }) {
   });
   const install = contact.install_id === null ? null : await installForCalls(ctx, contact.install_id);
   const timeZone = install?.settings.timezone ?? 'UTC';
-  const path = await storeIcs(ctx.deps.config.dataDir, businessId, content);
+  const path = await storeIcs(ctx.deps.storage, businessId, content);
   const url = `${ctx.deps.config.publicUrl.toString().replace(/\/+$/, '')}${path}`;
   const message = await sendMessage(ctx, {
     contactId: contact.id,

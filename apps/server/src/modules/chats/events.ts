@@ -28,3 +28,18 @@ export const messageStatusChanged = defineEvent(
     errorCode: z.number().nullable(),
   }),
 );
+
+/**
+ * The business sent a text to a contact (published after the commit that stored it, before the carrier's
+ * first status): the website widget's stream shows it to the visitor whose conversation it is.
+ */
+export const messageSent = defineEvent(
+  'message.sent',
+  z.object({
+    messageId: z.number(),
+    agencyId: z.number(),
+    businessId: z.number(),
+    contactId: z.number(),
+    installId: z.number().nullable(),
+  }),
+);

@@ -1,8 +1,8 @@
 // Calendar invitations for the inbox's send-ics (ADR 034): an RFC 5545 file with one event, stored under
-// the public uploads folder at an unguessable name so that the contact's phone can open the link.
+// the public uploads (the file store, ADR 040) at an unguessable name so that the contact's phone can open
+// the link.
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import type { FileStore } from '../../platform/files.ts';
 
 export type IcsEvent = {
   uid: string;
@@ -65,11 +65,8 @@ export function icsOf(e: IcsEvent): string {
   return `${lines.map(fold).join('\r\n')}\r\n`;
 }
 
-/** Writes the file under <dataDir>/uploads/ics/<businessId>/ and answers its path below /uploads. */
-export async function storeIcs(dataDir: string, businessId: number, content: string): Promise<string> {
+/** Stores the file as ics/<businessId>/<random>.ics in the file store and answers its /uploads URL. */
+export async function storeIcs(storage: FileStore, businessId: number, content: string): Promise<string> {
   const name = `${crypto.randomBytes(16).toString('hex')}.ics`;
-  const dir = path.join(dataDir, 'uploads', 'ics', String(businessId));
-  await fs.mkdir(dir, { recursive: true });
-  await fs.writeFile(path.join(dir, name), content, 'utf8');
-  return `/uploads/ics/${businessId}/${name}`;
+  return storage.put(`ics/${businessId}/${name}`, content, 'text/calendar; charset=utf-8');
 }

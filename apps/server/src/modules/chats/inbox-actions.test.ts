@@ -123,6 +123,15 @@ describe('sending', () => {
     expect(texts[0]?.other).toBe(INSTALL_NUMBER);
     const files = await send('GET', `/v1/chats/contacts/${ann}/files`);
     expect(files.json().data).toHaveLength(1);
+    // The uploaded image joins the media library, tied to Ann and to its message.
+    const library = await send('GET', `/v1/medias?contact_id=${ann}`);
+    expect(library.json().data).toEqual([
+      expect.objectContaining({
+        url: image.json().data.media[0].url,
+        contact_id: ann,
+        source: 'message',
+      }),
+    ]);
     const refresh = await send('POST', `/v1/chats/contacts/${ann}/refresh`);
     expect(refresh.statusCode, refresh.body).toBe(200);
     const [row] = await q('select status from messages where id = $1', [res.json().data.id]);

@@ -17,6 +17,7 @@ import { likePattern, listEnvelope, pageOf } from '../../platform/http/paginatio
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { installForCalls } from '../installs/service.ts';
 import { callsOfContact } from '../telephony/service.ts';
+import { announceUnreadTotal } from './audience.ts';
 import { conversationReads, messages } from './tables.ts';
 
 type MessageRow = typeof messages.$inferSelect;
@@ -194,10 +195,14 @@ export async function visibleContact(ctx: Ctx, contactId: number): Promise<Conta
   throw notFound();
 }
 
-/** Records that the user has seen the conversation now. */
-export async function markRead(ctx: Ctx, contactId: number): Promise<void> {
+/**
+ * Records that the user has seen the conversation now; when it had unread messages, the user's channel
+ * is told its new unread total (the sidebar badge, ADR 045).
+ */
+export async function markRead(ctx: Ctx, contact: { id: number; unread: number }): Promise<void> {
   const userId = me(ctx);
   if (!userId) return;
+  const contactId = contact.id;
   await ctx.db
     .insert(conversationReads)
     .values({ contact_id: contactId, user_id: userId, seen_at: new Date() })
@@ -205,6 +210,14 @@ export async function markRead(ctx: Ctx, contactId: number): Promise<void> {
       target: [conversationReads.contact_id, conversationReads.user_id],
       set: { seen_at: new Date() },
     });
+  if (Number(contact.unread) > 0) {
+    const { businessId } = businessOf(ctx);
+    ctx.afterCommit(() =>
+      announceUnreadTotal(ctx.deps, businessId, userId).catch((err: unknown) =>
+        ctx.deps.log.warn({ err }, 'unread total not announced'),
+      ),
+    );
+  }
 }
 
 export function presentContact(r: ContactRow): TInboxContact {
@@ -220,7 +233,7 @@ export function presentContact(r: ContactRow): TInboxContact {
 /** GET /v1/chats/contacts/{id}: the conversation, marked read for the caller (its unread count is 0). */
 export async function openConversation(ctx: Ctx, input: { id: number }): Promise<TInboxContact> {
   const row = await visibleContact(ctx, input.id);
-  await markRead(ctx, row.id);
+  await markRead(ctx, row);
   return presentContact({ ...row, unread: 0 });
 }
 

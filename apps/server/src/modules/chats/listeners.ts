@@ -1,42 +1,145 @@
-// Realtime news of the inbox: every socket of the business (the business channel) hears `new_message`
-// and `message_status`. Who may see a conversation is kept simple for now: the whole business's channel
-// (inbox.all users and agents alike); the web app only shows what its user may open (ADR 033).
+// Realtime news of the inbox (ADR 045): `new_message` and `message_status` go to the user channel of each
+// user who may see the conversation (./audience.ts: inbox.all, the install's SMS agents, the assigned
+// agent), `new_message` with that user's unread total. Events are worked in batches (every event of a
+// commit, and whatever arrives while a batch is worked, make one): one query for the messages, one for
+// the conversations, two for who may see them, one for every recipient's total.
 import type { TMessageStatusEvent, TNewMessageEvent } from '@stn/contracts/chats';
-import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
+import { createBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { channel } from '../../platform/realtime/hub.ts';
+import { numberChanged } from '../telephony/service.ts';
+import { conversationsOf, sees, unreadTotals, viewersOf } from './audience.ts';
 import { messageReceived, messageStatusChanged } from './events.ts';
-import { toMessage } from './messages.ts';
+import { forgetNumbers, toMessage } from './messages.ts';
 import { messages } from './tables.ts';
 
-export function registerChatsListeners(events: EventBus, deps: Deps): void {
-  events.on(messageReceived, async (p) => {
-    // One query: the message and how many came in from the contact.
-    const [row] = await deps.db
-      .select({
-        ...getTableColumns(messages),
-        inbound: sql<number>`(select count(*)::int from messages m where m.contact_id = ${p.contactId} and m.direction = 'in')`,
-      })
+/**
+ * A batch of new_message waits this long for more texts once the previous one is done: under load the
+ * totals query runs at most ~50 times a second whatever the rate; a lone text waits at most this.
+ */
+const RECEIVED_WAIT_MS = 20;
+
+type Received = { messageId: number; businessId: number; contactId: number; installId: number | null };
+type Status = {
+  messageId: number;
+  businessId: number;
+  contactId: number;
+  status: string;
+  errorCode: number | null;
+};
+
+const byBusiness = <T extends { businessId: number }>(items: T[]) => {
+  const out = new Map<number, T[]>();
+  for (const item of items) {
+    const list = out.get(item.businessId);
+    if (list) list.push(item);
+    else out.set(item.businessId, [item]);
+  }
+  return out;
+};
+
+async function announceReceived(deps: Deps, businessId: number, items: Received[]): Promise<void> {
+  const [rows, conversations, viewers] = await Promise.all([
+    deps.db
+      .select()
       .from(messages)
-      .where(eq(messages.id, p.messageId));
-    if (!row) return;
-    const { inbound, ...message } = row;
-    const data: TNewMessageEvent = {
-      contact: p.contactId,
-      install: p.installId,
-      number_of_messages: inbound,
-      message: toMessage(message),
-    };
-    await deps.realtime.publish(channel.business(p.businessId), { type: 'new_message', data });
-  });
-  events.on(messageStatusChanged, async (p) => {
+      .where(
+        inArray(
+          messages.id,
+          items.map((i) => i.messageId),
+        ),
+      ),
+    conversationsOf(
+      deps.db,
+      businessId,
+      items.map((i) => i.contactId),
+    ),
+    viewersOf(deps.db, businessId),
+  ]);
+  const rowOf = new Map(rows.map((r) => [r.id, r]));
+  const sends: { userId: number; item: Received }[] = [];
+  for (const item of items) {
+    const c = conversations.get(item.contactId);
+    if (!c || !rowOf.has(item.messageId)) continue;
+    for (const v of viewers) if (sees(v, c)) sends.push({ userId: v.userId, item });
+  }
+  if (sends.length === 0) return;
+  const recipients = new Set(sends.map((s) => s.userId));
+  const totals = await unreadTotals(
+    deps.db,
+    businessId,
+    viewers.filter((v) => recipients.has(v.userId)),
+  );
+  await Promise.all(
+    sends.map(({ userId, item }) => {
+      const row = rowOf.get(item.messageId);
+      if (!row) return undefined;
+      const data: TNewMessageEvent = {
+        contact: item.contactId,
+        install: item.installId,
+        number_of_messages: totals.get(userId) ?? 0,
+        message: toMessage(row),
+      };
+      return deps.realtime.publish(channel.user(userId), { type: 'new_message', data });
+    }),
+  );
+}
+
+async function announceStatuses(deps: Deps, businessId: number, items: Status[]): Promise<void> {
+  const [conversations, viewers] = await Promise.all([
+    conversationsOf(
+      deps.db,
+      businessId,
+      items.map((i) => i.contactId),
+    ),
+    viewersOf(deps.db, businessId),
+  ]);
+  const sends: Promise<void>[] = [];
+  for (const item of items) {
+    const c = conversations.get(item.contactId);
+    if (!c) continue;
     const data: TMessageStatusEvent = {
-      id: p.messageId,
-      contact: p.contactId,
-      status: p.status as TMessageStatusEvent['status'],
-      error_code: p.errorCode,
+      id: item.messageId,
+      contact: item.contactId,
+      status: item.status as TMessageStatusEvent['status'],
+      error_code: item.errorCode,
     };
-    await deps.realtime.publish(channel.business(p.businessId), { type: 'message_status', data });
+    for (const v of viewers)
+      if (sees(v, c))
+        sends.push(deps.realtime.publish(channel.user(v.userId), { type: 'message_status', data }));
+  }
+  await Promise.all(sends);
+}
+
+/** Works a batch business by business; one business's failure is logged and spares the others. */
+function batchOf<T extends { businessId: number }>(
+  deps: Deps,
+  work: (deps: Deps, businessId: number, items: T[]) => Promise<void>,
+  waitMs = 0,
+) {
+  return createBatcher<T, void>({
+    run: async (items) => {
+      await Promise.all(
+        [...byBusiness(items)].map(([businessId, list]) =>
+          work(deps, businessId, list).catch((err: unknown) =>
+            deps.log.warn({ err, businessId }, 'realtime news not published'),
+          ),
+        ),
+      );
+      return items.map(() => undefined);
+    },
+    maxBatch: 1000,
+    waitMs,
   });
+}
+
+export function registerChatsListeners(events: EventBus, deps: Deps): void {
+  const received = batchOf<Received>(deps, announceReceived, RECEIVED_WAIT_MS);
+  const statuses = batchOf<Status>(deps, announceStatuses);
+  events.on(messageReceived, (p) => received.add(p));
+  events.on(messageStatusChanged, (p) => statuses.add(p));
+  // Who answers a number may have changed: the next text to it reads the database again.
+  events.on(numberChanged, (p) => forgetNumbers(deps, p.phoneNumbers));
 }

@@ -1,10 +1,8 @@
 // Message media on our storage: images sent from the inbox (data URLs, checked by their bytes) and images
-// received by MMS (fetched from the carrier once). Files live under <dataDir>/uploads/messages/<business>/
-// with unguessable names, served as /uploads/... (the carrier fetches an outgoing MMS's image from there,
-// so it must be public). S3-compatible storage is not wired yet: see ADR 033.
+// received by MMS (fetched from the carrier once). Files are stored as messages/<business>/<uuid>.<ext> in
+// the platform's file store (local disk or an S3-compatible bucket, ADR 040), served as /uploads/... (the
+// carrier fetches an outgoing MMS's image from there, so it must be public).
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { TMessageMedia } from '@stn/contracts/chats';
 import { decodeImage, type ImageExt } from '../../platform/storage.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
@@ -39,11 +37,9 @@ async function store(
   name: string,
 ) {
   const file = `${crypto.randomUUID()}.${ext}`;
-  const dir = path.join(ctx.deps.config.dataDir, 'uploads', 'messages', String(businessId));
-  await fs.mkdir(dir, { recursive: true });
-  await fs.writeFile(path.join(dir, file), bytes);
+  const url = await ctx.deps.storage.put(`messages/${businessId}/${file}`, bytes, contentType);
   return {
-    url: `/uploads/messages/${businessId}/${file}`,
+    url,
     content_type: contentType,
     size: bytes.length,
     name: name || file,

@@ -115,6 +115,31 @@ describe('inbound texts', () => {
     expect(contacts[0]).toMatchObject({ source: 'sms', business_id: h.seed.a.business.id });
   });
 
+  it('records texts arriving together once each (batched), redeliveries and all, one contact per phone', async () => {
+    const texts = Array.from({ length: 60 }, (_, i) => ({
+      MessageSid: sid(),
+      From: `+1415555${String(1000 + (i % 20)).padStart(4, '0')}`,
+      To: number,
+      Body: `together ${i}`,
+      NumMedia: '0',
+    }));
+    const answers = await Promise.all(
+      [...texts, ...texts.slice(0, 30)].map((t) => post('/webhooks/twilio/sms-in', t)),
+    );
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    const stored = await rows(
+      "select carrier_sid, count(*)::int as n from messages where body like 'together %' group by 1",
+    );
+    expect(stored).toHaveLength(60);
+    expect(stored.every((r) => r.n === 1)).toBe(true);
+    const people = await rows(
+      "select phone, count(*)::int as n from contacts where business_id = $1 and phone like '+14155551%' group by 1",
+      [h.seed.a.business.id],
+    );
+    expect(people).toHaveLength(20);
+    expect(people.every((r) => r.n === 1)).toBe(true);
+  });
+
   it('refuses an unsigned text and records nothing', async () => {
     const params = { MessageSid: sid(), From: '+14155550302', To: number, Body: 'x' };
     expect((await post('/webhooks/twilio/sms-in', params, false)).statusCode).toBe(403);
@@ -362,7 +387,7 @@ describe('scheduled messages at their time', () => {
 });
 
 describe('realtime', () => {
-  it('a WebSocket client of the business gets new_message, another business’s does not', async () => {
+  it('a WebSocket client of the business’s inbox.all user gets new_message, another business’s does not', async () => {
     await h.t.app.listen({ port: 0, host: '127.0.0.1' });
     const url = `ws://127.0.0.1:${(h.t.app.server.address() as AddressInfo).port}/ws`;
     const open = async (email: string) => {
@@ -378,17 +403,14 @@ describe('realtime', () => {
       });
       return { ws, got };
     };
-    const a = await open(h.seed.a.businessUser.email);
-    const b = await open(h.seed.b.businessUser.email);
+    const a = await open(h.seed.a.businessAdmin.email);
+    const b = await open(h.seed.b.businessAdmin.email);
     const from = '+14155550350';
     await inbound(from, 'realtime please');
     const c = await contactOf(from);
     await expect
       .poll(() => a.got.find((m) => m.type === 'new_message')?.data)
-      .toMatchObject({
-        contact: c.id,
-        number_of_messages: 1,
-      });
+      .toMatchObject({ contact: c.id, message: { body: 'realtime please' } });
     expect(b.got.some((m) => m.type === 'new_message')).toBe(false);
     a.ws.terminate();
     b.ws.terminate();

@@ -2,30 +2,16 @@
 // a WebSocket connected to the other. Skipped, with a message, where no Redis is running.
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { login } from '../../../test/helpers.ts';
+import { hasTestRedis, TEST_REDIS_URL } from '../../../test/redis.ts';
 import { twilioSignature } from '../../platform/webhooks/tree.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
-async function redisReachable(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => undefined);
-  try {
-    await r.connect();
-    await r.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
-const hasRedis = await redisReachable();
-if (!hasRedis) console.warn(`skipped: the two-process new_message test needs Redis at ${REDIS_URL}`);
+const REDIS_URL = TEST_REDIS_URL;
+const hasRedis = await hasTestRedis('the two-process new_message test');
 
 describe.skipIf(!hasRedis)('new_message across two server processes through Redis', () => {
   let h: Telephony;
@@ -62,8 +48,8 @@ describe.skipIf(!hasRedis)('new_message across two server processes through Redi
       });
       return { ws, got };
     };
-    const a = await open(h.seed.a.businessUser.email);
-    const b = await open(h.seed.b.businessUser.email);
+    const a = await open(h.seed.a.businessAdmin.email);
+    const b = await open(h.seed.b.businessAdmin.email);
     const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
     if (!account) throw new Error('no account');
     const body = {

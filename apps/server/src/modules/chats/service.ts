@@ -1,7 +1,12 @@
 // The chats module's public functions: sending a text (compliance enforced here for every send, whoever
 // asks: the inbox, a template, a schedule, an automation), scheduling, cancelling and resending, and a
 // conversation's messages. The carrier's side (inbound, status callbacks) is in messages.ts.
-import { messageCount, RESTRICTED_CONTENT_REASON, type TMessage } from '@stn/contracts/chats';
+import {
+  messageCount,
+  RESTRICTED_CONTENT_REASON,
+  type TMessage,
+  type TMessageMedia,
+} from '@stn/contracts/chats';
 import { asc, count, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { CarrierError } from '../../platform/carrier/carrier.ts';
@@ -27,8 +32,10 @@ import {
   touchLastMessage,
 } from '../contacts/service.ts';
 import { carrierFor, installTextNumber, TWILIO_PATHS } from '../telephony/service.ts';
+import { addMedia } from '../templates/service.ts';
+import { audienceOf, unreadTotalOf } from './audience.ts';
 import { checkContent } from './compliance.ts';
-import { messageStatusChanged } from './events.ts';
+import { messageSent, messageStatusChanged } from './events.ts';
 import { storeOutgoingImage } from './media.ts';
 import { type MessageRow, OPTED_OUT_AT_CARRIER, toMessage } from './messages.ts';
 import { messages } from './tables.ts';
@@ -40,9 +47,12 @@ const SCHEDULE_MAX_MS = 365 * 86_400_000;
 export type SendInput = {
   contactId: number;
   body: string;
-  /** Data URLs of images, or URLs of our own stored media (/uploads/...). */
-  media?: string[] | undefined;
-  /** Recorded by the templates module's caller; the body is the template's text already filled in. */
+  /**
+   * Data URLs of images, URLs of our own stored message media (/uploads/...), or media already stored
+   * (the media library's, checked by the templates module).
+   */
+  media?: (string | TMessageMedia)[] | undefined;
+  /** The template the body came from; the body is its text already filled in (ADR 039). */
   templateId?: number | undefined;
   sendAt?: Date | undefined;
 };
@@ -81,15 +91,36 @@ function publicBase(ctx: Ctx): string {
   return ctx.deps.config.publicUrl.toString().replace(/\/+$/, '');
 }
 
-async function mediaOf(ctx: Ctx, businessId: number, media: string[]) {
-  const out = [];
+/** The message's media; `fresh` are the images uploaded with it (they join the media library). */
+async function mediaOf(ctx: Ctx, businessId: number, media: (string | TMessageMedia)[]) {
+  const out: TMessageMedia[] = [];
+  const fresh: TMessageMedia[] = [];
   for (const m of media) {
-    if (m.startsWith('data:')) out.push(await storeOutgoingImage(ctx, businessId, m));
-    else if (m.startsWith(`/uploads/messages/${businessId}/`) && !m.includes('..'))
+    if (typeof m !== 'string') out.push(m);
+    else if (m.startsWith('data:')) {
+      const stored = await storeOutgoingImage(ctx, businessId, m);
+      out.push(stored);
+      fresh.push(stored);
+    } else if (m.startsWith(`/uploads/messages/${businessId}/`) && !m.includes('..'))
       out.push({ url: m, content_type: 'image', size: 0, name: m.split('/').pop() ?? 'image' });
     else throw new AppError('VALIDATION', undefined, { media: 'messages.media_invalid' });
   }
-  return out;
+  return { media: out, fresh };
+}
+
+/** Images an agent uploaded with a message join the business's media library, tied to the contact. */
+async function addToLibrary(tx: Ctx, fresh: TMessageMedia[], row: MessageRow): Promise<void> {
+  for (const m of fresh)
+    await addMedia(tx, {
+      url: m.url,
+      mime: m.content_type,
+      size: m.size,
+      name: m.name,
+      source: 'message',
+      contactId: row.contact_id,
+      messageId: row.id,
+      uploadedBy: row.user_id,
+    });
 }
 
 /**
@@ -112,7 +143,7 @@ export async function sendMessage(ctx: Ctx, input: SendInput): Promise<TMessage>
   if (contact.install_id === null) throw refuse('messages.no_sms');
   const from = await installTextNumber(ctx, contact.install_id);
   if (!from) throw refuse('messages.no_number');
-  const media = await mediaOf(ctx, businessId, input.media ?? []);
+  const { media, fresh } = await mediaOf(ctx, businessId, input.media ?? []);
   const segments = messageCount('out', body, media.length);
   const userId = ctx.by.kind === 'user' ? ctx.by.actor.userId : null;
   const values = {
@@ -136,6 +167,7 @@ export async function sendMessage(ctx: Ctx, input: SendInput): Promise<TMessage>
         .values({ ...values, status: 'scheduled', send_at: sendAt, sent_at: sendAt })
         .returning();
       const r = found(created);
+      await addToLibrary(tx, fresh, r);
       await enqueue(
         tx,
         scheduledMessageJob,
@@ -154,9 +186,23 @@ export async function sendMessage(ctx: Ctx, input: SendInput): Promise<TMessage>
       .values({ ...values, status: 'queued' })
       .returning();
     await touchLastMessage(tx, contact.id, new Date());
-    return found(created);
+    const r = found(created);
+    await addToLibrary(tx, fresh, r);
+    announceSent(tx, r);
+    return r;
   });
   return toMessage(await dispatch(ctx, row));
+}
+
+/** A text of the business is stored and on its way: `messageSent` after the commit. */
+function announceSent(tx: Ctx, row: MessageRow): void {
+  publish(tx, messageSent, {
+    messageId: row.id,
+    agencyId: row.agency_id,
+    businessId: row.business_id,
+    contactId: row.contact_id,
+    installId: row.install_id,
+  });
 }
 
 /** Hands a stored, counted message to the carrier; a refusal marks it failed (21610: opted out). */
@@ -169,7 +215,9 @@ async function dispatch(ctx: Ctx, row: MessageRow): Promise<MessageRow> {
       from: row.from_number,
       body: row.body,
       statusCallback: `${base}/webhooks${TWILIO_PATHS.smsStatus}?message=${row.id}`,
-      ...(row.media.length ? { mediaUrl: row.media.map((m) => `${base}${m.url}`) } : {}),
+      ...(row.media.length
+        ? { mediaUrl: row.media.map((m) => ctx.deps.storage.absoluteUrl(m.url, base)) }
+        : {}),
     });
     const [after] = await ctx.db
       .update(messages)
@@ -237,6 +285,7 @@ export async function runScheduledMessage(ctx: Ctx, messageId: number): Promise<
       .where(eq(messages.id, row.id))
       .returning();
     await touchLastMessage(tx, row.contact_id, now);
+    if (queued) announceSent(tx, queued);
     return queued ?? null;
   });
   if (claimed) await dispatch(ctx, claimed).catch(() => undefined);
@@ -284,7 +333,8 @@ export async function resendMessage(ctx: Ctx, input: { id: number }): Promise<TM
   return sendMessage(ctx, {
     contactId: old.contact_id,
     body: old.body,
-    media: old.media.map((m) => m.url),
+    // Already stored (an upload, a library image): sent again as they are.
+    media: old.media,
   });
 }
 
@@ -337,12 +387,22 @@ export async function sendAutoReply(ctx: Ctx, input: { contactId: number; body: 
         segments,
       })
       .returning();
-    return found(created);
+    const r = found(created);
+    announceSent(tx, r);
+    return r;
   });
   await dispatch(ctx, row).catch(() => undefined);
 }
 
-export { messageReceived, messageStatusChanged } from './events.ts';
+export { messageReceived, messageSent, messageStatusChanged } from './events.ts';
+export {
+  checkWidgetText,
+  receiveWidgetText,
+  replyFromWidget,
+  widgetConversation,
+  widgetMessageById,
+  wroteToContactSince,
+} from './widget.ts';
 
 /** Who wrote a message of the context's business and its text, for a notification; null when not found. */
 export async function messageNotice(
@@ -359,4 +419,21 @@ export async function messageNotice(
     name: contact ? `${contact.first_name} ${contact.last_name}`.trim() || contact.phone : '',
     text: row.body || (row.media.length ? '[image]' : ''),
   };
+}
+
+/** The user's unread total over the conversations it may see (the profile's number_of_messages, ADR 045). */
+export async function unreadTotalOfUser(
+  ctx: Ctx,
+  input: { businessId: number; userId: number },
+): Promise<number> {
+  return unreadTotalOf(ctx.db, input.businessId, input.userId);
+}
+
+/** Who may see each of these conversations of the context's business (realtime, push; ADR 045). */
+export async function conversationAudience(
+  ctx: Ctx,
+  input: { contactIds: number[] },
+): Promise<Map<number, number[]>> {
+  const { businessId } = businessOf(ctx);
+  return audienceOf(ctx.db, businessId, input.contactIds);
 }

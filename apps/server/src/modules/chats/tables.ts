@@ -1,12 +1,11 @@
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { timestamps } from '../../platform/db/columns.ts';
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { timestamps, tz } from '../../platform/db/columns.ts';
 import { businesses } from '../businesses/tables.ts';
 import { contacts } from '../contacts/tables.ts';
 
 // The chats module's tables: the messages of each conversation (a contact of a business), inbound and
 // outbound, with their carrier status; and when each user last read each conversation (unread counts).
-
-const tz = (name: string) => timestamp(name, { withTimezone: true });
 
 export type MessageMedia = { url: string; content_type: string; size: number; name: string };
 
@@ -46,6 +45,8 @@ export const messages = pgTable(
     uniqueIndex('messages_carrier_sid_uq').on(t.carrier_sid),
     index('messages_contact_idx').on(t.contact_id, t.sent_at),
     index('messages_business_idx').on(t.business_id, t.sent_at),
+    /** Unread counts: a conversation's messages in after a time (ADR 045). */
+    index('messages_in_idx').on(t.contact_id, t.created_at).where(sql`${t.direction} = 'in'`),
   ],
 );
 

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import type { FormBody, WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { TWILIO_PATHS } from '../telephony/service.ts';
-import { applyMessageStatus, keywordReply, receiveInbound } from './messages.ts';
+import { applyMessageStatus, keywordReply, receiveInboundBatched } from './messages.ts';
 import { sendAutoReply } from './service.ts';
 
 const EMPTY = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
@@ -26,7 +26,7 @@ async function smsIn(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
     if (url) media.push({ url, contentType: str(b, `MediaContentType${i}`) });
   }
   const dateSent = Date.parse(str(b, 'DateSent') || str(b, 'DateCreated'));
-  const result = await receiveInbound(deps, {
+  const result = await receiveInboundBatched(deps, {
     messageSid: str(b, 'MessageSid') || str(b, 'SmsMessageSid') || str(b, 'SmsSid'),
     accountSid: str(b, 'AccountSid'),
     from: str(b, 'From'),

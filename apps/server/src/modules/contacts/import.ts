@@ -14,6 +14,7 @@ import { defineJob } from '../../platform/queue/queue.ts';
 import { businessOf, type Ctx, found, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { installsOfBusiness } from '../installs/service.ts';
 import { listFieldRows } from './fields.ts';
+import { announceTagged } from './service.ts';
 import { contactImports, contacts, contactTags } from './tables.ts';
 import { tagIdsByName } from './tags.ts';
 
@@ -329,7 +330,14 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
               tag_id ? [{ contact_id, tag_id }] : [],
             );
           });
-          if (links.length > 0) await tx.db.insert(contactTags).values(links).onConflictDoNothing();
+          if (links.length > 0) {
+            const added = await tx.db
+              .insert(contactTags)
+              .values(links)
+              .onConflictDoNothing()
+              .returning({ contact_id: contactTags.contact_id, tag_id: contactTags.tag_id });
+            announceTagged(tx, added);
+          }
         }
       }
       await tx.db

@@ -17,21 +17,26 @@ import {
   inArray,
   isNotNull,
   isNull,
+  notInArray,
   or,
   type SQL,
   sql,
 } from 'drizzle-orm';
+import { publish } from '../../platform/events/events.ts';
 import { invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
 import { installsOfBusiness } from '../installs/service.ts';
 import { businessUserSummaries } from '../users/service.ts';
+import { contactAutomationAdded, contactTagged } from './events.ts';
 import { listFieldRows } from './fields.ts';
 import { contactAutomations, contacts, contactTags, tags } from './tables.ts';
 
 // The contacts module's public functions: the ONLY file other modules import (ADR 011). The chats module
 // creates contacts from inbound texts, checks a contact before a send (opted out, blocked), records
 // opt-outs from STOP/START and a carrier's 21610, and touches the last message time.
+
+export { contactAutomationAdded, contactTagged } from './events.ts';
 
 export type ContactRow = typeof contacts.$inferSelect;
 
@@ -84,6 +89,47 @@ export async function findOrCreateContactByPhone(
     .returning({ ...getTableColumns(contacts), created: sql<boolean>`(xmax = 0)` });
   const { created, ...contact } = found(row);
   return { contact, created: created === true };
+}
+
+/**
+ * `findOrCreateContactByPhone` for many phones in one statement (a batch of inbound texts), by phone. A
+ * phone given twice counts once: its last install and its latest message time. Rows are written in
+ * phone order, so concurrent batches take their row locks in one order.
+ */
+export async function findOrCreateContactsByPhone(
+  ctx: Ctx,
+  input: { phone: string; installId: number | null; source: TContactSource; lastMessageAt: Date }[],
+): Promise<Map<string, { id: number; created: boolean }>> {
+  const { agencyId, businessId } = businessOf(ctx);
+  const byPhone = new Map<string, (typeof input)[number]>();
+  for (const i of input) {
+    const before = byPhone.get(i.phone);
+    byPhone.set(i.phone, {
+      ...i,
+      installId: i.installId ?? before?.installId ?? null,
+      lastMessageAt:
+        before && before.lastMessageAt > i.lastMessageAt ? before.lastMessageAt : i.lastMessageAt,
+    });
+  }
+  const out = new Map<string, { id: number; created: boolean }>();
+  if (byPhone.size === 0) return out;
+  // One JSON parameter for every row (a statement of constant text, whatever the batch's size).
+  const rows = JSON.stringify(
+    [...byPhone.values()]
+      .sort((a, b) => (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0))
+      .map((i) => ({ p: i.phone, i: i.installId, s: i.source, t: i.lastMessageAt.toISOString() })),
+  );
+  const res = await ctx.db.execute<{ id: number; phone: string; created: boolean }>(
+    sql`insert into contacts (agency_id, business_id, phone, install_id, source, last_message_at)
+      select ${agencyId}::int, ${businessId}::int, r.p, r.i, r.s, r.t
+        from jsonb_to_recordset(${rows}::jsonb) as r(p text, i int, s text, t timestamptz)
+      on conflict (business_id, phone) where deleted_at is null do update set
+        install_id = coalesce(excluded.install_id, contacts.install_id),
+        last_message_at = greatest(contacts.last_message_at, excluded.last_message_at)
+      returning id, phone, (xmax = 0) as created`,
+  );
+  for (const r of res.rows) out.set(r.phone, { id: Number(r.id), created: r.created === true });
+  return out;
 }
 
 /** The contact row for a send: phone, install, opted_out_at, blocked_at (a 404 for another tenant's). */
@@ -234,6 +280,11 @@ export async function getContact(ctx: Ctx, input: { id: number }): Promise<TCont
 
 const truthy = (v: string | undefined) => (v === undefined ? undefined : v === '1' || v === 'true');
 
+/** The keys of the business's custom contact fields (active or not): a template's merge fields. */
+export async function contactFieldKeys(ctx: Ctx): Promise<string[]> {
+  return (await listFieldRows(ctx)).map((f) => f.key);
+}
+
 /** The business's contacts, paged (page 1, 10 per page), with keyword, type, tag, install and state filters. */
 export async function listContacts(ctx: Ctx, q: TContactListQuery) {
   const kw = q.keyword?.trim();
@@ -338,8 +389,27 @@ async function checkInstall(ctx: Ctx, installId: number | null | undefined) {
   if (!list.some((i) => i.id === installId)) throw invalid('install_id', 'contacts.install_invalid');
 }
 
+/**
+ * Announces `contact.tagged` after commit for each contact and tag newly linked (the rows an insert
+ * `on conflict do nothing returning` gave back: a tag the contact had already is not announced again).
+ */
+export function announceTagged(ctx: Ctx, links: { contact_id: number; tag_id: number }[]): void {
+  const { agencyId, businessId } = businessOf(ctx);
+  for (const l of links)
+    publish(ctx, contactTagged, { agencyId, businessId, contactId: l.contact_id, tagId: l.tag_id });
+}
+
 async function setTags(ctx: Ctx, contactId: number, tagIds: number[], mode: 'set' | 'add' | 'remove') {
-  if (mode === 'set') await ctx.db.delete(contactTags).where(eq(contactTags.contact_id, contactId));
+  if (mode === 'set')
+    // Only the tags it loses go; those it keeps stay (and are not announced as new).
+    await ctx.db
+      .delete(contactTags)
+      .where(
+        and(
+          eq(contactTags.contact_id, contactId),
+          tagIds.length > 0 ? notInArray(contactTags.tag_id, tagIds) : undefined,
+        ),
+      );
   if (mode === 'remove') {
     if (tagIds.length > 0)
       await ctx.db
@@ -347,11 +417,14 @@ async function setTags(ctx: Ctx, contactId: number, tagIds: number[], mode: 'set
         .where(and(eq(contactTags.contact_id, contactId), inArray(contactTags.tag_id, tagIds)));
     return;
   }
-  if (tagIds.length > 0)
-    await ctx.db
+  if (tagIds.length > 0) {
+    const added = await ctx.db
       .insert(contactTags)
       .values(tagIds.map((tag_id) => ({ contact_id: contactId, tag_id })))
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ contact_id: contactTags.contact_id, tag_id: contactTags.tag_id });
+    announceTagged(ctx, added);
+  }
 }
 
 const phoneTaken = (err: unknown) =>
@@ -465,11 +538,14 @@ export async function bulkTag(ctx: Ctx, input: { ids: number[]; tag_ids: number[
   const ids = await checkContactIds(ctx, input.ids);
   await inTransaction(ctx, async (tx) => {
     const values = ids.flatMap((contact_id) => tagIds.map((tag_id) => ({ contact_id, tag_id })));
-    for (let i = 0; i < values.length; i += 5000)
-      await tx.db
+    for (let i = 0; i < values.length; i += 5000) {
+      const added = await tx.db
         .insert(contactTags)
         .values(values.slice(i, i + 5000))
-        .onConflictDoNothing();
+        .onConflictDoNothing()
+        .returning({ contact_id: contactTags.contact_id, tag_id: contactTags.tag_id });
+      announceTagged(tx, added);
+    }
   });
   return ids.length;
 }
@@ -511,11 +587,23 @@ export async function setAgent(ctx: Ctx, input: { id: number; agentId: number | 
 
 /** Records a contact in an automation (the automations module decides what that starts). */
 export async function addToAutomation(ctx: Ctx, input: { ids: number[]; automationId: number }) {
+  const { agencyId, businessId } = businessOf(ctx);
   const ids = await checkContactIds(ctx, input.ids);
-  await ctx.db
-    .insert(contactAutomations)
-    .values(ids.map((contact_id) => ({ contact_id, automation_id: input.automationId })))
-    .onConflictDoNothing();
+  await inTransaction(ctx, async (tx) => {
+    const added = await tx.db
+      .insert(contactAutomations)
+      .values(ids.map((contact_id) => ({ contact_id, automation_id: input.automationId })))
+      .onConflictDoNothing()
+      .returning({ contact_id: contactAutomations.contact_id });
+    // Announced once per contact newly recorded (one already in the automation is not added again).
+    for (const a of added)
+      publish(tx, contactAutomationAdded, {
+        agencyId,
+        businessId,
+        contactId: a.contact_id,
+        automationId: input.automationId,
+      });
+  });
   return ids.length;
 }
 

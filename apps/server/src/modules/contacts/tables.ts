@@ -8,10 +8,9 @@ import {
   pgTable,
   serial,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { timestamps } from '../../platform/db/columns.ts';
+import { timestamps, tz } from '../../platform/db/columns.ts';
 import { agencies } from '../agencies/tables.ts';
 import { businesses } from '../businesses/tables.ts';
 import { installs } from '../installs/tables.ts';
@@ -19,8 +18,6 @@ import { installs } from '../installs/tables.ts';
 // The contacts module's tables: a business's contacts (one per phone number), their custom fields, tags,
 // and the business's own suppression list (opt-outs are ours to keep: a carrier's STOP applies only to the
 // number that received it). Phones are E.164; times UTC.
-
-const tz = (name: string) => timestamp(name, { withTimezone: true });
 
 export const contacts = pgTable(
   'contacts',

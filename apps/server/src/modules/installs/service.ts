@@ -3,9 +3,8 @@
 // that writes the installs table; the telephony module reads an install's call settings through
 // `installForCalls`, the widget tree finds an install by its key through `installByKey`.
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { can, type TSubject } from '@stn/contracts/capabilities';
+import type { TListQuery } from '@stn/contracts/http';
 import {
   defaultInstallSettings,
   INSTALL_IMAGE_MAX_BYTES,
@@ -21,9 +20,11 @@ import {
   type TInstallUpdate,
   ZInstallSettings,
 } from '@stn/contracts/installs';
+import type { TSupportInstall } from '@stn/contracts/support';
 import type { TUserSummary } from '@stn/contracts/users';
-import { and, asc, count, desc, eq, ilike, inArray, ne, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
+import { putNamedImage, removeNamedImage } from '../../platform/files.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { decodeImage, IMAGE_EXTS } from '../../platform/storage.ts';
@@ -39,7 +40,7 @@ import {
 import type { WidgetInstall } from '../../platform/widget/tree.ts';
 import { agencyHasTelephony } from '../agencies/service.ts';
 import { audit } from '../audit/service.ts';
-import { businessLimits } from '../businesses/service.ts';
+import { businessLetsIn, businessLimits, businessNameMatches, businessNames } from '../businesses/service.ts';
 import { businessDepartmentIds, businessUserSummaries } from '../users/service.ts';
 import {
   countedInstalls,
@@ -136,6 +137,28 @@ export async function installByKey(deps: Deps, key: string): Promise<WidgetInsta
   };
 }
 
+/** The name of the install the demo data gives Bright Dental (seed.ts): the widget demo page's default. */
+export const DEMO_INSTALL_NAME = 'Bright Dental website';
+
+/**
+ * The install the widget demo page shows: the active, switched-on install with this key, or without a key
+ * the demo data's install (the oldest of that name); null when there is none. Only what an embed code
+ * already makes public: the key, the name and the website.
+ */
+export async function demoPageInstall(
+  deps: Deps,
+  key: string | null,
+): Promise<{ key: string; name: string; website: string } | null> {
+  const live = and(eq(installs.status, 'active'), eq(installs.active, true));
+  const [row] = await deps.db
+    .select({ key: installs.key, name: installs.name, website: installs.website })
+    .from(installs)
+    .where(and(live, key === null ? eq(installs.name, DEMO_INSTALL_NAME) : eq(installs.key, key)))
+    .orderBy(asc(installs.id))
+    .limit(1);
+  return row ?? null;
+}
+
 /** Settings that name staff, their phones or the business's own contacts: never sent to a visitor. */
 const PRIVATE_SETTINGS = [
   'phoneAgents',
@@ -154,6 +177,18 @@ export function publicSettings(settings: Record<string, unknown>): Record<string
   const out = { ...settings };
   for (const key of PRIVATE_SETTINGS) delete out[key];
   return out;
+}
+
+/** The install's logo and widget icon (paths under /uploads), for the widget's config. */
+export async function installImages(
+  ctx: Ctx,
+  input: { id: number },
+): Promise<{ logo: string | null; widget_icon: string | null }> {
+  const [row] = await ctx.db
+    .select({ logo: installs.logo, widget_icon: installs.widget_icon })
+    .from(installs)
+    .where(scope(ctx, installCols, eq(installs.id, input.id)));
+  return { logo: row?.logo ?? null, widget_icon: row?.widget_icon ?? null };
 }
 
 /** A fresh install key: long and random, as it is the only thing a widget request presents. */
@@ -202,6 +237,75 @@ export async function installsOfBusiness(
     .from(installs)
     .where(scope(ctx, installCols, ne(installs.status, 'deleted')))
     .orderBy(asc(installs.name), asc(installs.id));
+}
+
+/** An install as the platform's support chat picker shows it, with what the support module checks. */
+export type SupportInstallRow = TSupportInstall & { key: string; agency_id: number; business_live: boolean };
+
+const supportCols = {
+  id: installs.id,
+  name: installs.name,
+  website: installs.website,
+  business_id: installs.business_id,
+  status: installs.status,
+  active: installs.active,
+  key: installs.key,
+  agency_id: installs.agency_id,
+  // The business is neither switched off, archived nor deleted.
+  business_live: businessLetsIn(installs.business_id),
+};
+
+async function withBusinessNames(ctx: Pick<Ctx, 'db'>, rows: Omit<SupportInstallRow, 'business_name'>[]) {
+  const names = await businessNames(ctx, { ids: [...new Set(rows.map((r) => r.business_id))] });
+  return rows.map((r) => ({ ...r, business_name: names.get(r.business_id) ?? '' }));
+}
+
+/**
+ * Installs of these ids, whatever their agency or list: the platform's support chat names installs of the
+ * main agency's businesses and shows them to every agency (the support module decides who may ask).
+ */
+export async function supportInstalls(
+  ctx: Pick<Ctx, 'db'>,
+  input: { ids: number[] },
+): Promise<SupportInstallRow[]> {
+  if (input.ids.length === 0) return [];
+  const rows = await ctx.db.select(supportCols).from(installs).where(inArray(installs.id, input.ids));
+  return withBusinessNames(ctx, rows);
+}
+
+/**
+ * The support chat's choices: active installs of the agency's live businesses, searched by install name,
+ * website or business name, by install name, 10 per page.
+ */
+export async function supportInstallChoices(ctx: Pick<Ctx, 'db'>, input: TListQuery & { agencyId: number }) {
+  const keyword = input.keyword ? likePattern(input.keyword) : undefined;
+  const where = and(
+    eq(installs.agency_id, input.agencyId),
+    eq(installs.status, 'active'),
+    businessLetsIn(installs.business_id),
+    keyword
+      ? or(
+          ilike(installs.name, keyword),
+          ilike(installs.website, keyword),
+          businessNameMatches(installs.business_id, keyword),
+        )
+      : undefined,
+  );
+  const { limit, offset } = pageOf(input);
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select(supportCols)
+      .from(installs)
+      .where(where)
+      .orderBy(asc(installs.name), asc(installs.id))
+      .limit(limit)
+      .offset(offset),
+    ctx.db.select({ n: count() }).from(installs).where(where),
+  ]);
+  const data = (await withBusinessNames(ctx, rows)).map(
+    ({ key: _key, agency_id: _agency, business_live: _live, ...pick }) => pick,
+  );
+  return listEnvelope(data, total?.n ?? 0, input);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -420,11 +524,7 @@ export async function embedCode(ctx: Ctx, input: { id: number }): Promise<{ code
 export type InstallImage = 'widgetIcon' | 'logo';
 const IMAGE_COLUMN = { widgetIcon: 'widget_icon', logo: 'logo' } as const;
 
-const imageDir = (dataDir: string, id: number) => path.join(dataDir, 'uploads', 'installs', String(id));
-
-async function removeImageFiles(dir: string, type: InstallImage) {
-  await Promise.all(IMAGE_EXTS.map((ext) => fs.rm(path.join(dir, `${type}.${ext}`), { force: true })));
-}
+const imageFolder = (id: number) => `installs/${id}`;
 
 export async function uploadInstallImage(
   ctx: Ctx,
@@ -438,11 +538,7 @@ export async function uploadInstallImage(
     invalidKey: 'installs.image_invalid',
     tooLargeKey: 'installs.image_too_large',
   });
-  const dir = imageDir(ctx.deps.config.dataDir, row.id);
-  await fs.mkdir(dir, { recursive: true });
-  await removeImageFiles(dir, input.type);
-  await fs.writeFile(path.join(dir, `${input.type}.${ext}`), bytes);
-  const url = `/uploads/installs/${row.id}/${input.type}.${ext}?v=${Date.now()}`;
+  const url = await putNamedImage(ctx.deps.storage, imageFolder(row.id), input.type, { bytes, ext });
   await ctx.db
     .update(installs)
     .set({ [IMAGE_COLUMN[input.type]]: url, updated_at: new Date() })
@@ -456,7 +552,7 @@ export async function deleteInstallImage(
 ): Promise<{ url: null }> {
   businessOf(ctx);
   const row = await findInstall(ctx, input.id);
-  await removeImageFiles(imageDir(ctx.deps.config.dataDir, row.id), input.type);
+  await removeNamedImage(ctx.deps.storage, imageFolder(row.id), input.type);
   await ctx.db
     .update(installs)
     .set({ [IMAGE_COLUMN[input.type]]: null, updated_at: new Date() })
@@ -512,4 +608,25 @@ export async function openInstallWizard(
   if (rows.length === 0) return true;
   const unfinished = rows.find((r) => (r.settings as Partial<TInstallSettings>).wizard_step != null);
   return unfinished ? unfinished.id : false;
+}
+
+/**
+ * The SMS agents (settings.smsAgents) of every install of a business, deleted ones included, by install id.
+ * Read from the stored list itself (validated on every write; the default is none): every inbound text's
+ * realtime news asks, and parsing whole settings each time was a good part of its cost.
+ */
+export async function smsAgentsOfBusiness(
+  ctx: Pick<Ctx, 'db'>,
+  input: { businessId: number },
+): Promise<Map<number, number[]>> {
+  const rows = await ctx.db
+    .select({ id: installs.id, agents: sql<unknown>`${installs.settings} -> 'smsAgents'` })
+    .from(installs)
+    .where(eq(installs.business_id, input.businessId));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      Array.isArray(r.agents) ? r.agents.filter((a): a is number => Number.isInteger(a)) : [],
+    ]),
+  );
 }

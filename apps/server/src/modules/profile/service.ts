@@ -3,7 +3,9 @@ import { verifyPassword } from '../../platform/auth/passwords.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
 import { actingUser, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
 import { sendEmailVerification } from '../auth/service.ts';
+import { unreadTotalOfUser } from '../chats/service.ts';
 import { openInstallWizard } from '../installs/service.ts';
+import { supportWidgetKey } from '../support/service.ts';
 import { openTaskCount } from '../tasks/service.ts';
 import {
   getUser,
@@ -19,7 +21,8 @@ import {
 
 /**
  * The profile of spec 000 §3: the users module's user, with `open_install_wizard` from the installs
- * module (a business without an install, or with an unfinished wizard, is sent to the wizard; ADR 027).
+ * module (a business without an install, or with an unfinished wizard, is sent to the wizard; ADR 027)
+ * and the key of the support chat to load from the support module (ADR 042).
  */
 export async function profileUser(ctx: Ctx, userId: number) {
   const user = await loadUser(ctx, userId);
@@ -28,7 +31,16 @@ export async function profileUser(ctx: Ctx, userId: number) {
     subject: { role: user.role, user_type: user.user_type, pages: user.settings.custom_type_pages ?? [] },
   });
   const number_of_tasks = user.role_group === 'Business' ? await openTaskCount(ctx, user.id) : 0;
-  return { ...user, open_install_wizard, number_of_tasks };
+  // The unread total over the conversations the user may see (0 without inbox.use; ADR 045).
+  const number_of_messages =
+    user.role_group === 'Business' && user.business
+      ? await unreadTotalOfUser(ctx, { businessId: user.business.id, userId: user.id })
+      : 0;
+  const support_widget_key = await supportWidgetKey(ctx, {
+    role_group: user.role_group,
+    agencyIsMain: user.agency?.is_main ?? false,
+  });
+  return { ...user, open_install_wizard, number_of_tasks, number_of_messages, support_widget_key };
 }
 
 export async function impersonator(ctx: Ctx) {

@@ -1,42 +1,68 @@
-// A text came in: the business's users who registered a browser get a desktop notification (ADR 037).
-// Who may see it is kept as simple as the realtime channel of ADR 033: the business's subscribed users.
+// A text came in: the users who may see its conversation (ADR 045: inbox.all, the install's SMS agents,
+// the assigned agent) and registered a browser get a desktop notification (ADR 037). Events are worked in
+// batches: a business without any registered browser costs one query per batch.
+import { createBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { tenantContext } from '../../platform/tenancy/context.ts';
-import { messageNotice, messageReceived } from '../chats/service.ts';
-import { pushToUsers } from './service.ts';
+import { conversationAudience, messageNotice, messageReceived } from '../chats/service.ts';
+import { hasSubscriptions, pushToUsers } from './service.ts';
 
 const PREVIEW = 120;
 
-export function registerPushListeners(events: EventBus, deps: Deps, fetcher?: typeof fetch): void {
-  events.on(messageReceived, async (p) => {
-    // Keyword texts (STOP, HELP...) are answered by the platform itself: nobody needs waking for them.
-    if (p.keyword) return;
+type Received = {
+  messageId: number;
+  agencyId: number;
+  businessId: number;
+  contactId: number;
+  installId: number | null;
+};
+
+async function notify(deps: Deps, items: Received[], fetcher?: typeof fetch): Promise<void> {
+  const first = items[0];
+  if (!first || !(await hasSubscriptions(deps, first.businessId))) return;
+  const ctx = tenantContext(
+    deps,
+    { level: 'business', agencyId: first.agencyId, businessId: first.businessId },
+    { kind: 'system', source: 'job', name: 'push notification' },
+  );
+  const audience = await conversationAudience(ctx, { contactIds: items.map((i) => i.contactId) });
+  for (const p of items) {
+    const userIds = audience.get(p.contactId) ?? [];
+    if (userIds.length === 0) continue;
+    const notice = await messageNotice(ctx, p.messageId);
+    const text = notice?.text ?? '';
     await pushToUsers(
       deps,
-      { businessId: p.businessId },
+      { businessId: p.businessId, userIds },
       {
-        ...(await preview(deps, p)),
+        title: notice?.name || 'New message',
+        body: text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text,
         url: p.installId ? `/business/messaging/${p.installId}` : '/business/messaging',
         tag: `contact-${p.contactId}`,
       },
       fetcher,
     );
-  });
+  }
 }
 
-/** The notification's text: who wrote, and the start of what they wrote (read in the message's business). */
-async function preview(
-  deps: Deps,
-  p: { agencyId: number; businessId: number; messageId: number },
-): Promise<{ title: string; body: string }> {
-  const ctx = tenantContext(
-    deps,
-    { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
-    { kind: 'system', source: 'job', name: 'push notification' },
-  );
-  const notice = await messageNotice(ctx, p.messageId);
-  if (!notice) return { title: 'New message', body: '' };
-  const text = notice.text;
-  return { title: notice.name, body: text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text };
+export function registerPushListeners(events: EventBus, deps: Deps, fetcher?: typeof fetch): void {
+  const batch = createBatcher<Received, void>({
+    run: async (items) => {
+      const byBusiness = new Map<number, Received[]>();
+      for (const i of items) byBusiness.set(i.businessId, [...(byBusiness.get(i.businessId) ?? []), i]);
+      await Promise.all(
+        [...byBusiness.values()].map((list) =>
+          notify(deps, list, fetcher).catch((err: unknown) => deps.log.warn({ err }, 'push not sent')),
+        ),
+      );
+      return items.map(() => undefined);
+    },
+    maxBatch: 1000,
+  });
+  events.on(messageReceived, (p) => {
+    // Keyword texts (STOP, HELP...) are answered by the platform itself: nobody needs waking for them.
+    if (p.keyword) return;
+    return batch.add(p);
+  });
 }

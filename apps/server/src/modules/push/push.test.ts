@@ -120,7 +120,7 @@ describe('push registration (api/v1/pusher/beams-auth)', () => {
     expect(await snapshot(c.t.pool, ['push_subscriptions'])).toEqual(before);
   });
 
-  it("a text in pushes an encrypted notification to the business's subscribed browsers, and drops gone ones", async () => {
+  it('a text in pushes an encrypted notification to the browsers of those who may see it, and drops gone ones', async () => {
     const b = browser();
     const got: { headers: IncomingMessage['headers']; body: Buffer; path: string }[] = [];
     const server = createServer((req, res) => {
@@ -137,25 +137,39 @@ describe('push registration (api/v1/pusher/beams-auth)', () => {
     try {
       const { a, b: other } = c.seed;
       await c.t.pool.query('delete from push_subscriptions');
+      // A conversation of business A nobody is assigned to: its inbox.all users see it, a sales user not.
+      const [contact] = await rows(
+        c.t,
+        `insert into contacts (agency_id, business_id, phone, first_name, source)
+         values ($1, $2, '+14155550999', 'Dana', 'sms') returning id`,
+        [a.agency.id, a.business.id],
+      );
+      const [message] = await rows(
+        c.t,
+        `insert into messages (agency_id, business_id, contact_id, direction, body, status, from_number, to_number)
+         values ($1, $2, $3, 'in', 'Is the office open?', 'received', '+14155550999', '+15005550006') returning id`,
+        [a.agency.id, a.business.id, contact?.id],
+      );
       // Stored as a browser's would be (a local push service, so plain http here).
-      for (const [path, business] of [
-        ['/live', a.business.id],
-        ['/gone', a.business.id],
-        ['/other', other.business.id],
+      for (const [path, business, user] of [
+        ['/live', a.business.id, a.businessAdmin.id],
+        ['/gone', a.business.id, a.businessAdmin.id],
+        ['/sales', a.business.id, a.businessUser.id],
+        ['/other', other.business.id, a.businessAdmin.id],
       ] as const) {
         const s = b.subscription(`${origin}${path}`);
         await c.t.pool.query(
           'insert into push_subscriptions (user_id, business_id, endpoint, p256dh, auth) values ($1, $2, $3, $4, $5)',
-          [a.businessAdmin.id, business, s.endpoint, s.keys.p256dh, s.keys.auth],
+          [user, business, s.endpoint, s.keys.p256dh, s.keys.auth],
         );
       }
       await c.t.app.deps.events.deliver(
         'message.received',
         {
-          messageId: 999999,
+          messageId: message?.id,
           agencyId: a.agency.id,
           businessId: a.business.id,
-          contactId: 5,
+          contactId: contact?.id,
           installId: 7,
           newContact: true,
           keyword: null,
@@ -171,10 +185,15 @@ describe('push registration (api/v1/pusher/beams-auth)', () => {
         origin,
       );
       const payload = JSON.parse(b.decrypt(live?.body ?? Buffer.alloc(0)));
-      expect(payload).toMatchObject({ url: '/business/messaging/7', tag: 'contact-5' });
+      expect(payload).toMatchObject({
+        title: 'Dana',
+        body: 'Is the office open?',
+        url: '/business/messaging/7',
+        tag: `contact-${contact?.id}`,
+      });
       expect(
         (await rows(c.t, 'select endpoint from push_subscriptions order by endpoint')).map((r) => r.endpoint),
-      ).toEqual([`${origin}/live`, `${origin}/other`]);
+      ).toEqual([`${origin}/live`, `${origin}/other`, `${origin}/sales`]);
     } finally {
       server.close();
     }

@@ -2,7 +2,7 @@
 // sealed), the browsers' subscriptions registered at api/v1/pusher/beams-auth, and the pushes sent to a
 // business's subscribed users when a text comes in.
 import type { TPushSubscription } from '@stn/contracts/push';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/http/errors.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
@@ -87,6 +87,16 @@ function subjectOf(deps: Deps): string {
 
 export type PushPayload = { title: string; body: string; url: string; tag?: string };
 
+/** Whether any browser of the business is registered (most inbound texts need go no further). */
+export async function hasSubscriptions(deps: Deps, businessId: number): Promise<boolean> {
+  const [row] = await deps.db
+    .select({ id: pushSubscriptions.id })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.business_id, businessId))
+    .limit(1);
+  return row !== undefined;
+}
+
 /**
  * Pushes to every subscribed browser of the given users; a subscription the push service says is gone is
  * deleted. Returns how many were sent. `fetcher` is for tests (a local push service).
@@ -97,11 +107,16 @@ export async function pushToUsers(
   payload: PushPayload,
   fetcher: typeof fetch = fetch,
 ): Promise<number> {
-  const rows = await deps.db
+  if (where.userIds?.length === 0) return 0;
+  const targets = await deps.db
     .select()
     .from(pushSubscriptions)
-    .where(eq(pushSubscriptions.business_id, where.businessId));
-  const targets = where.userIds ? rows.filter((r) => where.userIds?.includes(r.user_id)) : rows;
+    .where(
+      and(
+        eq(pushSubscriptions.business_id, where.businessId),
+        where.userIds ? inArray(pushSubscriptions.user_id, where.userIds) : undefined,
+      ),
+    );
   if (targets.length === 0) return 0;
   const keys = await vapidKeys(deps);
   const gone: number[] = [];

@@ -172,3 +172,51 @@ export function nextOpenSlots(
   }
   return out;
 }
+
+/** The step between bookable times, and how soon the first one may be. */
+const SLOT_STEP_MIN = 30;
+const SLOT_LEAD_MS = 30 * 60_000;
+export const MAX_SLOT_DAYS = 14;
+
+/**
+ * The bookable times of the next `days` days (at most 14), as ISO instants with the zone's offset: every
+ * 30 minutes of wall-clock time inside each weekday's hours in the install's zone, the first at least 30
+ * minutes from now. Wall-clock times a DST change skips are left out; a repeated hour is offered once.
+ */
+export function bookableSlots(
+  settings: Pick<TInstallSettings, 'hours' | 'timezone'>,
+  now: Date,
+  days: number,
+): string[] {
+  const span = Math.max(1, Math.min(MAX_SLOT_DAYS, Math.floor(days)));
+  const earliest = now.getTime() + SLOT_LEAD_MS;
+  const until = now.getTime() + span * DAY_MS;
+  const today = localParts(now, settings.timezone).date;
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const out: string[] = [];
+  const seen = new Set<number>();
+  for (let i = 0; i <= span; i++) {
+    const day = new Date(Date.UTC(y, m - 1, d) + i * DAY_MS);
+    const date = day.toISOString().slice(0, 10);
+    const weekday = WEEKDAYS[(day.getUTCDay() + 6) % 7] as TWeekday;
+    const hours = settings.hours[weekday];
+    if (!hours.open) continue;
+    const from = clockMinutes(hours.from);
+    const to = clockMinutes(hours.to);
+    for (
+      let minutes = Math.ceil(from / SLOT_STEP_MIN) * SLOT_STEP_MIN;
+      minutes < to;
+      minutes += SLOT_STEP_MIN
+    ) {
+      const at = zonedInstant(date, minutes, settings.timezone);
+      const t = at.getTime();
+      if (t < earliest || t >= until || seen.has(t)) continue;
+      // A wall-clock time that does not exist that day (spring forward) lands elsewhere: not offered.
+      const local = localParts(at, settings.timezone);
+      if (local.date !== date || local.minutes !== minutes) continue;
+      seen.add(t);
+      out.push(isoInZone(at, settings.timezone));
+    }
+  }
+  return out;
+}

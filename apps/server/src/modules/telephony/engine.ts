@@ -14,7 +14,6 @@ import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
 import { RateLimiter } from '../../platform/widget/tree.ts';
-import { agencyAllowedCountries } from '../agencies/service.ts';
 import { callUsage, countCall } from '../businesses/service.ts';
 import { isBlocked } from '../compliance/service.ts';
 import {
@@ -28,6 +27,8 @@ import {
   staffFor,
 } from './access.ts';
 import { callMissed } from './events.ts';
+import { announceProgress } from './progress.ts';
+import { assertReachable } from './reach.ts';
 import { callLegs, calls } from './tables.ts';
 
 export type CallRow = typeof calls.$inferSelect;
@@ -146,14 +147,6 @@ export type CallbackData = z.infer<typeof ZCallbackAnswer>['data'];
 type Prepared = { install: CallInstall; staff: Staff[]; number: string };
 
 /** North American numbers are always allowed; others when the agency allows their country. */
-async function checkCountry(ctx: Ctx, phone: string): Promise<void> {
-  const parsed = parsePhoneNumberFromString(phone);
-  if (parsed?.countryCallingCode === '1') return;
-  const allowed = await agencyAllowedCountries(ctx, { agencyId: businessOf(ctx).agencyId });
-  if (!parsed?.country || !allowed.includes(parsed.country))
-    throw invalid('phone', 'calls.country_not_allowed');
-}
-
 /** Every check a call must pass before anything is written; each refuses with its own message. */
 export async function prepareCall(
   ctx: Ctx,
@@ -166,7 +159,7 @@ export async function prepareCall(
   if (!parsePhoneNumberFromString(input.phone)?.isValid()) throw invalid('phone', 'validation.phone');
   // The reads are independent: one round trip's time, not six (the promise is seconds to the phone).
   const [, blocked, usage, staff, number] = await Promise.all([
-    checkCountry(ctx, input.phone),
+    assertReachable(ctx, input.phone, 'call'),
     isBlocked(ctx, input.phone),
     callUsage(ctx),
     staffFor(ctx, install, input.departmentId),
@@ -299,6 +292,7 @@ export async function requestCallback(ctx: Ctx, input: CallbackInput): Promise<C
     { phone: input.phone, name: input.name ?? null, email: input.email ?? null, ip: input.ip ?? null },
     { kind: 'callback', departmentId: input.departmentId ?? null },
   );
+  announceProgress(ctx, call.id, call);
   await startRinging(ctx, call);
   return { status: 'calling', call_id: call.id, callback_seconds: seconds, next_slots: [] };
 }
@@ -384,10 +378,12 @@ export async function ringNext(ctx: Ctx, callId: number): Promise<void> {
 }
 
 async function failCall(ctx: Ctx, callId: number): Promise<void> {
-  await ctx.db
+  const [row] = await ctx.db
     .update(calls)
     .set({ outcome: 'failed', ended_at: new Date(), updated_at: new Date() })
-    .where(and(eq(calls.id, callId), eq(calls.outcome, 'in_progress')));
+    .where(and(eq(calls.id, callId), eq(calls.outcome, 'in_progress')))
+    .returning();
+  announceProgress(ctx, callId, row);
 }
 
 /**
@@ -413,6 +409,7 @@ export async function concludeUnclaimed(ctx: Ctx, callId: number): Promise<void>
     .where(and(eq(calls.id, callId), eq(calls.outcome, 'in_progress'), isNull(calls.claimed_leg_sid)))
     .returning();
   if (!missed) return;
+  announceProgress(ctx, callId, missed);
   publish(ctx, callMissed, {
     callId: missed.id,
     agencyId: missed.agency_id,
@@ -481,6 +478,7 @@ export async function claim(ctx: Ctx, call: CallRow, leg: LegRow): Promise<boole
       .where(eq(calls.id, call.id));
     return now?.sid === leg.call_sid;
   }
+  announceProgress(ctx, call.id, { ...call, claimed_leg_sid: leg.call_sid, connected_at: null });
   inBackground(ctx.deps, () => cancelOtherStaff(ctx, call.id, leg.call_sid));
   return true;
 }
@@ -551,10 +549,12 @@ export async function applyLegStatus(
 
 /** The visitor answered: the call is connected. */
 export async function markConnected(ctx: Ctx, callId: number): Promise<void> {
-  await ctx.db
+  const [row] = await ctx.db
     .update(calls)
     .set({ connected_at: sql`coalesce(${calls.connected_at}, now())`, updated_at: new Date() })
-    .where(eq(calls.id, callId));
+    .where(eq(calls.id, callId))
+    .returning();
+  announceProgress(ctx, callId, row);
 }
 
 /** The claimed call ends: completed (with its duration) when the visitor was connected, else no answer. */
@@ -564,7 +564,7 @@ export async function finishClaimed(
   input: { completed: boolean; duration: number | null; authoritative: boolean },
 ): Promise<void> {
   const outcome = input.completed ? 'completed' : 'no_answer';
-  await ctx.db
+  const [row] = await ctx.db
     .update(calls)
     .set({
       outcome,
@@ -579,5 +579,7 @@ export async function finishClaimed(
           ? inArray(calls.outcome, ['in_progress', 'completed', 'no_answer'])
           : eq(calls.outcome, 'in_progress'),
       ),
-    );
+    )
+    .returning();
+  announceProgress(ctx, callId, row);
 }

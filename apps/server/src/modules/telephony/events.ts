@@ -13,3 +13,10 @@ export const callMissed = defineEvent(
     visitorName: z.string().nullable(),
   }),
 );
+
+/**
+ * A number was bought, assigned, moved, released or changed (its install or texting switch): who answers
+ * it may have changed. Published after commit in the process that changed it; chats forgets what it
+ * cached about the number (other processes see it within their cache's few seconds).
+ */
+export const numberChanged = defineEvent('number.changed', z.object({ phoneNumbers: z.array(z.string()) }));

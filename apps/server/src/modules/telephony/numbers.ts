@@ -9,9 +9,11 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { actorCan } from '../../platform/auth/actor.ts';
 import { type Carrier, CarrierError, type IncomingNumberInput } from '../../platform/carrier/carrier.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { publish } from '../../platform/events/events.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { carrierFor } from './access.ts';
+import { numberChanged } from './events.ts';
 import { agencyIdOfAccount, installOf, setInstallLandline } from './numbers-links.ts';
 import {
   findNumber,
@@ -98,6 +100,10 @@ export async function searchNumbers(ctx: Ctx, input: TNumberSearch): Promise<TAv
     }));
 }
 
+/** Tells the other modules (chats' cache of who answers a number) after commit that these numbers changed. */
+const changed = (ctx: Ctx, ...phones: (string | null | undefined)[]) =>
+  publish(ctx, numberChanged, { phoneNumbers: phones.filter((p): p is string => !!p) });
+
 /**
  * Buys a number for the install and points its calls and texts at this platform. An install has one
  * purchased number: a second purchase is refused (release the first), so a number is never bought twice
@@ -142,6 +148,7 @@ export async function purchaseNumber(
         })
         .returning();
       if (!row) throw new Error('numbers: insert returned nothing');
+      changed(tx, row.phone_number);
       return presentNumber(row, install.name);
     } catch (err) {
       // Not recorded: give the number back rather than pay for a number nobody sees.
@@ -167,6 +174,7 @@ export async function assignNumber(
     .set({ install_id: install.id, updated_at: new Date() })
     .where(eq(numbers.id, row.id))
     .returning();
+  changed(ctx, row.phone_number);
   return presentNumber(updated ?? row, install.name);
 }
 
@@ -190,6 +198,7 @@ async function releaseRow(ctx: Ctx, row: NumberRow): Promise<void> {
     .update(numbers)
     .set({ released_at: new Date(), install_id: null, updated_at: new Date() })
     .where(and(eq(numbers.id, row.id), isNull(numbers.released_at)));
+  changed(ctx, row.phone_number);
 }
 
 /** POST /v1/installs/{id}/release-number: the install's purchased number goes back to the carrier. */
@@ -280,6 +289,7 @@ export async function assignLandline(
         .returning();
     }
     if (!row) throw new Error('numbers: landline not stored');
+    changed(tx, previous?.phone_number, row.phone_number);
     await setInstallLandline(tx, install.id, { landline_number: row.phone_number, landline_enabled: true });
     return presentNumber(row, install.name);
   });
@@ -296,6 +306,7 @@ export async function disableLandline(ctx: Ctx, input: { installId: number }): P
         .update(numbers)
         .set({ install_id: null, sms_enabled: false, updated_at: new Date() })
         .where(eq(numbers.id, row.id));
+    changed(tx, row?.phone_number);
     await setInstallLandline(tx, install.id, { landline_number: null, landline_enabled: false });
   });
 }
@@ -444,6 +455,7 @@ export async function createNumber(ctx: Ctx, input: TNumberCreate): Promise<TNum
     .onConflictDoNothing()
     .returning();
   if (!row) throw invalid('phone_number', 'numbers.duplicate');
+  changed(ctx, row.phone_number);
   return getNumber(ctx, row.id);
 }
 
@@ -466,6 +478,7 @@ export async function updateNumber(ctx: Ctx, input: TNumberUpdate & { id: number
       updated_at: new Date(),
     })
     .where(eq(numbers.id, row.id));
+  changed(ctx, row.phone_number);
   return getNumber(ctx, row.id);
 }
 

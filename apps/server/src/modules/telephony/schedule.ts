@@ -1,7 +1,7 @@
 // Scheduled calls: a row waiting for its time and a pg-boss job written in the same transaction
 // (startAfter), so the call survives a restart; at its time the job rings staff like a callback.
 import { isOpenAt } from '@stn/contracts/installs';
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { defineJob, enqueue } from '../../platform/queue/queue.ts';
@@ -11,6 +11,8 @@ import { calls } from './tables.ts';
 
 /** Scheduled calls may be set up to this far ahead. */
 const MAX_AHEAD_MS = 90 * 86_400_000;
+/** Calls a visitor's phone may have waiting at once, booked from the widget (a bot cannot fill the diary). */
+export const PENDING_SCHEDULED_PER_PHONE = 3;
 
 export const scheduledCallJob = defineJob({
   name: 'telephony.scheduled-call',
@@ -50,6 +52,18 @@ export async function scheduleCall(
     throw invalid('scheduled_at', 'calls.schedule_closed');
   const { agencyId, businessId } = businessOf(ctx);
   const row = await inTransaction(ctx, async (tx) => {
+    if (input.requireOpen) {
+      // One phone's bookings are counted under a lock on the phone, so parallel requests cannot pass it.
+      await tx.db.execute(
+        sql`select pg_advisory_xact_lock(hashtext(${`schedule:${businessId}:${input.phone}`}))`,
+      );
+      const [pending] = await tx.db
+        .select({ n: count() })
+        .from(calls)
+        .where(scope(tx, calls, eq(calls.visitor_phone, input.phone), eq(calls.outcome, 'scheduled')));
+      if ((pending?.n ?? 0) >= PENDING_SCHEDULED_PER_PHONE)
+        throw new AppError('TOO_MANY', 'calls.schedule_too_many', undefined, {}, 'calls.schedule_too_many');
+    }
     const [created] = await tx.db
       .insert(calls)
       .values({

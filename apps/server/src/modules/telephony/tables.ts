@@ -1,16 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { timestamps } from '../../platform/db/columns.ts';
+import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { timestamps, tz } from '../../platform/db/columns.ts';
 import { agencies } from '../agencies/tables.ts';
 import { businesses } from '../businesses/tables.ts';
 import { installs } from '../installs/tables.ts';
@@ -18,8 +8,6 @@ import { installs } from '../installs/tables.ts';
 // The telephony module's tables: the business's carrier numbers, the calls it makes and receives (one row
 // per callback, scheduled call or inbound call, and one row per carrier call leg), voicemails, and the
 // webhook deliveries already handled (idempotency on the carrier's retries). Times are UTC; numbers E.164.
-
-const tz = (name: string) => timestamp(name, { withTimezone: true });
 
 /** A number of the business: bought from the carrier, its own landline (texting), or a verified caller id. */
 export const numbers = pgTable(

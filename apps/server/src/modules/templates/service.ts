@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import type { TMessageMedia } from '@stn/contracts/chats';
 import {
+  fillTemplate,
   MEDIA_MAX_BYTES,
+  type TEMPLATE_MERGE_FIELDS,
   type TMedia,
   type TMediaListQuery,
   type TMediaUploadRequest,
@@ -11,11 +12,12 @@ import {
   type TTemplateProvider,
   type TTemplateRequest,
 } from '@stn/contracts/templates';
-import { and, asc, count, desc, eq, ilike, ne, or, sql } from 'drizzle-orm';
-import { invalid, notFound } from '../../platform/http/errors.ts';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
+import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { decodeImage } from '../../platform/storage.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
+import { type ContactRow, contactFieldKeys } from '../contacts/service.ts';
 import { medias, templates } from './tables.ts';
 
 // Message templates (sms and e-mail) and the media library of a business (spec 001 "Departments,
@@ -78,6 +80,40 @@ export async function allTemplates(ctx: Ctx, provider?: TTemplateProvider): Prom
 export async function getTemplate(ctx: Ctx, id: number): Promise<TTemplate> {
   businessOf(ctx);
   return toTemplate(await findTemplate(ctx, id));
+}
+
+/**
+ * A template to text now (ADR 039): the business's (another's is a 404), active and an SMS template
+ * (a 422 that says why otherwise).
+ */
+export async function templateForSend(ctx: Ctx, id: number): Promise<TTemplate> {
+  businessOf(ctx);
+  const row = await findTemplate(ctx, id);
+  const refuse = (key: string) => new AppError('VALIDATION', key, { template_id: key }, {}, key);
+  if (!row.active) throw refuse('templates.inactive');
+  if (row.provider !== 'sms') throw refuse('templates.not_sms');
+  return toTemplate(row);
+}
+
+/**
+ * Fills a template's merge fields for a contact: first and last name, name, phone, e-mail and the
+ * business's custom fields by key (a field the contact has no value for is empty, or its fallback).
+ */
+export async function fillForContact(
+  ctx: Ctx,
+  text: string,
+  contact: Pick<ContactRow, 'first_name' | 'last_name' | 'phone' | 'email' | 'fields'>,
+): Promise<string> {
+  const values: Record<string, string> = {};
+  for (const key of await contactFieldKeys(ctx)) values[key.toLowerCase()] = contact.fields?.[key] ?? '';
+  const standard: Record<(typeof TEMPLATE_MERGE_FIELDS)[number], string> = {
+    first_name: contact.first_name,
+    last_name: contact.last_name,
+    name: `${contact.first_name} ${contact.last_name}`.trim(),
+    phone: contact.phone,
+    email: contact.email ?? '',
+  };
+  return fillTemplate(text, { ...values, ...standard }).trim();
 }
 
 async function assertNameFree(ctx: Ctx, input: TTemplateRequest, exceptId?: number) {
@@ -165,6 +201,25 @@ export async function listMedias(ctx: Ctx, q: TMediaListQuery) {
   return listEnvelope(rows.map(toMedia), total?.n ?? 0, q);
 }
 
+/**
+ * Images of the business's media library to attach to a message, in the order asked; an id that is not
+ * an image of the library is a 422 on `media_ids` (the send stores and sends nothing).
+ */
+export async function mediaForSend(ctx: Ctx, ids: number[]): Promise<TMessageMedia[]> {
+  businessOf(ctx);
+  if (ids.length === 0) return [];
+  const rows = await ctx.db
+    .select()
+    .from(medias)
+    .where(scope(ctx, mcols, inArray(medias.id, ids)));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => {
+    const r = byId.get(id);
+    if (!r?.mime.startsWith('image/')) throw invalid('media_ids', 'templates.media_not_found');
+    return { url: r.url, content_type: r.mime, size: r.size, name: r.name || (r.url.split('/').pop() ?? '') };
+  });
+}
+
 const MIME = {
   png: 'image/png',
   jpg: 'image/jpeg',
@@ -211,7 +266,7 @@ export async function addMedia(
   return toMedia(row);
 }
 
-/** An image uploaded in the library, checked by its bytes, stored under <dataDir>/uploads/medias/<business>. */
+/** An image uploaded in the library, checked by its bytes, stored as medias/<business>/<uuid>.<ext>. */
 export async function uploadMedia(ctx: Ctx, input: TMediaUploadRequest): Promise<TMedia> {
   const biz = businessOf(ctx);
   const { bytes, ext } = decodeImage(input.data, {
@@ -221,12 +276,10 @@ export async function uploadMedia(ctx: Ctx, input: TMediaUploadRequest): Promise
     invalidKey: 'templates.media_invalid',
     tooLargeKey: 'templates.media_too_large',
   });
-  const dir = path.join(ctx.deps.config.dataDir, 'uploads', 'medias', String(biz.businessId));
-  await fs.mkdir(dir, { recursive: true });
   const file = `${randomUUID()}.${ext}`;
-  await fs.writeFile(path.join(dir, file), bytes);
+  const url = await ctx.deps.storage.put(`medias/${biz.businessId}/${file}`, bytes, MIME[ext]);
   return addMedia(ctx, {
-    url: `/uploads/medias/${biz.businessId}/${file}`,
+    url,
     mime: MIME[ext],
     size: bytes.length,
     name: input.name || file,

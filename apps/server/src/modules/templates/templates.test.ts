@@ -164,6 +164,14 @@ describe('media library', () => {
     expect(fs.existsSync(file)).toBe(true);
     const served = await c.t.app.inject({ url: m.url });
     expect(served.statusCode).toBe(200);
+    // A path that tries to climb out of the uploads folder (encoded, so it reaches the file store) is
+    // refused, never served.
+    const folder = m.url.replace(/[^/]+$/, '');
+    for (const url of [`${folder}..%2F..%2F..%2Fpackage.json`, '/uploads/..%2F.env']) {
+      const res = await c.t.app.inject({ url });
+      expect([403, 404], url).toContain(res.statusCode);
+      expect(res.body).not.toContain('"workspaces"');
+    }
     for (let i = 0; i < 11; i++) await c.api.post(token, '/api/v1/medias', { data: PNG });
     const p1 = await c.api.get(token, '/api/v1/medias?page=1');
     expect(p1.json().meta.total).toBe(12);

@@ -491,6 +491,7 @@ export async function loadUser(ctx: Ctx, userId: number): Promise<TUser> {
       (business?.settings as { max_departments?: number } | undefined)?.max_departments ?? 0,
     ),
     open_install_wizard: false,
+    support_widget_key: null,
     number_of_messages: 0,
     number_of_tasks: 0,
     countries: user.countries,
@@ -746,4 +747,25 @@ export async function businessDepartmentIds(
     .from(departments)
     .where(and(inArray(departments.id, input.ids), eq(departments.business_id, input.businessId)));
   return rows.map((r) => r.id);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What the chats module reads of a business's users (who may see a conversation, ADR 045).
+
+/** The enabled users of a business, as the capability table judges them (role, user type, custom pages). */
+export async function businessSubjects(
+  ctx: Pick<Ctx, 'db'>,
+  input: { businessId: number },
+): Promise<{ id: number; role: UserRow['role']; user_type: UserRow['user_type']; pages: string[] }[]> {
+  const rows = await ctx.db
+    .select({ id: users.id, role: users.role, user_type: users.user_type, settings: users.settings })
+    .from(users)
+    .where(and(eq(users.business_id, input.businessId), eq(users.active, true)))
+    .orderBy(asc(users.id));
+  return rows.map((r) => ({
+    id: r.id,
+    role: r.role,
+    user_type: r.user_type,
+    pages: r.settings.custom_type_pages ?? [],
+  }));
 }

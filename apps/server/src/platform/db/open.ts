@@ -13,7 +13,7 @@ export type OpenDb = { db: Db; pool: pg.Pool; url: string; close: () => Promise<
 export async function openDatabase(
   config: Config,
   log: (msg: string) => void,
-  poolSize = 10,
+  poolSize = config.dbPoolSize,
 ): Promise<OpenDb> {
   let url = config.databaseUrl;
   let stopEmbedded: () => Promise<void> = async () => {};

@@ -50,3 +50,23 @@ export function publish<S extends z.ZodType>(ctx: Ctx, event: EventDef<S>, paylo
   const meta: EventMeta = { tenant: ctx.tenant, by: ctx.by };
   ctx.afterCommit(() => ctx.deps.events.deliver(event.name, data, meta));
 }
+
+/**
+ * Publishes many events of one kind after the commit, delivered concurrently (a batch of inbound texts):
+ * listeners that batch their work then see them together instead of one after the other. `detached`:
+ * the caller does not wait for the listeners (a webhook answered once its data is committed).
+ */
+export function publishMany<S extends z.ZodType>(
+  ctx: Ctx,
+  event: EventDef<S>,
+  payloads: z.infer<S>[],
+  opts: { detached?: boolean } = {},
+): void {
+  if (payloads.length === 0) return;
+  const data = payloads.map((p) => event.payload.parse(p));
+  const meta: EventMeta = { tenant: ctx.tenant, by: ctx.by };
+  ctx.afterCommit(() => {
+    const all = Promise.all(data.map((d) => ctx.deps.events.deliver(event.name, d, meta)));
+    return opts.detached ? undefined : all;
+  });
+}

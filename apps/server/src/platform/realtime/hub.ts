@@ -11,6 +11,8 @@ type Subscriber = (message: RealtimeMessage) => void;
 export type Hub = {
   publish(channel: string, message: RealtimeMessage): Promise<void>;
   subscribe(channels: string[], fn: Subscriber): () => void;
+  /** Subscriptions held in this process (one per channel a subscriber follows): what an operator watches. */
+  subscriptions(): number;
   /** Resolves once the hub can receive (Redis subscription confirmed). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -21,6 +23,10 @@ export const channel = {
   user: (id: number) => `user:${id}`,
   business: (id: number) => `business:${id}`,
   agency: (id: number) => `agency:${id}`,
+  /** A call's progress, for the website widget's visitor who asked for it (never a user's socket). */
+  call: (id: number) => `call:${id}`,
+  /** A contact's conversation with one install, for the widget's visitor (never a user's socket). */
+  widgetConversation: (installId: number, contactId: number) => `widget:${installId}:${contactId}`,
 };
 
 /**
@@ -67,12 +73,19 @@ export function createHub(opts: { redisUrl?: string; log: Logger }): Hub {
     };
   };
 
+  const subscriptions = () => {
+    let n = 0;
+    for (const set of subs.values()) n += set.size;
+    return n;
+  };
+
   if (!opts.redisUrl) {
     return {
       async publish(name, message) {
         dispatch(name, message);
       },
       subscribe,
+      subscriptions,
       ready: async () => {},
       close: async () => {},
     };
@@ -95,6 +108,7 @@ export function createHub(opts: { redisUrl?: string; log: Logger }): Hub {
       await pub.publish(PREFIX + name, JSON.stringify(message));
     },
     subscribe,
+    subscriptions,
     ready: async () => {
       await subscribed;
     },

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, login, seedTenants, type TestApp } from '../../../test/helpers.ts';
+import { hasTestRedis, TEST_REDIS_URL } from '../../../test/redis.ts';
 import { channel } from './hub.ts';
 
 type Seed = Awaited<ReturnType<typeof seedTenants>>;
@@ -93,22 +93,8 @@ describe('/ws in one process', () => {
   });
 });
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
-async function redisReachable(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => undefined);
-  try {
-    await r.connect();
-    await r.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
-const hasRedis = await redisReachable();
-if (!hasRedis) console.warn(`skipped: the cross-process realtime test needs Redis at ${REDIS_URL}`);
+const REDIS_URL = TEST_REDIS_URL;
+const hasRedis = await hasTestRedis('the cross-process realtime test');
 
 describe.skipIf(!hasRedis)('/ws across processes through Redis', () => {
   let one: TestApp;

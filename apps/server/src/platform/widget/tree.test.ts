@@ -34,7 +34,7 @@ describe('/api/widget', () => {
   it('answers the install config for a valid key, with a CORS grant for that origin only and an ETag', async () => {
     const res = await get('/api/widget/v1/config', { 'x-install-key': KEY });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({
+    expect(res.json()).toMatchObject({
       success: true,
       data: { id: expect.any(Number), settings: { color: '#0a7', greeting: 'Hi there' } },
     });
@@ -120,6 +120,16 @@ describe('/api/widget per-address limit', () => {
     expect(codes).toEqual([401, 401, 401, 429, 429]);
     const limited = await call('192.0.2.1');
     expect(limited.json()).toMatchObject({ code: 'TOO_MANY', reason: 'widget.rate_address' });
+    // The widget on the page can read the refusal (and say so), never with credentials.
+    const fromSite = await u.app.inject({
+      method: 'GET',
+      url: '/api/widget/v1/config?key=nope',
+      remoteAddress: '192.0.2.1',
+      headers: { origin: 'https://shop.example' },
+    });
+    expect(fromSite.statusCode).toBe(429);
+    expect(fromSite.headers['access-control-allow-origin']).toBe('https://shop.example');
+    expect(fromSite.headers['access-control-allow-credentials']).toBeUndefined();
     expect((await call('192.0.2.2')).statusCode).toBe(401);
   });
 });

@@ -53,6 +53,9 @@ export class RateLimiter {
   }
 }
 
+/** The largest body a widget request may have, in bytes. */
+export const WIDGET_BODY_LIMIT = 16 * 1024;
+
 const ALLOWED_HEADERS = 'content-type, x-install-key';
 
 function keyOf(request: FastifyRequest): string | undefined {
@@ -88,8 +91,12 @@ export async function widgetTree(
       reply.header('access-control-max-age', '600');
       return reply.status(204).send();
     }
-    if (!perAddress.take(request.ip))
+    if (!perAddress.take(request.ip)) {
+      // The refusal is readable by the page, so the widget can say "too many requests" instead of failing
+      // blind: it tells nothing about any install (the key is not even looked at).
+      grant(request, reply);
       throw new AppError('TOO_MANY', undefined, undefined, {}, 'widget.rate_address');
+    }
     const key = keyOf(request);
     const install = key && key.length <= 200 ? await opts.resolve(deps, key) : null;
     if (!install) throw new AppError('UNAUTHENTICATED', 'widget.invalid_key');
@@ -110,6 +117,12 @@ export async function widgetTree(
 
   // NUL bytes and ids beyond int4 are refused as on the API (ADR 021).
   app.addHook('preValidation', async (request) => checkApiInput(request));
+
+  // A widget request is a form of a few short fields (a text is at most 1,600 characters): bodies larger
+  // than this are refused (413) before they are parsed, whoever sends them.
+  app.addHook('onRoute', (route) => {
+    route.bodyLimit ??= WIDGET_BODY_LIMIT;
+  });
 
   for (const routes of opts.routes) await routes(app, deps);
 }

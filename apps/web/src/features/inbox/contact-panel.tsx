@@ -24,15 +24,10 @@ import {
 } from './api/inbox.ts';
 import type { InboxContact } from './types.ts';
 
-function EmailModal({
-  contact,
-  opened,
-  onClose,
-}: {
-  contact: InboxContact;
-  opened: boolean;
-  onClose: () => void;
-}) {
+/** The contact panel's modals: e-mail the contact, send a calendar invitation. */
+type ContactModalProps = { contact: InboxContact; opened: boolean; onClose: () => void };
+
+function EmailModal({ contact, opened, onClose }: ContactModalProps) {
   const { t } = useTranslation();
   const email = useEmailContact(contact.id);
   const [subject, setSubject] = useState('');
@@ -81,15 +76,7 @@ function EmailModal({
   );
 }
 
-function IcsModal({
-  contact,
-  opened,
-  onClose,
-}: {
-  contact: InboxContact;
-  opened: boolean;
-  onClose: () => void;
-}) {
+function IcsModal({ contact, opened, onClose }: ContactModalProps) {
   const { t } = useTranslation();
   const ics = useSendIcs(contact.id);
   const [title, setTitle] = useState('');

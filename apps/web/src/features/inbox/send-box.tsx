@@ -14,7 +14,9 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MediaLibraryModal } from '../../components/media-library-modal.tsx';
 import { ApiError } from '../../lib/api-client.ts';
+import type { LibraryMedia } from '../../lib/media-library.ts';
 import { toastError } from '../../lib/toast.ts';
 import { readDataUrl, restrictedPreview, useSend, useSmsTemplates } from './api/inbox.ts';
 import { messageCount } from './message-count.ts';
@@ -29,6 +31,10 @@ export function SendBox({ contactId, disabledReason }: { contactId: number; disa
   const templates = useSmsTemplates();
   const [body, setBody] = useState('');
   const [images, setImages] = useState<string[]>([]);
+  /** Images picked from the business's media library (sent by id). */
+  const [library, setLibrary] = useState<LibraryMedia[]>([]);
+  const [libraryOpen, setLibraryOpen] = useState(false);
+  const attached = images.length + library.length;
   const [templateId, setTemplateId] = useState<string | null>(null);
   const [sendAt, setSendAt] = useState('');
   const [scheduling, setScheduling] = useState(false);
@@ -39,8 +45,13 @@ export function SendBox({ contactId, disabledReason }: { contactId: number; disa
     const images = files.filter((f) => f.type.startsWith('image/'));
     if (images.length < files.length) toastError(t('inbox.send.images_only'));
     const urls = await Promise.all(images.map(readDataUrl));
-    setImages((cur) => [...cur, ...urls].slice(0, MAX_IMAGES));
+    setImages((cur) => [...cur, ...urls].slice(0, Math.max(0, MAX_IMAGES - library.length)));
   };
+
+  const pickFromLibrary = (picked: LibraryMedia[]) =>
+    setLibrary((cur) =>
+      [...cur, ...picked.filter((m) => !cur.some((c) => c.id === m.id))].slice(0, MAX_IMAGES - images.length),
+    );
 
   const pickTemplate = (id: string | null) => {
     setTemplateId(id);
@@ -50,7 +61,7 @@ export function SendBox({ contactId, disabledReason }: { contactId: number; disa
 
   const submit = () => {
     setRefusal(null);
-    if (!body.trim() && images.length === 0) return;
+    if (!body.trim() && attached === 0) return;
     if (scheduling && !sendAt) {
       setRefusal(t('inbox.send.when_required'));
       return;
@@ -59,6 +70,7 @@ export function SendBox({ contactId, disabledReason }: { contactId: number; disa
       {
         body,
         media: images,
+        media_ids: library.map((m) => m.id),
         template_id: templateId ? Number(templateId) : undefined,
         send_at: scheduling && sendAt ? new Date(sendAt).toISOString() : undefined,
       },
@@ -66,6 +78,7 @@ export function SendBox({ contactId, disabledReason }: { contactId: number; disa
         onSuccess: () => {
           setBody('');
           setImages([]);
+          setLibrary([]);
           setTemplateId(null);
           setSendAt('');
           setScheduling(false);
@@ -83,7 +96,7 @@ export function SendBox({ contactId, disabledReason }: { contactId: number; disa
     );
   };
 
-  const count = messageCount(body, images.length);
+  const count = messageCount(body, attached);
   return (
     <Paper withBorder p="sm">
       <Stack gap="xs">
@@ -97,8 +110,8 @@ export function SendBox({ contactId, disabledReason }: { contactId: number; disa
             {refusal}
           </Text>
         )}
-        {images.length > 0 && (
-          <Group gap="xs">
+        {attached > 0 && (
+          <Group gap="xs" data-testid="attached-images">
             {images.map((src, i) => (
               <div key={src.slice(-40) + String(i)} style={{ position: 'relative' }}>
                 <Image src={src} w={64} h={64} fit="cover" radius="sm" alt="" />
@@ -107,6 +120,21 @@ export function SendBox({ contactId, disabledReason }: { contactId: number; disa
                   style={{ position: 'absolute', top: 0, right: 0 }}
                   aria-label={t('inbox.send.remove_image')}
                   onClick={() => setImages((cur) => cur.filter((_, j) => j !== i))}
+                />
+              </div>
+            ))}
+            {library.map((m) => (
+              <div
+                key={`library-${m.id}`}
+                style={{ position: 'relative' }}
+                data-testid="attached-library-image"
+              >
+                <Image src={m.url} w={64} h={64} fit="cover" radius="sm" alt={m.name} />
+                <CloseButton
+                  size="xs"
+                  style={{ position: 'absolute', top: 0, right: 0 }}
+                  aria-label={t('inbox.send.remove_image')}
+                  onClick={() => setLibrary((cur) => cur.filter((x) => x.id !== m.id))}
                 />
               </div>
             ))}
@@ -142,6 +170,15 @@ export function SendBox({ contactId, disabledReason }: { contactId: number; disa
                 </ActionIcon>
               )}
             </FileButton>
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => setLibraryOpen(true)}
+              disabled={attached >= MAX_IMAGES}
+              data-testid="open-media-library"
+            >
+              {t('media_library.open')}
+            </Button>
             <Select
               size="xs"
               w={180}
@@ -178,7 +215,7 @@ export function SendBox({ contactId, disabledReason }: { contactId: number; disa
             <Button
               onClick={submit}
               loading={send.isPending}
-              disabled={!body.trim() && images.length === 0}
+              disabled={!body.trim() && attached === 0}
               data-testid="send-button"
             >
               {scheduling ? t('inbox.send.schedule_button') : t('inbox.send.button')}
@@ -187,6 +224,12 @@ export function SendBox({ contactId, disabledReason }: { contactId: number; disa
         </Group>
       </Stack>
       <RestrictedContentModal preview={restricted} onClose={() => setRestricted(null)} />
+      <MediaLibraryModal
+        opened={libraryOpen}
+        onClose={() => setLibraryOpen(false)}
+        max={MAX_IMAGES - attached}
+        onPick={pickFromLibrary}
+      />
     </Paper>
   );
 }

@@ -1,4 +1,16 @@
-import { Accordion, Anchor, Avatar, Button, FileButton, Group, Stack, Text, Title } from '@mantine/core';
+import {
+  Accordion,
+  Anchor,
+  Avatar,
+  Box,
+  Button,
+  FileButton,
+  Grid,
+  Group,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import type { TInstall } from '@stn/contracts/installs';
 import { type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,19 +29,24 @@ import { EmbedCode } from './embed-code.tsx';
 import { checkSection, showSaveError, useInstallForm } from './install-form.ts';
 import {
   CallsSection,
+  FieldsSection,
   HoursSection,
   LookSection,
   NumberSection,
+  ResponseSection,
+  TextsSection,
   WebsiteSection,
   WidgetTypeSection,
 } from './install-sections.tsx';
 import { type InstallSection, sectionSettings } from './install-values.ts';
 import { InstallWizard } from './install-wizard.tsx';
+import { WidgetPreview } from './widget-preview.tsx';
 
 /**
  * 'installs/:id' (business.installs.edit): the install's sections as an accordion, each with its own Save
  * (PUT /v1/installs/{id} for the name and website, PUT /v1/installs/{id}/setting for the rest), the widget
- * icon and logo, the number and the embed code. An install whose wizard was left unfinished
+ * icon and logo, the number and the embed code; beside them a live preview of the widget with the form's
+ * current values (ADR 039). An install whose wizard was left unfinished
  * (settings.wizard_step set) opens the wizard again at that step.
  */
 export default function InstallEditPage() {
@@ -91,7 +108,7 @@ function InstallEditor({ install }: { install: TInstall }) {
   );
 
   return (
-    <Stack maw={900}>
+    <Stack>
       <div>
         <Anchor component={Link} to={pathOf('business.installs')} size="sm">
           {t('business.installs.back')}
@@ -100,62 +117,100 @@ function InstallEditor({ install }: { install: TInstall }) {
           {t('business.installs.edit_title', { name: install.name })}
         </Title>
       </div>
-      <Accordion multiple defaultValue={['website']} variant="separated">
-        {item(
-          'website',
-          t('business.installs.wizard.website'),
-          <>
-            <WebsiteSection form={form} />
-            {saveBar('website')}
-          </>,
-        )}
-        {item(
-          'type',
-          t('business.installs.wizard.type'),
-          <>
-            <WidgetTypeSection form={form} />
-            {saveBar('type')}
-          </>,
-        )}
-        {item(
-          'calls',
-          t('business.installs.wizard.calls'),
-          <>
-            <CallsSection form={form} />
-            {saveBar('calls')}
-          </>,
-        )}
-        {item(
-          'number',
-          t('business.installs.wizard.number'),
-          <NumberSection installId={install.id} number={install.number} />,
-        )}
-        {item(
-          'hours',
-          t('business.installs.wizard.hours'),
-          <>
-            <HoursSection form={form} />
-            {saveBar('hours')}
-          </>,
-        )}
-        {item(
-          'look',
-          t('business.installs.wizard.look'),
-          <>
-            <LookSection form={form} />
-            {saveBar('look')}
-          </>,
-        )}
-        {item(
-          'images',
-          t('business.installs.images'),
-          <>
-            <InstallImage install={install} type="widgetIcon" />
-            <InstallImage install={install} type="logo" />
-          </>,
-        )}
-        {item('embed', t('business.installs.embed_title'), <EmbedCode installId={install.id} />)}
-      </Accordion>
+      <Grid gutter="lg" align="flex-start">
+        <Grid.Col span={{ base: 12, lg: 7 }}>
+          <Accordion multiple defaultValue={['website']} variant="separated">
+            {item(
+              'website',
+              t('business.installs.wizard.website'),
+              <>
+                <WebsiteSection form={form} />
+                {saveBar('website')}
+              </>,
+            )}
+            {item(
+              'type',
+              t('business.installs.wizard.type'),
+              <>
+                <WidgetTypeSection form={form} />
+                {saveBar('type')}
+              </>,
+            )}
+            {item(
+              'calls',
+              t('business.installs.wizard.calls'),
+              <>
+                <CallsSection form={form} />
+                {saveBar('calls')}
+              </>,
+            )}
+            {item(
+              'number',
+              t('business.installs.wizard.number'),
+              <NumberSection installId={install.id} number={install.number} />,
+            )}
+            {item(
+              'hours',
+              t('business.installs.wizard.hours'),
+              <>
+                <HoursSection form={form} />
+                {saveBar('hours')}
+              </>,
+            )}
+            {item(
+              'look',
+              t('business.installs.wizard.look'),
+              <>
+                <LookSection form={form} />
+                {saveBar('look')}
+              </>,
+            )}
+            {item(
+              'fields',
+              t('business.installs.sections.fields'),
+              <>
+                <FieldsSection form={form} />
+                {saveBar('fields')}
+              </>,
+            )}
+            {item(
+              'response',
+              t('business.installs.sections.response'),
+              <>
+                <ResponseSection form={form} />
+                {saveBar('response')}
+              </>,
+            )}
+            {item(
+              'texts',
+              t('business.installs.sections.texts'),
+              <>
+                <TextsSection form={form} />
+                {saveBar('texts')}
+              </>,
+            )}
+            {item(
+              'images',
+              t('business.installs.images'),
+              <>
+                <InstallImage install={install} type="widgetIcon" />
+                <InstallImage install={install} type="logo" />
+              </>,
+            )}
+            {item('embed', t('business.installs.embed_title'), <EmbedCode installId={install.id} />)}
+          </Accordion>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 5 }}>
+          <Box pos="sticky" top={16}>
+            <WidgetPreview
+              installId={install.id}
+              settings={form.values.settings}
+              logo={install.logo}
+              widgetIcon={install.widget_icon}
+            />
+          </Box>
+        </Grid.Col>
+      </Grid>
     </Stack>
   );
 }

@@ -3,6 +3,7 @@ import {
   Button,
   ColorInput,
   Group,
+  MultiSelect,
   NumberInput,
   Paper,
   Radio,
@@ -11,6 +12,7 @@ import {
   Stack,
   Switch,
   Table,
+  Tabs,
   Text,
   Textarea,
   TextInput,
@@ -18,6 +20,7 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import { CALLING_TYPES, WEEKDAYS } from '@stn/contracts/installs';
 import type { TAvailableNumber } from '@stn/contracts/telephony';
+import { WIDGET_LANGUAGES, WIDGET_TEXT_DEFAULTS, WIDGET_TEXT_KEYS } from '@stn/contracts/widget-texts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PhoneField } from '../../components/phone-field.tsx';
@@ -82,6 +85,12 @@ export function WidgetTypeSection({ form }: { form: Form }) {
         allowDeselect={false}
         data-testid="install-language"
         {...form.getInputProps('settings.language')}
+      />
+      <MultiSelect
+        label={t('business.installs.fields.language_list')}
+        data={WIDGET_LANGUAGES.map((l) => ({ value: l, label: t(`business.installs.languages.${l}`) }))}
+        data-testid="install-language-list"
+        {...form.getInputProps('settings.languageList')}
       />
     </>
   );
@@ -398,57 +407,453 @@ export function HoursSection({ form }: { form: Form }) {
 /** Texts of the widget the wizard asks for, in the install's language (the rest keep the widget's own). */
 export const LOOK_TEXTS = ['CallLabel', 'MessageLabel', 'title'] as const;
 
+type Lang = (typeof WIDGET_LANGUAGES)[number];
+
+/** A colour setting (#RRGGBB). */
+function ColorField({
+  form,
+  path,
+  label,
+  testId,
+}: {
+  form: Form;
+  path: string;
+  label: string;
+  testId: string;
+}) {
+  return <ColorInput label={label} format="hex" data-testid={testId} {...form.getInputProps(path)} />;
+}
+
+/** A whole-number setting within the server's bounds. */
+function NumberField(props: {
+  form: Form;
+  path: string;
+  label: string;
+  min: number;
+  max: number;
+  testId: string;
+}) {
+  return (
+    <NumberInput
+      label={props.label}
+      min={props.min}
+      max={props.max}
+      allowDecimal={false}
+      allowNegative={false}
+      data-testid={props.testId}
+      {...props.form.getInputProps(props.path)}
+    />
+  );
+}
+
+function AlignField({
+  form,
+  path,
+  label,
+  testId,
+}: {
+  form: Form;
+  path: string;
+  label: string;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Select
+      label={label}
+      data={(['left', 'center', 'right'] as const).map((a) => ({
+        value: a,
+        label: t(`business.installs.aligns.${a}`),
+      }))}
+      allowDeselect={false}
+      data-testid={testId}
+      {...form.getInputProps(path)}
+    />
+  );
+}
+
+/**
+ * One widget text of one language: empty means the widget's built-in text (shown as the placeholder). An
+ * emptied text is saved as '' rather than left out: the server merges `texts` key by key, so a missing key
+ * would keep the old text.
+ */
+function useTexts(form: Form) {
+  return (lang: Lang) => {
+    const texts = form.values.settings.texts[lang] ?? {};
+    const set = (name: string, value: string) => {
+      form.setFieldValue('settings.texts', {
+        ...form.values.settings.texts,
+        [lang]: { ...texts, [name]: value },
+      });
+    };
+    return { texts, set };
+  };
+}
+
+/** Colours, position, margins, the auto popup and the main texts; the trigger button's and panel's style. */
 export function LookSection({ form }: { form: Form }) {
   const { t } = useTranslation();
   const lang = form.values.settings.language;
-  const texts = form.values.settings.texts[lang] ?? {};
-  const setText = (name: string, value: string) => {
-    const next = { ...texts, [name]: value };
-    if (!value) delete next[name];
-    form.setFieldValue('settings.texts', { ...form.values.settings.texts, [lang]: next });
-  };
+  const { texts, set } = useTexts(form)(lang);
+  const f = (key: string) => t(`business.installs.fields.${key}`);
+  return (
+    <Tabs defaultValue="general" keepMounted={false}>
+      <Tabs.List mb="md">
+        <Tabs.Tab value="general" data-testid="install-look-tab-general">
+          {t('business.installs.look_tabs.general')}
+        </Tabs.Tab>
+        <Tabs.Tab value="trigger" data-testid="install-look-tab-trigger">
+          {t('business.installs.look_tabs.trigger')}
+        </Tabs.Tab>
+        <Tabs.Tab value="panel" data-testid="install-look-tab-panel">
+          {t('business.installs.look_tabs.panel')}
+        </Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="general">
+        <Stack>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <ColorField
+              form={form}
+              path="settings.colors.primary"
+              label={f('primary_color')}
+              testId="install-color-primary"
+            />
+            <ColorField
+              form={form}
+              path="settings.colors.text"
+              label={f('text_color')}
+              testId="install-color-text"
+            />
+            <Select
+              label={f('position')}
+              data={(['bottom-right', 'bottom-left'] as const).map((p) => ({
+                value: p,
+                label: t(`business.installs.positions.${p}`),
+              }))}
+              allowDeselect={false}
+              data-testid="install-position"
+              {...form.getInputProps('settings.position')}
+            />
+            <div />
+            <NumberField
+              form={form}
+              path="settings.margins.x"
+              label={f('margin_x')}
+              min={0}
+              max={200}
+              testId="install-margin-x"
+            />
+            <NumberField
+              form={form}
+              path="settings.margins.y"
+              label={f('margin_y')}
+              min={0}
+              max={200}
+              testId="install-margin-y"
+            />
+          </SimpleGrid>
+          <Group align="flex-end">
+            <Switch
+              label={f('popup_auto')}
+              data-testid="install-popup-auto"
+              {...form.getInputProps('settings.popup.auto', { type: 'checkbox' })}
+            />
+            <NumberField
+              form={form}
+              path="settings.popup.delay"
+              label={f('popup_delay')}
+              min={0}
+              max={600}
+              testId="install-popup-delay"
+            />
+          </Group>
+          <Text fw={500} size="sm">
+            {t('business.installs.fields.texts', { language: t(`business.installs.languages.${lang}`) })}
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {LOOK_TEXTS.map((name) => (
+              <TextInput
+                key={name}
+                label={t(`business.installs.texts.${name}`)}
+                placeholder={WIDGET_TEXT_DEFAULTS[lang][name]}
+                value={texts[name] ?? ''}
+                maxLength={500}
+                onChange={(e) => set(name, e.currentTarget.value)}
+                data-testid={`install-text-${name}`}
+              />
+            ))}
+          </SimpleGrid>
+        </Stack>
+      </Tabs.Panel>
+      <Tabs.Panel value="trigger">
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {(['Color', 'BackgroundColor', 'HoverBackgroundColor'] as const).map((k) => (
+            <ColorField
+              key={k}
+              form={form}
+              path={`settings.triggerButton.${k}`}
+              label={f(`trigger.${k}`)}
+              testId={`install-trigger-${k}`}
+            />
+          ))}
+          <NumberField
+            form={form}
+            path="settings.triggerButton.Roudness"
+            label={f('trigger.Roudness')}
+            min={0}
+            max={50}
+            testId="install-trigger-Roudness"
+          />
+          <NumberField
+            form={form}
+            path="settings.triggerButton.FontSize"
+            label={f('trigger.FontSize')}
+            min={8}
+            max={48}
+            testId="install-trigger-FontSize"
+          />
+          <NumberField
+            form={form}
+            path="settings.triggerButton.Padding"
+            label={f('trigger.Padding')}
+            min={0}
+            max={100}
+            testId="install-trigger-Padding"
+          />
+          <AlignField
+            form={form}
+            path="settings.triggerButton.Align"
+            label={f('trigger.Align')}
+            testId="install-trigger-Align"
+          />
+        </SimpleGrid>
+      </Tabs.Panel>
+      <Tabs.Panel value="panel">
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <ColorField
+            form={form}
+            path="settings.styling.BackgroundColor"
+            label={f('styling.BackgroundColor')}
+            testId="install-styling-BackgroundColor"
+          />
+          <ColorField
+            form={form}
+            path="settings.styling.BorderColor"
+            label={f('styling.BorderColor')}
+            testId="install-styling-BorderColor"
+          />
+          <NumberField
+            form={form}
+            path="settings.styling.Roudness"
+            label={f('styling.Roudness')}
+            min={0}
+            max={50}
+            testId="install-styling-Roudness"
+          />
+          <NumberField
+            form={form}
+            path="settings.styling.MaxWidth"
+            label={f('styling.MaxWidth')}
+            min={200}
+            max={1200}
+            testId="install-styling-MaxWidth"
+          />
+          <NumberField
+            form={form}
+            path="settings.styling.Padding"
+            label={f('styling.Padding')}
+            min={0}
+            max={100}
+            testId="install-styling-Padding"
+          />
+        </SimpleGrid>
+      </Tabs.Panel>
+    </Tabs>
+  );
+}
+
+/** The visitor's fields (which are asked, required, checked), their look, and the consent boxes. */
+export function FieldsSection({ form }: { form: Form }) {
+  const { t } = useTranslation();
+  const f = (key: string) => t(`business.installs.fields.${key}`);
+  const input = form.values.settings.input;
+  const toggle = (key: keyof typeof input, disabled = false) => (
+    <Switch
+      key={key}
+      label={f(`input.${key}`)}
+      disabled={disabled}
+      data-testid={`install-input-${key}`}
+      {...form.getInputProps(`settings.input.${key}`, { type: 'checkbox' })}
+    />
+  );
+  return (
+    <>
+      <Stack gap="xs">
+        {toggle('IsEnableName')}
+        {toggle('IsRequiredName', !input.IsEnableName)}
+        {toggle('IsEnableNameValidation', !input.IsEnableName)}
+        {toggle('IsEnableEmail')}
+        {toggle('IsRequiredEmail', !input.IsEnableEmail)}
+        <Switch
+          label={f('gdpr_consent')}
+          data-testid="install-gdpr"
+          {...form.getInputProps('settings.gdpr_consent', { type: 'checkbox' })}
+        />
+        <Switch
+          label={f('promotion_consent')}
+          data-testid="install-promotion"
+          {...form.getInputProps('settings.promotion_consent', { type: 'checkbox' })}
+        />
+      </Stack>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        {(['BackgroundColor', 'Color', 'BorderColor'] as const).map((k) => (
+          <ColorField
+            key={k}
+            form={form}
+            path={`settings.input.${k}`}
+            label={f(`input.${k}`)}
+            testId={`install-input-${k}`}
+          />
+        ))}
+        <NumberField
+          form={form}
+          path="settings.input.Roudness"
+          label={f('input.Roudness')}
+          min={0}
+          max={50}
+          testId="install-input-Roudness"
+        />
+        <NumberField
+          form={form}
+          path="settings.input.Padding"
+          label={f('input.Padding')}
+          min={0}
+          max={100}
+          testId="install-input-Padding"
+        />
+      </SimpleGrid>
+    </>
+  );
+}
+
+/** How the answer after a request looks, and the optional redirect to a page of the business's site. */
+export function ResponseSection({ form }: { form: Form }) {
+  const { t } = useTranslation();
+  const f = (key: string) => t(`business.installs.fields.${key}`);
+  const redirect = form.values.settings.response.IsEnableRedirect;
   return (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <ColorInput
-          label={t('business.installs.fields.primary_color')}
-          format="hex"
-          data-testid="install-color-primary"
-          {...form.getInputProps('settings.colors.primary')}
+        <ColorField
+          form={form}
+          path="settings.response.SuccessColor"
+          label={f('response.SuccessColor')}
+          testId="install-response-SuccessColor"
         />
-        <ColorInput
-          label={t('business.installs.fields.text_color')}
-          format="hex"
-          data-testid="install-color-text"
-          {...form.getInputProps('settings.colors.text')}
+        <ColorField
+          form={form}
+          path="settings.response.ErrorColor"
+          label={f('response.ErrorColor')}
+          testId="install-response-ErrorColor"
         />
-        <Select
-          label={t('business.installs.fields.position')}
-          data={(['bottom-right', 'bottom-left'] as const).map((p) => ({
-            value: p,
-            label: t(`business.installs.positions.${p}`),
-          }))}
-          allowDeselect={false}
-          data-testid="install-position"
-          {...form.getInputProps('settings.position')}
+        <NumberField
+          form={form}
+          path="settings.response.FontSize"
+          label={f('response.FontSize')}
+          min={8}
+          max={48}
+          testId="install-response-FontSize"
+        />
+        <NumberField
+          form={form}
+          path="settings.response.Padding"
+          label={f('response.Padding')}
+          min={0}
+          max={100}
+          testId="install-response-Padding"
+        />
+        <AlignField
+          form={form}
+          path="settings.response.Align"
+          label={f('response.Align')}
+          testId="install-response-Align"
         />
       </SimpleGrid>
-      <Text fw={500} size="sm">
-        {t('business.installs.fields.texts', { language: t(`business.installs.languages.${lang}`) })}
-      </Text>
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        {LOOK_TEXTS.map((name) => (
+      <Switch
+        label={f('response.IsEnableRedirect')}
+        data-testid="install-response-IsEnableRedirect"
+        {...form.getInputProps('settings.response.IsEnableRedirect', { type: 'checkbox' })}
+      />
+      {redirect && (
+        <>
           <TextInput
-            key={name}
-            label={t(`business.installs.texts.${name}`)}
-            placeholder={t(`business.installs.texts_default.${name}`)}
-            value={texts[name] ?? ''}
+            label={f('response.RedirectUrl')}
+            placeholder="https://www.example.com/thank-you"
             maxLength={500}
-            onChange={(e) => setText(name, e.currentTarget.value)}
-            data-testid={`install-text-${name}`}
+            data-testid="install-response-RedirectUrl"
+            {...form.getInputProps('settings.response.RedirectUrl')}
           />
-        ))}
-      </SimpleGrid>
+          <Switch
+            label={f('response.IsRedirectBlankPage')}
+            data-testid="install-response-IsRedirectBlankPage"
+            {...form.getInputProps('settings.response.IsRedirectBlankPage', { type: 'checkbox' })}
+          />
+        </>
+      )}
+    </>
+  );
+}
+
+/** Every text of the widget, per language the install speaks; empty keeps the widget's own. */
+const LONG_TEXTS = new Set(['call', 'sms', 'lead', 'exception', 'closed', 'gdpr', 'promotion']);
+
+export function TextsSection({ form }: { form: Form }) {
+  const { t } = useTranslation();
+  const textsOf = useTexts(form);
+  const langs = [...new Set([form.values.settings.language, ...form.values.settings.languageList])];
+  return (
+    <>
+      <Text size="xs" c="dimmed">
+        {t('business.installs.texts_hint', { seconds: '{seconds}' })}
+      </Text>
+      <Tabs defaultValue={langs[0]} keepMounted={false}>
+        <Tabs.List mb="md">
+          {langs.map((l) => (
+            <Tabs.Tab key={l} value={l} data-testid={`install-texts-lang-${l}`}>
+              {t(`business.installs.languages.${l}`)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        {langs.map((l) => {
+          const { texts, set } = textsOf(l);
+          return (
+            <Tabs.Panel key={l} value={l}>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                {WIDGET_TEXT_KEYS.map((name) => {
+                  const common = {
+                    label: t(`business.installs.texts.${name}`),
+                    placeholder: WIDGET_TEXT_DEFAULTS[l][name],
+                    value: texts[name] ?? '',
+                    maxLength: 500,
+                    'data-testid': `install-texts-${l}-${name}`,
+                  };
+                  return LONG_TEXTS.has(name) ? (
+                    <Textarea
+                      key={name}
+                      autosize
+                      minRows={2}
+                      {...common}
+                      onChange={(e) => set(name, e.currentTarget.value)}
+                    />
+                  ) : (
+                    <TextInput key={name} {...common} onChange={(e) => set(name, e.currentTarget.value)} />
+                  );
+                })}
+              </SimpleGrid>
+            </Tabs.Panel>
+          );
+        })}
+      </Tabs>
     </>
   );
 }

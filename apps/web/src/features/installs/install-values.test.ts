@@ -84,6 +84,37 @@ describe('install values', () => {
     expect(sectionSettings('website', values().settings)).toEqual({});
   });
 
+  it('checks and saves the widget settings of the new sections: languages, fields, answer, texts', () => {
+    const v = values();
+    v.settings.languageList = [];
+    expect(Object.keys(sectionErrors('type', v, key))).toEqual(['settings.languageList']);
+    expect(Object.keys(sectionSettings('type', values().settings)).sort()).toEqual([
+      'language',
+      'languageList',
+      'widget_type',
+    ]);
+    const r = values();
+    r.settings.response = { ...r.settings.response, IsEnableRedirect: true, RedirectUrl: 'not a url' };
+    expect(sectionErrors('response', r, key)).toEqual({ 'settings.response.RedirectUrl': 'validation.url' });
+    r.settings.response.RedirectUrl = 'https://brightdental.example/thanks';
+    expect(sectionErrors('response', r, key)).toEqual({});
+    expect(Object.keys(sectionSettings('fields', values().settings)).sort()).toEqual([
+      'gdpr_consent',
+      'input',
+      'promotion_consent',
+    ]);
+    const m = values();
+    m.settings.margins = { x: 20, y: 900 };
+    m.settings.popup = { auto: true, delay: -1 };
+    expect(Object.keys(sectionErrors('look', m, key)).sort()).toEqual([
+      'settings.margins.y',
+      'settings.popup.delay',
+    ]);
+    expect(sectionSettings('texts', { ...values().settings, texts: { es: { title: 'Hola' } } })).toEqual({
+      texts: { es: { title: 'Hola' } },
+    });
+  });
+
   it("places the server's field messages on the form's fields", () => {
     expect(formField('name')).toBe('name');
     expect(formField('settings.timeout')).toBe('settings.timeout');

@@ -18,7 +18,7 @@ import { zPhone } from '../../lib/validation-messages.ts';
 
 export type InstallValues = { name: string; website: string; settings: TInstallSettings };
 
-export const SECTIONS = ['website', 'type', 'calls', 'hours', 'look'] as const;
+export const SECTIONS = ['website', 'type', 'calls', 'hours', 'look', 'fields', 'response', 'texts'] as const;
 export type InstallSection = (typeof SECTIONS)[number];
 
 /** Staff phones a calls widget needs before it can take a callback. */
@@ -49,7 +49,9 @@ const zDay = z
 
 const SCHEMAS: Record<InstallSection, z.ZodType> = {
   website: z.object({ name: z.string().trim().min(1).max(100), website: z.string().trim().min(1).max(255) }),
-  type: z.object({ settings: z.object({ widget_type: s.widget_type, language: s.language }) }),
+  type: z.object({
+    settings: z.object({ widget_type: s.widget_type, language: s.language, languageList: s.languageList }),
+  }),
   calls: z.object({
     settings: z
       .object({
@@ -78,11 +80,22 @@ const SCHEMAS: Record<InstallSection, z.ZodType> = {
     settings: z.object({
       colors: s.colors,
       position: s.position,
+      margins: s.margins,
+      popup: s.popup,
       texts: s.texts,
       styling: s.styling,
       triggerButton: s.triggerButton,
     }),
   }),
+  fields: z.object({
+    settings: z.object({
+      input: s.input,
+      gdpr_consent: s.gdpr_consent,
+      promotion_consent: s.promotion_consent,
+    }),
+  }),
+  response: z.object({ settings: z.object({ response: s.response }) }),
+  texts: z.object({ settings: z.object({ texts: s.texts }) }),
 };
 
 /** The section's problems as { 'settings.phoneAgents.0.phone': message }; empty when it is valid. */
@@ -118,7 +131,11 @@ export function sectionSettings(
     case 'website':
       return {};
     case 'type':
-      return { widget_type: settings.widget_type, language: settings.language };
+      return {
+        widget_type: settings.widget_type,
+        language: settings.language,
+        languageList: settings.languageList,
+      };
     case 'calls':
       return {
         phoneAgents: settings.phoneAgents.map((a) => ({ ...a, name: a.name.trim(), phone: a.phone.trim() })),
@@ -136,10 +153,22 @@ export function sectionSettings(
       return {
         colors: settings.colors,
         position: settings.position,
+        margins: settings.margins,
+        popup: settings.popup,
         texts: settings.texts,
         styling: settings.styling,
         triggerButton: settings.triggerButton,
       };
+    case 'fields':
+      return {
+        input: settings.input,
+        gdpr_consent: settings.gdpr_consent,
+        promotion_consent: settings.promotion_consent,
+      };
+    case 'response':
+      return { response: settings.response };
+    case 'texts':
+      return { texts: settings.texts };
   }
 }
 

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Grid, Group, List, Stack, Text, Title } from '@mantine/core';
 import type { TInstall } from '@stn/contracts/installs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,7 @@ import {
   WidgetTypeSection,
 } from './install-sections.tsx';
 import { type InstallSection, sectionSettings, takesCalls } from './install-values.ts';
+import { WidgetPreview } from './widget-preview.tsx';
 
 // The install wizard (spec 000 §2 "installs add; multi-step install wizard", §4 Wizard): 1 Website,
 // 2 Widget type, 3 Call settings, 3a Phone number (a child of 3), 4 Hours, 5 Look, 6 Review and Confirm.
@@ -164,7 +165,16 @@ export function InstallWizard({ install }: { install: TInstall | null }) {
       key: 'look',
       label: t('business.installs.wizard.look'),
       validate: section('look'),
-      content: <LookSection form={form} />,
+      content: (
+        <Grid gutter="lg" align="flex-start">
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            <LookSection form={form} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <WidgetPreview installId={saved?.id ?? null} settings={form.values.settings} />
+          </Grid.Col>
+        </Grid>
+      ),
     },
     {
       key: 'review',

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Button, Card, Group, Image, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { TSandboxPhone } from '@stn/contracts/telephony';
 import { useTranslation } from 'react-i18next';
 import { type PhoneAction, usePhoneAction } from './api/sandbox-phones.ts';
@@ -173,13 +173,44 @@ export function SandboxPhoneCard({
               {t('sandbox_phones.texts')}
             </Text>
             {phone.texts.slice(-3).map((m) => (
-              <Text key={`${m.at}-${m.direction}-${m.other}`} size="sm">
-                {m.direction === 'in' ? '←' : '→'} {m.other}: {m.body}
-              </Text>
+              <Stack key={`${m.at}-${m.direction}-${m.other}`} gap={2}>
+                <Text size="sm">
+                  {m.direction === 'in' ? '←' : '→'} {m.other}: {m.body}
+                </Text>
+                {m.media && m.media.length > 0 && (
+                  <Group gap={4}>
+                    {m.media.map((url) => (
+                      <Image
+                        key={url}
+                        src={ownPath(url)}
+                        alt={t('sandbox_phones.picture')}
+                        h={48}
+                        w={48}
+                        fit="cover"
+                        radius="sm"
+                        data-testid="phone-text-image"
+                      />
+                    ))}
+                  </Group>
+                )}
+              </Stack>
             ))}
           </Stack>
         )}
       </Stack>
     </Card>
   );
+}
+
+/**
+ * A picture the carrier fetched from this platform (an absolute /uploads/ URL of PUBLIC_URL) is shown from
+ * the site the user is on, as an agency's own domain serves the same files.
+ */
+function ownPath(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname.startsWith('/uploads/') ? u.pathname : url;
+  } catch {
+    return url;
+  }
 }

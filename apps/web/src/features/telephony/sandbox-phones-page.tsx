@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Button,
   Card,
   Divider,
@@ -77,6 +78,21 @@ export default function SandboxPhonesPage() {
         <Text c="dimmed" size="sm" maw={760}>
           {t('sandbox_phones.hint')}
         </Text>
+        {install.data?.active && install.data.status === 'active' && (
+          <Text size="sm" mt={4}>
+            <Anchor
+              href={`/widget-demo?install=${encodeURIComponent(install.data.key)}`}
+              target="_blank"
+              rel="noopener"
+              data-testid="open-widget-demo"
+            >
+              {t('sandbox_phones.widget_demo')}
+            </Anchor>{' '}
+            <Text span c="dimmed" size="sm">
+              {t('sandbox_phones.widget_demo_hint')}
+            </Text>
+          </Text>
+        )}
       </div>
 
       {pollError && (

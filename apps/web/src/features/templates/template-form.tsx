@@ -1,4 +1,9 @@
-import { type TTemplate, type TTemplateProvider, ZTemplateRequest } from '@stn/contracts/templates';
+import {
+  TEMPLATE_MERGE_FIELDS,
+  type TTemplate,
+  type TTemplateProvider,
+  ZTemplateRequest,
+} from '@stn/contracts/templates';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { SelectField, SwitchField, TextareaField, TextField } from '../../components/form/fields.tsx';
@@ -75,7 +80,11 @@ function TemplateForm({ template }: { template: TTemplate | null }) {
         form={form}
         name="body"
         label={t('business.templates.body')}
-        description={t('business.templates.body_hint')}
+        description={t('business.templates.body_hint', {
+          fields: TEMPLATE_MERGE_FIELDS.map((f) => `{${f}}`).join(', '),
+          custom: '{favourite_colour}',
+          fallback: `{first_name|${t('business.templates.fallback_word')}}`,
+        })}
         required
         autosize
         minRows={4}

@@ -68,6 +68,7 @@ export const testUser = (over: Partial<TUser> = {}): TUser => ({
   agency_has_stripe_config: true,
   max_departments: 5,
   open_install_wizard: false,
+  support_widget_key: null,
   number_of_messages: 3,
   number_of_tasks: 2,
   countries: ['US'],

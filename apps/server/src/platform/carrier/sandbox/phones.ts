@@ -9,7 +9,14 @@ import { isLive, type SandboxCall, SandboxPhoneError, type TwilioSandbox } from 
 
 export type PhoneState = 'idle' | 'ringing' | 'in-call' | 'voicemail';
 
-export type PhoneText = { direction: 'in' | 'out'; other: string; body: string; at: string };
+export type PhoneText = {
+  direction: 'in' | 'out';
+  other: string;
+  body: string;
+  at: string;
+  /** The images of an MMS the phone received (their URLs). */
+  media?: string[];
+};
 
 /** A phone as the Sandbox Phones screen shows it (ZSandboxPhone of the contracts, without its label). */
 export type PhoneView = {
@@ -226,9 +233,15 @@ export class SandboxPhones {
     this.sandbox.changed();
   }
 
-  receiveText(to: string, from: string, body: string): void {
+  receiveText(to: string, from: string, body: string, media: string[] = []): void {
     if (!isE164(to)) return;
-    this.push(this.phone(to), { direction: 'in', other: from, body, at: this.at() });
+    this.push(this.phone(to), {
+      direction: 'in',
+      other: from,
+      body,
+      at: this.at(),
+      ...(media.length ? { media } : {}),
+    });
     this.sandbox.changed();
   }
 

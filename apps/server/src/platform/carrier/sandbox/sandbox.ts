@@ -33,6 +33,8 @@ export type SandboxMessage = {
   to: string;
   from: string;
   body: string;
+  /** The MediaUrl of an outgoing MMS (what the phone receives with the text). */
+  media: string[];
   direction: 'outbound-api' | 'inbound';
   status: MessageStatus;
   statusCallback: string | null;
@@ -652,7 +654,10 @@ export class TwilioSandbox {
   private createMessage(account: SandboxAccount, form: Form) {
     const { to, from } = this.checkNumbers(form, 'message');
     const body = one(form, 'Body') ?? '';
-    if (!body) throw badRequest(21602, 'Message body is required.');
+    const media = many(form, 'MediaUrl');
+    // As Twilio: a Body, a MediaUrl or both (an image alone is an MMS).
+    if (!body && media.length === 0) throw badRequest(21602, 'Message body is required.');
+    if (media.length > 10) throw badRequest(21623, 'Number of media files exceeds allowed limit.');
     if (body.length > 1600)
       throw badRequest(21617, 'The concatenated message body exceeds the 1600 character limit.');
     const now = this.clock.now();
@@ -662,6 +667,7 @@ export class TwilioSandbox {
       to,
       from,
       body,
+      media,
       direction: 'outbound-api',
       status: 'queued',
       statusCallback: one(form, 'StatusCallback') ?? null,
@@ -682,7 +688,7 @@ export class TwilioSandbox {
       this.clock.schedule(step[1], async () => {
         this.setMessageStatus(message, step[0]);
         // The phone shows the text once it is sent.
-        if (step[0] === 'sent') this.phones.receiveText(to, from, body);
+        if (step[0] === 'sent') this.phones.receiveText(to, from, body, media);
         await this.messageCallback(message);
         next(i + 1);
       });
@@ -727,6 +733,7 @@ export class TwilioSandbox {
       to,
       from,
       body,
+      media: [],
       direction: 'inbound',
       status: 'received',
       statusCallback: null,
@@ -780,7 +787,7 @@ export class TwilioSandbox {
       error_message: null,
       from: m.from,
       messaging_service_sid: null,
-      num_media: '0',
+      num_media: String(m.media.length),
       num_segments: String(Math.max(1, Math.ceil(m.body.length / 153))),
       price: null,
       price_unit: 'USD',

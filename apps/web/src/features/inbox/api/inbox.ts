@@ -82,7 +82,15 @@ const refreshContact = (id: number) => {
   void queryClient.invalidateQueries({ queryKey: keys.inbox.lists() });
 };
 
-export type SendInput = { body: string; media: string[]; template_id?: number; send_at?: string };
+export type SendInput = {
+  body: string;
+  /** Images from the computer, as data URLs. */
+  media: string[];
+  /** Images of the business's media library, by id. */
+  media_ids: number[];
+  template_id?: number;
+  send_at?: string;
+};
 
 /** The restricted-content refusal of a send (422, reason messages.restricted_content) and its preview. */
 export function restrictedPreview(err: unknown): string | null {

@@ -1,4 +1,4 @@
-import type { TInstall, TInstallPick } from '@stn/contracts/installs';
+import type { TInstall } from '@stn/contracts/installs';
 import type { TSandboxPhone } from '@stn/contracts/telephony';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';

@@ -3,7 +3,6 @@ import type {
   TChangePasswordRequest,
   TCreateBusinessUserRequest,
   TUpdateBusinessUserRequest,
-  TUserSummary,
 } from '@stn/contracts/users';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';

@@ -1,0 +1,1 @@
+CREATE INDEX "messages_in_idx" ON "messages" USING btree ("contact_id","created_at") WHERE "messages"."direction" = 'in';

@@ -1,0 +1,128 @@
+// Who may see a conversation, and each such user's unread total (ADR 045). The rule is the inbox API's
+// (ADR 034, ./inbox.ts): an enabled business user with inbox.use sees a conversation when it has
+// inbox.all, is one of the SMS agents of the conversation's install, or is the agent assigned to it.
+// A user's unread total is the inbox's unread count (messages in since the user last saw the
+// conversation, by our clock) summed over every conversation that user may see: the sidebar badge,
+// `new_message.number_of_messages` and the profile's `number_of_messages`.
+import { can } from '@stn/contracts/capabilities';
+import type { TRole, TUserType } from '@stn/contracts/roles';
+import { sql } from 'drizzle-orm';
+import type { Tx as Db } from '../../platform/db/client.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { channel } from '../../platform/realtime/hub.ts';
+import { smsAgentsOfBusiness } from '../installs/service.ts';
+import { businessSubjects } from '../users/service.ts';
+
+/** A user who may open the inbox, with the conversations it sees beyond the ones assigned to it. */
+export type Viewer = { userId: number; all: boolean; installs: number[] };
+
+/** A conversation as the rule needs it. */
+export type Conversation = { id: number; installId: number | null; agentId: number | null };
+
+/** The business's users with inbox.use, each with inbox.all or the installs it is an SMS agent of. */
+export async function viewersOf(db: Db, businessId: number): Promise<Viewer[]> {
+  const [people, agents] = await Promise.all([
+    businessSubjects({ db }, { businessId }),
+    smsAgentsOfBusiness({ db }, { businessId }),
+  ]);
+  const out: Viewer[] = [];
+  for (const p of people) {
+    const subject = { role: p.role as TRole, user_type: p.user_type as TUserType | null, pages: p.pages };
+    if (!can(subject, 'inbox.use')) continue;
+    const installs = [...agents].filter(([, ids]) => ids.includes(p.id)).map(([id]) => id);
+    out.push({ userId: p.id, all: can(subject, 'inbox.all'), installs });
+  }
+  return out;
+}
+
+/** Whether the viewer may see the conversation (the rule of ./inbox.ts `visibleContact`). */
+export function sees(v: Viewer, c: Conversation): boolean {
+  return v.all || c.agentId === v.userId || (c.installId !== null && v.installs.includes(c.installId));
+}
+
+/**
+ * The unread totals of these viewers of one business, in one query: for each, the messages in after its
+ * last look (conversation_reads.seen_at, never: all) of the live conversations it sees.
+ */
+export async function unreadTotals(
+  db: Db,
+  businessId: number,
+  viewers: Viewer[],
+): Promise<Map<number, number>> {
+  if (viewers.length === 0) return new Map();
+  const list = JSON.stringify(
+    viewers.map((v) => ({ user_id: v.userId, sees_all: v.all, installs: v.installs })),
+  );
+  // Per conversation the viewer sees, its messages in after the viewer's last look, counted on the
+  // index (contact_id, created_at) where direction = 'in': the cost is the conversations seen plus the
+  // unread messages, never the business's whole history.
+  const res = await db.execute<{ user_id: number; total: number }>(
+    sql`select v.user_id, (select coalesce(sum((select count(*) from messages m
+          where m.contact_id = c.id and m.direction = 'in'
+            and m.created_at > coalesce((select r.seen_at from conversation_reads r
+              where r.contact_id = c.id and r.user_id = v.user_id), '-infinity'::timestamptz))), 0)::int
+        from contacts c
+        where c.business_id = ${businessId} and c.deleted_at is null
+          and (v.sees_all or c.agent_user_id = v.user_id or c.install_id = any(v.installs))) as total
+      from jsonb_to_recordset(${list}::jsonb) as v(user_id int, sees_all boolean, installs int[])`,
+  );
+  // A viewer with nothing unread has no row: 0.
+  const out = new Map(viewers.map((v) => [v.userId, 0]));
+  for (const r of res.rows) out.set(Number(r.user_id), Number(r.total));
+  return out;
+}
+
+/** One user's unread total (the profile), 0 for a user who may not open the inbox. */
+export async function unreadTotalOf(db: Db, businessId: number, userId: number): Promise<number> {
+  const viewer = (await viewersOf(db, businessId)).find((v) => v.userId === userId);
+  if (!viewer) return 0;
+  return (await unreadTotals(db, businessId, [viewer])).get(userId) ?? 0;
+}
+
+/** The live conversations (contacts) of a business by id, as the rule needs them. */
+export async function conversationsOf(
+  db: Db,
+  businessId: number,
+  ids: number[],
+): Promise<Map<number, Conversation>> {
+  if (ids.length === 0) return new Map();
+  const res = await db.execute<{ id: number; install_id: number | null; agent_user_id: number | null }>(
+    sql`select id, install_id, agent_user_id from contacts
+      where business_id = ${businessId} and deleted_at is null
+        and id = any(${`{${[...new Set(ids)].join(',')}}`}::int[])`,
+  );
+  return new Map(
+    res.rows.map((r) => [r.id, { id: r.id, installId: r.install_id, agentId: r.agent_user_id }]),
+  );
+}
+
+/** The users who may see each of these conversations of a business, by conversation id. */
+export async function audienceOf(
+  db: Db,
+  businessId: number,
+  contactIds: number[],
+): Promise<Map<number, number[]>> {
+  const [viewers, conversations] = await Promise.all([
+    viewersOf(db, businessId),
+    conversationsOf(db, businessId, contactIds),
+  ]);
+  const out = new Map<number, number[]>();
+  for (const c of conversations.values())
+    out.set(
+      c.id,
+      viewers.filter((v) => sees(v, c)).map((v) => v.userId),
+    );
+  return out;
+}
+
+/**
+ * Tells the user its unread total now (`unread_messages { number_of_messages }` on its own channel): after
+ * it has read a conversation, so that the badge goes down in every browser it has open.
+ */
+export async function announceUnreadTotal(deps: Deps, businessId: number, userId: number): Promise<void> {
+  const total = await unreadTotalOf(deps.db, businessId, userId);
+  await deps.realtime.publish(channel.user(userId), {
+    type: 'unread_messages',
+    data: { number_of_messages: total },
+  });
+}

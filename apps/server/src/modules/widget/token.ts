@@ -1,0 +1,82 @@
+// The visitor token (ADR 041): what a page that asked for a callback or started a conversation presents to
+// follow them, and nothing more. `v1.<payload>.<mac>`: the payload names the install, the contact (when
+// there is a conversation), the call (after a callback) and the expiry; the mac is HMAC-SHA256 with a key
+// derived from the platform's secrets key for this purpose alone. No state on the server: a restart or
+// another process reads it the same.
+import crypto from 'node:crypto';
+import type { Deps } from '../../platform/deps.ts';
+import { AppError } from '../../platform/http/errors.ts';
+
+/** How long a token lets a page follow its call and conversation. */
+export const TOKEN_TTL_MS = 24 * 3_600_000;
+
+export type VisitorToken = {
+  installId: number;
+  contactId: number | null;
+  callId: number | null;
+  /** Expiry, milliseconds since the epoch. */
+  expiresAt: number;
+  /**
+   * The conversation is shown from this moment on (ms since the epoch): the visitor's first text. Whoever
+   * typed a phone number into the widget reads what followed their own text, never the business's
+   * earlier messages with that number.
+   */
+  since: number;
+};
+
+type Payload = { i: number; c: number | null; k: number | null; e: number; s?: number };
+
+const keyOf = (deps: Deps) => deps.secrets.derive('widget-visitor-token');
+const mac = (deps: Deps, payload: string) =>
+  crypto.createHmac('sha256', keyOf(deps)).update(`v1.${payload}`).digest('base64url');
+
+export function signToken(
+  deps: Deps,
+  input: { installId: number; contactId?: number | null; callId?: number | null; since?: Date },
+  now = Date.now(),
+): string {
+  const p: Payload = {
+    i: input.installId,
+    c: input.contactId ?? null,
+    k: input.callId ?? null,
+    e: Math.floor((now + TOKEN_TTL_MS) / 1000),
+    s: input.since?.getTime() ?? now,
+  };
+  const payload = Buffer.from(JSON.stringify(p)).toString('base64url');
+  return `v1.${payload}.${mac(deps, payload)}`;
+}
+
+const refused = (key: string) => new AppError('UNAUTHENTICATED', key, undefined, {}, key);
+
+/**
+ * The token's claims, for this install only: a token that is not ours (tampered, malformed), expired or
+ * another install's is a 401 that says which.
+ */
+export function verifyToken(deps: Deps, token: unknown, installId: number, now = Date.now()): VisitorToken {
+  if (typeof token !== 'string' || token.length > 1000) throw refused('widget.token_invalid');
+  // Exactly three parts: a token with anything appended is not the one we signed (and would otherwise
+  // count as another token against the per-token bounds).
+  const parts = token.split('.');
+  const [version, payload, sig] = parts;
+  if (parts.length !== 3 || version !== 'v1' || !payload || !sig) throw refused('widget.token_invalid');
+  const expected = Buffer.from(mac(deps, payload));
+  const given = Buffer.from(sig);
+  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected))
+    throw refused('widget.token_invalid');
+  let p: Payload;
+  try {
+    p = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Payload;
+  } catch {
+    throw refused('widget.token_invalid');
+  }
+  if (typeof p.e !== 'number' || p.e * 1000 <= now) throw refused('widget.token_expired');
+  if (p.i !== installId) throw refused('widget.token_other_install');
+  const expiresAt = p.e * 1000;
+  return {
+    installId: p.i,
+    contactId: p.c ?? null,
+    callId: p.k ?? null,
+    expiresAt,
+    since: typeof p.s === 'number' ? p.s : expiresAt - TOKEN_TTL_MS,
+  };
+}

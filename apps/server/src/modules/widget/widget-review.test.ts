@@ -1,0 +1,379 @@
+// The widget's server as an attacker would use it (ADR 041, "Review"), over HTTP on a real database and
+// the sandbox carrier: a visitor token never shows the business's earlier messages with a phone someone
+// typed in; visitor tokens stay out of the request logs; premium-rate and far-away numbers are never
+// called or texted on a visitor's word; bodies are small; only the widget tree answers cross-origin; and
+// a number moved to another install takes its texts there at once.
+import crypto from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp } from '../../../test/helpers.ts';
+import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
+import { agencyCarrierAccount } from '../agencies/service.ts';
+import { type Telephony, telephonyApp } from '../telephony/testing.ts';
+
+let h: Telephony;
+const lines: string[] = [];
+const PUBLIC = 'http://localhost:3000';
+const SITE = 'https://dental.example.test';
+
+const rows = async (text: string, values: unknown[] = []) => (await h.t.pool.query(text, values)).rows;
+const get = (key: string, url: string) =>
+  h.t.app.inject({
+    method: 'GET',
+    url: `/api/widget${url}`,
+    headers: { 'x-install-key': key, origin: SITE },
+  });
+const post = (key: string, url: string, payload: unknown, ip?: string) =>
+  h.t.app.inject({
+    method: 'POST',
+    url: `/api/widget${url}`,
+    headers: { 'x-install-key': key, origin: SITE },
+    payload: payload as Record<string, unknown>,
+    ...(ip ? { remoteAddress: ip } : {}),
+  });
+
+/** An install whose number also receives texts in the sandbox. */
+async function textingInstall() {
+  const install = await h.install();
+  const [{ phone_number: number }] = await rows('select phone_number from numbers where install_id = $1', [
+    install.id,
+  ]);
+  const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
+  if (!account) throw new Error('no account');
+  h.sandbox.restoreIncomingNumber(account.accountSid, {
+    sid: `PN${crypto.randomBytes(16).toString('hex')}`,
+    phoneNumber: number,
+    voiceUrl: `${PUBLIC}/webhooks/twilio/voice`,
+    smsUrl: `${PUBLIC}/webhooks/twilio/sms-in`,
+  });
+  return { ...install, number: number as string };
+}
+
+beforeAll(async () => {
+  const clock = new ManualClock(Date.now());
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+  const t = await createTestApp(
+    {
+      // The default: callbacks and first texts at most 10 a minute per address.
+      WIDGET_RATE_PER_ADDRESS: '120',
+      WIDGET_RATE_PER_INSTALL: '100000',
+      PUBLIC_URL: PUBLIC,
+    },
+    { sandboxClock: clock, logger },
+  );
+  h = await telephonyApp({}, { clock, t });
+});
+afterAll(async () => {
+  await h?.close();
+  await h?.t.close();
+});
+
+describe('the visitor token', () => {
+  it('shows only what followed the visitor’s own text, never the business’s earlier messages with that phone', async () => {
+    const install = await textingInstall();
+    const owner = '+14155553101';
+    h.sandbox.phones.sendText(owner, install.number, 'Are my lab results in?');
+    await h.run(2000);
+    expect(await rows('select body from messages where from_number = $1', [owner])).toHaveLength(1);
+
+    // Someone else types the owner's number into the widget.
+    const res = await post(install.key, '/v1/text', { phone: owner, message: 'Hi, who is this?' });
+    expect(res.statusCode, res.body).toBe(200);
+    const { token } = res.json().data as { token: string };
+    const conv = await get(install.key, `/v1/conversation?token=${encodeURIComponent(token)}`);
+    expect(conv.statusCode, conv.body).toBe(200);
+    const bodies = (conv.json().data.messages as { body: string }[]).map((m) => m.body);
+    expect(bodies).toContain('Hi, who is this?');
+    expect(bodies).not.toContain('Are my lab results in?');
+  });
+
+  it('never reaches a request log line (the token in the URL is redacted)', async () => {
+    const install = await textingInstall();
+    const res = await post(install.key, '/v1/text', { phone: '+14155553102', message: 'Hello' });
+    const { token } = res.json().data as { token: string };
+    const signature = token.slice(token.lastIndexOf('.') + 1);
+    lines.length = 0;
+    const conv = await get(install.key, `/v1/conversation?token=${encodeURIComponent(token)}`);
+    expect(conv.statusCode).toBe(200);
+    const logged = lines.join('\n');
+    expect(logged).toContain('/api/widget/v1/conversation?token=[redacted]');
+    expect(logged).not.toContain(signature);
+  });
+});
+
+describe('costs: who the business calls and texts on a visitor’s word', () => {
+  it.each([
+    ['a US premium-rate number', '+19005551234', /premium-rate/],
+    ['a British premium-rate number', '+449098790000', /premium-rate/],
+    ['a British personal (forwarding) number', '+447024000000', /premium-rate/],
+    ['a number of a country the agency does not allow', '+4915112345678', /this country/],
+  ])('calls and texts not %s', async (_name, phone, message) => {
+    const install = await textingInstall();
+    const before = await rows('select count(*)::int as n from calls');
+    const call = await post(install.key, '/v1/callback', { phone });
+    expect(call.statusCode, call.body).toBe(422);
+    expect(call.json().errors.phone[0]).toMatch(message);
+    const scheduled = await post(install.key, '/v1/schedule', {
+      phone,
+      scheduled_at: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(422);
+    expect(await rows('select count(*)::int as n from calls')).toEqual(before);
+
+    const text = await post(install.key, '/v1/text', { phone, message: 'Call me' });
+    expect(text.statusCode, text.body).toBe(422);
+    expect(text.json().errors.phone[0]).toMatch(message);
+    expect(await rows('select id from messages where from_number = $1 or to_number = $1', [phone])).toEqual(
+      [],
+    );
+    expect(await rows('select id from contacts where phone = $1', [phone])).toEqual([]);
+  });
+
+  it('calls and texts a country other than the US and Canada when the agency allows it', async () => {
+    const install = await textingInstall();
+    const phone = '+447400123456';
+    const refused = await post(install.key, '/v1/callback', { phone });
+    expect(refused.statusCode).toBe(422);
+    await h.t.pool.query(`update agencies set allowed_countries = '["US","CA","GB"]' where id = $1`, [
+      h.seed.a.agency.id,
+    ]);
+    try {
+      const ok = await post(install.key, '/v1/callback', { phone });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().data.status).toBe('calling');
+      const text = await post(install.key, '/v1/text', { phone, message: 'Hello from London' });
+      expect(text.statusCode, text.body).toBe(200);
+    } finally {
+      await h.t.pool.query(`update agencies set allowed_countries = '["US","CA"]' where id = $1`, [
+        h.seed.a.agency.id,
+      ]);
+      await h.run(120_000);
+    }
+  });
+});
+
+describe('costs: parallel requests', () => {
+  it('place no more calls than the month allows, however many arrive at once', async () => {
+    const install = await textingInstall();
+    const business = h.seed.a.business.id;
+    await h.t.pool.query('update businesses set calls = number_of_calls + 2 where id = $1', [business]);
+    try {
+      const before = await rows('select count(*)::int as n from calls where business_id = $1', [business]);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          post(install.key, '/v1/callback', { phone: `+1415555${3200 + i}` }, '10.9.0.1'),
+        ),
+      );
+      const codes = answers.map((a) => a.statusCode).sort();
+      expect(codes).toEqual([200, 200, 403, 403, 403, 403, 403, 403]);
+      const after = await rows('select count(*)::int as n from calls where business_id = $1', [business]);
+      expect(after[0].n - before[0].n).toBe(2);
+    } finally {
+      await h.t.pool.query('update businesses set calls = 0 where id = $1', [business]);
+      await h.run(120_000);
+    }
+  });
+
+  it('start one callback for one phone, however many arrive at once', async () => {
+    const install = await textingInstall();
+    const phone = '+14155553300';
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => post(install.key, '/v1/callback', { phone }, '10.9.0.2')),
+    );
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    expect(await rows('select id from calls where visitor_phone = $1', [phone])).toHaveLength(1);
+    await h.run(120_000);
+  });
+
+  it('let one address start at most 10 conversations a minute, whatever phones it types', async () => {
+    const install = await textingInstall();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        post(install.key, '/v1/text', { phone: `+1415555${3400 + i}`, message: 'hi' }, '10.9.0.3'),
+      ),
+    );
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(10);
+    const refused = answers.filter((a) => a.statusCode === 429);
+    expect(refused).toHaveLength(2);
+    expect(refused[0]?.json().message).toMatch(/Too many messages/);
+    // Another address is not held back by it.
+    const other = await post(install.key, '/v1/text', { phone: '+14155553499', message: 'hi' }, '10.9.0.4');
+    expect(other.statusCode, other.body).toBe(200);
+  });
+});
+
+describe('costs: booked calls and replies', () => {
+  const later = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
+  it('books at most 3 waiting calls for one phone, and 10 a minute from one address', async () => {
+    const install = await textingInstall();
+    const phone = '+14155553600';
+    const codes: number[] = [];
+    for (let i = 1; i <= 4; i++)
+      codes.push(
+        (await post(install.key, '/v1/schedule', { phone, scheduled_at: later(i) }, '10.9.1.1')).statusCode,
+      );
+    expect(codes).toEqual([200, 200, 200, 429]);
+    const refused = await post(install.key, '/v1/schedule', { phone, scheduled_at: later(5) }, '10.9.1.2');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().message).toMatch(/already has calls booked/);
+    expect(await rows('select id from calls where visitor_phone = $1', [phone])).toHaveLength(3);
+
+    const many = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        post(
+          install.key,
+          '/v1/schedule',
+          { phone: `+1415555${3610 + i}`, scheduled_at: later(2) },
+          '10.9.1.3',
+        ),
+      ),
+    );
+    expect(many.filter((a) => a.statusCode === 200)).toHaveLength(10);
+    expect(many.filter((a) => a.statusCode === 429)).toHaveLength(2);
+  });
+
+  it('refuses a reply once texting is switched off, and opens no stream for a decoy token', async () => {
+    const install = await textingInstall();
+    const res = await post(install.key, '/v1/text', { phone: '+14155553700', message: 'hi' });
+    const { token } = res.json().data as { token: string };
+    await h.t.pool.query(`update installs set settings = settings || '{"widget_type":1}' where id = $1`, [
+      install.id,
+    ]);
+    const reply = await post(install.key, '/v1/text/reply', { token, message: 'still there?' });
+    expect(reply.statusCode, reply.body).toBe(403);
+    expect(await rows('select id from messages where body = $1', ['still there?'])).toEqual([]);
+
+    await h.t.pool.query(`update installs set settings = settings || '{"widget_type":3}' where id = $1`, [
+      install.id,
+    ]);
+    const decoy = await post(install.key, '/v1/text', {
+      phone: '+14155553701',
+      message: 'buy now',
+      website: 'https://spam.example',
+    });
+    const decoyToken = (decoy.json().data as { token: string }).token;
+    const stream = await get(install.key, `/v1/events?token=${encodeURIComponent(decoyToken)}`);
+    expect(stream.statusCode).toBe(401);
+  });
+});
+
+describe('input', () => {
+  it('refuses a body larger than a widget request can be, and stores nothing', async () => {
+    const install = await textingInstall();
+    const res = await post(install.key, '/v1/text', {
+      phone: '+14155553103',
+      message: 'hi',
+      padding: 'x'.repeat(100_000),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().success).toBe(false);
+    expect(await rows('select id from contacts where phone = $1', ['+14155553103'])).toEqual([]);
+  });
+});
+
+describe('input sizes', () => {
+  it('refuses each oversized field, key and token with a clear answer, and stores nothing', async () => {
+    const install = await textingInstall();
+    const phone = '+14155553500';
+    for (const [field, value] of [
+      ['name', 'N'.repeat(101)],
+      ['email', `${'e'.repeat(190)}@example.test`],
+      ['message', 'm'.repeat(1601)],
+      ['website', 'w'.repeat(501)],
+      ['phone', '1'.repeat(41)],
+    ] as const) {
+      const res = await post(install.key, '/v1/text', { phone, message: 'hi', [field]: value });
+      expect(res.statusCode, field).toBe(422);
+      expect(res.json().errors[field], field).toBeDefined();
+    }
+    expect(await rows('select id from contacts where phone = $1', [phone])).toEqual([]);
+
+    const longKey = await h.t.app.inject({
+      method: 'GET',
+      url: '/api/widget/v1/config',
+      headers: { 'x-install-key': 'k'.repeat(5000), origin: SITE },
+    });
+    expect(longKey.statusCode).toBe(401);
+    expect(longKey.json().message).toMatch(/install key/);
+    const longToken = await get(install.key, `/v1/conversation?token=${'t'.repeat(1001)}`);
+    expect(longToken.statusCode).toBe(422);
+    const days = await get(install.key, '/v1/slots?days=100000');
+    expect(days.statusCode).toBe(422);
+  });
+
+  it('refuses a token with anything appended, and never lets a cache keep a conversation', async () => {
+    const install = await textingInstall();
+    const res = await post(install.key, '/v1/text', { phone: '+14155553501', message: 'hi' });
+    const { token } = res.json().data as { token: string };
+    const ok = await get(install.key, `/v1/conversation?token=${encodeURIComponent(token)}`);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['cache-control']).toBe('no-store');
+    const appended = await get(install.key, `/v1/conversation?token=${encodeURIComponent(`${token}.x`)}`);
+    expect(appended.statusCode).toBe(401);
+    expect(appended.json().message).toMatch(/not valid/);
+  });
+});
+
+describe('CORS', () => {
+  it('only the widget tree with a valid key grants the calling origin, never with credentials', async () => {
+    const install = await textingInstall();
+    const ok = await get(install.key, '/v1/config');
+    expect(ok.headers['access-control-allow-origin']).toBe(SITE);
+    expect(ok.headers['access-control-allow-credentials']).toBeUndefined();
+    const badKey = await get('nope', '/v1/config');
+    expect(badKey.statusCode).toBe(401);
+    expect(badKey.headers['access-control-allow-origin']).toBeUndefined();
+    for (const [method, url] of [
+      ['OPTIONS', '/api/v1/auth/login'],
+      ['POST', '/api/v1/auth/login'],
+      ['GET', '/api/v1/profile'],
+      ['GET', '/api/v1/installs'],
+    ] as const) {
+      const res = await h.t.app.inject({
+        method,
+        url,
+        headers: {
+          origin: SITE,
+          'access-control-request-method': 'POST',
+          ...bearer(await h.token(h.seed.a.businessAdmin.email)),
+        },
+        ...(method === 'POST' ? { payload: { email: 'x@example.test', password: 'nope' } } : {}),
+      });
+      expect(res.headers['access-control-allow-origin'], `${method} ${url}`).toBeUndefined();
+      expect(res.headers['access-control-allow-credentials'], `${method} ${url}`).toBeUndefined();
+    }
+  });
+});
+
+describe('a number moved to another install', () => {
+  it('takes the very next text to the new install (the cache of who answers it is cleared)', async () => {
+    const from = await textingInstall();
+    const to = await h.install({}, { number: null });
+    const phone = '+14155553104';
+    h.sandbox.phones.sendText(phone, from.number, 'first');
+    await h.run(1000);
+    const [first] = await rows('select install_id from messages where from_number = $1 and body = $2', [
+      phone,
+      'first',
+    ]);
+    expect(first?.install_id).toBe(from.id);
+
+    const [{ id: numberId }] = await rows('select id from numbers where phone_number = $1', [from.number]);
+    const moved = await h.t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/numbers/${numberId}`,
+      headers: bearer(await h.token(h.seed.a.businessAdmin.email)),
+      payload: { install_id: to.id },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+
+    h.sandbox.phones.sendText(phone, from.number, 'second');
+    await h.run(1000);
+    const [second] = await rows('select install_id from messages where from_number = $1 and body = $2', [
+      phone,
+      'second',
+    ]);
+    expect(second?.install_id).toBe(to.id);
+  });
+});

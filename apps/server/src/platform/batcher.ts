@@ -1,0 +1,84 @@
+// Adaptive micro-batching: items added while a batch is being worked wait for the next one, so at low
+// load every item is worked at once (a batch of one, no added wait) and under load the batches grow to
+// what arrives during one batch's work. `maxInFlight` batches run at a time; `waitMs` optionally holds
+// a batch open a little longer to gather more. A batch's failure rejects each of its items' promises.
+
+export type Batcher<T, R> = {
+  /** Queues an item; resolves with its result once its batch is done. */
+  add(item: T): Promise<R>;
+  /** Resolves once nothing is queued or running (tests, shutdown). */
+  idle(): Promise<void>;
+};
+
+export function createBatcher<T, R>(opts: {
+  /** Works a batch; answers one result per item, in order. */
+  run: (items: T[]) => Promise<R[]>;
+  maxBatch?: number;
+  maxInFlight?: number;
+  waitMs?: number;
+}): Batcher<T, R> {
+  const maxBatch = opts.maxBatch ?? 500;
+  const maxInFlight = opts.maxInFlight ?? 1;
+  const waitMs = opts.waitMs ?? 0;
+  type Entry = { item: T; resolve: (r: R) => void; reject: (e: unknown) => void };
+  let queue: Entry[] = [];
+  let running = 0;
+  let scheduled = false;
+  let idleWaiters: (() => void)[] = [];
+
+  const settleIdle = () => {
+    if (running === 0 && queue.length === 0 && !scheduled) {
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  };
+
+  const pump = () => {
+    scheduled = false;
+    while (running < maxInFlight && queue.length > 0) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      running += 1;
+      void opts
+        .run(batch.map((e) => e.item))
+        .then(
+          (results) => {
+            batch.forEach((e, i) => {
+              e.resolve(results[i] as R);
+            });
+          },
+          (err: unknown) => {
+            for (const e of batch) e.reject(err);
+          },
+        )
+        .finally(() => {
+          running -= 1;
+          schedule();
+          settleIdle();
+        });
+    }
+    settleIdle();
+  };
+
+  const schedule = () => {
+    if (scheduled || queue.length === 0 || running >= maxInFlight) return;
+    scheduled = true;
+    // setImmediate lets every item of the current I/O turn (e.g. one commit's events) join the batch.
+    if (waitMs > 0) setTimeout(pump, waitMs);
+    else setImmediate(pump);
+  };
+
+  return {
+    add(item) {
+      return new Promise<R>((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        schedule();
+      });
+    },
+    idle() {
+      if (running === 0 && queue.length === 0 && !scheduled) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+  };
+}

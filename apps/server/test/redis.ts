@@ -1,0 +1,30 @@
+// The Redis of the machine (127.0.0.1:6379), for the tests that need a second real server (fan-out across
+// processes). Where none is running those tests skip, and say so.
+import { Redis } from 'ioredis';
+
+export const TEST_REDIS_URL = 'redis://127.0.0.1:6379';
+
+async function redisReachable(): Promise<boolean> {
+  const r = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  r.on('error', () => undefined);
+  try {
+    await r.connect();
+    await r.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+
+/** Whether the test Redis answers; when not, prints that `what` is skipped and why. */
+export async function hasTestRedis(what: string): Promise<boolean> {
+  const ok = await redisReachable();
+  if (!ok) console.warn(`skipped: ${what} needs Redis at ${TEST_REDIS_URL}`);
+  return ok;
+}

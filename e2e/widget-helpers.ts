@@ -1,0 +1,141 @@
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { DEMO, type Platform, signIn } from './harness.ts';
+
+// Shared by the widget's browser tests (widget.spec.ts, widget-flows.spec.ts): the business side (Bright
+// Dental's BusinessAdmin, signed in on acme.localhost, changing the demo install through the API and
+// playing the sandbox phones) and the visitor side (the demo page /widget-demo in its own browser context,
+// so that the widget's cached config never leaks from one test into the next).
+
+export const HOST = 'acme.localhost';
+export const WAIT = { timeout: 20_000 };
+/** The demo install's staff phones (seed.ts). */
+export const STAFF = ['+15005550101', '+15005550102'] as const;
+
+export type Admin = { page: Page; installId: number; key: string };
+
+/** A JSON call to the API with the admin's bearer token, from the admin's page. */
+export async function api<T = unknown>(
+  admin: Pick<Admin, 'page'>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: T }> {
+  return admin.page.evaluate(
+    async ({ method, path, body }) => {
+      const token = localStorage.getItem('access_token');
+      const res = await fetch(path, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, json: await res.json().catch(() => null) };
+    },
+    { method, path, body },
+  );
+}
+
+/** Signs Bright Dental's BusinessAdmin in and finds the demo install (its id and key). */
+export async function adminSession(p: Platform): Promise<Admin> {
+  const { page } = await p.newPage();
+  await signIn(page, p.url('/login', HOST), DEMO.dentalAdmin);
+  await page.waitForURL('**/business/**');
+  const all = await api<{ data: { id: number; name: string }[] }>({ page }, 'GET', '/api/v1/installs/all');
+  const demo = all.json.data.find((i) => i.name === 'Bright Dental website') ?? all.json.data[0];
+  if (!demo) throw new Error('no demo install');
+  const one = await api<{ data: { key: string } }>({ page }, 'GET', `/api/v1/installs/${demo.id}`);
+  return { page, installId: demo.id, key: one.json.data.key };
+}
+
+/** Changes some of the demo install's settings (PUT /v1/installs/{id}/setting). */
+export async function setSettings(admin: Admin, settings: Record<string, unknown>): Promise<void> {
+  const res = await api(admin, 'PUT', `/api/v1/installs/${admin.installId}/setting`, { settings });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+}
+
+const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+/** Open every day, all day: a callback rings whatever the hour the test runs at. */
+export const ALL_WEEK = Object.fromEntries(
+  DAYS.map((d) => [d, { open: true, from: '12:00AM', to: '11:59PM' }]),
+);
+
+export type Visitor = { page: Page; context: BrowserContext; requests: string[] };
+
+/**
+ * A visitor on the demo page (hostile unless `plain`), in a fresh browser context: its own cache, locale
+ * and time zone. `requests` collects the widget API's request URLs (method and path).
+ */
+export async function visit(
+  p: Platform,
+  admin: Admin,
+  opts: { plain?: boolean; locale?: string; timezoneId?: string; widget?: boolean } = {},
+): Promise<Visitor> {
+  const context = await p.browser.newContext({
+    locale: opts.locale ?? 'en-US',
+    timezoneId: opts.timezoneId,
+    viewport: { width: 1280, height: 800 },
+  });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/api/widget/')) requests.push(`${r.method()} ${url.pathname}`);
+  });
+  await page.goto(
+    p.url(`/widget-demo?install=${encodeURIComponent(admin.key)}${opts.plain ? '&plain=1' : ''}`),
+  );
+  if (opts.widget !== false) await hostOf(page).waitFor({ state: 'attached', ...WAIT });
+  return { page, context, requests };
+}
+
+/** The widget's host element (its shadow root is open: Playwright's locators reach inside). */
+export const hostOf = (page: Page): Locator => page.locator('[data-stn-widget]');
+
+/** The data-testid of the element focused inside the widget's shadow root, or null when focus is outside. */
+export async function focusedInWidget(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const host = document.querySelector('[data-stn-widget]');
+    if (!host || document.activeElement !== host) return null;
+    const inner = host.shadowRoot?.activeElement ?? null;
+    if (!inner) return '(host)';
+    return inner.getAttribute('data-testid') ?? `${inner.tagName.toLowerCase()}`;
+  });
+}
+
+/** The sandbox phones, as the Sandbox Phones screen sees them. */
+export type SandboxPhone = {
+  number: string;
+  state: string;
+  call: { gathering: boolean; heard: string[] } | null;
+  texts: { direction: 'in' | 'out'; other: string; body: string }[];
+};
+
+export async function phones(admin: Admin): Promise<SandboxPhone[]> {
+  return (await api<{ data: SandboxPhone[] }>(admin, 'GET', '/api/v1/sandbox/phones')).json.data;
+}
+
+export async function phoneState(admin: Admin, number: string): Promise<string> {
+  return (await phones(admin)).find((ph) => ph.number === number)?.state ?? 'idle';
+}
+
+/** A sandbox phone answers, hangs up, or presses digits. */
+export async function act(admin: Admin, number: string, action: 'answer' | 'hangup'): Promise<void> {
+  const res = await api(admin, 'POST', `/api/v1/sandbox/phones/${encodeURIComponent(number)}/${action}`);
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+}
+
+export async function press(admin: Admin, number: string, digits: string): Promise<void> {
+  const res = await api(admin, 'POST', `/api/v1/sandbox/phones/${encodeURIComponent(number)}/press`, {
+    digits,
+  });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+}
+
+/** The number a countdown shows (its last group of digits). */
+export function seconds(text: string | null): number {
+  const groups = (text ?? '').match(/\d+/g);
+  return groups ? Number(groups[groups.length - 1]) : Number.NaN;
+}
