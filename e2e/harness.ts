@@ -117,3 +117,29 @@ export async function signIn(page: Page, url: string, who: { email: string; pass
   await page.getByTestId('login-password').fill(who.password);
   await page.getByTestId('login-submit').click();
 }
+
+/**
+ * Opens an accordion section by its toggle and waits until it has finished opening. Its panel's content is
+ * laid out from the first frame of the opening animation, so a click during it can press on a switch and
+ * release, a moment later, on the panel that grew under the pointer (no click on the switch); and before
+ * the panel is shown it is inert, so a focus goes nowhere. Mantine's Collapse drops its inline height and
+ * overflow once the opening has ended: that is what this waits for.
+ */
+export async function openSection(page: Page, toggleTestId: string, sectionTestId: string): Promise<void> {
+  const toggle = page.getByTestId(toggleTestId);
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await page.waitForFunction(
+    (id) => {
+      const panel = document.querySelector(`[data-testid="${id}"] [role="region"]`) as HTMLElement | null;
+      return (
+        panel !== null &&
+        panel.getAttribute('aria-hidden') === 'false' &&
+        !panel.hasAttribute('inert') &&
+        panel.style.height === '' &&
+        panel.style.overflow === ''
+      );
+    },
+    sectionTestId,
+    { timeout: 20_000 },
+  );
+}

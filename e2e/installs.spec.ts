@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { DEMO, hasChromium, openSection, type Platform, signIn, startPlatform } from './harness.ts';
 
 // The installs screens and the install wizard (issue 9), as Bright Dental's BusinessAdmin: 'Add install' at
 // the business's limit shows 'No Installs Available'; with room, the wizard runs to the end (an invalid
@@ -303,7 +303,7 @@ describe.skipIf(!hasChromium)('installs and the install wizard in Chromium', () 
     );
     const id = list.body.data.find((i) => i.name === NAME)?.id;
     await page.goto(p.url(`/business/installs/${id}`, HOST));
-    await page.getByTestId('install-section-calls-toggle').click();
+    await openSection(page, 'install-section-calls-toggle', 'install-section-calls');
     expect(await page.getByTestId('install-timeout').inputValue()).toBe('45');
     // A staff phone without a name: its message, nothing saved.
     await page.getByTestId('install-agent-name-0').fill('');
@@ -332,7 +332,7 @@ describe.skipIf(!hasChromium)('installs and the install wizard in Chromium', () 
     expect(one.body.data.settings.phoneAgents).toHaveLength(1);
 
     // The widget icon: upload a picture, then remove it.
-    await page.getByTestId('install-section-images-toggle').click();
+    await openSection(page, 'install-section-images-toggle', 'install-section-images');
     const PNG_1X1 =
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
     await page

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { WIDGET_TEXT_DEFAULTS } from '@stn/contracts/widget-texts';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hasChromium, type Platform, startPlatform } from './harness.ts';
+import { hasChromium, openSection, type Platform, startPlatform } from './harness.ts';
 import {
   type Admin,
   ALL_WEEK,
@@ -404,13 +404,9 @@ describe.skipIf(!hasChromium)('the website widget on the demo page', () => {
       (await api<{ data: { settings: Settings } }>(admin, 'GET', `/api/v1/installs/${admin.installId}`)).json
         .data.settings;
     await page.goto(p.url(`/business/installs/${admin.installId}`, HOST));
-    await page.getByTestId('install-section-response-toggle').click();
-    // Switched by the keyboard: a click while the section is still opening (its animation) can land beside
-    // the switch on a loaded machine, and the keyboard does not depend on where things are drawn.
+    await openSection(page, 'install-section-response-toggle', 'install-section-response');
     const redirect = page.getByTestId('install-response-IsEnableRedirect');
-    await redirect.focus();
-    await page.keyboard.press('Space');
-    await expect.poll(() => redirect.isChecked(), WAIT).toBe(true);
+    await redirect.check();
     const url = page.getByTestId('install-response-RedirectUrl');
     await url.fill('not a page');
     await page.getByTestId('install-save-response').click();
@@ -423,12 +419,12 @@ describe.skipIf(!hasChromium)('the website widget on the demo page', () => {
       .toBe('https://brightdental.example/thanks');
     expect((await stored()).response.IsEnableRedirect).toBe(true);
 
-    await page.getByTestId('install-section-fields-toggle').click();
+    await openSection(page, 'install-section-fields-toggle', 'install-section-fields');
     await page.getByTestId('install-input-IsEnableEmail').check();
     await page.getByTestId('install-save-fields').click();
     await expect.poll(async () => (await stored()).input.IsEnableEmail, WAIT).toBe(true);
 
-    await page.getByTestId('install-section-texts-toggle').click();
+    await openSection(page, 'install-section-texts-toggle', 'install-section-texts');
     await page.getByTestId('install-texts-lang-es').click();
     const title = page.getByTestId('install-texts-es-title');
     expect(await title.getAttribute('placeholder')).toBe(WIDGET_TEXT_DEFAULTS.es.title);
@@ -459,7 +455,7 @@ describe.skipIf(!hasChromium)('the website widget on the demo page', () => {
     const [r0 = 0, g0 = 0, b0 = 0] = await bg();
     expect(b0).toBeGreaterThan(r0 + 60);
     expect(b0).toBeGreaterThan(g0);
-    await page.getByTestId('install-section-look-toggle').click();
+    await openSection(page, 'install-section-look-toggle', 'install-section-look');
     const color = page.getByTestId('install-color-primary');
     await color.waitFor(WAIT);
     await color.fill('#C2185B');
