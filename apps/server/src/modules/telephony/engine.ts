@@ -410,6 +410,12 @@ export async function concludeUnclaimed(ctx: Ctx, callId: number): Promise<void>
     .returning();
   if (!missed) return;
   announceProgress(ctx, callId, missed);
+  publishCallMissed(ctx, missed);
+  await callVisitorWithMissedMessage(ctx, missed);
+}
+
+/** `call.missed` for a call just marked missed (a callback nobody claimed, or an inbound call nobody took). */
+export function publishCallMissed(ctx: Ctx, missed: CallRow): void {
   publish(ctx, callMissed, {
     callId: missed.id,
     agencyId: missed.agency_id,
@@ -418,7 +424,6 @@ export async function concludeUnclaimed(ctx: Ctx, callId: number): Promise<void>
     visitorPhone: missed.visitor_phone,
     visitorName: missed.visitor_name,
   });
-  await callVisitorWithMissedMessage(ctx, missed);
 }
 
 async function callVisitorWithMissedMessage(ctx: Ctx, call: CallRow): Promise<void> {

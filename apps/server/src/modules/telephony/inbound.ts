@@ -4,14 +4,12 @@
 // hears the missed-call message and may leave a voicemail, on the same line.
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
-import { publish } from '../../platform/events/events.ts';
 import { type Ctx, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { isBlocked } from '../compliance/service.ts';
 import { installForCalls, staffFor } from './access.ts';
 import type { CallRow, RingState } from './engine.ts';
-import { webhookUrl } from './engine.ts';
-import { callMissed } from './events.ts';
+import { publishCallMissed, webhookUrl } from './engine.ts';
 import { callLegs, calls, numbers } from './tables.ts';
 import { el, hangup, say, twiml } from './twiml.ts';
 
@@ -180,15 +178,7 @@ export async function inboundDialEnded(
     .set({ outcome: 'missed', ended_at: new Date(), updated_at: new Date() })
     .where(and(eq(calls.id, call.id), eq(calls.outcome, 'in_progress')))
     .returning();
-  if (missed)
-    publish(ctx, callMissed, {
-      callId: missed.id,
-      agencyId: missed.agency_id,
-      businessId: missed.business_id,
-      installId: missed.install_id,
-      visitorPhone: missed.visitor_phone,
-      visitorName: missed.visitor_name,
-    });
+  if (missed) publishCallMissed(ctx, missed);
   const verbs = [say(st.missedMessage)];
   if (st.voicemail)
     verbs.push(
