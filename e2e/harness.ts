@@ -31,6 +31,30 @@ export type Platform = {
   stop: () => Promise<void>;
 };
 
+/** The platforms this test file has running: what a failed test prints about them (e2e/setup.ts). */
+const running = new Set<{ browser: Browser; log: () => string }>();
+
+/**
+ * What each open page shows (its address and the start of its text) and the end of each server's log, so
+ * that a failure in CI says what the browser was looking at.
+ */
+export async function diagnose(): Promise<string> {
+  const lines: string[] = [];
+  for (const run of running) {
+    for (const context of run.browser.contexts()) {
+      for (const page of context.pages()) {
+        const text = await page
+          .locator('body')
+          .innerText({ timeout: 2_000 })
+          .catch((err: unknown) => `(no text: ${String(err).split('\n')[0]})`);
+        lines.push(`page ${page.url()}\n  ${text.replace(/\s+/g, ' ').slice(0, 600)}`);
+      }
+    }
+    lines.push(`server log (end):\n${run.log().slice(-3_000)}`);
+  }
+  return lines.join('\n');
+}
+
 /** Starts the whole platform as `npm start` does (fresh data folder, demo data) and a headless Chromium. */
 export async function startPlatform(env: Record<string, string> = {}): Promise<Platform> {
   if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
@@ -78,6 +102,8 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
       '--host-resolver-rules=MAP *.localhost 127.0.0.1, MAP localhost 127.0.0.1',
     ],
   });
+  const run = { browser, log: () => out };
+  running.add(run);
   return {
     port,
     url: (p = '/', host = 'localhost') => `http://${host}:${port}${p}`,
@@ -90,6 +116,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
       return { page: await context.newPage(), context };
     },
     stop: async () => {
+      running.delete(run);
       await browser.close().catch(() => undefined);
       await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

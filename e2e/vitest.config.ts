@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['e2e/**/*.spec.ts'],
+    setupFiles: ['e2e/setup.ts'],
     fileParallelism: false,
     // A browser on a shared two-core machine can miss a beat; a real failure fails twice.
     retry: 1,
