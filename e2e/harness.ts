@@ -33,6 +33,37 @@ export type Platform = {
 
 /** The platforms this test file has running: what a failed test prints about them (e2e/setup.ts). */
 const running = new Set<{ browser: Browser; log: () => string }>();
+/** The last things each browser context went through: navigations, failed requests, page errors. */
+const trail = new WeakMap<BrowserContext, string[]>();
+
+/** Keeps a short trail of what a context goes through, printed when a test fails. */
+export function watch(context: BrowserContext): BrowserContext {
+  const events: string[] = [];
+  trail.set(context, events);
+  const t0 = Date.now();
+  const note = (what: string) => {
+    events.push(`+${Date.now() - t0}ms ${what}`);
+    if (events.length > 40) events.shift();
+  };
+  const path = (url: string) => url.replace(/^https?:\/\/[^/]+/, '');
+  context.on('page', (page) =>
+    page.on('framenavigated', (f) => {
+      if (f === page.mainFrame()) note(`navigated to ${path(f.url())}`);
+    }),
+  );
+  context.on('response', (r) => {
+    if (r.status() >= 400) note(`${r.status()} ${r.request().method()} ${path(r.url())}`);
+  });
+  context.on('requestfailed', (r) =>
+    note(`failed ${r.method()} ${path(r.url())}: ${r.failure()?.errorText}`),
+  );
+  context.on('weberror', (e) => note(`page error: ${String(e.error()).slice(0, 300)}`));
+  context.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning')
+      note(`console ${m.type()}: ${m.text().slice(0, 300)}`);
+  });
+  return context;
+}
 
 /**
  * What each open page shows (its address and the start of its text) and the end of each server's log, so
@@ -42,6 +73,8 @@ export async function diagnose(): Promise<string> {
   const lines: string[] = [];
   for (const run of running) {
     for (const context of run.browser.contexts()) {
+      const events = trail.get(context);
+      if (events?.length) lines.push(`trail of a browser context:\n  ${events.join('\n  ')}`);
       for (const page of context.pages()) {
         const text = await page
           .locator('body')
@@ -109,10 +142,12 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
     url: (p = '/', host = 'localhost') => `http://${host}:${port}${p}`,
     browser,
     newPage: async (opts = {}) => {
-      const context = await browser.newContext({
-        locale: opts.locale ?? 'en-US',
-        viewport: { width: 1280, height: 800 },
-      });
+      const context = watch(
+        await browser.newContext({
+          locale: opts.locale ?? 'en-US',
+          viewport: { width: 1280, height: 800 },
+        }),
+      );
       return { page: await context.newPage(), context };
     },
     stop: async () => {

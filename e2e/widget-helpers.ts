@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { DEMO, type Platform, signIn } from './harness.ts';
+import { DEMO, type Platform, signIn, watch } from './harness.ts';
 
 // Shared by the widget's browser tests (widget.spec.ts, widget-flows.spec.ts): the business side (Bright
 // Dental's BusinessAdmin, signed in on acme.localhost, changing the demo install through the API and
@@ -73,11 +73,13 @@ export async function visit(
   admin: Admin,
   opts: { plain?: boolean; locale?: string; timezoneId?: string; widget?: boolean } = {},
 ): Promise<Visitor> {
-  const context = await p.browser.newContext({
-    locale: opts.locale ?? 'en-US',
-    timezoneId: opts.timezoneId,
-    viewport: { width: 1280, height: 800 },
-  });
+  const context = watch(
+    await p.browser.newContext({
+      locale: opts.locale ?? 'en-US',
+      timezoneId: opts.timezoneId,
+      viewport: { width: 1280, height: 800 },
+    }),
+  );
   const page = await context.newPage();
   const requests: string[] = [];
   page.on('request', (r) => {
