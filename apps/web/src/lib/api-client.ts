@@ -27,6 +27,8 @@ const CODE_OF_STATUS: Record<number, ApiErrorCode> = {
 };
 
 type ErrorBody = { message?: string; errors?: Record<string, string[]>; type?: number; code?: string };
+/** An answer's envelope as far as the client reads it (the data is the caller's). */
+type AnswerBody = ErrorBody & { success?: boolean };
 
 export class ApiError extends Error {
   /** The envelope's `code`, or the one its status implies when an answer has none (a proxy's 502). */
@@ -78,6 +80,29 @@ function unauthorized(sentWith: string | null | undefined) {
   if (sentWith === auth.get().token) onUnauthorized();
 }
 
+const CUT_OFF = Symbol('cut off');
+
+/**
+ * The answer's JSON body; null when it has none. A JSON body that cannot be read to its end is CUT_OFF: an
+ * answer that never fully arrived is not an answer (a successful one read as null would look like a
+ * broken profile and log the user out).
+ */
+async function readJson(res: Response): Promise<AnswerBody | null | typeof CUT_OFF> {
+  if (!res.headers.get('content-type')?.includes('json')) return null;
+  let text: string;
+  try {
+    text = await res.text();
+  } catch {
+    return CUT_OFF;
+  }
+  if (text === '') return null;
+  try {
+    return JSON.parse(text) as AnswerBody;
+  } catch {
+    return CUT_OFF;
+  }
+}
+
 export async function api<T>(path: string, opts: Options = {}): Promise<T> {
   const url = new URL(`/api${path}`, window.location.origin);
   for (const [k, v] of Object.entries(opts.query ?? {}))
@@ -99,7 +124,14 @@ export async function api<T>(path: string, opts: Options = {}): Promise<T> {
     if (opts.signal?.aborted) throw err;
     throw new ApiError(0, { message: err instanceof Error ? err.message : String(err), code: 'NETWORK' });
   }
-  const body = res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => null) : null;
+  const read = await readJson(res);
+  if (read === CUT_OFF && res.ok) {
+    if (opts.signal?.aborted) throw new DOMException('The call was aborted', 'AbortError');
+    // Headers came, the rest did not (the page is being left, or the connection dropped): no answer.
+    throw new ApiError(0, { message: 'The answer was cut off on the way', code: 'NETWORK' });
+  }
+  // A refusal whose body did not arrive is still a refusal: its status says which.
+  const body = read === CUT_OFF ? null : read;
   if (res.ok) {
     if (!opts.silent && body?.success === true && typeof body.message === 'string' && body.message)
       toastSuccess(body.message);
