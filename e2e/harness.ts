@@ -31,6 +31,13 @@ export type Platform = {
   stop: () => Promise<void>;
 };
 
+/**
+ * Browsers in tests ask for reduced motion, which the app honours (its theme's respectReducedMotion): no
+ * menu, modal or section is mid-animation when a test clicks it. On a loaded machine a click is a press and
+ * a release some time apart, and a target still moving between them gets no click.
+ */
+export const BROWSER_MOTION = 'reduce' as const;
+
 /** The platforms this test file has running: what a failed test prints about them (e2e/setup.ts). */
 const running = new Set<{ browser: Browser; log: () => string }>();
 /** The last things each browser context went through: navigations, failed requests, page errors. */
@@ -52,7 +59,10 @@ export function watch(context: BrowserContext): BrowserContext {
     }),
   );
   context.on('response', (r) => {
-    if (r.status() >= 400) note(`${r.status()} ${r.request().method()} ${path(r.url())}`);
+    const method = r.request().method();
+    // Failures, and every change asked of the API (did the click send it?).
+    if (r.status() >= 400 || (method !== 'GET' && r.url().includes('/api/')))
+      note(`${r.status()} ${method} ${path(r.url())}`);
   });
   context.on('requestfailed', (r) =>
     note(`failed ${r.method()} ${path(r.url())}: ${r.failure()?.errorText}`),
@@ -146,6 +156,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
         await browser.newContext({
           locale: opts.locale ?? 'en-US',
           viewport: { width: 1280, height: 800 },
+          reducedMotion: BROWSER_MOTION,
         }),
       );
       return { page: await context.newPage(), context };
@@ -193,9 +204,10 @@ export async function openSection(page: Page, toggleTestId: string, sectionTestI
   await page.waitForFunction(
     (id) => {
       const panel = document.querySelector(`[data-testid="${id}"] [role="region"]`) as HTMLElement | null;
+      // With reduced motion there is no animation: the panel is simply there (no aria-hidden at all).
       return (
         panel !== null &&
-        panel.getAttribute('aria-hidden') === 'false' &&
+        panel.getAttribute('aria-hidden') !== 'true' &&
         !panel.hasAttribute('inert') &&
         panel.style.height === '' &&
         panel.style.overflow === ''

@@ -3,7 +3,7 @@
 // script chunk that fails or hangs past spec's 120 s is reported with a reload button, never a blank page.
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, DEMO, hasChromium, type Platform, startPlatform } from './harness.ts';
+import { BROWSER_MOTION, CHROMIUM, DEMO, hasChromium, type Platform, startPlatform } from './harness.ts';
 
 // Chromium treats localhost and 127.0.0.1 as trustworthy; a made-up name mapped to the loopback is not,
 // which is what a colleague opening http://<machine>:3000 gets.
@@ -13,7 +13,11 @@ let p: Platform;
 let browser: Browser;
 
 async function openPage() {
-  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    locale: 'en-US',
+    viewport: { width: 1280, height: 800 },
+    reducedMotion: BROWSER_MOTION,
+  });
   return { context, page: await context.newPage() };
 }
 

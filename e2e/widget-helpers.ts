@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { DEMO, type Platform, signIn, watch } from './harness.ts';
+import { BROWSER_MOTION, DEMO, type Platform, signIn, watch } from './harness.ts';
 
 // Shared by the widget's browser tests (widget.spec.ts, widget-flows.spec.ts): the business side (Bright
 // Dental's BusinessAdmin, signed in on acme.localhost, changing the demo install through the API and
@@ -78,6 +78,7 @@ export async function visit(
       locale: opts.locale ?? 'en-US',
       timezoneId: opts.timezoneId,
       viewport: { width: 1280, height: 800 },
+      reducedMotion: BROWSER_MOTION,
     }),
   );
   const page = await context.newPage();
