@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { DEMO, hasChromium, type Platform, sidebarRoutes, signIn, startPlatform } from './harness.ts';
 
 // Issue 4, agency area: business accounts (add with the spec 001 §9 defaults, archive, restore), the
 // e-mail rule on the add form, and the AgencyAdmin-only agency users.
@@ -9,14 +9,6 @@ let p: Platform;
 const ACME = 'acme.localhost';
 /** Lists refetch after each change; a loaded machine may take a few seconds. */
 const WAIT = { timeout: 15_000 };
-
-async function sidebarRoutes(page: Page): Promise<string[]> {
-  await page.getByTestId('sidebar').waitFor();
-  return page
-    .getByTestId('sidebar')
-    .locator('[data-route]')
-    .evaluateAll((els) => els.map((e) => e.getAttribute('data-route') ?? ''));
-}
 
 /** The business rows of the list on screen whose text has `name` (searched, so paging does not hide it). */
 async function rowsNamed(page: Page, name: string) {

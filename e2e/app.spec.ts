@@ -1,16 +1,7 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { DEMO, hasChromium, type Platform, sidebarRoutes, signIn, startPlatform } from './harness.ts';
 
 let p: Platform;
-
-async function sidebarRoutes(page: Page): Promise<string[]> {
-  await page.getByTestId('sidebar').waitFor();
-  return page
-    .getByTestId('sidebar')
-    .locator('[data-route]')
-    .evaluateAll((els) => els.map((e) => e.getAttribute('data-route') ?? ''));
-}
 
 describe.skipIf(!hasChromium)('the web app in Chromium', () => {
   beforeAll(async () => {

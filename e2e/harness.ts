@@ -217,3 +217,22 @@ export async function openSection(page: Page, toggleTestId: string, sectionTestI
     { timeout: 20_000 },
   );
 }
+
+/**
+ * The routes of the sidebar's menu, groups included. A closed group's items are not drawn while motion is
+ * reduced (BROWSER_MOTION), so every group is opened first, as a person would to see what is inside.
+ */
+export async function sidebarRoutes(page: Page): Promise<string[]> {
+  const sidebar = page.getByTestId('sidebar');
+  await sidebar.waitFor();
+  // Nested groups appear as their parents open: a few rounds at most.
+  for (let round = 0; round < 5; round++) {
+    const closed = sidebar.locator('[data-testid="sidebar-group"]:not([data-expanded]):not([data-disabled])');
+    const n = await closed.count();
+    if (n === 0) break;
+    for (let i = 0; i < n; i++) await closed.first().click();
+  }
+  return sidebar
+    .locator('[data-route]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-route') ?? ''));
+}

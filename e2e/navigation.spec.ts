@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { DEMO, hasChromium, type Platform, sidebarRoutes, signIn, startPlatform } from './harness.ts';
 
 // Issue 7, web navigation on the capability table: a screen a role may not use is not reachable by
 // typing its URL (the user lands on a screen they may use and the refused screen never mounts), and a
@@ -24,14 +24,6 @@ async function watchFor(page: Page, testIds: string[]) {
     new MutationObserver(check).observe(document, { childList: true, subtree: true });
   }, testIds);
   return () => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
-}
-
-async function sidebarRoutes(page: Page): Promise<string[]> {
-  await page.getByTestId('sidebar').waitFor();
-  return page
-    .getByTestId('sidebar')
-    .locator('[data-route]')
-    .evaluateAll((els) => els.map((e) => e.getAttribute('data-route') ?? ''));
 }
 
 /** Types a URL into the address bar (a full page load, as a person would) and waits for where it lands. */
