@@ -133,4 +133,16 @@ describe.skipIf(!hasChromium)('the inbox in Chromium', () => {
       .poll(async () => (await phoneReceived(page)).some((t) => t.body.includes('Welcome back!')), WAIT)
       .toBe(true);
   });
+
+  it("an SMS agent who is a SalesUser works the install's conversations too (not 'no active install')", async () => {
+    const { page: agent, context } = await p.newPage();
+    await signIn(agent, p.url('/login', HOST), DEMO.dentalSales);
+    await agent.waitForURL('**/business/messaging', WAIT);
+    await agent.getByTestId('install-picker').waitFor(WAIT);
+    // The demo install's conversation with the visitor, which the tests above wrote in.
+    await expect
+      .poll(() => agent.getByTestId('conversations').locator('[data-testid^="conversation-"]').count(), WAIT)
+      .toBeGreaterThan(0);
+    await context.close();
+  });
 });

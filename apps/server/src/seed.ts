@@ -199,7 +199,7 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
       firstName: 'Sid',
       lastName: 'Support',
     });
-    await user('sales@brightdental.test', {
+    const sales = await user('sales@brightdental.test', {
       role: 'BusinessUser',
       userType: '3',
       agentType: 'smsAgent',
@@ -237,6 +237,8 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
           { user_id: null, name: 'Front desk', phone: '+15005550101' },
           { user_id: owner, name: 'Dr. Bright', phone: '+15005550102' },
         ],
+        // Sally Sales answers the install's texts: as an SMS agent she works its conversations in the inbox.
+        smsAgents: [sales],
         caller_id: null,
         // Recorded, so that the demo's call detail plays its recording.
         call_recording: true,

@@ -138,6 +138,11 @@ export const CAPABILITIES = {
   'automations.use': { roles: ['BusinessAdmin', 'MarketingUser'], page: 'automation_page' },
   'leadForms.use': { roles: ['BusinessAdmin'] },
   'installs.use': { roles: BUSINESS_MANAGERS, page: 'installs_page' },
+  /**
+   * The business's active installs and an install's SMS agents, as lists to pick from: the inbox, calls,
+   * contacts and numbers screens show them to every business user (ADR 047), as the team is (team.view).
+   */
+  'installs.pick': { roles: BUSINESS_ROLES },
   'numbers.use': { roles: ['BusinessAdmin', 'MarketingUser'], page: 'numbers_page' },
   'tags.use': { roles: [...BUSINESS_MANAGERS, 'SalesUser'], page: 'tags_page' },
   'templates.use': { roles: [...BUSINESS_MANAGERS, 'SalesUser'], page: 'message_template_page' },

@@ -396,14 +396,13 @@ const calls = (id: number) =>
     ['GET', `/v1/installs/${id}/twilio-status`, undefined],
   ] as const;
 
+/** The picker lists every business user reads (installs.pick, ADR 047): the inbox, calls, contacts screens. */
+const isPicker = (url: string) => url === '/v1/installs/all' || url.endsWith('/sms-agents');
+
 describe('who may use the installs API', () => {
-  it('refuses a SalesUser and agency users (403), and changes nothing', async () => {
+  it('refuses agency users everything (403), and changes nothing', async () => {
     const made = await create('Access');
-    const denied = [
-      await c.token(c.seed.a.businessUser.email), // SalesUser
-      await c.token(c.seed.a.agencyAdmin.email),
-      await c.token(c.seed.a.agencyUser.email),
-    ];
+    const denied = [await c.token(c.seed.a.agencyAdmin.email), await c.token(c.seed.a.agencyUser.email)];
     for (const token of denied) {
       for (const [method, url, payload] of calls(made.id)) {
         const before = await snapshot(c.t.pool, TABLES);
@@ -413,6 +412,25 @@ describe('who may use the installs API', () => {
       }
     }
     await c.api.del(await admin(), `${base}/${made.id}`);
+  });
+
+  it('lets a SalesUser read the picker lists only: every other call is a 403 and changes nothing', async () => {
+    await c.t.pool.query('update businesses set number_of_installs = 10');
+    const made = await create('Picks');
+    const sales = await c.token(c.seed.a.businessUser.email); // SalesUser
+    for (const [method, url, payload] of calls(made.id)) {
+      const before = await snapshot(c.t.pool, TABLES);
+      const res = await c.call(sales, method, url, payload);
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(isPicker(url) ? 200 : 403);
+      expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
+    }
+    const all = await c.api.get(sales, `${base}/all`);
+    expect((all.json().data as { id: number }[]).map((i) => i.id)).toContain(made.id);
+    // Another business's install stays another's: a 404 on its agents.
+    const theirs = await create('Not yours', {}, await adminB());
+    expect((await c.api.get(sales, `${base}/${theirs.id}/sms-agents`)).statusCode).toBe(404);
+    await c.api.del(await admin(), `${base}/${made.id}`);
+    await c.api.del(await adminB(), `${base}/${theirs.id}`);
   });
 
   it('lets AdminSupport, MarketingUser and a custom type with installs_page in; not one without it', async () => {
@@ -427,8 +445,12 @@ describe('who may use the installs API', () => {
       const res = await c.api.get(await c.token(u.email), `${base}/all`);
       expect(res.statusCode, `${u.email}: ${res.body}`).toBe(200);
     }
-    const other = await addBusinessUser(c.t, b, 'custom2@inst.test', '4', ['contacts_page']);
-    expect((await c.api.get(await c.token(other.email), `${base}/all`)).statusCode).toBe(403);
+    // A custom type without installs_page: the installs screen's list is refused, the picker list is not.
+    const other = await c.token(
+      (await addBusinessUser(c.t, b, 'custom2@inst.test', '4', ['contacts_page'])).email,
+    );
+    expect((await c.api.get(other, base)).statusCode).toBe(403);
+    expect((await c.api.get(other, `${base}/all`)).statusCode).toBe(200);
   });
 
   it("an agency impersonating the business admin uses the business's installs", async () => {

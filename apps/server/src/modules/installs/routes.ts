@@ -42,6 +42,8 @@ import {
 
 const tags = ['installs'];
 const access = { capability: 'installs.use' } as const;
+/** The picker lists (every active install, an install's SMS agents): every business user (ADR 047). */
+const pick = { capability: 'installs.pick' } as const;
 const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
 const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
 
@@ -63,7 +65,7 @@ export const installsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/installs/all',
     {
-      config: access,
+      config: pick,
       schema: {
         tags,
         summary: 'Every active install (id, name, website, active, number), for pickers',
@@ -266,7 +268,7 @@ export const installsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.get(
     '/v1/installs/:id/sms-agents',
     {
-      config: access,
+      config: pick,
       schema: {
         tags,
         summary: "The install's SMS agents",
