@@ -54,8 +54,8 @@ export function roleKey(s: Pick<TSubject, 'role' | 'user_type'>): TRoleKey {
 type Grant = {
   /** Roles that hold the capability. */
   roles: readonly TRoleKey[];
-  /** The custom type (user_type 4) holds it when its page list has this page. */
-  page?: TCustomTypePage;
+  /** The custom type (user_type 4) holds it when its page list has this page (or one of these pages). */
+  page?: TCustomTypePage | readonly TCustomTypePage[];
 };
 
 const ADMINS = ['SuperAdmin', 'Admin'] as const;
@@ -145,6 +145,8 @@ export const CAPABILITIES = {
   'installs.pick': { roles: BUSINESS_ROLES },
   'numbers.use': { roles: ['BusinessAdmin', 'MarketingUser'], page: 'numbers_page' },
   'tags.use': { roles: [...BUSINESS_MANAGERS, 'SalesUser'], page: 'tags_page' },
+  /** Every tag, as a list to pick from: the tags screen, and the contacts screens that tag (ADR 047). */
+  'tags.pick': { roles: [...BUSINESS_MANAGERS, 'SalesUser'], page: ['tags_page', 'contacts_page'] },
   'templates.use': { roles: [...BUSINESS_MANAGERS, 'SalesUser'], page: 'message_template_page' },
   'callsReport.view': { roles: BUSINESS_MANAGERS },
   /** The settings screen every business user reaches (its tabs ask finer capabilities). */
@@ -172,7 +174,11 @@ export function can(subject: TSubject | null | undefined, capability: TCapabilit
   const grant: Grant = CAPABILITIES[capability];
   const key = roleKey(subject);
   if (grant.roles.includes(key)) return true;
-  return key === 'Custom' && grant.page !== undefined && (subject.pages ?? []).includes(grant.page);
+  if (key !== 'Custom' || grant.page === undefined) return false;
+  const pages = subject.pages ?? [];
+  return typeof grant.page === 'string'
+    ? pages.includes(grant.page)
+    : grant.page.some((p) => pages.includes(p));
 }
 
 /** Every capability of a subject, for screens that list what a user may do. */

@@ -350,6 +350,8 @@ export const ZInstallPick = z.object({
   website: z.string(),
   active: z.boolean(),
   number: z.string().nullable(),
+  /** The widget's public key (it is in the embed code on the business's website). */
+  key: z.string(),
 });
 export type TInstallPick = z.infer<typeof ZInstallPick>;
 export const ZInstallAllResponse = z.object({ success: z.literal(true), data: z.array(ZInstallPick) });

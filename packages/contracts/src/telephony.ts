@@ -244,6 +244,8 @@ export const ZSandboxPhone = z.object({
   number: z.string(),
   /** Who the phone belongs to as the product knows it: a staff agent's name, 'Visitor', or the number. */
   label: z.string(),
+  /** The installs of the business whose staff phone it is (none for a visitor or a caller). */
+  installs: z.array(z.number()),
   state: z.enum(SANDBOX_PHONE_STATES),
   /** The call ringing or in progress on this phone. */
   call: z

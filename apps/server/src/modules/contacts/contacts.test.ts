@@ -317,6 +317,23 @@ describe('who may call', () => {
     expect((await c.api.get(ok, '/api/v1/tags')).statusCode).toBe(200);
   });
 
+  it('the tags picker serves the contacts screens: a custom type with the contacts page reads it, not the tags list', async () => {
+    const contactsOnly = await addBusinessUser(c.t, c.seed.a.business.id, 'custom-co@a.test', '4', [
+      'contacts_page',
+    ]);
+    const token = await c.token(contactsOnly.email);
+    const all = await c.api.get(token, '/api/v1/tags/all');
+    expect(all.statusCode, all.body).toBe(200);
+    expect((all.json().data as { id: number }[]).length).toBeGreaterThan(0);
+    await expect403(c.t, TABLES, token, 'GET', '/v1/tags');
+    await expect403(c.t, TABLES, token, 'POST', '/v1/tags', { name: 'Not mine to make here' });
+    // Neither page: no picker either.
+    const inboxOnly = await c.token(
+      (await addBusinessUser(c.t, c.seed.a.business.id, 'custom-io@a.test', '4', ['inbox_page'])).email,
+    );
+    await expect403(c.t, TABLES, inboxOnly, 'GET', '/v1/tags/all');
+  });
+
   it('hides contacts and tags from sales users unless the business has the sales-user extension', async () => {
     const sales = await c.token(c.seed.a.businessUser.email);
     await c.t.pool.query('update businesses set has_sales_user_extension = false where id = $1', [

@@ -194,6 +194,7 @@ describe('lists, the switch and the limit', () => {
       website: 'https://example.test',
       active: true,
       number: null,
+      key: made.key,
     });
     await c.api.del(token, `${base}/${made.id}`);
   });

@@ -369,6 +369,7 @@ export async function allInstalls(ctx: Ctx): Promise<TInstallPick[]> {
     website: r.website,
     active: r.active,
     number: numbers.get(r.id)?.phone_number ?? null,
+    key: r.key,
   }));
 }
 

@@ -114,6 +114,8 @@ describe('Sandbox Phones control API', () => {
       [FRONT_DESK, 'Front desk', 'idle'],
       [DOCTOR, 'Dr. Bright', 'idle'],
     ]);
+    // Each says whose staff phone it is, so the screen needs no installs call (ADR 047).
+    expect(list.map((p) => p.installs)).toEqual([[aInstall], [aInstall]]);
   });
 
   it('a bad number is a 422 with a clear message, and changes nothing', async () => {

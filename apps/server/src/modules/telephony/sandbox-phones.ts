@@ -13,8 +13,8 @@ import { installForCalls, installsOfBusiness } from '../installs/service.ts';
 import { type CallbackData, requestCallback } from './service.ts';
 import { calls, numbers } from './tables.ts';
 
-/** A phone as the sandbox shows it (ZSandboxPhone without the product's label). */
-export type SandboxPhoneView = Omit<TSandboxPhone, 'label'>;
+/** A phone as the sandbox shows it (ZSandboxPhone without the product's label and installs). */
+export type SandboxPhoneView = Omit<TSandboxPhone, 'label' | 'installs'>;
 
 /** The sandbox, when the context's business belongs to an agency that uses it; else 404 (no such screen). */
 async function sandboxOf(
@@ -33,6 +33,8 @@ type Known = {
   own: Set<string>;
   /** Staff phones of its installs, with the agent's name. */
   staff: Map<string, string>;
+  /** Staff phones of its installs, with the installs they answer for. */
+  staffOf: Map<string, number[]>;
   /** Visitor phones of its calls among the phones the sandbox knows, with the visitor's label. */
   visitors: Map<string, string>;
   /** Every phone the sandbox knows, by number. */
@@ -47,10 +49,13 @@ async function known(ctx: Ctx): Promise<Known> {
     .from(numbers)
     .where(scope(ctx, numbers, isNull(numbers.released_at)));
   const staff = new Map<string, string>();
+  const staffOf = new Map<string, number[]>();
   const own = await installsOfBusiness(ctx);
   for (const { id } of own.sort((x, y) => x.id - y.id)) {
     for (const agent of (await installForCalls(ctx, id))?.settings.phoneAgents ?? []) {
       if (!staff.has(agent.phone)) staff.set(agent.phone, agent.name);
+      const of = staffOf.get(agent.phone) ?? [];
+      if (!of.includes(id)) staffOf.set(agent.phone, [...of, id]);
     }
   }
   const visitors = new Map<string, string>();
@@ -65,7 +70,7 @@ async function known(ctx: Ctx): Promise<Known> {
       if (!visitors.has(row.phone)) visitors.set(row.phone, row.name ? `Visitor · ${row.name}` : 'Visitor');
     }
   }
-  return { sandbox, own: new Set(ownRows.map((r) => r.phone)), staff, visitors, phones };
+  return { sandbox, own: new Set(ownRows.map((r) => r.phone)), staff, staffOf, visitors, phones };
 }
 
 /** The phone as this business may see it: only the call and the texts that involve its numbers. */
@@ -86,8 +91,9 @@ function visible(k: Known, number: string): TSandboxPhone | null {
   const raw = k.phones.get(number);
   const view = raw ? scrub(raw, k.own) : idle(number);
   const label = k.staff.get(number) ?? k.visitors.get(number);
-  if (label !== undefined) return { ...view, label };
-  if (view.call || view.texts.length > 0) return { ...view, label: number };
+  const installs = k.staffOf.get(number) ?? [];
+  if (label !== undefined) return { ...view, label, installs };
+  if (view.call || view.texts.length > 0) return { ...view, label: number, installs };
   return null;
 }
 
@@ -117,7 +123,7 @@ async function phoneOf(ctx: Ctx, number: string): Promise<{ k: Known; phone: TSa
 /** The phone after an action (the sandbox has applied it synchronously or scheduled what follows). */
 async function after(ctx: Ctx, number: string): Promise<TSandboxPhone> {
   const k = await known(ctx);
-  return visible(k, number) ?? { ...idle(number), label: number };
+  return visible(k, number) ?? { ...idle(number), label: number, installs: [] };
 }
 
 /**

@@ -25,7 +25,7 @@ export function otherParty(phone: TSandboxPhone): string | null {
 
 /** A phone nobody has called yet, as the sandbox would show it. */
 export function idlePhone(number: string, label: string): TSandboxPhone {
-  return { number, label, state: 'idle', call: null, texts: [] };
+  return { number, label, installs: [], state: 'idle', call: null, texts: [] };
 }
 
 /**

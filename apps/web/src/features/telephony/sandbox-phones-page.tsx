@@ -23,7 +23,6 @@ import { formatDate } from '../../lib/format.ts';
 import {
   type CallbackAnswer,
   useFromPhone,
-  useInstall,
   useInstallOptions,
   useRequestCallback,
   useSandboxPhones,
@@ -40,24 +39,25 @@ export default function SandboxPhonesPage() {
   const installs = useInstallOptions();
   const [installId, setInstallId] = useState<number | null>(null);
   const chosen = installId ?? installs.data?.[0]?.id ?? null;
-  const install = useInstall(chosen);
+  // The install as the pickers know it (every business user may read them, ADR 047), and its staff
+  // phones as the sandbox lists them: the screen needs no installs.use.
+  const install = (installs.data ?? []).find((i) => i.id === chosen) ?? null;
   const [visitor, setVisitor] = useState<{ phone: string; name: string } | null>(null);
 
   const byNumber = useMemo(
     () => new Map((phones.data ?? []).map((p) => [p.number, p] as const)),
     [phones.data],
   );
-  const agents = install.data?.settings.phoneAgents ?? [];
-  const staffNumbers = new Set(agents.map((a) => a.phone));
+  const agents = (phones.data ?? []).filter((p) => chosen !== null && p.installs.includes(chosen));
+  const staffNumbers = new Set(agents.map((a) => a.number));
   const names = new Map<string, string>();
   for (const p of phones.data ?? []) names.set(p.number, p.label);
-  for (const a of agents) names.set(a.phone, a.name);
   if (visitor)
     names.set(
       visitor.phone,
       visitor.name ? `${t('sandbox_phones.visitor')} · ${visitor.name}` : t('sandbox_phones.visitor'),
     );
-  if (install.data?.number) names.set(install.data.number, install.data.name);
+  if (install?.number) names.set(install.number, install.name);
   const nameOf = (n: string) => names.get(n) ?? null;
   const phoneOf = (number: string, label: string): TSandboxPhone => {
     const p = byNumber.get(number);
@@ -78,10 +78,10 @@ export default function SandboxPhonesPage() {
         <Text c="dimmed" size="sm" maw={760}>
           {t('sandbox_phones.hint')}
         </Text>
-        {install.data?.active && install.data.status === 'active' && (
+        {install?.active && (
           <Text size="sm" mt={4}>
             <Anchor
-              href={`/widget-demo?install=${encodeURIComponent(install.data.key)}`}
+              href={`/widget-demo?install=${encodeURIComponent(install.key)}`}
               target="_blank"
               rel="noopener"
               data-testid="open-widget-demo"
@@ -118,7 +118,7 @@ export default function SandboxPhonesPage() {
               <VisitorForm
                 installs={(installs.data ?? []).map((i) => ({ value: String(i.id), label: i.name }))}
                 installId={chosen}
-                installNumber={install.data?.number ?? null}
+                installNumber={install?.number ?? null}
                 onInstall={(id) => setInstallId(id)}
                 onRequested={(phone, name) => setVisitor({ phone, name })}
               />
@@ -134,16 +134,14 @@ export default function SandboxPhonesPage() {
           <Grid.Col span={{ base: 12, md: 8 }}>
             <Stack>
               <Group justify="space-between">
-                <Title order={4}>
-                  {t('sandbox_phones.staff_title', { install: install.data?.name ?? '' })}
-                </Title>
-                {install.data?.number && (
+                <Title order={4}>{t('sandbox_phones.staff_title', { install: install?.name ?? '' })}</Title>
+                {install?.number && (
                   <Text size="sm" c="dimmed">
-                    {t('sandbox_phones.install_number', { number: install.data.number })}
+                    {t('sandbox_phones.install_number', { number: install.number })}
                   </Text>
                 )}
               </Group>
-              {install.isPending && chosen !== null ? (
+              {phones.isPending ? (
                 <Loading />
               ) : agents.length === 0 ? (
                 <Alert color="yellow" data-testid="sandbox-no-staff">
@@ -153,9 +151,9 @@ export default function SandboxPhonesPage() {
                 <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="staff-phones">
                   {agents.map((a) => (
                     <SandboxPhoneCard
-                      key={a.phone}
+                      key={a.number}
                       kind="staff"
-                      phone={phoneOf(a.phone, a.name)}
+                      phone={phoneOf(a.number, a.label)}
                       nameOf={nameOf}
                     />
                   ))}

@@ -13,7 +13,8 @@ export const tagRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
     '/v1/tags/all',
     {
-      config,
+      // The picker: the contacts screens tag contacts too (ADR 047).
+      config: { capability: 'tags.pick' },
       schema: {
         tags,
         summary: 'Every tag of the business (id, name), by name',

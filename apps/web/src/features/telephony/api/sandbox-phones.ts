@@ -1,4 +1,3 @@
-import type { TInstall } from '@stn/contracts/installs';
 import type { TSandboxPhone } from '@stn/contracts/telephony';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
@@ -80,13 +79,5 @@ export function useRequestCallback() {
   });
 }
 
-// The installs picker and the chosen install's staff phones (the installs calls of spec 001).
+// The installs picker (the chosen install's staff phones come with the sandbox's phones).
 export { useInstallOptions } from '../../../lib/pickers.ts';
-
-export function useInstall(id: number | null) {
-  return useQuery({
-    queryKey: keys.installs.detail(id ?? 0),
-    queryFn: async () => (await api<Data<TInstall>>(`/v1/installs/${id}`, { silent: true })).data,
-    enabled: id !== null && id > 0,
-  });
-}
