@@ -68,7 +68,7 @@ export const installsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       config: pick,
       schema: {
         tags,
-        summary: 'Every active install (id, name, website, active, number), for pickers',
+        summary: 'Every active install (id, name, website, active, number, widget key), for pickers',
         response: { 200: ZInstallAllResponse, ...denied },
       },
     },
