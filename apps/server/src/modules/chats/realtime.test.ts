@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { addBusinessUser, bearer, drainJobs, login } from '../../../test/helpers.ts';
 import { twilioSignature } from '../../platform/webhooks/tree.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
+import { restoreSandboxNumbers } from '../telephony/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
 
 let h: Telephony;
@@ -72,14 +73,8 @@ beforeAll(async () => {
   await drainJobs(h.t);
   installId = (await h.install()).id;
   [{ phone_number: number }] = await q('select phone_number from numbers where install_id = $1', [installId]);
-  const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
-  if (!account) throw new Error('no account');
-  h.sandbox.restoreIncomingNumber(account.accountSid, {
-    sid: `PN${crypto.randomBytes(16).toString('hex')}`,
-    phoneNumber: number,
-    voiceUrl: `${PUBLIC}/webhooks/twilio/voice`,
-    smsUrl: `${PUBLIC}/webhooks/twilio/sms-in`,
-  });
+  // The sandbox learns the number, as at start (texts to it reach the product).
+  await restoreSandboxNumbers(h.t.app.deps);
   sales2 = await addBusinessUser(h.t, h.seed.a.business.id, 'sales2@a.test', '3');
   await h.t.app.listen({ port: 0, host: '127.0.0.1' });
   url = `ws://127.0.0.1:${(h.t.app.server.address() as AddressInfo).port}/ws`;

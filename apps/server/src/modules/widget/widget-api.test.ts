@@ -2,12 +2,10 @@
 // token, bookable times and a scheduled call in the install's time zone, 'text us' (the inbox, the SMS
 // confirmation, refusals that store nothing, throttling, the honeypot), the reply and the conversation,
 // and the languages of the answers.
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helpers.ts';
-import { agencyCarrierAccount } from '../agencies/service.ts';
 import { messageReceived } from '../chats/service.ts';
-import { bookableSlots } from '../telephony/service.ts';
+import { bookableSlots, restoreSandboxNumbers } from '../telephony/service.ts';
 import { ALWAYS_CLOSED, type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { signToken } from './token.ts';
 
@@ -41,14 +39,8 @@ async function textingInstall(settings: Record<string, unknown> = {}) {
   const [{ phone_number: number }] = await rows('select phone_number from numbers where install_id = $1', [
     install.id,
   ]);
-  const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
-  if (!account) throw new Error('no account');
-  h.sandbox.restoreIncomingNumber(account.accountSid, {
-    sid: `PN${crypto.randomBytes(16).toString('hex')}`,
-    phoneNumber: number,
-    voiceUrl: `${PUBLIC}/webhooks/twilio/voice`,
-    smsUrl: `${PUBLIC}/webhooks/twilio/sms-in`,
-  });
+  // The sandbox learns the number, as at start (texts to it reach the product).
+  await restoreSandboxNumbers(h.t.app.deps);
   return { ...install, number: number as string };
 }
 

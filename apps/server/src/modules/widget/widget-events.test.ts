@@ -1,11 +1,10 @@
 // The visitor's event stream over real HTTP (the app listening on 127.0.0.1), while the sandbox carrier's
 // phones are driven: a callback's progress arrives in order, a page that connects late gets the current
 // state first, and an agent's reply from the inbox reaches the stream of the visitor who texted.
-import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helpers.ts';
-import { agencyCarrierAccount } from '../agencies/service.ts';
+import { restoreSandboxNumbers } from '../telephony/service.ts';
 import { STAFF_1, STAFF_2, type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { STREAMS_PER_ADDRESS, STREAMS_PER_TOKEN } from './events.ts';
 import { openStream, SITE, type Stream } from './testing.ts';
@@ -13,7 +12,6 @@ import { signToken, TOKEN_TTL_MS } from './token.ts';
 
 let h: Telephony;
 let base: string;
-const PUBLIC = 'http://localhost:3000';
 
 const statuses = (s: Stream) =>
   s.events.filter((e) => e.event === 'call').map((e) => (e.data as { status: string }).status);
@@ -94,14 +92,8 @@ describe('GET /v1/events', () => {
     const [{ phone_number: number }] = (
       await h.t.pool.query('select phone_number from numbers where install_id = $1', [install.id])
     ).rows;
-    const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
-    if (!account) throw new Error('no account');
-    h.sandbox.restoreIncomingNumber(account.accountSid, {
-      sid: `PN${crypto.randomBytes(16).toString('hex')}`,
-      phoneNumber: number,
-      voiceUrl: `${PUBLIC}/webhooks/twilio/voice`,
-      smsUrl: `${PUBLIC}/webhooks/twilio/sms-in`,
-    });
+    // The sandbox learns the number, as at start (texts to it reach the product).
+    await restoreSandboxNumbers(h.t.app.deps);
     const phone = '+14155550779';
     const text = await fetch(`${base}/api/widget/v1/text`, {
       method: 'POST',

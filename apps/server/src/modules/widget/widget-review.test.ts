@@ -3,12 +3,11 @@
 // typed in; visitor tokens stay out of the request logs; premium-rate and far-away numbers are never
 // called or texted on a visitor's word; bodies are small; only the widget tree answers cross-origin; and
 // a number moved to another install takes its texts there at once.
-import crypto from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp } from '../../../test/helpers.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
-import { agencyCarrierAccount } from '../agencies/service.ts';
+import { restoreSandboxNumbers } from '../telephony/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
 
 let h: Telephony;
@@ -38,14 +37,8 @@ async function textingInstall() {
   const [{ phone_number: number }] = await rows('select phone_number from numbers where install_id = $1', [
     install.id,
   ]);
-  const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
-  if (!account) throw new Error('no account');
-  h.sandbox.restoreIncomingNumber(account.accountSid, {
-    sid: `PN${crypto.randomBytes(16).toString('hex')}`,
-    phoneNumber: number,
-    voiceUrl: `${PUBLIC}/webhooks/twilio/voice`,
-    smsUrl: `${PUBLIC}/webhooks/twilio/sms-in`,
-  });
+  // The sandbox learns the number, as at start (texts to it reach the product).
+  await restoreSandboxNumbers(h.t.app.deps);
   return { ...install, number: number as string };
 }
 
