@@ -236,3 +236,29 @@ export async function sidebarRoutes(page: Page): Promise<string[]> {
     .locator('[data-route]')
     .evaluateAll((els) => els.map((e) => e.getAttribute('data-route') ?? ''));
 }
+
+/**
+ * Signs in through the API and answers a JSON caller with that session's bearer token: each call answers
+ * its status and body (tests that set up data, or check what the server stored).
+ */
+export async function apiAs(p: Platform, who: { email: string; password: string }) {
+  const res = await fetch(p.url('/api/v1/login'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(who),
+  });
+  if (res.status !== 200)
+    throw new Error(`${who.email} could not sign in: ${res.status} ${await res.text()}`);
+  const token = ((await res.json()) as { access_token: string }).access_token;
+  return async <T>(path: string, init: { method?: string; body?: unknown } = {}) => {
+    const r = await fetch(p.url(`/api${path}`), {
+      method: init.method ?? 'GET',
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    });
+    return { status: r.status, body: (await r.json()) as T };
+  };
+}

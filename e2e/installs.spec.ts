@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, openSection, type Platform, signIn, startPlatform } from './harness.ts';
+import { apiAs, DEMO, hasChromium, openSection, type Platform, signIn, startPlatform } from './harness.ts';
 
 // The installs screens and the install wizard (issue 9), as Bright Dental's BusinessAdmin: 'Add install' at
 // the business's limit shows 'No Installs Available'; with room, the wizard runs to the end (an invalid
@@ -11,27 +11,6 @@ import { DEMO, hasChromium, openSection, type Platform, signIn, startPlatform } 
 let p: Platform;
 const HOST = 'acme.localhost';
 const NAME = 'Bright Dental blog';
-
-async function apiAs(who: { email: string; password: string }) {
-  const res = await fetch(p.url('/api/v1/login'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(who),
-  });
-  expect(res.status).toBe(200);
-  const token = ((await res.json()) as { access_token: string }).access_token;
-  return async <T>(path: string, init: { method?: string; body?: unknown } = {}) => {
-    const r = await fetch(p.url(`/api${path}`), {
-      method: init.method ?? 'GET',
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-    });
-    return { status: r.status, body: (await r.json()) as T };
-  };
-}
 
 /** The message Mantine shows under a field (the element its input is described by). */
 async function fieldError(page: Page, testId: string): Promise<string> {
@@ -67,8 +46,8 @@ describe.skipIf(!hasChromium)('installs and the install wizard in Chromium', () 
 
   beforeAll(async () => {
     p = await startPlatform();
-    business = await apiAs(DEMO.dentalAdmin);
-    agency = await apiAs(DEMO.acmeAgency);
+    business = await apiAs(p, DEMO.dentalAdmin);
+    agency = await apiAs(p, DEMO.acmeAgency);
     const me = await business<{ data: { user: { business: { id: number } } } }>('/v1/profile');
     businessId = me.body.data.user.business.id;
     ({ page } = await p.newPage());

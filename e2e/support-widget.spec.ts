@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { apiAs, DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
 
 // The support chat of spec 000 §2 Layout (issue 11): the platform admin picks, on the admin settings
 // screen, an install of a business under the main agency for agencies and another for businesses under
@@ -13,29 +13,6 @@ const MAIN = 'localhost';
 const ACME = 'acme.localhost';
 const OWNER = { email: 'owner@helpdesk.test', password: 'helpdesk-pass-1' };
 const inst = { agency: { id: 0, key: '' }, business: { id: 0, key: '' } };
-
-async function apiAs(who: { email: string; password: string }) {
-  const res = await fetch(p.url('/api/v1/login'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(who),
-  });
-  expect(res.status).toBe(200);
-  const token = ((await res.json()) as { access_token: string }).access_token;
-  return async <T>(path: string, init: { method?: string; body?: unknown } = {}) => {
-    const r = await fetch(p.url(`/api${path}`), {
-      method: init.method ?? 'GET',
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-    });
-    const body = (await r.json()) as T;
-    expect(r.status, JSON.stringify(body)).toBe(200);
-    return body;
-  };
-}
 
 /** The support chat on the page: its script's key, and the host elements' ids. */
 async function supportChat(page: Page) {
@@ -70,8 +47,8 @@ describe.skipIf(!hasChromium)('the support chat in Chromium', () => {
   beforeAll(async () => {
     p = await startPlatform();
     // A business under the main agency with two installs: one for agencies, one for businesses.
-    const mainAgency = await apiAs(DEMO.mainAgency);
-    await mainAgency('/v1/business', {
+    const mainAgency = await apiAs(p, DEMO.mainAgency);
+    const business = await mainAgency('/v1/business', {
       method: 'POST',
       body: {
         name: 'Helpdesk',
@@ -80,7 +57,8 @@ describe.skipIf(!hasChromium)('the support chat in Chromium', () => {
         owner: { email: OWNER.email, first_name: 'Hal', password: OWNER.password },
       },
     });
-    const owner = await apiAs(OWNER);
+    expect(business.status, JSON.stringify(business.body)).toBe(200);
+    const owner = await apiAs(p, OWNER);
     for (const [which, name] of [
       ['agency', 'Agency support'],
       ['business', 'Business support'],
@@ -89,7 +67,8 @@ describe.skipIf(!hasChromium)('the support chat in Chromium', () => {
         method: 'POST',
         body: { name, website: `https://${which}.helpdesk.example` },
       });
-      inst[which] = { id: made.data.id, key: made.data.key };
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      inst[which] = { id: made.body.data.id, key: made.body.data.key };
     }
   });
   afterAll(() => p?.stop());
