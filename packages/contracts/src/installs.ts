@@ -262,6 +262,29 @@ export type TInstallSettings = z.infer<typeof ZInstallSettings>;
 /** A new install's settings: every default of spec 000 §9. */
 export const defaultInstallSettings = (): TInstallSettings => ZInstallSettings.parse({});
 
+/** Settings that name staff, their phones or the business's own contacts: never sent to a visitor. */
+const PRIVATE_SETTINGS = [
+  'phoneAgents',
+  'smsAgents',
+  'whisper',
+  'notification_type',
+  'notification_email',
+  'notification_phone',
+  'caller_id',
+  'caller_id_verified',
+  'wizard_step',
+] as const;
+
+/**
+ * What the public widget config may show of an install's settings: the server's GET /v1/config and the
+ * edit screen's live preview ask the same function, so the preview never shows what a visitor cannot get.
+ */
+export function publicSettings(settings: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...settings };
+  for (const key of PRIVATE_SETTINGS) delete out[key];
+  return out;
+}
+
 /**
  * The settings as the server answers them: the same shape, the phone already in E.164 (an answer is
  * encoded, and a one-way transform such as zPhone's normalisation cannot be).

@@ -159,26 +159,6 @@ export async function demoPageInstall(
   return row ?? null;
 }
 
-/** Settings that name staff, their phones or the business's own contacts: never sent to a visitor. */
-const PRIVATE_SETTINGS = [
-  'phoneAgents',
-  'smsAgents',
-  'whisper',
-  'notification_type',
-  'notification_email',
-  'notification_phone',
-  'caller_id',
-  'caller_id_verified',
-  'wizard_step',
-] as const;
-
-/** What the public widget config may show of an install's settings. */
-export function publicSettings(settings: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...settings };
-  for (const key of PRIVATE_SETTINGS) delete out[key];
-  return out;
-}
-
 /** The install's logo and widget icon (paths under /uploads), for the widget's config. */
 export async function installImages(
   ctx: Ctx,

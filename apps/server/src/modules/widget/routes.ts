@@ -7,7 +7,7 @@
 
 import crypto from 'node:crypto';
 import { translate } from '@stn/contracts/i18n';
-import { isOpenAt } from '@stn/contracts/installs';
+import { isOpenAt, publicSettings } from '@stn/contracts/installs';
 import type {
   TWidgetCallbackAnswer,
   TWidgetConfig,
@@ -40,7 +40,7 @@ import {
   wroteToContactSince,
 } from '../chats/service.ts';
 import { updateContact } from '../contacts/service.ts';
-import { effectiveSettings, installImages, publicSettings } from '../installs/service.ts';
+import { effectiveSettings, installImages } from '../installs/service.ts';
 import { bookableSlots, MAX_SLOT_DAYS, requestCallback, scheduleCall } from '../telephony/service.ts';
 import { signToken, verifyToken } from './token.ts';
 

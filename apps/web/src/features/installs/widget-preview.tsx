@@ -1,5 +1,5 @@
 import { Alert, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
-import type { TInstallSettings } from '@stn/contracts/installs';
+import { publicSettings, type TInstallSettings } from '@stn/contracts/installs';
 import type { TWidgetConfig } from '@stn/contracts/widget';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,19 +34,6 @@ export function loadWidgetApi(): Promise<void> {
   return loading;
 }
 
-/** Settings that name staff or the business's contacts: the preview, like the widget, never needs them. */
-const PRIVATE = [
-  'phoneAgents',
-  'smsAgents',
-  'whisper',
-  'notification_type',
-  'notification_email',
-  'notification_phone',
-  'caller_id',
-  'caller_id_verified',
-  'wizard_step',
-] as const;
-
 /** The widget's configuration as GET /v1/config would answer it for these settings. */
 export function previewConfig(input: {
   id: number;
@@ -56,8 +43,7 @@ export function previewConfig(input: {
   logo: string | null;
   widgetIcon: string | null;
 }): TWidgetConfig {
-  const settings: Record<string, unknown> = { ...input.settings, language: input.language };
-  for (const key of PRIVATE) delete settings[key];
+  const settings = publicSettings({ ...input.settings, language: input.language });
   return {
     id: input.id,
     business_name: input.businessName,
