@@ -77,6 +77,7 @@ import { recordRoutes } from './platform/http/catalogue.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
 import { apiHooks } from './platform/http/input-hygiene.ts';
 import { requestForLog } from './platform/http/log-redaction.ts';
+import { createOutbound } from './platform/outbound/guard.ts';
 import { createQueue, type Queue } from './platform/queue/queue.ts';
 import { createHub } from './platform/realtime/hub.ts';
 import { socketTree } from './platform/realtime/socket.ts';
@@ -223,6 +224,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           opts.sandboxClock ??
           realClock((err) => logger.warn({ err }, 'sandbox carrier: background work failed')),
         publicBase: config.publicUrl.origin,
+        store: storage,
         onError: (err) => logger.warn({ err }, 'sandbox carrier: a request or a TwiML answer failed'),
         transport: inProcessTransport(() => app, {
           trustProxy: config.trustProxy,
@@ -231,8 +233,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         }),
       })
     : null;
-  const carrier = createCarrierDeps(sandbox);
-  const deps: Deps = { db, config, mailer, log: logger, queue, events, realtime, secrets, carrier, storage };
+  // Every fetch of an address from outside goes through this guard (ADR 049).
+  const outbound = createOutbound();
+  const carrier = createCarrierDeps(sandbox, outbound);
+  const deps: Deps = {
+    db,
+    config,
+    mailer,
+    log: logger,
+    queue,
+    events,
+    realtime,
+    secrets,
+    carrier,
+    storage,
+    outbound,
+  };
   app.decorate('deps', deps);
 
   const plugs: Plugs = {

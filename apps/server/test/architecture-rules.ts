@@ -6,7 +6,7 @@ import path from 'node:path';
 // rule (the self-check). Paths are relative to the repository root, with '/' separators.
 
 export type SourceFile = { path: string; text: string };
-export type Rule = 'module-import' | 'platform-import' | 'foreign-write' | 'web-boundary';
+export type Rule = 'module-import' | 'platform-import' | 'foreign-write' | 'web-boundary' | 'outbound-fetch';
 export type Violation = { rule: Rule; file: string; target: string };
 
 const SERVER = 'apps/server/src/';
@@ -106,6 +106,42 @@ function serverViolations(f: SourceFile, owners: Map<string, string>): Violation
   return out;
 }
 
+/** The one place that may open outbound HTTP connections itself (ADR 049). */
+const GUARD = `${SERVER}platform/outbound/`;
+/**
+ * Files that fetch addresses nobody outside chose, each with its reason (the guard would refuse them,
+ * rightly, as they may be loopback or private on purpose).
+ */
+export const OUTBOUND_EXEMPT: Record<string, string> = {
+  [`${SERVER}platform/s3.ts`]:
+    "the operator's own S3_ENDPOINT from the configuration (a MinIO on 127.0.0.1 is normal), never a URL from outside",
+  [`${SERVER}platform/carrier/sandbox/webhook-caller.ts`]:
+    'the sandbox calling back the webhook URLs the product itself gave it (in process for our own hosts)',
+  [`${SERVER}modules/widget/testing.ts`]: "a test helper reading the test server's own event stream",
+};
+/** HTTP clients other than the guard: a package that fetches, or Node's own. */
+const HTTP_CLIENTS = /^(undici|node-fetch|axios|got|superagent|request|needle|ky)$/;
+
+/**
+ * (e) Server code fetches a URL only through the outbound guard: no global `fetch(...)`, no
+ * `http.request`/`https.get`..., no HTTP client package. A method named fetch (`x.fetch(...)`, `async
+ * fetch(...) {`) is not the global one.
+ */
+function outboundViolations(f: SourceFile): Violation[] {
+  if (f.path.startsWith(GUARD) || f.path in OUTBOUND_EXEMPT) return [];
+  const out: Violation[] = [];
+  for (const m of f.text.matchAll(/(?<![.\w$])fetch\s*\(/g)) {
+    const before = f.text.slice(Math.max(0, (m.index ?? 0) - 20), m.index);
+    if (/(async|function|private|public|protected|override)\s+$/.test(before)) continue;
+    out.push({ rule: 'outbound-fetch', file: f.path, target: 'fetch()' });
+  }
+  for (const m of f.text.matchAll(/\b(globalThis\.fetch|https?\.(?:request|get))\s*\(/g))
+    out.push({ rule: 'outbound-fetch', file: f.path, target: `${m[1]}()` });
+  for (const spec of importsOf(f.text))
+    if (HTTP_CLIENTS.test(spec)) out.push({ rule: 'outbound-fetch', file: f.path, target: spec });
+  return out;
+}
+
 /** `features/<name>` of a web path, or null. */
 const featureOf = (p: string) =>
   p.startsWith(`${WEB}features/`) ? (p.slice(`${WEB}features/`.length).split('/')[0] ?? null) : null;
@@ -132,7 +168,11 @@ export function violations(files: SourceFile[]): Violation[] {
   const code = files.filter((f) => !/\.test\.tsx?$|\/test-(fixtures|support)\.ts$/.test(f.path));
   const owners = tableOwners(code);
   return code.flatMap((f) =>
-    f.path.startsWith(SERVER) ? serverViolations(f, owners) : f.path.startsWith(WEB) ? webViolations(f) : [],
+    f.path.startsWith(SERVER)
+      ? [...serverViolations(f, owners), ...outboundViolations(f)]
+      : f.path.startsWith(WEB)
+        ? webViolations(f)
+        : [],
   );
 }
 

@@ -8,6 +8,8 @@ import { key, type SourceFile, serverPath, violations, webPath } from './archite
 // (ADR 014). (b) platform/ imports no module (a platform tables.ts may name a module's table for a
 // foreign key). (c) A module writes (insert, update, delete) only the tables its own tables.ts declares.
 // (d) A web feature imports no other feature, nor app/ or layouts/; lib/ imports no feature.
+// (e) Server code fetches URLs only through the outbound guard (platform/outbound, ADR 049): no global
+// fetch, no http(s).request/get, no HTTP client package, but for the few files OUTBOUND_EXEMPT names.
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -139,6 +141,32 @@ describe('architecture rules (self-check on fake files)', () => {
     expect(v).toEqual([
       `foreign-write: ${serverPath('modules/analytics/service.ts')} -> users (users)`,
       `foreign-write: ${serverPath('modules/agencies/service.ts')} -> users (users)`,
+    ]);
+  });
+
+  it('(e) reports a fetch that does not go through the outbound guard', () => {
+    const v = check(
+      file(
+        serverPath('modules/chats/media.ts'),
+        [
+          'const res = await fetch(item.url);',
+          'const r2 = await globalThis.fetch(u);',
+          'http.request(opts); https.get(u);',
+          "import { request } from 'undici';",
+          // Not the global fetch: a method of that name, called or defined.
+          'await this.client.calls(sid).fetch();',
+          'private async fetch(call) {}',
+        ].join('\n'),
+      ),
+      file(serverPath('platform/outbound/guard.ts'), 'http.request(opts);'),
+    );
+    const f = serverPath('modules/chats/media.ts');
+    expect(v).toEqual([
+      `outbound-fetch: ${f} -> fetch()`,
+      `outbound-fetch: ${f} -> globalThis.fetch()`,
+      `outbound-fetch: ${f} -> http.request()`,
+      `outbound-fetch: ${f} -> https.get()`,
+      `outbound-fetch: ${f} -> undici`,
     ]);
   });
 

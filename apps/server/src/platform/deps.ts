@@ -5,6 +5,7 @@ import type { Db } from './db/client.ts';
 import type { EventBus } from './events/events.ts';
 import type { FileStore } from './files.ts';
 import type { Mailer } from './mail.ts';
+import type { Outbound } from './outbound/guard.ts';
 import type { Queue } from './queue/queue.ts';
 import type { Hub } from './realtime/hub.ts';
 import type { Secrets } from './secrets.ts';
@@ -23,4 +24,6 @@ export type Deps = {
   carrier: CarrierDeps;
   /** Uploaded and received files: local disk or an S3-compatible bucket (ADR 040). */
   storage: FileStore;
+  /** The one way to fetch an address that came from outside (ADR 049). */
+  outbound: Outbound;
 };

@@ -36,6 +36,8 @@ export interface FileStore {
   put(key: string, bytes: Buffer | string, contentType: string): Promise<string>;
   /** Removes the file; a file that is not there is no error. */
   delete(key: string): Promise<void>;
+  /** The file's bytes, or null when there is none. */
+  read(key: string): Promise<Buffer | null>;
   /** Our own URL of the key: `/uploads/<key>`. */
   url(key: string): string;
   /**
@@ -69,6 +71,14 @@ function localStore(dataDir: string): FileStore {
     },
     async delete(key) {
       await fsp.rm(file(key), { force: true });
+    },
+    async read(key) {
+      try {
+        return await fsp.readFile(file(key));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
     },
     url: (key) => `${UPLOADS_PREFIX}${assertKey(key)}`,
     absoluteUrl: (url, base) => `${base}${url}`,
@@ -104,6 +114,11 @@ function s3Store(s: NonNullable<Config['s3']>): FileStore {
     },
     async delete(key) {
       await client.deleteObject(assertKey(key));
+    },
+    async read(key) {
+      const obj = await client.getObject(assertKey(key));
+      if (!obj?.body) return null;
+      return Buffer.from(await new Response(obj.body).arrayBuffer());
     },
     url: (key) => `${UPLOADS_PREFIX}${assertKey(key)}`,
     absoluteUrl(url, base) {

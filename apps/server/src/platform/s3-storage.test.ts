@@ -3,8 +3,6 @@
 // our /uploads URLs streamed back, the carrier's MediaUrl, and start-up refusals.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,8 +29,6 @@ let s3: TestS3;
 let h: Telephony;
 let dataDir: string;
 let number: string;
-let mediaServer: http.Server;
-let mediaBase: string;
 
 const rows = async (text: string, values: unknown[] = []) => (await h.t.pool.query(text, values)).rows;
 const keyOf = (url: string) => url.replace(/^\/uploads\//, '').split('?')[0] ?? '';
@@ -81,15 +77,8 @@ beforeAll(async () => {
   [{ phone_number: number }] = await rows('select phone_number from numbers where install_id = $1', [
     install.id,
   ]);
-  mediaServer = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'image/png' });
-    res.end(PNG);
-  });
-  await new Promise<void>((r) => mediaServer.listen(0, '127.0.0.1', r));
-  mediaBase = `http://127.0.0.1:${(mediaServer.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  mediaServer?.close();
   await h?.close();
   await s3?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -155,7 +144,10 @@ describe('the SigV4 signer', () => {
 describe('message media in the bucket', () => {
   it('stores an inbound MMS in the bucket (nothing on disk) and serves it back at its /uploads URL', async () => {
     const from = '+14155550901';
-    await inbound(from, { NumMedia: '1', MediaUrl0: `${mediaBase}/img.png`, MediaContentType0: 'image/png' });
+    const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
+    // The carrier's own media (the sandbox's, fetched in process; ADR 049).
+    const media = h.sandbox.addMedia(account?.accountSid ?? '', 'image/png', PNG);
+    await inbound(from, { NumMedia: '1', MediaUrl0: media, MediaContentType0: 'image/png' });
     const c = await contactOf(from);
     const [m] = await rows('select * from messages where contact_id = $1', [c.id]);
     expect(m.media).toHaveLength(1);

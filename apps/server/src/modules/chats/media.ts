@@ -4,11 +4,12 @@
 // carrier fetches an outgoing MMS's image from there, so it must be public).
 import crypto from 'node:crypto';
 import type { TMessageMedia } from '@stn/contracts/chats';
+import { keyOfUrl } from '../../platform/files.ts';
 import { decodeImage, type ImageExt } from '../../platform/storage.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
+import { carrierFor } from '../telephony/service.ts';
 
 export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
-const FETCH_TIMEOUT_MS = 10_000;
 
 const MIME: Record<string, string> = {
   png: 'image/png',
@@ -62,33 +63,51 @@ export async function storeOutgoingImage(
 }
 
 /**
- * A received MMS's media, fetched from the carrier (with the account's credentials, as Twilio's media
- * URLs may require). A file that cannot be fetched is skipped and logged: the text itself is kept.
+ * A received MMS's media, fetched from the carrier by the carrier adapter: only from the carrier's own
+ * hosts (Twilio's API and media CDN, or the sandbox in process), through the outbound guard, cut at
+ * MAX_MEDIA_BYTES while streaming (ADR 049). A file that cannot be fetched is skipped and logged: the text
+ * itself is kept. The keys of the files stored are pushed to `stored`, so that the caller removes them if
+ * its transaction does not commit.
  */
 export async function fetchIncomingMedia(
   ctx: Ctx,
   businessId: number,
   items: { url: string; contentType: string }[],
-  auth: { accountSid: string; authToken: string } | null,
+  stored: string[],
 ): Promise<TMessageMedia[]> {
   const out: TMessageMedia[] = [];
+  const carrier = await carrierFor(ctx).catch(() => null);
+  if (!carrier) return out;
   for (const item of items) {
     try {
-      const headers: Record<string, string> = {};
-      // The account's credentials go to the carrier's own host only.
-      if (auth && new URL(item.url).hostname.endsWith('.twilio.com'))
-        headers.authorization = `Basic ${Buffer.from(`${auth.accountSid}:${auth.authToken}`).toString('base64')}`;
-      const res = await fetch(item.url, { headers, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-      if (!res.ok) throw new Error(`media fetch answered ${res.status}`);
-      const bytes = Buffer.from(await res.arrayBuffer());
-      if (bytes.length > MAX_MEDIA_BYTES) throw new Error('media too large');
-      const type =
-        (item.contentType || res.headers.get('content-type') || '').split(';')[0]?.trim().toLowerCase() ?? '';
+      const res = await carrier.fetchMedia(item.url, { maxBytes: MAX_MEDIA_BYTES });
+      const type = (item.contentType || res.contentType).split(';')[0]?.trim().toLowerCase() ?? '';
       const ext = EXT[type] ?? 'bin';
-      out.push(await store(ctx, businessId, bytes, ext, type || 'application/octet-stream', `media.${ext}`));
+      const media = await store(
+        ctx,
+        businessId,
+        res.body,
+        ext,
+        type || 'application/octet-stream',
+        `media.${ext}`,
+      );
+      const key = keyOfUrl(media.url);
+      if (key) stored.push(key);
+      out.push(media);
     } catch (err) {
       ctx.deps.log.warn({ err, url: item.url }, 'incoming media not stored');
     }
   }
   return out;
+}
+
+/** Removes files stored for a message that was not recorded after all. */
+export async function removeStoredMedia(ctx: Ctx, keys: string[]): Promise<void> {
+  await Promise.all(
+    keys.map((key) =>
+      ctx.deps.storage
+        .delete(key)
+        .catch((err: unknown) => ctx.deps.log.warn({ err, key }, 'media not removed')),
+    ),
+  );
 }

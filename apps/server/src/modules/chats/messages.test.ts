@@ -1,7 +1,6 @@
 // Texting through the sandbox carrier: inbound once per MessageSid, keywords, status callbacks in any
 // order, compliance on every send, the monthly limit, media, realtime.
 import crypto from 'node:crypto';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -18,8 +17,6 @@ let number: string;
 let ctxA: Ctx;
 let ctxB: Ctx;
 let accountSid: string;
-let mediaServer: http.Server;
-let mediaBase: string;
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
@@ -85,15 +82,8 @@ beforeAll(async () => {
     ({ level: 'business', agencyId: s.agency.id, businessId: s.business.id }) as const;
   ctxA = tenantContext(h.t.app.deps, tenant(h.seed.a), { kind: 'system', source: 'seed', name: 'test' });
   ctxB = tenantContext(h.t.app.deps, tenant(h.seed.b), { kind: 'system', source: 'seed', name: 'test' });
-  mediaServer = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'image/png' });
-    res.end(PNG);
-  });
-  await new Promise<void>((r) => mediaServer.listen(0, '127.0.0.1', r));
-  mediaBase = `http://127.0.0.1:${(mediaServer.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  mediaServer?.close();
   await h?.close();
 });
 
@@ -163,7 +153,8 @@ describe('inbound texts', () => {
     )[0].number_of_messages;
     await inbound(from, 'look', {
       NumMedia: '1',
-      MediaUrl0: `${mediaBase}/img.png`,
+      // The carrier's own media (the sandbox's, fetched in process; ADR 049).
+      MediaUrl0: h.sandbox.addMedia(accountSid, 'image/png', PNG),
       MediaContentType0: 'image/png',
     });
     const c = await contactOf(from);

@@ -22,7 +22,7 @@ import { blockedAmong, isBlocked } from '../compliance/service.ts';
 import { findOrCreateContactByPhone, findOrCreateContactsByPhone, setOptOut } from '../contacts/service.ts';
 import { carrierAccountOf, numberTexted } from '../telephony/service.ts';
 import { messageReceived, messageStatusChanged } from './events.ts';
-import { fetchIncomingMedia } from './media.ts';
+import { fetchIncomingMedia, removeStoredMedia } from './media.ts';
 import { messages } from './tables.ts';
 import { countIncoming } from './usage.ts';
 
@@ -100,16 +100,10 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
   }
   // Blacklisted numbers (not whitelisted) are not let into the inbox, as they cannot request calls.
   if (await isBlocked(ctx, text.from)) return { kind: 'ignored' };
-  const media = text.media.length
-    ? await fetchIncomingMedia(
-        ctx,
-        number.businessId,
-        text.media,
-        await carrierAccountOf(deps, number.agencyId),
-      )
-    : [];
   const keyword = keywordOf(text.body);
   const sentAt = text.sentAt ?? new Date();
+  // Files stored for this text, removed again if the transaction does not commit.
+  const stored: string[] = [];
   return inTransaction(ctx, async (tx) => {
     const { contact, created } = await findOrCreateContactByPhone(tx, {
       phone: text.from,
@@ -117,7 +111,7 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
       source: 'sms',
       lastMessageAt: sentAt,
     });
-    const [row] = await tx.db
+    const [inserted] = await tx.db
       .insert(messages)
       .values({
         agency_id: number.agencyId,
@@ -126,18 +120,32 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
         install_id: number.installId,
         direction: 'in',
         body: text.body,
-        media,
+        media: [],
         status: 'received',
         carrier_sid: text.messageSid,
         from_number: text.from,
         to_number: text.to,
-        segments: messageCount('in', text.body, media.length),
+        segments: messageCount('in', text.body, 0),
         sent_at: sentAt,
       })
       .onConflictDoNothing({ target: messages.carrier_sid })
       .returning({ id: messages.id, segments: messages.segments });
     // A redelivery: the transaction rolls back (the contact's touch with it).
-    if (!row) throw DUPLICATE;
+    if (!inserted) throw DUPLICATE;
+    // The media are fetched once the row is ours: a concurrent redelivery waits on the row's unique index
+    // until this commits and is then a duplicate, so it never fetches nor stores a file (ADR 049).
+    let row = inserted;
+    if (text.media.length) {
+      const media = await fetchIncomingMedia(tx, number.businessId, text.media, stored);
+      if (media.length) {
+        const [updated] = await tx.db
+          .update(messages)
+          .set({ media, segments: messageCount('in', text.body, media.length) })
+          .where(eq(messages.id, inserted.id))
+          .returning({ id: messages.id, segments: messages.segments });
+        if (updated) row = updated;
+      }
+    }
     if (keyword === 'stop') await setOptOut(tx, { contactId: contact.id, optedOut: true });
     if (keyword === 'start') await setOptOut(tx, { contactId: contact.id, optedOut: false });
     tx.afterCommit(() =>
@@ -153,7 +161,8 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
       keyword,
     });
     return { kind: 'recorded', ctx, contactId: contact.id, installId: number.installId, keyword } as const;
-  }).catch((err: unknown) => {
+  }).catch(async (err: unknown) => {
+    await removeStoredMedia(ctx, stored);
     if (err === DUPLICATE) return { kind: 'duplicate' } as const;
     throw err;
   });

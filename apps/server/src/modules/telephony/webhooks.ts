@@ -5,6 +5,7 @@
 // at once: slow work (cancelling the other staff legs) runs after the answer.
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RECORDING_SID_PATTERN } from '../../platform/carrier/carrier.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { tenantContext } from '../../platform/tenancy/context.ts';
@@ -279,7 +280,7 @@ async function dialAction(deps: Deps, request: FastifyRequest, reply: FastifyRep
     if (caller?.role !== 'visitor') return send(reply, twiml(hangup()));
     const recordingSid = str(body, 'RecordingSid');
     const recordingUrl = str(body, 'RecordingUrl');
-    if (recordingSid && recordingUrl)
+    if (isRecordingSid(recordingSid) && recordingUrl)
       await storeCallRecording(ctx, call.id, recordingSid, recordingUrl, null);
     return send(
       reply,
@@ -295,12 +296,15 @@ async function dialAction(deps: Deps, request: FastifyRequest, reply: FastifyRep
     });
     const recordingSid = str(body, 'RecordingSid');
     const recordingUrl = str(body, 'RecordingUrl');
-    if (recordingSid && recordingUrl)
+    if (isRecordingSid(recordingSid) && recordingUrl)
       await storeCallRecording(ctx, call.id, recordingSid, recordingUrl, null);
   }
   if (completed) return send(reply, twiml(hangup()));
   return send(reply, twiml(say('The caller did not answer. Goodbye.'), hangup()));
 }
+
+/** A recording is kept by its sid, fetched later from the carrier by that sid: never a URL (ADR 049). */
+const isRecordingSid = (sid: string) => RECORDING_SID_PATTERN.test(sid);
 
 async function storeCallRecording(
   ctx: Ctx,
@@ -333,7 +337,7 @@ async function recordingStatus(deps: Deps, request: FastifyRequest, reply: Fasti
   if (recordingStatusValue && recordingStatusValue !== 'completed') return empty(reply);
   const sid = str(body, 'RecordingSid');
   const url = str(body, 'RecordingUrl');
-  if (!sid || !url) return empty(reply);
+  if (!isRecordingSid(sid) || !url) return empty(reply);
   const duration = num(str(body, 'RecordingDuration'));
   if (query.voicemail === '1') {
     const voicemailLeg = leg.role === 'missed_message' || (call.kind === 'inbound' && leg.role === 'visitor');

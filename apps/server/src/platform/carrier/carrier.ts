@@ -85,6 +85,11 @@ export type CarrierCall = {
 };
 
 export type RecordingAudio = { contentType: string; body: Buffer };
+/** A received MMS's file, as the carrier keeps it. */
+export type CarrierMedia = { contentType: string; body: Buffer };
+
+/** A recording's sid (Twilio's form): recordings are fetched by sid from the carrier, never by a URL. */
+export const RECORDING_SID_PATTERN = /^RE[0-9a-fA-F]{32}$/;
 
 export type CreateMessageInput = {
   to: E164;
@@ -158,8 +163,14 @@ export interface Carrier {
   fetchCall(callSid: string): Promise<CarrierCall>;
   /** Status canceled (not answered yet) or completed (hang up), or new TwiML (url/twiml) for a live call. */
   updateCall(callSid: string, input: UpdateCallInput): Promise<CarrierCall>;
-  /** A recording's audio by its sid or its RecordingUrl (a WAV file). */
-  fetchRecordingAudio(recording: string): Promise<RecordingAudio>;
+  /** A recording's audio (a WAV file) by its sid (RE...); anything else is a 404 CarrierError. */
+  fetchRecordingAudio(recordingSid: string): Promise<RecordingAudio>;
+  /**
+   * A received MMS's media URL, fetched only from the carrier's own hosts (with the account's credentials
+   * where the carrier wants them), through the outbound guard; at most `maxBytes`. A URL elsewhere is a
+   * 403 CarrierError, fetched from nowhere.
+   */
+  fetchMedia(url: string, opts: { maxBytes: number }): Promise<CarrierMedia>;
   createMessage(input: CreateMessageInput): Promise<CarrierMessage>;
   fetchMessage(sid: string): Promise<FetchedMessage>;
   searchAvailableNumbers(search: AvailableNumberSearch): Promise<AvailableNumber[]>;

@@ -135,8 +135,10 @@ describe('the sandbox carrier in the platform', () => {
     expect(ranged.rawPayload.toString('ascii', 8, 12)).toBe('WAVE');
     const outside = await t.app.inject({ method: 'GET', url: path, headers: { range: 'bytes=99999999-' } });
     expect(outside.statusCode).toBe(416);
-    const audio = await c.fetchRecordingAudio(url);
+    const audio = await c.fetchRecordingAudio(String(recorded.RecordingSid));
     expect(audio.body.subarray(8, 12).toString('ascii')).toBe('WAVE');
+    // A recording is fetched by its sid, never by a URL (ADR 049).
+    await expect(c.fetchRecordingAudio(url)).rejects.toMatchObject({ name: 'CarrierError', status: 404 });
     expect(
       (await t.app.inject({ method: 'GET', url: `/sandbox/recordings/RE${'0'.repeat(32)}` })).statusCode,
     ).toBe(404);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Outbound } from '../outbound/guard.ts';
 import { type Carrier, type CarrierAccount, CarrierError } from './carrier.ts';
 import type { TwilioSandbox } from './sandbox/sandbox.ts';
 import { fetchTransport, type WebhookTransport } from './sandbox/webhook-caller.ts';
@@ -30,7 +31,7 @@ export const ACCOUNT_SID_PATTERN = /^AC[0-9a-fA-F]{32}$/;
 const sandboxOff = () =>
   new CarrierError('The sandbox carrier is switched off on this server (CARRIER_SANDBOX).', null, 503);
 
-export function createCarrierDeps(sandbox: TwilioSandbox | null): CarrierDeps {
+export function createCarrierDeps(sandbox: TwilioSandbox | null, outbound?: Outbound): CarrierDeps {
   // One adapter per account and token: building the SDK client is not free, callbacks come in bursts.
   const cache = new Map<string, Carrier>();
   const remember = (key: string, make: () => Carrier) => {
@@ -53,7 +54,10 @@ export function createCarrierDeps(sandbox: TwilioSandbox | null): CarrierDeps {
         sandbox.ensureAccount({ sid: accountSid, authToken });
         return remember(`s:${accountSid}:${authToken}`, () => sandbox.carrier(accountSid, authToken));
       }
-      return remember(`t:${accountSid}:${authToken}`, () => new TwilioCarrier({ accountSid, authToken }));
+      return remember(
+        `t:${accountSid}:${authToken}`,
+        () => new TwilioCarrier({ accountSid, authToken, ...(outbound ? { outbound } : {}) }),
+      );
     },
     async verify({ accountSid, authToken }) {
       if (!ACCOUNT_SID_PATTERN.test(accountSid)) throw badSid();

@@ -1,10 +1,12 @@
 import twilio from 'twilio';
+import { createOutbound, hostAllowed, type Outbound, OutboundError } from '../outbound/guard.ts';
 import type {
   AvailableNumber,
   CallStatus,
   Carrier,
   CarrierAccount,
   CarrierCall,
+  CarrierMedia,
   CarrierMessage,
   FetchedMessage,
   IncomingNumber,
@@ -12,7 +14,19 @@ import type {
   MessageStatus,
   RecordingAudio,
 } from './carrier.ts';
-import { CarrierError } from './carrier.ts';
+import { CarrierError, RECORDING_SID_PATTERN } from './carrier.ts';
+
+/** Where Twilio's media come from: its API (MediaUrl) and its media CDN; redirects from there are followed
+ * under the guard's address rules (ADR 049). Https only. */
+export const TWILIO_MEDIA_HOSTS = ['api.twilio.com', '*.twiliocdn.com'] as const;
+const TWILIO_API_HOST = 'api.twilio.com';
+/** A recording (WAV, 8 kHz, two channels) of about an hour and a half. */
+export const RECORDING_MAX_BYTES = 160 * 1024 * 1024;
+const RECORDING_TIMEOUT_MS = 60_000;
+const MEDIA_TIMEOUT_MS = 15_000;
+
+/** The process's guard for the adapter's own fetches (recordings, media) unless one is given. */
+let sharedOutbound: Outbound | undefined;
 
 /** The SDK's pluggable HTTP client (its RequestClient interface); the sandbox provides one. */
 export type TwilioHttpClient = NonNullable<twilio.ClientOpts['httpClient']>;
@@ -22,6 +36,8 @@ export type TwilioCarrierOptions = {
   authToken: string;
   /** Where the SDK's requests go; the real Twilio API when absent. */
   httpClient?: TwilioHttpClient;
+  /** The outbound guard recordings and media are fetched through (the platform's; tests give a spy). */
+  outbound?: Outbound;
 };
 
 /** Turn the SDK's RestException (and any other failure) into our CarrierError. */
@@ -30,6 +46,12 @@ function carrierError(error: unknown): Error {
     return new CarrierError(error.message, error.code ?? null, error.status, error.moreInfo ?? null);
   }
   if (error instanceof CarrierError) return error;
+  if (error instanceof OutboundError)
+    return new CarrierError(
+      `The carrier's file could not be fetched: ${error.message}`,
+      null,
+      error.reason === 'too-large' ? 413 : 502,
+    );
   // No answer at all (network, DNS, timeout): the carrier is unreachable.
   const message = error instanceof Error ? error.message : String(error);
   return new CarrierError(`The carrier could not be reached: ${message}`, null, 502);
@@ -52,11 +74,19 @@ const capabilities = (c: unknown) => {
 /** The production carrier: the official `twilio` SDK on one account (an agency's own). */
 export class TwilioCarrier implements Carrier {
   readonly client: twilio.Twilio;
+  private readonly outbound: Outbound;
 
   constructor(readonly options: TwilioCarrierOptions) {
     this.client = twilio(options.accountSid, options.authToken, {
       ...(options.httpClient ? { httpClient: options.httpClient } : {}),
     });
+    sharedOutbound ??= createOutbound();
+    this.outbound = options.outbound ?? sharedOutbound;
+  }
+
+  private basicAuth(): Record<string, string> {
+    const { accountSid, authToken } = this.options;
+    return { authorization: `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}` };
   }
 
   fetchAccount(): Promise<CarrierAccount> {
@@ -126,30 +156,51 @@ export class TwilioCarrier implements Carrier {
   }
 
   /**
-   * The recording's WAV: `<RecordingUrl>.wav` (or the recording's media URL from its sid), fetched with
-   * the account's credentials.
+   * The recording's WAV, from the account's Recordings on Twilio's API by its sid, with the account's
+   * credentials. A sid is never a URL: whatever else is given is a 404, fetched from nowhere (ADR 049).
    */
-  fetchRecordingAudio(recording: string): Promise<RecordingAudio> {
+  fetchRecordingAudio(recordingSid: string): Promise<RecordingAudio> {
     return guarded(async () => {
-      const { accountSid, authToken } = this.options;
-      const base = /^https?:\/\//.test(recording)
-        ? recording.replace(/\.(wav|mp3|json)$/, '')
-        : `https://api.twilio.com/2010-04-01/Accounts/${accountSid}/Recordings/${recording}`;
-      const res = await fetch(`${base}.wav`, {
-        headers: { authorization: `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}` },
-        signal: AbortSignal.timeout(30_000),
+      if (!RECORDING_SID_PATTERN.test(recordingSid))
+        throw new CarrierError('The requested resource was not found', 20404, 404);
+      const { accountSid } = this.options;
+      const url = `https://${TWILIO_API_HOST}/2010-04-01/Accounts/${accountSid}/Recordings/${recordingSid}.wav`;
+      const res = await this.outbound.fetch(url, {
+        maxBytes: RECORDING_MAX_BYTES,
+        timeoutMs: RECORDING_TIMEOUT_MS,
+        allowHosts: [TWILIO_API_HOST],
+        credentials: this.basicAuth(),
       });
-      if (!res.ok) {
+      if (res.status < 200 || res.status >= 300) {
         throw new CarrierError(
           `The recording could not be fetched (HTTP ${res.status})`,
           res.status === 404 ? 20404 : null,
           res.status,
         );
       }
-      return {
-        contentType: res.headers.get('content-type') ?? 'audio/wav',
-        body: Buffer.from(await res.arrayBuffer()),
-      };
+      return { contentType: String(res.headers['content-type'] ?? 'audio/wav'), body: res.body };
+    });
+  }
+
+  /** A MediaUrl of an inbound MMS: from Twilio's hosts only, the credentials to its API only. */
+  fetchMedia(url: string, opts: { maxBytes: number }): Promise<CarrierMedia> {
+    return guarded(async () => {
+      const u = URL.canParse(url) ? new URL(url) : null;
+      if (u?.protocol !== 'https:' || !hostAllowed(u.hostname, TWILIO_MEDIA_HOSTS))
+        throw new CarrierError(
+          `Media must come from the carrier's own hosts, not ${u?.host ?? url}`,
+          null,
+          403,
+        );
+      const res = await this.outbound.fetch(u.toString(), {
+        maxBytes: opts.maxBytes,
+        timeoutMs: MEDIA_TIMEOUT_MS,
+        allowHosts: TWILIO_MEDIA_HOSTS,
+        ...(u.hostname === TWILIO_API_HOST ? { credentials: this.basicAuth() } : {}),
+      });
+      if (res.status < 200 || res.status >= 300)
+        throw new CarrierError(`The media could not be fetched (HTTP ${res.status})`, null, res.status);
+      return { contentType: String(res.headers['content-type'] ?? ''), body: res.body };
     });
   }
 

@@ -357,7 +357,7 @@ describe('simulated phones and the TwiML interpreter', () => {
       RecordingSource: 'RecordVerb',
       RecordingDuration: '8',
     });
-    const audio = await sandbox.carrier(account.sid).fetchRecordingAudio(String(action.RecordingUrl));
+    const audio = await sandbox.carrier(account.sid).fetchRecordingAudio(String(action.RecordingSid));
     expect(audio.contentType).toBe('audio/wav');
     expect(audio.body.subarray(0, 4).toString('ascii')).toBe('RIFF');
     expect(audio.body.readUInt32LE(24)).toBe(8000); // sample rate

@@ -1,5 +1,13 @@
 import crypto from 'node:crypto';
-import { type CallEvent, type CallStatus, CarrierError, isE164, type MessageStatus } from '../carrier.ts';
+import {
+  type CallEvent,
+  type CallStatus,
+  CarrierError,
+  type CarrierMedia,
+  isE164,
+  type MessageStatus,
+  RECORDING_SID_PATTERN,
+} from '../carrier.ts';
 import { TwilioCarrier, type TwilioHttpClient } from '../twilio-carrier.ts';
 import { recordingWav } from './audio.ts';
 import { realClock, type SandboxClock } from './clock.ts';
@@ -156,7 +164,22 @@ export type SandboxOptions = {
   publicBase?: string;
   /** Told of every failure kept in `errors` (the platform logs them). */
   onError?: (error: unknown) => void;
+  /**
+   * Where recordings' WAV files are kept (the platform's file store), so that a restarted process still
+   * plays the recordings and voicemails its lists link; in memory only when absent.
+   */
+  store?: RecordingStore;
 };
+
+/** What the sandbox needs of the platform's file store. */
+export type RecordingStore = {
+  put(key: string, bytes: Buffer, contentType: string): Promise<unknown>;
+  read(key: string): Promise<Buffer | null>;
+};
+
+/** The file store's key of a sandbox recording (per account, so one account never reads another's). */
+export const recordingKey = (accountSid: string, sid: string) =>
+  `sandbox/recordings/${accountSid}/${sid}.wav`;
 
 /** What the SDK's RequestClient.request() receives (see twilio/lib/base/RequestClient.d.ts). */
 type SdkRequest = {
@@ -246,14 +269,33 @@ class SandboxTwilioCarrier extends TwilioCarrier {
     super({ accountSid, authToken, httpClient: sandbox.httpClient });
   }
 
-  override async fetchRecordingAudio(recording: string): Promise<{ contentType: string; body: Buffer }> {
-    const sid = /RE[0-9a-f]{32}/.exec(recording)?.[0] ?? '';
-    const rec = this.sandbox.recordings.get(sid);
+  override async fetchRecordingAudio(recordingSid: string): Promise<{ contentType: string; body: Buffer }> {
+    const sid = RECORDING_SID_PATTERN.test(recordingSid) ? recordingSid : '';
+    const notFound = () =>
+      new CarrierError(`The requested resource ${sid || 'recording'} was not found`, 20404, 404);
     const account = this.sandbox.accounts.get(this.options.accountSid);
-    if (!rec || rec.accountSid !== this.options.accountSid || account?.authToken !== this.options.authToken) {
-      throw new CarrierError(`The requested resource ${sid || recording} was not found`, 20404, 404);
+    if (!sid || account?.authToken !== this.options.authToken) throw notFound();
+    const rec = this.sandbox.recordings.get(sid);
+    if (rec) {
+      if (rec.accountSid !== this.options.accountSid) throw notFound();
+      return { contentType: 'audio/wav', body: this.sandbox.recordingAudio(sid) ?? Buffer.alloc(0) };
     }
-    return { contentType: 'audio/wav', body: this.sandbox.recordingAudio(sid) ?? Buffer.alloc(0) };
+    // Recorded before this process started: kept in the file store.
+    const kept = await this.sandbox.store?.read(recordingKey(this.options.accountSid, sid));
+    if (!kept) throw notFound();
+    return { contentType: 'audio/wav', body: kept };
+  }
+
+  /** The sandbox's own media URLs only, read in process (never a network fetch). */
+  override async fetchMedia(url: string, opts: { maxBytes: number }): Promise<CarrierMedia> {
+    const m = /^(.*)\/sandbox\/media\/(ME[0-9a-f]{32})$/.exec(url);
+    if (!m || m[1] !== this.sandbox.publicBase)
+      throw new CarrierError("Media must come from the carrier's own hosts", null, 403);
+    const item = this.sandbox.media.get(m[2] ?? '');
+    if (!item || item.accountSid !== this.options.accountSid)
+      throw new CarrierError(`The requested resource ${m[2]} was not found`, 20404, 404);
+    if (item.body.length > opts.maxBytes) throw new CarrierError('The media is too large', null, 413);
+    return { contentType: item.contentType, body: item.body };
   }
 }
 
@@ -268,6 +310,8 @@ export class TwilioSandbox {
   readonly incomingNumbers = new Map<string, SandboxIncomingNumber>();
   readonly callerIds = new Map<string, SandboxCallerId>();
   readonly recordings = new Map<string, SandboxRecording>();
+  /** Files of texts the sandbox's phones send (MMS), at `${publicBase}/sandbox/media/ME...`. */
+  readonly media = new Map<string, { accountSid: string; contentType: string; body: Buffer }>();
   readonly phones: SandboxPhones;
   readonly twiml: TwimlInterpreter;
   /**
@@ -278,6 +322,7 @@ export class TwilioSandbox {
   /** The SDK's RequestClient, answered in process. */
   readonly httpClient: TwilioHttpClient;
   private readonly onError: ((error: unknown) => void) | undefined;
+  readonly store: RecordingStore | undefined;
   private listeners = new Set<() => void>();
   private changePending = false;
 
@@ -287,6 +332,7 @@ export class TwilioSandbox {
     this.timings = { ...DEFAULT_TIMINGS, ...options.timings };
     this.publicBase = (options.publicBase ?? 'http://localhost:3000').replace(/\/+$/, '');
     this.onError = options.onError;
+    this.store = options.store;
     this.phones = new SandboxPhones(this);
     this.twiml = new TwimlInterpreter(this);
     const client = { request: (opts: SdkRequest) => this.request(opts) };
@@ -389,6 +435,14 @@ export class TwilioSandbox {
     const rec = this.recordings.get(recordingSid);
     if (!rec) return null;
     return recordingWav(rec.duration, rec.channels, rec.sid.charCodeAt(2));
+  }
+
+  /** Keeps a file a phone sends with a text (the oldest forgotten past MAX_KEPT) and answers its MediaUrl. */
+  addMedia(accountSid: string, contentType: string, body: Buffer): string {
+    const sid = sandboxSid('ME');
+    this.media.set(sid, { accountSid, contentType, body });
+    if (this.media.size > MAX_KEPT) this.media.delete(this.media.keys().next().value as string);
+    return `${this.publicBase}/sandbox/media/${sid}`;
   }
 
   recordingUrl(sid: string): string {
@@ -1010,6 +1064,12 @@ export class TwilioSandbox {
       dateCreated: this.clock.now(),
     };
     this.recordings.set(rec.sid, rec);
+    // Kept on the file store as well, for the process that starts after this one (tracked by the clock).
+    const audio = this.store && this.recordingAudio(rec.sid);
+    if (this.store && audio)
+      this.clock.track(
+        this.store.put(recordingKey(rec.accountSid, rec.sid), audio, 'audio/wav').catch((e) => this.fail(e)),
+      );
     return rec;
   }
 
