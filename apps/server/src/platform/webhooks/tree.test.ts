@@ -1,3 +1,4 @@
+import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, login, seedTenants, snapshot, type TestApp } from '../../../test/helpers.ts';
 import { type FormBody, twilioSignature } from './tree.ts';
@@ -56,7 +57,12 @@ afterAll(async () => {
 const params = { AccountSid: SID, From: '+15550001111', To: '+15550002222', Body: 'Hello there' };
 const form = (p: Record<string, string>) => new URLSearchParams(p).toString();
 
-function send(p: Record<string, string>, signature?: string, url = URL_PATH) {
+function send(
+  p: Record<string, string> | string,
+  signature?: string,
+  url = URL_PATH,
+  headers: Record<string, string> = {},
+) {
   return t.app.inject({
     method: 'POST',
     url,
@@ -64,8 +70,9 @@ function send(p: Record<string, string>, signature?: string, url = URL_PATH) {
       host: HOST,
       'content-type': 'application/x-www-form-urlencoded',
       ...(signature !== undefined ? { 'x-twilio-signature': signature } : {}),
+      ...headers,
     },
-    payload: form(p),
+    payload: typeof p === 'string' ? p : form(p),
   });
 }
 
@@ -103,6 +110,91 @@ describe('/webhooks', () => {
     expect(await snapshot(t.pool, TABLES)).toEqual(before);
   });
 
+  it("agrees with the twilio SDK's validateRequest: port or none, ' or %27, repeated values", async () => {
+    const sign = (url: string, p: Record<string, string | string[]>) =>
+      twilio.getExpectedTwilioSignature(AUTH_TOKEN, url, p);
+    const path = "/webhooks/test/twilio/sms?tenant=a&name=O'Brien";
+    const repeated = `${form(params)}&MediaUrl=x&MediaUrl=x`;
+    const repeatedParams = { ...params, MediaUrl: ['x', 'x'] };
+    const vectors: {
+      name: string;
+      url: string;
+      host: string;
+      signedUrl: string;
+      body: string | Record<string, string>;
+      p: Record<string, string | string[]>;
+    }[] = [
+      // Signed with the default port, received without it; and the other way round.
+      {
+        name: 'signed with :80',
+        url: URL_PATH,
+        host: HOST,
+        signedUrl: `http://${HOST}:80${URL_PATH}`,
+        body: params,
+        p: params,
+      },
+      {
+        name: 'received with :80',
+        url: URL_PATH,
+        host: `${HOST}:80`,
+        signedUrl: FULL_URL,
+        body: params,
+        p: params,
+      },
+      // A quote in the query, signed as written or escaped.
+      {
+        name: "' as written",
+        url: path,
+        host: HOST,
+        signedUrl: `http://${HOST}${path}`,
+        body: params,
+        p: params,
+      },
+      {
+        name: "' as %27",
+        url: path,
+        host: HOST,
+        signedUrl: `http://${HOST}${path.replace("'", '%27')}`,
+        body: params,
+        p: params,
+      },
+      // A parameter repeated with the same value (the SDK signs each distinct value once).
+      {
+        name: 'repeated values',
+        url: URL_PATH,
+        host: HOST,
+        signedUrl: FULL_URL,
+        body: repeated,
+        p: repeatedParams,
+      },
+    ];
+    for (const v of vectors) {
+      const signature = sign(v.signedUrl, v.p);
+      const sdk = twilio.validateRequest(AUTH_TOKEN, signature, `http://${v.host}${v.url}`, v.p);
+      expect(sdk, v.name).toBe(true);
+      const res = await send(v.body, signature, v.url, { host: v.host });
+      expect(res.statusCode, v.name).toBe(200);
+    }
+    // Behind proxies that each add a scheme: Twilio called https, the last proxy spoke http.
+    const viaProxies = sign(`https://${HOST}${URL_PATH}`, params);
+    const proxied = await send(params, viaProxies, URL_PATH, { 'x-forwarded-proto': 'https, http' });
+    expect(proxied.statusCode).toBe(200);
+    // And refuses what the SDK refuses: another token, another path, a changed value.
+    const refused = [
+      { url: URL_PATH, signature: twilio.getExpectedTwilioSignature('other', FULL_URL, params), p: params },
+      {
+        url: URL_PATH,
+        signature: sign(`http://${HOST}/webhooks/test/twilio/other?tenant=a`, params),
+        p: params,
+      },
+      { url: URL_PATH, signature: sign(FULL_URL, params), p: { ...params, Body: 'changed' } },
+    ];
+    for (const r of refused) {
+      expect(twilio.validateRequest(AUTH_TOKEN, r.signature, FULL_URL, r.p)).toBe(false);
+      expect((await send(r.p as Record<string, string>, r.signature, r.url)).statusCode).toBe(403);
+    }
+  });
+
   it('answers a handler failure with empty TwiML, never the JSON envelope or internals', async () => {
     const p = { ...params, Body: 'boom' };
     const res = await send(p, twilioSignature(AUTH_TOKEN, FULL_URL, p));
@@ -116,6 +208,26 @@ describe('/webhooks', () => {
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.body).not.toContain('success');
+  });
+
+  it('answers 405 with Allow: POST to any other method on a webhook path, never the web app', async () => {
+    const handledBefore405 = handled.length;
+    for (const method of ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const) {
+      for (const url of [
+        '/webhooks/test/twilio/sms',
+        '/webhooks/twilio/voice',
+        '/webhooks/twilio/sms-in?x=1',
+      ]) {
+        const res = await t.app.inject({ method, url, headers: { host: HOST } });
+        expect(res.statusCode, `${method} ${url}`).toBe(405);
+        expect(res.headers.allow, `${method} ${url}`).toBe('POST');
+        expect(String(res.headers['content-type'])).not.toContain('html');
+      }
+    }
+    const unknown = await t.app.inject({ method: 'GET', url: '/webhooks/twilio/nothing-here' });
+    expect(unknown.statusCode).toBe(404);
+    expect(String(unknown.headers['content-type'])).toMatch(/^text\/plain/);
+    expect(handled).toHaveLength(handledBefore405);
   });
 
   it('keeps the auth token sealed in the database', async () => {

@@ -5,6 +5,7 @@
 // for Twilio, which would otherwise read our JSON as instructions (ADR 015).
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import twilio from 'twilio';
 import { hasNul } from '../http/input-hygiene.ts';
 
 export type FormBody = Record<string, string | string[]>;
@@ -55,6 +56,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     webhookProvider?: string;
+    /** A route that only answers 405 (a webhook path called with another method). */
+    webhookWrongMethod?: boolean;
   }
 }
 
@@ -107,7 +110,7 @@ export async function webhookTree(app: FastifyInstance, opts: { registry: Webhoo
   });
 
   app.addHook('preHandler', async (request, reply) => {
-    if (request.is404) return;
+    if (request.is404 || request.routeOptions.config.webhookWrongMethod) return;
     const provider = providerOf(request);
     request.webhookUrl = fullUrlOf(request);
     // A route without a known provider is a wiring mistake: refuse rather than run unverified.
@@ -133,6 +136,7 @@ export async function webhookTree(app: FastifyInstance, opts: { registry: Webhoo
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).type(PLAIN.type).send('Not Found'));
 
+  const methods = new Map<string, Set<string>>();
   for (const r of registry.routes) {
     if (!registry.providers.has(r.provider))
       throw new Error(`webhooks: ${r.url} names unknown provider ${r.provider}`);
@@ -143,8 +147,35 @@ export async function webhookTree(app: FastifyInstance, opts: { registry: Webhoo
       schema: { hide: true },
       handler: r.handler,
     });
+    const known = methods.get(r.url) ?? new Set<string>();
+    known.add(r.method);
+    methods.set(r.url, known);
   }
+  // Providers POST (a few GET): any other method is a 405 naming the allowed ones, never the web app's
+  // page (whose catch-all would otherwise answer a GET). Unknown paths are a plain 404 for every method.
+  const wrongMethod = (allow: string) => (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.status(405).header('allow', allow).type(PLAIN.type).send('Method Not Allowed');
+  for (const [url, known] of methods) {
+    const others = ALL_METHODS.filter((m) => !known.has(m) && !(m === 'HEAD' && known.has('GET')));
+    if (others.length === 0) continue;
+    app.route({
+      method: others,
+      url,
+      config: { webhookWrongMethod: true },
+      schema: { hide: true },
+      handler: wrongMethod([...known].join(', ')),
+    });
+  }
+  app.route({
+    method: ALL_METHODS.filter((m) => m !== 'POST'),
+    url: '/*',
+    config: { webhookWrongMethod: true },
+    schema: { hide: true },
+    handler: (_request, reply) => reply.status(404).type(PLAIN.type).send('Not Found'),
+  });
 }
+
+const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
  * Twilio's scheme: X-Twilio-Signature = base64(HMAC-SHA1(authToken, fullUrl + each POST parameter's
@@ -154,7 +185,8 @@ export function twilioSignature(authToken: string, fullUrl: string, params: Form
   let data = fullUrl;
   for (const key of Object.keys(params).sort()) {
     const value = params[key];
-    for (const v of Array.isArray(value) ? [...value].sort() : [value]) data += key + v;
+    // Each distinct value once, sorted, as the SDK signs (getExpectedTwilioSignature).
+    for (const v of Array.isArray(value) ? [...new Set(value)].sort() : [value]) data += key + v;
   }
   return crypto.createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
 }
@@ -179,9 +211,27 @@ export function twilioProvider(
       if (!sid) return false;
       const token = await resolveAuthToken(sid, request);
       if (!token) return false;
-      const expected = Buffer.from(twilioSignature(token, fullUrl, body));
-      const actual = Buffer.from(given);
-      return expected.length === actual.length && crypto.timingSafeEqual(expected, actual);
+      // The SDK's own check (ADR 049): the URL with and without its port, as received and as normalized
+      // (' or %27), repeated values once each. Behind a chain of proxies Twilio's scheme is the first of
+      // X-Forwarded-Proto, Fastify's the last: each one listed is tried, the signature being the proof.
+      return schemesOf(request, fullUrl).some((url) => {
+        try {
+          return twilio.validateRequest(token, given, url, body);
+        } catch {
+          return false;
+        }
+      });
     },
   };
+}
+
+/** The full URL with each scheme the request may have been made with (see twilioProvider). */
+function schemesOf(request: FastifyRequest, fullUrl: string): string[] {
+  const header = request.headers['x-forwarded-proto'];
+  const listed = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((p) => p.trim().toLowerCase())
+    .filter((p) => p === 'http' || p === 'https');
+  const rest = fullUrl.slice(fullUrl.indexOf('://'));
+  return [fullUrl, ...listed.map((p) => `${p}${rest}`).filter((u) => u !== fullUrl)];
 }
