@@ -1,5 +1,6 @@
 import { formatSize } from '@stn/contracts/format';
 import { invalid } from './http/errors.ts';
+import { svgProblem } from './svg.ts';
 
 // Images sent as data URLs (logos, favicons): decoded and checked by their bytes, never trusted by the
 // declared type alone, since they are served from our own origin.
@@ -32,12 +33,9 @@ function contentMatches(ext: ImageExt, buf: Buffer): boolean {
         head.subarray(0, 4).toString('latin1') === 'RIFF' &&
         head.subarray(8, 12).toString('latin1') === 'WEBP'
       );
-    case 'svg': {
-      const text = buf.toString('utf8');
-      // An SVG that can run script is refused outright (uploads are also served sandboxed).
-      if (/<script|\bon[a-z]+\s*=|javascript:|<foreignObject|&#/i.test(text)) return false;
-      return /<svg[\s>]/i.test(text);
-    }
+    case 'svg':
+      // Checked by parsing in decodeImage (./svg.ts).
+      return true;
   }
 }
 
@@ -55,9 +53,15 @@ export function decodeImage(
   const bytes = Buffer.from(m[2].replace(/\s/g, ''), 'base64');
   if (bytes.length > opts.maxBytes)
     throw invalid('data', opts.tooLargeKey, { size: formatSize(opts.maxBytes) });
-  // A DTD can declare entities that expand without end or read other files: refused, with its own reason.
-  if (ext === 'svg' && /<!(DOCTYPE|ENTITY)/i.test(bytes.toString('utf8')))
-    throw invalid('data', 'validation.svg_dtd');
+  if (ext === 'svg') {
+    // Parsed as XML (ADR 049). A DTD can declare entities that expand without end or read other files;
+    // script, handlers, javascript: links and embedded documents are refused: each with its own reason.
+    const text = bytes.toString('utf8');
+    const problem = /<!(DOCTYPE|ENTITY)/i.test(text) ? 'dtd' : svgProblem(text);
+    if (problem === 'dtd') throw invalid('data', 'validation.svg_dtd');
+    if (problem === 'active') throw invalid('data', 'validation.svg_active');
+    if (problem === 'invalid') throw invalid('data', opts.invalidKey);
+  }
   if (bytes.length === 0 || !contentMatches(ext, bytes)) throw invalid('data', opts.invalidKey);
   return { bytes, ext };
 }

@@ -557,7 +557,24 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
       url,
       { type: 'loginLogo', data: dataUrl('image/svg+xml', Buffer.from('<svg onload="alert(1)"></svg>')) },
       422,
-      'The image must be a PNG, JPEG, GIF, WEBP or SVG file.',
+      'The SVG image must not contain scripts, event handlers, javascript: links or embedded content.',
+    );
+    // A namespaced script element (parsed, not grepped: ADR 049), on the header logo.
+    await refused(
+      tok(c.seed.a.agencyAdmin),
+      'POST',
+      url,
+      {
+        type: 'headerLogo',
+        data: dataUrl(
+          'image/svg+xml',
+          Buffer.from(
+            '<svg:svg xmlns:svg="http://www.w3.org/2000/svg"><svg:script>alert(1)</svg:script></svg:svg>',
+          ),
+        ),
+      },
+      422,
+      'The SVG image must not contain scripts, event handlers, javascript: links or embedded content.',
     );
     // Entity-encoded script (&#x6A;avascript:) does not slip past the check either.
     await refused(
@@ -569,7 +586,7 @@ describe('POST /v1/agencies/image/{id} and DELETE /v1/agencies/image/{id}/{type}
         data: dataUrl('image/svg+xml', Buffer.from('<svg><a href="&#x6A;avascript:alert(1)">x</a></svg>')),
       },
       422,
-      'The image must be a PNG, JPEG, GIF, WEBP or SVG file.',
+      'The SVG image must not contain scripts, event handlers, javascript: links or embedded content.',
     );
     const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]);
     await refused(

@@ -333,6 +333,45 @@ describe('embed code, images, agents, telephony status', () => {
     await c.api.del(token, `${base}/${made.id}`);
   });
 
+  it('refuses an SVG logo or widget icon that can run script, however it is spelled (parsed, not grepped)', async () => {
+    const token = await admin();
+    const made = await create('Svg attacks');
+    const svg = (body: string) => `data:image/svg+xml;base64,${Buffer.from(body).toString('base64')}`;
+    const NS = 'xmlns="http://www.w3.org/2000/svg"';
+    const attacks = [
+      `<svg:svg xmlns:svg="http://www.w3.org/2000/svg"><svg:script>alert(1)</svg:script></svg:svg>`,
+      `<svg ${NS}><x:script xmlns:x="http://www.w3.org/2000/svg">alert(1)</x:script></svg>`,
+      `<svg ${NS}><SCRIPT>alert(1)</SCRIPT></svg>`,
+      `<svg ${NS} onload="alert(1)"/>`,
+      `<svg ${NS}><rect x:onclick="alert(1)" xmlns:x="http://www.w3.org/2000/svg"/></svg>`,
+      `<svg ${NS} xmlns:xlink="http://www.w3.org/1999/xlink"><a xlink:href="javascript:alert(1)"><text>x</text></a></svg>`,
+      `<svg ${NS}><a href=" jav&#x09;ascript:alert(1)"><text>x</text></a></svg>`,
+      `<svg ${NS}><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="https://evil.example"/></foreignObject></svg>`,
+      `<svg ${NS}><a href="#"><set attributeName="href" to="javascript:alert(1)"/></a></svg>`,
+      `<svg ${NS}><use href="data:image/svg+xml;base64,PHN2Zz48L3N2Zz4="/></svg>`,
+      `<?xml-stylesheet href="https://evil.example/x.css"?><svg ${NS}/>`,
+    ];
+    const before = await snapshot(c.t.pool, TABLES);
+    for (const type of ['logo', 'widgetIcon'])
+      for (const body of attacks)
+        expect422(
+          await c.api.post(token, `${base}/${made.id}/${type}`, { data: svg(body) }),
+          'data',
+          'The SVG image must not contain scripts, event handlers, javascript: links or embedded content.',
+        );
+    // Not XML at all is not an image.
+    const broken = await c.api.post(token, `${base}/${made.id}/logo`, { data: svg(`<svg ${NS}><g></svg>`) });
+    expect(broken.statusCode).toBe(422);
+    expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
+    // A plain drawing, with a style, a gradient, links and text, is fine.
+    const fine = svg(
+      `<?xml version="1.0"?><svg ${NS} xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10"><style>.a{fill:red}</style><defs><linearGradient id="g"/></defs><rect class="a" width="10" height="10" fill="url(#g)"/><use xlink:href="#g"/><a href="https://example.com"><text>Hi &amp; bye</text></a></svg>`,
+    );
+    const ok = await c.api.post(token, `${base}/${made.id}/logo`, { data: fine });
+    expect(ok.statusCode, ok.body).toBe(200);
+    await c.api.del(token, `${base}/${made.id}`);
+  });
+
   it("lists the install's SMS agents and its telephony status", async () => {
     const token = await admin();
     const made = await create('Agents', { smsAgents: [c.seed.a.businessUser.id] });
