@@ -67,18 +67,11 @@ function storedFiles(): string[] {
 
 beforeAll(async () => {
   h = await telephonyApp();
+  // The webhooks below are posted as the carrier would: the number is known from our own rows.
   const install = await h.install();
-  [{ phone_number: number }] = await rows('select phone_number from numbers where install_id = $1', [
-    install.id,
-  ]);
-  const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
-  if (!account) throw new Error('no account');
-  accountSid = account.accountSid;
-  h.sandbox.restoreIncomingNumber(accountSid, {
-    sid: `PN${crypto.randomBytes(16).toString('hex')}`,
-    phoneNumber: number,
-    smsUrl: `${PUBLIC}/webhooks/twilio/sms-in`,
-  });
+  number = (await rows('select phone_number from numbers where install_id = $1', [install.id]))[0]
+    .phone_number;
+  accountSid = (await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id))?.accountSid ?? '';
   inside = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'image/png' });
     res.end(PNG);

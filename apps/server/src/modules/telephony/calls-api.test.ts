@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
-import { STAFF_1, STAFF_2, type Telephony, telephonyApp } from './testing.ts';
+import { answeredCall, STAFF_1, STAFF_2, type Telephony, telephonyApp, voicemailCall } from './testing.ts';
 
 let h: Telephony;
 let completedId: number;
@@ -21,25 +21,9 @@ beforeAll(async () => {
   h = await telephonyApp();
   install = await h.install({ call_recording: true, timeout: 20 });
   // A completed, recorded call: STAFF_1 takes it.
-  const res = await h.callback(install.key, { phone: '+14155550301', name: 'Ann' });
-  completedId = res.json().data.call_id;
-  await h.run(1000);
-  h.sandbox.phones.answer(STAFF_1);
-  await h.run(5000);
-  h.sandbox.phones.press(STAFF_1, '1');
-  await h.run(1000);
-  h.sandbox.phones.answer('+14155550301');
-  await h.run(20_000);
-  h.sandbox.phones.hangUp(STAFF_1);
-  await h.run(2000);
+  completedId = await answeredCall(h, install.key, '+14155550301');
   // A missed call with a voicemail.
-  const missed = await h.callback(install.key, { phone: '+14155550302' });
-  missedId = missed.json().data.call_id;
-  await h.run(25_000);
-  h.sandbox.phones.answer('+14155550302');
-  await h.run(15_000);
-  h.sandbox.phones.hangUp('+14155550302');
-  await h.run(2000);
+  missedId = await voicemailCall(h, install.key, '+14155550302');
   [{ id: voiceId }] = await rows('select id from voice_records where call_id = $1', [missedId]);
   // Tenant B's own call.
   const bInstall = await h.install({}, { tenant: 'b' });

@@ -6,7 +6,7 @@ import { buildApp } from '../../app.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
 import { twilioSignature } from '../../platform/webhooks/tree.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
-import { STAFF_1, type Telephony, telephonyApp } from './testing.ts';
+import { answeredCall, type Telephony, telephonyApp, voicemailCall } from './testing.ts';
 
 let h: Telephony;
 let recordedId: number;
@@ -20,28 +20,9 @@ const get = async (url: string) =>
 beforeAll(async () => {
   h = await telephonyApp();
   install = await h.install({ call_recording: true, timeout: 20 });
-  // A completed, recorded call.
-  const res = await h.callback(install.key, { phone: '+14155550401' });
-  recordedId = res.json().data.call_id;
-  await h.run(1000);
-  h.sandbox.phones.answer(STAFF_1);
-  await h.run(5000);
-  h.sandbox.phones.press(STAFF_1, '1');
-  await h.run(1000);
-  h.sandbox.phones.answer('+14155550401');
-  await h.run(10_000);
-  h.sandbox.phones.hangUp(STAFF_1);
-  await h.run(2000);
-  // A missed call whose visitor leaves a voicemail.
-  const missed = await h.callback(install.key, { phone: '+14155550402' });
-  await h.run(25_000);
-  h.sandbox.phones.answer('+14155550402');
-  await h.run(15_000);
-  h.sandbox.phones.hangUp('+14155550402');
-  await h.run(2000);
-  [{ id: voiceId }] = await rows('select id from voice_records where call_id = $1', [
-    missed.json().data.call_id,
-  ]);
+  recordedId = await answeredCall(h, install.key, '+14155550401');
+  const missedId = await voicemailCall(h, install.key, '+14155550402');
+  [{ id: voiceId }] = await rows('select id from voice_records where call_id = $1', [missedId]);
 });
 afterAll(async () => {
   await h?.t.app.close();

@@ -164,3 +164,39 @@ export async function telephonyApp(
     },
   };
 }
+
+/**
+ * A callback the first staff phone takes and the visitor answers; they talk `talkMs`, then the staff phone
+ * hangs up: a completed call (recorded when the install records). Answers the call's id.
+ */
+export async function answeredCall(
+  h: Telephony,
+  key: string,
+  visitor: string,
+  talkMs = 20_000,
+): Promise<number> {
+  const res = await h.callback(key, { phone: visitor, name: 'Ann' });
+  const id = res.json().data.call_id as number;
+  await h.run(1000);
+  h.sandbox.phones.answer(STAFF_1);
+  await h.run(5000);
+  h.sandbox.phones.press(STAFF_1, '1');
+  await h.run(1000);
+  h.sandbox.phones.answer(visitor);
+  await h.run(talkMs);
+  h.sandbox.phones.hangUp(STAFF_1);
+  await h.run(2000);
+  return id;
+}
+
+/** A callback nobody takes (an install with a 20 s timeout): the visitor leaves a voicemail. Its call's id. */
+export async function voicemailCall(h: Telephony, key: string, visitor: string): Promise<number> {
+  const res = await h.callback(key, { phone: visitor });
+  const id = res.json().data.call_id as number;
+  await h.run(25_000);
+  h.sandbox.phones.answer(visitor);
+  await h.run(15_000);
+  h.sandbox.phones.hangUp(visitor);
+  await h.run(2000);
+  return id;
+}

@@ -256,7 +256,8 @@ export function createOutbound(options: OutboundOptions = {}): Outbound {
         },
       });
       request.once('response', resolvePromise);
-      request.once('error', (err) => {
+      // Kept for the request's life: an abort after the answer must not be an unhandled error event.
+      request.on('error', (err) => {
         clearTimeout(connectTimer);
         reject(err);
       });
