@@ -52,7 +52,9 @@ async function phone(page: Page, number: string): Promise<PhoneState | undefined
 async function inView(page: Page, testId: string) {
   const box = await page.getByTestId(testId).first().boundingBox();
   const size = page.viewportSize();
-  const scrolls = await page.evaluate(() => document.scrollingElement!.scrollHeight > window.innerHeight + 1);
+  const scrolls = await page.evaluate(
+    () => (document.scrollingElement?.scrollHeight ?? 0) > window.innerHeight + 1,
+  );
   return {
     scrolls,
     inside:
@@ -108,8 +110,9 @@ describe.skipIf(!hasChromium)('the inbox, from a new user', () => {
         page.getByTestId(id).boundingBox(),
       ),
     );
-    expect(list!.x + list!.width).toBeLessThanOrEqual(conversation!.x);
-    expect(conversation!.x + conversation!.width).toBeLessThanOrEqual(contact!.x);
+    if (!list || !conversation || !contact) throw new Error('a pane has no box');
+    expect(list.x + list.width).toBeLessThanOrEqual(conversation.x);
+    expect(conversation.x + conversation.width).toBeLessThanOrEqual(contact.x);
   });
 
   it('at 390x844: one pane at a time, the conversation at the top with a back button', async () => {
@@ -122,7 +125,7 @@ describe.skipIf(!hasChromium)('the inbox, from a new user', () => {
     await small.getByTestId('conversation').getByText('Line 25 of a long day').waitFor(WAIT);
     expect(await small.getByTestId('conversations-pane').count()).toBe(0);
     const title = await small.getByTestId('conversation-title').boundingBox();
-    expect(title!.y).toBeLessThan(200);
+    expect(title?.y ?? 1000).toBeLessThan(200);
     await expect.poll(() => inView(small, 'send-body'), WAIT).toEqual({ scrolls: false, inside: true });
     expect((await inView(small, 'send-button')).inside).toBe(true);
     expect((await inView(small, 'conversation-back')).inside).toBe(true);

@@ -255,7 +255,7 @@ async function lockProgress(tx: Ctx, id: number, from: number): Promise<void> {
     sql`select processed, status from contact_imports where id = ${id} for update`,
   );
   const row = res.rows[0];
-  if (!row || row.status !== 'running' || Number(row.processed) !== from) throw new Superseded();
+  if (row?.status !== 'running' || Number(row.processed) !== from) throw new Superseded();
 }
 
 /**
@@ -300,7 +300,7 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
       .set({ status: 'running', errors: notes, updated_at: new Date() })
       .where(and(eq(contactImports.id, job.id), eq(contactImports.status, 'queued')));
     job = await read();
-    if (!job || job.status !== 'running') return;
+    if (job?.status !== 'running') return;
   }
   const update = job.duplicates === 'update';
   const errors: ImportError[] = [...job.errors];
