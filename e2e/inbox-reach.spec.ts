@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { apiAs, DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
 
 // Issue 17, the inbox from a new user's walkthrough (ADR 052), in Chromium on the sandbox carrier:
 // - starting a conversation with any contact: "Text" on a contact, "New conversation" with a phone that is
@@ -18,27 +18,25 @@ const CALLER = '+13105550188';
 const WAIT = { timeout: 20_000 };
 
 type Json = Record<string, unknown> & { data?: unknown };
+type Api = Awaited<ReturnType<typeof apiAs>>;
+let api: Api;
 
-/** One API call from the signed-in page (its bearer token), or with an install key for the widget's API. */
-async function callAs(page: Page, method: string, path: string, body?: unknown, installKey?: string) {
-  const res = await page.evaluate(
-    async ({ method, path, body, installKey }) => {
-      const headers: Record<string, string> = {};
-      const token = localStorage.getItem('access_token');
-      if (installKey) headers['x-install-key'] = installKey;
-      else if (token) headers.authorization = `Bearer ${token}`;
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const r = await fetch(`/api${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: r.status, text: await r.text() };
-    },
-    { method, path, body, installKey },
-  );
-  if (res.status >= 400) throw new Error(`${method} ${path} → ${res.status} ${res.text}`);
-  return (res.text ? JSON.parse(res.text) : {}) as Json;
+/** One API call as Bright Dental's admin (the test's own hands: setup and the sandbox phones). */
+async function callAs(_page: Page, method: string, path: string, body?: unknown): Promise<Json> {
+  const res = await api<Json>(path, { method, ...(body !== undefined ? { body } : {}) });
+  if (res.status >= 400) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** A visitor asks for a callback on the widget's API with the install's key. */
+async function widgetCallback(key: string, body: unknown): Promise<Json> {
+  const res = await fetch(p.url('/api/widget/v1/callback'), {
+    method: 'POST',
+    headers: { 'x-install-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status >= 400) throw new Error(`callback → ${res.status} ${await res.text()}`);
+  return (await res.json()) as Json;
 }
 
 type PhoneState = { number: string; state: string; texts: { direction: string; body: string }[] };
@@ -75,6 +73,7 @@ describe.skipIf(!hasChromium)('the inbox, from a new user', () => {
 
   beforeAll(async () => {
     p = await startPlatform();
+    api = await apiAs(p, DEMO.dentalAdmin);
     ({ page } = await p.newPage());
     page.setDefaultTimeout(15_000);
     await signIn(page, p.url('/login', HOST), DEMO.dentalAdmin);
@@ -200,13 +199,7 @@ describe.skipIf(!hasChromium)('the inbox, from a new user', () => {
   it('a missed callback appears in the open inbox (Voice too), and "Text back" texts the caller', async () => {
     await page.goto(p.url('/business/messaging', HOST));
     await page.getByTestId('install-picker').waitFor(WAIT);
-    const answer = await callAs(
-      page,
-      'POST',
-      '/widget/v1/callback',
-      { phone: CALLER, name: 'Carl Caller' },
-      installKey,
-    );
+    const answer = await widgetCallback(installKey, { phone: CALLER, name: 'Carl Caller' });
     expect((answer.data as { status: string }).status).toBe('calling');
     for (const staff of [FRONT_DESK, DR_BRIGHT])
       await expect.poll(async () => (await phone(page, staff))?.state, WAIT).toBe('ringing');

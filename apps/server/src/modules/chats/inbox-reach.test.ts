@@ -3,7 +3,7 @@
 // a missed call is part of the caller's conversation (the list, the Voice filter, the history), and a
 // restricted text is refused with the filtered preview and where its restricted words are.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, drainJobs } from '../../../test/helpers.ts';
+import { call, drainJobs } from '../../../test/helpers.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
 
 let h: Telephony;
@@ -12,19 +12,11 @@ let installA2: number;
 let keyA: string;
 
 const q = async (text: string, values: unknown[] = []) => (await h.t.pool.query(text, values)).rows;
-const admin = () => h.seed.a.businessAdmin.email;
-async function send(
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: object,
-  email = admin(),
-) {
-  return h.t.app.inject({
-    method,
-    url: `/api${url}`,
-    headers: bearer(await h.token(email)),
-    ...(payload ? { payload } : {}),
-  });
+/** The business admin's call of `/api{url}`. */
+async function send(method: 'GET' | 'POST', url: string, payload?: object) {
+  const token = await h.token(h.seed.a.businessAdmin.email);
+  const api = call(h.t);
+  return method === 'GET' ? api.get(token, `/api${url}`) : api.post(token, `/api${url}`, payload);
 }
 type Row = { id: number; phone: string; name: string; last_call?: { outcome: string } | null };
 const listOf = async (installId: number, query: string) => {
