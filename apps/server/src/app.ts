@@ -30,7 +30,7 @@ import { inboxRoutes } from './modules/chats/routes/index.ts';
 import { scheduledMessageJob } from './modules/chats/service.ts';
 import { registerChatsWebhooks } from './modules/chats/webhooks.ts';
 import { phoneListsRoutes } from './modules/compliance/routes.ts';
-import { contactImportJob } from './modules/contacts/import.ts';
+import { contactImportJob, watchImports } from './modules/contacts/import.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
 import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
@@ -99,6 +99,8 @@ export type Plugs = {
   widget: { resolve: InstallResolver; routes: WidgetRoutes[] };
   /** Work run once the app is ready (and the queue started), e.g. data steps that need the secrets key. */
   onReady: ((deps: Deps) => Promise<unknown>)[];
+  /** Work run first when the app closes (periodic checks stop before the queue and the database). */
+  onClose: (() => Promise<unknown>)[];
 };
 
 export type AppOptions = {
@@ -139,8 +141,11 @@ function plugModules(p: Plugs): void {
   p.widget.resolve = installByKey;
   // Telephony: the scheduled-call job, the carrier's webhooks, the widget's callback and schedule.
   p.queue.register(scheduledCallJob);
-  // Contacts: the CSV import works on a job.
+  // Contacts: the CSV import works on a job; a process that works jobs resumes imports left stalled.
   p.queue.register(contactImportJob);
+  p.onReady.push(async (deps) => {
+    p.onClose.push(watchImports(deps));
+  });
   registerTelephonyWebhooks(p.webhooks, p.deps);
   // The sandbox carrier forgets its numbers on a restart: the database's are put back.
   p.onReady.push(restoreSandboxNumbers);
@@ -258,6 +263,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     webhooks: createWebhookRegistry(),
     widget: { resolve: async () => null, routes: [] },
     onReady: [],
+    onClose: [],
   };
   plugModules(plugs);
   opts.plug?.(plugs);
@@ -269,6 +275,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   // In reverse of start: stop working jobs, then drop the realtime and SMTP connections.
   app.addHook('onClose', async () => {
+    for (const step of plugs.onClose) await step();
     await queue.stop();
     await realtime.close();
     mailer.close();

@@ -147,6 +147,8 @@ export const ZInboxConversation = z.object({
       has_media: z.boolean(),
     })
     .nullable(),
+  /** The conversation's latest call (a callback, scheduled or inbound call, ADR 052), if any. */
+  last_call: z.object({ id: z.number(), kind: z.string(), outcome: z.string(), at: z.string() }).nullable(),
   /** Messages in since the caller last opened the conversation. */
   unread: z.number(),
 });

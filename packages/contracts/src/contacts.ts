@@ -210,6 +210,7 @@ export const ZTagIds = z.object({ ids: z.array(zId()).min(1).max(1000) }).strict
 // ---------------------------------------------------------------- import
 
 /** The file as text (the web app reads the chosen file); 10,000 rows at most. */
+export const CONTACT_IMPORT_DUPLICATES = ['skip', 'update'] as const;
 export const ZContactImportRequest = z
   .object({
     csv: z
@@ -217,6 +218,8 @@ export const ZContactImportRequest = z
       .min(1)
       .max(8 * 1024 * 1024),
     install_id: zId().nullable().optional(),
+    /** A phone already a contact (or earlier in the file): skip the row (default) or update the contact. */
+    duplicates: z.enum(CONTACT_IMPORT_DUPLICATES).optional(),
   })
   .strict();
 export type TContactImportRequest = z.infer<typeof ZContactImportRequest>;
@@ -231,10 +234,18 @@ export const ZContactImportError = z.object({ line: z.number().int(), message: z
 export const ZContactImportStatus = z.object({
   id: z.number().int(),
   status: z.enum(CONTACT_IMPORT_STATUSES),
+  duplicates: z.enum(CONTACT_IMPORT_DUPLICATES),
   processed: z.number().int(),
   total: z.number().int(),
+  /** New contacts. */
   imported: z.number().int(),
+  /** Contacts that were there and took the file's values (duplicates: update). */
+  updated: z.number().int(),
+  /** Rows skipped as duplicates (duplicates: skip). */
+  skipped: z.number().int(),
   errors: z.array(ZContactImportError),
+  /** Each row whose phone was already a contact or earlier in the file, and what was done. */
+  duplicate_rows: z.array(ZContactImportError),
 });
 export type TContactImportStatus = z.infer<typeof ZContactImportStatus>;
 export const ZContactImportStatusResponse = ZContactImportStatus.extend({

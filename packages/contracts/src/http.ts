@@ -26,6 +26,8 @@ export const ZErrorResponse = z.object({
   reason: z.string().optional(),
   message: z.string(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
+  /** Details a client shows beside the message (the restricted-content preview and its marks). */
+  data: z.unknown().optional(),
   request_id: z.string().optional(),
 });
 export type TErrorResponse = z.infer<typeof ZErrorResponse>;

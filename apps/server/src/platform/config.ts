@@ -57,6 +57,7 @@ const ZEnv = z.object({
   CARRIER_SANDBOX: bool.default(true),
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
   INBOUND_BATCHES: z.coerce.number().int().min(1).max(32).default(3),
+  IMPORT_STALL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   STORAGE_DRIVER: z.enum(['local', 's3'], { message: 'STORAGE_DRIVER must be local or s3' }).default('local'),
   S3_ENDPOINT: z.url({ protocol: /^https?$/, message: 'S3_ENDPOINT must be an http(s) URL' }).optional(),
   S3_REGION: z
@@ -98,6 +99,8 @@ export type Config = {
   workers: 'inline' | 'off';
   /** Realtime fan-out across processes; in-process only without it. */
   redisUrl: string | undefined;
+  /** A running CSV import without progress for this long is taken over by a worker (ADR 052). */
+  importStallSeconds: number;
   /** The key that seals secrets at rest; from DATA_DIR/secrets.key when unset (a laptop). */
   secretsKey: Buffer | undefined;
   mailRetryLimit: number;
@@ -183,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: e.LOG_LEVEL,
     workers: e.WORKERS,
     redisUrl: e.REDIS_URL,
+    importStallSeconds: e.IMPORT_STALL_SECONDS,
     secretsKey: e.SECRETS_KEY ? Buffer.from(e.SECRETS_KEY, 'base64') : undefined,
     mailRetryLimit: e.MAIL_RETRY_LIMIT,
     mailRetryDelaySeconds: e.MAIL_RETRY_DELAY_SECONDS,

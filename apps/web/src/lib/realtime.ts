@@ -61,6 +61,14 @@ export function dispatchRealtime(event: RealtimeEvent): void {
       else void queryClient.invalidateQueries({ queryKey: keys.inbox.all });
       break;
     }
+    case 'conversation_call': {
+      // A callback, scheduled or missed call joined a conversation (ADR 052): the lists and that history.
+      const data = (event.data ?? {}) as { contact?: number };
+      void queryClient.invalidateQueries({ queryKey: keys.inbox.lists() });
+      if (typeof data.contact === 'number')
+        void queryClient.invalidateQueries({ queryKey: keys.inbox.contact(data.contact) });
+      break;
+    }
     case 'new_task': {
       const data = (event.data ?? {}) as NewTask;
       setUserCount('number_of_tasks', data.number_of_tasks);

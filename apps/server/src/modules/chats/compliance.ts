@@ -45,24 +45,54 @@ const RESTRICTED_RE = Object.entries(RESTRICTED).map(
 /** A match masked: first letter kept, the rest stars (spaces kept). */
 const mask = (m: string) => m.replace(/(?<=^.)[^\s]|(?<=\S.*)[^\s]/gu, '*');
 
-export type ContentCheck = { ok: true } | { ok: false; preview: string; categories: string[] };
+/** Where a restricted word is in the text: [start, end) in UTF-16 code units, as JavaScript counts. */
+export type ContentMark = { start: number; end: number };
+export type ContentCheck =
+  | { ok: true }
+  | { ok: false; preview: string; categories: string[]; marks: ContentMark[] };
 
+/** The matches of `re` in `body`, as marks. */
+function marksOf(body: string, re: RegExp): ContentMark[] {
+  const out: ContentMark[] = [];
+  for (const m of body.matchAll(new RegExp(re.source, re.flags)))
+    out.push({ start: m.index, end: m.index + m[0].length });
+  return out;
+}
+
+/** Marks sorted, overlapping ones joined (a word both profane and restricted is marked once). */
+function joined(marks: ContentMark[]): ContentMark[] {
+  const out: ContentMark[] = [];
+  for (const m of [...marks].sort((a, b) => a.start - b.start || a.end - b.end)) {
+    const last = out[out.length - 1];
+    if (last && m.start <= last.end) last.end = Math.max(last.end, m.end);
+    else out.push({ ...m });
+  }
+  return out;
+}
+
+/**
+ * The checks of one text: the categories it falls in, the preview (each match masked, same length as the
+ * text) and the marks, so that the refusal dialog can show the text with the restricted words marked.
+ */
 export function checkContent(body: string, opts: { profanity: boolean }): ContentCheck {
   const categories: string[] = [];
+  const marks: ContentMark[] = [];
   let preview = body;
-  if (opts.profanity && PROFANITY_RE.test(body)) {
-    categories.push('profanity');
-    preview = preview.replace(PROFANITY_RE, mask);
-  }
-  PROFANITY_RE.lastIndex = 0;
-  for (const [category, re] of RESTRICTED_RE) {
-    re.lastIndex = 0;
-    if (re.test(body)) {
-      categories.push(category);
-      re.lastIndex = 0;
-      preview = preview.replace(re, mask);
+  if (opts.profanity) {
+    const found = marksOf(body, PROFANITY_RE);
+    if (found.length > 0) {
+      categories.push('profanity');
+      marks.push(...found);
+      preview = preview.replace(new RegExp(PROFANITY_RE.source, PROFANITY_RE.flags), mask);
     }
-    re.lastIndex = 0;
   }
-  return categories.length ? { ok: false, preview, categories } : { ok: true };
+  for (const [category, re] of RESTRICTED_RE) {
+    const found = marksOf(body, re);
+    if (found.length > 0) {
+      categories.push(category);
+      marks.push(...found);
+      preview = preview.replace(new RegExp(re.source, re.flags), mask);
+    }
+  }
+  return categories.length ? { ok: false, preview, categories, marks: joined(marks) } : { ok: true };
 }

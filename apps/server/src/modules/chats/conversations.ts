@@ -3,25 +3,38 @@
 // caller may see it (./inbox.ts, a 404 otherwise); the contacts module writes the contact. The message
 // actions are in conversation-messages.ts.
 import type { TInboxContact, TInboxContactUpdate, TStartConversationInput } from '@stn/contracts/chats';
-import { AppError } from '../../platform/http/errors.ts';
+import { AppError, invalid } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
 import { businessNames } from '../businesses/service.ts';
-import { createContact, deleteContact, setAgent, setBlocked, updateContact } from '../contacts/service.ts';
+import {
+  contactToText,
+  createContact,
+  deleteContact,
+  setAgent,
+  setBlocked,
+  updateContact,
+} from '../contacts/service.ts';
 import { inboxInstall, presentContact, visibleContact } from './inbox.ts';
+import { splitName } from './names.ts';
 
-/** Splits "Ann Lee" into first and last name (the last word is the last name). */
-function splitName(name: string): { first_name: string; last_name: string } {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  if (parts.length <= 1) return { first_name: parts[0] ?? '', last_name: '' };
-  return { first_name: parts.slice(0, -1).join(' '), last_name: parts[parts.length - 1] ?? '' };
-}
-
-/** POST /v1/chats/installs/{id}/contacts: a new contact on the install, assigned to a non-manager caller. */
+/**
+ * POST /v1/chats/installs/{id}/contacts: the conversation with this phone. A phone already a contact of
+ * the business opens that contact's conversation (put on this install when it had none; one on another
+ * install stays there, and the answer's install_id says so); otherwise a new contact on the install.
+ * Either way a caller who would not see it (no inbox.all, not an SMS agent) gets it assigned.
+ */
 export async function startConversation(
   ctx: Ctx,
   input: TStartConversationInput & { installId: number },
 ): Promise<TInboxContact> {
   await inboxInstall(ctx, input.installId);
+  const existing = await contactToText(ctx, { phone: input.phone, installId: input.installId });
+  if (existing) {
+    // Another agent's conversation stays theirs: it is not taken over by typing its phone.
+    if (existing.agent_user_id !== null && !(await canSee(ctx, existing.id)))
+      throw invalid('phone', 'inbox.contact_assigned_elsewhere');
+    return presentContact(await visibleContactAfterCreate(ctx, existing.id));
+  }
   const names = input.name ? splitName(input.name) : {};
   const created = await createContact(ctx, {
     phone: input.phone,
@@ -32,6 +45,16 @@ export async function startConversation(
     source: 'sms',
   });
   return presentContact(await visibleContactAfterCreate(ctx, created.id));
+}
+
+async function canSee(ctx: Ctx, id: number): Promise<boolean> {
+  try {
+    await visibleContact(ctx, id);
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'NOT_FOUND') return false;
+    throw err;
+  }
 }
 
 /** The caller who started it sees it even without inbox.all: it is assigned to them when unassigned. */

@@ -69,6 +69,11 @@ export type ContactRow = {
   lm_status: string | null;
   lm_media: unknown[] | null;
   lm_sent_at: Date | null;
+  last_call_at: Date | null;
+  lc_id: number | null;
+  lc_kind: string | null;
+  lc_outcome: string | null;
+  lc_at: Date | null;
 };
 
 /** The columns of a conversation row: the contact, the caller's unread count and the last message. */
@@ -79,11 +84,15 @@ function selectConversation(userId: number): SQL {
       (select count(*)::int from messages um where um.contact_id = c.id and um.direction = 'in'
         and um.created_at > ${seenAt(userId)}) as unread,
       lm.body as lm_body, lm.direction as lm_direction, lm.status as lm_status, lm.media as lm_media,
-      lm.sent_at as lm_sent_at
+      lm.sent_at as lm_sent_at, c.last_call_at,
+      lc.id as lc_id, lc.kind as lc_kind, lc.outcome as lc_outcome, lc.requested_at as lc_at
     from contacts c
     left join lateral (select m.body, m.direction, m.status, m.media, m.sent_at from messages m
       where m.contact_id = c.id and m.status not in ('scheduled', 'canceled')
-      order by m.sent_at desc, m.id desc limit 1) lm on true`;
+      order by m.sent_at desc, m.id desc limit 1) lm on true
+    left join lateral (select cl.id, cl.kind, cl.outcome, cl.requested_at from calls cl
+      where c.last_call_at is not null and cl.business_id = c.business_id and cl.visitor_phone = c.phone
+      order by cl.requested_at desc, cl.id desc limit 1) lc on true`;
 }
 
 /** When the user last saw the conversation `c` (the beginning of time if never). */
@@ -117,6 +126,10 @@ function presentConversation(r: ContactRow): TInboxConversation {
             status: r.lm_status ?? '',
             has_media: (r.lm_media ?? []).length > 0,
           },
+    last_call:
+      r.lc_id === null
+        ? null
+        : { id: r.lc_id, kind: r.lc_kind ?? '', outcome: r.lc_outcome ?? '', at: iso(r.lc_at) ?? '' },
     unread: Number(r.unread),
   };
 }
@@ -125,8 +138,9 @@ export type InboxList = 'contacts' | 'inbox' | 'inbox-new';
 
 /**
  * GET /v1/chats/installs/{installId}/contacts | inbox | inbox-new: `contacts` every contact of the
- * install, `inbox` those with messages, `inbox-new` those with messages the caller has not seen. On-top
- * conversations first, then by the last message, newest first.
+ * install, `inbox` those with messages or calls (with a keyword: every contact of the business the caller
+ * may see), `inbox-new` those with messages the caller has not seen. On-top conversations first, then by
+ * the last message or call, newest first.
  */
 export async function listConversations(
   ctx: Ctx,
@@ -135,14 +149,18 @@ export async function listConversations(
   const { agencyId, businessId } = businessOf(ctx);
   const { agent } = await inboxInstall(ctx, input.installId);
   const userId = me(ctx);
+  // A search of the inbox finds every contact of the business the caller may see, texted or not (an
+  // imported contact, one on another install): the inbox is where a conversation starts (ADR 052).
+  const everyContact = input.list === 'inbox' && Boolean(input.keyword);
   const conditions: SQL[] = [
     sql`c.agency_id = ${agencyId}`,
     sql`c.business_id = ${businessId}`,
-    sql`c.install_id = ${input.installId}`,
     sql`c.deleted_at is null`,
   ];
+  if (!everyContact || !seesAll(ctx)) conditions.push(sql`c.install_id = ${input.installId}`);
   if (!seesAll(ctx) && !agent) conditions.push(sql`c.agent_user_id = ${userId}`);
-  if (input.type !== 'all') conditions.push(sql`c.source = ${input.type}`);
+  if (input.type === 'voice') conditions.push(sql`(c.source = 'voice' or c.last_call_at is not null)`);
+  else if (input.type !== 'all') conditions.push(sql`c.source = ${input.type}`);
   if (input.keyword) {
     const pattern = likePattern(input.keyword);
     const digits = input.keyword.replace(/\D/g, '');
@@ -152,9 +170,11 @@ export async function listConversations(
       })`,
     );
   }
-  if (input.list !== 'contacts')
+  // The inbox lists conversations: a contact with a text or a call (not a bare contact, unless searched).
+  if (input.list !== 'contacts' && !everyContact)
     conditions.push(
-      sql`exists (select 1 from messages em where em.contact_id = c.id and em.status not in ('scheduled', 'canceled'))`,
+      sql`(c.last_call_at is not null or exists (select 1 from messages em where em.contact_id = c.id
+        and em.status not in ('scheduled', 'canceled')))`,
     );
   if (input.list === 'inbox-new')
     conditions.push(
@@ -165,7 +185,8 @@ export async function listConversations(
   const { limit, offset } = pageOf(input);
   const rows = await ctx.db.execute<ContactRow>(
     sql`${selectConversation(userId)} where ${where}
-      order by c.on_top desc, coalesce(c.last_message_at, lm.sent_at) desc nulls last, c.id desc
+      order by c.on_top desc, greatest(coalesce(c.last_message_at, lm.sent_at), c.last_call_at) desc nulls last,
+        c.id desc
       limit ${limit} offset ${offset}`,
   );
   const total = await ctx.db.execute<{ n: number }>(

@@ -83,6 +83,7 @@ async function assertContent(ctx: Ctx, body: string): Promise<void> {
       {
         preview: check.preview,
         categories: check.categories,
+        marks: check.marks,
       },
     );
 }

@@ -108,12 +108,13 @@ describe('the CSV import', () => {
     const [job] = await rows(c.t, 'select csv from contact_imports where id = $1', [id]);
     expect(job.csv).toBeNull();
 
-    // A second file updates what it gives and keeps the rest; a deleted contact's phone is new again.
+    // A second file, asked to update, updates what it gives and keeps the rest.
     const again = await c.api.post(token, '/api/v1/contacts/import', {
       csv: `phone,first_name,plan\n${jr.phone},Joe,\n`,
+      duplicates: 'update',
     });
     const second = await waitDone(token, again.json().import_id);
-    expect(second.body).toMatchObject({ status: 'done', imported: 1, errors: [] });
+    expect(second.body).toMatchObject({ status: 'done', imported: 0, updated: 1, errors: [] });
     const [joe] = await rows(c.t, 'select * from contacts where id = $1', [jr.id]);
     expect(joe).toMatchObject({ first_name: 'Joe', last_name: 'Multi\nLine', fields: { plan: 'gold' } });
   }, 180_000);

@@ -121,6 +121,7 @@ export async function startImport(ctx: Ctx, input: TContactImportRequest): Promi
         install_id: input.install_id ?? null,
         csv: input.csv,
         total: rows.length,
+        duplicates: input.duplicates ?? 'skip',
       })
       .returning({ id: contactImports.id });
     const created = found(row);
@@ -130,12 +131,19 @@ export async function startImport(ctx: Ctx, input: TContactImportRequest): Promi
   });
 }
 
+/** The report's notes about duplicate rows (skipped or updating a contact), apart from bad rows. */
+export const isDuplicateNote = (key: string) =>
+  /^contacts\.import_(duplicate|repeated)_(skipped|updated)$/.test(key);
+
 export type ImportStatus = {
   id: number;
   status: 'queued' | 'running' | 'done' | 'failed';
+  duplicates: 'skip' | 'update';
   processed: number;
   total: number;
   imported: number;
+  updated: number;
+  skipped: number;
   errors: ImportError[];
 };
 
@@ -146,9 +154,12 @@ export async function importStatus(ctx: Ctx, input: { id: number }): Promise<Imp
     .select({
       id: contactImports.id,
       status: contactImports.status,
+      duplicates: contactImports.duplicates,
       processed: contactImports.processed,
       total: contactImports.total,
       imported: contactImports.imported,
+      updated: contactImports.updated,
+      skipped: contactImports.skipped,
       errors: contactImports.errors,
     })
     .from(contactImports)
@@ -177,6 +188,19 @@ type Parsed = {
   fields: Record<string, string>;
   tags: string[];
 };
+
+/**
+ * A tags cell: "vip,cleaning", "vip; cleaning" and "vip|cleaning" are two tags. Trimmed, empty ones
+ * dropped, one of each whatever its case (the first spelling is kept).
+ */
+export function tagsOf(cell: string): string[] {
+  const out = new Map<string, string>();
+  for (const raw of cell.split(/[,;|]/)) {
+    const tag = raw.trim();
+    if (tag && !out.has(tag.toLowerCase())) out.set(tag.toLowerCase(), tag);
+  }
+  return [...out.values()];
+}
 
 /** One row checked: the contact's values, or the reason it is refused. */
 function parseRow(
@@ -217,60 +241,113 @@ function parseRow(
     if (v.length > 1000) return { error: { key: 'contacts.import_value_long', params: { column: key } } };
     if (v) fields[key] = v;
   }
-  const tags = get('tags')
-    .split(/[;|]/)
-    .map((t) => t.trim())
-    .filter(Boolean);
+  const tags = tagsOf(get('tags'));
   if (tags.some((t) => t.length > 100)) return { error: { key: 'contacts.import_tag_long' } };
   return { ok: { phone, first_name, last_name, email: email || null, birthday, anniversary, fields, tags } };
 }
 
-/** Works one import: chunk by chunk, each in its own transaction, progress written after each. */
+/** Another run took the import over (or it ended): this one stops without a word. */
+class Superseded extends Error {}
+
+/** The row of an import the chunk belongs to, locked; another run that moved it on supersedes this one. */
+async function lockProgress(tx: Ctx, id: number, from: number): Promise<void> {
+  const res = await tx.db.execute<{ processed: number; status: string }>(
+    sql`select processed, status from contact_imports where id = ${id} for update`,
+  );
+  const row = res.rows[0];
+  if (row?.status !== 'running' || Number(row.processed) !== from) throw new Superseded();
+}
+
+/**
+ * Works one import: chunk by chunk, each in its own transaction with its progress, so that a run killed
+ * half-way is resumed from the last chunk written, by the job's retry or by the stall check
+ * (`resumeStalledImports`), never writing a contact twice: a chunk is written only by the run that finds
+ * the progress where it left it (ADR 052). A phone already a contact, or earlier in the file, is skipped
+ * or updates the contact, as the import was asked to; each such row is in the report.
+ */
 async function runImport(deps: Deps, payload: { importId: number; agencyId: number; businessId: number }) {
   const ctx = tenantContext(
     deps,
     { level: 'business', agencyId: payload.agencyId, businessId: payload.businessId },
     { kind: 'system', source: 'job', name: 'contacts.import' },
   );
-  const [job] = await deps.db
-    .select()
-    .from(contactImports)
-    .where(and(eq(contactImports.id, payload.importId), eq(contactImports.business_id, payload.businessId)));
+  const read = async () =>
+    (
+      await deps.db
+        .select()
+        .from(contactImports)
+        .where(
+          and(eq(contactImports.id, payload.importId), eq(contactImports.business_id, payload.businessId)),
+        )
+    )[0];
+  let job = await read();
   // A repeated job finds its import finished (or gone) and does nothing.
   if (!job || job.status === 'done' || job.status === 'failed' || job.csv === null) return;
   const { columns, rows } = readFile(job.csv);
   const fieldKeys = new Set((await listFieldRows(ctx)).map((f) => f.key));
-  const errors: ImportError[] = [];
-  const known = new Set<string>([...CONTACT_IMPORT_COLUMNS, ...EXPORT_ONLY_COLUMNS, ...fieldKeys]);
-  const seen = new Set<string>();
-  columns.forEach((c) => {
-    if (c && !known.has(c) && !seen.has(c)) {
-      seen.add(c);
-      errors.push({ line: 1, key: 'contacts.import_column_ignored', params: { column: c } });
+  if (job.status === 'queued') {
+    const notes: ImportError[] = [];
+    const known = new Set<string>([...CONTACT_IMPORT_COLUMNS, ...EXPORT_ONLY_COLUMNS, ...fieldKeys]);
+    const seen = new Set<string>();
+    for (const c of columns) {
+      if (c && !known.has(c) && !seen.has(c)) {
+        seen.add(c);
+        notes.push({ line: 1, key: 'contacts.import_column_ignored', params: { column: c } });
+      }
     }
-  });
-  await deps.db
-    .update(contactImports)
-    .set({ status: 'running', processed: 0, imported: 0, errors, updated_at: new Date() })
-    .where(eq(contactImports.id, job.id));
-  const importedPhones = new Set<string>();
-  let imported = 0;
-  for (let from = 0; from < rows.length; from += CHUNK) {
+    await deps.db
+      .update(contactImports)
+      .set({ status: 'running', errors: notes, updated_at: new Date() })
+      .where(and(eq(contactImports.id, job.id), eq(contactImports.status, 'queued')));
+    job = await read();
+    if (job?.status !== 'running') return;
+  }
+  const update = job.duplicates === 'update';
+  const errors: ImportError[] = [...job.errors];
+  let { imported, updated, skipped } = job;
+  // The first line of each phone in the file; rows before a resumed run's start are read again for it.
+  const firstLine = new Map<string, number>();
+  for (const r of rows.slice(0, job.processed)) {
+    const res = parseRow(columns, r.cells, fieldKeys);
+    if ('ok' in res && !firstLine.has(res.ok.phone)) firstLine.set(res.ok.phone, r.line);
+  }
+  for (let from = job.processed; from < rows.length; from += CHUNK) {
     const chunk = rows.slice(from, from + CHUNK);
-    // The last row of the file with a phone wins; earlier rows with the same phone merge into it.
-    const byPhone = new Map<string, Parsed>();
+    const notes: ImportError[] = [];
+    let chunkSkipped = 0;
+    // Each phone's first row in the file, with later rows merged into it when updating.
+    const byPhone = new Map<string, Parsed & { line: number }>();
+    /** Phones of this chunk whose first row was in an earlier chunk (already written by this import). */
+    const repeats = new Set<string>();
+    const lines = new Map<string, number>();
     for (const r of chunk) {
       const res = parseRow(columns, r.cells, fieldKeys);
       if ('error' in res) {
-        errors.push({ line: r.line, ...res.error });
+        notes.push({ line: r.line, ...res.error });
         continue;
       }
-      const prev = byPhone.get(res.ok.phone);
+      const phone = res.ok.phone;
+      const first = firstLine.get(phone);
+      if (first === undefined) {
+        firstLine.set(phone, r.line);
+        lines.set(phone, r.line);
+        byPhone.set(phone, { ...res.ok, line: r.line });
+        continue;
+      }
+      const key = update ? 'contacts.import_repeated_updated' : 'contacts.import_repeated_skipped';
+      notes.push({ line: r.line, key, params: { phone, first } });
+      if (!update) {
+        chunkSkipped++;
+        continue;
+      }
+      const prev = byPhone.get(phone);
+      if (!prev) repeats.add(phone);
       byPhone.set(
-        res.ok.phone,
+        phone,
         prev
           ? {
               ...res.ok,
+              line: prev.line,
               first_name: res.ok.first_name || prev.first_name,
               last_name: res.ok.last_name || prev.last_name,
               email: res.ok.email ?? prev.email,
@@ -279,77 +356,204 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
               fields: { ...prev.fields, ...res.ok.fields },
               tags: [...prev.tags, ...res.ok.tags],
             }
-          : res.ok,
+          : { ...res.ok, line: r.line },
       );
     }
     const good = [...byPhone.values()];
-    for (const p of good) importedPhones.add(p.phone);
-    imported = importedPhones.size;
-    await inTransaction(ctx, async (tx) => {
-      if (good.length > 0) {
-        const saved = await tx.db
-          .insert(contacts)
-          .values(
-            good.map((p) => ({
-              agency_id: payload.agencyId,
-              business_id: payload.businessId,
-              install_id: job.install_id,
-              phone: p.phone,
-              first_name: p.first_name,
-              last_name: p.last_name,
-              email: p.email,
-              birthday: p.birthday,
-              anniversary: p.anniversary,
-              fields: p.fields,
-              source: 'cms' as const,
-            })),
-          )
-          // An existing contact keeps what the file leaves empty and takes what it gives.
-          .onConflictDoUpdate({
-            target: [contacts.business_id, contacts.phone],
-            targetWhere: sql`${contacts.deleted_at} is null`,
-            set: {
-              first_name: sql`coalesce(nullif(excluded.first_name, ''), ${contacts.first_name})`,
-              last_name: sql`coalesce(nullif(excluded.last_name, ''), ${contacts.last_name})`,
-              email: sql`coalesce(excluded.email, ${contacts.email})`,
-              birthday: sql`coalesce(excluded.birthday, ${contacts.birthday})`,
-              anniversary: sql`coalesce(excluded.anniversary, ${contacts.anniversary})`,
-              fields: sql`${contacts.fields} || excluded.fields`,
-              updated_at: sql`now()`,
-            },
-          })
-          .returning({ id: contacts.id, phone: contacts.phone });
-        const names = good.flatMap((p) => p.tags);
-        if (names.length > 0) {
-          const tagIds = await tagIdsByName(tx, names);
-          const idOf = new Map(saved.map((s) => [s.phone, s.id]));
-          const links = good.flatMap((p) => {
-            const contact_id = idOf.get(p.phone);
-            if (!contact_id) return [];
-            return [...new Set(p.tags.map((t) => tagIds.get(t.toLowerCase())))].flatMap((tag_id) =>
-              tag_id ? [{ contact_id, tag_id }] : [],
-            );
-          });
-          if (links.length > 0) {
-            const added = await tx.db
-              .insert(contactTags)
-              .values(links)
-              .onConflictDoNothing()
-              .returning({ contact_id: contactTags.contact_id, tag_id: contactTags.tag_id });
-            announceTagged(tx, added);
+    let done: { imported: number; updated: number; skipped: number; notes: ImportError[] };
+    try {
+      done = await inTransaction(ctx, async (tx) => {
+        await lockProgress(tx, job.id, from);
+        let chunkImported = 0;
+        let chunkUpdated = 0;
+        const rowNotes: ImportError[] = [];
+        let saved: { id: number; phone: string }[] = [];
+        if (good.length > 0) {
+          const values = good.map((p) => ({
+            agency_id: payload.agencyId,
+            business_id: payload.businessId,
+            install_id: job.install_id,
+            phone: p.phone,
+            first_name: p.first_name,
+            last_name: p.last_name,
+            email: p.email,
+            birthday: p.birthday,
+            anniversary: p.anniversary,
+            fields: p.fields,
+            source: 'cms' as const,
+          }));
+          const target = [contacts.business_id, contacts.phone];
+          const live = sql`${contacts.deleted_at} is null`;
+          if (update) {
+            const rowsOut = await tx.db
+              .insert(contacts)
+              .values(values)
+              // An existing contact keeps what the file leaves empty and takes what it gives.
+              .onConflictDoUpdate({
+                target,
+                targetWhere: live,
+                set: {
+                  first_name: sql`coalesce(nullif(excluded.first_name, ''), ${contacts.first_name})`,
+                  last_name: sql`coalesce(nullif(excluded.last_name, ''), ${contacts.last_name})`,
+                  email: sql`coalesce(excluded.email, ${contacts.email})`,
+                  birthday: sql`coalesce(excluded.birthday, ${contacts.birthday})`,
+                  anniversary: sql`coalesce(excluded.anniversary, ${contacts.anniversary})`,
+                  fields: sql`${contacts.fields} || excluded.fields`,
+                  updated_at: sql`now()`,
+                },
+              })
+              .returning({ id: contacts.id, phone: contacts.phone, created: sql<boolean>`(xmax = 0)` });
+            saved = rowsOut;
+            for (const r of rowsOut) {
+              if (r.created) chunkImported++;
+              else if (!repeats.has(r.phone)) {
+                chunkUpdated++;
+                rowNotes.push({
+                  line: lines.get(r.phone) ?? 0,
+                  key: 'contacts.import_duplicate_updated',
+                  params: { phone: r.phone },
+                });
+              }
+            }
+          } else {
+            saved = await tx.db
+              .insert(contacts)
+              .values(values)
+              .onConflictDoNothing({ target, where: live })
+              .returning({ id: contacts.id, phone: contacts.phone });
+            chunkImported = saved.length;
+            const inserted = new Set(saved.map((r) => r.phone));
+            for (const p of good)
+              if (!inserted.has(p.phone)) {
+                chunkSkipped++;
+                rowNotes.push({
+                  line: p.line,
+                  key: 'contacts.import_duplicate_skipped',
+                  params: { phone: p.phone },
+                });
+              }
+          }
+          const idOf = new Map(saved.map((r) => [r.phone, r.id]));
+          const tagged = good.filter((p) => idOf.has(p.phone) && p.tags.length > 0);
+          const names = tagged.flatMap((p) => p.tags);
+          if (names.length > 0) {
+            const tagIds = await tagIdsByName(tx, names);
+            const links = tagged.flatMap((p) => {
+              const contact_id = idOf.get(p.phone) as number;
+              return [...new Set(p.tags.map((t) => tagIds.get(t.toLowerCase())))].flatMap((tag_id) =>
+                tag_id ? [{ contact_id, tag_id }] : [],
+              );
+            });
+            if (links.length > 0) {
+              const added = await tx.db
+                .insert(contactTags)
+                .values(links)
+                .onConflictDoNothing()
+                .returning({ contact_id: contactTags.contact_id, tag_id: contactTags.tag_id });
+              announceTagged(tx, added);
+            }
           }
         }
-      }
-      await tx.db
-        .update(contactImports)
-        .set({ processed: from + chunk.length, imported, errors, updated_at: new Date() })
-        .where(eq(contactImports.id, job.id));
-    });
+        const all = [...notes, ...rowNotes].sort((a, b) => a.line - b.line);
+        await tx.db
+          .update(contactImports)
+          .set({
+            processed: from + chunk.length,
+            imported: imported + chunkImported,
+            updated: updated + chunkUpdated,
+            skipped: skipped + chunkSkipped,
+            errors: [...errors, ...all],
+            updated_at: new Date(),
+          })
+          .where(eq(contactImports.id, job.id));
+        return { imported: chunkImported, updated: chunkUpdated, skipped: chunkSkipped, notes: all };
+      });
+    } catch (err) {
+      if (err instanceof Superseded) return;
+      throw err;
+    }
+    imported += done.imported;
+    updated += done.updated;
+    skipped += done.skipped;
+    errors.push(...done.notes);
   }
   await deps.db
     .update(contactImports)
     .set({ status: 'done', csv: null, updated_at: new Date() })
-    .where(eq(contactImports.id, job.id));
+    .where(and(eq(contactImports.id, job.id), eq(contactImports.status, 'running')));
+}
+
+/** Runs beyond this many take-overs of one stalled import end it as failed (a file that kills its worker). */
+export const MAX_IMPORT_RESUMES = 3;
+
+/**
+ * Imports left `running` by a process that died (no progress for `IMPORT_STALL_SECONDS`) are taken over:
+ * claimed in one statement (one process wins each), and worked again from their last chunk by a new job;
+ * after MAX_IMPORT_RESUMES take-overs the import fails with a message that says how far it got. Run at
+ * start and periodically by the processes that work jobs.
+ */
+export async function resumeStalledImports(deps: Deps): Promise<number> {
+  const res = await deps.db.execute<{
+    id: number;
+    agency_id: number;
+    business_id: number;
+    resumes: number;
+    processed: number;
+    total: number;
+  }>(
+    sql`update contact_imports set resumes = resumes + 1, updated_at = now()
+      where status = 'running'
+        and updated_at < now() - make_interval(secs => ${deps.config.importStallSeconds})
+      returning id, agency_id, business_id, resumes, processed, total`,
+  );
+  for (const r of res.rows) {
+    if (Number(r.resumes) > MAX_IMPORT_RESUMES) {
+      const note = {
+        line: 0,
+        key: 'contacts.import_interrupted',
+        params: { processed: Number(r.processed), total: Number(r.total) },
+      };
+      await deps.db.execute(
+        sql`update contact_imports set status = 'failed', csv = null, updated_at = now(),
+          errors = errors || ${JSON.stringify([note])}::jsonb
+          where id = ${r.id} and status = 'running'`,
+      );
+      deps.log.warn({ importId: r.id }, 'contact import failed: interrupted too often');
+      continue;
+    }
+    deps.log.info({ importId: r.id, processed: r.processed }, 'contact import stalled: resuming');
+    await deps.queue.send(deps.db, contactImportJob, {
+      importId: Number(r.id),
+      agencyId: Number(r.agency_id),
+      businessId: Number(r.business_id),
+    });
+    deps.queue.nudge(contactImportJob.name);
+  }
+  return res.rows.length;
+}
+
+/**
+ * The stall check of a process that works jobs: once at start (a restarted process resumes what it was
+ * doing) and every half `IMPORT_STALL_SECONDS`; the returned function stops it.
+ */
+export function watchImports(deps: Deps): () => Promise<unknown> {
+  if (deps.config.workers !== 'inline') return async () => undefined;
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  const check = () => {
+    if (stopped) return;
+    running = resumeStalledImports(deps).catch((err: unknown) =>
+      deps.log.warn({ err }, 'stalled imports not checked'),
+    );
+  };
+  check();
+  const timer = setInterval(check, Math.max(1000, (deps.config.importStallSeconds * 1000) / 2));
+  timer.unref();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+    return running;
+  };
 }
 
 export const contactImportJob = defineJob({
@@ -362,10 +566,11 @@ export const contactImportJob = defineJob({
     } catch (err) {
       // After the last attempt the import is marked failed, so that the progress bar stops.
       if (run.isLastAttempt)
-        await deps.db
-          .update(contactImports)
-          .set({ status: 'failed', csv: null, updated_at: new Date() })
-          .where(eq(contactImports.id, payload.importId));
+        await deps.db.execute(
+          sql`update contact_imports set status = 'failed', csv = null, updated_at = now(),
+            errors = errors || ${JSON.stringify([{ line: 0, key: 'contacts.import_failed' }])}::jsonb
+            where id = ${payload.importId} and status in ('queued', 'running')`,
+        );
       throw err;
     }
   },

@@ -132,6 +132,73 @@ export async function findOrCreateContactsByPhone(
   return out;
 }
 
+/**
+ * A call with a phone joins that phone's conversation (ADR 052): the business's live contact with the
+ * phone, created when there is none (source voice, on the call's install, named and e-mailed as the
+ * caller said), in one statement. An existing contact keeps its install (the number its texts run on)
+ * unless it has none, and its name and e-mail unless it has none; its latest call time moves forward only.
+ */
+export async function recordContactCall(
+  ctx: Ctx,
+  input: {
+    phone: string;
+    installId: number;
+    at: Date;
+    firstName?: string;
+    lastName?: string;
+    email?: string | null;
+  },
+): Promise<{ contact: ContactRow; created: boolean }> {
+  const { agencyId, businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .insert(contacts)
+    .values({
+      agency_id: agencyId,
+      business_id: businessId,
+      phone: input.phone,
+      install_id: input.installId,
+      first_name: (input.firstName ?? '').slice(0, 100),
+      last_name: (input.lastName ?? '').slice(0, 100),
+      email: input.email || null,
+      source: 'voice',
+      last_call_at: input.at,
+    })
+    .onConflictDoUpdate({
+      target: [contacts.business_id, contacts.phone],
+      targetWhere: sql`${contacts.deleted_at} is null`,
+      set: {
+        install_id: sql`coalesce(${contacts.install_id}, excluded.install_id)`,
+        first_name: sql`case when ${contacts.first_name} = '' and ${contacts.last_name} = ''
+          then excluded.first_name else ${contacts.first_name} end`,
+        last_name: sql`case when ${contacts.first_name} = '' and ${contacts.last_name} = ''
+          then excluded.last_name else ${contacts.last_name} end`,
+        email: sql`coalesce(${contacts.email}, excluded.email)`,
+        last_call_at: sql`greatest(${contacts.last_call_at}, excluded.last_call_at)`,
+        updated_at: sql`now()`,
+      },
+    })
+    .returning({ ...getTableColumns(contacts), created: sql<boolean>`(xmax = 0)` });
+  const { created, ...contact } = found(row);
+  return { contact, created: created === true };
+}
+
+/**
+ * The live contact with this phone, to start a conversation with it from an install's inbox (ADR 052):
+ * a contact with no install yet (imported, added without one) is put on this install, so that it can be
+ * texted from its number; one on another install stays there. Undefined when the phone is no contact.
+ */
+export async function contactToText(
+  ctx: Ctx,
+  input: { phone: string; installId: number },
+): Promise<ContactRow | undefined> {
+  const [row] = await ctx.db
+    .update(contacts)
+    .set({ install_id: sql`coalesce(${contacts.install_id}, ${input.installId}::int)` })
+    .where(contactScope(ctx, eq(contacts.phone, input.phone)))
+    .returning();
+  return row;
+}
+
 /** The contact row for a send: phone, install, opted_out_at, blocked_at (a 404 for another tenant's). */
 export async function contactForSend(ctx: Ctx, contactId: number): Promise<ContactRow> {
   const [row] = await ctx.db

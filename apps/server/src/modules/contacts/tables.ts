@@ -47,6 +47,8 @@ export const contacts = pgTable(
     opted_out_at: tz('opted_out_at'),
     blocked_at: tz('blocked_at'),
     last_message_at: tz('last_message_at'),
+    /** When the contact's latest call (callback, scheduled or inbound) was asked for (ADR 052). */
+    last_call_at: tz('last_call_at'),
     deleted_at: tz('deleted_at'),
     ...timestamps,
   },
@@ -135,6 +137,12 @@ export const contactImports = pgTable(
     total: integer('total').notNull().default(0),
     processed: integer('processed').notNull().default(0),
     imported: integer('imported').notNull().default(0),
+    /** A phone already a contact (or earlier in the file): `skip` the row or `update` the contact (ADR 052). */
+    duplicates: text('duplicates').$type<'skip' | 'update'>().notNull().default('skip'),
+    updated: integer('updated').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    /** Times a stalled run (its process gone) was taken over; past the limit the import fails (ADR 052). */
+    resumes: integer('resumes').notNull().default(0),
     /** Bad rows: the file's line and a message key with its parameters (translated when read). */
     errors: jsonb('errors')
       .$type<{ line: number; key: string; params?: Record<string, string | number> }[]>()
@@ -142,5 +150,8 @@ export const contactImports = pgTable(
       .default([]),
     ...timestamps,
   },
-  (t) => [index('contact_imports_business_idx').on(t.business_id)],
+  (t) => [
+    index('contact_imports_business_idx').on(t.business_id),
+    index('contact_imports_running_idx').on(t.updated_at).where(sql`${t.status} = 'running'`),
+  ],
 );

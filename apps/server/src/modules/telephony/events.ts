@@ -15,6 +15,24 @@ export const callMissed = defineEvent(
 );
 
 /**
+ * A callback or a scheduled call was asked for (published after commit, ADR 052): the inbox puts it in
+ * the conversation with the visitor's phone. Its outcome is read from the call when shown.
+ */
+export const callRequested = defineEvent(
+  'call.requested',
+  z.object({
+    callId: z.number(),
+    agencyId: z.number(),
+    businessId: z.number(),
+    installId: z.number(),
+    kind: z.enum(['callback', 'scheduled']),
+    visitorPhone: z.string(),
+    visitorName: z.string().nullable(),
+    visitorEmail: z.string().nullable(),
+  }),
+);
+
+/**
  * A number was bought, assigned, moved, released or changed (its install or texting switch): who answers
  * it may have changed. Published after commit in the process that changed it; chats forgets what it
  * cached about the number (other processes see it within their cache's few seconds).

@@ -1,13 +1,14 @@
 // The telephony module's public functions (the only file other modules import): the instant callback,
 // scheduled calls and the carrier of a tenant. Calls, voice records and the report are in calls.ts.
 export { bookableSlots, carrierFor, MAX_SLOT_DAYS } from './access.ts';
+export { requestCallback, scheduleCall } from './call-requests.ts';
 export { type CallOfContact, callsOfContact } from './contact-calls.ts';
 export { addDemoNumber, DEMO_INSTALL_NUMBER } from './demo.ts';
-export { type CallbackData, type CallbackInput, requestCallback, telephonyIdle } from './engine.ts';
-export { callMissed, numberChanged } from './events.ts';
+export { type CallbackData, type CallbackInput, telephonyIdle } from './engine.ts';
+export { callMissed, callRequested, numberChanged } from './events.ts';
 export { callProgress } from './progress.ts';
 export { assertReachable } from './reach.ts';
 export { restoreSandboxNumbers } from './sandbox-restore.ts';
-export { cancelScheduledCall, type ScheduleInput, scheduleCall, scheduledCallJob } from './schedule.ts';
+export { cancelScheduledCall, type ScheduleInput, scheduledCallJob } from './schedule.ts';
 export { carrierAccountOf, installTextNumber, numberTexted } from './texting.ts';
 export { TWILIO_PATHS } from './webhooks.ts';

@@ -4,7 +4,7 @@ import { zEmail } from '@stn/contracts/validation';
 import { z } from '@stn/contracts/zod';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { FormShell } from '../../components/form/form-shell.tsx';
@@ -12,7 +12,9 @@ import { useApiForm } from '../../components/form/use-api-form.ts';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
+import { useAuth } from '../../lib/auth-store.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
+import { userCan } from '../../lib/nav/user-can.ts';
 import { useAgents } from '../../lib/pickers.ts';
 import { zodResolver } from '../../lib/zod-form.ts';
 import {
@@ -28,6 +30,7 @@ import {
   useSetOptOut,
 } from './api/contacts.ts';
 import { TagPicker } from './tag-picker.tsx';
+import { textPath } from './text-path.ts';
 
 type Values = {
   install_id: string;
@@ -120,6 +123,7 @@ function ContactForm(props: {
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const canText = userCan(useAuth().user, 'inbox.use');
   const { contact, fields } = props;
   const save = useSaveContact(contact?.id ?? null);
   const resolve = zodResolver(ZContactForm);
@@ -153,7 +157,18 @@ function ContactForm(props: {
           submitting={save.isPending}
           submitTestId="contact-form-submit"
           cancelTo={pathOf('business.contacts')}
-          left={contact && <DeleteButton contact={contact} />}
+          left={
+            contact && (
+              <Group gap="xs">
+                <DeleteButton contact={contact} />
+                {canText && (
+                  <Button component={Link} to={textPath(contact)} variant="light" data-testid="contact-text">
+                    {t('contacts.text')}
+                  </Button>
+                )}
+              </Group>
+            )
+          }
         />
       }
     >

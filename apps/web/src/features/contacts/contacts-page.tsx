@@ -7,7 +7,9 @@ import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable, useSelection } from '../../components/list/data-table.tsx';
 import { ListHeader } from '../../components/list/list-header.tsx';
 import { RowButtons } from '../../components/list/row-actions.tsx';
+import { useAuth } from '../../lib/auth-store.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
+import { userCan } from '../../lib/nav/user-can.ts';
 import {
   type BulkAction,
   CONTACTS_PATH,
@@ -21,6 +23,7 @@ import {
 } from './api/contacts.ts';
 import { ImportPanel } from './import-panel.tsx';
 import { TagPicker } from './tag-picker.tsx';
+import { textPath } from './text-path.ts';
 
 type Flag = 'any' | '1' | '0';
 const flagParam = (f: Flag) => (f === 'any' ? undefined : f);
@@ -35,6 +38,7 @@ export default function ContactsPage() {
   const [optedOut, setOptedOut] = useState<Flag>('any');
   const [blocked, setBlocked] = useState<Flag>('any');
   const selection = useSelection<number>();
+  const canText = userCan(useAuth().user, 'inbox.use');
 
   const flagOptions = [
     { value: 'any', label: t('contacts.filter_any') },
@@ -151,6 +155,12 @@ export default function ContactsPage() {
         actions={(c) => (
           <RowButtons
             actions={[
+              {
+                label: t('contacts.text'),
+                to: textPath(c),
+                testId: `contact-text-${c.id}`,
+                hidden: !canText,
+              },
               {
                 label: t('contacts.edit_short'),
                 to: pathOf('business.contacts.edit', { id: c.id }),

@@ -82,21 +82,45 @@ function MessageBubble({ message, contactId }: { message: InboxMessage; contactI
   );
 }
 
-function CallRow({ item }: { item: Extract<ConversationItem, { kind: 'call' }> }) {
+/** Calls that reached nobody: the caller gets a "text back". */
+const MISSED = new Set(['missed', 'no_answer', 'failed']);
+
+function CallRow({
+  item,
+  onTextBack,
+}: {
+  item: Extract<ConversationItem, { kind: 'call' }>;
+  onTextBack?: (() => void) | undefined;
+}) {
   const { t } = useTranslation();
+  const { call } = item;
+  const missed = MISSED.has(call.outcome);
   return (
-    <Group justify="center" data-testid={`call-${item.call.id}`}>
-      <Badge variant="outline" color="gray">
-        {t('inbox.call', { outcome: item.call.outcome, when: time(item.at) })}
-        {item.call.duration ? ` · ${item.call.duration}s` : ''}
-        {item.call.agent_name ? ` · ${item.call.agent_name}` : ''}
+    <Group justify="center" gap="xs" data-testid={`call-${call.id}`} data-outcome={call.outcome}>
+      <Badge variant="outline" color={missed ? 'red' : 'gray'} style={{ textTransform: 'none' }}>
+        {'☎ '}
+        {t('inbox.call_line', {
+          kind: t(`inbox.call_kind.${call.kind}`, { defaultValue: call.kind }),
+          outcome: t(`inbox.call_outcome.${call.outcome}`, { defaultValue: call.outcome }),
+          when: time(item.at),
+        })}
+        {call.duration ? ` · ${call.duration}s` : ''}
+        {call.agent_name ? ` · ${call.agent_name}` : ''}
       </Badge>
+      {missed && onTextBack && (
+        <Button size="compact-xs" variant="light" onClick={onTextBack} data-testid="text-back">
+          {t('inbox.text_back')}
+        </Button>
+      )}
     </Group>
   );
 }
 
-/** The history of one conversation: messages and calls together, oldest first, scrolled to the newest. */
-export function ConversationPane({ contactId }: { contactId: number }) {
+/**
+ * The history of one conversation: messages and calls together, oldest first, scrolled to the newest; a
+ * missed call offers "Text back" (`onTextBack` fills the composer).
+ */
+export function ConversationPane({ contactId, onTextBack }: { contactId: number; onTextBack?: () => void }) {
   const { t } = useTranslation();
   const history = useConversation(contactId);
   const viewport = useRef<HTMLDivElement>(null);
@@ -126,7 +150,7 @@ export function ConversationPane({ contactId }: { contactId: number }) {
           item.kind === 'message' ? (
             <MessageBubble key={`m${item.message.id}`} message={item.message} contactId={contactId} />
           ) : (
-            <CallRow key={`c${item.call.id}`} item={item} />
+            <CallRow key={`c${item.call.id}`} item={item} onTextBack={onTextBack} />
           ),
         )}
       </Stack>

@@ -4,13 +4,16 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api-client.ts';
 import { useStartConversation } from './api/inbox.ts';
 
-/** 'New conversation': a phone (and a name) on the chosen install; the new conversation opens. */
+/**
+ * 'New conversation': a phone (and a name) on the chosen install; the conversation opens, a new one or the
+ * one the business already has with that phone (on its own install, ADR 052).
+ */
 export function NewConversation({
   installId,
   onStarted,
 }: {
   installId: number;
-  onStarted: (id: number) => void;
+  onStarted: (id: number, installId: number) => void;
 }) {
   const { t } = useTranslation();
   const start = useStartConversation(installId);
@@ -48,7 +51,7 @@ export function NewConversation({
                     setOpened(false);
                     setPhone('');
                     setName('');
-                    onStarted(res.data.id);
+                    onStarted(res.data.id, res.data.install_id ?? installId);
                   },
                 },
               )

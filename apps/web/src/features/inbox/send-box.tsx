@@ -12,21 +12,33 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MediaLibraryModal } from '../../components/media-library-modal.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import type { LibraryMedia } from '../../lib/media-library.ts';
 import { toastError } from '../../lib/toast.ts';
-import { readDataUrl, restrictedPreview, useSend, useSmsTemplates } from './api/inbox.ts';
+import { type Restricted, readDataUrl, restrictedPreview, useSend, useSmsTemplates } from './api/inbox.ts';
 import { messageCount } from './message-count.ts';
 import { RestrictedContentModal } from './restricted-content-modal.tsx';
 
 const MAX_IMAGES = 5;
 
-/** The send box: text, images, a template, a time to schedule it; the counter of spec 000 §4. */
-export function SendBox({ contactId, disabledReason }: { contactId: number; disabledReason: string | null }) {
+/**
+ * The send box: text, images, a template, a time to schedule it; the counter of spec 000 §4. A `draft`
+ * (text back after a missed call) replaces the text and puts the cursor in it, ready to edit or send.
+ */
+export function SendBox({
+  contactId,
+  disabledReason,
+  draft = null,
+}: {
+  contactId: number;
+  disabledReason: string | null;
+  draft?: { text: string; nonce: number } | null;
+}) {
   const { t } = useTranslation();
+  const textarea = useRef<HTMLTextAreaElement>(null);
   const send = useSend(contactId);
   const templates = useSmsTemplates();
   const [body, setBody] = useState('');
@@ -38,8 +50,14 @@ export function SendBox({ contactId, disabledReason }: { contactId: number; disa
   const [templateId, setTemplateId] = useState<string | null>(null);
   const [sendAt, setSendAt] = useState('');
   const [scheduling, setScheduling] = useState(false);
-  const [restricted, setRestricted] = useState<string | null>(null);
+  const [restricted, setRestricted] = useState<Restricted | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!draft) return;
+    setBody(draft.text);
+    textarea.current?.focus();
+  }, [draft]);
 
   const addFiles = async (files: File[]) => {
     const images = files.filter((f) => f.type.startsWith('image/'));
@@ -149,6 +167,7 @@ export function SendBox({ contactId, disabledReason }: { contactId: number; disa
           maxLength={1600}
           value={body}
           onChange={(e) => setBody(e.currentTarget.value)}
+          ref={textarea}
           data-testid="send-body"
         />
         <Group justify="space-between" wrap="wrap">

@@ -38,6 +38,8 @@ export type InboxConversation = {
   blocked: boolean;
   last_message_at: string | null;
   last_message: { body: string; direction: 'in' | 'out'; status: string; has_media: boolean } | null;
+  /** The latest call (callback, scheduled, inbound) of the conversation, ADR 052. */
+  last_call?: { id: number; kind: string; outcome: string; at: string } | null;
   unread: number;
 };
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Deps } from '../../../platform/deps.ts';
 import { ctxOf } from '../../../platform/tenancy/request.ts';
 import { exportContacts, importTemplate } from '../export.ts';
-import { importStatus, startImport } from '../import.ts';
+import { importStatus, isDuplicateNote, startImport } from '../import.ts';
 import { contactsAccess as config, errors, t } from './common.ts';
 
 const tags = ['contacts'];
@@ -48,23 +48,28 @@ export const importRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       schema: {
         tags,
         summary:
-          "An import's progress: status (queued, running, done, failed), processed, total, imported, errors [{ line, message }]",
+          "An import's progress: status (queued, running, done, failed), processed, total, imported (new contacts), updated, skipped, errors [{ line, message }] and duplicate_rows [{ line, message }]",
         params: ZIdParams,
         response: { 200: ZContactImportStatusResponse, ...errors },
       },
     },
     async (request) => {
       const s = await importStatus(ctxOf(deps, request), { id: request.params.id });
+      const says = (e: (typeof s.errors)[number]) => ({
+        line: e.line,
+        message: translate(e.key, request.lang, e.params ?? {}),
+      });
       const data = {
         id: s.id,
         status: s.status,
+        duplicates: s.duplicates,
         processed: s.processed,
         total: s.total,
         imported: s.imported,
-        errors: s.errors.map((e) => ({
-          line: e.line,
-          message: translate(e.key, request.lang, e.params ?? {}),
-        })),
+        updated: s.updated,
+        skipped: s.skipped,
+        errors: s.errors.filter((e) => !isDuplicateNote(e.key)).map(says),
+        duplicate_rows: s.errors.filter((e) => isDuplicateNote(e.key)).map(says),
       };
       return { success: true as const, ...data, data };
     },

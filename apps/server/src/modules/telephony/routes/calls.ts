@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../../platform/deps.ts';
 import { ctxOf } from '../../../platform/tenancy/request.ts';
+import { scheduleCall } from '../call-requests.ts';
 import {
   callRecording,
   callsReport,
@@ -25,7 +26,7 @@ import {
   listVoiceRecords,
   voiceRecordAudio,
 } from '../calls.ts';
-import { cancelScheduledCall, scheduleCall } from '../schedule.ts';
+import { cancelScheduledCall } from '../schedule.ts';
 
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 const use = { capability: 'calls.use' as const };

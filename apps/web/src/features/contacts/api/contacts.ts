@@ -178,7 +178,7 @@ export async function downloadTemplate() {
 /** Starts an import job (the file's text); the answer names the job to poll. */
 export function useStartImport() {
   return useMutation({
-    mutationFn: (body: { csv: string; install_id: number | null }) =>
+    mutationFn: (body: { csv: string; install_id: number | null; duplicates: 'skip' | 'update' }) =>
       api<Data<{ import_id: number }>>(`${CONTACTS_PATH}/import`, { method: 'POST', body }),
   });
 }

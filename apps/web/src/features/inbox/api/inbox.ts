@@ -92,14 +92,26 @@ export type SendInput = {
   send_at?: string;
 };
 
+/** The filtered text of a refused send and where its restricted words are ([start, end) in the text). */
+export type Restricted = { preview: string; marks: { start: number; end: number }[] };
+
 /** The restricted-content refusal of a send (422, reason messages.restricted_content) and its preview. */
-export function restrictedPreview(err: unknown): string | null {
+export function restrictedPreview(err: unknown): Restricted | null {
   if (!(err instanceof ApiError) || err.status !== 422) return null;
   const body = err.body as (Record<string, unknown> & { data?: Record<string, unknown> }) | null;
   const reason = body?.reason ?? body?.data?.reason;
   if (reason !== 'messages.restricted_content') return null;
-  const preview = body?.preview ?? body?.data?.preview;
-  return typeof preview === 'string' ? preview : '';
+  const preview = body?.data?.preview ?? body?.preview;
+  const marks = body?.data?.marks ?? body?.marks;
+  return {
+    preview: typeof preview === 'string' ? preview : '',
+    marks: Array.isArray(marks)
+      ? marks.filter(
+          (m): m is Restricted['marks'][number] =>
+            typeof m?.start === 'number' && typeof m?.end === 'number' && m.end > m.start,
+        )
+      : [],
+  };
 }
 
 export function useSend(contactId: number) {
@@ -186,7 +198,10 @@ export function readDataUrl(file: File): Promise<string> {
 export function useStartConversation(installId: number) {
   return useMutation({
     mutationFn: (input: { phone: string; name?: string }) =>
-      api<Data<{ id: number }>>(`${CHATS}/installs/${installId}/contacts`, { method: 'POST', body: input }),
+      api<Data<{ id: number; install_id: number | null }>>(`${CHATS}/installs/${installId}/contacts`, {
+        method: 'POST',
+        body: input,
+      }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.inbox.lists() }),
   });
 }

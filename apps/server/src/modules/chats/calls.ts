@@ -1,0 +1,47 @@
+// Calls in the conversation (ADR 052): a callback, a scheduled call or a missed call (telephony's
+// `call.requested` and `call.missed`) joins the conversation with the caller's phone. The contact is found
+// or created by that phone for the install's business (the contacts module writes it) and its latest call
+// time moves the conversation up the inbox; the inbox reads the call itself, with its outcome, from
+// telephony when it shows the conversation. Each user who may see the conversation is told
+// (`conversation_call`), so an open inbox refreshes.
+import type { Deps } from '../../platform/deps.ts';
+import { channel } from '../../platform/realtime/hub.ts';
+import { tenantContext } from '../../platform/tenancy/context.ts';
+import { recordContactCall } from '../contacts/service.ts';
+import { sees, viewersOf } from './audience.ts';
+import { splitName } from './names.ts';
+
+export type CallOfVisitor = {
+  callId: number;
+  agencyId: number;
+  businessId: number;
+  installId: number;
+  visitorPhone: string;
+  visitorName: string | null;
+  visitorEmail?: string | null;
+};
+
+export async function callJoinsConversation(deps: Deps, p: CallOfVisitor): Promise<void> {
+  const ctx = tenantContext(
+    deps,
+    { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
+    { kind: 'system', source: 'carrier', name: 'call in conversation' },
+  );
+  const names = p.visitorName ? splitName(p.visitorName) : { first_name: '', last_name: '' };
+  const { contact } = await recordContactCall(ctx, {
+    phone: p.visitorPhone,
+    installId: p.installId,
+    at: new Date(),
+    firstName: names.first_name,
+    lastName: names.last_name,
+    email: p.visitorEmail ?? null,
+  });
+  const viewers = await viewersOf(deps.db, p.businessId);
+  const conversation = { id: contact.id, installId: contact.install_id, agentId: contact.agent_user_id };
+  const data = { contact: contact.id, install: contact.install_id, call: p.callId };
+  await Promise.all(
+    viewers
+      .filter((v) => sees(v, conversation))
+      .map((v) => deps.realtime.publish(channel.user(v.userId), { type: 'conversation_call', data })),
+  );
+}

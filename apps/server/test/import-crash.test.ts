@@ -1,0 +1,155 @@
+// Issue 17 (ADR 052): a CSV import whose worker process is killed (SIGKILL) half-way does not sit
+// `running` until pg-boss expires its job 15 minutes later: the next process that works jobs sees it
+// stalled (no progress for IMPORT_STALL_SECONDS) and resumes it from its last written chunk, with no
+// contact written twice; an import that keeps stalling ends `failed` with a message.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_IMPORT_RESUMES, resumeStalledImports } from '../src/modules/contacts/import.ts';
+import { bearer, createTestApp, login, type Seed, seedTenants, type TestApp } from './helpers.ts';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-import-crash-'));
+let t: TestApp;
+let seed: Seed;
+let token: string;
+const children: ChildProcess[] = [];
+const ROWS = 10_000;
+
+function startWorker(): { child: ChildProcess; out: () => string } {
+  let out = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: t.config.databaseUrl ?? '',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      IMPORT_STALL_SECONDS: '2',
+    },
+  });
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  children.push(child);
+  return { child, out: () => out };
+}
+
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+const progress = async (id: number) =>
+  (await t.pool.query('select status, processed, resumes from contact_imports where id = $1', [id]))
+    .rows[0] as {
+    status: string;
+    processed: number;
+    resumes: number;
+  };
+
+beforeAll(async () => {
+  // The API process only enqueues: the import is worked by the child worker processes.
+  t = await createTestApp({ WORKERS: 'off', IMPORT_STALL_SECONDS: '2' });
+  seed = await seedTenants(t.db);
+  token = await login(t.app, seed.a.businessAdmin.email);
+});
+afterAll(async () => {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited(child);
+    }
+  }
+  await t?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('an import killed mid-way', () => {
+  it('is resumed by the next worker from where it stopped: every row once, no duplicate contacts', async () => {
+    const lines = ['phone,first_name,last_name,tags'];
+    for (let i = 0; i < ROWS; i++)
+      lines.push(`+1500${String(6_000_000 + i).padStart(7, '0')},First${i},Last${i},"t${i % 7},all"`);
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts/import',
+      headers: bearer(token),
+      payload: { csv: lines.join('\n') },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const id = started.json().import_id as number;
+
+    const first = startWorker();
+    // Killed once it has written some chunks, before it is done.
+    await expect
+      .poll(async () => (await progress(id)).processed, { timeout: 60_000, interval: 10 })
+      .toBeGreaterThan(0);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    const atKill = await progress(id);
+    expect(atKill.status, first.out()).toBe('running');
+    expect(atKill.processed).toBeLessThan(ROWS);
+
+    const second = startWorker();
+    await expect
+      .poll(async () => (await progress(id)).status, { timeout: 60_000, interval: 100 })
+      .toBe('done');
+    expect((await progress(id)).resumes).toBeGreaterThanOrEqual(1);
+    expect(second.out()).toContain('resuming');
+
+    const status = await t.app.inject({ url: `/api/v1/contacts/import/${id}`, headers: bearer(token) });
+    expect(status.json()).toMatchObject({
+      status: 'done',
+      processed: ROWS,
+      imported: ROWS,
+      skipped: 0,
+      updated: 0,
+      errors: [],
+      duplicate_rows: [],
+    });
+    const counts = (
+      await t.pool.query(
+        `select count(*)::int as n, count(distinct phone)::int as phones from contacts where business_id = $1`,
+        [seed.a.business.id],
+      )
+    ).rows[0];
+    expect(counts).toEqual({ n: ROWS, phones: ROWS });
+    const links = (
+      await t.pool.query(
+        `select count(*)::int as n from contact_tags ct join tags g on g.id = ct.tag_id where g.name = 'all'`,
+      )
+    ).rows[0];
+    expect(links.n).toBe(ROWS);
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+  }, 180_000);
+
+  it('ends failed with a message that says how far it got once it has stalled too often', async () => {
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts/import',
+      headers: bearer(token),
+      payload: { csv: 'phone\n+15005557001\n+15005557002\n' },
+    });
+    const id = started.json().import_id as number;
+    // As a worker that died on it again and again would leave it.
+    await t.pool.query(
+      `update contact_imports set status = 'running', processed = 1, resumes = $2,
+        updated_at = now() - interval '1 minute' where id = $1`,
+      [id, MAX_IMPORT_RESUMES],
+    );
+    expect(await resumeStalledImports(t.app.deps)).toBeGreaterThanOrEqual(1);
+    const status = await t.app.inject({ url: `/api/v1/contacts/import/${id}`, headers: bearer(token) });
+    expect(status.json()).toMatchObject({
+      status: 'failed',
+      errors: [
+        {
+          line: 0,
+          message:
+            'The import was interrupted too often and stopped after 1 of 2 rows. The rows before were imported; import the rest again.',
+        },
+      ],
+    });
+  });
+});
