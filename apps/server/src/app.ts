@@ -50,7 +50,7 @@ import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
 import { callsRoutes } from './modules/telephony/routes/calls.ts';
 import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
 import { sandboxPhonesRoutes } from './modules/telephony/routes/sandbox.ts';
-import { restoreSandboxNumbers, scheduledCallJob } from './modules/telephony/service.ts';
+import { restoreSandboxNumbers, scheduledCallJob, startCallReconciler } from './modules/telephony/service.ts';
 import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
 import { templatesRoutes } from './modules/templates/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
@@ -98,6 +98,8 @@ export type Plugs = {
   widget: { resolve: InstallResolver; routes: WidgetRoutes[] };
   /** Work run once the app is ready (and the queue started), e.g. data steps that need the secrets key. */
   onReady: ((deps: Deps) => Promise<unknown>)[];
+  /** Steps run when the app closes, before the job queue stops (timers the onReady steps started). */
+  onClose: (() => Promise<unknown>)[];
 };
 
 export type AppOptions = {
@@ -143,6 +145,8 @@ function plugModules(p: Plugs): void {
   registerTelephonyWebhooks(p.webhooks, p.deps);
   // The sandbox carrier forgets its numbers on a restart: the database's are put back.
   p.onReady.push(restoreSandboxNumbers);
+  // Calls a dead process (or a restarted sandbox) left in progress are ended with the carrier's word (ADR 051).
+  p.onReady.push(async (deps) => p.onClose.push(startCallReconciler(deps)));
   p.onReady.push(sealAgencySecrets);
   // Chats: inbound texts and status callbacks (telephony keeps voice), scheduled texts, realtime news.
   registerChatsWebhooks(p.webhooks, p.deps);
@@ -242,6 +246,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     webhooks: createWebhookRegistry(),
     widget: { resolve: async () => null, routes: [] },
     onReady: [],
+    onClose: [],
   };
   plugModules(plugs);
   opts.plug?.(plugs);
@@ -253,6 +258,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   // In reverse of start: stop working jobs, then drop the realtime and SMTP connections.
   app.addHook('onClose', async () => {
+    for (const step of plugs.onClose) await step();
     await queue.stop();
     await realtime.close();
     mailer.close();

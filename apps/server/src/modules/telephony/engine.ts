@@ -505,22 +505,7 @@ export async function expireQueued(
   callId: number,
   opts: { message?: boolean } = {},
 ): Promise<void> {
-  const [missed] = await ctx.db
-    .update(calls)
-    .set({ outcome: 'missed', ended_at: new Date(), updated_at: new Date() })
-    .where(
-      and(
-        eq(calls.id, callId),
-        eq(calls.outcome, 'in_progress'),
-        isNull(calls.claimed_leg_sid),
-        sql`${calls.ring_state}->>'queued' = 'true'`,
-      ),
-    )
-    .returning();
-  if (!missed) return;
-  announceProgress(ctx, callId, missed);
-  publishCallMissed(ctx, missed);
-  if (opts.message !== false) await callVisitorWithMissedMessage(ctx, missed);
+  await markMissed(ctx, callId, { message: opts.message !== false, queued: true });
 }
 
 /**
@@ -581,7 +566,7 @@ export async function ringWaiting(ctx: Ctx): Promise<void> {
   }
 }
 
-async function failCall(ctx: Ctx, callId: number): Promise<void> {
+export async function failCall(ctx: Ctx, callId: number): Promise<void> {
   const [row] = await ctx.db
     .update(calls)
     .set({ outcome: 'failed', ended_at: new Date(), updated_at: new Date() })
@@ -608,15 +593,34 @@ export async function concludeUnclaimed(ctx: Ctx, callId: number): Promise<void>
   if (st.queued) return;
   if (st.type !== 'simultaneous' && st.next < st.order.length) return ringNext(ctx, callId);
   if (legs.length === 0) return failCall(ctx, callId);
+  await markMissed(ctx, callId, { message: true });
+}
+
+/**
+ * An unclaimed call nobody took ends as missed (once: a conditional update): the event, and the visitor
+ * is called back with the missed-call message when `message`.
+ */
+export async function markMissed(
+  ctx: Ctx,
+  callId: number,
+  opts: { message: boolean; queued?: boolean },
+): Promise<void> {
   const [missed] = await ctx.db
     .update(calls)
     .set({ outcome: 'missed', ended_at: new Date(), updated_at: new Date() })
-    .where(and(eq(calls.id, callId), eq(calls.outcome, 'in_progress'), isNull(calls.claimed_leg_sid)))
+    .where(
+      and(
+        eq(calls.id, callId),
+        eq(calls.outcome, 'in_progress'),
+        isNull(calls.claimed_leg_sid),
+        opts.queued ? sql`${calls.ring_state}->>'queued' = 'true'` : undefined,
+      ),
+    )
     .returning();
   if (!missed) return;
   announceProgress(ctx, callId, missed);
   publishCallMissed(ctx, missed);
-  await callVisitorWithMissedMessage(ctx, missed);
+  if (opts.message) await callVisitorWithMissedMessage(ctx, missed);
 }
 
 /** `call.missed` for a call just marked missed (a callback nobody claimed, or an inbound call nobody took). */

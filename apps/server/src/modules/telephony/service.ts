@@ -7,6 +7,7 @@ export { type CallbackData, type CallbackInput, requestCallback, telephonyIdle }
 export { callMissed, numberChanged } from './events.ts';
 export { callProgress } from './progress.ts';
 export { assertReachable } from './reach.ts';
+export { reconcileCalls, startCallReconciler } from './reconcile.ts';
 export { restoreSandboxNumbers } from './sandbox-restore.ts';
 export { cancelScheduledCall, type ScheduleInput, scheduleCall, scheduledCallJob } from './schedule.ts';
 export { carrierAccountOf, installTextNumber, numberTexted } from './texting.ts';
