@@ -17,7 +17,7 @@ import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { RateLimiter } from '../../platform/widget/tree.ts';
 import { callUsage, countCall } from '../businesses/service.ts';
-import { isBlocked } from '../compliance/service.ts';
+import { assertReachable, isBlocked } from '../compliance/service.ts';
 import {
   type CallInstall,
   carrierFor,
@@ -30,7 +30,6 @@ import {
 } from './access.ts';
 import { callMissed } from './events.ts';
 import { announceProgress } from './progress.ts';
-import { assertReachable } from './reach.ts';
 import { callLegs, calls } from './tables.ts';
 
 export type CallRow = typeof calls.$inferSelect;
