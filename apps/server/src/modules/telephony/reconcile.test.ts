@@ -1,13 +1,14 @@
 // The call reconciler after a crash (ADR 051): a real server process (the entry point `npm start` runs)
 // is killed with SIGKILL while a callback rings the staff phones; a new process on the same database ends
 // the call (its sandbox carrier no longer knows it) and takes the same visitor's next callback.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startChildServer } from '../../../test/child-server.ts';
 import { TEMPLATE_DB } from '../../../test/global-setup.ts';
 import { PASSWORD, type Seed, seedTenants } from '../../../test/helpers.ts';
 import { createDb } from '../../platform/db/client.ts';
@@ -15,7 +16,6 @@ import { freePort } from '../../platform/db/embedded.ts';
 import { createSecrets } from '../../platform/secrets.ts';
 import { ALWAYS_OPEN, STAFF_1, STAFF_2 } from './testing.ts';
 
-const root = path.resolve(import.meta.dirname, '../../../../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-reconcile-'));
 const secretsKey = crypto.randomBytes(32);
 const VISITOR = '+14155550301';
@@ -62,12 +62,10 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The real entry point as a child process on the test database, until it prints that it runs. */
+/** The real entry point as a child process on the test database, reconciling every second. */
 async function startServer(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
+  const { child } = await startChildServer(
+    {
       NODE_ENV: 'test',
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -79,21 +77,9 @@ async function startServer(port: number): Promise<ChildProcess> {
       LOG_LEVEL: 'warn',
       CALL_RECONCILE_SECONDS: '1',
     },
-  });
+    90_000,
+  );
   children.push(child);
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
-    child.stdout?.on('data', () => {
-      if (out.includes('Press Ctrl+C to stop')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
   return child;
 }
 

@@ -4,9 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
-import { useAuth } from '../../lib/auth-store.ts';
 import { formatDate } from '../../lib/format.ts';
-import { userCan } from '../../lib/nav/user-can.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { CALLS_PATH } from './api/calls.ts';
 import { InstallSelect, KindBadge, kindOptions, OutcomeBadge, outcomeOptions } from './call-badges.tsx';
@@ -18,6 +16,7 @@ import {
   formatSeconds,
   NO_FILTERS,
 } from './call-format.ts';
+import { OwnCallsNote } from './own-calls-note.tsx';
 
 const CALLS_REFRESH_MS = 10_000;
 
@@ -28,7 +27,6 @@ const CALLS_REFRESH_MS = 10_000;
  */
 export default function CallsPage() {
   const { t } = useTranslation();
-  const user = useAuth().user;
   const [filters, setFilters] = useState<CallFilters>(NO_FILTERS);
   const [params, setParams] = useSearchParams();
   const openId = Number(params.get('call')) || null;
@@ -84,13 +82,7 @@ export default function CallsPage() {
       <Title order={2} data-testid="page-title">
         {t('business.calls.title')}
       </Title>
-      {/* A user without calls.all is shown only its own calls (the server filters): said, so an empty
-          list does not read as "the business has no calls". */}
-      {!userCan(user, 'calls.all') && (
-        <Text c="dimmed" size="sm" data-testid="calls-own-only">
-          {t('business.calls.own_only')}
-        </Text>
-      )}
+      <OwnCallsNote textKey="business.calls.own_only" />
       <Paper withBorder p="sm" radius="md">
         <Group align="flex-end" wrap="wrap" gap="sm">
           <Select

@@ -5,19 +5,17 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
-import { useAuth } from '../../lib/auth-store.ts';
 import { formatDate } from '../../lib/format.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
-import { userCan } from '../../lib/nav/user-can.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { useDeleteVoiceRecord, VOICE_RECORDS_PATH, voiceRecordAudioPath } from './api/calls.ts';
 import { formatSeconds } from './call-format.ts';
+import { OwnCallsNote } from './own-calls-note.tsx';
 import { RecordingPlayer } from './recording-player.tsx';
 
 /** The voicemails visitors left after a missed callback (route business.voice-records): play, delete. */
 export default function VoiceRecordsPage() {
   const { t } = useTranslation();
-  const user = useAuth().user;
   const remove = useDeleteVoiceRecord();
   // One player at a time: opening another record's player closes the first (and frees its audio).
   const [playing, setPlaying] = useState<number | null>(null);
@@ -65,13 +63,7 @@ export default function VoiceRecordsPage() {
       <Title order={2} data-testid="page-title">
         {t('business.calls.voice.title')}
       </Title>
-      {/* A user without calls.all is shown only its own calls (the server filters): said, so an empty
-          list does not read as "the business has no calls". */}
-      {!userCan(user, 'calls.all') && (
-        <Text c="dimmed" size="sm" data-testid="calls-own-only">
-          {t('business.calls.voice.own_only')}
-        </Text>
-      )}
+      <OwnCallsNote textKey="business.calls.voice.own_only" />
       <Text c="dimmed" size="sm">
         {t('business.calls.voice.hint')}
       </Text>
