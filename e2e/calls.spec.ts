@@ -299,6 +299,26 @@ describe.skipIf(!hasChromium)('calls screens in Chromium, with calls made throug
     await expect.poll(() => page.getByTestId('report-completed').textContent()).toBe('0');
   });
 
+  it('a user who sees only the calls it took is told so, instead of a bare empty list', async () => {
+    // The business's manager is shown every call, with no such note.
+    await page.goto(p.url('/business/calls', HOST));
+    await page.getByTestId('calls-table').getByRole('table').waitFor();
+    expect(await page.getByTestId('calls-own-only').count()).toBe(0);
+    const { page: sales, context } = await p.newPage();
+    await signIn(sales, p.url('/login', HOST), DEMO.dentalSales);
+    await sales.waitForURL('**/business/**');
+    await sales.goto(p.url('/business/calls', HOST));
+    const note = sales.getByTestId('calls-own-only');
+    await note.waitFor();
+    expect(await note.textContent()).toBe('You see the calls you took.');
+    await sales.goto(p.url('/business/voice-records', HOST));
+    await sales.getByTestId('calls-own-only').waitFor();
+    expect(await sales.getByTestId('calls-own-only').textContent()).toBe(
+      'You see the voicemails of the calls you took.',
+    );
+    await context.close();
+  });
+
   it('the usage counter and the limit banner show the real number of calls', async () => {
     // The callbacks counted against the month: the agency caps Bright Dental at what it used.
     const used = (

@@ -113,7 +113,22 @@ describe.skipIf(!hasChromium)('agency Setup and numbers in Chromium', () => {
       const testId = (await first.getAttribute('data-testid')) ?? '';
       const phone = testId.replace(/^buy-/, '');
       expect(phone).toMatch(/^\+1212\d{7}$/);
+      // Each number says where it is and what it costs a month; buying asks first, with the price.
+      const row = page.getByTestId('buy-results').locator('tr', { has: page.getByTestId(testId) });
+      expect(await row.textContent()).toContain('New York, NY');
+      expect(await page.getByTestId(`price-${phone}`).textContent()).toBe('$1.15/month');
       await first.click();
+      const confirm = page.getByTestId('buy-confirm');
+      await confirm.waitFor(WAIT);
+      expect(await page.getByRole('dialog', { name: 'Buy this number?' }).textContent()).toContain(
+        'costs $1.15 a month',
+      );
+      // Cancelled: nothing is bought.
+      await page.getByRole('button', { name: 'Cancel' }).last().click();
+      await confirm.waitFor({ state: 'detached', ...WAIT });
+      expect((await numbers()).some((n) => n.phone_number === phone)).toBe(false);
+      await first.click();
+      await page.getByTestId('buy-confirm').click();
       await page.getByTestId('buy-results').waitFor({ state: 'detached', ...WAIT });
       const table = page.getByTestId('numbers-table');
       await table.getByText(phone).waitFor(WAIT);

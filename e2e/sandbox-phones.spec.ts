@@ -128,4 +128,37 @@ describe.skipIf(!hasChromium)('Sandbox Phones in Chromium', () => {
     await expect.poll(() => texts.textContent(), WAIT).toContain('Are you open on Saturday?');
     expect(await page.getByTestId('visitor-text').inputValue()).toBe('');
   });
+
+  it('says when the install is closed now, with its hours, and that a callback offers booking', async () => {
+    // Open all week the screen says nothing of hours.
+    expect(await page.getByTestId('sandbox-closed').count()).toBe(0);
+    // Closed now: open only on a weekday other than today (UTC), 9 to 5.
+    const status = await page.evaluate(async () => {
+      const token = localStorage.getItem('access_token');
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const all = await (await fetch('/api/v1/installs/all', { headers })).json();
+      const days = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+      const other = days[(new Date().getUTCDay() + 3) % 7] as string;
+      const hours = Object.fromEntries(
+        days.map((d) => [d, { open: d === other, from: '09:00AM', to: '05:00PM' }]),
+      );
+      const res = await fetch(`/api/v1/installs/${all.data[0].id}/setting`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ settings: { hours, timezone: 'UTC' } }),
+      });
+      return res.status;
+    });
+    expect(status).toBe(200);
+    await page.reload();
+    const closed = page.getByTestId('sandbox-closed');
+    await closed.waitFor(WAIT);
+    const text = (await closed.textContent()) ?? '';
+    expect(text).toMatch(/^Bright Dental website is closed now \(hours: \w{3} 09:00AM–05:00PM, UTC time\)/);
+    expect(text).toContain('offers to book a time');
+    await openAllWeek(page);
+    await page.reload();
+    await page.getByTestId('page-title').waitFor(WAIT);
+    await expect.poll(() => page.getByTestId('sandbox-closed').count(), WAIT).toBe(0);
+  });
 });

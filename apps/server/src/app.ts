@@ -50,7 +50,7 @@ import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
 import { callsRoutes } from './modules/telephony/routes/calls.ts';
 import { numbersRoutes } from './modules/telephony/routes/numbers.ts';
 import { sandboxPhonesRoutes } from './modules/telephony/routes/sandbox.ts';
-import { restoreSandboxNumbers, scheduledCallJob } from './modules/telephony/service.ts';
+import { restoreSandboxNumbers, scheduledCallJob, startCallReconciler } from './modules/telephony/service.ts';
 import { registerTelephonyWebhooks } from './modules/telephony/webhooks.ts';
 import { templatesRoutes } from './modules/templates/routes.ts';
 import { usersRoutes } from './modules/users/routes.ts';
@@ -149,6 +149,8 @@ function plugModules(p: Plugs): void {
   registerTelephonyWebhooks(p.webhooks, p.deps);
   // The sandbox carrier forgets its numbers on a restart: the database's are put back.
   p.onReady.push(restoreSandboxNumbers);
+  // Calls a dead process (or a restarted sandbox) left in progress are ended with the carrier's word (ADR 051).
+  p.onReady.push(async (deps) => p.onClose.push(startCallReconciler(deps)));
   p.onReady.push(sealAgencySecrets);
   // Chats: inbound texts and status callbacks (telephony keeps voice), scheduled texts, realtime news.
   registerChatsWebhooks(p.webhooks, p.deps);

@@ -375,6 +375,9 @@ export const ZInstallPick = z.object({
   number: z.string().nullable(),
   /** The widget's public key (it is in the embed code on the business's website). */
   key: z.string(),
+  /** Its opening hours and zone (public: the widget says them), so a screen can say it is closed now. */
+  hours: ZHours,
+  timezone: z.string(),
 });
 export type TInstallPick = z.infer<typeof ZInstallPick>;
 export const ZInstallAllResponse = z.object({ success: z.literal(true), data: z.array(ZInstallPick) });

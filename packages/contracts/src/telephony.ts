@@ -36,6 +36,9 @@ export const ZAvailableNumber = z.object({
   region: z.string().nullable(),
   country: z.string(),
   capabilities: z.object({ voice: z.boolean(), sms: z.boolean(), mms: z.boolean() }),
+  /** What the number costs a month at the carrier (a decimal string in `price_unit`), null when unknown. */
+  monthly_price: z.string().nullable(),
+  price_unit: z.string().nullable(),
 });
 export type TAvailableNumber = z.infer<typeof ZAvailableNumber>;
 

@@ -55,6 +55,8 @@ const ZEnv = z.object({
     .transform((v) => ['1', 'true', 'yes', 'on'].includes(v))
     .optional(),
   CARRIER_SANDBOX: bool.default(true),
+  /** Seconds between two passes of the call reconciler (ADR 051); 0 switches the periodic pass off. */
+  CALL_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
   INBOUND_BATCHES: z.coerce.number().int().min(1).max(32).default(3),
   IMPORT_STALL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
@@ -130,6 +132,7 @@ export type Config = {
    * it, the Sandbox Phones screen and the tests. On by default.
    */
   carrierSandbox: boolean;
+  callReconcileSeconds: number;
   /** Connections of each process's PostgreSQL pool (the server's; the CLI uses one). */
   dbPoolSize: number;
   /** Batches of inbound texts written at once per process (ADR 033: each is one transaction). */
@@ -199,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicCheckRatePerEmail: e.PUBLIC_CHECK_RATE_PER_EMAIL,
     tls: e.TLS ?? publicUrl.protocol === 'https:',
     carrierSandbox: e.CARRIER_SANDBOX,
+    callReconcileSeconds: e.CALL_RECONCILE_SECONDS,
     dbPoolSize: e.DB_POOL_SIZE,
     inboundBatches: e.INBOUND_BATCHES,
     s3:

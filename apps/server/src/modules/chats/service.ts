@@ -23,7 +23,7 @@ import {
 } from '../../platform/tenancy/context.ts';
 import { agencyMessaging } from '../agencies/service.ts';
 import { countMessages } from '../businesses/service.ts';
-import { isBlocked } from '../compliance/service.ts';
+import { assertReachable, isBlocked, reachRule } from '../compliance/service.ts';
 import {
   type ContactRow,
   contactForSend,
@@ -67,6 +67,8 @@ export async function assertTextable(ctx: Ctx, contact: ContactRow): Promise<voi
   if (contact.opted_out_at) throw refuse('messages.opted_out');
   if (contact.blocked_at) throw refuse('messages.blocked');
   if (await isBlocked(ctx, contact.phone)) throw refuse('messages.blacklisted');
+  // No text to a premium-rate, shared-cost or not-allowed foreign number, whoever asks (ADR 051).
+  await assertReachable(ctx, contact.phone, 'text');
 }
 
 async function assertContent(ctx: Ctx, body: string): Promise<void> {
@@ -368,6 +370,7 @@ export async function sendAutoReply(ctx: Ctx, input: { contactId: number; body: 
   const { agencyId, businessId } = businessOf(ctx);
   const contact = await contactForSend(ctx, input.contactId);
   if (contact.install_id === null) return;
+  if ((await reachRule(ctx))(contact.phone, 'text')) return;
   const from = await installTextNumber(ctx, contact.install_id);
   if (!from) return;
   const segments = messageCount('out', input.body, 0);

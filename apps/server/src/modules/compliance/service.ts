@@ -23,6 +23,8 @@ import {
 import { audit } from '../audit/service.ts';
 import { phoneLists } from './tables.ts';
 
+export { assertReachable, type ReachUse, reachRule } from './reach.ts';
+
 // Blacklist and whitelist: platform admins keep the platform-wide lists (agency_id and business_id
 // null), business managers their business's list. Numbers are stored in E.164.
 

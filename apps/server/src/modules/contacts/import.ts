@@ -12,6 +12,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/http/errors.ts';
 import { defineJob } from '../../platform/queue/queue.ts';
 import { businessOf, type Ctx, found, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
+import { reachRule } from '../compliance/service.ts';
 import { installsOfBusiness } from '../installs/service.ts';
 import { listFieldRows } from './fields.ts';
 import { announceTagged } from './service.ts';
@@ -285,6 +286,7 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
   if (!job || job.status === 'done' || job.status === 'failed' || job.csv === null) return;
   const { columns, rows } = readFile(job.csv);
   const fieldKeys = new Set((await listFieldRows(ctx)).map((f) => f.key));
+  const reach = await reachRule(ctx);
   if (job.status === 'queued') {
     const notes: ImportError[] = [];
     const known = new Set<string>([...CONTACT_IMPORT_COLUMNS, ...EXPORT_ONLY_COLUMNS, ...fieldKeys]);
@@ -324,6 +326,15 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
       const res = parseRow(columns, r.cells, fieldKeys);
       if ('error' in res) {
         notes.push({ line: r.line, ...res.error });
+        continue;
+      }
+      // A number the business may not call or text is not imported (ADR 051).
+      if (reach(res.ok.phone, 'contact')) {
+        notes.push({
+          line: r.line,
+          key: 'contacts.import_phone_unreachable',
+          params: { value: res.ok.phone },
+        });
         continue;
       }
       const phone = res.ok.phone;

@@ -26,6 +26,7 @@ import { publish } from '../../platform/events/events.ts';
 import { invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
+import { assertReachable } from '../compliance/service.ts';
 import { installsOfBusiness } from '../installs/service.ts';
 import { businessUserSummaries } from '../users/service.ts';
 import { contactAutomationAdded, contactTagged } from './events.ts';
@@ -501,6 +502,7 @@ const phoneTaken = (err: unknown) =>
 /** Creates a contact (a phone already a contact of the business is a 422). */
 export async function createContact(ctx: Ctx, input: TContactWrite & { source?: TContactSource }) {
   const { agencyId, businessId } = businessOf(ctx);
+  await assertReachable(ctx, input.phone, 'contact');
   await checkFieldKeys(ctx, input.fields);
   await checkInstall(ctx, input.install_id);
   const tagIds = await checkTagIds(ctx, input.tag_ids ?? []);
@@ -531,6 +533,8 @@ export async function createContact(ctx: Ctx, input: TContactWrite & { source?: 
 /** Edits a contact; tag_ids, when given, become its tags. */
 export async function updateContact(ctx: Ctx, input: TContactUpdate & { id: number }): Promise<TContact> {
   const row = await contactForSend(ctx, input.id);
+  if (input.phone !== undefined && input.phone !== row.phone)
+    await assertReachable(ctx, input.phone, 'contact');
   await checkFieldKeys(ctx, input.fields);
   await checkInstall(ctx, input.install_id);
   const tagIds = input.tag_ids ? await checkTagIds(ctx, input.tag_ids) : undefined;

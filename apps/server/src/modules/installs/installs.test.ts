@@ -195,6 +195,9 @@ describe('lists, the switch and the limit', () => {
       active: true,
       number: null,
       key: made.key,
+      // Its hours, public as in the widget (the Sandbox Phones screen says when it is closed; ADR 051).
+      hours: expect.objectContaining({ monday: expect.objectContaining({ open: true }) }),
+      timezone: expect.any(String),
     });
     await c.api.del(token, `${base}/${made.id}`);
   });

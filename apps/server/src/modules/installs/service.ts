@@ -350,6 +350,7 @@ export async function allInstalls(ctx: Ctx): Promise<TInstallPick[]> {
     active: r.active,
     number: numbers.get(r.id)?.phone_number ?? null,
     key: r.key,
+    ...(({ hours, timezone }) => ({ hours, timezone }))(effectiveSettings(r.settings)),
   }));
 }
 

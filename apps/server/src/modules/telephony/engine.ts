@@ -3,19 +3,21 @@
 // the first staff leg to press the install's key claims it, the others are cancelled, and the visitor is
 // dialled. Nobody claims it: the call is missed, the visitor hears the missed-call message and may leave
 // a voicemail. Webhooks (webhooks.ts) drive every step after the first ring.
+
+import crypto from 'node:crypto';
 import { isOpenAt, type TCallingType } from '@stn/contracts/installs';
 import type { ZCallbackAnswer } from '@stn/contracts/telephony';
-import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { z } from 'zod';
 import type { CallEvent } from '../../platform/carrier/carrier.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
-import { businessOf, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
+import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { RateLimiter } from '../../platform/widget/tree.ts';
 import { callUsage, countCall } from '../businesses/service.ts';
-import { isBlocked } from '../compliance/service.ts';
+import { assertReachable, isBlocked } from '../compliance/service.ts';
 import {
   type CallInstall,
   carrierFor,
@@ -28,7 +30,6 @@ import {
 } from './access.ts';
 import { callMissed } from './events.ts';
 import { announceProgress } from './progress.ts';
-import { assertReachable } from './reach.ts';
 import { callLegs, calls } from './tables.ts';
 
 export type CallRow = typeof calls.$inferSelect;
@@ -48,6 +49,9 @@ export type RingState = {
   recording: boolean;
   missedMessage: string;
   voicemail: boolean;
+  /** Waiting for a free staff phone (every one was busy), until this instant (epoch ms). */
+  queued?: boolean;
+  queuedUntil?: number;
 };
 
 export const FINAL_STATUSES = ['completed', 'busy', 'failed', 'no-answer', 'canceled'] as const;
@@ -304,13 +308,79 @@ async function loadCall(ctx: Ctx, id: number): Promise<CallRow | undefined> {
   return row;
 }
 
-/** Creates one staff leg with the carrier and records it; false when the carrier refused. */
-async function placeStaffLeg(ctx: Ctx, call: CallRow, staff: Staff, st: RingState): Promise<boolean> {
+// ---------------------------------------------------------------- busy staff phones (ADR 051)
+
+/** A staff leg written before the carrier is asked: its call_sid until the carrier gives the real one. */
+const PENDING = 'pending:';
+export const isPendingSid = (sid: string) => sid.startsWith(PENDING);
+
+/** Serialises the choice of staff phones within a business (two callbacks at once see each other's legs). */
+async function lockStaff(tx: Ctx, businessId: number): Promise<void> {
+  await tx.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`staff:${businessId}`}))`);
+}
+
+/**
+ * The business's staff phones that are taken: ringing for a call nobody has claimed yet, or the phone of
+ * the staff member in a call. A leg that lost the claim (being cancelled) does not hold its phone.
+ */
+async function busyPhones(tx: Ctx, businessId: number): Promise<Set<string>> {
+  const rows = await tx.db
+    .select({ phone: callLegs.to_number })
+    .from(callLegs)
+    .innerJoin(calls, eq(calls.id, callLegs.call_id))
+    .where(
+      and(
+        eq(calls.business_id, businessId),
+        eq(calls.outcome, 'in_progress'),
+        eq(callLegs.role, 'staff'),
+        notInArray(callLegs.status, [...FINAL_STATUSES]),
+        or(isNull(calls.claimed_leg_sid), eq(calls.claimed_leg_sid, callLegs.call_sid)),
+      ),
+    );
+  return new Set(rows.map((r) => r.phone));
+}
+
+type Reserved = { legId: number; staff: Staff };
+
+async function insertPlaceholders(tx: Ctx, call: CallRow, staff: Staff[]): Promise<Reserved[]> {
+  if (staff.length === 0) return [];
+  const rows = await tx.db
+    .insert(callLegs)
+    .values(
+      staff.map((s) => ({
+        call_id: call.id,
+        business_id: call.business_id,
+        call_sid: `${PENDING}${crypto.randomUUID()}`,
+        role: 'staff' as const,
+        to_number: s.phone,
+        agent_user_id: s.userId,
+        agent_name: s.name,
+        status: 'queued',
+      })),
+    )
+    .returning({ id: callLegs.id, phone: callLegs.to_number });
+  return rows.map((r) => ({ legId: r.id, staff: staff.find((s) => s.phone === r.phone) as Staff }));
+}
+
+/**
+ * The free ones among `candidates` (at most `max`, in order) get a leg row each, under the business's
+ * staff lock, before the carrier is asked: a second callback at the same moment sees them taken.
+ */
+async function reserveStaff(ctx: Ctx, call: CallRow, candidates: Staff[], max: number): Promise<Reserved[]> {
+  return inTransaction(ctx, async (tx) => {
+    await lockStaff(tx, call.business_id);
+    const busy = await busyPhones(tx, call.business_id);
+    return insertPlaceholders(tx, call, candidates.filter((s) => !busy.has(s.phone)).slice(0, max));
+  });
+}
+
+/** Creates a reserved staff leg with the carrier; false (and the leg failed) when the carrier refused. */
+async function placeStaffLeg(ctx: Ctx, call: CallRow, r: Reserved, st: RingState): Promise<boolean> {
   const deps = ctx.deps;
   const work = (async () => {
     const carrier = await carrierFor(ctx);
     const created = await carrier.createCall({
-      to: staff.phone,
+      to: r.staff.phone,
       from: call.from_number ?? '',
       url: webhookUrl(deps, 'voice', { call: call.id, leg: 'staff' }),
       statusCallback: webhookUrl(deps, 'call-status', { call: call.id }),
@@ -319,41 +389,45 @@ async function placeStaffLeg(ctx: Ctx, call: CallRow, staff: Staff, st: RingStat
       machineDetection: 'Enable',
     });
     await ctx.db
-      .insert(callLegs)
-      .values({
-        call_id: call.id,
-        business_id: call.business_id,
-        call_sid: created.sid,
-        role: 'staff',
-        to_number: staff.phone,
-        agent_user_id: staff.userId,
-        agent_name: staff.name,
-        status: 'queued',
-      })
-      .onConflictDoNothing();
+      .update(callLegs)
+      .set({ call_sid: created.sid, updated_at: new Date() })
+      .where(eq(callLegs.id, r.legId));
     return true;
   })();
   try {
     return await track(deps, call.id, work);
   } catch (err) {
     deps.log.warn({ err, callId: call.id }, 'staff leg not placed');
+    await ctx.db
+      .update(callLegs)
+      .set({ status: 'failed', updated_at: new Date() })
+      .where(eq(callLegs.id, r.legId));
     return false;
   }
 }
 
-/** Rings the staff as the install says: everyone at once, or the first of the order. */
+const staffInOrder = (st: RingState) =>
+  st.order.map((i) => st.staff[i]).filter((s): s is Staff => s !== undefined);
+
+/** Rings the staff as the install says: every free phone at once, or the first free one of the order. */
 export async function startRinging(ctx: Ctx, call: CallRow): Promise<void> {
   const st = call.ring_state as RingState;
   if (st.type === 'simultaneous') {
-    const placed = await Promise.all(st.order.map((i) => placeStaffLeg(ctx, call, st.staff[i] as Staff, st)));
+    const reserved = await reserveStaff(ctx, call, staffInOrder(st), Number.POSITIVE_INFINITY);
+    if (reserved.length === 0) return queueCall(ctx, call.id);
+    const placed = await Promise.all(reserved.map((r) => placeStaffLeg(ctx, call, r, st)));
     if (!placed.some(Boolean)) await failCall(ctx, call.id);
     return;
   }
   await ringNext(ctx, call.id);
 }
 
-/** Rings the next staff phone in order; when none is left, the call is missed (or failed if none rang). */
+/**
+ * Rings the next free staff phone in order (a busy one is passed over); when none is left, the call is
+ * missed (or failed if none rang), or waits for a phone when every one of them was busy.
+ */
 export async function ringNext(ctx: Ctx, callId: number): Promise<void> {
+  let passedBusy = false;
   for (;;) {
     const [row] = await ctx.db
       .update(calls)
@@ -372,12 +446,126 @@ export async function ringNext(ctx: Ctx, callId: number): Promise<void> {
     if (!row) break;
     const st = row.ring_state as RingState;
     const staff = st.staff[st.order[st.next - 1] ?? -1];
-    if (staff && (await placeStaffLeg(ctx, row, staff, st))) return;
+    if (!staff) continue;
+    const [r] = await reserveStaff(ctx, row, [staff], 1);
+    if (!r) {
+      passedBusy = true;
+      continue;
+    }
+    if (await placeStaffLeg(ctx, row, r, st)) return;
+  }
+  if (passedBusy) {
+    const [leg] = await ctx.db
+      .select({ id: callLegs.id })
+      .from(callLegs)
+      .where(and(eq(callLegs.call_id, callId), eq(callLegs.role, 'staff')))
+      .limit(1);
+    if (!leg) return queueCall(ctx, callId);
   }
   await concludeUnclaimed(ctx, callId);
 }
 
-async function failCall(ctx: Ctx, callId: number): Promise<void> {
+/** The system context of a call's business (timers and the reconciler act for nobody in particular). */
+export const callContext = (deps: Deps, call: Pick<CallRow, 'agency_id' | 'business_id'>, name: string) =>
+  tenantContext(
+    deps,
+    { level: 'business', agencyId: call.agency_id, businessId: call.business_id },
+    { kind: 'system', source: 'job', name },
+  );
+
+/**
+ * Every staff phone of the call is busy: the call waits for one (the install's ring timeout at most),
+ * rung as soon as a phone is free (ringWaiting), else missed with its message (expireQueued).
+ */
+async function queueCall(ctx: Ctx, callId: number): Promise<void> {
+  const [row] = await ctx.db
+    .update(calls)
+    .set({
+      ring_state: sql`${calls.ring_state} || jsonb_build_object('queued', true, 'queuedUntil', (extract(epoch from now()) * 1000)::bigint + ((${calls.ring_state}->>'timeout')::int * 1000))`,
+      updated_at: new Date(),
+    })
+    .where(and(eq(calls.id, callId), eq(calls.outcome, 'in_progress'), isNull(calls.claimed_leg_sid)))
+    .returning();
+  if (!row) return;
+  const deps = ctx.deps;
+  const st = row.ring_state as RingState;
+  // This process ends the wait on time; the reconciler does when this process is gone (ADR 051).
+  setTimeout(
+    () => inBackground(deps, () => expireQueued(callContext(deps, row, 'callback queue'), callId)),
+    st.timeout * 1000 + 100,
+  ).unref();
+  // A phone may have come free between the check and the wait.
+  await ringWaiting(ctx);
+}
+
+/** A waiting call whose time is up: missed, with the missed-call message to the visitor. */
+export async function expireQueued(
+  ctx: Ctx,
+  callId: number,
+  opts: { message?: boolean } = {},
+): Promise<void> {
+  await markMissed(ctx, callId, { message: opts.message !== false, queued: true });
+}
+
+/**
+ * A staff phone of the business may have come free: the calls waiting for one, oldest first, ring the
+ * free phones (all of them at once, or the first free one in order).
+ */
+export async function ringWaiting(ctx: Ctx): Promise<void> {
+  const { businessId } = businessOf(ctx);
+  const waiting = await ctx.db
+    .select()
+    .from(calls)
+    .where(
+      and(
+        eq(calls.business_id, businessId),
+        eq(calls.outcome, 'in_progress'),
+        isNull(calls.claimed_leg_sid),
+        sql`${calls.ring_state}->>'queued' = 'true'`,
+      ),
+    )
+    .orderBy(calls.id);
+  if (waiting.length === 0) return;
+  const started = await inTransaction(ctx, async (tx) => {
+    await lockStaff(tx, businessId);
+    const busy = await busyPhones(tx, businessId);
+    const out: { call: CallRow; reserved: Reserved[] }[] = [];
+    for (const c of waiting) {
+      const st = c.ring_state as RingState;
+      const ordered = staffInOrder(st);
+      const free = ordered.filter((s) => !busy.has(s.phone));
+      const first = free[0];
+      if (!first) continue;
+      const pick = st.type === 'simultaneous' ? free : [first];
+      const next = st.type === 'simultaneous' ? st.order.length : ordered.indexOf(first) + 1;
+      const [taken] = await tx.db
+        .update(calls)
+        .set({
+          ring_state: sql`(${calls.ring_state} - 'queued' - 'queuedUntil') || jsonb_build_object('next', ${next}::int)`,
+          updated_at: new Date(),
+        })
+        .where(
+          and(
+            eq(calls.id, c.id),
+            eq(calls.outcome, 'in_progress'),
+            sql`${calls.ring_state}->>'queued' = 'true'`,
+          ),
+        )
+        .returning();
+      if (!taken) continue;
+      for (const s of pick) busy.add(s.phone);
+      out.push({ call: taken, reserved: await insertPlaceholders(tx, taken, pick) });
+    }
+    return out;
+  });
+  for (const { call, reserved } of started) {
+    const st = call.ring_state as RingState;
+    const placed = await Promise.all(reserved.map((r) => placeStaffLeg(ctx, call, r, st)));
+    if (!placed.some(Boolean)) await concludeUnclaimed(ctx, call.id);
+  }
+}
+
+export async function failCall(ctx: Ctx, callId: number): Promise<void> {
   const [row] = await ctx.db
     .update(calls)
     .set({ outcome: 'failed', ended_at: new Date(), updated_at: new Date() })
@@ -401,17 +589,37 @@ export async function concludeUnclaimed(ctx: Ctx, callId: number): Promise<void>
     .where(and(eq(callLegs.call_id, callId), eq(callLegs.role, 'staff')));
   if (legs.some((l) => !isFinal(l.status))) return;
   const st = call.ring_state as RingState;
+  if (st.queued) return;
   if (st.type !== 'simultaneous' && st.next < st.order.length) return ringNext(ctx, callId);
   if (legs.length === 0) return failCall(ctx, callId);
+  await markMissed(ctx, callId, { message: true });
+}
+
+/**
+ * An unclaimed call nobody took ends as missed (once: a conditional update): the event, and the visitor
+ * is called back with the missed-call message when `message`.
+ */
+export async function markMissed(
+  ctx: Ctx,
+  callId: number,
+  opts: { message: boolean; queued?: boolean },
+): Promise<void> {
   const [missed] = await ctx.db
     .update(calls)
     .set({ outcome: 'missed', ended_at: new Date(), updated_at: new Date() })
-    .where(and(eq(calls.id, callId), eq(calls.outcome, 'in_progress'), isNull(calls.claimed_leg_sid)))
+    .where(
+      and(
+        eq(calls.id, callId),
+        eq(calls.outcome, 'in_progress'),
+        isNull(calls.claimed_leg_sid),
+        opts.queued ? sql`${calls.ring_state}->>'queued' = 'true'` : undefined,
+      ),
+    )
     .returning();
   if (!missed) return;
   announceProgress(ctx, callId, missed);
   publishCallMissed(ctx, missed);
-  await callVisitorWithMissedMessage(ctx, missed);
+  if (opts.message) await callVisitorWithMissedMessage(ctx, missed);
 }
 
 /** `call.missed` for a call just marked missed (a callback nobody claimed, or an inbound call nobody took). */

@@ -130,6 +130,30 @@ describe('search and purchase', () => {
   });
 });
 
+describe('what a number is, before it is bought (ADR 051)', () => {
+  it('each number offered carries its monthly price and the place its area code is', async () => {
+    const token = await admin();
+    const place = async (area: number) => {
+      const res = await c.api.post(token, '/api/v1/installs/search-phonenumber', {
+        country: 'US',
+        area_code: area,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data[0] as {
+        locality: string | null;
+        region: string | null;
+        monthly_price: string | null;
+      };
+    };
+    expect(await place(646)).toMatchObject({ locality: 'New York', region: 'NY', monthly_price: '1.15' });
+    expect(await place(312)).toMatchObject({ locality: 'Chicago', region: 'IL' });
+    // An area code the table does not know says no place rather than a wrong one.
+    expect(await place(989)).toMatchObject({ locality: null, region: null });
+    const gb = await c.api.post(token, '/api/v1/installs/search-phonenumber', { country: 'GB' });
+    expect(gb.json().data[0]).toMatchObject({ locality: 'London', price_unit: 'USD' });
+  });
+});
+
 describe('check, assign, release', () => {
   it('check-number re-points webhooks that no longer point here', async () => {
     const [n] = await rows(c.t, 'select * from numbers where install_id = $1 and kind = $2', [

@@ -87,6 +87,8 @@ export async function searchNumbers(ctx: Ctx, input: TNumberSearch): Promise<TAv
   } catch (err) {
     refused(err, 'area_code');
   }
+  // The monthly price is shown before anyone buys (ADR 051); a carrier that does not say leaves it null.
+  const price = await c.localNumberPrice(input.country).catch(() => null);
   const pattern = input.contains ? new RegExp(input.contains.replace(/\*/g, '\\d')) : null;
   return found
     .filter((n) => !pattern || pattern.test(n.phoneNumber))
@@ -97,6 +99,8 @@ export async function searchNumbers(ctx: Ctx, input: TNumberSearch): Promise<TAv
       region: n.region,
       country: n.country,
       capabilities: n.capabilities,
+      monthly_price: price?.monthly ?? null,
+      price_unit: price?.unit ?? null,
     }));
 }
 

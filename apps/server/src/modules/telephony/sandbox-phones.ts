@@ -5,6 +5,7 @@
 // shown: a phone's view keeps only the call and the texts that involve this business's numbers.
 import type { TSandboxPhone } from '@stn/contracts/telephony';
 import { desc, inArray, isNull } from 'drizzle-orm';
+import type { CallFilter } from '../../platform/carrier/sandbox/phones.ts';
 import { SandboxPhoneError, type TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope, tenantContext } from '../../platform/tenancy/context.ts';
@@ -19,12 +20,13 @@ export type SandboxPhoneView = Omit<TSandboxPhone, 'label' | 'installs'>;
 /** The sandbox, when the context's business belongs to an agency that uses it; else 404 (no such screen). */
 async function sandboxOf(
   ctx: Ctx,
-): Promise<{ sandbox: TwilioSandbox; agencyId: number; businessId: number }> {
+): Promise<{ sandbox: TwilioSandbox; agencyId: number; businessId: number; accountSid: string }> {
   const { agencyId, businessId } = businessOf(ctx);
   const sandbox = ctx.deps.carrier.sandbox;
   if (!sandbox) throw notFound();
-  if (!(await agencyCarrierAccount(ctx.deps, agencyId))?.sandbox) throw notFound();
-  return { sandbox, agencyId, businessId };
+  const account = await agencyCarrierAccount(ctx.deps, agencyId);
+  if (!account?.sandbox) throw notFound();
+  return { sandbox, agencyId, businessId, accountSid: account.accountSid };
 }
 
 type Known = {
@@ -37,17 +39,24 @@ type Known = {
   staffOf: Map<string, number[]>;
   /** Visitor phones of its calls among the phones the sandbox knows, with the visitor's label. */
   visitors: Map<string, string>;
-  /** Every phone the sandbox knows, by number. */
+  /** Every phone the sandbox knows, by number, as this business sees it (only its own calls). */
   phones: Map<string, SandboxPhoneView>;
+  /** The calls this business may see and act on: its agency's sandbox account's, involving its numbers. */
+  only: CallFilter;
 };
 
 async function known(ctx: Ctx): Promise<Known> {
-  const { sandbox } = await sandboxOf(ctx);
-  const phones = new Map(sandbox.phones.list().map((p) => [p.number, p]));
+  const { sandbox, accountSid } = await sandboxOf(ctx);
   const ownRows = await ctx.db
     .select({ phone: numbers.phone_number })
     .from(numbers)
     .where(scope(ctx, numbers, isNull(numbers.released_at)));
+  const ownNumbers = new Set(ownRows.map((r) => r.phone));
+  // The phones belong to the agency's sandbox account (ADR 030, 051): another account's calls on the same
+  // number, and this account's calls of another business, are not there for this business.
+  const only: CallFilter = (c) =>
+    c.accountSid === accountSid && (ownNumbers.has(c.from) || ownNumbers.has(c.to));
+  const phones = new Map(sandbox.phones.list(only).map((p) => [p.number, p]));
   const staff = new Map<string, string>();
   const staffOf = new Map<string, number[]>();
   const own = await installsOfBusiness(ctx);
@@ -70,7 +79,7 @@ async function known(ctx: Ctx): Promise<Known> {
       if (!visitors.has(row.phone)) visitors.set(row.phone, row.name ? `Visitor · ${row.name}` : 'Visitor');
     }
   }
-  return { sandbox, own: new Set(ownRows.map((r) => r.phone)), staff, staffOf, visitors, phones };
+  return { sandbox, own: ownNumbers, staff, staffOf, visitors, phones, only };
 }
 
 /** The phone as this business may see it: only the call and the texts that involve its numbers. */
@@ -162,16 +171,16 @@ export async function actOnSandboxPhone(
     case 'voicemail':
       if (phone.state !== 'ringing') throw new AppError('CONFLICT', 'sandbox.not_ringing');
       await onPhone(() =>
-        phones.answer(input.number, { as: input.action === 'answer' ? 'human' : 'machine' }),
+        phones.answer(input.number, { as: input.action === 'answer' ? 'human' : 'machine', only: k.only }),
       );
       break;
     case 'reject':
       if (phone.state !== 'ringing') throw new AppError('CONFLICT', 'sandbox.not_ringing');
-      await onPhone(() => phones.reject(input.number));
+      await onPhone(() => phones.reject(input.number, k.only));
       break;
     case 'hangup':
       if (!phone.call) throw new AppError('CONFLICT', 'sandbox.no_call');
-      await onPhone(() => phones.hangUp(input.number));
+      await onPhone(() => phones.hangUp(input.number, k.only));
       break;
   }
   return after(ctx, input.number);
@@ -184,7 +193,7 @@ export async function pressOnSandboxPhone(
 ): Promise<TSandboxPhone> {
   const { k, phone } = await phoneOf(ctx, input.number);
   if (!phone.call?.gathering) throw new AppError('CONFLICT', 'sandbox.not_gathering');
-  await onPhone(() => k.sandbox.phones.press(input.number, input.digits));
+  await onPhone(() => k.sandbox.phones.press(input.number, input.digits, k.only));
   return after(ctx, input.number);
 }
 
@@ -198,6 +207,8 @@ export async function fromSandboxPhone(
 ): Promise<TSandboxPhone> {
   const k = await known(ctx);
   if (k.phones.has(input.number) && !visible(k, input.number)) throw notFound();
+  // A number of a sandbox account (this business's or another tenant's) is not a phone anyone plays.
+  if (k.own.has(input.number) || k.sandbox.findIncomingNumber(input.number)) throw notFound();
   if (!k.own.has(input.to)) throw invalid('to', 'sandbox.not_your_number');
   if (input.number === input.to) throw invalid('to', 'sandbox.same_number');
   // A number the sandbox does not answer for (not bought through it) would swallow the text unseen.

@@ -1,5 +1,8 @@
 // The telephony module's public functions (the only file other modules import): the instant callback,
 // scheduled calls and the carrier of a tenant. Calls, voice records and the report are in calls.ts.
+
+// The reach rule lives in compliance (ADR 051); re-exported for the modules that call telephony.
+export { assertReachable } from '../compliance/service.ts';
 export { bookableSlots, carrierFor, MAX_SLOT_DAYS } from './access.ts';
 export { requestCallback, scheduleCall } from './call-requests.ts';
 export { type CallOfContact, callsOfContact } from './contact-calls.ts';
@@ -7,7 +10,7 @@ export { addDemoNumber, DEMO_INSTALL_NUMBER } from './demo.ts';
 export { type CallbackData, type CallbackInput, telephonyIdle } from './engine.ts';
 export { callMissed, callRequested, numberChanged } from './events.ts';
 export { callProgress } from './progress.ts';
-export { assertReachable } from './reach.ts';
+export { reconcileCalls, startCallReconciler } from './reconcile.ts';
 export { restoreSandboxNumbers } from './sandbox-restore.ts';
 export { cancelScheduledCall, type ScheduleInput, scheduledCallJob } from './schedule.ts';
 export { carrierAccountOf, installTextNumber, numberTexted } from './texting.ts';

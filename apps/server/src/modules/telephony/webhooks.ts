@@ -17,11 +17,13 @@ import {
   claim,
   concludeUnclaimed,
   finishClaimed,
+  inBackground,
   isFinal,
   type LegRow,
   legsCreated,
   markConnected,
   type RingState,
+  ringWaiting,
   webhookUrl,
 } from './engine.ts';
 import { inboundCall, inboundDialEnded, inboundStaffLeg } from './inbound.ts';
@@ -250,6 +252,8 @@ async function callStatus(deps: Deps, request: FastifyRequest, reply: FastifyRep
   );
   if (!after) return empty(reply);
   const becameFinal = isFinal(after.status);
+  // A staff phone came free: a callback waiting for one rings it (ADR 051).
+  if (after.role === 'staff' && becameFinal) inBackground(deps, () => ringWaiting(ctx));
   if (after.role === 'visitor' && after.status === 'in-progress') await markConnected(ctx, call.id);
   // An inbound call's end is the Dial action's to decide.
   if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {

@@ -130,6 +130,9 @@ export type AvailableNumber = {
   capabilities: { voice: boolean; sms: boolean; mms: boolean };
 };
 
+/** A monthly price as the carrier states it: a decimal string in its unit (USD...). */
+export type NumberPrice = { monthly: string; unit: string };
+
 export type IncomingNumberInput = {
   voiceUrl?: string;
   voiceMethod?: 'GET' | 'POST';
@@ -174,6 +177,8 @@ export interface Carrier {
   createMessage(input: CreateMessageInput): Promise<CarrierMessage>;
   fetchMessage(sid: string): Promise<FetchedMessage>;
   searchAvailableNumbers(search: AvailableNumberSearch): Promise<AvailableNumber[]>;
+  /** What a local number of the country costs a month (Twilio's Pricing API), or null when not listed. */
+  localNumberPrice(country: string): Promise<NumberPrice | null>;
   purchaseNumber(phoneNumber: E164, input?: IncomingNumberInput): Promise<IncomingNumber>;
   listIncomingNumbers(): Promise<IncomingNumber[]>;
   updateIncomingNumber(sid: string, input: IncomingNumberInput): Promise<IncomingNumber>;

@@ -12,6 +12,7 @@ import type {
   IncomingNumber,
   IncomingNumberInput,
   MessageStatus,
+  NumberPrice,
   RecordingAudio,
 } from './carrier.ts';
 import { CarrierError, RECORDING_SID_PATTERN } from './carrier.ts';
@@ -260,6 +261,15 @@ export class TwilioCarrier implements Carrier {
         country: n.isoCountry,
         capabilities: capabilities(n.capabilities),
       }));
+    });
+  }
+
+  localNumberPrice(country: string): Promise<NumberPrice | null> {
+    return guarded(async () => {
+      const c = await this.client.pricing.v1.phoneNumbers.countries(country.toUpperCase()).fetch();
+      const local = (c.phoneNumberPrices ?? []).find((p) => p.numberType === 'local');
+      if (local?.currentPrice === undefined || local.currentPrice === null || !c.priceUnit) return null;
+      return { monthly: Number(local.currentPrice).toFixed(2), unit: c.priceUnit.toUpperCase() };
     });
   }
 

@@ -8,6 +8,8 @@ export function confirmAction(props: {
   confirm: string;
   cancel: string;
   onConfirm: () => void;
+  /** Called when the dialog is closed without confirming. */
+  onCancel?: () => void;
   testId?: string;
   color?: string;
 }) {
@@ -20,5 +22,6 @@ export function confirmAction(props: {
       string
     >,
     onConfirm: props.onConfirm,
+    ...(props.onCancel ? { onCancel: props.onCancel, onClose: props.onCancel } : {}),
   });
 }

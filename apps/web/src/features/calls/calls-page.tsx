@@ -16,6 +16,7 @@ import {
   formatSeconds,
   NO_FILTERS,
 } from './call-format.ts';
+import { OwnCallsNote } from './own-calls-note.tsx';
 
 const CALLS_REFRESH_MS = 10_000;
 
@@ -81,6 +82,7 @@ export default function CallsPage() {
       <Title order={2} data-testid="page-title">
         {t('business.calls.title')}
       </Title>
+      <OwnCallsNote textKey="business.calls.own_only" />
       <Paper withBorder p="sm" radius="md">
         <Group align="flex-end" wrap="wrap" gap="sm">
           <Select

@@ -10,6 +10,7 @@ import { pathOf } from '../../lib/nav/route-table.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { useDeleteVoiceRecord, VOICE_RECORDS_PATH, voiceRecordAudioPath } from './api/calls.ts';
 import { formatSeconds } from './call-format.ts';
+import { OwnCallsNote } from './own-calls-note.tsx';
 import { RecordingPlayer } from './recording-player.tsx';
 
 /** The voicemails visitors left after a missed callback (route business.voice-records): play, delete. */
@@ -62,6 +63,7 @@ export default function VoiceRecordsPage() {
       <Title order={2} data-testid="page-title">
         {t('business.calls.voice.title')}
       </Title>
+      <OwnCallsNote textKey="business.calls.voice.own_only" />
       <Text c="dimmed" size="sm">
         {t('business.calls.voice.hint')}
       </Text>

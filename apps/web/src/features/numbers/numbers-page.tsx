@@ -131,9 +131,21 @@ export default function NumbersPage() {
   );
 }
 
+/** A number's monthly price in the carrier's currency ("$1.15"), or null when the carrier did not say. */
+function priceOf(n: TAvailableNumber, language: string): string | null {
+  if (n.monthly_price === null || !n.price_unit) return null;
+  try {
+    return new Intl.NumberFormat(language, { style: 'currency', currency: n.price_unit }).format(
+      Number(n.monthly_price),
+    );
+  } catch {
+    return `${n.monthly_price} ${n.price_unit}`;
+  }
+}
+
 /** Pick an install, search the carrier by country and area code, buy one of the numbers offered. */
 function BuyNumberDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const installs = useInstallPicks();
   const search = useSearchNumbers();
   const purchase = usePurchaseNumber();
@@ -161,6 +173,23 @@ function BuyNumberDialog({ opened, onClose }: { opened: boolean; onClose: () => 
       return;
     }
     setError(null);
+    const price = priceOf(n, i18n.language);
+    // A number is paid for every month until it is released: its price is said and confirmed first.
+    const confirmed = await new Promise<boolean>((resolve) =>
+      confirmAction({
+        title: t('numbers_ui.buy_confirm_title'),
+        text: price
+          ? t('numbers_ui.buy_confirm_priced', { number: n.friendly_name || n.phone_number, price })
+          : t('numbers_ui.buy_confirm_unpriced', { number: n.friendly_name || n.phone_number }),
+        confirm: price ? t('numbers_ui.buy_confirm_ok', { price }) : t('numbers_ui.buy_this'),
+        cancel: t('common.cancel'),
+        color: 'blue',
+        testId: 'buy-confirm',
+        onConfirm: () => resolve(true),
+        onCancel: () => resolve(false),
+      }),
+    );
+    if (!confirmed) return;
     try {
       await purchase.mutateAsync({ installId: Number(installId), phone_number: n.phone_number });
       close();
@@ -223,6 +252,11 @@ function BuyNumberDialog({ opened, onClose }: { opened: boolean; onClose: () => 
                 <Table.Tr key={n.phone_number}>
                   <Table.Td>{n.friendly_name || n.phone_number}</Table.Td>
                   <Table.Td>{[n.locality, n.region].filter(Boolean).join(', ')}</Table.Td>
+                  <Table.Td data-testid={`price-${n.phone_number}`}>
+                    {priceOf(n, i18n.language)
+                      ? t('numbers_ui.per_month', { price: priceOf(n, i18n.language) })
+                      : t('numbers_ui.price_unknown')}
+                  </Table.Td>
                   <Table.Td align="right">
                     <Button
                       size="xs"

@@ -13,6 +13,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { isOpenAt, type TInstallPick, WEEKDAYS } from '@stn/contracts/installs';
 import type { TSandboxPhone } from '@stn/contracts/telephony';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,12 +30,39 @@ import {
 } from './api/sandbox-phones.ts';
 import { idlePhone, SandboxPhoneCard } from './sandbox-phone-card.tsx';
 
+/** The open days and hours of an install, consecutive days with the same hours together ("Mon–Fri 08:00AM–05:00PM"). */
+function hoursText(hours: TInstallPick['hours'], language: string): string {
+  // 2024-01-01 was a Monday: the weekday names in the user's language.
+  const day = (i: number) =>
+    new Intl.DateTimeFormat(language, { weekday: 'short', timeZone: 'UTC' }).format(
+      new Date(Date.UTC(2024, 0, 1 + i)),
+    );
+  const parts: string[] = [];
+  let i = 0;
+  while (i < WEEKDAYS.length) {
+    const h = hours[WEEKDAYS[i] as (typeof WEEKDAYS)[number]];
+    if (!h.open) {
+      i++;
+      continue;
+    }
+    let j = i;
+    for (;;) {
+      const next = hours[WEEKDAYS[j + 1] as (typeof WEEKDAYS)[number]];
+      if (!next?.open || next.from !== h.from || next.to !== h.to) break;
+      j++;
+    }
+    parts.push(`${j > i ? `${day(i)}–${day(j)}` : day(i)} ${h.from}–${h.to}`);
+    i = j + 1;
+  }
+  return parts.join(', ');
+}
+
 /**
  * business.sandbox-phones (ADR 030): while the agency uses the carrier sandbox, a person plays the
  * visitor's phone and the staff phones of an install and watches a callback happen live.
  */
 export default function SandboxPhonesPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const phones = useSandboxPhones();
   const installs = useInstallOptions();
   const [installId, setInstallId] = useState<number | null>(null);
@@ -94,6 +122,18 @@ export default function SandboxPhonesPage() {
           </Text>
         )}
       </div>
+
+      {install && !isOpenAt(install, new Date()) && (
+        <Alert color="yellow" data-testid="sandbox-closed">
+          {install.hours && Object.values(install.hours).some((d) => d.open)
+            ? t('sandbox_phones.closed_now', {
+                install: install.name,
+                hours: hoursText(install.hours, i18n.language),
+                zone: install.timezone,
+              })
+            : t('sandbox_phones.closed_always', { install: install.name })}
+        </Alert>
+      )}
 
       {pollError && (
         <Alert color="red" data-testid="sandbox-error">

@@ -66,12 +66,76 @@ const PLANS: Record<string, CountryPlan> = {
   },
 };
 
+/**
+ * Where a North American area code is (a small table of the common ones), so that a sandbox number from
+ * 646 says New York and not the country's default city. An area code not listed has no locality.
+ */
+const NANP_AREAS: Record<string, [locality: string, region: string]> = {
+  '201': ['Jersey City', 'NJ'],
+  '202': ['Washington', 'DC'],
+  '206': ['Seattle', 'WA'],
+  '212': ['New York', 'NY'],
+  '213': ['Los Angeles', 'CA'],
+  '214': ['Dallas', 'TX'],
+  '215': ['Philadelphia', 'PA'],
+  '303': ['Denver', 'CO'],
+  '305': ['Miami', 'FL'],
+  '310': ['Los Angeles', 'CA'],
+  '312': ['Chicago', 'IL'],
+  '347': ['New York', 'NY'],
+  '404': ['Atlanta', 'GA'],
+  '415': ['San Francisco', 'CA'],
+  '416': ['Toronto', 'ON'],
+  '503': ['Portland', 'OR'],
+  '512': ['Austin', 'TX'],
+  '514': ['Montreal', 'QC'],
+  '602': ['Phoenix', 'AZ'],
+  '604': ['Vancouver', 'BC'],
+  '617': ['Boston', 'MA'],
+  '628': ['San Francisco', 'CA'],
+  '646': ['New York', 'NY'],
+  '702': ['Las Vegas', 'NV'],
+  '713': ['Houston', 'TX'],
+  '718': ['New York', 'NY'],
+  '737': ['Austin', 'TX'],
+  '773': ['Chicago', 'IL'],
+  '786': ['Miami', 'FL'],
+  '804': ['Richmond', 'VA'],
+  '818': ['Los Angeles', 'CA'],
+  '917': ['New York', 'NY'],
+};
+
+/** Twilio's published monthly price of a local number (USD), the sandbox's stated price. */
+const LOCAL_PRICES: Record<string, string> = {
+  US: '1.15',
+  CA: '1.15',
+  GB: '1.15',
+  AU: '3.00',
+  BR: '8.00',
+  ES: '1.50',
+  MX: '4.25',
+};
+
+/** The Pricing API's answer for a country (GET /v1/PhoneNumbers/Countries/{CC}), or null. */
+export function numberPricing(country: string) {
+  const iso = country.toUpperCase();
+  const local = LOCAL_PRICES[iso];
+  if (!local) return null;
+  return {
+    country: iso,
+    iso_country: iso,
+    phone_number_prices: [{ number_type: 'local', base_price: local, current_price: local }],
+    price_unit: 'USD',
+    url: `https://pricing.twilio.com/v1/PhoneNumbers/Countries/${iso}`,
+  };
+}
+
 export type FakeNumber = {
   phoneNumber: string;
   friendlyName: string;
   country: string;
-  region: string;
-  locality: string;
+  region: string | null;
+  locality: string | null;
 };
 
 export function availableNumbers(
@@ -84,6 +148,8 @@ export function availableNumbers(
   if (!plan) return [];
   const area = areaCode ?? plan.area;
   if (!plan.areaPattern.test(area)) return [];
+  const nanp = country.toUpperCase() === 'US' || country.toUpperCase() === 'CA';
+  const place = nanp ? NANP_AREAS[area] : undefined;
   const out: FakeNumber[] = [];
   for (let n = 0; n < 900 && out.length < limit; n++) {
     const phoneNumber = plan.number(area, n);
@@ -93,8 +159,9 @@ export function availableNumbers(
       phoneNumber,
       friendlyName: us ? `(${us[1]}) ${us[2]}-${us[3]}` : phoneNumber,
       country: country.toUpperCase(),
-      region: plan.region,
-      locality: plan.locality,
+      // A North American number is where its area code is (unknown codes: no place rather than a wrong one).
+      region: nanp ? (place?.[1] ?? null) : plan.region,
+      locality: nanp ? (place?.[0] ?? null) : plan.locality,
     });
   }
   return out;

@@ -34,6 +34,12 @@ export type PhoneView = {
   texts: PhoneText[];
 };
 
+/**
+ * Which calls a viewer of the phones may see and act on (the Sandbox Phones of one business: the calls of
+ * its agency's sandbox account that involve its numbers). Without it, every call.
+ */
+export type CallFilter = (call: SandboxCall) => boolean;
+
 export type PhoneSettings = {
   /** Answer every call at once (after answerAfterMs), as a person or as the voicemail. */
   autoAnswer?: 'human' | 'machine' | null;
@@ -69,13 +75,15 @@ export class SandboxPhones {
     return p;
   }
 
-  private callsOf(p: Phone): SandboxCall[] {
-    return p.calls.map((sid) => this.sandbox.calls.get(sid)).filter((c): c is SandboxCall => !!c);
+  private callsOf(p: Phone, only?: CallFilter): SandboxCall[] {
+    return p.calls
+      .map((sid) => this.sandbox.calls.get(sid))
+      .filter((c): c is SandboxCall => !!c && (!only || only(c)));
   }
 
-  /** The call the phone shows: the newest one ringing or in progress. */
-  private current(p: Phone): SandboxCall | null {
-    const calls = this.callsOf(p);
+  /** The call the phone shows: the newest one ringing or in progress (of those the viewer may see). */
+  private current(p: Phone, only?: CallFilter): SandboxCall | null {
+    const calls = this.callsOf(p, only);
     for (let i = calls.length - 1; i >= 0; i--) {
       const c = calls[i];
       if (c && (c.status === 'ringing' || c.status === 'in-progress')) return c;
@@ -83,8 +91,8 @@ export class SandboxPhones {
     return null;
   }
 
-  private view(p: Phone): PhoneView {
-    const c = this.current(p);
+  private view(p: Phone, only?: CallFilter): PhoneView {
+    const c = this.current(p, only);
     let state: PhoneState = 'idle';
     if (c) {
       if (c.status === 'ringing' && c.direction !== 'inbound') state = 'ringing';
@@ -109,12 +117,12 @@ export class SandboxPhones {
     };
   }
 
-  list(): PhoneView[] {
-    return [...this.phones.values()].map((p) => this.view(p));
+  list(only?: CallFilter): PhoneView[] {
+    return [...this.phones.values()].map((p) => this.view(p, only));
   }
 
-  get(number: string): PhoneView {
-    return this.view(this.phone(number));
+  get(number: string, only?: CallFilter): PhoneView {
+    return this.view(this.phone(number), only);
   }
 
   /** The call sids this phone has had, newest last. */
@@ -131,9 +139,9 @@ export class SandboxPhones {
   }
 
   /** Picks up the newest ringing call; 'machine' lets the voicemail take it. */
-  answer(number: string, opts: { as?: 'human' | 'machine' } = {}): string {
+  answer(number: string, opts: { as?: 'human' | 'machine'; only?: CallFilter } = {}): string {
     const p = this.phone(number);
-    const ringing = this.callsOf(p)
+    const ringing = this.callsOf(p, opts.only)
       .filter((c) => c.status === 'ringing' && c.direction !== 'inbound')
       .pop();
     if (!ringing) throw new SandboxPhoneError('no-ringing-call', `${number} has no ringing call`);
@@ -142,18 +150,18 @@ export class SandboxPhones {
   }
 
   /** Digits into the call's current <Gather> (or a key that ends a <Record>). */
-  press(number: string, digits: string): string {
+  press(number: string, digits: string, only?: CallFilter): string {
     const p = this.phone(number);
-    const c = this.current(p);
+    const c = this.current(p, only);
     if (c?.status !== 'in-progress') throw new SandboxPhoneError('no-call', `${number} is not in a call`);
     this.sandbox.twiml.press(c, digits);
     return c.sid;
   }
 
   /** Ends the call in progress; a ringing call left unanswered this way is declined (no-answer). */
-  hangUp(number: string): string {
+  hangUp(number: string, only?: CallFilter): string {
     const p = this.phone(number);
-    const c = this.current(p);
+    const c = this.current(p, only);
     if (!c) throw new SandboxPhoneError('no-call', `${number} has no call to hang up`);
     this.sandbox.spawn(() =>
       this.sandbox.endCall(
@@ -165,9 +173,9 @@ export class SandboxPhones {
   }
 
   /** Declines the newest ringing call: busy. */
-  reject(number: string): string {
+  reject(number: string, only?: CallFilter): string {
     const p = this.phone(number);
-    const ringing = this.callsOf(p)
+    const ringing = this.callsOf(p, only)
       .filter((c) => c.status === 'ringing' && c.direction !== 'inbound')
       .pop();
     if (!ringing) throw new SandboxPhoneError('no-ringing-call', `${number} has no ringing call`);

@@ -11,7 +11,7 @@ import {
 import { TwilioCarrier, type TwilioHttpClient } from '../twilio-carrier.ts';
 import { recordingWav } from './audio.ts';
 import { realClock, type SandboxClock } from './clock.ts';
-import { availableNumbers } from './numbers.ts';
+import { availableNumbers, numberPricing } from './numbers.ts';
 import { SandboxPhones } from './phones.ts';
 import { type DialState, type GatherState, type RecordWait, TwimlInterpreter } from './twiml.ts';
 import { WebhookCaller, type WebhookTransport } from './webhook-caller.ts';
@@ -545,6 +545,13 @@ export class TwilioSandbox {
   }
 
   private route(method: string, path: string, account: SandboxAccount, form: Form): SandboxResponse {
+    // Twilio's Pricing API (pricing.twilio.com): the monthly price of a country's numbers.
+    const pricing = /^\/v1\/PhoneNumbers\/Countries\/([A-Za-z]{2})$/.exec(path);
+    if (pricing?.[1] && method === 'GET') {
+      const price = numberPricing(pricing[1]);
+      if (!price) throw this.notFound(path);
+      return this.json(200, price);
+    }
     const m = /^\/2010-04-01\/Accounts\/(AC[0-9a-f]{32})(?:\/(.+))?\.json$/.exec(path);
     if (!m) throw this.notFound(path);
     // The credentials must be the account's own.
