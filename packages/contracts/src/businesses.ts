@@ -49,6 +49,8 @@ export const ZBusinessOwner = z.object({
 export const ZBusiness = z.object({
   id: z.number().int(),
   agency_id: z.number().int(),
+  /** The agency's name (the admin area's list and form show it). */
+  agency_name: z.string(),
   name: z.string(),
   owner_id: z.number().int().nullable(),
   owner: ZBusinessOwner.nullable(),
