@@ -33,10 +33,14 @@ export function useAgents(channel: AgentChannel) {
   return useQuery(agentsQuery(channel));
 }
 
-/** The active agencies, by name, as select options (platform admins; the first 100 of a search). */
-export function useAgencyOptions() {
+/**
+ * The active agencies, by name, as select options (the first 100). Only platform admins may list them:
+ * `enabled` is false elsewhere, so that an agency's screens ask nothing they would be refused.
+ */
+export function useAgencyOptions(enabled: boolean) {
   return useQuery({
     queryKey: keys.agencies.picker(),
+    enabled,
     queryFn: async () =>
       (
         await api<{ data: TAgency[] }>('/v1/agencies', {

@@ -196,7 +196,7 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
   const admin = area === 'admin';
   const create = useCreateBusiness();
   const update = useUpdateBusiness(business?.id ?? 0);
-  const agencies = useAgencyOptions();
+  const agencies = useAgencyOptions(admin && !business);
   const [noInstalls, setNoInstalls] = useState(false);
   const editing = business !== undefined;
   const form = useForm<Values>({

@@ -54,7 +54,7 @@ export default function BusinessList() {
   // The admin area has one route for the list: its status tabs are state, the agency's are routes.
   const [adminStatus, setAdminStatus] = useState<BusinessStatus>('active');
   const [agencyId, setAgencyId] = useState<string | null>(null);
-  const agencies = useAgencyOptions();
+  const agencies = useAgencyOptions(admin);
   const tab = admin
     ? TABS.find((x) => x.status === adminStatus)
     : (TABS.find((x) => x.route === routeName) ?? TABS[0]);
