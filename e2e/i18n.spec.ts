@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { apiAs, DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
 
 // Issue 8, "A new user's first hour": the sign-in pages follow the browser's language until the user
 // chooses one; validation messages name the field in that language; the tab title names the screen.
@@ -25,6 +25,7 @@ async function fieldError(page: Page, testId: string): Promise<string | null> {
 }
 
 const heading = (page: Page) => page.getByRole('heading', { level: 2 }).first().textContent();
+const screenTitle = (page: Page) => page.getByTestId('page-title').textContent();
 
 describe.skipIf(!hasChromium)('languages, messages and titles in the browser', () => {
   beforeAll(async () => {
@@ -78,6 +79,35 @@ describe.skipIf(!hasChromium)('languages, messages and titles in the browser', (
     await page.getByTestId('profile-avatar-url').fill('javascript:alert(1)');
     await page.getByTestId('profile-save').click();
     expect(await fieldError(page, 'profile-avatar-url')).toBe('El formato de la URL no es válido.');
+    await context.close();
+  });
+
+  it('choosing a language on the profile switches the interface at once and keeps the choice, no Save needed', async () => {
+    const { page, context } = await p.newPage();
+    await signIn(page, p.url('/login', ACME), DEMO.dentalAdmin);
+    await page.waitForURL(/\/business\//, WAIT);
+    await page.goto(p.url('/business/profile', ACME));
+    await expect.poll(() => screenTitle(page), WAIT).toBe('My profile');
+    await page.getByTestId('profile-language').selectOption('es');
+    // The whole interface, not only this form, and without pressing Save.
+    await expect.poll(() => screenTitle(page), WAIT).toBe('Mi perfil');
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang), WAIT).toBe('es');
+    const api = await apiAs(p, DEMO.dentalAdmin);
+    const language = async () =>
+      (await api<{ data: { user: { settings: { language?: string } } } }>('/v1/profile')).body.data.user
+        .settings.language;
+    await expect.poll(language, WAIT).toBe('es');
+    // Another browser (no local choice) signs in in Spanish: the choice is the account's.
+    const other = await p.newPage();
+    await signIn(other.page, p.url('/login', ACME), DEMO.dentalAdmin);
+    await other.page.waitForURL(/\/business\//, WAIT);
+    await other.page.goto(p.url('/business/profile', ACME));
+    await expect.poll(() => screenTitle(other.page), WAIT).toBe('Mi perfil');
+    await other.context.close();
+    // Back to English the same way.
+    await page.getByTestId('profile-language').selectOption('en');
+    await expect.poll(() => screenTitle(page), WAIT).toBe('My profile');
+    await expect.poll(language, WAIT).toBe('en');
     await context.close();
   });
 });

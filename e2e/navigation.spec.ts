@@ -183,5 +183,6 @@ describe.skipIf(!hasChromium)('navigation by capability in Chromium', () => {
     expect(problems).toEqual([]);
     // Every user's menu was walked (a menu that failed to draw would make this pass for nothing).
     expect(screens).toBeGreaterThan(users.length * 3);
-  });
+    // Nine users and some eighty screens, each waited on until its calls are answered (ADR 053 added three).
+  }, 240_000);
 });

@@ -49,6 +49,8 @@ export const ZBusinessOwner = z.object({
 export const ZBusiness = z.object({
   id: z.number().int(),
   agency_id: z.number().int(),
+  /** The agency's name (the admin area's list and form show it). */
+  agency_name: z.string(),
   name: z.string(),
   owner_id: z.number().int().nullable(),
   owner: ZBusinessOwner.nullable(),
@@ -343,6 +345,34 @@ export const ZPlanRequest = z.object({
   active: z.boolean().default(true),
 });
 export type TPlanRequest = z.infer<typeof ZPlanRequest>;
+
+/** Features a PUT changes: the ones it names (no defaults here, or a PUT would reset the others). */
+const features = ZPlanFeatures.shape;
+export const ZPlanFeaturesPatch = z.object({
+  Default: features.Default.unwrap().optional(),
+  Visible: features.Visible.unwrap().optional(),
+  RemoveBranding: features.RemoveBranding.unwrap().optional(),
+  Zapier: features.Zapier.unwrap().optional(),
+  Department: features.Department.unwrap().optional(),
+  AiIntegration: features.AiIntegration.unwrap().optional(),
+  Users: features.Users.unwrap().optional(),
+  Installs: features.Installs.unwrap().optional(),
+  Automations: features.Automations.unwrap().optional(),
+  Messages: features.Messages.unwrap().optional(),
+  Calls: features.Calls.unwrap().optional(),
+  Description: features.Description.unwrap().optional(),
+});
+
+/** Edit a plan: a field left out keeps its value (PUT /v1/agencies/{id}/subscription/plans/{plan_id}). */
+export const ZUpdatePlanRequest = z.object({
+  name: ZPlanRequest.shape.name.optional(),
+  interval: ZPlanRequest.shape.interval.unwrap().optional(),
+  price_cents: ZPlanRequest.shape.price_cents.optional(),
+  trial_days: ZPlanRequest.shape.trial_days.unwrap().optional(),
+  features: ZPlanFeaturesPatch.optional(),
+  active: ZPlanRequest.shape.active.unwrap().optional(),
+});
+export type TUpdatePlanRequest = z.infer<typeof ZUpdatePlanRequest>;
 
 export const ZAgencyParams = z.object({ agency_id: z.coerce.number().int().positive() });
 export const ZPlanParams = ZAgencyParams.extend({ plan_id: z.coerce.number().int().positive() });

@@ -2,6 +2,10 @@
 export const LIST_PAGE_SIZE = 10;
 export const LIST_MAX_PAGE_SIZE = 100;
 export const TABLE_PAGE_SIZES = [5, 6, 10] as const;
+/** The data table's page size until the user picks another (the contact list keeps LIST_PAGE_SIZE). */
+export const TABLE_PAGE_SIZE = 5;
+/** Long texts in lists are cut to this many characters (pruneText in format.ts). */
+export const TEXT_PRUNE_LENGTH = 38;
 export const AUTH_PING_MS = 60_000;
 export const SMS_SEGMENT_LENGTH = 160;
 export const USAGE_WARNING_RATIO = 0.9;

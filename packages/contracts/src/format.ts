@@ -1,4 +1,4 @@
-import type { TLanguage } from './constants.ts';
+import { TEXT_PRUNE_LENGTH, type TLanguage } from './constants.ts';
 
 // The display formats of spec 000 §9, shared by the web app's screens and the server's messages.
 
@@ -67,4 +67,16 @@ export function formatSize(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
   const i = Math.min(SIZE_UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
   return `${Number.parseFloat((bytes / 1024 ** i).toFixed(2))} ${SIZE_UNITS[i]}`;
+}
+
+/**
+ * A long text cut for a list (spec 000 §9: prune at 38 characters): whole words where the cut allows it,
+ * then '…'. A text of `length` characters or less is returned as it is.
+ */
+export function pruneText(text: string, length: number = TEXT_PRUNE_LENGTH): string {
+  if (text.length <= length) return text;
+  const head = text.slice(0, length);
+  if (/\s/.test(text.charAt(length))) return `${head.trimEnd()}…`;
+  const space = head.search(/\s\S*$/);
+  return `${(space > length / 2 ? head.slice(0, space) : head).trimEnd()}…`;
 }

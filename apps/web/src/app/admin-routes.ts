@@ -2,6 +2,7 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 const agencyAccounts = lazy(() => import('../features/agencies/agency-accounts-page.tsx'));
 const agencyForm = lazy(() => import('../features/agencies/agency-form-page.tsx'));
+const businessForm = lazy(() => import('../features/businesses/business-form.tsx'));
 const releaseNoteForm = lazy(() => import('../features/sites/release-note-form.tsx'));
 const userForm = lazy(() => import('../features/users/user-form.tsx'));
 
@@ -12,6 +13,9 @@ export const adminRoutes: Record<string, LazyExoticComponent<ComponentType>> = {
   'admin.agency.archived': lazy(() => import('../features/agencies/agency-archived-page.tsx')),
   'admin.agency.add': agencyForm,
   'admin.agency.edit': agencyForm,
+  'admin.business': lazy(() => import('../features/businesses/business-list.tsx')),
+  'admin.business.add': businessForm,
+  'admin.business.edit': businessForm,
   'admin.settings': lazy(() => import('../features/sites/admin-settings-page.tsx')),
   'admin.whitelabel': lazy(() => import('../features/sites/whitelabel-page.tsx')),
   'admin.releaseNote': lazy(() => import('../features/sites/release-notes-admin-page.tsx')),

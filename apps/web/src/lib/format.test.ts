@@ -1,7 +1,7 @@
 // The spec's display formats (spec 000 §9): dates in four formats with 'N/A' when empty, file sizes in
 // Bytes to YB, base 1024, 2 decimals. The formats are the contracts'; lib/format.ts only adds the app's
 // language, so they are tested here through the contracts (node, no browser).
-import { formatDate, formatSize } from '@stn/contracts/format';
+import { formatDate, formatSize, pruneText } from '@stn/contracts/format';
 import { describe, expect, it } from 'vitest';
 
 // 3 November 2026, 3:05 pm, in the viewer's time zone (as screens show it).
@@ -52,5 +52,22 @@ describe('formatSize', () => {
     [1024 ** 9, '1024 YB'],
   ])('%d bytes read %s', (bytes, text) => {
     expect(formatSize(bytes)).toBe(text);
+  });
+});
+
+describe('pruneText (spec 000 §9: text prunes at 38 characters)', () => {
+  it('keeps a text of 38 characters or less whole', () => {
+    expect(pruneText('Short text')).toBe('Short text');
+    expect(pruneText('x'.repeat(38))).toBe('x'.repeat(38));
+    expect(pruneText('')).toBe('');
+  });
+
+  it('cuts a longer text at 38 characters, at a word where it can, and marks the cut', () => {
+    const long = 'Your appointment with Dr. Bright is confirmed for Monday at 9am';
+    const cut = pruneText(long);
+    expect(cut).toBe('Your appointment with Dr. Bright is…');
+    expect(cut.length).toBeLessThanOrEqual(39);
+    expect(pruneText('x'.repeat(60))).toBe(`${'x'.repeat(38)}…`);
+    expect(pruneText('one two three', 7)).toBe('one two…');
   });
 });

@@ -1,3 +1,5 @@
+import type { TAgency } from '@stn/contracts/agencies';
+import { LIST_MAX_PAGE_SIZE } from '@stn/contracts/constants';
 import type { TInstallPick } from '@stn/contracts/installs';
 import type { TUserSummary } from '@stn/contracts/users';
 import { queryOptions, useQuery } from '@tanstack/react-query';
@@ -5,7 +7,8 @@ import { api } from './api-client.ts';
 import { keys } from './query-keys.ts';
 
 // The pickers several features show (features do not import each other): the business's active installs
-// (GET /v1/installs/all) and its agents of a channel (GET /v1/businesses/users/agents).
+// (GET /v1/installs/all), its agents of a channel (GET /v1/businesses/users/agents), and for platform
+// admins the active agencies (GET /v1/agencies).
 
 type Data<T> = { success: true; data: T };
 
@@ -28,4 +31,24 @@ export const agentsQuery = (channel: AgentChannel) =>
 
 export function useAgents(channel: AgentChannel) {
   return useQuery(agentsQuery(channel));
+}
+
+/**
+ * The active agencies, by name, as select options (the first 100). Only platform admins may list them:
+ * `enabled` is false elsewhere, so that an agency's screens ask nothing they would be refused.
+ */
+export function useAgencyOptions(enabled: boolean) {
+  return useQuery({
+    queryKey: keys.agencies.picker(),
+    enabled,
+    queryFn: async () =>
+      (
+        await api<{ data: TAgency[] }>('/v1/agencies', {
+          query: { status: 'active', perPage: LIST_MAX_PAGE_SIZE },
+          silent: true,
+        })
+      ).data
+        .map((a) => ({ value: String(a.id), label: a.name }))
+        .sort((a, b) => a.label.localeCompare(b.label)),
+  });
 }

@@ -15,6 +15,8 @@ export const keys = {
     list: (status: AgencyStatus) => ['agencies', 'list', status] as const,
     detail: (id: number) => ['agencies', 'detail', id] as const,
     installStats: (id: number) => ['agencies', 'install-stats', id] as const,
+    /** Active agencies as a list to pick from (the admin's business screens). */
+    picker: () => ['agencies', 'picker'] as const,
   },
   /** The app shell's available installs of an agency (the 'Add Business' button). */
   installStats: { all: ['install-stats'] as const },

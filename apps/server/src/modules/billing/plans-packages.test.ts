@@ -131,6 +131,53 @@ describe('subscription plans', () => {
     expect(await row(c.t, 'plans', p.id)).toBeUndefined();
   });
 
+  it('keeps every field a PUT leaves out: a Default plan without features stays the default', async () => {
+    const p = await addPlan({
+      name: 'Keep Me',
+      interval: 'year',
+      trial_days: 7,
+      active: false,
+      features: { Zapier: true, Users: 4, Messages: 900, Description: 'Kept' },
+    });
+    // Only the name and price: every other field, and every feature, stays as it was.
+    const put = await c.call(c.s.a.agencyAdmin.token, 'PUT', `${A}/${p.id}`, {
+      name: 'Kept',
+      price_cents: 1234,
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const stored = await row(c.t, 'plans', p.id);
+    expect(stored).toMatchObject({ name: 'Kept', price_cents: 1234, interval: 'year', trial_days: 7 });
+    expect(stored.active).toBe(false);
+    expect(stored.features).toMatchObject({ Zapier: true, Users: 4, Messages: 900, Description: 'Kept' });
+    // A features object names only the features it changes.
+    const one = await c.call(c.s.a.agencyAdmin.token, 'PUT', `${A}/${p.id}`, { features: { Calls: 77 } });
+    expect(one.statusCode, one.body).toBe(200);
+    expect((await row(c.t, 'plans', p.id)).features).toMatchObject({
+      Zapier: true,
+      Users: 4,
+      Messages: 900,
+      Calls: 77,
+      Description: 'Kept',
+    });
+
+    // The agency's Default plan stays the default after a PUT without features.
+    await c.t.pool.query(
+      `update plans set features = features || '{"Default": false}' where agency_id = $1`,
+      [c.seed.a.agency.id],
+    );
+    const def = await addPlan({ features: { Default: true } });
+    const renamed = await c.call(c.s.a.agencyAdmin.token, 'PUT', `${A}/${def.id}`, {
+      name: 'Still default',
+      price_cents: 500,
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json().data.features.Default).toBe(true);
+    expect((await c.call(c.s.a.agencyAdmin.token, 'GET', `${A}/has-default`)).json().data).toEqual({
+      has_default: true,
+      plan_id: def.id,
+    });
+  });
+
   it('does not delete a plan a business is on (409)', async () => {
     const p = await addPlan();
     await c.t.pool.query('update businesses set subscription_plan_id = $1 where id = $2', [

@@ -4,6 +4,7 @@ import {
   type TPackageRequest,
   type TPlan,
   type TPlanRequest,
+  type TUpdatePlanRequest,
   ZPlanFeatures,
 } from '@stn/contracts/businesses';
 import type { TListQuery } from '@stn/contracts/http';
@@ -112,15 +113,31 @@ export async function getPlan(ctx: Ctx, input: AgencyInput & { planId: number })
   return toPlan(await findPlan(ctx, input.agencyId, input.planId));
 }
 
-/** Only one Default plan per agency. */
+/** The plan an edit leaves: what the PUT names, and the stored value of every field it leaves out. */
+function edited(current: TPlan, patch: TUpdatePlanRequest): TPlanRequest {
+  return {
+    name: patch.name ?? current.name,
+    interval: patch.interval ?? current.interval,
+    price_cents: patch.price_cents ?? current.price_cents,
+    trial_days: patch.trial_days ?? current.trial_days,
+    active: patch.active ?? current.active,
+    features: { ...current.features, ...patch.features },
+  };
+}
+
+/** Adds a plan, or edits one (a field the edit leaves out keeps its value). Only one Default plan per agency. */
 export async function savePlan(
   ctx: Ctx,
-  input: AgencyInput & { plan: TPlanRequest; planId?: number },
+  input: AgencyInput &
+    ({ plan: TPlanRequest; planId?: undefined } | { plan: TUpdatePlanRequest; planId: number }),
 ): Promise<TPlan> {
-  const { agencyId, planId, plan } = input;
+  const { agencyId, planId } = input;
   const row = await inTransaction(ctx, async (tx) => {
     await lockPlansOf(tx.db, agencyId);
-    if (planId) await findPlan(tx, agencyId, planId);
+    const plan =
+      planId === undefined
+        ? (input.plan as TPlanRequest)
+        : edited(toPlan(await findPlan(tx, agencyId, planId)), input.plan);
     if (plan.features.Default && (await defaultPlan(tx, agencyId, planId)) !== null) {
       throw invalid('features.Default', 'businesses.plans.default_exists');
     }

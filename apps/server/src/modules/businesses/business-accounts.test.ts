@@ -236,6 +236,40 @@ describe('GET /v1/business and GET /v1/business/{id}', () => {
     expect(one.data.every((b: { agency_id: number }) => b.agency_id === c.seed.b.agency.id)).toBe(true);
   });
 
+  it("names each business's agency, and lets a platform admin show and edit any agency's business", async () => {
+    const all = (await c.call(c.s.admin.token, 'GET', '/v1/business?perPage=100')).json();
+    const [agencyB] = (await c.t.pool.query('select name from agencies where id = $1', [c.seed.b.agency.id]))
+      .rows;
+    const b = all.data.find((x: { id: number }) => x.id === c.seed.b.business.id);
+    expect(b.agency_name).toBe(agencyB.name);
+    const shown = await c.call(c.s.admin.token, 'GET', `/v1/business/${c.seed.b.business.id}`);
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.json().data).toMatchObject({ agency_id: c.seed.b.agency.id, agency_name: b.agency_name });
+    const own = await c.call(c.s.a.agencyAdmin.token, 'GET', `/v1/business/${c.seed.a.business.id}`);
+    expect(own.json().data.agency_name).toBeTruthy();
+
+    const made = await c.call(c.s.admin.token, 'POST', '/v1/business', {
+      name: 'Admin Edits',
+      agency_id: c.seed.b.agency.id,
+      owner: { email: 'adminedits@shop.test', first_name: 'Eve', password: PASSWORD },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const id = made.json().data.id;
+    const put = await c.call(c.s.admin.token, 'PUT', `/v1/business/${id}`, {
+      name: 'Admin Edited',
+      calls: 321,
+      owner: { last_name: 'Edited' },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await row(c.t, 'businesses', id)).toMatchObject({
+      name: 'Admin Edited',
+      calls: 321,
+      agency_id: c.seed.b.agency.id,
+    });
+    // Agency A still cannot see it.
+    expect((await c.call(c.s.a.agencyAdmin.token, 'GET', `/v1/business/${id}`)).statusCode).toBe(404);
+  });
+
   it('shows one business with its owner', async () => {
     const res = await c.call(c.s.a.financeManager.token, 'GET', `/v1/business/${c.seed.a.business.id}`);
     expect(res.statusCode, res.body).toBe(200);

@@ -51,10 +51,11 @@ async function ownersOf(db: Tx, rows: BusinessRow[]) {
   return ownerSummaries({ db }, { ids: [...new Set(rows.flatMap((b) => (b.owner_id ? [b.owner_id] : [])))] });
 }
 
-export function toBusiness(b: BusinessRow, owner: OwnerRow): TBusiness {
+export function toBusiness(b: BusinessRow, owner: OwnerRow, agencyName: string): TBusiness {
   return {
     id: b.id,
     agency_id: b.agency_id,
+    agency_name: agencyName,
     name: b.name,
     owner_id: b.owner_id,
     owner: owner?.id ? owner : null,
@@ -90,10 +91,15 @@ export function toBusiness(b: BusinessRow, owner: OwnerRow): TBusiness {
 
 /** One business with its owner, by id, regardless of tenant: callers have checked the tenant already. */
 export async function loadBusiness(db: Tx, id: number): Promise<TBusiness> {
-  const [row] = await db.select().from(businesses).where(eq(businesses.id, id));
-  if (!row) throw notFound();
+  const [found] = await db
+    .select({ row: businesses, agencyName: agencies.name })
+    .from(businesses)
+    .innerJoin(agencies, eq(agencies.id, businesses.agency_id))
+    .where(eq(businesses.id, id));
+  if (!found) throw notFound();
+  const { row, agencyName } = found;
   const owners = await ownersOf(db, [row]);
-  return toBusiness(row, (row.owner_id && owners.get(row.owner_id)) || null);
+  return toBusiness(row, (row.owner_id && owners.get(row.owner_id)) || null, agencyName);
 }
 
 /** The caller's business by id, inside the caller's tenant (another agency's business: 404). */
@@ -122,19 +128,23 @@ export async function listBusinesses(deps: Deps, actor: Actor, q: TBusinessListQ
     kw ? or(ilike(businesses.name, kw), userMatches(businesses.owner_id, kw)) : undefined,
   );
   const { limit, offset } = pageOf(q);
-  const [rows, [total]] = await Promise.all([
+  const [found, [total]] = await Promise.all([
     deps.db
-      .select()
+      .select({ row: businesses, agencyName: agencies.name })
       .from(businesses)
+      .innerJoin(agencies, eq(agencies.id, businesses.agency_id))
       .where(where)
       .orderBy(desc(businesses.created_at), desc(businesses.id))
       .limit(limit)
       .offset(offset),
     deps.db.select({ n: count() }).from(businesses).where(where),
   ]);
+  const rows = found.map((f) => f.row);
   const owners = await ownersOf(deps.db, rows);
   return {
-    data: rows.map((b) => toBusiness(b, (b.owner_id && owners.get(b.owner_id)) || null)),
+    data: found.map(({ row: b, agencyName }) =>
+      toBusiness(b, (b.owner_id && owners.get(b.owner_id)) || null, agencyName),
+    ),
     total: total?.n ?? 0,
   };
 }

@@ -322,7 +322,7 @@ describe('compliance on every send', () => {
     expect(img.segments).toBe(3);
     expect(img.media[0]?.url).toMatch(/^\/uploads\/messages\//);
     await expect(sendMessage(ctxA, { contactId: c.id, body: 'one more' })).rejects.toMatchObject({
-      message: 'messages.limit_reached',
+      reason: 'messages.limit_reached',
     });
     await h.t.pool.query('update businesses set messages = 0 where id = $1', [h.seed.a.business.id]);
   });

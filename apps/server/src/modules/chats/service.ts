@@ -60,6 +60,19 @@ export type SendInput = {
 const refuse = (key: string, reason = key) => new AppError('VALIDATION', key, undefined, {}, reason);
 
 /**
+ * The monthly text limit's refusal names the agency's support address (its own e-mail when it set none),
+ * as the usage banner does; with no address at all it says to contact the agency.
+ */
+async function limitReached(ctx: Ctx): Promise<AppError> {
+  const agency =
+    ctx.tenant.level === 'platform' ? null : await agencyMessaging(ctx, { id: ctx.tenant.agencyId });
+  const reason = 'messages.limit_reached';
+  return agency?.supportEmail
+    ? new AppError('VALIDATION', reason, undefined, { email: agency.supportEmail }, reason)
+    : new AppError('VALIDATION', 'messages.limit_reached_no_email', undefined, {}, reason);
+}
+
+/**
  * Whether this contact may be texted by the business at all: opted out (STOP, 21610), blocked, or on a
  * blacklist without a whitelist entry. Throws the 422 that says which.
  */
@@ -182,8 +195,7 @@ export async function sendMessage(ctx: Ctx, input: SendInput): Promise<TMessage>
     return toMessage(row);
   }
   const row = await inTransaction(ctx, async (tx) => {
-    if (!(await countMessages(tx, { count: segments, enforce: true })))
-      throw refuse('messages.limit_reached');
+    if (!(await countMessages(tx, { count: segments, enforce: true }))) throw await limitReached(tx);
     const [created] = await tx.db
       .insert(messages)
       .values({ ...values, status: 'queued' })
@@ -271,8 +283,7 @@ export async function runScheduledMessage(ctx: Ctx, messageId: number): Promise<
       const contact = await contactForSend(tx, row.contact_id);
       await assertTextable(tx, contact);
       if (row.body) await assertContent(tx, row.body);
-      if (!(await countMessages(tx, { count: row.segments, enforce: true })))
-        throw refuse('messages.limit_reached');
+      if (!(await countMessages(tx, { count: row.segments, enforce: true }))) throw await limitReached(tx);
     } catch (err) {
       const reason = err instanceof AppError ? (err.reason ?? err.message) : 'messages.carrier_failed';
       await tx.db

@@ -177,7 +177,7 @@ describe('contacts', () => {
     expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
   });
 
-  it('bulk block, opt-out, tag and delete; single opt-out, on top, agent and automations', async () => {
+  it('bulk block, opt-out, tag and delete; single opt-out, on top and agent', async () => {
     const token = await admin();
     const x = await make('+15005550111');
     const y = await make('+15005550112');
@@ -214,16 +214,30 @@ describe('contacts', () => {
     const noAgent = await c.api.del(token, `/api/v1/contacts/${x.id}/delete-agent`);
     expect(noAgent.json().data.agent_user_id).toBeNull();
 
-    const auto = await c.api.post(token, `/api/v1/contacts/${x.id}/automation/7`);
-    expect(auto.json().data.automations).toEqual([7]);
-    const bulkAuto = await c.api.post(token, '/api/v1/contacts/bulk-automation/8', { ids });
-    expect(bulkAuto.json().data.count).toBe(2);
-    const out = await c.api.del(token, `/api/v1/contacts/${x.id}/automation/7`);
-    expect(out.json().data.automations).toEqual([8]);
-
     const deleted = await c.api.post(token, '/api/v1/contacts/bulk-delete', { ids });
     expect(deleted.json().data.count).toBe(2);
     expect((await c.api.get(token, `/api/v1/contacts/${x.id}`)).statusCode).toBe(404);
+  });
+
+  it('answers 404 to the three automation calls while no automation exists, changing nothing', async () => {
+    const token = await admin();
+    const x = await make('+15005550113');
+    const y = await make('+15005550114');
+    const before = await snapshot(c.t.pool, TABLES);
+    const calls = [
+      c.api.post(token, `/api/v1/contacts/${x.id}/automation/7`),
+      c.api.post(token, '/api/v1/contacts/bulk-automation/8', { ids: [x.id, y.id] }),
+      c.api.del(token, `/api/v1/contacts/${x.id}/automation/7`),
+    ];
+    for (const res of await Promise.all(calls)) {
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json()).toMatchObject({
+        success: false,
+        code: 'NOT_FOUND',
+        message: 'This automation does not exist.',
+      });
+    }
+    expect(await snapshot(c.t.pool, TABLES)).toEqual(before);
   });
 
   it('custom fields: list, active, edit (PUT and POST on an id), delete', async () => {
@@ -366,8 +380,6 @@ describe('who may call', () => {
       ['POST', (id) => `/api/v1/contacts/${id}/opt-out`, {}],
       ['POST', (id) => `/api/v1/contacts/${id}/agent/${c.seed.a.businessUser.id}`],
       ['DELETE', (id) => `/api/v1/contacts/${id}/delete-agent`],
-      ['POST', (id) => `/api/v1/contacts/${id}/automation/3`],
-      ['DELETE', (id) => `/api/v1/contacts/${id}/automation/3`],
       // Last: its control deletes the caller's own contact.
       ['DELETE', (id) => `/api/v1/contacts/${id}`],
     ];

@@ -23,7 +23,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import { publish } from '../../platform/events/events.ts';
-import { invalid } from '../../platform/http/errors.ts';
+import { AppError, invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
 import { assertReachable } from '../compliance/service.ts';
@@ -656,9 +656,19 @@ export async function setAgent(ctx: Ctx, input: { id: number; agentId: number | 
   return getContact(ctx, { id: row.id });
 }
 
+/**
+ * The automation must be one of the business's. Automations are not built yet (their issue adds the module
+ * and asks it here): until then none exists, so every id answers 404 with a message that says so, rather
+ * than 'Contact added to the automation.' for an automation nobody can see.
+ */
+async function assertAutomation(_ctx: Ctx, _automationId: number): Promise<void> {
+  throw new AppError('NOT_FOUND', 'contacts.automation_not_found');
+}
+
 /** Records a contact in an automation (the automations module decides what that starts). */
 export async function addToAutomation(ctx: Ctx, input: { ids: number[]; automationId: number }) {
   const { agencyId, businessId } = businessOf(ctx);
+  await assertAutomation(ctx, input.automationId);
   const ids = await checkContactIds(ctx, input.ids);
   await inTransaction(ctx, async (tx) => {
     const added = await tx.db
@@ -680,6 +690,7 @@ export async function addToAutomation(ctx: Ctx, input: { ids: number[]; automati
 
 export async function removeFromAutomation(ctx: Ctx, input: { id: number; automationId: number }) {
   const row = await contactForSend(ctx, input.id);
+  await assertAutomation(ctx, input.automationId);
   await ctx.db
     .delete(contactAutomations)
     .where(

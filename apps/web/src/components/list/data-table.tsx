@@ -11,15 +11,16 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { TABLE_PAGE_SIZE, TABLE_PAGE_SIZES } from '@stn/contracts/constants';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api-client.ts';
 import { NotAllowed, useReportForbidden } from '../not-allowed.tsx';
 
-// Spec 000 §9: lists page at 10 by default, page sizes 5, 6 and 10, search debounced 250 ms,
+// Spec 000 §9: the data table pages at 5 by default, page sizes 5, 6 and 10, search debounced 250 ms,
 // two page links each side of the current one.
-export const PAGE_SIZES = ['5', '6', '10'];
+export const PAGE_SIZES = TABLE_PAGE_SIZES.map(String);
 export const SEARCH_DEBOUNCE_MS = 250;
 
 export type Column<T> = {
@@ -73,12 +74,14 @@ export function DataTable<T extends { id: RowId }>(props: {
   refetchInterval?: number;
   /** A wide list scrolls sideways below this width (px) instead of squeezing its columns on a phone. */
   minWidth?: number;
+  /** The page size it opens with (one of 5, 6, 10): 5 unless a screen's spec says otherwise. */
+  perPage?: (typeof TABLE_PAGE_SIZES)[number];
 }) {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
   const [debounced] = useDebouncedValue(keyword, SEARCH_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
-  const [perPage, setPerPage] = useState('10');
+  const [perPage, setPerPage] = useState(String(props.perPage ?? TABLE_PAGE_SIZE));
   // New filters start again at page 1: page 3 of the old rows may not exist among the new ones.
   const filterKey = JSON.stringify(props.filters ?? {});
   const [seenFilters, setSeenFilters] = useState(filterKey);
@@ -138,7 +141,7 @@ export function DataTable<T extends { id: RowId }>(props: {
           data={PAGE_SIZES}
           value={perPage}
           onChange={(v) => {
-            setPerPage(v ?? '10');
+            setPerPage(v ?? String(props.perPage ?? TABLE_PAGE_SIZE));
             setPage(1);
           }}
           allowDeselect={false}

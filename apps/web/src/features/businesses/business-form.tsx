@@ -1,4 +1,4 @@
-import { Button, Group, NumberInput, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   type TBusiness,
@@ -25,11 +25,15 @@ import { NoInstallsModal } from '../../components/no-installs-modal.tsx';
 import { usePlanOptions } from '../../components/plan-options.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-store.ts';
+import { issueText } from '../../lib/i18n.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { userCan } from '../../lib/nav/user-can.ts';
+import { useAgencyOptions } from '../../lib/pickers.ts';
 import { useSite } from '../../lib/site.ts';
+import { useRouteName } from '../../lib/use-route-name.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useBusiness, useCreateBusiness, useUpdateBusiness } from './api/businesses.ts';
+import { businessArea, businessListRoute } from './area.ts';
 
 /** A number field as Mantine keeps it: '' while empty. */
 type Num = number | string;
@@ -57,6 +61,8 @@ const LIMITS = [
 type LimitName = (typeof LIMITS)[number];
 
 type Values = {
+  /** The admin area's add form only: the agency the business joins. */
+  agency_id: string | null;
   name: string;
   widget_type: string;
   subscription_plan_id: string | null;
@@ -66,6 +72,7 @@ type Values = {
   Record<SwitchName, boolean>;
 
 const FIELDS = [
+  'agency_id',
   'name',
   'widget_type',
   'subscription_plan_id',
@@ -80,6 +87,7 @@ const FIELDS = [
 
 // Spec 001 §9: 1 user, 1 install, 200 calls, 2000 messages, 2 automations, widget_type 3 (both).
 const DEFAULTS: Values = {
+  agency_id: null,
   name: '',
   widget_type: String(BUSINESS_CREATE_DEFAULTS.widget_type),
   subscription_plan_id: null,
@@ -139,6 +147,7 @@ function fieldsOf(v: Values) {
 
 const createRequestOf = (v: Values) => ({
   ...fieldsOf(v),
+  ...(v.agency_id ? { agency_id: Number(v.agency_id) } : {}),
   owner: {
     email: v.owner.email,
     first_name: v.owner.first_name,
@@ -155,16 +164,20 @@ const updateRequestOf = (v: Values) => ({
 const resolveCreate = zodResolver(ZCreateBusinessRequest);
 const resolveUpdate = zodResolver(ZUpdateBusinessRequest);
 
-/** Add or edit a business account with its owner (spec 000 §2 agency business/add, edit/:id). */
+/**
+ * Add or edit a business account with its owner (spec 000 §2 agency business/add, edit/:id, and the
+ * admin's business/add, edit/:id, where the admin picks the agency; ADR 053).
+ */
 export default function BusinessForm() {
   const { t } = useTranslation();
   const id = Number(useParams().id ?? 0);
   const navigate = useNavigate();
+  const area = businessArea(useRouteName());
   const business = useBusiness(id);
   if (!id) {
     // Out of installs, 'No Installs Available' shows instead of the form, whichever link led here.
     return (
-      <AddBusinessGuard onLeave={() => navigate(pathOf('agency.business.accounts'))}>
+      <AddBusinessGuard onLeave={() => navigate(pathOf(businessListRoute(area)))}>
         <BusinessFormBody />
       </AddBusinessGuard>
     );
@@ -179,15 +192,27 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
   const navigate = useNavigate();
   const { user } = useAuth();
   const site = useSite();
+  const area = businessArea(useRouteName());
+  const admin = area === 'admin';
   const create = useCreateBusiness();
   const update = useUpdateBusiness(business?.id ?? 0);
-  const planOptions = usePlanOptions(user?.agency?.id ?? 0);
+  const agencies = useAgencyOptions(admin && !business);
   const [noInstalls, setNoInstalls] = useState(false);
   const editing = business !== undefined;
   const form = useForm<Values>({
     initialValues: business ? valuesOf(business) : DEFAULTS,
-    validate: (v) => (editing ? resolveUpdate(updateRequestOf(v)) : resolveCreate(createRequestOf(v))),
+    validate: (v) => {
+      if (editing) return resolveUpdate(updateRequestOf(v));
+      const errors = resolveCreate(createRequestOf(v));
+      // An admin adds a business to an agency it names (the server asks the same).
+      return admin && !v.agency_id
+        ? { agency_id: issueText('validation.required', ['agency_id']), ...errors }
+        : errors;
+    },
   });
+  // The plans are the business's agency's: the admin's pick while adding.
+  const agencyId = business?.agency_id ?? (admin ? Number(form.values.agency_id ?? 0) : user?.agency?.id);
+  const planOptions = usePlanOptions(agencyId ?? 0);
 
   const onError = (err: unknown) => {
     // 'No Installs Available' (spec 000 §8) is the server's only 422 on number_of_installs: the form already
@@ -197,7 +222,7 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
     }
     applyServerErrors(form, err, FIELDS);
   };
-  const toList = () => navigate(pathOf('agency.business.accounts'));
+  const toList = () => navigate(pathOf(businessListRoute(area)));
 
   const submit = form.onSubmit((values) => {
     if (editing) {
@@ -221,6 +246,27 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
         </Title>
 
         <FormSection title={t('agency.business.form.details')}>
+          {admin && !editing && (
+            <Select
+              label={t('agency.business.agency')}
+              placeholder={t('agency.business.form.pick_agency')}
+              data={agencies.data ?? []}
+              searchable
+              required
+              {...form.getInputProps('agency_id')}
+              // Another agency has other plans: the plan picked for the last one goes.
+              onChange={(v) => {
+                form.setFieldValue('agency_id', v);
+                form.setFieldValue('subscription_plan_id', null);
+              }}
+              data-testid="business-form-agency"
+            />
+          )}
+          {admin && business && (
+            <Text size="sm" data-testid="business-form-agency-name">
+              {t('agency.business.agency')}: <b>{business.agency_name}</b>
+            </Text>
+          )}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextField
               form={form}

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Menu, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Select, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { TBusiness } from '@stn/contracts/businesses';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { type Column, DataTable, useSelection } from '../../components/list/data
 import { useAuth } from '../../lib/auth-store.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { userCan } from '../../lib/nav/user-can.ts';
+import { useAgencyOptions } from '../../lib/pickers.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { useRouteName } from '../../lib/use-route-name.ts';
 import {
@@ -19,6 +20,7 @@ import {
   useResetUsage,
   useSetBusinessActive,
 } from './api/businesses.ts';
+import { businessArea } from './area.ts';
 import { ResetPasswordModal } from './business-reset-password-modal.tsx';
 import { SendNotificationModal } from './send-notification-modal.tsx';
 
@@ -38,15 +40,24 @@ function Usage({ used, allowed, label }: { used: number; allowed: number; label:
 }
 
 /**
- * The agency's business accounts (spec 000 §2 agency business/accounts, archived, deleted): status tabs,
- * usage, active switch, archive / restore / delete, reset password, reset usage and send notification.
+ * Business accounts (spec 000 §2): the agency's (business/accounts, archived, deleted) and the admin's
+ * (business, every agency, with an agency filter and column; ADR 053). Status tabs, usage, active switch,
+ * archive / restore / delete, reset password, reset usage and send notification.
  */
 export default function BusinessList() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { user } = useAuth();
   const routeName = useRouteName();
-  const tab = TABS.find((x) => x.route === routeName) ?? TABS[0];
+  const area = businessArea(routeName);
+  const admin = area === 'admin';
+  // The admin area has one route for the list: its status tabs are state, the agency's are routes.
+  const [adminStatus, setAdminStatus] = useState<BusinessStatus>('active');
+  const [agencyId, setAgencyId] = useState<string | null>(null);
+  const agencies = useAgencyOptions(admin);
+  const tab = admin
+    ? TABS.find((x) => x.status === adminStatus)
+    : (TABS.find((x) => x.route === routeName) ?? TABS[0]);
   const status = tab?.status ?? 'active';
   const manage = userCan(user, 'businesses.manage');
   const notify = userCan(user, 'agencySettings.manage');
@@ -84,6 +95,15 @@ export default function BusinessList() {
   const openResetPassword = (b: TBusiness) => setResetFor(b);
   const openSendNotification = () => setNotifying(true);
 
+  const agencyColumn: Column<TBusiness> = {
+    key: 'agency',
+    title: t('agency.business.agency'),
+    render: (b) => (
+      <Text size="sm" data-testid="business-agency">
+        {b.agency_name}
+      </Text>
+    ),
+  };
   const columns: Column<TBusiness>[] = [
     {
       key: 'name',
@@ -94,6 +114,7 @@ export default function BusinessList() {
         </Text>
       ),
     },
+    ...(admin ? [agencyColumn] : []),
     {
       key: 'owner',
       title: t('agency.business.owner'),
@@ -148,7 +169,7 @@ export default function BusinessList() {
       <Menu.Dropdown>
         {status !== 'deleted' && (
           <Menu.Item
-            onClick={() => navigate(pathOf('agency.business.edit', { id: b.id }))}
+            onClick={() => navigate(pathOf(`${area}.business.edit`, { id: b.id }))}
             data-testid="business-edit"
           >
             {t('agency.business.actions.edit')}
@@ -198,7 +219,7 @@ export default function BusinessList() {
           )}
           {manage && (
             <Button
-              onClick={() => void addGate.open(pathOf('agency.business.add'))}
+              onClick={() => void addGate.open(pathOf(`${area}.business.add`))}
               loading={addGate.checking}
               data-testid="business-add"
             >
@@ -210,10 +231,11 @@ export default function BusinessList() {
       <Tabs
         value={tab?.route ?? 'agency.business.accounts'}
         onChange={(v) => {
-          if (v) {
-            selection.clear();
-            navigate(pathOf(v));
-          }
+          const next = TABS.find((x) => x.route === v);
+          if (!next) return;
+          selection.clear();
+          if (admin) setAdminStatus(next.status);
+          else navigate(pathOf(next.route));
         }}
       >
         <Tabs.List>
@@ -224,11 +246,24 @@ export default function BusinessList() {
           ))}
         </Tabs.List>
       </Tabs>
+      {admin && (
+        <Select
+          w={280}
+          label={t('agency.business.agency')}
+          placeholder={t('agency.business.all_agencies')}
+          data={agencies.data ?? []}
+          value={agencyId}
+          onChange={setAgencyId}
+          searchable
+          clearable
+          data-testid="business-agency-filter"
+        />
+      )}
       <DataTable<TBusiness>
         key={status}
         path={BUSINESS_LIST_PATH}
         queryKey={keys.businesses.list(status)}
-        filters={{ status }}
+        filters={{ status, agency_id: agencyId ? Number(agencyId) : undefined }}
         columns={columns}
         actions={manage ? actions : undefined}
         selection={

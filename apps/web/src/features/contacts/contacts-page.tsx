@@ -137,6 +137,8 @@ export default function ContactsPage() {
       <DataTable<TContact>
         path={CONTACTS_PATH}
         queryKey={contactKeys.list()}
+        // Spec 000 §9: the contact list opens at page 1, 10 per page (other tables at 5).
+        perPage={10}
         columns={columns}
         filters={{
           tag_id: tag ?? undefined,

@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { MediaLibraryModal } from '../../components/media-library-modal.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import type { LibraryMedia } from '../../lib/media-library.ts';
-import { toastError } from '../../lib/toast.ts';
+import { toastNote } from '../../lib/toast.ts';
 import { type Restricted, readDataUrl, restrictedPreview, useSend, useSmsTemplates } from './api/inbox.ts';
 import { messageCount } from './message-count.ts';
 import { RestrictedContentModal } from './restricted-content-modal.tsx';
@@ -61,7 +61,7 @@ export function SendBox({
 
   const addFiles = async (files: File[]) => {
     const images = files.filter((f) => f.type.startsWith('image/'));
-    if (images.length < files.length) toastError(t('inbox.send.images_only'));
+    if (images.length < files.length) toastNote(t('inbox.send.images_only'));
     const urls = await Promise.all(images.map(readDataUrl));
     setImages((cur) => [...cur, ...urls].slice(0, Math.max(0, MAX_IMAGES - library.length)));
   };

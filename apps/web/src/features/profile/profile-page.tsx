@@ -1,10 +1,10 @@
-import { Avatar, Divider, Group, PasswordInput, SimpleGrid, Stack, Title } from '@mantine/core';
+import { Avatar, Divider, Group, NativeSelect, PasswordInput, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { LANGUAGES, type TLanguage } from '@stn/contracts/constants';
 import { type TUser, ZUpdateProfileRequest } from '@stn/contracts/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NameFields, NativeSelectField, TextField } from '../../components/form/fields.tsx';
+import { NameFields, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { Loading } from '../../components/load-state.tsx';
@@ -114,6 +114,22 @@ function ProfileForm({ user, impersonating }: { user: TUser; impersonating: bool
     }
   });
 
+  // The language applies on selection (the whole interface switches) and is saved at once with
+  // PUT /v1/setting, as the profile's other fields wait for Save; a refused save switches back.
+  const pickLanguage = async (next: string) => {
+    if (!isLanguage(next)) return;
+    const previous = form.values.language;
+    form.setFieldValue('language', next);
+    await changeLanguage(next);
+    try {
+      const res = await api<UserAnswer>('/v1/setting', { method: 'PUT', body: { language: next } });
+      auth.setUser(res.data.user);
+    } catch {
+      form.setFieldValue('language', previous);
+      await changeLanguage(previous);
+    }
+  };
+
   const { avatar, first_name, last_name } = form.values;
   const languages = LANGUAGES.map((value) => ({ value, label: t(`screens.profile.languages.${value}`) }));
 
@@ -167,12 +183,13 @@ function ProfileForm({ user, impersonating }: { user: TUser; impersonating: bool
             disabled={impersonating}
             testId="profile-email"
           />
-          <NativeSelectField
-            form={form}
-            name="language"
+          <NativeSelect
             label={t('screens.profile.language')}
+            description={t('screens.profile.language_hint')}
             data={languages}
-            testId="profile-language"
+            value={form.values.language}
+            onChange={(e) => void pickLanguage(e.currentTarget.value)}
+            data-testid="profile-language"
           />
         </FormSection>
 

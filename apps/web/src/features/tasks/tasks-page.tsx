@@ -1,5 +1,6 @@
 import { Badge, Button, Checkbox, Group, Modal, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { pruneText } from '@stn/contracts/format';
 import { type TTask, type TTaskStatus, ZTaskRequest } from '@stn/contracts/tasks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -70,8 +71,8 @@ export default function TasksPage() {
             {row.title}
           </Text>
           {row.description && (
-            <Text size="xs" c="dimmed" lineClamp={1}>
-              {row.description}
+            <Text size="xs" c="dimmed" title={row.description}>
+              {pruneText(row.description)}
             </Text>
           )}
         </Stack>

@@ -1,4 +1,5 @@
 import { Badge, Button, Group, SegmentedControl, Stack, Switch, Text, Title } from '@mantine/core';
+import { pruneText } from '@stn/contracts/format';
 import type { TTemplate, TTemplateProvider } from '@stn/contracts/templates';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,8 +35,8 @@ export default function TemplatesPage() {
       key: 'body',
       title: t('business.templates.body'),
       render: (row) => (
-        <Text size="sm" lineClamp={2}>
-          {row.body}
+        <Text size="sm" title={row.body}>
+          {pruneText(row.body)}
         </Text>
       ),
     },

@@ -2,9 +2,7 @@ import { Alert, Anchor, Box } from '@mantine/core';
 import type { TUser } from '@stn/contracts/profile';
 import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { enablePush, renewPush } from '../../features/inbox/push.ts';
-import { pathOf } from '../../lib/nav/route-table.ts';
 import { agencySmsBanner, bannersHidden, type UsageLevel, usageOf } from './layout-rules.ts';
 
 type Props = {
@@ -75,15 +73,20 @@ function NotificationPrompt() {
   );
 }
 
+/**
+ * The agency's SMS registration, where it applies (a real Twilio account): until the registration screens
+ * exist, the banner says what registration means and where to do it, instead of linking to an empty
+ * screen (ADR 053).
+ */
 function AgencySmsBanner({ user }: { user: TUser }) {
+  const { t } = useTranslation();
   const banner = agencySmsBanner(user);
   if (!banner) return null;
   const key =
     banner === 'twilio-profile' ? 'layout.banners.twilio_profile' : 'layout.banners.sms_registration';
-  const to = pathOf(banner === 'twilio-profile' ? 'agency.twilioProfile' : 'agency.sms-registration');
   return (
     <Alert mb="sm" color="yellow" variant="light" data-testid={`banner-${banner}`}>
-      <Trans i18nKey={key} components={{ action: <Anchor component={Link} to={to} fz="inherit" /> }} />
+      {t(key)}
     </Alert>
   );
 }

@@ -95,6 +95,12 @@ describe('banners', () => {
     expect(bannersHidden('business.messaging', 'Business')).toBe(false);
   });
 
+  it('agency SMS banners: only on a real Twilio account (not the sandbox, not before set-up)', () => {
+    expect(agencySmsBanner(user())).toBe('twilio-profile');
+    expect(agencySmsBanner(user({ carrier_sandbox: true }))).toBeNull();
+    expect(agencySmsBanner(user({ has_twilio_setup: false }))).toBeNull();
+  });
+
   it('agency SMS banners: no profile, then no campaign', () => {
     expect(agencySmsBanner(user())).toBe('twilio-profile');
     expect(agencySmsBanner(user({ has_twilio_setup: false, role: 'AgencyUser', user_type: '1' }))).toBeNull();

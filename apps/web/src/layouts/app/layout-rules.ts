@@ -108,6 +108,9 @@ export function agencySmsBanner(user: TUser): AgencySmsBanner {
   if (user.role_group !== 'Agency' || !userCan(user, 'agencyTelephony.manage') || user.agency?.is_template) {
     return null;
   }
+  // Registration is the carriers' rule for a real Twilio account: the sandbox needs none, and an agency
+  // without an account yet is on Setup first (ADR 053).
+  if (!user.has_twilio_setup || user.carrier_sandbox) return null;
   const props: AgencyProperties | undefined = user.agency?.properties;
   if (!props?.twProfileSid) return 'twilio-profile';
   if (!props.twCampaignSid) return 'sms-registration';

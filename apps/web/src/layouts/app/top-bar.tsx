@@ -89,10 +89,12 @@ export function TopBar(props: Props) {
   // 'Add Business': agencies allowed to add businesses (spec §4). The installs part of the rule is asked on
   // click instead of hiding the button (components/add-business-gate.tsx), so an agency out of installs
   // sees the 'No Installs Available' modal (spec §8) before the form opens.
+  // Admins add a business to an agency they pick, in the admin area (ADR 053).
   const showAddBusiness =
-    user.role_group === 'Agency' &&
+    (user.role_group === 'Agency' || user.role_group === 'Admin') &&
     userCan(user, 'businesses.manage') &&
     canAddBusiness(user, Number.POSITIVE_INFINITY);
+  const addBusinessRoute = user.role_group === 'Admin' ? 'admin.business.add' : 'agency.business.add';
   const addGate = useAddBusinessGate();
 
   return (
@@ -157,7 +159,7 @@ export function TopBar(props: Props) {
         )}
         {showAddBusiness && (
           <Button
-            onClick={() => void addGate.open(pathOf('agency.business.add'))}
+            onClick={() => void addGate.open(pathOf(addBusinessRoute))}
             loading={addGate.checking}
             size="xs"
             visibleFrom="sm"

@@ -109,26 +109,31 @@ describe('roleKey', () => {
 // ---- Menus per role (spec §2) ----
 
 describe('menus per role', () => {
+  // Beside the spec's list: the business accounts of every agency and the platform settings (ADR 053).
   it('SuperAdmin', () => {
     expect(shape(menuFor(as('SuperAdmin')))).toEqual([
       { 'group:agency': ['admin.agency.accounts', 'admin.agency.archived', 'admin.agency.add'] },
+      { 'group:business': ['admin.business', 'admin.business.add'] },
       'admin.whitelabel',
       'admin.training',
       'admin.blacklist',
       'admin.whitelist',
       'admin.users',
       'admin.releaseNote',
+      'admin.settings',
     ]);
   });
 
   it('Admin: as SuperAdmin without users', () => {
     expect(shape(menuFor(as('Admin')))).toEqual([
       { 'group:agency': ['admin.agency.accounts', 'admin.agency.archived', 'admin.agency.add'] },
+      { 'group:business': ['admin.business', 'admin.business.add'] },
       'admin.whitelabel',
       'admin.training',
       'admin.blacklist',
       'admin.whitelist',
       'admin.releaseNote',
+      'admin.settings',
     ]);
   });
 
@@ -685,6 +690,7 @@ describe('integrity', () => {
     ].filter((m) => m.children);
     expect(Object.fromEntries(groups.map((g) => [`${g.route}:${g.key}`, g.title]))).toEqual({
       'admin.agency.accounts:group:agency': 'menu.agency_accounts',
+      'admin.business:group:business': 'menu.business_accounts',
       'agency.business.accounts:group:business-accounts': 'menu.business_accounts',
       'agency.settings:group:settings': 'menu.settings',
       'business.calls:group:calls': 'menu.calls',

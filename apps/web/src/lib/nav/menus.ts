@@ -74,6 +74,9 @@ const DEFS: Record<string, ItemDef> = {
   'admin.agency.accounts': { icon: 'building', activeOn: ['admin', 'admin.agency.edit'] },
   'admin.agency.archived': { icon: 'archive' },
   'admin.agency.add': { icon: 'plus' },
+  'admin.business': { icon: 'briefcase', activeOn: ['admin.business.edit'] },
+  'admin.business.add': { icon: 'plus' },
+  'admin.settings': { icon: 'cog' },
   'admin.whitelabel': { icon: 'globe' },
   'admin.training': { icon: 'graduation-cap' },
   'admin.blacklist': { icon: 'ban' },
@@ -218,12 +221,15 @@ function adminMenu(user: TUser): MenuItem[] {
       i('admin.agency.archived'),
       i('admin.agency.add'),
     ]),
+    // Not in spec §2's admin menu, but screens of the admin area a person must be able to reach (ADR 053).
+    group('business', 'admin.business', 'briefcase', [i('admin.business'), i('admin.business.add')]),
     i('admin.whitelabel'),
     i('admin.training'),
     i('admin.blacklist'),
     i('admin.whitelist'),
     i('admin.users'),
     i('admin.releaseNote'),
+    i('admin.settings'),
   ]);
 }
 

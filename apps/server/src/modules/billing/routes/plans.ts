@@ -6,6 +6,7 @@ import {
   ZPlanParams,
   ZPlanRequest,
   ZPlanResponse,
+  ZUpdatePlanRequest,
 } from '@stn/contracts/businesses';
 import { ZErrorResponse, ZListQuery, ZSuccessMessage } from '@stn/contracts/http';
 import type { FastifyRequest } from 'fastify';
@@ -134,9 +135,9 @@ export const plansRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       config,
       schema: {
         tags,
-        summary: 'Edit a plan',
+        summary: 'Edit a plan: a field (or feature) left out keeps its value',
         params: ZPlanParams,
-        body: ZPlanRequest,
+        body: ZUpdatePlanRequest,
         response: { 200: ZPlanResponse, ...errors },
       },
     },

@@ -127,7 +127,8 @@ export const contactRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       config,
       schema: {
         tags,
-        summary: 'Add several contacts to an automation (recorded; the automation decides what it starts)',
+        summary:
+          'Add several contacts to an automation of the business (404 for an automation that does not exist)',
         params: ZIdParams,
         body: ZContactIds,
         response: { 200: ZBulkResult, ...errors },
@@ -308,7 +309,7 @@ export const contactRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       config,
       schema: {
         tags,
-        summary: 'Add a contact to an automation (recorded; the automation decides what it starts)',
+        summary: 'Add a contact to an automation of the business (404 for an automation that does not exist)',
         params: ZAutomationParams,
         body: ZNoBody,
         response: { 200: ZContactResponse, ...errors },
@@ -332,7 +333,7 @@ export const contactRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       config,
       schema: {
         tags,
-        summary: 'Remove a contact from an automation',
+        summary: 'Remove a contact from an automation (404 for an automation that does not exist)',
         params: ZAutomationParams,
         response: { 200: ZContactResponse, ...errors },
       },
