@@ -38,7 +38,7 @@ import {
   scope,
 } from '../../platform/tenancy/context.ts';
 import type { WidgetInstall } from '../../platform/widget/tree.ts';
-import { agencyHasTelephony } from '../agencies/service.ts';
+import { agencyHasTelephony, agencySiteAddress } from '../agencies/service.ts';
 import { audit } from '../audit/service.ts';
 import { businessLetsIn, businessLimits, businessNameMatches, businessNames } from '../businesses/service.ts';
 import { businessDepartmentIds, businessUserSummaries } from '../users/service.ts';
@@ -491,11 +491,14 @@ export async function toggleInstallActive(ctx: Ctx, input: { id: number; active:
   return presentOne(ctx, row);
 }
 
-/** The script tag a website pastes: the widget loader of this server with the install's key. */
+/**
+ * The script tag a website pastes: the widget loader with the install's key, on the agency's own
+ * white-label host (its domain or subdomain): the business's visitors never see the platform's name.
+ */
 export async function embedCode(ctx: Ctx, input: { id: number }): Promise<{ code: string; key: string }> {
-  businessOf(ctx);
+  const { agencyId } = businessOf(ctx);
   const row = await findInstall(ctx, input.id);
-  const base = ctx.deps.config.publicUrl.href.replace(/\/+$/, '');
+  const base = await agencySiteAddress(ctx, { id: agencyId });
   return { code: `<script src="${base}/widget.js" data-key="${row.key}" async></script>`, key: row.key };
 }
 

@@ -10,4 +10,5 @@ export { assertReachable } from './reach.ts';
 export { restoreSandboxNumbers } from './sandbox-restore.ts';
 export { cancelScheduledCall, type ScheduleInput, scheduleCall, scheduledCallJob } from './schedule.ts';
 export { carrierAccountOf, installTextNumber, numberTexted } from './texting.ts';
+export { callbacksToPhoneSince } from './visitor-calls.ts';
 export { TWILIO_PATHS } from './webhooks.ts';

@@ -29,6 +29,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { RateLimiter, type WidgetInstall, widgetOf } from '../../platform/widget/tree.ts';
+import { agencySiteAddress } from '../agencies/service.ts';
 import { audit } from '../audit/service.ts';
 import { businessForWidget, callUsage, messageUsage } from '../businesses/service.ts';
 import {
@@ -41,7 +42,14 @@ import {
 } from '../chats/service.ts';
 import { updateContact } from '../contacts/service.ts';
 import { effectiveSettings, installImages } from '../installs/service.ts';
-import { bookableSlots, MAX_SLOT_DAYS, requestCallback, scheduleCall } from '../telephony/service.ts';
+import {
+  bookableSlots,
+  callbacksToPhoneSince,
+  carrierFor,
+  MAX_SLOT_DAYS,
+  requestCallback,
+  scheduleCall,
+} from '../telephony/service.ts';
 import { signToken, verifyToken } from './token.ts';
 
 /** A field people leave empty and form-filling robots fill: a filled one is answered and ignored. */
@@ -85,6 +93,7 @@ type Limits = {
   textsPerAddress: RateLimiter;
   schedulesPerPhone: RateLimiter;
   schedulesPerAddress: RateLimiter;
+  callbacksPerInstall: RateLimiter;
   confirmations: WindowCounter;
 };
 const limitsOf = new WeakMap<Deps, Limits>();
@@ -97,6 +106,8 @@ function limits(deps: Deps): Limits {
       textsPerAddress: new RateLimiter(Math.max(10, Math.floor(deps.config.widgetRatePerAddress / 12))),
       schedulesPerPhone: new RateLimiter(TEXTS_PER_PHONE_MINUTE),
       schedulesPerAddress: new RateLimiter(Math.max(10, Math.floor(deps.config.widgetRatePerAddress / 12))),
+      // Every callback rings the staff: one install takes so many a minute, from any number of addresses.
+      callbacksPerInstall: new RateLimiter(deps.config.widgetCallbacksPerInstallMinute),
       confirmations: new WindowCounter(CONFIRMATIONS_PER_INSTALL_HOUR, 3_600_000),
     };
     limitsOf.set(deps, l);
@@ -105,6 +116,28 @@ function limits(deps: Deps): Limits {
 }
 
 const forbid = (key: string) => new AppError('FORBIDDEN', key, undefined, {}, key);
+const tooMany = (key: string) => new AppError('TOO_MANY', key, undefined, {}, key);
+
+/**
+ * The agency's carrier can dial and text: an agency still on the sandbox while this server runs without
+ * it is refused before anything is stored or promised, in words for the visitor (the operator's reason is
+ * logged).
+ */
+async function carrierReady(ctx: Ctx, install: WidgetInstall): Promise<void> {
+  try {
+    await carrierFor(ctx);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.reason !== 'calls.sandbox_off') throw err;
+    ctx.deps.log.warn(
+      { agencyId: install.agencyId, installId: install.id },
+      'widget: the agency uses the sandbox carrier, which is off on this server (CARRIER_SANDBOX=false)',
+    );
+    throw forbid('widget.carrier_unavailable');
+  }
+}
+
+/** A day, for the per-destination cap of callbacks. */
+const DAY_MS = 24 * 3_600_000;
 
 /** The modes the widget may offer: the install's widget_type narrowed by the business's (1 calls, 2 texts). */
 function widgetType(installType: unknown, businessType: 1 | 2 | 3): 1 | 2 | 3 {
@@ -119,9 +152,11 @@ async function modes(ctx: Ctx, install: WidgetInstall) {
   return { business, type, calls: (type & 1) !== 0, texts: (type & 2) !== 0 };
 }
 
-/** An image under /uploads as an absolute URL: the widget runs on the business's own site. */
-const absolute = (deps: Deps, url: string | null) =>
-  url?.startsWith('/') ? `${deps.config.publicUrl.origin}${url}` : url;
+/**
+ * An image under /uploads as an absolute URL on the agency's own host (the embed code's): the widget runs
+ * on the business's site, whose visitors never see the platform's name.
+ */
+const absolute = (base: string, url: string | null) => (url?.startsWith('/') ? `${base}${url}` : url);
 
 const phoneKey = (installId: number, phone: string) => `${installId}:${phone}`;
 
@@ -253,18 +288,19 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
     async (request, reply) => {
       const { install, ctx } = widgetOf(request);
       const settings = effectiveSettings(install.settings);
-      const [m, images, usage] = await Promise.all([
+      const [m, images, usage, base] = await Promise.all([
         modes(ctx, install),
         installImages(ctx, { id: install.id }),
         callUsage(ctx),
+        agencySiteAddress(ctx, { id: install.agencyId }),
       ]);
       const data: TWidgetConfig = {
         id: install.id,
         business_name: m.business.name,
         widget_type: m.type,
         open_now: m.calls && isOpenAt(settings, new Date()) && !usage.reached,
-        logo: absolute(deps, images.logo),
-        widget_icon: absolute(deps, images.widget_icon),
+        logo: absolute(base, images.logo),
+        widget_icon: absolute(base, images.widget_icon),
         settings: publicSettings(install.settings),
       };
       const body = JSON.stringify({ success: true, data });
@@ -303,6 +339,16 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
       }
       if (!(await modes(ctx, install)).calls) throw forbid('widget.calls_off');
       checkVisitor(install, body);
+      await carrierReady(ctx, install);
+      // Caps beside the per-address and per-phone ones: the install's callbacks a minute (many addresses
+      // cannot ring the staff a hundred times) and one phone's callbacks a day (a third party's number).
+      if (!limits(deps).callbacksPerInstall.take(`install:${install.id}`))
+        throw tooMany('widget.callbacks_busy');
+      const today = await callbacksToPhoneSince(ctx, {
+        phone: body.phone,
+        since: new Date(Date.now() - DAY_MS),
+      });
+      if (today >= deps.config.widgetCallbacksPerPhoneDay) throw tooMany('widget.callbacks_phone_day');
       const answer = await requestCallback(ctx, {
         installId: install.id,
         phone: body.phone,
@@ -360,6 +406,7 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
         return { success: true as const, data: { id: null, scheduled_for: body.scheduled_at } };
       if (!(await modes(ctx, install)).calls) throw forbid('widget.calls_off');
       checkVisitor(install, body);
+      await carrierReady(ctx, install);
       // Bookings are throttled like callbacks: per address and per phone (and at most a few pending).
       if (
         !limits(deps).schedulesPerAddress.take(request.ip) ||
@@ -402,6 +449,7 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
       const m = await modes(ctx, install);
       if (!m.texts) throw forbid('widget.texts_off');
       checkVisitor(install, body);
+      await carrierReady(ctx, install);
       if (!limits(deps).textsPerAddress.take(request.ip))
         throw new AppError('TOO_MANY', 'widget.text_throttled', undefined, {}, 'widget.text_throttled');
       if (!limits(deps).textsPerPhone.take(phoneKey(install.id, body.phone)))
@@ -453,6 +501,7 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
       // The same refusals as the first text: texting switched off, the month's messages used up.
       if (!(await modes(ctx, install)).texts) throw forbid('widget.texts_off');
       if ((await messageUsage(ctx)).reached) throw forbid('widget.text_limit');
+      await carrierReady(ctx, install);
       if (!limits(deps).textsPerPhone.take(`${install.id}:contact:${token.contactId}`))
         throw new AppError('TOO_MANY', 'widget.text_throttled', undefined, {}, 'widget.text_throttled');
       const message = await replyFromWidget(ctx, {

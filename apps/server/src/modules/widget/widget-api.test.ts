@@ -10,7 +10,6 @@ import { ALWAYS_CLOSED, type Telephony, telephonyApp } from '../telephony/testin
 import { signToken } from './token.ts';
 
 let h: Telephony;
-const PUBLIC = 'http://localhost:3000';
 const SITE = 'https://dental.example.test';
 const received: { contactId: number; installId: number | null }[] = [];
 
@@ -71,7 +70,8 @@ describe('GET /v1/config', () => {
       business_name: h.seed.a.business.name,
       widget_type: 3,
       open_now: true,
-      logo: `${PUBLIC}/uploads/installs/${install.id}/logo.png?v=1`,
+      // On the agency's own host (its custom domain), not the platform's (issue 17).
+      logo: `http://calls-a.example.com:3000/uploads/installs/${install.id}/logo.png?v=1`,
       widget_icon: null,
     });
     expect(data.settings.timezone).toBe('UTC');
