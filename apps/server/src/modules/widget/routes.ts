@@ -10,18 +10,22 @@ import { translate } from '@stn/contracts/i18n';
 import { isOpenAt, publicSettings } from '@stn/contracts/installs';
 import type {
   TWidgetCallbackAnswer,
+  TWidgetCodeAnswer,
   TWidgetConfig,
   TWidgetConversation,
   TWidgetMessage,
   TWidgetSlots,
   TWidgetTextAnswer,
+  TWidgetVerifyAnswer,
 } from '@stn/contracts/widget';
 import {
   validWidgetName,
   ZWidgetCallbackRequest,
+  ZWidgetCodeRequest,
   ZWidgetReplyRequest,
   ZWidgetScheduleRequest,
   ZWidgetTextUsRequest,
+  ZWidgetVerifyRequest,
 } from '@stn/contracts/widget';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as zm from 'zod/mini';
@@ -50,7 +54,7 @@ import {
   requestCallback,
   scheduleCall,
 } from '../telephony/service.ts';
-import { signToken, verifyToken } from './token.ts';
+import { codeMatches, newThread, signToken, type VisitorToken, verifyToken, visitorCode } from './token.ts';
 
 /** A field people leave empty and form-filling robots fill: a filled one is answered and ignored. */
 const honeypot = { website: zm.optional(zm.string().check(zm.maxLength(500))) };
@@ -58,6 +62,8 @@ const ZCallbackBody = zm.object({ ...ZWidgetCallbackRequest.shape, ...honeypot }
 const ZScheduleBody = zm.object({ ...ZWidgetScheduleRequest.shape, ...honeypot });
 const ZTextBody = zm.object({ ...ZWidgetTextUsRequest.shape, ...honeypot });
 const ZReplyBody = zm.object({ ...ZWidgetReplyRequest.shape, ...honeypot });
+const ZVerifyBody = ZWidgetVerifyRequest;
+const ZCodeBody = ZWidgetCodeRequest;
 
 /** Texts (first and replies) one visitor phone may send a minute. */
 export const TEXTS_PER_PHONE_MINUTE = 5;
@@ -65,6 +71,10 @@ export const TEXTS_PER_PHONE_MINUTE = 5;
 export const CONFIRMATIONS_PER_INSTALL_HOUR = 30;
 /** A phone gets the confirmation once a day: later texts in the same conversation send nothing. */
 const CONFIRMATION_QUIET_MS = 24 * 3_600_000;
+/** Wrong codes one phone's conversations may be tried with each 15 minutes (any token, any address). */
+export const CODE_GUESSES_PER_PHONE = 5;
+/** Codes texted to one phone a day (with a first text or asked again): 'text us' is no way to flood a phone. */
+export const CODE_TEXTS_PER_PHONE_DAY = 3;
 /** The visitor's conversation shows its latest messages, up to this many. */
 export const CONVERSATION_LIMIT = 100;
 
@@ -95,6 +105,8 @@ type Limits = {
   schedulesPerAddress: RateLimiter;
   callbacksPerInstall: RateLimiter;
   confirmations: WindowCounter;
+  codeGuesses: WindowCounter;
+  codeTexts: WindowCounter;
 };
 const limitsOf = new WeakMap<Deps, Limits>();
 function limits(deps: Deps): Limits {
@@ -109,6 +121,9 @@ function limits(deps: Deps): Limits {
       // Every callback rings the staff: one install takes so many a minute, from any number of addresses.
       callbacksPerInstall: new RateLimiter(deps.config.widgetCallbacksPerInstallMinute),
       confirmations: new WindowCounter(CONFIRMATIONS_PER_INSTALL_HOUR, 3_600_000),
+      // A 6-digit code: 5 guesses per phone each 15 minutes make a lucky guess a matter of years.
+      codeGuesses: new WindowCounter(CODE_GUESSES_PER_PHONE, 15 * 60_000),
+      codeTexts: new WindowCounter(CODE_TEXTS_PER_PHONE_DAY, DAY_MS),
     };
     limitsOf.set(deps, l);
   }
@@ -180,37 +195,50 @@ async function rememberVisitor(
 }
 
 /**
- * The confirmation text to the visitor's phone, so the conversation goes on by SMS once they leave: the
- * install's auto-responder, else the built-in one in the visitor's language. Sent once a day per phone,
- * within the install's hourly budget and the business's monthly limit (sendMessage counts and enforces
- * it); a confirmation that cannot be sent leaves the visitor's text in the inbox all the same.
+ * The text to the visitor's phone after 'text us': the code that shows the business's replies in the
+ * widget (ADR 048), and, once a day per phone, the confirmation that the conversation goes on by SMS (the
+ * install's auto-responder, else the built-in one in the visitor's language), in one SMS. Within the
+ * install's hourly budget and the business's monthly limit (sendMessage counts and enforces it); a text
+ * that cannot be sent leaves the visitor's message in the inbox all the same. Answers whether it went out.
  */
-async function confirmBySms(
+async function textVisitor(
   ctx: Ctx,
   request: FastifyRequest,
   install: WidgetInstall,
-  input: { contactId: number; businessName: string; autoResponder: string },
-): Promise<void> {
+  input: { contactId: number; businessName: string; autoResponder: string | null; code: string },
+): Promise<boolean> {
   const deps = ctx.deps;
-  if (
-    await wroteToContactSince(ctx, {
+  const confirm =
+    input.autoResponder !== null &&
+    !(await wroteToContactSince(ctx, {
       contactId: input.contactId,
       since: new Date(Date.now() - CONFIRMATION_QUIET_MS),
-    })
-  )
-    return;
+    }));
+  const withCode = limits(deps).codeTexts.take(`${install.id}:${input.contactId}`);
+  if (!confirm && !withCode) return false;
   if (!limits(deps).confirmations.take(`install:${install.id}`)) {
-    deps.log.warn({ installId: install.id }, 'widget: confirmation texts of this install throttled');
-    return;
+    deps.log.warn({ installId: install.id }, 'widget: texts to visitors of this install throttled');
+    return false;
   }
-  const body =
-    input.autoResponder ||
-    translate('widget.sms_confirmation', request.lang, { business: input.businessName || '' });
+  const business = input.businessName || '';
+  const lines: string[] = [];
+  if (confirm)
+    lines.push(input.autoResponder || translate('widget.sms_confirmation', request.lang, { business }));
+  if (withCode) lines.push(translate('widget.sms_code', request.lang, { business, code: input.code }));
   try {
-    await sendMessage(ctx, { contactId: input.contactId, body });
+    await sendMessage(ctx, { contactId: input.contactId, body: lines.join('\n') });
+    return withCode;
   } catch (err) {
-    deps.log.warn({ err, installId: install.id }, 'widget: confirmation text not sent');
+    deps.log.warn({ err, installId: install.id }, 'widget: text to the visitor not sent');
+    return false;
   }
+}
+
+/** The contact and thread of a 'text us' token (a callback's token has none: 401). */
+function conversationOf(token: VisitorToken): { contactId: number; thread: string } {
+  if (!token.contactId || !token.thread)
+    throw new AppError('UNAUTHENTICATED', 'widget.token_no_conversation');
+  return { contactId: token.contactId, thread: token.thread };
 }
 
 /**
@@ -443,6 +471,8 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
         const decoy: TWidgetTextAnswer = {
           token: signToken(deps, { installId: install.id }),
           message: decoyMessage(body.message),
+          verified: false,
+          code_sent: true,
         };
         return { success: true as const, data: decoy };
       }
@@ -458,27 +488,103 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
       // business's monthly messages (the conversation goes on by SMS, which it could not pay for).
       const { from } = await checkWidgetText(ctx, { installId: install.id, phone: body.phone });
       if ((await messageUsage(ctx)).reached) throw forbid('widget.text_limit');
+      // The visitor's own texts carry the conversation's thread: until the phone is proven, that is all
+      // the token shows.
+      const thread = newThread();
       const { contact, message } = await receiveWidgetText(ctx, {
         installId: install.id,
         phone: body.phone,
         body: body.message,
         from,
+        thread,
       });
       await rememberVisitor(ctx, contact, body);
       await recordConsents(ctx, request, install, body, 'text');
-      await confirmBySms(ctx, request, install, {
+      const conversation = { installId: install.id, contactId: contact.id, thread };
+      const codeSent = await textVisitor(ctx, request, install, {
         contactId: contact.id,
         businessName: m.business.name,
         autoResponder: effectiveSettings(install.settings).auto_responder,
+        code: visitorCode(deps, conversation),
       });
       const data: TWidgetTextAnswer = {
+        token: signToken(deps, { ...conversation, since: new Date(message.created_at) }),
+        message,
+        verified: false,
+        code_sent: codeSent,
+      };
+      return { success: true as const, data };
+    },
+  );
+
+  tree.post(
+    '/v1/text/verify',
+    {
+      schema: {
+        tags: ['widget'],
+        summary: "The code texted to the visitor's phone: the token then shows the business's replies",
+        body: ZVerifyBody,
+      },
+    },
+    async (request) => {
+      const { install } = widgetOf(request);
+      const body = request.body as zm.infer<typeof ZVerifyBody>;
+      const token = verifyToken(deps, body.token, install.id);
+      const { contactId, thread } = conversationOf(token);
+      // Guesses are bounded per phone (the contact), not per token: a new conversation does not reset them.
+      if (!limits(deps).codeGuesses.take(`${install.id}:${contactId}`))
+        throw new AppError('TOO_MANY', 'widget.code_throttled', undefined, {}, 'widget.code_throttled');
+      if (!codeMatches(deps, { installId: install.id, contactId, thread }, body.code))
+        throw new AppError('VALIDATION', undefined, { code: 'widget.code_wrong' });
+      const data: TWidgetVerifyAnswer = {
         token: signToken(deps, {
           installId: install.id,
-          contactId: contact.id,
-          since: new Date(message.created_at),
+          contactId,
+          thread,
+          since: new Date(token.since),
+          verified: true,
         }),
-        message,
+        verified: true,
       };
+      return { success: true as const, data };
+    },
+  );
+
+  tree.post(
+    '/v1/text/code',
+    {
+      schema: {
+        tags: ['widget'],
+        summary: "The code texted to the visitor's phone again",
+        body: ZCodeBody,
+      },
+    },
+    async (request) => {
+      const { install, ctx } = widgetOf(request);
+      const body = request.body as zm.infer<typeof ZCodeBody>;
+      const token = verifyToken(deps, body.token, install.id);
+      const { contactId, thread } = conversationOf(token);
+      const m = await modes(ctx, install);
+      if (!m.texts) throw forbid('widget.texts_off');
+      if ((await messageUsage(ctx)).reached) throw forbid('widget.text_limit');
+      await carrierReady(ctx, install);
+      // The same daily budget of codes per phone as with the first text (textVisitor takes from it).
+      const data: TWidgetCodeAnswer = {
+        code_sent: await textVisitor(ctx, request, install, {
+          contactId,
+          businessName: m.business.name,
+          autoResponder: null,
+          code: visitorCode(deps, { installId: install.id, contactId, thread }),
+        }),
+      };
+      if (!data.code_sent)
+        throw new AppError(
+          'TOO_MANY',
+          'widget.code_resend_throttled',
+          undefined,
+          {},
+          'widget.code_throttled',
+        );
       return { success: true as const, data };
     },
   );
@@ -496,18 +602,19 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
       const { install, ctx } = widgetOf(request);
       const body = request.body as zm.infer<typeof ZReplyBody>;
       const token = verifyToken(deps, body.token, install.id);
-      if (!token.contactId) throw new AppError('UNAUTHENTICATED', 'widget.token_no_conversation');
+      const { contactId, thread } = conversationOf(token);
       if (body.website) return { success: true as const, data: decoyMessage(body.message) };
       // The same refusals as the first text: texting switched off, the month's messages used up.
       if (!(await modes(ctx, install)).texts) throw forbid('widget.texts_off');
       if ((await messageUsage(ctx)).reached) throw forbid('widget.text_limit');
       await carrierReady(ctx, install);
-      if (!limits(deps).textsPerPhone.take(`${install.id}:contact:${token.contactId}`))
+      if (!limits(deps).textsPerPhone.take(`${install.id}:contact:${contactId}`))
         throw new AppError('TOO_MANY', 'widget.text_throttled', undefined, {}, 'widget.text_throttled');
       const message = await replyFromWidget(ctx, {
         installId: install.id,
-        contactId: token.contactId,
+        contactId,
         body: body.message,
+        thread,
       });
       return { success: true as const, data: message };
     },
@@ -532,14 +639,18 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
       reply.header('cache-control', 'no-store');
       const token = verifyToken(deps, (request.query as { token: string }).token, install.id);
       const data: TWidgetConversation = {
-        messages: token.contactId
-          ? await widgetConversation(ctx, {
-              installId: install.id,
-              contactId: token.contactId,
-              since: new Date(token.since),
-              limit: CONVERSATION_LIMIT,
-            })
-          : [],
+        // Before the phone is proven, only what this widget conversation typed (its thread): never the
+        // phone's own texts nor the business's answers to whoever holds that number (ADR 048).
+        messages:
+          token.contactId && (token.verified || token.thread)
+            ? await widgetConversation(ctx, {
+                installId: install.id,
+                contactId: token.contactId,
+                since: new Date(token.since),
+                limit: CONVERSATION_LIMIT,
+                ...(token.verified || !token.thread ? {} : { thread: token.thread }),
+              })
+            : [],
       };
       return { success: true as const, data };
     },
