@@ -9,6 +9,7 @@ import {
   act,
   adminSession,
   api,
+  enterCode,
   HOST,
   phoneState,
   phones,
@@ -186,6 +187,8 @@ describe.skipIf(!hasChromium)('the website widget, end to end', () => {
       .getAttribute('data-testid');
     expect(mine).toMatch(/^stn-message-(in|out)$/);
     const theirs = mine === 'stn-message-in' ? 'stn-message-out' : 'stn-message-in';
+    // The replies show once the visitor enters the code texted to the phone (ADR 048).
+    await enterCode(admin, page, VISITOR);
 
     // The agent sees it in the inbox and answers.
     const inbox = admin.page;

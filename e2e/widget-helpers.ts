@@ -1,11 +1,14 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { BROWSER_MOTION, DEMO, type Platform, signIn, watch } from './harness.ts';
 
-// Shared by the widget's browser tests (widget.spec.ts, widget-flows.spec.ts): the business side (Bright
-// Dental's BusinessAdmin, signed in on acme.localhost, changing the demo install through the API and
-// playing the sandbox phones) and the visitor side (the demo page /widget-demo in its own browser context,
-// so that the widget's cached config never leaks from one test into the next).
+// Shared by the widget's browser tests (widget.spec.ts, widget-flows.spec.ts, widget-cross-origin.spec.ts):
+// the business side (Bright Dental's BusinessAdmin, signed in on acme.localhost, changing the demo install
+// through the API and playing the sandbox phones) and the visitor side (the demo page /widget-demo, or a
+// business's own site on a second origin, in its own browser context, so that the widget's cached config
+// never leaks from one test into the next).
 
 export const HOST = 'acme.localhost';
 export const WAIT = { timeout: 20_000 };
@@ -62,7 +65,63 @@ export const ALL_WEEK = Object.fromEntries(
   DAYS.map((d) => [d, { open: true, from: '12:00AM', to: '11:59PM' }]),
 );
 
-export type Visitor = { page: Page; context: BrowserContext; requests: string[] };
+export type Visitor = { page: Page; context: BrowserContext; requests: string[]; problems: string[] };
+
+/** A business's own website: a page on another origin than the platform's, with the install's embed code. */
+export type Site = { url: string; embed: string; close: () => Promise<void> };
+
+/** The install's embed code, as the installs screen shows it (GET /v1/installs/{id}/embed-code). */
+export async function embedCode(admin: Admin): Promise<string> {
+  const res = await api<{ data: { code: string } }>(
+    admin,
+    'GET',
+    `/api/v1/installs/${admin.installId}/embed-code`,
+  );
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  return res.json.data.code;
+}
+
+/**
+ * Serves a plain small-business page with the install's embed code pasted at the end of its body, from
+ * 127.0.0.1 on a port of its own: another origin than the platform's (whose embed code names the agency's
+ * host, acme.localhost:<port>). Every widget flow can run there as on a real customer's site: the loader,
+ * the app chunks, the API calls (with their CORS preflights) and the event stream all cross origins.
+ */
+export async function customerSite(admin: Admin): Promise<Site> {
+  const embed = await embedCode(admin);
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bright Dental</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><header><h1>Bright Dental</h1><nav><a href="/">Home</a> <a href="/">Team</a></nav></header>
+<main><p>Family dentistry on Main Street. New patients welcome.</p></main>
+${embed}
+</body></html>`;
+  const server = http.createServer((req, res) => {
+    if (req.url === '/' || req.url?.startsWith('/?')) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(html);
+    } else if (req.url === '/favicon.ico') {
+      res.writeHead(204);
+      res.end();
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('Not found');
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    embed,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 /**
  * A visitor on the demo page (hostile unless `plain`), in a fresh browser context: its own cache, locale
@@ -71,7 +130,7 @@ export type Visitor = { page: Page; context: BrowserContext; requests: string[] 
 export async function visit(
   p: Platform,
   admin: Admin,
-  opts: { plain?: boolean; locale?: string; timezoneId?: string; widget?: boolean } = {},
+  opts: { plain?: boolean; locale?: string; timezoneId?: string; widget?: boolean; site?: Site } = {},
 ): Promise<Visitor> {
   const context = watch(
     await p.browser.newContext({
@@ -87,11 +146,20 @@ export async function visit(
     const url = new URL(r.url());
     if (url.pathname.startsWith('/api/widget/')) requests.push(`${r.method()} ${url.pathname}`);
   });
+  // What a blocked cross-origin call leaves behind: a failed request, a console error (CORS, CORP).
+  const problems: string[] = [];
+  page.on('requestfailed', (r) =>
+    problems.push(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText}`),
+  );
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
   await page.goto(
-    p.url(`/widget-demo?install=${encodeURIComponent(admin.key)}${opts.plain ? '&plain=1' : ''}`),
+    opts.site?.url ??
+      p.url(`/widget-demo?install=${encodeURIComponent(admin.key)}${opts.plain ? '&plain=1' : ''}`),
   );
   if (opts.widget !== false) await hostOf(page).waitFor({ state: 'attached', ...WAIT });
-  return { page, context, requests };
+  return { page, context, requests, problems };
 }
 
 /** The widget's host element (its shadow root is open: Playwright's locators reach inside). */
@@ -141,4 +209,29 @@ export async function press(admin: Admin, number: string, digits: string): Promi
 export function seconds(text: string | null): number {
   const groups = (text ?? '').match(/\d+/g);
   return groups ? Number(groups[groups.length - 1]) : Number.NaN;
+}
+
+/** The latest code texted to a visitor's sandbox phone to show the business's replies in the widget. */
+export async function textedCode(admin: Admin, number: string): Promise<string | null> {
+  const texts = (await phones(admin)).find((ph) => ph.number === number)?.texts ?? [];
+  let code: string | null = null;
+  for (const t of texts) {
+    const m = t.direction === 'in' ? /(\d{6}) is your code/.exec(t.body) : null;
+    if (m?.[1]) code = m[1];
+  }
+  return code;
+}
+
+/** The visitor enters the code texted to their phone; the widget then shows the replies. */
+export async function enterCode(admin: Admin, page: Page, number: string): Promise<void> {
+  let code: string | null = null;
+  await expect
+    .poll(async () => {
+      code = await textedCode(admin, number);
+      return code;
+    }, WAIT)
+    .toMatch(/^\d{6}$/);
+  await page.getByTestId('stn-code').fill(code ?? '');
+  await page.getByTestId('stn-code-submit').click();
+  await page.getByTestId('stn-code-form').waitFor({ state: 'detached', ...WAIT });
 }
