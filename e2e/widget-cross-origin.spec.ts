@@ -13,6 +13,7 @@ import {
   hostOf,
   phoneState,
   phones,
+  png,
   press,
   type Site,
   STAFF,
@@ -67,19 +68,39 @@ describe.skipIf(!hasChromium)('the website widget on a business’s own site (an
     await p?.stop();
   });
 
-  it("loads from the agency's host on another origin: the embed code, the loader, the app, the config", async () => {
+  it("loads from the agency's host on another origin: the embed code, the loader, the app, the config, the images", async () => {
     // The embed code names the agency's own host (acme.localhost), not the platform's.
     expect(site.embed).toBe(
       `<script src="http://acme.localhost:${p.port}/widget.js" data-key="${admin.key}" async></script>`,
     );
     expect(new URL(site.url).origin).not.toBe(new URL(p.url()).origin);
-    const v = await visitor();
-    await v.page.getByTestId('stn-trigger-call').waitFor(WAIT);
-    await v.page.getByTestId('stn-trigger-call').click();
-    await v.page.getByTestId('stn-phone').waitFor(WAIT);
-    expect(v.requests).toContain('GET /api/widget/v1/config');
-    expect(await hostOf(v.page).count()).toBe(1);
-    expectNothingBlocked(v);
+    // The install's icon and logo are images on the agency's host: an <img> there must not be blocked.
+    for (const kind of ['widgetIcon', 'logo'] as const) {
+      const res = await api(admin, 'POST', `/api/v1/installs/${admin.installId}/${kind}`, {
+        data: png(16, 16, [30, 120, 200]),
+      });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+    }
+    try {
+      const v = await visitor();
+      const loaded = (img: ReturnType<Page['locator']>) =>
+        img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth);
+      const icon = v.page.getByTestId('stn-trigger-call').locator('img');
+      await icon.waitFor(WAIT);
+      expect(await icon.getAttribute('src')).toMatch(
+        new RegExp(`^http://acme\\.localhost:${p.port}/uploads/`),
+      );
+      await expect.poll(() => loaded(icon), WAIT).toBe(16);
+      await v.page.getByTestId('stn-trigger-call').click();
+      await v.page.getByTestId('stn-phone').waitFor(WAIT);
+      await expect.poll(() => loaded(v.page.getByTestId('stn-logo')), WAIT).toBe(16);
+      expect(v.requests).toContain('GET /api/widget/v1/config');
+      expect(await hostOf(v.page).count()).toBe(1);
+      expectNothingBlocked(v);
+    } finally {
+      for (const kind of ['logo', 'widgetIcon'])
+        expect((await api(admin, 'DELETE', `/api/v1/installs/${admin.installId}/${kind}`)).status).toBe(200);
+    }
   });
 
   it('a callback: the countdown reaches "any moment now", staff claim it, the visitor is connected', async () => {

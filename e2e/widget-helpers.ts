@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { BROWSER_MOTION, DEMO, type Platform, signIn, watch } from './harness.ts';
@@ -234,4 +235,29 @@ export async function enterCode(admin: Admin, page: Page, number: string): Promi
   await page.getByTestId('stn-code').fill(code ?? '');
   await page.getByTestId('stn-code-submit').click();
   await page.getByTestId('stn-code-form').waitFor({ state: 'detached', ...WAIT });
+}
+
+/** A PNG of one colour, w x h, as a data URL (the install's images are uploaded as data URLs). */
+export function png(w: number, h: number, rgb: [number, number, number]): string {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(td));
+    return Buffer.concat([len, td, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => rgb).flat())]);
+  const raw = Buffer.concat(Array.from({ length: h }, () => row));
+  const file = Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+  return `data:image/png;base64,${file.toString('base64')}`;
 }

@@ -148,10 +148,15 @@ export const DEMO_INSTALL_NAME = 'Bright Dental website';
 export async function demoPageInstall(
   deps: Deps,
   key: string | null,
-): Promise<{ key: string; name: string; website: string } | null> {
+): Promise<{ key: string; name: string; website: string; agencyId: number } | null> {
   const live = and(eq(installs.status, 'active'), eq(installs.active, true));
   const [row] = await deps.db
-    .select({ key: installs.key, name: installs.name, website: installs.website })
+    .select({
+      key: installs.key,
+      name: installs.name,
+      website: installs.website,
+      agencyId: installs.agency_id,
+    })
     .from(installs)
     .where(and(live, key === null ? eq(installs.name, DEMO_INSTALL_NAME) : eq(installs.key, key)))
     .orderBy(asc(installs.id))
