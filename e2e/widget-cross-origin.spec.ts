@@ -8,15 +8,19 @@ import {
   act,
   adminSession,
   api,
+  askCallback,
+  callStatus,
+  claimAndConnect,
   customerSite,
   enterCode,
   hostOf,
+  missAll,
   phoneState,
   phones,
   png,
-  press,
   type Site,
   STAFF,
+  scheduledFor,
   setSettings,
   type Visitor,
   visit,
@@ -38,13 +42,6 @@ async function visitor(opts: Parameters<typeof visit>[2] = {}): Promise<Visitor>
   const v = await visit(p, admin, { site, ...opts });
   visitors.push(v);
   return v;
-}
-
-const status = (page: Page) => page.getByTestId('stn-status').getAttribute('data-status');
-
-async function voicemail(admin: Admin, number: string): Promise<void> {
-  const res = await api(admin, 'POST', `/api/v1/sandbox/phones/${encodeURIComponent(number)}/voicemail`);
-  expect(res.status, JSON.stringify(res.json)).toBe(200);
 }
 
 /** Nothing the widget asked for was blocked: no failed request, no CORS or resource-policy error. */
@@ -109,10 +106,7 @@ describe.skipIf(!hasChromium)('the website widget on a business’s own site (an
     const VISITOR = '+14155550152';
     const v = await visitor();
     const page = v.page;
-    await page.getByTestId('stn-trigger-call').click();
-    await page.getByTestId('stn-phone').fill(VISITOR);
-    if (await page.getByTestId('stn-name').count()) await page.getByTestId('stn-name').fill('Olga Other');
-    await page.getByTestId('stn-submit').click();
+    await askCallback(page, VISITOR, 'Olga Other');
 
     const countdown = page.getByTestId('stn-countdown');
     await countdown.waitFor(WAIT);
@@ -120,20 +114,9 @@ describe.skipIf(!hasChromium)('the website widget on a business’s own site (an
     // At 0 it says something true, never "within 0 seconds".
     await expect.poll(() => countdown.textContent(), WAIT).toMatch(/Any moment now/);
     expect(await countdown.textContent()).not.toMatch(/\b0 seconds/);
-    expect(await status(page)).toBe('finding');
+    expect(await callStatus(page)).toBe('finding');
 
-    await act(admin, STAFF[0], 'answer');
-    await expect
-      .poll(async () => (await phones(admin)).find((ph) => ph.number === STAFF[0])?.call?.gathering, WAIT)
-      .toBe(true);
-    await press(admin, STAFF[0], '1');
-    await expect.poll(() => phoneState(admin, VISITOR), WAIT).toBe('ringing');
-    await expect.poll(() => status(page), WAIT).toBe('calling_you');
-    await act(admin, VISITOR, 'answer');
-    await expect.poll(() => status(page), WAIT).toBe('connected');
-    await act(admin, VISITOR, 'hangup');
-    await expect.poll(() => status(page), WAIT).toBe('completed');
-    await expect.poll(() => phoneState(admin, STAFF[0]), WAIT).toBe('idle');
+    await claimAndConnect(admin, page, STAFF[0], VISITOR);
     await expect.poll(() => phoneState(admin, STAFF[1]), WAIT).toBe('idle');
     expectNothingBlocked(v);
     await setSettings(admin, { callback_seconds: 14 });
@@ -143,16 +126,10 @@ describe.skipIf(!hasChromium)('the website widget on a business’s own site (an
     const VISITOR = '+14155550153';
     const v = await visitor();
     const page = v.page;
-    await page.getByTestId('stn-trigger-call').click();
-    await page.getByTestId('stn-phone').fill(VISITOR);
-    await page.getByTestId('stn-submit').click();
-    await expect.poll(() => phoneState(admin, STAFF[0]), WAIT).toBe('ringing');
-    await expect.poll(() => phoneState(admin, STAFF[1]), WAIT).toBe('ringing');
+    await askCallback(page, VISITOR);
     // While someone is being found, the request's success is said.
     await expect.poll(() => page.locator('.resp.ok').count(), WAIT).toBe(1);
-    await voicemail(admin, STAFF[0]);
-    await voicemail(admin, STAFF[1]);
-    await expect.poll(() => status(page), WAIT).toBe('missed');
+    await missAll(admin, page);
     const shown = page.getByTestId('stn-status');
     expect(await shown.textContent()).toMatch(/nobody could take the call/);
     expect(await shown.getAttribute('class')).toContain('ko');
@@ -198,14 +175,7 @@ describe.skipIf(!hasChromium)('the website widget on a business’s own site (an
       await page.getByTestId('stn-phone').fill(VISITOR);
       await page.getByTestId('stn-submit').click();
       await page.getByText('Your call is scheduled for').waitFor(WAIT);
-      type Scheduled = { visitor_phone: string; scheduled_for: string | null };
-      await expect
-        .poll(async () => {
-          const res = await api<{ data: Scheduled[] }>(admin, 'GET', '/api/v1/scheduled-calls?perPage=100');
-          const mine = (res.json.data ?? []).find((c) => c.visitor_phone === VISITOR);
-          return mine?.scheduled_for ? new Date(mine.scheduled_for).getTime() : null;
-        }, WAIT)
-        .toBe(new Date(at).getTime());
+      await expect.poll(() => scheduledFor(admin, VISITOR), WAIT).toBe(new Date(at).getTime());
       expectNothingBlocked(v);
     } finally {
       await setSettings(admin, { hours: ALL_WEEK, timezone: 'UTC' });

@@ -206,6 +206,65 @@ export async function press(admin: Admin, number: string, digits: string): Promi
   expect(res.status, JSON.stringify(res.json)).toBe(200);
 }
 
+/** A sandbox phone sends the call it is rung with to voicemail (nobody takes it). */
+export async function voicemail(admin: Admin, number: string): Promise<void> {
+  const res = await api(admin, 'POST', `/api/v1/sandbox/phones/${encodeURIComponent(number)}/voicemail`);
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+}
+
+/** The callback's progress the open widget shows (finding, calling_you, connected, completed, missed). */
+export const callStatus = (page: Page) => page.getByTestId('stn-status').getAttribute('data-status');
+
+/** The visitor asks for a callback in the open page's widget. */
+export async function askCallback(page: Page, visitor: string, name?: string): Promise<void> {
+  await page.getByTestId('stn-trigger-call').click();
+  await page.getByTestId('stn-phone').fill(visitor);
+  if (name && (await page.getByTestId('stn-name').count())) await page.getByTestId('stn-name').fill(name);
+  await page.getByTestId('stn-submit').click();
+}
+
+/**
+ * A ringing callback taken to its end on the sandbox phones, the widget following each step: a staff
+ * phone answers and presses 1 (calling you), the visitor answers (connected) and hangs up (completed).
+ */
+export async function claimAndConnect(
+  admin: Admin,
+  page: Page,
+  staff: string,
+  visitor: string,
+): Promise<void> {
+  await act(admin, staff, 'answer');
+  await expect
+    .poll(async () => (await phones(admin)).find((ph) => ph.number === staff)?.call?.gathering, WAIT)
+    .toBe(true);
+  expect(await callStatus(page)).toBe('finding');
+  await press(admin, staff, '1');
+  await expect.poll(() => phoneState(admin, visitor), WAIT).toBe('ringing');
+  await expect.poll(() => callStatus(page), WAIT).toBe('calling_you');
+  await act(admin, visitor, 'answer');
+  await expect.poll(() => phoneState(admin, visitor), WAIT).toBe('in-call');
+  await expect.poll(() => callStatus(page), WAIT).toBe('connected');
+  await act(admin, visitor, 'hangup');
+  await expect.poll(() => callStatus(page), WAIT).toBe('completed');
+  await expect.poll(() => phoneState(admin, staff), WAIT).toBe('idle');
+}
+
+/** Every staff phone rings and sends the callback to voicemail: the widget says it was missed. */
+export async function missAll(admin: Admin, page: Page): Promise<void> {
+  for (const staff of STAFF) await expect.poll(() => phoneState(admin, staff), WAIT).toBe('ringing');
+  await expect.poll(() => callStatus(page), WAIT).toBe('finding');
+  for (const staff of STAFF) await voicemail(admin, staff);
+  await expect.poll(() => callStatus(page), WAIT).toBe('missed');
+}
+
+/** When the business's scheduled call with a visitor phone is due (ms since the epoch), or null. */
+export async function scheduledFor(admin: Admin, visitor: string): Promise<number | null> {
+  type Scheduled = { visitor_phone: string; scheduled_for: string | null };
+  const res = await api<{ data: Scheduled[] }>(admin, 'GET', '/api/v1/scheduled-calls?perPage=100');
+  const mine = (res.json.data ?? []).find((c) => c.visitor_phone === visitor);
+  return mine?.scheduled_for ? new Date(mine.scheduled_for).getTime() : null;
+}
+
 /** The number a countdown shows (its last group of digits). */
 export function seconds(text: string | null): number {
   const groups = (text ?? '').match(/\d+/g);

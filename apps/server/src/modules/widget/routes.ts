@@ -234,11 +234,28 @@ async function textVisitor(
   }
 }
 
-/** The contact and thread of a 'text us' token (a callback's token has none: 401). */
-function conversationOf(token: VisitorToken): { contactId: number; thread: string } {
+/** A 'text us' token of this install, with its contact and thread (a callback's token has none: 401). */
+function conversationOf(
+  deps: Deps,
+  given: string,
+  installId: number,
+): { token: VisitorToken; contactId: number; thread: string } {
+  const token = verifyToken(deps, given, installId);
   if (!token.contactId || !token.thread)
     throw new AppError('UNAUTHENTICATED', 'widget.token_no_conversation');
-  return { contactId: token.contactId, thread: token.thread };
+  return { token, contactId: token.contactId, thread: token.thread };
+}
+
+/**
+ * The refusals of anything that texts the visitor's phone after the first text (a reply, a code): texting
+ * switched off, the month's messages used up, a carrier that cannot text. Answers the modes.
+ */
+async function stillTexting(ctx: Ctx, install: WidgetInstall) {
+  const m = await modes(ctx, install);
+  if (!m.texts) throw forbid('widget.texts_off');
+  if ((await messageUsage(ctx)).reached) throw forbid('widget.text_limit');
+  await carrierReady(ctx, install);
+  return m;
 }
 
 /**
@@ -529,8 +546,7 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
     async (request) => {
       const { install } = widgetOf(request);
       const body = request.body as zm.infer<typeof ZVerifyBody>;
-      const token = verifyToken(deps, body.token, install.id);
-      const { contactId, thread } = conversationOf(token);
+      const { token, contactId, thread } = conversationOf(deps, body.token, install.id);
       // Guesses are bounded per phone (the contact), not per token: a new conversation does not reset them.
       if (!limits(deps).codeGuesses.take(`${install.id}:${contactId}`))
         throw new AppError('TOO_MANY', 'widget.code_throttled', undefined, {}, 'widget.code_throttled');
@@ -562,12 +578,8 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
     async (request) => {
       const { install, ctx } = widgetOf(request);
       const body = request.body as zm.infer<typeof ZCodeBody>;
-      const token = verifyToken(deps, body.token, install.id);
-      const { contactId, thread } = conversationOf(token);
-      const m = await modes(ctx, install);
-      if (!m.texts) throw forbid('widget.texts_off');
-      if ((await messageUsage(ctx)).reached) throw forbid('widget.text_limit');
-      await carrierReady(ctx, install);
+      const { contactId, thread } = conversationOf(deps, body.token, install.id);
+      const m = await stillTexting(ctx, install);
       // The same daily budget of codes per phone as with the first text (textVisitor takes from it).
       const data: TWidgetCodeAnswer = {
         code_sent: await textVisitor(ctx, request, install, {
@@ -601,13 +613,10 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
     async (request) => {
       const { install, ctx } = widgetOf(request);
       const body = request.body as zm.infer<typeof ZReplyBody>;
-      const token = verifyToken(deps, body.token, install.id);
-      const { contactId, thread } = conversationOf(token);
+      const { contactId, thread } = conversationOf(deps, body.token, install.id);
       if (body.website) return { success: true as const, data: decoyMessage(body.message) };
       // The same refusals as the first text: texting switched off, the month's messages used up.
-      if (!(await modes(ctx, install)).texts) throw forbid('widget.texts_off');
-      if ((await messageUsage(ctx)).reached) throw forbid('widget.text_limit');
-      await carrierReady(ctx, install);
+      await stillTexting(ctx, install);
       if (!limits(deps).textsPerPhone.take(`${install.id}:contact:${contactId}`))
         throw new AppError('TOO_MANY', 'widget.text_throttled', undefined, {}, 'widget.text_throttled');
       const message = await replyFromWidget(ctx, {
