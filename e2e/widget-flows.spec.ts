@@ -6,14 +6,17 @@ import { hasChromium, type Platform, startPlatform } from './harness.ts';
 import {
   type Admin,
   ALL_WEEK,
-  act,
   adminSession,
-  api,
+  askCallback,
+  callStatus,
+  claimAndConnect,
+  enterCode,
   HOST,
+  missAll,
   phoneState,
   phones,
-  press,
   STAFF,
+  scheduledFor,
   seconds,
   setSettings,
   type Visitor,
@@ -38,13 +41,6 @@ async function visitor(opts: Parameters<typeof visit>[2] = {}): Promise<Page> {
   return v.page;
 }
 
-const status = (page: Page) => page.getByTestId('stn-status').getAttribute('data-status');
-
-async function voicemail(admin: Admin, number: string): Promise<void> {
-  const res = await api(admin, 'POST', `/api/v1/sandbox/phones/${encodeURIComponent(number)}/voicemail`);
-  expect(res.status, JSON.stringify(res.json)).toBe(200);
-}
-
 describe.skipIf(!hasChromium)('the website widget, end to end', () => {
   beforeAll(async () => {
     p = await startPlatform();
@@ -59,10 +55,7 @@ describe.skipIf(!hasChromium)('the website widget, end to end', () => {
   it('a callback reaches the sandbox carrier; the countdown runs and the progress follows the real call', async () => {
     const VISITOR = '+14155550142';
     const page = await visitor();
-    await page.getByTestId('stn-trigger-call').click();
-    await page.getByTestId('stn-phone').fill(VISITOR);
-    if (await page.getByTestId('stn-name').count()) await page.getByTestId('stn-name').fill('Wanda Web');
-    await page.getByTestId('stn-submit').click();
+    await askCallback(page, VISITOR, 'Wanda Web');
 
     // The countdown starts at the install's promise (14 s) and counts down.
     const countdown = page.getByTestId('stn-countdown');
@@ -75,39 +68,17 @@ describe.skipIf(!hasChromium)('the website widget, end to end', () => {
     // Both staff phones ring: the widget is still finding someone.
     await expect.poll(() => phoneState(admin, STAFF[0]), WAIT).toBe('ringing');
     await expect.poll(() => phoneState(admin, STAFF[1]), WAIT).toBe('ringing');
-    await expect.poll(() => status(page), WAIT).toBe('finding');
+    await expect.poll(() => callStatus(page), WAIT).toBe('finding');
 
-    // The second staff phone answers and presses 1: the visitor is being called.
-    await act(admin, STAFF[1], 'answer');
-    await expect
-      .poll(async () => (await phones(admin)).find((ph) => ph.number === STAFF[1])?.call?.gathering, WAIT)
-      .toBe(true);
-    expect(await status(page)).toBe('finding');
-    await press(admin, STAFF[1], '1');
-    await expect.poll(() => phoneState(admin, VISITOR), WAIT).toBe('ringing');
-    await expect.poll(() => status(page), WAIT).toBe('calling_you');
-
-    // The visitor answers: connected. Hanging up: completed.
-    await act(admin, VISITOR, 'answer');
-    await expect.poll(() => phoneState(admin, VISITOR), WAIT).toBe('in-call');
-    await expect.poll(() => status(page), WAIT).toBe('connected');
-    await act(admin, VISITOR, 'hangup');
-    await expect.poll(() => status(page), WAIT).toBe('completed');
-    await expect.poll(() => phoneState(admin, STAFF[1]), WAIT).toBe('idle');
+    // The second staff phone answers and presses 1: the visitor is called, answers, hangs up.
+    await claimAndConnect(admin, page, STAFF[1], VISITOR);
   });
 
   it('nobody takes the callback (every staff phone sends it to voicemail): the widget says it was missed', async () => {
     const VISITOR = '+14155550145';
     const page = await visitor();
-    await page.getByTestId('stn-trigger-call').click();
-    await page.getByTestId('stn-phone').fill(VISITOR);
-    await page.getByTestId('stn-submit').click();
-    await expect.poll(() => phoneState(admin, STAFF[0]), WAIT).toBe('ringing');
-    await expect.poll(() => phoneState(admin, STAFF[1]), WAIT).toBe('ringing');
-    await expect.poll(() => status(page), WAIT).toBe('finding');
-    await voicemail(admin, STAFF[0]);
-    await voicemail(admin, STAFF[1]);
-    await expect.poll(() => status(page), WAIT).toBe('missed');
+    await askCallback(page, VISITOR);
+    await missAll(admin, page);
   });
 
   it("a scheduled call is created at the slot's instant, inside the install's hours in its time zone", async () => {
@@ -158,14 +129,7 @@ describe.skipIf(!hasChromium)('the website widget, end to end', () => {
     await page.getByTestId('stn-submit').click();
 
     // The call waits for its time: the instant of the slot, for this visitor.
-    type Scheduled = { visitor_phone: string; scheduled_for: string | null; install_id: number };
-    await expect
-      .poll(async () => {
-        const res = await api<{ data: Scheduled[] }>(admin, 'GET', '/api/v1/scheduled-calls?perPage=100');
-        const mine = (res.json.data ?? []).find((c) => c.visitor_phone === VISITOR);
-        return mine?.scheduled_for ? new Date(mine.scheduled_for).getTime() : null;
-      }, WAIT)
-      .toBe(new Date(at).getTime());
+    await expect.poll(() => scheduledFor(admin, VISITOR), WAIT).toBe(new Date(at).getTime());
     await setSettings(admin, { hours: ALL_WEEK, timezone: 'UTC' });
   });
 
@@ -186,6 +150,8 @@ describe.skipIf(!hasChromium)('the website widget, end to end', () => {
       .getAttribute('data-testid');
     expect(mine).toMatch(/^stn-message-(in|out)$/);
     const theirs = mine === 'stn-message-in' ? 'stn-message-out' : 'stn-message-in';
+    // The replies show once the visitor enters the code texted to the phone (ADR 048).
+    await enterCode(admin, page, VISITOR);
 
     // The agent sees it in the inbox and answers.
     const inbox = admin.page;

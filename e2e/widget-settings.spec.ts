@@ -1,4 +1,3 @@
-import zlib from 'node:zlib';
 import { defaultInstallSettings, localParts } from '@stn/contracts/installs';
 import { WIDGET_TEXT_DEFAULTS } from '@stn/contracts/widget-texts';
 import type { Locator, Page, Request } from 'playwright-core';
@@ -10,6 +9,7 @@ import {
   adminSession,
   api,
   hostOf,
+  png,
   setSettings,
   type Visitor,
   visit,
@@ -88,31 +88,6 @@ function posts(page: Page): { path: string; body: Record<string, unknown> }[] {
       out.push({ path, body: (r.postDataJSON() ?? {}) as Record<string, unknown> });
   });
   return out;
-}
-
-/** A PNG of one colour, w x h, as a data URL (the install's images are uploaded as data URLs). */
-function png(w: number, h: number, rgb: [number, number, number]): string {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(td));
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => rgb).flat())]);
-  const raw = Buffer.concat(Array.from({ length: h }, () => row));
-  const file = Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-  return `data:image/png;base64,${file.toString('base64')}`;
 }
 
 describe.skipIf(!hasChromium)("the install's settings, as the widget's visitor sees them", () => {

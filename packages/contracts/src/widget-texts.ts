@@ -141,6 +141,13 @@ export const WIDGET_UI_TEXTS: Record<TWidgetLanguage, Record<TWidgetUiKey, strin
     connected: 'You are connected.',
     completed: 'The call has ended. Thank you!',
     missed: 'Sorry, nobody could take the call. We will get back to you.',
+    soon: 'Any moment now: we are still reaching someone for you.',
+    codeHint: 'We texted a code to your phone. Enter it to see our replies here too.',
+    codeNotSent: 'Our replies will reach your phone by text.',
+    codeLabel: 'Code from the text',
+    codeSubmit: 'Show replies',
+    codeResend: 'Text me the code again',
+    codeResent: 'We texted you the code again.',
     pickTime: 'Choose a time',
     timesIn: 'Times are shown in your time zone ({zone}).',
     noTimes: 'There are no times available in the next days.',
@@ -157,6 +164,13 @@ export const WIDGET_UI_TEXTS: Record<TWidgetLanguage, Record<TWidgetUiKey, strin
     connected: 'Estás conectado.',
     completed: 'La llamada terminó. ¡Gracias!',
     missed: 'Lo sentimos, nadie pudo atender la llamada. Te contactaremos.',
+    soon: 'En cualquier momento: seguimos buscando a alguien para ti.',
+    codeHint: 'Te enviamos un código por SMS. Escríbelo para ver aquí también nuestras respuestas.',
+    codeNotSent: 'Nuestras respuestas llegarán a tu teléfono por SMS.',
+    codeLabel: 'Código del SMS',
+    codeSubmit: 'Ver respuestas',
+    codeResend: 'Enviarme el código otra vez',
+    codeResent: 'Te enviamos el código otra vez.',
     pickTime: 'Elige una hora',
     timesIn: 'Las horas se muestran en tu zona horaria ({zone}).',
     noTimes: 'No hay horas disponibles en los próximos días.',
@@ -173,6 +187,13 @@ export const WIDGET_UI_TEXTS: Record<TWidgetLanguage, Record<TWidgetUiKey, strin
     connected: 'Você está conectado.',
     completed: 'A ligação terminou. Obrigado!',
     missed: 'Desculpe, ninguém pôde atender a ligação. Entraremos em contato.',
+    soon: 'A qualquer momento: ainda estamos procurando alguém para você.',
+    codeHint: 'Enviamos um código por SMS. Digite-o para ver nossas respostas aqui também.',
+    codeNotSent: 'Nossas respostas chegarão ao seu telefone por SMS.',
+    codeLabel: 'Código do SMS',
+    codeSubmit: 'Ver respostas',
+    codeResend: 'Enviar o código de novo',
+    codeResent: 'Enviamos o código de novo.',
     pickTime: 'Escolha um horário',
     timesIn: 'Os horários estão no seu fuso horário ({zone}).',
     noTimes: 'Não há horários disponíveis nos próximos dias.',
@@ -190,6 +211,13 @@ export type TWidgetUiKey =
   | 'connected'
   | 'completed'
   | 'missed'
+  | 'soon'
+  | 'codeHint'
+  | 'codeNotSent'
+  | 'codeLabel'
+  | 'codeSubmit'
+  | 'codeResend'
+  | 'codeResent'
   | 'pickTime'
   | 'timesIn'
   | 'noTimes'

@@ -97,6 +97,9 @@ export type TWidgetScheduleRequest = z.infer<typeof ZWidgetScheduleRequest>;
 //   POST /v1/schedule               TWidgetScheduleRequest  -> TWidgetScheduleAnswer
 //   POST /v1/text                   TWidgetTextUsRequest    -> TWidgetTextAnswer (starts the conversation)
 //   POST /v1/text/reply             TWidgetReplyRequest     -> TWidgetMessage (the visitor writes again)
+//   POST /v1/text/verify            TWidgetVerifyRequest    -> TWidgetVerifyAnswer (the code texted to the
+//                                   phone: the token then shows the business's replies)
+//   POST /v1/text/code              TWidgetCodeRequest      -> TWidgetCodeAnswer (the code texted again)
 //   GET  /v1/conversation?token=    TWidgetConversation     (the visitor's messages, oldest first)
 //   GET  /v1/events?token=&key=     text/event-stream of TWidgetEvent (`event: call` / `event: message`),
 //                                   a comment line every 25 s; ends when the token expires.
@@ -152,8 +155,39 @@ export type TWidgetMessage = {
   created_at: string;
 };
 
-export type TWidgetTextAnswer = { token: string; message: TWidgetMessage };
+/**
+ * `verified` false: the token shows only what this visitor typed into the widget, until the code texted to
+ * the phone is entered (POST /v1/text/verify); anyone can type someone else's number (issue 17, ADR 048).
+ * `code_sent`: whether the code went out (a throttled or refused SMS: the replies still reach the phone).
+ */
+export type TWidgetTextAnswer = {
+  token: string;
+  message: TWidgetMessage;
+  verified: boolean;
+  code_sent: boolean;
+};
 export type TWidgetConversation = { messages: TWidgetMessage[] };
+
+/** The code texted to the visitor's phone, proving the phone is theirs before the replies are shown. */
+export const ZWidgetVerifyRequest = z.object({
+  token: z.string().check(z.minLength(1, { error: 'validation.required' }), z.maxLength(1000)),
+  code: z
+    .string({ error: 'validation.required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.required' }),
+      z.maxLength(12, { error: 'validation.invalid' }),
+    ),
+});
+export type TWidgetVerifyRequest = z.infer<typeof ZWidgetVerifyRequest>;
+/** The same conversation's token, now showing the business's replies (and the phone's texts). */
+export type TWidgetVerifyAnswer = { token: string; verified: true };
+
+export const ZWidgetCodeRequest = z.object({
+  token: z.string().check(z.minLength(1, { error: 'validation.required' }), z.maxLength(1000)),
+});
+export type TWidgetCodeRequest = z.infer<typeof ZWidgetCodeRequest>;
+export type TWidgetCodeAnswer = { code_sent: boolean };
 
 /** The visitor writes again while the page is open. */
 export const ZWidgetReplyRequest = z.object({

@@ -44,6 +44,8 @@ const ZEnv = z.object({
   MAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(30),
   WIDGET_RATE_PER_ADDRESS: z.coerce.number().int().min(1).default(120),
   WIDGET_RATE_PER_INSTALL: z.coerce.number().int().min(1).default(1200),
+  WIDGET_CALLBACKS_PER_INSTALL_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+  WIDGET_CALLBACKS_PER_PHONE_DAY: z.coerce.number().int().min(1).max(1_000).default(5),
   INVITATION_TTL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
   PUBLIC_CHECK_RATE_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   PUBLIC_CHECK_RATE_PER_EMAIL: z.coerce.number().int().min(1).default(10),
@@ -110,6 +112,12 @@ export type Config = {
   /** Widget API requests per minute, per caller address and per install. */
   widgetRatePerAddress: number;
   widgetRatePerInstall: number;
+  /**
+   * Widget callbacks one install takes a minute, whatever addresses and phones ask (each rings staff), and
+   * callbacks one visitor phone gets from a business a day (a third party's phone typed in again and again).
+   */
+  widgetCallbacksPerInstallMinute: number;
+  widgetCallbacksPerPhoneDay: number;
   /** Where the built web app lives; served for every non-API path when present. */
   webDist: string;
   /** Where the built website widget lives (apps/widget/dist): /widget.js and /widget/<hash>.js. */
@@ -195,6 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     mailRetryDelaySeconds: e.MAIL_RETRY_DELAY_SECONDS,
     widgetRatePerAddress: e.WIDGET_RATE_PER_ADDRESS,
     widgetRatePerInstall: e.WIDGET_RATE_PER_INSTALL,
+    widgetCallbacksPerInstallMinute: e.WIDGET_CALLBACKS_PER_INSTALL_MINUTE,
+    widgetCallbacksPerPhoneDay: e.WIDGET_CALLBACKS_PER_PHONE_DAY,
     webDist: path.resolve(import.meta.dirname, '../../../web/dist'),
     widgetDist: path.resolve(import.meta.dirname, '../../../widget/dist'),
     invitationTtlDays: e.INVITATION_TTL_DAYS,

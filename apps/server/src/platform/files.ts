@@ -57,6 +57,9 @@ export class StorageError extends Error {
 
 // Uploaded files are shown, never run: an SVG opened on its own cannot execute script.
 const SANDBOX_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+// They are public (unguessable names) and shown on other sites too: the widget's icon and logo are <img>
+// on a business's pages, which helmet's `same-origin` resource policy would block (issue 17).
+const RESOURCE_POLICY = 'cross-origin';
 
 function localStore(dataDir: string): FileStore {
   const root = path.join(dataDir, 'uploads');
@@ -88,7 +91,10 @@ function localStore(dataDir: string): FileStore {
         root,
         prefix: UPLOADS_PREFIX,
         decorateReply: false,
-        setHeaders: (res) => res.setHeader('content-security-policy', SANDBOX_CSP),
+        setHeaders: (res) => {
+          res.setHeader('content-security-policy', SANDBOX_CSP);
+          res.setHeader('cross-origin-resource-policy', RESOURCE_POLICY);
+        },
       });
     },
     async check() {
@@ -157,6 +163,7 @@ function s3Store(s: NonNullable<Config['s3']>): FileStore {
           reply.header('accept-ranges', 'bytes');
           reply.header('cache-control', 'public, max-age=0');
           reply.header('content-security-policy', SANDBOX_CSP);
+          reply.header('cross-origin-resource-policy', RESOURCE_POLICY);
           if (request.method === 'HEAD' || !obj.body || obj.status === 304) {
             await obj.body?.cancel();
             return reply.send();

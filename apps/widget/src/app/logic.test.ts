@@ -3,7 +3,17 @@
 import { WIDGET_TEXT_DEFAULTS } from '@stn/contracts/widget';
 import { describe, expect, it } from 'vitest';
 import { defaultMode, readable, TRIGGER_LABELS, triggerSpecs } from '../triggers.ts';
-import { each, fill, groupSlots, readSettings, text, validEmail, validName } from './logic.ts';
+import {
+  callView,
+  each,
+  fill,
+  groupSlots,
+  readSettings,
+  text,
+  tokenVerified,
+  validEmail,
+  validName,
+} from './logic.ts';
 
 const config = (settings: Record<string, unknown>, more: Record<string, unknown> = {}) => ({
   id: 7,
@@ -151,5 +161,30 @@ describe('readable colours', () => {
     // Dark text on a dark background: lightened.
     expect(Number.parseInt(readable('#333333', '#000000').slice(1, 3), 16)).toBeGreaterThan(0x33);
     expect(readable('red', '#FFFFFF')).toBe('red');
+  });
+});
+
+describe("the callback's progress as shown", () => {
+  it('never says "within 0 seconds", and a missed call is only missed, in the error colour', () => {
+    expect(callView({ seconds: 9, status: 'finding' })).toEqual({
+      title: true,
+      countdown: 'seconds',
+      tone: null,
+    });
+    expect(callView({ seconds: 0, status: 'finding' })).toEqual({
+      title: true,
+      countdown: 'soon',
+      tone: null,
+    });
+    expect(callView({ seconds: 3, status: 'calling_you' }).countdown).toBeNull();
+    expect(callView({ seconds: 0, status: 'missed' })).toEqual({ title: false, countdown: null, tone: 'ko' });
+  });
+
+  it('reads whether a visitor token says the phone was proven', () => {
+    const token = (claims: object) => `v1.${btoa(JSON.stringify(claims)).replace(/=+$/, '')}.sig`;
+    expect(tokenVerified(token({ i: 1, c: 2, v: 1 }))).toBe(true);
+    expect(tokenVerified(token({ i: 1, c: 2 }))).toBe(false);
+    expect(tokenVerified('garbage')).toBe(false);
+    expect(tokenVerified(null)).toBe(false);
   });
 });

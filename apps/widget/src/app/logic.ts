@@ -185,3 +185,30 @@ export function each<T, R>(list: readonly T[], fn: (item: T, i: number) => R): R
   for (let i = 0; i < list.length; i++) out[i] = fn(list[i] as T, i);
   return out;
 }
+
+/**
+ * What the callback's answer shows for the call's progress, so that it never contradicts itself: the
+ * success title and the countdown only while someone is being found (at 0 the countdown says "any moment
+ * now", never "within 0 seconds"); a missed call shows the missed message alone, in the error colour.
+ */
+export function callView(call: { seconds: number; status: string }): {
+  title: boolean;
+  countdown: 'seconds' | 'soon' | null;
+  tone: 'ok' | 'ko' | null;
+} {
+  if (call.status === 'missed') return { title: false, countdown: null, tone: 'ko' };
+  if (call.status !== 'finding') return { title: true, countdown: null, tone: null };
+  return { title: true, countdown: call.seconds > 0 ? 'seconds' : 'soon', tone: null };
+}
+
+/** Whether a visitor token says its phone was proven (ADR 048); the server checks it again on every call. */
+export function tokenVerified(token: string | null): boolean {
+  const payload = token?.split('.')[1];
+  if (!payload) return false;
+  try {
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    return (JSON.parse(json) as { v?: number }).v === 1;
+  } catch {
+    return false;
+  }
+}

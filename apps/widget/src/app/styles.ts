@@ -43,6 +43,7 @@ export const PANEL_CSS =
   '.link{display:block;margin:10px auto 0;font:inherit;font-size:14px;background:none;border:0;' +
   'color:inherit;text-decoration:underline;cursor:pointer;padding:4px}' +
   '.hint{margin:0 0 8px;font-size:13px;opacity:.85}' +
+  '.code{margin:0 0 12px;padding:10px;border:1px solid var(--bd);border-radius:8px}' +
   '.day{border:0;margin:0 0 8px;padding:0;display:flex;flex-wrap:wrap;gap:6px}' +
   '.day legend{font-size:13px;font-weight:600;margin:0 0 4px;padding:0;color:inherit}' +
   '.stn-slot{font:inherit;font-size:14px;padding:6px 10px;border:1px solid var(--p);border-radius:6px;' +

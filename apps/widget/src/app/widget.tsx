@@ -13,6 +13,7 @@ import type {
   TWidgetScheduleAnswer,
   TWidgetSlots,
   TWidgetTextAnswer,
+  TWidgetVerifyAnswer,
 } from '@stn/contracts/widget';
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -20,6 +21,7 @@ import { contrast, readable, widgetType } from '../triggers.ts';
 import type { Mode } from '../types.ts';
 import type { Api, ApiResult } from './api.ts';
 import {
+  callView,
   each,
   fill,
   formatInstant,
@@ -28,6 +30,7 @@ import {
   previewSlots,
   readSettings,
   text,
+  tokenVerified,
   ui,
   validEmail,
   validName,
@@ -134,7 +137,14 @@ export function Widget(props: WidgetProps): JSX.Element | null {
   const [sent, setSent] = useState<Mode | null>(null);
   const dialog = useRef<HTMLDivElement>(null);
   const followed = useRef<string | null>(null);
+  const source = useRef<EventSource | null>(null);
   const tokenKey = `stn-token-${config.id}`;
+  // The conversation shows the business's replies once the visitor entered the code texted to the phone
+  // (ADR 048); until then only what they typed here.
+  const [verified, setVerified] = useState(() => tokenVerified(session(tokenKey)));
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const [codeNote, setCodeNote] = useState<'codeHint' | 'codeNotSent' | 'codeResent'>('codeHint');
   const id = (f: string) => `stn-${config.id}-${f}`;
   const t = (k: Parameters<typeof text>[2]) => text(s, lang, k);
   const u = (k: Parameters<typeof ui>[1]) => ui(lang, k);
@@ -204,7 +214,10 @@ export function Widget(props: WidgetProps): JSX.Element | null {
       }, 5000);
     };
     if (typeof EventSource !== 'function') return poll();
+    // A new token (the phone proven) replaces the stream of the one before.
+    source.current?.close();
     const es = new EventSource(api.eventsUrl(token));
+    source.current = es;
     const parse = (ev: MessageEvent) => {
       try {
         onEvent(JSON.parse(ev.data) as TWidgetEvent);
@@ -353,6 +366,8 @@ export function Widget(props: WidgetProps): JSX.Element | null {
         const r = await api.post<TWidgetTextAnswer>('/v1/text', body);
         if (!r.ok) return failed(r);
         session(tokenKey, r.data.token);
+        setVerified(r.data.verified);
+        setCodeNote(r.data.code_sent ? 'codeHint' : 'codeNotSent');
         setThread([r.data.message]);
         setSent('text');
         follow(r.data.token);
@@ -412,6 +427,49 @@ export function Widget(props: WidgetProps): JSX.Element | null {
     setNotice(null);
     setReply('');
     add(r.data);
+  }
+
+  /** The code texted to the phone: the token then shows the business's replies. */
+  async function sendCode(ev: Event) {
+    ev.preventDefault();
+    const token = session(tokenKey);
+    if (!code.trim()) {
+      setCodeError(message(lang, 'validation.required'));
+      return;
+    }
+    if (!api || !token || busy) return;
+    setBusy(true);
+    try {
+      const r = await api.post<TWidgetVerifyAnswer>('/v1/text/verify', { token, code: code.trim() });
+      if (!r.ok) {
+        if (r.status === 422) setCodeError(r.errors.code?.[0] ?? r.message ?? t('error'));
+        else setCodeError(r.message || t('exception'));
+        return;
+      }
+      session(tokenKey, r.data.token);
+      setCodeError(null);
+      setCode('');
+      const all = await api.get<TWidgetConversation>(
+        `/v1/conversation?token=${encodeURIComponent(r.data.token)}`,
+      );
+      if (all.ok) setThread(all.data.messages);
+      setVerified(true);
+      follow(r.data.token);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function resendCode() {
+    const token = session(tokenKey);
+    if (!api || !token || busy) return;
+    setBusy(true);
+    const r = await api.post<{ code_sent: boolean }>('/v1/text/code', { token });
+    setBusy(false);
+    if (r.ok) {
+      setCodeError(null);
+      setCodeNote('codeResent');
+    } else setCodeError(r.message || t('exception'));
   }
 
   function onKeyDown(ev: KeyboardEvent) {
@@ -635,13 +693,21 @@ export function Widget(props: WidgetProps): JSX.Element | null {
 
   let body: ComponentChildren;
   if (mode === 'call' && call) {
+    const view = callView(call);
     body = (
       <div class="done">
-        <p class="resp ok">{t('success')}</p>
-        <p class="big" data-testid="stn-countdown" role="timer" aria-atomic="true">
-          {fill(t('call'), { seconds: call.seconds })}
-        </p>
-        <p data-testid="stn-status" data-status={call.status} role="status">
+        {view.title ? <p class="resp ok">{t('success')}</p> : null}
+        {view.countdown ? (
+          <p class="big" data-testid="stn-countdown" role="timer" aria-atomic="true">
+            {view.countdown === 'seconds' ? fill(t('call'), { seconds: call.seconds }) : u('soon')}
+          </p>
+        ) : null}
+        <p
+          class={view.tone === 'ko' ? 'resp ko' : undefined}
+          data-testid="stn-status"
+          data-status={call.status}
+          role="status"
+        >
           {u(call.status)}
         </p>
       </div>
@@ -671,6 +737,45 @@ export function Widget(props: WidgetProps): JSX.Element | null {
           </p>
         ) : null}
         {messages(thread)}
+        {verified || !api ? null : (
+          <form class="code" onSubmit={sendCode} noValidate data-testid="stn-code-form">
+            <p class="hint" data-testid="stn-code-note">
+              {u(codeNote)}
+            </p>
+            <div class="f">
+              <label for={id('code')}>{u('codeLabel')}</label>
+              <input
+                id={id('code')}
+                data-testid="stn-code"
+                type="text"
+                inputMode="numeric"
+                autocomplete="one-time-code"
+                maxLength={12}
+                value={code}
+                aria-invalid={codeError ? 'true' : 'false'}
+                aria-describedby={codeError ? id('code-e') : undefined}
+                onInput={(e) => setCode(e.currentTarget.value)}
+              />
+              {codeError ? (
+                <p class="fe" id={id('code-e')} data-testid="stn-code-error">
+                  {codeError}
+                </p>
+              ) : null}
+            </div>
+            <button type="submit" class="go" data-testid="stn-code-submit" disabled={busy}>
+              {u('codeSubmit')}
+            </button>
+            <button
+              type="button"
+              class="link"
+              data-testid="stn-code-resend"
+              disabled={busy}
+              onClick={resendCode}
+            >
+              {u('codeResend')}
+            </button>
+          </form>
+        )}
         <form class="reply" onSubmit={sendReply} noValidate>
           <div class="f">
             <label for={id('message')}>{u('reply')}</label>

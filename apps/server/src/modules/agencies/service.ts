@@ -45,6 +45,7 @@ import { sendInvitation, sendNotificationMail } from '../auth/service.ts';
 import { isAgencyPlan } from '../billing/service.ts';
 import { agencyInstallStats, liveBusinessIds } from '../businesses/service.ts';
 import {
+  agencySiteUrl,
   isMainDomainHost,
   normalizeHost,
   removeWhitelabels,
@@ -754,6 +755,22 @@ export async function agencyForHost(
     }
   }
   return { agency: await find(sql`lower(${agencies.domain}) = ${host}`), isMainDomain };
+}
+
+/**
+ * The address of an agency's own site: its custom domain, else its subdomain of the main domain (the main
+ * agency: the main domain), with PUBLIC_URL's scheme and port. What its customers may see: the embed code
+ * names it, never the platform's own host (issue 17).
+ */
+export async function agencySiteAddress(
+  ctx: Pick<Ctx, 'db' | 'deps'>,
+  input: { id: number },
+): Promise<string> {
+  const [row] = await ctx.db
+    .select({ domain: agencies.domain, subdomain: agencies.subdomain, is_main: agencies.is_main })
+    .from(agencies)
+    .where(eq(agencies.id, input.id));
+  return agencySiteUrl(ctx.deps.config, row);
 }
 
 /** Whether a white-label domain (or a subdomain of the main domain) is still free. */

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import { messageCount } from '@stn/contracts/chats';
 import type { TWidgetMessage } from '@stn/contracts/widget';
-import { and, desc, eq, gt, gte } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, like } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError } from '../../platform/http/errors.ts';
@@ -25,7 +25,10 @@ import { assertTextable } from './service.ts';
 import { messages } from './tables.ts';
 import { countIncoming } from './usage.ts';
 
-/** Inbound messages typed into the widget carry this prefix instead of a carrier's MessageSid. */
+/**
+ * Inbound messages typed into the widget carry this prefix instead of a carrier's MessageSid, then the
+ * widget conversation's thread (`widget:<thread>:<uuid>`), so the visitor's page can be shown its own.
+ */
 export const WIDGET_SID_PREFIX = 'widget:';
 
 export function toWidgetMessage(row: MessageRow): TWidgetMessage {
@@ -72,7 +75,7 @@ export async function checkWidgetText(
  */
 export async function receiveWidgetText(
   ctx: Ctx,
-  input: { installId: number; phone: string; body: string; from: string },
+  input: { installId: number; phone: string; body: string; from: string; thread?: string | null },
 ): Promise<{ contact: ContactRow; created: boolean; message: TWidgetMessage }> {
   const { agencyId, businessId } = businessOf(ctx);
   const installNumber = input.from;
@@ -94,7 +97,7 @@ export async function receiveWidgetText(
         direction: 'in',
         body: input.body,
         status: 'received',
-        carrier_sid: `${WIDGET_SID_PREFIX}${crypto.randomUUID()}`,
+        carrier_sid: `${WIDGET_SID_PREFIX}${input.thread ? `${input.thread}:` : ''}${crypto.randomUUID()}`,
         from_number: input.phone,
         to_number: installNumber,
         segments: messageCount('in', input.body, 0),
@@ -119,7 +122,7 @@ export async function receiveWidgetText(
 /** A visitor writes again (their token names the contact): the same checks and path as the first text. */
 export async function replyFromWidget(
   ctx: Ctx,
-  input: { installId: number; contactId: number; body: string },
+  input: { installId: number; contactId: number; body: string; thread?: string | null },
 ): Promise<TWidgetMessage> {
   const contact = await contactForSend(ctx, input.contactId);
   const { from } = await checkWidgetText(ctx, { installId: input.installId, phone: contact.phone });
@@ -129,17 +132,19 @@ export async function replyFromWidget(
       phone: contact.phone,
       body: input.body,
       from,
+      thread: input.thread ?? null,
     })
   ).message;
 }
 
 /**
  * The contact's latest `limit` messages with this install from `since` on (the visitor's first text),
- * oldest first; scheduled ones are not shown.
+ * oldest first; scheduled ones are not shown. With `thread`, only what was typed into that widget
+ * conversation (the visitor's own texts, before the phone is proven).
  */
 export async function widgetConversation(
   ctx: Ctx,
-  input: { installId: number; contactId: number; since: Date; limit: number },
+  input: { installId: number; contactId: number; since: Date; limit: number; thread?: string },
 ): Promise<TWidgetMessage[]> {
   const rows = await ctx.db
     .select()
@@ -151,6 +156,8 @@ export async function widgetConversation(
         eq(messages.contact_id, input.contactId),
         eq(messages.install_id, input.installId),
         gte(messages.sent_at, input.since),
+        // The thread is 16 hex digits (the token checks it): nothing in it is a LIKE wildcard.
+        input.thread ? like(messages.carrier_sid, `${WIDGET_SID_PREFIX}${input.thread}:%`) : undefined,
       ),
     )
     .orderBy(desc(messages.sent_at), desc(messages.id))

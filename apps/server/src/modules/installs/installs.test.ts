@@ -292,11 +292,12 @@ describe('lists, the switch and the limit', () => {
 });
 
 describe('embed code, images, agents, telephony status', () => {
-  it('gives the embed code with the install key and the public URL', async () => {
+  it("gives the embed code with the install key on the agency's own host (scheme and port of the public URL)", async () => {
     const made = await create('Embed');
     const res = await c.api.get(await admin(), `${base}/${made.id}/embed-code`);
     expect(res.statusCode, res.body).toBe(200);
-    const base_ = c.t.config.publicUrl.href.replace(/\/+$/, '');
+    const { protocol, port } = c.t.config.publicUrl;
+    const base_ = `${protocol}//calls-a.example.com${port ? `:${port}` : ''}`;
     expect(res.json().data).toEqual({
       key: made.key,
       code: `<script src="${base_}/widget.js" data-key="${made.key}" async></script>`,

@@ -38,7 +38,7 @@ import {
   scope,
 } from '../../platform/tenancy/context.ts';
 import type { WidgetInstall } from '../../platform/widget/tree.ts';
-import { agencyHasTelephony } from '../agencies/service.ts';
+import { agencyHasTelephony, agencySiteAddress } from '../agencies/service.ts';
 import { audit } from '../audit/service.ts';
 import { businessLetsIn, businessLimits, businessNameMatches, businessNames } from '../businesses/service.ts';
 import { businessDepartmentIds, businessUserSummaries } from '../users/service.ts';
@@ -148,10 +148,15 @@ export const DEMO_INSTALL_NAME = 'Bright Dental website';
 export async function demoPageInstall(
   deps: Deps,
   key: string | null,
-): Promise<{ key: string; name: string; website: string } | null> {
+): Promise<{ key: string; name: string; website: string; agencyId: number } | null> {
   const live = and(eq(installs.status, 'active'), eq(installs.active, true));
   const [row] = await deps.db
-    .select({ key: installs.key, name: installs.name, website: installs.website })
+    .select({
+      key: installs.key,
+      name: installs.name,
+      website: installs.website,
+      agencyId: installs.agency_id,
+    })
     .from(installs)
     .where(and(live, key === null ? eq(installs.name, DEMO_INSTALL_NAME) : eq(installs.key, key)))
     .orderBy(asc(installs.id))
@@ -492,11 +497,14 @@ export async function toggleInstallActive(ctx: Ctx, input: { id: number; active:
   return presentOne(ctx, row);
 }
 
-/** The script tag a website pastes: the widget loader of this server with the install's key. */
+/**
+ * The script tag a website pastes: the widget loader with the install's key, on the agency's own
+ * white-label host (its domain or subdomain): the business's visitors never see the platform's name.
+ */
 export async function embedCode(ctx: Ctx, input: { id: number }): Promise<{ code: string; key: string }> {
-  businessOf(ctx);
+  const { agencyId } = businessOf(ctx);
   const row = await findInstall(ctx, input.id);
-  const base = ctx.deps.config.publicUrl.href.replace(/\/+$/, '');
+  const base = await agencySiteAddress(ctx, { id: agencyId });
   return { code: `<script src="${base}/widget.js" data-key="${row.key}" async></script>`, key: row.key };
 }
 

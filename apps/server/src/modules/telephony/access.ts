@@ -113,6 +113,10 @@ export async function carrierAccountOf(deps: Deps, agencyId: number): Promise<Ac
 export async function carrierOfAgency(deps: Deps, agencyId: number): Promise<Carrier> {
   const entry = await accountEntry(deps, agencyId);
   if (!entry.account) throw new AppError('VALIDATION', 'calls.no_carrier');
+  // An agency still on the sandbox while this server runs without it (CARRIER_SANDBOX=false): nothing can
+  // be dialled or texted, so every caller refuses before it writes or promises anything (issue 17).
+  if (entry.account.sandbox && !deps.carrier.sandbox)
+    throw new AppError('VALIDATION', 'calls.sandbox_off', undefined, {}, 'calls.sandbox_off');
   entry.carrier ??= deps.carrier.forAccount(entry.account);
   return entry.carrier;
 }

@@ -162,7 +162,10 @@ export async function prepareCall(
     throw new AppError('FORBIDDEN', 'calls.install_inactive', undefined, {}, 'calls.install_inactive');
   if (!parsePhoneNumberFromString(input.phone)?.isValid()) throw invalid('phone', 'validation.phone');
   // The reads are independent: one round trip's time, not six (the promise is seconds to the phone).
-  const [, blocked, usage, staff, number] = await Promise.all([
+  // The carrier first among equals: an agency whose carrier cannot dial (a sandbox account on a server
+  // without the sandbox) is refused here, not after the visitor was told "calling".
+  const [, , blocked, usage, staff, number] = await Promise.all([
+    carrierFor(ctx),
     assertReachable(ctx, input.phone, 'call'),
     isBlocked(ctx, input.phone),
     callUsage(ctx),

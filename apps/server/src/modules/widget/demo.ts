@@ -9,6 +9,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
+import { agencySiteAddress } from '../agencies/service.ts';
 import { demoPageInstall } from '../installs/service.ts';
 
 const esc = (s: string) =>
@@ -197,13 +198,16 @@ ${
 `;
 }
 
-/** The demo page's policy: its own inline style and script by nonce, the widget from this origin. */
-function policy(nonce: string): string {
+/**
+ * The demo page's policy: its own inline style and script by nonce, the widget from this origin, and the
+ * install's images from the agency's own host, where the widget's config names them (ADR 048).
+ */
+function policy(nonce: string, agencyOrigin: string): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
     `style-src 'self' 'unsafe-inline'`,
-    "img-src 'self' data: https:",
+    `img-src 'self' ${agencyOrigin} data: https:`,
     "connect-src 'self'",
     "font-src 'self' data:",
     "object-src 'none'",
@@ -229,7 +233,8 @@ export async function widgetDemoRoutes(app: FastifyInstance, deps: Deps): Promis
       return reply.status(404).type('text/html; charset=utf-8').send(NOT_FOUND_HTML);
     }
     const nonce = crypto.randomBytes(16).toString('base64');
-    reply.header('content-security-policy', policy(nonce));
+    const agencyOrigin = await agencySiteAddress({ db: deps.db, deps }, { id: install.agencyId });
+    reply.header('content-security-policy', policy(nonce, agencyOrigin));
     return reply.type('text/html; charset=utf-8').send(page({ install, plain, nonce }));
   });
 }

@@ -113,8 +113,14 @@ export async function widgetEventRoutes(tree: FastifyInstance, deps: Deps): Prom
           if (rank <= callRank) return;
           callRank = rank;
         }
-        // Only what followed the visitor's first text (the token's `since`), like /v1/conversation.
-        if (event.type === 'message' && Date.parse(event.message.created_at) < token.since) return;
+        // Only what followed the visitor's first text (the token's `since`), like /v1/conversation; and
+        // nothing of the conversation before the phone is proven (ADR 048): the page already has what its
+        // visitor typed, the rest may be someone else's.
+        if (
+          event.type === 'message' &&
+          (!token.verified || Date.parse(event.message.created_at) < token.since)
+        )
+          return;
         raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       };
       // Subscribed before the current state is read: what happens meanwhile waits, then follows in order.

@@ -10,18 +10,22 @@ import { translate } from '@stn/contracts/i18n';
 import { isOpenAt, publicSettings } from '@stn/contracts/installs';
 import type {
   TWidgetCallbackAnswer,
+  TWidgetCodeAnswer,
   TWidgetConfig,
   TWidgetConversation,
   TWidgetMessage,
   TWidgetSlots,
   TWidgetTextAnswer,
+  TWidgetVerifyAnswer,
 } from '@stn/contracts/widget';
 import {
   validWidgetName,
   ZWidgetCallbackRequest,
+  ZWidgetCodeRequest,
   ZWidgetReplyRequest,
   ZWidgetScheduleRequest,
   ZWidgetTextUsRequest,
+  ZWidgetVerifyRequest,
 } from '@stn/contracts/widget';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as zm from 'zod/mini';
@@ -29,6 +33,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { RateLimiter, type WidgetInstall, widgetOf } from '../../platform/widget/tree.ts';
+import { agencySiteAddress } from '../agencies/service.ts';
 import { audit } from '../audit/service.ts';
 import { businessForWidget, callUsage, messageUsage } from '../businesses/service.ts';
 import {
@@ -41,8 +46,15 @@ import {
 } from '../chats/service.ts';
 import { updateContact } from '../contacts/service.ts';
 import { effectiveSettings, installImages } from '../installs/service.ts';
-import { bookableSlots, MAX_SLOT_DAYS, requestCallback, scheduleCall } from '../telephony/service.ts';
-import { signToken, verifyToken } from './token.ts';
+import {
+  bookableSlots,
+  callbacksToPhoneSince,
+  carrierFor,
+  MAX_SLOT_DAYS,
+  requestCallback,
+  scheduleCall,
+} from '../telephony/service.ts';
+import { codeMatches, newThread, signToken, type VisitorToken, verifyToken, visitorCode } from './token.ts';
 
 /** A field people leave empty and form-filling robots fill: a filled one is answered and ignored. */
 const honeypot = { website: zm.optional(zm.string().check(zm.maxLength(500))) };
@@ -50,6 +62,8 @@ const ZCallbackBody = zm.object({ ...ZWidgetCallbackRequest.shape, ...honeypot }
 const ZScheduleBody = zm.object({ ...ZWidgetScheduleRequest.shape, ...honeypot });
 const ZTextBody = zm.object({ ...ZWidgetTextUsRequest.shape, ...honeypot });
 const ZReplyBody = zm.object({ ...ZWidgetReplyRequest.shape, ...honeypot });
+const ZVerifyBody = ZWidgetVerifyRequest;
+const ZCodeBody = ZWidgetCodeRequest;
 
 /** Texts (first and replies) one visitor phone may send a minute. */
 export const TEXTS_PER_PHONE_MINUTE = 5;
@@ -57,6 +71,10 @@ export const TEXTS_PER_PHONE_MINUTE = 5;
 export const CONFIRMATIONS_PER_INSTALL_HOUR = 30;
 /** A phone gets the confirmation once a day: later texts in the same conversation send nothing. */
 const CONFIRMATION_QUIET_MS = 24 * 3_600_000;
+/** Wrong codes one phone's conversations may be tried with each 15 minutes (any token, any address). */
+export const CODE_GUESSES_PER_PHONE = 5;
+/** Codes texted to one phone a day (with a first text or asked again): 'text us' is no way to flood a phone. */
+export const CODE_TEXTS_PER_PHONE_DAY = 3;
 /** The visitor's conversation shows its latest messages, up to this many. */
 export const CONVERSATION_LIMIT = 100;
 
@@ -85,7 +103,10 @@ type Limits = {
   textsPerAddress: RateLimiter;
   schedulesPerPhone: RateLimiter;
   schedulesPerAddress: RateLimiter;
+  callbacksPerInstall: RateLimiter;
   confirmations: WindowCounter;
+  codeGuesses: WindowCounter;
+  codeTexts: WindowCounter;
 };
 const limitsOf = new WeakMap<Deps, Limits>();
 function limits(deps: Deps): Limits {
@@ -97,7 +118,12 @@ function limits(deps: Deps): Limits {
       textsPerAddress: new RateLimiter(Math.max(10, Math.floor(deps.config.widgetRatePerAddress / 12))),
       schedulesPerPhone: new RateLimiter(TEXTS_PER_PHONE_MINUTE),
       schedulesPerAddress: new RateLimiter(Math.max(10, Math.floor(deps.config.widgetRatePerAddress / 12))),
+      // Every callback rings the staff: one install takes so many a minute, from any number of addresses.
+      callbacksPerInstall: new RateLimiter(deps.config.widgetCallbacksPerInstallMinute),
       confirmations: new WindowCounter(CONFIRMATIONS_PER_INSTALL_HOUR, 3_600_000),
+      // A 6-digit code: 5 guesses per phone each 15 minutes make a lucky guess a matter of years.
+      codeGuesses: new WindowCounter(CODE_GUESSES_PER_PHONE, 15 * 60_000),
+      codeTexts: new WindowCounter(CODE_TEXTS_PER_PHONE_DAY, DAY_MS),
     };
     limitsOf.set(deps, l);
   }
@@ -105,6 +131,28 @@ function limits(deps: Deps): Limits {
 }
 
 const forbid = (key: string) => new AppError('FORBIDDEN', key, undefined, {}, key);
+const tooMany = (key: string) => new AppError('TOO_MANY', key, undefined, {}, key);
+
+/**
+ * The agency's carrier can dial and text: an agency still on the sandbox while this server runs without
+ * it is refused before anything is stored or promised, in words for the visitor (the operator's reason is
+ * logged).
+ */
+async function carrierReady(ctx: Ctx, install: WidgetInstall): Promise<void> {
+  try {
+    await carrierFor(ctx);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.reason !== 'calls.sandbox_off') throw err;
+    ctx.deps.log.warn(
+      { agencyId: install.agencyId, installId: install.id },
+      'widget: the agency uses the sandbox carrier, which is off on this server (CARRIER_SANDBOX=false)',
+    );
+    throw forbid('widget.carrier_unavailable');
+  }
+}
+
+/** A day, for the per-destination cap of callbacks. */
+const DAY_MS = 24 * 3_600_000;
 
 /** The modes the widget may offer: the install's widget_type narrowed by the business's (1 calls, 2 texts). */
 function widgetType(installType: unknown, businessType: 1 | 2 | 3): 1 | 2 | 3 {
@@ -119,9 +167,11 @@ async function modes(ctx: Ctx, install: WidgetInstall) {
   return { business, type, calls: (type & 1) !== 0, texts: (type & 2) !== 0 };
 }
 
-/** An image under /uploads as an absolute URL: the widget runs on the business's own site. */
-const absolute = (deps: Deps, url: string | null) =>
-  url?.startsWith('/') ? `${deps.config.publicUrl.origin}${url}` : url;
+/**
+ * An image under /uploads as an absolute URL on the agency's own host (the embed code's): the widget runs
+ * on the business's site, whose visitors never see the platform's name.
+ */
+const absolute = (base: string, url: string | null) => (url?.startsWith('/') ? `${base}${url}` : url);
 
 const phoneKey = (installId: number, phone: string) => `${installId}:${phone}`;
 
@@ -145,37 +195,67 @@ async function rememberVisitor(
 }
 
 /**
- * The confirmation text to the visitor's phone, so the conversation goes on by SMS once they leave: the
- * install's auto-responder, else the built-in one in the visitor's language. Sent once a day per phone,
- * within the install's hourly budget and the business's monthly limit (sendMessage counts and enforces
- * it); a confirmation that cannot be sent leaves the visitor's text in the inbox all the same.
+ * The text to the visitor's phone after 'text us': the code that shows the business's replies in the
+ * widget (ADR 048), and, once a day per phone, the confirmation that the conversation goes on by SMS (the
+ * install's auto-responder, else the built-in one in the visitor's language), in one SMS. Within the
+ * install's hourly budget and the business's monthly limit (sendMessage counts and enforces it); a text
+ * that cannot be sent leaves the visitor's message in the inbox all the same. Answers whether it went out.
  */
-async function confirmBySms(
+async function textVisitor(
   ctx: Ctx,
   request: FastifyRequest,
   install: WidgetInstall,
-  input: { contactId: number; businessName: string; autoResponder: string },
-): Promise<void> {
+  input: { contactId: number; businessName: string; autoResponder: string | null; code: string },
+): Promise<boolean> {
   const deps = ctx.deps;
-  if (
-    await wroteToContactSince(ctx, {
+  const confirm =
+    input.autoResponder !== null &&
+    !(await wroteToContactSince(ctx, {
       contactId: input.contactId,
       since: new Date(Date.now() - CONFIRMATION_QUIET_MS),
-    })
-  )
-    return;
+    }));
+  const withCode = limits(deps).codeTexts.take(`${install.id}:${input.contactId}`);
+  if (!confirm && !withCode) return false;
   if (!limits(deps).confirmations.take(`install:${install.id}`)) {
-    deps.log.warn({ installId: install.id }, 'widget: confirmation texts of this install throttled');
-    return;
+    deps.log.warn({ installId: install.id }, 'widget: texts to visitors of this install throttled');
+    return false;
   }
-  const body =
-    input.autoResponder ||
-    translate('widget.sms_confirmation', request.lang, { business: input.businessName || '' });
+  const business = input.businessName || '';
+  const lines: string[] = [];
+  if (confirm)
+    lines.push(input.autoResponder || translate('widget.sms_confirmation', request.lang, { business }));
+  if (withCode) lines.push(translate('widget.sms_code', request.lang, { business, code: input.code }));
   try {
-    await sendMessage(ctx, { contactId: input.contactId, body });
+    await sendMessage(ctx, { contactId: input.contactId, body: lines.join('\n') });
+    return withCode;
   } catch (err) {
-    deps.log.warn({ err, installId: install.id }, 'widget: confirmation text not sent');
+    deps.log.warn({ err, installId: install.id }, 'widget: text to the visitor not sent');
+    return false;
   }
+}
+
+/** A 'text us' token of this install, with its contact and thread (a callback's token has none: 401). */
+function conversationOf(
+  deps: Deps,
+  given: string,
+  installId: number,
+): { token: VisitorToken; contactId: number; thread: string } {
+  const token = verifyToken(deps, given, installId);
+  if (!token.contactId || !token.thread)
+    throw new AppError('UNAUTHENTICATED', 'widget.token_no_conversation');
+  return { token, contactId: token.contactId, thread: token.thread };
+}
+
+/**
+ * The refusals of anything that texts the visitor's phone after the first text (a reply, a code): texting
+ * switched off, the month's messages used up, a carrier that cannot text. Answers the modes.
+ */
+async function stillTexting(ctx: Ctx, install: WidgetInstall) {
+  const m = await modes(ctx, install);
+  if (!m.texts) throw forbid('widget.texts_off');
+  if ((await messageUsage(ctx)).reached) throw forbid('widget.text_limit');
+  await carrierReady(ctx, install);
+  return m;
 }
 
 /**
@@ -253,18 +333,19 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
     async (request, reply) => {
       const { install, ctx } = widgetOf(request);
       const settings = effectiveSettings(install.settings);
-      const [m, images, usage] = await Promise.all([
+      const [m, images, usage, base] = await Promise.all([
         modes(ctx, install),
         installImages(ctx, { id: install.id }),
         callUsage(ctx),
+        agencySiteAddress(ctx, { id: install.agencyId }),
       ]);
       const data: TWidgetConfig = {
         id: install.id,
         business_name: m.business.name,
         widget_type: m.type,
         open_now: m.calls && isOpenAt(settings, new Date()) && !usage.reached,
-        logo: absolute(deps, images.logo),
-        widget_icon: absolute(deps, images.widget_icon),
+        logo: absolute(base, images.logo),
+        widget_icon: absolute(base, images.widget_icon),
         settings: publicSettings(install.settings),
       };
       const body = JSON.stringify({ success: true, data });
@@ -303,6 +384,16 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
       }
       if (!(await modes(ctx, install)).calls) throw forbid('widget.calls_off');
       checkVisitor(install, body);
+      await carrierReady(ctx, install);
+      // Caps beside the per-address and per-phone ones: the install's callbacks a minute (many addresses
+      // cannot ring the staff a hundred times) and one phone's callbacks a day (a third party's number).
+      if (!limits(deps).callbacksPerInstall.take(`install:${install.id}`))
+        throw tooMany('widget.callbacks_busy');
+      const today = await callbacksToPhoneSince(ctx, {
+        phone: body.phone,
+        since: new Date(Date.now() - DAY_MS),
+      });
+      if (today >= deps.config.widgetCallbacksPerPhoneDay) throw tooMany('widget.callbacks_phone_day');
       const answer = await requestCallback(ctx, {
         installId: install.id,
         phone: body.phone,
@@ -360,6 +451,7 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
         return { success: true as const, data: { id: null, scheduled_for: body.scheduled_at } };
       if (!(await modes(ctx, install)).calls) throw forbid('widget.calls_off');
       checkVisitor(install, body);
+      await carrierReady(ctx, install);
       // Bookings are throttled like callbacks: per address and per phone (and at most a few pending).
       if (
         !limits(deps).schedulesPerAddress.take(request.ip) ||
@@ -396,12 +488,15 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
         const decoy: TWidgetTextAnswer = {
           token: signToken(deps, { installId: install.id }),
           message: decoyMessage(body.message),
+          verified: false,
+          code_sent: true,
         };
         return { success: true as const, data: decoy };
       }
       const m = await modes(ctx, install);
       if (!m.texts) throw forbid('widget.texts_off');
       checkVisitor(install, body);
+      await carrierReady(ctx, install);
       if (!limits(deps).textsPerAddress.take(request.ip))
         throw new AppError('TOO_MANY', 'widget.text_throttled', undefined, {}, 'widget.text_throttled');
       if (!limits(deps).textsPerPhone.take(phoneKey(install.id, body.phone)))
@@ -410,27 +505,98 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
       // business's monthly messages (the conversation goes on by SMS, which it could not pay for).
       const { from } = await checkWidgetText(ctx, { installId: install.id, phone: body.phone });
       if ((await messageUsage(ctx)).reached) throw forbid('widget.text_limit');
+      // The visitor's own texts carry the conversation's thread: until the phone is proven, that is all
+      // the token shows.
+      const thread = newThread();
       const { contact, message } = await receiveWidgetText(ctx, {
         installId: install.id,
         phone: body.phone,
         body: body.message,
         from,
+        thread,
       });
       await rememberVisitor(ctx, contact, body);
       await recordConsents(ctx, request, install, body, 'text');
-      await confirmBySms(ctx, request, install, {
+      const conversation = { installId: install.id, contactId: contact.id, thread };
+      const codeSent = await textVisitor(ctx, request, install, {
         contactId: contact.id,
         businessName: m.business.name,
         autoResponder: effectiveSettings(install.settings).auto_responder,
+        code: visitorCode(deps, conversation),
       });
       const data: TWidgetTextAnswer = {
+        token: signToken(deps, { ...conversation, since: new Date(message.created_at) }),
+        message,
+        verified: false,
+        code_sent: codeSent,
+      };
+      return { success: true as const, data };
+    },
+  );
+
+  tree.post(
+    '/v1/text/verify',
+    {
+      schema: {
+        tags: ['widget'],
+        summary: "The code texted to the visitor's phone: the token then shows the business's replies",
+        body: ZVerifyBody,
+      },
+    },
+    async (request) => {
+      const { install } = widgetOf(request);
+      const body = request.body as zm.infer<typeof ZVerifyBody>;
+      const { token, contactId, thread } = conversationOf(deps, body.token, install.id);
+      // Guesses are bounded per phone (the contact), not per token: a new conversation does not reset them.
+      if (!limits(deps).codeGuesses.take(`${install.id}:${contactId}`))
+        throw new AppError('TOO_MANY', 'widget.code_throttled', undefined, {}, 'widget.code_throttled');
+      if (!codeMatches(deps, { installId: install.id, contactId, thread }, body.code))
+        throw new AppError('VALIDATION', undefined, { code: 'widget.code_wrong' });
+      const data: TWidgetVerifyAnswer = {
         token: signToken(deps, {
           installId: install.id,
-          contactId: contact.id,
-          since: new Date(message.created_at),
+          contactId,
+          thread,
+          since: new Date(token.since),
+          verified: true,
         }),
-        message,
+        verified: true,
       };
+      return { success: true as const, data };
+    },
+  );
+
+  tree.post(
+    '/v1/text/code',
+    {
+      schema: {
+        tags: ['widget'],
+        summary: "The code texted to the visitor's phone again",
+        body: ZCodeBody,
+      },
+    },
+    async (request) => {
+      const { install, ctx } = widgetOf(request);
+      const body = request.body as zm.infer<typeof ZCodeBody>;
+      const { contactId, thread } = conversationOf(deps, body.token, install.id);
+      const m = await stillTexting(ctx, install);
+      // The same daily budget of codes per phone as with the first text (textVisitor takes from it).
+      const data: TWidgetCodeAnswer = {
+        code_sent: await textVisitor(ctx, request, install, {
+          contactId,
+          businessName: m.business.name,
+          autoResponder: null,
+          code: visitorCode(deps, { installId: install.id, contactId, thread }),
+        }),
+      };
+      if (!data.code_sent)
+        throw new AppError(
+          'TOO_MANY',
+          'widget.code_resend_throttled',
+          undefined,
+          {},
+          'widget.code_throttled',
+        );
       return { success: true as const, data };
     },
   );
@@ -447,18 +613,17 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
     async (request) => {
       const { install, ctx } = widgetOf(request);
       const body = request.body as zm.infer<typeof ZReplyBody>;
-      const token = verifyToken(deps, body.token, install.id);
-      if (!token.contactId) throw new AppError('UNAUTHENTICATED', 'widget.token_no_conversation');
+      const { contactId, thread } = conversationOf(deps, body.token, install.id);
       if (body.website) return { success: true as const, data: decoyMessage(body.message) };
       // The same refusals as the first text: texting switched off, the month's messages used up.
-      if (!(await modes(ctx, install)).texts) throw forbid('widget.texts_off');
-      if ((await messageUsage(ctx)).reached) throw forbid('widget.text_limit');
-      if (!limits(deps).textsPerPhone.take(`${install.id}:contact:${token.contactId}`))
+      await stillTexting(ctx, install);
+      if (!limits(deps).textsPerPhone.take(`${install.id}:contact:${contactId}`))
         throw new AppError('TOO_MANY', 'widget.text_throttled', undefined, {}, 'widget.text_throttled');
       const message = await replyFromWidget(ctx, {
         installId: install.id,
-        contactId: token.contactId,
+        contactId,
         body: body.message,
+        thread,
       });
       return { success: true as const, data: message };
     },
@@ -483,14 +648,18 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
       reply.header('cache-control', 'no-store');
       const token = verifyToken(deps, (request.query as { token: string }).token, install.id);
       const data: TWidgetConversation = {
-        messages: token.contactId
-          ? await widgetConversation(ctx, {
-              installId: install.id,
-              contactId: token.contactId,
-              since: new Date(token.since),
-              limit: CONVERSATION_LIMIT,
-            })
-          : [],
+        // Before the phone is proven, only what this widget conversation typed (its thread): never the
+        // phone's own texts nor the business's answers to whoever holds that number (ADR 048).
+        messages:
+          token.contactId && (token.verified || token.thread)
+            ? await widgetConversation(ctx, {
+                installId: install.id,
+                contactId: token.contactId,
+                since: new Date(token.since),
+                limit: CONVERSATION_LIMIT,
+                ...(token.verified || !token.thread ? {} : { thread: token.thread }),
+              })
+            : [],
       };
       return { success: true as const, data };
     },

@@ -22,9 +22,16 @@ export type VisitorToken = {
    * earlier messages with that number.
    */
   since: number;
+  /**
+   * The conversation this widget started ('text us'): the visitor's own texts carry it, and until the
+   * phone is proven (`verified`) the token shows only those (issue 17, ADR 048).
+   */
+  thread: string | null;
+  /** The visitor entered the code texted to the phone: the business's replies and the phone's texts show. */
+  verified: boolean;
 };
 
-type Payload = { i: number; c: number | null; k: number | null; e: number; s?: number };
+type Payload = { i: number; c: number | null; k: number | null; e: number; s?: number; t?: string; v?: 1 };
 
 const keyOf = (deps: Deps) => deps.secrets.derive('widget-visitor-token');
 const mac = (deps: Deps, payload: string) =>
@@ -32,7 +39,14 @@ const mac = (deps: Deps, payload: string) =>
 
 export function signToken(
   deps: Deps,
-  input: { installId: number; contactId?: number | null; callId?: number | null; since?: Date },
+  input: {
+    installId: number;
+    contactId?: number | null;
+    callId?: number | null;
+    since?: Date;
+    thread?: string | null;
+    verified?: boolean;
+  },
   now = Date.now(),
 ): string {
   const p: Payload = {
@@ -42,6 +56,8 @@ export function signToken(
     e: Math.floor((now + TOKEN_TTL_MS) / 1000),
     s: input.since?.getTime() ?? now,
   };
+  if (input.thread) p.t = input.thread;
+  if (input.verified) p.v = 1;
   const payload = Buffer.from(JSON.stringify(p)).toString('base64url');
   return `v1.${payload}.${mac(deps, payload)}`;
 }
@@ -78,5 +94,42 @@ export function verifyToken(deps: Deps, token: unknown, installId: number, now =
     callId: p.k ?? null,
     expiresAt,
     since: typeof p.s === 'number' ? p.s : expiresAt - TOKEN_TTL_MS,
+    thread: typeof p.t === 'string' && THREAD.test(p.t) ? p.t : null,
+    verified: p.v === 1,
   };
+}
+
+const THREAD = /^[0-9a-f]{16}$/;
+
+/** A new conversation's thread: 16 hex digits (it goes into a LIKE pattern as it is). */
+export const newThread = (): string => crypto.randomBytes(8).toString('hex');
+
+/** Digits of the code texted to the visitor's phone. */
+export const CODE_DIGITS = 6;
+
+/**
+ * The code that proves the phone of a widget conversation: derived from the install, the contact and the
+ * thread under a key of its own, so nothing is stored and any process checks it; a new conversation (a new
+ * thread) has a new code.
+ */
+export function visitorCode(
+  deps: Deps,
+  input: { installId: number; contactId: number; thread: string },
+): string {
+  const mac = crypto
+    .createHmac('sha256', deps.secrets.derive('widget-visitor-code'))
+    .update(`${input.installId}:${input.contactId}:${input.thread}`)
+    .digest();
+  return String(mac.readUInt32BE(0) % 10 ** CODE_DIGITS).padStart(CODE_DIGITS, '0');
+}
+
+/** Whether a code typed by the visitor is the conversation's (digits only; spaces and dashes ignored). */
+export function codeMatches(
+  deps: Deps,
+  input: { installId: number; contactId: number; thread: string },
+  typed: string,
+): boolean {
+  const given = Buffer.from(typed.replace(/[\s-]/g, ''));
+  const expected = Buffer.from(visitorCode(deps, input));
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }

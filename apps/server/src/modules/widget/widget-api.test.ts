@@ -10,7 +10,6 @@ import { ALWAYS_CLOSED, type Telephony, telephonyApp } from '../telephony/testin
 import { signToken } from './token.ts';
 
 let h: Telephony;
-const PUBLIC = 'http://localhost:3000';
 const SITE = 'https://dental.example.test';
 const received: { contactId: number; installId: number | null }[] = [];
 
@@ -71,7 +70,8 @@ describe('GET /v1/config', () => {
       business_name: h.seed.a.business.name,
       widget_type: 3,
       open_now: true,
-      logo: `${PUBLIC}/uploads/installs/${install.id}/logo.png?v=1`,
+      // On the agency's own host (its custom domain), not the platform's (issue 17).
+      logo: `http://calls-a.example.com:3000/uploads/installs/${install.id}/logo.png?v=1`,
       widget_icon: null,
     });
     expect(data.settings.timezone).toBe('UTC');
@@ -315,13 +315,17 @@ describe('text us', () => {
     expect(inbox.statusCode, inbox.body).toBe(200);
     expect(JSON.stringify(inbox.json())).toContain('Do you take new patients?');
 
-    // The confirmation reaches the visitor's phone, from the install's number.
+    // The confirmation and the code that shows the replies in the widget reach the visitor's phone, in
+    // one text from the install's number.
     await h.run(5_000);
     const texts = h.sandbox.phones.get(phone).texts;
     expect(texts).toHaveLength(1);
+    const code = /(\d{6}) is your code/.exec(texts[0]?.body ?? '')?.[1] ?? '';
     expect(texts[0]?.body).toBe(
-      `${h.seed.a.business.name}: thanks for your message! We will reply to you here by text. Reply STOP to opt out.`,
+      `${h.seed.a.business.name}: thanks for your message! We will reply to you here by text. Reply STOP to opt out.\n` +
+        `${code} is your code to see ${h.seed.a.business.name}'s replies in the chat on their website. Did not write to us? Ignore this text.`,
     );
+    expect(res.json().data).toMatchObject({ verified: false, code_sent: true });
 
     // The visitor writes again: another inbound message; no second confirmation.
     const reply = await post(install.key, '/v1/text/reply', { token, message: 'Tomorrow morning ideally' });
@@ -340,7 +344,18 @@ describe('text us', () => {
     await h.run(1_000);
     expect(h.sandbox.phones.get(phone).texts.map((t) => t.body)).toContain('Yes! 9am works.');
 
-    const conv = await get(install.key, `/v1/conversation?token=${encodeURIComponent(token)}`);
+    // Before the code: only what the visitor typed into the widget.
+    const mine = await get(install.key, `/v1/conversation?token=${encodeURIComponent(token)}`);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect((mine.json().data.messages as { body: string }[]).map((m) => m.body)).toEqual([
+      'Do you take new patients?',
+      'Tomorrow morning ideally',
+    ]);
+    // With the code texted to the phone: the whole conversation since the first text.
+    const verified = await post(install.key, '/v1/text/verify', { token, code });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const proven = verified.json().data.token as string;
+    const conv = await get(install.key, `/v1/conversation?token=${encodeURIComponent(proven)}`);
     expect(conv.statusCode, conv.body).toBe(200);
     const msgs = conv.json().data.messages as { direction: string; body: string }[];
     expect(msgs.map((m) => [m.direction, m.body])).toEqual([
@@ -365,9 +380,8 @@ describe('text us', () => {
     const phone = visitorPhone();
     expect((await post(install.key, '/v1/text', { phone, message: 'Hola' })).statusCode).toBe(200);
     await h.run(3_000);
-    expect(h.sandbox.phones.get(phone).texts.map((t) => t.body)).toEqual([
-      'Bright Dental here: we reply within the hour.',
-    ]);
+    const [auto] = h.sandbox.phones.get(phone).texts.map((t) => t.body);
+    expect(auto).toMatch(/^Bright Dental here: we reply within the hour\.\n\d{6} is your code/);
 
     const plain = await textingInstall();
     const es = visitorPhone();
@@ -450,8 +464,11 @@ describe('text us', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json().message).toBe('Too many messages. Please wait a minute and try again.');
     await h.run(2_000);
-    // Five texts in, one confirmation out.
-    expect(h.sandbox.phones.get(phone).texts).toHaveLength(1);
+    // Five texts in, one confirmation out, and codes to see the replies three times a day at most.
+    const out = h.sandbox.phones.get(phone).texts.map((t) => t.body);
+    expect(out).toHaveLength(3);
+    expect(out.filter((b) => b.includes('thanks for your message'))).toHaveLength(1);
+    expect(out.every((b) => /\d{6} is your code/.test(b))).toBe(true);
 
     const bot = visitorPhone();
     const trap = await post(install.key, '/v1/text', {

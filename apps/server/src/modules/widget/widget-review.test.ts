@@ -80,6 +80,78 @@ describe('the visitor token', () => {
     expect(bodies).not.toContain('Are my lab results in?');
   });
 
+  it('shows a visitor only their own widget texts until they enter the code texted to the phone (issue 17)', async () => {
+    const install = await textingInstall();
+    const owner = '+14155553110';
+    const text = async (message: string) => {
+      const res = await post(install.key, '/v1/text', { phone: owner, message });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data).toMatchObject({ verified: false, code_sent: true });
+      return res.json().data.token as string;
+    };
+    const bodiesOf = async (token: string) => {
+      const res = await get(install.key, `/v1/conversation?token=${encodeURIComponent(token)}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data.messages as { body: string }[]).map((m) => m.body);
+    };
+    // Someone types the owner's number into the widget; then the owner texts the business from their
+    // phone, and the business answers; then a second visitor types the same number.
+    const first = await text('First visitor here');
+    await h.run(2000);
+    h.sandbox.phones.sendText(owner, install.number, 'My own private question');
+    await h.run(2000);
+    const [contact] = await rows('select id from contacts where phone = $1', [owner]);
+    const answer = await h.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/chats/contacts/${contact.id}/messages`,
+      headers: bearer(await h.token(h.seed.a.businessAdmin.email)),
+      payload: { body: 'Answer to the owner' },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const second = await text('Second visitor here');
+    await h.run(2000);
+
+    // Each holder sees what they typed, nothing of the phone's own texts, the business's answers or the
+    // other visitor's thread.
+    expect(await bodiesOf(first)).toEqual(['First visitor here']);
+    expect(await bodiesOf(second)).toEqual(['Second visitor here']);
+
+    // The phone's holder has the codes (one per conversation, by SMS) and sees the conversation with one.
+    const codes = h.sandbox.phones
+      .get(owner)
+      .texts.map((t) => /(\d{6}) is your code/.exec(t.body)?.[1])
+      .filter((c): c is string => !!c);
+    expect(codes).toHaveLength(2);
+    const proven = await post(install.key, '/v1/text/verify', { token: first, code: codes[0] });
+    expect(proven.statusCode, proven.body).toBe(200);
+    const all = await bodiesOf(proven.json().data.token);
+    expect(all).toEqual(
+      expect.arrayContaining(['First visitor here', 'My own private question', 'Answer to the owner']),
+    );
+    // One conversation's code does not open another.
+    const crossed = await post(install.key, '/v1/text/verify', { token: second, code: codes[0] });
+    if (codes[0] !== codes[1]) expect(crossed.statusCode).toBe(422);
+
+    // Guessing is bounded per phone: a few wrong codes, then a 429 however many conversations are started.
+    const codesTried: number[] = [];
+    for (let i = 0; i < 5; i++)
+      codesTried.push(
+        (await post(install.key, '/v1/text/verify', { token: second, code: '000000' })).statusCode,
+      );
+    expect(codesTried.slice(0, 3)).toEqual([422, 422, 422]);
+    expect(codesTried).toContain(429);
+    const wrong = await post(install.key, '/v1/text/verify', { token: second, code: '000001' });
+    expect(wrong.statusCode).toBe(429);
+    expect(wrong.json().message).toMatch(/Too many wrong codes/);
+    // A tampered token that claims to be proven is refused.
+    const [v, payload, sig] = second.split('.');
+    const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8'));
+    const forged = `${v}.${Buffer.from(JSON.stringify({ ...claims, v: 1 })).toString('base64url')}.${sig}`;
+    expect((await get(install.key, `/v1/conversation?token=${encodeURIComponent(forged)}`)).statusCode).toBe(
+      401,
+    );
+  });
+
   it('never reaches a request log line (the token in the URL is redacted)', async () => {
     const install = await textingInstall();
     const res = await post(install.key, '/v1/text', { phone: '+14155553102', message: 'Hello' });

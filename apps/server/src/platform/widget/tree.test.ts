@@ -53,6 +53,40 @@ describe('/api/widget', () => {
     expect(byQuery.headers.etag).toBe(etag);
   });
 
+  it('answers the CORS preflight a browser sends before every widget call from another site (issue 17)', async () => {
+    // What Chromium sends before GET /v1/config with X-Install-Key, and before a JSON POST.
+    for (const [url, method, headers] of [
+      ['/api/widget/v1/config', 'GET', 'x-install-key'],
+      ['/api/widget/v1/callback', 'POST', 'content-type,x-install-key'],
+      ['/api/widget/v1/text/reply', 'POST', 'content-type,x-install-key'],
+      ['/api/widget/v1/conversation?token=x', 'GET', 'x-install-key'],
+    ] as const) {
+      const res = await c.t.app.inject({
+        method: 'OPTIONS',
+        url,
+        headers: {
+          origin: SITE,
+          'access-control-request-method': method,
+          'access-control-request-headers': headers,
+        },
+        remoteAddress: '203.0.113.77',
+      });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(204);
+      expect(res.headers['access-control-allow-origin']).toBe(SITE);
+      expect(String(res.headers['access-control-allow-methods'])).toMatch(/POST/);
+      expect(String(res.headers['access-control-allow-headers'])).toMatch(/x-install-key/);
+      expect(String(res.headers['access-control-allow-headers'])).toMatch(/content-type/);
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    }
+    // A path the tree does not have is still no route of ours.
+    const other = await c.t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/login',
+      headers: { origin: SITE, 'access-control-request-method': 'POST' },
+    });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('gives widget routes a visitor of the install in the install business tenant', async () => {
     const res = await get('/api/widget/v1/test-context', { 'x-install-key': KEY });
     expect(res.statusCode, res.body).toBe(200);

@@ -56,7 +56,7 @@ export class RateLimiter {
 /** The largest body a widget request may have, in bytes. */
 export const WIDGET_BODY_LIMIT = 16 * 1024;
 
-const ALLOWED_HEADERS = 'content-type, x-install-key';
+const ALLOWED_HEADERS = 'content-type, x-install-key, accept-language';
 
 function keyOf(request: FastifyRequest): string | undefined {
   const header = request.headers['x-install-key'];
@@ -123,6 +123,12 @@ export async function widgetTree(
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= WIDGET_BODY_LIMIT;
   });
+
+  // The browser's CORS preflight (OPTIONS with Origin, Access-Control-Request-*) comes before every call
+  // from a business's site: X-Install-Key and a JSON body are not "simple". The onRequest hook above
+  // answers it, but Fastify runs a tree's hooks only for a route it has: without this one the preflight
+  // met the root's 404 and the browser blocked every call (issue 17).
+  app.options('/*', { schema: { hide: true } }, (_request, reply) => reply.status(204).send());
 
   for (const routes of opts.routes) await routes(app, deps);
 }
