@@ -383,7 +383,7 @@ describe('e-mail verification', () => {
       const res = await profile(imp.json().access_token, { ...payload, ...extra });
       expect(res.statusCode, res.body).toBe(403);
       expect(res.json().message).toBe(
-        'While acting as another user you cannot change their e-mail address or password.',
+        'While acting as another user you cannot change e-mail addresses or passwords, or send password links.',
       );
     }
     expect(await snapshot(c.t.pool, ['users', 'mail_outbox', 'user_tokens'])).toEqual(before);

@@ -20,7 +20,8 @@ import {
 import { createUser } from '../users/service.ts';
 
 const OWN = 'Change your own e-mail address or password from your profile, with your current password.';
-const IMPERSONATING = 'While acting as another user you cannot change their e-mail address or password.';
+const IMPERSONATING =
+  'While acting as another user you cannot change e-mail addresses or passwords, or send password links.';
 const OWNER = "Only the business owner can change the owner's e-mail address or password.";
 const INVALID_LINK = 'This password reset link is invalid or has expired.';
 const THROTTLED = 'Too many requests. Please wait a minute and try again.';

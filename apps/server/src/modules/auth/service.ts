@@ -26,6 +26,7 @@ import {
   getUser,
   markEmailVerified,
   mergeSettings,
+  refuseImpersonation,
   setPassword,
   type UserRow,
 } from '../users/service.ts';
@@ -181,6 +182,7 @@ async function mailUser(
  * answer takes the same time whether or not the address is known. Managers' "send a reset link" call it.
  */
 export async function requestPasswordReset(ctx: Ctx, input: { email: string }): Promise<void> {
+  refuseImpersonation(ctx);
   const { db, deps } = ctx;
   const user = await findUserByEmail(ctx, input.email);
   if (!user?.active) return;

@@ -215,11 +215,21 @@ async function disabled(db: Tx, ids: number[]): Promise<void> {
 }
 
 /**
+ * An impersonation token never changes an e-mail or a password, and never sends a password link (reset,
+ * invitation resent): 403 `credentials.impersonation` (ADR 050). Asked by `guardCredentials` and by the
+ * modules that send links.
+ */
+export function refuseImpersonation(ctx: Ctx): void {
+  if (ctx.by.kind === 'user' && ctx.by.actor.tokenKind === 'impersonation')
+    throw forbidden('credentials.impersonation');
+}
+
+/**
  * Who may change a user's e-mail or password, the keys to the account (ADR 019). The one place of the
  * rule; `updateUser` and `setPassword` ask it of every path (profile, user management, agencies,
  * businesses, reset links):
- * - an impersonation token never changes the impersonated user's own e-mail or password, not even
- *   through the profile: the person behind it is someone else;
+ * - an impersonation token never changes anyone's e-mail or password, not even the impersonated
+ *   user's own through the profile: the person behind it is someone else (ADR 019, 050);
  * - the caller changes their own only through the profile, which has checked the current password
  *   (`proven`);
  * - within a business, only the owner changes the owner's: a second BusinessAdmin cannot take it over.
@@ -232,8 +242,10 @@ export async function guardCredentials(
   if (ctx.by.kind !== 'user') return;
   const actor = ctx.by.actor;
   const { target } = input;
+  // Whoever the target is (the impersonated user, one of their staff, a business's owner): the person
+  // behind an impersonation token acts with someone else's rights, never with the keys to accounts.
+  refuseImpersonation(ctx);
   if (target.id === actor.userId) {
-    if (actor.tokenKind === 'impersonation') throw forbidden('credentials.impersonation');
     if (!input.proven) throw forbidden('credentials.own');
     return;
   }
@@ -437,6 +449,7 @@ export async function resetLinkTarget(
   input: { id: number; kind: 'business_user' | 'agency_user' },
 ): Promise<{ email: string }> {
   const actor = actingUser(ctx);
+  refuseImpersonation(ctx);
   let target: UserRow;
   if (input.kind === 'business_user') {
     await requireBusinessPage(ctx.db, actor, 'users_page');
