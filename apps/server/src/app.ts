@@ -19,6 +19,7 @@ import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyLetsIn, sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
+import { registerAuthListeners } from './modules/auth/listeners.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { packagesRoutes } from './modules/billing/routes/packages.ts';
 import { plansRoutes } from './modules/billing/routes/plans.ts';
@@ -121,6 +122,8 @@ declare module 'fastify' {
 function plugModules(p: Plugs): void {
   p.queue.register(p.deps.mailer.job);
   p.queue.register(passwordResetRequestJob);
+  // Auth: the link that confirms a new e-mail address (ADR 050).
+  registerAuthListeners(p.events, p.deps);
   p.queue.register(monthlyUsageResetJob);
   // The auth token of a signature check, read once every few seconds per account (every webhook asks).
   const tokens = new Map<string, { at: number; token: Promise<string | null> }>();

@@ -2,7 +2,7 @@
 // link, whoever the target is (ADR 050). Every path that writes a credential or e-mails a link is tried
 // with an impersonation token and must answer 403 and change nothing; the same call without
 // impersonation works (so the 403 comes from the impersonation, not from the call's shape).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, PASSWORD, snapshot, useSuite } from '../../../test/helpers.ts';
 
 const REFUSED =
@@ -138,4 +138,3 @@ describe('an impersonation token never changes credentials of anyone, nor sends 
   });
 });
 
-afterAll(() => undefined);

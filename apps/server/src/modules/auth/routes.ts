@@ -195,8 +195,10 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     },
     async (request) => {
       notImpersonating(request);
-      await verifyEmail(anonymous(request, 'verify-email'), request.body);
-      return ok(request, 'auth.email_verified');
+      const { changedTo } = await verifyEmail(anonymous(request, 'verify-email'), request.body);
+      return changedTo
+        ? ok(request, 'auth.email_changed', { email: changedTo })
+        : ok(request, 'auth.email_verified');
     },
   );
 

@@ -25,10 +25,11 @@ import {
   sql,
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { endCredentialLinks } from '../../platform/auth/links.ts';
+import { endCredentialLinks, endLinks, issueLink, pendingEmailOf } from '../../platform/auth/links.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
 import type { Tx } from '../../platform/db/client.ts';
+import { publish } from '../../platform/events/events.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import {
   actingUser,
@@ -43,9 +44,11 @@ import { agencies } from '../agencies/tables.ts';
 import { audit } from '../audit/service.ts';
 import { businesses } from '../businesses/tables.ts';
 import { findBusinessUser, guardRights, requireBusinessPage, rightsOf } from './business-access.ts';
+import { emailChangeRequested } from './events.ts';
 import { emailTaken, findAgencyUser, findUserRow, type UserRow, userCols } from './queries.ts';
 import { departmentAgents, departments, type UserSettings, users } from './tables.ts';
 
+export { emailChangeRequested };
 export type { UserRow };
 
 export type CreateUserInput = {
@@ -258,10 +261,14 @@ export async function guardCredentials(
   }
 }
 
+/** How long the link that confirms a new address stays valid. */
+const EMAIL_CHANGE_TTL_SECONDS = 7 * 24 * 3600;
+
 /**
  * Changes a user of the context's tenant. A new e-mail must be free (`emailField` names the field of the
- * 422), may only be set by whom `guardCredentials` lets (`proven`: the profile checked the current
- * password), is unconfirmed until a link confirms it, and ends the user's outstanding links; a disabled
+ * 422) and may only be asked for by whom `guardCredentials` lets (`proven`: the profile checked the current
+ * password); it does not replace the address yet: a link goes to the new address and the change happens
+ * when it is followed (`confirmEmailChange`; ADR 050), and the request is in the audit log. A disabled
  * user loses its sessions, and an enable or disable by hand clears a suspension mark, so that a tenant's
  * restore never overrides it.
  */
@@ -283,19 +290,74 @@ export async function updateUser(
       .update(users)
       .set({
         ...rest,
-        ...(email !== undefined ? { email } : {}),
+        // Only the letter case: the same address, no confirmation needed.
+        ...(email !== undefined && !emailChanged ? { email } : {}),
         ...(phone !== undefined ? { phone: staffPhone(phone) } : {}),
-        ...(emailChanged ? { email_verified_at: null } : {}),
         ...(activeChanged ? { active, suspended_by: null } : {}),
         updated_at: new Date(),
       })
       .where(eq(users.id, current.id))
       .returning();
     if (!row) throw notFound();
-    if (emailChanged) await endCredentialLinks(tx.db, row.id);
+    if (emailChanged && email !== undefined) await requestEmailChange(tx, { user: row, email });
     if (activeChanged && !active) await disabled(tx.db, [row.id]);
     return row;
   });
+}
+
+/**
+ * A new address waits for its confirmation: only the newest request counts (older links end), the link goes
+ * to the new address and the old one is told (the auth module's mail, after commit), and the audit log
+ * says who asked, for whom, from which address to which.
+ */
+async function requestEmailChange(ctx: Ctx, input: { user: UserRow; email: string }): Promise<void> {
+  const { user, email } = input;
+  await endLinks(ctx.db, user.id, ['email_change']);
+  const token = await issueLink(ctx.db, {
+    user,
+    purpose: 'email_change',
+    ttlSeconds: EMAIL_CHANGE_TTL_SECONDS,
+    email,
+  });
+  await audit(ctx.db, {
+    action: 'user.email_change_requested',
+    actorId: auditActorId(ctx),
+    agencyId: user.agency_id,
+    businessId: user.business_id,
+    targetUserId: user.id,
+    data: { from: user.email, to: email },
+    ...auditClient(ctx),
+  });
+  publish(ctx, emailChangeRequested, { userId: user.id, token, from: user.email, to: email });
+}
+
+/**
+ * The link sent to a new address was followed: the address becomes the user's, confirmed, unless another
+ * account took it meanwhile (then false, and nothing changes); every other outstanding link ends, and the
+ * log says so. Called by the auth module with the link already spent, in its transaction.
+ */
+export async function confirmEmailChange(
+  ctx: Ctx,
+  input: { userId: number; email: string },
+): Promise<boolean> {
+  const [current] = await ctx.db.select().from(users).where(eq(users.id, input.userId));
+  if (!current) throw notFound();
+  if (await emailTaken(ctx.db, input.email, current.id)) return false;
+  await ctx.db
+    .update(users)
+    .set({ email: input.email, email_verified_at: new Date(), updated_at: new Date() })
+    .where(eq(users.id, current.id));
+  await endCredentialLinks(ctx.db, current.id);
+  await audit(ctx.db, {
+    action: 'user.email_changed',
+    actorId: auditActorId(ctx),
+    agencyId: current.agency_id,
+    businessId: current.business_id,
+    targetUserId: current.id,
+    data: { from: current.email, to: input.email },
+    ...auditClient(ctx),
+  });
+  return true;
 }
 
 /** Enables or disables a user of the context's tenant (a disabled one loses its sessions). */
@@ -486,6 +548,7 @@ export async function loadUser(ctx: Ctx, userId: number): Promise<TUser> {
     last_name: user.last_name,
     email: user.email,
     email_verified: user.email_verified_at !== null,
+    pending_email: await pendingEmailOf(ctx.db, user.id),
     avatar: user.avatar,
     role: user.role,
     role_group: user.role_group,
