@@ -69,7 +69,7 @@ import {
 } from './platform/carrier/platform.ts';
 import { realClock, type SandboxClock } from './platform/carrier/sandbox/clock.ts';
 import { TwilioSandbox } from './platform/carrier/sandbox/sandbox.ts';
-import type { Config } from './platform/config.ts';
+import { type Config, fastifyTrustProxy } from './platform/config.ts';
 import type { Db } from './platform/db/client.ts';
 import type { Deps } from './platform/deps.ts';
 import { createEventBus, type EventBus } from './platform/events/events.ts';
@@ -196,7 +196,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Request lines go through a serializer that keeps secrets in URLs (visitor tokens) out of the logs.
     loggerInstance: logger.child({}, { serializers: { req: requestForLog } }) as FastifyBaseLogger,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
@@ -228,7 +228,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         publicBase: config.publicUrl.origin,
         onError: (err) => logger.warn({ err }, 'sandbox carrier: a request or a TwiML answer failed'),
         transport: inProcessTransport(() => app, {
-          trustProxy: config.trustProxy,
+          trustProxy: config.trustProxy !== false,
           hosts: [config.publicUrl.hostname],
           mainDomain: config.mainDomain,
         }),

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import type { S3Settings } from './s3.ts';
@@ -5,6 +6,54 @@ import type { S3Settings } from './s3.ts';
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+/** An IPv4 or IPv6 address, or a CIDR range of one. */
+function isAddressOrRange(v: string): boolean {
+  const [addr = '', prefix, ...rest] = v.split('/');
+  const family = net.isIP(addr);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY (ADR 050): off; a number of proxies in front (the client is that many hops back in
+ * X-Forwarded-For); or the proxies' addresses and ranges, comma-separated. `true` (trust every hop) lets a
+ * client write its own X-Forwarded-For and choose the address every per-address limit counts: refused.
+ */
+const ZTrustProxy = z
+  .string()
+  .trim()
+  .transform((v, ctx): false | number | string[] => {
+    const lower = v.toLowerCase();
+    if (['', '0', 'false', 'no', 'off'].includes(lower)) return false;
+    if (['true', 'yes', 'on'].includes(lower)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          '"true" would trust every hop, so a client could write its own X-Forwarded-For: set the number of proxies in front (e.g. 1) or their addresses (e.g. 10.0.0.1,10.1.0.0/16)',
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops <= 32) return hops;
+    }
+    const list = v
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean);
+    const bad = list.filter((a) => !isAddressOrRange(a));
+    if (list.length === 0 || bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be off, a number of proxies (1-32) or proxy addresses/CIDR ranges separated by commas; not an address: ${bad.join(', ') || v}`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  });
 
 // Every setting comes from the environment, validated here at start, with a laptop-safe default.
 const ZEnv = z.object({
@@ -32,7 +81,7 @@ const ZEnv = z.object({
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
   DEMO_DATA: bool.optional(),
   MAINTENANCE: bool.default(false),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: ZTrustProxy.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKERS: z.enum(['inline', 'off']).default('inline'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
@@ -92,7 +141,11 @@ export type Config = {
   loginLockSeconds: number;
   demoData: boolean;
   maintenance: boolean;
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-* to believe (Fastify's trustProxy): false; the number of proxies in front; or their
+   * addresses and CIDR ranges (ADR 050). Never "every hop".
+   */
+  trustProxy: false | number | string[];
   logLevel: string;
   /** Whether this process works jobs ('inline') or only enqueues them ('off', for API-only processes). */
   workers: 'inline' | 'off';
@@ -139,6 +192,20 @@ export type Config = {
 };
 
 export class ConfigError extends Error {}
+
+/**
+ * Fastify's trustProxy from TRUST_PROXY. A list of proxies also trusts loopback, where the platform's own
+ * in-process requests (the sandbox carrier's webhooks) and a proxy on the same machine come from. A hop
+ * count is a function: the socket's peer and the next hops-1 addresses of X-Forwarded-For are proxies,
+ * the one before them is the client (Fastify 5 now treats a bare number as "trust nothing").
+ */
+export function fastifyTrustProxy(
+  trust: Config['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (Array.isArray(trust)) return [...trust, 'loopback'];
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return false;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
