@@ -70,7 +70,7 @@ import {
 import { realClock, type SandboxClock } from './platform/carrier/sandbox/clock.ts';
 import { TwilioSandbox } from './platform/carrier/sandbox/sandbox.ts';
 import { type Config, fastifyTrustProxy } from './platform/config.ts';
-import type { Db } from './platform/db/client.ts';
+import { type Db, databaseAnswers } from './platform/db/client.ts';
 import type { Deps } from './platform/deps.ts';
 import { createEventBus, type EventBus } from './platform/events/events.ts';
 import { createFileStore } from './platform/files.ts';
@@ -292,9 +292,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
+  // Up means the database answers: within DB_CONNECT_TIMEOUT_MS, or 503 with the reason (ADR 050).
   app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
-    await db.execute('select 1');
-    return reply.send({ status: 'ok' });
+    if (await databaseAnswers(db, config.dbTimeouts.connectMs)) return reply.send({ status: 'ok' });
+    return reply.status(503).send({ status: 'unavailable', reason: 'database' });
   });
 
   await app.register(

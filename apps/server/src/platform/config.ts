@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import type { DbTimeouts } from './db/client.ts';
 import type { S3Settings } from './s3.ts';
 
 const bool = z
@@ -105,6 +106,9 @@ const ZEnv = z.object({
     .optional(),
   CARRIER_SANDBOX: bool.default(true),
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   INBOUND_BATCHES: z.coerce.number().int().min(1).max(32).default(3),
   STORAGE_DRIVER: z.enum(['local', 's3'], { message: 'STORAGE_DRIVER must be local or s3' }).default('local'),
   S3_ENDPOINT: z.url({ protocol: /^https?$/, message: 'S3_ENDPOINT must be an http(s) URL' }).optional(),
@@ -182,6 +186,8 @@ export type Config = {
   carrierSandbox: boolean;
   /** Connections of each process's PostgreSQL pool (the server's; the CLI uses one). */
   dbPoolSize: number;
+  /** How long the pool waits for a connection, a statement and an idle transaction (ADR 050). */
+  dbTimeouts: DbTimeouts;
   /** Batches of inbound texts written at once per process (ADR 033: each is one transaction). */
   inboundBatches: number;
   /**
@@ -263,6 +269,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     tls: e.TLS ?? publicUrl.protocol === 'https:',
     carrierSandbox: e.CARRIER_SANDBOX,
     dbPoolSize: e.DB_POOL_SIZE,
+    dbTimeouts: {
+      connectMs: e.DB_CONNECT_TIMEOUT_MS,
+      statementMs: e.DB_STATEMENT_TIMEOUT_MS,
+      idleInTransactionMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
     inboundBatches: e.INBOUND_BATCHES,
     s3:
       e.STORAGE_DRIVER === 's3' && e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY

@@ -137,4 +137,3 @@ describe('an impersonation token never changes credentials of anyone, nor sends 
     expect(ok.statusCode, ok.body).toBe(200);
   });
 });
-

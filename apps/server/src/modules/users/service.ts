@@ -48,8 +48,8 @@ import { emailChangeRequested } from './events.ts';
 import { emailTaken, findAgencyUser, findUserRow, type UserRow, userCols } from './queries.ts';
 import { departmentAgents, departments, type UserSettings, users } from './tables.ts';
 
-export { emailChangeRequested };
 export type { UserRow };
+export { emailChangeRequested };
 
 export type CreateUserInput = {
   email: string;
