@@ -345,7 +345,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(sandboxRecordingRoutes, { sandbox });
   // The widget demo page (ADR 039): an install's widget on a page with hostile CSS and script.
   await app.register(widgetDemoRoutes, deps);
-  await app.register(socketTree, { db, hub: realtime, holder });
+  await app.register(socketTree, { db, hub: realtime, holder, events });
 
   // Uploaded and received files: public, unguessable names, never the web app's index.html (ADR 040).
   await storage.serve(app);

@@ -26,7 +26,7 @@ import { clientOf } from '../../platform/http/client.ts';
 import { AppError, forbidden } from '../../platform/http/errors.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
-import { linkHolderContext } from '../../platform/tenancy/context.ts';
+import { inTransaction, linkHolderContext } from '../../platform/tenancy/context.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
 import { RateLimiter } from '../../platform/widget/tree.ts';
 import { domainAvailable } from '../agencies/service.ts';
@@ -97,7 +97,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      await logout(db, actorOf(request));
+      await inTransaction(ctxOf(deps, request), (ctx) => logout(ctx, actorOf(request)));
       return ok(request, 'auth.logged_out');
     },
   );

@@ -28,7 +28,6 @@ import { alias } from 'drizzle-orm/pg-core';
 import { endCredentialLinks, endLinks, issueLink, pendingEmailOf } from '../../platform/auth/links.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
-import type { Tx } from '../../platform/db/client.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import {
@@ -213,8 +212,8 @@ export type UserChanges = Partial<{
  * Ends the sessions of users who were just disabled. The one place of the rule "a disabled user loses
  * its sessions": every way of disabling a user (edit, suspension of its tenant) comes through here.
  */
-async function disabled(db: Tx, ids: number[]): Promise<void> {
-  await revokeSessionsOf(db, ids);
+async function disabled(ctx: Ctx, ids: number[]): Promise<void> {
+  await revokeSessionsOf(ctx, ids);
 }
 
 /**
@@ -300,7 +299,7 @@ export async function updateUser(
       .returning();
     if (!row) throw notFound();
     if (emailChanged && email !== undefined) await requestEmailChange(tx, { user: row, email });
-    if (activeChanged && !active) await disabled(tx.db, [row.id]);
+    if (activeChanged && !active) await disabled(tx, [row.id]);
     return row;
   });
 }
@@ -417,7 +416,7 @@ export async function setPassword(
       .where(scope(tx, userCols, eq(users.id, input.user.id)))
       .returning({ id: users.id });
     if (updated.length === 0) throw notFound();
-    await revokeSessionsOf(tx.db, [input.user.id], input.keepTokenId);
+    await revokeSessionsOf(tx, [input.user.id], input.keepTokenId);
     await endCredentialLinks(tx.db, input.user.id);
     if (input.audit) {
       await audit(tx.db, {
@@ -440,6 +439,8 @@ export async function deleteUser(
   await inTransaction(ctx, async (tx) => {
     const current = await findUserRow(tx, input.id, true);
     if (!current) throw notFound();
+    // Its sessions end first, so that their open sockets close (the rows go with the user).
+    await revokeSessionsOf(tx, [current.id]);
     await tx.db.delete(users).where(eq(users.id, current.id));
     await audit(tx.db, {
       action: input.audit.action,
@@ -476,7 +477,7 @@ export async function suspendTenantUsers(ctx: Ctx, tenant: SuspendingTenant): Pr
       .where(scope(tx, userCols, usersOf(tenant), eq(users.active, true)))
       .returning({ id: users.id });
     const ids = rows.map((r) => r.id);
-    await disabled(tx.db, ids);
+    await disabled(tx, ids);
     return ids;
   });
 }
