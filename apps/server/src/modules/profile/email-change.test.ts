@@ -14,6 +14,14 @@ const send = (token: string | null, method: Method, url: string, payload?: objec
     headers: token ? bearer(token) : {},
     ...(payload ? { payload } : {}),
   });
+/** The caller asks for a new address from the profile, proving the current password. */
+const changeOwnEmail = (token: string, name: [string, string], email: string) =>
+  send(token, 'PUT', '/profile', {
+    first_name: name[0],
+    last_name: name[1],
+    email,
+    current_password: PASSWORD,
+  });
 const signIn = (email: string) => send(null, 'POST', '/login', { email, password: PASSWORD });
 const me = async (token: string) => (await send(token, 'GET', '/profile')).json().data.user;
 
@@ -43,12 +51,7 @@ describe('an e-mail change waits for the new address to confirm it', () => {
   it('from the profile: the old address signs in until the link is followed, then only the new one', async () => {
     const user = c.seed.a.businessUser;
     const token = await c.token(user.email);
-    const res = await send(token, 'PUT', '/profile', {
-      first_name: 'bizuser',
-      last_name: 'A',
-      email: 'bizuser.next@a.test',
-      current_password: PASSWORD,
-    });
+    const res = await changeOwnEmail(token, ['bizuser', 'A'], 'bizuser.next@a.test');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe(
       'We sent a confirmation link to bizuser.next@a.test. Your e-mail address changes once you open it.',
@@ -124,21 +127,15 @@ describe('an e-mail change waits for the new address to confirm it', () => {
   it('an address taken by someone else meanwhile is refused at confirmation, and nothing changes', async () => {
     const owner = c.seed.b.businessAdmin;
     const token = await c.token(owner.email);
-    const res = await send(token, 'PUT', '/profile', {
-      first_name: 'bizadmin',
-      last_name: 'B',
-      email: 'wanted@b.test',
-      current_password: PASSWORD,
-    });
+    const res = await changeOwnEmail(token, ['bizadmin', 'B'], 'wanted@b.test');
     expect(res.statusCode, res.body).toBe(200);
     const [confirm] = await mailsTo('wanted@b.test');
     // Someone else takes the address before the link is followed.
-    const other = await send(await c.token(c.seed.b.businessUser.email), 'PUT', '/profile', {
-      first_name: 'bizuser',
-      last_name: 'B',
-      email: 'wanted@b.test',
-      current_password: PASSWORD,
-    });
+    const other = await changeOwnEmail(
+      await c.token(c.seed.b.businessUser.email),
+      ['bizuser', 'B'],
+      'wanted@b.test',
+    );
     expect(other.statusCode, other.body).toBe(200);
     const [, otherConfirm] = await mailsTo('wanted@b.test');
     expect(

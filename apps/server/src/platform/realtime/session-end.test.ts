@@ -84,6 +84,18 @@ describe('/ws sockets end with their session', () => {
     await t?.close();
   });
 
+  /** Agency A's admin acting as business A's user: the impersonation token and the admin's own. */
+  async function impersonateBusinessUser() {
+    const agencyToken = await login(t.app, seed.a.agencyAdmin.email);
+    const imp = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/impersonate/${seed.a.businessUser.id}`,
+      headers: bearer(agencyToken),
+    });
+    expect(imp.statusCode, imp.body).toBe(200);
+    return { token: imp.json().access_token as string, agencyToken };
+  }
+
   it('a logout closes the socket of that session, and only that one', async () => {
     const user = seed.a.businessUser;
     const ending = await login(t.app, user.email);
@@ -122,14 +134,7 @@ describe('/ws sockets end with their session', () => {
   });
 
   it('the end of an impersonation closes the socket opened with its token', async () => {
-    const agencyToken = await login(t.app, seed.a.agencyAdmin.email);
-    const imp = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/impersonate/${seed.a.businessUser.id}`,
-      headers: bearer(agencyToken),
-    });
-    expect(imp.statusCode, imp.body).toBe(200);
-    const token = imp.json().access_token as string;
+    const { token } = await impersonateBusinessUser();
     const s = track(await connect(url, token));
     const witness = track(await connect(url, await login(t.app, seed.a.businessUser.email)));
     const stop = await t.app.inject({ method: 'DELETE', url: '/api/v1/impersonate', headers: bearer(token) });
@@ -139,13 +144,8 @@ describe('/ws sockets end with their session', () => {
   });
 
   it("the impersonator's logout closes the impersonation's socket too", async () => {
-    const agencyToken = await login(t.app, seed.a.agencyAdmin.email);
-    const imp = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/impersonate/${seed.a.businessUser.id}`,
-      headers: bearer(agencyToken),
-    });
-    const s = track(await connect(url, imp.json().access_token));
+    const { token, agencyToken } = await impersonateBusinessUser();
+    const s = track(await connect(url, token));
     await t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(agencyToken) });
     expect(await closedWithin(s)).toBe(SESSION_ENDED);
   });
