@@ -19,6 +19,7 @@ import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyLetsIn, sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
+import { registerAuthListeners } from './modules/auth/listeners.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { packagesRoutes } from './modules/billing/routes/packages.ts';
 import { plansRoutes } from './modules/billing/routes/plans.ts';
@@ -68,8 +69,8 @@ import {
 } from './platform/carrier/platform.ts';
 import { realClock, type SandboxClock } from './platform/carrier/sandbox/clock.ts';
 import { TwilioSandbox } from './platform/carrier/sandbox/sandbox.ts';
-import type { Config } from './platform/config.ts';
-import type { Db } from './platform/db/client.ts';
+import { type Config, fastifyTrustProxy } from './platform/config.ts';
+import { type Db, databaseAnswers } from './platform/db/client.ts';
 import type { Deps } from './platform/deps.ts';
 import { createEventBus, type EventBus } from './platform/events/events.ts';
 import { createFileStore } from './platform/files.ts';
@@ -124,6 +125,8 @@ declare module 'fastify' {
 function plugModules(p: Plugs): void {
   p.queue.register(p.deps.mailer.job);
   p.queue.register(passwordResetRequestJob);
+  // Auth: the link that confirms a new e-mail address (ADR 050).
+  registerAuthListeners(p.events, p.deps);
   p.queue.register(monthlyUsageResetJob);
   // The auth token of a signature check, read once every few seconds per account (every webhook asks).
   const tokens = new Map<string, { at: number; token: Promise<string | null> }>();
@@ -201,7 +204,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Request lines go through a serializer that keeps secrets in URLs (visitor tokens) out of the logs.
     loggerInstance: logger.child({}, { serializers: { req: requestForLog } }) as FastifyBaseLogger,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
@@ -234,7 +237,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         store: storage,
         onError: (err) => logger.warn({ err }, 'sandbox carrier: a request or a TwiML answer failed'),
         transport: inProcessTransport(() => app, {
-          trustProxy: config.trustProxy,
+          trustProxy: config.trustProxy !== false,
           hosts: [config.publicUrl.hostname],
           mainDomain: config.mainDomain,
         }),
@@ -314,9 +317,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
+  // Up means the database answers: within DB_CONNECT_TIMEOUT_MS, or 503 with the reason (ADR 050).
   app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
-    await db.execute('select 1');
-    return reply.send({ status: 'ok' });
+    if (await databaseAnswers(db, config.dbTimeouts.connectMs)) return reply.send({ status: 'ok' });
+    return reply.status(503).send({ status: 'unavailable', reason: 'database' });
   });
 
   await app.register(
@@ -366,7 +370,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(sandboxRecordingRoutes, { sandbox });
   // The widget demo page (ADR 039): an install's widget on a page with hostile CSS and script.
   await app.register(widgetDemoRoutes, deps);
-  await app.register(socketTree, { db, hub: realtime, holder });
+  await app.register(socketTree, { db, hub: realtime, holder, events });
 
   // Uploaded and received files: public, unguessable names, never the web app's index.html (ADR 040).
   await storage.serve(app);

@@ -500,3 +500,21 @@ export async function expectRefused(
 
 export const row = async (t: TestApp, table: string, id: number) =>
   (await t.pool.query(`select * from ${table} where id = $1`, [id])).rows[0];
+
+/**
+ * Follows the newest link that confirms an e-mail change to `email` (ADR 050: a new address becomes the
+ * user's only then), as its owner would from the mail; answers the verify-email response.
+ */
+export async function confirmEmailChange(t: Pick<TestApp, 'app' | 'pool'>, email: string) {
+  await drainJobs(t);
+  const { rows } = await t.pool.query(
+    `select text from mail_outbox where lower("to") = lower($1) and text like '%/email-verify?token=%'
+      order by id desc limit 1`,
+    [email],
+  );
+  const m = String(rows[0]?.text ?? '').match(/\/email-verify\?token=([A-Za-z0-9_-]+)/);
+  if (!m?.[1]) throw new Error(`no e-mail change link to ${email}`);
+  const res = await t.app.inject({ method: 'POST', url: '/api/v1/verify-email', payload: { token: m[1] } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res;
+}

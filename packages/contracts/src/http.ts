@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   'CONFLICT',
   'BAD_REQUEST',
   'SERVER',
+  /** The database is out of reach or too slow for a moment (503, with Retry-After). */
+  'UNAVAILABLE',
 ] as const;
 export const ZErrorCode = z.enum(ERROR_CODES);
 export type TErrorCode = z.infer<typeof ZErrorCode>;

@@ -57,6 +57,8 @@ export const ZUser = z.object({
   last_name: z.string(),
   email: z.string(),
   email_verified: z.boolean(),
+  /** A new address asked for and not confirmed yet: `email` stays the user's until the link is followed. */
+  pending_email: z.string().nullable().optional(),
   avatar: z.string().nullable(),
   role: z.enum(ROLES),
   role_group: z.enum(ROLE_GROUPS),

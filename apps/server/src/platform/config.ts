@@ -1,10 +1,60 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import type { DbTimeouts } from './db/client.ts';
 import type { S3Settings } from './s3.ts';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+/** An IPv4 or IPv6 address, or a CIDR range of one. */
+function isAddressOrRange(v: string): boolean {
+  const [addr = '', prefix, ...rest] = v.split('/');
+  const family = net.isIP(addr);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY (ADR 050): off; a number of proxies in front (the client is that many hops back in
+ * X-Forwarded-For); or the proxies' addresses and ranges, comma-separated. `true` (trust every hop) lets a
+ * client write its own X-Forwarded-For and choose the address every per-address limit counts: refused.
+ */
+const ZTrustProxy = z
+  .string()
+  .trim()
+  .transform((v, ctx): false | number | string[] => {
+    const lower = v.toLowerCase();
+    if (['', '0', 'false', 'no', 'off'].includes(lower)) return false;
+    if (['true', 'yes', 'on'].includes(lower)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          '"true" would trust every hop, so a client could write its own X-Forwarded-For: set the number of proxies in front (e.g. 1) or their addresses (e.g. 10.0.0.1,10.1.0.0/16)',
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops <= 32) return hops;
+    }
+    const list = v
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean);
+    const bad = list.filter((a) => !isAddressOrRange(a));
+    if (list.length === 0 || bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be off, a number of proxies (1-32) or proxy addresses/CIDR ranges separated by commas; not an address: ${bad.join(', ') || v}`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  });
 
 // Every setting comes from the environment, validated here at start, with a laptop-safe default.
 const ZEnv = z.object({
@@ -32,7 +82,7 @@ const ZEnv = z.object({
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
   DEMO_DATA: bool.optional(),
   MAINTENANCE: bool.default(false),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: ZTrustProxy.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKERS: z.enum(['inline', 'off']).default('inline'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
@@ -60,6 +110,9 @@ const ZEnv = z.object({
   /** Seconds between two passes of the call reconciler (ADR 051); 0 switches the periodic pass off. */
   CALL_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   INBOUND_BATCHES: z.coerce.number().int().min(1).max(32).default(3),
   IMPORT_STALL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   STORAGE_DRIVER: z.enum(['local', 's3'], { message: 'STORAGE_DRIVER must be local or s3' }).default('local'),
@@ -97,7 +150,11 @@ export type Config = {
   loginLockSeconds: number;
   demoData: boolean;
   maintenance: boolean;
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-* to believe (Fastify's trustProxy): false; the number of proxies in front; or their
+   * addresses and CIDR ranges (ADR 050). Never "every hop".
+   */
+  trustProxy: false | number | string[];
   logLevel: string;
   /** Whether this process works jobs ('inline') or only enqueues them ('off', for API-only processes). */
   workers: 'inline' | 'off';
@@ -143,6 +200,8 @@ export type Config = {
   callReconcileSeconds: number;
   /** Connections of each process's PostgreSQL pool (the server's; the CLI uses one). */
   dbPoolSize: number;
+  /** How long the pool waits for a connection, a statement and an idle transaction (ADR 050). */
+  dbTimeouts: DbTimeouts;
   /** Batches of inbound texts written at once per process (ADR 033: each is one transaction). */
   inboundBatches: number;
   /**
@@ -153,6 +212,20 @@ export type Config = {
 };
 
 export class ConfigError extends Error {}
+
+/**
+ * Fastify's trustProxy from TRUST_PROXY. A list of proxies also trusts loopback, where the platform's own
+ * in-process requests (the sandbox carrier's webhooks) and a proxy on the same machine come from. A hop
+ * count is a function: the socket's peer and the next hops-1 addresses of X-Forwarded-For are proxies,
+ * the one before them is the client (Fastify 5 now treats a bare number as "trust nothing").
+ */
+export function fastifyTrustProxy(
+  trust: Config['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (Array.isArray(trust)) return [...trust, 'loopback'];
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return false;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -214,6 +287,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     carrierSandbox: e.CARRIER_SANDBOX,
     callReconcileSeconds: e.CALL_RECONCILE_SECONDS,
     dbPoolSize: e.DB_POOL_SIZE,
+    dbTimeouts: {
+      connectMs: e.DB_CONNECT_TIMEOUT_MS,
+      statementMs: e.DB_STATEMENT_TIMEOUT_MS,
+      idleInTransactionMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
     inboundBatches: e.INBOUND_BATCHES,
     s3:
       e.STORAGE_DRIVER === 's3' && e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY

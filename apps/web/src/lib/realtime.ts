@@ -81,6 +81,9 @@ export function dispatchRealtime(event: RealtimeEvent): void {
   for (const listener of listeners) listener(event);
 }
 
+/** The close code of a socket whose session ended (apps/server platform/realtime/socket.ts). */
+const SESSION_ENDED = 4001;
+
 function socketUrl(): string {
   const { protocol, host } = window.location;
   return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}/ws`;
@@ -114,9 +117,11 @@ export function useRealtime(token: string | null | undefined): void {
           // Not JSON: not ours.
         }
       };
-      socket.onclose = () => {
+      socket.onclose = (e) => {
         socket = null;
-        if (stopped) return;
+        // The session ended (logout elsewhere, password change, impersonation stopped, expiry: ADR 050):
+        // the same token will not open another socket; the next API call signs the user out.
+        if (stopped || e.code === SESSION_ENDED) return;
         timer = window.setTimeout(connect, backoffMs(attempt));
         attempt += 1;
       };

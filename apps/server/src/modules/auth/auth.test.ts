@@ -383,7 +383,7 @@ describe('e-mail verification', () => {
       const res = await profile(imp.json().access_token, { ...payload, ...extra });
       expect(res.statusCode, res.body).toBe(403);
       expect(res.json().message).toBe(
-        'While acting as another user you cannot change their e-mail address or password.',
+        'While acting as another user you cannot change e-mail addresses or passwords, or send password links.',
       );
     }
     expect(await snapshot(c.t.pool, ['users', 'mail_outbox', 'user_tokens'])).toEqual(before);
@@ -401,7 +401,7 @@ describe('e-mail verification', () => {
     expect(await snapshot(c.t.pool, ['users', 'mail_outbox', 'user_tokens'])).toEqual(before);
   });
 
-  it('sends a link to the new address, which verifies it once', async () => {
+  it('sends a link to the new address, which changes the address once', async () => {
     const user = c.seed.a.businessUser;
     const token = await login(c.t.app, user.email);
     expect((await me(token)).email_verified).toBe(true);
@@ -412,26 +412,35 @@ describe('e-mail verification', () => {
       current_password: PASSWORD,
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().message).toBe('We sent a confirmation link to your new e-mail address.');
-    expect(await me(token)).toMatchObject({ email: 'bizuser.new@a.test', email_verified: false });
-    expect(await outboxFor(c.t, user.email)).toHaveLength(0);
+    expect(res.json().message).toBe(
+      'We sent a confirmation link to bizuser.new@a.test. Your e-mail address changes once you open it.',
+    );
+    // Until the link is followed the address stays (ADR 050).
+    expect(await me(token)).toMatchObject({
+      email: user.email,
+      email_verified: true,
+      pending_email: 'bizuser.new@a.test',
+    });
     const mails = await outboxFor(c.t, 'bizuser.new@a.test');
     expect(mails).toHaveLength(1);
-    expect(mails[0].subject).toBe('Confirm your e-mail address for Agency A Calls');
+    expect(mails[0].subject).toBe('Confirm your new e-mail address for Agency A Calls');
     const verifyToken = tokenIn(mails[0].text, 'http://calls-a.example.com:3000/email-verify?token=');
 
     const info = await post(c.t.app, '/userinfo', { token: verifyToken });
     expect(info.json()).toEqual({
       success: true,
-      data: { email: 'bizuser.new@a.test', first_name: 'bizuser', last_name: 'A', purpose: 'verify_email' },
+      data: { email: 'bizuser.new@a.test', first_name: 'bizuser', last_name: 'A', purpose: 'email_change' },
     });
     // A verification token is not a reset token.
     expect((await post(c.t.app, '/token/verify', { token: verifyToken })).statusCode).toBe(422);
 
     const ok = await post(c.t.app, '/verify-email', { token: verifyToken });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json()).toEqual({ success: true, message: 'Your e-mail address has been verified.' });
-    expect((await me(token)).email_verified).toBe(true);
+    expect(ok.json()).toEqual({
+      success: true,
+      message: 'Your e-mail address has been changed to bizuser.new@a.test.',
+    });
+    expect(await me(token)).toMatchObject({ email: 'bizuser.new@a.test', email_verified: true });
     const again = await post(c.t.app, '/verify-email', { token: verifyToken });
     expect(again.statusCode).toBe(422);
     expect(again.json().errors).toEqual({ token: ['This verification link is invalid or has expired.'] });
@@ -456,7 +465,10 @@ describe('e-mail verification', () => {
     });
     const res = await post(c.t.app, '/verify-email', { token: stale });
     expect(res.statusCode).toBe(422);
-    expect((await me(token)).email_verified).toBe(false);
+    expect(await me(token)).toMatchObject({
+      email: 'bizuser.new@a.test',
+      pending_email: 'second-change@a.test',
+    });
   });
 
   it('answers 422 to a bogus token', async () => {

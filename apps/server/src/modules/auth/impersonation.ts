@@ -71,7 +71,7 @@ export async function stopImpersonation(ctx: Ctx): Promise<{ roleGroup: TRoleGro
   return inTransaction(ctx, async (txCtx) => {
     const tx = txCtx.db;
     // An impersonation starts no other, so this ends exactly the impersonation.
-    await revokeToken(tx, actor.tokenId);
+    await revokeToken(txCtx, actor.tokenId);
     await audit(tx, {
       action: 'impersonation.stop',
       actorId: impersonatorId,

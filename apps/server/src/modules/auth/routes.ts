@@ -23,10 +23,10 @@ import { actorOf } from '../../platform/auth/plugin.ts';
 import { logout } from '../../platform/auth/sessions.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
-import { AppError } from '../../platform/http/errors.ts';
+import { AppError, forbidden } from '../../platform/http/errors.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
-import { linkHolderContext } from '../../platform/tenancy/context.ts';
+import { inTransaction, linkHolderContext } from '../../platform/tenancy/context.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
 import { RateLimiter } from '../../platform/widget/tree.ts';
 import { domainAvailable } from '../agencies/service.ts';
@@ -47,6 +47,11 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   const { db } = deps;
   // Nobody is signed in on these routes: sign-in and the e-mailed links find their user themselves.
   const anonymous = (request: FastifyRequest, name: string) => linkHolderContext(deps, name, client(request));
+  // The public credential routes (reset request, reset, e-mail confirmation) called with an impersonation
+  // token are the impersonator's: an impersonation never touches credentials, not even by a link (ADR 050).
+  const notImpersonating = (request: FastifyRequest) => {
+    if (request.actor?.tokenKind === 'impersonation') throw forbidden('credentials.impersonation');
+  };
   await app.register(resetLinkRoutes, deps);
 
   // The public checks that take an e-mail address (is it free; send it a reset link) would tell anyone
@@ -92,7 +97,7 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       },
     },
     async (request) => {
-      await logout(db, actorOf(request));
+      await inTransaction(ctxOf(deps, request), (ctx) => logout(ctx, actorOf(request)));
       return ok(request, 'auth.logged_out');
     },
   );
@@ -128,10 +133,11 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         summary:
           'Send a password reset link (answers the same, in the same time, whether or not the address is known)',
         body: ZPasswordEmailRequest,
-        response: { 200: ZSuccessMessage, 422: ZErrorResponse, 429: ZErrorResponse },
+        response: { 200: ZSuccessMessage, 403: ZErrorResponse, 422: ZErrorResponse, 429: ZErrorResponse },
       },
     },
     async (request) => {
+      notImpersonating(request);
       throttle(request, request.body.email);
       // The same one insert for any address: the job does the lookup and the mail.
       await enqueue(anonymous(request, 'password.email'), passwordResetRequestJob, {
@@ -166,10 +172,11 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         tags: ['auth'],
         summary: 'Choose a new password with a reset token; ends every session of the account',
         body: ZPasswordResetRequest,
-        response: { 200: ZSuccessMessage, 422: ZErrorResponse },
+        response: { 200: ZSuccessMessage, 403: ZErrorResponse, 422: ZErrorResponse },
       },
     },
     async (request) => {
+      notImpersonating(request);
       await resetPassword(anonymous(request, 'password.reset'), request.body);
       return ok(request, 'auth.password_reset');
     },
@@ -183,12 +190,15 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         tags: ['auth'],
         summary: 'Confirm an e-mail address',
         body: ZTokenRequest,
-        response: { 200: ZSuccessMessage, 422: ZErrorResponse },
+        response: { 200: ZSuccessMessage, 403: ZErrorResponse, 422: ZErrorResponse },
       },
     },
     async (request) => {
-      await verifyEmail(anonymous(request, 'verify-email'), request.body);
-      return ok(request, 'auth.email_verified');
+      notImpersonating(request);
+      const { changedTo } = await verifyEmail(anonymous(request, 'verify-email'), request.body);
+      return changedTo
+        ? ok(request, 'auth.email_changed', { email: changedTo })
+        : ok(request, 'auth.email_verified');
     },
   );
 

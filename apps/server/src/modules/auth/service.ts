@@ -22,10 +22,12 @@ import { agencies } from '../agencies/tables.ts';
 import { businesses } from '../businesses/tables.ts';
 import { agencySiteUrl } from '../sites/service.ts';
 import {
+  confirmEmailChange,
   findUserByEmail,
   getUser,
   markEmailVerified,
   mergeSettings,
+  refuseImpersonation,
   setPassword,
   type UserRow,
 } from '../users/service.ts';
@@ -181,6 +183,7 @@ async function mailUser(
  * answer takes the same time whether or not the address is known. Managers' "send a reset link" call it.
  */
 export async function requestPasswordReset(ctx: Ctx, input: { email: string }): Promise<void> {
+  refuseImpersonation(ctx);
   const { db, deps } = ctx;
   const user = await findUserByEmail(ctx, input.email);
   if (!user?.active) return;
@@ -293,24 +296,63 @@ export async function sendEmailVerification(ctx: Ctx, input: { user: UserRow }):
   });
 }
 
-export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<void> {
-  await inTransaction(ctx, async (tx) => {
-    const row = await spendUserToken(tx, input.token, ['verify_email']);
+/**
+ * A link from an e-mail was followed: a `verify_email` link confirms the user's address; an `email_change`
+ * link makes its new address the user's (ADR 050). Answers the new address when it changed.
+ */
+export async function verifyEmail(ctx: Ctx, input: { token: string }): Promise<{ changedTo: string | null }> {
+  const result = await inTransaction(ctx, async (tx) => {
+    const row = await spendUserToken(tx, input.token, ['verify_email', 'email_change']);
+    if (row?.token.purpose === 'email_change' && row.token.email) {
+      // Taken by another account meanwhile: the link is spent all the same (the change cannot happen).
+      const changed = await confirmEmailChange(tx, { userId: row.user.id, email: row.token.email });
+      return { changedTo: row.token.email, taken: !changed };
+    }
     // A link sent to an address the user has since changed no longer verifies anything (the change ended
     // it already; this is the second lock on that door).
     if (!row || row.token.email?.toLowerCase() !== row.user.email.toLowerCase()) {
       throw invalid('token', 'auth.verify_token_invalid');
     }
     await markEmailVerified(tx, { id: row.user.id });
+    return { changedTo: null, taken: false };
+  });
+  if (result.taken) throw invalid('token', 'auth.email_change_taken');
+  return { changedTo: result.changedTo };
+}
+
+/**
+ * A user's e-mail is to change (users' `emailChangeRequested`): the link goes to the new address, and the
+ * old one is told, without a link, so that a change the owner did not ask for does not go unnoticed.
+ */
+export async function mailEmailChange(
+  ctx: Ctx,
+  input: { userId: number; token: string; from: string; to: string },
+): Promise<void> {
+  const user = await getUser(ctx, input.userId);
+  if (!user) return;
+  const site = await siteFor(ctx.deps, user);
+  const lang = langOf(user);
+  const texts = { name: nameOf(user), site: site.title, email: input.to };
+  await mailUser(ctx, { ...user, email: input.to }, site, {
+    subject: translate('mail.email_change_subject', lang, texts),
+    text: translate('mail.email_change_body', lang, {
+      ...texts,
+      link: `${site.url}/email-verify?token=${input.token}`,
+    }),
+  });
+  await mailUser(ctx, { ...user, email: input.from }, site, {
+    subject: translate('mail.email_change_notice_subject', lang, texts),
+    text: translate('mail.email_change_notice_body', lang, texts),
   });
 }
 
 /** Who a reset, invitation or verification link is for, so that its screen can greet them. */
 export async function userInfo(ctx: Ctx, input: { token: string }) {
-  const row = await findUserToken(ctx, input.token, [...PASSWORD_LINKS, 'verify_email']);
+  const row = await findUserToken(ctx, input.token, [...PASSWORD_LINKS, 'verify_email', 'email_change']);
   if (!row) throw invalid('token', 'auth.reset_token_invalid');
   return {
-    email: row.user.email,
+    // A change's link greets the user at the address it confirms.
+    email: row.token.purpose === 'email_change' ? (row.token.email ?? row.user.email) : row.user.email,
     first_name: row.user.first_name,
     last_name: row.user.last_name,
     purpose: row.token.purpose,

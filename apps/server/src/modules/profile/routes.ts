@@ -59,7 +59,9 @@ export const profileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       const lang = request.body.language ?? request.lang;
       return {
         success: true as const,
-        message: translate(emailChanged ? 'profile.verification_sent' : 'profile.updated', lang),
+        message: emailChanged
+          ? translate('profile.email_change_sent', lang, { email: request.body.email })
+          : translate('profile.updated', lang),
         data: { user },
       };
     },

@@ -2,7 +2,6 @@ import type { TSettingRequest, TUpdateProfileRequest } from '@stn/contracts/prof
 import { verifyPassword } from '../../platform/auth/passwords.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
 import { actingUser, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
-import { sendEmailVerification } from '../auth/service.ts';
 import { unreadTotalOfUser } from '../chats/service.ts';
 import { openInstallWizard } from '../installs/service.ts';
 import { supportWidgetKey } from '../support/service.ts';
@@ -57,7 +56,7 @@ export async function impersonator(ctx: Ctx) {
 /**
  * Updates the caller's own profile. A new password or e-mail needs the current password (so an
  * impersonator cannot take the account over); a new password ends every other session; a new e-mail must
- * be unique and is confirmed by a link.
+ * be unique and becomes the user's only once the link sent to it is followed (users' updateUser, ADR 050).
  */
 export async function updateProfile(
   ctx: Ctx,
@@ -78,8 +77,13 @@ export async function updateProfile(
     }
   }
   const password = input.password;
-  const updated = await inTransaction(ctx, async (tx) => {
-    const row = await updateUser(tx, {
+  await inTransaction(ctx, async (tx) => {
+    // The password first: a new password ends every outstanding link, and the e-mail change's link is
+    // issued after it (ADR 050).
+    // Every other session ends; this one stays.
+    if (password !== undefined)
+      await setPassword(tx, { user, password, keepTokenId: actor.tokenId, proven: true });
+    await updateUser(tx, {
       id: user.id,
       proven: true,
       set: {
@@ -90,12 +94,7 @@ export async function updateProfile(
         ...(input.language ? { settings: { ...user.settings, language: input.language } } : {}),
       },
     });
-    // Every other session ends; this one stays.
-    if (password !== undefined)
-      await setPassword(tx, { user, password, keepTokenId: actor.tokenId, proven: true });
-    return row;
   });
-  if (emailChanged) await sendEmailVerification(ctx, { user: updated });
   return { emailChanged };
 }
 

@@ -2,6 +2,7 @@ import { ZAgencyUserResponse } from '@stn/contracts/businesses';
 import { describe, expect, it } from 'vitest';
 import {
   bearer,
+  confirmEmailChange,
   expect403,
   expectCrossTenant404,
   login,
@@ -141,6 +142,8 @@ describe('PUT /v1/agency/users/{id}', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('User updated successfully.');
+    // The new address is the user's once its link is followed (ADR 050).
+    await confirmEmailChange(c.t, 'renamed@a.test');
     expect(await row(c.t, 'users', u.id)).toMatchObject({
       email: 'renamed@a.test',
       first_name: 'Rita',

@@ -3,6 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   addBusinessUser,
   bearer,
+  confirmEmailChange,
   expect422,
   expectCrossTenant404,
   login,
@@ -480,6 +481,8 @@ describe('PUT /v1/businesses/users/{id}', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().message).toBe('User updated successfully.');
+    // The new address is the user's once its link is followed (ADR 050).
+    await confirmEmailChange(c.t, 'edited@a.test');
     const [row] = await rows(c.t, 'select * from users where id = $1', [u.id]);
     expect(row).toMatchObject({
       first_name: 'Eddie',
@@ -491,7 +494,7 @@ describe('PUT /v1/businesses/users/{id}', () => {
     });
   });
 
-  it('a changed e-mail must be verified again; an unchanged one stays verified', async () => {
+  it('a changed e-mail waits for its confirmation; an unchanged one stays verified', async () => {
     const u = await addBusinessUser(c.t, c.seed.a.business.id, 'verify-me@a.test', '3');
     await c.t.pool.query('update users set email_verified_at = now() where id = $1', [u.id]);
     const verifiedAt = async () =>
@@ -505,7 +508,14 @@ describe('PUT /v1/businesses/users/{id}', () => {
       email: 'verify-new@a.test',
     });
     expect(changed.statusCode, changed.body).toBe(200);
-    expect(await verifiedAt()).toBeNull();
+    expect(await verifiedAt()).not.toBeNull();
+    expect((await rows(c.t, 'select email from users where id = $1', [u.id]))[0].email).toBe(
+      'verify-me@a.test',
+    );
+    await confirmEmailChange(c.t, 'verify-new@a.test');
+    expect((await rows(c.t, 'select email from users where id = $1', [u.id]))[0].email).toBe(
+      'verify-new@a.test',
+    );
   });
 
   it("refuses a taken e-mail, changing one's own rights, and demoting the owner", async () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, expect422, login, rows, snapshot, useSuite } from '../../../test/helpers.ts';
+import {
+  bearer,
+  confirmEmailChange,
+  expect422,
+  login,
+  rows,
+  snapshot,
+  useSuite,
+} from '../../../test/helpers.ts';
 
 const c = useSuite();
 const base = '/api/v1/users';
@@ -113,6 +121,8 @@ describe('global users: SuperAdmin only', () => {
       role: 'SuperAdmin',
     });
     expect(res.statusCode, res.body).toBe(200);
+    // The new address is the user's once its link is followed (ADR 050).
+    await confirmEmailChange(c.t, 'ada.l@main.test');
     const [row] = await rows(c.t, 'select last_name, email, role from users where id = $1', [id]);
     expect(row).toEqual({ last_name: 'Lovelace', email: 'ada.l@main.test', role: 'SuperAdmin' });
 
@@ -150,7 +160,7 @@ describe('global users: SuperAdmin only', () => {
     );
   });
 
-  it('a changed e-mail must be verified again; an unchanged one stays verified', async () => {
+  it('a changed e-mail waits for its confirmation; an unchanged one stays verified', async () => {
     const created = await c.api.post(await sa(), base, newAdmin({ email: 'grace@main.test' }));
     expect(created.statusCode, created.body).toBe(200);
     const id = created.json().data.id;
@@ -170,7 +180,12 @@ describe('global users: SuperAdmin only', () => {
       role: 'Admin',
     });
     expect(changed.statusCode, changed.body).toBe(200);
-    expect(await verifiedAt()).toBeNull();
+    const emailOf = async () => (await rows(c.t, 'select email from users where id = $1', [id]))[0].email;
+    expect(await emailOf()).toBe('grace@main.test');
+    expect(await verifiedAt()).not.toBeNull();
+    await confirmEmailChange(c.t, 'grace.h@main.test');
+    expect(await emailOf()).toBe('grace.h@main.test');
+    expect(await verifiedAt()).not.toBeNull();
   });
 
   it('deletes another platform user with an audit entry', async () => {

@@ -25,10 +25,10 @@ import {
   sql,
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { endCredentialLinks } from '../../platform/auth/links.ts';
+import { endCredentialLinks, endLinks, issueLink, pendingEmailOf } from '../../platform/auth/links.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
-import type { Tx } from '../../platform/db/client.ts';
+import { publish } from '../../platform/events/events.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import {
   actingUser,
@@ -43,10 +43,12 @@ import { agencies } from '../agencies/tables.ts';
 import { audit } from '../audit/service.ts';
 import { businesses } from '../businesses/tables.ts';
 import { findBusinessUser, guardRights, requireBusinessPage, rightsOf } from './business-access.ts';
+import { emailChangeRequested } from './events.ts';
 import { emailTaken, findAgencyUser, findUserRow, type UserRow, userCols } from './queries.ts';
 import { departmentAgents, departments, type UserSettings, users } from './tables.ts';
 
 export type { UserRow };
+export { emailChangeRequested };
 
 export type CreateUserInput = {
   email: string;
@@ -210,16 +212,26 @@ export type UserChanges = Partial<{
  * Ends the sessions of users who were just disabled. The one place of the rule "a disabled user loses
  * its sessions": every way of disabling a user (edit, suspension of its tenant) comes through here.
  */
-async function disabled(db: Tx, ids: number[]): Promise<void> {
-  await revokeSessionsOf(db, ids);
+async function disabled(ctx: Ctx, ids: number[]): Promise<void> {
+  await revokeSessionsOf(ctx, ids);
+}
+
+/**
+ * An impersonation token never changes an e-mail or a password, and never sends a password link (reset,
+ * invitation resent): 403 `credentials.impersonation` (ADR 050). Asked by `guardCredentials` and by the
+ * modules that send links.
+ */
+export function refuseImpersonation(ctx: Ctx): void {
+  if (ctx.by.kind === 'user' && ctx.by.actor.tokenKind === 'impersonation')
+    throw forbidden('credentials.impersonation');
 }
 
 /**
  * Who may change a user's e-mail or password, the keys to the account (ADR 019). The one place of the
  * rule; `updateUser` and `setPassword` ask it of every path (profile, user management, agencies,
  * businesses, reset links):
- * - an impersonation token never changes the impersonated user's own e-mail or password, not even
- *   through the profile: the person behind it is someone else;
+ * - an impersonation token never changes anyone's e-mail or password, not even the impersonated
+ *   user's own through the profile: the person behind it is someone else (ADR 019, 050);
  * - the caller changes their own only through the profile, which has checked the current password
  *   (`proven`);
  * - within a business, only the owner changes the owner's: a second BusinessAdmin cannot take it over.
@@ -232,8 +244,10 @@ export async function guardCredentials(
   if (ctx.by.kind !== 'user') return;
   const actor = ctx.by.actor;
   const { target } = input;
+  // Whoever the target is (the impersonated user, one of their staff, a business's owner): the person
+  // behind an impersonation token acts with someone else's rights, never with the keys to accounts.
+  refuseImpersonation(ctx);
   if (target.id === actor.userId) {
-    if (actor.tokenKind === 'impersonation') throw forbidden('credentials.impersonation');
     if (!input.proven) throw forbidden('credentials.own');
     return;
   }
@@ -246,10 +260,14 @@ export async function guardCredentials(
   }
 }
 
+/** How long the link that confirms a new address stays valid. */
+const EMAIL_CHANGE_TTL_SECONDS = 7 * 24 * 3600;
+
 /**
  * Changes a user of the context's tenant. A new e-mail must be free (`emailField` names the field of the
- * 422), may only be set by whom `guardCredentials` lets (`proven`: the profile checked the current
- * password), is unconfirmed until a link confirms it, and ends the user's outstanding links; a disabled
+ * 422) and may only be asked for by whom `guardCredentials` lets (`proven`: the profile checked the current
+ * password); it does not replace the address yet: a link goes to the new address and the change happens
+ * when it is followed (`confirmEmailChange`; ADR 050), and the request is in the audit log. A disabled
  * user loses its sessions, and an enable or disable by hand clears a suspension mark, so that a tenant's
  * restore never overrides it.
  */
@@ -271,19 +289,74 @@ export async function updateUser(
       .update(users)
       .set({
         ...rest,
-        ...(email !== undefined ? { email } : {}),
+        // Only the letter case: the same address, no confirmation needed.
+        ...(email !== undefined && !emailChanged ? { email } : {}),
         ...(phone !== undefined ? { phone: staffPhone(phone) } : {}),
-        ...(emailChanged ? { email_verified_at: null } : {}),
         ...(activeChanged ? { active, suspended_by: null } : {}),
         updated_at: new Date(),
       })
       .where(eq(users.id, current.id))
       .returning();
     if (!row) throw notFound();
-    if (emailChanged) await endCredentialLinks(tx.db, row.id);
-    if (activeChanged && !active) await disabled(tx.db, [row.id]);
+    if (emailChanged && email !== undefined) await requestEmailChange(tx, { user: row, email });
+    if (activeChanged && !active) await disabled(tx, [row.id]);
     return row;
   });
+}
+
+/**
+ * A new address waits for its confirmation: only the newest request counts (older links end), the link goes
+ * to the new address and the old one is told (the auth module's mail, after commit), and the audit log
+ * says who asked, for whom, from which address to which.
+ */
+async function requestEmailChange(ctx: Ctx, input: { user: UserRow; email: string }): Promise<void> {
+  const { user, email } = input;
+  await endLinks(ctx.db, user.id, ['email_change']);
+  const token = await issueLink(ctx.db, {
+    user,
+    purpose: 'email_change',
+    ttlSeconds: EMAIL_CHANGE_TTL_SECONDS,
+    email,
+  });
+  await audit(ctx.db, {
+    action: 'user.email_change_requested',
+    actorId: auditActorId(ctx),
+    agencyId: user.agency_id,
+    businessId: user.business_id,
+    targetUserId: user.id,
+    data: { from: user.email, to: email },
+    ...auditClient(ctx),
+  });
+  publish(ctx, emailChangeRequested, { userId: user.id, token, from: user.email, to: email });
+}
+
+/**
+ * The link sent to a new address was followed: the address becomes the user's, confirmed, unless another
+ * account took it meanwhile (then false, and nothing changes); every other outstanding link ends, and the
+ * log says so. Called by the auth module with the link already spent, in its transaction.
+ */
+export async function confirmEmailChange(
+  ctx: Ctx,
+  input: { userId: number; email: string },
+): Promise<boolean> {
+  const [current] = await ctx.db.select().from(users).where(eq(users.id, input.userId));
+  if (!current) throw notFound();
+  if (await emailTaken(ctx.db, input.email, current.id)) return false;
+  await ctx.db
+    .update(users)
+    .set({ email: input.email, email_verified_at: new Date(), updated_at: new Date() })
+    .where(eq(users.id, current.id));
+  await endCredentialLinks(ctx.db, current.id);
+  await audit(ctx.db, {
+    action: 'user.email_changed',
+    actorId: auditActorId(ctx),
+    agencyId: current.agency_id,
+    businessId: current.business_id,
+    targetUserId: current.id,
+    data: { from: current.email, to: input.email },
+    ...auditClient(ctx),
+  });
+  return true;
 }
 
 /** Enables or disables a user of the context's tenant (a disabled one loses its sessions). */
@@ -343,7 +416,7 @@ export async function setPassword(
       .where(scope(tx, userCols, eq(users.id, input.user.id)))
       .returning({ id: users.id });
     if (updated.length === 0) throw notFound();
-    await revokeSessionsOf(tx.db, [input.user.id], input.keepTokenId);
+    await revokeSessionsOf(tx, [input.user.id], input.keepTokenId);
     await endCredentialLinks(tx.db, input.user.id);
     if (input.audit) {
       await audit(tx.db, {
@@ -366,6 +439,8 @@ export async function deleteUser(
   await inTransaction(ctx, async (tx) => {
     const current = await findUserRow(tx, input.id, true);
     if (!current) throw notFound();
+    // Its sessions end first, so that their open sockets close (the rows go with the user).
+    await revokeSessionsOf(tx, [current.id]);
     await tx.db.delete(users).where(eq(users.id, current.id));
     await audit(tx.db, {
       action: input.audit.action,
@@ -402,7 +477,7 @@ export async function suspendTenantUsers(ctx: Ctx, tenant: SuspendingTenant): Pr
       .where(scope(tx, userCols, usersOf(tenant), eq(users.active, true)))
       .returning({ id: users.id });
     const ids = rows.map((r) => r.id);
-    await disabled(tx.db, ids);
+    await disabled(tx, ids);
     return ids;
   });
 }
@@ -437,6 +512,7 @@ export async function resetLinkTarget(
   input: { id: number; kind: 'business_user' | 'agency_user' },
 ): Promise<{ email: string }> {
   const actor = actingUser(ctx);
+  refuseImpersonation(ctx);
   let target: UserRow;
   if (input.kind === 'business_user') {
     await requireBusinessPage(ctx.db, actor, 'users_page');
@@ -473,6 +549,7 @@ export async function loadUser(ctx: Ctx, userId: number): Promise<TUser> {
     last_name: user.last_name,
     email: user.email,
     email_verified: user.email_verified_at !== null,
+    pending_email: await pendingEmailOf(ctx.db, user.id),
     avatar: user.avatar,
     role: user.role,
     role_group: user.role_group,

@@ -1,7 +1,7 @@
 // The links e-mailed to a user (password reset, invitation, e-mail verification, unsubscribe) live here,
 // below every module, like the sessions: modules/auth issues and reads them, modules/users ends them when
 // the e-mail or the password they were sent for changes, and neither imports the other (ADR 019).
-import { and, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { type LinkPurpose, userTokens } from './tables.ts';
 import { hashToken, newToken } from './tokens.ts';
@@ -97,4 +97,25 @@ export async function linksSentSince(db: Tx, userId: number, purpose: LinkPurpos
       and(eq(userTokens.user_id, userId), eq(userTokens.purpose, purpose), gt(userTokens.created_at, since)),
     );
   return row?.n ?? 0;
+}
+
+/**
+ * The address a user asked to change to and has not confirmed yet (the newest live `email_change` link),
+ * or null (ADR 050).
+ */
+export async function pendingEmailOf(db: Tx, userId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ email: userTokens.email })
+    .from(userTokens)
+    .where(
+      and(
+        eq(userTokens.user_id, userId),
+        eq(userTokens.purpose, 'email_change'),
+        isNull(userTokens.used_at),
+        or(isNull(userTokens.expires_at), gt(userTokens.expires_at, sql`now()`)),
+      ),
+    )
+    .orderBy(desc(userTokens.id))
+    .limit(1);
+  return row?.email ?? null;
 }

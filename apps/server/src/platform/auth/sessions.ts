@@ -1,7 +1,10 @@
 // Sessions (bearer tokens) live here, below every module: sign-in and impersonation (modules/auth) issue
 // them, user management (modules/users) ends them, and neither has to import the other.
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Tx } from '../db/client.ts';
+import { defineEvent, publish } from '../events/events.ts';
+import type { Ctx } from '../tenancy/context.ts';
 import type { Actor } from './actor.ts';
 import { authTokens } from './tables.ts';
 import { hashToken, newToken } from './tokens.ts';
@@ -52,22 +55,32 @@ export async function sessionExpiresAt(db: Tx, tokenId: number): Promise<Date | 
   return row?.expires_at;
 }
 
+/**
+ * Sessions ended (logout, password change, impersonation stopped, user disabled or deleted), published
+ * after commit: the realtime hub closes the sockets opened with them, in every process (ADR 050).
+ */
+export const sessionsEnded = defineEvent('auth.sessions_ended', z.object({ tokenIds: z.array(z.number()) }));
+
+function ended(ctx: Ctx, tokenIds: number[]): void {
+  if (tokenIds.length > 0) publish(ctx, sessionsEnded, { tokenIds });
+}
+
 /** Ends the session; an impersonation's logout ends the session it was started from too. */
-export async function logout(db: Tx, actor: Actor): Promise<void> {
+export async function logout(ctx: Ctx, actor: Actor): Promise<void> {
   const ids = [actor.tokenId];
   if (actor.tokenKind === 'impersonation') {
-    const [row] = await db
+    const [row] = await ctx.db
       .select({ parent: authTokens.parent_token_id })
       .from(authTokens)
       .where(eq(authTokens.id, actor.tokenId));
     if (row?.parent) ids.push(row.parent);
   }
-  for (const id of ids) await revokeToken(db, id);
+  for (const id of ids) await revokeToken(ctx, id);
 }
 
 /** Ends one session and the impersonations started from it. */
-export async function revokeToken(db: Tx, tokenId: number): Promise<void> {
-  await db
+export async function revokeToken(ctx: Ctx, tokenId: number): Promise<void> {
+  const rows = await ctx.db
     .update(authTokens)
     .set({ revoked_at: new Date() })
     .where(
@@ -75,16 +88,21 @@ export async function revokeToken(db: Tx, tokenId: number): Promise<void> {
         or(eq(authTokens.id, tokenId), eq(authTokens.parent_token_id, tokenId)),
         isNull(authTokens.revoked_at),
       ),
-    );
+    )
+    .returning({ id: authTokens.id });
+  ended(
+    ctx,
+    rows.map((r) => r.id),
+  );
 }
 
 /**
  * Ends every session of these users, and every impersonation they started, optionally keeping one
  * session (the caller's own, after a password change from the profile).
  */
-export async function revokeSessionsOf(db: Tx, userIds: number[], keepTokenId?: number): Promise<number> {
+export async function revokeSessionsOf(ctx: Ctx, userIds: number[], keepTokenId?: number): Promise<number> {
   if (userIds.length === 0) return 0;
-  const rows = await db
+  const rows = await ctx.db
     .update(authTokens)
     .set({ revoked_at: new Date() })
     .where(
@@ -95,5 +113,9 @@ export async function revokeSessionsOf(db: Tx, userIds: number[], keepTokenId?: 
       ),
     )
     .returning({ id: authTokens.id });
+  ended(
+    ctx,
+    rows.map((r) => r.id),
+  );
   return rows.length;
 }

@@ -30,8 +30,11 @@ export const authTokens = pgTable(
   (t) => [uniqueIndex('auth_tokens_hash_uq').on(t.token_hash), index('auth_tokens_user_idx').on(t.user_id)],
 );
 
-/** What an e-mailed link is for; `unsubscribe` is a standing link, the others are used once. */
-export type LinkPurpose = 'password_reset' | 'verify_email' | 'invitation' | 'unsubscribe';
+/**
+ * What an e-mailed link is for; `unsubscribe` is a standing link, the others are used once.
+ * `email_change` carries a new address (in `email`) that becomes the user's only once it is followed.
+ */
+export type LinkPurpose = 'password_reset' | 'verify_email' | 'invitation' | 'unsubscribe' | 'email_change';
 
 /** One-time (or, for unsubscribe, standing) tokens sent by e-mail; stored hashed. */
 export const userTokens = pgTable(
@@ -45,7 +48,7 @@ export const userTokens = pgTable(
     agency_id: integer('agency_id'),
     business_id: integer('business_id'),
     purpose: text('purpose').$type<LinkPurpose>().notNull(),
-    /** For verify_email: the address being confirmed. */
+    /** For verify_email: the address being confirmed; for email_change: the new address. */
     email: text('email'),
     expires_at: timestamp('expires_at', { withTimezone: true }),
     used_at: timestamp('used_at', { withTimezone: true }),

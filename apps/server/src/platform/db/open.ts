@@ -22,14 +22,17 @@ export async function openDatabase(
     url = embedded.url('app');
     stopEmbedded = embedded.stop;
   }
-  const { db, pool } = createDb(url, poolSize);
+  // Migrations may run long (an index on a big table): they get a pool of their own, without timeouts.
+  const migrating = createDb(url, 1);
   try {
-    await runMigrations(db);
+    await runMigrations(migrating.db);
   } catch (err) {
-    await pool.end().catch(() => undefined);
+    await migrating.pool.end().catch(() => undefined);
     await stopEmbedded();
     throw err;
   }
+  await migrating.pool.end().catch(() => undefined);
+  const { db, pool } = createDb(url, poolSize, config.dbTimeouts);
   return {
     db,
     pool,

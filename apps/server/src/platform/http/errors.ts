@@ -3,9 +3,13 @@ import type { TErrorCode } from '@stn/contracts/http';
 import { fieldMessage as localisedFieldMessage, translate } from '@stn/contracts/i18n';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/client.ts';
 
-/** The codes a service may throw; SERVER is only ever the handler's own answer to an unexpected error. */
-export type ErrorCode = Exclude<TErrorCode, 'SERVER'>;
+/**
+ * The codes a service may throw; SERVER and UNAVAILABLE are only ever the handler's own answers (to an
+ * unexpected error, to the database out of reach).
+ */
+export type ErrorCode = Exclude<TErrorCode, 'SERVER' | 'UNAVAILABLE'>;
 
 const STATUS: Record<ErrorCode, number> = {
   VALIDATION: 422,
@@ -113,6 +117,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply
         .status(422)
         .send({ success: false, code: 'VALIDATION', message: translate('validation.out_of_range', lang) });
+    }
+    // The database out of reach or too slow (its timeouts, ADR 050): the service is down for a moment,
+    // which a client may retry; not a fault of the request.
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({
+          success: false,
+          code: 'UNAVAILABLE',
+          message: translate('errors.unavailable', lang),
+          request_id: request.id,
+        });
     }
     const status = error.statusCode ?? 500;
     if (status === 429)

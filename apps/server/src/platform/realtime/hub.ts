@@ -25,6 +25,8 @@ export const channel = {
   agency: (id: number) => `agency:${id}`,
   /** A call's progress, for the website widget's visitor who asked for it (never a user's socket). */
   call: (id: number) => `call:${id}`,
+  /** A session's own channel: told when the session ends, so that its sockets close (never user data). */
+  session: (tokenId: number) => `session:${tokenId}`,
   /** A contact's conversation with one install, for the widget's visitor (never a user's socket). */
   widgetConversation: (installId: number, contactId: number) => `widget:${installId}:${contactId}`,
 };

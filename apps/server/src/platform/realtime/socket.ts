@@ -4,10 +4,16 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { resolveActor, type SessionHolder } from '../auth/plugin.ts';
+import { sessionsEnded } from '../auth/sessions.ts';
 import type { Db } from '../db/client.ts';
-import { channelsOf, type Hub } from './hub.ts';
+import type { EventBus } from '../events/events.ts';
+import { channel, channelsOf, type Hub } from './hub.ts';
 
 const SUBPROTOCOL = 'bearer';
+/** The close code of a socket whose session ended or expired (the web app does not reconnect with it). */
+export const SESSION_ENDED = 4001;
+/** setTimeout's longest delay; a session expiring later is checked again then. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -24,8 +30,14 @@ function tokenOf(request: FastifyRequest): string | undefined {
 
 export async function socketTree(
   app: FastifyInstance,
-  opts: { db: Db; hub: Hub; holder: SessionHolder },
+  opts: { db: Db; hub: Hub; holder: SessionHolder; events: EventBus },
 ): Promise<void> {
+  // A session ended in any process (ADR 050): its sockets, in every process, hear it on the session's
+  // channel (through Redis when REDIS_URL is set) and close.
+  opts.events.on(sessionsEnded, async ({ tokenIds }) => {
+    await Promise.all(tokenIds.map((id) => opts.hub.publish(channel.session(id), { type: 'session_ended' })));
+  });
+
   await app.register(websocket, {
     options: {
       maxPayload: 64 * 1024,
@@ -54,7 +66,21 @@ export async function socketTree(
       const unsubscribe = opts.hub.subscribe(channels, (message) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       });
-      socket.on('close', unsubscribe);
+      // The socket lives no longer than its session: closed when the session ends or expires.
+      const end = () => socket.close(SESSION_ENDED, 'session ended');
+      const unsubscribeSession = opts.hub.subscribe([channel.session(actor.tokenId)], end);
+      let expiry: NodeJS.Timeout | undefined;
+      const watchExpiry = () => {
+        const left = actor.expiresAt.getTime() - Date.now();
+        if (left <= 0) return end();
+        expiry = setTimeout(watchExpiry, Math.min(left, MAX_TIMER_MS));
+      };
+      watchExpiry();
+      socket.on('close', () => {
+        unsubscribe();
+        unsubscribeSession();
+        clearTimeout(expiry);
+      });
       // The client only listens: what it sends is not a way in to anything.
       socket.on('message', () => undefined);
       socket.send(JSON.stringify({ type: 'ready', data: { channels } }));

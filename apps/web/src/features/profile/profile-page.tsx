@@ -1,4 +1,14 @@
-import { Avatar, Divider, Group, NativeSelect, PasswordInput, SimpleGrid, Stack, Title } from '@mantine/core';
+import {
+  Alert,
+  Avatar,
+  Divider,
+  Group,
+  NativeSelect,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { LANGUAGES, type TLanguage } from '@stn/contracts/constants';
 import { type TUser, ZUpdateProfileRequest } from '@stn/contracts/profile';
@@ -52,7 +62,10 @@ function valuesOf(user: TUser): ProfileValues {
   };
 }
 
-/** The PUT /v1/profile body: the password fields only when a new password is typed. */
+/**
+ * The PUT /v1/profile body: the new password fields only when a new password is typed; the current
+ * password whenever it is typed (a new e-mail needs it too).
+ */
 function requestOf(v: ProfileValues) {
   const base = {
     first_name: v.first_name,
@@ -60,6 +73,7 @@ function requestOf(v: ProfileValues) {
     email: v.email,
     avatar: v.avatar.trim() || null,
     language: v.language,
+    ...(v.current_password ? { current_password: v.current_password } : {}),
   };
   return v.password
     ? {
@@ -183,6 +197,12 @@ function ProfileForm({ user, impersonating }: { user: TUser; impersonating: bool
             disabled={impersonating}
             testId="profile-email"
           />
+          {user.pending_email ? (
+            // The address changes only once the link sent to it is followed (ADR 050).
+            <Alert color="yellow" data-testid="profile-pending-email">
+              {t('screens.profile.pending_email', { email: user.pending_email, current: user.email })}
+            </Alert>
+          ) : null}
           <NativeSelect
             label={t('screens.profile.language')}
             description={t('screens.profile.language_hint')}
