@@ -369,7 +369,7 @@ describe('input sizes', () => {
 
   it('refuses a token with anything appended, and never lets a cache keep a conversation', async () => {
     const install = await textingInstall();
-    const res = await post(install.key, '/v1/text', { phone: '+14155553501', message: 'hi' });
+    const res = await post(install.key, '/v1/text', { phone: '+14155553501', message: 'hi' }, '10.9.2.1');
     const { token } = res.json().data as { token: string };
     const ok = await get(install.key, `/v1/conversation?token=${encodeURIComponent(token)}`);
     expect(ok.statusCode).toBe(200);
