@@ -16,6 +16,15 @@ type Kind = {
   next: string;
 };
 
+/** A user created by `manager` through `url`; the PUT body is what it was created with, less the keys. */
+async function created(url: string, manager: string, fields: Record<string, string>) {
+  const password = { password: 'a-good-password', password_confirmation: 'a-good-password' };
+  const res = await c.api.post(await c.token(manager), url, { ...fields, ...password });
+  expect(res.statusCode, res.body).toBe(200);
+  const { email: _email, ...body } = fields;
+  return { id: res.json().data.id as number, body };
+}
+
 const KINDS: Kind[] = [
   {
     name: 'business users',
@@ -30,36 +39,26 @@ const KINDS: Kind[] = [
   {
     name: 'agency users',
     manager: () => c.seed.a.agencyAdmin.email,
-    target: async () => {
-      const res = await c.api.post(await c.token(c.seed.a.agencyAdmin.email), '/api/v1/agency/users', {
+    target: () =>
+      created('/api/v1/agency/users', c.seed.a.agencyAdmin.email, {
         email: 'pending-staff@a.test',
         first_name: 'Pat',
         last_name: 'Staff',
         user_type: '1',
-        password: 'a-good-password',
-        password_confirmation: 'a-good-password',
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      return { id: res.json().data.id, body: { first_name: 'Pat', last_name: 'Staff', user_type: '1' } };
-    },
+      }),
     base: '/api/v1/agency/users',
     next: 'pending-staff.next@a.test',
   },
   {
     name: 'global users',
     manager: () => c.seed.superAdmin.email,
-    target: async () => {
-      const res = await c.api.post(await c.token(c.seed.superAdmin.email), '/api/v1/users', {
+    target: () =>
+      created('/api/v1/users', c.seed.superAdmin.email, {
         email: 'pending-admin@main.test',
         first_name: 'Pat',
         last_name: 'Admin',
         role: 'Admin',
-        password: 'a-good-password',
-        password_confirmation: 'a-good-password',
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      return { id: res.json().data.id, body: { first_name: 'Pat', last_name: 'Admin', role: 'Admin' } };
-    },
+      }),
     base: '/api/v1/users',
     next: 'pending-admin.next@main.test',
   },
