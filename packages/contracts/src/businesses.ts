@@ -244,6 +244,8 @@ export const AGENCY_USER_TYPE_VALUES = ['1', '2', '3'] as const;
 export const ZAgencyUser = z.object({
   id: z.number().int(),
   email: z.string(),
+  /** Answered by GET and PUT by id: a new address asked for and not confirmed yet (ADR 050), or null. */
+  pending_email: z.string().nullable().optional(),
   first_name: z.string(),
   last_name: z.string(),
   user_type: z.enum(AGENCY_USER_TYPE_VALUES),

@@ -46,6 +46,8 @@ export const ZBusinessUser = z.object({
   first_name: z.string(),
   last_name: z.string(),
   email: z.string(),
+  /** Answered by GET and PUT by id: a new address asked for and not confirmed yet (ADR 050), or null. */
+  pending_email: z.string().nullable().optional(),
   role: z.enum(BUSINESS_USER_ROLES),
   user_type: z.enum(USER_TYPES).nullable(),
   agent_type: z.enum(AGENT_TYPES).nullable(),
@@ -149,6 +151,8 @@ export const ZGlobalUser = z.object({
   first_name: z.string(),
   last_name: z.string(),
   email: z.string(),
+  /** Answered by GET and PUT by id: a new address asked for and not confirmed yet (ADR 050), or null. */
+  pending_email: z.string().nullable().optional(),
   role: z.enum(GLOBAL_USER_ROLES),
   active: z.boolean(),
   created_at: zTimestamp(),

@@ -15,7 +15,7 @@ import {
   targetAgency,
 } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
-import { findAgencyUser, type UserRow } from './queries.ts';
+import { findAgencyUser, type UserRow, withPendingEmail } from './queries.ts';
 import { createUser, deleteUser, setPassword, updateUser } from './service.ts';
 import { users } from './tables.ts';
 
@@ -64,7 +64,7 @@ export async function allAgencyUsers(ctx: Ctx) {
 }
 
 export async function getAgencyUser(ctx: Ctx, input: { id: number }) {
-  return toAgencyUser(await findAgencyUser(ctx, input.id));
+  return withPendingEmail(ctx.db, toAgencyUser(await findAgencyUser(ctx, input.id)));
 }
 
 export async function createAgencyUser(ctx: Ctx, input: TCreateAgencyUserRequest) {

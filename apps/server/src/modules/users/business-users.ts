@@ -21,6 +21,7 @@ import {
   requireBusinessPage,
   rightsOf,
 } from './business-access.ts';
+import { withPendingEmail } from './queries.ts';
 import { createUser, deleteUser, setPassword, updateUser } from './service.ts';
 import { users } from './tables.ts';
 
@@ -152,7 +153,7 @@ export async function businessAgents(ctx: Ctx, q: TAgentsQuery): Promise<TUserSu
 export async function getBusinessUser(ctx: Ctx, input: { id: number }): Promise<TBusinessUser> {
   const { businessId } = await requireBusinessPage(ctx.db, actingUser(ctx), 'users_page');
   const row = await findBusinessUser(ctx, input.id);
-  return toBusinessUser(row, await ownerOf(ctx.db, businessId));
+  return withPendingEmail(ctx.db, toBusinessUser(row, await ownerOf(ctx.db, businessId)));
 }
 
 export async function createBusinessUser(

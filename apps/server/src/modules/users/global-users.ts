@@ -10,6 +10,7 @@ import { forbidden, notFound } from '../../platform/http/errors.ts';
 import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { actingUser, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
 import { likePattern } from './business-access.ts';
+import { withPendingEmail } from './queries.ts';
 import { createUser, deleteUser, setPassword, updateUser } from './service.ts';
 import { users } from './tables.ts';
 
@@ -63,7 +64,7 @@ export async function listGlobalUsers(ctx: Ctx, q: TGlobalUserListQuery) {
 }
 
 export async function getGlobalUser(ctx: Ctx, input: { id: number }): Promise<TGlobalUser> {
-  return toGlobalUser(await findGlobal(ctx, input.id));
+  return withPendingEmail(ctx.db, toGlobalUser(await findGlobal(ctx, input.id)));
 }
 
 export async function createGlobalUser(ctx: Ctx, input: TCreateGlobalUserRequest): Promise<TGlobalUser> {

@@ -1,5 +1,6 @@
 // Reads of the users table, internal to this module (other modules call service.ts).
 import { eq, sql } from 'drizzle-orm';
+import { pendingEmailOf } from '../../platform/auth/links.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { type Ctx, scope } from '../../platform/tenancy/context.ts';
@@ -37,4 +38,15 @@ export async function findAgencyUser(ctx: Ctx, id: number): Promise<UserRow> {
     .where(scope(ctx, { agency_id: users.agency_id }, eq(users.role, 'AgencyUser'), eq(users.id, id)));
   if (!row) throw notFound();
   return row;
+}
+
+/**
+ * A user answer of an edit screen (GET/PUT by id) with the address waiting for confirmation, so whoever
+ * changed it sees it is pending (ADR 050); lists leave it out.
+ */
+export async function withPendingEmail<T extends { id: number }>(
+  db: Tx,
+  user: T,
+): Promise<T & { pending_email: string | null }> {
+  return { ...user, pending_email: await pendingEmailOf(db, user.id) };
 }

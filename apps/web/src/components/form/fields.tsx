@@ -72,6 +72,7 @@ export function PasswordPair(props: {
   form: AnyForm;
   labels: { password: string; confirmation: string };
   testIds: { password: string; confirmation: string };
+  disabled?: boolean;
 }) {
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -80,6 +81,7 @@ export function PasswordPair(props: {
         name="password"
         label={props.labels.password}
         required
+        disabled={props.disabled}
         testId={props.testIds.password}
       />
       <PasswordField
@@ -87,6 +89,7 @@ export function PasswordPair(props: {
         name="password_confirmation"
         label={props.labels.confirmation}
         required
+        disabled={props.disabled}
         testId={props.testIds.confirmation}
       />
     </SimpleGrid>

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Menu } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Text } from '@mantine/core';
 import { Link } from 'react-router';
 
 export type RowAction = {
@@ -11,7 +11,22 @@ export type RowAction = {
   hidden?: boolean;
   /** A line above the item (a destructive action set apart). */
   divider?: boolean;
+  /** Why the action may not be used now (shown, the action disabled), or null. */
+  lock?: string | null;
 };
+
+/** A menu action's label, with the reason it is disabled under it when it is. */
+export function ActionLabel({ label, lock }: { label: string; lock?: string | null }) {
+  if (!lock) return label;
+  return (
+    <>
+      {label}
+      <Text size="xs" c="dimmed" maw={260}>
+        {lock}
+      </Text>
+    </>
+  );
+}
 
 /** A row's actions as small buttons (edit, delete). */
 export function RowButtons({ actions }: { actions: RowAction[] }) {
@@ -31,6 +46,8 @@ export function RowButtons({ actions }: { actions: RowAction[] }) {
               variant="light"
               color={a.color}
               onClick={a.onClick}
+              disabled={Boolean(a.lock)}
+              title={a.lock ?? undefined}
               data-testid={a.testId}
             >
               {a.label}
@@ -61,8 +78,14 @@ export function RowMenu(props: { label: string; testId: string; actions: RowActi
                 {a.label}
               </Menu.Item>
             ) : (
-              <Menu.Item key={a.label} color={a.color} onClick={a.onClick} data-testid={a.testId}>
-                {a.label}
+              <Menu.Item
+                key={a.label}
+                color={a.color}
+                onClick={a.onClick}
+                disabled={Boolean(a.lock)}
+                data-testid={a.testId}
+              >
+                <ActionLabel label={a.label} lock={a.lock} />
               </Menu.Item>
             ),
           ])}

@@ -21,6 +21,7 @@ import {
 } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useImpersonationLock } from '../../components/credentials.tsx';
 import { NameFields, NumberField, PasswordField, TextField } from '../../components/form/fields.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { pathOf } from '../../lib/nav/route-table.ts';
@@ -125,6 +126,9 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
   const editing = agency !== undefined;
   const create = useCreateAgency();
   const update = useUpdateAgency(agency?.id ?? 0);
+  // The agency admin's address is an account's key: not changed while acting as another user (ADR 050).
+  const impersonationLock = useImpersonationLock();
+  const userLock = editing ? impersonationLock : null;
   const form = useForm<AgencyFormValues>({
     initialValues: valuesOf(agency),
     validate: (values) => (editing ? resolveUpdate : resolveCreate)(requestOf(values, editing)),
@@ -214,6 +218,8 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
             type="email"
             required
             autoComplete="off"
+            disabled={userLock !== null}
+            description={userLock ?? undefined}
             testId="agency-form-user-email"
           />
           <NameFields

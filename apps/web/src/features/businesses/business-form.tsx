@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { AddBusinessGuard } from '../../components/add-business-gate.tsx';
+import { useImpersonationLock } from '../../components/credentials.tsx';
 import {
   NameFields,
   PasswordField,
@@ -237,6 +238,9 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
     label: t(`agency.business.widget_types.${value}`),
   }));
   const readOnly = !userCan(user, 'businesses.manage');
+  // The owner's address is an account's key: not changed while acting as another user (ADR 050).
+  const impersonationLock = useImpersonationLock();
+  const ownerLock = editing ? impersonationLock : null;
 
   return (
     <form onSubmit={submit} noValidate>
@@ -338,6 +342,8 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
             type="email"
             autoComplete="off"
             required
+            disabled={ownerLock !== null}
+            description={ownerLock ?? undefined}
             testId="business-form-owner-email"
           />
           <NameFields

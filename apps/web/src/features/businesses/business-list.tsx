@@ -5,7 +5,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAddBusinessGate } from '../../components/add-business-gate.tsx';
+import { useImpersonationLock } from '../../components/credentials.tsx';
 import { type Column, DataTable, useSelection } from '../../components/list/data-table.tsx';
+import { ActionLabel } from '../../components/list/row-actions.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { userCan } from '../../lib/nav/user-can.ts';
@@ -67,6 +69,8 @@ export default function BusinessList() {
   const setActive = useSetBusinessActive();
   const resetUsage = useResetUsage();
   const addGate = useAddBusinessGate();
+  // Neither the owner's password nor a reset link while acting as another user (ADR 050).
+  const lock = useImpersonationLock();
 
   // The Active switch signs every user of the business out or back in: it asks first, as archive does,
   // and the API is called only on confirm (ADR 023).
@@ -187,8 +191,12 @@ export default function BusinessList() {
         )}
         {status !== 'deleted' && (
           <>
-            <Menu.Item onClick={() => openResetPassword(b)} data-testid="business-reset-password">
-              {t('agency.business.actions.reset_password')}
+            <Menu.Item
+              onClick={() => openResetPassword(b)}
+              disabled={lock !== null}
+              data-testid="business-reset-password"
+            >
+              <ActionLabel label={t('agency.business.actions.reset_password')} lock={lock} />
             </Menu.Item>
             <Menu.Item onClick={() => confirm('reset_usage', b)} data-testid="business-reset-usage">
               {t('agency.business.actions.reset_usage')}

@@ -1,7 +1,8 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TBusiness, ZBusinessResetPasswordRequest } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
+import { useImpersonationLock } from '../../components/credentials.tsx';
 import { PasswordField } from '../../components/form/fields.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useResetBusinessPassword } from './api/businesses.ts';
@@ -23,6 +24,8 @@ export function ResetPasswordModal({
 }) {
   const { t } = useTranslation();
   const reset = useResetBusinessPassword();
+  // Neither a new password nor a reset link while acting as another user (ADR 050).
+  const lock = useImpersonationLock();
   const form = useForm<Values>({
     initialValues: { password: '', password_confirmation: '' },
     validate: (v) => resolve(requestOf(v)),
@@ -53,23 +56,35 @@ export function ResetPasswordModal({
           <Text size="sm" c="dimmed">
             {t('agency.business.reset_password.hint')}
           </Text>
+          {lock && (
+            <Alert color="gray" data-testid="business-reset-password-locked">
+              {lock}
+            </Alert>
+          )}
           <PasswordField
             form={form}
             name="password"
             label={t('agency.business.reset_password.password')}
+            disabled={lock !== null}
             testId="business-reset-password-password"
           />
           <PasswordField
             form={form}
             name="password_confirmation"
             label={t('agency.business.reset_password.confirmation')}
+            disabled={lock !== null}
             testId="business-reset-password-confirmation"
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               {t('common.cancel')}
             </Button>
-            <Button type="submit" loading={reset.isPending} data-testid="business-reset-password-submit">
+            <Button
+              type="submit"
+              disabled={lock !== null}
+              loading={reset.isPending}
+              data-testid="business-reset-password-submit"
+            >
               {form.values.password
                 ? t('agency.business.reset_password.set')
                 : t('agency.business.reset_password.send_link')}

@@ -1,19 +1,10 @@
-import {
-  Alert,
-  Avatar,
-  Divider,
-  Group,
-  NativeSelect,
-  PasswordInput,
-  SimpleGrid,
-  Stack,
-  Title,
-} from '@mantine/core';
+import { Avatar, Divider, Group, NativeSelect, PasswordInput, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { LANGUAGES, type TLanguage } from '@stn/contracts/constants';
 import { type TUser, ZUpdateProfileRequest } from '@stn/contracts/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PendingEmailNotice, useImpersonationLock } from '../../components/credentials.tsx';
 import { NameFields, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
@@ -98,15 +89,17 @@ type UserAnswer = { success: true; message: string; data: { user: TUser } };
 
 /** The signed-in user's profile (spec 000 §2 admin/agency/business profile; §7 PUT /v1/profile). */
 export default function ProfilePage() {
-  const { user, mainToken } = useAuth();
+  const { user } = useAuth();
   if (!user) {
     return <Loading />;
   }
-  return <ProfileForm user={user} impersonating={mainToken !== null} />;
+  return <ProfileForm user={user} />;
 }
 
-function ProfileForm({ user, impersonating }: { user: TUser; impersonating: boolean }) {
+function ProfileForm({ user }: { user: TUser }) {
   const { t } = useTranslation();
+  // An impersonation never changes the user's e-mail or password (ADRs 019, 050).
+  const lock = useImpersonationLock();
   const [saving, setSaving] = useState(false);
   // Made once from the user: a later change of the stored user never overwrites what is being typed.
   const form = useForm<ProfileValues>({ initialValues: valuesOf(user), validate });
@@ -187,22 +180,19 @@ function ProfileForm({ user, impersonating }: { user: TUser; impersonating: bool
             form={form}
             name="email"
             label={t('auth.email')}
-            description={
-              impersonating ? t('screens.credentials.impersonating_hint') : t('screens.profile.email_hint')
-            }
+            description={lock ?? t('screens.profile.email_hint')}
             type="email"
             autoComplete="email"
             required
-            // An impersonation never changes the user's e-mail or password (ADR 019).
-            disabled={impersonating}
+            disabled={lock !== null}
             testId="profile-email"
           />
-          {user.pending_email ? (
-            // The address changes only once the link sent to it is followed (ADR 050).
-            <Alert color="yellow" data-testid="profile-pending-email">
-              {t('screens.profile.pending_email', { email: user.pending_email, current: user.email })}
-            </Alert>
-          ) : null}
+          <PendingEmailNotice
+            pending={user.pending_email}
+            current={user.email}
+            own
+            testId="profile-pending-email"
+          />
           <NativeSelect
             label={t('screens.profile.language')}
             description={t('screens.profile.language_hint')}
@@ -215,12 +205,10 @@ function ProfileForm({ user, impersonating }: { user: TUser; impersonating: bool
 
         <FormSection
           title={t('screens.profile.password_section')}
-          hint={
-            impersonating ? t('screens.credentials.impersonating_hint') : t('screens.profile.password_hint')
-          }
+          hint={lock ?? t('screens.profile.password_hint')}
         >
           <PasswordInput
-            disabled={impersonating}
+            disabled={lock !== null}
             label={t('screens.profile.current_password')}
             autoComplete="current-password"
             data-testid="profile-current-password"
@@ -229,14 +217,14 @@ function ProfileForm({ user, impersonating }: { user: TUser; impersonating: bool
           <Divider />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <PasswordInput
-              disabled={impersonating}
+              disabled={lock !== null}
               label={t('screens.profile.new_password')}
               autoComplete="new-password"
               data-testid="profile-password"
               {...form.getInputProps('password')}
             />
             <PasswordInput
-              disabled={impersonating}
+              disabled={lock !== null}
               label={t('screens.profile.password_confirmation')}
               autoComplete="new-password"
               data-testid="profile-password-confirmation"

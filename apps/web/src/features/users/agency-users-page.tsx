@@ -3,6 +3,7 @@ import { modals } from '@mantine/modals';
 import type { TAgencyUser } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useImpersonationLock } from '../../components/credentials.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { ListHeader } from '../../components/list/list-header.tsx';
 import { RowMenu } from '../../components/list/row-actions.tsx';
@@ -16,6 +17,8 @@ export default function AgencyUserList() {
   const navigate = useNavigate();
   const remove = useDeleteAgencyUser();
   const reset = useResetAgencyUserPassword();
+  // No reset links while acting as another user (ADR 050).
+  const lock = useImpersonationLock();
 
   const confirm = (kind: 'delete' | 'reset_password', u: TAgencyUser) => {
     const name = `${u.first_name} ${u.last_name}`.trim();
@@ -61,7 +64,11 @@ export default function AgencyUserList() {
           label: t('agency.users.actions.edit'),
           onClick: () => navigate(pathOf('agency.users.edit', { id: u.id })),
         },
-        { label: t('agency.users.actions.reset_password'), onClick: () => confirm('reset_password', u) },
+        {
+          label: t('agency.users.actions.reset_password'),
+          onClick: () => confirm('reset_password', u),
+          lock,
+        },
         {
           label: t('agency.users.actions.delete'),
           color: 'red',

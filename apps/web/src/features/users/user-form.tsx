@@ -18,6 +18,7 @@ import {
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { PendingEmailNotice, useImpersonationLock } from '../../components/credentials.tsx';
 import {
   MultiSelectField,
   NameFields,
@@ -80,6 +81,8 @@ type AnyUser = {
   is_owner?: boolean;
   /** Business users: the staff phone (E.164). */
   phone?: string | null;
+  /** A new address not confirmed yet (ADR 050). */
+  pending_email?: string | null;
 };
 
 type Values = {
@@ -136,14 +139,24 @@ const withPassword = (v: Values) => ({
 
 /**
  * Why this form may not change the user's e-mail and password (the server refuses it, ADR 019): one's own
- * are changed from the profile, with the current password (an impersonation never changes them); a
- * business owner's only by the owner. Null when the form may.
+ * are changed from the profile, with the current password; a business owner's only by the owner. Null when
+ * the form may. (An impersonation never changes them either: `useImpersonationLock`, ADR 050.)
  */
 function credentialsLock(user: AnyUser | undefined, meId: number | undefined): string | null {
   if (!user) return null;
   if (user.id === meId) return 'screens.credentials.own_hint';
   if (user.is_owner) return 'screens.credentials.owner_hint';
   return null;
+}
+
+/** The hint shown beside a user's e-mail field when it may not be changed here, or null. */
+function useEmailLock(user: AnyUser | undefined, meId: number | undefined): string | null {
+  const { t } = useTranslation();
+  const impersonating = useImpersonationLock();
+  // A new user's address is no existing account's key: creating one stays allowed under impersonation.
+  if (!user) return null;
+  const key = credentialsLock(user, meId);
+  return impersonating ?? (key ? t(key) : null);
 }
 
 /** The request body of each kind, create or update. */
@@ -308,7 +321,7 @@ function UserForm({ kind, user }: { kind: UserKind; user?: AnyUser }) {
   const k = KINDS[kind];
   const create = user === undefined;
   const self = user !== undefined && user.id === me?.id;
-  const locked = credentialsLock(user, me?.id);
+  const locked = useEmailLock(user, me?.id);
   const calls = useSave(kind, user?.id ?? 0);
   const pageOptions = useCustomPageOptions();
   const [formError, setFormError] = useState<string | null>(null);
@@ -446,9 +459,12 @@ function UserForm({ kind, user }: { kind: UserKind; user?: AnyUser }) {
         required
         autoComplete="off"
         disabled={locked !== null}
-        description={locked ? t(locked) : undefined}
+        description={locked ?? undefined}
         testId={tid('email')}
       />
+      {user && (
+        <PendingEmailNotice pending={user.pending_email} current={user.email} testId={tid('pending-email')} />
+      )}
       {create && (
         <PasswordPair
           form={form}
@@ -479,9 +495,12 @@ function UserForm({ kind, user }: { kind: UserKind; user?: AnyUser }) {
 function AgencyResetLink({ user }: { user: AnyUser }) {
   const { t } = useTranslation();
   const reset = useResetAgencyUserPassword();
+  // The reason is shown beside the e-mail and in the password panel.
+  const locked = useImpersonationLock() !== null;
   return (
     <Button
       variant="light"
+      disabled={locked}
       loading={reset.isPending}
       onClick={() => reset.mutate(user.id)}
       data-testid="agency-user-reset-password"
@@ -543,16 +562,19 @@ function PasswordSection({ kind, user }: { kind: UserKind; user: AnyUser }) {
       onSave={(values) => change.mutateAsync(values)}
       pending={change.isPending}
       extra={
-        kind === 'business' ? (
-          <Button
-            variant="subtle"
-            onClick={confirmReset}
-            loading={reset.isPending}
-            data-testid="user-reset-link"
-          >
-            {t('business.users.reset_link')}
-          </Button>
-        ) : undefined
+        kind === 'business'
+          ? (locked) => (
+              <Button
+                variant="subtle"
+                disabled={locked}
+                onClick={confirmReset}
+                loading={reset.isPending}
+                data-testid="user-reset-link"
+              >
+                {t('business.users.reset_link')}
+              </Button>
+            )
+          : undefined
       }
     />
   );
