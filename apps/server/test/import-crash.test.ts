@@ -152,4 +152,50 @@ describe('an import killed mid-way', () => {
       ],
     });
   });
+
+  it('is not failed while the job that resumes it waits in a busy queue, and is worked once a worker is free', async () => {
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts/import',
+      headers: bearer(token),
+      payload: { csv: 'phone\n+15005557101\n+15005557102\n' },
+    });
+    const id = started.json().import_id as number;
+    const waiting = async () =>
+      (
+        await t.pool.query(
+          `select count(*)::int as n from pgboss.job
+            where name = 'contacts.import' and state in ('created', 'retry') and data->>'importId' = $1`,
+          [String(id)],
+        )
+      ).rows[0].n as number;
+    // Its worker died after writing the first row. Then, check after check, the job that resumes it waits
+    // in the queue (this process works no jobs): no heartbeat comes while the time goes by.
+    await t.pool.query(
+      `update contact_imports set status = 'running', processed = 1,
+        updated_at = now() - interval '1 minute' where id = $1`,
+      [id],
+    );
+    const before = await waiting();
+    for (let check = 0; check < MAX_IMPORT_RESUMES + 2; check++) {
+      await resumeStalledImports(t.app.deps);
+      await t.pool.query(
+        `update contact_imports set updated_at = updated_at - interval '1 minute' where id = $1`,
+        [id],
+      );
+    }
+    // Taken over once, one job enqueued for it, and still running.
+    expect(await progress(id)).toMatchObject({ status: 'running', processed: 1, resumes: 1 });
+    expect(await waiting()).toBe(before + 1);
+
+    // A worker comes: the import is finished from its second row.
+    const worker = startWorker();
+    await expect
+      .poll(async () => (await progress(id)).status, { timeout: 60_000, interval: 100 })
+      .toBe('done');
+    const status = await t.app.inject({ url: `/api/v1/contacts/import/${id}`, headers: bearer(token) });
+    expect(status.json()).toMatchObject({ status: 'done', processed: 2, imported: 1, errors: [] });
+    worker.child.kill('SIGTERM');
+    await exited(worker.child);
+  }, 120_000);
 });
