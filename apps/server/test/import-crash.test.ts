@@ -49,6 +49,18 @@ const progress = async (id: number) =>
     resumes: number;
   };
 
+/** A CSV import through the API (this process only enqueues it); its id. */
+async function startImport(csv: string): Promise<number> {
+  const started = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/contacts/import',
+    headers: bearer(token),
+    payload: { csv },
+  });
+  expect(started.statusCode, started.body).toBe(200);
+  return started.json().import_id as number;
+}
+
 beforeAll(async () => {
   // The API process only enqueues: the import is worked by the child worker processes.
   t = await createTestApp({ WORKERS: 'off', IMPORT_STALL_SECONDS: '2' });
@@ -126,13 +138,7 @@ describe('an import killed mid-way', () => {
   }, 180_000);
 
   it('ends failed with a message that says how far it got once it has stalled too often', async () => {
-    const started = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/contacts/import',
-      headers: bearer(token),
-      payload: { csv: 'phone\n+15005557001\n+15005557002\n' },
-    });
-    const id = started.json().import_id as number;
+    const id = await startImport('phone\n+15005557001\n+15005557002\n');
     // As a worker that died on it again and again would leave it.
     await t.pool.query(
       `update contact_imports set status = 'running', processed = 1, resumes = $2,
@@ -154,13 +160,7 @@ describe('an import killed mid-way', () => {
   });
 
   it('is not failed while the job that resumes it waits in a busy queue, and is worked once a worker is free', async () => {
-    const started = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/contacts/import',
-      headers: bearer(token),
-      payload: { csv: 'phone\n+15005557101\n+15005557102\n' },
-    });
-    const id = started.json().import_id as number;
+    const id = await startImport('phone\n+15005557101\n+15005557102\n');
     const waiting = async () =>
       (
         await t.pool.query(

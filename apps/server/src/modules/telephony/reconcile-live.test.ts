@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { createDb } from '../../platform/db/client.ts';
 import { reconcileCalls } from './reconcile.ts';
-import { STAFF_1, type Telephony, telephonyApp } from './testing.ts';
+import { connectedCall, type Telephony, telephonyApp } from './testing.ts';
 
 let h: Telephony;
 /** A second server process on the same database and the same carrier (on Twilio, every process's). */
@@ -65,18 +65,9 @@ async function age(callId: number, seconds: number, opts: { checked?: boolean } 
 }
 
 /** A callback the first staff phone takes and the visitor answers: they are talking. Its call id. */
-async function connectedCall(visitor: string): Promise<number> {
+async function talking(visitor: string): Promise<number> {
   const install = await h.install({ timeout: 60 });
-  const res = await h.callback(install.key, { phone: visitor, name: 'Ann' });
-  expect(res.statusCode, res.body).toBe(200);
-  const id = res.json().data.call_id as number;
-  await h.run(1000);
-  h.sandbox.phones.answer(STAFF_1);
-  await h.run(5000);
-  h.sandbox.phones.press(STAFF_1, '1');
-  await h.run(1000);
-  h.sandbox.phones.answer(visitor);
-  await h.run(1000);
+  const id = await connectedCall(h, install.key, visitor);
   expect(h.sandbox.phones.get(visitor).state).toBe('in-call');
   expect(await outcome(id)).toBe('in_progress');
   return id;
@@ -90,7 +81,7 @@ async function hangUp(visitor: string) {
 describe('the reconciler and a live call', () => {
   it('leaves a connected call alone when the carrier or its account cannot be read, and ends it on the carrier’s 404', async () => {
     const visitor = '+14155550401';
-    const id = await connectedCall(visitor);
+    const id = await talking(visitor);
     const legs = await liveLegs(id);
     expect(legs.length).toBe(2);
 
@@ -138,7 +129,7 @@ describe('the reconciler and a live call', () => {
 
   it('two processes passing at the same moment ask the carrier once per leg, and a live call is not asked again at once', async () => {
     const visitor = '+14155550402';
-    const id = await connectedCall(visitor);
+    const id = await talking(visitor);
     const legs = await liveLegs(id);
     expect(legs.length).toBe(2);
     await age(id, 3600);
