@@ -112,6 +112,8 @@ export type AppOptions = {
   plug?: (plugs: Plugs) => void;
   /** The sandbox carrier's clock (tests pass a ManualClock to run its time fast); real time otherwise. */
   sandboxClock?: SandboxClock;
+  /** A sandbox carrier shared with another app (tests: two processes on one carrier, as on Twilio). */
+  sandbox?: TwilioSandbox;
 };
 
 declare module 'fastify' {
@@ -228,21 +230,23 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const realtime = createHub({ redisUrl: config.redisUrl, log: logger });
   const secrets = createSecrets(loadSecretsKey(config));
   // The sandbox carrier (ADR 026): its webhooks to our own URLs go in process.
-  const sandbox = config.carrierSandbox
-    ? new TwilioSandbox({
-        clock:
-          opts.sandboxClock ??
-          realClock((err) => logger.warn({ err }, 'sandbox carrier: background work failed')),
-        publicBase: config.publicUrl.origin,
-        store: storage,
-        onError: (err) => logger.warn({ err }, 'sandbox carrier: a request or a TwiML answer failed'),
-        transport: inProcessTransport(() => app, {
-          trustProxy: config.trustProxy !== false,
-          hosts: [config.publicUrl.hostname],
-          mainDomain: config.mainDomain,
-        }),
-      })
-    : null;
+  const sandbox =
+    opts.sandbox ??
+    (config.carrierSandbox
+      ? new TwilioSandbox({
+          clock:
+            opts.sandboxClock ??
+            realClock((err) => logger.warn({ err }, 'sandbox carrier: background work failed')),
+          publicBase: config.publicUrl.origin,
+          store: storage,
+          onError: (err) => logger.warn({ err }, 'sandbox carrier: a request or a TwiML answer failed'),
+          transport: inProcessTransport(() => app, {
+            trustProxy: config.trustProxy !== false,
+            hosts: [config.publicUrl.hostname],
+            mainDomain: config.mainDomain,
+          }),
+        })
+      : null);
   // Every fetch of an address from outside goes through this guard (ADR 049).
   const outbound = createOutbound();
   const carrier = createCarrierDeps(sandbox, outbound);

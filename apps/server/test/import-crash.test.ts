@@ -49,6 +49,18 @@ const progress = async (id: number) =>
     resumes: number;
   };
 
+/** A CSV import through the API (this process only enqueues it); its id. */
+async function startImport(csv: string): Promise<number> {
+  const started = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/contacts/import',
+    headers: bearer(token),
+    payload: { csv },
+  });
+  expect(started.statusCode, started.body).toBe(200);
+  return started.json().import_id as number;
+}
+
 beforeAll(async () => {
   // The API process only enqueues: the import is worked by the child worker processes.
   t = await createTestApp({ WORKERS: 'off', IMPORT_STALL_SECONDS: '2' });
@@ -126,13 +138,7 @@ describe('an import killed mid-way', () => {
   }, 180_000);
 
   it('ends failed with a message that says how far it got once it has stalled too often', async () => {
-    const started = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/contacts/import',
-      headers: bearer(token),
-      payload: { csv: 'phone\n+15005557001\n+15005557002\n' },
-    });
-    const id = started.json().import_id as number;
+    const id = await startImport('phone\n+15005557001\n+15005557002\n');
     // As a worker that died on it again and again would leave it.
     await t.pool.query(
       `update contact_imports set status = 'running', processed = 1, resumes = $2,
@@ -152,4 +158,44 @@ describe('an import killed mid-way', () => {
       ],
     });
   });
+
+  it('is not failed while the job that resumes it waits in a busy queue, and is worked once a worker is free', async () => {
+    const id = await startImport('phone\n+15005557101\n+15005557102\n');
+    const waiting = async () =>
+      (
+        await t.pool.query(
+          `select count(*)::int as n from pgboss.job
+            where name = 'contacts.import' and state in ('created', 'retry') and data->>'importId' = $1`,
+          [String(id)],
+        )
+      ).rows[0].n as number;
+    // Its worker died after writing the first row. Then, check after check, the job that resumes it waits
+    // in the queue (this process works no jobs): no heartbeat comes while the time goes by.
+    await t.pool.query(
+      `update contact_imports set status = 'running', processed = 1,
+        updated_at = now() - interval '1 minute' where id = $1`,
+      [id],
+    );
+    const before = await waiting();
+    for (let check = 0; check < MAX_IMPORT_RESUMES + 2; check++) {
+      await resumeStalledImports(t.app.deps);
+      await t.pool.query(
+        `update contact_imports set updated_at = updated_at - interval '1 minute' where id = $1`,
+        [id],
+      );
+    }
+    // Taken over once, one job enqueued for it, and still running.
+    expect(await progress(id)).toMatchObject({ status: 'running', processed: 1, resumes: 1 });
+    expect(await waiting()).toBe(before + 1);
+
+    // A worker comes: the import is finished from its second row.
+    const worker = startWorker();
+    await expect
+      .poll(async () => (await progress(id)).status, { timeout: 60_000, interval: 100 })
+      .toBe('done');
+    const status = await t.app.inject({ url: `/api/v1/contacts/import/${id}`, headers: bearer(token) });
+    expect(status.json()).toMatchObject({ status: 'done', processed: 2, imported: 1, errors: [] });
+    worker.child.kill('SIGTERM');
+    await exited(worker.child);
+  }, 120_000);
 });

@@ -287,6 +287,13 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
   const { columns, rows } = readFile(job.csv);
   const fieldKeys = new Set((await listFieldRows(ctx)).map((f) => f.key));
   const reach = await reachRule(ctx);
+  if (job.status === 'running') {
+    // A resumed run's heartbeat: the import is being worked again, so it is not stalled.
+    await deps.db
+      .update(contactImports)
+      .set({ updated_at: new Date() })
+      .where(and(eq(contactImports.id, job.id), eq(contactImports.status, 'running')));
+  }
   if (job.status === 'queued') {
     const notes: ImportError[] = [];
     const known = new Set<string>([...CONTACT_IMPORT_COLUMNS, ...EXPORT_ONLY_COLUMNS, ...fieldKeys]);
@@ -498,49 +505,73 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
 export const MAX_IMPORT_RESUMES = 3;
 
 /**
- * Imports left `running` by a process that died (no progress for `IMPORT_STALL_SECONDS`) are taken over:
- * claimed in one statement (one process wins each), and worked again from their last chunk by a new job;
- * after MAX_IMPORT_RESUMES take-overs the import fails with a message that says how far it got. Run at
- * start and periodically by the processes that work jobs.
+ * Imports left `running` by a process that died (no heartbeat, i.e. no progress and no run starting, for
+ * `IMPORT_STALL_SECONDS`) are taken over: claimed in one statement (one process wins each), and worked
+ * again from their last chunk by a new job; after MAX_IMPORT_RESUMES take-overs the import fails with a
+ * message that says how far it got. An import whose last take-over's job still waits in the queue (a
+ * busy queue, no worker free) is left alone: nobody died, and counting it would fail it for waiting.
+ * Run at start and periodically by the processes that work jobs. Answers how many it took over.
  */
 export async function resumeStalledImports(deps: Deps): Promise<number> {
-  const res = await deps.db.execute<{
-    id: number;
-    agency_id: number;
-    business_id: number;
-    resumes: number;
-    processed: number;
-    total: number;
-  }>(
-    sql`update contact_imports set resumes = resumes + 1, updated_at = now()
+  const stale = await deps.db.execute<{ id: number; resume_job: string | null }>(
+    sql`select id, resume_job from contact_imports
       where status = 'running'
-        and updated_at < now() - make_interval(secs => ${deps.config.importStallSeconds})
-      returning id, agency_id, business_id, resumes, processed, total`,
+        and updated_at < now() - make_interval(secs => ${deps.config.importStallSeconds})`,
   );
-  for (const r of res.rows) {
+  let taken = 0;
+  for (const s of stale.rows) {
+    // The job of the last take-over still waits to be worked (a busy queue): no worker died since.
+    const state = s.resume_job ? await deps.queue.state(contactImportJob, s.resume_job) : null;
+    if (state === 'created' || state === 'retry') continue;
+    if (await takeOver(deps, Number(s.id), s.resume_job)) taken++;
+  }
+  return taken;
+}
+
+/** Claims one stalled import (one process wins) and enqueues its resume, or ends it failed. */
+async function takeOver(deps: Deps, id: number, resumeJob: string | null): Promise<boolean> {
+  const claimed = await deps.db.transaction(async (tx) => {
+    const res = await tx.execute<{
+      id: number;
+      agency_id: number;
+      business_id: number;
+      resumes: number;
+      processed: number;
+      total: number;
+    }>(
+      sql`update contact_imports set resumes = resumes + 1, updated_at = now()
+        where id = ${id} and status = 'running'
+          and updated_at < now() - make_interval(secs => ${deps.config.importStallSeconds})
+          and resume_job is not distinct from ${resumeJob}
+        returning id, agency_id, business_id, resumes, processed, total`,
+    );
+    const r = res.rows[0];
+    if (!r) return null;
     if (Number(r.resumes) > MAX_IMPORT_RESUMES) {
       const note = {
         line: 0,
         key: 'contacts.import_interrupted',
         params: { processed: Number(r.processed), total: Number(r.total) },
       };
-      await deps.db.execute(
+      await tx.execute(
         sql`update contact_imports set status = 'failed', csv = null, updated_at = now(),
           errors = errors || ${JSON.stringify([note])}::jsonb
           where id = ${r.id} and status = 'running'`,
       );
       deps.log.warn({ importId: r.id }, 'contact import failed: interrupted too often');
-      continue;
+      return r;
     }
     deps.log.info({ importId: r.id, processed: r.processed }, 'contact import stalled: resuming');
-    await deps.queue.send(deps.db, contactImportJob, {
+    const job = await deps.queue.send(tx, contactImportJob, {
       importId: Number(r.id),
       agencyId: Number(r.agency_id),
       businessId: Number(r.business_id),
     });
-    deps.queue.nudge(contactImportJob.name);
-  }
-  return res.rows.length;
+    await tx.execute(sql`update contact_imports set resume_job = ${job} where id = ${r.id}`);
+    return r;
+  });
+  if (claimed) deps.queue.nudge(contactImportJob.name);
+  return claimed !== null;
 }
 
 /**

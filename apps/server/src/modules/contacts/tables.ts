@@ -143,6 +143,8 @@ export const contactImports = pgTable(
     skipped: integer('skipped').notNull().default(0),
     /** Times a stalled run (its process gone) was taken over; past the limit the import fails (ADR 052). */
     resumes: integer('resumes').notNull().default(0),
+    /** The pg-boss job of the last take-over: while it waits to be worked, the import is not stalled. */
+    resume_job: text('resume_job'),
     /** Bad rows: the file's line and a message key with its parameters (translated when read). */
     errors: jsonb('errors')
       .$type<{ line: number; key: string; params?: Record<string, string | number> }[]>()

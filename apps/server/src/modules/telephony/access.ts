@@ -82,6 +82,17 @@ export async function carrierFor(ctx: Ctx): Promise<Carrier> {
   return carrierOfAgency(ctx.deps, ctx.tenant.agencyId);
 }
 
+/**
+ * The carrier of the context's agency, or null when the agency has no carrier account. Anything else
+ * that goes wrong (the database, a token that does not open, the sandbox switched off) throws: it says
+ * nothing about the agency's calls (the call reconciler, ADR 051).
+ */
+export async function carrierIfAny(ctx: Ctx): Promise<Carrier | null> {
+  if (ctx.tenant.level === 'platform') throw new AppError('FORBIDDEN');
+  if (!(await carrierAccountOf(ctx.deps, ctx.tenant.agencyId))) return null;
+  return carrierOfAgency(ctx.deps, ctx.tenant.agencyId);
+}
+
 /** An agency's carrier account is read once every few seconds, not for every leg and webhook of a call. */
 const ACCOUNT_TTL_MS = 5_000;
 type Account = { accountSid: string; authToken: string; sandbox: boolean };

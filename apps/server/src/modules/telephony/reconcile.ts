@@ -5,12 +5,17 @@
 // not moved for a while is checked with the carrier, leg by leg: what the carrier has ended is ended with
 // its status, what it no longer knows (or an agency with no carrier left) is ended as failed, and a call
 // whose legs have all ended gets its outcome (completed, no answer, missed, failed). Every change is a
-// conditional update, so several processes reconciling at once end a call once.
+// conditional update, so several processes reconciling at once end a call once. A call is claimed for a
+// check (its `reconcile_checks`, a version), so one process asks the carrier about it at a time, and a
+// call found live is asked about again only after an interval that doubles with each check.
+// Only the carrier's word ends a leg (a final status, a 404 for a call it does not know) or an agency
+// with no carrier account: any other failure (the database, the account's token, the carrier's 5xx or
+// rate limit) skips the call until a later pass.
 import { and, eq, inArray } from 'drizzle-orm';
 import { type Carrier, CarrierError } from '../../platform/carrier/carrier.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
-import { carrierFor } from './access.ts';
+import { carrierIfAny } from './access.ts';
 import {
   applyLegStatus,
   type CallRow,
@@ -35,6 +40,17 @@ const PENDING_LOST_MS = 60_000;
 /** A waiting call whose wait ended this long ago is missed without calling the visitor back. */
 const STALE_MESSAGE_MS = 5 * 60_000;
 const BATCH = 500;
+/** The longest wait between two checks of a call that stays live. */
+const RECHECK_MAX_MS = 10 * 60_000;
+
+/**
+ * How long after its last check a call is checked again: half a pass after the first check, then twice
+ * as long after each (a long conversation is asked about a few times, not every pass), at most 10 min.
+ */
+export function recheckAfterMs(checks: number, passSeconds: number): number {
+  const base = (Math.max(1, passSeconds || 60) * 1000) / 2;
+  return Math.min(base * 2 ** Math.max(0, checks - 1), RECHECK_MAX_MS);
+}
 
 type Leg = typeof callLegs.$inferSelect;
 
@@ -50,8 +66,9 @@ async function carrierStatus(
     const call = await carrier.fetchCall(leg.call_sid);
     return isFinal(call.status) ? call.status : null;
   } catch (err) {
-    // The carrier does not know the call (the sandbox forgot it on a restart): it is over.
-    if (err instanceof CarrierError && err.status === 404) return 'failed';
+    // The carrier does not know the call (the sandbox forgot it on a restart): it is over. Anything else
+    // (unreachable, 5xx, a rate limit, credentials refused) says nothing about the call.
+    if (err instanceof CarrierError && err.status === 404 && err.code === 20404) return 'failed';
     return undefined;
   }
 }
@@ -96,11 +113,32 @@ async function reconcileCall(deps: Deps, call: CallRow, now: number): Promise<bo
   const legs = await ctx.db.select().from(callLegs).where(eq(callLegs.call_id, call.id));
   const moved = Math.max(call.updated_at.getTime(), ...legs.map((l) => l.updated_at.getTime()));
   if (now - moved < RECONCILE_GRACE_MS) return false;
-  const carrier = await carrierFor(ctx).catch(() => null);
+  const checks = call.reconcile_checks;
+  if (
+    call.reconciled_at &&
+    checks > 0 &&
+    now - call.reconciled_at.getTime() < recheckAfterMs(checks, deps.config.callReconcileSeconds)
+  )
+    return false;
+  // Claimed for this check: another process that read the same version does not ask the carrier too.
+  const [claimed] = await ctx.db
+    .update(calls)
+    .set({ reconciled_at: new Date(now), reconcile_checks: checks + 1 })
+    .where(and(eq(calls.id, call.id), eq(calls.outcome, 'in_progress'), eq(calls.reconcile_checks, checks)))
+    .returning({ id: calls.id });
+  if (!claimed) return false;
+  // Null only when the agency has no carrier account; a failure to read it throws and skips the call.
+  const carrier = await carrierIfAny(ctx);
   let live = false;
   for (const leg of legs.filter((l) => !isFinal(l.status))) {
     const status = await carrierStatus(carrier, leg, now);
-    if (status === undefined) return false;
+    if (status === undefined) {
+      deps.log.warn(
+        { callId: call.id, callSid: leg.call_sid },
+        'call reconciler: the carrier did not answer',
+      );
+      return false;
+    }
     if (status === null) {
       live = true;
       continue;

@@ -95,6 +95,9 @@ export const calls = pgTable(
     ring_state: jsonb('ring_state').$type<Record<string, unknown>>().notNull().default({}),
     /** Counted against the business's monthly calls once (when staff are first rung). */
     counted: boolean('counted').notNull().default(false),
+    /** The call reconciler's last check of a call in progress, and how many it made (ADR 051). */
+    reconciled_at: tz('reconciled_at'),
+    reconcile_checks: integer('reconcile_checks').notNull().default(0),
     ...timestamps,
   },
   (t) => [

@@ -175,7 +175,24 @@ export async function answeredCall(
   visitor: string,
   talkMs = 20_000,
 ): Promise<number> {
+  const id = await connectedCall(h, key, visitor, talkMs);
+  h.sandbox.phones.hangUp(STAFF_1);
+  await h.run(2000);
+  return id;
+}
+
+/**
+ * A callback the first staff phone takes (pressing 1) and the visitor answers; after `talkMs` they are
+ * still talking. Answers the call's id.
+ */
+export async function connectedCall(
+  h: Telephony,
+  key: string,
+  visitor: string,
+  talkMs = 1000,
+): Promise<number> {
   const res = await h.callback(key, { phone: visitor, name: 'Ann' });
+  expect(res.statusCode, res.body).toBe(200);
   const id = res.json().data.call_id as number;
   await h.run(1000);
   h.sandbox.phones.answer(STAFF_1);
@@ -184,8 +201,6 @@ export async function answeredCall(
   await h.run(1000);
   h.sandbox.phones.answer(visitor);
   await h.run(talkMs);
-  h.sandbox.phones.hangUp(STAFF_1);
-  await h.run(2000);
   return id;
 }
 

@@ -42,12 +42,16 @@ export type Queue = {
   stop(): Promise<void>;
   /** Writes the job through `db` (the caller's transaction or the database); `startAfter` delays it. */
   send<S extends z.ZodType>(db: Tx, job: JobDef<S>, payload: z.infer<S>, opts?: SendOptions): Promise<string>;
+  /** A job's state (`created` and `retry`: waiting; `active`: being worked), or null when it is gone. */
+  state(job: JobDef, id: string): Promise<JobState | null>;
   /** Wakes this process's worker for a queue, so that a fresh job does not wait for the next poll. */
   nudge(name: string): void;
   /** Waits until no job is waiting or running (tests, and a graceful stop); throws after `timeoutMs`. */
   drain(timeoutMs?: number): Promise<void>;
   readonly working: boolean;
 };
+
+export type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';
 
 /** When a job may start (a scheduled call runs at its time). */
 export type SendOptions = { startAfter?: Date };
@@ -172,6 +176,9 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
       });
       if (!id) throw new Error(`queue: ${job.name} was not enqueued`);
       return id;
+    },
+    async state(job, id) {
+      return (await boss.getJobById(job.name, id))?.state ?? null;
     },
     nudge(name) {
       const id = workerIds.get(name);

@@ -201,6 +201,9 @@ export const sandboxSid = (prefix: string) => prefix + crypto.randomBytes(16).to
 export const rfc2822 = (ms: number | null) =>
   ms === null ? null : new Date(ms).toUTCString().replace('GMT', '+0000');
 
+/** An error the REST API answers instead of its work (see `TwilioSandbox.fault`). */
+export type SandboxFault = { status: number; code: number; message: string };
+
 class TwilioError extends Error {
   constructor(
     readonly status: number,
@@ -321,6 +324,12 @@ export class TwilioSandbox {
   readonly errors: unknown[] = [];
   /** The SDK's RequestClient, answered in process. */
   readonly httpClient: TwilioHttpClient;
+  /**
+   * Makes the REST API fail as Twilio's can (an outage, a rate limit, a call it no longer knows): asked
+   * for each authenticated request, an error it answers is the response. Tests set it; null lets all
+   * through.
+   */
+  fault: ((req: { method: string; path: string }) => SandboxFault | undefined) | null = null;
   private readonly onError: ((error: unknown) => void) | undefined;
   readonly store: RecordingStore | undefined;
   private listeners = new Set<() => void>();
@@ -519,6 +528,8 @@ export class TwilioSandbox {
       const account = await this.authenticate(opts);
       const method = opts.method.toUpperCase();
       const form = toForm(method === 'GET' || method === 'DELETE' ? opts.params : opts.data);
+      const fault = this.fault?.({ method, path: url.pathname });
+      if (fault) throw new TwilioError(fault.status, fault.code, fault.message);
       return this.route(method, url.pathname, account, form);
     } catch (error) {
       if (error instanceof TwilioError) return this.error(error);
