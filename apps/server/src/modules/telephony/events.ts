@@ -38,3 +38,18 @@ export const callRequested = defineEvent(
  * cached about the number (other processes see it within their cache's few seconds).
  */
 export const numberChanged = defineEvent('number.changed', z.object({ phoneNumbers: z.array(z.string()) }));
+
+/**
+ * A caller phoned an install's number (published once the inbound call is written, ADR 052): the inbox
+ * puts the call in the caller's conversation, answered or not. Its outcome is read from the call.
+ */
+export const callReceived = defineEvent(
+  'call.received',
+  z.object({
+    callId: z.number(),
+    agencyId: z.number(),
+    businessId: z.number(),
+    installId: z.number(),
+    visitorPhone: z.string(),
+  }),
+);
