@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call as api } from '../../../test/helpers.ts';
 import { tenantContext } from '../../platform/tenancy/context.ts';
 import { addDemoNumber, callMissed, carrierFor, restoreSandboxNumbers } from './service.ts';
-import { STAFF_1, STAFF_2, type Telephony, telephonyApp } from './testing.ts';
+import { connectedCallback, STAFF_1, STAFF_2, staffTakes, type Telephony, telephonyApp } from './testing.ts';
 
 let h: Telephony;
 let installKey: string;
@@ -46,19 +46,18 @@ const staffLegs = async (callId: number) =>
   ).map((r) => r.to_number as string);
 /** Staff 1 takes a callback and is in the call with `visitor`. */
 async function staff1InCallback(visitor: string): Promise<number> {
-  const res = await h.callback(installKey, { phone: visitor, name: 'First' });
-  expect(res.statusCode, res.body).toBe(200);
-  const id = res.json().data.call_id as number;
-  await h.run(1000);
-  h.sandbox.phones.answer(STAFF_1);
-  await h.run(5000);
-  h.sandbox.phones.press(STAFF_1, '1');
-  await h.run(2000);
-  h.sandbox.phones.answer(visitor);
+  const id = await connectedCallback(h, installKey, visitor);
   await h.run(1000);
   expect(phone(STAFF_1).call?.bridged_with).toBe(visitor);
   expect(phone(STAFF_2).state).toBe('idle');
   return id;
+}
+/** `caller` phones the install's number and staff 2 (the free one) takes the call. */
+async function staff2TakesInbound(caller: string): Promise<void> {
+  h.sandbox.phones.dial(caller, NUMBER);
+  await h.run(1000);
+  await staffTakes(h, STAFF_2, 4000);
+  expect(phone(caller).call?.bridged_with).toBe(STAFF_2);
 }
 
 describe('inbound calls', () => {
@@ -123,10 +122,7 @@ describe('inbound calls', () => {
     expect(phone(STAFF_2).state).toBe('ringing');
     expect(phone(STAFF_1).state).toBe('in-call');
     expect(phone(STAFF_1).call?.bridged_with).toBe(visitor);
-    h.sandbox.phones.answer(STAFF_2);
-    await h.run(4000);
-    h.sandbox.phones.press(STAFF_2, '1');
-    await h.run(1000);
+    await staffTakes(h, STAFF_2, 4000);
     expect(phone(caller).call?.bridged_with).toBe(STAFF_2);
     // The callback's visitor never lost staff 1.
     expect(phone(visitor).state).toBe('in-call');
@@ -147,13 +143,7 @@ describe('inbound calls', () => {
     const first = '+14155550422';
     const waiting = '+14155550423';
     await staff1InCallback(visitor);
-    h.sandbox.phones.dial(first, NUMBER);
-    await h.run(1000);
-    h.sandbox.phones.answer(STAFF_2);
-    await h.run(4000);
-    h.sandbox.phones.press(STAFF_2, '1');
-    await h.run(1000);
-    expect(phone(first).call?.bridged_with).toBe(STAFF_2);
+    await staff2TakesInbound(first);
 
     // Both staff phones are in calls: the next caller waits, hearing the hold message, ringing nobody.
     h.sandbox.phones.dial(waiting, NUMBER);
@@ -171,10 +161,7 @@ describe('inbound calls', () => {
     await h.run(2000);
     expect(await staffLegs(call.id)).toEqual([STAFF_1]);
     expect(phone(STAFF_1).state).toBe('ringing');
-    h.sandbox.phones.answer(STAFF_1);
-    await h.run(4000);
-    h.sandbox.phones.press(STAFF_1, '1');
-    await h.run(1000);
+    await staffTakes(h, STAFF_1, 4000);
     expect(phone(waiting).call?.bridged_with).toBe(STAFF_1);
     expect(phone(first).call?.bridged_with).toBe(STAFF_2);
     h.sandbox.phones.hangUp(waiting);
@@ -189,13 +176,7 @@ describe('inbound calls', () => {
     const first = '+14155550432';
     const waiting = '+14155550433';
     await staff1InCallback(visitor);
-    h.sandbox.phones.dial(first, NUMBER);
-    await h.run(1000);
-    h.sandbox.phones.answer(STAFF_2);
-    await h.run(4000);
-    h.sandbox.phones.press(STAFF_2, '1');
-    await h.run(1000);
-    expect(phone(first).call?.bridged_with).toBe(STAFF_2);
+    await staff2TakesInbound(first);
     // Both staff members talk to someone: `waiting` waits the ring timeout (20 s), nobody comes free.
     h.sandbox.phones.dial(waiting, NUMBER);
     await h.run(1000);
@@ -222,9 +203,7 @@ describe("inbound calls in the caller's conversation", () => {
     const caller = '+14155550441';
     h.sandbox.phones.dial(caller, NUMBER);
     await h.run(1000);
-    h.sandbox.phones.answer(STAFF_1);
-    await h.run(4000);
-    h.sandbox.phones.press(STAFF_1, '1');
+    await staffTakes(h, STAFF_1, 4000);
     await h.run(10_000);
     h.sandbox.phones.hangUp(caller);
     await h.run(2000);

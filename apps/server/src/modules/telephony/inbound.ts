@@ -75,8 +75,11 @@ function holdTwiml(deps: Deps, call: CallRow, st: RingState): string {
   );
 }
 
-/** Nobody took the call: the missed-call message, and a voicemail when the install takes them. */
-function missedTwiml(deps: Deps, call: CallRow, st: RingState): string {
+/**
+ * Nobody took the call: the missed-call message, and a voicemail when the install takes them (an inbound
+ * caller on the line, or a callback's visitor called back with it).
+ */
+export function missedTwiml(deps: Deps, call: CallRow, st: RingState): string {
   const verbs = [say(st.missedMessage)];
   if (st.voicemail)
     verbs.push(

@@ -26,7 +26,7 @@ import {
   ringWaiting,
   webhookUrl,
 } from './engine.ts';
-import { inboundCall, inboundDialEnded, inboundRedirected, inboundStaffLeg } from './inbound.ts';
+import { inboundCall, inboundDialEnded, inboundRedirected, inboundStaffLeg, missedTwiml } from './inbound.ts';
 import { callLegs, calls, carrierEvents, voiceRecords } from './tables.ts';
 import { el, hangup, say, TWIML_TYPE, twiml } from './twiml.ts';
 
@@ -167,18 +167,8 @@ async function voice(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
   const leg = await legOf(ctx, call.id, str(body, 'CallSid'));
   const st = call.ring_state as RingState;
   if (!leg) return send(reply, twiml(hangup()));
-  if (query.leg === 'missed' && leg.role === 'missed_message') {
-    const verbs = [say(st.missedMessage)];
-    if (st.voicemail)
-      verbs.push(
-        el('Record', {
-          maxLength: 120,
-          playBeep: true,
-          recordingStatusCallback: webhookUrl(deps, 'recording-status', { call: call.id, voicemail: 1 }),
-        }),
-      );
-    return send(reply, twiml(...verbs, hangup()));
-  }
+  if (query.leg === 'missed' && leg.role === 'missed_message')
+    return send(reply, missedTwiml(deps, call, st));
   if (leg.role !== 'staff') return send(reply, twiml(hangup()));
   const answeredBy = str(body, 'AnsweredBy');
   if (answeredBy)
