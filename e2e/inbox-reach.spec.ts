@@ -6,6 +6,7 @@ import { apiAs, DEMO, hasChromium, type Platform, signIn, startPlatform } from '
 // - starting a conversation with any contact: "Text" on a contact, "New conversation" with a phone that is
 //   already a contact, the inbox search finding an imported contact;
 // - a missed callback in the caller's conversation (list, Voice filter, history) and "Text back";
+// - an answered inbound call in the caller's conversation, labelled as an incoming call;
 // - the layout: three panes as high as the window at 1280x800, one pane at a time at 390x844, the
 //   composer always in view and the document never scrolling;
 // - the restricted-content dialog showing the message with its restricted words marked.
@@ -15,6 +16,9 @@ const HOST = 'acme.localhost';
 const FRONT_DESK = '+15005550101';
 const DR_BRIGHT = '+15005550102';
 const CALLER = '+13105550188';
+const INBOUND_CALLER = '+13105550177';
+/** Bright Dental's demo install number (the seed's DEMO_INSTALL_NUMBER). */
+const INSTALL_NUMBER = '+15005550006';
 const WAIT = { timeout: 20_000 };
 
 type Json = Record<string, unknown> & { data?: unknown };
@@ -39,7 +43,14 @@ async function widgetCallback(key: string, body: unknown): Promise<Json> {
   return (await res.json()) as Json;
 }
 
-type PhoneState = { number: string; state: string; texts: { direction: string; body: string }[] };
+type PhoneState = {
+  number: string;
+  state: string;
+  texts: { direction: string; body: string }[];
+  call?: { gathering?: boolean; bridged_with?: string | null } | null;
+};
+const act = (page: Page, number: string, action: string, body: unknown = {}) =>
+  callAs(page, 'POST', `/v1/sandbox/phones/${encodeURIComponent(number)}/${action}`, body);
 async function phone(page: Page, number: string): Promise<PhoneState | undefined> {
   return ((await callAs(page, 'GET', '/v1/sandbox/phones')).data as PhoneState[]).find(
     (x) => x.number === number,
@@ -241,6 +252,36 @@ describe.skipIf(!hasChromium)('the inbox, from a new user', () => {
         WAIT,
       )
       .toBe(true);
+  });
+
+  it("an answered inbound call is in the caller's conversation, as an incoming call", async () => {
+    await page.goto(p.url('/business/messaging', HOST));
+    await page.getByTestId('install-picker').waitFor(WAIT);
+    await act(page, INBOUND_CALLER, 'dial', { to: INSTALL_NUMBER });
+    await expect.poll(async () => (await phone(page, FRONT_DESK))?.state, WAIT).toBe('ringing');
+    await act(page, FRONT_DESK, 'answer');
+    await expect.poll(async () => (await phone(page, FRONT_DESK))?.call?.gathering, WAIT).toBe(true);
+    await act(page, FRONT_DESK, 'press', { digits: '1' });
+    await expect
+      .poll(async () => (await phone(page, INBOUND_CALLER))?.call?.bridged_with, WAIT)
+      .toBe(FRONT_DESK);
+    await act(page, INBOUND_CALLER, 'hangup');
+    await expect.poll(async () => (await phone(page, FRONT_DESK))?.state, WAIT).toBe('idle');
+    // The caller gave no name: the row is the phone. The open inbox shows it without a reload.
+    const row = page
+      .getByTestId('conversations')
+      .locator('[data-testid^="conversation-"]', { hasText: '0177' });
+    await row.first().waitFor(WAIT);
+    await page.reload();
+    await row.first().waitFor(WAIT);
+    expect(await row.first().getByTestId('conversation-preview').textContent()).toContain(
+      'Incoming call · Answered',
+    );
+    await row.first().click();
+    const call = page.getByTestId('conversation').locator('[data-outcome="completed"]');
+    await call.first().waitFor(WAIT);
+    expect(await call.first().textContent()).toContain('Incoming call · Answered');
+    expect(await call.first().getByTestId('text-back').count()).toBe(0);
   });
 
   it('the restricted-content dialog shows the message with its restricted words marked', async () => {

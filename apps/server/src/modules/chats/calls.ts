@@ -1,6 +1,7 @@
-// Calls in the conversation (ADR 052): a callback, a scheduled call or a missed call (telephony's
-// `call.requested` and `call.missed`) joins the conversation with the caller's phone. The contact is found
-// or created by that phone for the install's business (the contacts module writes it) and its latest call
+// Calls in the conversation (ADR 052): a callback, a scheduled call, an inbound call or a missed call
+// (telephony's `call.requested`, `call.received` and `call.missed`) joins the conversation with the
+// caller's phone. The contact is found or created by that phone for the install's business (the contacts
+// module writes it) and its latest call
 // time moves the conversation up the inbox; the inbox reads the call itself, with its outcome, from
 // telephony when it shows the conversation. Each user who may see the conversation is told
 // (`conversation_call`), so an open inbox refreshes.

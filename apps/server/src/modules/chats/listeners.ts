@@ -9,7 +9,7 @@ import { createBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { channel } from '../../platform/realtime/hub.ts';
-import { callMissed, callRequested, numberChanged } from '../telephony/service.ts';
+import { callMissed, callReceived, callRequested, numberChanged } from '../telephony/service.ts';
 import { conversationsOf, sees, unreadTotals, viewersOf } from './audience.ts';
 import { callJoinsConversation } from './calls.ts';
 import { messageReceived, messageStatusChanged } from './events.ts';
@@ -143,7 +143,9 @@ export function registerChatsListeners(events: EventBus, deps: Deps): void {
   events.on(messageStatusChanged, (p) => statuses.add(p));
   // Who answers a number may have changed: the next text to it reads the database again.
   events.on(numberChanged, (p) => forgetNumbers(deps, p.phoneNumbers));
-  // A callback, a scheduled call or a missed call is part of the caller's conversation (ADR 052).
+  // A callback, a scheduled call, an inbound call (answered or not) or a missed call is part of the
+  // caller's conversation (ADR 052).
   events.on(callRequested, (p) => callJoinsConversation(deps, p));
+  events.on(callReceived, (p) => callJoinsConversation(deps, { ...p, visitorName: null }));
   events.on(callMissed, (p) => callJoinsConversation(deps, p));
 }

@@ -4,10 +4,9 @@
 // dialled. Nobody claims it: the call is missed, the visitor hears the missed-call message and may leave
 // a voicemail. Webhooks (webhooks.ts) drive every step after the first ring.
 
-import crypto from 'node:crypto';
 import { isOpenAt, type TCallingType } from '@stn/contracts/installs';
 import type { ZCallbackAnswer } from '@stn/contracts/telephony';
-import { and, desc, eq, inArray, isNotNull, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { z } from 'zod';
 import type { CallEvent } from '../../platform/carrier/carrier.ts';
@@ -30,6 +29,14 @@ import {
 } from './access.ts';
 import { callMissed } from './events.ts';
 import { announceProgress } from './progress.ts';
+import {
+  busyPhones,
+  insertPlaceholders,
+  isFinal,
+  lockStaff,
+  type Reserved,
+  reserveStaff,
+} from './staff-phones.ts';
 import { callLegs, calls } from './tables.ts';
 
 export type CallRow = typeof calls.$inferSelect;
@@ -54,9 +61,8 @@ export type RingState = {
   queuedUntil?: number;
 };
 
-export const FINAL_STATUSES = ['completed', 'busy', 'failed', 'no-answer', 'canceled'] as const;
-const FINAL = new Set<string>(FINAL_STATUSES);
-export const isFinal = (status: string) => FINAL.has(status);
+export { FINAL_STATUSES, isFinal, isPendingSid } from './staff-phones.ts';
+
 const RANK: Record<string, number> = { queued: 0, initiated: 1, ringing: 2, 'in-progress': 3 };
 const rankOf = (status: string) => (isFinal(status) ? 4 : (RANK[status] ?? 0));
 const ALL_EVENTS: CallEvent[] = ['initiated', 'ringing', 'answered', 'completed'];
@@ -311,71 +317,7 @@ async function loadCall(ctx: Ctx, id: number): Promise<CallRow | undefined> {
   return row;
 }
 
-// ---------------------------------------------------------------- busy staff phones (ADR 051)
-
-/** A staff leg written before the carrier is asked: its call_sid until the carrier gives the real one. */
-const PENDING = 'pending:';
-export const isPendingSid = (sid: string) => sid.startsWith(PENDING);
-
-/** Serialises the choice of staff phones within a business (two callbacks at once see each other's legs). */
-async function lockStaff(tx: Ctx, businessId: number): Promise<void> {
-  await tx.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`staff:${businessId}`}))`);
-}
-
-/**
- * The business's staff phones that are taken: ringing for a call nobody has claimed yet, or the phone of
- * the staff member in a call. A leg that lost the claim (being cancelled) does not hold its phone.
- */
-async function busyPhones(tx: Ctx, businessId: number): Promise<Set<string>> {
-  const rows = await tx.db
-    .select({ phone: callLegs.to_number })
-    .from(callLegs)
-    .innerJoin(calls, eq(calls.id, callLegs.call_id))
-    .where(
-      and(
-        eq(calls.business_id, businessId),
-        eq(calls.outcome, 'in_progress'),
-        eq(callLegs.role, 'staff'),
-        notInArray(callLegs.status, [...FINAL_STATUSES]),
-        or(isNull(calls.claimed_leg_sid), eq(calls.claimed_leg_sid, callLegs.call_sid)),
-      ),
-    );
-  return new Set(rows.map((r) => r.phone));
-}
-
-type Reserved = { legId: number; staff: Staff };
-
-async function insertPlaceholders(tx: Ctx, call: CallRow, staff: Staff[]): Promise<Reserved[]> {
-  if (staff.length === 0) return [];
-  const rows = await tx.db
-    .insert(callLegs)
-    .values(
-      staff.map((s) => ({
-        call_id: call.id,
-        business_id: call.business_id,
-        call_sid: `${PENDING}${crypto.randomUUID()}`,
-        role: 'staff' as const,
-        to_number: s.phone,
-        agent_user_id: s.userId,
-        agent_name: s.name,
-        status: 'queued',
-      })),
-    )
-    .returning({ id: callLegs.id, phone: callLegs.to_number });
-  return rows.map((r) => ({ legId: r.id, staff: staff.find((s) => s.phone === r.phone) as Staff }));
-}
-
-/**
- * The free ones among `candidates` (at most `max`, in order) get a leg row each, under the business's
- * staff lock, before the carrier is asked: a second callback at the same moment sees them taken.
- */
-async function reserveStaff(ctx: Ctx, call: CallRow, candidates: Staff[], max: number): Promise<Reserved[]> {
-  return inTransaction(ctx, async (tx) => {
-    await lockStaff(tx, call.business_id);
-    const busy = await busyPhones(tx, call.business_id);
-    return insertPlaceholders(tx, call, candidates.filter((s) => !busy.has(s.phone)).slice(0, max));
-  });
-}
+// ---------------------------------------------------------------- busy staff phones (ADR 051, ./staff-phones.ts)
 
 /** Creates a reserved staff leg with the carrier; false (and the leg failed) when the carrier refused. */
 async function placeStaffLeg(ctx: Ctx, call: CallRow, r: Reserved, st: RingState): Promise<boolean> {
@@ -562,9 +504,44 @@ export async function ringWaiting(ctx: Ctx): Promise<void> {
     return out;
   });
   for (const { call, reserved } of started) {
+    if (call.kind === 'inbound') {
+      await ringInboundCaller(ctx, call, reserved);
+      continue;
+    }
     const st = call.ring_state as RingState;
     const placed = await Promise.all(reserved.map((r) => placeStaffLeg(ctx, call, r, st)));
     if (!placed.some(Boolean)) await concludeUnclaimed(ctx, call.id);
+  }
+}
+
+/**
+ * An inbound caller waiting on hold is put through: the carrier's call is redirected to its TwiML, which
+ * now dials the phones just reserved (inbound.ts). A caller who hung up meanwhile is missed.
+ */
+async function ringInboundCaller(ctx: Ctx, call: CallRow, reserved: Reserved[]): Promise<void> {
+  const [caller] = await ctx.db
+    .select({ sid: callLegs.call_sid })
+    .from(callLegs)
+    .where(and(eq(callLegs.call_id, call.id), eq(callLegs.role, 'visitor')))
+    .limit(1);
+  try {
+    if (!caller) throw new Error('inbound call without its caller leg');
+    const carrier = await carrierFor(ctx);
+    await carrier.updateCall(caller.sid, {
+      url: webhookUrl(ctx.deps, 'voice', { call: call.id, leg: 'inbound' }),
+    });
+  } catch (err) {
+    ctx.deps.log.warn({ err, callId: call.id }, 'waiting inbound caller not put through');
+    await ctx.db
+      .update(callLegs)
+      .set({ status: 'failed', updated_at: new Date() })
+      .where(
+        inArray(
+          callLegs.id,
+          reserved.map((r) => r.legId),
+        ),
+      );
+    await markMissed(ctx, call.id, { message: false });
   }
 }
 
@@ -622,7 +599,8 @@ export async function markMissed(
   if (!missed) return;
   announceProgress(ctx, callId, missed);
   publishCallMissed(ctx, missed);
-  if (opts.message) await callVisitorWithMissedMessage(ctx, missed);
+  // An inbound caller is still on the line (or gone): the message is played there, never dialled.
+  if (opts.message && missed.kind !== 'inbound') await callVisitorWithMissedMessage(ctx, missed);
 }
 
 /** `call.missed` for a call just marked missed (a callback nobody claimed, or an inbound call nobody took). */

@@ -1,17 +1,19 @@
 import { z } from 'zod';
 import { defineEvent } from '../../platform/events/events.ts';
 
+/** What every call event says: which call, whose, on which install, and the visitor's (caller's) phone. */
+const ZCallEvent = z.object({
+  callId: z.number(),
+  agencyId: z.number(),
+  businessId: z.number(),
+  installId: z.number(),
+  visitorPhone: z.string(),
+});
+
 /** Nobody claimed a callback in time: automations and notifications listen for it. */
 export const callMissed = defineEvent(
   'call.missed',
-  z.object({
-    callId: z.number(),
-    agencyId: z.number(),
-    businessId: z.number(),
-    installId: z.number(),
-    visitorPhone: z.string(),
-    visitorName: z.string().nullable(),
-  }),
+  ZCallEvent.extend({ visitorName: z.string().nullable() }),
 );
 
 /**
@@ -20,13 +22,8 @@ export const callMissed = defineEvent(
  */
 export const callRequested = defineEvent(
   'call.requested',
-  z.object({
-    callId: z.number(),
-    agencyId: z.number(),
-    businessId: z.number(),
-    installId: z.number(),
+  ZCallEvent.extend({
     kind: z.enum(['callback', 'scheduled']),
-    visitorPhone: z.string(),
     visitorName: z.string().nullable(),
     visitorEmail: z.string().nullable(),
   }),
@@ -38,3 +35,9 @@ export const callRequested = defineEvent(
  * cached about the number (other processes see it within their cache's few seconds).
  */
 export const numberChanged = defineEvent('number.changed', z.object({ phoneNumbers: z.array(z.string()) }));
+
+/**
+ * A caller phoned an install's number (published once the inbound call is written, ADR 052): the inbox
+ * puts the call in the caller's conversation, answered or not. Its outcome is read from the call.
+ */
+export const callReceived = defineEvent('call.received', ZCallEvent);

@@ -1,17 +1,27 @@
 // Inbound calls to an install's number (the number's voiceUrl is /webhooks/twilio/voice with no call
-// id): a calls row of kind inbound, and a <Dial> ringing the install's staff at once, each hearing the
-// whisper and pressing the key before the caller is bridged (<Number url>). Nobody takes it: the caller
-// hears the missed-call message and may leave a voicemail, on the same line.
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+// id): a calls row of kind inbound, and a <Dial> ringing the install's free staff phones at once (ADR
+// 051: a phone ringing for another call or in one is busy), each hearing the whisper and pressing the key
+// before the caller is bridged (<Number url>). When every phone is busy the caller holds, up to the
+// install's ring timeout, and is put through (the carrier's call redirected to a new <Dial>) as soon as
+// one comes free. Nobody takes it: the caller hears the missed-call message and may leave a voicemail, on
+// the same line. Every inbound call is announced (`call.received`, ADR 052): it joins the caller's
+// conversation.
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
-import { type Ctx, tenantContext } from '../../platform/tenancy/context.ts';
+import { publish } from '../../platform/events/events.ts';
+import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { isBlocked } from '../compliance/service.ts';
 import { installForCalls, staffFor } from './access.ts';
 import type { CallRow, RingState } from './engine.ts';
-import { publishCallMissed, webhookUrl } from './engine.ts';
+import { markMissed, publishCallMissed, webhookUrl } from './engine.ts';
+import { callReceived } from './events.ts';
+import { isFinal, nameStaffLeg, reserveFreeStaff } from './staff-phones.ts';
 import { callLegs, calls, numbers } from './tables.ts';
-import { el, hangup, say, twiml } from './twiml.ts';
+import { el, escapeXml, hangup, say, twiml } from './twiml.ts';
+
+/** What a caller hears while every staff phone is busy, before the wait (silence: the line is held). */
+export const HOLD_MESSAGE = 'All of our team are on other calls. Please hold, we will be with you shortly.';
 
 const UNAVAILABLE = twiml(say('Sorry, this number cannot take calls right now. Goodbye.'), hangup());
 
@@ -28,7 +38,7 @@ async function numberCalled(deps: Deps, to: string, accountSid: string) {
   return null;
 }
 
-function dialStaff(deps: Deps, call: CallRow, st: RingState): string {
+function dialStaff(deps: Deps, call: CallRow, st: RingState, phones: string[]): string {
   return twiml(
     el(
       'Dial',
@@ -40,7 +50,7 @@ function dialStaff(deps: Deps, call: CallRow, st: RingState): string {
           ? webhookUrl(deps, 'recording-status', { call: call.id })
           : undefined,
       },
-      ...st.staff.map((s) =>
+      ...phones.map((phone) =>
         el(
           'Number',
           {
@@ -48,14 +58,75 @@ function dialStaff(deps: Deps, call: CallRow, st: RingState): string {
             statusCallback: webhookUrl(deps, 'call-status', { call: call.id, leg: 'staff-in' }),
             statusCallbackEvent: 'initiated ringing answered completed',
           },
-          s.phone,
+          phone,
         ),
       ),
     ),
   );
 }
 
-/** The first request of an inbound call: record it and ring the staff. Answers TwiML. */
+/** The caller holds until the wait is over (the carrier's clock), then asks again (`waited`). */
+function holdTwiml(deps: Deps, call: CallRow, st: RingState): string {
+  const seconds = Math.max(1, Math.ceil(((st.queuedUntil ?? 0) - Date.now()) / 1000));
+  return twiml(
+    say(HOLD_MESSAGE),
+    el('Pause', { length: Math.min(seconds, st.timeout) }),
+    el('Redirect', {}, escapeXml(webhookUrl(deps, 'voice', { call: call.id, leg: 'inbound', waited: 1 }))),
+  );
+}
+
+/**
+ * Nobody took the call: the missed-call message, and a voicemail when the install takes them (an inbound
+ * caller on the line, or a callback's visitor called back with it).
+ */
+export function missedTwiml(deps: Deps, call: CallRow, st: RingState): string {
+  const verbs = [say(st.missedMessage)];
+  if (st.voicemail)
+    verbs.push(
+      el('Record', {
+        maxLength: 120,
+        playBeep: true,
+        recordingStatusCallback: webhookUrl(deps, 'recording-status', { call: call.id, voicemail: 1 }),
+      }),
+    );
+  return twiml(...verbs, hangup());
+}
+
+/**
+ * The caller's TwiML as the call stands: ringing its reserved staff phones, holding for one, or (missed)
+ * the message. A retry of a request answers the same.
+ */
+export async function inboundTwiml(ctx: Ctx, call: CallRow): Promise<string> {
+  const st = call.ring_state as RingState;
+  if (call.outcome === 'missed') return missedTwiml(ctx.deps, call, st);
+  if (call.outcome !== 'in_progress') return twiml(hangup());
+  if (st.queued) return holdTwiml(ctx.deps, call, st);
+  const legs = await ctx.db
+    .select({ phone: callLegs.to_number, status: callLegs.status })
+    .from(callLegs)
+    .where(and(eq(callLegs.call_id, call.id), eq(callLegs.role, 'staff')));
+  const phones = legs.filter((l) => !isFinal(l.status)).map((l) => l.phone);
+  if (phones.length === 0) return twiml(hangup());
+  return dialStaff(ctx.deps, call, st, phones);
+}
+
+/**
+ * The caller's line asks for its TwiML again: rung through after a wait (the engine redirected it), or
+ * the wait is over (`waited`: the carrier's pause ran out), when a call still waiting is missed.
+ */
+export async function inboundRedirected(ctx: Ctx, call: CallRow, callSid: string, waited: boolean) {
+  const [caller] = await ctx.db
+    .select({ id: callLegs.id })
+    .from(callLegs)
+    .where(and(eq(callLegs.call_id, call.id), eq(callLegs.call_sid, callSid), eq(callLegs.role, 'visitor')));
+  if (!caller || call.kind !== 'inbound') return twiml(hangup());
+  if (waited && (call.ring_state as RingState).queued)
+    await markMissed(ctx, call.id, { message: false, queued: true });
+  const [fresh] = await ctx.db.select().from(calls).where(eq(calls.id, call.id));
+  return fresh ? inboundTwiml(ctx, fresh) : twiml(hangup());
+}
+
+/** The first request of an inbound call: record it, and ring the free staff phones or hold. Answers TwiML. */
 export async function inboundCall(
   deps: Deps,
   body: { to: string; from: string; callSid: string; accountSid: string },
@@ -65,7 +136,13 @@ export async function inboundCall(
   const [known] = await deps.db.select().from(callLegs).where(eq(callLegs.call_sid, body.callSid));
   if (known) {
     const [call] = await deps.db.select().from(calls).where(eq(calls.id, known.call_id));
-    return call ? dialStaff(deps, call, call.ring_state as RingState) : UNAVAILABLE;
+    if (!call) return UNAVAILABLE;
+    const ctx = tenantContext(
+      deps,
+      { level: 'business', agencyId: call.agency_id, businessId: call.business_id },
+      { kind: 'system', source: 'carrier', name: 'inbound call' },
+    );
+    return inboundTwiml(ctx, call);
   }
   const number = await numberCalled(deps, body.to, body.accountSid);
   if (!number?.install_id) return UNAVAILABLE;
@@ -94,35 +171,63 @@ export async function inboundCall(
   };
   let call: CallRow | undefined;
   try {
-    [call] = await deps.db
-      .insert(calls)
-      .values({
-        agency_id: number.agency_id,
-        business_id: number.business_id,
-        install_id: install.id,
-        kind: 'inbound',
-        outcome: 'in_progress',
-        visitor_phone: body.from,
-        from_number: body.to,
-        caller_id: body.from,
-        ring_state: st,
-      })
-      .returning();
-  } catch {
+    // The call, its caller's leg and its staff phones in one transaction, under the staff lock: the free
+    // phones are reserved, or the call waits for one (a phone freed after this commit rings it).
+    call = await inTransaction(ctx, async (tx) => {
+      const [row] = await tx.db
+        .insert(calls)
+        .values({
+          agency_id: number.agency_id,
+          business_id: number.business_id,
+          install_id: install.id,
+          kind: 'inbound',
+          outcome: 'in_progress',
+          visitor_phone: body.from,
+          from_number: body.to,
+          caller_id: body.from,
+          ring_state: st,
+        })
+        .returning();
+      if (!row) throw new Error('inbound call insert failed');
+      await tx.db.insert(callLegs).values({
+        call_id: row.id,
+        business_id: row.business_id,
+        call_sid: body.callSid,
+        role: 'visitor',
+        to_number: body.to,
+        status: 'in-progress',
+      });
+      const reserved = await reserveFreeStaff(tx, row, staff, Number.POSITIVE_INFINITY);
+      publish(tx, callReceived, {
+        callId: row.id,
+        agencyId: row.agency_id,
+        businessId: row.business_id,
+        installId: install.id,
+        visitorPhone: body.from,
+      });
+      if (reserved.length > 0) return row;
+      const [queued] = await tx.db
+        .update(calls)
+        .set({
+          ring_state: sql`${calls.ring_state} || jsonb_build_object('queued', true, 'queuedUntil', (extract(epoch from now()) * 1000)::bigint + ${st.timeout * 1000}::bigint)`,
+        })
+        .where(eq(calls.id, row.id))
+        .returning();
+      return queued;
+    });
+  } catch (err) {
     // This caller already has a call in progress with the business.
-    return twiml(el('Reject', { reason: 'busy' }));
+    if (isInFlight(err)) return twiml(el('Reject', { reason: 'busy' }));
+    throw err;
   }
   if (!call) return UNAVAILABLE;
-  await deps.db.insert(callLegs).values({
-    call_id: call.id,
-    business_id: call.business_id,
-    call_sid: body.callSid,
-    role: 'visitor',
-    to_number: body.to,
-    status: 'in-progress',
-  });
-  return dialStaff(deps, call, st);
+  return inboundTwiml(ctx, call);
 }
+
+const isInFlight = (err: unknown) => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return (e.code ?? e.cause?.code) === '23505';
+};
 
 /** A staff leg of an inbound call's Dial: it must be a child of the call's caller leg; recorded once. */
 export async function inboundStaffLeg(
@@ -143,19 +248,12 @@ export async function inboundStaffLeg(
     );
   if (!parent) return false;
   const staff = (call.ring_state as RingState).staff.find((s) => s.phone === input.to);
-  await ctx.db
-    .insert(callLegs)
-    .values({
-      call_id: call.id,
-      business_id: call.business_id,
-      call_sid: input.callSid,
-      role: 'staff',
-      to_number: input.to,
-      agent_user_id: staff?.userId ?? null,
-      agent_name: staff?.name ?? null,
-      status: 'queued',
-    })
-    .onConflictDoNothing();
+  await nameStaffLeg(ctx, call, {
+    callSid: input.callSid,
+    to: input.to,
+    agentUserId: staff?.userId ?? null,
+    agentName: staff?.name ?? null,
+  });
   return true;
 }
 
@@ -179,14 +277,5 @@ export async function inboundDialEnded(
     .where(and(eq(calls.id, call.id), eq(calls.outcome, 'in_progress')))
     .returning();
   if (missed) publishCallMissed(ctx, missed);
-  const verbs = [say(st.missedMessage)];
-  if (st.voicemail)
-    verbs.push(
-      el('Record', {
-        maxLength: 120,
-        playBeep: true,
-        recordingStatusCallback: webhookUrl(ctx.deps, 'recording-status', { call: call.id, voicemail: 1 }),
-      }),
-    );
-  return twiml(...verbs, hangup());
+  return missedTwiml(ctx.deps, call, st);
 }

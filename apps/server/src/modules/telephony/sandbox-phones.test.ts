@@ -244,6 +244,17 @@ describe('Sandbox Phones control API', () => {
       call: { from: caller, to: A_NUMBER },
     });
     expect(await phone(bToken, caller)).toBeUndefined();
+    // Its staff phones ring on the screen (the <Dial> legs are the business's through the caller's call),
+    // and one answers and takes it there; another tenant sees nothing of them.
+    expect((await phone(aToken, FRONT_DESK))?.state).toBe('ringing');
+    expect((await phone(aToken, DOCTOR))?.state).toBe('ringing');
+    expect((await phone(bToken, FRONT_DESK))?.state ?? 'idle').toBe('idle');
+    expect((await act(aToken, FRONT_DESK, 'answer')).statusCode).toBe(200);
+    await run(4000);
+    expect((await phone(aToken, FRONT_DESK))?.call?.gathering).toBe(true);
+    expect((await act(aToken, FRONT_DESK, 'press', { digits: '1' })).statusCode).toBe(200);
+    await run(1000);
+    expect((await phone(aToken, caller))?.call?.bridged_with).toBe(FRONT_DESK);
     expect((await act(aToken, caller, 'hangup')).statusCode).toBe(200);
     await run(1000);
     expect((await phone(aToken, caller))?.state).toBe('idle');

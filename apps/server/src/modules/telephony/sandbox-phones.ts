@@ -54,8 +54,10 @@ async function known(ctx: Ctx): Promise<Known> {
   const ownNumbers = new Set(ownRows.map((r) => r.phone));
   // The phones belong to the agency's sandbox account (ADR 030, 051): another account's calls on the same
   // number, and this account's calls of another business, are not there for this business.
+  const involves = (c: { from: string; to: string }) => ownNumbers.has(c.from) || ownNumbers.has(c.to);
+  // A <Dial> leg of an inbound call (caller to staff phone) is the business's through its parent call.
   const only: CallFilter = (c) =>
-    c.accountSid === accountSid && (ownNumbers.has(c.from) || ownNumbers.has(c.to));
+    c.accountSid === accountSid && (involves(c) || (c.childOf !== null && involves(c.childOf.parent)));
   const phones = new Map(sandbox.phones.list(only).map((p) => [p.number, p]));
   const staff = new Map<string, string>();
   const staffOf = new Map<string, number[]>();
@@ -82,13 +84,12 @@ async function known(ctx: Ctx): Promise<Known> {
   return { sandbox, own: ownNumbers, staff, staffOf, visitors, phones, only };
 }
 
-/** The phone as this business may see it: only the call and the texts that involve its numbers. */
+/** The phone as this business may see it: its call (already one of `only`'s) and the texts with its numbers. */
 function scrub(view: SandboxPhoneView, own: Set<string>): SandboxPhoneView {
-  const call = view.call && (own.has(view.call.from) || own.has(view.call.to)) ? view.call : null;
   return {
     number: view.number,
-    state: call ? view.state : 'idle',
-    call,
+    state: view.call ? view.state : 'idle',
+    call: view.call,
     texts: view.texts.filter((t) => own.has(t.other)),
   };
 }

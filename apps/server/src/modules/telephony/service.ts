@@ -8,7 +8,7 @@ export { requestCallback, scheduleCall } from './call-requests.ts';
 export { type CallOfContact, callsOfContact } from './contact-calls.ts';
 export { addDemoNumber, DEMO_INSTALL_NUMBER } from './demo.ts';
 export { type CallbackData, type CallbackInput, telephonyIdle } from './engine.ts';
-export { callMissed, callRequested, numberChanged } from './events.ts';
+export { callMissed, callReceived, callRequested, numberChanged } from './events.ts';
 export { callProgress } from './progress.ts';
 export { reconcileCalls, startCallReconciler } from './reconcile.ts';
 export { restoreSandboxNumbers } from './sandbox-restore.ts';

@@ -165,6 +165,25 @@ export async function telephonyApp(
   };
 }
 
+/** A staff phone picks up the call ringing it, hears the whisper (`whisperMs`) and presses 1. */
+export async function staffTakes(h: Telephony, staff: string, whisperMs = 5000): Promise<void> {
+  h.sandbox.phones.answer(staff);
+  await h.run(whisperMs);
+  h.sandbox.phones.press(staff, '1');
+  await h.run(1000);
+}
+
+/** A callback the first staff phone takes and the visitor answers (they are in the call). Its id. */
+export async function connectedCallback(h: Telephony, key: string, visitor: string): Promise<number> {
+  const res = await h.callback(key, { phone: visitor, name: 'Ann' });
+  expect(res.statusCode, res.body).toBe(200);
+  const id = res.json().data.call_id as number;
+  await h.run(1000);
+  await staffTakes(h, STAFF_1);
+  h.sandbox.phones.answer(visitor);
+  return id;
+}
+
 /**
  * A callback the first staff phone takes and the visitor answers; they talk `talkMs`, then the staff phone
  * hangs up: a completed call (recorded when the install records). Answers the call's id.
@@ -181,25 +200,14 @@ export async function answeredCall(
   return id;
 }
 
-/**
- * A callback the first staff phone takes (pressing 1) and the visitor answers; after `talkMs` they are
- * still talking. Answers the call's id.
- */
+/** A connected callback (connectedCallback) whose parties are still talking after `talkMs`. Its id. */
 export async function connectedCall(
   h: Telephony,
   key: string,
   visitor: string,
   talkMs = 1000,
 ): Promise<number> {
-  const res = await h.callback(key, { phone: visitor, name: 'Ann' });
-  expect(res.statusCode, res.body).toBe(200);
-  const id = res.json().data.call_id as number;
-  await h.run(1000);
-  h.sandbox.phones.answer(STAFF_1);
-  await h.run(5000);
-  h.sandbox.phones.press(STAFF_1, '1');
-  await h.run(1000);
-  h.sandbox.phones.answer(visitor);
+  const id = await connectedCallback(h, key, visitor);
   await h.run(talkMs);
   return id;
 }

@@ -26,7 +26,7 @@ import {
   ringWaiting,
   webhookUrl,
 } from './engine.ts';
-import { inboundCall, inboundDialEnded, inboundStaffLeg } from './inbound.ts';
+import { inboundCall, inboundDialEnded, inboundRedirected, inboundStaffLeg, missedTwiml } from './inbound.ts';
 import { callLegs, calls, carrierEvents, voiceRecords } from './tables.ts';
 import { el, hangup, say, TWIML_TYPE, twiml } from './twiml.ts';
 
@@ -36,7 +36,7 @@ const str = (body: FormBody, key: string): string => {
 };
 const num = (value: string): number | null => (value && /^\d+$/.test(value) ? Number(value) : null);
 
-type Query = { call?: string; leg?: string; voicemail?: string };
+type Query = { call?: string; leg?: string; voicemail?: string; waited?: string };
 
 /** The call a webhook is about, with the tenant's context; null when the URL and the account disagree. */
 async function callOf(
@@ -155,6 +155,9 @@ async function voice(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
   const found = await callOf(deps, request);
   if (!found) return send(reply, twiml(hangup()));
   const { call, ctx, body, query } = found;
+  // A waiting inbound caller's line: put through, or the wait is over (ADR 051).
+  if (query.leg === 'inbound')
+    return send(reply, await inboundRedirected(ctx, call, str(body, 'CallSid'), query.waited === '1'));
   if (query.leg === 'whisper')
     await inboundStaffLeg(ctx, call, {
       callSid: str(body, 'CallSid'),
@@ -164,18 +167,8 @@ async function voice(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
   const leg = await legOf(ctx, call.id, str(body, 'CallSid'));
   const st = call.ring_state as RingState;
   if (!leg) return send(reply, twiml(hangup()));
-  if (query.leg === 'missed' && leg.role === 'missed_message') {
-    const verbs = [say(st.missedMessage)];
-    if (st.voicemail)
-      verbs.push(
-        el('Record', {
-          maxLength: 120,
-          playBeep: true,
-          recordingStatusCallback: webhookUrl(deps, 'recording-status', { call: call.id, voicemail: 1 }),
-        }),
-      );
-    return send(reply, twiml(...verbs, hangup()));
-  }
+  if (query.leg === 'missed' && leg.role === 'missed_message')
+    return send(reply, missedTwiml(deps, call, st));
   if (leg.role !== 'staff') return send(reply, twiml(hangup()));
   const answeredBy = str(body, 'AnsweredBy');
   if (answeredBy)

@@ -89,14 +89,17 @@ function Fill({ children }: { children: ReactNode }) {
   );
 }
 
-/** The list row's second line: the last text, or the last call when it is newer. */
+/** The list row's second line: the last text, or the last call (its kind and outcome) when it is newer. */
 function usePreview(c: InboxConversation): string {
   const { t } = useTranslation();
   const text = c.last_message
     ? c.last_message.body || (c.last_message.has_media ? t('inbox.image') : '')
     : null;
   const call = c.last_call
-    ? t(`inbox.call_outcome.${c.last_call.outcome}`, { defaultValue: c.last_call.outcome })
+    ? t('inbox.call_preview', {
+        kind: t(`inbox.call_kind.${c.last_call.kind}`, { defaultValue: c.last_call.kind }),
+        outcome: t(`inbox.call_outcome.${c.last_call.outcome}`, { defaultValue: c.last_call.outcome }),
+      })
     : null;
   if (call && (!text || (c.last_call && c.last_call.at > (c.last_message_at ?? '')))) return `☎ ${call}`;
   return text ?? t('inbox.no_messages');
