@@ -399,7 +399,8 @@ export async function setPassword(
   ctx: Ctx,
   input: {
     user: { id: number; agency_id: number | null; business_id: number | null };
-    password: string;
+    /** The new password, or its hash from a caller that hashes before opening its own transaction. */
+    password: string | { hash: string };
     keepTokenId?: number;
     proven?: boolean;
     audit?: { action: string };
@@ -407,7 +408,8 @@ export async function setPassword(
 ): Promise<void> {
   await guardCredentials(ctx, { target: input.user, proven: input.proven });
   // Argon2 is slow: hash before the transaction holds any lock.
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash =
+    typeof input.password === 'string' ? await hashPassword(input.password) : input.password.hash;
   await inTransaction(ctx, async (tx) => {
     const now = new Date();
     const updated = await tx.db
