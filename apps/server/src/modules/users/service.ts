@@ -485,6 +485,22 @@ export async function suspendTenantUsers(ctx: Ctx, tenant: SuspendingTenant): Pr
 }
 
 /**
+ * A tenant locked out without its users being disabled (a business archived or switched off): every
+ * session of its users ends, through the one path that announces ended sessions, so their open sockets
+ * close at once (ADR 050). Users stay enabled: once the tenant is back they sign in again.
+ */
+export async function endTenantSessions(ctx: Ctx, tenant: SuspendingTenant): Promise<number> {
+  const rows = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(scope(ctx, userCols, usersOf(tenant)));
+  return revokeSessionsOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
+}
+
+/**
  * The tenant is back: exactly the users its suspension disabled are enabled again (their old sessions
  * stay ended); a user disabled on its own, before or during the suspension, stays disabled.
  */
