@@ -8,6 +8,9 @@ const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
+/** The ranges Fastify's trustProxy knows by name (loopback: 127.0.0.0/8 and ::1). */
+const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
 /** An IPv4 or IPv6 address, or a CIDR range of one. */
 function isAddressOrRange(v: string): boolean {
   const [addr = '', prefix, ...rest] = v.split('/');
@@ -44,12 +47,13 @@ const ZTrustProxy = z
     const list = v
       .split(',')
       .map((a) => a.trim())
-      .filter(Boolean);
-    const bad = list.filter((a) => !isAddressOrRange(a));
+      .filter(Boolean)
+      .map((a) => (NAMED_RANGES.includes(a.toLowerCase()) ? a.toLowerCase() : a));
+    const bad = list.filter((a) => !NAMED_RANGES.includes(a) && !isAddressOrRange(a));
     if (list.length === 0 || bad.length > 0) {
       ctx.addIssue({
         code: 'custom',
-        message: `must be off, a number of proxies (1-32) or proxy addresses/CIDR ranges separated by commas; not an address: ${bad.join(', ') || v}`,
+        message: `must be off, a number of proxies (1-32) or proxy addresses/CIDR ranges separated by commas (loopback for a proxy on this machine); not an address: ${bad.join(', ') || v}`,
       });
       return z.NEVER;
     }
@@ -214,15 +218,16 @@ export type Config = {
 export class ConfigError extends Error {}
 
 /**
- * Fastify's trustProxy from TRUST_PROXY. A list of proxies also trusts loopback, where the platform's own
- * in-process requests (the sandbox carrier's webhooks) and a proxy on the same machine come from. A hop
- * count is a function: the socket's peer and the next hops-1 addresses of X-Forwarded-For are proxies,
- * the one before them is the client (Fastify 5 now treats a bare number as "trust nothing").
+ * Fastify's trustProxy from TRUST_PROXY. A list of proxies is exactly that list: loopback is trusted only
+ * when listed (`127.0.0.1` or `loopback`, a proxy on the same machine), as otherwise any process on the
+ * host could write X-Forwarded-For (ADR 050). A hop count is a function: the socket's peer and the next
+ * hops-1 addresses of X-Forwarded-For are proxies, the one before them is the client (Fastify 5 now
+ * treats a bare number as "trust nothing").
  */
 export function fastifyTrustProxy(
   trust: Config['trustProxy'],
 ): false | string[] | ((address: string, hop: number) => boolean) {
-  if (Array.isArray(trust)) return [...trust, 'loopback'];
+  if (Array.isArray(trust)) return [...trust];
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
   return false;
 }

@@ -567,7 +567,7 @@ describe('PUT /v1/businesses/{id}/reset-usage and /active', () => {
     expect(bad.json().errors.active).toEqual(['The active field must be true or false.']);
   });
 
-  it("a switched-off business's users are locked out until it is switched on again", async () => {
+  it("a switched-off business's users are locked out and signed out until it is switched on again", async () => {
     const id = c.seed.a.business.id;
     const check = () => c.call(c.s.a.businessAdmin.token, 'GET', '/v1/auth/check');
     const signIn = () =>
@@ -583,8 +583,12 @@ describe('PUT /v1/businesses/{id}/reset-usage and /active', () => {
     expect(refused.statusCode).toBe(422);
     expect(refused.json().errors.email).toEqual(['This account is disabled. Please contact support.']);
     await c.call(c.s.a.agencyAdmin.token, 'PUT', `/v1/businesses/${id}/active`, { active: true });
+    // Switching off ended the sessions (ADR 050): the old one stays ended, a new sign-in works.
+    expect((await check()).statusCode).toBe(401);
+    const back = await signIn();
+    expect(back.statusCode).toBe(200);
+    c.s.a.businessAdmin.token = back.json().access_token;
     expect((await check()).statusCode).toBe(200);
-    expect((await signIn()).statusCode).toBe(200);
   });
 
   it('is refused to a FinanaceManager and to business users', async () => {

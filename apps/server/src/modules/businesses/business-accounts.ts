@@ -28,6 +28,7 @@ import { isPlanOfAgency } from '../billing/service.ts';
 import {
   businessAdminOf,
   createUser,
+  endTenantSessions,
   isEmailTaken,
   markEmailVerified,
   ownerSummaries,
@@ -310,6 +311,9 @@ export async function changeStatus(ctx: Ctx, input: { id: number; transition: Tr
     const tenant = { level: 'business' as const, agencyId: current.agency_id, businessId: id };
     let affectedUsers: number[] = [];
     if (transition === 'archive') {
+      // Its users stay enabled (a restore needs nothing of them) but are signed out: an archived
+      // business's users are refused, and their open sockets must not go on hearing its news.
+      await endTenantSessions(c, tenant);
       await tx.update(businesses).set({ status: 'archived', updated_at: now }).where(eq(businesses.id, id));
     } else if (transition === 'delete') {
       affectedUsers = await suspendTenantUsers(c, tenant);
@@ -417,23 +421,21 @@ export async function resetUsage(deps: Deps, actor: Actor, id: number, client: C
   });
 }
 
-export async function setBusinessActive(
-  deps: Deps,
-  actor: Actor,
-  id: number,
-  active: boolean,
-  client: Client = {},
-) {
-  await deps.db.transaction(async (tx) => {
+/** Switches a business on or off; off signs its users out (as an archive does, ADR 050). */
+export async function setBusinessActive(ctx: Ctx, input: { id: number; active: boolean }) {
+  const actor = actingUser(ctx);
+  const { id, active } = input;
+  await inTransaction(ctx, async (c) => {
+    const tx = c.db;
     const b = await findBusiness(tx, actor, id, true);
     await tx.update(businesses).set({ active, updated_at: new Date() }).where(eq(businesses.id, id));
+    if (!active) await endTenantSessions(c, { level: 'business', agencyId: b.agency_id, businessId: id });
     await audit(tx, {
       action: active ? 'business.activate' : 'business.deactivate',
-      actorId: actor.impersonatorId ?? actor.userId,
+      actorId: auditActorId(c),
       agencyId: b.agency_id,
       businessId: id,
-      ip: client.ip,
-      requestId: client.requestId,
+      ...auditClient(c),
     });
   });
 }

@@ -229,13 +229,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      await setBusinessActive(
-        deps,
-        actorOf(request),
-        request.params.id,
-        request.body.active,
-        client(request),
-      );
+      await setBusinessActive(ctxOf(deps, request), { id: request.params.id, active: request.body.active });
       return ok(request, request.body.active ? 'activated' : 'deactivated');
     },
   );

@@ -1,5 +1,5 @@
 import type { TSettingRequest, TUpdateProfileRequest } from '@stn/contracts/profile';
-import { verifyPassword } from '../../platform/auth/passwords.ts';
+import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
 import { actingUser, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
 import { unreadTotalOfUser } from '../chats/service.ts';
@@ -76,7 +76,8 @@ export async function updateProfile(
       throw invalid('current_password', 'auth.current_password');
     }
   }
-  const password = input.password;
+  // Argon2 is slow on purpose: hashed before the transaction opens, which then holds no connection idle.
+  const password = input.password !== undefined ? { hash: await hashPassword(input.password) } : undefined;
   await inTransaction(ctx, async (tx) => {
     // The password first: a new password ends every outstanding link, and the e-mail change's link is
     // issued after it (ADR 050).

@@ -12,6 +12,7 @@ import {
   snapshot,
 } from '../../../test/helpers.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
+import { sandboxNumberSid } from './sandbox-restore.ts';
 import { type Telephony, telephonyApp } from './testing.ts';
 
 // The Sandbox Phones control API (ADR 030) drives a real callback: the widget's checks and the carrier
@@ -214,8 +215,10 @@ describe('Sandbox Phones control API', () => {
     const [agency] = await rows(tel.t, 'select twilio_config from agencies where id = $1', [
       tel.seed.a.agency.id,
     ]);
+    // Under the sid the number has at a start (texts are the business's through its numbers' sids).
+    const [number] = await rows(tel.t, 'select * from numbers where phone_number = $1', [A_NUMBER]);
     tel.sandbox.restoreIncomingNumber(agency.twilio_config.accountSid, {
-      sid: `PN${crypto.randomBytes(16).toString('hex')}`,
+      sid: sandboxNumberSid(number),
       phoneNumber: A_NUMBER,
       voiceUrl: 'http://localhost:3000/webhooks/twilio/voice',
       smsUrl: 'http://localhost:3000/webhooks/twilio/sms-in',

@@ -4,13 +4,14 @@
 // texts involve one of its numbers. What another tenant's calls and texts did on a shared phone is never
 // shown: a phone's view keeps only the call and the texts that involve this business's numbers.
 import type { TSandboxPhone } from '@stn/contracts/telephony';
-import { desc, inArray, isNull } from 'drizzle-orm';
-import type { CallFilter } from '../../platform/carrier/sandbox/phones.ts';
+import { desc, inArray } from 'drizzle-orm';
+import type { CallFilter, PhoneText, PhoneView } from '../../platform/carrier/sandbox/phones.ts';
 import { SandboxPhoneError, type TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { installForCalls, installsOfBusiness } from '../installs/service.ts';
+import { sandboxNumberSid } from './sandbox-restore.ts';
 import { type CallbackData, requestCallback } from './service.ts';
 import { calls, numbers } from './tables.ts';
 
@@ -33,6 +34,8 @@ type Known = {
   sandbox: TwilioSandbox;
   /** The business's own numbers (purchased, landline, caller ids). */
   own: Set<string>;
+  /** Whether a text on a phone is this business's (see `textIsOurs`). */
+  ours: (text: PhoneText) => boolean;
   /** Staff phones of its installs, with the agent's name. */
   staff: Map<string, string>;
   /** Staff phones of its installs, with the installs they answer for. */
@@ -40,18 +43,33 @@ type Known = {
   /** Visitor phones of its calls among the phones the sandbox knows, with the visitor's label. */
   visitors: Map<string, string>;
   /** Every phone the sandbox knows, by number, as this business sees it (only its own calls). */
-  phones: Map<string, SandboxPhoneView>;
+  phones: Map<string, PhoneView>;
   /** The calls this business may see and act on: its agency's sandbox account's, involving its numbers. */
   only: CallFilter;
 };
 
 async function known(ctx: Ctx): Promise<Known> {
   const { sandbox, accountSid } = await sandboxOf(ctx);
-  const ownRows = await ctx.db
-    .select({ phone: numbers.phone_number })
+  // Every number the business has held (released ones too: what was texted then was its own).
+  const heldRows = await ctx.db
+    .select({
+      agency_id: numbers.agency_id,
+      phone_number: numbers.phone_number,
+      carrier_sid: numbers.carrier_sid,
+      kind: numbers.kind,
+      released_at: numbers.released_at,
+    })
     .from(numbers)
-    .where(scope(ctx, numbers, isNull(numbers.released_at)));
-  const ownNumbers = new Set(ownRows.map((r) => r.phone));
+    .where(scope(ctx, numbers));
+  const ownNumbers = new Set(heldRows.filter((r) => !r.released_at).map((r) => r.phone_number));
+  const heldSids = new Set(heldRows.filter((r) => r.kind === 'purchased').map(sandboxNumberSid));
+  // A text is the business's when it went through its agency's sandbox account and through a number
+  // the business held at the time (the number's sid then: a released number bought again is another
+  // sid), not merely a number it owns now (review of issue 17: a recycled number showed the earlier
+  // holder's texts). A text through no account number (a landline or caller id of the business, which
+  // the sandbox does not sell) falls back to the numbers owned now.
+  const ours = (t: PhoneText) =>
+    t.via ? t.via.accountSid === accountSid && heldSids.has(t.via.numberSid) : ownNumbers.has(t.other);
   // The phones belong to the agency's sandbox account (ADR 030, 051): another account's calls on the same
   // number, and this account's calls of another business, are not there for this business.
   const involves = (c: { from: string; to: string }) => ownNumbers.has(c.from) || ownNumbers.has(c.to);
@@ -81,16 +99,16 @@ async function known(ctx: Ctx): Promise<Known> {
       if (!visitors.has(row.phone)) visitors.set(row.phone, row.name ? `Visitor · ${row.name}` : 'Visitor');
     }
   }
-  return { sandbox, own: ownNumbers, staff, staffOf, visitors, phones, only };
+  return { sandbox, own: ownNumbers, ours, staff, staffOf, visitors, phones, only };
 }
 
-/** The phone as this business may see it: its call (already one of `only`'s) and the texts with its numbers. */
-function scrub(view: SandboxPhoneView, own: Set<string>): SandboxPhoneView {
+/** The phone as this business may see it: its call (already one of `only`'s) and its own texts. */
+function scrub(view: PhoneView, k: Pick<Known, 'ours'>): SandboxPhoneView {
   return {
     number: view.number,
     state: view.call ? view.state : 'idle',
     call: view.call,
-    texts: view.texts.filter((t) => own.has(t.other)),
+    texts: view.texts.filter(k.ours).map(({ via: _via, ...text }) => text),
   };
 }
 
@@ -99,7 +117,7 @@ const idle = (number: string): SandboxPhoneView => ({ number, state: 'idle', cal
 /** The business's view of one phone, or null when the phone is not the business's to see. */
 function visible(k: Known, number: string): TSandboxPhone | null {
   const raw = k.phones.get(number);
-  const view = raw ? scrub(raw, k.own) : idle(number);
+  const view = raw ? scrub(raw, k) : idle(number);
   const label = k.staff.get(number) ?? k.visitors.get(number);
   const installs = k.staffOf.get(number) ?? [];
   if (label !== undefined) return { ...view, label, installs };

@@ -8,6 +8,20 @@ import { agencyCarrierAccount } from '../agencies/service.ts';
 import { publicBase } from './access.ts';
 import { numbers } from './tables.ts';
 
+/**
+ * The sandbox's sid of a purchased number: the carrier's, else (a seeded number) one derived from the
+ * agency and the number, the same at every start.
+ */
+export function sandboxNumberSid(n: {
+  agency_id: number;
+  phone_number: string;
+  carrier_sid: string | null;
+}): string {
+  return n.carrier_sid && /^PN[0-9a-f]{32}$/i.test(n.carrier_sid)
+    ? n.carrier_sid
+    : `PN${crypto.createHash('sha256').update(`${n.agency_id}:${n.phone_number}`).digest('hex').slice(0, 32)}`;
+}
+
 export async function restoreSandboxNumbers(deps: Deps): Promise<number> {
   const sandbox = deps.carrier.sandbox;
   if (!sandbox) return 0;
@@ -21,12 +35,8 @@ export async function restoreSandboxNumbers(deps: Deps): Promise<number> {
     const account = await agencyCarrierAccount(deps, n.agency_id).catch(() => null);
     if (!account?.sandbox) continue;
     sandbox.ensureAccount({ sid: account.accountSid, authToken: account.authToken });
-    const sid =
-      n.carrier_sid && /^PN[0-9a-f]{32}$/i.test(n.carrier_sid)
-        ? n.carrier_sid
-        : `PN${crypto.createHash('sha256').update(`${n.agency_id}:${n.phone_number}`).digest('hex').slice(0, 32)}`;
     sandbox.restoreIncomingNumber(account.accountSid, {
-      sid,
+      sid: sandboxNumberSid(n),
       phoneNumber: n.phone_number,
       voiceUrl: `${base}/webhooks/twilio/voice`,
       smsUrl: `${base}/webhooks/twilio/sms-in`,

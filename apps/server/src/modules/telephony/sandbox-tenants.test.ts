@@ -4,6 +4,8 @@
 import type { TSandboxPhone } from '@stn/contracts/telephony';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helpers.ts';
+import { agencyCarrierAccount } from '../agencies/service.ts';
+import { sandboxNumberSid } from './sandbox-restore.ts';
 import { restoreSandboxNumbers } from './service.ts';
 import { STAFF_1, STAFF_2, type Telephony, telephonyApp } from './testing.ts';
 
@@ -115,5 +117,34 @@ describe('sandbox phones per agency sandbox account', () => {
       "select count(*)::int as n from messages where body = 'Hi from a number'",
     );
     expect(texts.rows[0].n).toBe(0);
+  });
+
+  it('a number that moved to another tenant does not show the texts of its earlier holder', async () => {
+    const recycled = '+15005550872';
+    const visitor = '+14155550471';
+    await h.install({}, { number: recycled });
+    await restoreSandboxNumbers(h.t.app.deps);
+    h.sandbox.phones.sendText(visitor, recycled, 'Private note for A');
+    await h.run(2000);
+    expect((await view(aToken, visitor))?.texts.map((t) => t.body)).toEqual(['Private note for A']);
+
+    // A releases the number (in the database and at the carrier); B gets it.
+    const [row] = (
+      await h.t.pool.query('update numbers set released_at = now() where phone_number = $1 returning *', [
+        recycled,
+      ])
+    ).rows;
+    const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
+    if (!account) throw new Error('agency A has no sandbox account');
+    await h.t.app.deps.carrier.forAccount(account).releaseNumber(sandboxNumberSid(row));
+    await h.install({}, { tenant: 'b', number: recycled });
+    await restoreSandboxNumbers(h.t.app.deps);
+    expect((await view(bToken, visitor))?.texts ?? []).toEqual([]);
+
+    // What the phone texts the number now is B's, and A's earlier text stays A's alone.
+    h.sandbox.phones.sendText(visitor, recycled, 'Hello B');
+    await h.run(2000);
+    expect((await view(bToken, visitor))?.texts.map((t) => t.body)).toEqual(['Hello B']);
+    expect((await view(aToken, visitor))?.texts.map((t) => t.body)).toEqual(['Private note for A']);
   });
 });

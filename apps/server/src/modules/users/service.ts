@@ -399,7 +399,8 @@ export async function setPassword(
   ctx: Ctx,
   input: {
     user: { id: number; agency_id: number | null; business_id: number | null };
-    password: string;
+    /** The new password, or its hash from a caller that hashes before opening its own transaction. */
+    password: string | { hash: string };
     keepTokenId?: number;
     proven?: boolean;
     audit?: { action: string };
@@ -407,7 +408,8 @@ export async function setPassword(
 ): Promise<void> {
   await guardCredentials(ctx, { target: input.user, proven: input.proven });
   // Argon2 is slow: hash before the transaction holds any lock.
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash =
+    typeof input.password === 'string' ? await hashPassword(input.password) : input.password.hash;
   await inTransaction(ctx, async (tx) => {
     const now = new Date();
     const updated = await tx.db
@@ -480,6 +482,22 @@ export async function suspendTenantUsers(ctx: Ctx, tenant: SuspendingTenant): Pr
     await disabled(tx, ids);
     return ids;
   });
+}
+
+/**
+ * A tenant locked out without its users being disabled (a business archived or switched off): every
+ * session of its users ends, through the one path that announces ended sessions, so their open sockets
+ * close at once (ADR 050). Users stay enabled: once the tenant is back they sign in again.
+ */
+export async function endTenantSessions(ctx: Ctx, tenant: SuspendingTenant): Promise<number> {
+  const rows = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(scope(ctx, userCols, usersOf(tenant)));
+  return revokeSessionsOf(
+    ctx,
+    rows.map((r) => r.id),
+  );
 }
 
 /**

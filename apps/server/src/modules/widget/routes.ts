@@ -54,6 +54,7 @@ import {
   requestCallback,
   scheduleCall,
 } from '../telephony/service.ts';
+import { rightGuess, takeGuess } from './code-guesses.ts';
 import { codeMatches, newThread, signToken, type VisitorToken, verifyToken, visitorCode } from './token.ts';
 
 /** A field people leave empty and form-filling robots fill: a filled one is answered and ignored. */
@@ -71,8 +72,10 @@ export const TEXTS_PER_PHONE_MINUTE = 5;
 export const CONFIRMATIONS_PER_INSTALL_HOUR = 30;
 /** A phone gets the confirmation once a day: later texts in the same conversation send nothing. */
 const CONFIRMATION_QUIET_MS = 24 * 3_600_000;
-/** Wrong codes one phone's conversations may be tried with each 15 minutes (any token, any address). */
-export const CODE_GUESSES_PER_PHONE = 5;
+/** Wrong guesses that lock one conversation's code for good (counted in the database, every process). */
+export const CODE_GUESSES_PER_CODE = 5;
+/** Wrong guesses that lock one phone's codes with a business for a day (any conversation, token, address). */
+export const CODE_GUESSES_PER_PHONE_DAY = 10;
 /** Codes texted to one phone a day (with a first text or asked again): 'text us' is no way to flood a phone. */
 export const CODE_TEXTS_PER_PHONE_DAY = 3;
 /** The visitor's conversation shows its latest messages, up to this many. */
@@ -105,7 +108,6 @@ type Limits = {
   schedulesPerAddress: RateLimiter;
   callbacksPerInstall: RateLimiter;
   confirmations: WindowCounter;
-  codeGuesses: WindowCounter;
   codeTexts: WindowCounter;
 };
 const limitsOf = new WeakMap<Deps, Limits>();
@@ -121,8 +123,6 @@ function limits(deps: Deps): Limits {
       // Every callback rings the staff: one install takes so many a minute, from any number of addresses.
       callbacksPerInstall: new RateLimiter(deps.config.widgetCallbacksPerInstallMinute),
       confirmations: new WindowCounter(CONFIRMATIONS_PER_INSTALL_HOUR, 3_600_000),
-      // A 6-digit code: 5 guesses per phone each 15 minutes make a lucky guess a matter of years.
-      codeGuesses: new WindowCounter(CODE_GUESSES_PER_PHONE, 15 * 60_000),
       codeTexts: new WindowCounter(CODE_TEXTS_PER_PHONE_DAY, DAY_MS),
     };
     limitsOf.set(deps, l);
@@ -544,14 +544,22 @@ export async function widgetRoutes(tree: FastifyInstance, deps: Deps): Promise<v
       },
     },
     async (request) => {
-      const { install } = widgetOf(request);
+      const { install, ctx } = widgetOf(request);
       const body = request.body as zm.infer<typeof ZVerifyBody>;
       const { token, contactId, thread } = conversationOf(deps, body.token, install.id);
-      // Guesses are bounded per phone (the contact), not per token: a new conversation does not reset them.
-      if (!limits(deps).codeGuesses.take(`${install.id}:${contactId}`))
+      // Guesses are counted in the database per code and per phone (the contact) a day, not per token or
+      // process: a new conversation, another process or a restart gives no more. A 6-digit code with 10
+      // guesses a day makes a lucky guess a matter of centuries.
+      const guess = await takeGuess(
+        ctx,
+        { businessId: install.businessId, contactId, thread },
+        { perCode: CODE_GUESSES_PER_CODE, perPhoneDay: CODE_GUESSES_PER_PHONE_DAY },
+      );
+      if (guess === null)
         throw new AppError('TOO_MANY', 'widget.code_throttled', undefined, {}, 'widget.code_throttled');
       if (!codeMatches(deps, { installId: install.id, contactId, thread }, body.code))
         throw new AppError('VALIDATION', undefined, { code: 'widget.code_wrong' });
+      await rightGuess(ctx, guess);
       const data: TWidgetVerifyAnswer = {
         token: signToken(deps, {
           installId: install.id,

@@ -22,6 +22,9 @@ describe('TRUST_PROXY settings', () => {
       '10.1.0.0/16',
       'fd00::/8',
     ]);
+    // Loopback is trusted only when listed (a proxy on the same machine), by address or by name.
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1,Loopback' }).trustProxy).toEqual(['10.0.0.1', 'loopback']);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }).trustProxy).toEqual(['127.0.0.1']);
   });
 
   it('refuses `true` (every hop) and addresses that are not addresses, saying what to write', () => {
@@ -121,5 +124,39 @@ describe('with the proxy named (TRUST_PROXY=<its address>) a client reaching the
           .statusCode,
       );
     expect(direct).toEqual([200, 200, 429]);
+  });
+
+  it('another process on the same machine (loopback, not listed) forges nothing either', async () => {
+    const local: number[] = [];
+    for (let i = 0; i < 3; i++)
+      local.push(
+        (await check(20 + i, { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': `9.9.7.${i}` } }))
+          .statusCode,
+      );
+    expect(local).toEqual([200, 200, 429]);
+  });
+});
+
+describe('with a proxy on the same machine listed (TRUST_PROXY=loopback)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ TRUST_PROXY: 'loopback', PUBLIC_CHECK_RATE_PER_ADDRESS: '2' });
+  });
+  afterAll(() => t?.close());
+
+  it('the client the local proxy appended counts', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/uniquemailchk',
+        payload: { email: `l${i}@nowhere.test` },
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': `203.0.113.${10 + i}` },
+      });
+      statuses.push(res.statusCode);
+    }
+    // Three clients, two checks each allowed: none is refused.
+    expect(statuses).toEqual([200, 200, 200]);
   });
 });

@@ -162,6 +162,117 @@ describe('/ws sockets end with their session', () => {
     expect(await closedWithin(s)).toBe(SESSION_ENDED);
     await noMoreNews(t.app, seed.b.business.id, s, witness);
   });
+
+  it('a logout between the session check and the subscription still closes the socket', async () => {
+    // As with Redis, a subscription takes effect only once the hub confirms it: held here until the
+    // logout has been announced (to nobody yet), then let go.
+    const hub = t.app.deps.realtime;
+    const { subscribe, ready } = hub;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    let reached: () => void = () => undefined;
+    const subscribing = new Promise<void>((done) => {
+      reached = done;
+    });
+    hub.subscribe = (channels, fn) => {
+      if (!channels.some((c) => c.startsWith('session:'))) return subscribe(channels, fn);
+      reached();
+      let off: (() => void) | undefined;
+      let dropped = false;
+      void held.then(() => {
+        if (!dropped) off = subscribe(channels, fn);
+      });
+      return () => {
+        dropped = true;
+        off?.();
+      };
+    };
+    hub.ready = () => held;
+    try {
+      const token = await login(t.app, seed.a.businessUser.email);
+      const ws = new WebSocket(url, ['bearer', token]);
+      open.push(ws);
+      const got: Socket['got'] = [];
+      ws.on('message', (raw) => got.push(JSON.parse(raw.toString())));
+      const s: Socket = { ws, got, closed: new Promise((done) => ws.on('close', (code) => done(code))) };
+      await subscribing;
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(token) });
+      expect(res.statusCode).toBe(200);
+      release();
+      expect(await closedWithin(s)).toBe(SESSION_ENDED);
+      expect(got.some((m) => m.type === 'ready')).toBe(false);
+    } finally {
+      release();
+      hub.subscribe = subscribe;
+      hub.ready = ready;
+    }
+  });
+
+  /** A socket of a fresh session of business A's user, and the session's token. */
+  async function businessUserSocket() {
+    const token = await login(t.app, seed.a.businessUser.email);
+    return { token, s: track(await connect(url, token)) };
+  }
+
+  /** The session is over for good: the token is refused, even once the tenant is back. */
+  async function ended(token: string) {
+    const res = await t.app.inject({ url: '/api/v1/profile', headers: bearer(token) });
+    expect(res.statusCode).toBe(401);
+  }
+
+  it("the agency archiving the business closes its users' sockets", async () => {
+    const agency = await login(t.app, seed.a.agencyAdmin.email);
+    const { token, s } = await businessUserSocket();
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/business/${seed.a.business.id}/archive`,
+      headers: bearer(agency),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await closedWithin(s)).toBe(SESSION_ENDED);
+    const back = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/business/${seed.a.business.id}/restore`,
+      headers: bearer(agency),
+    });
+    expect(back.statusCode, back.body).toBe(200);
+    await ended(token);
+  });
+
+  it("the agency switching the business off closes its users' sockets", async () => {
+    const agency = await login(t.app, seed.a.agencyAdmin.email);
+    const { token, s } = await businessUserSocket();
+    const switchTo = (active: boolean) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/businesses/${seed.a.business.id}/active`,
+        headers: bearer(agency),
+        payload: { active },
+      });
+    const off = await switchTo(false);
+    expect(off.statusCode, off.body).toBe(200);
+    expect(await closedWithin(s)).toBe(SESSION_ENDED);
+    expect((await switchTo(true)).statusCode).toBe(200);
+    await ended(token);
+    // Switched on again, the user signs in anew.
+    track(await connect(url, await login(t.app, seed.a.businessUser.email)));
+  });
+
+  // Last of the file's first app: agency A stays archived.
+  it("an admin archiving the agency closes its business users' sockets", async () => {
+    const admin = await login(t.app, seed.admin.email);
+    const { token, s } = await businessUserSocket();
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/agencies/${seed.a.agency.id}`,
+      headers: bearer(admin),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await closedWithin(s)).toBe(SESSION_ENDED);
+    await ended(token);
+  });
 });
 
 const hasRedis = await hasTestRedis('the two-process socket-closing test');

@@ -7,13 +7,15 @@ import { resolveActor, type SessionHolder } from '../auth/plugin.ts';
 import { sessionsEnded } from '../auth/sessions.ts';
 import type { Db } from '../db/client.ts';
 import type { EventBus } from '../events/events.ts';
-import { channel, channelsOf, type Hub } from './hub.ts';
+import { channel, channelsOf, type Hub, type RealtimeMessage } from './hub.ts';
 
 const SUBPROTOCOL = 'bearer';
 /** The close code of a socket whose session ended or expired (the web app does not reconnect with it). */
 export const SESSION_ENDED = 4001;
 /** setTimeout's longest delay; a session expiring later is checked again then. */
 const MAX_TIMER_MS = 2_147_483_647;
+/** News kept for a socket while its session is checked again (more is dropped: the page reloads lists). */
+const MAX_PENDING = 100;
 
 function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -59,12 +61,17 @@ export async function socketTree(
         request.actor = resolved.actor;
       },
     },
-    (socket, request) => {
+    async (socket, request) => {
       const actor = request.actor;
-      if (!actor) return socket.close(1008);
+      const token = tokenOf(request);
+      if (!actor || !token) return socket.close(1008);
       const channels = channelsOf(actor);
+      // Until the session is checked again below, news waits here (a few at most: it takes milliseconds).
+      let pending: RealtimeMessage[] | null = [];
       const unsubscribe = opts.hub.subscribe(channels, (message) => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+        if (pending) {
+          if (pending.length < MAX_PENDING) pending.push(message);
+        } else if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
       });
       // The socket lives no longer than its session: closed when the session ends or expires.
       const end = () => socket.close(SESSION_ENDED, 'session ended');
@@ -75,7 +82,6 @@ export async function socketTree(
         if (left <= 0) return end();
         expiry = setTimeout(watchExpiry, Math.min(left, MAX_TIMER_MS));
       };
-      watchExpiry();
       socket.on('close', () => {
         unsubscribe();
         unsubscribeSession();
@@ -83,7 +89,23 @@ export async function socketTree(
       });
       // The client only listens: what it sends is not a way in to anything.
       socket.on('message', () => undefined);
+      // The session was checked before the upgrade, but a logout (or a lock-out) announced between that
+      // check and these subscriptions reached nobody. So, once the hub hears the session's channel (with
+      // Redis: once the subscription is confirmed), the session is checked again: from then on its end is
+      // heard, and before it, it is seen here.
+      try {
+        await opts.hub.ready();
+        if (!(await resolveActor(opts.db, opts.holder, token))) return end();
+      } catch (err) {
+        request.log.warn({ err }, 'realtime: the session could not be checked again');
+        return socket.close(1011);
+      }
+      if (socket.readyState !== socket.OPEN) return;
+      watchExpiry();
       socket.send(JSON.stringify({ type: 'ready', data: { channels } }));
+      const waiting = pending;
+      pending = null;
+      for (const message of waiting) socket.send(JSON.stringify(message));
     },
   );
 }

@@ -16,6 +16,11 @@ export type PhoneText = {
   at: string;
   /** The images of an MMS the phone received (their URLs). */
   media?: string[];
+  /**
+   * The account number the text went to or came from, as it was then (account and number sid): a number
+   * released and bought by another account is another sid, so its later holder is told apart.
+   */
+  via?: { accountSid: string; numberSid: string };
 };
 
 /** A phone as the Sandbox Phones screen shows it (ZSandboxPhone of the contracts, without its label). */
@@ -194,7 +199,14 @@ export class SandboxPhones {
   sendText(from: string, to: string, body: string): string | null {
     const p = this.phone(from);
     if (!isE164(to)) throw new SandboxPhoneError('not-a-number', `${to} is not an E.164 number`);
-    this.push(p, { direction: 'out', other: to, body, at: this.at() });
+    const number = this.sandbox.findIncomingNumber(to);
+    this.push(p, {
+      direction: 'out',
+      other: to,
+      body,
+      at: this.at(),
+      ...(number ? { via: { accountSid: number.accountSid, numberSid: number.sid } } : {}),
+    });
     const message = this.sandbox.inboundText(from, to, body);
     if (!message && !this.sandbox.findIncomingNumber(to)) this.receiveText(to, from, body);
     this.sandbox.changed();
@@ -241,7 +253,7 @@ export class SandboxPhones {
     this.sandbox.changed();
   }
 
-  receiveText(to: string, from: string, body: string, media: string[] = []): void {
+  receiveText(to: string, from: string, body: string, media: string[] = [], via?: PhoneText['via']): void {
     if (!isE164(to)) return;
     this.push(this.phone(to), {
       direction: 'in',
@@ -249,6 +261,7 @@ export class SandboxPhones {
       body,
       at: this.at(),
       ...(media.length ? { media } : {}),
+      ...(via ? { via } : {}),
     });
     this.sandbox.changed();
   }

@@ -749,6 +749,10 @@ export class TwilioSandbox {
     };
     this.messages.set(message.sid, message);
     this.prune();
+    // Which of the account's numbers sent it, as it is now (the phone tells its holders apart by it).
+    const sender = this.findIncomingNumber(from);
+    const via =
+      sender?.accountSid === account.sid ? { accountSid: account.sid, numberSid: sender.sid } : undefined;
     const steps: [MessageStatus, number][] = [
       ['queued', this.timings.messageQueued],
       ['sent', this.timings.messageSent],
@@ -760,7 +764,7 @@ export class TwilioSandbox {
       this.clock.schedule(step[1], async () => {
         this.setMessageStatus(message, step[0]);
         // The phone shows the text once it is sent.
-        if (step[0] === 'sent') this.phones.receiveText(to, from, body, media);
+        if (step[0] === 'sent') this.phones.receiveText(to, from, body, media, via);
         await this.messageCallback(message);
         next(i + 1);
       });
