@@ -157,6 +157,8 @@ describe('inbound texts', () => {
       MediaUrl0: h.sandbox.addMedia(accountSid, 'image/png', PNG),
       MediaContentType0: 'image/png',
     });
+    // Fetched by a job once the text is committed (ADR 049).
+    await drainJobs(h.t);
     const c = await contactOf(from);
     const [m] = await rows('select * from messages where contact_id = $1', [c.id]);
     expect(m.segments).toBe(2);

@@ -294,10 +294,15 @@ class SandboxTwilioCarrier extends TwilioCarrier {
     const item = this.sandbox.media.get(m[2] ?? '');
     if (!item || item.accountSid !== this.options.accountSid)
       throw new CarrierError(`The requested resource ${m[2]} was not found`, 20404, 404);
-    if (item.body.length > opts.maxBytes) throw new CarrierError('The media is too large', null, 413);
-    return { contentType: item.contentType, body: item.body };
+    // A slow or failing carrier in tests: the bytes are produced when asked.
+    const body = typeof item.body === 'function' ? await item.body() : item.body;
+    if (body.length > opts.maxBytes) throw new CarrierError('The media is too large', null, 413);
+    return { contentType: item.contentType, body };
   }
 }
+
+/** A sandbox phone's file: its bytes, or (tests) a function producing them when the product fetches it. */
+export type SandboxMediaBody = Buffer | (() => Promise<Buffer>);
 
 export class TwilioSandbox {
   readonly clock: SandboxClock;
@@ -311,7 +316,7 @@ export class TwilioSandbox {
   readonly callerIds = new Map<string, SandboxCallerId>();
   readonly recordings = new Map<string, SandboxRecording>();
   /** Files of texts the sandbox's phones send (MMS), at `${publicBase}/sandbox/media/ME...`. */
-  readonly media = new Map<string, { accountSid: string; contentType: string; body: Buffer }>();
+  readonly media = new Map<string, { accountSid: string; contentType: string; body: SandboxMediaBody }>();
   readonly phones: SandboxPhones;
   readonly twiml: TwimlInterpreter;
   /**
@@ -438,7 +443,7 @@ export class TwilioSandbox {
   }
 
   /** Keeps a file a phone sends with a text (the oldest forgotten past MAX_KEPT) and answers its MediaUrl. */
-  addMedia(accountSid: string, contentType: string, body: Buffer): string {
+  addMedia(accountSid: string, contentType: string, body: SandboxMediaBody): string {
     const sid = sandboxSid('ME');
     this.media.set(sid, { accountSid, contentType, body });
     if (this.media.size > MAX_KEPT) this.media.delete(this.media.keys().next().value as string);
