@@ -7,8 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { drainJobs, login } from '../../../test/helpers.ts';
+import { drainJobs, login, openSocket } from '../../../test/helpers.ts';
 import { twilioSignature } from '../../platform/webhooks/tree.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
@@ -149,19 +148,7 @@ describe('inbound MMS media', () => {
   it('answers the carrier and holds no transaction while a slow media is fetched; the image follows', async () => {
     const from = '+14155550804';
     const held = heldMedia();
-    const ws = new WebSocket(`ws://127.0.0.1:${(h.t.app.server.address() as AddressInfo).port}/ws`, [
-      'bearer',
-      await login(h.t.app, h.seed.a.businessAdmin.email),
-    ]);
-    const got: { type: string; data?: Record<string, unknown> }[] = [];
-    await new Promise<void>((resolve, reject) => {
-      ws.on('message', (raw) => {
-        const msg = JSON.parse(raw.toString());
-        got.push(msg);
-        if (msg.type === 'ready') resolve();
-      });
-      ws.on('error', reject);
-    });
+    const { ws, got } = await openSocket(h.t.app, await login(h.t.app, h.seed.a.businessAdmin.email));
     try {
       const params = mms(from, [held.url]);
       const answering = post(params);

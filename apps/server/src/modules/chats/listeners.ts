@@ -42,8 +42,13 @@ const byBusiness = <T extends { businessId: number }>(items: T[]) => {
   return out;
 };
 
-async function announceReceived(deps: Deps, businessId: number, items: Received[]): Promise<void> {
-  const [rows, conversations, viewers] = await Promise.all([
+/** The messages, their conversations and who may see the business's inbox: three queries at once. */
+function messagesAndAudience(
+  deps: Deps,
+  businessId: number,
+  items: { messageId: number; contactId: number }[],
+) {
+  return Promise.all([
     deps.db
       .select()
       .from(messages)
@@ -60,6 +65,10 @@ async function announceReceived(deps: Deps, businessId: number, items: Received[
     ),
     viewersOf(deps.db, businessId),
   ]);
+}
+
+async function announceReceived(deps: Deps, businessId: number, items: Received[]): Promise<void> {
+  const [rows, conversations, viewers] = await messagesAndAudience(deps, businessId, items);
   const rowOf = new Map(rows.map((r) => [r.id, r]));
   const sends: { userId: number; item: Received }[] = [];
   for (const item of items) {
@@ -121,23 +130,7 @@ async function announceUpdated(
   businessId: number,
   items: { messageId: number; contactId: number }[],
 ): Promise<void> {
-  const [rows, conversations, viewers] = await Promise.all([
-    deps.db
-      .select()
-      .from(messages)
-      .where(
-        inArray(
-          messages.id,
-          items.map((i) => i.messageId),
-        ),
-      ),
-    conversationsOf(
-      deps.db,
-      businessId,
-      items.map((i) => i.contactId),
-    ),
-    viewersOf(deps.db, businessId),
-  ]);
+  const [rows, conversations, viewers] = await messagesAndAudience(deps, businessId, items);
   const sends: Promise<void>[] = [];
   for (const row of rows) {
     const c = conversations.get(row.contact_id);

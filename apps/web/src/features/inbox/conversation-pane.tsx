@@ -28,7 +28,7 @@ function MessageBubble({ message, contactId }: { message: InboxMessage; contactI
               </a>
             ),
           )}
-          {message.media_pending > 0 && (
+          {(message.media_pending ?? 0) > 0 && (
             <Group gap={6} data-testid="message-media-pending">
               <Loader size="xs" />
               <Text size="xs" c="dimmed">
@@ -36,7 +36,7 @@ function MessageBubble({ message, contactId }: { message: InboxMessage; contactI
               </Text>
             </Group>
           )}
-          {message.media_unavailable > 0 && (
+          {(message.media_unavailable ?? 0) > 0 && (
             <Text size="xs" c="dimmed" fs="italic" data-testid="message-media-unavailable">
               {t('inbox.media_unavailable', { count: message.media_unavailable })}
             </Text>

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
 import {
   type CallEvent,
   type CallStatus,
@@ -7,6 +8,7 @@ import {
   isE164,
   type MessageStatus,
   RECORDING_SID_PATTERN,
+  type RecordingAudio,
 } from '../carrier.ts';
 import { TwilioCarrier, type TwilioHttpClient } from '../twilio-carrier.ts';
 import { recordingWav } from './audio.ts';
@@ -174,7 +176,7 @@ export type SandboxOptions = {
 /** What the sandbox needs of the platform's file store. */
 export type RecordingStore = {
   put(key: string, bytes: Buffer, contentType: string): Promise<unknown>;
-  read(key: string): Promise<Buffer | null>;
+  readStream(key: string): Promise<Readable | null>;
 };
 
 /** The file store's key of a sandbox recording (per account, so one account never reads another's). */
@@ -269,7 +271,7 @@ class SandboxTwilioCarrier extends TwilioCarrier {
     super({ accountSid, authToken, httpClient: sandbox.httpClient });
   }
 
-  override async fetchRecordingAudio(recordingSid: string): Promise<{ contentType: string; body: Buffer }> {
+  override async fetchRecordingAudio(recordingSid: string): Promise<RecordingAudio> {
     const sid = RECORDING_SID_PATTERN.test(recordingSid) ? recordingSid : '';
     const notFound = () =>
       new CarrierError(`The requested resource ${sid || 'recording'} was not found`, 20404, 404);
@@ -278,10 +280,13 @@ class SandboxTwilioCarrier extends TwilioCarrier {
     const rec = this.sandbox.recordings.get(sid);
     if (rec) {
       if (rec.accountSid !== this.options.accountSid) throw notFound();
-      return { contentType: 'audio/wav', body: this.sandbox.recordingAudio(sid) ?? Buffer.alloc(0) };
+      return {
+        contentType: 'audio/wav',
+        body: Readable.from([this.sandbox.recordingAudio(sid) ?? Buffer.alloc(0)]),
+      };
     }
     // Recorded before this process started: kept in the file store.
-    const kept = await this.sandbox.store?.read(recordingKey(this.options.accountSid, sid));
+    const kept = await this.sandbox.store?.readStream(recordingKey(this.options.accountSid, sid));
     if (!kept) throw notFound();
     return { contentType: 'audio/wav', body: kept };
   }
