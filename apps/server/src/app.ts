@@ -27,6 +27,7 @@ import { monthlyUsageResetJob } from './modules/businesses/jobs.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
 import { businessLetsIn } from './modules/businesses/service.ts';
 import { registerChatsListeners } from './modules/chats/listeners.ts';
+import { inboundMediaJob } from './modules/chats/media.ts';
 import { inboxRoutes } from './modules/chats/routes/index.ts';
 import { scheduledMessageJob } from './modules/chats/service.ts';
 import { registerChatsWebhooks } from './modules/chats/webhooks.ts';
@@ -160,6 +161,7 @@ function plugModules(p: Plugs): void {
   // Chats: inbound texts and status callbacks (telephony keeps voice), scheduled texts, realtime news.
   registerChatsWebhooks(p.webhooks, p.deps);
   p.queue.register(scheduledMessageJob);
+  p.queue.register(inboundMediaJob);
   registerChatsListeners(p.events, p.deps);
   // Web Push: the VAPID keys exist from the first start; a text in notifies subscribed browsers.
   p.onReady.push(ensureVapidKeys);

@@ -5,6 +5,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
+import WebSocket from 'ws';
 import { type AppOptions, buildApp } from '../src/app.ts';
 import { agencies } from '../src/modules/agencies/tables.ts';
 import { businesses } from '../src/modules/businesses/tables.ts';
@@ -517,4 +518,20 @@ export async function confirmEmailChange(t: Pick<TestApp, 'app' | 'pool'>, email
   const res = await t.app.inject({ method: 'POST', url: '/api/v1/verify-email', payload: { token: m[1] } });
   expect(res.statusCode, res.body).toBe(200);
   return res;
+}
+
+/** A realtime socket on a listening app with a bearer token, open once `ready` came; every event is kept. */
+export async function openSocket(app: FastifyInstance, token: string) {
+  const { port } = app.server.address() as import('node:net').AddressInfo;
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['bearer', token]);
+  const got: { type: string; data?: Record<string, unknown> }[] = [];
+  await new Promise<void>((resolve, reject) => {
+    ws.on('message', (raw) => {
+      const msg = JSON.parse(raw.toString());
+      got.push(msg);
+      if (msg.type === 'ready') resolve();
+    });
+    ws.on('error', reject);
+  });
+  return { ws, got };
 }

@@ -38,6 +38,10 @@ export const ZMessage = z.object({
   direction: z.enum(MESSAGE_DIRECTIONS),
   body: z.string(),
   media: z.array(ZMessageMedia),
+  /** An inbound MMS's media still being fetched: `message_updated` follows with them. */
+  media_pending: z.number(),
+  /** An inbound MMS's media that could not be fetched from the carrier (shown as unavailable). */
+  media_unavailable: z.number(),
   status: z.enum(MESSAGE_STATUSES),
   error_code: z.number().nullable(),
   error_message: z.string().nullable(),
@@ -95,6 +99,14 @@ export const ZNewMessageEvent = z.object({
   message: ZMessage.optional(),
 });
 export type TNewMessageEvent = z.infer<typeof ZNewMessageEvent>;
+
+/** `message_updated`: a message changed (an inbound MMS's media were fetched): the message as it is now. */
+export const ZMessageUpdatedEvent = z.object({
+  id: z.number(),
+  contact: z.number(),
+  message: ZMessage,
+});
+export type TMessageUpdatedEvent = z.infer<typeof ZMessageUpdatedEvent>;
 
 /** `message_status`: an outbound message's delivery status moved. */
 export const ZMessageStatusEvent = z.object({

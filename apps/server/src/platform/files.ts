@@ -2,10 +2,14 @@
 // <DATA_DIR>/uploads by default or an S3-compatible bucket (STORAGE_DRIVER=s3). Every file has a key such
 // as `messages/12/<uuid>.png`; its URL is always our own `/uploads/<key>`, whatever the driver, so stored
 // URLs survive a change of driver and the carrier always reaches them where it reaches our webhooks.
+
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from './config.ts';
@@ -36,8 +40,15 @@ export interface FileStore {
   put(key: string, bytes: Buffer | string, contentType: string): Promise<string>;
   /** Removes the file; a file that is not there is no error. */
   delete(key: string): Promise<void>;
+  /**
+   * Stores a stream under the key without holding it in memory (a recording of up to 160 MiB): written
+   * aside and put in place once whole, so a stream that fails (cut at its limit, a timeout) leaves no file.
+   */
+  putStream(key: string, body: Readable, contentType: string): Promise<string>;
   /** The file's bytes, or null when there is none. */
   read(key: string): Promise<Buffer | null>;
+  /** The file as a stream, or null when there is none. */
+  readStream(key: string): Promise<Readable | null>;
   /** Our own URL of the key: `/uploads/<key>`. */
   url(key: string): string;
   /**
@@ -71,6 +82,28 @@ function localStore(dataDir: string): FileStore {
       await fsp.mkdir(path.dirname(target), { recursive: true });
       await fsp.writeFile(target, bytes);
       return `${UPLOADS_PREFIX}${key}`;
+    },
+    async putStream(key, body) {
+      const target = file(key);
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      const part = `${target}.${crypto.randomUUID()}.part`;
+      try {
+        await pipeline(body, fs.createWriteStream(part));
+        await fsp.rename(part, target);
+      } catch (err) {
+        await fsp.rm(part, { force: true });
+        throw err;
+      }
+      return `${UPLOADS_PREFIX}${key}`;
+    },
+    async readStream(key) {
+      try {
+        const handle = await fsp.open(file(key));
+        return handle.createReadStream();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
     },
     async delete(key) {
       await fsp.rm(file(key), { force: true });
@@ -117,6 +150,36 @@ function s3Store(s: NonNullable<Config['s3']>): FileStore {
     async put(key, bytes, contentType) {
       await client.putObject(assertKey(key), Buffer.from(bytes), contentType);
       return `${UPLOADS_PREFIX}${key}`;
+    },
+    async putStream(key, body, contentType) {
+      // S3 wants the length and the payload's hash up front: the stream is spooled to a temporary file
+      // (hashed while written), then sent from there.
+      const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'stn-put-'));
+      const spool = path.join(dir, 'body');
+      try {
+        const hash = crypto.createHash('sha256');
+        let size = 0;
+        await pipeline(
+          body,
+          new Transform({
+            transform(chunk: Buffer, _enc, done) {
+              hash.update(chunk);
+              size += chunk.length;
+              done(null, chunk);
+            },
+          }),
+          fs.createWriteStream(spool),
+        );
+        await client.putObjectFile(assertKey(key), spool, size, hash.digest('hex'), contentType);
+      } finally {
+        await fsp.rm(dir, { recursive: true, force: true });
+      }
+      return `${UPLOADS_PREFIX}${key}`;
+    },
+    async readStream(key) {
+      const obj = await client.getObject(assertKey(key));
+      if (!obj?.body) return null;
+      return Readable.fromWeb(obj.body as import('node:stream/web').ReadableStream);
     },
     async delete(key) {
       await client.deleteObject(assertKey(key));

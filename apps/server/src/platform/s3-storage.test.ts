@@ -5,8 +5,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp } from '../../test/helpers.ts';
+import { bearer, createTestApp, drainJobs } from '../../test/helpers.ts';
 import { startTestS3, type TestS3 } from '../../test/s3-server.ts';
 import { buildApp } from '../app.ts';
 import { agencyCarrierAccount } from '../modules/agencies/service.ts';
@@ -142,12 +144,37 @@ describe('the SigV4 signer', () => {
 });
 
 describe('message media in the bucket', () => {
+  it('streams a large file into the bucket (a recording) and back, signed with its length and hash', async () => {
+    const big = crypto.randomBytes(3 * 1024 * 1024 + 7);
+    const store = h.t.app.deps.storage;
+    const chunks = Array.from({ length: 4 }, (_, i) =>
+      big.subarray(i * 800_000, (i + 1) * 800_000 + (i === 3 ? big.length : 0)),
+    );
+    await store.putStream('recordings/1/RE0.wav', Readable.from(chunks), 'audio/wav');
+    expect(s3.objects.get('recordings/1/RE0.wav')?.body.equals(big)).toBe(true);
+    const back = await store.readStream('recordings/1/RE0.wav');
+    expect(back && (await buffer(back)).equals(big)).toBe(true);
+    // A stream that fails half-way stores nothing.
+    const failing = Readable.from(
+      (async function* () {
+        yield big.subarray(0, 1000);
+        throw new Error('cut at the limit');
+      })(),
+    );
+    await expect(store.putStream('recordings/1/RE1.wav', failing, 'audio/wav')).rejects.toThrow(
+      'cut at the limit',
+    );
+    expect(s3.objects.has('recordings/1/RE1.wav')).toBe(false);
+    expect(localFiles()).toEqual([]);
+  });
+
   it('stores an inbound MMS in the bucket (nothing on disk) and serves it back at its /uploads URL', async () => {
     const from = '+14155550901';
     const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
     // The carrier's own media (the sandbox's, fetched in process; ADR 049).
     const media = h.sandbox.addMedia(account?.accountSid ?? '', 'image/png', PNG);
     await inbound(from, { NumMedia: '1', MediaUrl0: media, MediaContentType0: 'image/png' });
+    await drainJobs(h.t);
     const c = await contactOf(from);
     const [m] = await rows('select * from messages where contact_id = $1', [c.id]);
     expect(m.media).toHaveLength(1);

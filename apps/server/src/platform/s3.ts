@@ -2,6 +2,8 @@
 // platform needs (PUT, GET, HEAD, DELETE). Works with AWS S3 and S3-compatible stores (MinIO, R2, B2,
 // Spaces, Wasabi...) in path style or virtual-host style. ADR 040.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
 
 export type S3Settings = {
   /** e.g. https://s3.us-east-1.amazonaws.com or http://127.0.0.1:9000 */
@@ -127,14 +129,21 @@ export class S3Client {
   private async send(
     method: 'GET' | 'PUT' | 'HEAD' | 'DELETE',
     key: string,
-    opts: { body?: Buffer; headers?: Record<string, string> } = {},
+    opts: {
+      body?: Buffer;
+      headers?: Record<string, string>;
+      /** A file sent as a stream, with its length and hash known. */
+      file?: { path: string; size: number; sha256: string };
+    } = {},
   ): Promise<Response> {
     const url = this.objectUrl(key);
     const headers = signRequest({
       method,
       url,
-      headers: opts.headers ?? {},
-      payloadHash: opts.body ? sha256(opts.body) : EMPTY_SHA256,
+      headers: opts.file
+        ? { ...opts.headers, 'content-length': String(opts.file.size) }
+        : (opts.headers ?? {}),
+      payloadHash: opts.file ? opts.file.sha256 : opts.body ? sha256(opts.body) : EMPTY_SHA256,
       region: this.s.region,
       accessKeyId: this.s.accessKeyId,
       secretAccessKey: this.s.secretAccessKey,
@@ -145,6 +154,12 @@ export class S3Client {
         method,
         headers,
         ...(opts.body ? { body: opts.body } : {}),
+        ...(opts.file
+          ? {
+              body: Readable.toWeb(fs.createReadStream(opts.file.path)) as unknown as ReadableStream,
+              duplex: 'half' as const,
+            }
+          : {}),
         redirect: 'manual',
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
@@ -153,6 +168,22 @@ export class S3Client {
         err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : '';
       throw new S3Error(0, 'NetworkError', `cannot reach ${url.origin}${reason ? ` (${reason})` : ''}`);
     }
+  }
+
+  /** Puts a file from disk as a stream (its size and SHA-256 known), for bodies too large to hold. */
+  async putObjectFile(
+    key: string,
+    file: string,
+    size: number,
+    sha: string,
+    contentType: string,
+  ): Promise<void> {
+    const res = await this.send('PUT', key, {
+      file: { path: file, size, sha256: sha },
+      headers: { 'content-type': contentType },
+    });
+    if (!res.ok) throw parseError(res.status, await res.text());
+    await res.body?.cancel();
   }
 
   async putObject(key: string, body: Buffer, contentType: string): Promise<void> {

@@ -54,6 +54,14 @@ export function dispatchRealtime(event: RealtimeEvent): void {
       );
       break;
     }
+    case 'message_updated': {
+      // An inbound MMS's media were fetched after the text was announced (ADR 049): its image appears.
+      const data = (event.data ?? {}) as { contact?: number };
+      void queryClient.invalidateQueries({ queryKey: keys.inbox.lists() });
+      if (typeof data.contact === 'number')
+        void queryClient.invalidateQueries({ queryKey: keys.inbox.contact(data.contact) });
+      break;
+    }
     case 'message_status': {
       const data = (event.data ?? {}) as MessageStatus;
       if (typeof data.contact === 'number')

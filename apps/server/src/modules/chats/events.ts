@@ -43,3 +43,14 @@ export const messageSent = defineEvent(
     installId: z.number().nullable(),
   }),
 );
+
+/** A message changed after it was announced (an inbound MMS's media were fetched and attached). */
+export const messageUpdated = defineEvent(
+  'message.updated',
+  z.object({
+    messageId: z.number(),
+    agencyId: z.number(),
+    businessId: z.number(),
+    contactId: z.number(),
+  }),
+);

@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drainJobs, login, openSocket } from '../../../test/helpers.ts';
 import { twilioSignature } from '../../platform/webhooks/tree.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
@@ -27,6 +28,21 @@ let insideConnections = 0;
 
 const rows = async (text: string, values: unknown[] = []) => (await h.t.pool.query(text, values)).rows;
 const sid = () => `SM${crypto.randomBytes(16).toString('hex')}`;
+
+/** A held media download: `fetching` once the carrier is asked, the bytes once `release` is called. */
+function heldMedia() {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  const held = { started: 0, url: '', release: () => release() };
+  held.url = h.sandbox.addMedia(accountSid, 'image/png', async () => {
+    held.started++;
+    await gate;
+    return PNG;
+  });
+  return held;
+}
 
 async function post(params: Record<string, string>) {
   const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
@@ -80,6 +96,7 @@ beforeAll(async () => {
     insideConnections++;
   });
   await new Promise<void>((r) => inside.listen(0, '127.0.0.1', r));
+  await h.t.app.listen({ port: 0, host: '127.0.0.1' });
   insideBase = `http://127.0.0.1:${(inside.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
@@ -88,6 +105,107 @@ afterAll(async () => {
 });
 
 describe('inbound MMS media', () => {
+  it('a burst of MMS larger than the pool is answered at once and all end with their media', async () => {
+    const n = 12; // the app's pool has 4 connections in tests
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let started = 0;
+    const slow = async () => {
+      started++;
+      await gate;
+      return PNG;
+    };
+    try {
+      const sent = Array.from({ length: n }, (_, i) =>
+        mms(`+141555509${String(i).padStart(2, '0')}`, [h.sandbox.addMedia(accountSid, 'image/png', slow)]),
+      );
+      // Every webhook is answered while the carrier's media server hangs.
+      const answers = await Promise.race([
+        Promise.all(sent.map((p) => post(p))),
+        new Promise<null>((r) => setTimeout(() => r(null), 10_000)),
+      ]);
+      expect(answers?.map((a) => a.statusCode)).toEqual(sent.map(() => 200));
+      await expect.poll(() => started, { timeout: 10_000 }).toBeGreaterThan(0);
+      const [idle] = await rows(
+        `select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and state like 'idle in transaction%'`,
+      );
+      expect(idle.n).toBe(0);
+      release();
+      await drainJobs(h.t, 60_000);
+      const got = await rows('select carrier_sid, media from messages where carrier_sid = any($1)', [
+        sent.map((p) => p.MessageSid),
+      ]);
+      expect(got).toHaveLength(n);
+      for (const m of got) expect(m.media, m.carrier_sid).toHaveLength(1);
+    } finally {
+      release();
+    }
+  });
+
+  it('answers the carrier and holds no transaction while a slow media is fetched; the image follows', async () => {
+    const from = '+14155550804';
+    const held = heldMedia();
+    const { ws, got } = await openSocket(h.t.app, await login(h.t.app, h.seed.a.businessAdmin.email));
+    try {
+      const params = mms(from, [held.url]);
+      const answering = post(params);
+      await expect.poll(() => held.started, { timeout: 10_000 }).toBeGreaterThan(0);
+      // The carrier is answered without waiting for the media.
+      const answer = await Promise.race([
+        answering,
+        new Promise<null>((r) => setTimeout(() => r(null), 5_000)),
+      ]);
+      expect(answer?.statusCode).toBe(200);
+      // No connection sits in a transaction while the download hangs.
+      const [idle] = await rows(
+        `select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and state like 'idle in transaction%'`,
+      );
+      expect(idle.n).toBe(0);
+      // A plain text from the same phone is stored at once (the contact's row is not locked).
+      const text = { MessageSid: sid(), From: from, To: number, Body: 'and another thing' };
+      expect((await post(text)).statusCode).toBe(200);
+      const [m] = await rows('select * from messages where carrier_sid = $1', [params.MessageSid]);
+      expect(m.media).toEqual([]);
+      expect(m.media_pending).toBe(1);
+      held.release();
+      await drainJobs(h.t, 30_000);
+      const [after] = await rows('select * from messages where carrier_sid = $1', [params.MessageSid]);
+      expect(after.media).toHaveLength(1);
+      expect(after.media_pending).toBe(0);
+      expect(after.segments).toBe(2);
+      // Open inboxes learn that the message now has its image.
+      await expect
+        .poll(() => got.find((e) => e.type === 'message_updated' && (e.data?.id as number) === m.id)?.data, {
+          timeout: 10_000,
+        })
+        .toMatchObject({ message: { id: m.id, media: [{ content_type: 'image/png' }], media_pending: 0 } });
+    } finally {
+      held.release();
+      ws.close();
+    }
+  });
+
+  it('retries a media the carrier cannot give yet, then shows it as unavailable, never silently empty', async () => {
+    const from = '+14155550805';
+    let asked = 0;
+    const url = h.sandbox.addMedia(accountSid, 'image/png', async () => {
+      asked++;
+      throw new Error('carrier unreachable');
+    });
+    const params = mms(from, [url]);
+    expect((await post(params)).statusCode).toBe(200);
+    await drainJobs(h.t, 120_000);
+    const [m] = await rows('select * from messages where carrier_sid = $1', [params.MessageSid]);
+    expect(asked).toBeGreaterThan(1);
+    expect(m.media).toEqual([]);
+    expect(m.media_pending).toBe(0);
+    expect(m.media_unavailable).toBe(1);
+  }, 180_000);
+
   it('never fetches a media URL off the carrier: loopback, private, metadata, IPv6 forms, other hosts', async () => {
     const port = (inside.address() as AddressInfo).port;
     const from = '+14155550801';
@@ -104,10 +222,12 @@ describe('inbound MMS media', () => {
     ];
     const answer = await post(mms(from, urls));
     expect(answer.statusCode).toBe(200);
-    // The text is kept, without the media.
+    await drainJobs(h.t);
+    // The text is kept, without the media, which are shown as unavailable.
     const [m] = await rows('select * from messages where from_number = $1', [from]);
     expect(m.body).toBe('see attached');
     expect(m.media).toEqual([]);
+    expect(m.media_unavailable).toBe(urls.length);
     expect(insideConnections).toBe(0);
     expect(storedFiles().length).toBe(before);
   });
@@ -119,6 +239,7 @@ describe('inbound MMS media', () => {
     const params = mms(from, [url]);
     const answers = await Promise.all([1, 2, 3].map(() => post(params)));
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    await drainJobs(h.t);
     const msgs = await rows('select * from messages where carrier_sid = $1', [params.MessageSid]);
     expect(msgs).toHaveLength(1);
     expect(msgs[0].media).toHaveLength(1);
@@ -133,6 +254,7 @@ describe('inbound MMS media', () => {
     const from = '+14155550803';
     const url = h.sandbox.addMedia(`AC${'0'.repeat(32)}`, 'image/png', PNG);
     await post(mms(from, [url]));
+    await drainJobs(h.t);
     const [m] = await rows('select * from messages where from_number = $1', [from]);
     expect(m.media).toEqual([]);
   });

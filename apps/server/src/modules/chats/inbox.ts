@@ -266,6 +266,8 @@ export function presentMessage(m: MessageRow): TInboxMessage {
     direction: m.direction,
     body: m.body,
     media: m.media ?? [],
+    media_pending: m.media_pending,
+    media_unavailable: m.media_unavailable,
     status: m.status as TInboxMessage['status'],
     error_code: m.error_code,
     error_message: m.error_message,

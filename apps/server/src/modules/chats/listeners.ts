@@ -1,9 +1,10 @@
-// Realtime news of the inbox (ADR 045): `new_message` and `message_status` go to the user channel of each
+// Realtime news of the inbox (ADR 045): `new_message`, `message_status` and `message_updated` (an MMS's
+// media attached, ADR 049) go to the user channel of each
 // user who may see the conversation (./audience.ts: inbox.all, the install's SMS agents, the assigned
 // agent), `new_message` with that user's unread total. Events are worked in batches (every event of a
 // commit, and whatever arrives while a batch is worked, make one): one query for the messages, one for
 // the conversations, two for who may see them, one for every recipient's total.
-import type { TMessageStatusEvent, TNewMessageEvent } from '@stn/contracts/chats';
+import type { TMessageStatusEvent, TMessageUpdatedEvent, TNewMessageEvent } from '@stn/contracts/chats';
 import { inArray } from 'drizzle-orm';
 import { createBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -12,7 +13,7 @@ import { channel } from '../../platform/realtime/hub.ts';
 import { callMissed, callReceived, callRequested, numberChanged } from '../telephony/service.ts';
 import { conversationsOf, sees, unreadTotals, viewersOf } from './audience.ts';
 import { callJoinsConversation } from './calls.ts';
-import { messageReceived, messageStatusChanged } from './events.ts';
+import { messageReceived, messageStatusChanged, messageUpdated } from './events.ts';
 import { forgetNumbers, toMessage } from './messages.ts';
 import { messages } from './tables.ts';
 
@@ -41,8 +42,13 @@ const byBusiness = <T extends { businessId: number }>(items: T[]) => {
   return out;
 };
 
-async function announceReceived(deps: Deps, businessId: number, items: Received[]): Promise<void> {
-  const [rows, conversations, viewers] = await Promise.all([
+/** The messages, their conversations and who may see the business's inbox: three queries at once. */
+function messagesAndAudience(
+  deps: Deps,
+  businessId: number,
+  items: { messageId: number; contactId: number }[],
+) {
+  return Promise.all([
     deps.db
       .select()
       .from(messages)
@@ -59,6 +65,10 @@ async function announceReceived(deps: Deps, businessId: number, items: Received[
     ),
     viewersOf(deps.db, businessId),
   ]);
+}
+
+async function announceReceived(deps: Deps, businessId: number, items: Received[]): Promise<void> {
+  const [rows, conversations, viewers] = await messagesAndAudience(deps, businessId, items);
   const rowOf = new Map(rows.map((r) => [r.id, r]));
   const sends: { userId: number; item: Received }[] = [];
   for (const item of items) {
@@ -114,6 +124,25 @@ async function announceStatuses(deps: Deps, businessId: number, items: Status[])
   await Promise.all(sends);
 }
 
+/** `message_updated`: the message as it is now (an MMS's media attached), to whoever may see it. */
+async function announceUpdated(
+  deps: Deps,
+  businessId: number,
+  items: { messageId: number; contactId: number }[],
+): Promise<void> {
+  const [rows, conversations, viewers] = await messagesAndAudience(deps, businessId, items);
+  const sends: Promise<void>[] = [];
+  for (const row of rows) {
+    const c = conversations.get(row.contact_id);
+    if (!c) continue;
+    const data: TMessageUpdatedEvent = { id: row.id, contact: row.contact_id, message: toMessage(row) };
+    for (const v of viewers)
+      if (sees(v, c))
+        sends.push(deps.realtime.publish(channel.user(v.userId), { type: 'message_updated', data }));
+  }
+  await Promise.all(sends);
+}
+
 /** Works a batch business by business; one business's failure is logged and spares the others. */
 function batchOf<T extends { businessId: number }>(
   deps: Deps,
@@ -139,8 +168,13 @@ function batchOf<T extends { businessId: number }>(
 export function registerChatsListeners(events: EventBus, deps: Deps): void {
   const received = batchOf<Received>(deps, announceReceived, RECEIVED_WAIT_MS);
   const statuses = batchOf<Status>(deps, announceStatuses);
+  const updated = batchOf<{ messageId: number; businessId: number; contactId: number }>(
+    deps,
+    announceUpdated,
+  );
   events.on(messageReceived, (p) => received.add(p));
   events.on(messageStatusChanged, (p) => statuses.add(p));
+  events.on(messageUpdated, (p) => updated.add(p));
   // Who answers a number may have changed: the next text to it reads the database again.
   events.on(numberChanged, (p) => forgetNumbers(deps, p.phoneNumbers));
   // A callback, a scheduled call, an inbound call (answered or not) or a missed call is part of the

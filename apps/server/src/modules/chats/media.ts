@@ -3,11 +3,19 @@
 // the platform's file store (local disk or an S3-compatible bucket, ADR 040), served as /uploads/... (the
 // carrier fetches an outgoing MMS's image from there, so it must be public).
 import crypto from 'node:crypto';
-import type { TMessageMedia } from '@stn/contracts/chats';
+import { messageCount, type TMessageMedia } from '@stn/contracts/chats';
+import { and, eq, gt } from 'drizzle-orm';
+import { z } from 'zod';
+import { CarrierError } from '../../platform/carrier/carrier.ts';
+import { publish } from '../../platform/events/events.ts';
 import { keyOfUrl } from '../../platform/files.ts';
+import { defineJob } from '../../platform/queue/queue.ts';
 import { decodeImage, type ImageExt } from '../../platform/storage.ts';
-import type { Ctx } from '../../platform/tenancy/context.ts';
+import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { carrierFor } from '../telephony/service.ts';
+import { messageUpdated } from './events.ts';
+import { messages } from './tables.ts';
+import { countIncoming } from './usage.ts';
 
 export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
 
@@ -62,43 +70,124 @@ export async function storeOutgoingImage(
   return store(ctx, businessId, bytes, ext, MIME[ext] ?? 'application/octet-stream', `image.${ext}`);
 }
 
+export type IncomingMedia = { url: string; contentType: string };
+
+/** How many MMS a process fetches media for at once (each a job; a burst waits its turn in the queue). */
+export const INBOUND_MEDIA_CONCURRENCY = 4;
+
 /**
- * A received MMS's media, fetched from the carrier by the carrier adapter: only from the carrier's own
- * hosts (Twilio's API and media CDN, or the sandbox in process), through the outbound guard, cut at
- * MAX_MEDIA_BYTES while streaming (ADR 049). A file that cannot be fetched is skipped and logged: the text
- * itself is kept. The keys of the files stored are pushed to `stored`, so that the caller removes them if
- * its transaction does not commit.
+ * A received MMS's media, fetched after its row was committed, by the delivery that inserted it (the job
+ * is enqueued in that transaction: a duplicate inserts nothing and enqueues nothing). No transaction is
+ * open while fetching. Fetched by the carrier adapter: only from the carrier's own hosts (Twilio's API and
+ * media CDN, or the sandbox in process), through the outbound guard, cut at MAX_MEDIA_BYTES while
+ * streaming (ADR 049). A media the carrier refuses (off its hosts, gone, too large) is unavailable at once;
+ * any other failure (the carrier unreachable, the account not readable) is retried by the job, and counted
+ * unavailable after the last attempt. The files are attached in one conditional update and announced
+ * (`message.updated`); files of a run that did not attach them are removed.
  */
-export async function fetchIncomingMedia(
+export const inboundMediaJob = defineJob({
+  name: 'chats.inbound-media',
+  payload: z.object({
+    agencyId: z.number(),
+    businessId: z.number(),
+    messageId: z.number(),
+    media: z.array(z.object({ url: z.string(), contentType: z.string() })).max(10),
+  }),
+  // After about 2, 4 and 8 s (pg-boss's backoff): a carrier's short trouble, then the media is given up.
+  retry: { limit: 3, delaySeconds: 2, backoff: true },
+  concurrency: INBOUND_MEDIA_CONCURRENCY,
+  handler: async (deps, p, run) => {
+    const ctx = tenantContext(
+      deps,
+      { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
+      { kind: 'system', source: 'job', name: 'inbound media' },
+    );
+    await attachIncomingMedia(ctx, p, run.isLastAttempt);
+  },
+});
+
+/** A carrier's answer that another attempt will not change (refused URL, not found, too large). */
+const permanent = (err: unknown) => err instanceof CarrierError && err.status >= 400 && err.status < 500;
+
+async function attachIncomingMedia(
   ctx: Ctx,
-  businessId: number,
-  items: { url: string; contentType: string }[],
-  stored: string[],
-): Promise<TMessageMedia[]> {
-  const out: TMessageMedia[] = [];
-  const carrier = await carrierFor(ctx).catch(() => null);
-  if (!carrier) return out;
-  for (const item of items) {
-    try {
-      const res = await carrier.fetchMedia(item.url, { maxBytes: MAX_MEDIA_BYTES });
-      const type = (item.contentType || res.contentType).split(';')[0]?.trim().toLowerCase() ?? '';
-      const ext = EXT[type] ?? 'bin';
-      const media = await store(
-        ctx,
-        businessId,
-        res.body,
-        ext,
-        type || 'application/octet-stream',
-        `media.${ext}`,
-      );
-      const key = keyOfUrl(media.url);
-      if (key) stored.push(key);
-      out.push(media);
-    } catch (err) {
-      ctx.deps.log.warn({ err, url: item.url }, 'incoming media not stored');
+  p: { businessId: number; messageId: number; media: IncomingMedia[] },
+  lastAttempt: boolean,
+): Promise<void> {
+  const [row] = await ctx.deps.db
+    .select({ pending: messages.media_pending, body: messages.body, segments: messages.segments })
+    .from(messages)
+    .where(eq(messages.id, p.messageId));
+  if (!row || row.pending === 0) return;
+  const stored: string[] = [];
+  const media: TMessageMedia[] = [];
+  let unavailable = 0;
+  let retry: unknown = null;
+  try {
+    const carrier = await carrierFor(ctx).catch((err: unknown) => {
+      if (!lastAttempt) throw err;
+      ctx.deps.log.warn({ err, message: p.messageId }, 'incoming media not fetched: no carrier');
+      return null;
+    });
+    for (const item of p.media) {
+      if (!carrier) {
+        unavailable++;
+        continue;
+      }
+      try {
+        const res = await carrier.fetchMedia(item.url, { maxBytes: MAX_MEDIA_BYTES });
+        const type = (item.contentType || res.contentType).split(';')[0]?.trim().toLowerCase() ?? '';
+        const ext = EXT[type] ?? 'bin';
+        const file = await store(
+          ctx,
+          p.businessId,
+          res.body,
+          ext,
+          type || 'application/octet-stream',
+          `media.${ext}`,
+        );
+        const key = keyOfUrl(file.url);
+        if (key) stored.push(key);
+        media.push(file);
+      } catch (err) {
+        ctx.deps.log.warn({ err, url: item.url, message: p.messageId }, 'incoming media not stored');
+        if (!permanent(err) && !lastAttempt) retry ??= err;
+        unavailable++;
+      }
     }
+    // Fetched again, all of them, on the next attempt.
+    if (retry) throw retry;
+    const attached = await inTransaction(ctx, async (tx) => {
+      const segments = messageCount('in', row.body, media.length);
+      const [updated] = await tx.db
+        .update(messages)
+        .set({ media, media_pending: 0, media_unavailable: unavailable, segments, updated_at: new Date() })
+        .where(and(eq(messages.id, p.messageId), gt(messages.media_pending, 0)))
+        .returning();
+      if (!updated) return false;
+      const extra = updated.segments - row.segments;
+      if (extra > 0)
+        tx.afterCommit(() =>
+          countIncoming(ctx.deps, {
+            agencyId: updated.agency_id,
+            businessId: updated.business_id,
+            count: extra,
+          }),
+        );
+      publish(tx, messageUpdated, {
+        messageId: updated.id,
+        agencyId: updated.agency_id,
+        businessId: updated.business_id,
+        contactId: updated.contact_id,
+      });
+      return true;
+    });
+    // Another run attached its own files first: these are not needed.
+    if (!attached) await removeStoredMedia(ctx, stored);
+  } catch (err) {
+    await removeStoredMedia(ctx, stored);
+    throw err;
   }
-  return out;
 }
 
 /** Removes files stored for a message that was not recorded after all. */

@@ -1,10 +1,8 @@
 // Texting through the sandbox carrier: inbound once per MessageSid, keywords, status callbacks in any
 // order, compliance on every send, the monthly limit, media, realtime.
 import crypto from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { drainJobs, login } from '../../../test/helpers.ts';
+import { drainJobs, login, openSocket } from '../../../test/helpers.ts';
 import { type Ctx, tenantContext } from '../../platform/tenancy/context.ts';
 import { twilioSignature } from '../../platform/webhooks/tree.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
@@ -157,6 +155,8 @@ describe('inbound texts', () => {
       MediaUrl0: h.sandbox.addMedia(accountSid, 'image/png', PNG),
       MediaContentType0: 'image/png',
     });
+    // Fetched by a job once the text is committed (ADR 049).
+    await drainJobs(h.t);
     const c = await contactOf(from);
     const [m] = await rows('select * from messages where contact_id = $1', [c.id]);
     expect(m.segments).toBe(2);
@@ -380,20 +380,7 @@ describe('scheduled messages at their time', () => {
 describe('realtime', () => {
   it('a WebSocket client of the business’s inbox.all user gets new_message, another business’s does not', async () => {
     await h.t.app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `ws://127.0.0.1:${(h.t.app.server.address() as AddressInfo).port}/ws`;
-    const open = async (email: string) => {
-      const ws = new WebSocket(url, ['bearer', await login(h.t.app, email)]);
-      const got: { type: string; data?: Record<string, unknown> }[] = [];
-      await new Promise<void>((resolve, reject) => {
-        ws.on('message', (raw) => {
-          const msg = JSON.parse(raw.toString());
-          got.push(msg);
-          if (msg.type === 'ready') resolve();
-        });
-        ws.on('error', reject);
-      });
-      return { ws, got };
-    };
+    const open = async (email: string) => openSocket(h.t.app, await login(h.t.app, email));
     const a = await open(h.seed.a.businessAdmin.email);
     const b = await open(h.seed.b.businessAdmin.email);
     const from = '+14155550350';

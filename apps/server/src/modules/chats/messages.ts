@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import { type Batcher, createBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish, publishMany } from '../../platform/events/events.ts';
+import { enqueue } from '../../platform/queue/queue.ts';
 import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyMessaging } from '../agencies/service.ts';
 import { businessName } from '../businesses/service.ts';
@@ -22,7 +23,7 @@ import { blockedAmong, isBlocked } from '../compliance/service.ts';
 import { findOrCreateContactByPhone, findOrCreateContactsByPhone, setOptOut } from '../contacts/service.ts';
 import { carrierAccountOf, numberTexted } from '../telephony/service.ts';
 import { messageReceived, messageStatusChanged } from './events.ts';
-import { fetchIncomingMedia, removeStoredMedia } from './media.ts';
+import { inboundMediaJob } from './media.ts';
 import { messages } from './tables.ts';
 import { countIncoming } from './usage.ts';
 
@@ -36,6 +37,8 @@ export function toMessage(row: MessageRow): TMessage {
     direction: row.direction,
     body: row.body,
     media: row.media,
+    media_pending: row.media_pending,
+    media_unavailable: row.media_unavailable,
     status: row.status as TMessageStatus,
     error_code: row.error_code,
     error_message: row.error_message,
@@ -89,21 +92,10 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
     { level: 'business', agencyId: number.agencyId, businessId: number.businessId },
     { kind: 'system', source: 'carrier', name: 'inbound text' },
   );
-  // A retry of an MMS already stored answers at once, before fetching its media again (a plain text's
-  // retry is caught by the insert below).
-  if (text.media.length) {
-    const [known] = await deps.db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(eq(messages.carrier_sid, text.messageSid));
-    if (known) return { kind: 'duplicate' };
-  }
   // Blacklisted numbers (not whitelisted) are not let into the inbox, as they cannot request calls.
   if (await isBlocked(ctx, text.from)) return { kind: 'ignored' };
   const keyword = keywordOf(text.body);
   const sentAt = text.sentAt ?? new Date();
-  // Files stored for this text, removed again if the transaction does not commit.
-  const stored: string[] = [];
   return inTransaction(ctx, async (tx) => {
     const { contact, created } = await findOrCreateContactByPhone(tx, {
       phone: text.from,
@@ -121,6 +113,7 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
         direction: 'in',
         body: text.body,
         media: [],
+        media_pending: text.media.length,
         status: 'received',
         carrier_sid: text.messageSid,
         from_number: text.from,
@@ -132,20 +125,15 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
       .returning({ id: messages.id, segments: messages.segments });
     // A redelivery: the transaction rolls back (the contact's touch with it).
     if (!inserted) throw DUPLICATE;
-    // The media are fetched once the row is ours: a concurrent redelivery waits on the row's unique index
-    // until this commits and is then a duplicate, so it never fetches nor stores a file (ADR 049).
-    let row = inserted;
-    if (text.media.length) {
-      const media = await fetchIncomingMedia(tx, number.businessId, text.media, stored);
-      if (media.length) {
-        const [updated] = await tx.db
-          .update(messages)
-          .set({ media, segments: messageCount('in', text.body, media.length) })
-          .where(eq(messages.id, inserted.id))
-          .returning({ id: messages.id, segments: messages.segments });
-        if (updated) row = updated;
-      }
-    }
+    const row = inserted;
+    // The media are fetched once the row is committed, by a job of this delivery only (ADR 049).
+    if (text.media.length)
+      await enqueue(tx, inboundMediaJob, {
+        agencyId: number.agencyId,
+        businessId: number.businessId,
+        messageId: inserted.id,
+        media: text.media,
+      });
     if (keyword === 'stop') await setOptOut(tx, { contactId: contact.id, optedOut: true });
     if (keyword === 'start') await setOptOut(tx, { contactId: contact.id, optedOut: false });
     tx.afterCommit(() =>
@@ -161,8 +149,7 @@ export async function receiveInbound(deps: Deps, text: InboundText): Promise<Inb
       keyword,
     });
     return { kind: 'recorded', ctx, contactId: contact.id, installId: number.installId, keyword } as const;
-  }).catch(async (err: unknown) => {
-    await removeStoredMedia(ctx, stored);
+  }).catch((err: unknown) => {
     if (err === DUPLICATE) return { kind: 'duplicate' } as const;
     throw err;
   });
@@ -203,38 +190,29 @@ const INBOUND_WAIT_MS = 5;
  * Records many inbound texts, with the same outcome as `receiveInbound` for each: per business one
  * blacklist query, then one transaction with one statement for the contacts and one multi-row insert of
  * the messages (`on conflict (carrier_sid) do nothing`: a text delivered twice, in one batch or two, is one
- * message). MMS (their media are fetched first) take the one-by-one way; so does a business's batch that
+ * message). An MMS is one of them: its row is inserted with `media_pending` and a job fetches the media
+ * after the commit (ADR 049). A business's batch that
  * fails (a deadlock, say), text by text, so that one bad batch loses nothing.
  */
 export async function receiveInboundBatch(deps: Deps, texts: InboundText[]): Promise<InboundResult[]> {
   const results: InboundResult[] = texts.map(() => ({ kind: 'ignored' }));
-  const single: Promise<void>[] = [];
   const groups = new Map<number, Entry[]>();
   for (const [i, text] of texts.entries()) {
     if (!text.messageSid || !text.from || !text.to) continue;
-    if (text.media.length) {
-      single.push(
-        receiveInbound(deps, text).then((r) => {
-          results[i] = r;
-        }),
-      );
-      continue;
-    }
     const number = await numberOf(deps, text.to, text.accountSid);
     if (!number) continue;
     const list = groups.get(number.businessId);
     if (list) list.push({ i, text, number });
     else groups.set(number.businessId, [{ i, text, number }]);
   }
-  await Promise.all([
-    ...single,
-    ...[...groups.values()].map((entries) =>
+  await Promise.all(
+    [...groups.values()].map((entries) =>
       recordBatch(deps, entries, results).catch(async (err: unknown) => {
         deps.log.warn({ err, count: entries.length }, 'inbound batch failed: recording text by text');
         for (const e of entries) results[e.i] = await receiveInbound(deps, e.text);
       }),
     ),
-  ]);
+  );
   return results;
 }
 
@@ -292,6 +270,7 @@ async function recordBatch(deps: Deps, entries: Entry[], results: InboundResult[
               f: e.text.from,
               t: e.text.to,
               n: messageCount('in', e.text.body, 0),
+              p: e.text.media.length,
               at: e.sentAt.toISOString(),
             },
           ];
@@ -299,12 +278,12 @@ async function recordBatch(deps: Deps, entries: Entry[], results: InboundResult[
         .sort((x, y) => (x.s < y.s ? -1 : 1)),
     );
     const res = await tx.db.execute<{ id: number; sid: string; segments: number }>(
-      sql`insert into messages (agency_id, business_id, contact_id, install_id, direction, body, media, status,
-          carrier_sid, from_number, to_number, segments, sent_at)
-        select ${agencyId}::int, ${businessId}::int, r.c, r.i, 'in', r.b, '[]'::jsonb, 'received', r.s, r.f, r.t,
-          r.n, r.at
+      sql`insert into messages (agency_id, business_id, contact_id, install_id, direction, body, media,
+          media_pending, status, carrier_sid, from_number, to_number, segments, sent_at)
+        select ${agencyId}::int, ${businessId}::int, r.c, r.i, 'in', r.b, '[]'::jsonb, r.p, 'received', r.s, r.f,
+          r.t, r.n, r.at
         from jsonb_to_recordset(${rows}::jsonb)
-          as r(c int, i int, b text, s text, f text, t text, n int, at timestamptz)
+          as r(c int, i int, b text, s text, f text, t text, n int, p int, at timestamptz)
         on conflict (carrier_sid) do nothing
         returning id, carrier_sid as sid, segments`,
     );
@@ -322,6 +301,14 @@ async function recordBatch(deps: Deps, entries: Entry[], results: InboundResult[
         continue;
       }
       const contactId = person.id;
+      // An MMS's media are fetched once committed, by a job of this delivery only (ADR 049).
+      if (e.text.media.length)
+        await enqueue(tx, inboundMediaJob, {
+          agencyId,
+          businessId,
+          messageId: row.id,
+          media: e.text.media,
+        });
       if (e.keyword === 'stop') await setOptOut(tx, { contactId, optedOut: true });
       if (e.keyword === 'start') await setOptOut(tx, { contactId, optedOut: false });
       segments += row.segments;

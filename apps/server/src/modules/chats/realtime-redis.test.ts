@@ -1,10 +1,8 @@
 // Two server processes sharing the database and Redis (127.0.0.1:6379): a text arriving at one reaches
 // a WebSocket connected to the other. Skipped, with a message, where no Redis is running.
 import crypto from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { login } from '../../../test/helpers.ts';
+import { login, openSocket } from '../../../test/helpers.ts';
 import { hasTestRedis, TEST_REDIS_URL } from '../../../test/redis.ts';
 import { twilioSignature } from '../../platform/webhooks/tree.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
@@ -34,20 +32,7 @@ describe.skipIf(!hasRedis)('new_message across two server processes through Redi
 
   it('a text posted to process one reaches a socket of process two, for its business only', async () => {
     await two.listen({ port: 0, host: '127.0.0.1' });
-    const url = `ws://127.0.0.1:${(two.server.address() as AddressInfo).port}/ws`;
-    const open = async (email: string) => {
-      const ws = new WebSocket(url, ['bearer', await login(h.t.app, email)]);
-      const got: { type: string; data?: Record<string, unknown> }[] = [];
-      await new Promise<void>((resolve, reject) => {
-        ws.on('message', (raw) => {
-          const msg = JSON.parse(raw.toString());
-          got.push(msg);
-          if (msg.type === 'ready') resolve();
-        });
-        ws.on('error', reject);
-      });
-      return { ws, got };
-    };
+    const open = async (email: string) => openSocket(two, await login(h.t.app, email));
     const a = await open(h.seed.a.businessAdmin.email);
     const b = await open(h.seed.b.businessAdmin.email);
     const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);

@@ -409,7 +409,7 @@ export async function sendAutoReply(ctx: Ctx, input: { contactId: number; body: 
   await dispatch(ctx, row).catch(() => undefined);
 }
 
-export { messageReceived, messageSent, messageStatusChanged } from './events.ts';
+export { messageReceived, messageSent, messageStatusChanged, messageUpdated } from './events.ts';
 export {
   checkWidgetText,
   receiveWidgetText,

@@ -24,6 +24,10 @@ export const messages = pgTable(
     direction: text('direction').$type<'in' | 'out'>().notNull(),
     body: text('body').notNull().default(''),
     media: jsonb('media').$type<MessageMedia[]>().notNull().default([]),
+    /** An inbound MMS's media still being fetched by the chats.inbound-media job (ADR 049). */
+    media_pending: integer('media_pending').notNull().default(0),
+    /** An inbound MMS's media the carrier did not give us (refused, gone, too large, failed after retries). */
+    media_unavailable: integer('media_unavailable').notNull().default(0),
     /** scheduled, queued, sending, sent, delivered, undelivered, failed, received, canceled, refused. */
     status: text('status').notNull(),
     error_code: integer('error_code'),

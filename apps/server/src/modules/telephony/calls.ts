@@ -2,6 +2,7 @@
 // recording, voicemails, scheduled calls and the calls report. A voice agent without `calls.all` sees the
 // calls it claimed only; another tenant's call is not found.
 
+import type { Readable } from 'node:stream';
 import type { TListQuery } from '@stn/contracts/http';
 import type {
   TCall,
@@ -12,7 +13,7 @@ import type {
 } from '@stn/contracts/telephony';
 import { and, asc, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { actorCan } from '../../platform/auth/actor.ts';
-import { CarrierError } from '../../platform/carrier/carrier.ts';
+import { CarrierError, RECORDING_SID_PATTERN } from '../../platform/carrier/carrier.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, scope } from '../../platform/tenancy/context.ts';
@@ -130,15 +131,33 @@ export async function getCall(ctx: Ctx, input: { id: number }): Promise<TCallDet
   };
 }
 
-export type Audio = { contentType: string; body: Buffer };
+export type Audio = { contentType: string; body: Readable };
 
+/** Where a recording is kept once fetched: played from there afterwards (the carrier is asked once). */
+const recordingFile = (ctx: Ctx, sid: string) =>
+  `recordings/${ctx.tenant.level === 'platform' ? 0 : ctx.tenant.agencyId}/${sid}.wav`;
+
+/**
+ * A recording's audio: from our file store, else streamed from the carrier into it (up to 160 MiB, never
+ * whole in memory; a stream cut at the guard's limit or timed out leaves no file) and played from there.
+ */
 async function fetchAudio(ctx: Ctx, sidOrUrl: string): Promise<Audio> {
+  if (!RECORDING_SID_PATTERN.test(sidOrUrl)) throw new AppError('NOT_FOUND', 'calls.no_recording');
+  const key = recordingFile(ctx, sidOrUrl);
+  const kept = await ctx.deps.storage.readStream(key);
+  if (kept) return { contentType: 'audio/wav', body: kept };
   const carrier = await carrierFor(ctx);
   const audio = await carrier.fetchRecordingAudio(sidOrUrl).catch((err: unknown) => {
     if (err instanceof CarrierError) throw new AppError('NOT_FOUND', 'calls.no_recording');
     throw err;
   });
-  return { contentType: audio.contentType, body: Buffer.from(audio.body) };
+  await ctx.deps.storage.putStream(key, audio.body, 'audio/wav').catch((err: unknown) => {
+    ctx.deps.log.warn({ err, recording: sidOrUrl }, 'recording not stored');
+    throw new AppError('NOT_FOUND', 'calls.no_recording');
+  });
+  const stored = await ctx.deps.storage.readStream(key);
+  if (!stored) throw new AppError('NOT_FOUND', 'calls.no_recording');
+  return { contentType: 'audio/wav', body: stored };
 }
 
 /** The call's recording, fetched from the carrier (the sandbox serves its own). */

@@ -7,7 +7,13 @@ import type { TWidgetEvent } from '@stn/contracts/widget';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { channel } from '../../platform/realtime/hub.ts';
-import { messageReceived, messageSent, messageStatusChanged, widgetMessageById } from '../chats/service.ts';
+import {
+  messageReceived,
+  messageSent,
+  messageStatusChanged,
+  messageUpdated,
+  widgetMessageById,
+} from '../chats/service.ts';
 
 export function registerWidgetListeners(events: EventBus, deps: Deps): void {
   const forward = async (p: { messageId: number }) => {
@@ -22,4 +28,5 @@ export function registerWidgetListeners(events: EventBus, deps: Deps): void {
   events.on(messageSent, forward);
   events.on(messageStatusChanged, forward);
   events.on(messageReceived, forward);
+  events.on(messageUpdated, forward);
 }

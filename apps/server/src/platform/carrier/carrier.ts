@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 /**
  * The carrier: what the product asks of a telephony provider, in our own terms (E.164 strings, sids,
  * status enums), so that modules never see an SDK type. The production adapter is TwilioCarrier (the
@@ -84,7 +85,8 @@ export type CarrierCall = {
   answeredBy: string | null;
 };
 
-export type RecordingAudio = { contentType: string; body: Buffer };
+/** A recording's audio as a stream (up to 160 MiB: piped to storage, never whole in memory; ADR 049). */
+export type RecordingAudio = { contentType: string; body: Readable };
 /** A received MMS's file, as the carrier keeps it. */
 export type CarrierMedia = { contentType: string; body: Buffer };
 

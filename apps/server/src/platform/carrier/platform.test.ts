@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, seedTenants, type TestApp } from '../../../test/helpers.ts';
@@ -136,7 +137,7 @@ describe('the sandbox carrier in the platform', () => {
     const outside = await t.app.inject({ method: 'GET', url: path, headers: { range: 'bytes=99999999-' } });
     expect(outside.statusCode).toBe(416);
     const audio = await c.fetchRecordingAudio(String(recorded.RecordingSid));
-    expect(audio.body.subarray(8, 12).toString('ascii')).toBe('WAVE');
+    expect((await buffer(audio.body)).subarray(8, 12).toString('ascii')).toBe('WAVE');
     // A recording is fetched by its sid, never by a URL (ADR 049).
     await expect(c.fetchRecordingAudio(url)).rejects.toMatchObject({ name: 'CarrierError', status: 404 });
     expect(

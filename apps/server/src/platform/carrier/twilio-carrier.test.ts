@@ -3,6 +3,7 @@
 // is a spy that records what it is asked and answers itself: nothing here connects outside 127.0.0.0/8.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Outbound, OutboundRequest } from '../outbound/guard.ts';
 import { TwilioCarrier } from './twilio-carrier.ts';
@@ -24,8 +25,12 @@ function spyOutbound() {
   };
   const outbound = {
     fetch: answer,
-    stream: async () => {
-      throw new Error('not used');
+    // A recording is streamed (up to 160 MiB, never whole in memory): here a body still being written.
+    stream: async (url: string, request: OutboundRequest) => {
+      asked.push({ url, request });
+      const body = new PassThrough();
+      setImmediate(() => body.end(Buffer.from('RIFF')));
+      return { status: 200, headers: { 'content-type': 'audio/wav' }, url, body };
     },
   } as Outbound;
   return { asked, outbound };
@@ -63,7 +68,11 @@ describe('TwilioCarrier recordings and media', () => {
     const spy = spyOutbound();
     const c = new TwilioCarrier({ accountSid: ACCOUNT, authToken: TOKEN, outbound: spy.outbound });
     const audio = await c.fetchRecordingAudio(REC);
-    expect(audio.body.toString()).toBe('RIFF');
+    // A stream to pipe to storage, not a buffer of the whole file.
+    expect(audio.body).toBeInstanceOf(Readable);
+    const chunks: Buffer[] = [];
+    for await (const chunk of audio.body) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('RIFF');
     expect(spy.asked).toHaveLength(1);
     expect(spy.asked[0]?.url).toBe(
       `https://api.twilio.com/2010-04-01/Accounts/${ACCOUNT}/Recordings/${REC}.wav`,

@@ -166,13 +166,15 @@ export class TwilioCarrier implements Carrier {
         throw new CarrierError('The requested resource was not found', 20404, 404);
       const { accountSid } = this.options;
       const url = `https://${TWILIO_API_HOST}/2010-04-01/Accounts/${accountSid}/Recordings/${recordingSid}.wav`;
-      const res = await this.outbound.fetch(url, {
+      // Streamed: the caller pipes it to storage; the guard cuts it at the limit while it flows.
+      const res = await this.outbound.stream(url, {
         maxBytes: RECORDING_MAX_BYTES,
         timeoutMs: RECORDING_TIMEOUT_MS,
         allowHosts: [TWILIO_API_HOST],
         credentials: this.basicAuth(),
       });
       if (res.status < 200 || res.status >= 300) {
+        res.body.destroy();
         throw new CarrierError(
           `The recording could not be fetched (HTTP ${res.status})`,
           res.status === 404 ? 20404 : null,

@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import Fastify, { type FastifyInstance } from 'fastify';
 import twilio from 'twilio';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -359,9 +360,10 @@ describe('simulated phones and the TwiML interpreter', () => {
     });
     const audio = await sandbox.carrier(account.sid).fetchRecordingAudio(String(action.RecordingSid));
     expect(audio.contentType).toBe('audio/wav');
-    expect(audio.body.subarray(0, 4).toString('ascii')).toBe('RIFF');
-    expect(audio.body.readUInt32LE(24)).toBe(8000); // sample rate
-    expect(audio.body.length).toBeGreaterThan(44 + 8000 * 2 - 1);
+    const wav = await buffer(audio.body);
+    expect(wav.subarray(0, 4).toString('ascii')).toBe('RIFF');
+    expect(wav.readUInt32LE(24)).toBe(8000); // sample rate
+    expect(wav.length).toBeGreaterThan(44 + 8000 * 2 - 1);
     await expect(
       sandbox.carrier(account.sid).fetchRecordingAudio(`RE${'0'.repeat(32)}`),
     ).rejects.toMatchObject({

@@ -133,8 +133,44 @@ describe('isPublicAddress', () => {
     ])
       expect(isPublicAddress(a), a).toBe(false);
   });
+  it('refuses the IANA special-purpose IPv6 ranges and anything outside global unicast 2000::/3', () => {
+    for (const a of [
+      // IPv4-translated (SIIT) ::ffff:0:a.b.c.d, in both spellings, whatever the IPv4 address
+      '::ffff:0:127.0.0.1',
+      '::ffff:0:7f00:1',
+      '::ffff:0:8.8.8.8',
+      '::ffff:0:808:808',
+      '0:0:0:0:ffff:0:a00:1',
+      '100::1', // discard
+      '100:0:0:1::1', // dummy prefix
+      '2001:db8::1', // documentation
+      '2001:db8:ffff::1',
+      '3fff::1', // documentation (RFC 9637)
+      '3fff:fff::1',
+      '2002:a00:1::1', // 6to4 embedding 10.0.0.1
+      '2002:808:808::1', // 6to4, even embedding a public address (relays are not ours to trust)
+      '2001::1', // Teredo
+      '2001:2::1', // benchmarking
+      '2001:10::1', // ORCHID
+      '5f00::1', // SRv6 SIDs
+      '4000::1', // unassigned, outside 2000::/3
+      '::2', // IPv4-compatible / reserved
+      '1::1',
+      '64:ff9b:1::808:808', // local NAT64
+    ])
+      expect(isPublicAddress(a), a).toBe(false);
+  });
   it('accepts public unicast addresses', () => {
-    for (const a of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
+    for (const a of [
+      '93.184.216.34',
+      '8.8.8.8',
+      '172.32.0.1',
+      '2606:4700:4700::1111',
+      '::ffff:8.8.8.8',
+      '::ffff:808:808',
+      '2a00:1450:4001::1',
+      '2620:fe::fe',
+    ])
       expect(isPublicAddress(a), a).toBe(true);
   });
 });

@@ -117,31 +117,55 @@ for (const [net4, bits] of [
 ] as const)
   REFUSED.addSubnet(net4, bits, 'ipv4');
 for (const [net6, bits] of [
-  // IPv4-mapped ::ffff:a.b.c.d is judged as the IPv4 address it carries (BlockList maps it).
-  ['::', 96], // unspecified, loopback ::1, IPv4-compatible ::a.b.c.d
-  ['64:ff9b::', 96], // NAT64
-  ['64:ff9b:1::', 48], // local NAT64
-  ['100::', 64], // discard
-  ['2001::', 23], // IETF protocol assignments (Teredo included)
+  // Inside global unicast 2000::/3 (everything outside it is refused, see isPublicAddress).
+  ['2001::', 23], // IETF protocol assignments: Teredo, benchmarking, ORCHID, AMT, ...
   ['2001:db8::', 32], // documentation
-  ['2002::', 16], // 6to4
-  ['fc00::', 7], // unique local (private)
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
+  ['2002::', 16], // 6to4: refused whatever IPv4 address it embeds (the relay is not ours to trust)
+  ['3fff::', 20], // documentation (RFC 9637)
 ] as const)
   REFUSED.addSubnet(net6, bits, 'ipv6');
 
-/** True for an address a server-side fetch may connect to (a public unicast address). */
+/**
+ * The 16 bytes of an IPv6 address as eight numbers (a dotted IPv4 tail made two), or null. The address
+ * has passed `net.isIP` already.
+ */
+function hextets(address: string): number[] | null {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail, ...more] = text.split('::');
+  if (more.length) return null;
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const fill = tail === undefined ? 0 : 8 - left.length - right.length;
+  const all = [...left, ...Array<string>(Math.max(fill, 0)).fill('0'), ...right];
+  return all.length === 8 ? all.map((h) => Number.parseInt(h, 16)) : null;
+}
+
+/**
+ * True for an address a server-side fetch may connect to (a public unicast address). IPv6: global unicast
+ * (2000::/3) only, less the special-purpose ranges of IANA's registry inside it; IPv4-mapped
+ * `::ffff:a.b.c.d` is judged as the IPv4 address it carries. Everything else is refused: `::`, `::1`,
+ * IPv4-compatible `::a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, NAT64 64:ff9b::/96 and /48, discard
+ * 100::/64, SRv6 5f00::/16, unique local fc00::/7, link-local fe80::/10, site-local, multicast ff00::/8.
+ */
 export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '');
   const family = net.isIP(bare);
   if (family === 0) return false;
   if (family === 4) return !REFUSED.check(bare, 'ipv4');
-  if (REFUSED.check(bare, 'ipv6')) return false;
-  // An IPv4 address written inside IPv6 (mapped, dotted form) is judged as that IPv4 address too.
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(bare)?.[1];
-  return !dotted || !REFUSED.check(dotted, 'ipv4');
+  const h = hextets(bare);
+  if (!h) return false;
+  const [h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, h6 = 0, h7 = 0] = h;
+  if (h0 === 0 && h1 === 0 && h2 === 0 && h3 === 0 && h4 === 0 && h5 === 0xffff) {
+    const v4 = `${h6 >> 8}.${h6 & 0xff}.${h7 >> 8}.${h7 & 0xff}`;
+    return !REFUSED.check(v4, 'ipv4');
+  }
+  if ((h0 & 0xe000) !== 0x2000) return false;
+  return !REFUSED.check(bare, 'ipv6');
 }
 
 /** `api.twilio.com` matches itself; `*.twiliocdn.com` matches any name below twiliocdn.com. */

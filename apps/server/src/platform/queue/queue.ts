@@ -25,6 +25,8 @@ export type JobDef<S extends z.ZodType = z.ZodType> = {
   name: string;
   payload: S;
   retry: JobRetry;
+  /** How many of its jobs one process works at once (1 by default). */
+  concurrency?: number;
   /** A cron expression (UTC): pg-boss enqueues the job on that schedule, once across all processes. */
   cron?: string;
   /** Builds its own context from the payload: a job is never a pretend user (ADR 012). */
@@ -80,7 +82,7 @@ const POLL_SECONDS = 1;
 
 export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Queue {
   const jobs = new Map<string, JobDef>();
-  const workerIds = new Map<string, string>();
+  const workerIds = new Map<string, string[]>();
   // pg-boss's stop does not wait for a worker whose fetch is in flight: that fetch may still hand out a
   // job and complete it after stop returned, on a pool its owner is closing. So every pg-boss query and
   // handler is counted, and stop waits until both stay at zero.
@@ -128,30 +130,35 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
         // An upsert by name: every process may declare it, pg-boss enqueues each occurrence once.
         if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
         if (!opts.workers) continue;
-        const id = await boss.work<unknown>(
-          job.name,
-          { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1, includeMetadata: true },
-          async ([j]) => {
-            if (!j) return;
-            const payload = job.payload.parse(j.data);
-            const run = {
-              id: j.id,
-              retryCount: j.retryCount,
-              retryLimit: j.retryLimit,
-              isLastAttempt: j.retryCount >= j.retryLimit,
-            };
-            busy++;
-            try {
-              await job.handler(deps, payload, run);
-            } catch (err) {
-              opts.log.warn({ err, job: job.name, id: j.id, attempt: j.retryCount + 1 }, 'job failed');
-              throw err;
-            } finally {
-              busy--;
-            }
-          },
-        );
-        workerIds.set(job.name, id);
+        const ids: string[] = [];
+        // One pg-boss worker per concurrent job: each fetches and works one job at a time.
+        for (let k = 0; k < Math.max(1, job.concurrency ?? 1); k++)
+          ids.push(
+            await boss.work<unknown>(
+              job.name,
+              { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1, includeMetadata: true },
+              async ([j]) => {
+                if (!j) return;
+                const payload = job.payload.parse(j.data);
+                const run = {
+                  id: j.id,
+                  retryCount: j.retryCount,
+                  retryLimit: j.retryLimit,
+                  isLastAttempt: j.retryCount >= j.retryLimit,
+                };
+                busy++;
+                try {
+                  await job.handler(deps, payload, run);
+                } catch (err) {
+                  opts.log.warn({ err, job: job.name, id: j.id, attempt: j.retryCount + 1 }, 'job failed');
+                  throw err;
+                } finally {
+                  busy--;
+                }
+              },
+            ),
+          );
+        workerIds.set(job.name, ids);
       }
     },
     async stop() {
@@ -181,8 +188,7 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
       return (await boss.getJobById(job.name, id))?.state ?? null;
     },
     nudge(name) {
-      const id = workerIds.get(name);
-      if (id) boss.notifyWorker(id);
+      for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
     },
     async drain(timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;

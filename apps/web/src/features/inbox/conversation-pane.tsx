@@ -28,6 +28,19 @@ function MessageBubble({ message, contactId }: { message: InboxMessage; contactI
               </a>
             ),
           )}
+          {(message.media_pending ?? 0) > 0 && (
+            <Group gap={6} data-testid="message-media-pending">
+              <Loader size="xs" />
+              <Text size="xs" c="dimmed">
+                {t('inbox.media_pending', { count: message.media_pending })}
+              </Text>
+            </Group>
+          )}
+          {(message.media_unavailable ?? 0) > 0 && (
+            <Text size="xs" c="dimmed" fs="italic" data-testid="message-media-unavailable">
+              {t('inbox.media_unavailable', { count: message.media_unavailable })}
+            </Text>
+          )}
           {message.body && (
             <Text
               size="sm"

@@ -13,6 +13,9 @@ export type InboxMessage = {
   direction: 'in' | 'out';
   body: string;
   media: InboxMedia[];
+  /** An inbound MMS's media still being fetched (message_updated follows), and those the carrier did not give. */
+  media_pending?: number;
+  media_unavailable?: number;
   /** scheduled, queued, sending, sent, delivered, undelivered, failed, received, canceled, refused. */
   status: string;
   error_code: number | null;

@@ -79,7 +79,7 @@ export const callsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         summary: "The call's recording (audio)",
         params: ZIdParams,
         produces: ['audio/wav', 'audio/mpeg'],
-        response: { 200: z.instanceof(Buffer), ...errors },
+        response: { 200: z.any(), ...errors },
       },
     },
     async (request, reply) => {
@@ -111,7 +111,7 @@ export const callsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         summary: 'A voicemail (audio)',
         params: ZIdParams,
         produces: ['audio/wav', 'audio/mpeg'],
-        response: { 200: z.instanceof(Buffer), ...errors },
+        response: { 200: z.any(), ...errors },
       },
     },
     async (request, reply) => {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
 import {
   type CallEvent,
   type CallStatus,
@@ -7,6 +8,7 @@ import {
   isE164,
   type MessageStatus,
   RECORDING_SID_PATTERN,
+  type RecordingAudio,
 } from '../carrier.ts';
 import { TwilioCarrier, type TwilioHttpClient } from '../twilio-carrier.ts';
 import { recordingWav } from './audio.ts';
@@ -174,7 +176,7 @@ export type SandboxOptions = {
 /** What the sandbox needs of the platform's file store. */
 export type RecordingStore = {
   put(key: string, bytes: Buffer, contentType: string): Promise<unknown>;
-  read(key: string): Promise<Buffer | null>;
+  readStream(key: string): Promise<Readable | null>;
 };
 
 /** The file store's key of a sandbox recording (per account, so one account never reads another's). */
@@ -272,7 +274,7 @@ class SandboxTwilioCarrier extends TwilioCarrier {
     super({ accountSid, authToken, httpClient: sandbox.httpClient });
   }
 
-  override async fetchRecordingAudio(recordingSid: string): Promise<{ contentType: string; body: Buffer }> {
+  override async fetchRecordingAudio(recordingSid: string): Promise<RecordingAudio> {
     const sid = RECORDING_SID_PATTERN.test(recordingSid) ? recordingSid : '';
     const notFound = () =>
       new CarrierError(`The requested resource ${sid || 'recording'} was not found`, 20404, 404);
@@ -281,10 +283,13 @@ class SandboxTwilioCarrier extends TwilioCarrier {
     const rec = this.sandbox.recordings.get(sid);
     if (rec) {
       if (rec.accountSid !== this.options.accountSid) throw notFound();
-      return { contentType: 'audio/wav', body: this.sandbox.recordingAudio(sid) ?? Buffer.alloc(0) };
+      return {
+        contentType: 'audio/wav',
+        body: Readable.from([this.sandbox.recordingAudio(sid) ?? Buffer.alloc(0)]),
+      };
     }
     // Recorded before this process started: kept in the file store.
-    const kept = await this.sandbox.store?.read(recordingKey(this.options.accountSid, sid));
+    const kept = await this.sandbox.store?.readStream(recordingKey(this.options.accountSid, sid));
     if (!kept) throw notFound();
     return { contentType: 'audio/wav', body: kept };
   }
@@ -297,10 +302,15 @@ class SandboxTwilioCarrier extends TwilioCarrier {
     const item = this.sandbox.media.get(m[2] ?? '');
     if (!item || item.accountSid !== this.options.accountSid)
       throw new CarrierError(`The requested resource ${m[2]} was not found`, 20404, 404);
-    if (item.body.length > opts.maxBytes) throw new CarrierError('The media is too large', null, 413);
-    return { contentType: item.contentType, body: item.body };
+    // A slow or failing carrier in tests: the bytes are produced when asked.
+    const body = typeof item.body === 'function' ? await item.body() : item.body;
+    if (body.length > opts.maxBytes) throw new CarrierError('The media is too large', null, 413);
+    return { contentType: item.contentType, body };
   }
 }
+
+/** A sandbox phone's file: its bytes, or (tests) a function producing them when the product fetches it. */
+export type SandboxMediaBody = Buffer | (() => Promise<Buffer>);
 
 export class TwilioSandbox {
   readonly clock: SandboxClock;
@@ -314,7 +324,7 @@ export class TwilioSandbox {
   readonly callerIds = new Map<string, SandboxCallerId>();
   readonly recordings = new Map<string, SandboxRecording>();
   /** Files of texts the sandbox's phones send (MMS), at `${publicBase}/sandbox/media/ME...`. */
-  readonly media = new Map<string, { accountSid: string; contentType: string; body: Buffer }>();
+  readonly media = new Map<string, { accountSid: string; contentType: string; body: SandboxMediaBody }>();
   readonly phones: SandboxPhones;
   readonly twiml: TwimlInterpreter;
   /**
@@ -447,7 +457,7 @@ export class TwilioSandbox {
   }
 
   /** Keeps a file a phone sends with a text (the oldest forgotten past MAX_KEPT) and answers its MediaUrl. */
-  addMedia(accountSid: string, contentType: string, body: Buffer): string {
+  addMedia(accountSid: string, contentType: string, body: SandboxMediaBody): string {
     const sid = sandboxSid('ME');
     this.media.set(sid, { accountSid, contentType, body });
     if (this.media.size > MAX_KEPT) this.media.delete(this.media.keys().next().value as string);
