@@ -5,19 +5,36 @@
 //   3. the visitor's request -> both legs bridged (the visitor's leg answered), with sandbox phones that
 //      answer and press at once (goal p99 < 1 s; the sandbox rings each phone for 400 ms first).
 // An in-process app on a fresh embedded PostgreSQL with the demo data, the sandbox carrier on real time.
-// Prints figures; asserts nothing. BENCH_CALLS and BENCH_RPS change the load.
+// A staff phone ringing for a callback or in a call is busy (ADR 051): a callback rings only free phones,
+// else waits for one. So that the bench measures the platform and not that queue, Bright Dental is a busy
+// business with enough staff for the load: BENCH_INSTALLS installs (the demo one and more, each with its
+// own number) of 10 staff phones each (the most an install rings), round robin (each callback takes one
+// free phone). Whichever phone rings answers and presses at once; it hangs up soon after the bridge, so
+// the phone comes free. The run says how many callbacks had to wait for a free phone (0 at this load).
+// Prints figures; asserts nothing. BENCH_CALLS, BENCH_RPS and BENCH_INSTALLS change the load.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from '../../apps/server/src/app.ts';
+import { createInstall, updateInstall } from '../../apps/server/src/modules/installs/service.ts';
+import { restoreSandboxNumbers } from '../../apps/server/src/modules/telephony/sandbox-restore.ts';
+import { addDemoNumber } from '../../apps/server/src/modules/telephony/service.ts';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { openDatabase } from '../../apps/server/src/platform/db/open.ts';
+import { tenantContext } from '../../apps/server/src/platform/tenancy/context.ts';
 import { seedFirstStart } from '../../apps/server/src/seed.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
 const RPS = Number(process.env.BENCH_RPS ?? 20);
-const STAFF = ['+15005550101', '+15005550102'];
+const INSTALLS = Math.max(1, Math.min(9, Number(process.env.BENCH_INSTALLS ?? 4)));
+/** The most staff phones an install rings (its phoneAgents, contracts/installs.ts). */
+const PHONES_PER_INSTALL = 10;
+const pad2 = (n: number) => String(n).padStart(2, '0');
+// Sandbox staff phones +15005550101.., the demo's two first; install numbers: the demo's, then +150055502NN.
+const staffOfInstall = (k: number) =>
+  Array.from({ length: PHONES_PER_INSTALL }, (_, j) => `+150055501${pad2(k * PHONES_PER_INSTALL + j + 1)}`);
+const STAFF = Array.from({ length: INSTALLS }, (_, k) => staffOfInstall(k)).flat();
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-bench-callback-'));
 const config = loadConfig({
@@ -30,6 +47,8 @@ const config = loadConfig({
   PUBLIC_URL: 'http://localhost:3000',
   WIDGET_RATE_PER_ADDRESS: '10000000',
   WIDGET_RATE_PER_INSTALL: '10000000',
+  WIDGET_CALLBACKS_PER_INSTALL_MINUTE: '10000',
+  WIDGET_CALLBACKS_PER_PHONE_DAY: '1000',
   CARRIER_SANDBOX: 'true',
 });
 const log = pino({ level: 'fatal' });
@@ -40,17 +59,56 @@ await app.ready();
 const sandbox = app.deps.carrier.sandbox;
 if (!sandbox) throw new Error('the sandbox carrier is off');
 
-// Bright Dental's demo install: open all day, no monthly cap for the run.
-const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-const hours = Object.fromEntries(days.map((d) => [d, { open: true, from: '12:00AM', to: '11:59PM' }]));
-const { rows } = await database.pool.query(
-  `update installs set settings = settings || $1::jsonb
-    where business_id = (select id from businesses where name = 'Bright Dental') returning key`,
-  [JSON.stringify({ timezone: 'UTC', hours })],
+// Bright Dental: no monthly cap for the run, and room for its installs (as its agency would allow).
+const { rows: biz } = await database.pool.query(
+  `update businesses set calls = 0, number_of_installs = greatest(number_of_installs, $1)
+    where name = 'Bright Dental' returning id, agency_id`,
+  [INSTALLS],
 );
-const key = rows[0]?.key as string;
-if (!key) throw new Error('no demo install');
-await database.pool.query(`update businesses set calls = 0 where name = 'Bright Dental'`);
+const businessId = biz[0]?.id as number;
+const agencyId = biz[0]?.agency_id as number;
+if (!businessId) throw new Error('no demo business');
+const { rows: demo } = await database.pool.query(
+  'select id from installs where business_id = $1 order by id limit 1',
+  [businessId],
+);
+const demoInstallId = demo[0]?.id as number;
+if (!demoInstallId) throw new Error('no demo install');
+// Its installs, through the installs service as the demo data makes them: open all day, round robin over
+// ten staff phones each; the new ones get a sandbox number each, as the demo install has.
+const ctx = tenantContext(
+  app.deps,
+  { level: 'business', agencyId, businessId },
+  { kind: 'system', source: 'seed', name: 'callback bench' },
+);
+const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+const hours = Object.fromEntries(days.map((d) => [d, { open: true, from: '12:00AM', to: '11:59PM' }]));
+const settingsOf = (k: number) => ({
+  timezone: 'UTC',
+  hours,
+  calling_type: 'round_robin' as const,
+  phoneAgents: staffOfInstall(k).map((phone, j) => ({
+    user_id: null,
+    name: `Staff ${k * PHONES_PER_INSTALL + j + 1}`,
+    phone,
+  })),
+});
+const keys = [(await updateInstall(ctx, { id: demoInstallId, settings: settingsOf(0) })).key];
+for (let k = 1; k < INSTALLS; k++) {
+  const install = await createInstall(ctx, {
+    name: `Bright Dental site ${k + 1}`,
+    website: `https://site${k + 1}.brightdental.example`,
+    settings: settingsOf(k),
+  });
+  await addDemoNumber(ctx, {
+    agencyId,
+    businessId,
+    installId: install.id,
+    phoneNumber: `+150055502${pad2(k)}`,
+  });
+  keys.push(install.key);
+}
+await restoreSandboxNumbers(app.deps);
 for (const s of STAFF) sandbox.phones.configure(s, { autoAnswer: 'human', autoPress: '1', answerAfterMs: 0 });
 
 // What reaches the carrier, and what the carrier sends, with the time it happens.
@@ -61,6 +119,10 @@ const gatherSent = new Map<number, number>();
 const visitorLeg = new Map<number, number>();
 const bridged = new Map<number, number>();
 const visitorOf = new Map<number, string>();
+/** The staff phone that took each call (the parent of the visitor's <Dial> leg). */
+const staffOf = new Map<number, string>();
+/** Callbacks answered with no staff phone rung yet: they waited for a free phone. */
+const waited = new Set<number>();
 const callIdOf = (url: string) => Number(/[?&]call=(\d+)/.exec(url)?.[1] ?? Number.NaN);
 
 const http = sandbox.httpClient as unknown as {
@@ -91,16 +153,19 @@ webhooks.request = (method, url, params, token) => {
     if (params.CallStatus === 'initiated' && !visitorLeg.has(id)) visitorLeg.set(id, t);
     if (params.CallStatus === 'in-progress' && !bridged.has(id)) {
       bridged.set(id, t);
-      // The visitor hangs up a moment later, so that the run does not pile up live calls.
-      const visitor = visitorOf.get(id);
-      if (visitor)
+      // The staff phone that rang (and took the call) hangs up a moment later: the call ends and the
+      // phone comes free for the next callback.
+      const staff = sandbox.calls.get(params.ParentCallSid ?? '')?.phone;
+      if (staff) {
+        staffOf.set(id, staff);
         setTimeout(() => {
           try {
-            sandbox.phones.hangUp(visitor);
+            sandbox.phones.hangUp(staff);
           } catch {
             // already gone
           }
         }, 200).unref();
+      }
     }
   }
   return deliver(method, url, params, token);
@@ -115,7 +180,7 @@ async function one(i: number): Promise<void> {
   const res = await app.inject({
     method: 'POST',
     url: '/api/widget/v1/callback',
-    headers: { 'x-install-key': key },
+    headers: { 'x-install-key': keys[i % keys.length] as string },
     payload: { phone: visitor, name: `Visitor ${i}` },
   });
   if (res.statusCode !== 200 || res.json().data.status !== 'calling') {
@@ -127,6 +192,8 @@ async function one(i: number): Promise<void> {
   const id = res.json().data.call_id as number;
   requested.set(id, t);
   visitorOf.set(id, visitor);
+  // The request rings the first staff phone before it answers, unless every phone was busy.
+  if (!firstStaffCall.has(id)) waited.add(id);
 }
 
 // Warm-up: a few callbacks first, not counted (the first requests compile the code paths).
@@ -136,7 +203,8 @@ for (let i = 0; i < WARMUP; i++) {
   await new Promise((resolve) => setTimeout(resolve, 1000 / RPS));
 }
 await new Promise((resolve) => setTimeout(resolve, 3000));
-for (const m of [requested, firstStaffCall, gatherSent, visitorLeg, bridged]) m.clear();
+for (const m of [requested, firstStaffCall, gatherSent, visitorLeg, bridged, staffOf]) m.clear();
+waited.clear();
 failures = 0;
 failuresBy.clear();
 
@@ -186,6 +254,9 @@ stats(
   ids.map((id) => [requested.get(id), bridged.get(id)]),
   1000,
 );
+console.log(
+  `  callbacks that waited for a free staff phone: ${waited.size} of ${requested.size} (${STAFF.length} staff phones: ${INSTALLS} installs of ${PHONES_PER_INSTALL}, round robin; ${new Set(staffOf.values()).size} took calls)`,
+);
 if (failures)
   console.log(`  refused requests: ${failures} ${JSON.stringify(Object.fromEntries(failuresBy))}`);
 const cpu = process.cpuUsage(cpu0);
@@ -200,11 +271,10 @@ console.log(
 );
 
 // Let the calls still playing end before the database closes.
-for (const id of ids) {
-  const visitor = visitorOf.get(id);
-  if (!visitor) continue;
+for (const phone of new Set([...STAFF, ...ids.map((id) => visitorOf.get(id))])) {
+  if (!phone) continue;
   try {
-    sandbox.phones.hangUp(visitor);
+    sandbox.phones.hangUp(phone);
   } catch {
     // already idle
   }
