@@ -67,25 +67,39 @@ export async function findOrCreateContactByPhone(
     lastMessageAt?: Date | undefined;
   },
 ): Promise<{ contact: ContactRow; created: boolean }> {
-  const { agencyId, businessId } = businessOf(ctx);
   const at = input.lastMessageAt?.toISOString() ?? null;
-  const [row] = await ctx.db
-    .insert(contacts)
-    .values({
-      agency_id: agencyId,
-      business_id: businessId,
+  return upsertLiveContact(
+    ctx,
+    {
       phone: input.phone,
       install_id: input.installId ?? null,
       source: input.source ?? 'sms',
       last_message_at: input.lastMessageAt ?? null,
-    })
+    },
+    {
+      install_id: sql`coalesce(excluded.install_id, ${contacts.install_id})`,
+      last_message_at: sql`greatest(${contacts.last_message_at}, ${at}::timestamptz)`,
+    },
+  );
+}
+
+/**
+ * Inserts the context business's contact with `values.phone`, or when a live one has that phone applies
+ * `onExisting` to it instead (the partial unique index decides, so concurrent first contacts make one).
+ */
+async function upsertLiveContact(
+  ctx: Ctx,
+  values: Omit<typeof contacts.$inferInsert, 'agency_id' | 'business_id'>,
+  onExisting: Partial<Record<keyof typeof contacts.$inferInsert, SQL>>,
+): Promise<{ contact: ContactRow; created: boolean }> {
+  const { agencyId, businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .insert(contacts)
+    .values({ ...values, agency_id: agencyId, business_id: businessId })
     .onConflictDoUpdate({
       target: [contacts.business_id, contacts.phone],
       targetWhere: sql`${contacts.deleted_at} is null`,
-      set: {
-        install_id: sql`coalesce(excluded.install_id, ${contacts.install_id})`,
-        last_message_at: sql`greatest(${contacts.last_message_at}, ${at}::timestamptz)`,
-      },
+      set: onExisting,
     })
     .returning({ ...getTableColumns(contacts), created: sql<boolean>`(xmax = 0)` });
   const { created, ...contact } = found(row);
@@ -150,12 +164,9 @@ export async function recordContactCall(
     email?: string | null;
   },
 ): Promise<{ contact: ContactRow; created: boolean }> {
-  const { agencyId, businessId } = businessOf(ctx);
-  const [row] = await ctx.db
-    .insert(contacts)
-    .values({
-      agency_id: agencyId,
-      business_id: businessId,
+  return upsertLiveContact(
+    ctx,
+    {
       phone: input.phone,
       install_id: input.installId,
       first_name: (input.firstName ?? '').slice(0, 100),
@@ -163,24 +174,18 @@ export async function recordContactCall(
       email: input.email || null,
       source: 'voice',
       last_call_at: input.at,
-    })
-    .onConflictDoUpdate({
-      target: [contacts.business_id, contacts.phone],
-      targetWhere: sql`${contacts.deleted_at} is null`,
-      set: {
-        install_id: sql`coalesce(${contacts.install_id}, excluded.install_id)`,
-        first_name: sql`case when ${contacts.first_name} = '' and ${contacts.last_name} = ''
-          then excluded.first_name else ${contacts.first_name} end`,
-        last_name: sql`case when ${contacts.first_name} = '' and ${contacts.last_name} = ''
-          then excluded.last_name else ${contacts.last_name} end`,
-        email: sql`coalesce(${contacts.email}, excluded.email)`,
-        last_call_at: sql`greatest(${contacts.last_call_at}, excluded.last_call_at)`,
-        updated_at: sql`now()`,
-      },
-    })
-    .returning({ ...getTableColumns(contacts), created: sql<boolean>`(xmax = 0)` });
-  const { created, ...contact } = found(row);
-  return { contact, created: created === true };
+    },
+    {
+      install_id: sql`coalesce(${contacts.install_id}, excluded.install_id)`,
+      first_name: sql`case when ${contacts.first_name} = '' and ${contacts.last_name} = ''
+        then excluded.first_name else ${contacts.first_name} end`,
+      last_name: sql`case when ${contacts.first_name} = '' and ${contacts.last_name} = ''
+        then excluded.last_name else ${contacts.last_name} end`,
+      email: sql`coalesce(${contacts.email}, excluded.email)`,
+      last_call_at: sql`greatest(${contacts.last_call_at}, excluded.last_call_at)`,
+      updated_at: sql`now()`,
+    },
+  );
 }
 
 /**
