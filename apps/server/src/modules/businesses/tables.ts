@@ -1,9 +1,32 @@
-import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { timestamps } from '../../platform/db/columns.ts';
 import { agencies, type EntityStatus } from '../agencies/tables.ts';
 
 // A foreign key to another module's table is the one reason a tables.ts imports another module's
 // tables.ts (the architecture test allows it from tables.ts only).
+
+/**
+ * The tenant keys of a business's row: its agency and its business (both required). Every table a business
+ * owns starts with them, so that `scope(ctx, table)` finds them under the same names.
+ */
+export const tenantKeys = () => ({
+  agency_id: integer('agency_id')
+    .notNull()
+    .references(() => agencies.id),
+  business_id: integer('business_id')
+    .notNull()
+    .references((): AnyPgColumn => businesses.id),
+});
 
 export const businesses = pgTable(
   'businesses',

@@ -12,7 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { timestamps, tz } from '../../platform/db/columns.ts';
 import { agencies } from '../agencies/tables.ts';
-import { businesses } from '../businesses/tables.ts';
+import { businesses, tenantKeys } from '../businesses/tables.ts';
 import { installs } from '../installs/tables.ts';
 
 // The contacts module's tables: a business's contacts (one per phone number), their custom fields, tags,
@@ -23,12 +23,7 @@ export const contacts = pgTable(
   'contacts',
   {
     id: serial('id').primaryKey(),
-    agency_id: integer('agency_id')
-      .notNull()
-      .references(() => agencies.id),
-    business_id: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...tenantKeys(),
     /** The install whose number the conversation runs on (the last one used). */
     install_id: integer('install_id').references(() => installs.id, { onDelete: 'set null' }),
     phone: text('phone').notNull(),
@@ -123,12 +118,7 @@ export const contactImports = pgTable(
   'contact_imports',
   {
     id: serial('id').primaryKey(),
-    agency_id: integer('agency_id')
-      .notNull()
-      .references(() => agencies.id),
-    business_id: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...tenantKeys(),
     user_id: integer('user_id'),
     install_id: integer('install_id').references(() => installs.id, { onDelete: 'set null' }),
     status: text('status').$type<'queued' | 'running' | 'done' | 'failed'>().notNull().default('queued'),

@@ -11,7 +11,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { agencies } from '../agencies/tables.ts';
-import { businesses } from '../businesses/tables.ts';
+import { businesses, tenantKeys } from '../businesses/tables.ts';
 
 /**
  * A widget install: one business's widget on one website. The key is public (it sits in the page's
@@ -22,12 +22,7 @@ export const installs = pgTable(
   'installs',
   {
     id: serial('id').primaryKey(),
-    agency_id: integer('agency_id')
-      .notNull()
-      .references(() => agencies.id),
-    business_id: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...tenantKeys(),
     key: text('key').notNull(),
     name: text('name').notNull(),
     website: text('website').notNull().default(''),

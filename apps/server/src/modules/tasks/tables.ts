@@ -1,7 +1,7 @@
 import { date, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../platform/db/columns.ts';
 import { agencies } from '../agencies/tables.ts';
-import { businesses } from '../businesses/tables.ts';
+import { businesses, tenantKeys } from '../businesses/tables.ts';
 import { contacts } from '../contacts/tables.ts';
 import { users } from '../users/tables.ts';
 
@@ -12,12 +12,7 @@ export const tasks = pgTable(
   'tasks',
   {
     id: serial('id').primaryKey(),
-    agency_id: integer('agency_id')
-      .notNull()
-      .references(() => agencies.id),
-    business_id: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...tenantKeys(),
     title: text('title').notNull(),
     description: text('description').notNull().default(''),
     contact_id: integer('contact_id').references(() => contacts.id, { onDelete: 'set null' }),

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps, tz } from '../../platform/db/columns.ts';
 import { agencies } from '../agencies/tables.ts';
-import { businesses } from '../businesses/tables.ts';
+import { businesses, tenantKeys } from '../businesses/tables.ts';
 import { installs } from '../installs/tables.ts';
 
 // The telephony module's tables: the business's carrier numbers, the calls it makes and receives (one row
@@ -14,12 +14,7 @@ export const numbers = pgTable(
   'numbers',
   {
     id: serial('id').primaryKey(),
-    agency_id: integer('agency_id')
-      .notNull()
-      .references(() => agencies.id),
-    business_id: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...tenantKeys(),
     install_id: integer('install_id').references(() => installs.id, { onDelete: 'set null' }),
     phone_number: text('phone_number').notNull(),
     friendly_name: text('friendly_name').notNull().default(''),
@@ -55,12 +50,7 @@ export const calls = pgTable(
   'calls',
   {
     id: serial('id').primaryKey(),
-    agency_id: integer('agency_id')
-      .notNull()
-      .references(() => agencies.id),
-    business_id: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...tenantKeys(),
     install_id: integer('install_id')
       .notNull()
       .references(() => installs.id),

@@ -1,7 +1,7 @@
 import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../platform/db/columns.ts';
 import { agencies } from '../agencies/tables.ts';
-import { businesses } from '../businesses/tables.ts';
+import { businesses, tenantKeys } from '../businesses/tables.ts';
 import { contacts } from '../contacts/tables.ts';
 
 // The templates module's tables: a business's message templates (sms or e-mail) and its media library
@@ -11,12 +11,7 @@ export const templates = pgTable(
   'templates',
   {
     id: serial('id').primaryKey(),
-    agency_id: integer('agency_id')
-      .notNull()
-      .references(() => agencies.id),
-    business_id: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...tenantKeys(),
     name: text('name').notNull(),
     body: text('body').notNull(),
     provider: text('provider').$type<'sms' | 'email'>().notNull().default('sms'),
@@ -30,12 +25,7 @@ export const medias = pgTable(
   'medias',
   {
     id: serial('id').primaryKey(),
-    agency_id: integer('agency_id')
-      .notNull()
-      .references(() => agencies.id),
-    business_id: integer('business_id')
-      .notNull()
-      .references(() => businesses.id),
+    ...tenantKeys(),
     contact_id: integer('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
     /** The message it came with (chats module), when any. */
     message_id: integer('message_id'),
