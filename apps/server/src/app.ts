@@ -62,7 +62,7 @@ import { widgetDemoRoutes } from './modules/widget/demo.ts';
 import { widgetEventRoutes } from './modules/widget/events.ts';
 import { registerWidgetListeners } from './modules/widget/listeners.ts';
 import { widgetRoutes } from './modules/widget/routes.ts';
-import { authPlugin, type SessionHolder } from './platform/auth/plugin.ts';
+import { bearerHooks, requestBasics, type SessionHolder } from './platform/auth/plugin.ts';
 import {
   createCarrierDeps,
   inProcessTransport,
@@ -311,7 +311,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   registerErrorHandling(app);
   recordRoutes(app);
-  await app.register(authPlugin, { db, holder });
+  await app.register(requestBasics);
 
   await app.register(swagger, {
     openapi: {
@@ -331,6 +331,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      // The bearer token and the capabilities belong to this tree alone (ADR 055).
+      bearerHooks(api, { db, holder });
       apiHooks(api);
       for (const routes of [
         authRoutes,

@@ -88,8 +88,9 @@ export type TWidgetScheduleRequest = z.infer<typeof ZWidgetScheduleRequest>;
 // The widget's public API (/api/widget/v1/..., issue 11). Every request carries the install key (the
 // `X-Install-Key` header, or `key` in the query for EventSource, which cannot send headers). Answers are
 // the platform's envelope `{ success: true, data }`; errors `{ success: false, message, errors? }` with a
-// text in the visitor's language (`Accept-Language`). The answer shapes are plain types, so the widget's
-// bundle carries no schema for them.
+// text in the visitor's language (`Accept-Language`). Each answer is a schema here (`ZWidget*`), which the
+// server's routes declare as their response: the serializer sends what the schema names and nothing else
+// (ADR 055). The widget's bundle imports only their types (`TWidget*`), so it carries no schema.
 //
 //   GET  /v1/config                 TWidgetConfig (ETag, max-age 60)
 //   POST /v1/callback               TWidgetCallbackRequest  -> TWidgetCallbackAnswer
@@ -109,64 +110,75 @@ export type TWidgetScheduleRequest = z.infer<typeof ZWidgetScheduleRequest>;
 // conversation, and it reads nothing else. The widget keeps it in sessionStorage per install.
 // ---------------------------------------------------------------------------------------------------
 
+/** A widget answer: the platform's envelope around the data. */
+export const widgetAnswer = <T extends z.ZodMiniType>(data: T) =>
+  z.object({ success: z.literal(true), data });
+
 /** GET /v1/config: what the widget needs to draw itself. Private settings (staff, agents) never leave. */
-export type TWidgetConfig = {
-  id: number;
+export const ZWidgetConfig = z.object({
+  id: z.number(),
   /** The business's name, for the header and the HELP-like texts. */
-  business_name: string;
+  business_name: z.string(),
   /** 1 calls, 2 texts, 3 both: the install's widget_type narrowed by the business's. */
-  widget_type: 1 | 2 | 3;
+  widget_type: z.union([z.literal(1), z.literal(2), z.literal(3)]),
   /** Whether an instant callback can be asked now (inside the hours, under the monthly limit). */
-  open_now: boolean;
-  logo: string | null;
-  widget_icon: string | null;
+  open_now: z.boolean(),
+  logo: z.nullable(z.string()),
+  widget_icon: z.nullable(z.string()),
   /** The install's public settings (ZInstallSettings without the private keys). */
-  settings: Record<string, unknown>;
-};
+  settings: z.record(z.string(), z.unknown()),
+});
+export type TWidgetConfig = z.infer<typeof ZWidgetConfig>;
 
 /** A call's progress as the visitor sees it. */
 export const WIDGET_CALL_STATUSES = ['finding', 'calling_you', 'connected', 'completed', 'missed'] as const;
 export type TWidgetCallStatus = (typeof WIDGET_CALL_STATUSES)[number];
 
-export type TWidgetCallbackAnswer = {
-  status: 'calling' | 'closed';
-  call_id: number | null;
-  callback_seconds: number;
-  next_slots: string[];
+export const ZWidgetCallbackAnswer = z.object({
+  status: z.enum(['calling', 'closed']),
+  call_id: z.nullable(z.number()),
+  callback_seconds: z.number(),
+  next_slots: z.array(z.string()),
   /** The visitor token to follow this call on /v1/events (null when closed). */
-  token: string | null;
-};
+  token: z.nullable(z.string()),
+});
+export type TWidgetCallbackAnswer = z.infer<typeof ZWidgetCallbackAnswer>;
 
-export type TWidgetSlots = {
+export const ZWidgetSlots = z.object({
   /** The install's time zone (IANA); the slots are instants, the widget shows them in the visitor's zone. */
-  timezone: string;
+  timezone: z.string(),
   /** ISO 8601 instants with offset, every 30 minutes inside the hours, from 30 minutes from now. */
-  slots: string[];
-};
+  slots: z.array(z.string()),
+});
+export type TWidgetSlots = z.infer<typeof ZWidgetSlots>;
 
-export type TWidgetScheduleAnswer = { id: number | null; scheduled_for: string };
+export const ZWidgetScheduleAnswer = z.object({ id: z.nullable(z.number()), scheduled_for: z.string() });
+export type TWidgetScheduleAnswer = z.infer<typeof ZWidgetScheduleAnswer>;
 
-export type TWidgetMessage = {
-  id: number;
-  direction: 'in' | 'out';
-  body: string;
-  media: string[];
-  status: string;
-  created_at: string;
-};
+export const ZWidgetMessage = z.object({
+  id: z.number(),
+  direction: z.enum(['in', 'out']),
+  body: z.string(),
+  media: z.array(z.string()),
+  status: z.string(),
+  created_at: z.string(),
+});
+export type TWidgetMessage = z.infer<typeof ZWidgetMessage>;
 
 /**
  * `verified` false: the token shows only what this visitor typed into the widget, until the code texted to
  * the phone is entered (POST /v1/text/verify); anyone can type someone else's number (issue 17, ADR 048).
  * `code_sent`: whether the code went out (a throttled or refused SMS: the replies still reach the phone).
  */
-export type TWidgetTextAnswer = {
-  token: string;
-  message: TWidgetMessage;
-  verified: boolean;
-  code_sent: boolean;
-};
-export type TWidgetConversation = { messages: TWidgetMessage[] };
+export const ZWidgetTextAnswer = z.object({
+  token: z.string(),
+  message: ZWidgetMessage,
+  verified: z.boolean(),
+  code_sent: z.boolean(),
+});
+export type TWidgetTextAnswer = z.infer<typeof ZWidgetTextAnswer>;
+export const ZWidgetConversation = z.object({ messages: z.array(ZWidgetMessage) });
+export type TWidgetConversation = z.infer<typeof ZWidgetConversation>;
 
 /** The code texted to the visitor's phone, proving the phone is theirs before the replies are shown. */
 export const ZWidgetVerifyRequest = z.object({
@@ -181,13 +193,15 @@ export const ZWidgetVerifyRequest = z.object({
 });
 export type TWidgetVerifyRequest = z.infer<typeof ZWidgetVerifyRequest>;
 /** The same conversation's token, now showing the business's replies (and the phone's texts). */
-export type TWidgetVerifyAnswer = { token: string; verified: true };
+export const ZWidgetVerifyAnswer = z.object({ token: z.string(), verified: z.literal(true) });
+export type TWidgetVerifyAnswer = z.infer<typeof ZWidgetVerifyAnswer>;
 
 export const ZWidgetCodeRequest = z.object({
   token: z.string().check(z.minLength(1, { error: 'validation.required' }), z.maxLength(1000)),
 });
 export type TWidgetCodeRequest = z.infer<typeof ZWidgetCodeRequest>;
-export type TWidgetCodeAnswer = { code_sent: boolean };
+export const ZWidgetCodeAnswer = z.object({ code_sent: z.boolean() });
+export type TWidgetCodeAnswer = z.infer<typeof ZWidgetCodeAnswer>;
 
 /** The visitor writes again while the page is open. */
 export const ZWidgetReplyRequest = z.object({

@@ -13,6 +13,7 @@ import { AppError } from '../../platform/http/errors.ts';
 import { channel } from '../../platform/realtime/hub.ts';
 import { widgetOf } from '../../platform/widget/tree.ts';
 import { callProgress } from '../telephony/service.ts';
+import { widgetErrors } from './routes.ts';
 import { verifyToken } from './token.ts';
 
 export const HEARTBEAT_MS = 25_000;
@@ -67,12 +68,17 @@ export async function widgetEventRoutes(tree: FastifyInstance, deps: Deps): Prom
           token: zm.string().check(zm.maxLength(1000)),
           key: zm.optional(zm.string()),
         }),
+        // Lines of `event: call|message` and `data: <TWidgetEvent as JSON>`, written raw (never serialized).
+        response: {
+          200: { content: { 'text/event-stream': { schema: zm.string() } } },
+          ...widgetErrors,
+        },
       },
     },
     async (request, reply) => {
       const { install, ctx } = widgetOf(request);
       const given = (request.query as { token: string }).token;
-      const token = verifyToken(deps, given, install.id);
+      const token = verifyToken(ctx, given);
       // Streams are bounded before anything is held: a page that opens more gets a 429 that says why.
       const addressKey = request.ip;
       const tokenKey = given.slice(given.lastIndexOf('.') + 1);

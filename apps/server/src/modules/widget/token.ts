@@ -2,10 +2,13 @@
 // follow them, and nothing more. `v1.<payload>.<mac>`: the payload names the install, the contact (when
 // there is a conversation), the call (after a callback) and the expiry; the mac is HMAC-SHA256 with a key
 // derived from the platform's secrets key for this purpose alone. No state on the server: a restart or
-// another process reads it the same.
+// another process reads it the same. Each function takes the visitor's context: the install is its
+// visitor's (platform/widget/tree.ts's visitorContext).
 import crypto from 'node:crypto';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import type { Ctx } from '../../platform/tenancy/context.ts';
+import { visitorInstall } from '../../platform/widget/tree.ts';
 
 /** How long a token lets a page follow its call and conversation. */
 export const TOKEN_TTL_MS = 24 * 3_600_000;
@@ -37,10 +40,10 @@ const keyOf = (deps: Deps) => deps.secrets.derive('widget-visitor-token');
 const mac = (deps: Deps, payload: string) =>
   crypto.createHmac('sha256', keyOf(deps)).update(`v1.${payload}`).digest('base64url');
 
+/** A token for the context's visitor (of its install). */
 export function signToken(
-  deps: Deps,
+  ctx: Ctx,
   input: {
-    installId: number;
     contactId?: number | null;
     callId?: number | null;
     since?: Date;
@@ -50,7 +53,7 @@ export function signToken(
   now = Date.now(),
 ): string {
   const p: Payload = {
-    i: input.installId,
+    i: visitorInstall(ctx),
     c: input.contactId ?? null,
     k: input.callId ?? null,
     e: Math.floor((now + TOKEN_TTL_MS) / 1000),
@@ -59,16 +62,18 @@ export function signToken(
   if (input.thread) p.t = input.thread;
   if (input.verified) p.v = 1;
   const payload = Buffer.from(JSON.stringify(p)).toString('base64url');
-  return `v1.${payload}.${mac(deps, payload)}`;
+  return `v1.${payload}.${mac(ctx.deps, payload)}`;
 }
 
 const refused = (key: string) => new AppError('UNAUTHENTICATED', key, undefined, {}, key);
 
 /**
- * The token's claims, for this install only: a token that is not ours (tampered, malformed), expired or
- * another install's is a 401 that says which.
+ * The token's claims, for the context's install only: a token that is not ours (tampered, malformed),
+ * expired or another install's is a 401 that says which.
  */
-export function verifyToken(deps: Deps, token: unknown, installId: number, now = Date.now()): VisitorToken {
+export function verifyToken(ctx: Ctx, token: unknown, now = Date.now()): VisitorToken {
+  const { deps } = ctx;
+  const installId = visitorInstall(ctx);
   if (typeof token !== 'string' || token.length > 1000) throw refused('widget.token_invalid');
   // Exactly three parts: a token with anything appended is not the one we signed (and would otherwise
   // count as another token against the per-token bounds).
@@ -112,24 +117,17 @@ export const CODE_DIGITS = 6;
  * thread under a key of its own, so nothing is stored and any process checks it; a new conversation (a new
  * thread) has a new code.
  */
-export function visitorCode(
-  deps: Deps,
-  input: { installId: number; contactId: number; thread: string },
-): string {
+export function visitorCode(ctx: Ctx, input: { contactId: number; thread: string }): string {
   const mac = crypto
-    .createHmac('sha256', deps.secrets.derive('widget-visitor-code'))
-    .update(`${input.installId}:${input.contactId}:${input.thread}`)
+    .createHmac('sha256', ctx.deps.secrets.derive('widget-visitor-code'))
+    .update(`${visitorInstall(ctx)}:${input.contactId}:${input.thread}`)
     .digest();
   return String(mac.readUInt32BE(0) % 10 ** CODE_DIGITS).padStart(CODE_DIGITS, '0');
 }
 
 /** Whether a code typed by the visitor is the conversation's (digits only; spaces and dashes ignored). */
-export function codeMatches(
-  deps: Deps,
-  input: { installId: number; contactId: number; thread: string },
-  typed: string,
-): boolean {
-  const given = Buffer.from(typed.replace(/[\s-]/g, ''));
-  const expected = Buffer.from(visitorCode(deps, input));
+export function codeMatches(ctx: Ctx, input: { contactId: number; thread: string; typed: string }): boolean {
+  const given = Buffer.from(input.typed.replace(/[\s-]/g, ''));
+  const expected = Buffer.from(visitorCode(ctx, input));
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }

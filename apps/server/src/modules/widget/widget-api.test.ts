@@ -4,12 +4,20 @@
 // and the languages of the answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helpers.ts';
+import { visitorContext } from '../../platform/widget/tree.ts';
 import { messageReceived } from '../chats/service.ts';
 import { bookableSlots, restoreSandboxNumbers } from '../telephony/service.ts';
 import { ALWAYS_CLOSED, type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { signToken } from './token.ts';
 
 let h: Telephony;
+/** The context of a visitor of an install of tenant A, to sign tokens as the server does. */
+const visitorOf = (install: { id: number }) =>
+  visitorContext(h.t.app.deps, {
+    id: install.id,
+    agencyId: h.seed.a.agency.id,
+    businessId: h.seed.a.business.id,
+  });
 const SITE = 'https://dental.example.test';
 const received: { contactId: number; installId: number | null }[] = [];
 
@@ -157,7 +165,7 @@ describe('the visitor token', () => {
       [install.key, 'garbage', 'This conversation link is not valid. Please start again from the widget.'],
       [
         install.key,
-        signToken(h.t.app.deps, { installId: install.id, contactId: 1 }, Date.now() - 25 * 3_600_000),
+        signToken(visitorOf(install), { contactId: 1 }, Date.now() - 25 * 3_600_000),
         'This conversation has expired. Please start again from the widget.',
       ],
       [other.key, data.token, "This conversation belongs to another website's widget."],

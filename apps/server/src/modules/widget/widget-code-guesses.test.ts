@@ -9,7 +9,7 @@ import { buildApp } from '../../app.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
 import { restoreSandboxNumbers } from '../telephony/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
-import { CODE_GUESSES_PER_CODE, CODE_GUESSES_PER_PHONE_DAY } from './routes.ts';
+import { CODE_GUESSES_PER_CODE, CODE_GUESSES_PER_PHONE_DAY } from './service.ts';
 
 const SITE = 'https://dental.example.test';
 let h: Telephony;

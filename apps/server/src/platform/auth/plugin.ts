@@ -111,13 +111,26 @@ function bearer(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && value ? value.trim() : undefined;
 }
 
-/** Resolves the Actor once per request, then enforces each route's declared capability. */
-export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; holder: SessionHolder }) => {
+/**
+ * What every tree's requests carry (registered at the app's root): the caller's language from
+ * Accept-Language, and no actor until a tree's own hook finds one (the /api tree's `bearerHooks`, the
+ * socket tree's token).
+ */
+export const requestBasics = fp(async (app: FastifyInstance) => {
   app.decorateRequest('actor', null);
   app.decorateRequest('lang', 'en');
-
   app.addHook('onRequest', async (request) => {
     request.lang = languageFromHeader(request.headers['accept-language']);
+  });
+});
+
+/**
+ * The /api tree's own hooks (ADR 055), as the widget, webhook and socket trees own theirs: the bearer token
+ * resolved into the Actor once per request, then each route's declared capability enforced. Registered
+ * inside the /api tree only, so a widget call or a carrier's webhook never looks a token up.
+ */
+export function bearerHooks(api: FastifyInstance, opts: { db: Db; holder: SessionHolder }): void {
+  api.addHook('onRequest', async (request) => {
     const token = bearer(request);
     if (!token || token.length > 200) return;
     const resolved = await resolveActor(opts.db, opts.holder, token);
@@ -127,15 +140,15 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db; holder
     if (isLanguage(resolved.language)) request.lang = resolved.language;
   });
 
-  app.addHook('preValidation', async (request) => {
-    // Only the API's own routes (/api/v1/...) are guarded; the API docs are public.
+  api.addHook('preValidation', async (request) => {
+    // Only the API's own routes (/api/v1/...) are guarded.
     if (request.is404 || !request.routeOptions.url?.startsWith('/api/v')) return;
     const { access, capability } = request.routeOptions.config;
     if (access === 'public') return;
     if (!request.actor) throw unauthenticated();
     if (capability && !actorCan(request.actor, capability)) throw forbidden();
   });
-});
+}
 
 /** The signed-in caller; only for routes whose access is not 'public'. */
 export function actorOf(request: FastifyRequest): Actor {

@@ -1,6 +1,9 @@
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as zm from 'zod/mini';
 import { createTestApp, type TestApp, useSuite } from '../../../test/helpers.ts';
-import { widgetOf } from './tree.ts';
+import type { Deps } from '../deps.ts';
+import { widgetOf, widgetTree } from './tree.ts';
 
 const KEY = 'install-key-of-business-a-0123456789';
 const SITE = 'https://dental-a.example.test';
@@ -9,7 +12,8 @@ const c = useSuite({
   // A second citizen of the tree that shows the context a widget route gets.
   plug: (p) =>
     p.widget.routes.push(async (tree) => {
-      tree.get('/v1/test-context', async (request) => {
+      const schema = { response: { 200: zm.object({ tenant: zm.unknown(), by: zm.unknown() }) } };
+      tree.get('/v1/test-context', { schema }, async (request) => {
         const { ctx } = widgetOf(request);
         return { tenant: ctx.tenant, by: ctx.by };
       });
@@ -165,5 +169,25 @@ describe('/api/widget per-address limit', () => {
     expect(fromSite.headers['access-control-allow-origin']).toBe('https://shop.example');
     expect(fromSite.headers['access-control-allow-credentials']).toBeUndefined();
     expect((await call('192.0.2.2')).statusCode).toBe(401);
+  });
+});
+
+describe('/api/widget routes', () => {
+  it('are refused at registration without a 200 response schema (what a visitor gets is a contract)', async () => {
+    const tree = (routes: Parameters<typeof widgetTree>[1]['routes']) => {
+      const app = Fastify();
+      // The tree reads only its two limits from the platform when it registers.
+      const deps = { config: { widgetRatePerAddress: 10, widgetRatePerInstall: 10 } } as Deps;
+      app.register(widgetTree, { prefix: '/api/widget', deps, resolve: async () => null, routes });
+      return app;
+    };
+    const without = tree([(t) => void t.get('/v1/loose', async () => ({ internal: 1 }))]);
+    await expect(without.ready()).rejects.toThrow(/GET \/api\/widget\/v1\/loose.*response schema/);
+    const declared = tree([
+      (t) =>
+        void t.get('/v1/strict', { schema: { response: { 200: { type: 'object' } } } }, async () => ({})),
+    ]);
+    await expect(declared.ready()).resolves.toBeDefined();
+    await Promise.all([without.close(), declared.close()]);
   });
 });

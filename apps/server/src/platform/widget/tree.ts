@@ -107,11 +107,7 @@ export async function widgetTree(
     grant(request, reply);
     request.widget = {
       install,
-      ctx: tenantContext(
-        deps,
-        { level: 'business', agencyId: install.agencyId, businessId: install.businessId },
-        { kind: 'visitor', installId: install.id, ip: request.ip },
-      ),
+      ctx: visitorContext(deps, install, { ip: request.ip, requestId: request.id }),
     };
   });
 
@@ -120,8 +116,13 @@ export async function widgetTree(
 
   // A widget request is a form of a few short fields (a text is at most 1,600 characters): bodies larger
   // than this are refused (413) before they are parsed, whoever sends them.
+  // Every route answers the visitor through a response schema (ADR 055): the serializer sends what the
+  // contract names and nothing else, so an internal field added to a service's answer never reaches a page.
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= WIDGET_BODY_LIMIT;
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (route.method !== 'OPTIONS' && route.method !== 'HEAD' && !response?.[200])
+      throw new Error(`${route.method} ${route.url}: a widget route declares its 200 response schema`);
   });
 
   // The browser's CORS preflight (OPTIONS with Origin, Access-Control-Request-*) comes before every call
@@ -131,6 +132,29 @@ export async function widgetTree(
   app.options('/*', { schema: { hide: true } }, (_request, reply) => reply.status(204).send());
 
   for (const routes of opts.routes) await routes(app, deps);
+}
+
+/**
+ * The context of a visitor of an install: the install's business is the tenant; the visitor acts. Built by
+ * the tree for each request, and by tests that sign a visitor's token.
+ */
+export function visitorContext(
+  deps: Deps,
+  install: Pick<WidgetInstall, 'id' | 'agencyId' | 'businessId'>,
+  client?: { ip: string; requestId?: string },
+): Ctx {
+  const ctx = tenantContext(
+    deps,
+    { level: 'business', agencyId: install.agencyId, businessId: install.businessId },
+    { kind: 'visitor', installId: install.id, ...(client ? { ip: client.ip } : {}) },
+  );
+  return client ? { ...ctx, client: { ip: client.ip, requestId: client.requestId ?? null } } : ctx;
+}
+
+/** The install of the visitor a context acts for (a widget context only). */
+export function visitorInstall(ctx: Ctx): number {
+  if (ctx.by.kind !== 'visitor') throw new AppError('UNAUTHENTICATED', 'widget.invalid_key');
+  return ctx.by.installId;
 }
 
 /** The install and visitor context of a widget request (only on /api/widget routes). */
