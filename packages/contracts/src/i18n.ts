@@ -43,9 +43,12 @@ import tasksEs from '../locales/tasks.es.json' with { type: 'json' };
 import usersBr from '../locales/users.br.json' with { type: 'json' };
 import usersEn from '../locales/users.en.json' with { type: 'json' };
 import usersEs from '../locales/users.es.json' with { type: 'json' };
-import { DEFAULT_LANGUAGE, LANGUAGES, type TLanguage } from './constants.ts';
-import { INTL_LOCALES } from './format.ts';
+import { DEFAULT_LANGUAGE, type TLanguage } from './constants.ts';
+import { pluralCategory } from './language.ts';
 import { fieldKey, fieldLabel, issueMessageWith } from './zod.ts';
+
+// The server and the tests read these from here, beside the messages.
+export { isLanguage, languageFromHeader, pluralCategory } from './language.ts';
 
 type Catalogue = { [key: string]: string | Catalogue };
 // Each domain keeps its messages in its own files (locales/<domain>.<lang>.json), merged here.
@@ -130,34 +133,6 @@ function lookup(cat: Catalogue, key: string): string | undefined {
     node = node[part];
   }
   return typeof node === 'string' ? node : undefined;
-}
-
-export function isLanguage(value: unknown): value is TLanguage {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
-
-/** Picks a supported language from an Accept-Language header ('pt' maps to 'br'). */
-export function languageFromHeader(header: string | undefined): TLanguage {
-  if (!header) return DEFAULT_LANGUAGE;
-  for (const part of header.split(',')) {
-    const tag = part.split(';')[0]?.trim().toLowerCase() ?? '';
-    const base = tag.split('-')[0] ?? '';
-    if (base === 'pt' || base === 'br') return 'br';
-    if (isLanguage(base)) return base;
-  }
-  return DEFAULT_LANGUAGE;
-}
-
-const pluralRules = Object.fromEntries(
-  LANGUAGES.map((l) => [l, new Intl.PluralRules(INTL_LOCALES[l])]),
-) as Record<TLanguage, Intl.PluralRules>;
-
-/**
- * The plural form of `count`, as i18next names its keys (`key_one`, `key_other`). Our three languages
- * need only these two: CLDR's 'many' (es and pt for a million and more) reads as 'other'.
- */
-export function pluralCategory(lang: TLanguage, count: number): 'one' | 'other' {
-  return pluralRules[lang].select(count) === 'one' ? 'one' : 'other';
 }
 
 function lookupIn(lang: TLanguage, key: string): string | undefined {
