@@ -79,7 +79,9 @@ if (opts.unit !== 'none') {
 if (opts.browser !== 'none') {
   // Built with or without Chromium: the size budgets (e2e/size-budgets.spec.ts) read the builds (ADR 060).
   const build =
-    opts.build === 'none' ? { status: 0 } : spawnSync(opts.build, { cwd: root, stdio: 'inherit', shell: true });
+    opts.build === 'none'
+      ? { status: 0 }
+      : spawnSync(opts.build, { cwd: root, stdio: 'inherit', shell: true });
   if (build.status !== 0) fail(`browser: building for the browser tests failed (${opts.build})`);
   else if (fs.existsSync(chromium)) {
     const report = runVitest('browser', opts.browser);
