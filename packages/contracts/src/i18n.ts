@@ -44,13 +44,12 @@ import usersBr from '../locales/users.br.json' with { type: 'json' };
 import usersEn from '../locales/users.en.json' with { type: 'json' };
 import usersEs from '../locales/users.es.json' with { type: 'json' };
 import { DEFAULT_LANGUAGE, type TLanguage } from './constants.ts';
-import { pluralCategory } from './language.ts';
+import { type Catalogue, mergeCatalogues as merge, pluralCategory } from './language.ts';
 import { fieldKey, fieldLabel, issueMessageWith } from './zod.ts';
 
 // The server and the tests read these from here, beside the messages.
 export { isLanguage, languageFromHeader, pluralCategory } from './language.ts';
 
-type Catalogue = { [key: string]: string | Catalogue };
 // Each domain keeps its messages in its own files (locales/<domain>.<lang>.json), merged here.
 export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
   en: [
@@ -106,22 +105,13 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
   ],
 };
 
-function merge(a: Catalogue, b: Catalogue): Catalogue {
-  const out: Catalogue = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    const cur = out[k];
-    out[k] = typeof v === 'object' && typeof cur === 'object' ? merge(cur, v) : v;
-  }
-  return out;
-}
-
 const catalogues: Record<TLanguage, Catalogue> = {
   en: SERVER_CATALOGUES.en.reduce(merge, {}),
   es: SERVER_CATALOGUES.es.reduce(merge, {}),
   br: SERVER_CATALOGUES.br.reduce(merge, {}),
 };
 
-/** The merged message tree of a language (the web app adds its own screens' texts to it). */
+/** The merged message tree of a language (the light sign-in page takes its texts from it). */
 export function serverMessages(lang: TLanguage): Catalogue {
   return catalogues[lang];
 }

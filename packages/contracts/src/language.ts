@@ -1,5 +1,5 @@
 // The languages themselves, without any text: which codes exist, the one a browser asks for, the plural
-// rule. Kept apart from i18n.ts (which holds every message in every language) so that the web app's first
+// rule, how message files merge. Kept apart from i18n.ts (which holds every message in every language) so that the web app's first
 // load can pick its language without carrying all three catalogues (ADR 060).
 import { DEFAULT_LANGUAGE, LANGUAGES, type TLanguage } from './constants.ts';
 import { INTL_LOCALES } from './format.ts';
@@ -30,4 +30,17 @@ const pluralRules = Object.fromEntries(
  */
 export function pluralCategory(lang: TLanguage, count: number): 'one' | 'other' {
   return pluralRules[lang].select(count) === 'one' ? 'one' : 'other';
+}
+
+/** A tree of messages, as a locale file holds it. */
+export type Catalogue = { [key: string]: string | Catalogue };
+
+/** `b`'s messages over `a`'s, subtree by subtree: how a language's locale files become one catalogue. */
+export function mergeCatalogues(a: Catalogue, b: Catalogue): Catalogue {
+  const out: Catalogue = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const cur = out[k];
+    out[k] = typeof v === 'object' && typeof cur === 'object' ? mergeCatalogues(cur, v) : v;
+  }
+  return out;
 }

@@ -1,16 +1,9 @@
 // One language's texts for i18next, built from the locale files a `locales/texts.<lang>.ts` module
 // gathers: the server's messages (packages/contracts/locales), then the web app's own screens, whose
 // files win where both name a key. Each language is its own chunk, loaded when it is needed (ADR 060).
-export type Texts = { [k: string]: string | Texts };
+import { type Catalogue, mergeCatalogues } from '@stn/contracts/language';
 
-function merge(a: Texts, b: Texts): Texts {
-  const out: Texts = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    const cur = out[k];
-    out[k] = typeof v === 'object' && typeof cur === 'object' ? merge(cur, v) : v;
-  }
-  return out;
-}
+export type Texts = Catalogue;
 
 /** Merges sets of locale files (as `import.meta.glob` gives them), set after set, in file-name order. */
 export function mergeTexts(...sets: Record<string, unknown>[]): Texts {
@@ -20,5 +13,5 @@ export function mergeTexts(...sets: Record<string, unknown>[]): Texts {
         .sort()
         .map((file) => set[file] as Texts),
     )
-    .reduce(merge, {});
+    .reduce(mergeCatalogues, {});
 }
