@@ -1,10 +1,11 @@
 // Size of the web app as a browser downloads it: gzipped JavaScript of the initial load, of the light
 // sign-in page (login.html, ADR 025), of the app's public pages (forgot and reset password) and of the app
-// shell, read from Vite's build manifest. Prints figures; asserts nothing.
+// shell, read from Vite's build manifest, beside the budgets npm test enforces (scripts/size-budgets.mjs,
+// e2e/size-budgets.spec.ts). Prints figures; asserts nothing.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
+import { BUDGETS, gzipSize, kib as kb, measureWeb, staticClosure } from '../scripts/size-budgets.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'apps/web/dist');
@@ -14,16 +15,8 @@ if (!process.argv.includes('--no-build')) {
 }
 const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
 
-/** A chunk and everything it imports statically (what loads with it), as a set of files. */
-function closure(key, seen = new Set()) {
-  const chunk = manifest[key];
-  if (!chunk || seen.has(chunk.file)) return seen;
-  seen.add(chunk.file);
-  for (const imp of chunk.imports ?? []) closure(imp, seen);
-  return seen;
-}
-const gz = (file) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
-const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const closure = (key, seen) => staticClosure(manifest, key, seen);
+const gz = (file) => gzipSize(path.join(dist, file));
 const sum = (files) => [...files].filter((f) => f.endsWith('.js')).reduce((n, f) => n + gz(f), 0);
 const keyOf = (suffix) => Object.keys(manifest).find((k) => k.endsWith(suffix));
 
@@ -40,7 +33,17 @@ const allJs = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith
 const css = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.css'));
 
 console.log('web app size (gzip -9)');
-console.log(`  initial JavaScript (entry and its imports): ${kb(sum(entry))} in ${[...entry].length} files`);
+const web = measureWeb(dist);
+const texts = web.chunks.filter((c) => /\/texts\.\w+-/.test(c.file));
+console.log(
+  `  initial JavaScript (entry and its imports): ${kb(sum(entry))} in ${[...entry].length} files   budget < ${kb(BUDGETS.webInitial.max)}`,
+);
+console.log(
+  `  one language's texts (before the 1st render): ${texts.map((c) => `${path.basename(c.file).replace(/-.*$/, '')} ${kb(c.size)}`).join(', ') || 'none'}`,
+);
+console.log(
+  `  largest lazy chunk: ${web.chunks[0]?.file} ${kb(web.chunks[0]?.size ?? 0)}   budget < ${kb(BUDGETS.webChunk.max)}`,
+);
 const light = manifest['login.html'] ? closure('login.html') : new Set();
 console.log(`  light sign-in page (/login) JavaScript:     ${kb(sum(light))} in ${[...light].length} files`);
 console.log(`  public pages (/password/email) JavaScript:  ${kb(sum(login))}`);

@@ -33,6 +33,8 @@ function npmTest(args: string[], env: Record<string, string> = {}): Promise<Run>
 }
 
 const noBrowser = ['--browser', 'none'];
+// The cases below that name a browser suite do not build the apps (a real build is the suite's, not these).
+const noBuild = ['--build', 'none'];
 const noChromium = { CHROMIUM_PATH: path.join(root, 'scripts/fixtures/no-chromium-here') };
 
 // Each case starts two Node processes; on a busy two-core machine that can take longer than the default.
@@ -81,7 +83,7 @@ describe.concurrent('npm test', { timeout: 120_000 }, () => {
   });
 
   it('without Chromium, outside CI, counts the skipped browser tests by test', async () => {
-    const run = await npmTest(['--unit', 'none', '--browser', fixture('browser')], noChromium);
+    const run = await npmTest(['--unit', 'none', '--browser', fixture('browser'), ...noBuild], noChromium);
     expect(run.code).toBe(0);
     expect(run.output).toContain('Browser tests skipped');
     expect(run.output).toMatch(/^3 skipped$/m);
@@ -89,12 +91,42 @@ describe.concurrent('npm test', { timeout: 120_000 }, () => {
   });
 
   it('without Chromium in CI, fails and says why', async () => {
-    const run = await npmTest(['--unit', 'none', '--browser', fixture('browser')], {
+    const run = await npmTest(['--unit', 'none', '--browser', fixture('browser'), ...noBuild], {
       ...noChromium,
       CI: 'true',
     });
     expect(run.code).not.toBe(0);
     expect(run.output).toContain('CI=true but there is no Chromium');
     expect(run.lastLine).toBe('0 passed, 3 failed');
+  });
+
+  it('fails when a build is past a size budget, and names the budget', async () => {
+    // scripts/fixtures/budgets holds builds whose widget loader is past 3 KiB gzip; the other budgets pass.
+    const run = await npmTest(['--unit', 'none', '--browser', fixture('budgets'), ...noBuild], noChromium);
+    expect(run.code).not.toBe(0);
+    expect(run.output).toMatch(
+      /widget loader \(\/widget\.js\): \d+\.\d KiB gzip \(widget\.js\), over the budget of 3\.0 KiB/,
+    );
+    expect(run.lastLine).toBe('3 passed, 1 failed');
+  });
+
+  it('fails, not skips, the size budgets when there is no build', async () => {
+    const run = await npmTest(['--unit', 'none', '--browser', fixture('budgets'), ...noBuild], {
+      ...noChromium,
+      STN_WIDGET_DIST: path.join(root, 'scripts/fixtures/budgets/no-build-here'),
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.output).toContain('no-build-here/manifest.json: build first');
+    expect(run.lastLine).toBe('0 passed, 1 failed');
+  });
+
+  it('builds for the budgets even without Chromium', async () => {
+    const run = await npmTest(
+      ['--unit', 'none', '--browser', fixture('budgets'), '--build', 'exit 3'],
+      noChromium,
+    );
+    expect(run.code).not.toBe(0);
+    expect(run.output).toContain('building for the browser tests failed (exit 3)');
+    expect(run.lastLine).toBe('0 passed, 1 failed');
   });
 });

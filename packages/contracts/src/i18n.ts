@@ -43,11 +43,13 @@ import tasksEs from '../locales/tasks.es.json' with { type: 'json' };
 import usersBr from '../locales/users.br.json' with { type: 'json' };
 import usersEn from '../locales/users.en.json' with { type: 'json' };
 import usersEs from '../locales/users.es.json' with { type: 'json' };
-import { DEFAULT_LANGUAGE, LANGUAGES, type TLanguage } from './constants.ts';
-import { INTL_LOCALES } from './format.ts';
+import { DEFAULT_LANGUAGE, type TLanguage } from './constants.ts';
+import { type Catalogue, mergeCatalogues as merge, pluralCategory } from './language.ts';
 import { fieldKey, fieldLabel, issueMessageWith } from './zod.ts';
 
-type Catalogue = { [key: string]: string | Catalogue };
+// The server and the tests read these from here, beside the messages.
+export { isLanguage, languageFromHeader, pluralCategory } from './language.ts';
+
 // Each domain keeps its messages in its own files (locales/<domain>.<lang>.json), merged here.
 export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
   en: [
@@ -103,22 +105,13 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
   ],
 };
 
-function merge(a: Catalogue, b: Catalogue): Catalogue {
-  const out: Catalogue = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    const cur = out[k];
-    out[k] = typeof v === 'object' && typeof cur === 'object' ? merge(cur, v) : v;
-  }
-  return out;
-}
-
 const catalogues: Record<TLanguage, Catalogue> = {
   en: SERVER_CATALOGUES.en.reduce(merge, {}),
   es: SERVER_CATALOGUES.es.reduce(merge, {}),
   br: SERVER_CATALOGUES.br.reduce(merge, {}),
 };
 
-/** The merged message tree of a language (the web app adds its own screens' texts to it). */
+/** The merged message tree of a language (the light sign-in page takes its texts from it). */
 export function serverMessages(lang: TLanguage): Catalogue {
   return catalogues[lang];
 }
@@ -130,34 +123,6 @@ function lookup(cat: Catalogue, key: string): string | undefined {
     node = node[part];
   }
   return typeof node === 'string' ? node : undefined;
-}
-
-export function isLanguage(value: unknown): value is TLanguage {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
-
-/** Picks a supported language from an Accept-Language header ('pt' maps to 'br'). */
-export function languageFromHeader(header: string | undefined): TLanguage {
-  if (!header) return DEFAULT_LANGUAGE;
-  for (const part of header.split(',')) {
-    const tag = part.split(';')[0]?.trim().toLowerCase() ?? '';
-    const base = tag.split('-')[0] ?? '';
-    if (base === 'pt' || base === 'br') return 'br';
-    if (isLanguage(base)) return base;
-  }
-  return DEFAULT_LANGUAGE;
-}
-
-const pluralRules = Object.fromEntries(
-  LANGUAGES.map((l) => [l, new Intl.PluralRules(INTL_LOCALES[l])]),
-) as Record<TLanguage, Intl.PluralRules>;
-
-/**
- * The plural form of `count`, as i18next names its keys (`key_one`, `key_other`). Our three languages
- * need only these two: CLDR's 'many' (es and pt for a million and more) reads as 'other'.
- */
-export function pluralCategory(lang: TLanguage, count: number): 'one' | 'other' {
-  return pluralRules[lang].select(count) === 'one' ? 'one' : 'other';
 }
 
 function lookupIn(lang: TLanguage, key: string): string | undefined {

@@ -7,8 +7,20 @@ import { RouteScreen, SCREEN_LOADERS } from './route-screen.tsx';
 
 type Loader = () => Promise<{ default: ComponentType }>;
 
+/** Toasts and confirm dialogs (app/overlays.tsx): their own chunk, requested as the app starts. */
+const overlays = import('./overlays.tsx');
+export const Overlays = lazy(() => overlays);
+/**
+ * The signed-in area's layout shows once the overlays are in, so a screen's confirm dialog always opens
+ * (only signed-in screens ask for one; toasts wait in their store and need no such wait).
+ */
+const withOverlays =
+  (load: Loader): Loader =>
+  () =>
+    Promise.all([load(), overlays]).then(([layout]) => layout);
+
 const LAYOUT_LOADERS: Record<LayoutName, Loader> = {
-  app: () => import('../layouts/app-layout.tsx'),
+  app: withOverlays(() => import('../layouts/app-layout.tsx')),
   auth: () => import('../layouts/auth-layout.tsx'),
   blank: () => import('../layouts/blank-layout.tsx'),
   order: () => import('../layouts/order-layout.tsx'),

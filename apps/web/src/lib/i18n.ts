@@ -1,57 +1,24 @@
 import type { TLanguage } from '@stn/contracts/constants';
-import { isLanguage, languageFromHeader, pluralCategory, serverMessages } from '@stn/contracts/i18n';
+import { isLanguage, languageFromHeader, pluralCategory } from '@stn/contracts/language';
 import { issueMessageWith } from '@stn/contracts/zod';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import adminBr from '../locales/admin.br.json';
-import adminEn from '../locales/admin.en.json';
-import adminEs from '../locales/admin.es.json';
-import agencyBr from '../locales/agency.br.json';
-import agencyEn from '../locales/agency.en.json';
-import agencyEs from '../locales/agency.es.json';
-import br from '../locales/br.json';
-import businessBr from '../locales/business.br.json';
-import businessEn from '../locales/business.en.json';
-import businessEs from '../locales/business.es.json';
-import contactsBr from '../locales/contacts.br.json';
-import contactsEn from '../locales/contacts.en.json';
-import contactsEs from '../locales/contacts.es.json';
-import en from '../locales/en.json';
-import es from '../locales/es.json';
-import inboxBr from '../locales/inbox.br.json';
-import inboxEn from '../locales/inbox.en.json';
-import inboxEs from '../locales/inbox.es.json';
-import installsBr from '../locales/installs.br.json';
-import installsEn from '../locales/installs.en.json';
-import installsEs from '../locales/installs.es.json';
-import layoutBr from '../locales/layout.br.json';
-import layoutEn from '../locales/layout.en.json';
-import layoutEs from '../locales/layout.es.json';
-import mediaBr from '../locales/media.br.json';
-import mediaEn from '../locales/media.en.json';
-import mediaEs from '../locales/media.es.json';
-import numbersSetupBr from '../locales/numbers-setup.br.json';
-import numbersSetupEn from '../locales/numbers-setup.en.json';
-import numbersSetupEs from '../locales/numbers-setup.es.json';
-import sandboxBr from '../locales/sandbox.br.json';
-import sandboxEn from '../locales/sandbox.en.json';
-import sandboxEs from '../locales/sandbox.es.json';
-import screensBr from '../locales/screens.br.json';
-import screensEn from '../locales/screens.en.json';
-import screensEs from '../locales/screens.es.json';
-import tasksBr from '../locales/tasks.br.json';
-import tasksEn from '../locales/tasks.en.json';
-import tasksEs from '../locales/tasks.es.json';
 import { setApiLanguage } from './api-client.ts';
+import type { Texts } from './texts.ts';
 
-type Tree = { [k: string]: string | Tree };
-function merge(a: Tree, b: Tree): Tree {
-  const out: Tree = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    const cur = out[k];
-    out[k] = typeof v === 'object' && typeof cur === 'object' ? merge(cur, v) : v;
-  }
-  return out;
+// Each language's texts are a chunk of their own (locales/texts.<lang>.ts): the first load carries only the
+// user's language (ADR 060). No fallback language is loaded: every key exists in en, es and br
+// (packages/contracts/src/locale-keys.test.ts).
+const TEXTS: Record<TLanguage, () => Promise<{ default: Texts }>> = {
+  en: () => import('../locales/texts.en.ts'),
+  es: () => import('../locales/texts.es.ts'),
+  br: () => import('../locales/texts.br.ts'),
+};
+
+/** Loads a language's texts into i18next once; later calls answer at once. */
+export async function loadLanguage(lang: TLanguage): Promise<void> {
+  if (i18next.hasResourceBundle(lang, 'translation')) return;
+  i18next.addResourceBundle(lang, 'translation', (await TEXTS[lang]()).default);
 }
 
 export const LANG_KEY = 'lang';
@@ -68,61 +35,9 @@ export function browserLanguage(languages: readonly string[] = navigator.languag
 /** The user's choice (stored once chosen or loaded with the profile), else the browser's. */
 const initial: TLanguage = isLanguage(stored) ? stored : browserLanguage();
 
-// One set of texts: the server's messages (validation, auth) and the web app's screens, in en, es and br.
+// The server's messages (validation, auth) and the web app's screens; the texts arrive with `i18nReady`.
 void i18next.use(initReactI18next).init({
-  resources: {
-    en: {
-      translation: [
-        en,
-        layoutEn,
-        screensEn,
-        adminEn,
-        agencyEn,
-        businessEn,
-        installsEn,
-        inboxEn,
-        mediaEn,
-        numbersSetupEn,
-        sandboxEn,
-        contactsEn,
-        tasksEn,
-      ].reduce(merge, serverMessages('en') as Tree),
-    },
-    es: {
-      translation: [
-        es,
-        layoutEs,
-        screensEs,
-        adminEs,
-        agencyEs,
-        businessEs,
-        installsEs,
-        inboxEs,
-        mediaEs,
-        numbersSetupEs,
-        sandboxEs,
-        contactsEs,
-        tasksEs,
-      ].reduce(merge, serverMessages('es') as Tree),
-    },
-    br: {
-      translation: [
-        br,
-        layoutBr,
-        screensBr,
-        adminBr,
-        agencyBr,
-        businessBr,
-        installsBr,
-        inboxBr,
-        mediaBr,
-        numbersSetupBr,
-        sandboxBr,
-        contactsBr,
-        tasksBr,
-      ].reduce(merge, serverMessages('br') as Tree),
-    },
-  },
+  resources: {},
   lng: initial,
   fallbackLng: 'en',
   // The spec's and the server's placeholders are {name}.
@@ -139,11 +54,17 @@ pluralResolver.getRule = (code: string) => ({
 setApiLanguage(i18next.language);
 document.documentElement.lang = htmlLang(initial);
 
+/** Settles once the first language's texts are in: main.tsx renders the app after it. */
+export const i18nReady: Promise<void> = loadLanguage(initial);
+
 function htmlLang(lang: string): string {
   return lang === 'br' ? 'pt-BR' : lang;
 }
 
-export function changeLanguage(lang: string) {
+/** Switches the language, loading its texts first when they are not in yet. */
+export function changeLanguage(lang: string): Promise<unknown> {
+  if (isLanguage(lang) && !i18next.hasResourceBundle(lang, 'translation'))
+    return loadLanguage(lang).then(() => changeLanguage(lang));
   localStorage.setItem(LANG_KEY, lang);
   setApiLanguage(lang);
   document.documentElement.lang = htmlLang(lang);

@@ -1,9 +1,10 @@
 import { AUTH_PING_MS } from '@stn/contracts/constants';
+import { isLanguage } from '@stn/contracts/language';
 import type { TUser } from '@stn/contracts/profile';
 import { useEffect } from 'react';
 import { ApiError, api, clearSession } from './api-client.ts';
 import { auth, useAuth } from './auth-store.ts';
-import { changeLanguage } from './i18n.ts';
+import { changeLanguage, loadLanguage } from './i18n.ts';
 
 type ProfileAnswer = { data: { user: TUser; impersonating: boolean } };
 
@@ -14,9 +15,12 @@ export async function loadProfile(): Promise<TUser> {
     query: { i: mainToken ? 1 : undefined },
     silent: true,
   });
-  auth.setUser(res.data.user);
   const lang = res.data.user.settings.language;
-  if (lang) void changeLanguage(lang);
+  // The user's texts are in before the first screen shows (each language is a chunk, ADR 060); if they
+  // cannot load, changeLanguage tries again and the screens keep the language they have.
+  if (isLanguage(lang)) await loadLanguage(lang).catch(() => undefined);
+  auth.setUser(res.data.user);
+  if (lang) void changeLanguage(lang).catch(() => undefined);
   return res.data.user;
 }
 
