@@ -35,6 +35,20 @@ async function contactTexting(phone: string): Promise<number> {
   return c.id as number;
 }
 
+/** The scheduled message's time comes (its job is due now): the worker's pass sends it. */
+async function fallsDue(messageId: number): Promise<void> {
+  await rows(
+    `update ${JOB_SCHEMA}.job set start_after = now() - interval '1 second' where data->>'messageId' = $1`,
+    [String(messageId)],
+  );
+  h.t.app.deps.queue.nudge('chats.scheduled-message');
+  await expect
+    .poll(async () => (await rows('select status from messages where id = $1', [messageId]))[0]?.status, {
+      timeout: 15_000,
+    })
+    .toBe('queued');
+}
+
 /** Runs `work` in a transaction that then fails; answers the error. */
 async function failingAround(work: (tx: Ctx) => Promise<unknown>): Promise<unknown> {
   return inTransaction(ctx, async (tx) => {
@@ -87,16 +101,7 @@ describe('a scheduled message', () => {
       expect(new Date(job.start_after).getTime()).toBe(m.sendAt.getTime());
     }
     // Time passes for the first one only (its job is due now): the worker's pass sends it and leaves the other.
-    await rows(
-      `update ${JOB_SCHEMA}.job set start_after = now() - interval '1 second' where data->>'messageId' = $1`,
-      [String(first.id)],
-    );
-    h.t.app.deps.queue.nudge('chats.scheduled-message');
-    await expect
-      .poll(async () => (await rows('select status from messages where id = $1', [first.id]))[0]?.status, {
-        timeout: 15_000,
-      })
-      .toBe('queued');
+    await fallsDue(first.id);
     await h.run(3000);
     const texts = () =>
       h.sandbox.phones
@@ -109,16 +114,7 @@ describe('a scheduled message', () => {
     expect((await jobsOf('chats.scheduled-message', 'messageId', later.id))[0]?.state).toBe('created');
 
     // Its own time comes: sent.
-    await rows(
-      `update ${JOB_SCHEMA}.job set start_after = now() - interval '1 second' where data->>'messageId' = $1`,
-      [String(later.id)],
-    );
-    h.t.app.deps.queue.nudge('chats.scheduled-message');
-    await expect
-      .poll(async () => (await rows('select status from messages where id = $1', [later.id]))[0]?.status, {
-        timeout: 15_000,
-      })
-      .toBe('queued');
+    await fallsDue(later.id);
     await h.run(3000);
     expect(texts()).toEqual(['First: bring your card', 'Later: see you tomorrow']);
   });

@@ -29,6 +29,17 @@ const conversation = async (key: string, token: string) => {
   return (res.json().data.messages as { body: string }[]).map((m) => m.body);
 };
 
+/** The business's admin writes to a contact from the inbox. */
+async function agentSends(contactId: number, body: string): Promise<void> {
+  const sent = await h.t.app.inject({
+    method: 'POST',
+    url: `/api/v1/chats/contacts/${contactId}/messages`,
+    headers: bearer(await h.token(h.seed.a.businessAdmin.email)),
+    payload: { body },
+  });
+  expect(sent.statusCode, sent.body).toBe(200);
+}
+
 /** A visitor texts the install from the widget, then enters the code texted to the phone. */
 async function visitorTexts(key: string, phone: string, message: string) {
   const res = await post(key, '/v1/text', { phone, message });
@@ -56,35 +67,12 @@ describe('two visitors on one install', () => {
     expect(a.contactId).not.toBe(b.contactId);
 
     // The business answers each of them from the inbox, A first.
-    const admin = bearer(await h.token(h.seed.a.businessAdmin.email));
-    for (const [contactId, body] of [
-      [a.contactId, 'To A: come at 9'],
-      [b.contactId, 'To B: $199'],
-    ] as const) {
-      const sent = await h.t.app.inject({
-        method: 'POST',
-        url: `/api/v1/chats/contacts/${contactId}/messages`,
-        headers: admin,
-        payload: { body },
-      });
-      expect(sent.statusCode, sent.body).toBe(200);
-    }
+    await agentSends(a.contactId, 'To A: come at 9');
+    await agentSends(b.contactId, 'To B: $199');
     // B's stream, opened now, hears B's next reply and nothing of A's.
     const streamB = await openStream(base, install.key, b.proven);
-    const toA = await h.t.app.inject({
-      method: 'POST',
-      url: `/api/v1/chats/contacts/${a.contactId}/messages`,
-      headers: admin,
-      payload: { body: 'To A: bring your X-rays' },
-    });
-    expect(toA.statusCode, toA.body).toBe(200);
-    const toB = await h.t.app.inject({
-      method: 'POST',
-      url: `/api/v1/chats/contacts/${b.contactId}/messages`,
-      headers: admin,
-      payload: { body: 'To B: any weekday' },
-    });
-    expect(toB.statusCode, toB.body).toBe(200);
+    await agentSends(a.contactId, 'To A: bring your X-rays');
+    await agentSends(b.contactId, 'To B: any weekday');
     await streamB.until(1);
     expect(streamB.events[0]?.data).toMatchObject({
       type: 'message',
