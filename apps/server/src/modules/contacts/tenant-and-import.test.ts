@@ -52,7 +52,8 @@ describe("another business's contacts", () => {
     expect(ids(byPhone.json())).toEqual([]);
     const byInstall = await c.api.get(token, `/api/v1/contacts?install_id=${theirInstall}`);
     expect(byInstall.body).not.toContain('Theo');
-    if (byInstall.statusCode === 200) expect(ids(byInstall.json())).toEqual([]);
+    expect(byInstall.statusCode, byInstall.body).toBe(200);
+    expect(ids(byInstall.json())).toEqual([]);
 
     const before = await snapshot(c.t.pool, ['contacts']);
     const get = await c.api.get(token, `/api/v1/contacts/${theirs.id}`);
