@@ -3,29 +3,15 @@
 import { CAPABILITY_NAMES, can, ROLE_KEYS, subjectOf, type TRoleKey } from '@stn/contracts/capabilities';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteInfo } from '../src/platform/http/catalogue.ts';
-import { bearer, createTestApp, seedTenants, sessionsForAllRoles, type TestApp } from './helpers.ts';
+import { bearer, type TestApp } from './helpers.ts';
+import { concrete, routeWalk } from './route-walk.ts';
 
 let t: TestApp;
 let tokens: Record<TRoleKey, string>;
 let routes: RouteInfo[];
 
-// A path parameter gets a value no row has, so that an allowed call changes nothing (404 or 422).
-const PARAM_VALUES: Record<string, string> = { key: 'training', type: 'headerLogo', domain: 'nowhere.test' };
-const concrete = (url: string) =>
-  url.replace(/:(\w+)/g, (_m, name: string) => PARAM_VALUES[name] ?? '999999');
-
 beforeAll(async () => {
-  t = await createTestApp();
-  const seed = await seedTenants(t.db);
-  tokens = await sessionsForAllRoles(t, seed);
-  // Every account state at its most permissive, so that only the role decides: a state rule (departments
-  // switched off, say) answers 403 of its own, which is not the table's to judge.
-  await t.pool.query(
-    'update businesses set dep_enabled = true, has_sales_user_extension = true where id = $1',
-    [seed.a.business.id],
-  );
-  await t.pool.query('update agencies set department_enabled = true where id = $1', [seed.a.agency.id]);
-  routes = t.app.routeCatalogue.filter((r) => r.url.startsWith('/api/v'));
+  ({ t, tokens, routes } = await routeWalk());
 });
 afterAll(async () => t?.close());
 

@@ -143,14 +143,20 @@ export class SandboxPhones {
     return this.view(p);
   }
 
-  /** Picks up the newest ringing call; 'machine' lets the voicemail take it. */
-  answer(number: string, opts: { as?: 'human' | 'machine'; only?: CallFilter } = {}): string {
+  /**
+   * Picks up the newest ringing call; 'machine' lets the voicemail take it. `greetingTones`: the voicemail's
+   * greeting has tones that register as these digits (a voicemail that "presses" whatever it is asked).
+   */
+  answer(
+    number: string,
+    opts: { as?: 'human' | 'machine'; only?: CallFilter; greetingTones?: string } = {},
+  ): string {
     const p = this.phone(number);
     const ringing = this.callsOf(p, opts.only)
       .filter((c) => c.status === 'ringing' && c.direction !== 'inbound')
       .pop();
     if (!ringing) throw new SandboxPhoneError('no-ringing-call', `${number} has no ringing call`);
-    this.sandbox.spawn(() => this.sandbox.answerCall(ringing, opts.as ?? 'human'));
+    this.sandbox.spawn(() => this.sandbox.answerCall(ringing, opts.as ?? 'human', opts.greetingTones));
     return ringing.sid;
   }
 
@@ -239,11 +245,14 @@ export class SandboxPhones {
     });
   }
 
-  /** The call asks for digits: a phone set to press at once does (a voicemail never presses). */
+  /**
+   * The call asks for digits: a phone set to press at once does; a voicemail presses only what its
+   * greeting's tones register as.
+   */
   gathering(call: SandboxCall): void {
     const p = this.phone(call.phone);
-    if (!p.autoPress || call.voicemail) return;
-    const digits = p.autoPress;
+    const digits = call.voicemail ? call.greetingTones : p.autoPress;
+    if (!digits) return;
     this.sandbox.clock.schedule(0, () => {
       if (call.gather) this.sandbox.twiml.press(call, digits);
     });

@@ -75,8 +75,10 @@ export type SandboxCall = {
   timeoutSeconds: number;
   machineDetection: string | null;
   answeredBy: string | null;
-  /** Answered by a voicemail box (machine): it hears but never presses. */
+  /** Answered by a voicemail box (machine): it hears, and presses only what its greeting's tones register as. */
   voicemail: boolean;
+  /** The digits a voicemail's greeting registers as (tones in the greeting), pressed into any <Gather>. */
+  greetingTones?: string;
   record: boolean;
   recordingStatusCallback: string | null;
   dateCreated: number;
@@ -1025,9 +1027,14 @@ export class TwilioSandbox {
   }
 
   /** A phone picks up a ringing call: in-progress, the answered callback, then the call's TwiML. */
-  async answerCall(call: SandboxCall, as: 'human' | 'machine' = 'human'): Promise<void> {
+  async answerCall(
+    call: SandboxCall,
+    as: 'human' | 'machine' = 'human',
+    greetingTones?: string,
+  ): Promise<void> {
     if (call.status !== 'ringing' || call.direction === 'inbound') return;
     call.voicemail = as === 'machine';
+    if (call.voicemail && greetingTones) call.greetingTones = greetingTones;
     if (call.machineDetection) {
       call.answeredBy =
         as === 'human'
