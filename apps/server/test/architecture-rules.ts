@@ -196,10 +196,12 @@ export const CARRIER_TERMS_EXEMPT: Record<string, string> = {
   [`${SERVER}platform/webhooks/tree.ts`]:
     "the webhook tree's Twilio signature check (X-Twilio-Signature over the form's AccountSid) runs before any handler, as the tree does for every provider",
 };
+/** A field name as a string or a property (`'CallSid'`, `body.CallSid`, `` `MediaUrl${i}` ``). */
 const TWILIO_FIELDS =
-  /\b(AccountSid|CallSid|ParentCallSid|MessageSid|SmsSid|SmsMessageSid|CallStatus|DialCallStatus|DialCallDuration|CallDuration|SequenceNumber|AnsweredBy|Digits|RecordingSid|RecordingUrl|RecordingStatus|RecordingDuration|MessageStatus|SmsStatus|ErrorCode|ErrorMessage|NumMedia|MediaUrl\d*|MediaContentType\d*|VerificationStatus|StatusCallbackEvent)\b/;
+  /(?<=['"`.])(AccountSid|CallSid|ParentCallSid|MessageSid|SmsSid|SmsMessageSid|CallStatus|DialCallStatus|DialCallDuration|CallDuration|SequenceNumber|AnsweredBy|Digits|RecordingSid|RecordingUrl|RecordingStatus|RecordingDuration|MessageStatus|SmsStatus|ErrorCode|ErrorMessage|NumMedia|MediaUrl\d*|MediaContentType\d*|VerificationStatus|StatusCallbackEvent)\b/;
+/** A TwiML element written in a string (`'<Dial'`, `"><Say>"`), an element helper, the document helper. */
 const TWIML_VERBS =
-  /<\/?(Response|Say|Play|Gather|Dial|Number|Hangup|Pause|Redirect|Reject|Record|Sms|Message|Enqueue|Conference)\b[^>]*>|\btwiml\s*\(|\bel\(\s*['"][A-Z]/;
+  /(?<=['"`>])<\/?(Response|Say|Play|Gather|Dial|Number|Hangup|Pause|Redirect|Reject|Record|Sms|Message|Enqueue|Conference)\b[^>]*>|\btwiml\s*\(|\bel\(\s*['"][A-Z]\w*/;
 /** Twilio's error codes: 2xxxx (REST API) and 3xxxx (message delivery) as five-digit numbers. */
 const TWILIO_CODES = /(?<![\w.$'"-])(?:20003|20404|21\d{3}|30\d{3}|63\d{3})(?![\w.])/;
 
