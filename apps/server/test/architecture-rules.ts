@@ -213,7 +213,8 @@ function withoutComments(text: string): string {
 export function carrierTermViolations(files: SourceFile[]): CarrierTermViolation[] {
   const out: CarrierTermViolation[] = [];
   for (const f of files) {
-    if (!f.path.startsWith(SERVER) || f.path.startsWith(CARRIER_DIR) || f.path in CARRIER_TERMS_EXEMPT) continue;
+    if (!f.path.startsWith(SERVER) || f.path.startsWith(CARRIER_DIR) || f.path in CARRIER_TERMS_EXEMPT)
+      continue;
     if (/\.test\.ts$|\/testing\.ts$|\/test-(fixtures|support)\.ts$/.test(f.path)) continue;
     const lines = withoutComments(f.text).split('\n');
     for (const [kind, pattern] of [

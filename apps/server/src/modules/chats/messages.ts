@@ -355,8 +355,7 @@ export async function applyMessageStatus(deps: Deps, cb: StatusCallback): Promis
       )
       .returning();
     if (!after) return;
-    if (cb.errorKind === 'opted-out')
-      await setOptOut(tx, { contactId: row.contact_id, optedOut: true });
+    if (cb.errorKind === 'opted-out') await setOptOut(tx, { contactId: row.contact_id, optedOut: true });
     publish(tx, messageStatusChanged, {
       messageId: row.id,
       agencyId: row.agency_id,

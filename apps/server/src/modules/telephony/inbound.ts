@@ -32,7 +32,10 @@ import { callLegs, calls, numbers } from './tables.ts';
 /** What a caller hears while every staff phone is busy, before the wait (silence: the line is held). */
 export const HOLD_MESSAGE = 'All of our team are on other calls. Please hold, we will be with you shortly.';
 
-const UNAVAILABLE: CallInstructions = [say('Sorry, this number cannot take calls right now. Goodbye.'), hangup()];
+const UNAVAILABLE: CallInstructions = [
+  say('Sorry, this number cannot take calls right now. Goodbye.'),
+  hangup(),
+];
 const HANG_UP: CallInstructions = [hangup()];
 
 /** The install number called, in the agency whose account the carrier named. */

@@ -43,7 +43,13 @@ import {
   ringWaiting,
   webhookUrl,
 } from './engine.ts';
-import { inboundCall, inboundDialEnded, inboundRedirected, inboundStaffLeg, missedAnswer } from './inbound.ts';
+import {
+  inboundCall,
+  inboundDialEnded,
+  inboundRedirected,
+  inboundStaffLeg,
+  missedAnswer,
+} from './inbound.ts';
 import { callLegs, calls, carrierEvents, voiceRecords } from './tables.ts';
 
 const num = (value: string): number | null => (value && /^\d+$/.test(value) ? Number(value) : null);

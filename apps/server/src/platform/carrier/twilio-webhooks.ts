@@ -6,9 +6,15 @@
  */
 import type { FormBody } from '../webhooks/tree.ts';
 import { RECORDING_SID_PATTERN } from './carrier.ts';
-import { twilioErrorKind } from './twilio-errors.ts';
 import type { CallInstruction, CallInstructions } from './instructions.ts';
-import type { CarrierEventKind, CarrierEvents, CarrierWebhooks, RecordingRef, WebhookRequest } from './webhooks.ts';
+import { twilioErrorKind } from './twilio-errors.ts';
+import type {
+  CarrierEventKind,
+  CarrierEvents,
+  CarrierWebhooks,
+  RecordingRef,
+  WebhookRequest,
+} from './webhooks.ts';
 
 // ---------------------------------------------------------------- parsing
 
@@ -170,7 +176,11 @@ function verb(i: CallInstruction): string {
         ),
       );
     case 'voicemail':
-      return el('Record', { maxLength: i.maxSeconds, playBeep: true, recordingStatusCallback: i.statusCallback });
+      return el('Record', {
+        maxLength: i.maxSeconds,
+        playBeep: true,
+        recordingStatusCallback: i.statusCallback,
+      });
     case 'pause':
       return el('Pause', { length: i.seconds });
     case 'redirect':
