@@ -98,7 +98,7 @@ describe("the carrier's words stay in its adapter (ADR 056)", () => {
         hook,
         [
           "const from = str(body, 'From'); const sid = str(body, 'MessageSid');",
-          'const url = body[`MediaUrl${i}`];',
+          "const url = body['MediaUrl' + i];",
           'if (request.body.AnsweredBy) return;',
           'return reply.send(\'<?xml version="1.0"?><Response><Hangup/></Response>\');',
           "const verb = el('Gather', { numDigits: 1 });",

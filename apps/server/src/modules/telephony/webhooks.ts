@@ -57,11 +57,7 @@ const num = (value: string): number | null => (value && /^\d+$/.test(value) ? Nu
 type Query = { call?: string; leg?: string; voicemail?: string; waited?: string };
 
 /** The call a webhook is about, with the tenant's context; null when the URL and the account disagree. */
-async function callOf(
-  deps: Deps,
-  event: { accountSid: string },
-  query: Query,
-): Promise<{ call: CallRow; ctx: Ctx } | null> {
+async function callOf(deps: Deps, event: { accountSid: string }, query: Query): Promise<Found | null> {
   const id = num(query.call ?? '');
   if (id === null || id > 2_147_483_647) return null;
   const [call] = await deps.db.select().from(calls).where(eq(calls.id, id));
@@ -75,6 +71,19 @@ async function callOf(
   );
   return { call, ctx };
 }
+
+type Found = { call: CallRow; ctx: Ctx };
+
+/** A webhook about one of our calls: the handler runs once the call and its tenant are found, else `orElse`. */
+const aboutCall =
+  <E extends { accountSid: string }>(
+    orElse: CallInstructions,
+    handle: (found: Found, event: E, query: Query) => Promise<CallInstructions>,
+  ) =>
+  async (deps: Deps, event: E, query: Query): Promise<CallInstructions> => {
+    const found = await callOf(deps, event, query);
+    return found ? handle(found, event, query) : orElse;
+  };
 
 /** The leg of this call with that carrier call id (waiting for a leg this process is still recording). */
 async function legOf(ctx: Ctx, callId: number, callSid: string): Promise<LegRow | null> {
@@ -152,9 +161,11 @@ function dialVisitor(deps: Deps, call: CallRow, st: RingState): CallInstructions
 
 async function voice(deps: Deps, event: CallAsks, query: Query): Promise<CallInstructions> {
   if (query.call === undefined) return inboundCall(deps, event);
-  const found = await callOf(deps, event, query);
-  if (!found) return HANG_UP;
-  const { call, ctx } = found;
+  return voiceOfCall(deps, event, query);
+}
+
+const voiceOfCall = aboutCall<CallAsks>(HANG_UP, async ({ call, ctx }, event, query) => {
+  const { deps } = ctx;
   // A waiting inbound caller's line: put through, or the wait is over (ADR 051).
   if (query.leg === 'inbound') return inboundRedirected(ctx, call, event.callSid, query.waited === '1');
   if (query.leg === 'whisper')
@@ -176,12 +187,10 @@ async function voice(deps: Deps, event: CallAsks, query: Query): Promise<CallIns
   // A staff voicemail (or a fax) cannot claim the call.
   if (event.byMachine) return HANG_UP;
   return pressToConnect(deps, call, st);
-}
+});
 
-async function gather(deps: Deps, event: DigitsGathered, query: Query): Promise<CallInstructions> {
-  const found = await callOf(deps, event, query);
-  if (!found) return HANG_UP;
-  const { call, ctx } = found;
+const gather = aboutCall<DigitsGathered>(HANG_UP, async ({ call, ctx }, event) => {
+  const { deps } = ctx;
   const leg = await legOf(ctx, call.id, event.callSid);
   if (leg?.role !== 'staff') return HANG_UP;
   const st = call.ring_state as RingState;
@@ -199,12 +208,10 @@ async function gather(deps: Deps, event: DigitsGathered, query: Query): Promise<
     return NOTHING;
   }
   return TAKEN;
-}
+});
 
-async function callStatus(deps: Deps, event: CallProgress, query: Query): Promise<CallInstructions> {
-  const found = await callOf(deps, event, query);
-  if (!found) return NOTHING;
-  const { call, ctx } = found;
+const callStatus = aboutCall<CallProgress>(NOTHING, async ({ call, ctx }, event, query) => {
+  const { deps } = ctx;
   const sid = event.callSid;
   const status = event.status;
   if (!sid || !status) return NOTHING;
@@ -251,12 +258,9 @@ async function callStatus(deps: Deps, event: CallProgress, query: Query): Promis
     }
   }
   return NOTHING;
-}
+});
 
-async function dialAction(deps: Deps, event: DialEnded, query: Query): Promise<CallInstructions> {
-  const found = await callOf(deps, event, query);
-  if (!found) return HANG_UP;
-  const { call, ctx } = found;
+const dialAction = aboutCall<DialEnded>(HANG_UP, async ({ call, ctx }, event) => {
   const sid = event.callSid;
   const { completed } = event;
   if (call.kind === 'inbound') {
@@ -272,7 +276,7 @@ async function dialAction(deps: Deps, event: DialEnded, query: Query): Promise<C
   }
   if (completed) return HANG_UP;
   return [say('The caller did not answer. Goodbye.'), hangup()];
-}
+});
 
 async function storeCallRecording(
   ctx: Ctx,
@@ -294,10 +298,7 @@ async function storeCallRecording(
     );
 }
 
-async function recordingStatus(deps: Deps, event: RecordingReady, query: Query): Promise<CallInstructions> {
-  const found = await callOf(deps, event, query);
-  if (!found) return NOTHING;
-  const { call, ctx } = found;
+const recordingStatus = aboutCall<RecordingReady>(NOTHING, async ({ call, ctx }, event, query) => {
   const leg = await legOf(ctx, call.id, event.callSid);
   if (!leg) return NOTHING;
   if (!event.completed || !event.recording) return NOTHING;
@@ -323,7 +324,7 @@ async function recordingStatus(deps: Deps, event: RecordingReady, query: Query):
     await storeCallRecording(ctx, call.id, event.recording, duration);
   }
   return NOTHING;
-}
+});
 
 /** The webhook paths, below /webhooks (voiceUrl and smsUrl of purchased numbers point here). */
 export const TWILIO_PATHS = {
