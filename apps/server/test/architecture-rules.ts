@@ -181,3 +181,51 @@ export const key = (v: Violation) => `${v.rule}: ${v.file} -> ${v.target}`;
 /** `modules/<m>/` inside the server, for the self-check's fake files. */
 export const serverPath = (rest: string) => `${SERVER}${rest}`;
 export const webPath = (rest: string) => `${WEB}${rest}`;
+
+/**
+ * (f) The carrier's own words stay in its adapter (ADR 056): outside `platform/carrier/` no server file
+ * names Twilio's webhook fields (`CallSid`, `MediaUrl0`...), TwiML's verbs (`<Dial>`, `'Gather'`, the
+ * `twiml(...)` helpers) or Twilio's error codes (21610, 30003...). Modules speak the carrier's events and
+ * instructions in our own types (platform/carrier/webhooks.ts, instructions.ts). Comments do not count.
+ */
+export type CarrierTermViolation = { rule: 'carrier-terms'; file: string; target: string };
+
+const CARRIER_DIR = `${SERVER}platform/carrier/`;
+/** Files allowed to use the carrier's words, each with its reason. */
+export const CARRIER_TERMS_EXEMPT: Record<string, string> = {
+  [`${SERVER}platform/webhooks/tree.ts`]:
+    "the webhook tree's Twilio signature check (X-Twilio-Signature over the form's AccountSid) runs before any handler, as the tree does for every provider",
+};
+/** A field name as a string or a property (`'CallSid'`, `body.CallSid`, `` `MediaUrl${i}` ``). */
+const TWILIO_FIELDS =
+  /(?<=['"`.])(AccountSid|CallSid|ParentCallSid|MessageSid|SmsSid|SmsMessageSid|CallStatus|DialCallStatus|DialCallDuration|CallDuration|SequenceNumber|AnsweredBy|Digits|RecordingSid|RecordingUrl|RecordingStatus|RecordingDuration|MessageStatus|SmsStatus|ErrorCode|ErrorMessage|NumMedia|MediaUrl\d*|MediaContentType\d*|VerificationStatus|StatusCallbackEvent)\b/;
+/** A TwiML element written in a string (`'<Dial'`, `"><Say>"`), an element helper, the document helper. */
+const TWIML_VERBS =
+  /(?<=['"`>])<\/?(Response|Say|Play|Gather|Dial|Number|Hangup|Pause|Redirect|Reject|Record|Sms|Message|Enqueue|Conference)\b[^>]*>|\btwiml\s*\(|\bel\(\s*['"][A-Z]\w*/;
+/** Twilio's error codes: 2xxxx (REST API) and 3xxxx (message delivery) as five-digit numbers. */
+const TWILIO_CODES = /(?<![\w.$'"-])(?:20003|20404|21\d{3}|30\d{3}|63\d{3})(?![\w.])/;
+
+/** The text without its comments (line and block), strings kept. */
+function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+}
+
+export function carrierTermViolations(files: SourceFile[]): CarrierTermViolation[] {
+  const out: CarrierTermViolation[] = [];
+  for (const f of files) {
+    if (!f.path.startsWith(SERVER) || f.path.startsWith(CARRIER_DIR) || f.path in CARRIER_TERMS_EXEMPT)
+      continue;
+    if (/\.test\.ts$|\/testing\.ts$|\/test-(fixtures|support)\.ts$/.test(f.path)) continue;
+    const lines = withoutComments(f.text).split('\n');
+    for (const [kind, pattern] of [
+      ['field', TWILIO_FIELDS],
+      ['TwiML', TWIML_VERBS],
+      ['error code', TWILIO_CODES],
+    ] as const)
+      for (const line of lines) {
+        const m = pattern.exec(line);
+        if (m) out.push({ rule: 'carrier-terms', file: f.path, target: `${kind} ${m[0].trim()}` });
+      }
+  }
+  return out;
+}

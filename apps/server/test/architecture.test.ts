@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { key, type SourceFile, serverPath, violations, webPath } from './architecture-rules.ts';
+import {
+  CARRIER_TERMS_EXEMPT,
+  carrierTermViolations,
+  key,
+  type SourceFile,
+  serverPath,
+  violations,
+  webPath,
+} from './architecture-rules.ts';
 
 // The boundaries, enforced. (a) A module imports another module only through its service.ts; another
 // module's tables.ts only from its own tables.ts (a foreign key), or for reading from modules/analytics
@@ -67,6 +75,53 @@ describe('architecture', () => {
 
   it('lists no known violation that is gone', () => {
     expect(Object.keys(KNOWN).filter((v) => !found.includes(v))).toEqual([]);
+  });
+});
+
+describe("the carrier's words stay in its adapter (ADR 056)", () => {
+  const files = sources('apps/server/src');
+
+  it('no server file outside platform/carrier names Twilio fields, TwiML or Twilio error codes', () => {
+    expect(carrierTermViolations(files).map((v) => `${v.file} -> ${v.target}`)).toEqual([]);
+  });
+
+  it('lists no exception that is gone', () => {
+    const paths = new Set(files.map((f) => f.path));
+    expect(Object.keys(CARRIER_TERMS_EXEMPT).filter((p) => !paths.has(p))).toEqual([]);
+  });
+
+  it("(f) reports Twilio's fields, TwiML and error codes outside the adapter, not in comments or tests", () => {
+    const file = (p: string, text: string): SourceFile => ({ path: p, text });
+    const hook = serverPath('modules/chats/webhooks.ts');
+    const v = carrierTermViolations([
+      file(
+        hook,
+        [
+          "const from = str(body, 'From'); const sid = str(body, 'MessageSid');",
+          "const url = body['MediaUrl' + i];",
+          'if (request.body.AnsweredBy) return;',
+          'return reply.send(\'<?xml version="1.0"?><Response><Hangup/></Response>\');',
+          "const verb = el('Gather', { numDigits: 1 });",
+          'return twiml(say(text));',
+          'if (err.code === 21610) optOut();',
+          // Not the carrier's words: comments, our own types and generics, other numbers.
+          '// the carrier sends CallSid and <Dial> answers, 21610 opts out',
+          'const settings: Record<string, unknown> = {}; type ErrorCode = string;',
+          'const max = 2147483647; const timeout = 30_000; let r: Promise<Response>;',
+        ].join('\n'),
+      ),
+      file(serverPath('platform/carrier/twilio-webhooks.ts'), "const sid = str(b, 'CallSid');"),
+      file(serverPath('modules/chats/messages.test.ts'), "const body = { MessageSid: 'SM1', From: '+1' };"),
+    ]);
+    expect(v.map((x) => `${x.file} -> ${x.target}`)).toEqual([
+      `${hook} -> field MessageSid`,
+      `${hook} -> field MediaUrl`,
+      `${hook} -> field AnsweredBy`,
+      `${hook} -> TwiML <Response>`,
+      `${hook} -> TwiML el('Gather`,
+      `${hook} -> TwiML twiml(`,
+      `${hook} -> error code 21610`,
+    ]);
   });
 });
 

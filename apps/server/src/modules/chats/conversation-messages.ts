@@ -59,7 +59,7 @@ const IN_FLIGHT = ['queued', 'sending', 'sent'];
 /**
  * POST /v1/chats/contacts/{id}/refresh: re-reads from the carrier the status of the conversation's
  * outbound messages still in flight (the last 20) and applies each through the core's status rule
- * (forward only, 21610 opts out). Answers those messages as they are now.
+ * (forward only, opted out at the carrier opts out). Answers those messages as they are now.
  */
 export async function refreshConversation(ctx: Ctx, input: { id: number }) {
   const contact = await visibleContact(ctx, input.id);
@@ -85,6 +85,7 @@ export async function refreshConversation(ctx: Ctx, input: { id: number }) {
         status: m.status,
         errorCode: m.errorCode,
         errorMessage: m.errorMessage,
+        errorKind: m.errorKind,
       });
     } catch (err) {
       // A message the carrier no longer knows keeps its status; the others are still refreshed.

@@ -13,14 +13,15 @@ import {
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Batcher, createBatcher } from '../../platform/batcher.ts';
+import type { InboundText, MessageProgress } from '../../platform/carrier/webhooks.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish, publishMany } from '../../platform/events/events.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
 import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyMessaging } from '../agencies/service.ts';
 import { businessName } from '../businesses/service.ts';
-import { blockedAmong, isBlocked } from '../compliance/service.ts';
-import { findOrCreateContactByPhone, findOrCreateContactsByPhone, setOptOut } from '../contacts/service.ts';
+import { blockedAmong } from '../compliance/service.ts';
+import { findOrCreateContactsByPhone, setOptOut } from '../contacts/service.ts';
 import { carrierAccountOf, numberTexted } from '../telephony/service.ts';
 import { messageReceived, messageStatusChanged } from './events.ts';
 import { inboundMediaJob } from './media.ts';
@@ -65,16 +66,7 @@ export function keywordOf(body: string): Keyword | null {
   return null;
 }
 
-export type InboundText = {
-  messageSid: string;
-  accountSid: string;
-  from: string;
-  to: string;
-  body: string;
-  media: { url: string; contentType: string }[];
-  /** The carrier's time of the message, when it gave one. */
-  sentAt: Date | null;
-};
+export type { InboundText };
 
 /** What the webhook does after recording: the keyword's auto-reply is sent by the caller (service.ts). */
 export type InboundResult =
@@ -82,91 +74,17 @@ export type InboundResult =
   | { kind: 'duplicate' }
   | { kind: 'recorded'; ctx: Ctx; contactId: number; installId: number | null; keyword: Keyword | null };
 
-/** Records an inbound text once; a redelivery of the same MessageSid changes nothing. */
-export async function receiveInbound(deps: Deps, text: InboundText): Promise<InboundResult> {
-  if (!text.messageSid || !text.from || !text.to) return { kind: 'ignored' };
-  const number = await numberOf(deps, text.to, text.accountSid);
-  if (!number) return { kind: 'ignored' };
-  const ctx = tenantContext(
-    deps,
-    { level: 'business', agencyId: number.agencyId, businessId: number.businessId },
-    { kind: 'system', source: 'carrier', name: 'inbound text' },
-  );
-  // Blacklisted numbers (not whitelisted) are not let into the inbox, as they cannot request calls.
-  if (await isBlocked(ctx, text.from)) return { kind: 'ignored' };
-  const keyword = keywordOf(text.body);
-  const sentAt = text.sentAt ?? new Date();
-  return inTransaction(ctx, async (tx) => {
-    const { contact, created } = await findOrCreateContactByPhone(tx, {
-      phone: text.from,
-      installId: number.installId,
-      source: 'sms',
-      lastMessageAt: sentAt,
-    });
-    const [inserted] = await tx.db
-      .insert(messages)
-      .values({
-        agency_id: number.agencyId,
-        business_id: number.businessId,
-        contact_id: contact.id,
-        install_id: number.installId,
-        direction: 'in',
-        body: text.body,
-        media: [],
-        media_pending: text.media.length,
-        status: 'received',
-        carrier_sid: text.messageSid,
-        from_number: text.from,
-        to_number: text.to,
-        segments: messageCount('in', text.body, 0),
-        sent_at: sentAt,
-      })
-      .onConflictDoNothing({ target: messages.carrier_sid })
-      .returning({ id: messages.id, segments: messages.segments });
-    // A redelivery: the transaction rolls back (the contact's touch with it).
-    if (!inserted) throw DUPLICATE;
-    const row = inserted;
-    // The media are fetched once the row is committed, by a job of this delivery only (ADR 049).
-    if (text.media.length)
-      await enqueue(tx, inboundMediaJob, {
-        agencyId: number.agencyId,
-        businessId: number.businessId,
-        messageId: inserted.id,
-        media: text.media,
-      });
-    if (keyword === 'stop') await setOptOut(tx, { contactId: contact.id, optedOut: true });
-    if (keyword === 'start') await setOptOut(tx, { contactId: contact.id, optedOut: false });
-    tx.afterCommit(() =>
-      countIncoming(deps, { agencyId: number.agencyId, businessId: number.businessId, count: row.segments }),
-    );
-    publish(tx, messageReceived, {
-      messageId: row.id,
-      agencyId: number.agencyId,
-      businessId: number.businessId,
-      contactId: contact.id,
-      installId: number.installId,
-      newContact: created,
-      keyword,
-    });
-    return { kind: 'recorded', ctx, contactId: contact.id, installId: number.installId, keyword } as const;
-  }).catch((err: unknown) => {
-    if (err === DUPLICATE) return { kind: 'duplicate' } as const;
-    throw err;
-  });
-}
-
-const DUPLICATE = new Error('duplicate delivery');
-
 // ---------------------------------------------------------------- inbound in batches
 
 type Entry = { i: number; text: InboundText; number: NonNullable<Texted> };
 
 /**
- * The webhook's way in: texts arriving together are recorded together (./receiveInboundBatch), each
- * answered once its batch has committed. At low load a batch is one text; under load a batch is what
- * arrived while the previous ones were written (ADR 033).
+ * Records an inbound text once (a redelivery of the same carrier message changes nothing): the webhook's
+ * one way in. Texts arriving together are recorded together (./receiveInboundBatch), each answered once
+ * its batch has committed. At low load a batch is one text; under load a batch is what arrived while the
+ * previous ones were written (ADR 033).
  */
-export function receiveInboundBatched(deps: Deps, text: InboundText): Promise<InboundResult> {
+export function receiveInbound(deps: Deps, text: InboundText): Promise<InboundResult> {
   let batcher = batchers.get(deps);
   if (!batcher) {
     batcher = createBatcher<InboundText, InboundResult>({
@@ -187,7 +105,7 @@ const batchers = new WeakMap<Deps, Batcher<InboundText, InboundResult>>();
 const INBOUND_WAIT_MS = 5;
 
 /**
- * Records many inbound texts, with the same outcome as `receiveInbound` for each: per business one
+ * Records many inbound texts, each with its own outcome: per business one
  * blacklist query, then one transaction with one statement for the contacts and one multi-row insert of
  * the messages (`on conflict (carrier_sid) do nothing`: a text delivered twice, in one batch or two, is one
  * message). An MMS is one of them: its row is inserted with `media_pending` and a job fetches the media
@@ -209,7 +127,7 @@ export async function receiveInboundBatch(deps: Deps, texts: InboundText[]): Pro
     [...groups.values()].map((entries) =>
       recordBatch(deps, entries, results).catch(async (err: unknown) => {
         deps.log.warn({ err, count: entries.length }, 'inbound batch failed: recording text by text');
-        for (const e of entries) results[e.i] = await receiveInbound(deps, e.text);
+        for (const e of entries) await recordBatch(deps, [e], results);
       }),
     ),
   );
@@ -394,21 +312,13 @@ const RANK: Record<string, number> = {
 const FINAL = ['delivered', 'undelivered', 'failed'];
 const rankSql = sql`(case ${messages.status} when 'queued' then 1 when 'sending' then 2 when 'sent' then 3 when 'delivered' then 4 when 'undelivered' then 4 when 'failed' then 4 else 0 end)`;
 
-export const OPTED_OUT_AT_CARRIER = 21610;
-
-export type StatusCallback = {
-  messageId: number | null;
-  messageSid: string;
-  accountSid: string;
-  status: string;
-  errorCode: number | null;
-  errorMessage: string | null;
-};
+/** A message's progress as the carrier reported it, on our message `messageId` when the URL named it. */
+export type StatusCallback = MessageProgress & { messageId: number | null };
 
 /**
  * Applies a status callback: only forward (queued < sending < sent < final), a final state never changes,
- * a callback for another account's message changes nothing. Error 21610 (the recipient replied STOP to
- * the carrier) opts the contact out of the business.
+ * a callback for another account's message changes nothing. An opted-out error (the recipient replied
+ * STOP to the carrier) opts the contact out of the business.
  */
 export async function applyMessageStatus(deps: Deps, cb: StatusCallback): Promise<void> {
   const rank = RANK[cb.status];
@@ -445,8 +355,7 @@ export async function applyMessageStatus(deps: Deps, cb: StatusCallback): Promis
       )
       .returning();
     if (!after) return;
-    if (cb.errorCode === OPTED_OUT_AT_CARRIER)
-      await setOptOut(tx, { contactId: row.contact_id, optedOut: true });
+    if (cb.errorKind === 'opted-out') await setOptOut(tx, { contactId: row.contact_id, optedOut: true });
     publish(tx, messageStatusChanged, {
       messageId: row.id,
       agencyId: row.agency_id,

@@ -37,7 +37,7 @@ import { audienceOf, unreadTotalOf } from './audience.ts';
 import { checkContent } from './compliance.ts';
 import { messageSent, messageStatusChanged } from './events.ts';
 import { storeOutgoingImage } from './media.ts';
-import { type MessageRow, OPTED_OUT_AT_CARRIER, toMessage } from './messages.ts';
+import { type MessageRow, toMessage } from './messages.ts';
 import { messages } from './tables.ts';
 
 export { toMessage } from './messages.ts';
@@ -220,7 +220,7 @@ function announceSent(tx: Ctx, row: MessageRow): void {
   });
 }
 
-/** Hands a stored, counted message to the carrier; a refusal marks it failed (21610: opted out). */
+/** Hands a stored, counted message to the carrier; a refusal marks it failed (opted out at the carrier: the contact too). */
 async function dispatch(ctx: Ctx, row: MessageRow): Promise<MessageRow> {
   const base = publicBase(ctx);
   try {
@@ -242,6 +242,7 @@ async function dispatch(ctx: Ctx, row: MessageRow): Promise<MessageRow> {
     return after ?? row;
   } catch (err) {
     const code = err instanceof CarrierError ? err.code : null;
+    const optedOut = err instanceof CarrierError && err.kind === 'opted-out';
     const text = err instanceof Error ? err.message.slice(0, 500) : 'carrier error';
     ctx.deps.log.warn({ err, messageId: row.id }, 'text not sent');
     const after = await inTransaction(ctx, async (tx) => {
@@ -250,7 +251,7 @@ async function dispatch(ctx: Ctx, row: MessageRow): Promise<MessageRow> {
         .set({ status: 'failed', error_code: code, error_message: text, updated_at: new Date() })
         .where(eq(messages.id, row.id))
         .returning();
-      if (code === OPTED_OUT_AT_CARRIER) await setOptOut(tx, { contactId: row.contact_id, optedOut: true });
+      if (optedOut) await setOptOut(tx, { contactId: row.contact_id, optedOut: true });
       publish(tx, messageStatusChanged, {
         messageId: row.id,
         agencyId: row.agency_id,
@@ -261,7 +262,7 @@ async function dispatch(ctx: Ctx, row: MessageRow): Promise<MessageRow> {
       });
       return failed;
     });
-    if (code === OPTED_OUT_AT_CARRIER) throw refuse('messages.opted_out');
+    if (optedOut) throw refuse('messages.opted_out');
     if (!after) throw err;
     throw refuse('messages.carrier_failed');
   }

@@ -7,6 +7,16 @@
 // the same line. Every inbound call is announced (`call.received`, ADR 052): it joins the caller's
 // conversation.
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import {
+  type CallInstructions,
+  dial,
+  hangup,
+  pause,
+  redirect,
+  reject,
+  say,
+  voicemail,
+} from '../../platform/carrier/instructions.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
 import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
@@ -18,12 +28,15 @@ import { markMissed, publishCallMissed, webhookUrl } from './engine.ts';
 import { callReceived } from './events.ts';
 import { isFinal, nameStaffLeg, reserveFreeStaff } from './staff-phones.ts';
 import { callLegs, calls, numbers } from './tables.ts';
-import { el, escapeXml, hangup, say, twiml } from './twiml.ts';
 
 /** What a caller hears while every staff phone is busy, before the wait (silence: the line is held). */
 export const HOLD_MESSAGE = 'All of our team are on other calls. Please hold, we will be with you shortly.';
 
-const UNAVAILABLE = twiml(say('Sorry, this number cannot take calls right now. Goodbye.'), hangup());
+const UNAVAILABLE: CallInstructions = [
+  say('Sorry, this number cannot take calls right now. Goodbye.'),
+  hangup(),
+];
+const HANG_UP: CallInstructions = [hangup()];
 
 /** The install number called, in the agency whose account the carrier named. */
 async function numberCalled(deps: Deps, to: string, accountSid: string) {
@@ -38,80 +51,72 @@ async function numberCalled(deps: Deps, to: string, accountSid: string) {
   return null;
 }
 
-function dialStaff(deps: Deps, call: CallRow, st: RingState, phones: string[]): string {
-  return twiml(
-    el(
-      'Dial',
-      {
-        timeout: st.timeout,
-        action: webhookUrl(deps, 'dial-action', { call: call.id }),
-        record: st.recording ? 'record-from-answer' : undefined,
-        recordingStatusCallback: st.recording
-          ? webhookUrl(deps, 'recording-status', { call: call.id })
-          : undefined,
-      },
-      ...phones.map((phone) =>
-        el(
-          'Number',
-          {
-            url: webhookUrl(deps, 'voice', { call: call.id, leg: 'whisper' }),
-            statusCallback: webhookUrl(deps, 'call-status', { call: call.id, leg: 'staff-in' }),
-            statusCallbackEvent: 'initiated ringing answered completed',
-          },
-          phone,
-        ),
-      ),
-    ),
-  );
+function dialStaff(deps: Deps, call: CallRow, st: RingState, phones: string[]): CallInstructions {
+  return [
+    dial({
+      timeout: st.timeout,
+      action: webhookUrl(deps, 'dial-action', { call: call.id }),
+      ...(st.recording
+        ? { recording: { statusCallback: webhookUrl(deps, 'recording-status', { call: call.id }) } }
+        : {}),
+      targets: phones.map((phone) => ({
+        phone,
+        whisperUrl: webhookUrl(deps, 'voice', { call: call.id, leg: 'whisper' }),
+        statusCallback: webhookUrl(deps, 'call-status', { call: call.id, leg: 'staff-in' }),
+      })),
+    }),
+  ];
 }
 
 /** The caller holds until the wait is over (the carrier's clock), then asks again (`waited`). */
-function holdTwiml(deps: Deps, call: CallRow, st: RingState): string {
+function holdAnswer(deps: Deps, call: CallRow, st: RingState): CallInstructions {
   const seconds = Math.max(1, Math.ceil(((st.queuedUntil ?? 0) - Date.now()) / 1000));
-  return twiml(
+  return [
     say(HOLD_MESSAGE),
-    el('Pause', { length: Math.min(seconds, st.timeout) }),
-    el('Redirect', {}, escapeXml(webhookUrl(deps, 'voice', { call: call.id, leg: 'inbound', waited: 1 }))),
-  );
+    pause(Math.min(seconds, st.timeout)),
+    redirect(webhookUrl(deps, 'voice', { call: call.id, leg: 'inbound', waited: 1 })),
+  ];
 }
 
 /**
  * Nobody took the call: the missed-call message, and a voicemail when the install takes them (an inbound
  * caller on the line, or a callback's visitor called back with it).
  */
-export function missedTwiml(deps: Deps, call: CallRow, st: RingState): string {
-  const verbs = [say(st.missedMessage)];
-  if (st.voicemail)
-    verbs.push(
-      el('Record', {
-        maxLength: 120,
-        playBeep: true,
-        recordingStatusCallback: webhookUrl(deps, 'recording-status', { call: call.id, voicemail: 1 }),
-      }),
-    );
-  return twiml(...verbs, hangup());
+export function missedAnswer(deps: Deps, call: CallRow, st: RingState): CallInstructions {
+  return [
+    say(st.missedMessage),
+    ...(st.voicemail
+      ? [
+          voicemail({
+            maxSeconds: 120,
+            statusCallback: webhookUrl(deps, 'recording-status', { call: call.id, voicemail: 1 }),
+          }),
+        ]
+      : []),
+    hangup(),
+  ];
 }
 
 /**
- * The caller's TwiML as the call stands: ringing its reserved staff phones, holding for one, or (missed)
+ * The caller's instructions as the call stands: ringing its reserved staff phones, holding for one, or (missed)
  * the message. A retry of a request answers the same.
  */
-export async function inboundTwiml(ctx: Ctx, call: CallRow): Promise<string> {
+export async function inboundAnswer(ctx: Ctx, call: CallRow): Promise<CallInstructions> {
   const st = call.ring_state as RingState;
-  if (call.outcome === 'missed') return missedTwiml(ctx.deps, call, st);
-  if (call.outcome !== 'in_progress') return twiml(hangup());
-  if (st.queued) return holdTwiml(ctx.deps, call, st);
+  if (call.outcome === 'missed') return missedAnswer(ctx.deps, call, st);
+  if (call.outcome !== 'in_progress') return HANG_UP;
+  if (st.queued) return holdAnswer(ctx.deps, call, st);
   const legs = await ctx.db
     .select({ phone: callLegs.to_number, status: callLegs.status })
     .from(callLegs)
     .where(and(eq(callLegs.call_id, call.id), eq(callLegs.role, 'staff')));
   const phones = legs.filter((l) => !isFinal(l.status)).map((l) => l.phone);
-  if (phones.length === 0) return twiml(hangup());
+  if (phones.length === 0) return HANG_UP;
   return dialStaff(ctx.deps, call, st, phones);
 }
 
 /**
- * The caller's line asks for its TwiML again: rung through after a wait (the engine redirected it), or
+ * The caller's line asks for its instructions again: rung through after a wait (the engine redirected it), or
  * the wait is over (`waited`: the carrier's pause ran out), when a call still waiting is missed.
  */
 export async function inboundRedirected(ctx: Ctx, call: CallRow, callSid: string, waited: boolean) {
@@ -119,18 +124,18 @@ export async function inboundRedirected(ctx: Ctx, call: CallRow, callSid: string
     .select({ id: callLegs.id })
     .from(callLegs)
     .where(and(eq(callLegs.call_id, call.id), eq(callLegs.call_sid, callSid), eq(callLegs.role, 'visitor')));
-  if (!caller || call.kind !== 'inbound') return twiml(hangup());
+  if (!caller || call.kind !== 'inbound') return HANG_UP;
   if (waited && (call.ring_state as RingState).queued)
     await markMissed(ctx, call.id, { message: false, queued: true });
   const [fresh] = await ctx.db.select().from(calls).where(eq(calls.id, call.id));
-  return fresh ? inboundTwiml(ctx, fresh) : twiml(hangup());
+  return fresh ? inboundAnswer(ctx, fresh) : HANG_UP;
 }
 
-/** The first request of an inbound call: record it, and ring the free staff phones or hold. Answers TwiML. */
+/** The first request of an inbound call: record it, and ring the free staff phones or hold. Answers call instructions. */
 export async function inboundCall(
   deps: Deps,
   body: { to: string; from: string; callSid: string; accountSid: string },
-): Promise<string> {
+): Promise<CallInstructions> {
   if (!body.callSid) return UNAVAILABLE;
   // A retry of the same call answers the same document.
   const [known] = await deps.db.select().from(callLegs).where(eq(callLegs.call_sid, body.callSid));
@@ -142,7 +147,7 @@ export async function inboundCall(
       { level: 'business', agencyId: call.agency_id, businessId: call.business_id },
       { kind: 'system', source: 'carrier', name: 'inbound call' },
     );
-    return inboundTwiml(ctx, call);
+    return inboundAnswer(ctx, call);
   }
   const number = await numberCalled(deps, body.to, body.accountSid);
   if (!number?.install_id) return UNAVAILABLE;
@@ -153,7 +158,7 @@ export async function inboundCall(
   );
   const install = await installForCalls(ctx, number.install_id);
   if (install?.status !== 'active' || !install.active) return UNAVAILABLE;
-  if (await isBlocked(ctx, body.from)) return twiml(el('Reject'));
+  if (await isBlocked(ctx, body.from)) return [reject()];
   const staff = await staffFor(ctx, install);
   if (staff.length === 0) return UNAVAILABLE;
   const s = install.settings;
@@ -217,11 +222,11 @@ export async function inboundCall(
     });
   } catch (err) {
     // This caller already has a call in progress with the business.
-    if (isInFlight(err)) return twiml(el('Reject', { reason: 'busy' }));
+    if (isInFlight(err)) return [reject({ busy: true })];
     throw err;
   }
   if (!call) return UNAVAILABLE;
-  return inboundTwiml(ctx, call);
+  return inboundAnswer(ctx, call);
 }
 
 const isInFlight = (err: unknown) => {
@@ -262,14 +267,14 @@ export async function inboundDialEnded(
   ctx: Ctx,
   call: CallRow,
   input: { completed: boolean; duration: number | null },
-): Promise<string> {
+): Promise<CallInstructions> {
   const st = call.ring_state as RingState;
   if (input.completed && call.claimed_leg_sid) {
     await ctx.db
       .update(calls)
       .set({ outcome: 'completed', ended_at: new Date(), duration: input.duration, updated_at: new Date() })
       .where(and(eq(calls.id, call.id), eq(calls.outcome, 'in_progress')));
-    return twiml(hangup());
+    return HANG_UP;
   }
   const [missed] = await ctx.db
     .update(calls)
@@ -277,5 +282,5 @@ export async function inboundDialEnded(
     .where(and(eq(calls.id, call.id), eq(calls.outcome, 'in_progress')))
     .returning();
   if (missed) publishCallMissed(ctx, missed);
-  return missedTwiml(ctx.deps, call, st);
+  return missedAnswer(ctx.deps, call, st);
 }

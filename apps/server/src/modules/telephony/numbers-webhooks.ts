@@ -1,28 +1,24 @@
+import { carrierRoute } from '../../platform/carrier/webhooks.ts';
 import type { Deps } from '../../platform/deps.ts';
-import type { FormBody, WebhookRegistry } from '../../platform/webhooks/tree.ts';
+import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { callerIdStatus } from './numbers.ts';
 
-const str = (v: string | string[] | undefined) => (Array.isArray(v) ? (v[0] ?? '') : (v ?? ''));
-
 /**
- * The carrier's caller-id validation callback: the signature is checked by the webhook tree (the twilio
- * provider, by AccountSid) before this runs; a success marks the number verified. Marking is idempotent,
+ * The carrier's caller-id validation callback: the signature is checked by the webhook tree (the carrier's
+ * provider, by account) before this runs; a success marks the number verified. Marking is idempotent,
  * so the carrier's retries have no second effect.
  */
 export function numbersWebhooks(registry: WebhookRegistry, deps: Deps): void {
-  registry.route({
-    method: 'POST',
+  carrierRoute(registry, deps.carrier.webhooks, {
     url: '/twilio/caller-id-status',
-    provider: 'twilio',
-    async handler(request, reply) {
-      const body = (request.body ?? {}) as FormBody;
+    kind: 'number-verification',
+    async handle(event) {
       await callerIdStatus(deps, {
-        accountSid: str(body.AccountSid),
-        // Twilio names the validated number To (the validation call's callee); PhoneNumber on some callbacks.
-        phone: str(body.PhoneNumber) || str(body.To) || str(body.Called),
-        status: str(body.VerificationStatus),
+        accountSid: event.accountSid,
+        phone: event.phone,
+        status: event.verified ? 'success' : 'failed',
       });
-      return reply.type('text/xml').send('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+      return undefined;
     },
   });
 }

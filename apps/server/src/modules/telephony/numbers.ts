@@ -58,8 +58,8 @@ const carrier = (ctx: Ctx): Promise<Carrier> => carrierFor(ctx);
 /** A carrier refusal as a clear 422 on the field the person typed; nothing was changed. */
 function refused(err: unknown, field: string): never {
   if (!(err instanceof CarrierError)) throw err;
-  if (err.code === 21422 || err.code === 21452) throw invalid(field, 'numbers.not_available');
-  if (err.code === 21450) throw invalid(field, 'numbers.already_verified');
+  if (err.kind === 'number-unavailable') throw invalid(field, 'numbers.not_available');
+  if (err.kind === 'already-verified') throw invalid(field, 'numbers.already_verified');
   if (err.isAuthentication) throw new AppError('VALIDATION', 'numbers.carrier_auth');
   throw invalid(field, 'numbers.carrier_refused', { reason: err.message });
 }

@@ -68,7 +68,7 @@ async function carrierStatus(
   } catch (err) {
     // The carrier does not know the call (the sandbox forgot it on a restart): it is over. Anything else
     // (unreachable, 5xx, a rate limit, credentials refused) says nothing about the call.
-    if (err instanceof CarrierError && err.status === 404 && err.code === 20404) return 'failed';
+    if (err instanceof CarrierError && err.status === 404 && err.kind === 'not-found') return 'failed';
     return undefined;
   }
 }

@@ -1,15 +1,32 @@
 // The carrier's webhooks (/webhooks/twilio/...). The webhook tree has already checked the signature with
 // the auth token of the account named by AccountSid. Each handler then finds its tenant from our own rows
-// (the call id in the URL, a CallSid that must be a leg of that call, and the account that must be the
-// call's agency's), is idempotent (the carrier retries, and may deliver in any order), and answers TwiML
-// at once: slow work (cancelling the other staff legs) runs after the answer.
+// (the call id in the URL, a carrier call id that must be a leg of that call, and the account that must be
+// the call's agency's), is idempotent (the carrier retries, and may deliver in any order), and answers call
+// instructions at once: slow work (cancelling the other staff legs) runs after the answer. The carrier's
+// adapter parsed the request into our events and renders the instructions (ADR 056).
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RECORDING_SID_PATTERN } from '../../platform/carrier/carrier.ts';
+import {
+  type CallInstructions,
+  dial,
+  gather as gatherDigits,
+  hangup,
+  say,
+} from '../../platform/carrier/instructions.ts';
+import {
+  type CallAsks,
+  type CallProgress,
+  type CarrierEvents,
+  carrierRoute,
+  type DialEnded,
+  type DigitsGathered,
+  type RecordingReady,
+  type RecordingRef,
+  type WebhookQuery,
+} from '../../platform/carrier/webhooks.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { tenantContext } from '../../platform/tenancy/context.ts';
-import type { FormBody, WebhookRegistry } from '../../platform/webhooks/tree.ts';
+import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { carrierAccountOf } from './access.ts';
 import {
   applyLegStatus,
@@ -26,40 +43,49 @@ import {
   ringWaiting,
   webhookUrl,
 } from './engine.ts';
-import { inboundCall, inboundDialEnded, inboundRedirected, inboundStaffLeg, missedTwiml } from './inbound.ts';
+import {
+  inboundCall,
+  inboundDialEnded,
+  inboundRedirected,
+  inboundStaffLeg,
+  missedAnswer,
+} from './inbound.ts';
 import { callLegs, calls, carrierEvents, voiceRecords } from './tables.ts';
-import { el, hangup, say, TWIML_TYPE, twiml } from './twiml.ts';
 
-const str = (body: FormBody, key: string): string => {
-  const v = body[key];
-  return typeof v === 'string' ? v : Array.isArray(v) ? (v[0] ?? '') : '';
-};
 const num = (value: string): number | null => (value && /^\d+$/.test(value) ? Number(value) : null);
 
 type Query = { call?: string; leg?: string; voicemail?: string; waited?: string };
 
 /** The call a webhook is about, with the tenant's context; null when the URL and the account disagree. */
-async function callOf(
-  deps: Deps,
-  request: FastifyRequest,
-): Promise<{ call: CallRow; ctx: Ctx; body: FormBody; query: Query } | null> {
-  const query = (request.query ?? {}) as Query;
-  const body = (request.body ?? {}) as FormBody;
+async function callOf(deps: Deps, event: { accountSid: string }, query: Query): Promise<Found | null> {
   const id = num(query.call ?? '');
   if (id === null || id > 2_147_483_647) return null;
   const [call] = await deps.db.select().from(calls).where(eq(calls.id, id));
   if (!call) return null;
   const account = await carrierAccountOf(deps, call.agency_id);
-  if (!account || account.accountSid !== str(body, 'AccountSid')) return null;
+  if (!account || account.accountSid !== event.accountSid) return null;
   const ctx = tenantContext(
     deps,
     { level: 'business', agencyId: call.agency_id, businessId: call.business_id },
     { kind: 'system', source: 'carrier', name: 'twilio webhook' },
   );
-  return { call, ctx, body, query };
+  return { call, ctx };
 }
 
-/** The leg of this call with that CallSid (waiting for a leg this process is still recording). */
+type Found = { call: CallRow; ctx: Ctx };
+
+/** A webhook about one of our calls: the handler runs once the call and its tenant are found, else `orElse`. */
+const aboutCall =
+  <E extends { accountSid: string }>(
+    orElse: CallInstructions,
+    handle: (found: Found, event: E, query: Query) => Promise<CallInstructions>,
+  ) =>
+  async (deps: Deps, event: E, query: Query): Promise<CallInstructions> => {
+    const found = await callOf(deps, event, query);
+    return found ? handle(found, event, query) : orElse;
+  };
+
+/** The leg of this call with that carrier call id (waiting for a leg this process is still recording). */
 async function legOf(ctx: Ctx, callId: number, callSid: string): Promise<LegRow | null> {
   if (!callSid) return null;
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -84,8 +110,8 @@ async function firstDelivery(ctx: Ctx, key: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-const send = (reply: FastifyReply, body: string) => reply.type(TWIML_TYPE).send(body);
-const empty = (reply: FastifyReply) => send(reply, twiml());
+const HANG_UP: CallInstructions = [hangup()];
+const NOTHING: CallInstructions = [];
 
 /** The visitor's number spoken digit by digit. */
 const spoken = (phone: string) => phone.replace(/^\+1/, '').replace(/\D/g, '').split('').join(' ');
@@ -96,124 +122,102 @@ function whisperOf(call: CallRow, st: RingState): string {
     .replaceAll('{phone}', spoken(call.visitor_phone));
 }
 
-function gatherTwiml(deps: Deps, call: CallRow, st: RingState): string {
-  return twiml(
-    el(
-      'Gather',
-      { numDigits: 1, timeout: 8, action: webhookUrl(deps, 'gather', { call: call.id }) },
-      say(`${whisperOf(call, st)} Press ${st.press} to connect.`),
-    ),
+function pressToConnect(deps: Deps, call: CallRow, st: RingState): CallInstructions {
+  return [
+    gatherDigits({
+      digits: 1,
+      timeout: 8,
+      action: webhookUrl(deps, 'gather', { call: call.id }),
+      prompt: `${whisperOf(call, st)} Press ${st.press} to connect.`,
+    }),
     say('No key pressed. Goodbye.'),
     hangup(),
-  );
+  ];
 }
 
-const TAKEN = twiml(say('Another team member took this call.'), hangup());
+const TAKEN: CallInstructions = [say('Another team member took this call.'), hangup()];
 
-function dialTwiml(deps: Deps, call: CallRow, st: RingState): string {
-  // No <Say> before the <Dial>: the visitor's phone rings at once (the staff member hears it ringing).
-  return twiml(
-    el(
-      'Dial',
-      {
-        callerId: call.caller_id ?? call.from_number,
-        timeout: 30,
-        record: st.recording ? 'record-from-answer' : undefined,
-        action: webhookUrl(deps, 'dial-action', { call: call.id }),
-        recordingStatusCallback: st.recording
-          ? webhookUrl(deps, 'recording-status', { call: call.id })
-          : undefined,
-      },
-      el(
-        'Number',
+function dialVisitor(deps: Deps, call: CallRow, st: RingState): CallInstructions {
+  // Nothing said before the dial: the visitor's phone rings at once (the staff member hears it ringing).
+  return [
+    dial({
+      callerId: call.caller_id ?? call.from_number,
+      timeout: 30,
+      action: webhookUrl(deps, 'dial-action', { call: call.id }),
+      ...(st.recording
+        ? { recording: { statusCallback: webhookUrl(deps, 'recording-status', { call: call.id }) } }
+        : {}),
+      targets: [
         {
+          phone: call.visitor_phone,
           statusCallback: webhookUrl(deps, 'call-status', { call: call.id, leg: 'visitor' }),
-          statusCallbackEvent: 'initiated ringing answered completed',
         },
-        call.visitor_phone,
-      ),
-    ),
-  );
+      ],
+    }),
+  ];
 }
 
 // ---------------------------------------------------------------- handlers
 
-async function voice(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
-  const q = (request.query ?? {}) as Query;
-  if (q.call === undefined) {
-    const b = (request.body ?? {}) as FormBody;
-    return send(
-      reply,
-      await inboundCall(deps, {
-        to: str(b, 'To'),
-        from: str(b, 'From'),
-        callSid: str(b, 'CallSid'),
-        accountSid: str(b, 'AccountSid'),
-      }),
-    );
-  }
-  const found = await callOf(deps, request);
-  if (!found) return send(reply, twiml(hangup()));
-  const { call, ctx, body, query } = found;
+async function voice(deps: Deps, event: CallAsks, query: Query): Promise<CallInstructions> {
+  if (query.call === undefined) return inboundCall(deps, event);
+  return voiceOfCall(deps, event, query);
+}
+
+const voiceOfCall = aboutCall<CallAsks>(HANG_UP, async ({ call, ctx }, event, query) => {
+  const { deps } = ctx;
   // A waiting inbound caller's line: put through, or the wait is over (ADR 051).
-  if (query.leg === 'inbound')
-    return send(reply, await inboundRedirected(ctx, call, str(body, 'CallSid'), query.waited === '1'));
+  if (query.leg === 'inbound') return inboundRedirected(ctx, call, event.callSid, query.waited === '1');
   if (query.leg === 'whisper')
     await inboundStaffLeg(ctx, call, {
-      callSid: str(body, 'CallSid'),
-      parentCallSid: str(body, 'ParentCallSid'),
-      to: str(body, 'To'),
+      callSid: event.callSid,
+      parentCallSid: event.parentCallSid,
+      to: event.to,
     });
-  const leg = await legOf(ctx, call.id, str(body, 'CallSid'));
+  const leg = await legOf(ctx, call.id, event.callSid);
   const st = call.ring_state as RingState;
-  if (!leg) return send(reply, twiml(hangup()));
-  if (query.leg === 'missed' && leg.role === 'missed_message')
-    return send(reply, missedTwiml(deps, call, st));
-  if (leg.role !== 'staff') return send(reply, twiml(hangup()));
-  const answeredBy = str(body, 'AnsweredBy');
+  if (!leg) return HANG_UP;
+  if (query.leg === 'missed' && leg.role === 'missed_message') return missedAnswer(deps, call, st);
+  if (leg.role !== 'staff') return HANG_UP;
+  const answeredBy = event.answeredBy;
   if (answeredBy)
     await ctx.db.update(callLegs).set({ answered_by: answeredBy }).where(eq(callLegs.id, leg.id));
-  if (call.claimed_leg_sid && call.claimed_leg_sid !== leg.call_sid) return send(reply, TAKEN);
-  if (call.outcome !== 'in_progress') return send(reply, twiml(hangup()));
+  if (call.claimed_leg_sid && call.claimed_leg_sid !== leg.call_sid) return TAKEN;
+  if (call.outcome !== 'in_progress') return HANG_UP;
   // A staff voicemail (or a fax) cannot claim the call.
-  if (answeredBy.startsWith('machine') || answeredBy === 'fax') return send(reply, twiml(hangup()));
-  return send(reply, gatherTwiml(deps, call, st));
-}
+  if (event.byMachine) return HANG_UP;
+  return pressToConnect(deps, call, st);
+});
 
-async function gather(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
-  const found = await callOf(deps, request);
-  if (!found) return send(reply, twiml(hangup()));
-  const { call, ctx, body } = found;
-  const leg = await legOf(ctx, call.id, str(body, 'CallSid'));
-  if (leg?.role !== 'staff') return send(reply, twiml(hangup()));
+const gather = aboutCall<DigitsGathered>(HANG_UP, async ({ call, ctx }, event) => {
+  const { deps } = ctx;
+  const leg = await legOf(ctx, call.id, event.callSid);
+  if (leg?.role !== 'staff') return HANG_UP;
   const st = call.ring_state as RingState;
-  const digits = str(body, 'Digits');
+  const digits = event.digits;
   if (digits) await ctx.db.update(callLegs).set({ digits }).where(eq(callLegs.id, leg.id));
-  if (call.claimed_leg_sid && call.claimed_leg_sid !== leg.call_sid) return send(reply, TAKEN);
+  if (call.claimed_leg_sid && call.claimed_leg_sid !== leg.call_sid) return TAKEN;
   if (digits !== String(st.press)) {
-    if (call.outcome !== 'in_progress') return send(reply, twiml(hangup()));
-    return send(reply, gatherTwiml(deps, call, st));
+    if (call.outcome !== 'in_progress') return HANG_UP;
+    return pressToConnect(deps, call, st);
   }
   if (await claim(ctx, call, leg)) {
-    if (call.kind !== 'inbound') return send(reply, dialTwiml(deps, call, st));
-    // The whisper's TwiML ends here: the carrier bridges this staff leg with the caller.
+    if (call.kind !== 'inbound') return dialVisitor(deps, call, st);
+    // The whisper's instructions end here: the carrier bridges this staff leg with the caller.
     await markConnected(ctx, call.id);
-    return empty(reply);
+    return NOTHING;
   }
-  return send(reply, TAKEN);
-}
+  return TAKEN;
+});
 
-async function callStatus(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
-  const found = await callOf(deps, request);
-  if (!found) return empty(reply);
-  const { call, ctx, body, query } = found;
-  const sid = str(body, 'CallSid');
-  const status = str(body, 'CallStatus');
-  const sequence = num(str(body, 'SequenceNumber')) ?? -1;
-  if (!sid || !status) return empty(reply);
+const callStatus = aboutCall<CallProgress>(NOTHING, async ({ call, ctx }, event, query) => {
+  const { deps } = ctx;
+  const sid = event.callSid;
+  const status = event.status;
+  if (!sid || !status) return NOTHING;
   if (query.leg === 'visitor') {
-    // The visitor's leg was created by <Dial>: its parent must be the staff leg that claimed the call.
-    if (!call.claimed_leg_sid || str(body, 'ParentCallSid') !== call.claimed_leg_sid) return empty(reply);
+    // The visitor's leg was created by the dial: its parent must be the staff leg that claimed the call.
+    if (!call.claimed_leg_sid || event.parentCallSid !== call.claimed_leg_sid) return NOTHING;
     await ctx.db
       .insert(callLegs)
       .values({
@@ -226,24 +230,15 @@ async function callStatus(deps: Deps, request: FastifyRequest, reply: FastifyRep
       })
       .onConflictDoNothing();
   } else if (query.leg === 'staff-in') {
-    await inboundStaffLeg(ctx, call, {
-      callSid: sid,
-      parentCallSid: str(body, 'ParentCallSid'),
-      to: str(body, 'To'),
-    });
+    await inboundStaffLeg(ctx, call, { callSid: sid, parentCallSid: event.parentCallSid, to: event.to });
   }
   await legsCreated(deps, call.id);
   const after = await applyLegStatus(
     ctx,
     { callId: call.id, callSid: sid },
-    {
-      status,
-      sequence,
-      duration: num(str(body, 'CallDuration')),
-      answeredBy: str(body, 'AnsweredBy') || null,
-    },
+    { status, sequence: event.sequence, duration: event.duration, answeredBy: event.answeredBy },
   );
-  if (!after) return empty(reply);
+  if (!after) return NOTHING;
   const becameFinal = isFinal(after.status);
   // A staff phone came free: a callback waiting for one rings it (ADR 051).
   if (after.role === 'staff' && becameFinal) inBackground(deps, () => ringWaiting(ctx));
@@ -262,54 +257,34 @@ async function callStatus(deps: Deps, request: FastifyRequest, reply: FastifyRep
       await concludeUnclaimed(ctx, call.id);
     }
   }
-  return empty(reply);
-}
+  return NOTHING;
+});
 
-async function dialAction(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
-  const found = await callOf(deps, request);
-  if (!found) return send(reply, twiml(hangup()));
-  const { call, ctx, body } = found;
-  const sid = str(body, 'CallSid');
-  const dialStatus = str(body, 'DialCallStatus');
-  const completed = dialStatus === 'completed' || dialStatus === 'answered';
+const dialAction = aboutCall<DialEnded>(HANG_UP, async ({ call, ctx }, event) => {
+  const sid = event.callSid;
+  const { completed } = event;
   if (call.kind === 'inbound') {
     const caller = await legOf(ctx, call.id, sid);
-    if (caller?.role !== 'visitor') return send(reply, twiml(hangup()));
-    const recordingSid = str(body, 'RecordingSid');
-    const recordingUrl = str(body, 'RecordingUrl');
-    if (isRecordingSid(recordingSid) && recordingUrl)
-      await storeCallRecording(ctx, call.id, recordingSid, recordingUrl, null);
-    return send(
-      reply,
-      await inboundDialEnded(ctx, call, { completed, duration: num(str(body, 'DialCallDuration')) }),
-    );
+    if (caller?.role !== 'visitor') return HANG_UP;
+    if (event.recording) await storeCallRecording(ctx, call.id, event.recording, null);
+    return inboundDialEnded(ctx, call, { completed, duration: event.duration });
   }
-  if (!sid || sid !== call.claimed_leg_sid) return send(reply, twiml(hangup()));
+  if (!sid || sid !== call.claimed_leg_sid) return HANG_UP;
   if (await firstDelivery(ctx, `dial:${sid}`)) {
-    await finishClaimed(ctx, call.id, {
-      completed,
-      duration: num(str(body, 'DialCallDuration')),
-      authoritative: true,
-    });
-    const recordingSid = str(body, 'RecordingSid');
-    const recordingUrl = str(body, 'RecordingUrl');
-    if (isRecordingSid(recordingSid) && recordingUrl)
-      await storeCallRecording(ctx, call.id, recordingSid, recordingUrl, null);
+    await finishClaimed(ctx, call.id, { completed, duration: event.duration, authoritative: true });
+    if (event.recording) await storeCallRecording(ctx, call.id, event.recording, null);
   }
-  if (completed) return send(reply, twiml(hangup()));
-  return send(reply, twiml(say('The caller did not answer. Goodbye.'), hangup()));
-}
-
-/** A recording is kept by its sid, fetched later from the carrier by that sid: never a URL (ADR 049). */
-const isRecordingSid = (sid: string) => RECORDING_SID_PATTERN.test(sid);
+  if (completed) return HANG_UP;
+  return [say('The caller did not answer. Goodbye.'), hangup()];
+});
 
 async function storeCallRecording(
   ctx: Ctx,
   callId: number,
-  sid: string,
-  url: string,
+  recording: RecordingRef,
   duration: number | null,
 ): Promise<void> {
+  const { sid, url } = recording;
   await ctx.db
     .update(calls)
     .set({
@@ -323,22 +298,15 @@ async function storeCallRecording(
     );
 }
 
-async function recordingStatus(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
-  const found = await callOf(deps, request);
-  if (!found) return empty(reply);
-  const { call, ctx, body, query } = found;
-  const callSid = str(body, 'CallSid');
-  const leg = await legOf(ctx, call.id, callSid);
-  if (!leg) return empty(reply);
-  const recordingStatusValue = str(body, 'RecordingStatus');
-  if (recordingStatusValue && recordingStatusValue !== 'completed') return empty(reply);
-  const sid = str(body, 'RecordingSid');
-  const url = str(body, 'RecordingUrl');
-  if (!isRecordingSid(sid) || !url) return empty(reply);
-  const duration = num(str(body, 'RecordingDuration'));
+const recordingStatus = aboutCall<RecordingReady>(NOTHING, async ({ call, ctx }, event, query) => {
+  const leg = await legOf(ctx, call.id, event.callSid);
+  if (!leg) return NOTHING;
+  if (!event.completed || !event.recording) return NOTHING;
+  const { sid, url } = event.recording;
+  const duration = event.duration;
   if (query.voicemail === '1') {
     const voicemailLeg = leg.role === 'missed_message' || (call.kind === 'inbound' && leg.role === 'visitor');
-    if (!voicemailLeg) return empty(reply);
+    if (!voicemailLeg) return NOTHING;
     await ctx.db
       .insert(voiceRecords)
       .values({
@@ -353,10 +321,10 @@ async function recordingStatus(deps: Deps, request: FastifyRequest, reply: Fasti
       })
       .onConflictDoNothing();
   } else {
-    await storeCallRecording(ctx, call.id, sid, url, duration);
+    await storeCallRecording(ctx, call.id, event.recording, duration);
   }
-  return empty(reply);
-}
+  return NOTHING;
+});
 
 /** The webhook paths, below /webhooks (voiceUrl and smsUrl of purchased numbers point here). */
 export const TWILIO_PATHS = {
@@ -370,19 +338,19 @@ export const TWILIO_PATHS = {
 } as const;
 
 export function registerTelephonyWebhooks(registry: WebhookRegistry, deps: Deps): void {
-  const route = (
+  const route = <K extends keyof CarrierEvents>(
     url: string,
-    handler: (deps: Deps, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+    kind: K,
+    handle: (deps: Deps, event: CarrierEvents[K], query: Query) => Promise<CallInstructions>,
   ) =>
-    registry.route({
-      method: 'POST',
+    carrierRoute(registry, deps.carrier.webhooks, {
       url,
-      provider: 'twilio',
-      handler: (request, reply) => handler(deps, request, reply),
+      kind,
+      handle: (event, query: WebhookQuery) => handle(deps, event, query),
     });
-  route(TWILIO_PATHS.voice, voice);
-  route(TWILIO_PATHS.gather, gather);
-  route(TWILIO_PATHS.callStatus, callStatus);
-  route(TWILIO_PATHS.dialAction, dialAction);
-  route(TWILIO_PATHS.recordingStatus, recordingStatus);
+  route(TWILIO_PATHS.voice, 'call', voice);
+  route(TWILIO_PATHS.gather, 'digits', gather);
+  route(TWILIO_PATHS.callStatus, 'call-progress', callStatus);
+  route(TWILIO_PATHS.dialAction, 'dial-ended', dialAction);
+  route(TWILIO_PATHS.recordingStatus, 'recording', recordingStatus);
 }

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { twilioErrorKind } from './twilio-errors.ts';
 /**
  * The carrier: what the product asks of a telephony provider, in our own terms (E.164 strings, sids,
  * status enums), so that modules never see an SDK type. The production adapter is TwilioCarrier (the
@@ -113,7 +114,11 @@ export type CarrierMessage = {
 };
 
 /** A message as the carrier has it now, with its error (the inbox's refresh). */
-export type FetchedMessage = CarrierMessage & { errorCode: number | null; errorMessage: string | null };
+export type FetchedMessage = CarrierMessage & {
+  errorCode: number | null;
+  errorMessage: string | null;
+  errorKind: CarrierErrorKind | null;
+};
 
 export type AvailableNumberSearch = {
   country: string;
@@ -195,20 +200,37 @@ export interface Carrier {
 }
 
 /**
- * The carrier refused a request. `code` is the carrier's error code (Twilio's: 20003 authentication,
- * 21211 invalid To number, ...), `status` the HTTP status it answered.
+ * What a carrier's refusal means to us, whatever the carrier's own code (the adapter maps its codes:
+ * ./twilio-webhooks.ts for Twilio's). Null when the product does not tell it apart.
+ */
+export type CarrierErrorKind =
+  | 'authentication'
+  | 'not-found'
+  /** The recipient opted out of texts at the carrier (replied STOP). */
+  | 'opted-out'
+  /** The number cannot be bought or verified (not available, not in the carrier's inventory). */
+  | 'number-unavailable'
+  /** The caller id is already verified on the account. */
+  | 'already-verified';
+
+/**
+ * The carrier refused a request. `code` is the carrier's own error code, `status` the HTTP status it
+ * answered, `kind` what the code means to us (set by the adapter that knows the carrier's codes).
  */
 export class CarrierError extends Error {
+  readonly kind: CarrierErrorKind | null;
   constructor(
     message: string,
     readonly code: number | null,
     readonly status: number,
     readonly moreInfo: string | null = null,
+    kind?: CarrierErrorKind | null,
   ) {
     super(message);
     this.name = 'CarrierError';
+    this.kind = kind === undefined ? twilioErrorKind(code) : kind;
   }
   get isAuthentication(): boolean {
-    return this.code === 20003 || this.status === 401;
+    return this.kind === 'authentication' || this.status === 401;
   }
 }

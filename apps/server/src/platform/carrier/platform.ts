@@ -4,12 +4,16 @@ import { type Carrier, type CarrierAccount, CarrierError } from './carrier.ts';
 import type { TwilioSandbox } from './sandbox/sandbox.ts';
 import { fetchTransport, type WebhookTransport } from './sandbox/webhook-caller.ts';
 import { TwilioCarrier } from './twilio-carrier.ts';
+import { twilioWebhooks } from './twilio-webhooks.ts';
+import type { CarrierWebhooks } from './webhooks.ts';
 
 /**
  * The carrier as the platform hands it to modules (deps.carrier): one Carrier per agency account, on
  * the real Twilio API or on the process's sandbox (ADR 026).
  */
 export type CarrierDeps = {
+  /** The inbound half: webhooks parsed into our events, call instructions rendered (ADR 056). */
+  webhooks: CarrierWebhooks;
   /** The process's sandbox carrier; null when CARRIER_SANDBOX is off. */
   sandbox: TwilioSandbox | null;
   /**
@@ -46,6 +50,7 @@ export function createCarrierDeps(sandbox: TwilioSandbox | null, outbound?: Outb
   const badSid = () =>
     new CarrierError('The Account SID must be "AC" followed by 32 hexadecimal characters.', 20003, 401);
   return {
+    webhooks: twilioWebhooks,
     sandbox,
     forAccount({ accountSid, authToken, sandbox: isSandbox }) {
       if (!ACCOUNT_SID_PATTERN.test(accountSid)) throw badSid();

@@ -16,6 +16,7 @@ import type {
   RecordingAudio,
 } from './carrier.ts';
 import { CarrierError, RECORDING_SID_PATTERN } from './carrier.ts';
+import { twilioErrorKind } from './twilio-errors.ts';
 
 /** Where Twilio's media come from: its API (MediaUrl) and its media CDN; redirects from there are followed
  * under the guard's address rules (ADR 049). Https only. */
@@ -240,6 +241,7 @@ export class TwilioCarrier implements Carrier {
         status: m.status as MessageStatus,
         numSegments: Number(m.numSegments ?? 1),
         errorCode: m.errorCode ?? null,
+        errorKind: twilioErrorKind(m.errorCode ?? null),
         errorMessage: m.errorMessage ?? null,
       };
     });
