@@ -10,7 +10,7 @@ import { createBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { channel } from '../../platform/realtime/hub.ts';
-import { type Ctx, tenantContext } from '../../platform/tenancy/context.ts';
+import { type Ctx, platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import { callMissed, callReceived, callRequested, numberChanged } from '../telephony/service.ts';
 import { conversationsOf, sees, unreadTotals, viewersOf } from './audience.ts';
 import { callJoinsConversation } from './calls.ts';
@@ -171,7 +171,11 @@ export function registerChatsListeners(events: EventBus, deps: Deps): void {
   events.on(messageStatusChanged, (p) => statuses.add(p));
   events.on(messageUpdated, (p) => updated.add(p));
   // Who answers a number may have changed: the next text to it reads the database again.
-  events.on(numberChanged, (p) => forgetNumbers(deps, p.phoneNumbers));
+  events.on(numberChanged, (p) =>
+    forgetNumbers(platformSystemContext(deps, 'carrier', 'numbers changed'), {
+      phoneNumbers: p.phoneNumbers,
+    }),
+  );
   // A callback, a scheduled call, an inbound call (answered or not) or a missed call is part of the
   // caller's conversation (ADR 052).
   const ofCall = (p: OfBusiness) =>

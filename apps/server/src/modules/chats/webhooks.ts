@@ -3,6 +3,7 @@
 // document; a keyword's reply (STOP/START/HELP) is sent through the carrier's API first.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import type { FormBody, WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { TWILIO_PATHS } from '../telephony/service.ts';
 import { applyMessageStatus, keywordReply, receiveInboundBatched } from './messages.ts';
@@ -26,7 +27,7 @@ async function smsIn(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
     if (url) media.push({ url, contentType: str(b, `MediaContentType${i}`) });
   }
   const dateSent = Date.parse(str(b, 'DateSent') || str(b, 'DateCreated'));
-  const result = await receiveInboundBatched(deps, {
+  const result = await receiveInboundBatched(platformSystemContext(deps, 'carrier', 'inbound text'), {
     messageSid: str(b, 'MessageSid') || str(b, 'SmsMessageSid') || str(b, 'SmsSid'),
     accountSid: str(b, 'AccountSid'),
     from: str(b, 'From'),
@@ -50,7 +51,7 @@ async function smsStatus(deps: Deps, request: FastifyRequest, reply: FastifyRepl
   const b = (request.body ?? {}) as FormBody;
   const q = (request.query ?? {}) as { message?: string };
   const messageId = int(q.message ?? '');
-  await applyMessageStatus(deps, {
+  await applyMessageStatus(platformSystemContext(deps, 'carrier', 'message status'), {
     messageId: messageId !== null && messageId <= 2_147_483_647 ? messageId : null,
     messageSid: str(b, 'MessageSid') || str(b, 'SmsSid'),
     accountSid: str(b, 'AccountSid'),

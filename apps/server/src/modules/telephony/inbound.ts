@@ -9,7 +9,7 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
-import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
+import { type Ctx, inTransaction, platformOnly, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { isBlocked } from '../compliance/service.ts';
 import { installForCalls, staffFor } from './access.ts';
@@ -79,14 +79,14 @@ function holdTwiml(deps: Deps, call: CallRow, st: RingState): string {
  * Nobody took the call: the missed-call message, and a voicemail when the install takes them (an inbound
  * caller on the line, or a callback's visitor called back with it).
  */
-export function missedTwiml(deps: Deps, call: CallRow, st: RingState): string {
+export function missedTwiml(ctx: Ctx, call: CallRow, st: RingState): string {
   const verbs = [say(st.missedMessage)];
   if (st.voicemail)
     verbs.push(
       el('Record', {
         maxLength: 120,
         playBeep: true,
-        recordingStatusCallback: webhookUrl(deps, 'recording-status', { call: call.id, voicemail: 1 }),
+        recordingStatusCallback: webhookUrl(ctx.deps, 'recording-status', { call: call.id, voicemail: 1 }),
       }),
     );
   return twiml(...verbs, hangup());
@@ -98,7 +98,7 @@ export function missedTwiml(deps: Deps, call: CallRow, st: RingState): string {
  */
 export async function inboundTwiml(ctx: Ctx, call: CallRow): Promise<string> {
   const st = call.ring_state as RingState;
-  if (call.outcome === 'missed') return missedTwiml(ctx.deps, call, st);
+  if (call.outcome === 'missed') return missedTwiml(ctx, call, st);
   if (call.outcome !== 'in_progress') return twiml(hangup());
   if (st.queued) return holdTwiml(ctx.deps, call, st);
   const legs = await ctx.db
@@ -126,28 +126,32 @@ export async function inboundRedirected(ctx: Ctx, call: CallRow, callSid: string
   return fresh ? inboundTwiml(ctx, fresh) : twiml(hangup());
 }
 
-/** The first request of an inbound call: record it, and ring the free staff phones or hold. Answers TwiML. */
+/**
+ * The first request of an inbound call: record it, and ring the free staff phones or hold. Answers TwiML.
+ * `carrier`: the carrier's platform context, before the number called (or the call) names the business.
+ */
 export async function inboundCall(
-  deps: Deps,
+  carrier: Ctx,
   body: { to: string; from: string; callSid: string; accountSid: string },
 ): Promise<string> {
+  platformOnly(carrier);
   if (!body.callSid) return UNAVAILABLE;
   // A retry of the same call answers the same document.
-  const [known] = await deps.db.select().from(callLegs).where(eq(callLegs.call_sid, body.callSid));
+  const [known] = await carrier.db.select().from(callLegs).where(eq(callLegs.call_sid, body.callSid));
   if (known) {
-    const [call] = await deps.db.select().from(calls).where(eq(calls.id, known.call_id));
+    const [call] = await carrier.db.select().from(calls).where(eq(calls.id, known.call_id));
     if (!call) return UNAVAILABLE;
     const ctx = tenantContext(
-      deps,
+      carrier.deps,
       { level: 'business', agencyId: call.agency_id, businessId: call.business_id },
       { kind: 'system', source: 'carrier', name: 'inbound call' },
     );
     return inboundTwiml(ctx, call);
   }
-  const number = await numberCalled(deps, body.to, body.accountSid);
+  const number = await numberCalled(carrier.deps, body.to, body.accountSid);
   if (!number?.install_id) return UNAVAILABLE;
   const ctx: Ctx = tenantContext(
-    deps,
+    carrier.deps,
     { level: 'business', agencyId: number.agency_id, businessId: number.business_id },
     { kind: 'system', source: 'carrier', name: 'inbound call' },
   );
@@ -277,5 +281,5 @@ export async function inboundDialEnded(
     .where(and(eq(calls.id, call.id), eq(calls.outcome, 'in_progress')))
     .returning();
   if (missed) publishCallMissed(ctx, missed);
-  return missedTwiml(ctx.deps, call, st);
+  return missedTwiml(ctx, call, st);
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../../platform/deps.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import type { FormBody, WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { callerIdStatus } from './numbers.ts';
 
@@ -16,7 +17,7 @@ export function numbersWebhooks(registry: WebhookRegistry, deps: Deps): void {
     provider: 'twilio',
     async handler(request, reply) {
       const body = (request.body ?? {}) as FormBody;
-      await callerIdStatus(deps, {
+      await callerIdStatus(platformSystemContext(deps, 'carrier', 'caller-id-status'), {
         accountSid: str(body.AccountSid),
         // Twilio names the validated number To (the validation call's callee); PhoneNumber on some callbacks.
         phone: str(body.PhoneNumber) || str(body.To) || str(body.Called),

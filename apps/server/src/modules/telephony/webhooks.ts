@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RECORDING_SID_PATTERN } from '../../platform/carrier/carrier.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
-import { tenantContext } from '../../platform/tenancy/context.ts';
+import { platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import type { FormBody, WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { carrierAccountOf } from './access.ts';
 import {
@@ -49,13 +49,13 @@ async function callOf(
   if (id === null || id > 2_147_483_647) return null;
   const [call] = await deps.db.select().from(calls).where(eq(calls.id, id));
   if (!call) return null;
-  const account = await carrierAccountOf(deps, call.agency_id);
-  if (!account || account.accountSid !== str(body, 'AccountSid')) return null;
   const ctx = tenantContext(
     deps,
     { level: 'business', agencyId: call.agency_id, businessId: call.business_id },
     { kind: 'system', source: 'carrier', name: 'twilio webhook' },
   );
+  const account = await carrierAccountOf(ctx);
+  if (!account || account.accountSid !== str(body, 'AccountSid')) return null;
   return { call, ctx, body, query };
 }
 
@@ -63,7 +63,7 @@ async function callOf(
 async function legOf(ctx: Ctx, callId: number, callSid: string): Promise<LegRow | null> {
   if (!callSid) return null;
   for (let attempt = 0; attempt < 3; attempt++) {
-    await legsCreated(ctx.deps, callId);
+    await legsCreated(ctx, callId);
     const [leg] = await ctx.db
       .select()
       .from(callLegs)
@@ -144,7 +144,7 @@ async function voice(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
     const b = (request.body ?? {}) as FormBody;
     return send(
       reply,
-      await inboundCall(deps, {
+      await inboundCall(platformSystemContext(deps, 'carrier', 'inbound call'), {
         to: str(b, 'To'),
         from: str(b, 'From'),
         callSid: str(b, 'CallSid'),
@@ -167,8 +167,7 @@ async function voice(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
   const leg = await legOf(ctx, call.id, str(body, 'CallSid'));
   const st = call.ring_state as RingState;
   if (!leg) return send(reply, twiml(hangup()));
-  if (query.leg === 'missed' && leg.role === 'missed_message')
-    return send(reply, missedTwiml(deps, call, st));
+  if (query.leg === 'missed' && leg.role === 'missed_message') return send(reply, missedTwiml(ctx, call, st));
   if (leg.role !== 'staff') return send(reply, twiml(hangup()));
   const answeredBy = str(body, 'AnsweredBy');
   if (answeredBy)
@@ -232,7 +231,7 @@ async function callStatus(deps: Deps, request: FastifyRequest, reply: FastifyRep
       to: str(body, 'To'),
     });
   }
-  await legsCreated(deps, call.id);
+  await legsCreated(ctx, call.id);
   const after = await applyLegStatus(
     ctx,
     { callId: call.id, callSid: sid },
@@ -246,7 +245,7 @@ async function callStatus(deps: Deps, request: FastifyRequest, reply: FastifyRep
   if (!after) return empty(reply);
   const becameFinal = isFinal(after.status);
   // A staff phone came free: a callback waiting for one rings it (ADR 051).
-  if (after.role === 'staff' && becameFinal) inBackground(deps, () => ringWaiting(ctx));
+  if (after.role === 'staff' && becameFinal) inBackground(ctx, () => ringWaiting(ctx));
   if (after.role === 'visitor' && after.status === 'in-progress') await markConnected(ctx, call.id);
   // An inbound call's end is the Dial action's to decide.
   if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {
