@@ -6,8 +6,7 @@
 import crypto from 'node:crypto';
 import { messageCount } from '@stn/contracts/chats';
 import type { TWidgetMessage } from '@stn/contracts/widget';
-import { and, desc, eq, gt, gte, like } from 'drizzle-orm';
-import type { Deps } from '../../platform/deps.ts';
+import { desc, eq, gt, gte, like } from 'drizzle-orm';
 import { publish } from '../../platform/events/events.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
