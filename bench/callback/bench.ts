@@ -22,7 +22,7 @@ import { restoreSandboxNumbers } from '../../apps/server/src/modules/telephony/s
 import { addDemoNumber } from '../../apps/server/src/modules/telephony/service.ts';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { openDatabase } from '../../apps/server/src/platform/db/open.ts';
-import { tenantContext } from '../../apps/server/src/platform/tenancy/context.ts';
+import { platformSystemContext, tenantContext } from '../../apps/server/src/platform/tenancy/context.ts';
 import { seedFirstStart } from '../../apps/server/src/seed.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
@@ -108,7 +108,7 @@ for (let k = 1; k < INSTALLS; k++) {
   });
   keys.push(install.key);
 }
-await restoreSandboxNumbers(app.deps);
+await restoreSandboxNumbers(platformSystemContext(app.deps, 'job', 'sandbox numbers'));
 for (const s of STAFF) sandbox.phones.configure(s, { autoAnswer: 'human', autoPress: '1', answerAfterMs: 0 });
 
 // What reaches the carrier, and what the carrier sends, with the time it happens.

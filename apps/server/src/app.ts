@@ -84,6 +84,7 @@ import { createQueue, type Queue } from './platform/queue/queue.ts';
 import { createHub } from './platform/realtime/hub.ts';
 import { socketTree } from './platform/realtime/socket.ts';
 import { createSecrets, loadSecretsKey } from './platform/secrets.ts';
+import { platformSystemContext } from './platform/tenancy/context.ts';
 import {
   createWebhookRegistry,
   twilioProvider,
@@ -154,9 +155,11 @@ function plugModules(p: Plugs): void {
   });
   registerTelephonyWebhooks(p.webhooks, p.deps);
   // The sandbox carrier forgets its numbers on a restart: the database's are put back.
-  p.onReady.push(restoreSandboxNumbers);
+  p.onReady.push((deps) => restoreSandboxNumbers(platformSystemContext(deps, 'job', 'sandbox numbers')));
   // Calls a dead process (or a restarted sandbox) left in progress are ended with the carrier's word (ADR 051).
-  p.onReady.push(async (deps) => p.onClose.push(startCallReconciler(deps)));
+  p.onReady.push(async (deps) =>
+    p.onClose.push(startCallReconciler(platformSystemContext(deps, 'job', 'call reconciler'))),
+  );
   p.onReady.push(sealAgencySecrets);
   // Chats: inbound texts and status callbacks (telephony keeps voice), scheduled texts, realtime news.
   registerChatsWebhooks(p.webhooks, p.deps);

@@ -7,9 +7,9 @@
 import { can } from '@stn/contracts/capabilities';
 import type { TRole, TUserType } from '@stn/contracts/roles';
 import { sql } from 'drizzle-orm';
-import type { Tx as Db } from '../../platform/db/client.ts';
-import type { Deps } from '../../platform/deps.ts';
 import { channel } from '../../platform/realtime/hub.ts';
+import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
+import { contactsByIds, liveContactsTable } from '../contacts/service.ts';
 import { smsAgentsOfBusiness } from '../installs/service.ts';
 import { businessSubjects } from '../users/service.ts';
 
@@ -19,11 +19,12 @@ export type Viewer = { userId: number; all: boolean; installs: number[] };
 /** A conversation as the rule needs it. */
 export type Conversation = { id: number; installId: number | null; agentId: number | null };
 
-/** The business's users with inbox.use, each with inbox.all or the installs it is an SMS agent of. */
-export async function viewersOf(db: Db, businessId: number): Promise<Viewer[]> {
+/** The context business's users with inbox.use, each with inbox.all or the installs it is an SMS agent of. */
+export async function viewersOf(ctx: Ctx): Promise<Viewer[]> {
+  const { businessId } = businessOf(ctx);
   const [people, agents] = await Promise.all([
-    businessSubjects({ db }, { businessId }),
-    smsAgentsOfBusiness({ db }, { businessId }),
+    businessSubjects(ctx, { businessId }),
+    smsAgentsOfBusiness(ctx, { businessId }),
   ]);
   const out: Viewer[] = [];
   for (const p of people) {
@@ -44,11 +45,7 @@ export function sees(v: Viewer, c: Conversation): boolean {
  * The unread totals of these viewers of one business, in one query: for each, the messages in after its
  * last look (conversation_reads.seen_at, never: all) of the live conversations it sees.
  */
-export async function unreadTotals(
-  db: Db,
-  businessId: number,
-  viewers: Viewer[],
-): Promise<Map<number, number>> {
+export async function unreadTotals(ctx: Ctx, viewers: Viewer[]): Promise<Map<number, number>> {
   if (viewers.length === 0) return new Map();
   const list = JSON.stringify(
     viewers.map((v) => ({ user_id: v.userId, sees_all: v.all, installs: v.installs })),
@@ -56,14 +53,13 @@ export async function unreadTotals(
   // Per conversation the viewer sees, its messages in after the viewer's last look, counted on the
   // index (contact_id, created_at) where direction = 'in': the cost is the conversations seen plus the
   // unread messages, never the business's whole history.
-  const res = await db.execute<{ user_id: number; total: number }>(
+  const res = await ctx.db.execute<{ user_id: number; total: number }>(
     sql`select v.user_id, (select coalesce(sum((select count(*) from messages m
           where m.contact_id = c.id and m.direction = 'in'
             and m.created_at > coalesce((select r.seen_at from conversation_reads r
               where r.contact_id = c.id and r.user_id = v.user_id), '-infinity'::timestamptz))), 0)::int
-        from contacts c
-        where c.business_id = ${businessId} and c.deleted_at is null
-          and (v.sees_all or c.agent_user_id = v.user_id or c.install_id = any(v.installs))) as total
+        from ${liveContactsTable(ctx)} c
+        where (v.sees_all or c.agent_user_id = v.user_id or c.install_id = any(v.installs))) as total
       from jsonb_to_recordset(${list}::jsonb) as v(user_id int, sees_all boolean, installs int[])`,
   );
   // A viewer with nothing unread has no row: 0.
@@ -73,39 +69,21 @@ export async function unreadTotals(
 }
 
 /** One user's unread total (the profile), 0 for a user who may not open the inbox. */
-export async function unreadTotalOf(db: Db, businessId: number, userId: number): Promise<number> {
-  const viewer = (await viewersOf(db, businessId)).find((v) => v.userId === userId);
+export async function unreadTotalOf(ctx: Ctx, input: { userId: number }): Promise<number> {
+  const viewer = (await viewersOf(ctx)).find((v) => v.userId === input.userId);
   if (!viewer) return 0;
-  return (await unreadTotals(db, businessId, [viewer])).get(userId) ?? 0;
+  return (await unreadTotals(ctx, [viewer])).get(input.userId) ?? 0;
 }
 
-/** The live conversations (contacts) of a business by id, as the rule needs them. */
-export async function conversationsOf(
-  db: Db,
-  businessId: number,
-  ids: number[],
-): Promise<Map<number, Conversation>> {
-  if (ids.length === 0) return new Map();
-  const res = await db.execute<{ id: number; install_id: number | null; agent_user_id: number | null }>(
-    sql`select id, install_id, agent_user_id from contacts
-      where business_id = ${businessId} and deleted_at is null
-        and id = any(${`{${[...new Set(ids)].join(',')}}`}::int[])`,
-  );
-  return new Map(
-    res.rows.map((r) => [r.id, { id: r.id, installId: r.install_id, agentId: r.agent_user_id }]),
-  );
+/** The live conversations (contacts) of the context business by id, as the rule needs them. */
+export async function conversationsOf(ctx: Ctx, ids: number[]): Promise<Map<number, Conversation>> {
+  const rows = await contactsByIds(ctx, [...new Set(ids)]);
+  return new Map(rows.map((r) => [r.id, { id: r.id, installId: r.install_id, agentId: r.agent_user_id }]));
 }
 
-/** The users who may see each of these conversations of a business, by conversation id. */
-export async function audienceOf(
-  db: Db,
-  businessId: number,
-  contactIds: number[],
-): Promise<Map<number, number[]>> {
-  const [viewers, conversations] = await Promise.all([
-    viewersOf(db, businessId),
-    conversationsOf(db, businessId, contactIds),
-  ]);
+/** The users who may see each of these conversations of the context business, by conversation id. */
+export async function audienceOf(ctx: Ctx, contactIds: number[]): Promise<Map<number, number[]>> {
+  const [viewers, conversations] = await Promise.all([viewersOf(ctx), conversationsOf(ctx, contactIds)]);
   const out = new Map<number, number[]>();
   for (const c of conversations.values())
     out.set(
@@ -119,9 +97,9 @@ export async function audienceOf(
  * Tells the user its unread total now (`unread_messages { number_of_messages }` on its own channel): after
  * it has read a conversation, so that the badge goes down in every browser it has open.
  */
-export async function announceUnreadTotal(deps: Deps, businessId: number, userId: number): Promise<void> {
-  const total = await unreadTotalOf(deps.db, businessId, userId);
-  await deps.realtime.publish(channel.user(userId), {
+export async function announceUnreadTotal(ctx: Ctx, input: { userId: number }): Promise<void> {
+  const total = await unreadTotalOf(ctx, input);
+  await ctx.deps.realtime.publish(channel.user(input.userId), {
     type: 'unread_messages',
     data: { number_of_messages: total },
   });

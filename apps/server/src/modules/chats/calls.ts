@@ -5,29 +5,22 @@
 // time moves the conversation up the inbox; the inbox reads the call itself, with its outcome, from
 // telephony when it shows the conversation. Each user who may see the conversation is told
 // (`conversation_call`), so an open inbox refreshes.
-import type { Deps } from '../../platform/deps.ts';
 import { channel } from '../../platform/realtime/hub.ts';
-import { tenantContext } from '../../platform/tenancy/context.ts';
+import type { Ctx } from '../../platform/tenancy/context.ts';
 import { recordContactCall } from '../contacts/service.ts';
 import { sees, viewersOf } from './audience.ts';
 import { splitName } from './names.ts';
 
 export type CallOfVisitor = {
   callId: number;
-  agencyId: number;
-  businessId: number;
   installId: number;
   visitorPhone: string;
   visitorName: string | null;
   visitorEmail?: string | null;
 };
 
-export async function callJoinsConversation(deps: Deps, p: CallOfVisitor): Promise<void> {
-  const ctx = tenantContext(
-    deps,
-    { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
-    { kind: 'system', source: 'carrier', name: 'call in conversation' },
-  );
+/** `ctx`: the context of the call's business (the listener builds it from the event). */
+export async function callJoinsConversation(ctx: Ctx, p: CallOfVisitor): Promise<void> {
   const names = p.visitorName ? splitName(p.visitorName) : { first_name: '', last_name: '' };
   const { contact } = await recordContactCall(ctx, {
     phone: p.visitorPhone,
@@ -37,12 +30,12 @@ export async function callJoinsConversation(deps: Deps, p: CallOfVisitor): Promi
     lastName: names.last_name,
     email: p.visitorEmail ?? null,
   });
-  const viewers = await viewersOf(deps.db, p.businessId);
+  const viewers = await viewersOf(ctx);
   const conversation = { id: contact.id, installId: contact.install_id, agentId: contact.agent_user_id };
   const data = { contact: contact.id, install: contact.install_id, call: p.callId };
   await Promise.all(
     viewers
       .filter((v) => sees(v, conversation))
-      .map((v) => deps.realtime.publish(channel.user(v.userId), { type: 'conversation_call', data })),
+      .map((v) => ctx.deps.realtime.publish(channel.user(v.userId), { type: 'conversation_call', data })),
   );
 }

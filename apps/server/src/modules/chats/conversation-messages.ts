@@ -78,7 +78,7 @@ export async function refreshConversation(ctx: Ctx, input: { id: number }) {
     if (!row.carrier_sid) continue;
     try {
       const m = await carrier.fetchMessage(row.carrier_sid);
-      await applyMessageStatus(ctx.deps, {
+      await applyMessageStatus(ctx, {
         messageId: row.id,
         messageSid: m.sid,
         accountSid: m.accountSid,

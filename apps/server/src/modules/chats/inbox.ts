@@ -1,7 +1,8 @@
 // The inbox's reads (ADR 034): the conversations of an install with filters, search, paging and the
 // caller's unread counts; one conversation (opening it marks it read); its files, its messages, and its
-// history with messages and calls together. Contacts are the contacts module's rows, read here with SQL
-// (the module writes them; we only read, scoped to the context's business).
+// history with messages and calls together. Contacts and calls are the contacts and telephony modules'
+// rows: the list joins them as those modules' table expressions (`liveContactsTable`, `latestCallOf`),
+// scoped by them to the context's business, so a page stays one query.
 import type {
   TConversationItem,
   TInboxContact,
@@ -15,8 +16,9 @@ import { actorCan } from '../../platform/auth/actor.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
+import { liveContactsTable } from '../contacts/service.ts';
 import { installForCalls } from '../installs/service.ts';
-import { callsOfContact } from '../telephony/service.ts';
+import { callsOfContact, latestCallOf } from '../telephony/service.ts';
 import { announceUnreadTotal } from './audience.ts';
 import { conversationReads, messages } from './tables.ts';
 
@@ -76,8 +78,11 @@ export type ContactRow = {
   lc_at: Date | null;
 };
 
-/** The columns of a conversation row: the contact, the caller's unread count and the last message. */
-function selectConversation(userId: number): SQL {
+/**
+ * The columns of a conversation row of the context business: the contact, the caller's unread count, the
+ * last message and the last call.
+ */
+function selectConversation(ctx: Ctx, userId: number): SQL {
   return sql`select c.id, c.agency_id, c.business_id, c.install_id, c.phone, c.first_name, c.last_name,
       c.email, c.birthday::text as birthday, c.anniversary::text as anniversary, c.fields, c.source,
       c.agent_user_id, c.on_top, c.opted_out_at, c.blocked_at, c.last_message_at, c.created_at,
@@ -86,13 +91,12 @@ function selectConversation(userId: number): SQL {
       lm.body as lm_body, lm.direction as lm_direction, lm.status as lm_status, lm.media as lm_media,
       lm.sent_at as lm_sent_at, c.last_call_at,
       lc.id as lc_id, lc.kind as lc_kind, lc.outcome as lc_outcome, lc.requested_at as lc_at
-    from contacts c
+    from ${liveContactsTable(ctx)} c
     left join lateral (select m.body, m.direction, m.status, m.media, m.sent_at from messages m
       where m.contact_id = c.id and m.status not in ('scheduled', 'canceled')
       order by m.sent_at desc, m.id desc limit 1) lm on true
-    left join lateral (select cl.id, cl.kind, cl.outcome, cl.requested_at from calls cl
-      where c.last_call_at is not null and cl.business_id = c.business_id and cl.visitor_phone = c.phone
-      order by cl.requested_at desc, cl.id desc limit 1) lc on true`;
+    left join lateral (select * from ${latestCallOf(ctx, sql`c.phone`)} l
+      where c.last_call_at is not null) lc on true`;
 }
 
 /** When the user last saw the conversation `c` (the beginning of time if never). */
@@ -146,17 +150,13 @@ export async function listConversations(
   ctx: Ctx,
   input: TInboxQuery & { installId: number; list: InboxList },
 ) {
-  const { agencyId, businessId } = businessOf(ctx);
   const { agent } = await inboxInstall(ctx, input.installId);
   const userId = me(ctx);
   // A search of the inbox finds every contact of the business the caller may see, texted or not (an
   // imported contact, one on another install): the inbox is where a conversation starts (ADR 052).
   const everyContact = input.list === 'inbox' && Boolean(input.keyword);
-  const conditions: SQL[] = [
-    sql`c.agency_id = ${agencyId}`,
-    sql`c.business_id = ${businessId}`,
-    sql`c.deleted_at is null`,
-  ];
+  // The business and live contacts only: liveContactsTable's own filter.
+  const conditions: SQL[] = [sql`true`];
   if (!everyContact || !seesAll(ctx)) conditions.push(sql`c.install_id = ${input.installId}`);
   if (!seesAll(ctx) && !agent) conditions.push(sql`c.agent_user_id = ${userId}`);
   if (input.type === 'voice') conditions.push(sql`(c.source = 'voice' or c.last_call_at is not null)`);
@@ -184,13 +184,13 @@ export async function listConversations(
   const where = sql.join(conditions, sql` and `);
   const { limit, offset } = pageOf(input);
   const rows = await ctx.db.execute<ContactRow>(
-    sql`${selectConversation(userId)} where ${where}
+    sql`${selectConversation(ctx, userId)} where ${where}
       order by c.on_top desc, greatest(coalesce(c.last_message_at, lm.sent_at), c.last_call_at) desc nulls last,
         c.id desc
       limit ${limit} offset ${offset}`,
   );
   const total = await ctx.db.execute<{ n: number }>(
-    sql`select count(*)::int as n from contacts c where ${where}`,
+    sql`select count(*)::int as n from ${liveContactsTable(ctx)} c where ${where}`,
   );
   return listEnvelope(rows.rows.map(presentConversation), Number(total.rows[0]?.n ?? 0), input);
 }
@@ -200,11 +200,9 @@ export async function listConversations(
  * to the caller or on an install whose SMS agents include the caller), or a 404.
  */
 export async function visibleContact(ctx: Ctx, contactId: number): Promise<ContactRow> {
-  const { agencyId, businessId } = businessOf(ctx);
   const userId = me(ctx);
   const res = await ctx.db.execute<ContactRow>(
-    sql`${selectConversation(userId)} where c.id = ${contactId} and c.agency_id = ${agencyId}
-      and c.business_id = ${businessId} and c.deleted_at is null`,
+    sql`${selectConversation(ctx, userId)} where c.id = ${contactId}`,
   );
   const row = res.rows[0];
   if (!row) throw notFound();
@@ -232,9 +230,8 @@ export async function markRead(ctx: Ctx, contact: { id: number; unread: number }
       set: { seen_at: new Date() },
     });
   if (Number(contact.unread) > 0) {
-    const { businessId } = businessOf(ctx);
     ctx.afterCommit(() =>
-      announceUnreadTotal(ctx.deps, businessId, userId).catch((err: unknown) =>
+      announceUnreadTotal(ctx, { userId }).catch((err: unknown) =>
         ctx.deps.log.warn({ err }, 'unread total not announced'),
       ),
     );

@@ -4,7 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, drainJobs } from '../../../test/helpers.ts';
 import { JOB_SCHEMA } from '../../platform/queue/queue.ts';
-import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
+import {
+  type Ctx,
+  inTransaction,
+  platformSystemContext,
+  tenantContext,
+} from '../../platform/tenancy/context.ts';
 import { startImport } from '../contacts/import.ts';
 import { scheduleCall } from '../telephony/schedule.ts';
 import { restoreSandboxNumbers } from '../telephony/service.ts';
@@ -65,7 +70,7 @@ beforeAll(async () => {
   [{ phone_number: number }] = await rows('select phone_number from numbers where install_id = $1', [
     install.id,
   ]);
-  await restoreSandboxNumbers(h.t.app.deps);
+  await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
   ctx = tenantContext(
     h.t.app.deps,
     { level: 'business', agencyId: h.seed.a.agency.id, businessId: h.seed.a.business.id },

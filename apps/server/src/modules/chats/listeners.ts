@@ -10,6 +10,7 @@ import { createBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { channel } from '../../platform/realtime/hub.ts';
+import { type Ctx, platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import { callMissed, callReceived, callRequested, numberChanged } from '../telephony/service.ts';
 import { conversationsOf, sees, unreadTotals, viewersOf } from './audience.ts';
 import { callJoinsConversation } from './calls.ts';
@@ -23,33 +24,29 @@ import { messages } from './tables.ts';
  */
 const RECEIVED_WAIT_MS = 20;
 
-type Received = { messageId: number; businessId: number; contactId: number; installId: number | null };
-type Status = {
+type OfBusiness = { agencyId: number; businessId: number };
+type Received = OfBusiness & { messageId: number; contactId: number; installId: number | null };
+type Status = OfBusiness & {
   messageId: number;
-  businessId: number;
   contactId: number;
   status: string;
   errorCode: number | null;
 };
 
-const byBusiness = <T extends { businessId: number }>(items: T[]) => {
-  const out = new Map<number, T[]>();
+const byBusiness = <T extends OfBusiness>(items: T[]) => {
+  const out = new Map<number, { agencyId: number; list: T[] }>();
   for (const item of items) {
-    const list = out.get(item.businessId);
-    if (list) list.push(item);
-    else out.set(item.businessId, [item]);
+    const group = out.get(item.businessId);
+    if (group) group.list.push(item);
+    else out.set(item.businessId, { agencyId: item.agencyId, list: [item] });
   }
   return out;
 };
 
 /** The messages, their conversations and who may see the business's inbox: three queries at once. */
-function messagesAndAudience(
-  deps: Deps,
-  businessId: number,
-  items: { messageId: number; contactId: number }[],
-) {
+function messagesAndAudience(ctx: Ctx, items: { messageId: number; contactId: number }[]) {
   return Promise.all([
-    deps.db
+    ctx.db
       .select()
       .from(messages)
       .where(
@@ -59,16 +56,15 @@ function messagesAndAudience(
         ),
       ),
     conversationsOf(
-      deps.db,
-      businessId,
+      ctx,
       items.map((i) => i.contactId),
     ),
-    viewersOf(deps.db, businessId),
+    viewersOf(ctx),
   ]);
 }
 
-async function announceReceived(deps: Deps, businessId: number, items: Received[]): Promise<void> {
-  const [rows, conversations, viewers] = await messagesAndAudience(deps, businessId, items);
+async function announceReceived(ctx: Ctx, items: Received[]): Promise<void> {
+  const [rows, conversations, viewers] = await messagesAndAudience(ctx, items);
   const rowOf = new Map(rows.map((r) => [r.id, r]));
   const sends: { userId: number; item: Received }[] = [];
   for (const item of items) {
@@ -79,8 +75,7 @@ async function announceReceived(deps: Deps, businessId: number, items: Received[
   if (sends.length === 0) return;
   const recipients = new Set(sends.map((s) => s.userId));
   const totals = await unreadTotals(
-    deps.db,
-    businessId,
+    ctx,
     viewers.filter((v) => recipients.has(v.userId)),
   );
   await Promise.all(
@@ -93,19 +88,18 @@ async function announceReceived(deps: Deps, businessId: number, items: Received[
         number_of_messages: totals.get(userId) ?? 0,
         message: toMessage(row),
       };
-      return deps.realtime.publish(channel.user(userId), { type: 'new_message', data });
+      return ctx.deps.realtime.publish(channel.user(userId), { type: 'new_message', data });
     }),
   );
 }
 
-async function announceStatuses(deps: Deps, businessId: number, items: Status[]): Promise<void> {
+async function announceStatuses(ctx: Ctx, items: Status[]): Promise<void> {
   const [conversations, viewers] = await Promise.all([
     conversationsOf(
-      deps.db,
-      businessId,
+      ctx,
       items.map((i) => i.contactId),
     ),
-    viewersOf(deps.db, businessId),
+    viewersOf(ctx),
   ]);
   const sends: Promise<void>[] = [];
   for (const item of items) {
@@ -119,18 +113,14 @@ async function announceStatuses(deps: Deps, businessId: number, items: Status[])
     };
     for (const v of viewers)
       if (sees(v, c))
-        sends.push(deps.realtime.publish(channel.user(v.userId), { type: 'message_status', data }));
+        sends.push(ctx.deps.realtime.publish(channel.user(v.userId), { type: 'message_status', data }));
   }
   await Promise.all(sends);
 }
 
 /** `message_updated`: the message as it is now (an MMS's media attached), to whoever may see it. */
-async function announceUpdated(
-  deps: Deps,
-  businessId: number,
-  items: { messageId: number; contactId: number }[],
-): Promise<void> {
-  const [rows, conversations, viewers] = await messagesAndAudience(deps, businessId, items);
+async function announceUpdated(ctx: Ctx, items: { messageId: number; contactId: number }[]): Promise<void> {
+  const [rows, conversations, viewers] = await messagesAndAudience(ctx, items);
   const sends: Promise<void>[] = [];
   for (const row of rows) {
     const c = conversations.get(row.contact_id);
@@ -138,24 +128,32 @@ async function announceUpdated(
     const data: TMessageUpdatedEvent = { id: row.id, contact: row.contact_id, message: toMessage(row) };
     for (const v of viewers)
       if (sees(v, c))
-        sends.push(deps.realtime.publish(channel.user(v.userId), { type: 'message_updated', data }));
+        sends.push(ctx.deps.realtime.publish(channel.user(v.userId), { type: 'message_updated', data }));
   }
   await Promise.all(sends);
 }
 
-/** Works a batch business by business; one business's failure is logged and spares the others. */
-function batchOf<T extends { businessId: number }>(
+/**
+ * Works a batch business by business, each in that business's context; one business's failure is logged
+ * and spares the others.
+ */
+function batchOf<T extends OfBusiness>(
   deps: Deps,
-  work: (deps: Deps, businessId: number, items: T[]) => Promise<void>,
+  work: (ctx: Ctx, items: T[]) => Promise<void>,
   waitMs = 0,
 ) {
   return createBatcher<T, void>({
     run: async (items) => {
       await Promise.all(
-        [...byBusiness(items)].map(([businessId, list]) =>
-          work(deps, businessId, list).catch((err: unknown) =>
-            deps.log.warn({ err, businessId }, 'realtime news not published'),
-          ),
+        [...byBusiness(items)].map(([businessId, { agencyId, list }]) =>
+          work(
+            tenantContext(
+              deps,
+              { level: 'business', agencyId, businessId },
+              { kind: 'system', source: 'job', name: 'inbox realtime' },
+            ),
+            list,
+          ).catch((err: unknown) => deps.log.warn({ err, businessId }, 'realtime news not published')),
         ),
       );
       return items.map(() => undefined);
@@ -168,18 +166,25 @@ function batchOf<T extends { businessId: number }>(
 export function registerChatsListeners(events: EventBus, deps: Deps): void {
   const received = batchOf<Received>(deps, announceReceived, RECEIVED_WAIT_MS);
   const statuses = batchOf<Status>(deps, announceStatuses);
-  const updated = batchOf<{ messageId: number; businessId: number; contactId: number }>(
-    deps,
-    announceUpdated,
-  );
+  const updated = batchOf<OfBusiness & { messageId: number; contactId: number }>(deps, announceUpdated);
   events.on(messageReceived, (p) => received.add(p));
   events.on(messageStatusChanged, (p) => statuses.add(p));
   events.on(messageUpdated, (p) => updated.add(p));
   // Who answers a number may have changed: the next text to it reads the database again.
-  events.on(numberChanged, (p) => forgetNumbers(deps, p.phoneNumbers));
+  events.on(numberChanged, (p) =>
+    forgetNumbers(platformSystemContext(deps, 'carrier', 'numbers changed'), {
+      phoneNumbers: p.phoneNumbers,
+    }),
+  );
   // A callback, a scheduled call, an inbound call (answered or not) or a missed call is part of the
   // caller's conversation (ADR 052).
-  events.on(callRequested, (p) => callJoinsConversation(deps, p));
-  events.on(callReceived, (p) => callJoinsConversation(deps, { ...p, visitorName: null }));
-  events.on(callMissed, (p) => callJoinsConversation(deps, p));
+  const ofCall = (p: OfBusiness) =>
+    tenantContext(
+      deps,
+      { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
+      { kind: 'system', source: 'carrier', name: 'call in conversation' },
+    );
+  events.on(callRequested, (p) => callJoinsConversation(ofCall(p), p));
+  events.on(callReceived, (p) => callJoinsConversation(ofCall(p), { ...p, visitorName: null }));
+  events.on(callMissed, (p) => callJoinsConversation(ofCall(p), p));
 }

@@ -166,14 +166,7 @@ async function attachIncomingMedia(
         .returning();
       if (!updated) return false;
       const extra = updated.segments - row.segments;
-      if (extra > 0)
-        tx.afterCommit(() =>
-          countIncoming(ctx.deps, {
-            agencyId: updated.agency_id,
-            businessId: updated.business_id,
-            count: extra,
-          }),
-        );
+      if (extra > 0) tx.afterCommit(() => countIncoming(tx, { count: extra }));
       publish(tx, messageUpdated, {
         messageId: updated.id,
         agencyId: updated.agency_id,

@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainJobs, login, openSocket } from '../../../test/helpers.ts';
-import { type Ctx, tenantContext } from '../../platform/tenancy/context.ts';
+import { type Ctx, platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import { twilioSignature } from '../../platform/webhooks/tree.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
@@ -145,7 +145,7 @@ describe('inbound texts', () => {
 
   it('stores MMS media and counts an incoming image as 2 messages', async () => {
     const from = '+14155550304';
-    await flushIncomingUsage(h.t.app.deps);
+    await flushIncomingUsage(platformSystemContext(h.t.app.deps, 'job', 'incoming usage'));
     const before = (
       await rows('select number_of_messages from businesses where id = $1', [h.seed.a.business.id])
     )[0].number_of_messages;
@@ -165,7 +165,7 @@ describe('inbound texts', () => {
     const file = await h.t.app.inject({ method: 'GET', url: m.media[0].url });
     expect(file.statusCode).toBe(200);
     expect(file.rawPayload.equals(PNG)).toBe(true);
-    await flushIncomingUsage(h.t.app.deps);
+    await flushIncomingUsage(platformSystemContext(h.t.app.deps, 'job', 'incoming usage'));
     const after = (
       await rows('select number_of_messages from businesses where id = $1', [h.seed.a.business.id])
     )[0].number_of_messages;
@@ -305,7 +305,7 @@ describe('compliance on every send', () => {
     const from = '+14155550332';
     await inbound(from, 'hi');
     const c = await contactOf(from);
-    await flushIncomingUsage(h.t.app.deps);
+    await flushIncomingUsage(platformSystemContext(h.t.app.deps, 'job', 'incoming usage'));
     const [{ number_of_messages: used }] = await rows(
       'select number_of_messages from businesses where id = $1',
       [h.seed.a.business.id],

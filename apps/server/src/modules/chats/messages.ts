@@ -17,7 +17,14 @@ import type { InboundText, MessageProgress } from '../../platform/carrier/webhoo
 import type { Deps } from '../../platform/deps.ts';
 import { publish, publishMany } from '../../platform/events/events.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
-import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
+import {
+  type Ctx,
+  inTransaction,
+  platformOnly,
+  platformSystemContext,
+  scope,
+  tenantContext,
+} from '../../platform/tenancy/context.ts';
 import { agencyMessaging } from '../agencies/service.ts';
 import { businessName } from '../businesses/service.ts';
 import { blockedAmong } from '../compliance/service.ts';
@@ -74,6 +81,14 @@ export type InboundResult =
   | { kind: 'duplicate' }
   | { kind: 'recorded'; ctx: Ctx; contactId: number; installId: number | null; keyword: Keyword | null };
 
+/** The context of the business a carrier's text or status is for, found from our own rows. */
+const carrierContext = (carrier: Ctx, of: { agencyId: number; businessId: number }, name: string) =>
+  tenantContext(
+    carrier.deps,
+    { level: 'business', agencyId: of.agencyId, businessId: of.businessId },
+    { kind: 'system', source: 'carrier', name },
+  );
+
 // ---------------------------------------------------------------- inbound in batches
 
 type Entry = { i: number; text: InboundText; number: NonNullable<Texted> };
@@ -84,11 +99,14 @@ type Entry = { i: number; text: InboundText; number: NonNullable<Texted> };
  * its batch has committed. At low load a batch is one text; under load a batch is what arrived while the
  * previous ones were written (ADR 033).
  */
-export function receiveInbound(deps: Deps, text: InboundText): Promise<InboundResult> {
+export function receiveInbound(carrier: Ctx, text: InboundText): Promise<InboundResult> {
+  const { deps } = carrier;
   let batcher = batchers.get(deps);
   if (!batcher) {
+    // The batch runs outside any caller's transaction, in the carrier's platform context.
+    const batchCtx = platformSystemContext(deps, 'carrier', 'inbound texts');
     batcher = createBatcher<InboundText, InboundResult>({
-      run: (texts) => receiveInboundBatch(deps, texts),
+      run: (texts) => receiveInboundBatch(batchCtx, texts),
       maxBatch: 500,
       maxInFlight: deps.config.inboundBatches,
       waitMs: INBOUND_WAIT_MS,
@@ -112,12 +130,13 @@ const INBOUND_WAIT_MS = 5;
  * after the commit (ADR 049). A business's batch that
  * fails (a deadlock, say), text by text, so that one bad batch loses nothing.
  */
-export async function receiveInboundBatch(deps: Deps, texts: InboundText[]): Promise<InboundResult[]> {
+export async function receiveInboundBatch(carrier: Ctx, texts: InboundText[]): Promise<InboundResult[]> {
+  platformOnly(carrier);
   const results: InboundResult[] = texts.map(() => ({ kind: 'ignored' }));
   const groups = new Map<number, Entry[]>();
   for (const [i, text] of texts.entries()) {
     if (!text.messageSid || !text.from || !text.to) continue;
-    const number = await numberOf(deps, text.to, text.accountSid);
+    const number = await numberOf(carrier, text.to, text.accountSid);
     if (!number) continue;
     const list = groups.get(number.businessId);
     if (list) list.push({ i, text, number });
@@ -125,9 +144,9 @@ export async function receiveInboundBatch(deps: Deps, texts: InboundText[]): Pro
   }
   await Promise.all(
     [...groups.values()].map((entries) =>
-      recordBatch(deps, entries, results).catch(async (err: unknown) => {
-        deps.log.warn({ err, count: entries.length }, 'inbound batch failed: recording text by text');
-        for (const e of entries) await recordBatch(deps, [e], results);
+      recordBatch(carrier, entries, results).catch(async (err: unknown) => {
+        carrier.deps.log.warn({ err, count: entries.length }, 'inbound batch failed: recording text by text');
+        for (const e of entries) await recordBatch(carrier, [e], results);
       }),
     ),
   );
@@ -135,15 +154,11 @@ export async function receiveInboundBatch(deps: Deps, texts: InboundText[]): Pro
 }
 
 /** One business's texts of a batch (see receiveInboundBatch). */
-async function recordBatch(deps: Deps, entries: Entry[], results: InboundResult[]): Promise<void> {
+async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResult[]): Promise<void> {
   const first = entries[0];
   if (!first) return;
   const { agencyId, businessId } = first.number;
-  const ctx = tenantContext(
-    deps,
-    { level: 'business', agencyId, businessId },
-    { kind: 'system', source: 'carrier', name: 'inbound text' },
-  );
+  const ctx = carrierContext(carrier, first.number, 'inbound text');
   // A second delivery of a sid in this batch is a duplicate of the first.
   const unique = new Map<string, Entry>();
   for (const e of entries) {
@@ -245,7 +260,7 @@ async function recordBatch(deps: Deps, entries: Entry[], results: InboundResult[
         { kind: 'recorded', ctx, contactId, installId: e.number.installId, keyword: e.keyword },
       ]);
     }
-    if (segments) tx.afterCommit(() => countIncoming(deps, { agencyId, businessId, count: segments }));
+    if (segments) tx.afterCommit(() => countIncoming(tx, { count: segments }));
     // The carrier is answered once the texts are committed, not after the realtime news.
     publishMany(tx, messageReceived, events, { detached: true });
     return done;
@@ -262,14 +277,15 @@ const NUMBER_TTL_MS = 5_000;
 type Texted = Awaited<ReturnType<typeof numberTexted>>;
 const numberCache = new WeakMap<Deps, Map<string, { at: number; value: Texted }>>();
 /** Forgets what this process cached about these numbers (every account's entry). */
-export function forgetNumbers(deps: Deps, phoneNumbers: string[]): void {
-  const cache = numberCache.get(deps);
+export function forgetNumbers(ctx: Ctx, input: { phoneNumbers: string[] }): void {
+  const cache = numberCache.get(ctx.deps);
   if (!cache) return;
-  const gone = new Set(phoneNumbers);
+  const gone = new Set(input.phoneNumbers);
   for (const key of cache.keys()) if (gone.has(key.slice(key.lastIndexOf(':') + 1))) cache.delete(key);
 }
 
-async function numberOf(deps: Deps, to: string, accountSid: string): Promise<Texted> {
+async function numberOf(carrier: Ctx, to: string, accountSid: string): Promise<Texted> {
+  const { deps } = carrier;
   let cache = numberCache.get(deps);
   if (!cache) {
     cache = new Map();
@@ -278,7 +294,7 @@ async function numberOf(deps: Deps, to: string, accountSid: string): Promise<Tex
   const key = `${accountSid}:${to}`;
   const hit = cache.get(key);
   if (hit && Date.now() - hit.at < NUMBER_TTL_MS) return hit.value;
-  const value = await numberTexted(deps, { to, accountSid });
+  const value = await numberTexted(carrier, { to, accountSid });
   if (cache.size > 10_000) cache.clear();
   cache.set(key, { at: Date.now(), value });
   return value;
@@ -320,23 +336,31 @@ export type StatusCallback = MessageProgress & { messageId: number | null };
  * a callback for another account's message changes nothing. An opted-out error (the recipient replied
  * STOP to the carrier) opts the contact out of the business.
  */
-export async function applyMessageStatus(deps: Deps, cb: StatusCallback): Promise<void> {
+export async function applyMessageStatus(carrier: Ctx, cb: StatusCallback): Promise<void> {
   const rank = RANK[cb.status];
   if (!rank || !cb.messageSid) return;
   const status = cb.status === 'accepted' ? 'queued' : cb.status;
-  const [row] = await deps.db
+  // The message names its business: the carrier's platform context finds it by id or sid (a business's
+  // context, refreshing its conversation, only among its own).
+  const [row] = await carrier.db
     .select()
     .from(messages)
-    .where(cb.messageId !== null ? eq(messages.id, cb.messageId) : eq(messages.carrier_sid, cb.messageSid));
+    .where(
+      scope(
+        carrier,
+        messages,
+        cb.messageId !== null ? eq(messages.id, cb.messageId) : eq(messages.carrier_sid, cb.messageSid),
+      ),
+    );
   if (row?.direction !== 'out') return;
   if (row.carrier_sid && row.carrier_sid !== cb.messageSid) return;
-  const account = await carrierAccountOf(deps, row.agency_id);
-  if (!account || account.accountSid !== cb.accountSid) return;
-  const ctx = tenantContext(
-    deps,
-    { level: 'business', agencyId: row.agency_id, businessId: row.business_id },
-    { kind: 'system', source: 'carrier', name: 'message status' },
+  const ctx = carrierContext(
+    carrier,
+    { agencyId: row.agency_id, businessId: row.business_id },
+    'message status',
   );
+  const account = await carrierAccountOf(ctx);
+  if (!account || account.accountSid !== cb.accountSid) return;
   await inTransaction(ctx, async (tx) => {
     const [after] = await tx.db
       .update(messages)

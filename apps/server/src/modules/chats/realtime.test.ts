@@ -2,11 +2,13 @@
 // and message_status reach the users who may see the conversation (inbox.all, the install's SMS agents,
 // the assigned agent), each new_message with that user's unread total; reading lowers it; the profile's
 // number_of_messages is the same total.
+
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { addBusinessUser, bearer, drainJobs, login } from '../../../test/helpers.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { twilioSignature } from '../../platform/webhooks/tree.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { restoreSandboxNumbers } from '../telephony/service.ts';
@@ -74,7 +76,7 @@ beforeAll(async () => {
   installId = (await h.install()).id;
   [{ phone_number: number }] = await q('select phone_number from numbers where install_id = $1', [installId]);
   // The sandbox learns the number, as at start (texts to it reach the product).
-  await restoreSandboxNumbers(h.t.app.deps);
+  await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
   sales2 = await addBusinessUser(h.t, h.seed.a.business.id, 'sales2@a.test', '3');
   await h.t.app.listen({ port: 0, host: '127.0.0.1' });
   url = `ws://127.0.0.1:${(h.t.app.server.address() as AddressInfo).port}/ws`;

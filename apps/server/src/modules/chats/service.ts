@@ -442,7 +442,7 @@ export async function unreadTotalOfUser(
   ctx: Ctx,
   input: { businessId: number; userId: number },
 ): Promise<number> {
-  return unreadTotalOf(ctx.db, input.businessId, input.userId);
+  return unreadTotalOf(ctx, { userId: input.userId });
 }
 
 /** Who may see each of these conversations of the context's business (realtime, push; ADR 045). */
@@ -450,6 +450,5 @@ export async function conversationAudience(
   ctx: Ctx,
   input: { contactIds: number[] },
 ): Promise<Map<number, number[]>> {
-  const { businessId } = businessOf(ctx);
-  return audienceOf(ctx.db, businessId, input.contactIds);
+  return audienceOf(ctx, input.contactIds);
 }

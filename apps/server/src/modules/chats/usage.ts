@@ -5,7 +5,7 @@
 // forgets the last FLUSH_MS of incoming counts (the messages themselves are committed). Outgoing texts
 // are counted in their own transaction, since the limit refuses them (ADR 033).
 import type { Deps } from '../../platform/deps.ts';
-import { tenantContext } from '../../platform/tenancy/context.ts';
+import { businessOf, type Ctx, platformOnly, tenantContext } from '../../platform/tenancy/context.ts';
 import { countMessages } from '../businesses/service.ts';
 
 const FLUSH_MS = 50;
@@ -17,18 +17,18 @@ type Pending = {
 };
 const pendingOf = new WeakMap<Deps, Pending>();
 
-export function countIncoming(
-  deps: Deps,
-  input: { agencyId: number; businessId: number; count: number },
-): void {
+/** Adds `count` incoming segments to the context business's monthly counter (written within FLUSH_MS). */
+export function countIncoming(ctx: Ctx, input: { count: number }): void {
+  const { deps } = ctx;
+  const { agencyId, businessId } = businessOf(ctx);
   let p = pendingOf.get(deps);
   if (!p) {
     p = { counts: new Map(), timer: null, flushing: Promise.resolve() };
     pendingOf.set(deps, p);
   }
-  const cur = p.counts.get(input.businessId);
+  const cur = p.counts.get(businessId);
   if (cur) cur.count += input.count;
-  else p.counts.set(input.businessId, { agencyId: input.agencyId, count: input.count });
+  else p.counts.set(businessId, { agencyId, count: input.count });
   if (!p.timer) {
     const state = p;
     state.timer = setTimeout(() => {
@@ -55,8 +55,10 @@ async function flush(deps: Deps, p: Pending): Promise<void> {
   }
 }
 
-/** Writes what is pending now (tests, shutdown). */
-export async function flushIncomingUsage(deps: Deps): Promise<void> {
+/** Writes what this process has pending now, for every business (tests, shutdown): a platform context. */
+export async function flushIncomingUsage(ctx: Ctx): Promise<void> {
+  platformOnly(ctx);
+  const { deps } = ctx;
   const p = pendingOf.get(deps);
   if (!p) return;
   if (p.timer) clearTimeout(p.timer);

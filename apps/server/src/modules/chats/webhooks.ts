@@ -4,6 +4,7 @@
 // sent through the carrier's API first.
 import { carrierRoute, type InboundText, type MessageProgress } from '../../platform/carrier/webhooks.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { TWILIO_PATHS } from '../telephony/service.ts';
 import { applyMessageStatus, keywordReply, receiveInbound } from './messages.ts';
@@ -12,7 +13,7 @@ import { sendAutoReply } from './service.ts';
 const int = (value: string): number | null => (/^\d{1,9}$/.test(value) ? Number(value) : null);
 
 async function smsIn(deps: Deps, text: InboundText): Promise<undefined> {
-  const result = await receiveInbound(deps, text);
+  const result = await receiveInbound(platformSystemContext(deps, 'carrier', 'inbound text'), text);
   if (result.kind === 'recorded' && result.keyword) {
     const { ctx, contactId, keyword } = result;
     // Keywords are rare: the reply is sent before the answer, so a retry of a failed answer cannot
@@ -26,7 +27,7 @@ async function smsIn(deps: Deps, text: InboundText): Promise<undefined> {
 
 async function smsStatus(deps: Deps, progress: MessageProgress, messageParam: string): Promise<undefined> {
   const messageId = int(messageParam);
-  await applyMessageStatus(deps, {
+  await applyMessageStatus(platformSystemContext(deps, 'carrier', 'message status'), {
     ...progress,
     messageId: messageId !== null && messageId <= 2_147_483_647 ? messageId : null,
   });

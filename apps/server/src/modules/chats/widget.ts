@@ -6,8 +6,7 @@
 import crypto from 'node:crypto';
 import { messageCount } from '@stn/contracts/chats';
 import type { TWidgetMessage } from '@stn/contracts/widget';
-import { and, desc, eq, gt, gte, like } from 'drizzle-orm';
-import type { Deps } from '../../platform/deps.ts';
+import { desc, eq, gt, gte, like } from 'drizzle-orm';
 import { publish } from '../../platform/events/events.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
@@ -105,7 +104,7 @@ export async function receiveWidgetText(
       })
       .returning();
     const message = found(row);
-    tx.afterCommit(() => countIncoming(ctx.deps, { agencyId, businessId, count: message.segments }));
+    tx.afterCommit(() => countIncoming(tx, { count: message.segments }));
     publish(tx, messageReceived, {
       messageId: message.id,
       agencyId,
@@ -189,15 +188,15 @@ export async function wroteToContactSince(
   return row !== undefined;
 }
 
-/** A message by id for the widget's stream (any tenant: the listener names it from an event). */
+/** A message of the context business by id for the widget's stream (the listener names it from an event). */
 export async function widgetMessageById(
-  deps: Deps,
-  id: number,
+  ctx: Ctx,
+  input: { id: number },
 ): Promise<{ message: TWidgetMessage; installId: number | null; contactId: number } | null> {
-  const [row] = await deps.db
+  const [row] = await ctx.db
     .select()
     .from(messages)
-    .where(and(eq(messages.id, id)));
+    .where(scope(ctx, messages, eq(messages.id, input.id)));
   if (!row || row.status === 'scheduled') return null;
   return { message: toWidgetMessage(row), installId: row.install_id, contactId: row.contact_id };
 }

@@ -11,7 +11,6 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { timestamps, tz } from '../../platform/db/columns.ts';
-import { agencies } from '../agencies/tables.ts';
 import { businesses, tenantKeys } from '../businesses/tables.ts';
 import { installs } from '../installs/tables.ts';
 

@@ -22,7 +22,7 @@ import {
 } from '@stn/contracts/installs';
 import type { TSupportInstall } from '@stn/contracts/support';
 import type { TUserSummary } from '@stn/contracts/users';
-import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { putNamedImage, removeNamedImage } from '../../platform/files.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
@@ -211,6 +211,17 @@ export async function installForCalls(ctx: Ctx, installId: number): Promise<Inst
     active: row.active,
     settings: effectiveSettings(row.settings),
   };
+}
+
+/**
+ * The name of the install `installId` (a column of the caller's row, written qualified), '' when it is not
+ * the context business's: a correlated subquery for another module's list that shows it (the calls and
+ * voicemail lists), so a page stays one query, not one per row.
+ */
+export function installNameSql(ctx: Ctx, installId: SQL): SQL<string> {
+  const { agencyId, businessId } = businessOf(ctx);
+  return sql<string>`coalesce((select i.name from installs i where i.id = ${installId}
+    and i.agency_id = ${agencyId} and i.business_id = ${businessId}), '')`;
 }
 
 /** id and name of the tenant's installs that are not deleted (lists and reports), by name. */

@@ -1,17 +1,6 @@
 import type { TInstallSettings } from '@stn/contracts/installs';
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { agencies } from '../agencies/tables.ts';
-import { businesses, tenantKeys } from '../businesses/tables.ts';
+import { boolean, index, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { tenantKeys } from '../businesses/tables.ts';
 
 /**
  * A widget install: one business's widget on one website. The key is public (it sits in the page's

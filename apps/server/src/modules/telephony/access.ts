@@ -9,6 +9,7 @@ import {
 } from '@stn/contracts/installs';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Carrier } from '../../platform/carrier/carrier.ts';
+import type { Config } from '../../platform/config.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
@@ -89,7 +90,7 @@ export async function carrierFor(ctx: Ctx): Promise<Carrier> {
  */
 export async function carrierIfAny(ctx: Ctx): Promise<Carrier | null> {
   if (ctx.tenant.level === 'platform') throw new AppError('FORBIDDEN');
-  if (!(await carrierAccountOf(ctx.deps, ctx.tenant.agencyId))) return null;
+  if (!(await carrierAccountOf(ctx))) return null;
   return carrierOfAgency(ctx.deps, ctx.tenant.agencyId);
 }
 
@@ -116,12 +117,15 @@ async function accountEntry(deps: Deps, agencyId: number) {
   return entry;
 }
 
-/** The agency's carrier account (cached a few seconds), or null without a telephony setup. */
-export async function carrierAccountOf(deps: Deps, agencyId: number): Promise<Account | null> {
-  return (await accountEntry(deps, agencyId)).account;
+/**
+ * The carrier account of the context's agency (cached a few seconds), or null without a telephony setup.
+ */
+export async function carrierAccountOf(ctx: Ctx): Promise<Account | null> {
+  if (ctx.tenant.level === 'platform') throw new AppError('FORBIDDEN');
+  return (await accountEntry(ctx.deps, ctx.tenant.agencyId)).account;
 }
 
-export async function carrierOfAgency(deps: Deps, agencyId: number): Promise<Carrier> {
+async function carrierOfAgency(deps: Deps, agencyId: number): Promise<Carrier> {
   const entry = await accountEntry(deps, agencyId);
   if (!entry.account) throw new AppError('VALIDATION', 'calls.no_carrier');
   // An agency still on the sandbox while this server runs without it (CARRIER_SANDBOX=false): nothing can
@@ -133,8 +137,8 @@ export async function carrierOfAgency(deps: Deps, agencyId: number): Promise<Car
 }
 
 /** Where the carrier reaches our webhooks: the public URL, without a trailing slash. */
-export function publicBase(deps: Deps): string {
-  return deps.config.publicUrl.toString().replace(/\/+$/, '');
+export function publicBase(config: Pick<Config, 'publicUrl'>): string {
+  return config.publicUrl.toString().replace(/\/+$/, '');
 }
 
 // ---------------------------------------------------------------- opening hours

@@ -202,9 +202,15 @@ describe('calls API', () => {
       if (r.outcome !== 'scheduled') break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await clock.settle();
-    await clock.advance(1000);
     const sandbox = app.deps.carrier.sandbox;
+    // The job dials the staff just after it opens the call, and the sandbox's calls then ring on its
+    // clock: wait for that state (a busy machine may dial after a first tick), not for one tick.
+    const ringing = () => [STAFF_1, STAFF_2].every((p) => sandbox?.phones.get(p).state === 'ringing');
+    for (let i = 0; i < 50 && !ringing(); i++) {
+      await clock.settle();
+      await clock.advance(200);
+      if (!ringing()) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(sandbox?.phones.get(STAFF_1).state).toBe('ringing');
     expect(sandbox?.phones.get(STAFF_2).state).toBe('ringing');
     const [row] = await rows('select outcome, kind from calls where id = $1', [id]);

@@ -17,14 +17,16 @@ import { CarrierError, RECORDING_SID_PATTERN } from '../../platform/carrier/carr
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, scope } from '../../platform/tenancy/context.ts';
+import { installNameSql } from '../installs/service.ts';
 import { carrierFor } from './access.ts';
 import { callLegs, calls, voiceRecords } from './tables.ts';
 
 type CallRow = typeof calls.$inferSelect;
 
 // Columns of the outer row are written qualified: drizzle leaves them bare in a one-table select, where a
-// subquery would read its own table's column of the same name.
-const installName = sql<string>`coalesce((select i.name from installs i where i.id = "calls"."install_id"), '')`;
+// subquery would read its own table's column of the same name. The install's name is the installs module's
+// subquery (one query per page).
+const installName = (ctx: Ctx) => installNameSql(ctx, sql`"calls"."install_id"`);
 const hasVoicemail = sql<boolean>`exists (select 1 from voice_records v where v.call_id = "calls"."id")`;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -88,7 +90,7 @@ export async function listCalls(ctx: Ctx, q: TCallListQuery) {
   );
   const { limit, offset } = pageOf(q);
   const rows = await ctx.db
-    .select({ call: calls, install_name: installName, has_voicemail: hasVoicemail })
+    .select({ call: calls, install_name: installName(ctx), has_voicemail: hasVoicemail })
     .from(calls)
     .where(where)
     .orderBy(desc(calls.requested_at), desc(calls.id))
@@ -104,7 +106,7 @@ export async function listCalls(ctx: Ctx, q: TCallListQuery) {
 
 async function findCall(ctx: Ctx, id: number) {
   const [r] = await ctx.db
-    .select({ call: calls, install_name: installName, has_voicemail: hasVoicemail })
+    .select({ call: calls, install_name: installName(ctx), has_voicemail: hasVoicemail })
     .from(calls)
     .where(visible(ctx, eq(calls.id, id)));
   return found(r);
@@ -169,7 +171,7 @@ export async function callRecording(ctx: Ctx, input: { id: number }): Promise<Au
 
 // ---------------------------------------------------------------- voice records
 
-const voiceInstallName = sql<string>`coalesce((select i.name from installs i where i.id = "voice_records"."install_id"), '')`;
+const voiceInstallName = (ctx: Ctx) => installNameSql(ctx, sql`"voice_records"."install_id"`);
 
 /** Voicemails of the calls the context may see (all of them with calls.all). */
 function visibleVoice(ctx: Ctx, ...conditions: (SQL | undefined)[]): SQL | undefined {
@@ -198,7 +200,7 @@ export async function listVoiceRecords(ctx: Ctx, q: TListQuery) {
   );
   const { limit, offset } = pageOf(q);
   const rows = await ctx.db
-    .select({ v: voiceRecords, install_name: voiceInstallName })
+    .select({ v: voiceRecords, install_name: voiceInstallName(ctx) })
     .from(voiceRecords)
     .where(where)
     .orderBy(desc(voiceRecords.created_at), desc(voiceRecords.id))

@@ -111,23 +111,24 @@ function track<T>(deps: Deps, callId: number, work: Promise<T>): Promise<T> {
 }
 
 /** Waits for the staff legs of a call still being created in this process. */
-export async function legsCreated(deps: Deps, callId: number): Promise<void> {
-  const set = runtimeOf(deps).pending.get(callId);
+export async function legsCreated(ctx: Ctx, callId: number): Promise<void> {
+  const set = runtimeOf(ctx.deps).pending.get(callId);
   if (set) await Promise.allSettled([...set]);
 }
 
-export function inBackground(deps: Deps, work: () => Promise<unknown>): void {
-  const rt = runtimeOf(deps);
+/** Runs `work` after the webhook has answered; `telephonyIdle` waits for it. */
+export function inBackground(ctx: Ctx, work: () => Promise<unknown>): void {
+  const rt = runtimeOf(ctx.deps);
   const p: Promise<unknown> = work().catch((err) =>
-    deps.log.error({ err }, 'telephony background work failed'),
+    ctx.deps.log.error({ err }, 'telephony background work failed'),
   );
   rt.background.add(p);
   void p.finally(() => rt.background.delete(p));
 }
 
 /** Resolves once this process has no telephony work in flight (tests and a graceful stop). */
-export async function telephonyIdle(deps: Deps): Promise<void> {
-  const rt = runtimeOf(deps);
+export async function telephonyIdle(ctx: Ctx): Promise<void> {
+  const rt = runtimeOf(ctx.deps);
   for (let i = 0; i < 20; i++) {
     const all = [...rt.background, ...[...rt.pending.values()].flatMap((s) => [...s])];
     if (all.length === 0) return;
@@ -138,7 +139,7 @@ export async function telephonyIdle(deps: Deps): Promise<void> {
 // ---------------------------------------------------------------- urls
 
 export const webhookUrl = (deps: Deps, path: string, query: Record<string, string | number>) =>
-  `${publicBase(deps)}/webhooks/twilio/${path}?${new URLSearchParams(
+  `${publicBase(deps.config)}/webhooks/twilio/${path}?${new URLSearchParams(
     Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
   ).toString()}`;
 
@@ -436,7 +437,10 @@ async function queueCall(ctx: Ctx, callId: number): Promise<void> {
   const st = row.ring_state as RingState;
   // This process ends the wait on time; the reconciler does when this process is gone (ADR 051).
   setTimeout(
-    () => inBackground(deps, () => expireQueued(callContext(deps, row, 'callback queue'), callId)),
+    () => {
+      const later = callContext(deps, row, 'callback queue');
+      inBackground(later, () => expireQueued(later, callId));
+    },
     st.timeout * 1000 + 100,
   ).unref();
   // A phone may have come free between the check and the wait.
@@ -560,7 +564,7 @@ export async function failCall(ctx: Ctx, callId: number): Promise<void> {
  * the missed-call message (and a voicemail when the install takes them).
  */
 export async function concludeUnclaimed(ctx: Ctx, callId: number): Promise<void> {
-  await legsCreated(ctx.deps, callId);
+  await legsCreated(ctx, callId);
   const call = await loadCall(ctx, callId);
   if (call?.outcome !== 'in_progress' || call.claimed_leg_sid) return;
   const legs = await ctx.db
@@ -673,12 +677,12 @@ export async function claim(ctx: Ctx, call: CallRow, leg: LegRow): Promise<boole
     return now?.sid === leg.call_sid;
   }
   announceProgress(ctx, call.id, { ...call, claimed_leg_sid: leg.call_sid, connected_at: null });
-  inBackground(ctx.deps, () => cancelOtherStaff(ctx, call.id, leg.call_sid));
+  inBackground(ctx, () => cancelOtherStaff(ctx, call.id, leg.call_sid));
   return true;
 }
 
 async function cancelOtherStaff(ctx: Ctx, callId: number, winner: string): Promise<void> {
-  await legsCreated(ctx.deps, callId);
+  await legsCreated(ctx, callId);
   const others = await ctx.db
     .select()
     .from(callLegs)

@@ -4,7 +4,7 @@
 // the caller's conversation (ADR 052).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call as api } from '../../../test/helpers.ts';
-import { tenantContext } from '../../platform/tenancy/context.ts';
+import { platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import { addDemoNumber, callMissed, carrierFor, restoreSandboxNumbers } from './service.ts';
 import { connectedCallback, STAFF_1, STAFF_2, staffTakes, type Telephony, telephonyApp } from './testing.ts';
 
@@ -100,7 +100,9 @@ describe('inbound calls', () => {
   it("reach an install's number the sandbox had forgotten, once the start-up step put it back", async () => {
     const install = await h.install({ timeout: 20 }, { number: '+15005550098' });
     expect(install.id).toBeGreaterThan(0);
-    expect(await restoreSandboxNumbers(h.t.app.deps)).toBeGreaterThanOrEqual(2);
+    expect(
+      await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers')),
+    ).toBeGreaterThanOrEqual(2);
     h.sandbox.phones.dial('+14155550403', '+15005550098');
     await h.run(1000);
     expect(phone(STAFF_1).state).toBe('ringing');

@@ -19,7 +19,7 @@ import {
 } from '../../platform/carrier/instructions.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
-import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
+import { type Ctx, inTransaction, platformOnly, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { isBlocked } from '../compliance/service.ts';
 import { installForCalls, staffFor } from './access.ts';
@@ -82,14 +82,14 @@ function holdAnswer(deps: Deps, call: CallRow, st: RingState): CallInstructions 
  * Nobody took the call: the missed-call message, and a voicemail when the install takes them (an inbound
  * caller on the line, or a callback's visitor called back with it).
  */
-export function missedAnswer(deps: Deps, call: CallRow, st: RingState): CallInstructions {
+export function missedAnswer(ctx: Ctx, call: CallRow, st: RingState): CallInstructions {
   return [
     say(st.missedMessage),
     ...(st.voicemail
       ? [
           voicemail({
             maxSeconds: 120,
-            statusCallback: webhookUrl(deps, 'recording-status', { call: call.id, voicemail: 1 }),
+            statusCallback: webhookUrl(ctx.deps, 'recording-status', { call: call.id, voicemail: 1 }),
           }),
         ]
       : []),
@@ -103,7 +103,7 @@ export function missedAnswer(deps: Deps, call: CallRow, st: RingState): CallInst
  */
 export async function inboundAnswer(ctx: Ctx, call: CallRow): Promise<CallInstructions> {
   const st = call.ring_state as RingState;
-  if (call.outcome === 'missed') return missedAnswer(ctx.deps, call, st);
+  if (call.outcome === 'missed') return missedAnswer(ctx, call, st);
   if (call.outcome !== 'in_progress') return HANG_UP;
   if (st.queued) return holdAnswer(ctx.deps, call, st);
   const legs = await ctx.db
@@ -131,28 +131,33 @@ export async function inboundRedirected(ctx: Ctx, call: CallRow, callSid: string
   return fresh ? inboundAnswer(ctx, fresh) : HANG_UP;
 }
 
-/** The first request of an inbound call: record it, and ring the free staff phones or hold. Answers call instructions. */
+/**
+ * The first request of an inbound call: record it, and ring the free staff phones or hold. Answers call
+ * instructions. `carrier`: the carrier's platform context, before the number called (or the call) names the
+ * business.
+ */
 export async function inboundCall(
-  deps: Deps,
+  carrier: Ctx,
   body: { to: string; from: string; callSid: string; accountSid: string },
 ): Promise<CallInstructions> {
+  platformOnly(carrier);
   if (!body.callSid) return UNAVAILABLE;
   // A retry of the same call answers the same document.
-  const [known] = await deps.db.select().from(callLegs).where(eq(callLegs.call_sid, body.callSid));
+  const [known] = await carrier.db.select().from(callLegs).where(eq(callLegs.call_sid, body.callSid));
   if (known) {
-    const [call] = await deps.db.select().from(calls).where(eq(calls.id, known.call_id));
+    const [call] = await carrier.db.select().from(calls).where(eq(calls.id, known.call_id));
     if (!call) return UNAVAILABLE;
     const ctx = tenantContext(
-      deps,
+      carrier.deps,
       { level: 'business', agencyId: call.agency_id, businessId: call.business_id },
       { kind: 'system', source: 'carrier', name: 'inbound call' },
     );
     return inboundAnswer(ctx, call);
   }
-  const number = await numberCalled(deps, body.to, body.accountSid);
+  const number = await numberCalled(carrier.deps, body.to, body.accountSid);
   if (!number?.install_id) return UNAVAILABLE;
   const ctx: Ctx = tenantContext(
-    deps,
+    carrier.deps,
     { level: 'business', agencyId: number.agency_id, businessId: number.business_id },
     { kind: 'system', source: 'carrier', name: 'inbound call' },
   );
@@ -282,5 +287,5 @@ export async function inboundDialEnded(
     .where(and(eq(calls.id, call.id), eq(calls.outcome, 'in_progress')))
     .returning();
   if (missed) publishCallMissed(ctx, missed);
-  return missedAnswer(ctx.deps, call, st);
+  return missedAnswer(ctx, call, st);
 }

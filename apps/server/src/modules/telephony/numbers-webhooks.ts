@@ -1,5 +1,6 @@
 import { carrierRoute } from '../../platform/carrier/webhooks.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { callerIdStatus } from './numbers.ts';
 
@@ -13,7 +14,7 @@ export function numbersWebhooks(registry: WebhookRegistry, deps: Deps): void {
     url: '/twilio/caller-id-status',
     kind: 'number-verification',
     async handle(event) {
-      await callerIdStatus(deps, {
+      await callerIdStatus(platformSystemContext(deps, 'carrier', 'caller-id-status'), {
         accountSid: event.accountSid,
         phone: event.phone,
         status: event.verified ? 'success' : 'failed',

@@ -11,7 +11,13 @@ import { type Carrier, CarrierError, type IncomingNumberInput } from '../../plat
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
-import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
+import {
+  businessOf,
+  type Ctx,
+  inTransaction,
+  platformOnly,
+  tenantContext,
+} from '../../platform/tenancy/context.ts';
 import { carrierFor } from './access.ts';
 import { numberChanged } from './events.ts';
 import { agencyIdOfAccount, installOf, setInstallLandline } from './numbers-links.ts';
@@ -31,7 +37,7 @@ import { numbers } from './tables.ts';
 // carrier is the agency's (its own Twilio account, or the sandbox). ADR 029.
 
 /** Where the carrier sends a number's calls and texts: this platform's webhook tree. */
-export function numberWebhooks(deps: Deps): Required<Pick<IncomingNumberInput, 'voiceUrl' | 'smsUrl'>> & {
+function numberWebhooks(deps: Deps): Required<Pick<IncomingNumberInput, 'voiceUrl' | 'smsUrl'>> & {
   statusCallback: string;
 } {
   const base = deps.config.publicUrl.origin;
@@ -402,13 +408,15 @@ export async function checkCallerId(ctx: Ctx, input: { phone_number: string }) {
  * number is verified for every business of the account's agency that keeps it. Idempotent by nature.
  */
 export async function callerIdStatus(
-  deps: Deps,
+  carrier: Ctx,
   input: { accountSid: string; phone: string; status: string },
 ): Promise<boolean> {
+  platformOnly(carrier);
   if (input.status !== 'success') return false;
+  const { deps } = carrier;
   const agencyId = await agencyIdOfAccount(deps, input.accountSid);
   if (agencyId === null) return false;
-  const rows = await deps.db
+  const rows = await carrier.db
     .select({ businessId: numbers.business_id })
     .from(numbers)
     .where(

@@ -3,11 +3,13 @@
 // reading the carrier account or asking the carrier skips the call for that pass. Two processes passing
 // at the same moment ask the carrier once per leg, and a call checked recently and still live is not
 // asked about again before its interval (which grows) has passed.
+
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { createDb } from '../../platform/db/client.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { reconcileCalls } from './reconcile.ts';
 import { connectedCall, type Telephony, telephonyApp } from './testing.ts';
 
@@ -92,7 +94,7 @@ describe('the reconciler and a live call', () => {
     ]) {
       fault = f;
       await age(id, 3600);
-      await reconcileCalls(h.t.app.deps);
+      await reconcileCalls(platformSystemContext(h.t.app.deps, 'job', 'call reconciler'));
       expect(await outcome(id)).toBe('in_progress');
       expect(await liveLegs(id)).toEqual(legs);
     }
@@ -108,7 +110,7 @@ describe('the reconciler and a live call', () => {
       h.seed.a.agency.id,
     ]);
     await age(id, 3600);
-    await reconcileCalls(other.deps);
+    await reconcileCalls(platformSystemContext(other.deps, 'job', 'call reconciler'));
     expect(await outcome(id)).toBe('in_progress');
     expect(await liveLegs(id)).toEqual(legs);
     expect(h.sandbox.phones.get(visitor).state).toBe('in-call');
@@ -120,7 +122,7 @@ describe('the reconciler and a live call', () => {
     // The carrier no longer knows the call (a sandbox restart, a call long gone): a pass ends it.
     fault = { status: 404, code: 20404, message: 'The requested resource was not found' };
     await age(id, 3600);
-    await reconcileCalls(h.t.app.deps);
+    await reconcileCalls(platformSystemContext(h.t.app.deps, 'job', 'call reconciler'));
     fault = null;
     expect(await outcome(id)).toBe('completed');
     expect(await liveLegs(id)).toEqual([]);
@@ -134,19 +136,28 @@ describe('the reconciler and a live call', () => {
     expect(legs.length).toBe(2);
     await age(id, 3600);
     fetches = [];
-    await Promise.all([reconcileCalls(h.t.app.deps), reconcileCalls(other.deps)]);
+    await Promise.all([
+      reconcileCalls(platformSystemContext(h.t.app.deps, 'job', 'call reconciler')),
+      reconcileCalls(platformSystemContext(other.deps, 'job', 'call reconciler')),
+    ]);
     expect(fetches.sort()).toEqual([...legs].sort());
     expect(await outcome(id)).toBe('in_progress');
 
     // A minute later the call has not moved, but it was checked just now and is live: not asked again.
     fetches = [];
     await age(id, 60, { checked: false });
-    await Promise.all([reconcileCalls(h.t.app.deps), reconcileCalls(other.deps)]);
+    await Promise.all([
+      reconcileCalls(platformSystemContext(h.t.app.deps, 'job', 'call reconciler')),
+      reconcileCalls(platformSystemContext(other.deps, 'job', 'call reconciler')),
+    ]);
     expect(fetches).toEqual([]);
 
     // Once its interval has passed, one pass asks again, once per leg.
     await age(id, 3600);
-    await Promise.all([reconcileCalls(h.t.app.deps), reconcileCalls(other.deps)]);
+    await Promise.all([
+      reconcileCalls(platformSystemContext(h.t.app.deps, 'job', 'call reconciler')),
+      reconcileCalls(platformSystemContext(other.deps, 'job', 'call reconciler')),
+    ]);
     expect(fetches.sort()).toEqual([...legs].sort());
     expect(await outcome(id)).toBe('in_progress');
     await hangUp(visitor);

@@ -14,7 +14,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { type Carrier, CarrierError } from '../../platform/carrier/carrier.ts';
 import type { Deps } from '../../platform/deps.ts';
-import type { Ctx } from '../../platform/tenancy/context.ts';
+import { type Ctx, platformOnly } from '../../platform/tenancy/context.ts';
 import { carrierIfAny } from './access.ts';
 import {
   applyLegStatus,
@@ -156,9 +156,11 @@ async function reconcileCall(deps: Deps, call: CallRow, now: number): Promise<bo
   return after?.outcome !== 'in_progress';
 }
 
-/** One pass over the calls in progress; answers how many it ended. */
-export async function reconcileCalls(deps: Deps): Promise<number> {
-  const open = await deps.db
+/** One pass over the calls in progress of every tenant (a platform context); answers how many it ended. */
+export async function reconcileCalls(ctx: Ctx): Promise<number> {
+  platformOnly(ctx);
+  const { deps } = ctx;
+  const open = await ctx.db
     .select()
     .from(calls)
     .where(inArray(calls.outcome, ['in_progress']))
@@ -181,13 +183,14 @@ export async function reconcileCalls(deps: Deps): Promise<number> {
  * Starts the reconciler: a pass at once (the calls a previous process left behind) and one every
  * CALL_RECONCILE_SECONDS (0: start-up pass only). Answers the stop function.
  */
-export function startCallReconciler(deps: Deps): () => Promise<void> {
+export function startCallReconciler(ctx: Ctx): () => Promise<void> {
+  const { deps } = ctx;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const pass = () => {
     if (stopped) return;
     running = running
-      .then(() => reconcileCalls(deps))
+      .then(() => reconcileCalls(ctx))
       .catch((err) => deps.log.warn({ err }, 'call reconciler: the pass failed'));
   };
   pass();

@@ -3,7 +3,7 @@
 // the product after a restart, and the seeded demo number answers on `npm start`.
 import crypto from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Deps } from '../../platform/deps.ts';
+import { type Ctx, platformOnly } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { publicBase } from './access.ts';
 import { numbers } from './tables.ts';
@@ -22,14 +22,17 @@ export function sandboxNumberSid(n: {
     : `PN${crypto.createHash('sha256').update(`${n.agency_id}:${n.phone_number}`).digest('hex').slice(0, 32)}`;
 }
 
-export async function restoreSandboxNumbers(deps: Deps): Promise<number> {
+/** At start, in a platform context: every sandbox agency's purchased numbers. */
+export async function restoreSandboxNumbers(ctx: Ctx): Promise<number> {
+  platformOnly(ctx);
+  const { deps } = ctx;
   const sandbox = deps.carrier.sandbox;
   if (!sandbox) return 0;
-  const rows = await deps.db
+  const rows = await ctx.db
     .select()
     .from(numbers)
     .where(and(eq(numbers.kind, 'purchased'), isNull(numbers.released_at)));
-  const base = publicBase(deps);
+  const base = publicBase(deps.config);
   let restored = 0;
   for (const n of rows) {
     const account = await agencyCarrierAccount(deps, n.agency_id).catch(() => null);

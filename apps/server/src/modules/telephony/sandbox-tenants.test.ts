@@ -1,9 +1,11 @@
 // The sandbox phones belong to each agency's sandbox account (ADR 030, 051): two agencies on the sandbox,
 // the same staff phone number in both. Neither sees, hides, answers or hangs up the other's call, and no
 // business plays another tenant's purchased number.
+
 import type { TSandboxPhone } from '@stn/contracts/telephony';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helpers.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { sandboxNumberSid } from './sandbox-restore.ts';
 import { restoreSandboxNumbers } from './service.ts';
@@ -30,7 +32,7 @@ beforeAll(async () => {
     )
   ).id;
   // The sandbox answers for both purchased numbers, as after a start.
-  await restoreSandboxNumbers(h.t.app.deps);
+  await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
 });
 afterAll(() => h?.close());
 
@@ -123,7 +125,7 @@ describe('sandbox phones per agency sandbox account', () => {
     const recycled = '+15005550872';
     const visitor = '+14155550471';
     await h.install({}, { number: recycled });
-    await restoreSandboxNumbers(h.t.app.deps);
+    await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
     h.sandbox.phones.sendText(visitor, recycled, 'Private note for A');
     await h.run(2000);
     expect((await view(aToken, visitor))?.texts.map((t) => t.body)).toEqual(['Private note for A']);
@@ -138,7 +140,7 @@ describe('sandbox phones per agency sandbox account', () => {
     if (!account) throw new Error('agency A has no sandbox account');
     await h.t.app.deps.carrier.forAccount(account).releaseNumber(sandboxNumberSid(row));
     await h.install({}, { tenant: 'b', number: recycled });
-    await restoreSandboxNumbers(h.t.app.deps);
+    await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
     expect((await view(bToken, visitor))?.texts ?? []).toEqual([]);
 
     // What the phone texts the number now is B's, and A's earlier text stays A's alone.

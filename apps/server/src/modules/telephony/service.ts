@@ -5,7 +5,7 @@
 export { assertReachable } from '../compliance/service.ts';
 export { bookableSlots, carrierFor, MAX_SLOT_DAYS } from './access.ts';
 export { requestCallback, scheduleCall } from './call-requests.ts';
-export { type CallOfContact, callsOfContact } from './contact-calls.ts';
+export { type CallOfContact, callsOfContact, latestCallOf } from './contact-calls.ts';
 export { addDemoNumber, DEMO_INSTALL_NUMBER } from './demo.ts';
 export { type CallbackData, type CallbackInput, telephonyIdle } from './engine.ts';
 export { callMissed, callReceived, callRequested, numberChanged } from './events.ts';

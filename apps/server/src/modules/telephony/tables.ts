@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps, tz } from '../../platform/db/columns.ts';
-import { agencies } from '../agencies/tables.ts';
 import { businesses, tenantKeys } from '../businesses/tables.ts';
 import { installs } from '../installs/tables.ts';
 

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { bearer, createTestApp, login, type Seed, seedTenants, type TestApp } from '../../../test/helpers.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
 import type { TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
-import { tenantContext } from '../../platform/tenancy/context.ts';
+import { platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import { addDemoNumber, telephonyIdle } from './service.ts';
 
 export const STAFF_1 = '+15005550101';
@@ -94,12 +94,12 @@ export async function telephonyApp(
   const run = async (ms = 0) => {
     for (let i = 0; i < 3; i++) {
       await clock.settle();
-      await telephonyIdle(deps);
+      await telephonyIdle(platformSystemContext(deps, 'job', 'telephony idle'));
     }
     if (ms > 0) await clock.advance(ms);
     for (let i = 0; i < 3; i++) {
       await clock.settle();
-      await telephonyIdle(deps);
+      await telephonyIdle(platformSystemContext(deps, 'job', 'telephony idle'));
     }
   };
   let n = 5;

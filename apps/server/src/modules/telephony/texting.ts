@@ -2,21 +2,22 @@
 // reached and the number an install texts from.
 
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Deps } from '../../platform/deps.ts';
-import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
+import { businessOf, type Ctx, platformOnly, tenantContext } from '../../platform/tenancy/context.ts';
 import { carrierAccountOf } from './access.ts';
 import { numbers } from './tables.ts';
 
 export { carrierAccountOf };
 /**
  * The live number (purchased or landline) an inbound text reached, in the agency whose carrier account
- * the webhook named; null when no agency of that account has it.
+ * the webhook named; null when no agency of that account has it. `carrier`: the carrier's platform
+ * context (the number names the tenant).
  */
 export async function numberTexted(
-  deps: Deps,
+  carrier: Ctx,
   input: { to: string; accountSid: string },
 ): Promise<{ agencyId: number; businessId: number; installId: number | null } | null> {
-  const rows = await deps.db
+  platformOnly(carrier);
+  const rows = await carrier.db
     .select({
       agency_id: numbers.agency_id,
       business_id: numbers.business_id,
@@ -33,7 +34,12 @@ export async function numberTexted(
     // A number with an install first, then purchased before landline.
     .orderBy(sql`${numbers.install_id} is null`, asc(numbers.kind), desc(numbers.id));
   for (const n of rows) {
-    const account = await carrierAccountOf(deps, n.agency_id);
+    const agency = tenantContext(
+      carrier.deps,
+      { level: 'agency', agencyId: n.agency_id },
+      { kind: 'system', source: 'carrier', name: 'number texted' },
+    );
+    const account = await carrierAccountOf(agency);
     if (account?.accountSid === input.accountSid)
       return { agencyId: n.agency_id, businessId: n.business_id, installId: n.install_id };
   }

@@ -25,7 +25,7 @@ import {
 } from '../../platform/carrier/webhooks.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
-import { tenantContext } from '../../platform/tenancy/context.ts';
+import { platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { carrierAccountOf } from './access.ts';
 import {
@@ -62,13 +62,13 @@ async function callOf(deps: Deps, event: { accountSid: string }, query: Query): 
   if (id === null || id > 2_147_483_647) return null;
   const [call] = await deps.db.select().from(calls).where(eq(calls.id, id));
   if (!call) return null;
-  const account = await carrierAccountOf(deps, call.agency_id);
-  if (!account || account.accountSid !== event.accountSid) return null;
   const ctx = tenantContext(
     deps,
     { level: 'business', agencyId: call.agency_id, businessId: call.business_id },
     { kind: 'system', source: 'carrier', name: 'twilio webhook' },
   );
+  const account = await carrierAccountOf(ctx);
+  if (!account || account.accountSid !== event.accountSid) return null;
   return { call, ctx };
 }
 
@@ -89,7 +89,7 @@ const aboutCall =
 async function legOf(ctx: Ctx, callId: number, callSid: string): Promise<LegRow | null> {
   if (!callSid) return null;
   for (let attempt = 0; attempt < 3; attempt++) {
-    await legsCreated(ctx.deps, callId);
+    await legsCreated(ctx, callId);
     const [leg] = await ctx.db
       .select()
       .from(callLegs)
@@ -160,7 +160,8 @@ function dialVisitor(deps: Deps, call: CallRow, st: RingState): CallInstructions
 // ---------------------------------------------------------------- handlers
 
 async function voice(deps: Deps, event: CallAsks, query: Query): Promise<CallInstructions> {
-  if (query.call === undefined) return inboundCall(deps, event);
+  if (query.call === undefined)
+    return inboundCall(platformSystemContext(deps, 'carrier', 'inbound call'), event);
   return voiceOfCall(deps, event, query);
 }
 
@@ -177,7 +178,7 @@ const voiceOfCall = aboutCall<CallAsks>(HANG_UP, async ({ call, ctx }, event, qu
   const leg = await legOf(ctx, call.id, event.callSid);
   const st = call.ring_state as RingState;
   if (!leg) return HANG_UP;
-  if (query.leg === 'missed' && leg.role === 'missed_message') return missedAnswer(deps, call, st);
+  if (query.leg === 'missed' && leg.role === 'missed_message') return missedAnswer(ctx, call, st);
   if (leg.role !== 'staff') return HANG_UP;
   const answeredBy = event.answeredBy;
   if (answeredBy)
@@ -232,7 +233,7 @@ const callStatus = aboutCall<CallProgress>(NOTHING, async ({ call, ctx }, event,
   } else if (query.leg === 'staff-in') {
     await inboundStaffLeg(ctx, call, { callSid: sid, parentCallSid: event.parentCallSid, to: event.to });
   }
-  await legsCreated(deps, call.id);
+  await legsCreated(ctx, call.id);
   const after = await applyLegStatus(
     ctx,
     { callId: call.id, callSid: sid },
@@ -241,7 +242,7 @@ const callStatus = aboutCall<CallProgress>(NOTHING, async ({ call, ctx }, event,
   if (!after) return NOTHING;
   const becameFinal = isFinal(after.status);
   // A staff phone came free: a callback waiting for one rings it (ADR 051).
-  if (after.role === 'staff' && becameFinal) inBackground(deps, () => ringWaiting(ctx));
+  if (after.role === 'staff' && becameFinal) inBackground(ctx, () => ringWaiting(ctx));
   if (after.role === 'visitor' && after.status === 'in-progress') await markConnected(ctx, call.id);
   // An inbound call's end is the Dial action's to decide.
   if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {

@@ -1,7 +1,6 @@
 import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../platform/db/columns.ts';
-import { agencies } from '../agencies/tables.ts';
-import { businesses, tenantKeys } from '../businesses/tables.ts';
+import { tenantKeys } from '../businesses/tables.ts';
 import { contacts } from '../contacts/tables.ts';
 
 // The templates module's tables: a business's message templates (sms or e-mail) and its media library

@@ -7,6 +7,7 @@ import type { TWidgetEvent } from '@stn/contracts/widget';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { channel } from '../../platform/realtime/hub.ts';
+import { tenantContext } from '../../platform/tenancy/context.ts';
 import {
   messageReceived,
   messageSent,
@@ -16,8 +17,13 @@ import {
 } from '../chats/service.ts';
 
 export function registerWidgetListeners(events: EventBus, deps: Deps): void {
-  const forward = async (p: { messageId: number }) => {
-    const found = await widgetMessageById(deps, p.messageId);
+  const forward = async (p: { messageId: number; agencyId: number; businessId: number }) => {
+    const ctx = tenantContext(
+      deps,
+      { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
+      { kind: 'system', source: 'job', name: 'widget stream' },
+    );
+    const found = await widgetMessageById(ctx, { id: p.messageId });
     if (!found?.installId) return;
     const data: TWidgetEvent = { type: 'message', message: found.message };
     await deps.realtime.publish(channel.widgetConversation(found.installId, found.contactId), {

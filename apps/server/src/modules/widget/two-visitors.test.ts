@@ -3,6 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helpers.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { restoreSandboxNumbers } from '../telephony/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { openStream, SITE } from './testing.ts';
@@ -61,7 +62,7 @@ async function visitorTexts(key: string, phone: string, message: string) {
 describe('two visitors on one install', () => {
   it("each token reads, extends and follows only its own visitor's conversation", async () => {
     const install = await h.install();
-    await restoreSandboxNumbers(h.t.app.deps);
+    await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
     const a = await visitorTexts(install.key, '+14155550801', 'A: my tooth hurts');
     const b = await visitorTexts(install.key, '+14155550802', 'B: price of whitening?');
     expect(a.contactId).not.toBe(b.contactId);

@@ -2,8 +2,10 @@
 // token, bookable times and a scheduled call in the install's time zone, 'text us' (the inbox, the SMS
 // confirmation, refusals that store nothing, throttling, the honeypot), the reply and the conversation,
 // and the languages of the answers.
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helpers.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { visitorContext } from '../../platform/widget/tree.ts';
 import { messageReceived } from '../chats/service.ts';
 import { bookableSlots, restoreSandboxNumbers } from '../telephony/service.ts';
@@ -47,7 +49,7 @@ async function textingInstall(settings: Record<string, unknown> = {}) {
     install.id,
   ]);
   // The sandbox learns the number, as at start (texts to it reach the product).
-  await restoreSandboxNumbers(h.t.app.deps);
+  await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
   return { ...install, number: number as string };
 }
 

@@ -2,11 +2,13 @@
 // so more processes, or a restart, gave more guesses. They are counted in PostgreSQL now: a code locks
 // after CODE_GUESSES_PER_CODE wrong guesses, a phone after CODE_GUESSES_PER_PHONE_DAY a day, whichever
 // process is asked. Two apps on one database (a third one started later is the restart).
+
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { restoreSandboxNumbers } from '../telephony/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { CODE_GUESSES_PER_CODE, CODE_GUESSES_PER_PHONE_DAY } from './service.ts';
@@ -48,7 +50,7 @@ afterAll(async () => {
 describe('wrong visitor codes are counted in the database', () => {
   it('lock a code and then the phone, across processes and a restart', async () => {
     const install = await h.install();
-    await restoreSandboxNumbers(h.t.app.deps);
+    await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
     const phone = '+14155553201';
     const start = async (message: string) => {
       const res = await post(h.t.app, install.key, '/v1/text', { phone, message });

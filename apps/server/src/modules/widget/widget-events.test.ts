@@ -1,9 +1,11 @@
 // The visitor's event stream over real HTTP (the app listening on 127.0.0.1), while the sandbox carrier's
 // phones are driven: a callback's progress arrives in order, a page that connects late gets the current
 // state first, and an agent's reply from the inbox reaches the stream of the visitor who texted.
+
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helpers.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { visitorContext } from '../../platform/widget/tree.ts';
 import { restoreSandboxNumbers } from '../telephony/service.ts';
 import { STAFF_1, STAFF_2, type Telephony, telephonyApp } from '../telephony/testing.ts';
@@ -101,7 +103,7 @@ describe('GET /v1/events', () => {
       await h.t.pool.query('select phone_number from numbers where install_id = $1', [install.id])
     ).rows;
     // The sandbox learns the number, as at start (texts to it reach the product).
-    await restoreSandboxNumbers(h.t.app.deps);
+    await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
     const phone = '+14155550779';
     const text = await fetch(`${base}/api/widget/v1/text`, {
       method: 'POST',

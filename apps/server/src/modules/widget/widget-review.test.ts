@@ -3,10 +3,12 @@
 // typed in; visitor tokens stay out of the request logs; premium-rate and far-away numbers are never
 // called or texted on a visitor's word; bodies are small; only the widget tree answers cross-origin; and
 // a number moved to another install takes its texts there at once.
+
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp } from '../../../test/helpers.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { restoreSandboxNumbers } from '../telephony/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
 
@@ -38,7 +40,7 @@ async function textingInstall() {
     install.id,
   ]);
   // The sandbox learns the number, as at start (texts to it reach the product).
-  await restoreSandboxNumbers(h.t.app.deps);
+  await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
   return { ...install, number: number as string };
 }
 

@@ -80,9 +80,14 @@ export function tenantContext(
 
 /**
  * The one way, besides an Admin's request, to act platform-wide: named, so that a search finds every
- * use (start-up seeding, the CLI, platform jobs such as the mail queue).
+ * use (start-up seeding, the CLI, platform jobs such as the mail queue, and the carrier's webhooks until
+ * they have found the tenant from our own rows: the number texted, the message or call named).
  */
-export function platformSystemContext(deps: Deps, source: 'job' | 'cli' | 'seed', name: string): Ctx {
+export function platformSystemContext(
+  deps: Deps,
+  source: 'job' | 'cli' | 'seed' | 'carrier',
+  name: string,
+): Ctx {
   return make(deps, { level: 'platform' }, { kind: 'system', source, name });
 }
 
@@ -147,6 +152,14 @@ export function scope(ctx: Ctx, cols: TenantColumns, ...conditions: (SQL | undef
       ? and(eq(cols.agency_id, t.agencyId), eq(cols.business_id, t.businessId))
       : eq(cols.agency_id, t.agencyId);
   return and(tenant, ...conditions);
+}
+
+/**
+ * For work across every tenant (a carrier's webhook before its rows name the tenant, a platform job): a
+ * 403 unless the context is the platform's, so a tenant's context never reads other tenants' rows.
+ */
+export function platformOnly(ctx: Ctx): void {
+  if (ctx.tenant.level !== 'platform') throw forbidden();
 }
 
 /** The row, or a 404. */
