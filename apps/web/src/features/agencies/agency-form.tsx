@@ -12,7 +12,9 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
+  AGENCY_FLAGS,
   type TAgency,
+  type TAgencyFlag,
   type TCreateAgencyRequest,
   type TUpdateAgencyRequest,
   WHITELABEL_TYPES,
@@ -28,16 +30,6 @@ import { pathOf } from '../../lib/nav/route-table.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useCreateAgency, useUpdateAgency } from './api/agencies.ts';
 
-const FLAGS = [
-  'free_fee',
-  'is_template',
-  'zapier_enabled',
-  'zapier_free',
-  'department_enabled',
-  'remove_branding',
-  'profanity_enabled',
-] as const;
-type Flag = (typeof FLAGS)[number];
 type WhitelabelType = (typeof WHITELABEL_TYPES)[number];
 
 export type AgencyFormValues = {
@@ -47,7 +39,7 @@ export type AgencyFormValues = {
   user: { email: string; firstName: string; lastName: string; password: string };
   whitelabel: { domain: string; type: WhitelabelType };
   twilioConfig: { accountSid: string; authToken: string };
-} & Record<Flag, boolean>;
+} & Record<TAgencyFlag, boolean>;
 
 /** Fields a 422 may name, shown next to them (spec 000 §3 create form groups). */
 const FIELDS = [
@@ -62,11 +54,14 @@ const FIELDS = [
   'whitelabel.type',
   'twilioConfig.accountSid',
   'twilioConfig.authToken',
-  ...FLAGS,
+  ...AGENCY_FLAGS,
 ];
 
 function valuesOf(agency?: TAgency): AgencyFormValues {
-  const flags = Object.fromEntries(FLAGS.map((f) => [f, agency?.[f] ?? false])) as Record<Flag, boolean>;
+  const flags = Object.fromEntries(AGENCY_FLAGS.map((f) => [f, agency?.[f] ?? false])) as Record<
+    TAgencyFlag,
+    boolean
+  >;
   const wl = agency?.whitelabel;
   const type: WhitelabelType = wl?.type ?? (agency?.subdomain ? 'subdomain' : 'domain');
   const installs = agency?.properties.installs;
@@ -92,7 +87,7 @@ function valuesOf(agency?: TAgency): AgencyFormValues {
 
 /** The request body: empty optional fields left out, the telephony account only when typed. */
 function requestOf(v: AgencyFormValues, editing: boolean) {
-  const flags = Object.fromEntries(FLAGS.map((f) => [f, v[f]]));
+  const flags = Object.fromEntries(AGENCY_FLAGS.map((f) => [f, v[f]]));
   const installs = v.properties.installs === '' ? undefined : Number(v.properties.installs);
   const twilio =
     v.twilioConfig.accountSid.trim() || v.twilioConfig.authToken.trim()
@@ -186,7 +181,7 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
             testId="agency-form-installs"
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
-            {FLAGS.map((flag) => (
+            {AGENCY_FLAGS.map((flag) => (
               <Checkbox
                 key={flag}
                 label={t(`admin.agency_form.flags.${flag}`)}

@@ -21,8 +21,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { ApiError } from '../../lib/api-client.ts';
+import { readDataUrl } from '../../lib/files.ts';
 import { formatSize } from '../../lib/format.ts';
-import { readDataUrl, useAgencyImage } from './api/agencies.ts';
+import { useAgencyImage } from './api/agencies.ts';
 
 const ACCEPT = 'image/png,image/jpeg,image/gif,image/webp,image/svg+xml';
 

@@ -139,16 +139,6 @@ export function useAgencyImage(id: number) {
   });
 }
 
-/** Reads a picked file as a data URL (the image call takes one). */
-export function readDataUrl(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}
-
 export type ExportKind = 'users' | 'businesses';
 
 /**
