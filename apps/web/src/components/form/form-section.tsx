@@ -1,5 +1,6 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import type { FormEventHandler, ReactNode } from 'react';
+import { type AnyForm, FormProvider } from './fields.tsx';
 import { FormActions } from './form-actions.tsx';
 
 /** A section's heading: its title, or its hint, or the title with the hint under it. */
@@ -40,6 +41,8 @@ export function FormSection(props: {
 /** A form that is one card: the section, its fields, then the save bar. */
 export function FormCard(props: {
   onSubmit: FormEventHandler<HTMLFormElement>;
+  /** The form its fields are bound to (a field may name its own instead). */
+  form?: AnyForm;
   title?: ReactNode;
   hint?: ReactNode;
   maw?: number;
@@ -49,11 +52,13 @@ export function FormCard(props: {
   children: ReactNode;
 }) {
   return (
-    <form onSubmit={props.onSubmit} noValidate>
-      <FormSection title={props.title} hint={props.hint} maw={props.maw} testId={props.testId}>
-        {props.children}
-        <FormActions submitting={props.submitting} submitTestId={props.submitTestId} />
-      </FormSection>
-    </form>
+    <FormProvider form={props.form}>
+      <form onSubmit={props.onSubmit} noValidate>
+        <FormSection title={props.title} hint={props.hint} maw={props.maw} testId={props.testId}>
+          {props.children}
+          <FormActions submitting={props.submitting} submitTestId={props.submitTestId} />
+        </FormSection>
+      </form>
+    </FormProvider>
   );
 }

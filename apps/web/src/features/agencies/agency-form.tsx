@@ -24,7 +24,13 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useImpersonationLock } from '../../components/credentials.tsx';
-import { NameFields, NumberField, PasswordField, TextField } from '../../components/form/fields.tsx';
+import {
+  BoundForm,
+  NameFields,
+  NumberField,
+  PasswordField,
+  TextField,
+} from '../../components/form/fields.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
@@ -151,19 +157,12 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
   const port = window.location.port ? `:${window.location.port}` : '';
 
   return (
-    <form onSubmit={submit} noValidate data-testid="agency-form">
+    <BoundForm form={form} onSubmit={submit} data-testid="agency-form">
       <Stack maw={860}>
         <FormSection title={t('admin.agency_form.agency_section')}>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextField name="name" label={t('admin.agency_form.name')} required testId="agency-form-name" />
             <TextField
-              form={form}
-              name="name"
-              label={t('admin.agency_form.name')}
-              required
-              testId="agency-form-name"
-            />
-            <TextField
-              form={form}
               name="email"
               label={t('admin.agency_form.email')}
               type="email"
@@ -171,7 +170,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
             />
           </SimpleGrid>
           <NumberField
-            form={form}
             name="properties.installs"
             maw={240}
             label={t('admin.agency_form.installs')}
@@ -207,7 +205,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
 
         <FormSection title={t('admin.agency_form.user_section')} hint={t('admin.agency_form.user_hint')}>
           <TextField
-            form={form}
             name="user.email"
             label={t('admin.agency_form.user_email')}
             type="email"
@@ -225,7 +222,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
           />
           {!editing && (
             <PasswordField
-              form={form}
               name="user.password"
               label={t('admin.agency_form.password')}
               description={t('admin.agency_form.password_hint')}
@@ -250,7 +246,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
               }}
             />
             <TextField
-              form={form}
               name="whitelabel.domain"
               style={{ gridColumn: 'span 2' }}
               label={t(
@@ -286,7 +281,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
         >
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextField
-              form={form}
               name="twilioConfig.accountSid"
               label={t('admin.agency_form.account_sid')}
               placeholder="AC…"
@@ -294,7 +288,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
               testId="agency-form-account-sid"
             />
             <PasswordField
-              form={form}
               name="twilioConfig.authToken"
               label={t('admin.agency_form.auth_token')}
               testId="agency-form-auth-token"
@@ -312,6 +305,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
           </Button>
         </Group>
       </Stack>
-    </form>
+    </BoundForm>
   );
 }

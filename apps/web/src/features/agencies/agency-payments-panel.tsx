@@ -37,6 +37,7 @@ export function AgencyPaymentsPanel({ agency }: { agency: TAgency }) {
 
   return (
     <FormCard
+      form={form}
       onSubmit={submit}
       maw={860}
       title={t('admin.agency_payments.title')}
@@ -49,7 +50,6 @@ export function AgencyPaymentsPanel({ agency }: { agency: TAgency }) {
       submitTestId="agency-stripe-submit"
     >
       <TextField
-        form={form}
         name="publicKey"
         label={t('admin.agency_payments.public_key')}
         placeholder="pk_live_…"
@@ -58,7 +58,6 @@ export function AgencyPaymentsPanel({ agency }: { agency: TAgency }) {
         testId="agency-stripe-public-key"
       />
       <PasswordField
-        form={form}
         name="secretKey"
         label={t('admin.agency_payments.secret_key')}
         description={t('admin.agency_payments.secret_hint')}

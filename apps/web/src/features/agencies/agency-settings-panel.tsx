@@ -45,6 +45,7 @@ export function AgencySettingsPanel({ agency }: { agency: TAgency }) {
 
   return (
     <FormCard
+      form={form}
       onSubmit={submit}
       maw={860}
       title={t('admin.agency_settings.title')}
@@ -52,7 +53,6 @@ export function AgencySettingsPanel({ agency }: { agency: TAgency }) {
       submitTestId="agency-settings-submit"
     >
       <TextField
-        form={form}
         name="title"
         label={t('admin.agency_settings.site_title')}
         description={t('admin.agency_settings.site_title_hint')}
@@ -60,14 +60,12 @@ export function AgencySettingsPanel({ agency }: { agency: TAgency }) {
         testId="agency-settings-title"
       />
       <TextField
-        form={form}
         name="supportEmail"
         label={t('admin.agency_settings.support_email')}
         type="email"
         testId="agency-settings-support-email"
       />
       <TextareaField
-        form={form}
         name="address"
         label={t('admin.agency_settings.address')}
         autosize

@@ -60,13 +60,13 @@ function CountriesForm({ initial }: { initial: string[] }) {
   const chosen = form.values.countries.length;
   return (
     <FormCard
+      form={form}
       onSubmit={submit}
       hint={t('agency.international.hint')}
       submitting={save.isPending}
       submitTestId="agency-international-save"
     >
       <MultiSelectField
-        form={form}
         name="countries"
         label={t('agency.international.countries')}
         description={t('agency.international.chosen', { count: chosen, total: options.length })}

@@ -38,13 +38,13 @@ function ScriptForm({ agency }: { agency: TAgency }) {
   );
   return (
     <FormCard
+      form={form}
       onSubmit={submit}
       hint={t('agency.landing.hint')}
       submitting={save.isPending}
       submitTestId="agency-custom-script-save"
     >
       <TextareaField
-        form={form}
         name="custom_script"
         label={t('agency.landing.custom_script')}
         autosize

@@ -53,30 +53,18 @@ function PopupForm({ agency }: { agency: TAgency }) {
     save.mutate(requestOf(v), { onError: (err) => applyServerErrors(form, err, FIELDS) }),
   );
   return (
-    <FormCard onSubmit={submit} submitting={save.isPending} submitTestId="agency-popup-save">
-      <SwitchField
-        form={form}
-        name="enabled"
-        label={t('agency.popup.enabled')}
-        testId="agency-popup-enabled"
-      />
-      <TextField form={form} name="title" label={t('agency.popup.title')} testId="agency-popup-title" />
+    <FormCard form={form} onSubmit={submit} submitting={save.isPending} submitTestId="agency-popup-save">
+      <SwitchField name="enabled" label={t('agency.popup.enabled')} testId="agency-popup-enabled" />
+      <TextField name="title" label={t('agency.popup.title')} testId="agency-popup-title" />
       <TextareaField
-        form={form}
         name="description"
         label={t('agency.popup.description')}
         autosize
         minRows={3}
         testId="agency-popup-description"
       />
-      <TextField
-        form={form}
-        name="button_text"
-        label={t('agency.popup.button_text')}
-        testId="agency-popup-button-text"
-      />
+      <TextField name="button_text" label={t('agency.popup.button_text')} testId="agency-popup-button-text" />
       <SelectField
-        form={form}
         name="plan_id"
         label={t('agency.popup.plan')}
         placeholder={t('agency.popup.no_plan')}

@@ -92,14 +92,14 @@ function InfoSection({
   });
   return (
     <FormCard
+      form={form}
       onSubmit={submit}
       title={t('business.setting.info')}
       submitting={save.isPending}
       submitTestId="setting-info-save"
     >
-      <TextField form={form} name="name" label={t('business.setting.name')} required testId="setting-name" />
+      <TextField name="name" label={t('business.setting.name')} required testId="setting-name" />
       <TextareaField
-        form={form}
         name="opt_out_msg"
         label={t('business.setting.opt_out_msg')}
         description={t('business.setting.opt_out_hint')}
@@ -134,6 +134,7 @@ function ReportSection({ business }: { business: TBusiness | null | undefined })
   });
   return (
     <FormCard
+      form={form}
       onSubmit={submit}
       title={t('business.setting.reports')}
       submitting={save.isPending}

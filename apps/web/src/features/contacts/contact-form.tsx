@@ -148,6 +148,7 @@ function ContactForm(props: {
 
   return (
     <FormShell
+      form={form}
       title={contact ? t('contacts.edit') : t('contacts.add')}
       back={{ label: t('menu.contacts'), to: pathOf('business.contacts') }}
       onSubmit={submit}
@@ -199,36 +200,18 @@ function ContactForm(props: {
         />
       )}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextField
-          form={form}
-          name="first_name"
-          label={t('contacts.first_name')}
-          testId="contact-form-first-name"
-        />
-        <TextField
-          form={form}
-          name="last_name"
-          label={t('contacts.last_name')}
-          testId="contact-form-last-name"
-        />
+        <TextField name="first_name" label={t('contacts.first_name')} testId="contact-form-first-name" />
+        <TextField name="last_name" label={t('contacts.last_name')} testId="contact-form-last-name" />
       </SimpleGrid>
-      <TextField
-        form={form}
-        name="email"
-        type="email"
-        label={t('contacts.email')}
-        testId="contact-form-email"
-      />
+      <TextField name="email" type="email" label={t('contacts.email')} testId="contact-form-email" />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextField
-          form={form}
           name="birthday"
           type="date"
           label={t('contacts.birthday')}
           testId="contact-form-birthday"
         />
         <TextField
-          form={form}
           name="anniversary"
           type="date"
           label={t('contacts.anniversary')}
@@ -240,7 +223,6 @@ function ContactForm(props: {
           {fields.map((f) => (
             <TextField
               key={f.id}
-              form={form}
               name={`fields.${f.key}`}
               type={
                 f.type === 'number'

@@ -50,21 +50,14 @@ function TrainingForm({ page }: { page: TPage }) {
   });
 
   return (
-    <FormCard onSubmit={submit} submitting={save.isPending} submitTestId="training-submit">
+    <FormCard form={form} onSubmit={submit} submitting={save.isPending} submitTestId="training-submit">
       {page.source === 'none' && (
         <Text size="sm" c="dimmed">
           {t('admin.training.not_written')}
         </Text>
       )}
-      <TextField
-        form={form}
-        name="title"
-        label={t('admin.training.title')}
-        required
-        testId="training-title"
-      />
+      <TextField name="title" label={t('admin.training.title')} required testId="training-title" />
       <TextareaField
-        form={form}
         name="content"
         label={t('admin.training.content')}
         description={t('admin.training.content_hint')}

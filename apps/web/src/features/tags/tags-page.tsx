@@ -2,7 +2,7 @@ import { Button, Group, Modal, Stack, Title } from '@mantine/core';
 import { ZTagWrite } from '@stn/contracts/contacts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TextField } from '../../components/form/fields.tsx';
+import { BoundForm, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { useApiForm } from '../../components/form/use-api-form.ts';
 import { confirmAction } from '../../components/list/confirm.tsx';
@@ -123,10 +123,9 @@ function TagForm({ tag, onDone }: { tag: TTagRow | null; onDone: () => void }) {
     onSuccess: onDone,
   });
   return (
-    <form onSubmit={submit} noValidate>
+    <BoundForm form={form} onSubmit={submit}>
       <Stack>
         <TextField
-          form={form}
           name="name"
           label={t('business.tags.name')}
           required
@@ -135,6 +134,6 @@ function TagForm({ tag, onDone }: { tag: TTagRow | null; onDone: () => void }) {
         />
         <FormActions submitting={save.isPending} submitTestId="tag-form-submit" onCancel={onDone} />
       </Stack>
-    </form>
+    </BoundForm>
   );
 }

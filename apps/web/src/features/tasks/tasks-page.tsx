@@ -5,7 +5,7 @@ import { type TTask, type TTaskStatus, ZTaskRequest } from '@stn/contracts/tasks
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { SelectField, TextareaField, TextField } from '../../components/form/fields.tsx';
+import { BoundForm, SelectField, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { useApiForm } from '../../components/form/use-api-form.ts';
 import { confirmAction } from '../../components/list/confirm.tsx';
@@ -205,17 +205,10 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
   const contactOptions = [...contacts].map(([value, label]) => ({ value, label }));
 
   return (
-    <form onSubmit={submit} noValidate>
+    <BoundForm form={form} onSubmit={submit}>
       <Stack>
-        <TextField
-          form={form}
-          name="title"
-          label={t('business.tasks.title_field')}
-          required
-          testId="task-form-title"
-        />
+        <TextField name="title" label={t('business.tasks.title_field')} required testId="task-form-title" />
         <TextareaField
-          form={form}
           name="description"
           label={t('business.tasks.description')}
           autosize
@@ -223,7 +216,6 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
           testId="task-form-description"
         />
         <SelectField
-          form={form}
           name="contact_id"
           label={t('business.tasks.contact')}
           placeholder={t('business.tasks.no_contact')}
@@ -235,7 +227,6 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
           testId="task-form-contact"
         />
         <SelectField
-          form={form}
           name="user_id"
           label={t('business.tasks.assignee')}
           data={[...options].map(([value, label]) => ({ value, label }))}
@@ -243,15 +234,8 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
           allowDeselect={false}
           testId="task-form-assignee"
         />
-        <TextField
-          form={form}
-          name="due_date"
-          type="date"
-          label={t('business.tasks.due_date')}
-          testId="task-form-due"
-        />
+        <TextField name="due_date" type="date" label={t('business.tasks.due_date')} testId="task-form-due" />
         <SelectField
-          form={form}
           name="status"
           label={t('business.tasks.status')}
           data={[
@@ -263,6 +247,6 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
         />
         <FormActions submitting={save.isPending} submitTestId="task-form-submit" onCancel={onDone} />
       </Stack>
-    </form>
+    </BoundForm>
   );
 }
