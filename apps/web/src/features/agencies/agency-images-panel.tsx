@@ -69,7 +69,6 @@ function ImageSlot({ agency, type }: { agency: TAgency; type: TAgencyImageType }
       title: t('admin.agency_images.remove_title'),
       text: t('admin.agency_images.remove_text'),
       confirm: t('admin.agency_images.remove'),
-      cancel: t('common.cancel'),
       onConfirm: () => image.mutate({ type, data: null }),
     });
 

@@ -267,7 +267,6 @@ function ContactStatus({ contact }: { contact: TContact }) {
       title: t(optedOut ? 'contacts.opt_in_title' : 'contacts.opt_out_title'),
       text: t(optedOut ? 'contacts.opt_in_confirm' : 'contacts.opt_out_confirm', { phone: contact.phone }),
       confirm: t('contacts.confirm_yes'),
-      cancel: t('common.cancel'),
       color: 'orange',
       testId: 'contact-opt-out-ok',
       onConfirm: () => optOut.mutate({ id: contact.id, optedOut: !optedOut }),
@@ -277,7 +276,6 @@ function ContactStatus({ contact }: { contact: TContact }) {
       title: t(blocked ? 'contacts.unblock_title' : 'contacts.block_title'),
       text: t(blocked ? 'contacts.unblock_confirm' : 'contacts.block_confirm', { phone: contact.phone }),
       confirm: t('contacts.confirm_yes'),
-      cancel: t('common.cancel'),
       testId: 'contact-block-ok',
       onConfirm: () => block.mutate({ id: contact.id, blocked: !blocked }),
     });
@@ -338,7 +336,6 @@ function DeleteButton({ contact }: { contact: TContact }) {
             title: t('contacts.delete_title'),
             text: t('contacts.delete_confirm', { phone: contact.phone }),
             confirm: t('common.delete'),
-            cancel: t('common.cancel'),
             testId: 'contact-delete-ok',
             onConfirm: () =>
               remove.mutate(contact.id, { onSuccess: () => navigate(pathOf('business.contacts')) }),

@@ -27,7 +27,6 @@ export default function TagsPage() {
       title: t('business.tags.delete_title'),
       text: t('business.tags.delete_confirm', { name: row.name }),
       confirm: t('business.common.delete'),
-      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(row.id, { onSuccess: () => selection.drop([row.id]) }),
     });
   const confirmBulk = () => {
@@ -36,7 +35,6 @@ export default function TagsPage() {
       title: t('business.tags.bulk_delete_title'),
       text: t('business.tags.bulk_delete_confirm', { count: ids.length }),
       confirm: t('business.common.delete'),
-      cancel: t('common.cancel'),
       onConfirm: () => bulk.mutate(ids, { onSuccess: () => selection.drop(ids) }),
     });
   };

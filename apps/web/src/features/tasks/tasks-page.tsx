@@ -10,7 +10,7 @@ import { FormActions } from '../../components/form/form-actions.tsx';
 import { useApiForm } from '../../components/form/use-api-form.ts';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
-import { RowButtons } from '../../components/list/row-actions.tsx';
+import { EditDeleteButtons } from '../../components/list/row-actions.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { zodResolver } from '../../lib/zod-form.ts';
@@ -44,7 +44,6 @@ export default function TasksPage() {
       title: t('business.tasks.delete_title'),
       text: t('business.tasks.delete_confirm', { name: row.title }),
       confirm: t('business.common.delete'),
-      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(row.id),
     });
 
@@ -121,20 +120,11 @@ export default function TasksPage() {
         empty={t('business.tasks.empty')}
         testId="tasks-table"
         actions={(row) => (
-          <RowButtons
-            actions={[
-              {
-                label: t('business.common.edit'),
-                onClick: () => setEditing({ task: row }),
-                testId: `task-edit-${row.id}`,
-              },
-              {
-                label: t('business.common.delete'),
-                color: 'red',
-                onClick: () => confirmDelete(row),
-                testId: `task-delete-${row.id}`,
-              },
-            ]}
+          <EditDeleteButtons
+            name="task"
+            id={row.id}
+            edit={() => setEditing({ task: row })}
+            onDelete={() => confirmDelete(row)}
           />
         )}
       />

@@ -543,7 +543,6 @@ function PasswordSection({ kind, user }: { kind: UserKind; user: AnyUser }) {
       title: t('business.users.reset_link'),
       text: t('business.users.reset_link_confirm', { email: user.email }),
       confirm: t('business.users.send'),
-      cancel: t('common.cancel'),
       color: 'brand',
       onConfirm: () => reset.mutate(user.id),
     });
