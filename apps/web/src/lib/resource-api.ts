@@ -2,14 +2,15 @@ import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from './api-client.ts';
 import { queryClient } from './query-client.ts';
 
-// The calls a resource with a list, a form and an active switch answers alike (templates, departments,
-// packages): one row, save (POST new, PUT existing), toggle active, delete. A feature's api file names them.
+// The calls a resource with a list and a form answers alike (templates, departments, packages, agency and
+// business users): one row, save (POST new, PUT existing) or create and update, toggle active, delete. A
+// feature's api file names the ones it has.
 
 export type Data<T> = { success: true; data: T };
 export type Message = { success: true; message: string };
 export type MessageData<T> = Message & { data: T };
 
-export function resourceCalls<T extends { id: number }, Body>(opts: {
+export function resourceCalls<T extends { id: number }, Body, UpdateBody = Body>(opts: {
   path: string;
   keys: { all: readonly unknown[]; detail: (id: number) => readonly unknown[] };
   /** The toggle's last path segment (the spec spells it both ways). */
@@ -36,6 +37,21 @@ export function resourceCalls<T extends { id: number }, Body>(opts: {
             : api<MessageData<T>>(path, { method: 'POST', body }),
         onSuccess: (res) => {
           queryClient.setQueryData(keys.detail(res.data.id), res.data);
+          invalidate();
+        },
+      }),
+    /** Add only (the list refreshes). */
+    useCreate: () =>
+      useMutation({
+        mutationFn: (body: Body) => api<MessageData<T>>(path, { method: 'POST', body }),
+        onSuccess: invalidate,
+      }),
+    /** Edit row `id`: its answer is the row, the lists refresh. */
+    useUpdate: (id: number) =>
+      useMutation({
+        mutationFn: (body: UpdateBody) => api<MessageData<T>>(`${path}/${id}`, { method: 'PUT', body }),
+        onSuccess: (res) => {
+          queryClient.setQueryData(keys.detail(id), res.data);
           invalidate();
         },
       }),
