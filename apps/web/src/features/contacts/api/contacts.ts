@@ -20,16 +20,10 @@ export type TContactField = TContactFieldT;
 export type TImportStatus = TContactImportStatus;
 
 /** The contact form's body (POST /v1/contacts; PUT /v1/contacts/{id} takes the same without install). */
-export type TContactRequest = {
-  phone: string;
-  tag_ids: number[];
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  birthday: string | null;
-  anniversary: string | null;
-  fields: Record<string, string>;
-};
+export type TContactRequest = Pick<
+  TContact,
+  'phone' | 'first_name' | 'last_name' | 'email' | 'birthday' | 'anniversary' | 'fields'
+> & { tag_ids: number[] };
 
 /** Create takes a key (the server derives one from the label when absent); an update cannot change it. */
 export type TFieldRequest = { key?: string; label: string; type: TContactField['type']; active: boolean };
