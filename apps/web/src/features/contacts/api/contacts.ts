@@ -5,6 +5,7 @@ import type {
 } from '@stn/contracts/contacts';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api, apiBlob } from '../../../lib/api-client.ts';
+import { saveBlob } from '../../../lib/files.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 
 // The contacts calls (spec 001 "Contacts", "Chat" for create/edit/delete/block, "Tasks, tags" for tags) and
@@ -147,18 +148,6 @@ export function useBulkTag() {
       api<Message>(`${CONTACTS_PATH}/tag`, { method: 'POST', body }),
     onSuccess: invalidateContacts,
   });
-}
-
-/** Saves a blob as a file through a temporary link (the CSV export, the import template). */
-export function saveBlob(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 export async function exportContacts(installId: number) {
