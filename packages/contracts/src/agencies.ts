@@ -75,6 +75,9 @@ const ZAgencyFlags = z.object({
   remove_branding: bool(),
   profanity_enabled: bool(),
 });
+/** The agency's on/off settings, one list for the server's writes and the web's form. */
+export const AGENCY_FLAGS = ZAgencyFlags.keyof().options;
+export type TAgencyFlag = (typeof AGENCY_FLAGS)[number];
 
 const ZInstallsProperty = z.object({ installs: z.number().int().min(0).max(1_000_000).optional() });
 
@@ -147,13 +150,18 @@ const ZPoweredByProperty = z.object({
   name: z.string().trim().max(191).optional(),
 });
 
-export const ZAgency = z.object({
+/** Who an agency is and where it answers: its full row and the profile's summary of it both start so. */
+export const ZAgencyIdentity = z.object({
   id: z.number().int(),
   name: z.string(),
   email: z.string().nullable(),
   domain: z.string().nullable(),
   subdomain: z.string().nullable(),
   is_main: z.boolean(),
+});
+
+export const ZAgency = z.object({
+  ...ZAgencyIdentity.shape,
   active: z.boolean(),
   status: z.enum(AGENCY_STATUSES),
   ...ZAgencyFlags.shape,

@@ -38,6 +38,21 @@ const zQueryBool = () => z.enum(['1', '0', 'true', 'false']).transform((v) => v 
 export const BUSINESS_STATUSES = ['active', 'archived', 'deleted'] as const;
 export const REPORT_SCHEDULES = ['daily', 'weekly', 'monthly'] as const;
 
+/** A business's kind and usage counts: its full row and the profile's summary of it both carry them. */
+export const ZBusinessUsage = z.object({
+  free_fee: z.boolean(),
+  is_template: z.boolean(),
+  widget_type: z.number().int(),
+  is_on_trial: z.boolean(),
+  calls: z.number().int(),
+  number_of_calls: z.number().int(),
+  messages: z.number().int(),
+  number_of_messages: z.number().int(),
+  number_of_users: z.number().int(),
+  number_of_installs: z.number().int(),
+  number_of_automations: z.number().int(),
+});
+
 export const ZBusinessOwner = z.object({
   id: z.number().int(),
   email: z.string(),
@@ -56,17 +71,7 @@ export const ZBusiness = z.object({
   owner: ZBusinessOwner.nullable(),
   status: z.enum(BUSINESS_STATUSES),
   active: z.boolean(),
-  free_fee: z.boolean(),
-  is_template: z.boolean(),
-  widget_type: z.number().int(),
-  is_on_trial: z.boolean(),
-  calls: z.number().int(),
-  number_of_calls: z.number().int(),
-  messages: z.number().int(),
-  number_of_messages: z.number().int(),
-  number_of_users: z.number().int(),
-  number_of_installs: z.number().int(),
-  number_of_automations: z.number().int(),
+  ...ZBusinessUsage.shape,
   caller_id_enabled: z.boolean(),
   custom_number_enabled: z.boolean(),
   form_enabled: z.boolean(),
@@ -317,21 +322,29 @@ export const ZPlanFeatures = z.object({
 });
 export type TPlanFeatures = z.infer<typeof ZPlanFeatures>;
 
-export const ZPlan = z.object({
-  id: z.number().int(),
-  agency_id: z.number().int(),
-  name: z.string(),
-  interval: z.enum(PLAN_INTERVALS),
+/** What a plan and a package both are: an agency's priced item. */
+const ZPricedItemHead = z.object({ id: z.number().int(), agency_id: z.number().int(), name: z.string() });
+const ZPricedItemTail = z.object({
   price_cents: z.number().int(),
-  trial_days: z.number().int(),
-  features: ZPlanFeatures,
   active: z.boolean(),
   created_at: z.string(),
 });
+/** The list, one-item and all-items answers of a priced item. */
+const pricedItemAnswers = <T extends z.ZodType>(item: T) => ({
+  list: listOf(item),
+  one: z.object({ success: ok, message: z.string().optional(), data: item }),
+  all: z.object({ success: ok, data: z.array(item) }),
+});
+
+export const ZPlan = z.object({
+  ...ZPricedItemHead.shape,
+  interval: z.enum(PLAN_INTERVALS),
+  trial_days: z.number().int(),
+  features: ZPlanFeatures,
+  ...ZPricedItemTail.shape,
+});
 export type TPlan = z.infer<typeof ZPlan>;
-export const ZPlanList = listOf(ZPlan);
-export const ZPlanResponse = z.object({ success: ok, message: z.string().optional(), data: ZPlan });
-export const ZPlanAllResponse = z.object({ success: ok, data: z.array(ZPlan) });
+export const { list: ZPlanList, one: ZPlanResponse, all: ZPlanAllResponse } = pricedItemAnswers(ZPlan);
 export const ZHasDefaultPlanResponse = z.object({
   success: ok,
   data: z.object({ has_default: z.boolean(), plan_id: z.number().int().nullable() }),
@@ -385,19 +398,17 @@ export const ZPlanParams = ZAgencyParams.extend({ plan_id: z.coerce.number().int
 export const PACKAGE_KINDS = ['messages', 'calls'] as const;
 
 export const ZPackage = z.object({
-  id: z.number().int(),
-  agency_id: z.number().int(),
-  name: z.string(),
+  ...ZPricedItemHead.shape,
   kind: z.enum(PACKAGE_KINDS),
   quantity: z.number().int(),
-  price_cents: z.number().int(),
-  active: z.boolean(),
-  created_at: z.string(),
+  ...ZPricedItemTail.shape,
 });
 export type TPackage = z.infer<typeof ZPackage>;
-export const ZPackageList = listOf(ZPackage);
-export const ZPackageResponse = z.object({ success: ok, message: z.string().optional(), data: ZPackage });
-export const ZPackageAllResponse = z.object({ success: ok, data: z.array(ZPackage) });
+export const {
+  list: ZPackageList,
+  one: ZPackageResponse,
+  all: ZPackageAllResponse,
+} = pricedItemAnswers(ZPackage);
 
 export const ZPackageListQuery = ZListQuery.extend({
   active: zQueryBool().optional(),

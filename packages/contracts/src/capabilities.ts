@@ -7,15 +7,16 @@
 // guards apply those), but never show what the table refuses.
 import { CUSTOM_TYPE_PAGES, type TCustomTypePage, type TRole, type TUserType } from './roles.ts';
 
-/** The 13 roles of the menus: the role, refined by user_type for agency and business users. */
-export const ROLE_KEYS = [
-  'SuperAdmin',
-  'Admin',
+const ADMINS = ['SuperAdmin', 'Admin'] as const;
+const AGENCY_ROLES = [
   'AgencyAdmin',
   'AccountManager',
   'FinanaceManager',
   'MarketingManager',
   'AgencyUser',
+] as const;
+const AGENCY_MANAGERS = ['AgencyAdmin', 'AccountManager', 'FinanaceManager'] as const;
+const BUSINESS_ROLES = [
   'BusinessAdmin',
   'BusinessUser',
   'AdminSupport',
@@ -23,6 +24,8 @@ export const ROLE_KEYS = [
   'SalesUser',
   'Custom',
 ] as const;
+/** The 13 roles of the menus: the role, refined by user_type for agency and business users. */
+export const ROLE_KEYS = [...ADMINS, ...AGENCY_ROLES, ...BUSINESS_ROLES] as const;
 export type TRoleKey = (typeof ROLE_KEYS)[number];
 
 /** Who is asking: a signed-in user (the profile) or a server Actor both fit. */
@@ -58,23 +61,6 @@ type Grant = {
   page?: TCustomTypePage | readonly TCustomTypePage[];
 };
 
-const ADMINS = ['SuperAdmin', 'Admin'] as const;
-const AGENCY_ROLES = [
-  'AgencyAdmin',
-  'AccountManager',
-  'FinanaceManager',
-  'MarketingManager',
-  'AgencyUser',
-] as const;
-const AGENCY_MANAGERS = ['AgencyAdmin', 'AccountManager', 'FinanaceManager'] as const;
-const BUSINESS_ROLES = [
-  'BusinessAdmin',
-  'BusinessUser',
-  'AdminSupport',
-  'MarketingUser',
-  'SalesUser',
-  'Custom',
-] as const;
 /** The business users who manage the team and settings screens (and the custom type, by page). */
 const BUSINESS_MANAGERS = ['BusinessAdmin', 'AdminSupport', 'MarketingUser'] as const;
 

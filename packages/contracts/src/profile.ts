@@ -1,3 +1,5 @@
+import { ZAgencyIdentity } from './agencies.ts';
+import { ZBusinessUsage } from './businesses.ts';
 import { LANGUAGES } from './constants.ts';
 import { AGENT_TYPES, CUSTOM_TYPE_PAGES, ROLE_GROUPS, ROLES, USER_TYPES } from './roles.ts';
 import { zEmail, zPassword, zUrl } from './validation.ts';
@@ -14,12 +16,7 @@ export const ZUserSettings = z
   .catchall(z.unknown());
 
 export const ZAgencySummary = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  email: z.string().nullable(),
-  domain: z.string().nullable(),
-  subdomain: z.string().nullable(),
-  is_main: z.boolean(),
+  ...ZAgencyIdentity.shape,
   is_template: z.boolean(),
   free_fee: z.boolean(),
   active: z.boolean(),
@@ -35,17 +32,7 @@ export const ZAgencySummary = z.object({
 export const ZBusinessSummary = z.object({
   id: z.number().int(),
   name: z.string(),
-  free_fee: z.boolean(),
-  is_template: z.boolean(),
-  widget_type: z.number().int(),
-  is_on_trial: z.boolean(),
-  calls: z.number().int(),
-  number_of_calls: z.number().int(),
-  messages: z.number().int(),
-  number_of_messages: z.number().int(),
-  number_of_users: z.number().int(),
-  number_of_installs: z.number().int(),
-  number_of_automations: z.number().int(),
+  ...ZBusinessUsage.shape,
   dep_enabled: z.boolean(),
   has_sales_user_extension: z.boolean(),
 });

@@ -35,6 +35,18 @@ const zOptionalText = (max: number) =>
       .check(z.trim(), z.maxLength(max, { error: 'validation.invalid' })),
   );
 
+/** A text the visitor must fill in, trimmed, at most `max` characters. */
+const zRequiredText = (max: number) =>
+  z
+    .string({ error: 'validation.required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.required' }),
+      z.maxLength(max, { error: 'validation.invalid' }),
+    );
+/** The conversation token the widget holds between requests. */
+const zToken = () => z.string().check(z.minLength(1, { error: 'validation.required' }), z.maxLength(1000));
+
 const zOptionalEmail = () =>
   z.optional(
     z.union([z.literal(''), z.email({ error: 'validation.email' }).check(z.trim(), z.maxLength(191))], {
@@ -66,13 +78,7 @@ export type TWidgetCallbackRequest = z.infer<typeof ZWidgetCallbackRequest>;
 /** 'Text us': the visitor's first message starts a two-way SMS conversation. */
 export const ZWidgetTextUsRequest = z.object({
   ...visitor,
-  message: z
-    .string({ error: 'validation.required' })
-    .check(
-      z.trim(),
-      z.minLength(1, { error: 'validation.required' }),
-      z.maxLength(1600, { error: 'validation.invalid' }),
-    ),
+  message: zRequiredText(1600),
 });
 export type TWidgetTextUsRequest = z.infer<typeof ZWidgetTextUsRequest>;
 
@@ -182,14 +188,8 @@ export type TWidgetConversation = z.infer<typeof ZWidgetConversation>;
 
 /** The code texted to the visitor's phone, proving the phone is theirs before the replies are shown. */
 export const ZWidgetVerifyRequest = z.object({
-  token: z.string().check(z.minLength(1, { error: 'validation.required' }), z.maxLength(1000)),
-  code: z
-    .string({ error: 'validation.required' })
-    .check(
-      z.trim(),
-      z.minLength(1, { error: 'validation.required' }),
-      z.maxLength(12, { error: 'validation.invalid' }),
-    ),
+  token: zToken(),
+  code: zRequiredText(12),
 });
 export type TWidgetVerifyRequest = z.infer<typeof ZWidgetVerifyRequest>;
 /** The same conversation's token, now showing the business's replies (and the phone's texts). */
@@ -197,7 +197,7 @@ export const ZWidgetVerifyAnswer = z.object({ token: z.string(), verified: z.lit
 export type TWidgetVerifyAnswer = z.infer<typeof ZWidgetVerifyAnswer>;
 
 export const ZWidgetCodeRequest = z.object({
-  token: z.string().check(z.minLength(1, { error: 'validation.required' }), z.maxLength(1000)),
+  token: zToken(),
 });
 export type TWidgetCodeRequest = z.infer<typeof ZWidgetCodeRequest>;
 export const ZWidgetCodeAnswer = z.object({ code_sent: z.boolean() });
@@ -205,14 +205,8 @@ export type TWidgetCodeAnswer = z.infer<typeof ZWidgetCodeAnswer>;
 
 /** The visitor writes again while the page is open. */
 export const ZWidgetReplyRequest = z.object({
-  token: z.string().check(z.minLength(1, { error: 'validation.required' }), z.maxLength(1000)),
-  message: z
-    .string({ error: 'validation.required' })
-    .check(
-      z.trim(),
-      z.minLength(1, { error: 'validation.required' }),
-      z.maxLength(1600, { error: 'validation.invalid' }),
-    ),
+  token: zToken(),
+  message: zRequiredText(1600),
 });
 export type TWidgetReplyRequest = z.infer<typeof ZWidgetReplyRequest>;
 

@@ -1,14 +1,1 @@
-import { Box, Flex } from '@mantine/core';
-import { Outlet } from 'react-router';
-import { SiteFooter } from './site-footer.tsx';
-
-export default function ProductLayout() {
-  return (
-    <Flex direction="column" mih="100vh">
-      <Box flex={1} p="xl">
-        <Outlet />
-      </Box>
-      <SiteFooter />
-    </Flex>
-  );
-}
+export { FooterPageLayout as default } from './footer-page-layout.tsx';

@@ -525,6 +525,21 @@ export function Widget(props: WidgetProps): JSX.Element | null {
     '--y': `${s.marginY}px`,
   } as unknown as JSX.CSSProperties;
 
+  /** A field's id, test id and accessibility state, from its name and its error. */
+  const common = (k: keyof Fields, required: boolean) => ({
+    id: id(k),
+    'data-testid': `stn-${k}`,
+    'aria-invalid': (errors[k] ? 'true' : 'false') as 'true' | 'false',
+    'aria-describedby': errors[k] ? id(`${k}-e`) : undefined,
+    'aria-required': required ? ('true' as const) : undefined,
+  });
+  const fieldError = (k: keyof Fields) =>
+    errors[k] ? (
+      <p class="fe" id={id(`${k}-e`)} data-testid={`stn-${k}-error`}>
+        {errors[k]}
+      </p>
+    ) : null;
+
   const field = (
     k: keyof Fields,
     label: string,
@@ -536,47 +551,34 @@ export function Widget(props: WidgetProps): JSX.Element | null {
         {label}
         {required ? <span class="req"> ({u('required')})</span> : null}
       </label>
-      {input({
-        id: id(k),
-        'data-testid': `stn-${k}`,
-        'aria-invalid': errors[k] ? 'true' : 'false',
-        'aria-describedby': errors[k] ? id(`${k}-e`) : undefined,
-        'aria-required': required ? 'true' : undefined,
-      })}
-      {errors[k] ? (
-        <p class="fe" id={id(`${k}-e`)} data-testid={`stn-${k}-error`}>
-          {errors[k]}
-        </p>
-      ) : null}
+      {input(common(k, required))}
+      {fieldError(k)}
     </div>
   );
 
+  /** A one-line visitor field whose autocomplete hint is its own name. */
+  const textField = (
+    k: 'name' | 'email',
+    label: string,
+    required: boolean,
+    type: string,
+    maxLength: number,
+  ) =>
+    field(k, label, required, (c) => (
+      <input
+        {...c}
+        type={type}
+        autocomplete={k}
+        maxLength={maxLength}
+        value={fields[k]}
+        onInput={(e) => set(k, e.currentTarget.value)}
+      />
+    ));
+
   const visitorFields = (withMessage: boolean) => (
     <>
-      {s.input.name
-        ? field('name', t('NameLabel'), s.input.nameRequired, (c) => (
-            <input
-              {...c}
-              type="text"
-              autocomplete="name"
-              maxLength={100}
-              value={fields.name}
-              onInput={(e) => set('name', e.currentTarget.value)}
-            />
-          ))
-        : null}
-      {s.input.email
-        ? field('email', t('EmailLabel'), s.input.emailRequired, (c) => (
-            <input
-              {...c}
-              type="email"
-              autocomplete="email"
-              maxLength={191}
-              value={fields.email}
-              onInput={(e) => set('email', e.currentTarget.value)}
-            />
-          ))
-        : null}
+      {s.input.name ? textField('name', t('NameLabel'), s.input.nameRequired, 'text', 100) : null}
+      {s.input.email ? textField('email', t('EmailLabel'), s.input.emailRequired, 'email', 191) : null}
       {field('phone', t('PhoneLabel'), true, (c) => (
         <input
           {...c}
@@ -623,20 +625,12 @@ export function Widget(props: WidgetProps): JSX.Element | null {
       <div class="f c">
         <input
           type="checkbox"
-          id={id(k)}
-          data-testid={`stn-${k}`}
+          {...common(k, required)}
           checked={fields[k]}
-          aria-invalid={errors[k] ? 'true' : 'false'}
-          aria-describedby={errors[k] ? id(`${k}-e`) : undefined}
-          aria-required={required ? 'true' : undefined}
           onChange={(e) => set(k, e.currentTarget.checked)}
         />
         <label for={id(k)}>{label}</label>
-        {errors[k] ? (
-          <p class="fe" id={id(`${k}-e`)} data-testid={`stn-${k}-error`}>
-            {errors[k]}
-          </p>
-        ) : null}
+        {fieldError(k)}
       </div>
     );
   }

@@ -9,6 +9,7 @@ import type {
   TUpdateAgencyRequest,
   TWhitelabelInput,
 } from '@stn/contracts/agencies';
+import { AGENCY_FLAGS, type TAgencyFlag } from '@stn/contracts/agencies';
 import {
   and,
   asc,
@@ -221,18 +222,9 @@ export async function claimWhitelabel(tx: Tx, config: Config, agencyId: number, 
   await setWhitelabel({ db: tx }, { agencyId, host, type: input.type });
 }
 
-const FLAGS = [
-  'free_fee',
-  'is_template',
-  'zapier_enabled',
-  'zapier_free',
-  'department_enabled',
-  'remove_branding',
-  'profanity_enabled',
-] as const;
-const flagsOf = (input: Partial<Pick<TCreateAgencyRequest, (typeof FLAGS)[number]>>) => {
+const flagsOf = (input: Partial<Pick<TCreateAgencyRequest, TAgencyFlag>>) => {
   const out: Partial<AgencyRow> = {};
-  for (const key of FLAGS) {
+  for (const key of AGENCY_FLAGS) {
     const v = input[key];
     if (v !== undefined) out[key] = v;
   }

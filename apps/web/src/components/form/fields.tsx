@@ -18,42 +18,70 @@ import {
   type TextInputProps,
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
+import { type ComponentProps, createContext, type ReactNode, useContext } from 'react';
 
 // Field wrappers over Mantine bound to a form by name: its value, its error (the schema's or the server's
-// 422) and its test id, so a screen lists its fields and nothing else.
+// 422) and its test id, so a screen lists its fields and nothing else. The form comes from the nearest
+// BoundForm (or FormShell, FormCard given `form`), or from the field's own `form` prop.
 
 // biome-ignore lint/suspicious/noExplicitAny: a field only needs getInputProps of any form's values
-type AnyForm = UseFormReturnType<any>;
-type Bound = { form: AnyForm; name: string; testId?: string };
+export type AnyForm = UseFormReturnType<any>;
+type Bound = { form?: AnyForm; name: string; testId?: string };
+
+const FormContext = createContext<AnyForm | null>(null);
+
+/** Hands `form` to the fields inside it (no <form> element of its own). */
+export function FormProvider({ form, children }: { form: AnyForm | undefined; children: ReactNode }) {
+  return <FormContext value={form ?? null}>{children}</FormContext>;
+}
+
+/** A <form> (noValidate: the schema checks it) whose fields are bound to `form`. */
+export function BoundForm({ form, children, ...rest }: { form: AnyForm } & ComponentProps<'form'>) {
+  return (
+    <FormProvider form={form}>
+      <form noValidate {...rest}>
+        {children}
+      </form>
+    </FormProvider>
+  );
+}
+
+/** The field's own form, or the one around it. */
+function useBound(form: AnyForm | undefined, name: string, type?: 'checkbox') {
+  const around = useContext(FormContext);
+  const bound = form ?? around;
+  if (!bound) throw new Error(`The field ${name} is outside a form`);
+  return bound.getInputProps(name, type ? { type } : undefined);
+}
 
 export function TextField({ form, name, testId, ...rest }: Bound & Omit<TextInputProps, 'form'>) {
-  return <TextInput data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+  return <TextInput data-testid={testId} {...rest} {...useBound(form, name)} />;
 }
 
 export function TextareaField({ form, name, testId, ...rest }: Bound & Omit<TextareaProps, 'form'>) {
-  return <Textarea data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+  return <Textarea data-testid={testId} {...rest} {...useBound(form, name)} />;
 }
 
 export function PasswordField({ form, name, testId, ...rest }: Bound & Omit<PasswordInputProps, 'form'>) {
   return (
-    <PasswordInput autoComplete="new-password" data-testid={testId} {...rest} {...form.getInputProps(name)} />
+    <PasswordInput autoComplete="new-password" data-testid={testId} {...rest} {...useBound(form, name)} />
   );
 }
 
 export function SelectField({ form, name, testId, ...rest }: Bound & Omit<SelectProps, 'form'>) {
-  return <Select data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+  return <Select data-testid={testId} {...rest} {...useBound(form, name)} />;
 }
 
 export function NativeSelectField({ form, name, testId, ...rest }: Bound & Omit<NativeSelectProps, 'form'>) {
-  return <NativeSelect data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+  return <NativeSelect data-testid={testId} {...rest} {...useBound(form, name)} />;
 }
 
 export function MultiSelectField({ form, name, testId, ...rest }: Bound & Omit<MultiSelectProps, 'form'>) {
-  return <MultiSelect data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+  return <MultiSelect data-testid={testId} {...rest} {...useBound(form, name)} />;
 }
 
 export function NumberField({ form, name, testId, ...rest }: Bound & Omit<NumberInputProps, 'form'>) {
-  return <NumberInput data-testid={testId} {...rest} {...form.getInputProps(name)} />;
+  return <NumberInput data-testid={testId} {...rest} {...useBound(form, name)} />;
 }
 
 /** An amount of money in dollars with cents (the contract carries it as price_cents). */
@@ -64,7 +92,7 @@ export function PriceField(props: Bound & Omit<NumberInputProps, 'form'>) {
 }
 
 export function SwitchField({ form, name, testId, ...rest }: Bound & Omit<SwitchProps, 'form'>) {
-  return <Switch data-testid={testId} {...rest} {...form.getInputProps(name, { type: 'checkbox' })} />;
+  return <Switch data-testid={testId} {...rest} {...useBound(form, name, 'checkbox')} />;
 }
 
 /** A new password and its confirmation side by side (both required). */

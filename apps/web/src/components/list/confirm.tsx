@@ -1,12 +1,14 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
+import { i18next } from '../../lib/i18n.ts';
 
 /** Asks before a destructive row action (delete, archive); `testId` names the confirm button. */
 export function confirmAction(props: {
   title: string;
   text: string;
   confirm: string;
-  cancel: string;
+  /** The dismiss button; "Cancel" in the user's language unless given. */
+  cancel?: string;
   onConfirm: () => void;
   /** Called when the dialog is closed without confirming. */
   onCancel?: () => void;
@@ -16,7 +18,7 @@ export function confirmAction(props: {
   modals.openConfirmModal({
     title: props.title,
     children: <Text size="sm">{props.text}</Text>,
-    labels: { confirm: props.confirm, cancel: props.cancel },
+    labels: { confirm: props.confirm, cancel: props.cancel ?? i18next.t('common.cancel') },
     confirmProps: { color: props.color ?? 'red', 'data-testid': props.testId ?? 'confirm-ok' } as Record<
       string,
       string

@@ -179,13 +179,10 @@ export function DataTable<T extends { id: RowId }>(props: {
                 </Table.Tr>
               ))}
               {query.data && query.data.data.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={columns.length + (props.actions ? 1 : 0)}>
-                    <Text c="dimmed" ta="center">
-                      {props.empty ?? t('common.empty')}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
+                <EmptyRow
+                  colSpan={columns.length + (props.actions ? 1 : 0)}
+                  text={props.empty ?? t('common.empty')}
+                />
               )}
             </Table.Tbody>
           </Table>
@@ -198,5 +195,18 @@ export function DataTable<T extends { id: RowId }>(props: {
         {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} siblings={2} />}
       </Group>
     </div>
+  );
+}
+
+/** A table's one row saying there is nothing to show. */
+export function EmptyRow({ colSpan, text }: { colSpan: number; text: string }) {
+  return (
+    <Table.Tr>
+      <Table.Td colSpan={colSpan}>
+        <Text c="dimmed" ta="center">
+          {text}
+        </Text>
+      </Table.Td>
+    </Table.Tr>
   );
 }

@@ -1,4 +1,5 @@
 import { ActionIcon, Button, Group, Menu, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 export type RowAction = {
@@ -91,5 +92,34 @@ export function RowMenu(props: { label: string; testId: string; actions: RowActi
           ])}
       </Menu.Dropdown>
     </Menu>
+  );
+}
+
+/**
+ * A business list's usual pair: edit (a link or a handler) and delete (red; the handler asks first), with
+ * the test ids `<name>-edit-<id>` and `<name>-delete-<id>`.
+ */
+export function EditDeleteButtons(props: {
+  name: string;
+  id: number;
+  edit: string | (() => void);
+  onDelete: () => void;
+  hideDelete?: boolean;
+}) {
+  const { t } = useTranslation();
+  const edit = typeof props.edit === 'string' ? { to: props.edit } : { onClick: props.edit };
+  return (
+    <RowButtons
+      actions={[
+        { label: t('business.common.edit'), ...edit, testId: `${props.name}-edit-${props.id}` },
+        {
+          label: t('business.common.delete'),
+          color: 'red',
+          onClick: props.onDelete,
+          testId: `${props.name}-delete-${props.id}`,
+          hidden: props.hideDelete,
+        },
+      ]}
+    />
   );
 }

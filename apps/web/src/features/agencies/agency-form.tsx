@@ -12,7 +12,9 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
+  AGENCY_FLAGS,
   type TAgency,
+  type TAgencyFlag,
   type TCreateAgencyRequest,
   type TUpdateAgencyRequest,
   WHITELABEL_TYPES,
@@ -22,22 +24,18 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useImpersonationLock } from '../../components/credentials.tsx';
-import { NameFields, NumberField, PasswordField, TextField } from '../../components/form/fields.tsx';
+import {
+  BoundForm,
+  NameFields,
+  NumberField,
+  PasswordField,
+  TextField,
+} from '../../components/form/fields.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useCreateAgency, useUpdateAgency } from './api/agencies.ts';
 
-const FLAGS = [
-  'free_fee',
-  'is_template',
-  'zapier_enabled',
-  'zapier_free',
-  'department_enabled',
-  'remove_branding',
-  'profanity_enabled',
-] as const;
-type Flag = (typeof FLAGS)[number];
 type WhitelabelType = (typeof WHITELABEL_TYPES)[number];
 
 export type AgencyFormValues = {
@@ -47,7 +45,7 @@ export type AgencyFormValues = {
   user: { email: string; firstName: string; lastName: string; password: string };
   whitelabel: { domain: string; type: WhitelabelType };
   twilioConfig: { accountSid: string; authToken: string };
-} & Record<Flag, boolean>;
+} & Record<TAgencyFlag, boolean>;
 
 /** Fields a 422 may name, shown next to them (spec 000 §3 create form groups). */
 const FIELDS = [
@@ -62,11 +60,14 @@ const FIELDS = [
   'whitelabel.type',
   'twilioConfig.accountSid',
   'twilioConfig.authToken',
-  ...FLAGS,
+  ...AGENCY_FLAGS,
 ];
 
 function valuesOf(agency?: TAgency): AgencyFormValues {
-  const flags = Object.fromEntries(FLAGS.map((f) => [f, agency?.[f] ?? false])) as Record<Flag, boolean>;
+  const flags = Object.fromEntries(AGENCY_FLAGS.map((f) => [f, agency?.[f] ?? false])) as Record<
+    TAgencyFlag,
+    boolean
+  >;
   const wl = agency?.whitelabel;
   const type: WhitelabelType = wl?.type ?? (agency?.subdomain ? 'subdomain' : 'domain');
   const installs = agency?.properties.installs;
@@ -92,7 +93,7 @@ function valuesOf(agency?: TAgency): AgencyFormValues {
 
 /** The request body: empty optional fields left out, the telephony account only when typed. */
 function requestOf(v: AgencyFormValues, editing: boolean) {
-  const flags = Object.fromEntries(FLAGS.map((f) => [f, v[f]]));
+  const flags = Object.fromEntries(AGENCY_FLAGS.map((f) => [f, v[f]]));
   const installs = v.properties.installs === '' ? undefined : Number(v.properties.installs);
   const twilio =
     v.twilioConfig.accountSid.trim() || v.twilioConfig.authToken.trim()
@@ -156,19 +157,12 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
   const port = window.location.port ? `:${window.location.port}` : '';
 
   return (
-    <form onSubmit={submit} noValidate data-testid="agency-form">
+    <BoundForm form={form} onSubmit={submit} data-testid="agency-form">
       <Stack maw={860}>
         <FormSection title={t('admin.agency_form.agency_section')}>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextField name="name" label={t('admin.agency_form.name')} required testId="agency-form-name" />
             <TextField
-              form={form}
-              name="name"
-              label={t('admin.agency_form.name')}
-              required
-              testId="agency-form-name"
-            />
-            <TextField
-              form={form}
               name="email"
               label={t('admin.agency_form.email')}
               type="email"
@@ -176,7 +170,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
             />
           </SimpleGrid>
           <NumberField
-            form={form}
             name="properties.installs"
             maw={240}
             label={t('admin.agency_form.installs')}
@@ -186,7 +179,7 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
             testId="agency-form-installs"
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
-            {FLAGS.map((flag) => (
+            {AGENCY_FLAGS.map((flag) => (
               <Checkbox
                 key={flag}
                 label={t(`admin.agency_form.flags.${flag}`)}
@@ -212,7 +205,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
 
         <FormSection title={t('admin.agency_form.user_section')} hint={t('admin.agency_form.user_hint')}>
           <TextField
-            form={form}
             name="user.email"
             label={t('admin.agency_form.user_email')}
             type="email"
@@ -230,7 +222,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
           />
           {!editing && (
             <PasswordField
-              form={form}
               name="user.password"
               label={t('admin.agency_form.password')}
               description={t('admin.agency_form.password_hint')}
@@ -255,7 +246,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
               }}
             />
             <TextField
-              form={form}
               name="whitelabel.domain"
               style={{ gridColumn: 'span 2' }}
               label={t(
@@ -291,7 +281,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
         >
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextField
-              form={form}
               name="twilioConfig.accountSid"
               label={t('admin.agency_form.account_sid')}
               placeholder="AC…"
@@ -299,7 +288,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
               testId="agency-form-account-sid"
             />
             <PasswordField
-              form={form}
               name="twilioConfig.authToken"
               label={t('admin.agency_form.auth_token')}
               testId="agency-form-auth-token"
@@ -317,6 +305,6 @@ export function AgencyForm({ agency }: { agency?: TAgency }) {
           </Button>
         </Group>
       </Stack>
-    </form>
+    </BoundForm>
   );
 }

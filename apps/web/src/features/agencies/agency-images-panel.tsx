@@ -21,8 +21,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { ApiError } from '../../lib/api-client.ts';
+import { readDataUrl } from '../../lib/files.ts';
 import { formatSize } from '../../lib/format.ts';
-import { readDataUrl, useAgencyImage } from './api/agencies.ts';
+import { useAgencyImage } from './api/agencies.ts';
 
 const ACCEPT = 'image/png,image/jpeg,image/gif,image/webp,image/svg+xml';
 
@@ -68,7 +69,6 @@ function ImageSlot({ agency, type }: { agency: TAgency; type: TAgencyImageType }
       title: t('admin.agency_images.remove_title'),
       text: t('admin.agency_images.remove_text'),
       confirm: t('admin.agency_images.remove'),
-      cancel: t('common.cancel'),
       onConfirm: () => image.mutate({ type, data: null }),
     });
 

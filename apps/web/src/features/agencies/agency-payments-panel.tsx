@@ -1,9 +1,8 @@
-import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZStripeSettingRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { PasswordField, TextField } from '../../components/form/fields.tsx';
-import { FormActions } from '../../components/form/form-actions.tsx';
+import { FormCard } from '../../components/form/form-section.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdateStripeSetting } from './api/agencies.ts';
 
@@ -37,37 +36,34 @@ export function AgencyPaymentsPanel({ agency }: { agency: TAgency }) {
   });
 
   return (
-    <form onSubmit={submit} noValidate>
-      <Paper withBorder p="lg" radius="md" maw={860}>
-        <Stack>
-          <div>
-            <Title order={4}>{t('admin.agency_payments.title')}</Title>
-            <Text size="sm" c="dimmed">
-              {agency.stripeConfig.secretKeySet
-                ? t('admin.agency_payments.secret_set')
-                : t('admin.agency_payments.secret_unset')}
-            </Text>
-          </div>
-          <TextField
-            form={form}
-            name="publicKey"
-            label={t('admin.agency_payments.public_key')}
-            placeholder="pk_live_…"
-            autoComplete="off"
-            required
-            testId="agency-stripe-public-key"
-          />
-          <PasswordField
-            form={form}
-            name="secretKey"
-            label={t('admin.agency_payments.secret_key')}
-            description={t('admin.agency_payments.secret_hint')}
-            placeholder="sk_live_…"
-            testId="agency-stripe-secret-key"
-          />
-          <FormActions submitting={save.isPending} submitTestId="agency-stripe-submit" />
-        </Stack>
-      </Paper>
-    </form>
+    <FormCard
+      form={form}
+      onSubmit={submit}
+      maw={860}
+      title={t('admin.agency_payments.title')}
+      hint={
+        agency.stripeConfig.secretKeySet
+          ? t('admin.agency_payments.secret_set')
+          : t('admin.agency_payments.secret_unset')
+      }
+      submitting={save.isPending}
+      submitTestId="agency-stripe-submit"
+    >
+      <TextField
+        name="publicKey"
+        label={t('admin.agency_payments.public_key')}
+        placeholder="pk_live_…"
+        autoComplete="off"
+        required
+        testId="agency-stripe-public-key"
+      />
+      <PasswordField
+        name="secretKey"
+        label={t('admin.agency_payments.secret_key')}
+        description={t('admin.agency_payments.secret_hint')}
+        placeholder="sk_live_…"
+        testId="agency-stripe-secret-key"
+      />
+    </FormCard>
   );
 }

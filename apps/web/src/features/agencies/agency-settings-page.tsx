@@ -4,7 +4,7 @@ import { type TAgency, ZAgencySettingsRequest } from '@stn/contracts/agencies';
 import { z } from '@stn/contracts/zod';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { SwitchField, TextareaField, TextField } from '../../components/form/fields.tsx';
+import { BoundForm, SwitchField, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
@@ -108,25 +108,22 @@ function InformationForm({ agency }: { agency: TAgency }) {
     save.mutate(v, { onError: (err) => applyServerErrors(form, err, INFO_FIELDS) }),
   );
   return (
-    <form onSubmit={submit} noValidate>
+    <BoundForm form={form} onSubmit={submit}>
       <Stack>
         <FormSection title={t('agency.settings.site')}>
           <TextField
-            form={form}
             name="title"
             label={t('agency.settings.title')}
             required
             testId="agency-settings-title"
           />
           <TextField
-            form={form}
             name="supportEmail"
             label={t('agency.settings.support_email')}
             type="email"
             testId="agency-settings-support-email"
           />
           <TextareaField
-            form={form}
             name="address"
             label={t('agency.settings.address')}
             autosize
@@ -134,7 +131,6 @@ function InformationForm({ agency }: { agency: TAgency }) {
             testId="agency-settings-address"
           />
           <SwitchField
-            form={form}
             name="landingPage"
             label={t('agency.settings.landing_page')}
             testId="agency-settings-landing-page"
@@ -143,7 +139,6 @@ function InformationForm({ agency }: { agency: TAgency }) {
         <FormSection title={t('agency.settings.white_label')}>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextField
-              form={form}
               name="properties.whiteLabel.companyName"
               label={t('agency.settings.company_name')}
               testId="agency-settings-company-name"
@@ -156,7 +151,6 @@ function InformationForm({ agency }: { agency: TAgency }) {
             />
           </SimpleGrid>
           <TextareaField
-            form={form}
             name="properties.whiteLabel.address"
             label={t('agency.settings.company_address')}
             autosize
@@ -166,7 +160,7 @@ function InformationForm({ agency }: { agency: TAgency }) {
         </FormSection>
         <FormActions submitting={save.isPending} submitTestId="agency-settings-save" />
       </Stack>
-    </form>
+    </BoundForm>
   );
 }
 
@@ -209,7 +203,7 @@ function NotificationForm({ agency }: { agency: TAgency }) {
     ),
   );
   return (
-    <form onSubmit={submit} noValidate>
+    <BoundForm form={form} onSubmit={submit}>
       <Stack>
         <FormSection title={t('agency.settings.notification_title')}>
           {SWITCHES.map((s) => (
@@ -221,7 +215,6 @@ function NotificationForm({ agency }: { agency: TAgency }) {
             />
           ))}
           <TextField
-            form={form}
             name="email"
             label={t('agency.settings.notifications.email')}
             description={t('agency.settings.notifications.email_hint')}
@@ -231,6 +224,6 @@ function NotificationForm({ agency }: { agency: TAgency }) {
         </FormSection>
         <FormActions submitting={save.isPending} submitTestId="agency-notification-save" />
       </Stack>
-    </form>
+    </BoundForm>
   );
 }

@@ -1,9 +1,8 @@
-import { Paper, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZAgencySettingsRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { TextareaField, TextField } from '../../components/form/fields.tsx';
-import { FormActions } from '../../components/form/form-actions.tsx';
+import { FormCard } from '../../components/form/form-section.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdateAgencySettings } from './api/agencies.ts';
 
@@ -45,36 +44,34 @@ export function AgencySettingsPanel({ agency }: { agency: TAgency }) {
   });
 
   return (
-    <form onSubmit={submit} noValidate>
-      <Paper withBorder p="lg" radius="md" maw={860}>
-        <Stack>
-          <Title order={4}>{t('admin.agency_settings.title')}</Title>
-          <TextField
-            form={form}
-            name="title"
-            label={t('admin.agency_settings.site_title')}
-            description={t('admin.agency_settings.site_title_hint')}
-            required
-            testId="agency-settings-title"
-          />
-          <TextField
-            form={form}
-            name="supportEmail"
-            label={t('admin.agency_settings.support_email')}
-            type="email"
-            testId="agency-settings-support-email"
-          />
-          <TextareaField
-            form={form}
-            name="address"
-            label={t('admin.agency_settings.address')}
-            autosize
-            minRows={2}
-            testId="agency-settings-address"
-          />
-          <FormActions submitting={save.isPending} submitTestId="agency-settings-submit" />
-        </Stack>
-      </Paper>
-    </form>
+    <FormCard
+      form={form}
+      onSubmit={submit}
+      maw={860}
+      title={t('admin.agency_settings.title')}
+      submitting={save.isPending}
+      submitTestId="agency-settings-submit"
+    >
+      <TextField
+        name="title"
+        label={t('admin.agency_settings.site_title')}
+        description={t('admin.agency_settings.site_title_hint')}
+        required
+        testId="agency-settings-title"
+      />
+      <TextField
+        name="supportEmail"
+        label={t('admin.agency_settings.support_email')}
+        type="email"
+        testId="agency-settings-support-email"
+      />
+      <TextareaField
+        name="address"
+        label={t('admin.agency_settings.address')}
+        autosize
+        minRows={2}
+        testId="agency-settings-address"
+      />
+    </FormCard>
   );
 }

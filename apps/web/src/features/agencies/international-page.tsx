@@ -1,10 +1,10 @@
-import { Paper, Stack, Text, Title } from '@mantine/core';
+import { Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { COUNTRY_CODES, ZInternationalRequest } from '@stn/contracts/agencies';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MultiSelectField } from '../../components/form/fields.tsx';
-import { FormActions } from '../../components/form/form-actions.tsx';
+import { FormCard } from '../../components/form/form-section.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useInternationals, useSetInternationals } from './api/agency-settings.ts';
@@ -59,26 +59,23 @@ function CountriesForm({ initial }: { initial: string[] }) {
   );
   const chosen = form.values.countries.length;
   return (
-    <form onSubmit={submit} noValidate>
-      <Paper withBorder p="lg" radius="md">
-        <Stack>
-          <Text size="sm" c="dimmed">
-            {t('agency.international.hint')}
-          </Text>
-          <MultiSelectField
-            form={form}
-            name="countries"
-            label={t('agency.international.countries')}
-            description={t('agency.international.chosen', { count: chosen, total: options.length })}
-            data={options}
-            searchable
-            clearable
-            hidePickedOptions
-            testId="agency-international-countries"
-          />
-          <FormActions submitting={save.isPending} submitTestId="agency-international-save" />
-        </Stack>
-      </Paper>
-    </form>
+    <FormCard
+      form={form}
+      onSubmit={submit}
+      hint={t('agency.international.hint')}
+      submitting={save.isPending}
+      submitTestId="agency-international-save"
+    >
+      <MultiSelectField
+        name="countries"
+        label={t('agency.international.countries')}
+        description={t('agency.international.chosen', { count: chosen, total: options.length })}
+        data={options}
+        searchable
+        clearable
+        hidePickedOptions
+        testId="agency-international-countries"
+      />
+    </FormCard>
   );
 }

@@ -1,9 +1,9 @@
-import { Paper, Stack, Text, Title } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZCustomScriptRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { TextareaField } from '../../components/form/fields.tsx';
-import { FormActions } from '../../components/form/form-actions.tsx';
+import { FormCard } from '../../components/form/form-section.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdateCustomScript } from './api/agency-settings.ts';
 import { WithOwnAgency } from './own-agency.tsx';
@@ -37,26 +37,23 @@ function ScriptForm({ agency }: { agency: TAgency }) {
     }),
   );
   return (
-    <form onSubmit={submit} noValidate>
-      <Paper withBorder p="lg" radius="md">
-        <Stack>
-          <Text size="sm" c="dimmed">
-            {t('agency.landing.hint')}
-          </Text>
-          <TextareaField
-            form={form}
-            name="custom_script"
-            label={t('agency.landing.custom_script')}
-            autosize
-            minRows={10}
-            maxRows={30}
-            styles={{ input: { fontFamily: 'monospace' } }}
-            spellCheck={false}
-            testId="agency-custom-script"
-          />
-          <FormActions submitting={save.isPending} submitTestId="agency-custom-script-save" />
-        </Stack>
-      </Paper>
-    </form>
+    <FormCard
+      form={form}
+      onSubmit={submit}
+      hint={t('agency.landing.hint')}
+      submitting={save.isPending}
+      submitTestId="agency-custom-script-save"
+    >
+      <TextareaField
+        name="custom_script"
+        label={t('agency.landing.custom_script')}
+        autosize
+        minRows={10}
+        maxRows={30}
+        styles={{ input: { fontFamily: 'monospace' } }}
+        spellCheck={false}
+        testId="agency-custom-script"
+      />
+    </FormCard>
   );
 }

@@ -1,9 +1,9 @@
-import { Paper, Stack, Title } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZPopupPaymentRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { SelectField, SwitchField, TextareaField, TextField } from '../../components/form/fields.tsx';
-import { FormActions } from '../../components/form/form-actions.tsx';
+import { FormCard } from '../../components/form/form-section.tsx';
 import { usePlanOptions } from '../../components/plan-options.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdatePopup } from './api/agency-settings.ts';
@@ -53,42 +53,25 @@ function PopupForm({ agency }: { agency: TAgency }) {
     save.mutate(requestOf(v), { onError: (err) => applyServerErrors(form, err, FIELDS) }),
   );
   return (
-    <form onSubmit={submit} noValidate>
-      <Paper withBorder p="lg" radius="md">
-        <Stack>
-          <SwitchField
-            form={form}
-            name="enabled"
-            label={t('agency.popup.enabled')}
-            testId="agency-popup-enabled"
-          />
-          <TextField form={form} name="title" label={t('agency.popup.title')} testId="agency-popup-title" />
-          <TextareaField
-            form={form}
-            name="description"
-            label={t('agency.popup.description')}
-            autosize
-            minRows={3}
-            testId="agency-popup-description"
-          />
-          <TextField
-            form={form}
-            name="button_text"
-            label={t('agency.popup.button_text')}
-            testId="agency-popup-button-text"
-          />
-          <SelectField
-            form={form}
-            name="plan_id"
-            label={t('agency.popup.plan')}
-            placeholder={t('agency.popup.no_plan')}
-            data={planOptions}
-            clearable
-            testId="agency-popup-plan"
-          />
-          <FormActions submitting={save.isPending} submitTestId="agency-popup-save" />
-        </Stack>
-      </Paper>
-    </form>
+    <FormCard form={form} onSubmit={submit} submitting={save.isPending} submitTestId="agency-popup-save">
+      <SwitchField name="enabled" label={t('agency.popup.enabled')} testId="agency-popup-enabled" />
+      <TextField name="title" label={t('agency.popup.title')} testId="agency-popup-title" />
+      <TextareaField
+        name="description"
+        label={t('agency.popup.description')}
+        autosize
+        minRows={3}
+        testId="agency-popup-description"
+      />
+      <TextField name="button_text" label={t('agency.popup.button_text')} testId="agency-popup-button-text" />
+      <SelectField
+        name="plan_id"
+        label={t('agency.popup.plan')}
+        placeholder={t('agency.popup.no_plan')}
+        data={planOptions}
+        clearable
+        testId="agency-popup-plan"
+      />
+    </FormCard>
   );
 }

@@ -5,7 +5,7 @@ import type { TSuccessMessage } from '@stn/contracts/http';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { TextField } from '../../components/form/fields.tsx';
+import { BoundForm, TextField } from '../../components/form/fields.tsx';
 import { api } from '../../lib/api-client.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 
@@ -58,14 +58,13 @@ export default function PasswordEmailPage() {
   }
 
   return (
-    <form onSubmit={submit} noValidate>
+    <BoundForm form={form} onSubmit={submit}>
       <Stack>
         <Title order={2}>{t('auth.forgot_password')}</Title>
         <Text size="sm" c="dimmed">
           {t('screens.password_email.intro')}
         </Text>
         <TextField
-          form={form}
           name="email"
           label={t('auth.email')}
           type="email"
@@ -79,6 +78,6 @@ export default function PasswordEmailPage() {
         </Button>
         {back}
       </Stack>
-    </form>
+    </BoundForm>
   );
 }

@@ -69,22 +69,16 @@ function PackageFormBody({ pkg }: { pkg?: TPackage }) {
   const kinds = PACKAGE_KINDS.map((value) => ({ value, label: t(`agency.packages.kinds.${value}`) }));
   return (
     <FormShell
+      form={form}
       title={pkg ? t('agency.packages.edit') : t('agency.packages.add')}
       onSubmit={submit}
       actions={
         <FormActions submitting={save.isPending} submitTestId="package-form-submit" onCancel={toList} />
       }
     >
-      <TextField
-        form={form}
-        name="name"
-        label={t('agency.packages.name')}
-        required
-        testId="package-form-name"
-      />
+      <TextField name="name" label={t('agency.packages.name')} required testId="package-form-name" />
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <SelectField
-          form={form}
           name="kind"
           label={t('agency.packages.kind')}
           data={kinds}
@@ -92,7 +86,6 @@ function PackageFormBody({ pkg }: { pkg?: TPackage }) {
           testId="package-form-kind"
         />
         <NumberField
-          form={form}
           name="quantity"
           label={t('agency.packages.quantity')}
           min={1}
@@ -100,20 +93,9 @@ function PackageFormBody({ pkg }: { pkg?: TPackage }) {
           required
           testId="package-form-quantity"
         />
-        <PriceField
-          form={form}
-          name="price"
-          label={t('agency.packages.price')}
-          required
-          testId="package-form-price"
-        />
+        <PriceField name="price" label={t('agency.packages.price')} required testId="package-form-price" />
       </SimpleGrid>
-      <SwitchField
-        form={form}
-        name="active"
-        label={t('agency.packages.active')}
-        testId="package-form-active"
-      />
+      <SwitchField name="active" label={t('agency.packages.active')} testId="package-form-active" />
     </FormShell>
   );
 }

@@ -23,7 +23,6 @@ export default function PackageList() {
       title: t('agency.packages.confirm.delete_title'),
       text: t('agency.packages.confirm.delete_text', { name: p.name }),
       confirm: t('agency.packages.delete'),
-      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(p.id),
     });
 

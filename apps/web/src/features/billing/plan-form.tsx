@@ -121,6 +121,7 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
 
   return (
     <FormShell
+      form={form}
       title={plan ? t('agency.plans.edit') : t('agency.plans.add')}
       onSubmit={submit}
       width={860}
@@ -131,7 +132,6 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
             {SWITCHES.map((s) => (
               <SwitchField
                 key={s}
-                form={form}
                 name={`features.${s}`}
                 label={t(`agency.plans.features.${s}`)}
                 testId={`plan-form-${s}`}
@@ -142,7 +142,6 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
             {NUMBERS.map((n) => (
               <NumberField
                 key={n}
-                form={form}
                 name={`features.${n}`}
                 label={t(`agency.plans.features.${n}`)}
                 min={0}
@@ -153,7 +152,6 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
             ))}
           </SimpleGrid>
           <TextareaField
-            form={form}
             name="features.Description"
             label={t('agency.plans.features.Description')}
             autosize
@@ -163,10 +161,9 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
         </FormSection>
       }
     >
-      <TextField form={form} name="name" label={t('agency.plans.name')} required testId="plan-form-name" />
+      <TextField name="name" label={t('agency.plans.name')} required testId="plan-form-name" />
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <SelectField
-          form={form}
           name="interval"
           label={t('agency.plans.interval')}
           data={intervals}
@@ -174,15 +171,8 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
           required
           testId="plan-form-interval"
         />
-        <PriceField
-          form={form}
-          name="price"
-          label={t('agency.plans.price')}
-          required
-          testId="plan-form-price"
-        />
+        <PriceField name="price" label={t('agency.plans.price')} required testId="plan-form-price" />
         <NumberField
-          form={form}
           name="trial_days"
           label={t('agency.plans.trial_days')}
           min={0}
@@ -191,7 +181,7 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
           testId="plan-form-trial-days"
         />
       </SimpleGrid>
-      <SwitchField form={form} name="active" label={t('agency.plans.active')} testId="plan-form-active" />
+      <SwitchField name="active" label={t('agency.plans.active')} testId="plan-form-active" />
     </FormShell>
   );
 }

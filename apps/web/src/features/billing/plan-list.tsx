@@ -24,7 +24,6 @@ export default function PlanList() {
       title: t('agency.plans.confirm.delete_title'),
       text: t('agency.plans.confirm.delete_text', { name: p.name }),
       confirm: t('agency.plans.delete'),
-      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(p.id),
     });
 

@@ -14,6 +14,7 @@ import { useNavigate, useParams } from 'react-router';
 import { AddBusinessGuard } from '../../components/add-business-gate.tsx';
 import { useImpersonationLock } from '../../components/credentials.tsx';
 import {
+  BoundForm,
   NameFields,
   PasswordField,
   SelectField,
@@ -243,7 +244,7 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
   const ownerLock = editing ? impersonationLock : null;
 
   return (
-    <form onSubmit={submit} noValidate>
+    <BoundForm form={form} onSubmit={submit}>
       <Stack maw={900}>
         <Title order={2} data-testid="page-title">
           {editing ? t('menu.business_edit') : t('menu.business_add')}
@@ -272,15 +273,8 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
             </Text>
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextField
-              form={form}
-              name="name"
-              label={t('agency.business.name')}
-              required
-              testId="business-form-name"
-            />
+            <TextField name="name" label={t('agency.business.name')} required testId="business-form-name" />
             <SelectField
-              form={form}
               name="widget_type"
               label={t('agency.business.form.widget_type')}
               data={widgetTypes}
@@ -290,7 +284,6 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
             />
           </SimpleGrid>
           <SelectField
-            form={form}
             name="subscription_plan_id"
             label={t('agency.business.form.plan')}
             placeholder={t('agency.business.form.no_plan')}
@@ -299,7 +292,6 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
             testId="business-form-plan"
           />
           <TextareaField
-            form={form}
             name="opt_out_msg"
             label={t('agency.business.form.opt_out_msg')}
             autosize
@@ -336,7 +328,6 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
 
         <FormSection title={t('agency.business.form.owner')}>
           <TextField
-            form={form}
             name="owner.email"
             label={t('agency.business.form.owner_email')}
             type="email"
@@ -354,7 +345,6 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
           />
           {!editing && (
             <PasswordField
-              form={form}
               name="owner.password"
               label={t('agency.business.form.owner_password')}
               description={t('agency.business.form.owner_password_hint')}
@@ -382,6 +372,6 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
         onClose={() => setNoInstalls(false)}
         supportEmail={site.data?.supportEmail}
       />
-    </form>
+    </BoundForm>
   );
 }

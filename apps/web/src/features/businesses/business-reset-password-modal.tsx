@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { type TBusiness, ZBusinessResetPasswordRequest } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
 import { useImpersonationLock } from '../../components/credentials.tsx';
-import { PasswordField } from '../../components/form/fields.tsx';
+import { BoundForm, PasswordField } from '../../components/form/fields.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useResetBusinessPassword } from './api/businesses.ts';
 
@@ -51,7 +51,7 @@ export function ResetPasswordModal({
       title={t('agency.business.reset_password.title', { name: business?.name ?? '' })}
       centered
     >
-      <form onSubmit={submit} noValidate>
+      <BoundForm form={form} onSubmit={submit}>
         <Stack>
           <Text size="sm" c="dimmed">
             {t('agency.business.reset_password.hint')}
@@ -62,14 +62,12 @@ export function ResetPasswordModal({
             </Alert>
           )}
           <PasswordField
-            form={form}
             name="password"
             label={t('agency.business.reset_password.password')}
             disabled={lock !== null}
             testId="business-reset-password-password"
           />
           <PasswordField
-            form={form}
             name="password_confirmation"
             label={t('agency.business.reset_password.confirmation')}
             disabled={lock !== null}
@@ -91,7 +89,7 @@ export function ResetPasswordModal({
             </Button>
           </Group>
         </Stack>
-      </form>
+      </BoundForm>
     </Modal>
   );
 }

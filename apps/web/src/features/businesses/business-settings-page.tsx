@@ -22,8 +22,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextareaField, TextField } from '../../components/form/fields.tsx';
-import { FormActions } from '../../components/form/form-actions.tsx';
-import { FormSection } from '../../components/form/form-section.tsx';
+import { FormCard, FormSection } from '../../components/form/form-section.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-store.ts';
 import { userCan } from '../../lib/nav/user-can.ts';
@@ -92,27 +91,23 @@ function InfoSection({
     }
   });
   return (
-    <form onSubmit={submit} noValidate>
-      <FormSection title={t('business.setting.info')}>
-        <TextField
-          form={form}
-          name="name"
-          label={t('business.setting.name')}
-          required
-          testId="setting-name"
-        />
-        <TextareaField
-          form={form}
-          name="opt_out_msg"
-          label={t('business.setting.opt_out_msg')}
-          description={t('business.setting.opt_out_hint')}
-          autosize
-          minRows={2}
-          testId="setting-opt-out"
-        />
-        <FormActions submitting={save.isPending} submitTestId="setting-info-save" />
-      </FormSection>
-    </form>
+    <FormCard
+      form={form}
+      onSubmit={submit}
+      title={t('business.setting.info')}
+      submitting={save.isPending}
+      submitTestId="setting-info-save"
+    >
+      <TextField name="name" label={t('business.setting.name')} required testId="setting-name" />
+      <TextareaField
+        name="opt_out_msg"
+        label={t('business.setting.opt_out_msg')}
+        description={t('business.setting.opt_out_hint')}
+        autosize
+        minRows={2}
+        testId="setting-opt-out"
+      />
+    </FormCard>
   );
 }
 
@@ -138,33 +133,36 @@ function ReportSection({ business }: { business: TBusiness | null | undefined })
     }
   });
   return (
-    <form onSubmit={submit} noValidate>
-      <FormSection title={t('business.setting.reports')}>
-        <TagsInput
-          label={t('business.setting.report_emails')}
-          description={t('business.setting.emails_hint')}
-          data-testid="setting-report-emails"
-          {...form.getInputProps('report_emails')}
-        />
-        <Checkbox.Group
-          label={t('business.setting.report_schedules')}
-          data-testid="setting-report-schedules"
-          {...form.getInputProps('report_schedules')}
-        >
-          <Group mt="xs">
-            {REPORT_SCHEDULES.map((s) => (
-              <Checkbox
-                key={s}
-                value={s}
-                label={t(`business.setting.schedules.${s}`)}
-                data-testid={`setting-schedule-${s}`}
-              />
-            ))}
-          </Group>
-        </Checkbox.Group>
-        <FormActions submitting={save.isPending} submitTestId="setting-report-save" />
-      </FormSection>
-    </form>
+    <FormCard
+      form={form}
+      onSubmit={submit}
+      title={t('business.setting.reports')}
+      submitting={save.isPending}
+      submitTestId="setting-report-save"
+    >
+      <TagsInput
+        label={t('business.setting.report_emails')}
+        description={t('business.setting.emails_hint')}
+        data-testid="setting-report-emails"
+        {...form.getInputProps('report_emails')}
+      />
+      <Checkbox.Group
+        label={t('business.setting.report_schedules')}
+        data-testid="setting-report-schedules"
+        {...form.getInputProps('report_schedules')}
+      >
+        <Group mt="xs">
+          {REPORT_SCHEDULES.map((s) => (
+            <Checkbox
+              key={s}
+              value={s}
+              label={t(`business.setting.schedules.${s}`)}
+              data-testid={`setting-schedule-${s}`}
+            />
+          ))}
+        </Group>
+      </Checkbox.Group>
+    </FormCard>
   );
 }
 

@@ -2,7 +2,7 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { ZSendNotificationRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
-import { TextareaField, TextField } from '../../components/form/fields.tsx';
+import { BoundForm, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useSendNotification } from './api/businesses.ts';
 
@@ -45,7 +45,7 @@ export function SendNotificationModal(props: {
       title={t('agency.business.notification.title')}
       size="lg"
     >
-      <form onSubmit={submit} noValidate>
+      <BoundForm form={form} onSubmit={submit}>
         <Stack>
           <Text size="sm" c="dimmed">
             {ids
@@ -53,14 +53,12 @@ export function SendNotificationModal(props: {
               : t('agency.business.notification.to_all')}
           </Text>
           <TextField
-            form={form}
             name="subject"
             label={t('agency.business.notification.subject')}
             required
             testId="notification-subject"
           />
           <TextareaField
-            form={form}
             name="message"
             label={t('agency.business.notification.message')}
             required
@@ -77,7 +75,7 @@ export function SendNotificationModal(props: {
             </Button>
           </Group>
         </Stack>
-      </form>
+      </BoundForm>
     </Modal>
   );
 }

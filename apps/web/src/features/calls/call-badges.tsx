@@ -1,10 +1,26 @@
-import { Badge, Select } from '@mantine/core';
+import { Badge, Select, Stack, Text } from '@mantine/core';
 import { CALL_KINDS, CALL_OUTCOMES, type TCallKind, type TCallOutcome } from '@stn/contracts/telephony';
 import { useTranslation } from 'react-i18next';
 import { useInstallOptions } from './api/calls.ts';
 import { outcomeColor } from './call-format.ts';
 
-// Small pieces the calls screens share: the outcome and kind badges and the install picker.
+// Small pieces the calls screens share: the outcome and kind badges, the visitor cell and the install picker.
+
+/** The visitor's phone and, under it, the name they gave. */
+export function VisitorCell({ phone, name, testId }: { phone: string; name: string | null; testId: string }) {
+  return (
+    <Stack gap={0}>
+      <Text size="sm" fw={500} data-testid={testId}>
+        {phone}
+      </Text>
+      {name && (
+        <Text size="xs" c="dimmed">
+          {name}
+        </Text>
+      )}
+    </Stack>
+  );
+}
 
 export function OutcomeBadge({ outcome, testId }: { outcome: TCallOutcome; testId?: string }) {
   const { t } = useTranslation();

@@ -1,4 +1,4 @@
-import { Button, Drawer, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Drawer, Group, Paper, Select, Stack, TextInput, Title } from '@mantine/core';
 import type { TCall } from '@stn/contracts/telephony';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,14 @@ import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { CALLS_PATH } from './api/calls.ts';
-import { InstallSelect, KindBadge, kindOptions, OutcomeBadge, outcomeOptions } from './call-badges.tsx';
+import {
+  InstallSelect,
+  KindBadge,
+  kindOptions,
+  OutcomeBadge,
+  outcomeOptions,
+  VisitorCell,
+} from './call-badges.tsx';
 import { CallDetail } from './call-detail.tsx';
 import {
   type CallFilters,
@@ -45,16 +52,7 @@ export default function CallsPage() {
       key: 'visitor',
       title: t('business.calls.visitor'),
       render: (c) => (
-        <Stack gap={0}>
-          <Text size="sm" fw={500} data-testid={`call-phone-${c.id}`}>
-            {c.visitor_phone}
-          </Text>
-          {c.visitor_name && (
-            <Text size="xs" c="dimmed">
-              {c.visitor_name}
-            </Text>
-          )}
-        </Stack>
+        <VisitorCell phone={c.visitor_phone} name={c.visitor_name} testId={`call-phone-${c.id}`} />
       ),
     },
     { key: 'install', title: t('business.calls.install'), render: (c) => c.install_name },

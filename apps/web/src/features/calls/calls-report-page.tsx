@@ -2,6 +2,7 @@ import { Alert, Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput,
 import type { TCallsReport } from '@stn/contracts/telephony';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmptyRow } from '../../components/list/data-table.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { useReportForbidden } from '../../components/not-allowed.tsx';
 import { type ReportQuery, useCallsReport } from './api/calls.ts';
@@ -165,15 +166,7 @@ function ReportView({ report }: { report: TCallsReport }) {
                 <Table.Td>{formatConnectTime(row.median_time_to_connect)}</Table.Td>
               </Table.Tr>
             ))}
-            {report.by_agent.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={5}>
-                  <Text c="dimmed" ta="center">
-                    {t('business.calls.report.empty')}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
+            {report.by_agent.length === 0 && <EmptyRow colSpan={5} text={t('business.calls.report.empty')} />}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>

@@ -13,7 +13,7 @@ import { keys } from '../../lib/query-keys.ts';
 import { zPhone, zRequiredSelect } from '../../lib/validation-messages.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { SCHEDULED_CALLS_PATH, useCancelScheduledCall, useScheduleCall } from './api/calls.ts';
-import { InstallSelect, OutcomeBadge } from './call-badges.tsx';
+import { InstallSelect, OutcomeBadge, VisitorCell } from './call-badges.tsx';
 import { localInstant, todayLocal } from './call-format.ts';
 
 /** Scheduled calls (route business.schedule.calls): the list, "Schedule a call", and cancel with a confirm. */
@@ -47,16 +47,7 @@ export default function ScheduledCallsPage() {
       key: 'visitor',
       title: t('business.calls.visitor'),
       render: (c) => (
-        <Stack gap={0}>
-          <Text size="sm" fw={500} data-testid={`scheduled-call-phone-${c.id}`}>
-            {c.visitor_phone}
-          </Text>
-          {c.visitor_name && (
-            <Text size="xs" c="dimmed">
-              {c.visitor_name}
-            </Text>
-          )}
-        </Stack>
+        <VisitorCell phone={c.visitor_phone} name={c.visitor_name} testId={`scheduled-call-phone-${c.id}`} />
       ),
     },
     { key: 'install', title: t('business.calls.install'), render: (c) => c.install_name },

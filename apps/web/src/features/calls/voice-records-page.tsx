@@ -25,7 +25,6 @@ export default function VoiceRecordsPage() {
       title: t('business.calls.voice.delete_title'),
       text: t('business.calls.voice.delete_confirm', { phone: row.from }),
       confirm: t('business.common.delete'),
-      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(row.id),
       testId: 'voice-record-delete-ok',
     });

@@ -9,7 +9,7 @@ import {
 } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TextareaField, TextField } from '../../components/form/fields.tsx';
+import { BoundForm, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
 import { formatDate } from '../../lib/format.ts';
@@ -100,7 +100,7 @@ function AddEntryForm({ list }: { list: TPhoneList }) {
     }
   });
   return (
-    <form onSubmit={submit} noValidate>
+    <BoundForm form={form} onSubmit={submit}>
       <Paper withBorder p="md" radius="md">
         <Group align="flex-start" wrap="wrap">
           <PhoneField
@@ -110,20 +110,13 @@ function AddEntryForm({ list }: { list: TPhoneList }) {
             {...form.getInputProps('phone')}
             value={form.values.phone}
           />
-          <TextField
-            form={form}
-            name="note"
-            label={t('phone_lists.note')}
-            flex={1}
-            miw={200}
-            testId={`${list}-note`}
-          />
+          <TextField name="note" label={t('phone_lists.note')} flex={1} miw={200} testId={`${list}-note`} />
           <Button type="submit" mt={25} loading={add.isPending} data-testid={`${list}-add`}>
             {t('phone_lists.add')}
           </Button>
         </Group>
       </Paper>
-    </form>
+    </BoundForm>
   );
 }
 
@@ -159,12 +152,11 @@ function ImportForm() {
     }
   });
   return (
-    <form onSubmit={submit} noValidate>
+    <BoundForm form={form} onSubmit={submit}>
       <Paper withBorder p="md" radius="md">
         <Stack gap="sm">
           <Title order={5}>{t('phone_lists.import_title')}</Title>
           <TextareaField
-            form={form}
             name="csv"
             label={t('phone_lists.import_csv')}
             description={t('phone_lists.import_hint')}
@@ -200,6 +192,6 @@ function ImportForm() {
           )}
         </Stack>
       </Paper>
-    </form>
+    </BoundForm>
   );
 }

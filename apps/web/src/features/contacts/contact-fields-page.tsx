@@ -97,7 +97,6 @@ export default function ContactFieldsPage() {
                             title: t('contact_fields.delete_title'),
                             text: t('contact_fields.delete_confirm', { label: f.label }),
                             confirm: t('common.delete'),
-                            cancel: t('common.cancel'),
                             testId: 'contact-field-delete-ok',
                             onConfirm: () => remove.mutate(f.id),
                           }),

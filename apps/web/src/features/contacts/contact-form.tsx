@@ -148,6 +148,7 @@ function ContactForm(props: {
 
   return (
     <FormShell
+      form={form}
       title={contact ? t('contacts.edit') : t('contacts.add')}
       back={{ label: t('menu.contacts'), to: pathOf('business.contacts') }}
       onSubmit={submit}
@@ -199,36 +200,18 @@ function ContactForm(props: {
         />
       )}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextField
-          form={form}
-          name="first_name"
-          label={t('contacts.first_name')}
-          testId="contact-form-first-name"
-        />
-        <TextField
-          form={form}
-          name="last_name"
-          label={t('contacts.last_name')}
-          testId="contact-form-last-name"
-        />
+        <TextField name="first_name" label={t('contacts.first_name')} testId="contact-form-first-name" />
+        <TextField name="last_name" label={t('contacts.last_name')} testId="contact-form-last-name" />
       </SimpleGrid>
-      <TextField
-        form={form}
-        name="email"
-        type="email"
-        label={t('contacts.email')}
-        testId="contact-form-email"
-      />
+      <TextField name="email" type="email" label={t('contacts.email')} testId="contact-form-email" />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextField
-          form={form}
           name="birthday"
           type="date"
           label={t('contacts.birthday')}
           testId="contact-form-birthday"
         />
         <TextField
-          form={form}
           name="anniversary"
           type="date"
           label={t('contacts.anniversary')}
@@ -240,7 +223,6 @@ function ContactForm(props: {
           {fields.map((f) => (
             <TextField
               key={f.id}
-              form={form}
               name={`fields.${f.key}`}
               type={
                 f.type === 'number'
@@ -285,7 +267,6 @@ function ContactStatus({ contact }: { contact: TContact }) {
       title: t(optedOut ? 'contacts.opt_in_title' : 'contacts.opt_out_title'),
       text: t(optedOut ? 'contacts.opt_in_confirm' : 'contacts.opt_out_confirm', { phone: contact.phone }),
       confirm: t('contacts.confirm_yes'),
-      cancel: t('common.cancel'),
       color: 'orange',
       testId: 'contact-opt-out-ok',
       onConfirm: () => optOut.mutate({ id: contact.id, optedOut: !optedOut }),
@@ -295,7 +276,6 @@ function ContactStatus({ contact }: { contact: TContact }) {
       title: t(blocked ? 'contacts.unblock_title' : 'contacts.block_title'),
       text: t(blocked ? 'contacts.unblock_confirm' : 'contacts.block_confirm', { phone: contact.phone }),
       confirm: t('contacts.confirm_yes'),
-      cancel: t('common.cancel'),
       testId: 'contact-block-ok',
       onConfirm: () => block.mutate({ id: contact.id, blocked: !blocked }),
     });
@@ -356,7 +336,6 @@ function DeleteButton({ contact }: { contact: TContact }) {
             title: t('contacts.delete_title'),
             text: t('contacts.delete_confirm', { phone: contact.phone }),
             confirm: t('common.delete'),
-            cancel: t('common.cancel'),
             testId: 'contact-delete-ok',
             onConfirm: () =>
               remove.mutate(contact.id, { onSuccess: () => navigate(pathOf('business.contacts')) }),

@@ -238,7 +238,6 @@ function BulkBar({ selected, onDone }: { selected: readonly number[]; onDone: ()
       title: t(`contacts.bulk.${key}_title`),
       text: t(`contacts.bulk.${key}_confirm`, { count }),
       confirm: t(`contacts.bulk.${key}`),
-      cancel: t('common.cancel'),
       color,
       testId: `contacts-bulk-${key}-ok`,
       onConfirm: () => bulk.mutate({ action, ids }, { onSuccess: onDone }),

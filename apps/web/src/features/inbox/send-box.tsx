@@ -16,9 +16,10 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MediaLibraryModal } from '../../components/media-library-modal.tsx';
 import { ApiError } from '../../lib/api-client.ts';
+import { readDataUrl } from '../../lib/files.ts';
 import type { LibraryMedia } from '../../lib/media-library.ts';
 import { toastNote } from '../../lib/toast.ts';
-import { type Restricted, readDataUrl, restrictedPreview, useSend, useSmsTemplates } from './api/inbox.ts';
+import { type Restricted, restrictedPreview, useSend, useSmsTemplates } from './api/inbox.ts';
 import { messageCount } from './message-count.ts';
 import { RestrictedContentModal } from './restricted-content-modal.tsx';
 

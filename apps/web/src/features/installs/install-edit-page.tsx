@@ -16,9 +16,9 @@ import { type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
+import { readDataUrl } from '../../lib/files.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import {
-  readDataUrl,
   type TInstallImage,
   updateInstall,
   updateInstallSettings,

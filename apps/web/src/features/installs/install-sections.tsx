@@ -409,30 +409,16 @@ export const LOOK_TEXTS = ['CallLabel', 'MessageLabel', 'title'] as const;
 
 type Lang = (typeof WIDGET_LANGUAGES)[number];
 
+/** One setting's field: where it is in the form, its label and its test id. */
+type FieldProps = { form: Form; path: string; label: string; testId: string };
+
 /** A colour setting (#RRGGBB). */
-function ColorField({
-  form,
-  path,
-  label,
-  testId,
-}: {
-  form: Form;
-  path: string;
-  label: string;
-  testId: string;
-}) {
+function ColorField({ form, path, label, testId }: FieldProps) {
   return <ColorInput label={label} format="hex" data-testid={testId} {...form.getInputProps(path)} />;
 }
 
 /** A whole-number setting within the server's bounds. */
-function NumberField(props: {
-  form: Form;
-  path: string;
-  label: string;
-  min: number;
-  max: number;
-  testId: string;
-}) {
+function NumberField(props: FieldProps & { min: number; max: number }) {
   return (
     <NumberInput
       label={props.label}
@@ -446,17 +432,7 @@ function NumberField(props: {
   );
 }
 
-function AlignField({
-  form,
-  path,
-  label,
-  testId,
-}: {
-  form: Form;
-  path: string;
-  label: string;
-  testId: string;
-}) {
+function AlignField({ form, path, label, testId }: FieldProps) {
   const { t } = useTranslation();
   return (
     <Select
@@ -469,6 +445,45 @@ function AlignField({
       data-testid={testId}
       {...form.getInputProps(path)}
     />
+  );
+}
+
+/** A whole-number style setting: its key and the server's bounds. */
+type NumberSpec = readonly [key: string, min: number, max: number];
+const ROUNDNESS: NumberSpec = ['Roudness', 0, 50];
+const FONT_SIZE: NumberSpec = ['FontSize', 8, 48];
+const PADDING: NumberSpec = ['Padding', 0, 100];
+
+/**
+ * One group of style settings (the trigger button's, the panel's, the fields', the answer's): its colours,
+ * then its numbers, then its alignment, each named `settings.<group>.<key>`, labelled `<name>.<key>` and
+ * tested as `install-<name>-<key>`.
+ */
+function StyleFields(props: {
+  form: Form;
+  group: string;
+  name: string;
+  colors: readonly string[];
+  numbers: readonly NumberSpec[];
+  align?: boolean;
+}) {
+  const { t } = useTranslation();
+  const field = (key: string) => ({
+    form: props.form,
+    path: `settings.${props.group}.${key}`,
+    label: t(`business.installs.fields.${props.name}.${key}`),
+    testId: `install-${props.name}-${key}`,
+  });
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }}>
+      {props.colors.map((key) => (
+        <ColorField key={key} {...field(key)} />
+      ))}
+      {props.numbers.map(([key, min, max]) => (
+        <NumberField key={key} {...field(key)} min={min} max={max} />
+      ))}
+      {props.align && <AlignField {...field('Align')} />}
+    </SimpleGrid>
   );
 }
 
@@ -586,87 +601,23 @@ export function LookSection({ form }: { form: Form }) {
         </Stack>
       </Tabs.Panel>
       <Tabs.Panel value="trigger">
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          {(['Color', 'BackgroundColor', 'HoverBackgroundColor'] as const).map((k) => (
-            <ColorField
-              key={k}
-              form={form}
-              path={`settings.triggerButton.${k}`}
-              label={f(`trigger.${k}`)}
-              testId={`install-trigger-${k}`}
-            />
-          ))}
-          <NumberField
-            form={form}
-            path="settings.triggerButton.Roudness"
-            label={f('trigger.Roudness')}
-            min={0}
-            max={50}
-            testId="install-trigger-Roudness"
-          />
-          <NumberField
-            form={form}
-            path="settings.triggerButton.FontSize"
-            label={f('trigger.FontSize')}
-            min={8}
-            max={48}
-            testId="install-trigger-FontSize"
-          />
-          <NumberField
-            form={form}
-            path="settings.triggerButton.Padding"
-            label={f('trigger.Padding')}
-            min={0}
-            max={100}
-            testId="install-trigger-Padding"
-          />
-          <AlignField
-            form={form}
-            path="settings.triggerButton.Align"
-            label={f('trigger.Align')}
-            testId="install-trigger-Align"
-          />
-        </SimpleGrid>
+        <StyleFields
+          form={form}
+          group="triggerButton"
+          name="trigger"
+          colors={['Color', 'BackgroundColor', 'HoverBackgroundColor']}
+          numbers={[ROUNDNESS, FONT_SIZE, PADDING]}
+          align
+        />
       </Tabs.Panel>
       <Tabs.Panel value="panel">
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <ColorField
-            form={form}
-            path="settings.styling.BackgroundColor"
-            label={f('styling.BackgroundColor')}
-            testId="install-styling-BackgroundColor"
-          />
-          <ColorField
-            form={form}
-            path="settings.styling.BorderColor"
-            label={f('styling.BorderColor')}
-            testId="install-styling-BorderColor"
-          />
-          <NumberField
-            form={form}
-            path="settings.styling.Roudness"
-            label={f('styling.Roudness')}
-            min={0}
-            max={50}
-            testId="install-styling-Roudness"
-          />
-          <NumberField
-            form={form}
-            path="settings.styling.MaxWidth"
-            label={f('styling.MaxWidth')}
-            min={200}
-            max={1200}
-            testId="install-styling-MaxWidth"
-          />
-          <NumberField
-            form={form}
-            path="settings.styling.Padding"
-            label={f('styling.Padding')}
-            min={0}
-            max={100}
-            testId="install-styling-Padding"
-          />
-        </SimpleGrid>
+        <StyleFields
+          form={form}
+          group="styling"
+          name="styling"
+          colors={['BackgroundColor', 'BorderColor']}
+          numbers={[ROUNDNESS, ['MaxWidth', 200, 1200], PADDING]}
+        />
       </Tabs.Panel>
     </Tabs>
   );
@@ -705,33 +656,13 @@ export function FieldsSection({ form }: { form: Form }) {
           {...form.getInputProps('settings.promotion_consent', { type: 'checkbox' })}
         />
       </Stack>
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        {(['BackgroundColor', 'Color', 'BorderColor'] as const).map((k) => (
-          <ColorField
-            key={k}
-            form={form}
-            path={`settings.input.${k}`}
-            label={f(`input.${k}`)}
-            testId={`install-input-${k}`}
-          />
-        ))}
-        <NumberField
-          form={form}
-          path="settings.input.Roudness"
-          label={f('input.Roudness')}
-          min={0}
-          max={50}
-          testId="install-input-Roudness"
-        />
-        <NumberField
-          form={form}
-          path="settings.input.Padding"
-          label={f('input.Padding')}
-          min={0}
-          max={100}
-          testId="install-input-Padding"
-        />
-      </SimpleGrid>
+      <StyleFields
+        form={form}
+        group="input"
+        name="input"
+        colors={['BackgroundColor', 'Color', 'BorderColor']}
+        numbers={[ROUNDNESS, PADDING]}
+      />
     </>
   );
 }
@@ -743,42 +674,14 @@ export function ResponseSection({ form }: { form: Form }) {
   const redirect = form.values.settings.response.IsEnableRedirect;
   return (
     <>
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <ColorField
-          form={form}
-          path="settings.response.SuccessColor"
-          label={f('response.SuccessColor')}
-          testId="install-response-SuccessColor"
-        />
-        <ColorField
-          form={form}
-          path="settings.response.ErrorColor"
-          label={f('response.ErrorColor')}
-          testId="install-response-ErrorColor"
-        />
-        <NumberField
-          form={form}
-          path="settings.response.FontSize"
-          label={f('response.FontSize')}
-          min={8}
-          max={48}
-          testId="install-response-FontSize"
-        />
-        <NumberField
-          form={form}
-          path="settings.response.Padding"
-          label={f('response.Padding')}
-          min={0}
-          max={100}
-          testId="install-response-Padding"
-        />
-        <AlignField
-          form={form}
-          path="settings.response.Align"
-          label={f('response.Align')}
-          testId="install-response-Align"
-        />
-      </SimpleGrid>
+      <StyleFields
+        form={form}
+        group="response"
+        name="response"
+        colors={['SuccessColor', 'ErrorColor']}
+        numbers={[FONT_SIZE, PADDING]}
+        align
+      />
       <Switch
         label={f('response.IsEnableRedirect')}
         data-testid="install-response-IsEnableRedirect"

@@ -44,7 +44,6 @@ export default function InstallsPage() {
         name: row.name,
       }),
       confirm: t(active ? 'business.installs.activate' : 'business.installs.deactivate'),
-      cancel: t('common.cancel'),
       color: active ? 'blue' : 'red',
       onConfirm: () => toggle.mutate({ id: row.id, active }),
     });
@@ -54,7 +53,6 @@ export default function InstallsPage() {
       title: t(`business.installs.${action}_title`),
       text: t(`business.installs.${action}_confirm`, { name: row.name }),
       confirm: t(`business.installs.${action}`),
-      cancel: t('common.cancel'),
       color: action === 'restore' ? 'blue' : 'red',
       onConfirm: () => lifecycle.mutate({ id: row.id, action }),
     });

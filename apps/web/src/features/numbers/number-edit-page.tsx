@@ -52,6 +52,7 @@ function NumberForm({ number }: { number: TNumber }) {
   ];
   return (
     <FormShell
+      form={form}
       title={number.phone_number}
       back={{ label: t('menu.numbers'), to: pathOf('business.numbers') }}
       onSubmit={submit}
@@ -79,21 +80,15 @@ function NumberForm({ number }: { number: TNumber }) {
         {t(`numbers_ui.kinds.${number.kind}`)} ·{' '}
         {t(number.verified ? 'numbers_ui.verified' : 'numbers_ui.unverified')}
       </Text>
-      <TextField
-        form={form}
-        name="friendly_name"
-        label={t('numbers_ui.friendly_name')}
-        testId="number-name"
-      />
+      <TextField name="friendly_name" label={t('numbers_ui.friendly_name')} testId="number-name" />
       <SelectField
-        form={form}
         name="install_id"
         label={t('numbers_ui.install')}
         data={options}
         allowDeselect={false}
         testId="number-install"
       />
-      <SwitchField form={form} name="sms_enabled" label={t('numbers_ui.sms_enabled')} testId="number-sms" />
+      <SwitchField name="sms_enabled" label={t('numbers_ui.sms_enabled')} testId="number-sms" />
     </FormShell>
   );
 }

@@ -58,7 +58,6 @@ export default function NumbersPage() {
         phone: n.phone_number,
       }),
       confirm: t('numbers_ui.release'),
-      cancel: t('common.cancel'),
       onConfirm: () => release.mutate(n.id),
       testId: 'number-release-confirm',
     });
@@ -182,7 +181,6 @@ function BuyNumberDialog({ opened, onClose }: { opened: boolean; onClose: () => 
           ? t('numbers_ui.buy_confirm_priced', { number: n.friendly_name || n.phone_number, price })
           : t('numbers_ui.buy_confirm_unpriced', { number: n.friendly_name || n.phone_number }),
         confirm: price ? t('numbers_ui.buy_confirm_ok', { price }) : t('numbers_ui.buy_this'),
-        cancel: t('common.cancel'),
         color: 'blue',
         testId: 'buy-confirm',
         onConfirm: () => resolve(true),

@@ -5,7 +5,7 @@ import { type TUser, ZUpdateProfileRequest } from '@stn/contracts/profile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PendingEmailNotice, useImpersonationLock } from '../../components/credentials.tsx';
-import { NameFields, TextField } from '../../components/form/fields.tsx';
+import { BoundForm, NameFields, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { Loading } from '../../components/load-state.tsx';
@@ -141,7 +141,7 @@ function ProfileForm({ user }: { user: TUser }) {
   const languages = LANGUAGES.map((value) => ({ value, label: t(`screens.profile.languages.${value}`) }));
 
   return (
-    <form onSubmit={submit} noValidate>
+    <BoundForm form={form} onSubmit={submit}>
       <Stack maw={760}>
         <Title order={2} data-testid="page-title">
           {t('screens.profile.title')}
@@ -160,7 +160,6 @@ function ProfileForm({ user }: { user: TUser }) {
               {avatarInitials(first_name, last_name)}
             </Avatar>
             <TextField
-              form={form}
               name="avatar"
               flex={1}
               type="url"
@@ -177,7 +176,6 @@ function ProfileForm({ user }: { user: TUser }) {
             own
           />
           <TextField
-            form={form}
             name="email"
             label={t('auth.email')}
             description={lock ?? t('screens.profile.email_hint')}
@@ -235,6 +233,6 @@ function ProfileForm({ user }: { user: TUser }) {
 
         <FormActions submitting={saving} submitTestId="profile-save" />
       </Stack>
-    </form>
+    </BoundForm>
   );
 }

@@ -7,7 +7,7 @@ import {
 } from '@stn/contracts/support';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SelectField } from '../../components/form/fields.tsx';
+import { BoundForm, SelectField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { type ApiForm, useApiForm } from '../../components/form/use-api-form.ts';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
@@ -65,7 +65,7 @@ function SupportWidgetForm({ settings }: { settings: TSupportWidgetSettings }) {
     onSubmit: (v) => save.mutateAsync(requestOf(v)),
   });
   return (
-    <form onSubmit={submit} noValidate>
+    <BoundForm form={form} onSubmit={submit}>
       <Paper withBorder p="lg" radius="md" data-testid="support-widget-section">
         <Stack>
           <Title order={4}>{t('admin.support_widget.title')}</Title>
@@ -89,7 +89,7 @@ function SupportWidgetForm({ settings }: { settings: TSupportWidgetSettings }) {
           <FormActions submitting={submitting} submitTestId="support-widget-save" />
         </Stack>
       </Paper>
-    </form>
+    </BoundForm>
   );
 }
 

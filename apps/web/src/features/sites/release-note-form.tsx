@@ -47,6 +47,7 @@ function ReleaseNoteForm({ note }: { note?: TReleaseNote }) {
 
   return (
     <FormShell
+      form={form}
       title={note ? t('admin.release_notes.edit_title') : t('admin.release_notes.add')}
       back={{ label: t('admin.release_notes.back'), to: pathOf('admin.releaseNote') }}
       onSubmit={submit}
@@ -54,14 +55,12 @@ function ReleaseNoteForm({ note }: { note?: TReleaseNote }) {
       actions={<FormActions submitting={save.isPending} submitTestId="release-note-submit" />}
     >
       <TextField
-        form={form}
         name="title"
         label={t('admin.release_notes.title_field')}
         required
         testId="release-note-title"
       />
       <TextareaField
-        form={form}
         name="content"
         label={t('admin.release_notes.content')}
         description={t('admin.release_notes.content_hint')}
@@ -71,7 +70,6 @@ function ReleaseNoteForm({ note }: { note?: TReleaseNote }) {
         testId="release-note-content"
       />
       <SwitchField
-        form={form}
         name="published"
         label={t('admin.release_notes.published')}
         testId="release-note-published"

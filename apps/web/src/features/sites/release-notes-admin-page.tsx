@@ -24,7 +24,6 @@ export default function ReleaseNotesPage() {
       title: t('admin.release_notes.delete_title'),
       text: t('admin.release_notes.delete_text', { title: note.title }),
       confirm: t('admin.release_notes.delete'),
-      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(note.id),
     });
 

@@ -1,9 +1,9 @@
-import { Alert, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TPage, ZPageRequest } from '@stn/contracts/users';
 import { useTranslation } from 'react-i18next';
 import { TextareaField, TextField } from '../../components/form/fields.tsx';
-import { FormActions } from '../../components/form/form-actions.tsx';
+import { FormCard } from '../../components/form/form-section.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { usePage, useSavePage } from './api/pages.ts';
@@ -50,34 +50,22 @@ function TrainingForm({ page }: { page: TPage }) {
   });
 
   return (
-    <form onSubmit={submit} noValidate>
-      <Paper withBorder p="lg" radius="md">
-        <Stack>
-          {page.source === 'none' && (
-            <Text size="sm" c="dimmed">
-              {t('admin.training.not_written')}
-            </Text>
-          )}
-          <TextField
-            form={form}
-            name="title"
-            label={t('admin.training.title')}
-            required
-            testId="training-title"
-          />
-          <TextareaField
-            form={form}
-            name="content"
-            label={t('admin.training.content')}
-            description={t('admin.training.content_hint')}
-            autosize
-            minRows={14}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-            testId="training-content"
-          />
-          <FormActions submitting={save.isPending} submitTestId="training-submit" />
-        </Stack>
-      </Paper>
-    </form>
+    <FormCard form={form} onSubmit={submit} submitting={save.isPending} submitTestId="training-submit">
+      {page.source === 'none' && (
+        <Text size="sm" c="dimmed">
+          {t('admin.training.not_written')}
+        </Text>
+      )}
+      <TextField name="title" label={t('admin.training.title')} required testId="training-title" />
+      <TextareaField
+        name="content"
+        label={t('admin.training.content')}
+        description={t('admin.training.content_hint')}
+        autosize
+        minRows={14}
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        testId="training-content"
+      />
+    </FormCard>
   );
 }

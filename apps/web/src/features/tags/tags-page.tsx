@@ -2,7 +2,7 @@ import { Button, Group, Modal, Stack, Title } from '@mantine/core';
 import { ZTagWrite } from '@stn/contracts/contacts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TextField } from '../../components/form/fields.tsx';
+import { BoundForm, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { useApiForm } from '../../components/form/use-api-form.ts';
 import { confirmAction } from '../../components/list/confirm.tsx';
@@ -27,7 +27,6 @@ export default function TagsPage() {
       title: t('business.tags.delete_title'),
       text: t('business.tags.delete_confirm', { name: row.name }),
       confirm: t('business.common.delete'),
-      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(row.id, { onSuccess: () => selection.drop([row.id]) }),
     });
   const confirmBulk = () => {
@@ -36,7 +35,6 @@ export default function TagsPage() {
       title: t('business.tags.bulk_delete_title'),
       text: t('business.tags.bulk_delete_confirm', { count: ids.length }),
       confirm: t('business.common.delete'),
-      cancel: t('common.cancel'),
       onConfirm: () => bulk.mutate(ids, { onSuccess: () => selection.drop(ids) }),
     });
   };
@@ -123,10 +121,9 @@ function TagForm({ tag, onDone }: { tag: TTagRow | null; onDone: () => void }) {
     onSuccess: onDone,
   });
   return (
-    <form onSubmit={submit} noValidate>
+    <BoundForm form={form} onSubmit={submit}>
       <Stack>
         <TextField
-          form={form}
           name="name"
           label={t('business.tags.name')}
           required
@@ -135,6 +132,6 @@ function TagForm({ tag, onDone }: { tag: TTagRow | null; onDone: () => void }) {
         />
         <FormActions submitting={save.isPending} submitTestId="tag-form-submit" onCancel={onDone} />
       </Stack>
-    </form>
+    </BoundForm>
   );
 }

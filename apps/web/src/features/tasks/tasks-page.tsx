@@ -5,12 +5,12 @@ import { type TTask, type TTaskStatus, ZTaskRequest } from '@stn/contracts/tasks
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { SelectField, TextareaField, TextField } from '../../components/form/fields.tsx';
+import { BoundForm, SelectField, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { useApiForm } from '../../components/form/use-api-form.ts';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
-import { RowButtons } from '../../components/list/row-actions.tsx';
+import { EditDeleteButtons } from '../../components/list/row-actions.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { zodResolver } from '../../lib/zod-form.ts';
@@ -44,7 +44,6 @@ export default function TasksPage() {
       title: t('business.tasks.delete_title'),
       text: t('business.tasks.delete_confirm', { name: row.title }),
       confirm: t('business.common.delete'),
-      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(row.id),
     });
 
@@ -121,20 +120,11 @@ export default function TasksPage() {
         empty={t('business.tasks.empty')}
         testId="tasks-table"
         actions={(row) => (
-          <RowButtons
-            actions={[
-              {
-                label: t('business.common.edit'),
-                onClick: () => setEditing({ task: row }),
-                testId: `task-edit-${row.id}`,
-              },
-              {
-                label: t('business.common.delete'),
-                color: 'red',
-                onClick: () => confirmDelete(row),
-                testId: `task-delete-${row.id}`,
-              },
-            ]}
+          <EditDeleteButtons
+            name="task"
+            id={row.id}
+            edit={() => setEditing({ task: row })}
+            onDelete={() => confirmDelete(row)}
           />
         )}
       />
@@ -205,17 +195,10 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
   const contactOptions = [...contacts].map(([value, label]) => ({ value, label }));
 
   return (
-    <form onSubmit={submit} noValidate>
+    <BoundForm form={form} onSubmit={submit}>
       <Stack>
-        <TextField
-          form={form}
-          name="title"
-          label={t('business.tasks.title_field')}
-          required
-          testId="task-form-title"
-        />
+        <TextField name="title" label={t('business.tasks.title_field')} required testId="task-form-title" />
         <TextareaField
-          form={form}
           name="description"
           label={t('business.tasks.description')}
           autosize
@@ -223,7 +206,6 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
           testId="task-form-description"
         />
         <SelectField
-          form={form}
           name="contact_id"
           label={t('business.tasks.contact')}
           placeholder={t('business.tasks.no_contact')}
@@ -235,7 +217,6 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
           testId="task-form-contact"
         />
         <SelectField
-          form={form}
           name="user_id"
           label={t('business.tasks.assignee')}
           data={[...options].map(([value, label]) => ({ value, label }))}
@@ -243,15 +224,8 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
           allowDeselect={false}
           testId="task-form-assignee"
         />
-        <TextField
-          form={form}
-          name="due_date"
-          type="date"
-          label={t('business.tasks.due_date')}
-          testId="task-form-due"
-        />
+        <TextField name="due_date" type="date" label={t('business.tasks.due_date')} testId="task-form-due" />
         <SelectField
-          form={form}
           name="status"
           label={t('business.tasks.status')}
           data={[
@@ -263,6 +237,6 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
         />
         <FormActions submitting={save.isPending} submitTestId="task-form-submit" onCancel={onDone} />
       </Stack>
-    </form>
+    </BoundForm>
   );
 }

@@ -47,6 +47,7 @@ function TemplateForm({ template }: { template: TTemplate | null }) {
   });
   return (
     <FormShell
+      form={form}
       title={template ? t('business.templates.edit') : t('business.templates.add')}
       back={{ label: t('business.templates.back'), to: pathOf('business.templates') }}
       onSubmit={submit}
@@ -58,15 +59,8 @@ function TemplateForm({ template }: { template: TTemplate | null }) {
         />
       }
     >
-      <TextField
-        form={form}
-        name="name"
-        label={t('business.templates.name')}
-        required
-        testId="template-form-name"
-      />
+      <TextField name="name" label={t('business.templates.name')} required testId="template-form-name" />
       <SelectField
-        form={form}
         name="provider"
         label={t('business.templates.provider')}
         data={[
@@ -77,7 +71,6 @@ function TemplateForm({ template }: { template: TTemplate | null }) {
         testId="template-form-provider"
       />
       <TextareaField
-        form={form}
         name="body"
         label={t('business.templates.body')}
         description={t('business.templates.body_hint', {
@@ -90,12 +83,7 @@ function TemplateForm({ template }: { template: TTemplate | null }) {
         minRows={4}
         testId="template-form-body"
       />
-      <SwitchField
-        form={form}
-        name="active"
-        label={t('business.common.active')}
-        testId="template-form-active"
-      />
+      <SwitchField name="active" label={t('business.common.active')} testId="template-form-active" />
     </FormShell>
   );
 }

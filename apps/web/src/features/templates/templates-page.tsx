@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
-import { RowButtons } from '../../components/list/row-actions.tsx';
+import { EditDeleteButtons } from '../../components/list/row-actions.tsx';
 import { type ActiveFilter, ActiveFilterControl, statusParam } from '../../components/list/status-filter.tsx';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { keys } from '../../lib/query-keys.ts';
@@ -25,7 +25,6 @@ export default function TemplatesPage() {
       title: t('business.templates.delete_title'),
       text: t('business.templates.delete_confirm', { name: row.name }),
       confirm: t('business.common.delete'),
-      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(row.id),
     });
 
@@ -90,20 +89,11 @@ export default function TemplatesPage() {
         empty={t('business.templates.empty')}
         testId="templates-table"
         actions={(row) => (
-          <RowButtons
-            actions={[
-              {
-                label: t('business.common.edit'),
-                to: pathOf('business.templates.edit', { id: row.id }),
-                testId: `template-edit-${row.id}`,
-              },
-              {
-                label: t('business.common.delete'),
-                color: 'red',
-                onClick: () => confirmDelete(row),
-                testId: `template-delete-${row.id}`,
-              },
-            ]}
+          <EditDeleteButtons
+            name="template"
+            id={row.id}
+            edit={pathOf('business.templates.edit', { id: row.id })}
+            onDelete={() => confirmDelete(row)}
           />
         )}
       />

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { ListHeader } from '../../components/list/list-header.tsx';
-import { RowButtons } from '../../components/list/row-actions.tsx';
+import { EditDeleteButtons } from '../../components/list/row-actions.tsx';
 import { type ActiveFilter, ActiveFilterControl, statusParam } from '../../components/list/status-filter.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
@@ -26,7 +26,6 @@ export default function UsersPage() {
       title: t('business.users.delete_title'),
       text: t('business.users.delete_confirm', { name: fullName(row) }),
       confirm: t('business.common.delete'),
-      cancel: t('common.cancel'),
       testId: 'confirm-delete',
       onConfirm: () => remove.mutate(row.id),
     });
@@ -65,21 +64,12 @@ export default function UsersPage() {
         columns={columns}
         testId="users-table"
         actions={(u) => (
-          <RowButtons
-            actions={[
-              {
-                label: t('business.common.edit'),
-                to: pathOf('business.users.edit', { id: u.id }),
-                testId: `user-edit-${u.id}`,
-              },
-              {
-                label: t('business.common.delete'),
-                color: 'red',
-                onClick: () => confirmDelete(u),
-                testId: `user-delete-${u.id}`,
-                hidden: u.is_owner || u.id === me?.id,
-              },
-            ]}
+          <EditDeleteButtons
+            name="user"
+            id={u.id}
+            edit={pathOf('business.users.edit', { id: u.id })}
+            onDelete={() => confirmDelete(u)}
+            hideDelete={u.is_owner || u.id === me?.id}
           />
         )}
       />

@@ -67,6 +67,7 @@ function DepartmentForm({ department }: { department: TDepartment | null }) {
 
   return (
     <FormShell
+      form={form}
       title={department ? t('business.departments.edit') : t('business.departments.add')}
       onSubmit={submit}
       actions={
@@ -77,15 +78,8 @@ function DepartmentForm({ department }: { department: TDepartment | null }) {
         />
       }
     >
-      <TextField
-        form={form}
-        name="name"
-        label={t('business.departments.name')}
-        required
-        testId="department-form-name"
-      />
+      <TextField name="name" label={t('business.departments.name')} required testId="department-form-name" />
       <MultiSelectField
-        form={form}
         name="sms_agents"
         label={t('business.departments.sms_agents')}
         data={agentOptions(sms.data, department?.sms_agents ?? [])}
@@ -94,7 +88,6 @@ function DepartmentForm({ department }: { department: TDepartment | null }) {
         testId="department-form-sms-agents"
       />
       <MultiSelectField
-        form={form}
         name="voice_agents"
         label={t('business.departments.voice_agents')}
         data={agentOptions(voice.data, department?.voice_agents ?? [])}
@@ -102,12 +95,7 @@ function DepartmentForm({ department }: { department: TDepartment | null }) {
         nothingFoundMessage={t('business.departments.no_agents')}
         testId="department-form-voice-agents"
       />
-      <SwitchField
-        form={form}
-        name="active"
-        label={t('business.common.active')}
-        testId="department-form-active"
-      />
+      <SwitchField name="active" label={t('business.common.active')} testId="department-form-active" />
     </FormShell>
   );
 }

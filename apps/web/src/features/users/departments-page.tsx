@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
-import { RowButtons } from '../../components/list/row-actions.tsx';
+import { EditDeleteButtons } from '../../components/list/row-actions.tsx';
 import { type ActiveFilter, ActiveFilterControl, statusParam } from '../../components/list/status-filter.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { ApiError } from '../../lib/api-client.ts';
@@ -58,7 +58,6 @@ export default function DepartmentsPage() {
       title: t('business.departments.delete_title'),
       text: t('business.departments.delete_confirm', { name: row.name }),
       confirm: t('business.common.delete'),
-      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(row.id),
     });
 
@@ -100,20 +99,11 @@ export default function DepartmentsPage() {
         columns={columns}
         testId="departments-table"
         actions={(d) => (
-          <RowButtons
-            actions={[
-              {
-                label: t('business.common.edit'),
-                to: pathOf('business.departments.edit', { id: d.id }),
-                testId: `department-edit-${d.id}`,
-              },
-              {
-                label: t('business.common.delete'),
-                color: 'red',
-                onClick: () => confirmDelete(d),
-                testId: `department-delete-${d.id}`,
-              },
-            ]}
+          <EditDeleteButtons
+            name="department"
+            id={d.id}
+            edit={pathOf('business.departments.edit', { id: d.id })}
+            onDelete={() => confirmDelete(d)}
           />
         )}
       />

@@ -25,7 +25,6 @@ export default function UsersPage() {
       title: t('admin.users.delete_title'),
       text: t('admin.users.delete_text', { email: u.email }),
       confirm: t('admin.users.delete'),
-      cancel: t('common.cancel'),
       onConfirm: () => remove.mutate(u.id),
     });
 

@@ -433,6 +433,7 @@ function UserForm({ kind, user }: { kind: UserKind; user?: AnyUser }) {
 
   return (
     <FormShell
+      form={form}
       title={t(create ? k.title.add : k.title.edit)}
       back={kind === 'global' ? { label: t('admin.users.back'), to: pathOf(k.list) } : undefined}
       onSubmit={submit}
@@ -452,7 +453,6 @@ function UserForm({ kind, user }: { kind: UserKind; user?: AnyUser }) {
         testIds={[tid('first-name'), tid('last-name')]}
       />
       <TextField
-        form={form}
         name="email"
         label={label('email')}
         type="email"
@@ -475,7 +475,6 @@ function UserForm({ kind, user }: { kind: UserKind; user?: AnyUser }) {
       {sections}
       {!create && (
         <SwitchField
-          form={form}
           name="active"
           label={kind === 'business' ? t('business.common.active') : label('active')}
           disabled={kind === 'global' && self}
@@ -544,7 +543,6 @@ function PasswordSection({ kind, user }: { kind: UserKind; user: AnyUser }) {
       title: t('business.users.reset_link'),
       text: t('business.users.reset_link_confirm', { email: user.email }),
       confirm: t('business.users.send'),
-      cancel: t('common.cancel'),
       color: 'brand',
       onConfirm: () => reset.mutate(user.id),
     });

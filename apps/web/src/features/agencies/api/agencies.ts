@@ -9,6 +9,7 @@ import type {
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { ApiError, api } from '../../../lib/api-client.ts';
 import { auth } from '../../../lib/auth-store.ts';
+import { saveBlob } from '../../../lib/files.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { keys } from '../../../lib/query-keys.ts';
 import { toastError } from '../../../lib/toast.ts';
@@ -139,16 +140,6 @@ export function useAgencyImage(id: number) {
   });
 }
 
-/** Reads a picked file as a data URL (the image call takes one). */
-export function readDataUrl(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}
-
 export type ExportKind = 'users' | 'businesses';
 
 /**
@@ -169,12 +160,5 @@ export async function downloadAgencyCsv(kind: ExportKind, agencyId: number): Pro
   const blob = await res.blob();
   const disposition = res.headers.get('content-disposition') ?? '';
   const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `agency-${agencyId}-${kind}.csv`;
-  const href = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 1000);
+  saveBlob(blob, filename);
 }

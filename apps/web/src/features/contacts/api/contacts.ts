@@ -5,6 +5,7 @@ import type {
 } from '@stn/contracts/contacts';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api, apiBlob } from '../../../lib/api-client.ts';
+import { saveBlob } from '../../../lib/files.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 
 // The contacts calls (spec 001 "Contacts", "Chat" for create/edit/delete/block, "Tasks, tags" for tags) and
@@ -20,16 +21,10 @@ export type TContactField = TContactFieldT;
 export type TImportStatus = TContactImportStatus;
 
 /** The contact form's body (POST /v1/contacts; PUT /v1/contacts/{id} takes the same without install). */
-export type TContactRequest = {
-  phone: string;
-  tag_ids: number[];
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  birthday: string | null;
-  anniversary: string | null;
-  fields: Record<string, string>;
-};
+export type TContactRequest = Pick<
+  TContact,
+  'phone' | 'first_name' | 'last_name' | 'email' | 'birthday' | 'anniversary' | 'fields'
+> & { tag_ids: number[] };
 
 /** Create takes a key (the server derives one from the label when absent); an update cannot change it. */
 export type TFieldRequest = { key?: string; label: string; type: TContactField['type']; active: boolean };
@@ -153,18 +148,6 @@ export function useBulkTag() {
       api<Message>(`${CONTACTS_PATH}/tag`, { method: 'POST', body }),
     onSuccess: invalidateContacts,
   });
-}
-
-/** Saves a blob as a file through a temporary link (the CSV export, the import template). */
-export function saveBlob(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 export async function exportContacts(installId: number) {

@@ -184,16 +184,6 @@ export function useSendIcs(contactId: number) {
   });
 }
 
-/** Reads an image file as a data URL (the send call takes media as data URLs). */
-export function readDataUrl(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}
-
 /** Starts a conversation with a new contact on the install (POST /v1/chats/installs/{id}/contacts). */
 export function useStartConversation(installId: number) {
   return useMutation({

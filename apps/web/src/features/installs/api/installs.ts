@@ -168,13 +168,3 @@ export const statusOfRoute: Record<string, TInstallStatus> = {
   'business.installs.archived': 'archived',
   'business.installs.deleted': 'deleted',
 };
-
-/** Reads a picked file as a data URL (the image calls take one). */
-export function readDataUrl(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}

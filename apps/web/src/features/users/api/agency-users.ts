@@ -3,58 +3,26 @@ import type {
   TCreateAgencyUserRequest,
   TUpdateAgencyUserRequest,
 } from '@stn/contracts/businesses';
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { queryClient } from '../../../lib/query-client.ts';
 import { keys } from '../../../lib/query-keys.ts';
+import { type Message, resourceCalls } from '../../../lib/resource-api.ts';
 
 // The agency's own users (spec 001 §7 "Agency users"), AgencyAdmin only.
 
 export const AGENCY_USERS_PATH = '/v1/agency/users';
 
-type Data<T> = { success: true; data: T };
-type Message = { success: true; message: string };
-type MessageData<T> = Message & { data: T };
+const users = resourceCalls<TAgencyUser, TCreateAgencyUserRequest, TUpdateAgencyUserRequest>({
+  path: AGENCY_USERS_PATH,
+  keys: { all: keys.users.kind('agency'), detail: (id: number) => keys.users.detail('agency', id) },
+  deleteRefresh: 'onSuccess',
+});
 
-function invalidateUsers() {
-  void queryClient.invalidateQueries({ queryKey: keys.users.kind('agency') });
-}
-
-export const agencyUserQuery = (id: number) =>
-  queryOptions({
-    queryKey: keys.users.detail('agency', id),
-    queryFn: async () => (await api<Data<TAgencyUser>>(`${AGENCY_USERS_PATH}/${id}`, { silent: true })).data,
-  });
-
-export function useAgencyUser(id: number) {
-  return useQuery({ ...agencyUserQuery(id), enabled: id > 0 });
-}
-
-export function useCreateAgencyUser() {
-  return useMutation({
-    mutationFn: (body: TCreateAgencyUserRequest) =>
-      api<MessageData<TAgencyUser>>(AGENCY_USERS_PATH, { method: 'POST', body }),
-    onSuccess: invalidateUsers,
-  });
-}
-
-export function useUpdateAgencyUser(id: number) {
-  return useMutation({
-    mutationFn: (body: TUpdateAgencyUserRequest) =>
-      api<MessageData<TAgencyUser>>(`${AGENCY_USERS_PATH}/${id}`, { method: 'PUT', body }),
-    onSuccess: (res) => {
-      queryClient.setQueryData(keys.users.detail('agency', id), res.data);
-      invalidateUsers();
-    },
-  });
-}
-
-export function useDeleteAgencyUser() {
-  return useMutation({
-    mutationFn: (id: number) => api<Message>(`${AGENCY_USERS_PATH}/${id}`, { method: 'DELETE' }),
-    onSuccess: invalidateUsers,
-  });
-}
+export const agencyUserQuery = users.oneQuery;
+export const useAgencyUser = users.useOne;
+export const useCreateAgencyUser = users.useCreate;
+export const useUpdateAgencyUser = users.useUpdate;
+export const useDeleteAgencyUser = users.useDelete;
 
 export function useChangeAgencyUserPassword(id: number) {
   return useMutation({

@@ -4,10 +4,10 @@ import type {
   TCreateBusinessUserRequest,
   TUpdateBusinessUserRequest,
 } from '@stn/contracts/users';
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { queryClient } from '../../../lib/query-client.ts';
 import { keys } from '../../../lib/query-keys.ts';
+import { type Message, resourceCalls } from '../../../lib/resource-api.ts';
 
 export { type AgentChannel, agentsQuery, useAgents } from '../../../lib/pickers.ts';
 
@@ -15,52 +15,17 @@ export { type AgentChannel, agentsQuery, useAgents } from '../../../lib/pickers.
 
 export const BUSINESS_USERS_PATH = '/v1/businesses/users';
 
-type Data<T> = { success: true; data: T };
-type Message = { success: true; message: string };
-type MessageData<T> = Message & { data: T };
+const users = resourceCalls<TBusinessUser, TCreateBusinessUserRequest, TUpdateBusinessUserRequest>({
+  path: BUSINESS_USERS_PATH,
+  keys: { all: keys.users.kind('business'), detail: (id: number) => keys.users.detail('business', id) },
+  deleteRefresh: 'onSettled',
+});
 
-/** A user change can change every list of users, each user and the agent pickers. */
-function invalidateUsers() {
-  void queryClient.invalidateQueries({ queryKey: keys.users.kind('business') });
-}
-
-export const businessUserQuery = (id: number) =>
-  queryOptions({
-    queryKey: keys.users.detail('business', id),
-    queryFn: async () =>
-      (await api<Data<TBusinessUser>>(`${BUSINESS_USERS_PATH}/${id}`, { silent: true })).data,
-  });
-
-export function useBusinessUser(id: number) {
-  return useQuery({ ...businessUserQuery(id), enabled: id > 0 });
-}
-
-/** Active users with an agent type for a channel (agents and smsAgents, or agents and voiceAgents). */
-export function useCreateBusinessUser() {
-  return useMutation({
-    mutationFn: (body: TCreateBusinessUserRequest) =>
-      api<MessageData<TBusinessUser>>(BUSINESS_USERS_PATH, { method: 'POST', body }),
-    onSuccess: invalidateUsers,
-  });
-}
-
-export function useUpdateBusinessUser(id: number) {
-  return useMutation({
-    mutationFn: (body: TUpdateBusinessUserRequest) =>
-      api<MessageData<TBusinessUser>>(`${BUSINESS_USERS_PATH}/${id}`, { method: 'PUT', body }),
-    onSuccess: (res) => {
-      queryClient.setQueryData(keys.users.detail('business', id), res.data);
-      invalidateUsers();
-    },
-  });
-}
-
-export function useDeleteBusinessUser() {
-  return useMutation({
-    mutationFn: (id: number) => api<Message>(`${BUSINESS_USERS_PATH}/${id}`, { method: 'DELETE' }),
-    onSettled: invalidateUsers,
-  });
-}
+export const businessUserQuery = users.oneQuery;
+export const useBusinessUser = users.useOne;
+export const useCreateBusinessUser = users.useCreate;
+export const useUpdateBusinessUser = users.useUpdate;
+export const useDeleteBusinessUser = users.useDelete;
 
 export function useChangeUserPassword(id: number) {
   return useMutation({
