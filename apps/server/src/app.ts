@@ -16,7 +16,12 @@ import {
 } from 'fastify-type-provider-zod';
 import pino, { type Logger } from 'pino';
 import { agenciesRoutes } from './modules/agencies/routes.ts';
-import { agencyLetsIn, sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
+import {
+  agencyExists,
+  agencyLetsIn,
+  sealAgencySecrets,
+  twilioAuthTokenBySid,
+} from './modules/agencies/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
 import { registerAuthListeners } from './modules/auth/listeners.ts';
@@ -25,7 +30,7 @@ import { packagesRoutes } from './modules/billing/routes/packages.ts';
 import { plansRoutes } from './modules/billing/routes/plans.ts';
 import { monthlyUsageResetJob } from './modules/businesses/jobs.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
-import { businessLetsIn } from './modules/businesses/service.ts';
+import { agencyOfBusiness, businessLetsIn, businessLimits } from './modules/businesses/service.ts';
 import { registerChatsListeners } from './modules/chats/listeners.ts';
 import { inboundMediaJob } from './modules/chats/media.ts';
 import { inboxRoutes } from './modules/chats/routes/index.ts';
@@ -80,6 +85,7 @@ import { registerErrorHandling } from './platform/http/errors.ts';
 import { apiHooks } from './platform/http/input-hygiene.ts';
 import { requestForLog } from './platform/http/log-redaction.ts';
 import { createOutbound } from './platform/outbound/guard.ts';
+import type { Ports } from './platform/ports.ts';
 import { createQueue, type Queue } from './platform/queue/queue.ts';
 import { createHub } from './platform/realtime/hub.ts';
 import { socketTree } from './platform/realtime/socket.ts';
@@ -187,6 +193,12 @@ const holder: SessionHolder = (db, input) =>
   );
 
 /**
+ * What lower modules ask of higher ones (ADR 054): the users module (rank 2) checks a new user's business
+ * and agency and a business's owner and seats through the businesses (4) and agencies (5) modules.
+ */
+export const ports: Ports = { accounts: { agencyOfBusiness, agencyExists, businessLimits } };
+
+/**
  * Caching of the built web app (ADR 022): files under /assets/ carry a content hash in their names, so
  * they never change and are kept a year; everything else (index.html above all) is revalidated each time.
  */
@@ -264,6 +276,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     carrier,
     storage,
     outbound,
+    ports,
   };
   app.decorate('deps', deps);
 

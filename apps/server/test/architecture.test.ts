@@ -67,13 +67,6 @@ const KNOWN: Record<string, string> = {
     TODO,
   'module-rank: apps/server/src/modules/sites/routes/whitelabels.ts -> apps/server/src/modules/agencies/service.ts':
     TODO,
-  'module-rank: apps/server/src/modules/users/business-users.ts -> apps/server/src/modules/businesses/service.ts':
-    TODO,
-  'module-rank: apps/server/src/modules/users/departments-service.ts -> apps/server/src/modules/businesses/service.ts':
-    TODO,
-  'module-rank: apps/server/src/modules/users/service.ts -> apps/server/src/modules/agencies/tables.ts': TODO,
-  'module-rank: apps/server/src/modules/users/service.ts -> apps/server/src/modules/businesses/tables.ts':
-    TODO,
   'service-without-tenant: apps/server/src/modules/agencies/exports.ts -> exportBusinesses()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/exports.ts -> exportUsers()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/images.ts -> deleteAgencyImage()': TODO,
@@ -85,7 +78,6 @@ const KNOWN: Record<string, string> = {
   'service-without-tenant: apps/server/src/modules/agencies/queries.ts -> presentAgencies()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/queries.ts -> presentAgency()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyAllowedCountries()': TODO,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyExists()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyForHost()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyHasTelephony()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyIdByAccountSid()': TODO,
@@ -122,7 +114,6 @@ const KNOWN: Record<string, string> = {
   'service-without-tenant: apps/server/src/modules/businesses/business-accounts.ts -> loadBusiness()': TODO,
   'service-without-tenant: apps/server/src/modules/businesses/business-accounts.ts -> resetUsage()': TODO,
   'service-without-tenant: apps/server/src/modules/businesses/service.ts -> agencyInstallStats()': TODO,
-  'service-without-tenant: apps/server/src/modules/businesses/service.ts -> businessLimits()': TODO,
   'service-without-tenant: apps/server/src/modules/businesses/service.ts -> businessNames()': TODO,
   'service-without-tenant: apps/server/src/modules/businesses/service.ts -> businessesOnPlan()': TODO,
   'service-without-tenant: apps/server/src/modules/businesses/service.ts -> hasSalesUserExtension()': TODO,
@@ -142,7 +133,7 @@ const KNOWN: Record<string, string> = {
   'service-without-tenant: apps/server/src/modules/chats/messages.ts -> receiveInboundBatched()': TCTX,
   'service-without-tenant: apps/server/src/modules/chats/usage.ts -> countIncoming()': TCTX,
   'service-without-tenant: apps/server/src/modules/chats/usage.ts -> flushIncomingUsage()': TCTX,
-  'service-without-tenant: apps/server/src/modules/chats/widget.ts -> widgetMessageById()': WIDGET,
+  'service-without-tenant: apps/server/src/modules/chats/widget.ts -> widgetMessageById()': TCTX,
   'service-without-tenant: apps/server/src/modules/contacts/import.ts -> resumeStalledImports()': TODO,
   'service-without-tenant: apps/server/src/modules/contacts/import.ts -> watchImports()': TODO,
   'service-without-tenant: apps/server/src/modules/installs/queries.ts -> countedInstalls()': TODO,
@@ -179,11 +170,6 @@ const KNOWN: Record<string, string> = {
   'service-without-tenant: apps/server/src/modules/telephony/sandbox-restore.ts -> restoreSandboxNumbers()':
     TCTX,
   'service-without-tenant: apps/server/src/modules/telephony/texting.ts -> numberTexted()': TCTX,
-  'service-without-tenant: apps/server/src/modules/users/business-access.ts -> auditActor()': TODO,
-  'service-without-tenant: apps/server/src/modules/users/business-access.ts -> businessOf()': TODO,
-  'service-without-tenant: apps/server/src/modules/users/business-access.ts -> grantOf()': TODO,
-  'service-without-tenant: apps/server/src/modules/users/business-access.ts -> guardRights()': TODO,
-  'service-without-tenant: apps/server/src/modules/users/business-access.ts -> requireBusinessPage()': TODO,
   'service-without-tenant: apps/server/src/modules/users/queries.ts -> emailTaken()': TODO,
   'service-without-tenant: apps/server/src/modules/users/queries.ts -> withPendingEmail()': TODO,
   'service-without-tenant: apps/server/src/modules/users/service.ts -> activeBusinessAdminIds()': TODO,

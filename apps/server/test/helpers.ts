@@ -6,7 +6,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import WebSocket from 'ws';
-import { type AppOptions, buildApp } from '../src/app.ts';
+import { type AppOptions, buildApp, ports } from '../src/app.ts';
 import { agencies } from '../src/modules/agencies/tables.ts';
 import { businesses } from '../src/modules/businesses/tables.ts';
 import { createUser } from '../src/modules/users/service.ts';
@@ -72,7 +72,7 @@ export const PASSWORD = 'correct-horse-1';
  * users module). It has no mailer: fixtures send no mail.
  */
 export function fixtureCtx(db: Db): Ctx {
-  const deps = { db, log: pino({ level: 'silent' }) } as unknown as Deps;
+  const deps = { db, log: pino({ level: 'silent' }), ports } as unknown as Deps;
   return platformSystemContext(deps, 'seed', 'test fixture');
 }
 

@@ -38,6 +38,7 @@ import {
   auditClient,
   type Ctx,
   inTransaction,
+  scope,
   userContext,
 } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
@@ -686,8 +687,44 @@ export async function sendNotification(
 // ---------------------------------------------------------------------------------------------------
 // What other modules read of agencies.
 
+/** What a user's profile shows of its agency (spec 000 §3); null without one. */
+export async function agencyOfUser(ctx: Ctx, input: { agencyId: number | null }) {
+  if (input.agencyId === null) return null;
+  const [agency] = await ctx.db
+    .select()
+    .from(agencies)
+    .where(scope(ctx, { agency_id: agencies.id }, eq(agencies.id, input.agencyId)));
+  if (!agency) return null;
+  return {
+    zapier: Boolean(agency.zapier_enabled),
+    has_twilio_setup: Boolean(agency.twilio_config.accountSid),
+    carrier_sandbox: Boolean(agency.twilio_config.accountSid && agency.twilio_config.sandbox === true),
+    agency_has_stripe_config: Boolean(agency.stripe_config.publicKey),
+    agency: {
+      id: agency.id,
+      name: agency.name,
+      email: agency.email,
+      domain: agency.domain,
+      subdomain: agency.subdomain,
+      is_main: agency.is_main,
+      is_template: agency.is_template,
+      free_fee: agency.free_fee,
+      active: agency.active,
+      zapier_enabled: agency.zapier_enabled,
+      zapier_free: agency.zapier_free,
+      department_enabled: agency.department_enabled,
+      remove_branding: agency.remove_branding,
+      profanity_enabled: agency.profanity_enabled,
+      properties: {
+        twProfileSid: agency.properties.twProfileSid ?? null,
+        twCampaignSid: agency.properties.twCampaignSid ?? null,
+      },
+    },
+  };
+}
+
 /** Whether an agency exists (whatever its status). */
-export async function agencyExists(ctx: Pick<Ctx, 'db'>, input: { id: number }) {
+export async function agencyExists(ctx: Ctx, input: { id: number }) {
   const [row] = await ctx.db.select({ id: agencies.id }).from(agencies).where(eq(agencies.id, input.id));
   return Boolean(row);
 }
