@@ -16,9 +16,11 @@ import {
 } from 'fastify-type-provider-zod';
 import pino, { type Logger } from 'pino';
 import { agenciesRoutes } from './modules/agencies/routes.ts';
+import { agencyAccessRoutes } from './modules/agencies/routes-access.ts';
 import {
   agencyExists,
   agencyLetsIn,
+  mailSite,
   sealAgencySecrets,
   twilioAuthTokenBySid,
 } from './modules/agencies/service.ts';
@@ -194,9 +196,25 @@ const holder: SessionHolder = (db, input) =>
 
 /**
  * What lower modules ask of higher ones (ADR 054): the users module (rank 2) checks a new user's business
- * and agency and a business's owner and seats through the businesses (4) and agencies (5) modules.
+ * and agency and a business's owner and seats, and the auth module (3) whether a user's accounts let them
+ * in and where their mail comes from, through the businesses (4) and agencies (5) modules.
  */
-export const ports: Ports = { accounts: { agencyOfBusiness, agencyExists, businessLimits } };
+export const ports: Ports = {
+  accounts: {
+    agencyOfBusiness,
+    agencyExists,
+    businessLimits,
+    mailSite,
+    letsIn: async (ctx, ids) => {
+      const agency = sql`${ids.agencyId}::integer`;
+      const business = sql`${ids.businessId}::integer`;
+      const result = await ctx.db.execute<{ ok: boolean }>(
+        sql`select (${agencyLetsIn(agency)} and ${businessLetsIn(business)}) as ok`,
+      );
+      return result.rows[0]?.ok === true;
+    },
+  },
+};
 
 /**
  * Caching of the built web app (ADR 022): files under /assets/ carry a content hash in their names, so
@@ -347,6 +365,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       apiHooks(api);
       for (const routes of [
         authRoutes,
+        agencyAccessRoutes,
         profileRoutes,
         siteDataRoutes,
         pagesRoutes,

@@ -41,32 +41,17 @@ const TODO = 'TODO';
  * does an entry here that no longer occurs, so that this list only shrinks.
  */
 const KNOWN: Record<string, string> = {
-  'module-import: apps/server/src/modules/auth/service.ts -> apps/server/src/modules/users/tables.ts': TODO,
   'module-import: apps/server/src/modules/chats/audience.ts -> sql contacts (contacts)': TCTX,
   'module-import: apps/server/src/modules/chats/inbox.ts -> sql calls (telephony)': TCTX,
   'module-import: apps/server/src/modules/chats/inbox.ts -> sql contacts (contacts)': TCTX,
   'module-import: apps/server/src/modules/telephony/calls.ts -> sql installs (installs)': TCTX,
-  'module-rank: apps/server/src/modules/auth/impersonation.ts -> apps/server/src/modules/agencies/service.ts':
-    TODO,
-  'module-rank: apps/server/src/modules/auth/impersonation.ts -> apps/server/src/modules/businesses/service.ts':
-    TODO,
-  'module-rank: apps/server/src/modules/auth/routes.ts -> apps/server/src/modules/agencies/service.ts': TODO,
-  'module-rank: apps/server/src/modules/auth/service.ts -> apps/server/src/modules/agencies/tables.ts': TODO,
-  'module-rank: apps/server/src/modules/auth/service.ts -> apps/server/src/modules/businesses/tables.ts':
-    TODO,
-  'module-rank: apps/server/src/modules/billing/routes/plans.ts -> apps/server/src/modules/agencies/service.ts':
-    TODO,
-  'module-rank: apps/server/src/modules/billing/routes/plans.ts -> apps/server/src/modules/businesses/service.ts':
-    TODO,
-  'module-rank: apps/server/src/modules/businesses/business-accounts.ts -> apps/server/src/modules/agencies/tables.ts':
-    TODO,
+  'module-rank: apps/server/src/modules/billing/routes/plans.ts -> apps/server/src/modules/agencies/service.ts': TODO,
+  'module-rank: apps/server/src/modules/billing/routes/plans.ts -> apps/server/src/modules/businesses/service.ts': TODO,
+  'module-rank: apps/server/src/modules/businesses/business-accounts.ts -> apps/server/src/modules/agencies/tables.ts': TODO,
   'module-rank: apps/server/src/modules/installs/queries.ts -> sql numbers (telephony)': TODO,
-  'module-rank: apps/server/src/modules/sites/routes/pages.ts -> apps/server/src/modules/agencies/service.ts':
-    TODO,
-  'module-rank: apps/server/src/modules/sites/routes/site-data.ts -> apps/server/src/modules/agencies/service.ts':
-    TODO,
-  'module-rank: apps/server/src/modules/sites/routes/whitelabels.ts -> apps/server/src/modules/agencies/service.ts':
-    TODO,
+  'module-rank: apps/server/src/modules/sites/routes/pages.ts -> apps/server/src/modules/agencies/service.ts': TODO,
+  'module-rank: apps/server/src/modules/sites/routes/site-data.ts -> apps/server/src/modules/agencies/service.ts': TODO,
+  'module-rank: apps/server/src/modules/sites/routes/whitelabels.ts -> apps/server/src/modules/agencies/service.ts': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/exports.ts -> exportBusinesses()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/exports.ts -> exportUsers()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/images.ts -> deleteAgencyImage()': TODO,
@@ -86,7 +71,6 @@ const KNOWN: Record<string, string> = {
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencySummaries()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> claimWhitelabel()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> deleteAgencies()': TODO,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> domainAvailable()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> getAgency()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> getInternationals()': TODO,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> installStats()': TODO,
@@ -108,8 +92,7 @@ const KNOWN: Record<string, string> = {
   'service-without-tenant: apps/server/src/modules/businesses/business-accounts.ts -> businessNames()': TODO,
   'service-without-tenant: apps/server/src/modules/businesses/business-accounts.ts -> getBusiness()': TODO,
   'service-without-tenant: apps/server/src/modules/businesses/business-accounts.ts -> installStats()': TODO,
-  'service-without-tenant: apps/server/src/modules/businesses/business-accounts.ts -> installStatsFor()':
-    TODO,
+  'service-without-tenant: apps/server/src/modules/businesses/business-accounts.ts -> installStatsFor()': TODO,
   'service-without-tenant: apps/server/src/modules/businesses/business-accounts.ts -> listBusinesses()': TODO,
   'service-without-tenant: apps/server/src/modules/businesses/business-accounts.ts -> loadBusiness()': TODO,
   'service-without-tenant: apps/server/src/modules/businesses/business-accounts.ts -> resetUsage()': TODO,
@@ -167,8 +150,7 @@ const KNOWN: Record<string, string> = {
   'service-without-tenant: apps/server/src/modules/telephony/numbers.ts -> numberWebhooks()': TCTX,
   'service-without-tenant: apps/server/src/modules/telephony/reconcile.ts -> reconcileCalls()': TCTX,
   'service-without-tenant: apps/server/src/modules/telephony/reconcile.ts -> startCallReconciler()': TCTX,
-  'service-without-tenant: apps/server/src/modules/telephony/sandbox-restore.ts -> restoreSandboxNumbers()':
-    TCTX,
+  'service-without-tenant: apps/server/src/modules/telephony/sandbox-restore.ts -> restoreSandboxNumbers()': TCTX,
   'service-without-tenant: apps/server/src/modules/telephony/texting.ts -> numberTexted()': TCTX,
   'service-without-tenant: apps/server/src/modules/users/queries.ts -> emailTaken()': TODO,
   'service-without-tenant: apps/server/src/modules/users/queries.ts -> withPendingEmail()': TODO,

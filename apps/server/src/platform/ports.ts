@@ -9,14 +9,30 @@ export type BusinessLimits = {
   settings: Record<string, unknown>;
 };
 
+/** Where a user's mail comes from: the agency's site, its title and name, and the white-label sender. */
+export type MailSite = {
+  url: string;
+  title: string;
+  name: string;
+  support: string | null;
+  sender: { fromName?: string; replyTo?: string | null };
+};
+
 /**
  * What a lower module asks of a higher one without importing it (ADR 054): each port is answered by the
  * module that owns the data and wired in app.ts, as the session holder is. Plain data in and out, so
  * that neither side knows the other's code.
  */
 export type Ports = {
-  /** The accounts the users module (rank 2) belongs to, answered by businesses (4) and agencies (5). */
+  /**
+   * The accounts users belong to, asked by the users (rank 2) and auth (3) modules, answered by
+   * businesses (4) and agencies (5).
+   */
   accounts: {
+    /** Whether a user's agency and business (where they have them) let them in: switched on and active. */
+    letsIn(ctx: Ctx, input: { agencyId: number | null; businessId: number | null }): Promise<boolean>;
+    /** Where the mail of a user of that agency comes from (null: a platform user, the main agency). */
+    mailSite(ctx: Ctx, input: { agencyId: number | null }): Promise<MailSite>;
     /** The agency of a business; null when there is no such business. */
     agencyOfBusiness(ctx: Ctx, input: { businessId: number }): Promise<number | null>;
     /** Whether an agency exists (whatever its status). */

@@ -31,6 +31,7 @@ import type { Deps } from '../../platform/deps.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import type { MailSite } from '../../platform/ports.ts';
 import { isSealed } from '../../platform/secrets.ts';
 import {
   actingUser,
@@ -687,6 +688,26 @@ export async function sendNotification(
 // ---------------------------------------------------------------------------------------------------
 // What other modules read of agencies.
 
+/**
+ * Where a user's mail comes from: the agency's site (links), its title, and, for an agency's users and
+ * businesses, the agency's name as the sender's name and its support address as Reply-To (white-label
+ * mail). Platform users, and the main agency's, get the platform's MAIL_FROM. The auth module's port.
+ */
+export async function mailSite(ctx: Ctx, input: { agencyId: number | null }): Promise<MailSite> {
+  const [agency] = await ctx.db
+    .select()
+    .from(agencies)
+    .where(input.agencyId ? eq(agencies.id, input.agencyId) : eq(agencies.is_main, true));
+  const own = agency && !agency.is_main ? agency : undefined;
+  return {
+    url: agencySiteUrl(ctx.deps.config, agency),
+    title: agency?.branding.title ?? agency?.name ?? 'Start Texting Now',
+    name: agency?.name ?? 'Start Texting Now',
+    support: agency?.branding.supportEmail ?? agency?.email ?? null,
+    sender: own ? { fromName: own.name, replyTo: own.branding.supportEmail ?? own.email ?? null } : {},
+  };
+}
+
 /** What a user's profile shows of its agency (spec 000 §3); null without one. */
 export async function agencyOfUser(ctx: Ctx, input: { agencyId: number | null }) {
   if (input.agencyId === null) return null;
@@ -811,7 +832,7 @@ export async function agencySiteAddress(
 }
 
 /** Whether a white-label domain (or a subdomain of the main domain) is still free. */
-export async function domainAvailable(ctx: Pick<Ctx, 'db' | 'deps'>, input: { domain: string }) {
+export async function domainAvailable(ctx: Ctx, input: { domain: string }) {
   const host = normalizeHost(input.domain);
   const main = ctx.deps.config.mainDomain;
   if (host === main || host === `www.${main}`) return false;
