@@ -17,13 +17,7 @@ import {
 import pino, { type Logger } from 'pino';
 import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyAccessRoutes } from './modules/agencies/routes-access.ts';
-import {
-  agencyExists,
-  agencyLetsIn,
-  mailSite,
-  sealAgencySecrets,
-  twilioAuthTokenBySid,
-} from './modules/agencies/service.ts';
+import { agencyLetsIn, sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
 import { registerAuthListeners } from './modules/auth/listeners.ts';
@@ -32,7 +26,7 @@ import { packagesRoutes } from './modules/billing/routes/packages.ts';
 import { plansRoutes } from './modules/billing/routes/plans.ts';
 import { monthlyUsageResetJob } from './modules/businesses/jobs.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
-import { agencyOfBusiness, businessLetsIn, businessLimits } from './modules/businesses/service.ts';
+import { businessLetsIn } from './modules/businesses/service.ts';
 import { registerChatsListeners } from './modules/chats/listeners.ts';
 import { inboundMediaJob } from './modules/chats/media.ts';
 import { inboxRoutes } from './modules/chats/routes/index.ts';
@@ -87,7 +81,6 @@ import { registerErrorHandling } from './platform/http/errors.ts';
 import { apiHooks } from './platform/http/input-hygiene.ts';
 import { requestForLog } from './platform/http/log-redaction.ts';
 import { createOutbound } from './platform/outbound/guard.ts';
-import type { Ports } from './platform/ports.ts';
 import { createQueue, type Queue } from './platform/queue/queue.ts';
 import { createHub } from './platform/realtime/hub.ts';
 import { socketTree } from './platform/realtime/socket.ts';
@@ -99,6 +92,7 @@ import {
   webhookTree,
 } from './platform/webhooks/tree.ts';
 import { type InstallResolver, type WidgetRoutes, widgetTree } from './platform/widget/tree.ts';
+import { ports } from './ports.ts';
 
 /** Where modules plug into the platform: job definitions, event listeners, webhook and widget routes. */
 export type Plugs = {
@@ -193,28 +187,6 @@ const holder: SessionHolder = (db, input) =>
         sql<boolean>`(${agencyLetsIn(user.agency_id)} and ${businessLetsIn(user.business_id)})`,
     },
   );
-
-/**
- * What lower modules ask of higher ones (ADR 054): the users module (rank 2) checks a new user's business
- * and agency and a business's owner and seats, and the auth module (3) whether a user's accounts let them
- * in and where their mail comes from, through the businesses (4) and agencies (5) modules.
- */
-export const ports: Ports = {
-  accounts: {
-    agencyOfBusiness,
-    agencyExists,
-    businessLimits,
-    mailSite,
-    letsIn: async (ctx, ids) => {
-      const agency = sql`${ids.agencyId}::integer`;
-      const business = sql`${ids.businessId}::integer`;
-      const result = await ctx.db.execute<{ ok: boolean }>(
-        sql`select (${agencyLetsIn(agency)} and ${businessLetsIn(business)}) as ok`,
-      );
-      return result.rows[0]?.ok === true;
-    },
-  },
-};
 
 /**
  * Caching of the built web app (ADR 022): files under /assets/ carry a content hash in their names, so

@@ -6,7 +6,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import WebSocket from 'ws';
-import { type AppOptions, buildApp, ports } from '../src/app.ts';
+import { type AppOptions, buildApp } from '../src/app.ts';
 import { agencies } from '../src/modules/agencies/tables.ts';
 import { businesses } from '../src/modules/businesses/tables.ts';
 import { createUser } from '../src/modules/users/service.ts';
@@ -14,6 +14,7 @@ import { loadConfig } from '../src/platform/config.ts';
 import { createDb, type Db } from '../src/platform/db/client.ts';
 import type { Deps } from '../src/platform/deps.ts';
 import { type Ctx, platformSystemContext } from '../src/platform/tenancy/context.ts';
+import { ports } from '../src/ports.ts';
 import { TEMPLATE_DB } from './global-setup.ts';
 
 export type TestApp = {

@@ -40,4 +40,14 @@ export type Ports = {
     /** A business's owner, seat limit and departments switch; `lock` takes the row's lock. */
     businessLimits(ctx: Ctx, input: { id: number; lock?: boolean }): Promise<BusinessLimits | undefined>;
   };
+  /** Agencies as the businesses module (rank 4) needs them, answered by agencies (5). */
+  agencies: {
+    /** The names of these agencies, by id. */
+    names(ctx: Ctx, input: { ids: number[] }): Promise<Map<number, string>>;
+    /**
+     * The installs an agency may hand out to its businesses (none set: 0); null when there is no such
+     * agency. `lock` takes the agency row's lock, so that concurrent adds cannot both spend the last ones.
+     */
+    installAllowance(ctx: Ctx, input: { agencyId: number; lock?: boolean }): Promise<number | null>;
+  };
 };

@@ -641,7 +641,7 @@ export async function twilioStatus(deps: Deps, actor: Actor, id: number) {
 /** Installs the agency may still hand out: the businesses module's count, the one its limit enforces. */
 export async function installStats(deps: Deps, actor: Actor, id: number) {
   const agency = await findAgency(deps.db, actor, id);
-  const stats = await agencyInstallStats(deps, { agencyId: agency.id });
+  const stats = await agencyInstallStats(userContext(deps, actor), { agencyId: agency.id });
   return { total_installs: stats.total_installs, available_installs: stats.available_installs };
 }
 
@@ -706,6 +706,29 @@ export async function mailSite(ctx: Ctx, input: { agencyId: number | null }): Pr
     support: agency?.branding.supportEmail ?? agency?.email ?? null,
     sender: own ? { fromName: own.name, replyTo: own.branding.supportEmail ?? own.email ?? null } : {},
   };
+}
+
+/** The names of these agencies, by id (the businesses module's port). */
+export async function agencyNames(ctx: Ctx, input: { ids: number[] }): Promise<Map<number, string>> {
+  if (input.ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ id: agencies.id, name: agencies.name })
+    .from(agencies)
+    .where(inArray(agencies.id, input.ids));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/**
+ * The installs an agency may hand out (properties.installs; none set means none), null without the
+ * agency; `lock` locks its row for the caller's transaction (the businesses module's port).
+ */
+export async function installAllowance(ctx: Ctx, input: { agencyId: number; lock?: boolean }) {
+  const query = ctx.db
+    .select({ properties: agencies.properties })
+    .from(agencies)
+    .where(eq(agencies.id, input.agencyId));
+  const [row] = input.lock ? await query.for('update') : await query;
+  return row ? Math.max(0, Math.trunc(Number(row.properties.installs ?? 0))) : null;
 }
 
 /** What a user's profile shows of its agency (spec 000 §3); null without one. */

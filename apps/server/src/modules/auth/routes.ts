@@ -39,7 +39,6 @@ const ok = (request: FastifyRequest, key: string, params: Record<string, string 
 });
 
 export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
-  const { db } = deps;
   // Nobody is signed in on these routes: sign-in and the e-mailed links find their user themselves.
   const anonymous = (request: FastifyRequest, name: string) => linkHolderContext(deps, name, client(request));
   // The public credential routes (reset request, reset, e-mail confirmation) called with an impersonation

@@ -69,7 +69,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const r = await listBusinesses(deps, actorOf(request), request.query);
+      const r = await listBusinesses(ctxOf(deps, request), request.query);
       return listEnvelope(r.data, r.total, request.query);
     },
   );
@@ -87,7 +87,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     },
     async (request) => ({
       success: true as const,
-      data: await getBusiness(deps, actorOf(request), request.params.id),
+      data: await getBusiness(ctxOf(deps, request), { id: request.params.id }),
     }),
   );
 
@@ -211,7 +211,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      await resetUsage(deps, actorOf(request), request.params.id, client(request));
+      await resetUsage(ctxOf(deps, request), { id: request.params.id });
       return ok(request, 'usage_reset');
     },
   );
@@ -244,7 +244,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
         response: { 200: ZBusinessNamesResponse, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await businessNames(deps, actorOf(request)) }),
+    async (request) => ({ success: true as const, data: await businessNames(ctxOf(deps, request)) }),
   );
 
   app.get(
@@ -260,7 +260,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     },
     async (request) => ({
       success: true as const,
-      data: await installStatsFor(deps, actorOf(request), request.query.agency_id),
+      data: await installStatsFor(ctxOf(deps, request), { agencyId: request.query.agency_id }),
     }),
   );
 

@@ -6,8 +6,8 @@ import { businesses } from './tables.ts';
 // What other modules may ask of the businesses module. Its routes use the module's own files.
 
 /** An agency's installs: its allowance, what its non-deleted businesses hold, and what is left. */
-export async function agencyInstallStats(ctx: Pick<Ctx, 'db'>, input: { agencyId: number }) {
-  return installStats(ctx.db, input.agencyId);
+export async function agencyInstallStats(ctx: Ctx, input: { agencyId: number }) {
+  return installStats(ctx, input);
 }
 
 /** How many live (not deleted) businesses of the agency are on a plan. */
