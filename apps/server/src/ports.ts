@@ -10,13 +10,14 @@ import {
   mailSite,
 } from './modules/agencies/service.ts';
 import { agencyOfBusiness, businessLetsIn, businessLimits } from './modules/businesses/service.ts';
+import { installNumbers } from './modules/telephony/install-numbers.ts';
 import type { Ports } from './platform/ports.ts';
 
 /**
  * What lower modules ask of higher ones (ADR 054): the users module (rank 2) checks a new user's business
  * and agency and a business's owner and seats, and the auth module (3) whether a user's accounts let them
  * in and where their mail comes from, through the businesses (4) and agencies (5) modules; businesses asks
- * agencies for their names and install allowances.
+ * agencies for their names and install allowances; installs (6) asks telephony (7) for its numbers.
  */
 export const ports: Ports = {
   accounts: {
@@ -34,4 +35,5 @@ export const ports: Ports = {
     },
   },
   agencies: { names: agencyNames, installAllowance },
+  numbers: { ofInstalls: installNumbers },
 };

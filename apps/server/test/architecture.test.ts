@@ -49,7 +49,6 @@ const KNOWN: Record<string, string> = {
     TODO,
   'module-rank: apps/server/src/modules/billing/routes/plans.ts -> apps/server/src/modules/businesses/service.ts':
     TODO,
-  'module-rank: apps/server/src/modules/installs/queries.ts -> sql numbers (telephony)': TODO,
   'module-rank: apps/server/src/modules/sites/routes/pages.ts -> apps/server/src/modules/agencies/service.ts':
     TODO,
   'module-rank: apps/server/src/modules/sites/routes/site-data.ts -> apps/server/src/modules/agencies/service.ts':
@@ -114,8 +113,6 @@ const KNOWN: Record<string, string> = {
   'service-without-tenant: apps/server/src/modules/chats/widget.ts -> widgetMessageById()': TCTX,
   'service-without-tenant: apps/server/src/modules/contacts/import.ts -> resumeStalledImports()': TODO,
   'service-without-tenant: apps/server/src/modules/contacts/import.ts -> watchImports()': TODO,
-  'service-without-tenant: apps/server/src/modules/installs/queries.ts -> countedInstalls()': TODO,
-  'service-without-tenant: apps/server/src/modules/installs/queries.ts -> installNumbers()': TODO,
   'service-without-tenant: apps/server/src/modules/installs/service.ts -> demoPageInstall()': TODO,
   'service-without-tenant: apps/server/src/modules/installs/service.ts -> installByKey()': TODO,
   'service-without-tenant: apps/server/src/modules/installs/service.ts -> openInstallWizard()': TODO,

@@ -18,6 +18,9 @@ export type MailSite = {
   sender: { fromName?: string; replyTo?: string | null };
 };
 
+/** An install's carrier number and what it can do. */
+export type InstallNumber = { phone_number: string; voice: boolean; sms: boolean };
+
 /**
  * What a lower module asks of a higher one without importing it (ADR 054): each port is answered by the
  * module that owns the data and wired in app.ts, as the session holder is. Plain data in and out, so
@@ -49,5 +52,10 @@ export type Ports = {
      * agency. `lock` takes the agency row's lock, so that concurrent adds cannot both spend the last ones.
      */
     installAllowance(ctx: Ctx, input: { agencyId: number; lock?: boolean }): Promise<number | null>;
+  };
+  /** Carrier numbers as the installs module (rank 6) shows them, answered by telephony (7). */
+  numbers: {
+    /** The number assigned to each of these installs, by install id. */
+    ofInstalls(ctx: Ctx, input: { installIds: number[] }): Promise<Map<number, InstallNumber>>;
   };
 };

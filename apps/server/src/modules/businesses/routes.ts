@@ -19,9 +19,7 @@ import {
 import { ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { clientOf as client } from '../../platform/http/client.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
 import { errorResponses as errors, okMessage } from '../../platform/http/replies.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
