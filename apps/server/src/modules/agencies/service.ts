@@ -774,7 +774,7 @@ export async function agencyExists(ctx: Ctx, input: { id: number }) {
 }
 
 /** The main agency's id (the platform's own agency, on the main domain), or null before the first start. */
-export async function mainAgencyId(ctx: Pick<Ctx, 'db'>): Promise<number | null> {
+export async function mainAgencyId(ctx: Ctx): Promise<number | null> {
   const [row] = await ctx.db
     .select({ id: agencies.id })
     .from(agencies)
@@ -785,7 +785,7 @@ export async function mainAgencyId(ctx: Pick<Ctx, 'db'>): Promise<number | null>
 }
 
 /** A query of the ids of agencies that are not deleted, optionally whose name matches a LIKE pattern. */
-export function liveAgencyIds(ctx: Pick<Ctx, 'db'>, input: { nameLike?: string }) {
+export function liveAgencyIds(ctx: Ctx, input: { nameLike?: string }) {
   return ctx.db
     .select({ id: agencies.id })
     .from(agencies)
@@ -795,7 +795,7 @@ export function liveAgencyIds(ctx: Pick<Ctx, 'db'>, input: { nameLike?: string }
 }
 
 /** Names, statuses and sites of some agencies. */
-export async function agencySummaries(ctx: Pick<Ctx, 'db'>, input: { ids: number[] }) {
+export async function agencySummaries(ctx: Ctx, input: { ids: number[] }) {
   if (input.ids.length === 0) return [];
   return ctx.db
     .select({
@@ -891,7 +891,7 @@ export function agencyNameMatches(agencyId: SQLWrapper, pattern: string): SQL {
  * Whether the agency has a usable telephony set-up (its Twilio account or a sandbox account: a sid and a
  * token, as `agencyCarrierAccount` needs to call anyone).
  */
-export async function agencyHasTelephony(ctx: Pick<Ctx, 'db'>, input: { id: number }): Promise<boolean> {
+export async function agencyHasTelephony(ctx: Ctx, input: { id: number }): Promise<boolean> {
   const [row] = await ctx.db
     .select({ cfg: agencies.twilio_config })
     .from(agencies)

@@ -11,7 +11,7 @@ export async function agencyInstallStats(ctx: Ctx, input: { agencyId: number }) 
 }
 
 /** How many live (not deleted) businesses of the agency are on a plan. */
-export async function businessesOnPlan(ctx: Pick<Ctx, 'db'>, input: { agencyId: number; planId: number }) {
+export async function businessesOnPlan(ctx: Ctx, input: { agencyId: number; planId: number }) {
   const [used] = await ctx.db
     .select({ n: count() })
     .from(businesses)

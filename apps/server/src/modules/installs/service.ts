@@ -255,7 +255,7 @@ export async function supportInstalls(
  * The support chat's choices: active installs of the agency's live businesses, searched by install name,
  * website or business name, by install name, 10 per page.
  */
-export async function supportInstallChoices(ctx: Pick<Ctx, 'db'>, input: TListQuery & { agencyId: number }) {
+export async function supportInstallChoices(ctx: Ctx, input: TListQuery & { agencyId: number }) {
   const keyword = input.keyword ? likePattern(input.keyword) : undefined;
   const where = and(
     eq(installs.agency_id, input.agencyId),
