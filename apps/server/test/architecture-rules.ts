@@ -85,30 +85,24 @@ const below = (to: string, from: string) => (RANKS[to] ?? Infinity) < (RANKS[fro
 const isPlatform = (p: string) => p.startsWith(`${SERVER}platform/`);
 const isTables = (p: string) => /\/tables\.ts$/.test(p);
 
-/** Which module (or `platform`) owns each table, by the variable its tables.ts exports. */
-export function tableOwners(files: SourceFile[]): Map<string, string> {
+/** Which module (or `platform`) owns each table, by the name `declared` finds in each tables.ts. */
+function ownersBy(files: SourceFile[], declared: RegExp): Map<string, string> {
   const owners = new Map<string, string>();
   for (const f of files) {
     if (!isTables(f.path)) continue;
     const owner = moduleOf(f.path) ?? (isPlatform(f.path) ? 'platform' : null);
     if (!owner) continue;
-    for (const m of f.text.matchAll(/export\s+const\s+(\w+)\s*=\s*pgTable\(/g))
-      if (m[1]) owners.set(m[1], owner);
+    for (const m of f.text.matchAll(declared)) if (m[1]) owners.set(m[1], owner);
   }
   return owners;
 }
 
-/** Which module (or `platform`) owns each table, by its SQL name: `pgTable('numbers', ...)` → telephony. */
-export function sqlTableOwners(files: SourceFile[]): Map<string, string> {
-  const owners = new Map<string, string>();
-  for (const f of files) {
-    if (!isTables(f.path)) continue;
-    const owner = moduleOf(f.path) ?? (isPlatform(f.path) ? 'platform' : null);
-    if (!owner) continue;
-    for (const m of f.text.matchAll(/pgTable\(\s*['"](\w+)['"]/g)) if (m[1]) owners.set(m[1], owner);
-  }
-  return owners;
-}
+/** Owners by the variable a tables.ts exports: `export const users = pgTable(` → users. */
+export const tableOwners = (files: SourceFile[]) =>
+  ownersBy(files, /export\s+const\s+(\w+)\s*=\s*pgTable\(/g);
+
+/** Owners by the SQL name: `pgTable('numbers', ...)` → telephony. */
+export const sqlTableOwners = (files: SourceFile[]) => ownersBy(files, /pgTable\(\s*['"](\w+)['"]/g);
 
 /**
  * The tables a file names in raw SQL: after from/join/update/into in a `sql` template (or `sql.raw`) or
