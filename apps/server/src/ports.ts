@@ -9,7 +9,12 @@ import {
   installAllowance,
   mailSite,
 } from './modules/agencies/service.ts';
-import { agencyOfBusiness, businessLetsIn, businessLimits } from './modules/businesses/service.ts';
+import {
+  agencyOfBusiness,
+  businessesOnPlan,
+  businessLetsIn,
+  businessLimits,
+} from './modules/businesses/service.ts';
 import { installNumbers } from './modules/telephony/install-numbers.ts';
 import type { Ports } from './platform/ports.ts';
 
@@ -17,12 +22,14 @@ import type { Ports } from './platform/ports.ts';
  * What lower modules ask of higher ones (ADR 054): the users module (rank 2) checks a new user's business
  * and agency and a business's owner and seats, and the auth module (3) whether a user's accounts let them
  * in and where their mail comes from, through the businesses (4) and agencies (5) modules; businesses asks
- * agencies for their names and install allowances; installs (6) asks telephony (7) for its numbers.
+ * agencies for their names and install allowances; billing (1) asks whether an agency exists and how
+ * many businesses are on a plan; installs (6) asks telephony (7) for its numbers.
  */
 export const ports: Ports = {
   accounts: {
     agencyOfBusiness,
     agencyExists,
+    businessesOnPlan,
     businessLimits,
     mailSite,
     letsIn: async (ctx, ids) => {

@@ -60,10 +60,6 @@ const KNOWN: Record<string, string> = {
   'module-import: apps/server/src/modules/chats/inbox.ts -> sql calls (telephony)': TCTX,
   'module-import: apps/server/src/modules/chats/inbox.ts -> sql contacts (contacts)': TCTX,
   'module-import: apps/server/src/modules/telephony/calls.ts -> sql installs (installs)': TCTX,
-  'module-rank: apps/server/src/modules/billing/routes/plans.ts -> apps/server/src/modules/agencies/service.ts':
-    LOWER_ROUTES,
-  'module-rank: apps/server/src/modules/billing/routes/plans.ts -> apps/server/src/modules/businesses/service.ts':
-    LOWER_ROUTES,
   'module-rank: apps/server/src/modules/sites/routes/pages.ts -> apps/server/src/modules/agencies/service.ts':
     LOWER_ROUTES,
   'module-rank: apps/server/src/modules/sites/routes/site-data.ts -> apps/server/src/modules/agencies/service.ts':

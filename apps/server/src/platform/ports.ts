@@ -38,7 +38,9 @@ export type Ports = {
     mailSite(ctx: Ctx, input: { agencyId: number | null }): Promise<MailSite>;
     /** The agency of a business; null when there is no such business. */
     agencyOfBusiness(ctx: Ctx, input: { businessId: number }): Promise<number | null>;
-    /** Whether an agency exists (whatever its status). */
+    /** How many live (not deleted) businesses of the agency are on a plan (asked by billing, rank 1). */
+    businessesOnPlan(ctx: Ctx, input: { agencyId: number; planId: number }): Promise<number>;
+    /** Whether an agency exists (whatever its status; asked by users and billing). */
     agencyExists(ctx: Ctx, input: { id: number }): Promise<boolean>;
     /** A business's owner, seat limit and departments switch; `lock` takes the row's lock. */
     businessLimits(ctx: Ctx, input: { id: number; lock?: boolean }): Promise<BusinessLimits | undefined>;
