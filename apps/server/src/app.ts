@@ -16,6 +16,7 @@ import {
 } from 'fastify-type-provider-zod';
 import pino, { type Logger } from 'pino';
 import { agenciesRoutes } from './modules/agencies/routes.ts';
+import { agencyAccessRoutes } from './modules/agencies/routes-access.ts';
 import { agencyLetsIn, sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
@@ -92,6 +93,7 @@ import {
   webhookTree,
 } from './platform/webhooks/tree.ts';
 import { type InstallResolver, type WidgetRoutes, widgetTree } from './platform/widget/tree.ts';
+import { ports } from './ports.ts';
 
 /** Where modules plug into the platform: job definitions, event listeners, webhook and widget routes. */
 export type Plugs = {
@@ -267,6 +269,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     carrier,
     storage,
     outbound,
+    ports,
   };
   app.decorate('deps', deps);
 
@@ -339,6 +342,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       apiHooks(api);
       for (const routes of [
         authRoutes,
+        agencyAccessRoutes,
         profileRoutes,
         siteDataRoutes,
         pagesRoutes,

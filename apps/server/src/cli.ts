@@ -18,6 +18,7 @@ import { openDatabase } from './platform/db/open.ts';
 import type { Deps } from './platform/deps.ts';
 import { AppError } from './platform/http/errors.ts';
 import { platformSystemContext } from './platform/tenancy/context.ts';
+import { ports } from './ports.ts';
 
 const USAGE = `Usage:
   npm run cli -- user:create --email EMAIL --password PASSWORD --role ROLE
@@ -105,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabase(config, () => undefined, 1);
   try {
     // Creating a user sends no mail: the CLI has the database and the config only.
-    const deps = { db: database.db, config, log: pino({ level: 'silent' }) } as Deps;
+    const deps = { db: database.db, config, log: pino({ level: 'silent' }), ports } as Deps;
     const id = await createUser(platformSystemContext(deps, 'cli', 'user:create'), input);
     process.stdout.write(`${id}\n`);
     return 0;

@@ -11,6 +11,7 @@ import { createUser } from './modules/users/service.ts';
 import type { Config } from './platform/config.ts';
 import type { Deps } from './platform/deps.ts';
 import { type Ctx, inTransaction, platformSystemContext, tenantContext } from './platform/tenancy/context.ts';
+import { ports } from './ports.ts';
 
 export type DemoLogin = { label: string; email: string; password: string; site: string };
 
@@ -87,7 +88,7 @@ async function demoNumber(ctx: Ctx, input: { agencyId: number; businessId: numbe
  */
 export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>): Promise<DemoLogin[]> {
   // Runs before the app (and its mailer) exists; creating users sends no mail.
-  const deps = base as Deps;
+  const deps = { ...base, ports } as Deps;
   const { db, config } = deps;
   const logins = demoLogins(config);
   const [existing] = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.is_main, true));

@@ -6,7 +6,14 @@ import path from 'node:path';
 // rule (the self-check). Paths are relative to the repository root, with '/' separators.
 
 export type SourceFile = { path: string; text: string };
-export type Rule = 'module-import' | 'platform-import' | 'foreign-write' | 'web-boundary' | 'outbound-fetch';
+export type Rule =
+  | 'module-import'
+  | 'module-rank'
+  | 'platform-import'
+  | 'foreign-write'
+  | 'web-boundary'
+  | 'outbound-fetch'
+  | 'service-without-tenant';
 export type Violation = { rule: Rule; file: string; target: string };
 
 const SERVER = 'apps/server/src/';
@@ -40,20 +47,79 @@ export function moduleOf(p: string): string | null {
   return m ?? null;
 }
 
+/**
+ * The ranks of the modules, lowest first (ADR 054). A module imports only modules of a lower rank; a
+ * lower module learns of higher ones through events or a port registered in app.ts. Billing sits low
+ * because today it is a catalogue (plans, packages) that businesses and agencies read.
+ */
+export const RANKS: Record<string, number> = {
+  audit: 0,
+  notifications: 0,
+  sites: 1,
+  billing: 1,
+  users: 2,
+  auth: 3,
+  businesses: 4,
+  agencies: 5,
+  compliance: 6,
+  installs: 6,
+  contacts: 7,
+  telephony: 7,
+  support: 7,
+  templates: 8,
+  tasks: 8,
+  chats: 9,
+  broadcasts: 10,
+  automations: 10,
+  leadforms: 10,
+  push: 10,
+  analytics: 11,
+  integrations: 11,
+  widget: 12,
+  profile: 12,
+};
+
+/** True when `from` may use `to`: a lower rank (an unranked module is a violation, so it gets a rank). */
+const below = (to: string, from: string) => (RANKS[to] ?? Infinity) < (RANKS[from] ?? -Infinity);
+
 const isPlatform = (p: string) => p.startsWith(`${SERVER}platform/`);
 const isTables = (p: string) => /\/tables\.ts$/.test(p);
 
-/** Which module (or `platform`) owns each table, by the variable its tables.ts exports. */
-export function tableOwners(files: SourceFile[]): Map<string, string> {
+/** Which module (or `platform`) owns each table, by the name `declared` finds in each tables.ts. */
+function ownersBy(files: SourceFile[], declared: RegExp): Map<string, string> {
   const owners = new Map<string, string>();
   for (const f of files) {
     if (!isTables(f.path)) continue;
     const owner = moduleOf(f.path) ?? (isPlatform(f.path) ? 'platform' : null);
     if (!owner) continue;
-    for (const m of f.text.matchAll(/export\s+const\s+(\w+)\s*=\s*pgTable\(/g))
-      if (m[1]) owners.set(m[1], owner);
+    for (const m of f.text.matchAll(declared)) if (m[1]) owners.set(m[1], owner);
   }
   return owners;
+}
+
+/** Owners by the variable a tables.ts exports: `export const users = pgTable(` → users. */
+export const tableOwners = (files: SourceFile[]) =>
+  ownersBy(files, /export\s+const\s+(\w+)\s*=\s*pgTable\(/g);
+
+/** Owners by the SQL name: `pgTable('numbers', ...)` → telephony. */
+export const sqlTableOwners = (files: SourceFile[]) => ownersBy(files, /pgTable\(\s*['"](\w+)['"]/g);
+
+/**
+ * The tables a file names in raw SQL: after from/join/update/into in a `sql` template (or `sql.raw`) or
+ * in a string given to `execute(...)`. Interpolations (`${users}`) are Drizzle objects, seen as imports.
+ */
+export function rawSqlTables(text: string): string[] {
+  const bodies: string[] = [];
+  for (const m of text.matchAll(/\bsql(?:\.raw)?(?:<[^>`]*>)?\s*(?:\(\s*)?`((?:[^`\\]|\\.)*)`/g))
+    bodies.push(m[1] ?? '');
+  for (const m of text.matchAll(/\bexecute\(\s*(['"`])((?:(?!\1)[^\\]|\\.)*)\1/g)) bodies.push(m[2] ?? '');
+  const out: string[] = [];
+  for (const body of bodies) {
+    const plain = body.replace(/\$\{[^}]*\}/g, ' ');
+    for (const m of plain.matchAll(/\b(?:from|join|update|into)\s+"?(\w+)"?/gi))
+      if (m[1]) out.push(m[1].toLowerCase());
+  }
+  return out;
 }
 
 /** Local names bound to imported tables: `import { users as u } from '../users/tables.ts'` gives u → users. */
@@ -71,7 +137,11 @@ function tableBindings(text: string): Map<string, string> {
   return names;
 }
 
-function serverViolations(f: SourceFile, owners: Map<string, string>): Violation[] {
+function serverViolations(
+  f: SourceFile,
+  owners: Map<string, string>,
+  sqlOwners: Map<string, string>,
+): Violation[] {
   const out: Violation[] = [];
   const mod = moduleOf(f.path);
   for (const spec of importsOf(f.text)) {
@@ -88,10 +158,25 @@ function serverViolations(f: SourceFile, owners: Map<string, string>): Violation
     // (a) Another module is reached through its service.ts; its tables.ts only from a tables.ts (a foreign
     // key) or, for reading, from the analytics module.
     if (!mod || targetModule === mod) continue;
+    // (f) Only down the ranks, whatever the file (a tables.ts may still name any table for a foreign key).
+    if (!below(targetModule, mod) && !(isTables(f.path) && isTables(target))) {
+      out.push({ rule: 'module-rank', file: f.path, target });
+      continue;
+    }
     const allowed =
       target === `${SERVER}modules/${targetModule}/service.ts` ||
       (isTables(target) && (isTables(f.path) || mod === ANALYTICS));
     if (!allowed) out.push({ rule: 'module-import', file: f.path, target });
+  }
+  // (g) Raw SQL naming another module's table is an import of that module: upward, a rank violation; downward,
+  // a read past the owner's service.ts. Platform tables (sessions, tokens) are the platform's, open to all.
+  if (mod && !isTables(f.path) && mod !== ANALYTICS) {
+    for (const table of new Set(rawSqlTables(f.text))) {
+      const owner = sqlOwners.get(table);
+      if (!owner || owner === mod || owner === 'platform') continue;
+      const rule = below(owner, mod) ? 'module-import' : 'module-rank';
+      out.push({ rule, file: f.path, target: `sql ${table} (${owner})` });
+    }
   }
   // (c) A module writes only its own tables (analytics included: it only reads).
   if (mod) {
@@ -102,6 +187,48 @@ function serverViolations(f: SourceFile, owners: Map<string, string>): Violation
       if (owner && owner !== mod)
         out.push({ rule: 'foreign-write', file: f.path, target: `${table} (${owner})` });
     }
+  }
+  return out;
+}
+
+/** Files exempt from (h): HTTP wiring and test helpers take what the request gives, not a tenant. */
+const NO_TENANT_RULE = /(^|\/)(routes[^/]*\.ts|routes\/.*|tables\.ts|testing\.ts)$/;
+/** First-parameter types that carry no tenant: a database handle, the dependencies, a piece of Ctx, an Actor. */
+const TENANTLESS = /^(?:Db|Tx|Deps|Actor|Pick<\s*Ctx\b[\s\S]*|\{[\s\S]*\bdb\??\s*:[\s\S]*\})$/;
+
+/** The type written for a function's first parameter, from the text after its opening parenthesis. */
+function firstParamType(rest: string): string | null {
+  let depth = 0;
+  let colon = -1;
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest[i];
+    if (c === '(' || c === '{' || c === '[' || c === '<') depth++;
+    else if (c === ')' || c === '}' || c === ']' || (c === '>' && rest[i - 1] !== '=')) {
+      if (depth === 0) return colon < 0 ? null : rest.slice(colon + 1, i).trim();
+      depth--;
+    } else if (depth === 0 && c === ':' && colon < 0) colon = i;
+    else if (depth === 0 && (c === ',' || c === '='))
+      return colon < 0 ? null : rest.slice(colon + 1, i).trim();
+  }
+  return null;
+}
+
+/**
+ * (h) A module's exported function takes `(ctx, input)` with the tenant in ctx: its first parameter is not
+ * a database handle, the dependencies, a `Pick<Ctx, ...>`, an object with a `db`, or an Actor.
+ */
+function tenantViolations(f: SourceFile): Violation[] {
+  const mod = moduleOf(f.path);
+  if (!mod || NO_TENANT_RULE.test(f.path)) return [];
+  const out: Violation[] = [];
+  const starts =
+    /export\s+(?:async\s+)?function\s*\*?\s*(\w+)\s*(?:<[^(]*>)?\s*\(|export\s+const\s+(\w+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:<[^(]*>)?\s*\(/g;
+  for (const m of f.text.matchAll(starts)) {
+    const type = firstParamType(
+      f.text.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 400),
+    );
+    if (type && TENANTLESS.test(type))
+      out.push({ rule: 'service-without-tenant', file: f.path, target: `${m[1] ?? m[2]}()` });
   }
   return out;
 }
@@ -167,9 +294,10 @@ function webViolations(f: SourceFile): Violation[] {
 export function violations(files: SourceFile[]): Violation[] {
   const code = files.filter((f) => !/\.test\.tsx?$|\/test-(fixtures|support)\.ts$/.test(f.path));
   const owners = tableOwners(code);
+  const sqlOwners = sqlTableOwners(code);
   return code.flatMap((f) =>
     f.path.startsWith(SERVER)
-      ? [...serverViolations(f, owners), ...outboundViolations(f)]
+      ? [...serverViolations(f, owners, sqlOwners), ...outboundViolations(f), ...tenantViolations(f)]
       : f.path.startsWith(WEB)
         ? webViolations(f)
         : [],

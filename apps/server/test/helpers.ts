@@ -14,6 +14,7 @@ import { loadConfig } from '../src/platform/config.ts';
 import { createDb, type Db } from '../src/platform/db/client.ts';
 import type { Deps } from '../src/platform/deps.ts';
 import { type Ctx, platformSystemContext } from '../src/platform/tenancy/context.ts';
+import { ports } from '../src/ports.ts';
 import { TEMPLATE_DB } from './global-setup.ts';
 
 export type TestApp = {
@@ -72,7 +73,7 @@ export const PASSWORD = 'correct-horse-1';
  * users module). It has no mailer: fixtures send no mail.
  */
 export function fixtureCtx(db: Db): Ctx {
-  const deps = { db, log: pino({ level: 'silent' }) } as unknown as Deps;
+  const deps = { db, log: pino({ level: 'silent' }), ports } as unknown as Deps;
   return platformSystemContext(deps, 'seed', 'test fixture');
 }
 

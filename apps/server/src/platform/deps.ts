@@ -6,6 +6,7 @@ import type { EventBus } from './events/events.ts';
 import type { FileStore } from './files.ts';
 import type { Mailer } from './mail.ts';
 import type { Outbound } from './outbound/guard.ts';
+import type { Ports } from './ports.ts';
 import type { Queue } from './queue/queue.ts';
 import type { Hub } from './realtime/hub.ts';
 import type { Secrets } from './secrets.ts';
@@ -26,4 +27,6 @@ export type Deps = {
   storage: FileStore;
   /** The one way to fetch an address that came from outside (ADR 049). */
   outbound: Outbound;
+  /** What lower modules ask of higher ones, wired in app.ts (ADR 054). */
+  ports: Ports;
 };

@@ -32,6 +32,7 @@ import type { Deps } from '../../platform/deps.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
+import type { MailSite } from '../../platform/ports.ts';
 import { isSealed } from '../../platform/secrets.ts';
 import {
   actingUser,
@@ -39,6 +40,7 @@ import {
   auditClient,
   type Ctx,
   inTransaction,
+  scope,
   userContext,
 } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
@@ -631,7 +633,7 @@ export async function twilioStatus(deps: Deps, actor: Actor, id: number) {
 /** Installs the agency may still hand out: the businesses module's count, the one its limit enforces. */
 export async function installStats(deps: Deps, actor: Actor, id: number) {
   const agency = await findAgency(deps.db, actor, id);
-  const stats = await agencyInstallStats(deps, { agencyId: agency.id });
+  const stats = await agencyInstallStats(userContext(deps, actor), { agencyId: agency.id });
   return { total_installs: stats.total_installs, available_installs: stats.available_installs };
 }
 
@@ -678,14 +680,93 @@ export async function sendNotification(
 // ---------------------------------------------------------------------------------------------------
 // What other modules read of agencies.
 
+/**
+ * Where a user's mail comes from: the agency's site (links), its title, and, for an agency's users and
+ * businesses, the agency's name as the sender's name and its support address as Reply-To (white-label
+ * mail). Platform users, and the main agency's, get the platform's MAIL_FROM. The auth module's port.
+ */
+export async function mailSite(ctx: Ctx, input: { agencyId: number | null }): Promise<MailSite> {
+  const [agency] = await ctx.db
+    .select()
+    .from(agencies)
+    .where(input.agencyId ? eq(agencies.id, input.agencyId) : eq(agencies.is_main, true));
+  const own = agency && !agency.is_main ? agency : undefined;
+  return {
+    url: agencySiteUrl(ctx.deps.config, agency),
+    title: agency?.branding.title ?? agency?.name ?? 'Start Texting Now',
+    name: agency?.name ?? 'Start Texting Now',
+    support: agency?.branding.supportEmail ?? agency?.email ?? null,
+    sender: own ? { fromName: own.name, replyTo: own.branding.supportEmail ?? own.email ?? null } : {},
+  };
+}
+
+/** The names of these agencies, by id (the businesses module's port). */
+export async function agencyNames(ctx: Ctx, input: { ids: number[] }): Promise<Map<number, string>> {
+  if (input.ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ id: agencies.id, name: agencies.name })
+    .from(agencies)
+    .where(inArray(agencies.id, input.ids));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/**
+ * The installs an agency may hand out (properties.installs; none set means none), null without the
+ * agency; `lock` locks its row for the caller's transaction (the businesses module's port).
+ */
+export async function installAllowance(ctx: Ctx, input: { agencyId: number; lock?: boolean }) {
+  const query = ctx.db
+    .select({ properties: agencies.properties })
+    .from(agencies)
+    .where(eq(agencies.id, input.agencyId));
+  const [row] = input.lock ? await query.for('update') : await query;
+  return row ? Math.max(0, Math.trunc(Number(row.properties.installs ?? 0))) : null;
+}
+
+/** What a user's profile shows of its agency (spec 000 §3); null without one. */
+export async function agencyOfUser(ctx: Ctx, input: { agencyId: number | null }) {
+  if (input.agencyId === null) return null;
+  const [agency] = await ctx.db
+    .select()
+    .from(agencies)
+    .where(scope(ctx, { agency_id: agencies.id }, eq(agencies.id, input.agencyId)));
+  if (!agency) return null;
+  return {
+    zapier: Boolean(agency.zapier_enabled),
+    has_twilio_setup: Boolean(agency.twilio_config.accountSid),
+    carrier_sandbox: Boolean(agency.twilio_config.accountSid && agency.twilio_config.sandbox === true),
+    agency_has_stripe_config: Boolean(agency.stripe_config.publicKey),
+    agency: {
+      id: agency.id,
+      name: agency.name,
+      email: agency.email,
+      domain: agency.domain,
+      subdomain: agency.subdomain,
+      is_main: agency.is_main,
+      is_template: agency.is_template,
+      free_fee: agency.free_fee,
+      active: agency.active,
+      zapier_enabled: agency.zapier_enabled,
+      zapier_free: agency.zapier_free,
+      department_enabled: agency.department_enabled,
+      remove_branding: agency.remove_branding,
+      profanity_enabled: agency.profanity_enabled,
+      properties: {
+        twProfileSid: agency.properties.twProfileSid ?? null,
+        twCampaignSid: agency.properties.twCampaignSid ?? null,
+      },
+    },
+  };
+}
+
 /** Whether an agency exists (whatever its status). */
-export async function agencyExists(ctx: Pick<Ctx, 'db'>, input: { id: number }) {
+export async function agencyExists(ctx: Ctx, input: { id: number }) {
   const [row] = await ctx.db.select({ id: agencies.id }).from(agencies).where(eq(agencies.id, input.id));
   return Boolean(row);
 }
 
 /** The main agency's id (the platform's own agency, on the main domain), or null before the first start. */
-export async function mainAgencyId(ctx: Pick<Ctx, 'db'>): Promise<number | null> {
+export async function mainAgencyId(ctx: Ctx): Promise<number | null> {
   const [row] = await ctx.db
     .select({ id: agencies.id })
     .from(agencies)
@@ -696,7 +777,7 @@ export async function mainAgencyId(ctx: Pick<Ctx, 'db'>): Promise<number | null>
 }
 
 /** A query of the ids of agencies that are not deleted, optionally whose name matches a LIKE pattern. */
-export function liveAgencyIds(ctx: Pick<Ctx, 'db'>, input: { nameLike?: string }) {
+export function liveAgencyIds(ctx: Ctx, input: { nameLike?: string }) {
   return ctx.db
     .select({ id: agencies.id })
     .from(agencies)
@@ -706,7 +787,7 @@ export function liveAgencyIds(ctx: Pick<Ctx, 'db'>, input: { nameLike?: string }
 }
 
 /** Names, statuses and sites of some agencies. */
-export async function agencySummaries(ctx: Pick<Ctx, 'db'>, input: { ids: number[] }) {
+export async function agencySummaries(ctx: Ctx, input: { ids: number[] }) {
   if (input.ids.length === 0) return [];
   return ctx.db
     .select({
@@ -766,7 +847,7 @@ export async function agencySiteAddress(
 }
 
 /** Whether a white-label domain (or a subdomain of the main domain) is still free. */
-export async function domainAvailable(ctx: Pick<Ctx, 'db' | 'deps'>, input: { domain: string }) {
+export async function domainAvailable(ctx: Ctx, input: { domain: string }) {
   const host = normalizeHost(input.domain);
   const main = ctx.deps.config.mainDomain;
   if (host === main || host === `www.${main}`) return false;
@@ -802,7 +883,7 @@ export function agencyNameMatches(agencyId: SQLWrapper, pattern: string): SQL {
  * Whether the agency has a usable telephony set-up (its Twilio account or a sandbox account: a sid and a
  * token, as `agencyCarrierAccount` needs to call anyone).
  */
-export async function agencyHasTelephony(ctx: Pick<Ctx, 'db'>, input: { id: number }): Promise<boolean> {
+export async function agencyHasTelephony(ctx: Ctx, input: { id: number }): Promise<boolean> {
   const [row] = await ctx.db
     .select({ cfg: agencies.twilio_config })
     .from(agencies)

@@ -1,7 +1,5 @@
 import {
   ZAuthCheckResponse,
-  ZImpersonableUser,
-  ZImpersonateResponse,
   ZLoginRequest,
   ZLoginResponse,
   ZPasswordEmailRequest,
@@ -9,13 +7,12 @@ import {
   ZStopImpersonateResponse,
   ZTokenRequest,
   ZTokenVerifyRequest,
-  ZUniqueDomainRequest,
   ZUniqueEmailRequest,
   ZUniqueResponse,
   ZUserInfoRequest,
   ZUserInfoResponse,
 } from '@stn/contracts/auth';
-import { listOf, ZErrorResponse, ZIdParams, ZListQuery, ZSuccessMessage } from '@stn/contracts/http';
+import { ZErrorResponse, ZSuccessMessage } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -24,19 +21,17 @@ import { logout } from '../../platform/auth/sessions.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
 import { AppError, forbidden } from '../../platform/http/errors.ts';
-import { listEnvelope } from '../../platform/http/pagination.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
 import { inTransaction, linkHolderContext } from '../../platform/tenancy/context.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
 import { RateLimiter } from '../../platform/widget/tree.ts';
-import { domainAvailable } from '../agencies/service.ts';
 import { isEmailTaken } from '../users/service.ts';
-import { impersonableUsers, startImpersonation, stopImpersonation } from './impersonation.ts';
+import { stopImpersonation } from './impersonation.ts';
 import { passwordResetRequestJob } from './jobs.ts';
 import { resetLinkRoutes } from './routes/reset-links.ts';
 import { login, resetPassword, unsubscribe, userInfo, verifyEmail, verifyResetToken } from './service.ts';
 
-const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
+const _errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 const client = clientOf;
 const ok = (request: FastifyRequest, key: string, params: Record<string, string | number> = {}) => ({
   success: true as const,
@@ -44,7 +39,6 @@ const ok = (request: FastifyRequest, key: string, params: Record<string, string 
 });
 
 export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
-  const { db } = deps;
   // Nobody is signed in on these routes: sign-in and the e-mailed links find their user themselves.
   const anonymous = (request: FastifyRequest, name: string) => linkHolderContext(deps, name, client(request));
   // The public credential routes (reset request, reset, e-mail confirmation) called with an impersonation
@@ -228,23 +222,6 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   );
 
   app.post(
-    '/v1/uniquedomain',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['auth'],
-        summary: 'Is this white-label domain or subdomain free',
-        body: ZUniqueDomainRequest,
-        response: { 200: ZUniqueResponse, 422: ZErrorResponse },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: { unique: await domainAvailable({ db, deps }, { domain: request.body.domain }) },
-    }),
-  );
-
-  app.post(
     '/v1/userinfo',
     {
       config: { access: 'public' },
@@ -275,47 +252,6 @@ export const authRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     async (request) => {
       await unsubscribe(anonymous(request, 'unsubscribe'), request.body);
       return ok(request, 'auth.unsubscribed');
-    },
-  );
-
-  app.get(
-    '/v1/impersonate/users',
-    {
-      config: { capability: 'impersonate' },
-      schema: {
-        tags: ['auth'],
-        summary: 'Users the caller may impersonate (the impersonation drawer)',
-        querystring: ZListQuery,
-        response: { 200: listOf(ZImpersonableUser), 401: ZErrorResponse, 403: ZErrorResponse },
-      },
-    },
-    async (request) => {
-      const r = await impersonableUsers(ctxOf(deps, request), request.query);
-      return listEnvelope(r.data, r.total, request.query);
-    },
-  );
-
-  app.post(
-    '/v1/impersonate/:id',
-    {
-      config: { capability: 'impersonate' },
-      schema: {
-        tags: ['auth'],
-        summary: 'Start acting as another user',
-        params: ZIdParams,
-        response: { 200: ZImpersonateResponse, ...errors },
-      },
-    },
-    async (request) => {
-      const r = await startImpersonation(ctxOf(deps, request), { targetId: request.params.id });
-      return {
-        ...ok(request, 'impersonation.started', { name: r.name }),
-        access_token: r.token,
-        token_type: 'Bearer' as const,
-        expires_at: r.expiresAt.toISOString(),
-        role_group: r.roleGroup,
-        is_template: r.isTemplate,
-      };
     },
   );
 

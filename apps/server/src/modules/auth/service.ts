@@ -15,12 +15,9 @@ import {
 import { burnPasswordCheck, verifyPassword } from '../../platform/auth/passwords.ts';
 import { issueToken, type SessionClient } from '../../platform/auth/sessions.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import type { Deps } from '../../platform/deps.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
+import type { MailSite } from '../../platform/ports.ts';
 import { type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
-import { agencies } from '../agencies/tables.ts';
-import { businesses } from '../businesses/tables.ts';
-import { agencySiteUrl } from '../sites/service.ts';
 import {
   confirmEmailChange,
   findUserByEmail,
@@ -31,15 +28,9 @@ import {
   setPassword,
   type UserRow,
 } from '../users/service.ts';
-import { users } from '../users/tables.ts';
 import { loginFailures } from './tables.ts';
 
-/**
- * The user's agency and business (where they have them) are active: a switched-off, archived or deleted
- * business or agency locks its users out (the session check asks the same, see app.ts).
- */
-const accountActive = sql<boolean>`(${agencies.id} is null or (${agencies.active} and ${agencies.status} = 'active'))
-  and (${businesses.id} is null or (${businesses.active} and ${businesses.status} = 'active'))`;
+export { startImpersonation } from './impersonation.ts';
 
 const VERIFY_TTL_SECONDS = 7 * 24 * 3600;
 // At most this many reset e-mails per account per hour; more requests answer the same but send nothing.
@@ -59,26 +50,9 @@ async function spendUserToken(ctx: Ctx, token: string, purposes: LinkPurpose[]) 
   return row && user ? { token: row, user } : undefined;
 }
 
-/**
- * Where a user's mail comes from: the agency's site (links), its title, and, for an agency's users and
- * businesses, the agency's name as the sender's name and its support address as Reply-To (white-label
- * mail). Platform users, and the main agency's, get the platform's MAIL_FROM.
- */
-async function siteFor(deps: Deps, user: UserRow) {
-  const agency = user.agency_id
-    ? (await deps.db.select().from(agencies).where(eq(agencies.id, user.agency_id)))[0]
-    : (await deps.db.select().from(agencies).where(eq(agencies.is_main, true)))[0];
-  const own = agency && !agency.is_main ? agency : undefined;
-  return {
-    url: agencySiteUrl(deps.config, agency),
-    title: agency?.branding.title ?? agency?.name ?? 'Start Texting Now',
-    name: agency?.name ?? 'Start Texting Now',
-    support: agency?.branding.supportEmail ?? agency?.email ?? null,
-    sender: own
-      ? { fromName: own.name, replyTo: own.branding.supportEmail ?? own.email ?? null }
-      : ({} as { fromName?: string; replyTo?: string | null }),
-  };
-}
+/** Where a user's mail comes from (the agencies module answers, through the accounts port). */
+const siteFor = (ctx: Ctx, user: UserRow) =>
+  ctx.deps.ports.accounts.mailSite(ctx, { agencyId: user.agency_id });
 
 const langOf = (user: UserRow) => (isLanguage(user.settings.language) ? user.settings.language : 'en');
 const nameOf = (user: UserRow) => user.first_name || user.email;
@@ -142,13 +116,12 @@ export async function login(
   if (user) ok = await verifyPassword(user.password_hash, input.password);
   else await burnPasswordCheck(input.password);
   if (!user || !ok) throw invalid('email', 'auth.failed');
-  const [account] = await db
-    .select({ ok: accountActive })
-    .from(users)
-    .leftJoin(agencies, eq(agencies.id, users.agency_id))
-    .leftJoin(businesses, eq(businesses.id, users.business_id))
-    .where(eq(users.id, user.id));
-  if (!user.active || !account?.ok) {
+  // A switched-off, archived or deleted business or agency locks its users out (as the session check).
+  const accountOk = await ctx.deps.ports.accounts.letsIn(ctx, {
+    agencyId: user.agency_id,
+    businessId: user.business_id,
+  });
+  if (!user.active || !accountOk) {
     // The right password of a disabled account is not a guess: its reservation goes.
     await db.delete(loginFailures).where(eq(loginFailures.id, attempt));
     throw invalid('email', 'auth.inactive');
@@ -168,7 +141,7 @@ export async function login(
 async function mailUser(
   ctx: Ctx,
   user: UserRow,
-  site: Awaited<ReturnType<typeof siteFor>>,
+  site: MailSite,
   mail: { subject: string; text: string },
 ): Promise<void> {
   await ctx.deps.mailer.send(
@@ -196,7 +169,7 @@ export async function requestPasswordReset(ctx: Ctx, input: { email: string }): 
     purpose: 'password_reset',
     ttlSeconds: deps.config.passwordResetTtlSeconds,
   });
-  const site = await siteFor(deps, user);
+  const site = await siteFor(ctx, user);
   const link = `${site.url}/password/reset?token=${token}&email=${encodeURIComponent(user.email)}`;
   const lang = langOf(user);
   await mailUser(ctx, user, site, {
@@ -224,7 +197,7 @@ export async function sendInvitation(ctx: Ctx, input: { email: string }): Promis
   const days = deps.config.invitationTtlDays;
   await endLinks(db, user.id, ['invitation']);
   const token = await issueLink(db, { user, purpose: 'invitation', ttlSeconds: days * 24 * 3600 });
-  const site = await siteFor(deps, user);
+  const site = await siteFor(ctx, user);
   const link = `${site.url}/password/reset?token=${token}&email=${encodeURIComponent(user.email)}&invitation=1`;
   const lang = langOf(user);
   const support = site.support
@@ -277,14 +250,13 @@ export async function resetPassword(
 
 export async function sendEmailVerification(ctx: Ctx, input: { user: UserRow }): Promise<void> {
   const { user } = input;
-  const { deps } = ctx;
   const token = await issueLink(ctx.db, {
     user,
     purpose: 'verify_email',
     ttlSeconds: VERIFY_TTL_SECONDS,
     email: user.email,
   });
-  const site = await siteFor(deps, user);
+  const site = await siteFor(ctx, user);
   const lang = langOf(user);
   await mailUser(ctx, user, site, {
     subject: translate('mail.verify_subject', lang, { site: site.title }),
@@ -330,7 +302,7 @@ export async function mailEmailChange(
 ): Promise<void> {
   const user = await getUser(ctx, input.userId);
   if (!user) return;
-  const site = await siteFor(ctx.deps, user);
+  const site = await siteFor(ctx, user);
   const lang = langOf(user);
   const texts = { name: nameOf(user), site: site.title, email: input.to };
   await mailUser(ctx, { ...user, email: input.to }, site, {
@@ -373,11 +345,10 @@ export async function sendNotificationMail(
   ctx: Ctx,
   input: { userId: number; subject: string; text: string },
 ): Promise<boolean> {
-  const { deps } = ctx;
   const user = await getUser(ctx, input.userId);
   if (!user || user.settings.email_unsubscribed) return false;
   const token = await issueLink(ctx.db, { user, purpose: 'unsubscribe', ttlSeconds: null });
-  const site = await siteFor(deps, user);
+  const site = await siteFor(ctx, user);
   const footer = translate('mail.unsubscribe_footer', langOf(user), {
     link: `${site.url}/unsubscribe/email/${token}`,
   });

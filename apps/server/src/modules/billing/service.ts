@@ -183,7 +183,7 @@ export async function deletePlan(
 }
 
 /** Whether a plan is one of the agency's (a business may only be put on its own agency's plans). */
-export async function isPlanOfAgency(ctx: Pick<Ctx, 'db'>, input: AgencyInput & { planId: number }) {
+export async function isPlanOfAgency(ctx: Ctx, input: AgencyInput & { planId: number }) {
   const [plan] = await ctx.db
     .select({ id: plans.id })
     .from(plans)

@@ -7,9 +7,6 @@ import type {
   TUpdateBusinessRequest,
 } from '@stn/contracts/businesses';
 import { and, asc, count, desc, eq, ilike, ne, or, sql } from 'drizzle-orm';
-import type { Actor } from '../../platform/auth/actor.ts';
-import type { Tx } from '../../platform/db/client.ts';
-import type { Deps } from '../../platform/deps.ts';
 import type { Client as RequestClient } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
@@ -19,9 +16,8 @@ import {
   auditClient,
   type Ctx,
   inTransaction,
+  scope,
 } from '../../platform/tenancy/context.ts';
-import { inTenant } from '../../platform/tenancy.ts';
-import { agencies } from '../agencies/tables.ts';
 import { audit } from '../audit/service.ts';
 import { requestPasswordReset, sendEmailVerification, sendInvitation } from '../auth/service.ts';
 import { isPlanOfAgency } from '../billing/service.ts';
@@ -48,8 +44,8 @@ type OwnerRow = { id: number; email: string; first_name: string; last_name: stri
 const tenant = { agency_id: businesses.agency_id };
 
 /** The owners of these businesses, by id (users module). */
-async function ownersOf(db: Tx, rows: BusinessRow[]) {
-  return ownerSummaries({ db }, { ids: [...new Set(rows.flatMap((b) => (b.owner_id ? [b.owner_id] : [])))] });
+async function ownersOf(ctx: Ctx, rows: BusinessRow[]) {
+  return ownerSummaries(ctx, { ids: [...new Set(rows.flatMap((b) => (b.owner_id ? [b.owner_id] : [])))] });
 }
 
 export function toBusiness(b: BusinessRow, owner: OwnerRow, agencyName: string): TBusiness {
@@ -90,72 +86,76 @@ export function toBusiness(b: BusinessRow, owner: OwnerRow, agencyName: string):
   };
 }
 
+/** The names of the agencies of these businesses (the agencies module sits above: its port, ADR 054). */
+async function agencyNamesOf(ctx: Ctx, rows: BusinessRow[]) {
+  return ctx.deps.ports.agencies.names(ctx, { ids: [...new Set(rows.map((b) => b.agency_id))] });
+}
+
 /** One business with its owner, by id, regardless of tenant: callers have checked the tenant already. */
-export async function loadBusiness(db: Tx, id: number): Promise<TBusiness> {
-  const [found] = await db
-    .select({ row: businesses, agencyName: agencies.name })
-    .from(businesses)
-    .innerJoin(agencies, eq(agencies.id, businesses.agency_id))
-    .where(eq(businesses.id, id));
-  if (!found) throw notFound();
-  const { row, agencyName } = found;
-  const owners = await ownersOf(db, [row]);
+export async function loadBusiness(ctx: Ctx, input: { id: number }): Promise<TBusiness> {
+  const [row] = await ctx.db.select().from(businesses).where(eq(businesses.id, input.id));
+  if (!row) throw notFound();
+  const [owners, names] = await Promise.all([ownersOf(ctx, [row]), agencyNamesOf(ctx, [row])]);
+  const agencyName = names.get(row.agency_id);
+  if (agencyName === undefined) throw notFound();
   return toBusiness(row, (row.owner_id && owners.get(row.owner_id)) || null, agencyName);
 }
 
 /** The caller's business by id, inside the caller's tenant (another agency's business: 404). */
-async function findBusiness(db: Tx, actor: Actor, id: number, lock = false): Promise<BusinessRow> {
-  const q = db
+async function findBusiness(ctx: Ctx, id: number, lock = false): Promise<BusinessRow> {
+  const q = ctx.db
     .select()
     .from(businesses)
-    .where(inTenant(actor, tenant, eq(businesses.id, id)));
+    .where(scope(ctx, tenant, eq(businesses.id, id)));
   const [row] = lock ? await q.for('update') : await q;
   if (!row) throw notFound();
   return row;
 }
 
-export async function getBusiness(deps: Deps, actor: Actor, id: number): Promise<TBusiness> {
-  await findBusiness(deps.db, actor, id);
-  return loadBusiness(deps.db, id);
+export async function getBusiness(ctx: Ctx, input: { id: number }): Promise<TBusiness> {
+  await findBusiness(ctx, input.id);
+  return loadBusiness(ctx, input);
 }
 
-export async function listBusinesses(deps: Deps, actor: Actor, q: TBusinessListQuery) {
+export async function listBusinesses(ctx: Ctx, q: TBusinessListQuery) {
   const kw = q.keyword ? likePattern(q.keyword) : undefined;
-  const where = inTenant(
-    actor,
+  const where = scope(
+    ctx,
     tenant,
     eq(businesses.status, q.status),
-    actor.roleGroup === 'Admin' && q.agency_id ? eq(businesses.agency_id, q.agency_id) : undefined,
+    ctx.tenant.level === 'platform' && q.agency_id ? eq(businesses.agency_id, q.agency_id) : undefined,
     kw ? or(ilike(businesses.name, kw), userMatches(businesses.owner_id, kw)) : undefined,
   );
   const { limit, offset } = pageOf(q);
-  const [found, [total]] = await Promise.all([
-    deps.db
-      .select({ row: businesses, agencyName: agencies.name })
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select()
       .from(businesses)
-      .innerJoin(agencies, eq(agencies.id, businesses.agency_id))
       .where(where)
       .orderBy(desc(businesses.created_at), desc(businesses.id))
       .limit(limit)
       .offset(offset),
-    deps.db.select({ n: count() }).from(businesses).where(where),
+    ctx.db.select({ n: count() }).from(businesses).where(where),
   ]);
-  const rows = found.map((f) => f.row);
-  const owners = await ownersOf(deps.db, rows);
+  const [owners, names] = await Promise.all([ownersOf(ctx, rows), agencyNamesOf(ctx, rows)]);
+  // A business always has its agency (a foreign key): the inner join of old, kept.
   return {
-    data: found.map(({ row: b, agencyName }) =>
-      toBusiness(b, (b.owner_id && owners.get(b.owner_id)) || null, agencyName),
-    ),
+    data: rows.flatMap((b) => {
+      const agencyName = names.get(b.agency_id);
+      return agencyName === undefined
+        ? []
+        : [toBusiness(b, (b.owner_id && owners.get(b.owner_id)) || null, agencyName)];
+    }),
     total: total?.n ?? 0,
   };
 }
 
 /** id and name of the agency's active businesses (pickers). */
-export async function businessNames(deps: Deps, actor: Actor) {
-  return deps.db
+export async function businessNames(ctx: Ctx) {
+  return ctx.db
     .select({ id: businesses.id, name: businesses.name })
     .from(businesses)
-    .where(inTenant(actor, tenant, eq(businesses.status, 'active')))
+    .where(scope(ctx, tenant, eq(businesses.status, 'active')))
     .orderBy(asc(businesses.name), asc(businesses.id));
 }
 
@@ -163,13 +163,11 @@ export async function businessNames(deps: Deps, actor: Actor) {
  * Installs of an agency: its allowance (properties.installs; none set means none), the installs its
  * non-deleted businesses hold, and what is left. `exceptBusinessId` leaves one business out of `used`.
  */
-export async function installStats(db: Tx, agencyId: number, exceptBusinessId?: number) {
-  const [agency] = await db
-    .select({ properties: agencies.properties })
-    .from(agencies)
-    .where(eq(agencies.id, agencyId));
-  if (!agency) throw notFound();
-  const [row] = await db
+export async function installStats(ctx: Ctx, input: { agencyId: number; exceptBusinessId?: number }) {
+  const { agencyId, exceptBusinessId } = input;
+  const allowance = await ctx.deps.ports.agencies.installAllowance(ctx, { agencyId });
+  if (allowance === null) throw notFound();
+  const [row] = await ctx.db
     .select({ used: sql<number>`coalesce(sum(${businesses.number_of_installs}), 0)`.mapWith(Number) })
     .from(businesses)
     .where(
@@ -179,38 +177,33 @@ export async function installStats(db: Tx, agencyId: number, exceptBusinessId?: 
         exceptBusinessId ? ne(businesses.id, exceptBusinessId) : undefined,
       ),
     );
-  const total = Math.max(0, Math.trunc(Number(agency.properties.installs ?? 0)));
+  const total = allowance;
   const used = row?.used ?? 0;
   return { total_installs: total, used, available_installs: Math.max(0, total - used) };
 }
 
 /** The agency whose installs the caller asks about: platform admins name it, agency users have theirs. */
-export async function installStatsFor(deps: Deps, actor: Actor, agencyId?: number) {
-  const id = actor.roleGroup === 'Admin' ? agencyId : actor.agencyId;
+export async function installStatsFor(ctx: Ctx, input: { agencyId?: number }) {
+  const id = ctx.tenant.level === 'platform' ? input.agencyId : ctx.tenant.agencyId;
   if (!id) throw invalid('agency_id', 'validation.required');
-  return installStats(deps.db, id);
+  return installStats(ctx, { agencyId: id });
 }
 
-/** Locks the agency row so that concurrent adds cannot both spend the last installs. */
-async function lockAgency(tx: Tx, agencyId: number) {
-  const [row] = await tx
-    .select({ id: agencies.id })
-    .from(agencies)
-    .where(eq(agencies.id, agencyId))
-    .for('update');
-  return row;
+/** Locks the agency row so that concurrent adds cannot both spend the last installs (false: no agency). */
+async function lockAgency(ctx: Ctx, agencyId: number): Promise<boolean> {
+  return (await ctx.deps.ports.agencies.installAllowance(ctx, { agencyId, lock: true })) !== null;
 }
 
-async function assertInstallsFit(tx: Tx, agencyId: number, wanted: number, exceptBusinessId?: number) {
-  const stats = await installStats(tx, agencyId, exceptBusinessId);
+async function assertInstallsFit(ctx: Ctx, agencyId: number, wanted: number, exceptBusinessId?: number) {
+  const stats = await installStats(ctx, { agencyId, exceptBusinessId });
   if (wanted > stats.available_installs) {
     throw invalid('number_of_installs', 'businesses.no_installs', { available: stats.available_installs });
   }
 }
 
-async function assertPlanOfAgency(tx: Tx, agencyId: number, planId: number | null | undefined) {
+async function assertPlanOfAgency(ctx: Ctx, agencyId: number, planId: number | null | undefined) {
   if (!planId) return;
-  if (!(await isPlanOfAgency({ db: tx }, { agencyId, planId })))
+  if (!(await isPlanOfAgency(ctx, { agencyId, planId })))
     throw invalid('subscription_plan_id', 'validation.in');
 }
 
@@ -225,10 +218,10 @@ export async function createBusiness(ctx: Ctx, input: TCreateBusinessRequest): P
   const { owner, agency_id: _ignored, ...fields } = input;
   const id = await inTransaction(ctx, async (c) => {
     const tx = c.db;
-    if (!(await lockAgency(tx, agencyId))) throw invalid('agency_id', 'validation.in');
+    if (!(await lockAgency(c, agencyId))) throw invalid('agency_id', 'validation.in');
     if (await isEmailTaken(c, { email: owner.email })) throw invalid('owner.email', 'validation.email_taken');
-    await assertPlanOfAgency(tx, agencyId, fields.subscription_plan_id);
-    await assertInstallsFit(tx, agencyId, fields.number_of_installs);
+    await assertPlanOfAgency(c, agencyId, fields.subscription_plan_id);
+    await assertInstallsFit(c, agencyId, fields.number_of_installs);
     const [business] = await tx
       .insert(businesses)
       .values({ ...fields, agency_id: agencyId })
@@ -254,26 +247,26 @@ export async function createBusiness(ctx: Ctx, input: TCreateBusinessRequest): P
     return business.id;
   });
   if (!owner.password) await sendInvitation(ctx, { email: owner.email });
-  return loadBusiness(ctx.db, id);
+  return loadBusiness(ctx, { id });
 }
 
 export async function updateBusiness(
   ctx: Ctx,
   input: TUpdateBusinessRequest & { id: number },
 ): Promise<TBusiness> {
-  const actor = actingUser(ctx);
+  actingUser(ctx);
   const { owner, id, ...fields } = input;
   await inTransaction(ctx, async (c) => {
     const tx = c.db;
-    const current = await findBusiness(tx, actor, id);
-    await lockAgency(tx, current.agency_id);
-    await assertPlanOfAgency(tx, current.agency_id, fields.subscription_plan_id);
+    const current = await findBusiness(c, id);
+    await lockAgency(c, current.agency_id);
+    await assertPlanOfAgency(c, current.agency_id, fields.subscription_plan_id);
     if (
       fields.number_of_installs !== undefined &&
       fields.number_of_installs > current.number_of_installs &&
       current.status !== 'deleted'
     ) {
-      await assertInstallsFit(tx, current.agency_id, fields.number_of_installs, id);
+      await assertInstallsFit(c, current.agency_id, fields.number_of_installs, id);
     }
     if (owner && Object.keys(owner).length > 0) {
       if (!current.owner_id) throw invalid('owner', 'businesses.no_owner');
@@ -284,7 +277,7 @@ export async function updateBusiness(
       .set({ ...fields, updated_at: new Date() })
       .where(eq(businesses.id, id));
   });
-  return loadBusiness(ctx.db, id);
+  return loadBusiness(ctx, { id });
 }
 
 type Transition = 'archive' | 'restore' | 'delete';
@@ -300,11 +293,11 @@ const FROM: Record<Transition, BusinessRow['status'][]> = {
  * the users the delete suspended (within the agency's installs, since a deleted business holds none).
  */
 export async function changeStatus(ctx: Ctx, input: { id: number; transition: Transition }): Promise<void> {
-  const actor = actingUser(ctx);
+  actingUser(ctx);
   const { id, transition } = input;
   await inTransaction(ctx, async (c) => {
     const tx = c.db;
-    const current = await findBusiness(tx, actor, id, true);
+    const current = await findBusiness(c, id, true);
     if (!FROM[transition].includes(current.status))
       throw new AppError('VALIDATION', 'businesses.status_invalid');
     const now = new Date();
@@ -323,8 +316,8 @@ export async function changeStatus(ctx: Ctx, input: { id: number; transition: Tr
         .where(eq(businesses.id, id));
     } else {
       if (current.status === 'deleted') {
-        await lockAgency(tx, current.agency_id);
-        await assertInstallsFit(tx, current.agency_id, current.number_of_installs, id);
+        await lockAgency(c, current.agency_id);
+        await assertInstallsFit(c, current.agency_id, current.number_of_installs, id);
         affectedUsers = await resumeTenantUsers(c, tenant);
       }
       await tx
@@ -344,8 +337,8 @@ export async function changeStatus(ctx: Ctx, input: { id: number; transition: Tr
 }
 
 /** The business's owner, or else its first BusinessAdmin. */
-async function ownerOf(tx: Tx, business: BusinessRow) {
-  return businessAdminOf({ db: tx }, { businessId: business.id, ownerId: business.owner_id });
+async function ownerOf(ctx: Ctx, business: BusinessRow) {
+  return businessAdminOf(ctx, { businessId: business.id, ownerId: business.owner_id });
 }
 
 /**
@@ -356,8 +349,8 @@ export async function resetBusinessPassword(
   ctx: Ctx,
   input: TBusinessResetPasswordRequest & { id: number },
 ): Promise<'set' | 'sent'> {
-  const business = await findBusiness(ctx.db, actingUser(ctx), input.id);
-  const owner = await ownerOf(ctx.db, business);
+  const business = await findBusiness(ctx, input.id);
+  const owner = await ownerOf(ctx, business);
   if (!owner) throw new AppError('VALIDATION', 'businesses.no_owner');
   if (input.password) {
     await setPassword(ctx, {
@@ -384,8 +377,8 @@ export async function resetBusinessPassword(
  * it confirmed on the agency's word (verify-email).
  */
 export async function verifyOwnerEmail(ctx: Ctx, input: { id: number; how: 'send' | 'mark' }): Promise<void> {
-  const business = await findBusiness(ctx.db, actingUser(ctx), input.id);
-  const owner = await ownerOf(ctx.db, business);
+  const business = await findBusiness(ctx, input.id);
+  const owner = await ownerOf(ctx, business);
   if (!owner) throw new AppError('VALIDATION', 'businesses.no_owner');
   if (input.how === 'send') {
     await sendEmailVerification(ctx, { user: owner });
@@ -402,32 +395,33 @@ export async function verifyOwnerEmail(ctx: Ctx, input: { id: number; how: 'send
   });
 }
 
-export async function resetUsage(deps: Deps, actor: Actor, id: number, client: Client = {}) {
-  await deps.db.transaction(async (tx) => {
-    const b = await findBusiness(tx, actor, id, true);
+export async function resetUsage(ctx: Ctx, input: { id: number }) {
+  const { id } = input;
+  await inTransaction(ctx, async (c) => {
+    const tx = c.db;
+    const b = await findBusiness(c, id, true);
     await tx
       .update(businesses)
       .set({ number_of_calls: 0, number_of_messages: 0, updated_at: new Date() })
       .where(eq(businesses.id, id));
     await audit(tx, {
       action: 'business.reset_usage',
-      actorId: actor.impersonatorId ?? actor.userId,
+      actorId: auditActorId(c),
       agencyId: b.agency_id,
       businessId: id,
       data: { number_of_calls: b.number_of_calls, number_of_messages: b.number_of_messages },
-      ip: client.ip,
-      requestId: client.requestId,
+      ...auditClient(c),
     });
   });
 }
 
 /** Switches a business on or off; off signs its users out (as an archive does, ADR 050). */
 export async function setBusinessActive(ctx: Ctx, input: { id: number; active: boolean }) {
-  const actor = actingUser(ctx);
+  actingUser(ctx);
   const { id, active } = input;
   await inTransaction(ctx, async (c) => {
     const tx = c.db;
-    const b = await findBusiness(tx, actor, id, true);
+    const b = await findBusiness(c, id, true);
     await tx.update(businesses).set({ active, updated_at: new Date() }).where(eq(businesses.id, id));
     if (!active) await endTenantSessions(c, { level: 'business', agencyId: b.agency_id, businessId: id });
     await audit(tx, {

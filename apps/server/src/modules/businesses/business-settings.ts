@@ -31,7 +31,7 @@ async function patch(ctx: Ctx, set: PgUpdateSetSource<typeof businesses>) {
     .returning({ id: businesses.id });
   const id = rows[0]?.id;
   if (!id) throw notFound();
-  return loadBusiness(ctx.db, id);
+  return loadBusiness(ctx, { id });
 }
 
 const mergeSettings = (values: Record<string, unknown>) =>
@@ -41,7 +41,7 @@ const mergeSettings = (values: Record<string, unknown>) =>
 export async function ownBusiness(ctx: Ctx): Promise<TBusiness> {
   const [row] = await ctx.db.select({ id: businesses.id }).from(businesses).where(own(ctx));
   if (!row) throw notFound();
-  return loadBusiness(ctx.db, row.id);
+  return loadBusiness(ctx, { id: row.id });
 }
 
 export async function updateInfo(ctx: Ctx, input: TBusinessInfoRequest): Promise<TBusiness> {

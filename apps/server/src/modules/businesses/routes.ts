@@ -19,9 +19,7 @@ import {
 import { ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { clientOf as client } from '../../platform/http/client.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
 import { errorResponses as errors, okMessage } from '../../platform/http/replies.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
@@ -69,7 +67,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const r = await listBusinesses(deps, actorOf(request), request.query);
+      const r = await listBusinesses(ctxOf(deps, request), request.query);
       return listEnvelope(r.data, r.total, request.query);
     },
   );
@@ -87,7 +85,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     },
     async (request) => ({
       success: true as const,
-      data: await getBusiness(deps, actorOf(request), request.params.id),
+      data: await getBusiness(ctxOf(deps, request), { id: request.params.id }),
     }),
   );
 
@@ -211,7 +209,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      await resetUsage(deps, actorOf(request), request.params.id, client(request));
+      await resetUsage(ctxOf(deps, request), { id: request.params.id });
       return ok(request, 'usage_reset');
     },
   );
@@ -244,7 +242,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
         response: { 200: ZBusinessNamesResponse, ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await businessNames(deps, actorOf(request)) }),
+    async (request) => ({ success: true as const, data: await businessNames(ctxOf(deps, request)) }),
   );
 
   app.get(
@@ -260,7 +258,7 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     },
     async (request) => ({
       success: true as const,
-      data: await installStatsFor(deps, actorOf(request), request.query.agency_id),
+      data: await installStatsFor(ctxOf(deps, request), { agencyId: request.query.agency_id }),
     }),
   );
 

@@ -1,17 +1,17 @@
 import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
+import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { installStats } from './business-accounts.ts';
 import { businesses } from './tables.ts';
 
 // What other modules may ask of the businesses module. Its routes use the module's own files.
 
 /** An agency's installs: its allowance, what its non-deleted businesses hold, and what is left. */
-export async function agencyInstallStats(ctx: Pick<Ctx, 'db'>, input: { agencyId: number }) {
-  return installStats(ctx.db, input.agencyId);
+export async function agencyInstallStats(ctx: Ctx, input: { agencyId: number }) {
+  return installStats(ctx, input);
 }
 
 /** How many live (not deleted) businesses of the agency are on a plan. */
-export async function businessesOnPlan(ctx: Pick<Ctx, 'db'>, input: { agencyId: number; planId: number }) {
+export async function businessesOnPlan(ctx: Ctx, input: { agencyId: number; planId: number }) {
   const [used] = await ctx.db
     .select({ n: count() })
     .from(businesses)
@@ -45,7 +45,7 @@ export async function liveBusinessIds(ctx: Pick<Ctx, 'db'>, input: { agencyId: n
  * `lock` takes the row's lock (inside a transaction), so that two concurrent creations cannot both take
  * the last seat or department.
  */
-export async function businessLimits(ctx: Pick<Ctx, 'db'>, input: { id: number; lock?: boolean }) {
+export async function businessLimits(ctx: Ctx, input: { id: number; lock?: boolean }) {
   const query = ctx.db
     .select({
       owner_id: businesses.owner_id,
@@ -192,4 +192,49 @@ export async function hasSalesUserExtension(ctx: Pick<Ctx, 'db'>, input: { id: n
     .from(businesses)
     .where(eq(businesses.id, input.id));
   return row?.on ?? false;
+}
+
+/** What a user's profile shows of its business (spec 000 §3); null without one. */
+export async function businessOfUser(ctx: Ctx, input: { businessId: number | null }) {
+  if (input.businessId === null) return null;
+  const [business] = await ctx.db
+    .select()
+    .from(businesses)
+    .where(
+      scope(
+        ctx,
+        { agency_id: businesses.agency_id, business_id: businesses.id },
+        eq(businesses.id, input.businessId),
+      ),
+    );
+  if (!business) return null;
+  return {
+    max_departments: Number((business.settings as { max_departments?: number }).max_departments ?? 0),
+    business: {
+      id: business.id,
+      name: business.name,
+      free_fee: business.free_fee,
+      is_template: business.is_template,
+      widget_type: business.widget_type,
+      is_on_trial: business.is_on_trial,
+      calls: business.calls,
+      number_of_calls: business.number_of_calls,
+      messages: business.messages,
+      number_of_messages: business.number_of_messages,
+      number_of_users: business.number_of_users,
+      number_of_installs: business.number_of_installs,
+      number_of_automations: business.number_of_automations,
+      dep_enabled: business.dep_enabled,
+      has_sales_user_extension: business.has_sales_user_extension,
+    },
+  };
+}
+
+/** The agency of a business; null when there is no such business (the users module's port, ADR 054). */
+export async function agencyOfBusiness(ctx: Ctx, input: { businessId: number }): Promise<number | null> {
+  const [row] = await ctx.db
+    .select({ agency_id: businesses.agency_id })
+    .from(businesses)
+    .where(eq(businesses.id, input.businessId));
+  return row?.agency_id ?? null;
 }

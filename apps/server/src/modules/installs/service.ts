@@ -42,14 +42,7 @@ import { agencyHasTelephony, agencySiteAddress } from '../agencies/service.ts';
 import { audit } from '../audit/service.ts';
 import { businessLetsIn, businessLimits, businessNameMatches, businessNames } from '../businesses/service.ts';
 import { businessDepartmentIds, businessUserSummaries } from '../users/service.ts';
-import {
-  countedInstalls,
-  findInstall,
-  type InstallRow,
-  installCols,
-  installNumbers,
-  installRows,
-} from './queries.ts';
+import { countedInstalls, findInstall, type InstallRow, installCols, installRows } from './queries.ts';
 import { installs } from './tables.ts';
 
 // ---------------------------------------------------------------------------------------------------
@@ -273,7 +266,7 @@ export async function supportInstalls(
  * The support chat's choices: active installs of the agency's live businesses, searched by install name,
  * website or business name, by install name, 10 per page.
  */
-export async function supportInstallChoices(ctx: Pick<Ctx, 'db'>, input: TListQuery & { agencyId: number }) {
+export async function supportInstallChoices(ctx: Ctx, input: TListQuery & { agencyId: number }) {
   const keyword = input.keyword ? likePattern(input.keyword) : undefined;
   const where = and(
     eq(installs.agency_id, input.agencyId),
@@ -304,12 +297,16 @@ export async function supportInstallChoices(ctx: Pick<Ctx, 'db'>, input: TListQu
   return listEnvelope(data, total?.n ?? 0, input);
 }
 
+/** The carrier numbers of these installs: telephony's, through the numbers port (ADR 054). */
+const installNumbers = (ctx: Ctx, installIds: number[]) =>
+  ctx.deps.ports.numbers.ofInstalls(ctx, { installIds });
+
 // ---------------------------------------------------------------------------------------------------
 // The installs screens.
 
 async function present(ctx: Ctx, rows: InstallRow[]): Promise<TInstall[]> {
   const numbers = await installNumbers(
-    ctx.db,
+    ctx,
     rows.map((r) => r.id),
   );
   return rows.map((r) => ({
@@ -356,7 +353,7 @@ export async function allInstalls(ctx: Ctx): Promise<TInstallPick[]> {
   businessOf(ctx);
   const rows = await installRows(ctx, eq(installs.status, 'active'));
   const numbers = await installNumbers(
-    ctx.db,
+    ctx,
     rows.map((r) => r.id),
   );
   return rows.map((r) => ({
@@ -380,7 +377,7 @@ export async function canCreateInstall(ctx: Ctx): Promise<TCanCreateInstall> {
   const { businessId } = businessOf(ctx);
   const limits = await businessLimits(ctx, { id: businessId });
   const total = Math.max(0, limits?.number_of_installs ?? 0);
-  const used = await countedInstalls(ctx.db, businessId);
+  const used = await countedInstalls(ctx, { businessId });
   const available = Math.max(0, total - used);
   return {
     can_create: available > 0,
@@ -397,7 +394,7 @@ const noInstalls = () =>
 async function assertRoomForOne(tx: Ctx, businessId: number) {
   const limits = await businessLimits(tx, { id: businessId, lock: true });
   if (!limits) throw notFound();
-  if ((await countedInstalls(tx.db, businessId)) >= limits.number_of_installs) throw noInstalls();
+  if ((await countedInstalls(tx, { businessId })) >= limits.number_of_installs) throw noInstalls();
 }
 
 /** A new active install: the spec's defaults with the given settings on top, and a new random key. */
@@ -576,7 +573,7 @@ export async function installTwilioStatus(ctx: Ctx, input: { id: number }): Prom
   businessOf(ctx);
   const row = await findInstall(ctx, input.id);
   const settings = effectiveSettings(row.settings);
-  const number = (await installNumbers(ctx.db, [row.id])).get(row.id) ?? null;
+  const number = (await installNumbers(ctx, [row.id])).get(row.id) ?? null;
   const configured = await agencyHasTelephony(ctx, { id: row.agency_id });
   return {
     configured,

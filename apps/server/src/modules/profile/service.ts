@@ -2,6 +2,8 @@ import type { TSettingRequest, TUpdateProfileRequest } from '@stn/contracts/prof
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
 import { actingUser, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
+import { agencyOfUser } from '../agencies/service.ts';
+import { businessOfUser } from '../businesses/service.ts';
 import { unreadTotalOfUser } from '../chats/service.ts';
 import { openInstallWizard } from '../installs/service.ts';
 import { supportWidgetKey } from '../support/service.ts';
@@ -15,8 +17,29 @@ import {
   mergeSettings,
   setCountries,
   setPassword,
+  type UserAccount,
   updateUser,
 } from '../users/service.ts';
+
+/** The user's agency and business as the profile shows them, from the modules that own them. */
+async function accountOf(
+  ctx: Ctx,
+  ids: { agencyId: number | null; businessId: number | null },
+): Promise<UserAccount> {
+  const [a, b] = await Promise.all([
+    agencyOfUser(ctx, { agencyId: ids.agencyId }),
+    businessOfUser(ctx, { businessId: ids.businessId }),
+  ]);
+  return {
+    subscriptions: { zapier: a?.zapier ?? false },
+    has_twilio_setup: a?.has_twilio_setup ?? false,
+    carrier_sandbox: a?.carrier_sandbox ?? false,
+    agency_has_stripe_config: a?.agency_has_stripe_config ?? false,
+    max_departments: b?.max_departments ?? 0,
+    agency: a?.agency ?? null,
+    business: b?.business ?? null,
+  };
+}
 
 /**
  * The profile of spec 000 §3: the users module's user, with `open_install_wizard` from the installs
@@ -24,7 +47,7 @@ import {
  * and the key of the support chat to load from the support module (ADR 042).
  */
 export async function profileUser(ctx: Ctx, userId: number) {
-  const user = await loadUser(ctx, userId);
+  const user = await loadUser(ctx, { userId, account: (ids) => accountOf(ctx, ids) });
   const open_install_wizard = await openInstallWizard(ctx, {
     businessId: user.business?.id ?? null,
     subject: { role: user.role, user_type: user.user_type, pages: user.settings.custom_type_pages ?? [] },

@@ -2,11 +2,10 @@ import type { TCapability } from '@stn/contracts/capabilities';
 import type { TCustomTypePage } from '@stn/contracts/roles';
 import { eq } from 'drizzle-orm';
 import { type Actor, actorCan } from '../../platform/auth/actor.ts';
-import type { Tx } from '../../platform/db/client.ts';
 /** Request details kept in the audit trail. */
 import type { Client } from '../../platform/http/client.ts';
 import { forbidden, notFound } from '../../platform/http/errors.ts';
-import { type Ctx, scope } from '../../platform/tenancy/context.ts';
+import { actingUser, businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { users } from './tables.ts';
 
 export type { Client };
@@ -21,25 +20,18 @@ const PAGE_CAPABILITY = {
   whitelist_page: 'whitelist.manage',
 } as const satisfies Partial<Record<TCustomTypePage, TCapability>>;
 
-/** The caller's business, after checking that they may open `page`; 403 otherwise. */
-export async function requireBusinessPage(
-  _db: Tx,
-  actor: Actor,
-  page: keyof typeof PAGE_CAPABILITY,
-): Promise<BusinessScope> {
-  const scope = businessOf(actor);
-  if (!actorCan(actor, PAGE_CAPABILITY[page])) throw forbidden();
+/** The calling user's business, after checking that they may open `page`; 403 otherwise. */
+export function requireBusinessPage(ctx: Ctx, input: { page: keyof typeof PAGE_CAPABILITY }): BusinessScope {
+  const scope = businessUser(ctx);
+  if (!actorCan(actingUser(ctx), PAGE_CAPABILITY[input.page])) throw forbidden();
   return scope;
 }
 
-/** The caller's business (any business user). */
-export function businessOf(actor: Actor): BusinessScope {
-  if (actor.roleGroup !== 'Business' || !actor.businessId || !actor.agencyId) throw forbidden();
-  return { agencyId: actor.agencyId, businessId: actor.businessId };
+/** The calling user's business (any business user); 403 for anyone else. */
+export function businessUser(ctx: Ctx): BusinessScope {
+  actingUser(ctx);
+  return businessOf(ctx);
 }
-
-/** Who is really acting (the impersonator when impersonating), for the audit trail. */
-export const auditActor = (actor: Actor) => actor.impersonatorId ?? actor.userId;
 
 /** A LIKE pattern that matches the keyword literally. */
 export { likePattern } from '../../platform/http/pagination.ts';
@@ -54,8 +46,10 @@ export type Rights = { role: string | null; userType: string | null; pages: read
  */
 export type Grant = { all: true } | { all: false; pages: readonly string[] | 'any' };
 
-/** The caller's grant; the custom type's pages are read from its row. */
-export async function grantOf(db: Tx, actor: Actor): Promise<Grant> {
+/** The calling user's grant; the custom type's pages are read from its row. */
+export async function grantOf(ctx: Ctx): Promise<Grant> {
+  const actor = actingUser(ctx);
+  const { db } = ctx;
   if (actor.role === 'BusinessAdmin') return { all: true };
   if (actor.userType === '1' || actor.userType === '2') return { all: false, pages: 'any' };
   if (actor.userType === '4') {
@@ -103,8 +97,9 @@ export const rightsOf = (u: UserRow): Rights => ({
  * A manager gives only the rights it may grant, and manages only users whose rights it may grant
  * (ADR 009): the admin role first (its own message), then the user type and pages.
  */
-export async function guardRights(db: Tx, actor: Actor, ...rights: Rights[]) {
-  guardAdminTarget(actor, ...rights.map((r) => r.role ?? undefined));
-  const grant = await grantOf(db, actor);
+export async function guardRights(ctx: Ctx, input: { rights: Rights[] }) {
+  guardAdminTarget(actingUser(ctx), ...input.rights.map((r) => r.role ?? undefined));
+  const grant = await grantOf(ctx);
+  const rights = input.rights;
   if (!rights.every((r) => mayGive(grant, r))) throw forbidden('users.beyond_grant');
 }

@@ -8,13 +8,11 @@ import type {
   TUserSummary,
 } from '@stn/contracts/users';
 import { and, asc, count, eq, ilike, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
-import type { Tx } from '../../platform/db/client.ts';
 import { forbidden, invalid } from '../../platform/http/errors.ts';
 import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { actingUser, type Ctx, inTransaction, scope } from '../../platform/tenancy/context.ts';
-import { businessLimits } from '../businesses/service.ts';
 import {
-  businessOf,
+  businessUser,
   findBusinessUser,
   guardRights,
   likePattern,
@@ -59,8 +57,8 @@ function toBusinessUser(u: UserRow, ownerId: number | null): TBusinessUser {
   };
 }
 
-async function ownerOf(db: Tx, businessId: number): Promise<number | null> {
-  const row = await businessLimits({ db }, { id: businessId });
+async function ownerOf(ctx: Ctx, businessId: number): Promise<number | null> {
+  const row = await ctx.deps.ports.accounts.businessLimits(ctx, { id: businessId });
   return row?.owner_id ?? null;
 }
 
@@ -68,9 +66,9 @@ async function ownerOf(db: Tx, businessId: number): Promise<number | null> {
  * The user limit (businesses.number_of_users active users). The business row is locked so that two
  * concurrent creations cannot both take the last seat.
  */
-async function assertSeatFree(tx: Tx, businessId: number): Promise<void> {
-  const biz = await businessLimits({ db: tx }, { id: businessId, lock: true });
-  const [active] = await tx
+async function assertSeatFree(ctx: Ctx, businessId: number): Promise<void> {
+  const biz = await ctx.deps.ports.accounts.businessLimits(ctx, { id: businessId, lock: true });
+  const [active] = await ctx.db
     .select({ n: count() })
     .from(users)
     .where(and(eq(users.business_id, businessId), eq(users.active, true)));
@@ -86,7 +84,7 @@ function typeFields(input: Pick<TCreateBusinessUserRequest, 'role' | 'user_type'
 }
 
 export async function listBusinessUsers(ctx: Ctx, q: TBusinessUserListQuery) {
-  const { businessId } = await requireBusinessPage(ctx.db, actingUser(ctx), 'users_page');
+  const { businessId } = requireBusinessPage(ctx, { page: 'users_page' });
   const conditions: (SQL | undefined)[] = [eq(users.role_group, 'Business')];
   if (q.keyword) {
     const p = likePattern(q.keyword);
@@ -106,7 +104,7 @@ export async function listBusinessUsers(ctx: Ctx, q: TBusinessUserListQuery) {
   const [rows, [total], ownerId] = await Promise.all([
     ctx.db.select().from(users).where(where).orderBy(asc(users.id)).limit(limit).offset(offset),
     ctx.db.select({ n: count() }).from(users).where(where),
-    ownerOf(ctx.db, businessId),
+    ownerOf(ctx, businessId),
   ]);
   return listEnvelope(
     rows.map((r) => toBusinessUser(r, ownerId)),
@@ -117,7 +115,7 @@ export async function listBusinessUsers(ctx: Ctx, q: TBusinessUserListQuery) {
 
 /** Every active user of the business, for pickers (any business user may read it). */
 export async function allBusinessUsers(ctx: Ctx): Promise<TUserSummary[]> {
-  businessOf(actingUser(ctx));
+  businessUser(ctx);
   const rows = await ctx.db
     .select()
     .from(users)
@@ -128,7 +126,7 @@ export async function allBusinessUsers(ctx: Ctx): Promise<TUserSummary[]> {
 
 /** Active users with an agent type, for assignment; by channel when asked. */
 export async function businessAgents(ctx: Ctx, q: TAgentsQuery): Promise<TUserSummary[]> {
-  businessOf(actingUser(ctx));
+  businessUser(ctx);
   const types =
     q.channel === 'sms'
       ? (['agent', 'smsAgent'] as const)
@@ -151,21 +149,20 @@ export async function businessAgents(ctx: Ctx, q: TAgentsQuery): Promise<TUserSu
 }
 
 export async function getBusinessUser(ctx: Ctx, input: { id: number }): Promise<TBusinessUser> {
-  const { businessId } = await requireBusinessPage(ctx.db, actingUser(ctx), 'users_page');
+  const { businessId } = requireBusinessPage(ctx, { page: 'users_page' });
   const row = await findBusinessUser(ctx, input.id);
-  return withPendingEmail(ctx.db, toBusinessUser(row, await ownerOf(ctx.db, businessId)));
+  return withPendingEmail(ctx.db, toBusinessUser(row, await ownerOf(ctx, businessId)));
 }
 
 export async function createBusinessUser(
   ctx: Ctx,
   input: TCreateBusinessUserRequest,
 ): Promise<TBusinessUser> {
-  const actor = actingUser(ctx);
-  const { businessId } = await requireBusinessPage(ctx.db, actor, 'users_page');
+  const { businessId } = requireBusinessPage(ctx, { page: 'users_page' });
   const { userType, pages } = typeFields(input);
-  await guardRights(ctx.db, actor, { role: input.role, userType, pages: pages ?? [] });
+  await guardRights(ctx, { rights: [{ role: input.role, userType, pages: pages ?? [] }] });
   const id = await inTransaction(ctx, async (tx) => {
-    await assertSeatFree(tx.db, businessId);
+    await assertSeatFree(tx, businessId);
     return createUser(tx, {
       email: input.email,
       password: input.password,
@@ -187,15 +184,16 @@ export async function updateBusinessUser(
   input: TUpdateBusinessUserRequest & { id: number },
 ): Promise<TBusinessUser> {
   const actor = actingUser(ctx);
-  const { businessId } = await requireBusinessPage(ctx.db, actor, 'users_page');
+  const { businessId } = requireBusinessPage(ctx, { page: 'users_page' });
   await inTransaction(ctx, async (c) => {
-    const tx = c.db;
     const target = await findBusinessUser(c, input.id);
     const { userType, pages } = typeFields(input);
     // Another user: both the rights they hold and the rights they get must be the caller's to give.
     // Oneself: the rights stay as they are (below).
     if (target.id !== actor.userId) {
-      await guardRights(tx, actor, rightsOf(target), { role: input.role, userType, pages: pages ?? [] });
+      await guardRights(c, {
+        rights: [rightsOf(target), { role: input.role, userType, pages: pages ?? [] }],
+      });
     }
     const active = input.active ?? target.active;
     if (target.id === actor.userId) {
@@ -207,10 +205,10 @@ export async function updateBusinessUser(
         input.role === target.role && userType === target.user_type && (userType !== '4' || samePages);
       if (!sameRights || !active) throw forbidden('users.own_role');
     }
-    if (target.id === (await ownerOf(tx, businessId)) && (input.role !== 'BusinessAdmin' || !active)) {
+    if (target.id === (await ownerOf(c, businessId)) && (input.role !== 'BusinessAdmin' || !active)) {
       throw invalid('role', 'users.owner_locked');
     }
-    if (active && !target.active) await assertSeatFree(tx, businessId);
+    if (active && !target.active) await assertSeatFree(c, businessId);
     const { custom_type_pages: _old, ...otherSettings } = target.settings;
     await updateUser(c, {
       id: target.id,
@@ -232,12 +230,12 @@ export async function updateBusinessUser(
 
 export async function deleteBusinessUser(ctx: Ctx, input: { id: number }) {
   const actor = actingUser(ctx);
-  const { businessId } = await requireBusinessPage(ctx.db, actor, 'users_page');
+  const { businessId } = requireBusinessPage(ctx, { page: 'users_page' });
   await inTransaction(ctx, async (tx) => {
     const target = await findBusinessUser(tx, input.id);
     if (target.id === actor.userId) throw forbidden('users.cannot_delete_self');
-    if (target.id === (await ownerOf(tx.db, businessId))) throw forbidden('users.cannot_delete_owner');
-    await guardRights(tx.db, actor, rightsOf(target));
+    if (target.id === (await ownerOf(tx, businessId))) throw forbidden('users.cannot_delete_owner');
+    await guardRights(tx, { rights: [rightsOf(target)] });
     await deleteUser(tx, {
       id: target.id,
       audit: {
@@ -250,12 +248,12 @@ export async function deleteBusinessUser(ctx: Ctx, input: { id: number }) {
 
 export async function changeBusinessUserPassword(ctx: Ctx, input: TChangePasswordRequest & { id: number }) {
   const actor = actingUser(ctx);
-  await requireBusinessPage(ctx.db, actor, 'users_page');
+  requireBusinessPage(ctx, { page: 'users_page' });
   await inTransaction(ctx, async (tx) => {
     const target = await findBusinessUser(tx, input.id);
     // One's own password is changed from the profile, which asks for the current one.
     if (target.id === actor.userId) throw forbidden('users.change_own_password');
-    await guardRights(tx.db, actor, rightsOf(target));
+    await guardRights(tx, { rights: [rightsOf(target)] });
     await setPassword(tx, {
       user: target,
       password: input.password,

@@ -5,18 +5,14 @@ import type {
   TUserSummary,
 } from '@stn/contracts/users';
 import { and, asc, count, eq, exists, ilike, inArray, ne, type SQL, sql } from 'drizzle-orm';
-import type { Actor } from '../../platform/auth/actor.ts';
 import type { Tx } from '../../platform/db/client.ts';
 import { forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
-import { actingUser, type Ctx } from '../../platform/tenancy/context.ts';
-import { inTenant } from '../../platform/tenancy.ts';
+import { auditActorId, type Ctx, inTransaction, scope } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
-import { businessLimits } from '../businesses/service.ts';
 import {
-  auditActor,
   type BusinessScope,
-  businessOf,
+  businessUser,
   type Client,
   likePattern,
   requireBusinessPage,
@@ -28,21 +24,21 @@ type DepartmentRow = typeof departments.$inferSelect;
 const tenantCols = { agency_id: departments.agency_id, business_id: departments.business_id };
 
 /** Departments exist only for businesses with departments enabled (dep_enabled); otherwise 403. */
-async function assertEnabled(db: Tx, scope: BusinessScope): Promise<{ maxDepartments: number }> {
-  const biz = await businessLimits({ db }, { id: scope.businessId });
+async function assertEnabled(ctx: Ctx, scope: BusinessScope): Promise<{ maxDepartments: number }> {
+  const biz = await ctx.deps.ports.accounts.businessLimits(ctx, { id: scope.businessId });
   if (!biz?.dep_enabled) throw forbidden('users.departments.disabled');
   return { maxDepartments: Number((biz.settings as { max_departments?: number }).max_departments ?? 0) };
 }
 
 /** Managers (departments page) for the screens; the lookup lists are open to every business user. */
-async function managerScope(db: Tx, actor: Actor) {
-  const scope = await requireBusinessPage(db, actor, 'departments_page');
-  return { ...scope, ...(await assertEnabled(db, scope)) };
+async function managerScope(ctx: Ctx) {
+  const business = requireBusinessPage(ctx, { page: 'departments_page' });
+  return { ...business, ...(await assertEnabled(ctx, business)) };
 }
-async function readerScope(db: Tx, actor: Actor) {
-  const scope = businessOf(actor);
-  await assertEnabled(db, scope);
-  return scope;
+async function readerScope(ctx: Ctx) {
+  const business = businessUser(ctx);
+  await assertEnabled(ctx, business);
+  return business;
 }
 
 async function withAgents(db: Tx, rows: DepartmentRow[]): Promise<TDepartment[]> {
@@ -74,21 +70,20 @@ async function withAgents(db: Tx, rows: DepartmentRow[]): Promise<TDepartment[]>
   });
 }
 
-async function findInTenant(db: Tx, actor: Actor, id: number): Promise<DepartmentRow> {
-  const [row] = await db
+async function findInTenant(ctx: Ctx, id: number): Promise<DepartmentRow> {
+  const [row] = await ctx.db
     .select()
     .from(departments)
-    .where(inTenant(actor, tenantCols, eq(departments.id, id)));
+    .where(scope(ctx, tenantCols, eq(departments.id, id)));
   if (!row) throw notFound();
   return row;
 }
 
 export async function listDepartments(ctx: Ctx, q: TDepartmentListQuery) {
   const { deps } = ctx;
-  const actor = actingUser(ctx);
-  await managerScope(deps.db, actor);
-  const where = inTenant(
-    actor,
+  await managerScope(ctx);
+  const where = scope(
+    ctx,
     tenantCols,
     q.keyword ? ilike(departments.name, likePattern(q.keyword)) : undefined,
     q.status ? eq(departments.active, q.status === 'active') : undefined,
@@ -107,8 +102,7 @@ export async function listDepartments(ctx: Ctx, q: TDepartmentListQuery) {
  */
 export async function allDepartments(ctx: Ctx, channel?: 'sms' | 'voice') {
   const { deps } = ctx;
-  const actor = actingUser(ctx);
-  await readerScope(deps.db, actor);
+  await readerScope(ctx);
   const conditions: (SQL | undefined)[] = [];
   if (channel) {
     conditions.push(
@@ -131,25 +125,23 @@ export async function allDepartments(ctx: Ctx, channel?: 'sms' | 'voice') {
   const rows = await deps.db
     .select()
     .from(departments)
-    .where(inTenant(actor, tenantCols, ...conditions))
+    .where(scope(ctx, tenantCols, ...conditions))
     .orderBy(asc(departments.name), asc(departments.id));
   return withAgents(deps.db, rows);
 }
 
 export async function departmentSmsAgents(ctx: Ctx, id: number): Promise<TUserSummary[]> {
   const { deps } = ctx;
-  const actor = actingUser(ctx);
-  await readerScope(deps.db, actor);
-  const dep = await findInTenant(deps.db, actor, id);
+  await readerScope(ctx);
+  const dep = await findInTenant(ctx, id);
   const [full] = await withAgents(deps.db, [dep]);
   return full?.sms_agents ?? [];
 }
 
 export async function getDepartment(ctx: Ctx, id: number): Promise<TDepartment> {
   const { deps } = ctx;
-  const actor = actingUser(ctx);
-  await managerScope(deps.db, actor);
-  const [full] = await withAgents(deps.db, [await findInTenant(deps.db, actor, id)]);
+  await managerScope(ctx);
+  const [full] = await withAgents(deps.db, [await findInTenant(ctx, id)]);
   if (!full) throw notFound();
   return full;
 }
@@ -197,12 +189,11 @@ async function writeAgents(tx: Tx, scope: BusinessScope, departmentId: number, i
 }
 
 export async function createDepartment(ctx: Ctx, input: TDepartmentRequest) {
-  const { deps } = ctx;
-  const actor = actingUser(ctx);
-  const scope = await managerScope(deps.db, actor);
-  const id = await deps.db.transaction(async (tx) => {
+  const scope = await managerScope(ctx);
+  const id = await inTransaction(ctx, async (c) => {
+    const tx = c.db;
     // Lock the business so that the department limit holds under concurrent creations.
-    await businessLimits({ db: tx }, { id: scope.businessId, lock: true });
+    await ctx.deps.ports.accounts.businessLimits(c, { id: scope.businessId, lock: true });
     if (scope.maxDepartments > 0) {
       const [n] = await tx
         .select({ n: count() })
@@ -230,11 +221,10 @@ export async function createDepartment(ctx: Ctx, input: TDepartmentRequest) {
 }
 
 export async function updateDepartment(ctx: Ctx, id: number, input: TDepartmentRequest) {
-  const { deps } = ctx;
-  const actor = actingUser(ctx);
-  const scope = await managerScope(deps.db, actor);
-  await deps.db.transaction(async (tx) => {
-    const dep = await findInTenant(tx, actor, id);
+  const scope = await managerScope(ctx);
+  await inTransaction(ctx, async (c) => {
+    const tx = c.db;
+    const dep = await findInTenant(c, id);
     await assertNameFree(tx, scope, input.name, dep.id);
     await assertAgents(tx, scope, input);
     await tx
@@ -248,23 +238,21 @@ export async function updateDepartment(ctx: Ctx, id: number, input: TDepartmentR
 
 export async function toggleDepartment(ctx: Ctx, id: number, active: boolean) {
   const { deps } = ctx;
-  const actor = actingUser(ctx);
-  await managerScope(deps.db, actor);
-  const dep = await findInTenant(deps.db, actor, id);
+  await managerScope(ctx);
+  const dep = await findInTenant(ctx, id);
   await deps.db.update(departments).set({ active, updated_at: new Date() }).where(eq(departments.id, dep.id));
   return getDepartment(ctx, id);
 }
 
 export async function deleteDepartment(ctx: Ctx, id: number, client: Client) {
-  const { deps } = ctx;
-  const actor = actingUser(ctx);
-  await managerScope(deps.db, actor);
-  await deps.db.transaction(async (tx) => {
-    const dep = await findInTenant(tx, actor, id);
+  await managerScope(ctx);
+  await inTransaction(ctx, async (c) => {
+    const tx = c.db;
+    const dep = await findInTenant(c, id);
     await tx.delete(departments).where(eq(departments.id, dep.id));
     await audit(tx, {
       action: 'department.delete',
-      actorId: auditActor(actor),
+      actorId: auditActorId(ctx),
       agencyId: dep.agency_id,
       businessId: dep.business_id,
       data: { department_id: dep.id, name: dep.name },

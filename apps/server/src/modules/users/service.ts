@@ -39,9 +39,7 @@ import {
   scope,
   type Tenant,
 } from '../../platform/tenancy/context.ts';
-import { agencies } from '../agencies/tables.ts';
 import { audit } from '../audit/service.ts';
-import { businesses } from '../businesses/tables.ts';
 import { findBusinessUser, guardRights, requireBusinessPage, rightsOf } from './business-access.ts';
 import { emailChangeRequested } from './events.ts';
 import { emailTaken, findAgencyUser, findUserRow, type UserRow, userCols } from './queries.ts';
@@ -83,19 +81,17 @@ export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<numb
   if (roleGroup === 'Admin' && (agencyId || businessId)) throw invalid('agency', 'validation.invalid');
   if (roleGroup === 'Business') {
     if (!businessId) throw invalid('business', 'validation.required');
-    const [biz] = await db
-      .select({ agency_id: businesses.agency_id })
-      .from(businesses)
-      .where(eq(businesses.id, businessId));
-    if (!biz) throw invalid('business', 'validation.invalid');
-    if (agencyId && agencyId !== biz.agency_id) throw invalid('agency', 'validation.invalid');
-    agencyId = biz.agency_id;
+    // The businesses and agencies modules sit above this one: they answer through a port (ADR 054).
+    const bizAgency = await ctx.deps.ports.accounts.agencyOfBusiness(ctx, { businessId });
+    if (bizAgency === null) throw invalid('business', 'validation.invalid');
+    if (agencyId && agencyId !== bizAgency) throw invalid('agency', 'validation.invalid');
+    agencyId = bizAgency;
   }
   if (roleGroup === 'Agency') {
     if (!agencyId) throw invalid('agency', 'validation.required');
     if (businessId) throw invalid('business', 'validation.invalid');
-    const [agency] = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.id, agencyId));
-    if (!agency) throw invalid('agency', 'validation.invalid');
+    if (!(await ctx.deps.ports.accounts.agencyExists(ctx, { id: agencyId })))
+      throw invalid('agency', 'validation.invalid');
   }
   const allowedTypes = userTypesFor(input.role);
   const userType = input.userType ?? null;
@@ -252,10 +248,7 @@ export async function guardCredentials(
     return;
   }
   if (target.business_id !== null && actor.businessId === target.business_id) {
-    const [biz] = await ctx.db
-      .select({ owner_id: businesses.owner_id })
-      .from(businesses)
-      .where(eq(businesses.id, target.business_id));
+    const biz = await ctx.deps.ports.accounts.businessLimits(ctx, { id: target.business_id });
     if (biz?.owner_id === target.id) throw forbidden('credentials.owner');
   }
 }
@@ -533,10 +526,10 @@ export async function resetLinkTarget(
   refuseImpersonation(ctx);
   let target: UserRow;
   if (input.kind === 'business_user') {
-    await requireBusinessPage(ctx.db, actor, 'users_page');
+    requireBusinessPage(ctx, { page: 'users_page' });
     target = await findBusinessUser(ctx, input.id);
     // One's own reset link is the 'forgot password' flow's anyway.
-    if (target.id !== actor.userId) await guardRights(ctx.db, actor, rightsOf(target));
+    if (target.id !== actor.userId) await guardRights(ctx, { rights: [rightsOf(target)] });
   } else {
     target = await findAgencyUser(ctx, input.id);
   }
@@ -551,16 +544,32 @@ export async function resetLinkTarget(
   return { email: target.email };
 }
 
-/** The profile of spec 000 §3, as the web app stores it. */
-export async function loadUser(ctx: Ctx, userId: number): Promise<TUser> {
-  const [row] = await ctx.db
-    .select({ user: users, agency: agencies, business: businesses })
-    .from(users)
-    .leftJoin(agencies, eq(agencies.id, users.agency_id))
-    .leftJoin(businesses, eq(businesses.id, users.business_id))
-    .where(eq(users.id, userId));
-  if (!row) throw notFound();
-  const { user, agency, business } = row;
+/** What the profile shows of a user's agency and business, which the modules above this one give. */
+export type UserAccount = Pick<
+  TUser,
+  | 'agency'
+  | 'business'
+  | 'subscriptions'
+  | 'has_twilio_setup'
+  | 'carrier_sandbox'
+  | 'agency_has_stripe_config'
+  | 'max_departments'
+>;
+
+/**
+ * The profile of spec 000 §3, as the web app stores it. The user's agency and business come from the
+ * caller (`account`), as those modules sit above this one (ADR 054).
+ */
+export async function loadUser(
+  ctx: Ctx,
+  input: {
+    userId: number;
+    account: (ids: { agencyId: number | null; businessId: number | null }) => Promise<UserAccount>;
+  },
+): Promise<TUser> {
+  const [user] = await ctx.db.select().from(users).where(eq(users.id, input.userId));
+  if (!user) throw notFound();
+  const account = await input.account({ agencyId: user.agency_id, businessId: user.business_id });
   return {
     id: user.id,
     first_name: user.first_name,
@@ -574,63 +583,22 @@ export async function loadUser(ctx: Ctx, userId: number): Promise<TUser> {
     user_type: user.user_type,
     agent_type: user.agent_type,
     settings: user.settings,
-    subscriptions: { zapier: Boolean(agency?.zapier_enabled) },
-    has_twilio_setup: Boolean(agency?.twilio_config.accountSid),
-    carrier_sandbox: Boolean(agency?.twilio_config.accountSid && agency.twilio_config.sandbox === true),
+    subscriptions: account.subscriptions,
+    has_twilio_setup: account.has_twilio_setup,
+    carrier_sandbox: account.carrier_sandbox,
     // Billing arrives with its own issue: until then nobody has an active paid subscription.
     stripe_active: false,
     subscribed: false,
     has_payment_method: false,
-    agency_has_stripe_config: Boolean(agency?.stripe_config.publicKey),
-    max_departments: Number(
-      (business?.settings as { max_departments?: number } | undefined)?.max_departments ?? 0,
-    ),
+    agency_has_stripe_config: account.agency_has_stripe_config,
+    max_departments: account.max_departments,
     open_install_wizard: false,
     support_widget_key: null,
     number_of_messages: 0,
     number_of_tasks: 0,
     countries: user.countries,
-    agency: agency
-      ? {
-          id: agency.id,
-          name: agency.name,
-          email: agency.email,
-          domain: agency.domain,
-          subdomain: agency.subdomain,
-          is_main: agency.is_main,
-          is_template: agency.is_template,
-          free_fee: agency.free_fee,
-          active: agency.active,
-          zapier_enabled: agency.zapier_enabled,
-          zapier_free: agency.zapier_free,
-          department_enabled: agency.department_enabled,
-          remove_branding: agency.remove_branding,
-          profanity_enabled: agency.profanity_enabled,
-          properties: {
-            twProfileSid: agency.properties.twProfileSid ?? null,
-            twCampaignSid: agency.properties.twCampaignSid ?? null,
-          },
-        }
-      : null,
-    business: business
-      ? {
-          id: business.id,
-          name: business.name,
-          free_fee: business.free_fee,
-          is_template: business.is_template,
-          widget_type: business.widget_type,
-          is_on_trial: business.is_on_trial,
-          calls: business.calls,
-          number_of_calls: business.number_of_calls,
-          messages: business.messages,
-          number_of_messages: business.number_of_messages,
-          number_of_users: business.number_of_users,
-          number_of_installs: business.number_of_installs,
-          number_of_automations: business.number_of_automations,
-          dep_enabled: business.dep_enabled,
-          has_sales_user_extension: business.has_sales_user_extension,
-        }
-      : null,
+    agency: account.agency,
+    business: account.business,
   };
 }
 

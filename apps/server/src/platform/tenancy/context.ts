@@ -92,8 +92,9 @@ export function platformSystemContext(
 }
 
 /**
- * The other named way to act platform-wide: sign-in and the e-mailed links (reset, verification,
- * unsubscribe), which find their user by e-mail or token before anyone is known. Only modules/auth uses it.
+ * The other named way to act platform-wide: sign-in, the e-mailed links (reset, verification,
+ * unsubscribe) and the sign-up form's public checks, which look up users or domains before anyone is
+ * known.
  */
 export function linkHolderContext(deps: Deps, name: string, client?: RequestClient): Ctx {
   return make(deps, { level: 'platform' }, { kind: 'system', source: 'link', name }, client);

@@ -17,8 +17,6 @@ import { notFound } from '../../../platform/http/errors.ts';
 import { listEnvelope } from '../../../platform/http/pagination.ts';
 import { errorResponses as errors, okMessage } from '../../../platform/http/replies.ts';
 import { type Ctx, targetAgency, userContext } from '../../../platform/tenancy/context.ts';
-import { agencyExists } from '../../agencies/service.ts';
-import { businessesOnPlan } from '../../businesses/service.ts';
 import { allPlans, deletePlan, getPlan, hasDefaultPlan, listPlans, savePlan } from '../service.ts';
 
 // Subscription plans of spec 001 §7: AgencyAdmin, AccountManager, FinanaceManager; platform admins.
@@ -31,7 +29,7 @@ const ok = (request: FastifyRequest, key: string) => okMessage(request, `busines
 async function target(deps: Deps, request: FastifyRequest & { params: { agency_id: number } }) {
   const ctx = userContext(deps, actorOf(request));
   const agencyId = targetAgency(ctx, request.params.agency_id);
-  if (!(await agencyExists(ctx, { id: agencyId }))) throw notFound();
+  if (!(await deps.ports.accounts.agencyExists(ctx, { id: agencyId }))) throw notFound();
   return { ctx, agencyId };
 }
 
@@ -166,7 +164,7 @@ export const plansRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       await deletePlan(ctx, {
         agencyId,
         planId,
-        businessesOnPlan: (tx: Ctx) => businessesOnPlan(tx, { agencyId, planId }),
+        businessesOnPlan: (tx: Ctx) => deps.ports.accounts.businessesOnPlan(tx, { agencyId, planId }),
       });
       return ok(request, 'plans.deleted');
     },

@@ -1,0 +1,63 @@
+import type { Ctx } from './tenancy/context.ts';
+
+/** What the users module checks of a business (its owner, seat limit, departments switch). */
+export type BusinessLimits = {
+  owner_id: number | null;
+  number_of_users: number;
+  number_of_installs: number;
+  dep_enabled: boolean;
+  settings: Record<string, unknown>;
+};
+
+/** Where a user's mail comes from: the agency's site, its title and name, and the white-label sender. */
+export type MailSite = {
+  url: string;
+  title: string;
+  name: string;
+  support: string | null;
+  sender: { fromName?: string; replyTo?: string | null };
+};
+
+/** An install's carrier number and what it can do. */
+export type InstallNumber = { phone_number: string; voice: boolean; sms: boolean };
+
+/**
+ * What a lower module asks of a higher one without importing it (ADR 054): each port is answered by the
+ * module that owns the data and wired in app.ts, as the session holder is. Plain data in and out, so
+ * that neither side knows the other's code.
+ */
+export type Ports = {
+  /**
+   * The accounts users belong to, asked by the users (rank 2) and auth (3) modules, answered by
+   * businesses (4) and agencies (5).
+   */
+  accounts: {
+    /** Whether a user's agency and business (where they have them) let them in: switched on and active. */
+    letsIn(ctx: Ctx, input: { agencyId: number | null; businessId: number | null }): Promise<boolean>;
+    /** Where the mail of a user of that agency comes from (null: a platform user, the main agency). */
+    mailSite(ctx: Ctx, input: { agencyId: number | null }): Promise<MailSite>;
+    /** The agency of a business; null when there is no such business. */
+    agencyOfBusiness(ctx: Ctx, input: { businessId: number }): Promise<number | null>;
+    /** How many live (not deleted) businesses of the agency are on a plan (asked by billing, rank 1). */
+    businessesOnPlan(ctx: Ctx, input: { agencyId: number; planId: number }): Promise<number>;
+    /** Whether an agency exists (whatever its status; asked by users and billing). */
+    agencyExists(ctx: Ctx, input: { id: number }): Promise<boolean>;
+    /** A business's owner, seat limit and departments switch; `lock` takes the row's lock. */
+    businessLimits(ctx: Ctx, input: { id: number; lock?: boolean }): Promise<BusinessLimits | undefined>;
+  };
+  /** Agencies as the businesses module (rank 4) needs them, answered by agencies (5). */
+  agencies: {
+    /** The names of these agencies, by id. */
+    names(ctx: Ctx, input: { ids: number[] }): Promise<Map<number, string>>;
+    /**
+     * The installs an agency may hand out to its businesses (none set: 0); null when there is no such
+     * agency. `lock` takes the agency row's lock, so that concurrent adds cannot both spend the last ones.
+     */
+    installAllowance(ctx: Ctx, input: { agencyId: number; lock?: boolean }): Promise<number | null>;
+  };
+  /** Carrier numbers as the installs module (rank 6) shows them, answered by telephony (7). */
+  numbers: {
+    /** The number assigned to each of these installs, by install id. */
+    ofInstalls(ctx: Ctx, input: { installIds: number[] }): Promise<Map<number, InstallNumber>>;
+  };
+};

@@ -1,0 +1,46 @@
+// The ports (ADR 054): what a lower module asks of a higher one, answered by the higher one and wired
+// here, at the composition root, so that no module imports up the ranks. app.ts puts them in the
+// dependencies; the CLI and the first-start seeding, which build their own, take them from here too.
+import { sql } from 'drizzle-orm';
+import {
+  agencyExists,
+  agencyLetsIn,
+  agencyNames,
+  installAllowance,
+  mailSite,
+} from './modules/agencies/service.ts';
+import {
+  agencyOfBusiness,
+  businessesOnPlan,
+  businessLetsIn,
+  businessLimits,
+} from './modules/businesses/service.ts';
+import { installNumbers } from './modules/telephony/install-numbers.ts';
+import type { Ports } from './platform/ports.ts';
+
+/**
+ * What lower modules ask of higher ones (ADR 054): the users module (rank 2) checks a new user's business
+ * and agency and a business's owner and seats, and the auth module (3) whether a user's accounts let them
+ * in and where their mail comes from, through the businesses (4) and agencies (5) modules; businesses asks
+ * agencies for their names and install allowances; billing (1) asks whether an agency exists and how
+ * many businesses are on a plan; installs (6) asks telephony (7) for its numbers.
+ */
+export const ports: Ports = {
+  accounts: {
+    agencyOfBusiness,
+    agencyExists,
+    businessesOnPlan,
+    businessLimits,
+    mailSite,
+    letsIn: async (ctx, ids) => {
+      const agency = sql`${ids.agencyId}::integer`;
+      const business = sql`${ids.businessId}::integer`;
+      const result = await ctx.db.execute<{ ok: boolean }>(
+        sql`select (${agencyLetsIn(agency)} and ${businessLetsIn(business)}) as ok`,
+      );
+      return result.rows[0]?.ok === true;
+    },
+  },
+  agencies: { names: agencyNames, installAllowance },
+  numbers: { ofInstalls: installNumbers },
+};
