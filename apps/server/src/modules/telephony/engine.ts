@@ -10,6 +10,7 @@ import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm'
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { z } from 'zod';
 import type { CallEvent } from '../../platform/carrier/carrier.ts';
+import type { Config } from '../../platform/config.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
@@ -138,8 +139,12 @@ export async function telephonyIdle(ctx: Ctx): Promise<void> {
 
 // ---------------------------------------------------------------- urls
 
-export const webhookUrl = (deps: Deps, path: string, query: Record<string, string | number>) =>
-  `${publicBase(deps.config)}/webhooks/twilio/${path}?${new URLSearchParams(
+export const webhookUrl = (
+  config: Pick<Config, 'publicUrl'>,
+  path: string,
+  query: Record<string, string | number>,
+) =>
+  `${publicBase(config)}/webhooks/twilio/${path}?${new URLSearchParams(
     Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
   ).toString()}`;
 
@@ -328,8 +333,8 @@ async function placeStaffLeg(ctx: Ctx, call: CallRow, r: Reserved, st: RingState
     const created = await carrier.createCall({
       to: r.staff.phone,
       from: call.from_number ?? '',
-      url: webhookUrl(deps, 'voice', { call: call.id, leg: 'staff' }),
-      statusCallback: webhookUrl(deps, 'call-status', { call: call.id }),
+      url: webhookUrl(deps.config, 'voice', { call: call.id, leg: 'staff' }),
+      statusCallback: webhookUrl(deps.config, 'call-status', { call: call.id }),
       statusCallbackEvents: ALL_EVENTS,
       timeout: st.timeout,
       machineDetection: 'Enable',
@@ -532,7 +537,7 @@ async function ringInboundCaller(ctx: Ctx, call: CallRow, reserved: Reserved[]):
     if (!caller) throw new Error('inbound call without its caller leg');
     const carrier = await carrierFor(ctx);
     await carrier.updateCall(caller.sid, {
-      url: webhookUrl(ctx.deps, 'voice', { call: call.id, leg: 'inbound' }),
+      url: webhookUrl(ctx.deps.config, 'voice', { call: call.id, leg: 'inbound' }),
     });
   } catch (err) {
     ctx.deps.log.warn({ err, callId: call.id }, 'waiting inbound caller not put through');
@@ -626,8 +631,8 @@ async function callVisitorWithMissedMessage(ctx: Ctx, call: CallRow): Promise<vo
     const created = await carrier.createCall({
       to: call.visitor_phone,
       from: call.from_number ?? '',
-      url: webhookUrl(deps, 'voice', { call: call.id, leg: 'missed' }),
-      statusCallback: webhookUrl(deps, 'call-status', { call: call.id }),
+      url: webhookUrl(deps.config, 'voice', { call: call.id, leg: 'missed' }),
+      statusCallback: webhookUrl(deps.config, 'call-status', { call: call.id }),
       statusCallbackEvents: ALL_EVENTS,
       timeout: 30,
     });

@@ -55,14 +55,14 @@ function dialStaff(deps: Deps, call: CallRow, st: RingState, phones: string[]): 
   return [
     dial({
       timeout: st.timeout,
-      action: webhookUrl(deps, 'dial-action', { call: call.id }),
+      action: webhookUrl(deps.config, 'dial-action', { call: call.id }),
       ...(st.recording
-        ? { recording: { statusCallback: webhookUrl(deps, 'recording-status', { call: call.id }) } }
+        ? { recording: { statusCallback: webhookUrl(deps.config, 'recording-status', { call: call.id }) } }
         : {}),
       targets: phones.map((phone) => ({
         phone,
-        whisperUrl: webhookUrl(deps, 'voice', { call: call.id, leg: 'whisper' }),
-        statusCallback: webhookUrl(deps, 'call-status', { call: call.id, leg: 'staff-in' }),
+        whisperUrl: webhookUrl(deps.config, 'voice', { call: call.id, leg: 'whisper' }),
+        statusCallback: webhookUrl(deps.config, 'call-status', { call: call.id, leg: 'staff-in' }),
       })),
     }),
   ];
@@ -74,7 +74,7 @@ function holdAnswer(deps: Deps, call: CallRow, st: RingState): CallInstructions 
   return [
     say(HOLD_MESSAGE),
     pause(Math.min(seconds, st.timeout)),
-    redirect(webhookUrl(deps, 'voice', { call: call.id, leg: 'inbound', waited: 1 })),
+    redirect(webhookUrl(deps.config, 'voice', { call: call.id, leg: 'inbound', waited: 1 })),
   ];
 }
 
@@ -89,7 +89,7 @@ export function missedAnswer(ctx: Ctx, call: CallRow, st: RingState): CallInstru
       ? [
           voicemail({
             maxSeconds: 120,
-            statusCallback: webhookUrl(ctx.deps, 'recording-status', { call: call.id, voicemail: 1 }),
+            statusCallback: webhookUrl(ctx.deps.config, 'recording-status', { call: call.id, voicemail: 1 }),
           }),
         ]
       : []),

@@ -127,7 +127,7 @@ function pressToConnect(deps: Deps, call: CallRow, st: RingState): CallInstructi
     gatherDigits({
       digits: 1,
       timeout: 8,
-      action: webhookUrl(deps, 'gather', { call: call.id }),
+      action: webhookUrl(deps.config, 'gather', { call: call.id }),
       prompt: `${whisperOf(call, st)} Press ${st.press} to connect.`,
     }),
     say('No key pressed. Goodbye.'),
@@ -143,14 +143,14 @@ function dialVisitor(deps: Deps, call: CallRow, st: RingState): CallInstructions
     dial({
       callerId: call.caller_id ?? call.from_number,
       timeout: 30,
-      action: webhookUrl(deps, 'dial-action', { call: call.id }),
+      action: webhookUrl(deps.config, 'dial-action', { call: call.id }),
       ...(st.recording
-        ? { recording: { statusCallback: webhookUrl(deps, 'recording-status', { call: call.id }) } }
+        ? { recording: { statusCallback: webhookUrl(deps.config, 'recording-status', { call: call.id }) } }
         : {}),
       targets: [
         {
           phone: call.visitor_phone,
-          statusCallback: webhookUrl(deps, 'call-status', { call: call.id, leg: 'visitor' }),
+          statusCallback: webhookUrl(deps.config, 'call-status', { call: call.id, leg: 'visitor' }),
         },
       ],
     }),
