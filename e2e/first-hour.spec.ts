@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { DEMO, hasChromium, type Platform, renderedFrames, signIn, startPlatform } from './harness.ts';
 
 // Issue 8, "A new user's first hour" (ADR 023): a new agency is told what it needs and who can fix it;
 // the business Active switch asks first; out of installs, Add Business says so before the form opens; a
@@ -275,9 +275,16 @@ describe.skipIf(!hasChromium)('a new user’s first hour', () => {
     // Opening the link (what a mail scanner does) only asks.
     const path = new URL(link).pathname;
     const opened = await p.newPage();
+    const changes: string[] = [];
+    opened.page.on('request', (r) => {
+      if (r.method() !== 'GET') changes.push(`${r.method()} ${r.url()}`);
+    });
     await opened.page.goto(p.url(path, ACME));
     await opened.page.getByTestId('unsubscribe-confirm').waitFor();
-    await opened.page.waitForTimeout(500);
+    // What the page does on its own (a request from its first effects) has started by its next frames.
+    await opened.page.waitForLoadState('load');
+    await renderedFrames(opened.page);
+    expect(changes).toEqual([]);
     expect(await opened.page.getByTestId('unsubscribe-success').count()).toBe(0);
     expect(await unsubscribed()).toBe(false);
 

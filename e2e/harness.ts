@@ -224,6 +224,16 @@ export const DEMO = {
   dentalSales: { email: 'sales@brightdental.test', password: 'demo-dental-3' },
 };
 
+/**
+ * Waits until the page has rendered `frames` more frames, and their effects have run: what a click or a
+ * load was going to start (a request, a timer, an element) has started by then. The way to check that
+ * something did not happen, without waiting for a time.
+ */
+export async function renderedFrames(page: Page, frames = 2): Promise<void> {
+  for (let i = 0; i < frames; i++)
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+}
+
 /** Signs in through the login screen. */
 export async function signIn(page: Page, url: string, who: { email: string; password: string }) {
   await page.goto(url);
