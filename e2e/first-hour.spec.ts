@@ -1,6 +1,14 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, renderedFrames, signIn, startPlatform } from './harness.ts';
+import {
+  apiFrom,
+  DEMO,
+  hasChromium,
+  type Platform,
+  renderedFrames,
+  signIn,
+  startPlatform,
+} from './harness.ts';
 
 // Issue 8, "A new user's first hour" (ADR 023): a new agency is told what it needs and who can fix it;
 // the business Active switch asks first; out of installs, Add Business says so before the form opens; a
@@ -9,24 +17,6 @@ import { DEMO, hasChromium, type Platform, renderedFrames, signIn, startPlatform
 let p: Platform;
 const ACME = 'acme.localhost';
 const WAIT = { timeout: 15_000 };
-
-/** Calls the API from the page, with its session. */
-async function apiFrom<T = unknown>(page: Page, method: string, path: string, body?: unknown) {
-  return page.evaluate(
-    async ([m, u, b]) => {
-      const res = await fetch(`/api${u}`, {
-        method: m as string,
-        headers: {
-          authorization: `Bearer ${localStorage.getItem('access_token')}`,
-          ...(b === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: b === undefined ? undefined : JSON.stringify(b),
-      });
-      return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
-    },
-    [method, path, body] as const,
-  ) as Promise<{ status: number; body: T }>;
-}
 
 async function impersonate(page: Page, email: string) {
   await page.getByTestId('impersonate-toggle').click();

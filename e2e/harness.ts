@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { E2E_TEMPLATE_DB } from './global-setup.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -232,6 +232,47 @@ export const DEMO = {
 export async function renderedFrames(page: Page, frames = 2): Promise<void> {
   for (let i = 0; i < frames; i++)
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+}
+
+/** Signs in through the login screen on a new page of `p`, and waits until the app lands on `landing`. */
+export async function signedInPage(
+  p: Platform,
+  who: { email: string; password: string },
+  landing: string,
+  host?: string,
+): Promise<Page> {
+  const { page } = await p.newPage();
+  await signIn(page, p.url('/login', host), who);
+  await page.waitForURL(landing);
+  return page;
+}
+
+/** The message Mantine shows under a field (the element its input is described by). */
+export async function fieldError(page: Page, testId: string): Promise<string> {
+  const input = page.getByTestId(testId);
+  await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
+  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(/\s+/);
+  const errorId = ids.find((id) => id.endsWith('-error'));
+  if (!errorId) throw new Error(`no error element for ${testId}`);
+  return (await page.locator(`[id="${errorId}"]`).textContent()) ?? '';
+}
+
+/** Calls the API from the page, with the session the app keeps in it. */
+export async function apiFrom<T = unknown>(page: Page, method: string, path: string, body?: unknown) {
+  return page.evaluate(
+    async ([m, u, b]) => {
+      const res = await fetch(`/api${u}`, {
+        method: m as string,
+        headers: {
+          authorization: `Bearer ${localStorage.getItem('access_token')}`,
+          ...(b === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: b === undefined ? undefined : JSON.stringify(b),
+      });
+      return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
+    },
+    [method, path, body] as const,
+  ) as Promise<{ status: number; body: T }>;
 }
 
 /** Signs in through the login screen. */
