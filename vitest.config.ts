@@ -1,20 +1,45 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Server test files that replace a module (`vi.mock`) or the clock for the whole file: they run isolated,
+ * since a module replaced in one file would stay replaced for the files after it in the same worker.
+ */
+const ISOLATED_SERVER = ['apps/server/src/modules/profile/password-hash.test.ts'];
+
 export default defineConfig({
   test: {
-    include: [
-      'apps/server/src/**/*.test.ts',
-      'apps/server/test/**/*.test.ts',
-      'packages/*/src/**/*.test.ts',
-      'apps/web/src/**/*.test.ts',
-      'apps/widget/src/**/*.test.ts',
-      // The fixture suites under scripts/fixtures/ run only inside this test of npm test itself.
-      'scripts/*.test.ts',
-    ],
     globalSetup: ['apps/server/test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        // The API files import the whole app (about a second and a half of module loading each): a worker
+        // loads it once and runs file after file on it (ADR 058). Each file still builds its own app on its
+        // own database; module-level state of the server is keyed by that app's deps, never global.
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+          exclude: ISOLATED_SERVER,
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: [
+            ...ISOLATED_SERVER,
+            'packages/*/src/**/*.test.ts',
+            'apps/web/src/**/*.test.ts',
+            'apps/widget/src/**/*.test.ts',
+            // The fixture suites under scripts/fixtures/ run only inside this test of npm test itself.
+            'scripts/*.test.ts',
+          ],
+        },
+      },
+    ],
   },
 });

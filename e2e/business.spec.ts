@@ -1,22 +1,12 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { DEMO, fieldError, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
 
 // The business area's account screens (issue 4): users, departments, blacklist, as the demo BusinessAdmin
 // of Bright Dental (number_of_users 5 with 4 users already; departments enabled; Sally Sales is an SMS agent).
 
 let p: Platform;
 const HOST = 'acme.localhost';
-
-/** The message Mantine shows under a field (the element its input is described by). */
-async function fieldError(page: Page, testId: string): Promise<string> {
-  const input = page.getByTestId(testId);
-  await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
-  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(/\s+/);
-  const errorId = ids.find((id) => id.endsWith('-error'));
-  if (!errorId) throw new Error(`no error element for ${testId}`);
-  return (await page.locator(`[id="${errorId}"]`).textContent()) ?? '';
-}
 
 async function pick(page: Page, testId: string, option: string) {
   await page.getByTestId(testId).click();
@@ -48,9 +38,7 @@ describe.skipIf(!hasChromium)('business users, departments and blacklist in Chro
 
   beforeAll(async () => {
     p = await startPlatform();
-    ({ page } = await p.newPage());
-    await signIn(page, p.url('/login', HOST), DEMO.dentalAdmin);
-    await page.waitForURL('**/business/messaging');
+    page = await signedInPage(p, DEMO.dentalAdmin, '**/business/messaging', HOST);
   });
   afterAll(() => p?.stop());
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
 
 // The contacts screens (ADR 038) in Chromium against the real server: Bright Dental's BusinessAdmin
 // creates a contact, edits it, tags it, imports a CSV with one bad row (the report names its line) and
@@ -36,9 +36,7 @@ describe.skipIf(!hasChromium)('Contacts in Chromium', () => {
 
   beforeAll(async () => {
     p = await startPlatform();
-    ({ page } = await p.newPage());
-    await signIn(page, p.url('/login', HOST), DEMO.dentalAdmin);
-    await page.waitForURL('**/business/**');
+    page = await signedInPage(p, DEMO.dentalAdmin, '**/business/**', HOST);
     tagId = await createTag(page, 'VIP');
   });
   afterAll(() => p?.stop());

@@ -1,6 +1,14 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import {
+  apiFrom,
+  DEMO,
+  hasChromium,
+  type Platform,
+  renderedFrames,
+  signIn,
+  startPlatform,
+} from './harness.ts';
 
 // Issue 8, "A new user's first hour" (ADR 023): a new agency is told what it needs and who can fix it;
 // the business Active switch asks first; out of installs, Add Business says so before the form opens; a
@@ -9,24 +17,6 @@ import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harne
 let p: Platform;
 const ACME = 'acme.localhost';
 const WAIT = { timeout: 15_000 };
-
-/** Calls the API from the page, with its session. */
-async function apiFrom<T = unknown>(page: Page, method: string, path: string, body?: unknown) {
-  return page.evaluate(
-    async ([m, u, b]) => {
-      const res = await fetch(`/api${u}`, {
-        method: m as string,
-        headers: {
-          authorization: `Bearer ${localStorage.getItem('access_token')}`,
-          ...(b === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: b === undefined ? undefined : JSON.stringify(b),
-      });
-      return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
-    },
-    [method, path, body] as const,
-  ) as Promise<{ status: number; body: T }>;
-}
 
 async function impersonate(page: Page, email: string) {
   await page.getByTestId('impersonate-toggle').click();
@@ -275,9 +265,16 @@ describe.skipIf(!hasChromium)('a new user’s first hour', () => {
     // Opening the link (what a mail scanner does) only asks.
     const path = new URL(link).pathname;
     const opened = await p.newPage();
+    const changes: string[] = [];
+    opened.page.on('request', (r) => {
+      if (r.method() !== 'GET') changes.push(`${r.method()} ${r.url()}`);
+    });
     await opened.page.goto(p.url(path, ACME));
     await opened.page.getByTestId('unsubscribe-confirm').waitFor();
-    await opened.page.waitForTimeout(500);
+    // What the page does on its own (a request from its first effects) has started by its next frames.
+    await opened.page.waitForLoadState('load');
+    await renderedFrames(opened.page);
+    expect(changes).toEqual([]);
     expect(await opened.page.getByTestId('unsubscribe-success').count()).toBe(0);
     expect(await unsubscribed()).toBe(false);
 

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { DEMO, hasChromium, type Platform, signedInPage, signIn, startPlatform } from './harness.ts';
 
 // Issue 4: "Bad input on every form gives the spec's message next to the field, and nothing is saved."
 // Each form gets bad input; the message must be that field's own error (inside its wrapper, pointed at by
@@ -82,9 +82,7 @@ describe.skipIf(!hasChromium)('bad input on the account forms', () => {
     let token: string;
     let agencyId: number;
     beforeAll(async () => {
-      ({ page } = await p.newPage());
-      await signIn(page, p.url('/login', ACME), DEMO.acmeAgency);
-      await page.waitForURL('**/agency/**');
+      page = await signedInPage(p, DEMO.acmeAgency, '**/agency/**', ACME);
       token = (await login(page, DEMO.acmeAgency)).token;
       const admin = await p.newPage();
       await admin.page.goto(p.url('/login'));
@@ -169,9 +167,7 @@ describe.skipIf(!hasChromium)('bad input on the account forms', () => {
     let page: Page;
     let token: string;
     beforeAll(async () => {
-      ({ page } = await p.newPage());
-      await signIn(page, p.url('/login'), DEMO.superAdmin);
-      await page.waitForURL('**/admin/agency/accounts');
+      page = await signedInPage(p, DEMO.superAdmin, '**/admin/agency/accounts');
       token = (await login(page, DEMO.superAdmin)).token;
     });
 

@@ -1,9 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { E2E_TEMPLATE_DB } from './global-setup.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Browser tests need the system Chromium; without it (a laptop with only Node) they are skipped. */
@@ -98,12 +102,48 @@ export async function diagnose(): Promise<string> {
   return lines.join('\n');
 }
 
-/** Starts the whole platform as `npm start` does (fresh data folder, demo data) and a headless Chromium. */
+/** Settings that change what the first start seeds: a platform with one of them seeds its own database. */
+const SEED_SETTINGS = ['DATABASE_URL', 'MAIN_DOMAIN', 'DEMO_DATA', 'NODE_ENV'];
+
+/**
+ * The database of a platform of this run: a copy of the run's demo template (e2e/global-setup.ts) when the
+ * platform's settings seed the same data, else none (the server starts its own embedded PostgreSQL under
+ * its DATA_DIR, initdb, migrations and demo data, as a first `npm start` does).
+ */
+async function platformDatabase(env: Record<string, string>) {
+  if (SEED_SETTINGS.some((key) => key in env)) return undefined;
+  const adminUrl = inject('e2ePgAdminUrl');
+  if (!adminUrl) return undefined;
+  const name = `stn_e2e_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template ${E2E_TEMPLATE_DB}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`).finally(() => a.end());
+    },
+  };
+}
+
+/**
+ * Starts the whole platform as `npm start` does (fresh data folder, demo data) and a headless Chromium.
+ * The demo data comes from a copy of the run's template database, the same rows a first start seeds.
+ */
 export async function startPlatform(env: Record<string, string> = {}): Promise<Platform> {
   if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
     throw new Error('apps/web/dist is missing: npm test builds it first (npm run build -w apps/web)');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-e2e-'));
+  const database = await platformDatabase(env);
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
@@ -112,7 +152,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      DATABASE_URL: '',
+      DATABASE_URL: database?.url ?? '',
       LOG_LEVEL: 'warn',
       ...env,
     },
@@ -169,6 +209,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
         child.on('exit', () => resolve());
         child.kill('SIGTERM');
       });
+      await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -182,6 +223,57 @@ export const DEMO = {
   dentalAdmin: { email: 'admin@brightdental.test', password: 'demo-dental-1' },
   dentalSales: { email: 'sales@brightdental.test', password: 'demo-dental-3' },
 };
+
+/**
+ * Waits until the page has rendered `frames` more frames, and their effects have run: what a click or a
+ * load was going to start (a request, a timer, an element) has started by then. The way to check that
+ * something did not happen, without waiting for a time.
+ */
+export async function renderedFrames(page: Page, frames = 2): Promise<void> {
+  for (let i = 0; i < frames; i++)
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+}
+
+/** Signs in through the login screen on a new page of `p`, and waits until the app lands on `landing`. */
+export async function signedInPage(
+  p: Platform,
+  who: { email: string; password: string },
+  landing: string,
+  host?: string,
+): Promise<Page> {
+  const { page } = await p.newPage();
+  await signIn(page, p.url('/login', host), who);
+  await page.waitForURL(landing);
+  return page;
+}
+
+/** The message Mantine shows under a field (the element its input is described by). */
+export async function fieldError(page: Page, testId: string): Promise<string> {
+  const input = page.getByTestId(testId);
+  await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
+  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(/\s+/);
+  const errorId = ids.find((id) => id.endsWith('-error'));
+  if (!errorId) throw new Error(`no error element for ${testId}`);
+  return (await page.locator(`[id="${errorId}"]`).textContent()) ?? '';
+}
+
+/** Calls the API from the page, with the session the app keeps in it. */
+export async function apiFrom<T = unknown>(page: Page, method: string, path: string, body?: unknown) {
+  return page.evaluate(
+    async ([m, u, b]) => {
+      const res = await fetch(`/api${u}`, {
+        method: m as string,
+        headers: {
+          authorization: `Bearer ${localStorage.getItem('access_token')}`,
+          ...(b === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: b === undefined ? undefined : JSON.stringify(b),
+      });
+      return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
+    },
+    [method, path, body] as const,
+  ) as Promise<{ status: number; body: T }>;
+}
 
 /** Signs in through the login screen. */
 export async function signIn(page: Page, url: string, who: { email: string; password: string }) {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { DEMO, hasChromium, type Platform, signedInPage, signIn, startPlatform } from './harness.ts';
 
 // The messaging screen end to end (issue 10 "What it must show" #1, ADR 037): Bright Dental's BusinessAdmin
 // has the inbox open; a visitor's sandbox phone texts the install's number; the message appears without a
@@ -65,9 +65,7 @@ describe.skipIf(!hasChromium)('the inbox in Chromium', () => {
 
   beforeAll(async () => {
     p = await startPlatform();
-    ({ page } = await p.newPage());
-    await signIn(page, p.url('/login', HOST), DEMO.dentalAdmin);
-    await page.waitForURL('**/business/**');
+    page = await signedInPage(p, DEMO.dentalAdmin, '**/business/**', HOST);
     await page.goto(p.url('/business/messaging', HOST));
     await page.getByTestId('install-picker').waitFor(WAIT);
   });

@@ -1,6 +1,16 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, DEMO, hasChromium, openSection, type Platform, signIn, startPlatform } from './harness.ts';
+import {
+  apiAs,
+  DEMO,
+  fieldError,
+  hasChromium,
+  openSection,
+  type Platform,
+  signedInPage,
+  signIn,
+  startPlatform,
+} from './harness.ts';
 
 // The installs screens and the install wizard (issue 9), as Bright Dental's BusinessAdmin: 'Add install' at
 // the business's limit shows 'No Installs Available'; with room, the wizard runs to the end (an invalid
@@ -11,16 +21,6 @@ import { apiAs, DEMO, hasChromium, openSection, type Platform, signIn, startPlat
 let p: Platform;
 const HOST = 'acme.localhost';
 const NAME = 'Bright Dental blog';
-
-/** The message Mantine shows under a field (the element its input is described by). */
-async function fieldError(page: Page, testId: string): Promise<string> {
-  const input = page.getByTestId(testId);
-  await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
-  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(/\s+/);
-  const errorId = ids.find((id) => id.endsWith('-error'));
-  if (!errorId) throw new Error(`no error element for ${testId}`);
-  return (await page.locator(`[id="${errorId}"]`).textContent()) ?? '';
-}
 
 async function onStep(page: Page, key: string) {
   await page.getByTestId(`wizard-step-${key}`).waitFor();
@@ -50,9 +50,7 @@ describe.skipIf(!hasChromium)('installs and the install wizard in Chromium', () 
     agency = await apiAs(p, DEMO.acmeAgency);
     const me = await business<{ data: { user: { business: { id: number } } } }>('/v1/profile');
     businessId = me.body.data.user.business.id;
-    ({ page } = await p.newPage());
-    await signIn(page, p.url('/login', HOST), DEMO.dentalAdmin);
-    await page.waitForURL('**/business/**');
+    page = await signedInPage(p, DEMO.dentalAdmin, '**/business/**', HOST);
   });
   afterAll(() => p?.stop());
 

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
 
 // The media library in the inbox's send box (issue 10 "the media library (paged, appended)", ADR 039):
 // the agent opens the library, "Load more" appends the next page, uploads a new image that joins the
@@ -49,9 +49,7 @@ describe.skipIf(!hasChromium)('the media library in the inbox', () => {
 
   beforeAll(async () => {
     p = await startPlatform();
-    ({ page } = await p.newPage());
-    await signIn(page, p.url('/login', HOST), DEMO.dentalAdmin);
-    await page.waitForURL('**/business/**');
+    page = await signedInPage(p, DEMO.dentalAdmin, '**/business/**', HOST);
     await page.goto(p.url('/business/messaging', HOST));
     await page.getByTestId('install-picker').waitFor(WAIT);
     // Eleven images in the library, so that it has a second page.

@@ -1,29 +1,11 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { apiFrom, DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
 
 // Issue 9: agency Setup (a new agency without telephony is sent to Setup, chooses the sandbox and lands on
 // its landing page) and the business's numbers screen (buy a number for its install through the sandbox).
 
 let p: Platform;
 const WAIT = { timeout: 15_000 };
-
-async function apiFrom<T = unknown>(page: Page, method: string, path: string, body?: unknown) {
-  return page.evaluate(
-    async ([m, u, b]) => {
-      const res = await fetch(`/api${u}`, {
-        method: m as string,
-        headers: {
-          authorization: `Bearer ${localStorage.getItem('access_token')}`,
-          ...(b === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: b === undefined ? undefined : JSON.stringify(b),
-      });
-      return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
-    },
-    [method, path, body] as const,
-  ) as Promise<{ status: number; body: T }>;
-}
 
 describe.skipIf(!hasChromium)('agency Setup and numbers in Chromium', () => {
   beforeAll(async () => {

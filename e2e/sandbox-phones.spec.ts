@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
 
 // The Sandbox Phones screen (ADR 030), the demo of `npm start`: Bright Dental's BusinessAdmin asks for a
 // callback as a visitor, answers as the second staff phone, presses 1, answers on the visitor's phone,
@@ -45,9 +45,7 @@ describe.skipIf(!hasChromium)('Sandbox Phones in Chromium', () => {
 
   beforeAll(async () => {
     p = await startPlatform();
-    ({ page } = await p.newPage());
-    await signIn(page, p.url('/login', HOST), DEMO.dentalAdmin);
-    await page.waitForURL('**/business/**');
+    page = await signedInPage(p, DEMO.dentalAdmin, '**/business/**', HOST);
   });
   afterAll(() => p?.stop());
 

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { apiAs, DEMO, hasChromium, type Platform, renderedFrames, signIn, startPlatform } from './harness.ts';
 
 // The support chat of spec 000 §2 Layout (issue 11): the platform admin picks, on the admin settings
 // screen, an install of a business under the main agency for agencies and another for businesses under
@@ -165,7 +165,8 @@ describe.skipIf(!hasChromium)('the support chat in Chromium', () => {
     await page.waitForURL('**/business/messaging');
     // The profile is loaded (the app's top bar is shown) and no chat came with it, nor comes later.
     await page.getByTestId('logout-button').waitFor();
-    await page.waitForTimeout(1000);
+    await page.waitForLoadState('load');
+    await renderedFrames(page);
     expect(await supportChat(page)).toEqual({ scripts: [], hosts: [] });
     await context.close();
   });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signIn, startPlatform } from './harness.ts';
+import { DEMO, fieldError, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
 
 // Tasks, message templates and tags (issue 10) as the demo BusinessAdmin of Bright Dental.
 
@@ -10,16 +10,6 @@ const HOST = 'acme.localhost';
 /** The ids of the rows a list shows, by the row test ids starting with `prefix`. */
 async function rowTexts(page: Page, table: string): Promise<string[]> {
   return page.getByTestId(table).locator('tbody tr').allInnerTexts();
-}
-
-/** The message Mantine shows under a field. */
-async function fieldError(page: Page, testId: string): Promise<string> {
-  const input = page.getByTestId(testId);
-  await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
-  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(/\s+/);
-  const errorId = ids.find((id) => id.endsWith('-error'));
-  if (!errorId) throw new Error(`no error element for ${testId}`);
-  return (await page.locator(`[id="${errorId}"]`).textContent()) ?? '';
 }
 
 /** The sidebar's task badge as a number (no badge: 0). */
@@ -33,9 +23,7 @@ describe.skipIf(!hasChromium)('tasks, templates and tags in Chromium', () => {
 
   beforeAll(async () => {
     p = await startPlatform();
-    ({ page } = await p.newPage());
-    await signIn(page, p.url('/login', HOST), DEMO.dentalAdmin);
-    await page.waitForURL('**/business/messaging');
+    page = await signedInPage(p, DEMO.dentalAdmin, '**/business/messaging', HOST);
   });
   afterAll(() => p?.stop());
 

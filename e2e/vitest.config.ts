@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 // Browser tests: the real server (built web app, embedded PostgreSQL, demo data) driven in the system
-// Chromium. One file at a time: each starts its own server and browser.
+// Chromium. One file at a time: each starts its own server and browser, on a copy of the run's one demo
+// database (e2e/global-setup.ts, ADR 058).
 export default defineConfig({
   test: {
     include: ['e2e/**/*.spec.ts'],
+    globalSetup: ['e2e/global-setup.ts'],
     setupFiles: ['e2e/setup.ts'],
     fileParallelism: false,
     // A browser on a shared two-core machine can miss a beat; a real failure fails twice.

@@ -22,6 +22,29 @@ declare module 'vitest' {
  * in a temporary folder. A template database holds the migrated schema; each test file copies it.
  */
 export default async function setup(project: TestProject) {
+  // The suite has two projects (vitest.config.ts), each running this setup in the same process: they
+  // share one PostgreSQL and one template, stopped when the last of them tears down.
+  const shared = globalThis as {
+    __stnTestPg?: { adminUrl: Promise<string>; users: number; stop: () => Promise<void> };
+  };
+  if (!shared.__stnTestPg) {
+    let stop = async () => {};
+    const adminUrl = startTemplate((s) => {
+      stop = s;
+    });
+    shared.__stnTestPg = { adminUrl, users: 0, stop: () => stop() };
+  }
+  const pgShared = shared.__stnTestPg;
+  pgShared.users++;
+  project.provide('pgAdminUrl', await pgShared.adminUrl);
+  return async () => {
+    if (--pgShared.users > 0) return;
+    shared.__stnTestPg = undefined;
+    await pgShared.stop();
+  };
+}
+
+async function startTemplate(onStop: (stop: () => Promise<void>) => void): Promise<string> {
   const external = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
   let adminUrl: string;
   let stop = async () => {};
@@ -48,10 +71,9 @@ export default async function setup(project: TestProject) {
   await pool.query(PgBoss.getConstructionPlans(JOB_SCHEMA));
   await pool.end();
   await admin.end();
-  project.provide('pgAdminUrl', adminUrl);
-
-  return async () => {
+  onStop(async () => {
     await stop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  };
+  });
+  return adminUrl;
 }

