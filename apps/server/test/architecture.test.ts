@@ -42,8 +42,6 @@ function sources(dir: string): SourceFile[] {
 // theirs: i18-tctx converts telephony's and chats' functions and raw SQL reads, i18-widget the widget's.
 const CTX_BUILDER =
   "builds a call's business context from the call's row (a context constructor, like tenantContext)";
-const LOWER_ROUTES =
-  "a lower module's route that checks an agency (exists, is the caller's): to move to the agencies module's routes or ask a port";
 const CARRIER =
   'a carrier lookup before the tenant is known: to take platformSystemContext with a carrier source (with i18-carrier)';
 const STARTUP =
@@ -62,12 +60,6 @@ const BY_ID =
  * does an entry here that no longer occurs, so that this list only shrinks.
  */
 const KNOWN: Record<string, string> = {
-  'module-rank: apps/server/src/modules/sites/routes/pages.ts -> apps/server/src/modules/agencies/service.ts':
-    LOWER_ROUTES,
-  'module-rank: apps/server/src/modules/sites/routes/site-data.ts -> apps/server/src/modules/agencies/service.ts':
-    LOWER_ROUTES,
-  'module-rank: apps/server/src/modules/sites/routes/whitelabels.ts -> apps/server/src/modules/agencies/service.ts':
-    LOWER_ROUTES,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyForHost()': PUBLIC,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyIdByAccountSid()': CARRIER,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyMessaging()': CARRIER,
