@@ -8,11 +8,10 @@ import { ZSiteDataResponse } from '@stn/contracts/site';
 import { ZPageParams, ZPublicPageQuery, ZPublicPageResponse } from '@stn/contracts/users';
 import { z } from '@stn/contracts/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { clientOf } from '../../platform/http/client.ts';
 import { errorResponses as errors } from '../../platform/http/replies.ts';
-import { userContext } from '../../platform/tenancy/context.ts';
+import { ctxOf } from '../../platform/tenancy/request.ts';
 import {
   type AgencyDirectory,
   listWhitelabels,
@@ -83,8 +82,7 @@ export const whitelabelsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
         response: { 200: ZWhitelabelList, ...errors },
       },
     },
-    async (request) =>
-      listWhitelabels(userContext(deps, actorOf(request)), { query: request.query, agencies }),
+    async (request) => listWhitelabels(ctxOf(deps, request), { query: request.query, agencies }),
   );
 
   app.post(
@@ -99,7 +97,7 @@ export const whitelabelsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
       },
     },
     async (request) => {
-      const data = await requestCertificate(userContext(deps, actorOf(request)), {
+      const data = await requestCertificate(ctxOf(deps, request), {
         id: request.params.id,
         client: clientOf(request),
         agencies,
