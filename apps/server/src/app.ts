@@ -17,6 +17,7 @@ import {
 import pino, { type Logger } from 'pino';
 import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyAccessRoutes } from './modules/agencies/routes-access.ts';
+import { siteDataRoutes, whitelabelsRoutes } from './modules/agencies/routes-sites.ts';
 import { agencyLetsIn, sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
@@ -45,8 +46,6 @@ import { pushRoutes } from './modules/push/routes.ts';
 import { ensureVapidKeys } from './modules/push/service.ts';
 import { pagesRoutes } from './modules/sites/routes/pages.ts';
 import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
-import { siteDataRoutes } from './modules/sites/routes/site-data.ts';
-import { whitelabelsRoutes } from './modules/sites/routes/whitelabels.ts';
 import { supportRoutes } from './modules/support/routes.ts';
 import { tasksRoutes } from './modules/tasks/routes.ts';
 import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';

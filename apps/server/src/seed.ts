@@ -151,7 +151,7 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
       .returning();
     if (!main || !acme) throw new Error('seed failed');
     // Its white-label entry, as Add Agency makes it (the same service call): acme.<MAIN_DOMAIN>.
-    await claimWhitelabel(tx, config, acme.id, { domain: 'acme', type: 'subdomain' });
+    await claimWhitelabel(ctx, { agencyId: acme.id, domain: 'acme', type: 'subdomain' });
     const [dental] = await tx
       .insert(businesses)
       .values({

@@ -42,10 +42,6 @@ function sources(dir: string): SourceFile[] {
 // theirs: i18-tctx converts telephony's and chats' functions and raw SQL reads, i18-widget the widget's.
 const CTX_BUILDER =
   "builds a call's business context from the call's row (a context constructor, like tenantContext)";
-const LOWER_ROUTES =
-  "a lower module's route that checks an agency (exists, is the caller's): to move to the agencies module's routes or ask a port";
-const AGENCIES_ACTOR =
-  "the agencies module's (deps, actor, ...) functions, not converted yet: findAgency's agencyScope still uses platform/tenancy.ts's inTenant";
 const CARRIER =
   'a carrier lookup before the tenant is known: to take platformSystemContext with a carrier source (with i18-carrier)';
 const STARTUP =
@@ -64,49 +60,12 @@ const BY_ID =
  * does an entry here that no longer occurs, so that this list only shrinks.
  */
 const KNOWN: Record<string, string> = {
-  'module-rank: apps/server/src/modules/sites/routes/pages.ts -> apps/server/src/modules/agencies/service.ts':
-    LOWER_ROUTES,
-  'module-rank: apps/server/src/modules/sites/routes/site-data.ts -> apps/server/src/modules/agencies/service.ts':
-    LOWER_ROUTES,
-  'module-rank: apps/server/src/modules/sites/routes/whitelabels.ts -> apps/server/src/modules/agencies/service.ts':
-    LOWER_ROUTES,
-  'service-without-tenant: apps/server/src/modules/agencies/exports.ts -> exportBusinesses()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/exports.ts -> exportUsers()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/images.ts -> deleteAgencyImage()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/images.ts -> uploadAgencyImage()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/queries.ts -> agencyAdminOf()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/queries.ts -> agencyScope()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/queries.ts -> findAgency()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/queries.ts -> ownAgency()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/queries.ts -> presentAgencies()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/queries.ts -> presentAgency()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyAllowedCountries()':
-    AGENCIES_ACTOR,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyForHost()': PUBLIC,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyIdByAccountSid()': CARRIER,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyMessaging()': CARRIER,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencySiteAddress()': PUBLIC,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> claimWhitelabel()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> deleteAgencies()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> getAgency()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> getInternationals()':
-    AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> installStats()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> listAgencies()': AGENCIES_ACTOR,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> sealAgencySecrets()': STARTUP,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> sendNotification()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> setInternationals()':
-    AGENCIES_ACTOR,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> twilioAuthTokenBySid()': CARRIER,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> twilioStatus()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> updateCustomScript()':
-    AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> updatePopup()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> updateSettings()': AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> updateStripeSetting()':
-    AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> updateTwilioConfig()':
-    AGENCIES_ACTOR,
   'service-without-tenant: apps/server/src/modules/audit/service.ts -> audit()': AUDIT,
   'service-without-tenant: apps/server/src/modules/businesses/service.ts -> businessNames()': BY_ID,
   'service-without-tenant: apps/server/src/modules/businesses/service.ts -> hasSalesUserExtension()': BY_ID,

@@ -1,22 +1,22 @@
-import type { Actor } from '../../platform/auth/actor.ts';
-import type { Deps } from '../../platform/deps.ts';
 import { toCsv } from '../../platform/http/csv.ts';
 import { invalid } from '../../platform/http/errors.ts';
+import { actingUser, type Ctx } from '../../platform/tenancy/context.ts';
 import { businessNames, liveBusinessesOf } from '../businesses/service.ts';
 import { emailsOf, usersOfAgency } from '../users/service.ts';
 import { findAgency } from './queries.ts';
 
 /** An Admin names the agency with ?agency_id=; an agency user always exports its own. */
-async function exportAgency(deps: Deps, actor: Actor, agencyId: number | undefined) {
+async function exportAgency(ctx: Ctx, agencyId: number | undefined) {
+  const actor = actingUser(ctx);
   const id = actor.roleGroup === 'Admin' ? agencyId : (agencyId ?? actor.agencyId ?? undefined);
   if (!id) throw invalid('agency_id', 'validation.required');
-  return findAgency(deps.db, actor, id);
+  return findAgency(ctx, { id });
 }
 
-export async function exportUsers(deps: Deps, actor: Actor, agencyId?: number) {
-  const agency = await exportAgency(deps, actor, agencyId);
-  const users = await usersOfAgency(deps, { agencyId: agency.id });
-  const names = await businessNames(deps, {
+export async function exportUsers(ctx: Ctx, input: { agencyId?: number }) {
+  const agency = await exportAgency(ctx, input.agencyId);
+  const users = await usersOfAgency(ctx, { agencyId: agency.id });
+  const names = await businessNames(ctx, {
     ids: [...new Set(users.flatMap((u) => (u.business_id ? [u.business_id] : [])))],
   });
   const csv = toCsv(
@@ -48,10 +48,10 @@ export async function exportUsers(deps: Deps, actor: Actor, agencyId?: number) {
   return { csv, filename: `agency-${agency.id}-users.csv` };
 }
 
-export async function exportBusinesses(deps: Deps, actor: Actor, agencyId?: number) {
-  const agency = await exportAgency(deps, actor, agencyId);
-  const businesses = await liveBusinessesOf(deps, { agencyId: agency.id });
-  const owners = await emailsOf(deps, {
+export async function exportBusinesses(ctx: Ctx, input: { agencyId?: number }) {
+  const agency = await exportAgency(ctx, input.agencyId);
+  const businesses = await liveBusinessesOf(ctx, { agencyId: agency.id });
+  const owners = await emailsOf(ctx, {
     ids: [...new Set(businesses.flatMap((b) => (b.owner_id ? [b.owner_id] : [])))],
   });
   const csv = toCsv(

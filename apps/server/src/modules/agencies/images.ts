@@ -1,9 +1,8 @@
 import { AGENCY_IMAGE_MAX_BYTES, type TAgencyImageType } from '@stn/contracts/agencies';
 import { eq } from 'drizzle-orm';
-import type { Actor } from '../../platform/auth/actor.ts';
-import type { Deps } from '../../platform/deps.ts';
 import { putNamedImage, removeNamedImage } from '../../platform/files.ts';
 import { decodeImage, IMAGE_EXTS } from '../../platform/storage.ts';
+import type { Ctx } from '../../platform/tenancy/context.ts';
 import { findAgency } from './queries.ts';
 import { agencies } from './tables.ts';
 
@@ -14,12 +13,10 @@ const folder = (agencyId: number) => `agencies/${agencyId}`;
  * points branding[type] at it, with a version so that browsers fetch the new one.
  */
 export async function uploadAgencyImage(
-  deps: Deps,
-  actor: Actor,
-  id: number,
-  input: { type: TAgencyImageType; data: string },
+  ctx: Ctx,
+  input: { id: number; type: TAgencyImageType; data: string },
 ) {
-  const agency = await findAgency(deps.db, actor, id);
+  const agency = await findAgency(ctx, input);
   const { bytes: buf, ext } = decodeImage(input.data, {
     allowed: IMAGE_EXTS,
     maxBytes: AGENCY_IMAGE_MAX_BYTES,
@@ -27,16 +24,17 @@ export async function uploadAgencyImage(
     tooLargeKey: 'agencies.image_too_large',
   });
 
-  const url = await putNamedImage(deps.storage, folder(agency.id), input.type, { bytes: buf, ext });
+  const url = await putNamedImage(ctx.deps.storage, folder(agency.id), input.type, { bytes: buf, ext });
   const branding = { ...agency.branding, [input.type]: url };
-  await deps.db.update(agencies).set({ branding, updated_at: new Date() }).where(eq(agencies.id, agency.id));
+  await ctx.db.update(agencies).set({ branding, updated_at: new Date() }).where(eq(agencies.id, agency.id));
   return { type: input.type, url, branding };
 }
 
-export async function deleteAgencyImage(deps: Deps, actor: Actor, id: number, type: TAgencyImageType) {
-  const agency = await findAgency(deps.db, actor, id);
-  await removeNamedImage(deps.storage, folder(agency.id), type);
+export async function deleteAgencyImage(ctx: Ctx, input: { id: number; type: TAgencyImageType }) {
+  const { type } = input;
+  const agency = await findAgency(ctx, input);
+  await removeNamedImage(ctx.deps.storage, folder(agency.id), type);
   const branding = { ...agency.branding, [type]: null };
-  await deps.db.update(agencies).set({ branding, updated_at: new Date() }).where(eq(agencies.id, agency.id));
+  await ctx.db.update(agencies).set({ branding, updated_at: new Date() }).where(eq(agencies.id, agency.id));
   return { type, url: null, branding };
 }

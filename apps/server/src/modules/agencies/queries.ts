@@ -1,9 +1,7 @@
 import type { TAgency } from '@stn/contracts/agencies';
 import { eq, ne, type SQL } from 'drizzle-orm';
-import type { Actor } from '../../platform/auth/actor.ts';
-import type { Tx } from '../../platform/db/client.ts';
 import { notFound } from '../../platform/http/errors.ts';
-import { inTenant } from '../../platform/tenancy.ts';
+import { actingUser, type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { whitelabelsOf } from '../sites/service.ts';
 import { agencyAdmins } from '../users/service.ts';
 import { agencies } from './tables.ts';
@@ -11,29 +9,30 @@ import { agencies } from './tables.ts';
 export type AgencyRow = typeof agencies.$inferSelect;
 
 /** The tenant filter on the agencies table itself: an agency user sees only its own agency. */
-export const agencyScope = (actor: Actor, ...conditions: (SQL | undefined)[]) =>
-  inTenant(actor, { agency_id: agencies.id }, ne(agencies.status, 'deleted'), ...conditions);
+export const agencyScope = (ctx: Ctx, ...conditions: (SQL | undefined)[]) =>
+  scope(ctx, { agency_id: agencies.id }, ne(agencies.status, 'deleted'), ...conditions);
 
 /** An agency the caller may act on, or 404 (another agency's id, a deleted one, an unknown one). */
-export async function findAgency(db: Tx, actor: Actor, id: number): Promise<AgencyRow> {
-  const [row] = await db
+export async function findAgency(ctx: Ctx, input: { id: number }): Promise<AgencyRow> {
+  const [row] = await ctx.db
     .select()
     .from(agencies)
-    .where(agencyScope(actor, eq(agencies.id, id)))
+    .where(agencyScope(ctx, eq(agencies.id, input.id)))
     .limit(1);
   if (!row) throw notFound();
   return row;
 }
 
 /** The agency of an agency user (routes without an id act on it). */
-export async function ownAgency(db: Tx, actor: Actor): Promise<AgencyRow> {
-  if (!actor.agencyId) throw notFound();
-  return findAgency(db, actor, actor.agencyId);
+export async function ownAgency(ctx: Ctx): Promise<AgencyRow> {
+  const { agencyId } = actingUser(ctx);
+  if (!agencyId) throw notFound();
+  return findAgency(ctx, { id: agencyId });
 }
 
 /** The agency's first AgencyAdmin: the user of the create form. */
-export async function agencyAdminOf(db: Tx, agencyId: number) {
-  const [row] = await agencyAdmins({ db }, { agencyIds: [agencyId] });
+export async function agencyAdminOf(ctx: Ctx, input: { agencyId: number }) {
+  const [row] = await agencyAdmins(ctx, { agencyIds: [input.agencyId] });
   return row;
 }
 
@@ -43,11 +42,11 @@ export const maskSid = (sid: string | undefined | null): string | null =>
 export const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 /** Agency rows as the API shows them, with their white-label entry and agency admin. */
-export async function presentAgencies(db: Tx, rows: AgencyRow[]): Promise<TAgency[]> {
+export async function presentAgencies(ctx: Ctx, rows: AgencyRow[]): Promise<TAgency[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const wls = await whitelabelsOf({ db }, { agencyIds: ids });
-  const admins = await agencyAdmins({ db }, { agencyIds: ids });
+  const wls = await whitelabelsOf(ctx, { agencyIds: ids });
+  const admins = await agencyAdmins(ctx, { agencyIds: ids });
   return rows.map((a) => {
     const wl = wls.find((w) => w.agency_id === a.id);
     const admin = admins.find((u) => u.agency_id === a.id);
@@ -89,10 +88,10 @@ export async function presentAgencies(db: Tx, rows: AgencyRow[]): Promise<TAgenc
   });
 }
 
-export async function presentAgency(db: Tx, id: number): Promise<TAgency> {
-  const [row] = await db.select().from(agencies).where(eq(agencies.id, id));
+export async function presentAgency(ctx: Ctx, input: { id: number }): Promise<TAgency> {
+  const [row] = await ctx.db.select().from(agencies).where(eq(agencies.id, input.id));
   if (!row) throw notFound();
-  const [out] = await presentAgencies(db, [row]);
+  const [out] = await presentAgencies(ctx, [row]);
   if (!out) throw notFound();
   return out;
 }

@@ -31,7 +31,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { clientOf } from '../../platform/http/client.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
 import { exportBusinesses, exportUsers } from './exports.ts';
 import { deleteAgencyImage, uploadAgencyImage } from './images.ts';
@@ -40,7 +39,8 @@ import * as svc from './service.ts';
 // Who may call what is the capability each route declares (packages/contracts/src/capabilities.ts).
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
 const tags = ['agencies'];
-const client = clientOf;
+/** The caller's own agency, for the routes without an id (an agency user's; 0, so a 404, for others). */
+const ownId = (request: FastifyRequest) => actorOf(request).agencyId ?? 0;
 
 export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   const t = (r: FastifyRequest, key: string, params?: Record<string, string | number>) =>
@@ -57,7 +57,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
         response: { 200: ZAgencyList, ...errors },
       },
     },
-    async (request) => svc.listAgencies(deps, actorOf(request), request.query),
+    async (request) => svc.listAgencies(ctxOf(deps, request), request.query),
   );
 
   app.post(
@@ -91,11 +91,10 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      const actor = actorOf(request);
       return {
         success: true as const,
         message: t(request, 'agencies.settings_updated'),
-        data: await svc.updateSettings(deps, actor, actor.agencyId ?? 0, request.body),
+        data: await svc.updateSettings(ctxOf(deps, request), { ...request.body, id: ownId(request) }),
       };
     },
   );
@@ -114,7 +113,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     async (request) => ({
       success: true as const,
       message: t(request, 'agencies.custom_script_updated'),
-      data: await svc.updateCustomScript(deps, actorOf(request), request.body.custom_script),
+      data: await svc.updateCustomScript(ctxOf(deps, request), { script: request.body.custom_script }),
     }),
   );
 
@@ -131,11 +130,10 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      const actor = actorOf(request);
       return {
         success: true as const,
         message: t(request, request.body.sandbox ? 'agencies.sandbox_chosen' : 'agencies.twilio_updated'),
-        data: await svc.updateTwilioConfig(deps, actor, actor.agencyId ?? 0, request.body),
+        data: await svc.updateTwilioConfig(ctxOf(deps, request), { ...request.body, id: ownId(request) }),
       };
     },
   );
@@ -194,7 +192,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      const count = await svc.deleteAgencies(deps, actorOf(request), request.body.ids, client(request));
+      const count = await svc.deleteAgencies(ctxOf(deps, request), request.body);
       return {
         success: true as const,
         message: t(request, 'agencies.bulk_deleted', { count }),
@@ -216,7 +214,9 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request, reply) => {
-      const { csv, filename } = await exportUsers(deps, actorOf(request), request.query.agency_id);
+      const { csv, filename } = await exportUsers(ctxOf(deps, request), {
+        agencyId: request.query.agency_id,
+      });
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${filename}"`)
@@ -237,7 +237,9 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request, reply) => {
-      const { csv, filename } = await exportBusinesses(deps, actorOf(request), request.query.agency_id);
+      const { csv, filename } = await exportBusinesses(ctxOf(deps, request), {
+        agencyId: request.query.agency_id,
+      });
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${filename}"`)
@@ -257,7 +259,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       },
     },
     async (request) => {
-      const sent = await svc.sendNotification(deps, actorOf(request), request.body);
+      const sent = await svc.sendNotification(ctxOf(deps, request), request.body);
       return {
         success: true as const,
         message: t(request, 'agencies.notification_sent', { count: sent }),
@@ -283,7 +285,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     async (request) => ({
       success: true as const,
       message: t(request, 'agencies.image_uploaded'),
-      data: await uploadAgencyImage(deps, actorOf(request), request.params.id, request.body),
+      data: await uploadAgencyImage(ctxOf(deps, request), { ...request.body, id: request.params.id }),
     }),
   );
 
@@ -301,7 +303,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     async (request) => ({
       success: true as const,
       message: t(request, 'agencies.image_removed'),
-      data: await deleteAgencyImage(deps, actorOf(request), request.params.id, request.params.type),
+      data: await deleteAgencyImage(ctxOf(deps, request), request.params),
     }),
   );
 
@@ -318,7 +320,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     },
     async (request) => ({
       success: true as const,
-      data: await svc.getAgency(deps, actorOf(request), request.params.id),
+      data: await svc.getAgency(ctxOf(deps, request), request.params),
     }),
   );
 
@@ -390,7 +392,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     async (request) => ({
       success: true as const,
       message: t(request, 'agencies.settings_updated'),
-      data: await svc.updateSettings(deps, actorOf(request), request.params.id, request.body),
+      data: await svc.updateSettings(ctxOf(deps, request), { ...request.body, id: request.params.id }),
     }),
   );
 
@@ -409,13 +411,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     async (request) => ({
       success: true as const,
       message: t(request, 'agencies.stripe_updated'),
-      data: await svc.updateStripeSetting(
-        deps,
-        actorOf(request),
-        request.params.id,
-        request.body,
-        client(request),
-      ),
+      data: await svc.updateStripeSetting(ctxOf(deps, request), { ...request.body, id: request.params.id }),
     }),
   );
 
@@ -434,7 +430,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     async (request) => ({
       success: true as const,
       message: t(request, 'agencies.popup_updated'),
-      data: await svc.updatePopup(deps, actorOf(request), request.params.id, request.body),
+      data: await svc.updatePopup(ctxOf(deps, request), { ...request.body, id: request.params.id }),
     }),
   );
 
@@ -475,7 +471,10 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     async (request) => ({
       success: true as const,
       message: t(request, request.body.sandbox ? 'agencies.sandbox_chosen' : 'agencies.twilio_updated'),
-      data: await svc.updateTwilioConfig(deps, actorOf(request), request.params.business_id, request.body),
+      data: await svc.updateTwilioConfig(ctxOf(deps, request), {
+        ...request.body,
+        id: request.params.business_id,
+      }),
     }),
   );
 
@@ -492,7 +491,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     },
     async (request) => ({
       success: true as const,
-      data: await svc.twilioStatus(deps, actorOf(request), request.params.id),
+      data: await svc.twilioStatus(ctxOf(deps, request), request.params),
     }),
   );
 
@@ -509,7 +508,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     },
     async (request) => ({
       success: true as const,
-      data: await svc.installStats(deps, actorOf(request), request.params.id),
+      data: await svc.installStats(ctxOf(deps, request), request.params),
     }),
   );
 
@@ -525,7 +524,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
     },
     async (request) => ({
       success: true as const,
-      data: { allowed_countries: await svc.getInternationals(deps, actorOf(request)) },
+      data: { allowed_countries: await svc.getInternationals(ctxOf(deps, request)) },
     }),
   );
 
@@ -544,7 +543,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       success: true as const,
       message: t(request, 'agencies.countries_updated'),
       data: {
-        allowed_countries: await svc.setInternationals(deps, actorOf(request), request.body.countries),
+        allowed_countries: await svc.setInternationals(ctxOf(deps, request), request.body),
       },
     }),
   );

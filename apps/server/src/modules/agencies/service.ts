@@ -24,25 +24,14 @@ import {
   type SQLWrapper,
   sql,
 } from 'drizzle-orm';
-import type { Actor } from '../../platform/auth/actor.ts';
 import { CarrierError } from '../../platform/carrier/carrier.ts';
-import type { Config } from '../../platform/config.ts';
-import type { Tx } from '../../platform/db/client.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import type { MailSite } from '../../platform/ports.ts';
 import { isSealed } from '../../platform/secrets.ts';
-import {
-  actingUser,
-  auditActorId,
-  auditClient,
-  type Ctx,
-  inTransaction,
-  scope,
-  userContext,
-} from '../../platform/tenancy/context.ts';
+import { auditActorId, auditClient, type Ctx, inTransaction, scope } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
 import { sendInvitation, sendNotificationMail } from '../auth/service.ts';
 import { isAgencyPlan } from '../billing/service.ts';
@@ -135,10 +124,7 @@ export async function agencyCarrierAccount(
 }
 
 /** The countries the agency's businesses may call and text (ISO codes, e.g. US, CA). */
-export async function agencyAllowedCountries(
-  ctx: Pick<Ctx, 'db'>,
-  input: { agencyId: number },
-): Promise<string[]> {
+export async function agencyAllowedCountries(ctx: Ctx, input: { agencyId: number }): Promise<string[]> {
   const [row] = await ctx.db
     .select({ countries: agencies.allowed_countries })
     .from(agencies)
@@ -190,8 +176,10 @@ async function withUniqueErrors<T>(fn: () => Promise<T>): Promise<T> {
  * agencies.domain/subdomain columns that site-data resolution reads, kept equal. A custom domain and a
  * subdomain of the main domain are both checked against every other agency and white-label entry.
  */
-export async function claimWhitelabel(tx: Tx, config: Config, agencyId: number, input: TWhitelabelInput) {
-  const main = config.mainDomain;
+export async function claimWhitelabel(ctx: Ctx, input: TWhitelabelInput & { agencyId: number }) {
+  const { agencyId } = input;
+  const tx = ctx.db;
+  const main = ctx.deps.config.mainDomain;
   const value = input.domain.trim().toLowerCase();
   const host = input.type === 'subdomain' ? `${value}.${main}` : value;
   const label = host.endsWith(`.${main}`) ? host.slice(0, -(main.length + 1)) : null;
@@ -210,7 +198,7 @@ export async function claimWhitelabel(tx: Tx, config: Config, agencyId: number, 
       ),
     )
     .limit(1);
-  if (reserved || others.length > 0 || (await whitelabelHostTaken({ db: tx }, { agencyId, host })))
+  if (reserved || others.length > 0 || (await whitelabelHostTaken(ctx, { agencyId, host })))
     throw invalid(DOMAIN_FIELD, 'agencies.domain_taken');
 
   await tx
@@ -221,7 +209,7 @@ export async function claimWhitelabel(tx: Tx, config: Config, agencyId: number, 
       updated_at: new Date(),
     })
     .where(eq(agencies.id, agencyId));
-  await setWhitelabel({ db: tx }, { agencyId, host, type: input.type });
+  await setWhitelabel(ctx, { agencyId, host, type: input.type });
 }
 
 const flagsOf = (input: Partial<Pick<TCreateAgencyRequest, TAgencyFlag>>) => {
@@ -233,10 +221,10 @@ const flagsOf = (input: Partial<Pick<TCreateAgencyRequest, TAgencyFlag>>) => {
   return out;
 };
 
-export async function listAgencies(deps: Deps, actor: Actor, q: TAgencyListQuery) {
+export async function listAgencies(ctx: Ctx, q: TAgencyListQuery) {
   const kw = q.keyword ? likePattern(q.keyword) : undefined;
   const where = agencyScope(
-    actor,
+    ctx,
     eq(agencies.status, q.status),
     kw
       ? or(
@@ -247,21 +235,21 @@ export async function listAgencies(deps: Deps, actor: Actor, q: TAgencyListQuery
         )
       : undefined,
   );
-  const [total] = await deps.db.select({ n: count() }).from(agencies).where(where);
+  const [total] = await ctx.db.select({ n: count() }).from(agencies).where(where);
   const { limit, offset } = pageOf(q);
-  const rows = await deps.db
+  const rows = await ctx.db
     .select()
     .from(agencies)
     .where(where)
     .orderBy(desc(agencies.id))
     .limit(limit)
     .offset(offset);
-  return listEnvelope(await presentAgencies(deps.db, rows), total?.n ?? 0, q);
+  return listEnvelope(await presentAgencies(ctx, rows), total?.n ?? 0, q);
 }
 
-export async function getAgency(deps: Deps, actor: Actor, id: number) {
-  const agency = await findAgency(deps.db, actor, id);
-  return presentAgency(deps.db, agency.id);
+export async function getAgency(ctx: Ctx, input: { id: number }) {
+  const agency = await findAgency(ctx, input);
+  return presentAgency(ctx, agency);
 }
 
 /** The create form of spec 000 §3: the agency, its AgencyAdmin and its white-label, all or nothing. */
@@ -290,7 +278,7 @@ export async function createAgency(ctx: Ctx, input: TCreateAgencyRequest) {
         })
         .returning();
       if (!agency) throw new AppError('CONFLICT');
-      await claimWhitelabel(tx, deps.config, agency.id, input.whitelabel);
+      await claimWhitelabel(c, { ...input.whitelabel, agencyId: agency.id });
       const userId = await createUser(c, {
         email: input.user.email,
         password,
@@ -314,13 +302,13 @@ export async function createAgency(ctx: Ctx, input: TCreateAgencyRequest) {
     }),
   );
   if (!input.user.password) await sendInvitation(ctx, { email: input.user.email });
-  return presentAgency(deps.db, id);
+  return presentAgency(ctx, { id });
 }
 
 export async function updateAgency(ctx: Ctx, input: TUpdateAgencyRequest & { id: number }) {
   const { deps } = ctx;
-  const agency = await findAgency(deps.db, actingUser(ctx), input.id);
-  const admin = await agencyAdminOf(deps.db, agency.id);
+  const agency = await findAgency(ctx, input);
+  const admin = await agencyAdminOf(ctx, { agencyId: agency.id });
   if (
     admin &&
     input.user?.email &&
@@ -348,7 +336,7 @@ export async function updateAgency(ctx: Ctx, input: TUpdateAgencyRequest & { id:
           updated_at: new Date(),
         })
         .where(eq(agencies.id, agency.id));
-      if (input.whitelabel) await claimWhitelabel(tx, deps.config, agency.id, input.whitelabel);
+      if (input.whitelabel) await claimWhitelabel(c, { ...input.whitelabel, agencyId: agency.id });
       if (admin && input.user) {
         const u = input.user;
         await updateUser(c, {
@@ -370,16 +358,16 @@ export async function updateAgency(ctx: Ctx, input: TUpdateAgencyRequest & { id:
       });
     }),
   );
-  return presentAgency(deps.db, agency.id);
+  return presentAgency(ctx, agency);
 }
 
 /** The agencies of a bulk call: every id must exist (else 404) and none may be the main agency. */
-async function bulkTargets(tx: Tx, actor: Actor, ids: number[], field: string) {
+async function bulkTargets(ctx: Ctx, ids: number[], field: string) {
   const unique = [...new Set(ids)];
-  const rows = await tx
+  const rows = await ctx.db
     .select()
     .from(agencies)
-    .where(agencyScope(actor, inArray(agencies.id, unique)));
+    .where(agencyScope(ctx, inArray(agencies.id, unique)));
   if (rows.length !== unique.length) throw notFound();
   if (rows.some((r) => r.is_main)) throw invalid(field, 'agencies.main_protected');
   return rows;
@@ -433,14 +421,12 @@ async function restoreRows(ctx: Ctx, rows: AgencyRow[]) {
 
 export async function archiveAgencies(ctx: Ctx, input: { ids: number[]; field?: string }) {
   return inTransaction(ctx, async (tx) =>
-    archiveRows(tx, await bulkTargets(tx.db, actingUser(tx), input.ids, input.field ?? 'ids')),
+    archiveRows(tx, await bulkTargets(tx, input.ids, input.field ?? 'ids')),
   );
 }
 
 export async function restoreAgencies(ctx: Ctx, input: { ids: number[] }) {
-  return inTransaction(ctx, async (tx) =>
-    restoreRows(tx, await bulkTargets(tx.db, actingUser(tx), input.ids, 'ids')),
-  );
+  return inTransaction(ctx, async (tx) => restoreRows(tx, await bulkTargets(tx, input.ids, 'ids')));
 }
 
 /**
@@ -448,12 +434,13 @@ export async function restoreAgencies(ctx: Ctx, input: { ids: number[] }) {
  * audit entries still point at it), drops out of every list and lookup, and gives up its domain and
  * subdomain (kept in settings.deleted_whitelabel for the record) so that they can be used again.
  */
-export async function deleteAgencies(deps: Deps, actor: Actor, ids: number[], client: Client) {
-  return deps.db.transaction(async (tx) => {
-    const rows = await bulkTargets(tx, actor, ids, 'ids');
+export async function deleteAgencies(ctx: Ctx, input: { ids: number[] }) {
+  return inTransaction(ctx, async (c) => {
+    const tx = c.db;
+    const rows = await bulkTargets(c, input.ids, 'ids');
     if (rows.some((r) => r.status !== 'archived')) throw invalid('ids', 'agencies.not_archived');
     for (const agency of rows) {
-      await removeWhitelabels({ db: tx }, { agencyId: agency.id });
+      await removeWhitelabels(c, { agencyId: agency.id });
       await tx
         .update(agencies)
         .set({
@@ -470,10 +457,10 @@ export async function deleteAgencies(deps: Deps, actor: Actor, ids: number[], cl
         .where(eq(agencies.id, agency.id));
       await audit(tx, {
         action: 'agency.delete',
-        actorId: actor.impersonatorId ?? actor.userId,
+        actorId: auditActorId(c),
         agencyId: agency.id,
         data: { name: agency.name, domain: agency.domain, subdomain: agency.subdomain },
-        ...client,
+        ...auditClient(c),
       });
     }
     return rows.length;
@@ -481,8 +468,8 @@ export async function deleteAgencies(deps: Deps, actor: Actor, ids: number[], cl
 }
 
 /** Branding, notification settings and the white-label / powered-by properties. */
-export async function updateSettings(deps: Deps, actor: Actor, id: number, input: TAgencySettingsRequest) {
-  const agency = await findAgency(deps.db, actor, id);
+export async function updateSettings(ctx: Ctx, input: TAgencySettingsRequest & { id: number }) {
+  const agency = await findAgency(ctx, input);
   const branding = { ...agency.branding };
   if (input.title !== undefined) branding.title = input.title;
   if (input.supportEmail !== undefined) branding.supportEmail = input.supportEmail || null;
@@ -496,23 +483,18 @@ export async function updateSettings(deps: Deps, actor: Actor, id: number, input
   const settings = { ...agency.settings };
   if (input.notification)
     settings.notification = { ...(settings.notification as object | undefined), ...input.notification };
-  await deps.db
+  await ctx.db
     .update(agencies)
     .set({ branding, properties, settings, updated_at: new Date() })
     .where(eq(agencies.id, agency.id));
-  return presentAgency(deps.db, agency.id);
+  return presentAgency(ctx, agency);
 }
 
-export async function updateStripeSetting(
-  deps: Deps,
-  actor: Actor,
-  id: number,
-  input: TStripeSettingRequest,
-  client: Client,
-) {
-  const agency = await findAgency(deps.db, actor, id);
-  await deps.db.transaction(async (tx) => {
-    await tx
+export async function updateStripeSetting(ctx: Ctx, input: TStripeSettingRequest & { id: number }) {
+  const { deps } = ctx;
+  const agency = await findAgency(ctx, input);
+  await inTransaction(ctx, async (c) => {
+    await c.db
       .update(agencies)
       .set({
         stripe_config: {
@@ -523,45 +505,44 @@ export async function updateStripeSetting(
         updated_at: new Date(),
       })
       .where(eq(agencies.id, agency.id));
-    await audit(tx, {
+    await audit(c.db, {
       action: 'agency.stripe_setting',
-      actorId: actor.impersonatorId ?? actor.userId,
+      actorId: auditActorId(c),
       agencyId: agency.id,
       data: { secret_key_changed: input.secretKey !== undefined },
-      ...client,
+      ...auditClient(c),
     });
   });
-  return presentAgency(deps.db, agency.id);
+  return presentAgency(ctx, agency);
 }
 
-export async function updateCustomScript(deps: Deps, actor: Actor, script: string | null) {
-  const agency = await ownAgency(deps.db, actor);
-  await deps.db
+export async function updateCustomScript(ctx: Ctx, input: { script: string | null }) {
+  const { script } = input;
+  const agency = await ownAgency(ctx);
+  await ctx.db
     .update(agencies)
     .set({ branding: { ...agency.branding, custom_script: script || null }, updated_at: new Date() })
     .where(eq(agencies.id, agency.id));
-  return presentAgency(deps.db, agency.id);
+  return presentAgency(ctx, agency);
 }
 
-export async function updatePopup(deps: Deps, actor: Actor, id: number, input: TPopupPaymentRequest) {
-  const agency = await findAgency(deps.db, actor, id);
-  if (
-    input.plan_id != null &&
-    !(await isAgencyPlan(userContext(deps, actor), { agencyId: agency.id, planId: input.plan_id }))
-  )
+export async function updatePopup(ctx: Ctx, input: TPopupPaymentRequest & { id: number }) {
+  const { id, ...fields } = input;
+  const agency = await findAgency(ctx, { id });
+  if (fields.plan_id != null && !(await isAgencyPlan(ctx, { agencyId: agency.id, planId: fields.plan_id })))
     throw invalid('plan_id', 'validation.in');
-  const popup = { ...(agency.settings.popup as object | undefined), ...input };
-  await deps.db
+  const popup = { ...(agency.settings.popup as object | undefined), ...fields };
+  await ctx.db
     .update(agencies)
     .set({ settings: { ...agency.settings, popup }, updated_at: new Date() })
     .where(eq(agencies.id, agency.id));
-  return presentAgency(deps.db, agency.id);
+  return presentAgency(ctx, agency);
 }
 
 /** An Admin sets the agency admin's password; every session of that user ends. */
 export async function changeAgencyPassword(ctx: Ctx, input: { id: number; password: string }) {
-  const agency = await findAgency(ctx.db, actingUser(ctx), input.id);
-  const admin = await agencyAdminOf(ctx.db, agency.id);
+  const agency = await findAgency(ctx, input);
+  const admin = await agencyAdminOf(ctx, { agencyId: agency.id });
   if (!admin) throw invalid('password', 'agencies.no_agency_admin');
   await setPassword(ctx, {
     user: { id: admin.id, agency_id: agency.id, business_id: null },
@@ -594,8 +575,9 @@ async function checkedTwilioConfig(
  * saved (refused credentials save nothing), or the sandbox carrier: a sandbox account is made for the
  * agency and stored the same way, marked `sandbox`. The auth token is sealed at rest (ADR 016).
  */
-export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, input: TTwilioSetupInput) {
-  const agency = await findAgency(deps.db, actor, id);
+export async function updateTwilioConfig(ctx: Ctx, input: TTwilioSetupInput & { id: number }) {
+  const { deps } = ctx;
+  const agency = await findAgency(ctx, input);
   let config: { accountSid: string; authToken: string; sandbox?: true };
   if (input.sandbox) {
     let account: { sid: string; authToken: string };
@@ -613,15 +595,15 @@ export async function updateTwilioConfig(deps: Deps, actor: Actor, id: number, i
       'authToken',
     );
   }
-  await deps.db
+  await ctx.db
     .update(agencies)
     .set({ twilio_config: sealTwilio(deps, config), updated_at: new Date() })
     .where(eq(agencies.id, agency.id));
-  return presentAgency(deps.db, agency.id);
+  return presentAgency(ctx, agency);
 }
 
-export async function twilioStatus(deps: Deps, actor: Actor, id: number) {
-  const agency = await findAgency(deps.db, actor, id);
+export async function twilioStatus(ctx: Ctx, input: { id: number }) {
+  const agency = await findAgency(ctx, input);
   const cfg = agency.twilio_config;
   return {
     configured: Boolean(cfg.accountSid && cfg.authToken),
@@ -631,20 +613,21 @@ export async function twilioStatus(deps: Deps, actor: Actor, id: number) {
 }
 
 /** Installs the agency may still hand out: the businesses module's count, the one its limit enforces. */
-export async function installStats(deps: Deps, actor: Actor, id: number) {
-  const agency = await findAgency(deps.db, actor, id);
-  const stats = await agencyInstallStats(userContext(deps, actor), { agencyId: agency.id });
+export async function installStats(ctx: Ctx, input: { id: number }) {
+  const agency = await findAgency(ctx, input);
+  const stats = await agencyInstallStats(ctx, { agencyId: agency.id });
   return { total_installs: stats.total_installs, available_installs: stats.available_installs };
 }
 
-export async function getInternationals(deps: Deps, actor: Actor) {
-  const agency = await ownAgency(deps.db, actor);
+export async function getInternationals(ctx: Ctx) {
+  const agency = await ownAgency(ctx);
   return agency.allowed_countries;
 }
 
-export async function setInternationals(deps: Deps, actor: Actor, countries: string[]) {
-  const agency = await ownAgency(deps.db, actor);
-  await deps.db
+export async function setInternationals(ctx: Ctx, input: { countries: string[] }) {
+  const { countries } = input;
+  const agency = await ownAgency(ctx);
+  await ctx.db
     .update(agencies)
     .set({ allowed_countries: countries, updated_at: new Date() })
     .where(eq(agencies.id, agency.id));
@@ -653,26 +636,25 @@ export async function setInternationals(deps: Deps, actor: Actor, countries: str
 
 /** The agency e-mails the admins of its businesses (all, or the ones named); returns how many got it. */
 export async function sendNotification(
-  deps: Deps,
-  actor: Actor,
+  ctx: Ctx,
   input: { business_ids?: number[]; subject: string; message: string },
 ) {
-  const agency = await ownAgency(deps.db, actor);
+  const agency = await ownAgency(ctx);
   let businessIds: number[];
   if (input.business_ids) {
     const wanted = [...new Set(input.business_ids)];
-    const found = await liveBusinessIds(deps, { agencyId: agency.id, ids: wanted });
+    const found = await liveBusinessIds(ctx, { agencyId: agency.id, ids: wanted });
     if (found.length !== wanted.length) throw notFound();
     businessIds = wanted;
   } else {
-    businessIds = await liveBusinessIds(deps, { agencyId: agency.id });
+    businessIds = await liveBusinessIds(ctx, { agencyId: agency.id });
   }
   if (businessIds.length === 0) return 0;
-  const recipients = await activeBusinessAdminIds(deps, { agencyId: agency.id, businessIds });
+  const recipients = await activeBusinessAdminIds(ctx, { agencyId: agency.id, businessIds });
   let sent = 0;
   for (const userId of recipients) {
     const mail = { userId, subject: input.subject, text: input.message };
-    if (await sendNotificationMail(userContext(deps, actor), mail)) sent++;
+    if (await sendNotificationMail(ctx, mail)) sent++;
   }
   return sent;
 }

@@ -172,3 +172,7 @@ export async function whitelabelsOf(ctx: DbCtx, input: { agencyIds: number[] }):
     .orderBy(asc(whitelabels.id));
   return rows.map(toWhitelabel);
 }
+
+// What the agencies module's routes serve of this module (the routes that need an agency live there).
+export { publicPage } from './pages.ts';
+export { type AgencyDirectory, listWhitelabels, requestCertificate } from './whitelabels.ts';

@@ -1,18 +1,11 @@
 import { ZErrorResponse } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
-import {
-  ZPageParams,
-  ZPageRequest,
-  ZPageResponse,
-  ZPublicPageQuery,
-  ZPublicPageResponse,
-} from '@stn/contracts/users';
+import { ZPageParams, ZPageRequest, ZPageResponse } from '@stn/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../../platform/auth/plugin.ts';
 import type { Deps } from '../../../platform/deps.ts';
 import { userContext } from '../../../platform/tenancy/context.ts';
-import { agencyForHost } from '../../agencies/service.ts';
-import { getPage, publicPage, putPage } from '../pages.ts';
+import { getPage, putPage } from '../pages.ts';
 
 const tags = ['pages'];
 const errors = { 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 422: ZErrorResponse };
@@ -58,31 +51,6 @@ export const pagesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         ...request.body,
         key: request.params.key,
       }),
-    }),
-  );
-
-  app.get(
-    '/v1/pages/:key/public',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags,
-        summary: "The terms or privacy page a site shows: its agency's own, else the platform's (data.data)",
-        security: [],
-        params: ZPageParams,
-        querystring: ZPublicPageQuery,
-        response: { 200: ZPublicPageResponse, 404: ZErrorResponse, 422: ZErrorResponse },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: {
-        data: await publicPage(deps, {
-          key: request.params.key,
-          agencyOfHost: async () =>
-            (await agencyForHost({ db: deps.db, deps }, { host: request.query.domain })).agency?.id ?? null,
-        }),
-      },
     }),
   );
 };
