@@ -13,7 +13,12 @@ import { startTestS3, type TestS3 } from '../../test/s3-server.ts';
 import { buildApp } from '../app.ts';
 import { agencyCarrierAccount } from '../modules/agencies/service.ts';
 import { sendMessage } from '../modules/chats/service.ts';
-import { carrierWebhook, type Telephony, telephonyApp } from '../modules/telephony/testing.ts';
+import {
+  businessContact,
+  carrierWebhook,
+  type Telephony,
+  telephonyApp,
+} from '../modules/telephony/testing.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { S3Client, signRequest } from './s3.ts';
 import { tenantContext } from './tenancy/context.ts';
@@ -49,13 +54,7 @@ async function inbound(from: string, params: Record<string, string>) {
   expect(res.statusCode, res.body).toBeLessThan(300);
 }
 
-async function contactOf(phone: string) {
-  const [c] = await rows('select * from contacts where business_id = $1 and phone = $2', [
-    h.seed.a.business.id,
-    phone,
-  ]);
-  return c;
-}
+const contactOf = (phone: string) => businessContact(h, phone);
 
 beforeAll(async () => {
   s3 = await startTestS3();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainJobs, login, openSocket } from '../../../test/helpers.ts';
 import { type Ctx, platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
-import { carrierWebhook, type Telephony, telephonyApp } from '../telephony/testing.ts';
+import { businessContact, carrierWebhook, type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { cancelScheduledMessage, resendMessage, runScheduledMessage, sendMessage } from './service.ts';
 import { flushIncomingUsage } from './usage.ts';
 
@@ -36,13 +36,7 @@ const inbound = (from: string, body: string, extra: Record<string, string> = {})
     ...extra,
   });
 
-async function contactOf(phone: string) {
-  const [c] = await rows('select * from contacts where business_id = $1 and phone = $2', [
-    h.seed.a.business.id,
-    phone,
-  ]);
-  return c;
-}
+const contactOf = (phone: string) => businessContact(h, phone);
 
 beforeAll(async () => {
   h = await telephonyApp();

@@ -239,6 +239,15 @@ export async function voicemailCall(h: Telephony, key: string, visitor: string):
   return id;
 }
 
+/** Business A's contact with this phone (its row), or undefined. */
+export async function businessContact(h: Telephony, phone: string) {
+  const { rows } = await h.t.pool.query('select * from contacts where business_id = $1 and phone = $2', [
+    h.seed.a.business.id,
+    phone,
+  ]);
+  return rows[0];
+}
+
 /**
  * Posts a carrier webhook to `path` as a tenant's carrier account does (tenant A's unless told):
  * form-encoded, with the account's sid, signed with its token; `signWith`: another token, or null for no

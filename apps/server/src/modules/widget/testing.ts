@@ -1,8 +1,8 @@
 // Helpers of the widget's tests: the visitor's event stream read as a browser's EventSource would, and the
 // visitor context tokens are signed in.
 import type { TWidgetEvent } from '@stn/contracts/widget';
+import type { Seed, TestApp } from '../../../test/helpers.ts';
 import { visitorContext } from '../../platform/widget/tree.ts';
-import type { Telephony } from '../telephony/testing.ts';
 
 export const SITE = 'https://dental.example.test';
 
@@ -74,7 +74,7 @@ export async function openStream(base: string, key: string, token: string): Prom
 }
 
 /** The context of a visitor of an install of tenant A, to sign tokens as the server does. */
-export const visitorOf = (h: Telephony, install: { id: number }) =>
+export const visitorOf = (h: { t: TestApp; seed: Seed }, install: { id: number }) =>
   visitorContext(h.t.app.deps, {
     id: install.id,
     agencyId: h.seed.a.agency.id,
