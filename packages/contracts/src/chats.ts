@@ -9,14 +9,12 @@ import { z } from './zod.ts';
 export const MESSAGE_DIRECTIONS = ['in', 'out'] as const;
 export type TMessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
 
+/** An outgoing text's delivery, as the carrier reports it (the carrier port names the same statuses). */
+export const DELIVERY_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed'] as const;
+
 export const MESSAGE_STATUSES = [
   'scheduled',
-  'queued',
-  'sending',
-  'sent',
-  'delivered',
-  'undelivered',
-  'failed',
+  ...DELIVERY_STATUSES,
   'received',
   'canceled',
   'refused',

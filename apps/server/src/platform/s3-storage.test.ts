@@ -13,11 +13,15 @@ import { startTestS3, type TestS3 } from '../../test/s3-server.ts';
 import { buildApp } from '../app.ts';
 import { agencyCarrierAccount } from '../modules/agencies/service.ts';
 import { sendMessage } from '../modules/chats/service.ts';
-import { type Telephony, telephonyApp } from '../modules/telephony/testing.ts';
+import {
+  businessContact,
+  carrierWebhook,
+  type Telephony,
+  telephonyApp,
+} from '../modules/telephony/testing.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { S3Client, signRequest } from './s3.ts';
 import { tenantContext } from './tenancy/context.ts';
-import { twilioSignature } from './webhooks/tree.ts';
 
 const PUBLIC = 'http://localhost:3000';
 const PNG = Buffer.from(
@@ -40,36 +44,17 @@ const localFiles = () =>
     : [];
 
 async function inbound(from: string, params: Record<string, string>) {
-  const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
-  if (!account) throw new Error('no account');
-  const body = {
-    AccountSid: account.accountSid,
+  const res = await carrierWebhook(h, '/webhooks/twilio/sms-in', {
     MessageSid: `SM${crypto.randomBytes(16).toString('hex')}`,
     From: from,
     To: number,
     Body: 'look',
     ...params,
-  };
-  const res = await h.t.app.inject({
-    method: 'POST',
-    url: '/webhooks/twilio/sms-in',
-    headers: {
-      host: 'localhost:3000',
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-twilio-signature': twilioSignature(account.authToken, `${PUBLIC}/webhooks/twilio/sms-in`, body),
-    },
-    payload: new URLSearchParams(body).toString(),
   });
   expect(res.statusCode, res.body).toBeLessThan(300);
 }
 
-async function contactOf(phone: string) {
-  const [c] = await rows('select * from contacts where business_id = $1 and phone = $2', [
-    h.seed.a.business.id,
-    phone,
-  ]);
-  return c;
-}
+const contactOf = (phone: string) => businessContact(h, phone);
 
 beforeAll(async () => {
   s3 = await startTestS3();

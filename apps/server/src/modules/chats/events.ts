@@ -1,14 +1,19 @@
 import { z } from 'zod';
 import { defineEvent } from '../../platform/events/events.ts';
 
+/** Every message event names the message and whose it is. */
+const messageKeys = {
+  messageId: z.number(),
+  agencyId: z.number(),
+  businessId: z.number(),
+  contactId: z.number(),
+};
+
 /** A text came in (published after commit): realtime, automations and notifications listen for it. */
 export const messageReceived = defineEvent(
   'message.received',
   z.object({
-    messageId: z.number(),
-    agencyId: z.number(),
-    businessId: z.number(),
-    contactId: z.number(),
+    ...messageKeys,
     installId: z.number().nullable(),
     /** The first message of a new contact. */
     newContact: z.boolean(),
@@ -20,10 +25,7 @@ export const messageReceived = defineEvent(
 export const messageStatusChanged = defineEvent(
   'message.status',
   z.object({
-    messageId: z.number(),
-    agencyId: z.number(),
-    businessId: z.number(),
-    contactId: z.number(),
+    ...messageKeys,
     status: z.string(),
     errorCode: z.number().nullable(),
   }),
@@ -36,10 +38,7 @@ export const messageStatusChanged = defineEvent(
 export const messageSent = defineEvent(
   'message.sent',
   z.object({
-    messageId: z.number(),
-    agencyId: z.number(),
-    businessId: z.number(),
-    contactId: z.number(),
+    ...messageKeys,
     installId: z.number().nullable(),
   }),
 );
@@ -48,9 +47,6 @@ export const messageSent = defineEvent(
 export const messageUpdated = defineEvent(
   'message.updated',
   z.object({
-    messageId: z.number(),
-    agencyId: z.number(),
-    businessId: z.number(),
-    contactId: z.number(),
+    ...messageKeys,
   }),
 );

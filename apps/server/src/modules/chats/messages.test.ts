@@ -4,9 +4,8 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainJobs, login, openSocket } from '../../../test/helpers.ts';
 import { type Ctx, platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
-import { twilioSignature } from '../../platform/webhooks/tree.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
-import { type Telephony, telephonyApp } from '../telephony/testing.ts';
+import { businessContact, carrierWebhook, type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { cancelScheduledMessage, resendMessage, runScheduledMessage, sendMessage } from './service.ts';
 import { flushIncomingUsage } from './usage.ts';
 
@@ -23,22 +22,8 @@ const PNG = Buffer.from(
 const rows = async (text: string, values: unknown[] = []) => (await h.t.pool.query(text, values)).rows;
 const PUBLIC = 'http://localhost:3000';
 
-async function post(path: string, params: Record<string, string>, signed = true) {
-  const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
-  if (!account) throw new Error('no account');
-  const body = { AccountSid: account.accountSid, ...params };
-  const headers: Record<string, string> = {
-    host: 'localhost:3000',
-    'content-type': 'application/x-www-form-urlencoded',
-  };
-  if (signed) headers['x-twilio-signature'] = twilioSignature(account.authToken, `${PUBLIC}${path}`, body);
-  return h.t.app.inject({
-    method: 'POST',
-    url: path,
-    headers,
-    payload: new URLSearchParams(body).toString(),
-  });
-}
+const post = (path: string, params: Record<string, string>, signed = true) =>
+  carrierWebhook(h, path, params, signed ? {} : { signWith: null });
 
 const sid = () => `SM${crypto.randomBytes(16).toString('hex')}`;
 const inbound = (from: string, body: string, extra: Record<string, string> = {}) =>
@@ -51,13 +36,7 @@ const inbound = (from: string, body: string, extra: Record<string, string> = {})
     ...extra,
   });
 
-async function contactOf(phone: string) {
-  const [c] = await rows('select * from contacts where business_id = $1 and phone = $2', [
-    h.seed.a.business.id,
-    phone,
-  ]);
-  return c;
-}
+const contactOf = (phone: string) => businessContact(h, phone);
 
 beforeAll(async () => {
   h = await telephonyApp();

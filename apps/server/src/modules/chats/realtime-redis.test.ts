@@ -4,9 +4,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login, openSocket } from '../../../test/helpers.ts';
 import { hasTestRedis, TEST_REDIS_URL } from '../../../test/redis.ts';
-import { twilioSignature } from '../../platform/webhooks/tree.ts';
-import { agencyCarrierAccount } from '../agencies/service.ts';
-import { type Telephony, telephonyApp } from '../telephony/testing.ts';
+import { carrierWebhook, type Telephony, telephonyApp } from '../telephony/testing.ts';
 
 const REDIS_URL = TEST_REDIS_URL;
 const hasRedis = await hasTestRedis('the two-process new_message test');
@@ -35,29 +33,12 @@ describe.skipIf(!hasRedis)('new_message across two server processes through Redi
     const open = async (email: string) => openSocket(two, await login(h.t.app, email));
     const a = await open(h.seed.a.businessAdmin.email);
     const b = await open(h.seed.b.businessAdmin.email);
-    const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
-    if (!account) throw new Error('no account');
-    const body = {
-      AccountSid: account.accountSid,
+    const res = await carrierWebhook(h, '/webhooks/twilio/sms-in', {
       MessageSid: `SM${crypto.randomBytes(16).toString('hex')}`,
       From: '+14155550390',
       To: number,
       Body: 'across processes',
       NumMedia: '0',
-    };
-    const res = await h.t.app.inject({
-      method: 'POST',
-      url: '/webhooks/twilio/sms-in',
-      headers: {
-        host: 'localhost:3000',
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': twilioSignature(
-          account.authToken,
-          'http://localhost:3000/webhooks/twilio/sms-in',
-          body,
-        ),
-      },
-      payload: new URLSearchParams(body).toString(),
     });
     expect(res.statusCode).toBe(200);
     await expect

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import { messageCount } from '@stn/contracts/chats';
 import type { TWidgetMessage } from '@stn/contracts/widget';
-import { desc, eq, gt, gte, like } from 'drizzle-orm';
+import { desc, eq, gt, gte, like, type SQL } from 'drizzle-orm';
 import { publish } from '../../platform/events/events.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
@@ -136,6 +136,10 @@ export async function replyFromWidget(
   ).message;
 }
 
+/** The tenant's messages with the contact that also meet `where`. */
+const contactMessages = (ctx: Ctx, contactId: number, ...where: (SQL | undefined)[]) =>
+  scope(ctx, messages, eq(messages.contact_id, contactId), ...where);
+
 /**
  * The contact's latest `limit` messages with this install from `since` on (the visitor's first text),
  * oldest first; scheduled ones are not shown. With `thread`, only what was typed into that widget
@@ -149,10 +153,9 @@ export async function widgetConversation(
     .select()
     .from(messages)
     .where(
-      scope(
+      contactMessages(
         ctx,
-        messages,
-        eq(messages.contact_id, input.contactId),
+        input.contactId,
         eq(messages.install_id, input.installId),
         gte(messages.sent_at, input.since),
         // The thread is 16 hex digits (the token checks it): nothing in it is a LIKE wildcard.
@@ -176,10 +179,9 @@ export async function wroteToContactSince(
     .select({ id: messages.id })
     .from(messages)
     .where(
-      scope(
+      contactMessages(
         ctx,
-        messages,
-        eq(messages.contact_id, input.contactId),
+        input.contactId,
         eq(messages.direction, 'out'),
         gt(messages.created_at, input.since),
       ),

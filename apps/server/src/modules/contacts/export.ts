@@ -5,6 +5,7 @@ import { notFound } from '../../platform/http/errors.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { installsOfBusiness } from '../installs/service.ts';
 import { listFieldRows } from './fields.ts';
+import { EXPORT_ONLY_COLUMNS } from './import.ts';
 import { contactScope, toContacts } from './service.ts';
 import { contacts } from './tables.ts';
 
@@ -31,16 +32,7 @@ export async function exportContacts(
     .where(contactScope(ctx, eq(contacts.install_id, install.id)))
     .orderBy(asc(contacts.id));
   const list = await toContacts(ctx, rows);
-  const header = [
-    ...CONTACT_IMPORT_COLUMNS,
-    ...keys,
-    'anniversary',
-    'source',
-    'opted_out',
-    'blocked',
-    'last_message_at',
-    'created_at',
-  ];
+  const header = [...CONTACT_IMPORT_COLUMNS, ...keys, ...EXPORT_ONLY_COLUMNS];
   const out: CsvCell[][] = list.map((c) => [
     c.phone,
     c.first_name,

@@ -170,7 +170,7 @@ export async function importStatus(ctx: Ctx, input: { id: number }): Promise<Imp
 
 const CHUNK = 500;
 /** Columns an export carries that an import reads past without a word (an export imports back). */
-const EXPORT_ONLY_COLUMNS = [
+export const EXPORT_ONLY_COLUMNS = [
   'anniversary',
   'source',
   'opted_out',
@@ -179,16 +179,10 @@ const EXPORT_ONLY_COLUMNS = [
   'created_at',
 ];
 
-type Parsed = {
-  phone: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  birthday: string | null;
-  anniversary: string | null;
-  fields: Record<string, string>;
-  tags: string[];
-};
+type Parsed = Pick<
+  typeof contacts.$inferSelect,
+  'phone' | 'first_name' | 'last_name' | 'email' | 'birthday' | 'anniversary' | 'fields'
+> & { tags: string[] };
 
 /**
  * A tags cell: "vip,cleaning", "vip; cleaning" and "vip|cleaning" are two tags. Trimmed, empty ones

@@ -301,15 +301,20 @@ export async function supportInstallChoices(ctx: Ctx, input: TListQuery & { agen
 const installNumbers = (ctx: Ctx, installIds: number[]) =>
   ctx.deps.ports.numbers.ofInstalls(ctx, { installIds });
 
-// ---------------------------------------------------------------------------------------------------
-// The installs screens.
-
-async function present(ctx: Ctx, rows: InstallRow[]): Promise<TInstall[]> {
+/** Each install row with its carrier number (E.164), or null. */
+async function withNumbers(ctx: Ctx, rows: InstallRow[]): Promise<[InstallRow, string | null][]> {
   const numbers = await installNumbers(
     ctx,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => ({
+  return rows.map((r) => [r, numbers.get(r.id)?.phone_number ?? null]);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The installs screens.
+
+async function present(ctx: Ctx, rows: InstallRow[]): Promise<TInstall[]> {
+  return (await withNumbers(ctx, rows)).map(([r, number]) => ({
     id: r.id,
     name: r.name,
     website: r.website,
@@ -317,7 +322,7 @@ async function present(ctx: Ctx, rows: InstallRow[]): Promise<TInstall[]> {
     status: r.status,
     active: r.active,
     settings: effectiveSettings(r.settings),
-    number: numbers.get(r.id)?.phone_number ?? null,
+    number,
     widget_icon: r.widget_icon,
     logo: r.logo,
     created_at: r.created_at.toISOString(),
@@ -352,16 +357,12 @@ export async function listInstalls(ctx: Ctx, q: TInstallListQuery) {
 export async function allInstalls(ctx: Ctx): Promise<TInstallPick[]> {
   businessOf(ctx);
   const rows = await installRows(ctx, eq(installs.status, 'active'));
-  const numbers = await installNumbers(
-    ctx,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => ({
+  return (await withNumbers(ctx, rows)).map(([r, number]) => ({
     id: r.id,
     name: r.name,
     website: r.website,
     active: r.active,
-    number: numbers.get(r.id)?.phone_number ?? null,
+    number,
     key: r.key,
     ...(({ hours, timezone }) => ({ hours, timezone }))(effectiveSettings(r.settings)),
   }));

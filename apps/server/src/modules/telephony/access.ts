@@ -7,7 +7,7 @@ import {
   type TWeekday,
   WEEKDAYS,
 } from '@stn/contracts/installs';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Carrier } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -39,8 +39,16 @@ export async function installForCalls(ctx: Ctx, installId: number): Promise<Call
   return installsInstallForCalls(ctx, installId);
 }
 
-/** The install's carrier number (E.164) the calls come from, or null. */
-export async function installNumber(ctx: Ctx, installId: number): Promise<string | null> {
+/**
+ * The install's live (unreleased) number that also meets `where` (E.164), or null: the first by `order`,
+ * then the newest.
+ */
+export async function liveInstallNumber(
+  ctx: Ctx,
+  installId: number,
+  where: SQL[],
+  order: SQL[] = [],
+): Promise<string | null> {
   const { businessId } = businessOf(ctx);
   const [row] = await ctx.db
     .select({ phone: numbers.phone_number })
@@ -49,14 +57,18 @@ export async function installNumber(ctx: Ctx, installId: number): Promise<string
       and(
         eq(numbers.business_id, businessId),
         eq(numbers.install_id, installId),
-        eq(numbers.kind, 'purchased'),
         isNull(numbers.released_at),
+        ...where,
       ),
     )
-    .orderBy(desc(numbers.id))
+    .orderBy(...order, desc(numbers.id))
     .limit(1);
   return row?.phone ?? null;
 }
+
+/** The install's carrier number (E.164) the calls come from, or null. */
+export const installNumber = (ctx: Ctx, installId: number): Promise<string | null> =>
+  liveInstallNumber(ctx, installId, [eq(numbers.kind, 'purchased')]);
 
 /**
  * Who is rung: the voice agents (with a phone) of the chosen department when the install routes by

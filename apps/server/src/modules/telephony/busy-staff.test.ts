@@ -1,14 +1,10 @@
 // Two callbacks at once (ADR 051): a staff phone in a call, or ringing for another callback, is busy.
 // The next callback rings the free phones, waits for one when none is free, and ends as missed with its
 // message when none comes free in time; the first visitor's call is never touched.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STAFF_1, STAFF_2, type Telephony, telephonyApp } from './testing.ts';
+import { describe, expect, it } from 'vitest';
+import { STAFF_1, STAFF_2, useTelephony } from './testing.ts';
 
-let h: Telephony;
-beforeAll(async () => {
-  h = await telephonyApp();
-});
-afterAll(() => h?.close());
+const h = useTelephony();
 
 const rows = async (text: string, values: unknown[] = []) => (await h.t.pool.query(text, values)).rows;
 const phone = (n: string) => h.sandbox.phones.get(n);

@@ -1,14 +1,10 @@
 // Invariants of the instant callback that only a second press or a pressing voicemail can break (issue 18):
 // two staff phones pressing 1 at the same moment, and a staff voicemail whose greeting's tones register as
 // digits. Through the sandbox carrier and the product's own webhooks.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STAFF_1, STAFF_2, type Telephony, telephonyApp } from './testing.ts';
+import { describe, expect, it } from 'vitest';
+import { STAFF_1, STAFF_2, useTelephony } from './testing.ts';
 
-let h: Telephony;
-beforeAll(async () => {
-  h = await telephonyApp();
-});
-afterAll(() => h?.close());
+const h = useTelephony();
 
 const rows = async (text: string, values: unknown[] = []) => (await h.t.pool.query(text, values)).rows;
 const phone = (n: string) => h.sandbox.phones.get(n);

@@ -3,11 +3,13 @@
 // a purchased number. Only the tests import this file.
 
 import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { bearer, createTestApp, login, type Seed, seedTenants, type TestApp } from '../../../test/helpers.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
 import type { TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
 import { platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
+import { twilioSignature } from '../../platform/webhooks/tree.ts';
+import { agencyCarrierAccount } from '../agencies/service.ts';
 import { addDemoNumber, telephonyIdle } from './service.ts';
 
 export const STAFF_1 = '+15005550101';
@@ -165,6 +167,19 @@ export async function telephonyApp(
   };
 }
 
+/**
+ * Registers a test file's telephony app (`telephonyApp(env)`) and its closing; the fields are filled before
+ * the file's own `beforeAll` hooks and tests run.
+ */
+export function useTelephony(env: Record<string, string> = {}): Telephony {
+  const h = {} as Telephony;
+  beforeAll(async () => {
+    Object.assign(h, await telephonyApp(env));
+  });
+  afterAll(() => h.close?.());
+  return h;
+}
+
 /** A staff phone picks up the call ringing it, hears the whisper (`whisperMs`) and presses 1. */
 export async function staffTakes(h: Telephony, staff: string, whisperMs = 5000): Promise<void> {
   h.sandbox.phones.answer(staff);
@@ -222,4 +237,45 @@ export async function voicemailCall(h: Telephony, key: string, visitor: string):
   h.sandbox.phones.hangUp(visitor);
   await h.run(2000);
   return id;
+}
+
+/** Business A's contact with this phone (its row), or undefined. */
+export async function businessContact(h: Telephony, phone: string) {
+  const { rows } = await h.t.pool.query('select * from contacts where business_id = $1 and phone = $2', [
+    h.seed.a.business.id,
+    phone,
+  ]);
+  return rows[0];
+}
+
+/**
+ * Posts a carrier webhook to `path` as a tenant's carrier account does (tenant A's unless told):
+ * form-encoded, with the account's sid, signed with its token; `signWith`: another token, or null for no
+ * signature.
+ */
+export async function carrierWebhook(
+  h: Telephony,
+  path: string,
+  params: Record<string, string>,
+  opts: { signWith?: string | null; tenant?: 'a' | 'b' } = {},
+): Promise<LightMyRequestResponse> {
+  const account = await agencyCarrierAccount(h.t.app.deps, h.seed[opts.tenant ?? 'a'].agency.id);
+  if (!account) throw new Error('no account');
+  const body = { AccountSid: account.accountSid, ...params };
+  const headers: Record<string, string> = {
+    host: 'localhost:3000',
+    'content-type': 'application/x-www-form-urlencoded',
+  };
+  if (opts.signWith !== null)
+    headers['x-twilio-signature'] = twilioSignature(
+      opts.signWith ?? account.authToken,
+      `http://localhost:3000${path}`,
+      body,
+    );
+  return h.t.app.inject({
+    method: 'POST',
+    url: path,
+    headers,
+    payload: new URLSearchParams(body).toString(),
+  });
 }

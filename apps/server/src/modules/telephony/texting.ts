@@ -2,8 +2,8 @@
 // reached and the number an install texts from.
 
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { businessOf, type Ctx, platformOnly, tenantContext } from '../../platform/tenancy/context.ts';
-import { carrierAccountOf } from './access.ts';
+import { type Ctx, platformOnly, tenantContext } from '../../platform/tenancy/context.ts';
+import { carrierAccountOf, liveInstallNumber } from './access.ts';
 import { numbers } from './tables.ts';
 
 export { carrierAccountOf };
@@ -47,21 +47,10 @@ export async function numberTexted(
 }
 
 /** The number the install texts from: its purchased number, else its landline; null without one. */
-export async function installTextNumber(ctx: Ctx, installId: number): Promise<string | null> {
-  const { businessId } = businessOf(ctx);
-  const [row] = await ctx.db
-    .select({ phone: numbers.phone_number })
-    .from(numbers)
-    .where(
-      and(
-        eq(numbers.business_id, businessId),
-        eq(numbers.install_id, installId),
-        inArray(numbers.kind, ['purchased', 'landline']),
-        isNull(numbers.released_at),
-        eq(numbers.sms_enabled, true),
-      ),
-    )
-    .orderBy(asc(numbers.kind), desc(numbers.id))
-    .limit(1);
-  return row?.phone ?? null;
-}
+export const installTextNumber = (ctx: Ctx, installId: number): Promise<string | null> =>
+  liveInstallNumber(
+    ctx,
+    installId,
+    [inArray(numbers.kind, ['purchased', 'landline']), eq(numbers.sms_enabled, true)],
+    [asc(numbers.kind)],
+  );

@@ -1,9 +1,7 @@
 // The carrier's webhooks: signatures, retries delivered at once, events out of order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { twilioSignature } from '../../platform/webhooks/tree.ts';
-import { agencyCarrierAccount } from '../agencies/service.ts';
 import { callMissed } from './service.ts';
-import { STAFF_1, type Telephony, telephonyApp } from './testing.ts';
+import { carrierWebhook, STAFF_1, type Telephony, telephonyApp } from './testing.ts';
 
 let h: Telephony;
 const missed: { callId: number }[] = [];
@@ -18,34 +16,10 @@ afterAll(() => h?.close());
 
 const rows = async (text: string, values: unknown[] = []) => (await h.t.pool.query(text, values)).rows;
 
-const PUBLIC = 'http://localhost:3000';
-
-async function post(
-  path: string,
-  params: Record<string, string>,
-  signature: 'good' | 'bad' | 'none' = 'good',
-  token?: string,
-) {
-  const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
-  if (!account) throw new Error('no account');
-  const body = { AccountSid: account.accountSid, ...params };
-  const headers: Record<string, string> = {
-    host: 'localhost:3000',
-    'content-type': 'application/x-www-form-urlencoded',
-  };
-  if (signature !== 'none')
-    headers['x-twilio-signature'] = twilioSignature(
-      signature === 'good' ? (token ?? account.authToken) : 'not-the-token',
-      `${PUBLIC}${path}`,
-      body,
-    );
-  return h.t.app.inject({
-    method: 'POST',
-    url: path,
-    headers,
-    payload: new URLSearchParams(body).toString(),
+const post = (path: string, params: Record<string, string>, signature: 'good' | 'bad' | 'none' = 'good') =>
+  carrierWebhook(h, path, params, {
+    signWith: signature === 'none' ? null : signature === 'bad' ? 'not-the-token' : undefined,
   });
-}
 
 /** A callback ringing one staff phone; its call id and the staff leg's CallSid. */
 async function ringingCall(visitor: string) {
@@ -69,20 +43,8 @@ describe('carrier webhooks', () => {
       expect(res.body).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
     }
     // Signed by another agency's account: not this call's account, nothing happens either.
-    const other = await agencyCarrierAccount(h.t.app.deps, h.seed.b.agency.id);
-    const foreign = await h.t.app.inject({
-      method: 'POST',
-      url: `/webhooks/twilio/call-status?call=${callId}`,
-      headers: {
-        host: 'localhost:3000',
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': twilioSignature(
-          other?.authToken ?? '',
-          `${PUBLIC}/webhooks/twilio/call-status?call=${callId}`,
-          { AccountSid: other?.accountSid ?? '', ...params },
-        ),
-      },
-      payload: new URLSearchParams({ AccountSid: other?.accountSid ?? '', ...params }).toString(),
+    const foreign = await carrierWebhook(h, `/webhooks/twilio/call-status?call=${callId}`, params, {
+      tenant: 'b',
     });
     expect(foreign.statusCode).toBe(200);
     // A CallSid that is not a leg of this call changes nothing.

@@ -83,20 +83,21 @@ function typeFields(input: Pick<TCreateBusinessUserRequest, 'role' | 'user_type'
   return { userType, pages };
 }
 
+/** The users whose first name, last name, full name or e-mail holds the keyword (the lists' search). */
+export function userKeyword(keyword: string): SQL | undefined {
+  const p = likePattern(keyword);
+  return or(
+    ilike(users.first_name, p),
+    ilike(users.last_name, p),
+    ilike(users.email, p),
+    ilike(sql`${users.first_name} || ' ' || ${users.last_name}`, p),
+  );
+}
+
 export async function listBusinessUsers(ctx: Ctx, q: TBusinessUserListQuery) {
   const { businessId } = requireBusinessPage(ctx, { page: 'users_page' });
   const conditions: (SQL | undefined)[] = [eq(users.role_group, 'Business')];
-  if (q.keyword) {
-    const p = likePattern(q.keyword);
-    conditions.push(
-      or(
-        ilike(users.first_name, p),
-        ilike(users.last_name, p),
-        ilike(users.email, p),
-        ilike(sql`${users.first_name} || ' ' || ${users.last_name}`, p),
-      ),
-    );
-  }
+  if (q.keyword) conditions.push(userKeyword(q.keyword));
   if (q.status) conditions.push(eq(users.active, q.status === 'active'));
   if (q.role) conditions.push(eq(users.role, q.role));
   const where = scope(ctx, tenantCols, ...conditions);

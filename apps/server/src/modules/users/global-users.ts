@@ -5,11 +5,11 @@ import type {
   TGlobalUserListQuery,
   TUpdateGlobalUserRequest,
 } from '@stn/contracts/users';
-import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import { forbidden, notFound } from '../../platform/http/errors.ts';
 import { listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { actingUser, type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
-import { likePattern } from './business-access.ts';
+import { userKeyword } from './business-users.ts';
 import { withPendingEmail } from './queries.ts';
 import { createUser, deleteUser, setPassword, updateUser } from './service.ts';
 import { users } from './tables.ts';
@@ -42,17 +42,7 @@ async function findGlobal(ctx: Ctx, id: number): Promise<UserRow> {
 
 export async function listGlobalUsers(ctx: Ctx, q: TGlobalUserListQuery) {
   const conditions: (SQL | undefined)[] = [eq(users.role_group, 'Admin')];
-  if (q.keyword) {
-    const p = likePattern(q.keyword);
-    conditions.push(
-      or(
-        ilike(users.first_name, p),
-        ilike(users.last_name, p),
-        ilike(users.email, p),
-        ilike(sql`${users.first_name} || ' ' || ${users.last_name}`, p),
-      ),
-    );
-  }
+  if (q.keyword) conditions.push(userKeyword(q.keyword));
   if (q.role) conditions.push(eq(users.role, q.role));
   const where = and(...conditions);
   const { limit, offset } = pageOf(q);

@@ -1,5 +1,8 @@
-// Helpers of the widget's tests: the visitor's event stream read as a browser's EventSource would.
+// Helpers of the widget's tests: the visitor's event stream read as a browser's EventSource would, and the
+// visitor context tokens are signed in.
 import type { TWidgetEvent } from '@stn/contracts/widget';
+import type { Seed, TestApp } from '../../../test/helpers.ts';
+import { visitorContext } from '../../platform/widget/tree.ts';
 
 export const SITE = 'https://dental.example.test';
 
@@ -69,3 +72,11 @@ export async function openStream(base: string, key: string, token: string): Prom
     close: () => abort.abort(),
   };
 }
+
+/** The context of a visitor of an install of tenant A, to sign tokens as the server does. */
+export const visitorOf = (h: { t: TestApp; seed: Seed }, install: { id: number }) =>
+  visitorContext(h.t.app.deps, {
+    id: install.id,
+    agencyId: h.seed.a.agency.id,
+    businessId: h.seed.a.business.id,
+  });

@@ -6,20 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helpers.ts';
 import { platformSystemContext } from '../../platform/tenancy/context.ts';
-import { visitorContext } from '../../platform/widget/tree.ts';
 import { messageReceived } from '../chats/service.ts';
 import { bookableSlots, restoreSandboxNumbers } from '../telephony/service.ts';
 import { ALWAYS_CLOSED, type Telephony, telephonyApp } from '../telephony/testing.ts';
+import { visitorOf } from './testing.ts';
 import { signToken } from './token.ts';
 
 let h: Telephony;
-/** The context of a visitor of an install of tenant A, to sign tokens as the server does. */
-const visitorOf = (install: { id: number }) =>
-  visitorContext(h.t.app.deps, {
-    id: install.id,
-    agencyId: h.seed.a.agency.id,
-    businessId: h.seed.a.business.id,
-  });
 const SITE = 'https://dental.example.test';
 const received: { contactId: number; installId: number | null }[] = [];
 
@@ -167,7 +160,7 @@ describe('the visitor token', () => {
       [install.key, 'garbage', 'This conversation link is not valid. Please start again from the widget.'],
       [
         install.key,
-        signToken(visitorOf(install), { contactId: 1 }, Date.now() - 25 * 3_600_000),
+        signToken(visitorOf(h, install), { contactId: 1 }, Date.now() - 25 * 3_600_000),
         'This conversation has expired. Please start again from the widget.',
       ],
       [other.key, data.token, "This conversation belongs to another website's widget."],

@@ -6,21 +6,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helpers.ts';
 import { platformSystemContext } from '../../platform/tenancy/context.ts';
-import { visitorContext } from '../../platform/widget/tree.ts';
 import { restoreSandboxNumbers } from '../telephony/service.ts';
 import { STAFF_1, STAFF_2, type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { STREAMS_PER_ADDRESS, STREAMS_PER_TOKEN } from './events.ts';
-import { openStream, SITE, type Stream } from './testing.ts';
+import { openStream, SITE, type Stream, visitorOf } from './testing.ts';
 import { signToken, TOKEN_TTL_MS } from './token.ts';
 
 let h: Telephony;
-/** The context of a visitor of an install of tenant A, to sign tokens as the server does. */
-const visitorOf = (install: { id: number }) =>
-  visitorContext(h.t.app.deps, {
-    id: install.id,
-    agencyId: h.seed.a.agency.id,
-    businessId: h.seed.a.business.id,
-  });
 let base: string;
 
 const statuses = (s: Stream) =>
@@ -183,7 +175,7 @@ describe('GET /v1/events', () => {
     expect(((await bad.json()) as { message: string }).message).toMatch(/not valid/);
 
     // A token with a second and a half left: the stream says so and ends.
-    const soon = signToken(visitorOf(install), { contactId: 900_500 }, Date.now() - TOKEN_TTL_MS + 1500);
+    const soon = signToken(visitorOf(h, install), { contactId: 900_500 }, Date.now() - TOKEN_TTL_MS + 1500);
     const stream = await openStream(base, install.key, soon);
     expect(stream.status).toBe(200);
     const started = Date.now();
@@ -196,7 +188,7 @@ describe('GET /v1/events', () => {
     const install = await h.install();
     const hub = h.t.app.deps.realtime;
     const before = hub.subscriptions();
-    const tokenOf = (contactId: number) => signToken(visitorOf(install), { contactId });
+    const tokenOf = (contactId: number) => signToken(visitorOf(h, install), { contactId });
     const open: Stream[] = [];
     const first = tokenOf(900_001);
     for (let i = 0; i < STREAMS_PER_TOKEN; i++) open.push(await openStream(base, install.key, first));

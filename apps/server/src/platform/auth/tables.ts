@@ -5,17 +5,22 @@ import { users } from '../../modules/users/tables.ts';
 // A foreign key to another module's table is the one reason a tables.ts imports another module's
 // tables.ts (the architecture test allows it from tables.ts only).
 
+/** The columns every token table starts with: the token's hash, its user and the tenant it was made in. */
+const tokenColumns = () => ({
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  token_hash: text('token_hash').notNull(),
+  user_id: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  agency_id: integer('agency_id'),
+  business_id: integer('business_id'),
+});
+
 /** Bearer tokens: only a SHA-256 of the token is stored. */
 export const authTokens = pgTable(
   'auth_tokens',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    token_hash: text('token_hash').notNull(),
-    user_id: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    agency_id: integer('agency_id'),
-    business_id: integer('business_id'),
+    ...tokenColumns(),
     kind: text('kind').$type<'access' | 'impersonation'>().notNull().default('access'),
     /** Set on impersonation tokens: who is really acting, and the token they started from. */
     impersonator_id: integer('impersonator_id').references(() => users.id, { onDelete: 'cascade' }),
@@ -40,13 +45,7 @@ export type LinkPurpose = 'password_reset' | 'verify_email' | 'invitation' | 'un
 export const userTokens = pgTable(
   'user_tokens',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    token_hash: text('token_hash').notNull(),
-    user_id: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    agency_id: integer('agency_id'),
-    business_id: integer('business_id'),
+    ...tokenColumns(),
     purpose: text('purpose').$type<LinkPurpose>().notNull(),
     /** For verify_email: the address being confirmed; for email_change: the new address. */
     email: text('email'),

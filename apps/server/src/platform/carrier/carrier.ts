@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { DELIVERY_STATUSES } from '@stn/contracts/chats';
 import { twilioErrorKind } from './twilio-errors.ts';
 /**
  * The carrier: what the product asks of a telephony provider, in our own terms (E.164 strings, sids,
@@ -26,17 +27,7 @@ export const CALL_STATUSES = [
 ] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
-export const MESSAGE_STATUSES = [
-  'accepted',
-  'queued',
-  'sending',
-  'sent',
-  'delivered',
-  'undelivered',
-  'failed',
-  'receiving',
-  'received',
-] as const;
+export const MESSAGE_STATUSES = ['accepted', ...DELIVERY_STATUSES, 'receiving', 'received'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** The status-callback events a call can report (Twilio's StatusCallbackEvent). */

@@ -73,6 +73,21 @@ const capabilities = (c: unknown) => {
   return { voice: Boolean(r.voice), sms: Boolean(r.sms ?? r.SMS), mms: Boolean(r.mms ?? r.MMS) };
 };
 
+/** A twilio message as the carrier port's message. */
+type TwilioMessage = Pick<CarrierMessage, 'sid' | 'accountSid' | 'to' | 'from' | 'body'> & {
+  status: string;
+  numSegments: string | null;
+};
+const carrierMessage = (m: TwilioMessage): CarrierMessage => ({
+  sid: m.sid,
+  accountSid: m.accountSid,
+  to: m.to,
+  from: m.from,
+  body: m.body,
+  status: m.status as MessageStatus,
+  numSegments: Number(m.numSegments ?? 1),
+});
+
 /** The production carrier: the official `twilio` SDK on one account (an agency's own). */
 export class TwilioCarrier implements Carrier {
   readonly client: twilio.Twilio;
@@ -217,15 +232,7 @@ export class TwilioCarrier implements Carrier {
         ...(input.statusCallback ? { statusCallback: input.statusCallback } : {}),
         ...(input.mediaUrl?.length ? { mediaUrl: input.mediaUrl } : {}),
       });
-      return {
-        sid: m.sid,
-        accountSid: m.accountSid,
-        to: m.to,
-        from: m.from,
-        body: m.body,
-        status: m.status as MessageStatus,
-        numSegments: Number(m.numSegments ?? 1),
-      };
+      return carrierMessage(m);
     });
   }
 
@@ -233,13 +240,7 @@ export class TwilioCarrier implements Carrier {
     return guarded(async () => {
       const m = await this.client.messages(sid).fetch();
       return {
-        sid: m.sid,
-        accountSid: m.accountSid,
-        to: m.to,
-        from: m.from,
-        body: m.body,
-        status: m.status as MessageStatus,
-        numSegments: Number(m.numSegments ?? 1),
+        ...carrierMessage(m),
         errorCode: m.errorCode ?? null,
         errorKind: twilioErrorKind(m.errorCode ?? null),
         errorMessage: m.errorMessage ?? null,

@@ -353,15 +353,27 @@ export class TwimlInterpreter {
         });
       }
     }
-    const action = a.action ? resolveUrl(a.action, doc.url) : null;
     const params: Record<string, string> = {
       RecordingDuration: String(duration),
       RecordingSid: rec.sid,
       RecordingUrl: this.sb.recordingUrl(rec.sid),
     };
     if (reason === 'hangup' || finishOnKey.includes(reason)) params.Digits = reason;
+    return this.toAction(call, a, doc, params);
+  }
+
+  /**
+   * The verb's `action` with `params`: its answer is played next; when the caller hung up, the action is
+   * still requested, its answer is not played ('gone').
+   */
+  private async toAction(
+    call: SandboxCall,
+    a: XmlElement['attrs'],
+    doc: Doc,
+    params: Record<string, string>,
+  ): Promise<Step> {
+    const action = a.action ? resolveUrl(a.action, doc.url) : null;
     if (!isLive(call)) {
-      // The caller hung up: the action is still requested, its answer is not played.
       if (action)
         await this.sb.hook(
           method(a.method),
@@ -506,18 +518,7 @@ export class TwimlInterpreter {
         });
       }
     }
-    const action = a.action ? resolveUrl(a.action, doc.url) : null;
-    if (!isLive(call)) {
-      if (action)
-        await this.sb.hook(
-          method(a.method),
-          action,
-          { ...this.sb.callParams(call), ...params },
-          call.accountSid,
-        );
-      return 'gone';
-    }
-    return action ? { url: action, method: method(a.method), params } : 'continue';
+    return this.toAction(call, a, doc, params);
   }
 
   /** A <Dial> leg was answered: its <Number url> plays first; finishing without hanging up bridges it. */
