@@ -212,7 +212,6 @@ const gather = aboutCall<DigitsGathered>(HANG_UP, async ({ call, ctx }, event) =
 });
 
 const callStatus = aboutCall<CallProgress>(NOTHING, async ({ call, ctx }, event, query) => {
-  const { deps } = ctx;
   const sid = event.callSid;
   const status = event.status;
   if (!sid || !status) return NOTHING;
