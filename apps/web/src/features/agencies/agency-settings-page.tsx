@@ -126,8 +126,6 @@ function InformationForm({ agency }: { agency: TAgency }) {
           <TextareaField
             name="address"
             label={t('agency.settings.address')}
-            autosize
-            minRows={2}
             testId="agency-settings-address"
           />
           <SwitchField
@@ -153,8 +151,6 @@ function InformationForm({ agency }: { agency: TAgency }) {
           <TextareaField
             name="properties.whiteLabel.address"
             label={t('agency.settings.company_address')}
-            autosize
-            minRows={2}
             testId="agency-settings-company-address"
           />
         </FormSection>

@@ -68,8 +68,6 @@ export function AgencySettingsPanel({ agency }: { agency: TAgency }) {
       <TextareaField
         name="address"
         label={t('admin.agency_settings.address')}
-        autosize
-        minRows={2}
         testId="agency-settings-address"
       />
     </FormCard>
