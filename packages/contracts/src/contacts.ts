@@ -1,4 +1,4 @@
-import { listOf, ZListQuery } from './http.ts';
+import { allItemsOf, itemAnswerOf, listOf, ZListQuery } from './http.ts';
 import { zPhone } from './users.ts';
 import { z } from './zod.ts';
 
@@ -77,11 +77,7 @@ export const ZContact = z.object({
   created_at: z.string(),
 });
 export type TContact = z.infer<typeof ZContact>;
-export const ZContactResponse = z.object({
-  success: z.literal(true),
-  message: z.string().optional(),
-  data: ZContact,
-});
+export const ZContactResponse = itemAnswerOf(ZContact);
 export const ZContactList = listOf(ZContact);
 
 export const ZContactListQuery = ZListQuery.extend({
@@ -160,7 +156,7 @@ export const ZContactField = z.object({
   created_at: z.string(),
 });
 export type TContactField = z.infer<typeof ZContactField>;
-export const ZContactFieldList = z.object({ success: z.literal(true), data: z.array(ZContactField) });
+export const ZContactFieldList = allItemsOf(ZContactField);
 export const ZContactFieldResponse = z.object({
   success: z.literal(true),
   message: z.string(),
@@ -201,7 +197,7 @@ export const ZTag = z.object({
 });
 export type TTag = z.infer<typeof ZTag>;
 export const ZTagList = listOf(ZTag);
-export const ZTagAll = z.object({ success: z.literal(true), data: z.array(ZTagRef) });
+export const ZTagAll = allItemsOf(ZTagRef);
 export const ZTagWrite = z.object({ name: z.string().trim().min(1).max(100) }).strict();
 export type TTagWrite = z.infer<typeof ZTagWrite>;
 export const ZTagResponse = z.object({ success: z.literal(true), message: z.string(), data: ZTag });

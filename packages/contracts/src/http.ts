@@ -48,6 +48,16 @@ export function dataOf<T extends z.ZodType>(item: T) {
   return z.object({ data: item });
 }
 
+/** The answer about one item (read, created, saved): `{ success: true, message?, data }`. */
+export function itemAnswerOf<T extends z.ZodType>(item: T) {
+  return z.object({ success: z.literal(true), message: z.string().optional(), data: item });
+}
+
+/** Every item, unpaged: `{ success: true, data: [...] }`. */
+export function allItemsOf<T extends z.ZodType>(item: T) {
+  return z.object({ success: z.literal(true), data: z.array(item) });
+}
+
 export const ZListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   perPage: z.coerce.number().int().min(1).max(LIST_MAX_PAGE_SIZE).default(LIST_PAGE_SIZE),

@@ -1,4 +1,4 @@
-import { listOf, ZListQuery } from './http.ts';
+import { allItemsOf, itemAnswerOf, listOf, ZListQuery } from './http.ts';
 import { zPhone } from './users.ts';
 import { z } from './zod.ts';
 
@@ -310,11 +310,7 @@ export const ZInstall = z.object({
   updated_at: z.string(),
 });
 export type TInstall = z.infer<typeof ZInstall>;
-export const ZInstallResponse = z.object({
-  success: z.literal(true),
-  message: z.string().optional(),
-  data: ZInstall,
-});
+export const ZInstallResponse = itemAnswerOf(ZInstall);
 export const ZInstallListResponse = listOf(ZInstall);
 
 /**
@@ -380,7 +376,7 @@ export const ZInstallPick = z.object({
   timezone: z.string(),
 });
 export type TInstallPick = z.infer<typeof ZInstallPick>;
-export const ZInstallAllResponse = z.object({ success: z.literal(true), data: z.array(ZInstallPick) });
+export const ZInstallAllResponse = allItemsOf(ZInstallPick);
 
 export const ZInstallToggleActive = z.object({ active: z.boolean() });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listOf, ZListQuery } from './http.ts';
+import { allItemsOf, itemAnswerOf, listOf, ZListQuery } from './http.ts';
 
 // Tasks (spec 001 "Tasks, tags, broadcasts"): a to-do of the business, optionally about a contact,
 // assigned to one of its users, with a due date; open until marked done.
@@ -43,12 +43,8 @@ export const ZTaskListQuery = ZListQuery.extend({
 export type TTaskListQuery = z.infer<typeof ZTaskListQuery>;
 
 export const ZTaskList = listOf(ZTask);
-export const ZTaskAll = z.object({ success: z.literal(true), data: z.array(ZTask) });
-export const ZTaskResponse = z.object({
-  success: z.literal(true),
-  message: z.string().optional(),
-  data: ZTask,
-});
+export const ZTaskAll = allItemsOf(ZTask);
+export const ZTaskResponse = itemAnswerOf(ZTask);
 
 /** The realtime event sent to the assignee's user channel when a task is assigned to them. */
 export const ZNewTaskEvent = z.object({ number_of_tasks: z.number().int() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listOf, ZListQuery } from './http.ts';
+import { allItemsOf, itemAnswerOf, listOf, ZListQuery } from './http.ts';
 
 // Message templates (spec 001 "Departments, templates, numbers, packages, media") and the media library.
 
@@ -55,12 +55,8 @@ export type TTemplateListQuery = z.infer<typeof ZTemplateListQuery>;
 export const ZTemplateAllQuery = z.object({ provider: ZTemplateProvider.optional() });
 
 export const ZTemplateList = listOf(ZTemplate);
-export const ZTemplateAll = z.object({ success: z.literal(true), data: z.array(ZTemplate) });
-export const ZTemplateResponse = z.object({
-  success: z.literal(true),
-  message: z.string().optional(),
-  data: ZTemplate,
-});
+export const ZTemplateAll = allItemsOf(ZTemplate);
+export const ZTemplateResponse = itemAnswerOf(ZTemplate);
 
 // ---------------------------------------------------------------- media library
 
@@ -92,8 +88,4 @@ export const ZMediaListQuery = ZListQuery.extend({
 });
 export type TMediaListQuery = z.infer<typeof ZMediaListQuery>;
 export const ZMediaList = listOf(ZMedia);
-export const ZMediaResponse = z.object({
-  success: z.literal(true),
-  message: z.string().optional(),
-  data: ZMedia,
-});
+export const ZMediaResponse = itemAnswerOf(ZMedia);

@@ -1,5 +1,5 @@
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
-import { dataOf, listOf, ZListQuery } from './http.ts';
+import { allItemsOf, dataOf, itemAnswerOf, listOf, ZListQuery } from './http.ts';
 import { AGENT_TYPES, CUSTOM_TYPE_PAGES, USER_TYPES } from './roles.ts';
 import { withPasswordConfirmation, zEmail, zPassword } from './validation.ts';
 import { z } from './zod.ts';
@@ -130,12 +130,8 @@ export const ZAgentsQuery = z.object({ channel: z.enum(['sms', 'voice']).optiona
 export type TAgentsQuery = z.infer<typeof ZAgentsQuery>;
 
 export const ZBusinessUserList = listOf(ZBusinessUser);
-export const ZBusinessUserResponse = z.object({
-  success: z.literal(true),
-  message: z.string().optional(),
-  data: ZBusinessUser,
-});
-export const ZUserSummaryList = z.object({ success: z.literal(true), data: z.array(ZUserSummary) });
+export const ZBusinessUserResponse = itemAnswerOf(ZBusinessUser);
+export const ZUserSummaryList = allItemsOf(ZUserSummary);
 
 export const ZChangePasswordRequest = withPasswordConfirmation(
   z.object({ password: zPassword(), password_confirmation: z.string().max(200) }),
@@ -183,11 +179,7 @@ export type TUpdateGlobalUserRequest = z.infer<typeof ZUpdateGlobalUserRequest>;
 export const ZGlobalUserListQuery = ZListQuery.extend({ role: z.enum(GLOBAL_USER_ROLES).optional() });
 export type TGlobalUserListQuery = z.infer<typeof ZGlobalUserListQuery>;
 export const ZGlobalUserList = listOf(ZGlobalUser);
-export const ZGlobalUserResponse = z.object({
-  success: z.literal(true),
-  message: z.string().optional(),
-  data: ZGlobalUser,
-});
+export const ZGlobalUserResponse = itemAnswerOf(ZGlobalUser);
 
 // ---------------------------------------------------------------- departments
 
@@ -216,12 +208,8 @@ export const ZToggleActiveRequest = z.object({ active: z.boolean() });
 export const ZDepartmentListQuery = ZListQuery.extend({ status: z.enum(['active', 'inactive']).optional() });
 export type TDepartmentListQuery = z.infer<typeof ZDepartmentListQuery>;
 export const ZDepartmentList = listOf(ZDepartment);
-export const ZDepartmentAll = z.object({ success: z.literal(true), data: z.array(ZDepartment) });
-export const ZDepartmentResponse = z.object({
-  success: z.literal(true),
-  message: z.string().optional(),
-  data: ZDepartment,
-});
+export const ZDepartmentAll = allItemsOf(ZDepartment);
+export const ZDepartmentResponse = itemAnswerOf(ZDepartment);
 
 // ---------------------------------------------------------------- release notes
 
@@ -246,11 +234,7 @@ export type TReleaseNoteRequest = z.infer<typeof ZReleaseNoteRequest>;
 export const ZReleaseNoteListQuery = ZListQuery.extend({ status: z.enum(['published', 'draft']).optional() });
 export type TReleaseNoteListQuery = z.infer<typeof ZReleaseNoteListQuery>;
 export const ZReleaseNoteList = listOf(ZReleaseNote);
-export const ZReleaseNoteResponse = z.object({
-  success: z.literal(true),
-  message: z.string().optional(),
-  data: ZReleaseNote,
-});
+export const ZReleaseNoteResponse = itemAnswerOf(ZReleaseNote);
 
 // ---------------------------------------------------------------- blacklist and whitelist
 
@@ -328,11 +312,7 @@ export const ZPageRequest = z.object({
 });
 export type TPageRequest = z.infer<typeof ZPageRequest>;
 
-export const ZPageResponse = z.object({
-  success: z.literal(true),
-  message: z.string().optional(),
-  data: ZPage,
-});
+export const ZPageResponse = itemAnswerOf(ZPage);
 
 export const ZPublicPageQuery = z.object({ domain: z.string().trim().min(1).max(253) });
 /** Spec 000 §7: the answer carries the page as data.data (title and content). */

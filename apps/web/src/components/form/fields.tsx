@@ -58,8 +58,9 @@ export function TextField({ form, name, testId, ...rest }: Bound & Omit<TextInpu
   return <TextInput data-testid={testId} {...rest} {...useBound(form, name)} />;
 }
 
+/** Grows with its text from `minRows` (2 unless given) up. */
 export function TextareaField({ form, name, testId, ...rest }: Bound & Omit<TextareaProps, 'form'>) {
-  return <Textarea data-testid={testId} {...rest} {...useBound(form, name)} />;
+  return <Textarea autosize minRows={2} data-testid={testId} {...rest} {...useBound(form, name)} />;
 }
 
 export function PasswordField({ form, name, testId, ...rest }: Bound & Omit<PasswordInputProps, 'form'>) {

@@ -27,3 +27,17 @@ export function confirmAction(props: {
     ...(props.onCancel ? { onCancel: props.onCancel, onClose: props.onCancel } : {}),
   });
 }
+
+/**
+ * Asks before a row is deleted. `keys` are the locale keys of the title, the text (given `vars`) and the
+ * confirm button; `testId` names the confirm button.
+ */
+export function askDelete(
+  [title, text, confirm]: readonly [string, string, string],
+  vars: Record<string, string | number>,
+  onConfirm: () => void,
+  testId?: string,
+) {
+  const texts = { title: i18next.t(title), text: i18next.t(text, vars), confirm: i18next.t(confirm) };
+  confirmAction({ ...texts, onConfirm, testId });
+}

@@ -48,6 +48,9 @@ function Header({ title, agency }: { title: string; agency?: TAgency }) {
   );
 }
 
+/** The edit screen's tabs, in order: each names its test id and its label. */
+const AGENCY_TABS = ['details', 'settings', 'images', 'password', 'payments'] as const;
+
 function EditAgency({ id }: { id: number }) {
   const { t } = useTranslation();
   const agency = useAgency(id);
@@ -70,21 +73,11 @@ function EditAgency({ id }: { id: number }) {
       {/* Panels stay mounted when another tab is opened, so nothing typed is lost. */}
       <Tabs defaultValue="details" keepMounted>
         <Tabs.List mb="md">
-          <Tabs.Tab value="details" data-testid="agency-tab-details">
-            {t('admin.agency_form.tabs.details')}
-          </Tabs.Tab>
-          <Tabs.Tab value="settings" data-testid="agency-tab-settings">
-            {t('admin.agency_form.tabs.settings')}
-          </Tabs.Tab>
-          <Tabs.Tab value="images" data-testid="agency-tab-images">
-            {t('admin.agency_form.tabs.images')}
-          </Tabs.Tab>
-          <Tabs.Tab value="password" data-testid="agency-tab-password">
-            {t('admin.agency_form.tabs.password')}
-          </Tabs.Tab>
-          <Tabs.Tab value="payments" data-testid="agency-tab-payments">
-            {t('admin.agency_form.tabs.payments')}
-          </Tabs.Tab>
+          {AGENCY_TABS.map((tab) => (
+            <Tabs.Tab key={tab} value={tab} data-testid={`agency-tab-${tab}`}>
+              {t(`admin.agency_form.tabs.${tab}`)}
+            </Tabs.Tab>
+          ))}
         </Tabs.List>
         {/* Keyed by id so that opening another agency starts from its own values. */}
         <Tabs.Panel value="details">

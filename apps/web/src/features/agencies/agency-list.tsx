@@ -1,10 +1,11 @@
-import { Badge, Button, Group, Menu, Paper, Stack, Tabs, Text } from '@mantine/core';
+import { Badge, Button, Group, Menu, Paper, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { TAgency } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { type Column, DataTable, useSelection } from '../../components/list/data-table.tsx';
 import { ListHeader } from '../../components/list/list-header.tsx';
+import { RouteTabs } from '../../components/route-tabs.tsx';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { keys } from '../../lib/query-keys.ts';
 import {
@@ -15,6 +16,9 @@ import {
   type ExportKind,
   useAgencyAction,
 } from './api/agencies.ts';
+
+/** The list's tabs, each a route. */
+const AGENCY_TABS = { active: 'admin.agency.accounts', archived: 'admin.agency.archived' };
 
 /** The host an agency's site answers on: its custom domain, or its white-label host. */
 export function agencyHost(a: TAgency): string {
@@ -27,7 +31,6 @@ export function agencyHost(a: TAgency): string {
  */
 export function AgencyList({ status }: { status: AgencyStatus }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const action = useAgencyAction();
   const selection = useSelection();
   const selected = selection.selected;
@@ -136,21 +139,7 @@ export function AgencyList({ status }: { status: AgencyStatus }) {
         title={t(status === 'active' ? 'menu.agency_accounts' : 'menu.agency_archived')}
         add={{ label: t('menu.agency_add'), to: pathOf('admin.agency.add'), testId: 'agency-add' }}
       />
-      <Tabs
-        value={status}
-        onChange={(v) =>
-          navigate(pathOf(v === 'archived' ? 'admin.agency.archived' : 'admin.agency.accounts'))
-        }
-      >
-        <Tabs.List>
-          <Tabs.Tab value="active" data-testid="agency-tab-active">
-            {t('admin.agencies.tabs.active')}
-          </Tabs.Tab>
-          <Tabs.Tab value="archived" data-testid="agency-tab-archived">
-            {t('admin.agencies.tabs.archived')}
-          </Tabs.Tab>
-        </Tabs.List>
-      </Tabs>
+      <RouteTabs value={status} routes={AGENCY_TABS} testId="agency-tab" labels="admin.agencies.tabs" />
       <Paper withBorder p="md" radius="md">
         {selected.length > 0 && (
           <Group mb="sm" gap="xs">

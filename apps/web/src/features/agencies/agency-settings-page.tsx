@@ -1,45 +1,33 @@
-import { SimpleGrid, Stack, Switch, Tabs, Title } from '@mantine/core';
+import { SimpleGrid, Stack, Switch, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZAgencySettingsRequest } from '@stn/contracts/agencies';
 import { z } from '@stn/contracts/zod';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { BoundForm, SwitchField, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
-import { pathOf } from '../../lib/nav/route-table.ts';
+import { RouteTabs } from '../../components/route-tabs.tsx';
 import { useRouteName } from '../../lib/use-route-name.ts';
 import { zPhone } from '../../lib/validation-messages.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { SiteFields } from './agency-settings-panel.tsx';
 import { useUpdateAgencySettings } from './api/agency-settings.ts';
 import { objectOf, textOf, WithOwnAgency } from './own-agency.tsx';
+
+/** The settings tabs, each a route. */
+const SETTINGS_TABS = { information: 'agency.settings', notification: 'agency.settings.notification' };
 
 /** The agency's settings: information and notification tabs (spec 000 §2 agency settings). */
 export default function SettingsPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const section = useRouteName() === 'agency.settings.notification' ? 'notification' : 'information';
   return (
     <Stack maw={860}>
       <Title order={2} data-testid="page-title">
         {t('menu.settings')}
       </Title>
-      <Tabs
-        value={section}
-        onChange={(v) =>
-          navigate(pathOf(v === 'notification' ? 'agency.settings.notification' : 'agency.settings'))
-        }
-      >
-        <Tabs.List>
-          <Tabs.Tab value="information" data-testid="settings-tab-information">
-            {t('agency.settings.information')}
-          </Tabs.Tab>
-          <Tabs.Tab value="notification" data-testid="settings-tab-notification">
-            {t('agency.settings.notification')}
-          </Tabs.Tab>
-        </Tabs.List>
-      </Tabs>
+      <RouteTabs value={section} routes={SETTINGS_TABS} testId="settings-tab" labels="agency.settings" />
       <WithOwnAgency>
         {(agency) =>
           section === 'notification' ? (
@@ -111,25 +99,7 @@ function InformationForm({ agency }: { agency: TAgency }) {
     <BoundForm form={form} onSubmit={submit}>
       <Stack>
         <FormSection title={t('agency.settings.site')}>
-          <TextField
-            name="title"
-            label={t('agency.settings.title')}
-            required
-            testId="agency-settings-title"
-          />
-          <TextField
-            name="supportEmail"
-            label={t('agency.settings.support_email')}
-            type="email"
-            testId="agency-settings-support-email"
-          />
-          <TextareaField
-            name="address"
-            label={t('agency.settings.address')}
-            autosize
-            minRows={2}
-            testId="agency-settings-address"
-          />
+          <SiteFields keys="agency.settings" titleKey="title" />
           <SwitchField
             name="landingPage"
             label={t('agency.settings.landing_page')}
@@ -153,8 +123,6 @@ function InformationForm({ agency }: { agency: TAgency }) {
           <TextareaField
             name="properties.whiteLabel.address"
             label={t('agency.settings.company_address')}
-            autosize
-            minRows={2}
             testId="agency-settings-company-address"
           />
         </FormSection>

@@ -52,26 +52,45 @@ export function AgencySettingsPanel({ agency }: { agency: TAgency }) {
       submitting={save.isPending}
       submitTestId="agency-settings-submit"
     >
+      <SiteFields
+        keys="admin.agency_settings"
+        titleKey="site_title"
+        titleHint={t('admin.agency_settings.site_title_hint')}
+      />
+    </FormCard>
+  );
+}
+
+/**
+ * An agency site's title, support e-mail and address: the admin's panel and the agency's own settings
+ * show them. `keys` is the locale group of their labels, `titleKey` the title's label in it.
+ */
+export function SiteFields({
+  keys,
+  titleKey,
+  titleHint,
+}: {
+  keys: string;
+  titleKey: string;
+  titleHint?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
       <TextField
         name="title"
-        label={t('admin.agency_settings.site_title')}
-        description={t('admin.agency_settings.site_title_hint')}
+        label={t(`${keys}.${titleKey}`)}
+        description={titleHint}
         required
         testId="agency-settings-title"
       />
       <TextField
         name="supportEmail"
-        label={t('admin.agency_settings.support_email')}
+        label={t(`${keys}.support_email`)}
         type="email"
         testId="agency-settings-support-email"
       />
-      <TextareaField
-        name="address"
-        label={t('admin.agency_settings.address')}
-        autosize
-        minRows={2}
-        testId="agency-settings-address"
-      />
-    </FormCard>
+      <TextareaField name="address" label={t(`${keys}.address`)} testId="agency-settings-address" />
+    </>
   );
 }

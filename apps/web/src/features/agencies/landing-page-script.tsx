@@ -47,7 +47,6 @@ function ScriptForm({ agency }: { agency: TAgency }) {
       <TextareaField
         name="custom_script"
         label={t('agency.landing.custom_script')}
-        autosize
         minRows={10}
         maxRows={30}
         styles={{ input: { fontFamily: 'monospace' } }}

@@ -59,7 +59,6 @@ function PopupForm({ agency }: { agency: TAgency }) {
       <TextareaField
         name="description"
         label={t('agency.popup.description')}
-        autosize
         minRows={3}
         testId="agency-popup-description"
       />

@@ -1,18 +1,8 @@
-import {
-  Alert,
-  Button,
-  Card,
-  List,
-  PasswordInput,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Card, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { ZTwilioSetupInput } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
+import { BoundForm, PasswordField, TextField } from '../../components/form/fields.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { userCan } from '../../lib/nav/user-can.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
@@ -67,30 +57,30 @@ function TwilioCard() {
   });
   return (
     <Card withBorder radius="md" p="lg" data-testid="setup-twilio">
-      <form onSubmit={submit} noValidate>
+      <BoundForm form={form} onSubmit={submit}>
         <Stack>
           <Title order={4}>{t('agency_setup.twilio_title')}</Title>
           <Text size="sm">{t('agency_setup.twilio_text')}</Text>
-          <TextInput
+          <TextField
+            name="accountSid"
             label={t('agency_setup.account_sid')}
             placeholder="AC..."
             autoComplete="off"
             required
-            data-testid="setup-account-sid"
-            {...form.getInputProps('accountSid')}
+            testId="setup-account-sid"
           />
-          <PasswordInput
+          <PasswordField
+            name="authToken"
             label={t('agency_setup.auth_token')}
             autoComplete="off"
             required
-            data-testid="setup-auth-token"
-            {...form.getInputProps('authToken')}
+            testId="setup-auth-token"
           />
           <Button type="submit" loading={setup.isPending} data-testid="setup-twilio-save" w="fit-content">
             {t('common.save')}
           </Button>
         </Stack>
-      </form>
+      </BoundForm>
     </Card>
   );
 }

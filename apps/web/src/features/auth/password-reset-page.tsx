@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TLoginResponse, type TPasswordResetRequest, ZPasswordResetRequest } from '@stn/contracts/auth';
 import type { TSuccessMessage } from '@stn/contracts/http';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { PasswordField } from '../../components/form/fields.tsx';
 import { ApiError, api } from '../../lib/api-client.ts';
 import { auth } from '../../lib/auth-store.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
@@ -133,20 +134,20 @@ export default function PasswordResetPage() {
             : t(invitation ? 'screens.invitation.intro' : 'screens.password_reset.intro')}
         </Text>
         {hidden ? <Alert color="red">{hidden}</Alert> : null}
-        <PasswordInput
+        <PasswordField
+          form={form}
+          name="password"
           label={t('screens.password_reset.password')}
-          autoComplete="new-password"
           required
           autoFocus
-          data-testid="password-reset-password"
-          {...form.getInputProps('password')}
+          testId="password-reset-password"
         />
-        <PasswordInput
+        <PasswordField
+          form={form}
+          name="password_confirmation"
           label={t('auth.password_confirmation')}
-          autoComplete="new-password"
           required
-          data-testid="password-reset-confirmation"
-          {...form.getInputProps('password_confirmation')}
+          testId="password-reset-confirmation"
         />
         <Button type="submit" fullWidth loading={submitting} data-testid="password-reset-submit">
           {invitation ? t('screens.invitation.submit') : t('auth.set_password')}

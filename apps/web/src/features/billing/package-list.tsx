@@ -2,7 +2,7 @@ import { Stack, Switch, Text } from '@mantine/core';
 import type { TPackage } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { confirmAction } from '../../components/list/confirm.tsx';
+import { askDelete } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { ListHeader } from '../../components/list/list-header.tsx';
 import { RowMenu } from '../../components/list/row-actions.tsx';
@@ -19,12 +19,15 @@ export default function PackageList() {
   const remove = useDeletePackage();
 
   const confirmDelete = (p: TPackage) =>
-    confirmAction({
-      title: t('agency.packages.confirm.delete_title'),
-      text: t('agency.packages.confirm.delete_text', { name: p.name }),
-      confirm: t('agency.packages.delete'),
-      onConfirm: () => remove.mutate(p.id),
-    });
+    askDelete(
+      [
+        'agency.packages.confirm.delete_title',
+        'agency.packages.confirm.delete_text',
+        'agency.packages.delete',
+      ],
+      { name: p.name },
+      () => remove.mutate(p.id),
+    );
 
   const columns: Column<TPackage>[] = [
     { key: 'name', title: t('agency.packages.name'), render: (p) => <Text fw={500}>{p.name}</Text> },

@@ -154,7 +154,6 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
           <TextareaField
             name="features.Description"
             label={t('agency.plans.features.Description')}
-            autosize
             minRows={3}
             testId="plan-form-description"
           />

@@ -2,7 +2,7 @@ import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { TPlan } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { confirmAction } from '../../components/list/confirm.tsx';
+import { askDelete } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { ListHeader } from '../../components/list/list-header.tsx';
 import { RowMenu } from '../../components/list/row-actions.tsx';
@@ -20,12 +20,11 @@ export default function PlanList() {
   const remove = useDeletePlan(agencyId);
 
   const confirmDelete = (p: TPlan) =>
-    confirmAction({
-      title: t('agency.plans.confirm.delete_title'),
-      text: t('agency.plans.confirm.delete_text', { name: p.name }),
-      confirm: t('agency.plans.delete'),
-      onConfirm: () => remove.mutate(p.id),
-    });
+    askDelete(
+      ['agency.plans.confirm.delete_title', 'agency.plans.confirm.delete_text', 'agency.plans.delete'],
+      { name: p.name },
+      () => remove.mutate(p.id),
+    );
 
   const columns: Column<TPlan>[] = [
     {

@@ -294,8 +294,6 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
           <TextareaField
             name="opt_out_msg"
             label={t('agency.business.form.opt_out_msg')}
-            autosize
-            minRows={2}
             testId="business-form-opt-out"
           />
         </FormSection>

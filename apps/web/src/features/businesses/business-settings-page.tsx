@@ -103,8 +103,6 @@ function InfoSection({
         name="opt_out_msg"
         label={t('business.setting.opt_out_msg')}
         description={t('business.setting.opt_out_hint')}
-        autosize
-        minRows={2}
         testId="setting-opt-out"
       />
     </FormCard>

@@ -62,7 +62,6 @@ export function SendNotificationModal(props: {
             name="message"
             label={t('agency.business.notification.message')}
             required
-            autosize
             minRows={5}
             testId="notification-message"
           />

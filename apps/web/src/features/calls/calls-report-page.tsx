@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { EmptyRow } from '../../components/list/data-table.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { useReportForbidden } from '../../components/not-allowed.tsx';
+import { textValue } from '../../lib/text-value.ts';
 import { type ReportQuery, useCallsReport } from './api/calls.ts';
 import { InstallSelect, OutcomeBadge } from './call-badges.tsx';
 import { dateRange, formatConnectTime, formatSeconds } from './call-format.ts';
@@ -31,15 +32,13 @@ export default function CallsReportPage() {
           <TextInput
             type="date"
             label={t('business.calls.from')}
-            value={from}
-            onChange={(e) => setFrom(e.currentTarget.value)}
+            {...textValue(from, setFrom)}
             data-testid="report-from"
           />
           <TextInput
             type="date"
             label={t('business.calls.to')}
-            value={to}
-            onChange={(e) => setTo(e.currentTarget.value)}
+            {...textValue(to, setTo)}
             data-testid="report-to"
           />
           <InstallSelect

@@ -3,7 +3,7 @@ import type { TVoiceRecord } from '@stn/contracts/telephony';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { confirmAction } from '../../components/list/confirm.tsx';
+import { askDelete } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
@@ -21,13 +21,12 @@ export default function VoiceRecordsPage() {
   const [playing, setPlaying] = useState<number | null>(null);
 
   const confirmDelete = (row: TVoiceRecord) =>
-    confirmAction({
-      title: t('business.calls.voice.delete_title'),
-      text: t('business.calls.voice.delete_confirm', { phone: row.from }),
-      confirm: t('business.common.delete'),
-      onConfirm: () => remove.mutate(row.id),
-      testId: 'voice-record-delete-ok',
-    });
+    askDelete(
+      ['business.calls.voice.delete_title', 'business.calls.voice.delete_confirm', 'business.common.delete'],
+      { phone: row.from },
+      () => remove.mutate(row.id),
+      'voice-record-delete-ok',
+    );
 
   const columns: Column<TVoiceRecord>[] = [
     {

@@ -160,7 +160,6 @@ function ImportForm() {
             name="csv"
             label={t('phone_lists.import_csv')}
             description={t('phone_lists.import_hint')}
-            autosize
             minRows={3}
             maxRows={8}
             testId="blacklist-import-csv"

@@ -223,6 +223,13 @@ function ExportButton() {
   );
 }
 
+/** The bulk bar's confirmed actions, in order: opt out, block, delete. */
+const BULK_BUTTONS: readonly { action: BulkAction; key: string; color: string; variant?: 'light' }[] = [
+  { action: 'bulk-optout', key: 'optout', color: 'orange', variant: 'light' },
+  { action: 'bulk-block', key: 'block', color: 'red', variant: 'light' },
+  { action: 'bulk-delete', key: 'delete', color: 'red' },
+];
+
 /**
  * Bulk actions over the picked contacts: tag, block, opt out, delete (each asks first). "Add to
  * automation" is not offered until the automations issue gives something to pick (ADR 038).
@@ -255,32 +262,18 @@ function BulkBar({ selected, onDone }: { selected: readonly number[]; onDone: ()
           <Button size="xs" variant="light" onClick={openTag} data-testid="contacts-bulk-tag">
             {t('contacts.bulk.tag')}
           </Button>
-          <Button
-            size="xs"
-            variant="light"
-            color="orange"
-            onClick={() => ask('bulk-optout', 'optout', 'orange')}
-            data-testid="contacts-bulk-optout"
-          >
-            {t('contacts.bulk.optout')}
-          </Button>
-          <Button
-            size="xs"
-            variant="light"
-            color="red"
-            onClick={() => ask('bulk-block', 'block', 'red')}
-            data-testid="contacts-bulk-block"
-          >
-            {t('contacts.bulk.block')}
-          </Button>
-          <Button
-            size="xs"
-            color="red"
-            onClick={() => ask('bulk-delete', 'delete', 'red')}
-            data-testid="contacts-bulk-delete"
-          >
-            {t('contacts.bulk.delete')}
-          </Button>
+          {BULK_BUTTONS.map((b) => (
+            <Button
+              key={b.key}
+              size="xs"
+              variant={b.variant}
+              color={b.color}
+              onClick={() => ask(b.action, b.key, b.color)}
+              data-testid={`contacts-bulk-${b.key}`}
+            >
+              {t(`contacts.bulk.${b.key}`)}
+            </Button>
+          ))}
         </Group>
       </Group>
     </Paper>

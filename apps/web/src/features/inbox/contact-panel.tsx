@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { textValue } from '../../lib/text-value.ts';
 import {
   agentName,
   useContactAction,
@@ -39,16 +40,10 @@ function EmailModal({ contact, opened, onClose }: ContactModalProps) {
       title={t('inbox.contact.email_title', { email: contact.email ?? '' })}
     >
       <Stack>
-        <TextInput
-          label={t('inbox.contact.subject')}
-          value={subject}
-          onChange={(e) => setSubject(e.currentTarget.value)}
-          required
-        />
+        <TextInput label={t('inbox.contact.subject')} {...textValue(subject, setSubject)} required />
         <Textarea
           label={t('inbox.contact.body')}
-          value={body}
-          onChange={(e) => setBody(e.currentTarget.value)}
+          {...textValue(body, setBody)}
           minRows={4}
           autosize
           required
@@ -87,34 +82,23 @@ function IcsModal({ contact, opened, onClose }: ContactModalProps) {
   return (
     <Modal opened={opened} onClose={onClose} title={t('inbox.contact.ics_title')}>
       <Stack>
-        <TextInput
-          label={t('inbox.contact.ics_name')}
-          value={title}
-          onChange={(e) => setTitle(e.currentTarget.value)}
-          required
-        />
+        <TextInput label={t('inbox.contact.ics_name')} {...textValue(title, setTitle)} required />
         <TextInput
           type="datetime-local"
           label={t('inbox.contact.ics_start')}
-          value={start}
-          onChange={(e) => setStart(e.currentTarget.value)}
+          {...textValue(start, setStart)}
           required
         />
         <TextInput
           type="datetime-local"
           label={t('inbox.contact.ics_end')}
-          value={end}
-          onChange={(e) => setEnd(e.currentTarget.value)}
+          {...textValue(end, setEnd)}
           error={
             start && end && new Date(end) <= new Date(start) ? t('inbox.contact.ics_end_after') : undefined
           }
           required
         />
-        <Textarea
-          label={t('inbox.contact.ics_description')}
-          value={description}
-          onChange={(e) => setDescription(e.currentTarget.value)}
-        />
+        <Textarea label={t('inbox.contact.ics_description')} {...textValue(description, setDescription)} />
         <Button
           loading={ics.isPending}
           disabled={invalid}
@@ -164,25 +148,9 @@ export function ContactPanel({ contact, installId }: { contact: InboxContact; in
         {contact.blocked && <Badge color="red">{t('inbox.contact.blocked')}</Badge>}
         {contact.on_top && <Badge color="grape">{t('inbox.contact.on_top')}</Badge>}
       </Group>
-      <TextInput
-        size="xs"
-        label={t('inbox.contact.first_name')}
-        value={first}
-        onChange={(e) => setFirst(e.currentTarget.value)}
-      />
-      <TextInput
-        size="xs"
-        label={t('inbox.contact.last_name')}
-        value={last}
-        onChange={(e) => setLast(e.currentTarget.value)}
-      />
-      <TextInput
-        size="xs"
-        type="email"
-        label={t('inbox.contact.email')}
-        value={email}
-        onChange={(e) => setEmail(e.currentTarget.value)}
-      />
+      <TextInput size="xs" label={t('inbox.contact.first_name')} {...textValue(first, setFirst)} />
+      <TextInput size="xs" label={t('inbox.contact.last_name')} {...textValue(last, setLast)} />
+      <TextInput size="xs" type="email" label={t('inbox.contact.email')} {...textValue(email, setEmail)} />
       <Button
         size="xs"
         loading={update.isPending}

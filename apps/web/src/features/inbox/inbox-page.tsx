@@ -31,6 +31,7 @@ import { pathOf } from '../../lib/nav/route-table.ts';
 import { useInstallOptions } from '../../lib/pickers.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { keys } from '../../lib/query-keys.ts';
+import { textValue } from '../../lib/text-value.ts';
 import {
   agentName,
   PER_PAGE,
@@ -288,8 +289,7 @@ export default function InboxPage() {
           size="xs"
           placeholder={t('inbox.search')}
           aria-label={t('inbox.search')}
-          value={keyword}
-          onChange={(e) => setKeyword(e.currentTarget.value)}
+          {...textValue(keyword, setKeyword)}
         />
         <Fill>
           <ScrollArea h="100%" data-testid="conversations">

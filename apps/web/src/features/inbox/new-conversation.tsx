@@ -2,6 +2,7 @@ import { Button, Modal, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api-client.ts';
+import { textValue } from '../../lib/text-value.ts';
 import { useStartConversation } from './api/inbox.ts';
 
 /**
@@ -28,18 +29,8 @@ export function NewConversation({
       </Button>
       <Modal opened={opened} onClose={() => setOpened(false)} title={t('inbox.new.title')}>
         <Stack>
-          <TextInput
-            label={t('inbox.new.phone')}
-            value={phone}
-            onChange={(e) => setPhone(e.currentTarget.value)}
-            error={error}
-            required
-          />
-          <TextInput
-            label={t('inbox.new.name')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-          />
+          <TextInput label={t('inbox.new.phone')} {...textValue(phone, setPhone)} error={error} required />
+          <TextInput label={t('inbox.new.name')} {...textValue(name, setName)} />
           <Button
             loading={start.isPending}
             disabled={!phone.trim()}

@@ -18,6 +18,7 @@ import { MediaLibraryModal } from '../../components/media-library-modal.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { readDataUrl } from '../../lib/files.ts';
 import type { LibraryMedia } from '../../lib/media-library.ts';
+import { textValue } from '../../lib/text-value.ts';
 import { toastNote } from '../../lib/toast.ts';
 import { type Restricted, restrictedPreview, useSend, useSmsTemplates } from './api/inbox.ts';
 import { messageCount } from './message-count.ts';
@@ -166,8 +167,7 @@ export function SendBox({
           minRows={2}
           maxRows={6}
           maxLength={1600}
-          value={body}
-          onChange={(e) => setBody(e.currentTarget.value)}
+          {...textValue(body, setBody)}
           ref={textarea}
           data-testid="send-body"
         />
@@ -223,8 +223,7 @@ export function SendBox({
                 size="xs"
                 type="datetime-local"
                 aria-label={t('inbox.send.when')}
-                value={sendAt}
-                onChange={(e) => setSendAt(e.currentTarget.value)}
+                {...textValue(sendAt, setSendAt)}
               />
             )}
           </Group>

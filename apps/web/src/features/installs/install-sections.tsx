@@ -23,6 +23,7 @@ import type { TAvailableNumber } from '@stn/contracts/telephony';
 import { WIDGET_LANGUAGES, WIDGET_TEXT_DEFAULTS, WIDGET_TEXT_KEYS } from '@stn/contracts/widget-texts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TextField } from '../../components/form/fields.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
 import { purchaseNumber, searchNumbers } from './api/installs.ts';
 import { clockOptions, type InstallValues, MAX_AGENTS, takesCalls } from './install-values.ts';
@@ -36,19 +37,21 @@ export function WebsiteSection({ form }: { form: Form }) {
   const { t } = useTranslation();
   return (
     <>
-      <TextInput
+      <TextField
+        form={form}
+        name="name"
         label={t('business.installs.fields.name')}
         description={t('business.installs.fields.name_hint')}
         required
-        data-testid="install-name"
-        {...form.getInputProps('name')}
+        testId="install-name"
       />
-      <TextInput
+      <TextField
+        form={form}
+        name="website"
         label={t('business.installs.fields.website')}
         placeholder="https://www.example.com"
         required
-        data-testid="install-website"
-        {...form.getInputProps('website')}
+        testId="install-website"
       />
     </>
   );
@@ -373,28 +376,19 @@ export function HoursSection({ form }: { form: Form }) {
                     {...form.getInputProps(`settings.hours.${day}.open`, { type: 'checkbox' })}
                   />
                 </Table.Td>
-                <Table.Td>
-                  <Select
-                    aria-label={t('business.installs.fields.from')}
-                    data={withCurrent(hours.from)}
-                    disabled={!hours.open}
-                    allowDeselect={false}
-                    searchable
-                    data-testid={`install-hours-${day}-from`}
-                    {...form.getInputProps(`settings.hours.${day}.from`)}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <Select
-                    aria-label={t('business.installs.fields.to')}
-                    data={withCurrent(hours.to)}
-                    disabled={!hours.open}
-                    allowDeselect={false}
-                    searchable
-                    data-testid={`install-hours-${day}-to`}
-                    {...form.getInputProps(`settings.hours.${day}.to`)}
-                  />
-                </Table.Td>
+                {(['from', 'to'] as const).map((end) => (
+                  <Table.Td key={end}>
+                    <Select
+                      aria-label={t(`business.installs.fields.${end}`)}
+                      data={withCurrent(hours[end])}
+                      disabled={!hours.open}
+                      allowDeselect={false}
+                      searchable
+                      data-testid={`install-hours-${day}-${end}`}
+                      {...form.getInputProps(`settings.hours.${day}.${end}`)}
+                    />
+                  </Table.Td>
+                ))}
               </Table.Tr>
             );
           })}

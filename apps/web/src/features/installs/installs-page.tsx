@@ -1,10 +1,10 @@
-import { Button, Group, Switch, Tabs, Text, Title } from '@mantine/core';
+import { Button, Group, Switch, Text, Title } from '@mantine/core';
 import type { TInstall, TInstallStatus } from '@stn/contracts/installs';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { RowButtons } from '../../components/list/row-actions.tsx';
+import { RouteTabs } from '../../components/route-tabs.tsx';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { useRouteName } from '../../lib/use-route-name.ts';
@@ -31,7 +31,6 @@ const ROUTE_OF_STATUS: Record<TInstallStatus, string> = {
  */
 export default function InstallsPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const status = statusOfRoute[useRouteName()] ?? 'active';
   const toggle = useToggleInstall();
   const lifecycle = useInstallLifecycle();
@@ -103,19 +102,13 @@ export default function InstallsPage() {
           {t('business.installs.add')}
         </Button>
       </Group>
-      <Tabs
+      <RouteTabs
         value={status}
-        onChange={(v) => v && navigate(pathOf(ROUTE_OF_STATUS[v as TInstallStatus]))}
+        routes={ROUTE_OF_STATUS}
+        testId="installs-tab"
+        labels="business.installs.tabs"
         mb="md"
-      >
-        <Tabs.List>
-          {(['active', 'archived', 'deleted'] as const).map((s) => (
-            <Tabs.Tab key={s} value={s} data-testid={`installs-tab-${s}`}>
-              {t(`business.installs.tabs.${s}`)}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-      </Tabs>
+      />
       <DataTable<TInstall>
         key={status}
         path={INSTALLS_PATH}

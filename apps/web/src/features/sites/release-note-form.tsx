@@ -65,7 +65,6 @@ function ReleaseNoteForm({ note }: { note?: TReleaseNote }) {
         label={t('admin.release_notes.content')}
         description={t('admin.release_notes.content_hint')}
         required
-        autosize
         minRows={8}
         testId="release-note-content"
       />

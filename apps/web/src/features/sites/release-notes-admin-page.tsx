@@ -2,7 +2,7 @@ import { Badge, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { TReleaseNote } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { confirmAction } from '../../components/list/confirm.tsx';
+import { askDelete } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { ListHeader } from '../../components/list/list-header.tsx';
 import { RowButtons } from '../../components/list/row-actions.tsx';
@@ -20,12 +20,11 @@ export default function ReleaseNotesPage() {
   const remove = useDeleteReleaseNote();
 
   const confirmDelete = (note: TReleaseNote) =>
-    confirmAction({
-      title: t('admin.release_notes.delete_title'),
-      text: t('admin.release_notes.delete_text', { title: note.title }),
-      confirm: t('admin.release_notes.delete'),
-      onConfirm: () => remove.mutate(note.id),
-    });
+    askDelete(
+      ['admin.release_notes.delete_title', 'admin.release_notes.delete_text', 'admin.release_notes.delete'],
+      { title: note.title },
+      () => remove.mutate(note.id),
+    );
 
   const columns: Column<TReleaseNote>[] = [
     {

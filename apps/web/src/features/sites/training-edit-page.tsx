@@ -61,7 +61,6 @@ function TrainingForm({ page }: { page: TPage }) {
         name="content"
         label={t('admin.training.content')}
         description={t('admin.training.content_hint')}
-        autosize
         minRows={14}
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         testId="training-content"

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { BoundForm, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { useApiForm } from '../../components/form/use-api-form.ts';
-import { confirmAction } from '../../components/list/confirm.tsx';
+import { askDelete } from '../../components/list/confirm.tsx';
 import { type Column, DataTable, useSelection } from '../../components/list/data-table.tsx';
 import { RowButtons } from '../../components/list/row-actions.tsx';
 import { keys } from '../../lib/query-keys.ts';
@@ -23,20 +23,18 @@ export default function TagsPage() {
   const bulk = useBulkDeleteTags();
 
   const confirmDelete = (row: TTagRow) =>
-    confirmAction({
-      title: t('business.tags.delete_title'),
-      text: t('business.tags.delete_confirm', { name: row.name }),
-      confirm: t('business.common.delete'),
-      onConfirm: () => remove.mutate(row.id, { onSuccess: () => selection.drop([row.id]) }),
-    });
+    askDelete(
+      ['business.tags.delete_title', 'business.tags.delete_confirm', 'business.common.delete'],
+      { name: row.name },
+      () => remove.mutate(row.id, { onSuccess: () => selection.drop([row.id]) }),
+    );
   const confirmBulk = () => {
     const ids = [...selection.selected];
-    confirmAction({
-      title: t('business.tags.bulk_delete_title'),
-      text: t('business.tags.bulk_delete_confirm', { count: ids.length }),
-      confirm: t('business.common.delete'),
-      onConfirm: () => bulk.mutate(ids, { onSuccess: () => selection.drop(ids) }),
-    });
+    askDelete(
+      ['business.tags.bulk_delete_title', 'business.tags.bulk_delete_confirm', 'business.common.delete'],
+      { count: ids.length },
+      () => bulk.mutate(ids, { onSuccess: () => selection.drop(ids) }),
+    );
   };
 
   const columns: Column<TTagRow>[] = [

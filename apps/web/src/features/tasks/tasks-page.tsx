@@ -8,7 +8,7 @@ import { useSearchParams } from 'react-router';
 import { BoundForm, SelectField, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { useApiForm } from '../../components/form/use-api-form.ts';
-import { confirmAction } from '../../components/list/confirm.tsx';
+import { askDelete } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { EditDeleteButtons } from '../../components/list/row-actions.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
@@ -40,12 +40,11 @@ export default function TasksPage() {
   const remove = useDeleteTask();
 
   const confirmDelete = (row: TTask) =>
-    confirmAction({
-      title: t('business.tasks.delete_title'),
-      text: t('business.tasks.delete_confirm', { name: row.title }),
-      confirm: t('business.common.delete'),
-      onConfirm: () => remove.mutate(row.id),
-    });
+    askDelete(
+      ['business.tasks.delete_title', 'business.tasks.delete_confirm', 'business.common.delete'],
+      { name: row.title },
+      () => remove.mutate(row.id),
+    );
 
   const columns: Column<TTask>[] = [
     {
@@ -201,8 +200,6 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
         <TextareaField
           name="description"
           label={t('business.tasks.description')}
-          autosize
-          minRows={2}
           testId="task-form-description"
         />
         <SelectField

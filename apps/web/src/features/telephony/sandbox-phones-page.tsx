@@ -21,6 +21,7 @@ import { Loading } from '../../components/load-state.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatDate } from '../../lib/format.ts';
+import { textValue } from '../../lib/text-value.ts';
 import {
   type CallbackAnswer,
   useFromPhone,
@@ -275,8 +276,7 @@ function VisitorForm({
         />
         <TextInput
           label={t('sandbox_phones.visitor_name')}
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
+          {...textValue(name, setName)}
           maxLength={100}
           error={error?.field('name')}
           data-testid="visitor-name"
@@ -354,8 +354,7 @@ function VisitorReach({
         <TextInput
           flex={1}
           label={t('sandbox_phones.text_label')}
-          value={body}
-          onChange={(e) => setBody(e.currentTarget.value)}
+          {...textValue(body, setBody)}
           maxLength={1600}
           data-testid="visitor-text"
         />

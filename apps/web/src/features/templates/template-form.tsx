@@ -79,7 +79,6 @@ function TemplateForm({ template }: { template: TTemplate | null }) {
           fallback: `{first_name|${t('business.templates.fallback_word')}}`,
         })}
         required
-        autosize
         minRows={4}
         testId="template-form-body"
       />

@@ -4,7 +4,7 @@ import type { TTemplate, TTemplateProvider } from '@stn/contracts/templates';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { confirmAction } from '../../components/list/confirm.tsx';
+import { askDelete } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { EditDeleteButtons } from '../../components/list/row-actions.tsx';
 import { type ActiveFilter, ActiveFilterControl, statusParam } from '../../components/list/status-filter.tsx';
@@ -21,12 +21,11 @@ export default function TemplatesPage() {
   const remove = useDeleteTemplate();
 
   const confirmDelete = (row: TTemplate) =>
-    confirmAction({
-      title: t('business.templates.delete_title'),
-      text: t('business.templates.delete_confirm', { name: row.name }),
-      confirm: t('business.common.delete'),
-      onConfirm: () => remove.mutate(row.id),
-    });
+    askDelete(
+      ['business.templates.delete_title', 'business.templates.delete_confirm', 'business.common.delete'],
+      { name: row.name },
+      () => remove.mutate(row.id),
+    );
 
   const columns: Column<TTemplate>[] = [
     { key: 'name', title: t('business.templates.name'), render: (row) => row.name },

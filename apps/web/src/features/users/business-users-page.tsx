@@ -2,7 +2,7 @@ import { Badge, Stack } from '@mantine/core';
 import type { TBusinessUser } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { confirmAction } from '../../components/list/confirm.tsx';
+import { askDelete } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { ListHeader } from '../../components/list/list-header.tsx';
 import { EditDeleteButtons } from '../../components/list/row-actions.tsx';
@@ -22,13 +22,12 @@ export default function UsersPage() {
   const roleLabel = useRoleLabel();
 
   const confirmDelete = (row: TBusinessUser) =>
-    confirmAction({
-      title: t('business.users.delete_title'),
-      text: t('business.users.delete_confirm', { name: fullName(row) }),
-      confirm: t('business.common.delete'),
-      testId: 'confirm-delete',
-      onConfirm: () => remove.mutate(row.id),
-    });
+    askDelete(
+      ['business.users.delete_title', 'business.users.delete_confirm', 'business.common.delete'],
+      { name: fullName(row) },
+      () => remove.mutate(row.id),
+      'confirm-delete',
+    );
 
   const columns: Column<TBusinessUser>[] = [
     { key: 'name', title: t('business.users.name'), render: (u) => fullName(u) },

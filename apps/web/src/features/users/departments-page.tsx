@@ -3,7 +3,7 @@ import type { TDepartment } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { confirmAction } from '../../components/list/confirm.tsx';
+import { askDelete } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { EditDeleteButtons } from '../../components/list/row-actions.tsx';
 import { type ActiveFilter, ActiveFilterControl, statusParam } from '../../components/list/status-filter.tsx';
@@ -54,12 +54,11 @@ export default function DepartmentsPage() {
     );
 
   const confirmDelete = (row: TDepartment) =>
-    confirmAction({
-      title: t('business.departments.delete_title'),
-      text: t('business.departments.delete_confirm', { name: row.name }),
-      confirm: t('business.common.delete'),
-      onConfirm: () => remove.mutate(row.id),
-    });
+    askDelete(
+      ['business.departments.delete_title', 'business.departments.delete_confirm', 'business.common.delete'],
+      { name: row.name },
+      () => remove.mutate(row.id),
+    );
 
   const columns: Column<TDepartment>[] = [
     { key: 'name', title: t('business.departments.name'), render: (d) => d.name },

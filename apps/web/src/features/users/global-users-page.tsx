@@ -2,7 +2,7 @@ import { Badge, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { GLOBAL_USER_ROLES, type TGlobalUser } from '@stn/contracts/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { confirmAction } from '../../components/list/confirm.tsx';
+import { askDelete } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { ListHeader } from '../../components/list/list-header.tsx';
 import { RowButtons } from '../../components/list/row-actions.tsx';
@@ -21,12 +21,11 @@ export default function UsersPage() {
   const remove = useDeleteGlobalUser();
 
   const confirmDelete = (u: TGlobalUser) =>
-    confirmAction({
-      title: t('admin.users.delete_title'),
-      text: t('admin.users.delete_text', { email: u.email }),
-      confirm: t('admin.users.delete'),
-      onConfirm: () => remove.mutate(u.id),
-    });
+    askDelete(
+      ['admin.users.delete_title', 'admin.users.delete_text', 'admin.users.delete'],
+      { email: u.email },
+      () => remove.mutate(u.id),
+    );
 
   const columns: Column<TGlobalUser>[] = [
     {

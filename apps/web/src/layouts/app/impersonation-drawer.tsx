@@ -16,6 +16,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api-client.ts';
+import { textValue } from '../../lib/text-value.ts';
 import { SEARCH_DEBOUNCE_MS } from './layout-rules.ts';
 
 type UsersAnswer = { data: TImpersonableUser[]; meta: { total: number; page: number; perPage: number } };
@@ -98,8 +99,7 @@ export function ImpersonationDrawer({ opened, onClose, onPick, userId }: Props) 
         </Drawer.Header>
         <Drawer.Body>
           <TextInput
-            value={keyword}
-            onChange={(e) => setKeyword(e.currentTarget.value)}
+            {...textValue(keyword, setKeyword)}
             placeholder={t('layout.impersonation.search')}
             aria-label={t('layout.impersonation.search')}
             data-testid="impersonation-search"

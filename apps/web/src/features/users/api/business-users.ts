@@ -1,13 +1,9 @@
 import type {
   TBusinessUser,
-  TChangePasswordRequest,
   TCreateBusinessUserRequest,
   TUpdateBusinessUserRequest,
 } from '@stn/contracts/users';
-import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-import { keys } from '../../../lib/query-keys.ts';
-import { type Message, resourceCalls } from '../../../lib/resource-api.ts';
+import { userCalls } from './user-calls.ts';
 
 export { type AgentChannel, agentsQuery, useAgents } from '../../../lib/pickers.ts';
 
@@ -15,28 +11,16 @@ export { type AgentChannel, agentsQuery, useAgents } from '../../../lib/pickers.
 
 export const BUSINESS_USERS_PATH = '/v1/businesses/users';
 
-const users = resourceCalls<TBusinessUser, TCreateBusinessUserRequest, TUpdateBusinessUserRequest>({
-  path: BUSINESS_USERS_PATH,
-  keys: { all: keys.users.kind('business'), detail: (id: number) => keys.users.detail('business', id) },
-  deleteRefresh: 'onSettled',
-});
+const users = userCalls<TBusinessUser, TCreateBusinessUserRequest, TUpdateBusinessUserRequest>(
+  'business',
+  BUSINESS_USERS_PATH,
+  'onSettled',
+);
 
 export const businessUserQuery = users.oneQuery;
 export const useBusinessUser = users.useOne;
 export const useCreateBusinessUser = users.useCreate;
 export const useUpdateBusinessUser = users.useUpdate;
 export const useDeleteBusinessUser = users.useDelete;
-
-export function useChangeUserPassword(id: number) {
-  return useMutation({
-    mutationFn: (body: TChangePasswordRequest) =>
-      api<Message>(`${BUSINESS_USERS_PATH}/${id}/change-password`, { method: 'PUT', body }),
-  });
-}
-
-export function useSendResetLink() {
-  return useMutation({
-    mutationFn: (id: number) =>
-      api<Message>(`${BUSINESS_USERS_PATH}/${id}/reset-password`, { method: 'POST' }),
-  });
-}
+export const useChangeUserPassword = users.useChangePassword;
+export const useSendResetLink = users.useResetPassword;
