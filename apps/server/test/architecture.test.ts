@@ -52,8 +52,6 @@ const STARTUP =
   'start-up wiring app.ts calls with the dependencies before any tenant exists (keys, watchers, mailer)';
 const PUBLIC =
   'a public lookup before the tenant is known (a host name, an install key, a public page): to take platformSystemContext';
-const AUDIT =
-  "audit entries are written with the caller's transaction handle by every module: converting it changes all callers at once";
 const HOLDER =
   'the session holder port itself: the auth plugin calls it with a handle before any actor exists';
 const BY_ID =
@@ -107,7 +105,6 @@ const KNOWN: Record<string, string> = {
     AGENCIES_ACTOR,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> updateTwilioConfig()':
     AGENCIES_ACTOR,
-  'service-without-tenant: apps/server/src/modules/audit/service.ts -> audit()': AUDIT,
   'service-without-tenant: apps/server/src/modules/businesses/service.ts -> businessNames()': BY_ID,
   'service-without-tenant: apps/server/src/modules/businesses/service.ts -> hasSalesUserExtension()': BY_ID,
   'service-without-tenant: apps/server/src/modules/businesses/service.ts -> liveBusinessIds()': BY_ID,

@@ -302,7 +302,7 @@ export async function createAgency(ctx: Ctx, input: TCreateAgencyRequest) {
         if (err instanceof AppError && err.fields?.email) throw invalid('user.email', err.fields.email);
         throw err;
       });
-      await audit(tx, {
+      await audit(c, {
         action: 'agency.create',
         actorId: auditActorId(c),
         agencyId: agency.id,
@@ -361,7 +361,7 @@ export async function updateAgency(ctx: Ctx, input: TUpdateAgencyRequest & { id:
           },
         });
       }
-      await audit(tx, {
+      await audit(c, {
         action: 'agency.update',
         actorId: auditActorId(c),
         agencyId: agency.id,
@@ -399,7 +399,7 @@ async function archiveRows(ctx: Ctx, rows: AgencyRow[]) {
       .update(agencies)
       .set({ status: 'archived', active: false, archived_at: new Date(), updated_at: new Date() })
       .where(eq(agencies.id, agency.id));
-    await audit(ctx.db, {
+    await audit(ctx, {
       action: 'agency.archive',
       actorId: auditActorId(ctx),
       agencyId: agency.id,
@@ -420,7 +420,7 @@ async function restoreRows(ctx: Ctx, rows: AgencyRow[]) {
       .update(agencies)
       .set({ status: 'active', active: true, archived_at: null, updated_at: new Date() })
       .where(eq(agencies.id, agency.id));
-    await audit(ctx.db, {
+    await audit(ctx, {
       action: 'agency.restore',
       actorId: auditActorId(ctx),
       agencyId: agency.id,
@@ -468,7 +468,7 @@ export async function deleteAgencies(deps: Deps, actor: Actor, ids: number[], cl
           updated_at: new Date(),
         })
         .where(eq(agencies.id, agency.id));
-      await audit(tx, {
+      await audit(txContext(deps, actor, tx), {
         action: 'agency.delete',
         actorId: actor.impersonatorId ?? actor.userId,
         agencyId: agency.id,
@@ -523,7 +523,7 @@ export async function updateStripeSetting(
         updated_at: new Date(),
       })
       .where(eq(agencies.id, agency.id));
-    await audit(tx, {
+    await audit(txContext(deps, actor, tx), {
       action: 'agency.stripe_setting',
       actorId: actor.impersonatorId ?? actor.userId,
       agencyId: agency.id,
@@ -914,4 +914,9 @@ export async function agencyMessaging(
     supportEmail: row.branding.supportEmail || row.email || null,
     profanityEnabled: row.profanity,
   };
+}
+
+/** The caller's context on a transaction these not yet converted (deps, actor) functions opened. */
+function txContext(deps: Deps, actor: Actor, tx: Tx): Ctx {
+  return { ...userContext(deps, actor), db: tx, inTx: true };
 }

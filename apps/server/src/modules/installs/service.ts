@@ -476,7 +476,7 @@ export async function moveInstall(
       .returning();
     // Who took a widget off a website, or put it back, is worth keeping.
     if (input.to !== 'archived')
-      await audit(tx.db, {
+      await audit(tx, {
         action: input.to === 'deleted' ? 'install.delete' : 'install.restore',
         actorId: auditActorId(tx),
         agencyId: current.agency_id,

@@ -99,7 +99,7 @@ export async function setSupportWidgetSettings(
       .insert(supportWidgetSettings)
       .values({ id: 1, ...values })
       .onConflictDoUpdate({ target: supportWidgetSettings.id, set: values });
-    await audit(tx.db, {
+    await audit(tx, {
       action: 'support_widget.update',
       actorId: auditActorId(tx),
       data: { before, after: input },

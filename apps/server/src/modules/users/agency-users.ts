@@ -96,7 +96,7 @@ export async function updateAgencyUser(ctx: Ctx, input: TUpdateAgencyUserRequest
       },
     });
     if (input.active === false && current.active) {
-      await audit(tx.db, {
+      await audit(tx, {
         action: 'agency_user.deactivate',
         actorId: auditActorId(tx),
         agencyId: current.agency_id,

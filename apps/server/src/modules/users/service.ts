@@ -311,7 +311,7 @@ async function requestEmailChange(ctx: Ctx, input: { user: UserRow; email: strin
     ttlSeconds: EMAIL_CHANGE_TTL_SECONDS,
     email,
   });
-  await audit(ctx.db, {
+  await audit(ctx, {
     action: 'user.email_change_requested',
     actorId: auditActorId(ctx),
     agencyId: user.agency_id,
@@ -340,7 +340,7 @@ export async function confirmEmailChange(
     .set({ email: input.email, email_verified_at: new Date(), updated_at: new Date() })
     .where(eq(users.id, current.id));
   await endCredentialLinks(ctx.db, current.id);
-  await audit(ctx.db, {
+  await audit(ctx, {
     action: 'user.email_changed',
     actorId: auditActorId(ctx),
     agencyId: current.agency_id,
@@ -414,7 +414,7 @@ export async function setPassword(
     await revokeSessionsOf(tx, [input.user.id], input.keepTokenId);
     await endCredentialLinks(tx.db, input.user.id);
     if (input.audit) {
-      await audit(tx.db, {
+      await audit(tx, {
         action: input.audit.action,
         actorId: auditActorId(tx),
         agencyId: input.user.agency_id,
@@ -437,7 +437,7 @@ export async function deleteUser(
     // Its sessions end first, so that their open sockets close (the rows go with the user).
     await revokeSessionsOf(tx, [current.id]);
     await tx.db.delete(users).where(eq(users.id, current.id));
-    await audit(tx.db, {
+    await audit(tx, {
       action: input.audit.action,
       actorId: auditActorId(tx),
       agencyId: current.agency_id,
@@ -533,7 +533,7 @@ export async function resetLinkTarget(
   } else {
     target = await findAgencyUser(ctx, input.id);
   }
-  await audit(ctx.db, {
+  await audit(ctx, {
     action: input.kind === 'business_user' ? 'user.password_reset' : 'agency_user.password_reset',
     actorId: auditActorId(ctx),
     agencyId: target.agency_id,
