@@ -2,6 +2,7 @@ import type { Actor } from '../../platform/auth/actor.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { toCsv } from '../../platform/http/csv.ts';
 import { invalid } from '../../platform/http/errors.ts';
+import { userContext } from '../../platform/tenancy/context.ts';
 import { businessNames, liveBusinessesOf } from '../businesses/service.ts';
 import { emailsOf, usersOfAgency } from '../users/service.ts';
 import { findAgency } from './queries.ts';
@@ -15,8 +16,8 @@ async function exportAgency(deps: Deps, actor: Actor, agencyId: number | undefin
 
 export async function exportUsers(deps: Deps, actor: Actor, agencyId?: number) {
   const agency = await exportAgency(deps, actor, agencyId);
-  const users = await usersOfAgency(deps, { agencyId: agency.id });
-  const names = await businessNames(deps, {
+  const users = await usersOfAgency(userContext(deps, actor), { agencyId: agency.id });
+  const names = await businessNames(userContext(deps, actor), {
     ids: [...new Set(users.flatMap((u) => (u.business_id ? [u.business_id] : [])))],
   });
   const csv = toCsv(
@@ -50,8 +51,8 @@ export async function exportUsers(deps: Deps, actor: Actor, agencyId?: number) {
 
 export async function exportBusinesses(deps: Deps, actor: Actor, agencyId?: number) {
   const agency = await exportAgency(deps, actor, agencyId);
-  const businesses = await liveBusinessesOf(deps, { agencyId: agency.id });
-  const owners = await emailsOf(deps, {
+  const businesses = await liveBusinessesOf(userContext(deps, actor), { agencyId: agency.id });
+  const owners = await emailsOf(userContext(deps, actor), {
     ids: [...new Set(businesses.flatMap((b) => (b.owner_id ? [b.owner_id] : [])))],
   });
   const csv = toCsv(

@@ -661,14 +661,17 @@ export async function sendNotification(
   let businessIds: number[];
   if (input.business_ids) {
     const wanted = [...new Set(input.business_ids)];
-    const found = await liveBusinessIds(deps, { agencyId: agency.id, ids: wanted });
+    const found = await liveBusinessIds(userContext(deps, actor), { agencyId: agency.id, ids: wanted });
     if (found.length !== wanted.length) throw notFound();
     businessIds = wanted;
   } else {
-    businessIds = await liveBusinessIds(deps, { agencyId: agency.id });
+    businessIds = await liveBusinessIds(userContext(deps, actor), { agencyId: agency.id });
   }
   if (businessIds.length === 0) return 0;
-  const recipients = await activeBusinessAdminIds(deps, { agencyId: agency.id, businessIds });
+  const recipients = await activeBusinessAdminIds(userContext(deps, actor), {
+    agencyId: agency.id,
+    businessIds,
+  });
   let sent = 0;
   for (const userId of recipients) {
     const mail = { userId, subject: input.subject, text: input.message };
