@@ -56,8 +56,6 @@ const HOLDER =
   'the session holder port itself: the auth plugin calls it with a handle before any actor exists';
 const AGENCIES_HANDLE =
   "read by the agencies module's presentAgencies/agencyAdminOf, which hold only a handle until i18-agencies converts them: to take their ctx then";
-const BY_ID =
-  'a read by ids for other modules, also called from jobs, listeners or after-commit work that hold no ctx yet (some by telephony/chats): converted with those callers';
 
 /**
  * Violations that still exist, each with the reason it is still there. A new violation fails the test; so
@@ -113,8 +111,6 @@ const KNOWN: Record<string, string> = {
   'service-without-tenant: apps/server/src/modules/installs/service.ts -> installByKey()': PUBLIC,
   'service-without-tenant: apps/server/src/modules/notifications/mailer.ts -> createMailer()': STARTUP,
   'service-without-tenant: apps/server/src/modules/push/service.ts -> ensureVapidKeys()': STARTUP,
-  'service-without-tenant: apps/server/src/modules/push/service.ts -> hasSubscriptions()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/push/service.ts -> pushToUsers()': BY_ID,
   'service-without-tenant: apps/server/src/modules/push/service.ts -> vapidKeys()': STARTUP,
   'service-without-tenant: apps/server/src/modules/sites/pages.ts -> publicPage()': PUBLIC,
   'service-without-tenant: apps/server/src/modules/sites/release-notes.ts -> publishedReleaseNotes()': PUBLIC,
