@@ -44,7 +44,7 @@ import {
   userContext,
 } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
-import { sendInvitation, sendNotificationMail } from '../auth/service.ts';
+import { sendNotificationMail } from '../auth/service.ts';
 import { isAgencyPlan } from '../billing/service.ts';
 import { agencyInstallStats, liveBusinessIds } from '../businesses/service.ts';
 import {
@@ -59,6 +59,7 @@ import {
 import {
   activeBusinessAdminIds,
   createUser,
+  inviteUser,
   isEmailTaken,
   resumeTenantUsers,
   setPassword,
@@ -310,10 +311,10 @@ export async function createAgency(ctx: Ctx, input: TCreateAgencyRequest) {
         data: { name: input.name, whitelabel: input.whitelabel },
         ...auditClient(c),
       });
+      if (!input.user.password) inviteUser(c, { email: input.user.email });
       return agency.id;
     }),
   );
-  if (!input.user.password) await sendInvitation(ctx, { email: input.user.email });
   return presentAgency(deps.db, id);
 }
 

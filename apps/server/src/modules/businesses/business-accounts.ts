@@ -19,12 +19,14 @@ import {
   scope,
 } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
-import { requestPasswordReset, sendEmailVerification, sendInvitation } from '../auth/service.ts';
+import { requestPasswordReset } from '../auth/service.ts';
 import { isPlanOfAgency } from '../billing/service.ts';
 import {
+  askEmailVerification,
   businessAdminOf,
   createUser,
   endTenantSessions,
+  inviteUser,
   isEmailTaken,
   markEmailVerified,
   ownerSummaries,
@@ -244,9 +246,9 @@ export async function createBusiness(ctx: Ctx, input: TCreateBusinessRequest): P
       targetUserId: ownerId,
       ...auditClient(c),
     });
+    if (!owner.password) inviteUser(c, { email: owner.email });
     return business.id;
   });
-  if (!owner.password) await sendInvitation(ctx, { email: owner.email });
   return loadBusiness(ctx, { id });
 }
 
@@ -381,7 +383,8 @@ export async function verifyOwnerEmail(ctx: Ctx, input: { id: number; how: 'send
   const owner = await ownerOf(ctx, business);
   if (!owner) throw new AppError('VALIDATION', 'businesses.no_owner');
   if (input.how === 'send') {
-    await sendEmailVerification(ctx, { user: owner });
+    // In a transaction so that the mail is out, as ever, when the call answers (listeners run after commit).
+    await inTransaction(ctx, async (c) => askEmailVerification(c, { email: owner.email }));
     return;
   }
   await markEmailVerified(ctx, { id: owner.id });

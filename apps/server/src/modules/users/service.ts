@@ -41,12 +41,22 @@ import {
 } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
 import { findBusinessUser, guardRights, requireBusinessPage, rightsOf } from './business-access.ts';
-import { emailChangeRequested } from './events.ts';
+import { emailChangeRequested, userInvited, verificationNeeded } from './events.ts';
 import { emailTaken, findAgencyUser, findUserRow, type UserRow, userCols } from './queries.ts';
 import { departmentAgents, departments, type UserSettings, users } from './tables.ts';
 
 export type { UserRow };
-export { emailChangeRequested };
+export { emailChangeRequested, userInvited, verificationNeeded };
+
+/** Asks for the invitation of a user created without a password: mailed by auth once `ctx` commits. */
+export function inviteUser(ctx: Ctx, input: { email: string }): void {
+  publish(ctx, userInvited, input);
+}
+
+/** Asks for a confirmation link to the user's address: mailed by auth once `ctx` commits. */
+export function askEmailVerification(ctx: Ctx, input: { email: string }): void {
+  publish(ctx, verificationNeeded, input);
+}
 
 export type CreateUserInput = {
   email: string;
