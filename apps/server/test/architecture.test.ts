@@ -48,12 +48,10 @@ const STARTUP =
   'start-up wiring app.ts calls with the dependencies before any tenant exists (keys, watchers, mailer)';
 const PUBLIC =
   'a public lookup before the tenant is known (a host name, an install key, a public page): to take platformSystemContext';
-const AUDIT =
-  "audit entries are written with the caller's transaction handle by every module: converting it changes all callers at once";
 const HOLDER =
   'the session holder port itself: the auth plugin calls it with a handle before any actor exists';
-const BY_ID =
-  'a read by ids for other modules, also called from jobs, listeners or after-commit work that hold no ctx yet (some by telephony/chats): converted with those callers';
+const AGENCIES_HANDLE =
+  "read by the agencies module's presentAgencies/agencyAdminOf, which hold only a handle until i18-agencies converts them: to take their ctx then";
 
 /**
  * Violations that still exist, each with the reason it is still there. A new violation fails the test; so
@@ -66,41 +64,18 @@ const KNOWN: Record<string, string> = {
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencySiteAddress()': PUBLIC,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> sealAgencySecrets()': STARTUP,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> twilioAuthTokenBySid()': CARRIER,
-  'service-without-tenant: apps/server/src/modules/audit/service.ts -> audit()': AUDIT,
-  'service-without-tenant: apps/server/src/modules/businesses/service.ts -> businessNames()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/businesses/service.ts -> hasSalesUserExtension()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/businesses/service.ts -> liveBusinessIds()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/businesses/service.ts -> liveBusinessesOf()': BY_ID,
   'service-without-tenant: apps/server/src/modules/contacts/import.ts -> resumeStalledImports()': STARTUP,
   'service-without-tenant: apps/server/src/modules/contacts/import.ts -> watchImports()': STARTUP,
   'service-without-tenant: apps/server/src/modules/installs/service.ts -> demoPageInstall()': PUBLIC,
   'service-without-tenant: apps/server/src/modules/installs/service.ts -> installByKey()': PUBLIC,
-  'service-without-tenant: apps/server/src/modules/installs/service.ts -> openInstallWizard()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/installs/service.ts -> smsAgentsOfBusiness()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/installs/service.ts -> supportInstalls()': BY_ID,
   'service-without-tenant: apps/server/src/modules/notifications/mailer.ts -> createMailer()': STARTUP,
   'service-without-tenant: apps/server/src/modules/push/service.ts -> ensureVapidKeys()': STARTUP,
-  'service-without-tenant: apps/server/src/modules/push/service.ts -> hasSubscriptions()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/push/service.ts -> pushToUsers()': BY_ID,
   'service-without-tenant: apps/server/src/modules/push/service.ts -> vapidKeys()': STARTUP,
   'service-without-tenant: apps/server/src/modules/sites/pages.ts -> publicPage()': PUBLIC,
   'service-without-tenant: apps/server/src/modules/sites/release-notes.ts -> publishedReleaseNotes()': PUBLIC,
-  'service-without-tenant: apps/server/src/modules/support/service.ts -> supportWidgetKey()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/tasks/service.ts -> openTaskCount()': BY_ID,
   'service-without-tenant: apps/server/src/modules/telephony/engine.ts -> callContext()': CTX_BUILDER,
-  'service-without-tenant: apps/server/src/modules/users/queries.ts -> emailTaken()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/users/queries.ts -> withPendingEmail()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/users/service.ts -> activeBusinessAdminIds()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/users/service.ts -> agencyAdmins()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/users/service.ts -> businessAdminOf()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/users/service.ts -> businessDepartmentIds()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/users/service.ts -> businessSubjects()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/users/service.ts -> businessUserSummaries()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/users/service.ts -> departmentVoiceAgents()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/users/service.ts -> emailsOf()': BY_ID,
-  'service-without-tenant: apps/server/src/modules/users/service.ts -> ownerSummaries()': BY_ID,
+  'service-without-tenant: apps/server/src/modules/users/service.ts -> agencyAdmins()': AGENCIES_HANDLE,
   'service-without-tenant: apps/server/src/modules/users/service.ts -> sessionHolder()': HOLDER,
-  'service-without-tenant: apps/server/src/modules/users/service.ts -> usersOfAgency()': BY_ID,
 };
 
 describe('architecture', () => {

@@ -33,7 +33,7 @@ import type { MailSite } from '../../platform/ports.ts';
 import { isSealed } from '../../platform/secrets.ts';
 import { auditActorId, auditClient, type Ctx, inTransaction, scope } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
-import { sendInvitation, sendNotificationMail } from '../auth/service.ts';
+import { sendNotificationMail } from '../auth/service.ts';
 import { isAgencyPlan } from '../billing/service.ts';
 import { agencyInstallStats, liveBusinessIds } from '../businesses/service.ts';
 import {
@@ -48,6 +48,7 @@ import {
 import {
   activeBusinessAdminIds,
   createUser,
+  inviteUser,
   isEmailTaken,
   resumeTenantUsers,
   setPassword,
@@ -290,7 +291,7 @@ export async function createAgency(ctx: Ctx, input: TCreateAgencyRequest) {
         if (err instanceof AppError && err.fields?.email) throw invalid('user.email', err.fields.email);
         throw err;
       });
-      await audit(tx, {
+      await audit(c, {
         action: 'agency.create',
         actorId: auditActorId(c),
         agencyId: agency.id,
@@ -298,10 +299,10 @@ export async function createAgency(ctx: Ctx, input: TCreateAgencyRequest) {
         data: { name: input.name, whitelabel: input.whitelabel },
         ...auditClient(c),
       });
+      if (!input.user.password) inviteUser(c, { email: input.user.email });
       return agency.id;
     }),
   );
-  if (!input.user.password) await sendInvitation(ctx, { email: input.user.email });
   return presentAgency(ctx, { id });
 }
 
@@ -349,7 +350,7 @@ export async function updateAgency(ctx: Ctx, input: TUpdateAgencyRequest & { id:
           },
         });
       }
-      await audit(tx, {
+      await audit(c, {
         action: 'agency.update',
         actorId: auditActorId(c),
         agencyId: agency.id,
@@ -387,7 +388,7 @@ async function archiveRows(ctx: Ctx, rows: AgencyRow[]) {
       .update(agencies)
       .set({ status: 'archived', active: false, archived_at: new Date(), updated_at: new Date() })
       .where(eq(agencies.id, agency.id));
-    await audit(ctx.db, {
+    await audit(ctx, {
       action: 'agency.archive',
       actorId: auditActorId(ctx),
       agencyId: agency.id,
@@ -408,7 +409,7 @@ async function restoreRows(ctx: Ctx, rows: AgencyRow[]) {
       .update(agencies)
       .set({ status: 'active', active: true, archived_at: null, updated_at: new Date() })
       .where(eq(agencies.id, agency.id));
-    await audit(ctx.db, {
+    await audit(ctx, {
       action: 'agency.restore',
       actorId: auditActorId(ctx),
       agencyId: agency.id,
@@ -455,7 +456,7 @@ export async function deleteAgencies(ctx: Ctx, input: { ids: number[] }) {
           updated_at: new Date(),
         })
         .where(eq(agencies.id, agency.id));
-      await audit(tx, {
+      await audit(c, {
         action: 'agency.delete',
         actorId: auditActorId(c),
         agencyId: agency.id,
@@ -505,7 +506,7 @@ export async function updateStripeSetting(ctx: Ctx, input: TStripeSettingRequest
         updated_at: new Date(),
       })
       .where(eq(agencies.id, agency.id));
-    await audit(c.db, {
+    await audit(c, {
       action: 'agency.stripe_setting',
       actorId: auditActorId(c),
       agencyId: agency.id,

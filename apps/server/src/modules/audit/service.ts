@@ -1,6 +1,5 @@
 import type { TListQuery } from '@stn/contracts/http';
 import { count, desc, ilike } from 'drizzle-orm';
-import type { Tx } from '../../platform/db/client.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { auditLogs } from './tables.ts';
@@ -16,8 +15,9 @@ export type AuditEntry = {
   requestId?: string | null;
 };
 
-export async function audit(db: Tx, e: AuditEntry): Promise<void> {
-  await db.insert(auditLogs).values({
+/** Writes an audit entry with the context's handle (inside a transaction, the transaction's). */
+export async function audit(ctx: Ctx, e: AuditEntry): Promise<void> {
+  await ctx.db.insert(auditLogs).values({
     action: e.action,
     actor_id: e.actorId,
     agency_id: e.agencyId ?? null,

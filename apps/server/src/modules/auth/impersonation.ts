@@ -31,7 +31,8 @@ export async function startImpersonation(
   if (!allowed) throw forbidden('impersonation.not_allowed');
 
   const parentExpiresAt = await sessionExpiresAt(deps.db, actor.tokenId);
-  return inTransaction(ctx, async ({ db: tx }) => {
+  return inTransaction(ctx, async (c) => {
+    const tx = c.db;
     const issued = await issueToken(tx, {
       userId: target.user.id,
       agencyId: target.user.agency_id,
@@ -42,7 +43,7 @@ export async function startImpersonation(
       parentTokenId: actor.tokenId,
       notAfter: parentExpiresAt,
     });
-    await audit(tx, {
+    await audit(c, {
       action: 'impersonation.start',
       actorId: actor.userId,
       targetUserId: target.user.id,
@@ -68,10 +69,9 @@ export async function stopImpersonation(ctx: Ctx): Promise<{ roleGroup: TRoleGro
   }
   const impersonatorId = actor.impersonatorId;
   return inTransaction(ctx, async (txCtx) => {
-    const tx = txCtx.db;
     // An impersonation starts no other, so this ends exactly the impersonation.
     await revokeToken(txCtx, actor.tokenId);
-    await audit(tx, {
+    await audit(txCtx, {
       action: 'impersonation.stop',
       actorId: impersonatorId,
       targetUserId: actor.userId,

@@ -19,12 +19,14 @@ import {
   scope,
 } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
-import { requestPasswordReset, sendEmailVerification, sendInvitation } from '../auth/service.ts';
+import { requestPasswordReset } from '../auth/service.ts';
 import { isPlanOfAgency } from '../billing/service.ts';
 import {
+  askEmailVerification,
   businessAdminOf,
   createUser,
   endTenantSessions,
+  inviteUser,
   isEmailTaken,
   markEmailVerified,
   ownerSummaries,
@@ -236,7 +238,7 @@ export async function createBusiness(ctx: Ctx, input: TCreateBusinessRequest): P
       lastName: owner.last_name,
     });
     await tx.update(businesses).set({ owner_id: ownerId }).where(eq(businesses.id, business.id));
-    await audit(tx, {
+    await audit(c, {
       action: 'business.create',
       actorId: auditActorId(c),
       agencyId,
@@ -244,9 +246,9 @@ export async function createBusiness(ctx: Ctx, input: TCreateBusinessRequest): P
       targetUserId: ownerId,
       ...auditClient(c),
     });
+    if (!owner.password) inviteUser(c, { email: owner.email });
     return business.id;
   });
-  if (!owner.password) await sendInvitation(ctx, { email: owner.email });
   return loadBusiness(ctx, { id });
 }
 
@@ -325,7 +327,7 @@ export async function changeStatus(ctx: Ctx, input: { id: number; transition: Tr
         .set({ status: 'active', deleted_at: null, updated_at: now })
         .where(eq(businesses.id, id));
     }
-    await audit(tx, {
+    await audit(c, {
       action: `business.${transition}`,
       actorId: auditActorId(c),
       agencyId: current.agency_id,
@@ -361,7 +363,7 @@ export async function resetBusinessPassword(
     return 'set';
   }
   await requestPasswordReset(ctx, { email: owner.email });
-  await audit(ctx.db, {
+  await audit(ctx, {
     action: 'business.password_reset_link',
     actorId: auditActorId(ctx),
     agencyId: business.agency_id,
@@ -381,11 +383,12 @@ export async function verifyOwnerEmail(ctx: Ctx, input: { id: number; how: 'send
   const owner = await ownerOf(ctx, business);
   if (!owner) throw new AppError('VALIDATION', 'businesses.no_owner');
   if (input.how === 'send') {
-    await sendEmailVerification(ctx, { user: owner });
+    // In a transaction so that the mail is out, as ever, when the call answers (listeners run after commit).
+    await inTransaction(ctx, async (c) => askEmailVerification(c, { email: owner.email }));
     return;
   }
   await markEmailVerified(ctx, { id: owner.id });
-  await audit(ctx.db, {
+  await audit(ctx, {
     action: 'business.owner_email_verified',
     actorId: auditActorId(ctx),
     agencyId: business.agency_id,
@@ -404,7 +407,7 @@ export async function resetUsage(ctx: Ctx, input: { id: number }) {
       .update(businesses)
       .set({ number_of_calls: 0, number_of_messages: 0, updated_at: new Date() })
       .where(eq(businesses.id, id));
-    await audit(tx, {
+    await audit(c, {
       action: 'business.reset_usage',
       actorId: auditActorId(c),
       agencyId: b.agency_id,
@@ -424,7 +427,7 @@ export async function setBusinessActive(ctx: Ctx, input: { id: number; active: b
     const b = await findBusiness(c, id, true);
     await tx.update(businesses).set({ active, updated_at: new Date() }).where(eq(businesses.id, id));
     if (!active) await endTenantSessions(c, { level: 'business', agencyId: b.agency_id, businessId: id });
-    await audit(tx, {
+    await audit(c, {
       action: active ? 'business.activate' : 'business.deactivate',
       actorId: auditActorId(c),
       agencyId: b.agency_id,

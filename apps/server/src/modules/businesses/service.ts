@@ -26,7 +26,7 @@ export async function businessesOnPlan(ctx: Ctx, input: { agencyId: number; plan
 }
 
 /** The ids of the agency's live (not deleted) businesses, all of them or those of `ids` that are. */
-export async function liveBusinessIds(ctx: Pick<Ctx, 'db'>, input: { agencyId: number; ids?: number[] }) {
+export async function liveBusinessIds(ctx: Ctx, input: { agencyId: number; ids?: number[] }) {
   const rows = await ctx.db
     .select({ id: businesses.id })
     .from(businesses)
@@ -69,7 +69,7 @@ export function businessLetsIn(businessId: SQLWrapper): SQL<boolean> {
 }
 
 /** The agency's live (not deleted) businesses, by id (the businesses export). */
-export async function liveBusinessesOf(ctx: Pick<Ctx, 'db'>, input: { agencyId: number }) {
+export async function liveBusinessesOf(ctx: Ctx, input: { agencyId: number }) {
   return ctx.db
     .select()
     .from(businesses)
@@ -78,10 +78,7 @@ export async function liveBusinessesOf(ctx: Pick<Ctx, 'db'>, input: { agencyId: 
 }
 
 /** The names of these businesses, by id. */
-export async function businessNames(
-  ctx: Pick<Ctx, 'db'>,
-  input: { ids: number[] },
-): Promise<Map<number, string>> {
+export async function businessNames(ctx: Ctx, input: { ids: number[] }): Promise<Map<number, string>> {
   if (input.ids.length === 0) return new Map();
   const rows = await ctx.db
     .select({ id: businesses.id, name: businesses.name })
@@ -186,7 +183,7 @@ export async function businessName(ctx: Ctx): Promise<string> {
 }
 
 /** Whether the business has the sales-user extension (spec 000 §6: contacts and tags for sales users). */
-export async function hasSalesUserExtension(ctx: Pick<Ctx, 'db'>, input: { id: number }): Promise<boolean> {
+export async function hasSalesUserExtension(ctx: Ctx, input: { id: number }): Promise<boolean> {
   const [row] = await ctx.db
     .select({ on: businesses.has_sales_user_extension })
     .from(businesses)

@@ -106,7 +106,7 @@ export async function removeFromPhoneList(ctx: Ctx, input: { list: TPhoneList; i
       .where(and(eq(phoneLists.id, id), eq(phoneLists.list, list), where))
       .returning();
     const row = found(deleted);
-    await audit(tx.db, {
+    await audit(tx, {
       action: `${list}.delete`,
       actorId: auditActorId(ctx),
       agencyId: row.agency_id,

@@ -2,6 +2,7 @@ import { roleKey } from '@stn/contracts/capabilities';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/http/errors.ts';
+import { userContext } from '../../platform/tenancy/context.ts';
 import { hasSalesUserExtension } from '../businesses/service.ts';
 import { contactRoutes } from './routes/contacts.ts';
 import { fieldRoutes } from './routes/fields.ts';
@@ -16,7 +17,10 @@ export const contactsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
   app.addHook('preHandler', async (request) => {
     const actor = request.actor;
     if (!actor || roleKey({ role: actor.role, user_type: actor.userType }) !== 'SalesUser') return;
-    if (!actor.businessId || !(await hasSalesUserExtension(deps, { id: actor.businessId })))
+    if (
+      !actor.businessId ||
+      !(await hasSalesUserExtension(userContext(deps, actor), { id: actor.businessId }))
+    )
       throw forbidden();
   });
   await app.register(fieldRoutes, deps);

@@ -244,7 +244,7 @@ const supportCols = {
   business_live: businessLetsIn(installs.business_id),
 };
 
-async function withBusinessNames(ctx: Pick<Ctx, 'db'>, rows: Omit<SupportInstallRow, 'business_name'>[]) {
+async function withBusinessNames(ctx: Ctx, rows: Omit<SupportInstallRow, 'business_name'>[]) {
   const names = await businessNames(ctx, { ids: [...new Set(rows.map((r) => r.business_id))] });
   return rows.map((r) => ({ ...r, business_name: names.get(r.business_id) ?? '' }));
 }
@@ -253,10 +253,7 @@ async function withBusinessNames(ctx: Pick<Ctx, 'db'>, rows: Omit<SupportInstall
  * Installs of these ids, whatever their agency or list: the platform's support chat names installs of the
  * main agency's businesses and shows them to every agency (the support module decides who may ask).
  */
-export async function supportInstalls(
-  ctx: Pick<Ctx, 'db'>,
-  input: { ids: number[] },
-): Promise<SupportInstallRow[]> {
+export async function supportInstalls(ctx: Ctx, input: { ids: number[] }): Promise<SupportInstallRow[]> {
   if (input.ids.length === 0) return [];
   const rows = await ctx.db.select(supportCols).from(installs).where(inArray(installs.id, input.ids));
   return withBusinessNames(ctx, rows);
@@ -477,7 +474,7 @@ export async function moveInstall(
       .returning();
     // Who took a widget off a website, or put it back, is worth keeping.
     if (input.to !== 'archived')
-      await audit(tx.db, {
+      await audit(tx, {
         action: input.to === 'deleted' ? 'install.delete' : 'install.restore',
         actorId: auditActorId(tx),
         agencyId: current.agency_id,
@@ -595,7 +592,7 @@ export async function installTwilioStatus(ctx: Ctx, input: { id: number }): Prom
  * unfinished (settings.wizard_step set); else true when the business has no live install at all; else false.
  */
 export async function openInstallWizard(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Ctx,
   input: { businessId: number | null; subject: TSubject },
 ): Promise<boolean | number> {
   if (input.businessId === null || !can(input.subject, 'installs.use')) return false;
@@ -615,7 +612,7 @@ export async function openInstallWizard(
  * realtime news asks, and parsing whole settings each time was a good part of its cost.
  */
 export async function smsAgentsOfBusiness(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Ctx,
   input: { businessId: number },
 ): Promise<Map<number, number[]>> {
   const rows = await ctx.db

@@ -20,29 +20,29 @@ type Received = {
 
 async function notify(deps: Deps, items: Received[], fetcher?: typeof fetch): Promise<void> {
   const first = items[0];
-  if (!first || !(await hasSubscriptions(deps, first.businessId))) return;
+  if (!first) return;
   const ctx = tenantContext(
     deps,
     { level: 'business', agencyId: first.agencyId, businessId: first.businessId },
     { kind: 'system', source: 'job', name: 'push notification' },
   );
+  if (!(await hasSubscriptions(ctx))) return;
   const audience = await conversationAudience(ctx, { contactIds: items.map((i) => i.contactId) });
   for (const p of items) {
     const userIds = audience.get(p.contactId) ?? [];
     if (userIds.length === 0) continue;
     const notice = await messageNotice(ctx, p.messageId);
     const text = notice?.text ?? '';
-    await pushToUsers(
-      deps,
-      { businessId: p.businessId, userIds },
-      {
+    await pushToUsers(ctx, {
+      userIds,
+      payload: {
         title: notice?.name || 'New message',
         body: text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text,
         url: p.installId ? `/business/messaging/${p.installId}` : '/business/messaging',
         tag: `contact-${p.contactId}`,
       },
-      fetcher,
-    );
+      ...(fetcher ? { fetcher } : {}),
+    });
   }
 }
 

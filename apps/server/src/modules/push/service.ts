@@ -5,7 +5,7 @@ import type { TPushSubscription } from '@stn/contracts/push';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/http/errors.ts';
-import type { Ctx } from '../../platform/tenancy/context.ts';
+import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
 import { pushSubscriptions, pushVapidKeys } from './tables.ts';
 import { generateVapidKeys, sendPush, type VapidKeys } from './webpush.ts';
 
@@ -87,9 +87,10 @@ function subjectOf(deps: Deps): string {
 
 export type PushPayload = { title: string; body: string; url: string; tag?: string };
 
-/** Whether any browser of the business is registered (most inbound texts need go no further). */
-export async function hasSubscriptions(deps: Deps, businessId: number): Promise<boolean> {
-  const [row] = await deps.db
+/** Whether any browser of the context's business is registered (most inbound texts need go no further). */
+export async function hasSubscriptions(ctx: Ctx): Promise<boolean> {
+  const { businessId } = businessOf(ctx);
+  const [row] = await ctx.db
     .select({ id: pushSubscriptions.id })
     .from(pushSubscriptions)
     .where(eq(pushSubscriptions.business_id, businessId))
@@ -98,23 +99,24 @@ export async function hasSubscriptions(deps: Deps, businessId: number): Promise<
 }
 
 /**
- * Pushes to every subscribed browser of the given users; a subscription the push service says is gone is
- * deleted. Returns how many were sent. `fetcher` is for tests (a local push service).
+ * Pushes to every subscribed browser of the given users of the context's business; a subscription the
+ * push service says is gone is deleted. Returns how many were sent. `fetcher` is for tests (a local push
+ * service).
  */
 export async function pushToUsers(
-  deps: Deps,
-  where: { businessId: number; userIds?: number[] },
-  payload: PushPayload,
-  fetcher: typeof fetch = fetch,
+  ctx: Ctx,
+  input: { userIds?: number[]; payload: PushPayload; fetcher?: typeof fetch },
 ): Promise<number> {
-  if (where.userIds?.length === 0) return 0;
-  const targets = await deps.db
+  const { deps } = ctx;
+  const { userIds, payload, fetcher = fetch } = input;
+  if (userIds?.length === 0) return 0;
+  const targets = await ctx.db
     .select()
     .from(pushSubscriptions)
     .where(
       and(
-        eq(pushSubscriptions.business_id, where.businessId),
-        where.userIds ? inArray(pushSubscriptions.user_id, where.userIds) : undefined,
+        eq(pushSubscriptions.business_id, businessOf(ctx).businessId),
+        userIds ? inArray(pushSubscriptions.user_id, userIds) : undefined,
       ),
     );
   if (targets.length === 0) return 0;
@@ -138,6 +140,6 @@ export async function pushToUsers(
       }
     }),
   );
-  if (gone.length) await deps.db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, gone));
+  if (gone.length) await ctx.db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, gone));
   return sent;
 }

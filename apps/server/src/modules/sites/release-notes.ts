@@ -86,7 +86,7 @@ export async function deleteReleaseNote(ctx: Ctx, input: { id: number; client: C
   await inTransaction(ctx, async (tx) => {
     const [deleted] = await tx.db.delete(releaseNotes).where(eq(releaseNotes.id, id)).returning();
     const row = found(deleted);
-    await audit(tx.db, {
+    await audit(tx, {
       action: 'release_note.delete',
       actorId: auditActorId(ctx),
       data: { release_note_id: row.id, title: row.title },

@@ -84,7 +84,7 @@ export async function requestCertificate(
       })
       .where(eq(whitelabels.id, id))
       .returning();
-    await audit(tx.db, {
+    await audit(tx, {
       action: 'whitelabel.cert_request',
       actorId: auditActorId(ctx),
       agencyId: row.agency_id,

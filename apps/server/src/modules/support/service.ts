@@ -25,7 +25,7 @@ function onPlatform(ctx: Ctx) {
   if (ctx.tenant.level !== 'platform') throw forbidden();
 }
 
-async function storedIds(ctx: Pick<Ctx, 'db'>): Promise<Ids> {
+async function storedIds(ctx: Ctx): Promise<Ids> {
   const [row] = await ctx.db.select().from(supportWidgetSettings).where(eq(supportWidgetSettings.id, 1));
   return {
     support_widget_agency_install_id: row?.support_widget_agency_install_id ?? null,
@@ -99,7 +99,7 @@ export async function setSupportWidgetSettings(
       .insert(supportWidgetSettings)
       .values({ id: 1, ...values })
       .onConflictDoUpdate({ target: supportWidgetSettings.id, set: values });
-    await audit(tx.db, {
+    await audit(tx, {
       action: 'support_widget.update',
       actorId: auditActorId(tx),
       data: { before, after: input },
@@ -115,7 +115,7 @@ export async function setSupportWidgetSettings(
  * no longer answers widget requests (archived, deleted, switched off, or its business is) gives none.
  */
 export async function supportWidgetKey(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Ctx,
   user: { role_group: TRoleGroup; agencyIsMain: boolean },
 ): Promise<string | null> {
   const field =

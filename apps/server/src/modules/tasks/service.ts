@@ -110,7 +110,7 @@ async function assertRefs(ctx: Ctx, input: { user_id: number; contact_id: number
 }
 
 /** The open tasks assigned to the user: the task badge (profile's number_of_tasks). */
-export async function openTaskCount(ctx: Pick<Ctx, 'db'>, userId: number): Promise<number> {
+export async function openTaskCount(ctx: Ctx, userId: number): Promise<number> {
   const [n] = await ctx.db
     .select({ n: count() })
     .from(tasks)
@@ -118,10 +118,10 @@ export async function openTaskCount(ctx: Pick<Ctx, 'db'>, userId: number): Promi
   return n?.n ?? 0;
 }
 
-/** After the commit, tells the assignee their new badge count (realtime `new_task`). */
-function announce(ctx: Ctx, userId: number) {
+/** Counts the assignee's open tasks in the transaction and, after the commit, tells them (realtime `new_task`). */
+async function announce(ctx: Ctx, userId: number) {
+  const number_of_tasks = await openTaskCount(ctx, userId);
   ctx.afterCommit(async () => {
-    const number_of_tasks = await openTaskCount({ db: ctx.deps.db }, userId);
     await ctx.deps.realtime.publish(channel.user(userId), { type: 'new_task', data: { number_of_tasks } });
   });
 }
@@ -149,7 +149,7 @@ export async function createTask(ctx: Ctx, input: TTaskRequest): Promise<TTask> 
       })
       .returning({ id: tasks.id });
     if (!row) throw notFound();
-    if (input.status === 'open') announce(tx, userId);
+    if (input.status === 'open') await announce(tx, userId);
     return row.id;
   });
   return getTask(ctx, id);
@@ -179,8 +179,8 @@ export async function updateTask(ctx: Ctx, id: number, input: TTaskRequest): Pro
     // The badge moves for whoever gains or loses an open task.
     const wasOpen = cur.status === 'open';
     const isOpen = input.status === 'open';
-    if (isOpen && (!wasOpen || userId !== cur.user_id)) announce(tx, userId);
-    if (wasOpen && (!isOpen || userId !== cur.user_id)) announce(tx, cur.user_id);
+    if (isOpen && (!wasOpen || userId !== cur.user_id)) await announce(tx, userId);
+    if (wasOpen && (!isOpen || userId !== cur.user_id)) await announce(tx, cur.user_id);
   });
   return getTask(ctx, id);
 }
@@ -190,6 +190,6 @@ export async function deleteTask(ctx: Ctx, id: number): Promise<void> {
   await inTransaction(ctx, async (tx) => {
     const cur = await findTask(tx, id);
     await tx.db.delete(tasks).where(eq(tasks.id, cur.id));
-    if (cur.status === 'open') announce(tx, cur.user_id);
+    if (cur.status === 'open') await announce(tx, cur.user_id);
   });
 }

@@ -64,7 +64,7 @@ export async function allAgencyUsers(ctx: Ctx) {
 }
 
 export async function getAgencyUser(ctx: Ctx, input: { id: number }) {
-  return withPendingEmail(ctx.db, toAgencyUser(await findAgencyUser(ctx, input.id)));
+  return withPendingEmail(ctx, toAgencyUser(await findAgencyUser(ctx, input.id)));
 }
 
 export async function createAgencyUser(ctx: Ctx, input: TCreateAgencyUserRequest) {
@@ -96,7 +96,7 @@ export async function updateAgencyUser(ctx: Ctx, input: TUpdateAgencyUserRequest
       },
     });
     if (input.active === false && current.active) {
-      await audit(tx.db, {
+      await audit(tx, {
         action: 'agency_user.deactivate',
         actorId: auditActorId(tx),
         agencyId: current.agency_id,

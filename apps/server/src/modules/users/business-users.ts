@@ -152,7 +152,7 @@ export async function businessAgents(ctx: Ctx, q: TAgentsQuery): Promise<TUserSu
 export async function getBusinessUser(ctx: Ctx, input: { id: number }): Promise<TBusinessUser> {
   const { businessId } = requireBusinessPage(ctx, { page: 'users_page' });
   const row = await findBusinessUser(ctx, input.id);
-  return withPendingEmail(ctx.db, toBusinessUser(row, await ownerOf(ctx, businessId)));
+  return withPendingEmail(ctx, toBusinessUser(row, await ownerOf(ctx, businessId)));
 }
 
 export async function createBusinessUser(

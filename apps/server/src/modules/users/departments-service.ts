@@ -250,7 +250,7 @@ export async function deleteDepartment(ctx: Ctx, id: number, client: Client) {
     const tx = c.db;
     const dep = await findInTenant(c, id);
     await tx.delete(departments).where(eq(departments.id, dep.id));
-    await audit(tx, {
+    await audit(c, {
       action: 'department.delete',
       actorId: auditActorId(ctx),
       agencyId: dep.agency_id,

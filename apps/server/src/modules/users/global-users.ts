@@ -54,7 +54,7 @@ export async function listGlobalUsers(ctx: Ctx, q: TGlobalUserListQuery) {
 }
 
 export async function getGlobalUser(ctx: Ctx, input: { id: number }): Promise<TGlobalUser> {
-  return withPendingEmail(ctx.db, toGlobalUser(await findGlobal(ctx, input.id)));
+  return withPendingEmail(ctx, toGlobalUser(await findGlobal(ctx, input.id)));
 }
 
 export async function createGlobalUser(ctx: Ctx, input: TCreateGlobalUserRequest): Promise<TGlobalUser> {

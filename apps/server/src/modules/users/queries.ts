@@ -1,7 +1,6 @@
 // Reads of the users table, internal to this module (other modules call service.ts).
 import { eq, sql } from 'drizzle-orm';
 import { pendingEmailOf } from '../../platform/auth/links.ts';
-import type { Tx } from '../../platform/db/client.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { users } from './tables.ts';
@@ -11,8 +10,13 @@ export type UserRow = typeof users.$inferSelect;
 /** The tenant columns of the users table, for `scope`. */
 export const userCols = { agency_id: users.agency_id, business_id: users.business_id };
 
-export async function emailTaken(db: Tx, email: string, exceptUserId?: number): Promise<boolean> {
-  const rows = await db
+/** Whether any user (of any tenant: addresses are unique platform-wide) has the address, but `exceptUserId`. */
+export async function emailTaken(
+  ctx: Ctx,
+  input: { email: string; exceptUserId?: number },
+): Promise<boolean> {
+  const { email, exceptUserId } = input;
+  const rows = await ctx.db
     .select({ id: users.id })
     .from(users)
     .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
@@ -45,8 +49,8 @@ export async function findAgencyUser(ctx: Ctx, id: number): Promise<UserRow> {
  * changed it sees it is pending (ADR 050); lists leave it out.
  */
 export async function withPendingEmail<T extends { id: number }>(
-  db: Tx,
+  ctx: Ctx,
   user: T,
 ): Promise<T & { pending_email: string | null }> {
-  return { ...user, pending_email: await pendingEmailOf(db, user.id) };
+  return { ...user, pending_email: await pendingEmailOf(ctx.db, user.id) };
 }

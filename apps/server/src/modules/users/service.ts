@@ -41,12 +41,22 @@ import {
 } from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
 import { findBusinessUser, guardRights, requireBusinessPage, rightsOf } from './business-access.ts';
-import { emailChangeRequested } from './events.ts';
+import { emailChangeRequested, userInvited, verificationNeeded } from './events.ts';
 import { emailTaken, findAgencyUser, findUserRow, type UserRow, userCols } from './queries.ts';
 import { departmentAgents, departments, type UserSettings, users } from './tables.ts';
 
 export type { UserRow };
-export { emailChangeRequested };
+export { emailChangeRequested, userInvited, verificationNeeded };
+
+/** Asks for the invitation of a user created without a password: mailed by auth once `ctx` commits. */
+export function inviteUser(ctx: Ctx, input: { email: string }): void {
+  publish(ctx, userInvited, input);
+}
+
+/** Asks for a confirmation link to the user's address: mailed by auth once `ctx` commits. */
+export function askEmailVerification(ctx: Ctx, input: { email: string }): void {
+  publish(ctx, verificationNeeded, input);
+}
 
 export type CreateUserInput = {
   email: string;
@@ -99,7 +109,7 @@ export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<numb
   if (!userType && allowedTypes.length > 0) throw invalid('user_type', 'validation.required');
   const email = input.email.trim().toLowerCase();
   const phone = staffPhone(input.phone);
-  if (await emailTaken(db, email)) throw invalid('email', 'validation.email_taken');
+  if (await emailTaken(ctx, { email })) throw invalid('email', 'validation.email_taken');
 
   const [row] = await db
     .insert(users)
@@ -125,7 +135,7 @@ export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<numb
 
 /** Whether another user already has this address (case does not matter). */
 export async function isEmailTaken(ctx: Ctx, input: { email: string; exceptUserId?: number }) {
-  return emailTaken(ctx.db, input.email, input.exceptUserId);
+  return emailTaken(ctx, input);
 }
 
 /** A user by e-mail, on any tenant: for sign-in and the e-mailed links only. */
@@ -274,7 +284,7 @@ export async function updateUser(
     const { email, active, phone, ...rest } = input.set;
     const emailChanged = email !== undefined && email.toLowerCase() !== current.email.toLowerCase();
     if (emailChanged) await guardCredentials(tx, { target: current, proven: input.proven });
-    if (emailChanged && (await emailTaken(tx.db, email, current.id))) {
+    if (emailChanged && (await emailTaken(tx, { email, exceptUserId: current.id }))) {
       throw invalid(input.emailField ?? 'email', 'validation.email_taken');
     }
     const activeChanged = active !== undefined && active !== current.active;
@@ -311,7 +321,7 @@ async function requestEmailChange(ctx: Ctx, input: { user: UserRow; email: strin
     ttlSeconds: EMAIL_CHANGE_TTL_SECONDS,
     email,
   });
-  await audit(ctx.db, {
+  await audit(ctx, {
     action: 'user.email_change_requested',
     actorId: auditActorId(ctx),
     agencyId: user.agency_id,
@@ -334,13 +344,13 @@ export async function confirmEmailChange(
 ): Promise<boolean> {
   const [current] = await ctx.db.select().from(users).where(eq(users.id, input.userId));
   if (!current) throw notFound();
-  if (await emailTaken(ctx.db, input.email, current.id)) return false;
+  if (await emailTaken(ctx, { email: input.email, exceptUserId: current.id })) return false;
   await ctx.db
     .update(users)
     .set({ email: input.email, email_verified_at: new Date(), updated_at: new Date() })
     .where(eq(users.id, current.id));
   await endCredentialLinks(ctx.db, current.id);
-  await audit(ctx.db, {
+  await audit(ctx, {
     action: 'user.email_changed',
     actorId: auditActorId(ctx),
     agencyId: current.agency_id,
@@ -414,7 +424,7 @@ export async function setPassword(
     await revokeSessionsOf(tx, [input.user.id], input.keepTokenId);
     await endCredentialLinks(tx.db, input.user.id);
     if (input.audit) {
-      await audit(tx.db, {
+      await audit(tx, {
         action: input.audit.action,
         actorId: auditActorId(tx),
         agencyId: input.user.agency_id,
@@ -437,7 +447,7 @@ export async function deleteUser(
     // Its sessions end first, so that their open sockets close (the rows go with the user).
     await revokeSessionsOf(tx, [current.id]);
     await tx.db.delete(users).where(eq(users.id, current.id));
-    await audit(tx.db, {
+    await audit(tx, {
       action: input.audit.action,
       actorId: auditActorId(tx),
       agencyId: current.agency_id,
@@ -533,7 +543,7 @@ export async function resetLinkTarget(
   } else {
     target = await findAgencyUser(ctx, input.id);
   }
-  await audit(ctx.db, {
+  await audit(ctx, {
     action: input.kind === 'business_user' ? 'user.password_reset' : 'agency_user.password_reset',
     actorId: auditActorId(ctx),
     agencyId: target.agency_id,
@@ -616,13 +626,13 @@ export async function agencyAdmins(ctx: Pick<Ctx, 'db'>, input: { agencyIds: num
 }
 
 /** Every user of the agency, its staff and its businesses' users, by id (the users export). */
-export async function usersOfAgency(ctx: Pick<Ctx, 'db'>, input: { agencyId: number }): Promise<UserRow[]> {
+export async function usersOfAgency(ctx: Ctx, input: { agencyId: number }): Promise<UserRow[]> {
   return ctx.db.select().from(users).where(eq(users.agency_id, input.agencyId)).orderBy(asc(users.id));
 }
 
 /** The enabled BusinessAdmins of these businesses of the agency (the recipients of its notifications). */
 export async function activeBusinessAdminIds(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Ctx,
   input: { agencyId: number; businessIds: number[] },
 ): Promise<number[]> {
   if (input.businessIds.length === 0) return [];
@@ -641,7 +651,7 @@ export async function activeBusinessAdminIds(
 }
 
 /** The e-mail addresses of these users, by id. */
-export async function emailsOf(ctx: Pick<Ctx, 'db'>, input: { ids: number[] }): Promise<Map<number, string>> {
+export async function emailsOf(ctx: Ctx, input: { ids: number[] }): Promise<Map<number, string>> {
   if (input.ids.length === 0) return new Map();
   const rows = await ctx.db
     .select({ id: users.id, email: users.email })
@@ -662,10 +672,7 @@ export type OwnerSummary = {
 };
 
 /** The owners shown with businesses, by id. */
-export async function ownerSummaries(
-  ctx: Pick<Ctx, 'db'>,
-  input: { ids: number[] },
-): Promise<Map<number, OwnerSummary>> {
+export async function ownerSummaries(ctx: Ctx, input: { ids: number[] }): Promise<Map<number, OwnerSummary>> {
   if (input.ids.length === 0) return new Map();
   const rows = await ctx.db
     .select({
@@ -691,7 +698,7 @@ export function userMatches(userId: SQLWrapper, pattern: string): SQL {
 
 /** The business's owner (when it is one of its BusinessAdmins), or else its first BusinessAdmin. */
 export async function businessAdminOf(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Ctx,
   input: { businessId: number; ownerId: number | null },
 ): Promise<UserRow | undefined> {
   const [row] = await ctx.db
@@ -748,7 +755,7 @@ export async function impersonableUserRows(
  * active users only, in id order.
  */
 export async function departmentVoiceAgents(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Ctx,
   input: { businessId: number; departmentId: number },
 ): Promise<{ id: number; name: string; phone: string }[]> {
   const rows = await ctx.db
@@ -773,7 +780,7 @@ export async function departmentVoiceAgents(
 
 /** Of these ids, the users of that business (active or not), as summaries in the order asked. */
 export async function businessUserSummaries(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Ctx,
   input: { businessId: number; ids: number[] },
 ): Promise<TUserSummary[]> {
   if (input.ids.length === 0) return [];
@@ -801,7 +808,7 @@ export async function businessUserSummaries(
 
 /** Of these ids, the departments of that business. */
 export async function businessDepartmentIds(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Ctx,
   input: { businessId: number; ids: number[] },
 ): Promise<number[]> {
   if (input.ids.length === 0) return [];
@@ -817,7 +824,7 @@ export async function businessDepartmentIds(
 
 /** The enabled users of a business, as the capability table judges them (role, user type, custom pages). */
 export async function businessSubjects(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Ctx,
   input: { businessId: number },
 ): Promise<{ id: number; role: UserRow['role']; user_type: UserRow['user_type']; pages: string[] }[]> {
   const rows = await ctx.db

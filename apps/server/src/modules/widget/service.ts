@@ -295,7 +295,7 @@ async function recordConsents(
   via: 'callback' | 'schedule' | 'text',
 ): Promise<void> {
   if (!body.gdpr_consent && !body.promotion_consent) return;
-  await audit(ctx.db, {
+  await audit(ctx, {
     action: 'widget.consent',
     actorId: null,
     agencyId: install.agencyId,
