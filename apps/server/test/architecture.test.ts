@@ -38,20 +38,17 @@ function sources(dir: string): SourceFile[] {
   return out;
 }
 
-// Why each known violation is still there (the list only shrinks). The other branches of issue 18 remove
-// theirs: i18-tctx converts telephony's and chats' functions and raw SQL reads, i18-widget the widget's.
+// Why each known violation is still there (the list only shrinks).
 const CTX_BUILDER =
   "builds a call's business context from the call's row (a context constructor, like tenantContext)";
 const CARRIER =
-  'a carrier lookup before the tenant is known: to take platformSystemContext with a carrier source (with i18-carrier)';
+  'a carrier lookup before the tenant is known: to take platformSystemContext with the carrier source, as the webhooks now have one';
 const STARTUP =
   'start-up wiring app.ts calls with the dependencies before any tenant exists (keys, watchers, mailer)';
 const PUBLIC =
   'a public lookup before the tenant is known (a host name, an install key, a public page): to take platformSystemContext';
 const HOLDER =
   'the session holder port itself: the auth plugin calls it with a handle before any actor exists';
-const AGENCIES_HANDLE =
-  "read by the agencies module's presentAgencies/agencyAdminOf, which hold only a handle until i18-agencies converts them: to take their ctx then";
 
 /**
  * Violations that still exist, each with the reason it is still there. A new violation fails the test; so
@@ -74,7 +71,6 @@ const KNOWN: Record<string, string> = {
   'service-without-tenant: apps/server/src/modules/sites/pages.ts -> publicPage()': PUBLIC,
   'service-without-tenant: apps/server/src/modules/sites/release-notes.ts -> publishedReleaseNotes()': PUBLIC,
   'service-without-tenant: apps/server/src/modules/telephony/engine.ts -> callContext()': CTX_BUILDER,
-  'service-without-tenant: apps/server/src/modules/users/service.ts -> agencyAdmins()': AGENCIES_HANDLE,
   'service-without-tenant: apps/server/src/modules/users/service.ts -> sessionHolder()': HOLDER,
 };
 

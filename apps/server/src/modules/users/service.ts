@@ -616,7 +616,7 @@ export async function loadUser(
 // What the agencies module reads of its users (by agency id: the caller has already checked the agency).
 
 /** The AgencyAdmins of these agencies, oldest first (the first is the agency's own user). */
-export async function agencyAdmins(ctx: Pick<Ctx, 'db'>, input: { agencyIds: number[] }): Promise<UserRow[]> {
+export async function agencyAdmins(ctx: Ctx, input: { agencyIds: number[] }): Promise<UserRow[]> {
   if (input.agencyIds.length === 0) return [];
   return ctx.db
     .select()
