@@ -97,6 +97,54 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
     await context.close();
   });
 
+  it('Main Account while a screen of the impersonated user is still loading keeps the main session', async () => {
+    const { page, context } = await p.newPage();
+    await signIn(page, p.url('/login'), DEMO.superAdmin);
+    await page.waitForURL('**/admin/agency/accounts');
+    // The business screen's request for its installs is held until the impersonation has ended on the
+    // server, so it comes back 401 (its token revoked) before the app has read the DELETE's answer.
+    let holdInstalls!: () => void;
+    const installsHeld = new Promise<void>((held) => {
+      const released = new Promise<void>((release) => (holdInstalls = release));
+      void page.route('**/api/v1/installs/all**', async (route) => {
+        held();
+        await released;
+        await route.continue();
+      });
+    });
+    let releaseDelete!: () => void;
+    const deleteReleased = new Promise<void>((release) => (releaseDelete = release));
+    const deleted = new Promise<void>((done) => {
+      void page.route('**/api/v1/impersonate', async (route) => {
+        if (route.request().method() !== 'DELETE') return route.continue();
+        const response = await route.fetch();
+        done();
+        await deleteReleased;
+        await route.fulfill({ response });
+      });
+    });
+    await page.getByTestId('impersonate-toggle').click();
+    await page.getByTestId('impersonation-search').fill('admin@brightdental');
+    const row = page.locator('[data-testid^="impersonate-user-"]');
+    await expect.poll(() => row.count()).toBe(1);
+    await row.first().click();
+    await page.waitForURL('**/business/messaging');
+    await installsHeld;
+    await page.getByTestId('main-account-button').click();
+    await deleted;
+    const refused = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/installs/all');
+    holdInstalls();
+    expect((await refused).status()).toBe(401);
+    await page.waitForURL('**/admin/**');
+    const listed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/agencies');
+    releaseDelete();
+    await page.waitForURL('**/admin/agency/accounts');
+    expect((await listed).status()).toBe(200);
+    expect(await sidebarRoutes(page)).toContain('admin.whitelabel');
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).not.toBeNull();
+    await context.close();
+  });
+
   it('a 401 logs the user out and sends them to sign in', async () => {
     const { page, context } = await p.newPage();
     // The accounts screen loads lazily and asks for its list only after the URL has changed. Revoking the

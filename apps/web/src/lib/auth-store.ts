@@ -60,8 +60,13 @@ export const auth = {
     store(K.roleGroup, roleGroup);
     set({ token, roleGroup, mainToken: state.mainToken ?? state.token, user: null });
   },
-  /** Restores the main token; answers the role group to go back to. */
+  /**
+   * Restores the main token; answers the role group to go back to. Only once: when a request's 401 (the
+   * impersonation ended while it was in flight) has already restored the main session, the answer of the
+   * "Main Account" click must not end it again (it would leave no token at all, and sign the user out).
+   */
   stopImpersonation(): TRoleGroup | null {
+    if (!state.mainToken) return state.roleGroup;
     const token = state.mainToken;
     const roleGroup = (localStorage.getItem(K.mainRoleGroup) as TRoleGroup | null) ?? state.roleGroup;
     store(K.token, token);
