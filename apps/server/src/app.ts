@@ -6,7 +6,6 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { translate } from '@stn/contracts/i18n';
-import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -18,7 +17,7 @@ import pino, { type Logger } from 'pino';
 import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyAccessRoutes } from './modules/agencies/routes-access.ts';
 import { siteDataRoutes, whitelabelsRoutes } from './modules/agencies/routes-sites.ts';
-import { agencyLetsIn, sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
+import { sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
 import { registerAuthListeners } from './modules/auth/listeners.ts';
@@ -27,7 +26,6 @@ import { packagesRoutes } from './modules/billing/routes/packages.ts';
 import { plansRoutes } from './modules/billing/routes/plans.ts';
 import { monthlyUsageResetJob } from './modules/businesses/jobs.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
-import { businessLetsIn } from './modules/businesses/service.ts';
 import { registerChatsListeners } from './modules/chats/listeners.ts';
 import { inboundMediaJob } from './modules/chats/media.ts';
 import { inboxRoutes } from './modules/chats/routes/index.ts';
@@ -92,7 +90,7 @@ import {
   webhookTree,
 } from './platform/webhooks/tree.ts';
 import { type InstallResolver, type WidgetRoutes, widgetTree } from './platform/widget/tree.ts';
-import { ports } from './ports.ts';
+import { accountLetsIn, ports } from './ports.ts';
 
 /** Where modules plug into the platform: job definitions, event listeners, webhook and widget routes. */
 export type Plugs = {
@@ -185,8 +183,7 @@ const holder: SessionHolder = (db, input) =>
     { db },
     {
       ...input,
-      accountOk: (user) =>
-        sql<boolean>`(${agencyLetsIn(user.agency_id)} and ${businessLetsIn(user.business_id)})`,
+      accountOk: (user) => accountLetsIn(user.agency_id, user.business_id),
     },
   );
 

@@ -1,7 +1,7 @@
 // The ports (ADR 054): what a lower module asks of a higher one, answered by the higher one and wired
 // here, at the composition root, so that no module imports up the ranks. app.ts puts them in the
 // dependencies; the CLI and the first-start seeding, which build their own, take them from here too.
-import { sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import {
   agencyExists,
   agencyLetsIn,
@@ -19,6 +19,13 @@ import { installNumbers } from './modules/telephony/install-numbers.ts';
 import type { Ports } from './platform/ports.ts';
 
 /**
+ * Whether a user's agency and business let them in (switched on and active; an absent one does not stop
+ * them): the one rule the session holder (app.ts) and the `accounts.letsIn` port both ask.
+ */
+export const accountLetsIn = (agencyId: SQLWrapper, businessId: SQLWrapper): SQL<boolean> =>
+  sql<boolean>`(${agencyLetsIn(agencyId)} and ${businessLetsIn(businessId)})`;
+
+/**
  * What lower modules ask of higher ones (ADR 054): the users module (rank 2) checks a new user's business
  * and agency and a business's owner and seats, and the auth module (3) whether a user's accounts let them
  * in and where their mail comes from, through the businesses (4) and agencies (5) modules; businesses asks
@@ -33,10 +40,8 @@ export const ports: Ports = {
     businessLimits,
     mailSite,
     letsIn: async (ctx, ids) => {
-      const agency = sql`${ids.agencyId}::integer`;
-      const business = sql`${ids.businessId}::integer`;
       const result = await ctx.db.execute<{ ok: boolean }>(
-        sql`select (${agencyLetsIn(agency)} and ${businessLetsIn(business)}) as ok`,
+        sql`select ${accountLetsIn(sql`${ids.agencyId}::integer`, sql`${ids.businessId}::integer`)} as ok`,
       );
       return result.rows[0]?.ok === true;
     },
