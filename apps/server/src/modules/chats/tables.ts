@@ -43,6 +43,8 @@ export const messages = pgTable(
     /** A scheduled message's time. */
     send_at: tz('send_at'),
     user_id: integer('user_id'),
+    /** The broadcast it was sent by, or (inbound) the broadcast it replies to (broadcasts module, ADR 061). */
+    broadcast_id: integer('broadcast_id'),
     ...timestamps,
   },
   (t) => [
@@ -50,6 +52,7 @@ export const messages = pgTable(
     index('messages_contact_idx').on(t.contact_id, t.sent_at),
     index('messages_business_idx').on(t.business_id, t.sent_at),
     /** Unread counts: a conversation's messages in after a time (ADR 045). */
+    index('messages_broadcast_idx').on(t.broadcast_id).where(sql`${t.broadcast_id} is not null`),
     index('messages_in_idx').on(t.contact_id, t.created_at).where(sql`${t.direction} = 'in'`),
   ],
 );

@@ -38,6 +38,8 @@ export const contacts = pgTable(
     /** The agent the conversation is assigned to. */
     agent_user_id: integer('agent_user_id'),
     on_top: boolean('on_top').notNull().default(false),
+    /** The contact's own IANA time zone when known (quiet hours of broadcasts, ADR 061). */
+    time_zone: text('time_zone'),
     opted_out_at: tz('opted_out_at'),
     blocked_at: tz('blocked_at'),
     last_message_at: tz('last_message_at'),
