@@ -540,6 +540,9 @@ export class TwilioSandbox {
       const account = await this.authenticate(opts);
       const method = opts.method.toUpperCase();
       const form = toForm(method === 'GET' || method === 'DELETE' ? opts.params : opts.data);
+      // A next page's URI carries its query (the SDK sends it as it got it).
+      if (method === 'GET')
+        for (const [key, value] of url.searchParams) if (form[key] === undefined) form[key] = value;
       const fault = this.fault?.({ method, path: url.pathname });
       if (fault) throw new TwilioError(fault.status, fault.code, fault.message);
       return this.route(method, url.pathname, account, form);
@@ -590,6 +593,8 @@ export class TwilioSandbox {
     switch (resource) {
       case 'Messages':
         if (id === undefined && method === 'POST') return this.json(201, this.createMessage(account, form));
+        if (id === undefined && method === 'GET')
+          return this.json(200, this.listMessages(account, path, form));
         if (id !== undefined && method === 'GET')
           return this.json(200, this.messageJson(this.ownMessage(account, id)));
         throw id === undefined ? notAllowed() : this.notFound(path);
@@ -783,6 +788,75 @@ export class TwilioSandbox {
     };
     next(0);
     return this.messageJson(message);
+  }
+
+  /**
+   * GET Messages.json: the account's messages, newest first, filtered by To, From and DateSent (`DateSent>`
+   * on or after, `DateSent<` on or before, `DateSent` that day; a message still queued by its number's rate
+   * counts from when it was accepted), in pages of PageSize (at most 1000) chained by next_page_uri with a
+   * PageToken, as Twilio's.
+   */
+  private listMessages(account: SandboxAccount, path: string, form: Form) {
+    const to = one(form, 'To');
+    const from = one(form, 'From');
+    const date = (key: string) => {
+      const v = one(form, key);
+      if (v === undefined) return undefined;
+      const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
+      if (Number.isNaN(ms)) throw badRequest(20001, `Invalid ${key}: ${v}`);
+      return ms;
+    };
+    const after = date('DateSent>');
+    const before = date('DateSent<');
+    const on = date('DateSent');
+    const DAY = 86_400_000;
+    const list = [...this.messages.values()]
+      .filter((m) => {
+        if (m.accountSid !== account.sid) return false;
+        if (to !== undefined && m.to !== to) return false;
+        if (from !== undefined && m.from !== from) return false;
+        const at = m.dateSent ?? m.dateCreated;
+        if (after !== undefined && at < after) return false;
+        if (before !== undefined && at > before) return false;
+        if (on !== undefined && (at < on || at >= on + DAY)) return false;
+        return true;
+      })
+      .reverse()
+      .sort((a, b) => b.dateCreated - a.dateCreated);
+    const size = Math.min(1000, Math.max(1, Number(one(form, 'PageSize') ?? 50) || 50));
+    const page = Math.max(0, Number(one(form, 'Page') ?? 0) || 0);
+    const token = one(form, 'PageToken');
+    // The token names the last message of the page before: new messages do not shift the pages.
+    let start = page * size;
+    if (token?.startsWith('PA')) {
+      const at = list.findIndex((m) => m.sid === token.slice(2));
+      if (at >= 0) start = at + 1;
+    }
+    const items = list.slice(start, start + size);
+    const query = (extra: Record<string, string>) => {
+      const q = new URLSearchParams();
+      for (const key of ['To', 'From', 'DateSent>', 'DateSent<', 'DateSent']) {
+        const v = one(form, key);
+        if (v !== undefined) q.set(key, v);
+      }
+      for (const [k, v] of Object.entries(extra)) q.set(k, v);
+      return `${path}?${q.toString()}`;
+    };
+    const last = items.at(-1);
+    const more = start + size < list.length && last;
+    return {
+      messages: items.map((m) => this.messageJson(m)),
+      end: start + Math.max(0, items.length - 1),
+      first_page_uri: query({ PageSize: String(size), Page: '0' }),
+      next_page_uri: more
+        ? query({ PageSize: String(size), Page: String(page + 1), PageToken: `PA${last.sid}` })
+        : null,
+      page,
+      page_size: size,
+      previous_page_uri: null,
+      start,
+      uri: query({ PageSize: String(size), Page: String(page) }),
+    };
   }
 
   private setMessageStatus(message: SandboxMessage, status: MessageStatus) {
