@@ -82,3 +82,127 @@ describe('listMessages', () => {
     });
   });
 });
+
+describe("the sending number's rate", () => {
+  it('takes every message at once and lets them leave at the rate, per number; its record keeps the times', async () => {
+    const carrier = sandbox.carrier(account.sid);
+    sandbox.setSendingRate(FROM, 1);
+    sandbox.setSendingRate(OTHER_FROM, 2);
+    const start = clock.now();
+    for (let i = 0; i < 3; i++) {
+      const m = await carrier.createMessage({ to: `+1555777000${i}`, from: FROM, body: `a${i}` });
+      expect(m.status).toBe('queued');
+      await carrier.createMessage({ to: `+1555777000${i}`, from: OTHER_FROM, body: `b${i}` });
+    }
+    // A number without a rate: as before.
+    await carrier.createMessage({ to: TO, from: '+15550100003', body: 'free' });
+    await clock.advance(1_000);
+    const at = (from: string) => sandbox.sentMessages({ from }).map((m) => m.status);
+    expect(at(FROM)).toEqual(['sent', 'queued', 'queued']);
+    expect(at(OTHER_FROM)).toEqual(['sent', 'sent', 'queued']);
+    await clock.runAll();
+    const sentAt = (from: string) => sandbox.sentMessages({ from }).map((m) => (m.dateSent ?? 0) - start);
+    const created = sandbox.sentMessages({ from: FROM }).map((m) => m.dateCreated - start);
+    expect(created).toEqual([0, 0, 0]);
+    expect(sentAt(FROM)).toEqual([300, 1300, 2300]);
+    expect(sentAt(OTHER_FROM)).toEqual([300, 800, 1300]);
+    expect(sentAt('+15550100003')).toEqual([300]);
+    expect(sandbox.sentMessages({ from: FROM })).toMatchObject([
+      { to: '+15557770000', from: FROM, body: 'a0', status: 'delivered', errorCode: null },
+      { to: '+15557770001', body: 'a1' },
+      { to: '+15557770002', body: 'a2' },
+    ]);
+    // The rate holds for messages taken later too: none leaves before the previous one's slot.
+    sandbox.setSendingRate(FROM, 0.5);
+    const t0 = clock.now();
+    await carrier.createMessage({ to: TO, from: FROM, body: 'c0' });
+    await carrier.createMessage({ to: TO, from: FROM, body: 'c1' });
+    await clock.runAll();
+    const late = sandbox.sentMessages({ from: FROM }).slice(3);
+    expect(late.map((m) => (m.dateSent ?? 0) - t0)).toEqual([300, 2300]);
+    expect(() => sandbox.setSendingRate(FROM, 0)).toThrow(RangeError);
+  });
+});
+
+describe('failing numbers', () => {
+  it('refuses a message to a number made to fail with a refusal code, as Twilio answers it', async () => {
+    const carrier = sandbox.carrier(account.sid);
+    for (const [code, status] of [
+      [21610, 400],
+      [21211, 400],
+      [21614, 400],
+    ] as const) {
+      sandbox.failNumber(TO, code);
+      await expect(carrier.createMessage({ to: TO, from: FROM, body: `x${code}` })).rejects.toMatchObject({
+        name: 'CarrierError',
+        code,
+        status,
+      });
+    }
+    expect(sandbox.sentMessages()).toEqual([]);
+    expect(sandbox.refusedMessages().map((r) => r.code)).toEqual([21610, 21211, 21614]);
+    // 21610 means an opt-out to the product.
+    sandbox.failNumber(TO, 21610);
+    await expect(carrier.createMessage({ to: TO, from: FROM, body: 'y' })).rejects.toMatchObject({
+      kind: 'opted-out',
+    });
+    expect(sandbox.failingNumbers()).toEqual([{ phone: TO, code: 21610 }]);
+    sandbox.clearFailingNumber(TO);
+    expect(sandbox.failingNumbers()).toEqual([]);
+    const ok = await carrier.createMessage({ to: TO, from: FROM, body: 'works again' });
+    await clock.runAll();
+    expect((await carrier.fetchMessage(ok.sid)).status).toBe('delivered');
+  });
+
+  it('accepts a message to a number failing delivery, then reports it undelivered or failed with ErrorCode', async () => {
+    const callbacks: Record<string, string>[] = [];
+    const s = new TwilioSandbox({
+      clock,
+      transport: async (_url, _headers, body) => {
+        callbacks.push(Object.fromEntries(new URLSearchParams(body)));
+        return { status: 200, body: '' };
+      },
+    });
+    const acc = s.createAccount();
+    const carrier = s.carrier(acc.sid);
+    const phones = ['+15557770003', '+15557770005', '+15557770006', '+15557770007', '+15557770008'];
+    const codes = [30003, 30005, 30006, 30007, 30001];
+    phones.forEach((p, i) => s.failNumber(p, codes[i] ?? null));
+    const sids: string[] = [];
+    for (const to of phones) {
+      const m = await carrier.createMessage({
+        to,
+        from: FROM,
+        body: 'hi',
+        statusCallback: 'http://x.test/cb',
+      });
+      expect(m.status).toBe('queued');
+      sids.push(m.sid);
+    }
+    await clock.runAll();
+    const fetched = await Promise.all(sids.map((sid) => carrier.fetchMessage(sid)));
+    expect(fetched.map((m) => [m.status, m.errorCode])).toEqual([
+      ['undelivered', 30003],
+      ['undelivered', 30005],
+      ['undelivered', 30006],
+      ['undelivered', 30007],
+      ['failed', 30001],
+    ]);
+    expect(fetched[3]?.errorMessage).toBe('Message filtered');
+    const last = (sid: string) =>
+      callbacks.filter((c) => c.MessageSid === sid).map((c) => [c.MessageStatus, c.ErrorCode]);
+    expect(last(sids[0] ?? '')).toEqual([
+      ['queued', undefined],
+      ['sent', undefined],
+      ['undelivered', '30003'],
+    ]);
+    expect(last(sids[4] ?? '')).toEqual([
+      ['queued', undefined],
+      ['failed', '30001'],
+    ]);
+    // The phones never got the texts; the record has them with their codes.
+    for (const p of phones) expect(s.phones.get(p).texts).toEqual([]);
+    expect(s.sentMessages().map((m) => m.errorCode)).toEqual(codes);
+    expect(s.sentMessages()[4]?.dateSent).toBeNull();
+  });
+});
