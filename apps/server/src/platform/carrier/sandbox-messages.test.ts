@@ -206,3 +206,19 @@ describe('failing numbers', () => {
     expect(s.sentMessages()[4]?.dateSent).toBeNull();
   });
 });
+
+describe("an account's own failing numbers", () => {
+  it("fail that account's texts only", async () => {
+    const other = sandbox.createAccount();
+    sandbox.failNumber(TO, 21610, { accountSid: account.sid });
+    await expect(
+      sandbox.carrier(account.sid).createMessage({ to: TO, from: FROM, body: 'x' }),
+    ).rejects.toMatchObject({ code: 21610 });
+    await sandbox.carrier(other.sid).createMessage({ to: TO, from: FROM, body: 'x' });
+    expect(sandbox.failingNumbers({ accountSid: account.sid })).toEqual([{ phone: TO, code: 21610 }]);
+    expect(sandbox.failingNumbers({ accountSid: other.sid })).toEqual([]);
+    expect(sandbox.failingNumbers()).toEqual([]);
+    sandbox.clearFailingNumber(TO, { accountSid: account.sid });
+    await sandbox.carrier(account.sid).createMessage({ to: TO, from: FROM, body: 'x' });
+  });
+});

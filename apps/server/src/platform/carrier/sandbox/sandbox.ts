@@ -464,25 +464,34 @@ export class TwilioSandbox {
 
   /**
    * Texts to `phone` fail with Twilio's error `code` (SANDBOX_ERROR_MESSAGES): refused at create, or
-   * accepted and reported undelivered or failed with ErrorCode. Null: the number works again.
+   * accepted and reported undelivered or failed with ErrorCode. Null: the number works again. With an
+   * account, only that account's texts fail (the Sandbox Phones screen: one tenant's choice is its own).
    */
-  failNumber(phone: string, code: number | null): void {
-    if (code === null) this.failing.delete(phone);
+  failNumber(phone: string, code: number | null, opts: { accountSid?: string } = {}): void {
+    const key = `${opts.accountSid ?? '*'}|${phone}`;
+    if (code === null) this.failing.delete(key);
     else {
       if (!Number.isInteger(code) || code < 10000 || code > 99999)
         throw new RangeError(`Not a Twilio error code: ${code}`);
-      this.failing.set(phone, code);
+      this.failing.set(key, code);
     }
     this.changed();
   }
 
-  clearFailingNumber(phone: string): void {
-    this.failNumber(phone, null);
+  clearFailingNumber(phone: string, opts: { accountSid?: string } = {}): void {
+    this.failNumber(phone, null, opts);
   }
 
-  /** The numbers made to fail, with their codes. */
-  failingNumbers(): { phone: string; code: number }[] {
-    return [...this.failing].map(([phone, code]) => ({ phone, code }));
+  /** The numbers made to fail (for every account, or for one account only), with their codes. */
+  failingNumbers(opts: { accountSid?: string } = {}): { phone: string; code: number }[] {
+    const prefix = `${opts.accountSid ?? '*'}|`;
+    return [...this.failing]
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([key, code]) => ({ phone: key.slice(prefix.length), code }));
+  }
+
+  private failureOf(accountSid: string, to: string): number | undefined {
+    return this.failing.get(`${accountSid}|${to}`) ?? this.failing.get(`*|${to}`);
   }
 
   /** The sandbox's own record of the outgoing messages it took, oldest first, optionally filtered. */
@@ -875,7 +884,7 @@ export class TwilioSandbox {
     if (body.length > 1600)
       throw badRequest(21617, 'The concatenated message body exceeds the 1600 character limit.');
     const now = this.clock.now();
-    const failure = this.failing.get(to);
+    const failure = this.failureOf(account.sid, to);
     if (failure !== undefined && !isDeliveryError(failure)) {
       this.refused.push({ to, from, body, code: failure, at: now });
       if (this.refused.length > MAX_RECORD) this.refused.splice(0, this.refused.length - MAX_RECORD);
