@@ -106,6 +106,30 @@ describe('a process with CARRIER_SANDBOX_URL', () => {
     expect(sandbox.messages.get(sent.sid)?.accountSid).toBe(acc.sid);
   });
 
+  it("streams a recording's audio from the API server's sandbox, for the account that owns it only", async () => {
+    const acc = api.app.deps.carrier.createSandboxAccount('Agency A');
+    const other = api.app.deps.carrier.createSandboxAccount('Agency B');
+    const call = sandbox.newCall({ accountSid: acc.sid, to: TO, from: FROM, direction: 'outbound-api' });
+    const rec = sandbox.addRecording(call, 3, 2, 'OutboundAPI');
+    const audio = await remoteCarrier(acc.sid, acc.authToken).fetchRecordingAudio(rec.sid);
+    expect(audio.contentType).toBe('audio/wav');
+    const bytes = Buffer.concat(await audio.body.toArray());
+    expect(bytes.subarray(0, 4).toString('ascii')).toBe('RIFF');
+    expect(bytes.equals(sandbox.recordingAudio(rec.sid) ?? Buffer.alloc(0))).toBe(true);
+    await expect(
+      remoteCarrier(other.sid, other.authToken).fetchRecordingAudio(rec.sid),
+    ).rejects.toMatchObject({
+      status: 404,
+    });
+    await expect(remoteCarrier(acc.sid, 'wrong').fetchRecordingAudio(rec.sid)).rejects.toMatchObject({
+      name: 'CarrierError',
+    });
+    // A sid is never a URL (ADR 049): refused before any request.
+    await expect(
+      remoteCarrier(acc.sid, acc.authToken).fetchRecordingAudio(`${base}/sandbox/recordings/${rec.sid}`),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+
   it("reads a phone's media file through the API server, for the account that owns it only", async () => {
     const acc = api.app.deps.carrier.createSandboxAccount('Agency A');
     const other = api.app.deps.carrier.createSandboxAccount('Agency B');
