@@ -47,7 +47,12 @@ export const ZBroadcasterRequest = z.object({
   active: z.boolean().default(true),
 });
 export type TBroadcasterRequest = z.infer<typeof ZBroadcasterRequest>;
-export const ZBroadcasterUpdate = ZBroadcasterRequest.omit({ number_id: true }).partial();
+/** An edit of a broadcaster: only the fields sent change (no defaults here, unlike the create). */
+export const ZBroadcasterUpdate = z.object({
+  kind: z.enum(BROADCASTER_KINDS).optional(),
+  custom_rate: z.number().min(0.1).max(100).nullable().optional(),
+  active: z.boolean().optional(),
+});
 export type TBroadcasterUpdate = z.infer<typeof ZBroadcasterUpdate>;
 
 export const ZBroadcasterList = listOf(ZBroadcaster);

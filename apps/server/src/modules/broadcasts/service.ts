@@ -216,13 +216,24 @@ type Saved = {
 async function checked(ctx: Ctx, input: TBroadcastRequest, starting: boolean): Promise<Saved> {
   const templateId = input.template_id ?? null;
   const [template, media, audience, broadcasterIds, sendAt] = await collect<
-    [{ body: string } | null, TMessageMedia[], TBroadcastAudience, number[], Date | null]
+    [{ body: string } | null, TMessageMedia[], TBroadcastAudience, number[], Date | null, undefined]
   >([
-    templateId ? templateForSend(ctx, templateId) : Promise.resolve(null),
+    templateId
+      ? templateForSend(ctx, templateId).catch((err) => {
+          // Another business's template is not found: for the form, a wrong choice on its field.
+          if (err instanceof AppError && err.code === 'NOT_FOUND')
+            throw invalid('template_id', 'broadcasts.template_invalid');
+          throw err;
+        })
+      : Promise.resolve(null),
     mediaForSend(ctx, input.media_ids),
     checkAudience(ctx, input.audience),
     checkBroadcasters(ctx, input.broadcaster_ids),
     (async () => (starting ? checkSendAt(input.send_at) : input.send_at ? new Date(input.send_at) : null))(),
+    (async () => {
+      if (!input.body.trim() && input.media_ids.length === 0 && !templateId)
+        throw invalid('body', 'broadcasts.body_required');
+    })(),
   ]);
   // A template's text is the message unless the sender wrote their own (merge fields filled per recipient).
   const body = input.body.trim() || template?.body.trim() || '';
