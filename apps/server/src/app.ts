@@ -24,6 +24,7 @@ import { registerAuthListeners } from './modules/auth/listeners.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { packagesRoutes } from './modules/billing/routes/packages.ts';
 import { plansRoutes } from './modules/billing/routes/plans.ts';
+import { plugBroadcastsEngine } from './modules/broadcasts/engine.ts';
 import { monthlyUsageResetJob } from './modules/businesses/jobs.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
 import { registerChatsListeners } from './modules/chats/listeners.ts';
@@ -172,6 +173,8 @@ function plugModules(p: Plugs): void {
   // their event stream, fed by the call's and the conversation's realtime channels.
   p.widget.routes.push(widgetRoutes, widgetEventRoutes);
   registerWidgetListeners(p.events, p.deps);
+  // Broadcasts: the sending jobs, a recipient's delivery from its text's status, resuming after a crash.
+  plugBroadcastsEngine(p);
 }
 
 /**

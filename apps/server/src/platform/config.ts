@@ -111,6 +111,8 @@ const ZEnv = z.object({
     .transform((v) => ['1', 'true', 'yes', 'on'].includes(v))
     .optional(),
   CARRIER_SANDBOX: bool.default(true),
+  /** The broadcasts' throttle per sending number (ADR 061); off only for a bench of the pipeline. */
+  BROADCAST_THROTTLE: bool.default(true),
   /** Seconds between two passes of the call reconciler (ADR 051); 0 switches the periodic pass off. */
   CALL_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
@@ -201,6 +203,8 @@ export type Config = {
    * it, the Sandbox Phones screen and the tests. On by default.
    */
   carrierSandbox: boolean;
+  /** Broadcasts wait for each sending number's next slot (off: as fast as the pipeline goes, a bench). */
+  broadcastThrottle: boolean;
   callReconcileSeconds: number;
   /** Connections of each process's PostgreSQL pool (the server's; the CLI uses one). */
   dbPoolSize: number;
@@ -290,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicCheckRatePerEmail: e.PUBLIC_CHECK_RATE_PER_EMAIL,
     tls: e.TLS ?? publicUrl.protocol === 'https:',
     carrierSandbox: e.CARRIER_SANDBOX,
+    broadcastThrottle: e.BROADCAST_THROTTLE,
     callReconcileSeconds: e.CALL_RECONCILE_SECONDS,
     dbPoolSize: e.DB_POOL_SIZE,
     dbTimeouts: {
