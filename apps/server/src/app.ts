@@ -67,6 +67,7 @@ import {
   inProcessTransport,
   sandboxRecordingRoutes,
 } from './platform/carrier/platform.ts';
+import { sandboxRestRoutes } from './platform/carrier/remote-sandbox.ts';
 import { realClock, type SandboxClock } from './platform/carrier/sandbox/clock.ts';
 import { TwilioSandbox } from './platform/carrier/sandbox/sandbox.ts';
 import { type Config, fastifyTrustProxy } from './platform/config.ts';
@@ -236,9 +237,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const realtime = createHub({ redisUrl: config.redisUrl, log: logger });
   const secrets = createSecrets(loadSecretsKey(config));
   // The sandbox carrier (ADR 026): its webhooks to our own URLs go in process.
+  // With CARRIER_SANDBOX_URL (a worker), the API server's sandbox is used and this process holds none (ADR 063).
   const sandbox =
     opts.sandbox ??
-    (config.carrierSandbox
+    (config.carrierSandbox && !config.carrierSandboxUrl
       ? new TwilioSandbox({
           clock:
             opts.sandboxClock ??
@@ -255,7 +257,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       : null);
   // Every fetch of an address from outside goes through this guard (ADR 049).
   const outbound = createOutbound();
-  const carrier = createCarrierDeps(sandbox, outbound);
+  const carrier = createCarrierDeps(
+    sandbox,
+    outbound,
+    config.carrierSandbox && config.carrierSandboxUrl && !opts.sandbox
+      ? {
+          url: config.carrierSandboxUrl,
+          mediaOrigins: [config.publicUrl.origin, new URL(config.carrierSandboxUrl).origin],
+        }
+      : undefined,
+  );
   const deps: Deps = {
     db,
     config,
@@ -382,6 +393,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(widgetAssetsRoutes, { dist: config.widgetDist });
   await app.register(webhookTree, { prefix: '/webhooks', registry: plugs.webhooks });
   await app.register(sandboxRecordingRoutes, { sandbox });
+  // The sandbox's REST for processes started with CARRIER_SANDBOX_URL (ADR 063).
+  await app.register(sandboxRestRoutes, {
+    sandbox,
+    knownToken: (sid: string) => twilioAuthTokenBySid(deps, sid),
+  });
   // The widget demo page (ADR 039): an install's widget on a page with hostile CSS and script.
   await app.register(widgetDemoRoutes, deps);
   await app.register(socketTree, { db, hub: realtime, holder, events });
