@@ -243,7 +243,7 @@ describe('broadcasts: create, read, edit, delete', () => {
       audience: { tag_ids: [vip], exclude_tag_ids: [], install_ids: [], contact_ids: [] },
       broadcaster_ids: [],
       send_at: null,
-      time_zone: 'America/New_York',
+      time_zone: 'UTC',
       counts: { total: 0, sent: 0 },
       created_by: h.seed.a.businessAdmin.id,
     });

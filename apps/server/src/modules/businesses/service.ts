@@ -236,13 +236,13 @@ export async function agencyOfBusiness(ctx: Ctx, input: { businessId: number }):
   return row?.agency_id ?? null;
 }
 
-/** The business's time zone (its settings' `timezone`, set on its info screen), else America/New_York. */
+/** The business's IANA time zone (its settings' `timezone`), UTC when it set none. */
 export async function businessTimeZone(ctx: Ctx): Promise<string> {
   const { businessId } = businessOf(ctx);
   const [row] = await ctx.db
     .select({ settings: businesses.settings })
     .from(businesses)
     .where(eq(businesses.id, businessId));
-  const zone = (row?.settings as { timezone?: unknown } | undefined)?.timezone;
-  return typeof zone === 'string' && zone ? zone : 'America/New_York';
+  const tz = (row?.settings as { timezone?: unknown } | undefined)?.timezone;
+  return typeof tz === 'string' && tz ? tz : 'UTC';
 }

@@ -41,6 +41,13 @@ import { storeOutgoingImage } from './media.ts';
 import { type MessageRow, toMessage } from './messages.ts';
 import { messages } from './tables.ts';
 
+export {
+  addBroadcastTexts,
+  type BroadcastText,
+  broadcastTextBodies,
+  broadcastTextStatuses,
+  broadcastTextsSent,
+} from './bulk.ts';
 export { toMessage } from './messages.ts';
 
 const SCHEDULE_MAX_MS = 365 * 86_400_000;
@@ -85,7 +92,8 @@ export async function assertTextable(ctx: Ctx, contact: ContactRow): Promise<voi
   await assertReachable(ctx, contact.phone, 'text');
 }
 
-async function assertContent(ctx: Ctx, body: string): Promise<void> {
+/** Refuses (422, restricted content) a text with SHAFT content, or profanity where the agency checks it. */
+export async function assertContent(ctx: Ctx, body: string): Promise<void> {
   const { agencyId } = businessOf(ctx);
   const agency = await agencyMessaging(ctx, { id: agencyId });
   const check = checkContent(body, { profanity: agency?.profanityEnabled ?? false });
