@@ -218,19 +218,23 @@ async function reserveCredits(tx: Ctx, b: BroadcastRow, count: number): Promise<
 async function insertRecipients(tx: Ctx, b: BroadcastRow, rows: AudienceRow[], now: number): Promise<number> {
   if (rows.length === 0) return 0;
   const at = new Date(now).toISOString();
+  // The due time is worked out once a time zone, not once a recipient.
   const res = await tx.db.execute(sql`
-    insert into broadcast_recipients (broadcast_id, business_id, contact_id, phone, name, install_id, state,
-      skip_reason, time_zone, due_at, broadcaster_id, from_number)
-    select ${b.id}, ${b.business_id}, v.contact_id, v.phone, v.name, v.install_id, v.state, v.skip_reason,
-           v.time_zone, case when v.state = 'pending' then ${dueSql(at, sql`v.time_zone`)} else ${at}::timestamptz end,
-           v.broadcaster_id, v.from_number
-      from unnest(${sql.param(rows.map((r) => r.contactId))}::int[], ${sql.param(rows.map((r) => r.phone))}::text[],
+    with v as (
+      select * from unnest(${sql.param(rows.map((r) => r.contactId))}::int[], ${sql.param(rows.map((r) => r.phone))}::text[],
                   ${sql.param(rows.map((r) => r.name))}::text[], ${sql.param(rows.map((r) => r.installId))}::int[],
                   ${sql.param(rows.map((r) => (r.skip ? 'skipped' : 'pending')))}::text[],
                   ${sql.param(rows.map((r) => r.skip))}::text[], ${sql.param(rows.map((r) => r.timeZone))}::text[],
                   ${sql.param(rows.map((r) => r.sender?.broadcasterId ?? null))}::int[],
                   ${sql.param(rows.map((r) => r.sender?.phone ?? null))}::text[])
-           as v(contact_id, phone, name, install_id, state, skip_reason, time_zone, broadcaster_id, from_number)
+           as v(contact_id, phone, name, install_id, state, skip_reason, time_zone, broadcaster_id, from_number)),
+    z as (select zone, ${dueSql(at, sql`zone`)} as due from (select distinct time_zone as zone from v) zones)
+    insert into broadcast_recipients (broadcast_id, business_id, contact_id, phone, name, install_id, state,
+      skip_reason, time_zone, due_at, broadcaster_id, from_number)
+    select ${b.id}, ${b.business_id}, v.contact_id, v.phone, v.name, v.install_id, v.state, v.skip_reason,
+           v.time_zone, case when v.state = 'pending' then z.due else ${at}::timestamptz end,
+           v.broadcaster_id, v.from_number
+      from v join z on z.zone = v.time_zone
     on conflict (broadcast_id, phone) do nothing`);
   return res.rowCount ?? 0;
 }
@@ -429,7 +433,8 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
     await recover(ctx, p, carrier);
     const throttle = ctx.deps.config.broadcastThrottle;
     const intervalMs = Math.max(1, Math.round(1000 / Math.max(0.01, p.rate)));
-    const batchSize = throttle ? Math.min(50, Math.max(1, Math.ceil(p.rate * 2))) : 200;
+    // The first batch is small, so that the first message leaves at once; then batches of 200.
+    let batchSize = throttle ? Math.min(50, Math.max(1, Math.ceil(p.rate * 2))) : 20;
     let fieldKeys: string[] | null = null;
     for (;;) {
       const b = await broadcastNow(ctx, p);
@@ -445,6 +450,7 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
         await pacer.sleep(wait);
         continue;
       }
+      if (!throttle) batchSize = 200;
       const outcomes = throttle
         ? await sendPaced(ctx, p, carrier, b.media, batch, pacer, intervalMs)
         : await sendAtOnce(ctx, p, carrier, b.media, batch, pacer);
