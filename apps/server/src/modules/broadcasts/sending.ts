@@ -218,19 +218,23 @@ async function reserveCredits(tx: Ctx, b: BroadcastRow, count: number): Promise<
 async function insertRecipients(tx: Ctx, b: BroadcastRow, rows: AudienceRow[], now: number): Promise<number> {
   if (rows.length === 0) return 0;
   const at = new Date(now).toISOString();
+  // The due time is worked out once a time zone, not once a recipient.
   const res = await tx.db.execute(sql`
-    insert into broadcast_recipients (broadcast_id, business_id, contact_id, phone, name, install_id, state,
-      skip_reason, time_zone, due_at, broadcaster_id, from_number)
-    select ${b.id}, ${b.business_id}, v.contact_id, v.phone, v.name, v.install_id, v.state, v.skip_reason,
-           v.time_zone, case when v.state = 'pending' then ${dueSql(at, sql`v.time_zone`)} else ${at}::timestamptz end,
-           v.broadcaster_id, v.from_number
-      from unnest(${sql.param(rows.map((r) => r.contactId))}::int[], ${sql.param(rows.map((r) => r.phone))}::text[],
+    with v as (
+      select * from unnest(${sql.param(rows.map((r) => r.contactId))}::int[], ${sql.param(rows.map((r) => r.phone))}::text[],
                   ${sql.param(rows.map((r) => r.name))}::text[], ${sql.param(rows.map((r) => r.installId))}::int[],
                   ${sql.param(rows.map((r) => (r.skip ? 'skipped' : 'pending')))}::text[],
                   ${sql.param(rows.map((r) => r.skip))}::text[], ${sql.param(rows.map((r) => r.timeZone))}::text[],
                   ${sql.param(rows.map((r) => r.sender?.broadcasterId ?? null))}::int[],
                   ${sql.param(rows.map((r) => r.sender?.phone ?? null))}::text[])
-           as v(contact_id, phone, name, install_id, state, skip_reason, time_zone, broadcaster_id, from_number)
+           as v(contact_id, phone, name, install_id, state, skip_reason, time_zone, broadcaster_id, from_number)),
+    z as (select zone, ${dueSql(at, sql`zone`)} as due from (select distinct time_zone as zone from v) zones)
+    insert into broadcast_recipients (broadcast_id, business_id, contact_id, phone, name, install_id, state,
+      skip_reason, time_zone, due_at, broadcaster_id, from_number)
+    select ${b.id}, ${b.business_id}, v.contact_id, v.phone, v.name, v.install_id, v.state, v.skip_reason,
+           v.time_zone, case when v.state = 'pending' then z.due else ${at}::timestamptz end,
+           v.broadcaster_id, v.from_number
+      from v join z on z.zone = v.time_zone
     on conflict (broadcast_id, phone) do nothing`);
   return res.rowCount ?? 0;
 }
@@ -378,12 +382,6 @@ type Outcome =
   | { kind: 'failed'; r: Claimed; code: number | null; message: string; optedOut: boolean }
   | { kind: 'back'; r: Claimed };
 
-type Listed = { sid: string; to: string; from: string; body: string };
-/** `listMessages` of the carrier (ADR 061): the messages sent to a number from one, since a time. */
-type Lister = {
-  listMessages?: (q: { to: string; from: string; sentAfter: Date }) => Promise<Listed[]>;
-};
-
 function poolOf(db: Tx): pg.Pool {
   const client = (db as unknown as { session?: { client?: pg.Pool } }).session?.client;
   if (!client || typeof client.connect !== 'function') throw new Error('broadcasts: no database pool');
@@ -435,7 +433,8 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
     await recover(ctx, p, carrier);
     const throttle = ctx.deps.config.broadcastThrottle;
     const intervalMs = Math.max(1, Math.round(1000 / Math.max(0.01, p.rate)));
-    const batchSize = throttle ? Math.min(50, Math.max(1, Math.ceil(p.rate * 2))) : 200;
+    // The first batch is small, so that the first message leaves at once; then batches of 200.
+    let batchSize = throttle ? Math.min(50, Math.max(1, Math.ceil(p.rate * 2))) : 20;
     let fieldKeys: string[] | null = null;
     for (;;) {
       const b = await broadcastNow(ctx, p);
@@ -451,6 +450,7 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
         await pacer.sleep(wait);
         continue;
       }
+      if (!throttle) batchSize = 200;
       const outcomes = throttle
         ? await sendPaced(ctx, p, carrier, b.media, batch, pacer, intervalMs)
         : await sendAtOnce(ctx, p, carrier, b.media, batch, pacer);
@@ -746,7 +746,6 @@ async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier): Promise<void
     select id, phone, claimed_at, message_id from broadcast_recipients
      where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'sending'`);
   if (res.rows.length === 0) return;
-  const lister = carrier as unknown as Lister;
   const bodies = await broadcastTextBodies(
     ctx,
     res.rows.map((r) => r.message_id).filter((id): id is number => id !== null),
@@ -762,10 +761,10 @@ async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier): Promise<void
       body: body ?? '',
       segments: 0,
     };
-    let found: Listed | undefined;
-    if (body !== undefined && lister.listMessages) {
+    let found: { sid: string } | undefined;
+    if (body !== undefined) {
       const since = new Date(new Date(r.claimed_at).getTime() - 60_000);
-      const listed = await lister.listMessages({ to: r.phone, from: p.from, sentAfter: since });
+      const listed = await carrier.listMessages({ to: r.phone, from: p.from, sentAfter: since });
       found = listed.find((m) => m.body === body);
     }
     if (found)
