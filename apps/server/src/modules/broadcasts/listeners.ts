@@ -3,6 +3,7 @@ import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { markBroadcastReply, messageReceived } from '../chats/service.ts';
+import { announceProgress } from './engine.ts';
 import { broadcastRecipients } from './tables.ts';
 
 // What the broadcasts module hears (ADR 062): a text in from a contact who was sent a broadcast in the last
@@ -46,6 +47,8 @@ export async function recordReply(
       )
       .where(eq(broadcastRecipients.id, recipient.id));
     await markBroadcastReply(tx, { messageId: input.messageId, broadcastId: recipient.broadcastId });
+    // The list and the report show the replied and opted-out counts live.
+    tx.afterCommit(() => announceProgress(tx, { broadcastId: recipient.broadcastId }));
   });
 }
 

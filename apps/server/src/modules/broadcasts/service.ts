@@ -22,6 +22,7 @@ import { installTextNumber } from '../telephony/service.ts';
 import { fillForContact, mediaForSend, templateForSend } from '../templates/service.ts';
 import { broadcastersByIds, firstActiveBroadcaster } from './broadcasters.ts';
 import {
+  announceProgress,
   broadcastCounts,
   countAudience,
   refreshStatuses,
@@ -500,6 +501,7 @@ export async function bulkOptOutRecipients(
       .update(broadcastRecipients)
       .set({ opted_out_at: sql`coalesce(${broadcastRecipients.opted_out_at}, now())` })
       .where(and(eq(broadcastRecipients.broadcast_id, cur.id), inArray(broadcastRecipients.id, ids)));
+    tx.afterCommit(() => announceProgress(tx, { broadcastId: cur.id }));
   });
   return ids.length;
 }
