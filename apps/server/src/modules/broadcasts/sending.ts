@@ -331,6 +331,14 @@ export async function rerunSending(
   const senders = await sendersFor(tx, b);
   const now = nowOf(tx);
   const at = new Date(now).toISOString();
+  const pendingNow = async () =>
+    (
+      await tx.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from broadcast_recipients where broadcast_id = ${b.id} and state = 'pending'`,
+      )
+    ).rows[0]?.n ?? 0;
+  // Pending recipients (a stopped run's) had their credits counted at the start; failed and new ones not.
+  const before = await pendingNow();
   // A failed recipient is sent a new message (its failed one stays in the conversation).
   await tx.db.execute(sql`
     update broadcast_recipients set state = 'pending', claimed_at = null, message_id = null, carrier_sid = null,
@@ -341,13 +349,9 @@ export async function rerunSending(
     const rows = await resolveAudience(tx, b.audience, senders);
     await insertRecipients(tx, b, rows, now);
   }
-  const [pending] = (
-    await tx.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from broadcast_recipients where broadcast_id = ${b.id} and state = 'pending'`,
-    )
-  ).rows;
-  if (!pending?.n) throw refuse('broadcasts.no_recipients');
-  const credits = await reserveCredits(tx, b, pending.n);
+  const pending = await pendingNow();
+  if (pending === 0) throw refuse('broadcasts.no_recipients');
+  const credits = await reserveCredits(tx, b, pending - before);
   const run = b.run + 1;
   await tx.db
     .update(broadcasts)

@@ -6,7 +6,7 @@ import {
   type TPhoneListRequest,
   toE164,
 } from '@stn/contracts/users';
-import { and, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { actorCan } from '../../platform/auth/actor.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { forbidden, invalid } from '../../platform/http/errors.ts';
