@@ -150,25 +150,17 @@ const isEmptyAudience = (a: TBroadcastAudience) =>
 async function checkAudience(ctx: Ctx, a: TBroadcastAudience): Promise<TBroadcastAudience> {
   if (isEmptyAudience(a)) throw invalid('audience', 'broadcasts.audience_empty');
   const fields: Record<string, string> = {};
-  const tagIds = [...new Set([...a.tag_ids, ...a.exclude_tag_ids])];
-  await checkTagIds(ctx, tagIds).catch((err) => {
-    if (!(err instanceof AppError)) throw err;
-    const bad = a.tag_ids.length ? 'audience.tag_ids' : 'audience.exclude_tag_ids';
-    fields[bad] = 'broadcasts.tag_invalid';
-  });
-  if (fields['audience.tag_ids'] && a.exclude_tag_ids.length) {
-    // Which list holds the stranger: check the excluded ones alone.
-    const ok = await checkTagIds(ctx, a.exclude_tag_ids).then(
+  // Each tag list on its own field: the form says which one holds a stranger.
+  const tagsOk = (ids: number[]) =>
+    checkTagIds(ctx, ids).then(
       () => true,
-      () => false,
+      (err) => {
+        if (err instanceof AppError && err.code === 'VALIDATION') return false;
+        throw err;
+      },
     );
-    if (!ok) fields['audience.exclude_tag_ids'] = 'broadcasts.tag_invalid';
-    const included = await checkTagIds(ctx, a.tag_ids).then(
-      () => true,
-      () => false,
-    );
-    if (included) delete fields['audience.tag_ids'];
-  }
+  if (!(await tagsOk(a.tag_ids))) fields['audience.tag_ids'] = 'broadcasts.tag_invalid';
+  if (!(await tagsOk(a.exclude_tag_ids))) fields['audience.exclude_tag_ids'] = 'broadcasts.tag_invalid';
   if (a.install_ids.length) {
     const mine = new Set((await installsOfBusiness(ctx)).map((i) => i.id));
     if (a.install_ids.some((id) => !mine.has(id)))
