@@ -111,6 +111,8 @@ const ZEnv = z.object({
     .transform((v) => ['1', 'true', 'yes', 'on'].includes(v))
     .optional(),
   CARRIER_SANDBOX: bool.default(true),
+  /** The broadcasts' throttle per sending number (ADR 061); off only for a bench of the pipeline. */
+  BROADCAST_THROTTLE: bool.default(true),
   /** Another process's sandbox (the API server's) instead of one in this process (a worker; ADR 063). */
   CARRIER_SANDBOX_URL: z
     .url({ protocol: /^https?$/, message: 'CARRIER_SANDBOX_URL must be an http(s) URL (the API server)' })
@@ -205,6 +207,8 @@ export type Config = {
    * it, the Sandbox Phones screen and the tests. On by default.
    */
   carrierSandbox: boolean;
+  /** Broadcasts wait for each sending number's next slot (off: as fast as the pipeline goes, a bench). */
+  broadcastThrottle: boolean;
   /**
    * The API server whose sandbox this process uses (CARRIER_SANDBOX_URL, ADR 063): it then holds none of its
    * own, and its SDK requests for sandbox accounts go to that server's /sandbox/twilio/*. Unset: in process.
@@ -303,6 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicCheckRatePerEmail: e.PUBLIC_CHECK_RATE_PER_EMAIL,
     tls: e.TLS ?? publicUrl.protocol === 'https:',
     carrierSandbox: e.CARRIER_SANDBOX,
+    broadcastThrottle: e.BROADCAST_THROTTLE,
     carrierSandboxUrl: e.CARRIER_SANDBOX_URL?.replace(/\/+$/, ''),
     callReconcileSeconds: e.CALL_RECONCILE_SECONDS,
     dbPoolSize: e.DB_POOL_SIZE,
