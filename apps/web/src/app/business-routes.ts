@@ -45,7 +45,9 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.broadcast.create': broadcastForm,
   'business.broadcast.edit': broadcastForm,
   'business.broadcast.duplicate': broadcastForm,
-  'business.setting.broadcast-numbers': lazy(() => import('../features/broadcasts/broadcast-numbers-page.tsx')),
+  'business.setting.broadcast-numbers': lazy(
+    () => import('../features/broadcasts/broadcast-numbers-page.tsx'),
+  ),
   'business.tags': lazy(() => import('../features/tags/tags-page.tsx')),
   'business.messaging': lazy(() => import('../features/inbox/inbox-page.tsx')),
   'business.sandbox-phones': lazy(() => import('../features/telephony/sandbox-phones-page.tsx')),

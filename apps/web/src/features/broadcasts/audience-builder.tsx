@@ -3,8 +3,8 @@ import type { TMessageCredit } from '@stn/contracts/broadcasts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormSection } from '../../components/form/form-section.tsx';
-import { useInstallOptions } from '../../lib/pickers.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
+import { useInstallOptions } from '../../lib/pickers.ts';
 import { useTags } from './api/broadcasts.ts';
 import type { BroadcastForm } from './broadcast-values.ts';
 
@@ -25,7 +25,11 @@ export function AudienceBuilder(props: {
   const tagData = (tags.data ?? []).map((tg) => ({ value: String(tg.id), label: tg.name }));
   const picked = form.values.contact_ids.length;
   return (
-    <FormSection title={t('broadcasts.audience')} hint={t('broadcasts.audience_hint')} testId="broadcast-audience">
+    <FormSection
+      title={t('broadcasts.audience')}
+      hint={t('broadcasts.audience_hint')}
+      testId="broadcast-audience"
+    >
       <MultiSelect
         label={t('broadcasts.tags_include')}
         data={tagData}

@@ -130,8 +130,10 @@ function BroadcastFormBody(props: {
         if (!at) errors.date = t('broadcasts.when_required');
         else if (starting.current && Date.parse(at) <= Date.now()) errors.date = t('broadcasts.when_past');
       }
-      if (starting.current && isEmptyAudience(audienceOf(v))) errors.audience = t('broadcasts.audience_required');
-      if (starting.current && !v.body.trim() && v.media.length === 0) errors.body = t('broadcasts.body_required');
+      if (starting.current && isEmptyAudience(audienceOf(v)))
+        errors.audience = t('broadcasts.audience_required');
+      if (starting.current && !v.body.trim() && v.media.length === 0)
+        errors.body = t('broadcasts.body_required');
       return errors;
     },
     fields: Object.keys(SERVER_FIELDS),
@@ -166,7 +168,9 @@ function BroadcastFormBody(props: {
           {estimate
             ? t('broadcasts.start_confirm', { recipients: estimate.recipients, credits: estimate.credits })
             : t('broadcasts.start_confirm_unknown')}
-          {v.when === 'later' ? ` ${t('broadcasts.start_at', { at: `${v.date} ${v.time}`, zone: timeZone })}` : ''}
+          {v.when === 'later'
+            ? ` ${t('broadcasts.start_at', { at: `${v.date} ${v.time}`, zone: timeZone })}`
+            : ''}
         </Text>
       ),
       labels: { confirm: t('broadcasts.start'), cancel: t('common.cancel') },

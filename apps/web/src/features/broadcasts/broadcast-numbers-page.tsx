@@ -27,7 +27,10 @@ export default function BroadcastNumbersPage() {
   const remove = useDeleteBroadcaster();
   const kinds = BROADCASTER_KINDS.map((k) => ({
     value: k,
-    label: t('broadcasts.numbers.kind_rate', { kind: t(`broadcasts.numbers.kinds.${k}`), rate: BROADCASTER_RATES[k] }),
+    label: t('broadcasts.numbers.kind_rate', {
+      kind: t(`broadcasts.numbers.kinds.${k}`),
+      rate: BROADCASTER_RATES[k],
+    }),
   }));
 
   if (broadcasters.isError)
@@ -168,7 +171,10 @@ function AddBroadcaster(props: { taken: number[]; kinds: { value: string; label:
   const [errors, setErrors] = useState<Record<string, string>>({});
   const choices = (numbers.data ?? [])
     .filter((n) => !props.taken.includes(n.id))
-    .map((n) => ({ value: String(n.id), label: `${n.phone_number}${n.friendly_name ? ` (${n.friendly_name})` : ''}` }));
+    .map((n) => ({
+      value: String(n.id),
+      label: `${n.phone_number}${n.friendly_name ? ` (${n.friendly_name})` : ''}`,
+    }));
 
   const add = () => {
     if (!numberId) {

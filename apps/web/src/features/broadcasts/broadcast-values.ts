@@ -1,5 +1,5 @@
-import type { TBroadcast, TBroadcastAudience, TBroadcastRequest } from '@stn/contracts/broadcasts';
 import type { UseFormReturnType } from '@mantine/form';
+import type { TBroadcast, TBroadcastAudience, TBroadcastRequest } from '@stn/contracts/broadcasts';
 import { isoToZoned, zonedToIso } from './zoned-time.ts';
 
 // The create/edit form's values and how they become the contract's request (ZBroadcastRequest). Selects

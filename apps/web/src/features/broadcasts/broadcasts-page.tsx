@@ -134,7 +134,11 @@ export default function BroadcastsPage() {
     <Stack>
       <ListHeader
         title={t('broadcasts.title')}
-        add={{ label: t('broadcasts.add'), to: pathOf('business.broadcast.create'), testId: 'broadcasts-add' }}
+        add={{
+          label: t('broadcasts.add'),
+          to: pathOf('business.broadcast.create'),
+          testId: 'broadcasts-add',
+        }}
       />
       <Group>
         <Select

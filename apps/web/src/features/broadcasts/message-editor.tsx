@@ -24,7 +24,9 @@ export function MessageEditor({ form }: { form: BroadcastForm }) {
   const media = form.values.media;
 
   const insert = (field: string) => {
-    const token = WITH_FALLBACK.includes(field) ? `{${field}|${t('broadcasts.fallback_word')}}` : `{${field}}`;
+    const token = WITH_FALLBACK.includes(field)
+      ? `{${field}|${t('broadcasts.fallback_word')}}`
+      : `{${field}}`;
     const body = form.values.body;
     const el = area.current;
     const start = el?.selectionStart ?? body.length;

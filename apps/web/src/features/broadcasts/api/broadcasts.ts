@@ -13,7 +13,6 @@ import type { TNumber } from '@stn/contracts/telephony';
 import type { TTemplate } from '@stn/contracts/templates';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { queryClient } from '../../../lib/query-client.ts';
 import { keys } from '../../../lib/query-keys.ts';
 import { resourceCalls } from '../../../lib/resource-api.ts';
 
@@ -118,7 +117,8 @@ export function useBroadcasters() {
 export function useTags() {
   return useQuery({
     queryKey: [...keys.tags.all, 'all'],
-    queryFn: async () => (await api<Data<{ id: number; name: string }[]>>('/v1/tags/all', { silent: true })).data,
+    queryFn: async () =>
+      (await api<Data<{ id: number; name: string }[]>>('/v1/tags/all', { silent: true })).data,
   });
 }
 
@@ -137,8 +137,12 @@ export function useBusinessNumbers() {
   return useQuery({
     queryKey: [...keys.numbers.list(), 'broadcasters'],
     queryFn: async () =>
-      (await api<{ data: TNumber[] }>('/v1/numbers', { query: { perPage: LIST_MAX_PAGE_SIZE }, silent: true }))
-        .data,
+      (
+        await api<{ data: TNumber[] }>('/v1/numbers', {
+          query: { perPage: LIST_MAX_PAGE_SIZE },
+          silent: true,
+        })
+      ).data,
   });
 }
 
