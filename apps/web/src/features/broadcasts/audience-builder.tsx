@@ -115,7 +115,13 @@ function Estimate({
   return (
     <Stack gap={4}>
       <Group gap="xs">
-        <Badge size="lg" variant="light" data-testid="broadcast-recipients" data-count={credit.recipients}>
+        <Badge
+          size="lg"
+          variant="light"
+          data-testid="broadcast-recipients"
+          data-count={credit.recipients}
+          data-total={credit.recipients + credit.skipped}
+        >
           {t('broadcasts.recipients', { count: credit.recipients })}
         </Badge>
         {credit.skipped > 0 && (
