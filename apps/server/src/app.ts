@@ -24,6 +24,8 @@ import { registerAuthListeners } from './modules/auth/listeners.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { packagesRoutes } from './modules/billing/routes/packages.ts';
 import { plansRoutes } from './modules/billing/routes/plans.ts';
+import { registerBroadcastsListeners } from './modules/broadcasts/listeners.ts';
+import { broadcastsRoutes } from './modules/broadcasts/routes.ts';
 import { monthlyUsageResetJob } from './modules/businesses/jobs.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
 import { registerChatsListeners } from './modules/chats/listeners.ts';
@@ -172,6 +174,8 @@ function plugModules(p: Plugs): void {
   // their event stream, fed by the call's and the conversation's realtime channels.
   p.widget.routes.push(widgetRoutes, widgetEventRoutes);
   registerWidgetListeners(p.events, p.deps);
+  // Broadcasts: a text in from a recipient of the week's broadcast is its reply (ADR 062).
+  registerBroadcastsListeners(p.events, p.deps);
 }
 
 /**
@@ -362,6 +366,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         templatesRoutes,
         pushRoutes,
         contactsRoutes,
+        broadcastsRoutes,
       ]) {
         await api.register(routes, deps);
       }

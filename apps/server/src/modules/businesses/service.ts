@@ -235,3 +235,14 @@ export async function agencyOfBusiness(ctx: Ctx, input: { businessId: number }):
     .where(eq(businesses.id, input.businessId));
   return row?.agency_id ?? null;
 }
+
+/** The business's time zone (its settings' `timezone`, set on its info screen), else America/New_York. */
+export async function businessTimeZone(ctx: Ctx): Promise<string> {
+  const { businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ settings: businesses.settings })
+    .from(businesses)
+    .where(eq(businesses.id, businessId));
+  const zone = (row?.settings as { timezone?: unknown } | undefined)?.timezone;
+  return typeof zone === 'string' && zone ? zone : 'America/New_York';
+}
