@@ -1,6 +1,14 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiFrom, DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
+import {
+  apiFrom,
+  DEMO,
+  fieldError,
+  hasChromium,
+  type Platform,
+  signedInPage,
+  startPlatform,
+} from './harness.ts';
 
 // The broadcast screens (issue 19) as the demo BusinessAdmin of Bright Dental: the broadcast-numbers
 // settings add one; a draft is built for a tag with the recipient count live (it drops when a tag is
@@ -102,6 +110,15 @@ describe.skipIf(!hasChromium)('broadcast screens in Chromium', () => {
     await page.getByTestId('broadcasts-table').waitFor(WAIT);
     await page.getByTestId('broadcasts-add').click();
     await page.getByTestId('broadcast-name').fill('Flu shot reminder');
+    // The server's 422 lands next to the fields, and what was typed stays.
+    await page.getByTestId('broadcast-save-draft').click();
+    await expect
+      .poll(() => page.getByTestId('broadcast-audience-error').textContent(), WAIT)
+      .toBe("Choose who receives the broadcast: tags, a website's contacts or contacts.");
+    expect(await fieldError(page, 'broadcast-body')).toBe(
+      'Write a message, pick a template or add an image.',
+    );
+    expect(await page.getByTestId('broadcast-name').inputValue()).toBe('Flu shot reminder');
     await pick(page, 'broadcast-tags', 'Broadcast VIP');
     await expect.poll(() => reached(page), WAIT).toBe(3);
     await pick(page, 'broadcast-exclude-tags', 'Broadcast Lapsed');
