@@ -1,0 +1,263 @@
+import fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
+
+// Broadcasts (issue 19) in Chromium against the real server and the sandbox carrier, as Bright Dental's
+// BusinessAdmin:
+// - the issue's walk: build a broadcast to a tag, send it as a test to one phone, start it, watch its
+//   progress in the list, open its report and download the CSV (its rows are the recipients);
+// - the report screen alone on a broadcast made through the API: counts, the chart and its table, skipped
+//   and failed by reason, the recipients table's filters, a reply and "opt out those who asked to stop".
+
+let p: Platform;
+const HOST = 'acme.localhost';
+const WAIT = { timeout: 30_000 };
+
+type Json = Record<string, unknown> & { data?: unknown };
+type Api = Awaited<ReturnType<typeof apiAs>>;
+let api: Api;
+
+/** One API call as Bright Dental's admin (the test's own hands: setting up data, reading the sandbox). */
+async function call<T = Json>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await api<T>(path, { method, ...(body !== undefined ? { body } : {}) });
+  if (res.status >= 400) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/**
+ * North American area codes by their zone. Broadcasts keep quiet hours (no text before 08:00 or from 21:00
+ * where the recipient is), and a recipient's zone comes from the phone's area code: the test texts phones
+ * of a zone where it is now day, so it does not depend on when it runs.
+ */
+const AREA_CODES: [string, string][] = [
+  ['212', 'America/New_York'],
+  ['312', 'America/Chicago'],
+  ['303', 'America/Denver'],
+  ['415', 'America/Los_Angeles'],
+  ['907', 'America/Anchorage'],
+  ['808', 'Pacific/Honolulu'],
+];
+
+/** An area code whose zone is well inside the day now (10:00 to 18:59), so none crosses 21:00 mid-test. */
+function dayAreaCode(now = new Date()): string {
+  const hour = (zone: string) =>
+    Number(
+      new Intl.DateTimeFormat('en-US', { hour: 'numeric', hourCycle: 'h23', timeZone: zone }).format(now),
+    );
+  const found = AREA_CODES.find(([, zone]) => hour(zone) >= 10 && hour(zone) <= 18);
+  // Between 05:00 and 19:59 UTC one of them is; outside it (the night everywhere in North America) the
+  // broadcast would wait for the morning, and the test says so rather than waiting.
+  if (!found) throw new Error('no North American zone is in daytime now: the broadcast would wait for 08:00');
+  return found[0];
+}
+
+/** A phone of the day zone (555-01xx: numbers kept for fiction). */
+const phoneOf = (area: string, n: number) => `+1${area}55501${String(n).padStart(2, '0')}`;
+
+async function makeTag(name: string): Promise<number> {
+  return ((await call('POST', '/v1/tags', { name })).data as { id: number }).id;
+}
+async function makeContact(first: string, last: string, phone: string, tagIds: number[]): Promise<number> {
+  const made = await call('POST', '/v1/contacts', {
+    first_name: first,
+    last_name: last,
+    phone,
+    tag_ids: tagIds,
+  });
+  return (made.data as { id: number }).id;
+}
+
+type SandboxText = { direction: 'in' | 'out'; other: string; body: string };
+/** What a phone received through the sandbox carrier (its record, not ours). */
+async function sandboxInbox(number: string): Promise<SandboxText[]> {
+  const phones = (await call('GET', '/v1/sandbox/phones')).data as { number: string; texts: SandboxText[] }[];
+  return (phones.find((x) => x.number === number)?.texts ?? []).filter((tx) => tx.direction === 'in');
+}
+async function sandboxTexts(number: string): Promise<string[]> {
+  return (await sandboxInbox(number)).map((tx) => tx.body);
+}
+
+/** The CSV a click saved, as rows of cells (the one CSV writer quotes with "; no cell here has a newline). */
+async function savedCsv(page: Page, click: () => Promise<void>): Promise<string[][]> {
+  const download = page.waitForEvent('download', WAIT);
+  await click();
+  const file = await (await download).path();
+  const text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  return text
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '')
+    .map((line) =>
+      [...line.matchAll(/("([^"]|"")*"|[^,]*)(,|$)/g)]
+        .map((m) => m[1].replace(/^"|"$/g, '').replace(/""/g, '"'))
+        .slice(0, -1),
+    );
+}
+
+/** The number a stat card shows. */
+async function stat(page: Page, testId: string): Promise<number> {
+  return Number((await page.getByTestId(testId).textContent()) ?? Number.NaN);
+}
+
+describe.skipIf(!hasChromium)('broadcasts in Chromium', () => {
+  let page: Page;
+  let area = '';
+
+  beforeAll(async () => {
+    area = dayAreaCode();
+    p = await startPlatform();
+    api = await apiAs(p, DEMO.dentalAdmin);
+    page = await signedInPage(p, DEMO.dentalAdmin, '**/business/**', HOST);
+  });
+  afterAll(() => p?.stop());
+
+  it('builds a broadcast to a tag, test-sends it, starts it, watches it, opens the report, downloads the CSV', async () => {
+    const tag = await makeTag('Spring sale');
+    const people: [string, string, string][] = [
+      ['Ada', 'Lovelace', phoneOf(area, 11)],
+      ['Alan', 'Turing', phoneOf(area, 12)],
+      ['Grace', 'Hopper', phoneOf(area, 13)],
+    ];
+    for (const [first, last, phone] of people) await makeContact(first, last, phone, [tag]);
+    // Someone without the tag gets nothing.
+    await makeContact('Linus', 'Outside', phoneOf(area, 19), []);
+
+    await page.goto(p.url('/business/broadcast/create', HOST));
+    await page.getByTestId('broadcast-name').fill('Spring sale launch');
+    await page.getByTestId('broadcast-tags').click();
+    await page.getByRole('option', { name: 'Spring sale' }).click();
+    await page.keyboard.press('Escape');
+    // The recipient count follows the audience.
+    await expect.poll(() => page.getByTestId('broadcast-recipients').textContent(), WAIT).toContain('3');
+    await page.getByTestId('broadcast-body').fill('Hi {first_name|there}, 20% off cleanings this week!');
+
+    // A test to one phone, now: the phone gets the message filled for a sample contact.
+    const tester = phoneOf(area, 42);
+    await page.getByTestId('broadcast-test-phone').fill(tester);
+    await page.getByTestId('broadcast-test-send').click();
+    await page.getByTestId('broadcast-test-sent').waitFor(WAIT);
+    await expect
+      .poll(() => sandboxTexts(tester), WAIT)
+      .toEqual([expect.stringContaining('20% off cleanings this week!')]);
+
+    // Start, confirmed with the recipients and credits: the list shows it and its progress.
+    await page.getByTestId('broadcast-start').click();
+    await expect.poll(() => page.getByTestId('broadcast-start-summary').textContent(), WAIT).toContain('3');
+    await page.getByTestId('broadcast-start-ok').click();
+    await page.waitForURL('**/business/broadcast', WAIT);
+    const row = page.getByTestId('broadcasts-table').locator('tr', { hasText: 'Spring sale launch' });
+    await row.waitFor(WAIT);
+    const id = Number(
+      ((await row.locator('[data-testid^="broadcast-status-"]').getAttribute('data-testid')) ?? '').replace(
+        'broadcast-status-',
+        '',
+      ),
+    );
+    expect(id).toBeGreaterThan(0);
+    // The progress reaches 100 % and the status Completed, pushed over /ws (the list is not reloaded).
+    await expect
+      .poll(() => page.getByTestId(`broadcast-progress-${id}`).getAttribute('data-value'), WAIT)
+      .toBe('100');
+    await expect.poll(() => page.getByTestId(`broadcast-status-${id}`).textContent(), WAIT).toBe('Completed');
+    // Each recipient's phone got the message once, with its own name; the untagged contact none.
+    for (const [first, , phone] of people)
+      await expect
+        .poll(() => sandboxTexts(phone), WAIT)
+        .toEqual([`Hi ${first}, 20% off cleanings this week!`]);
+    expect(await sandboxTexts(phoneOf(area, 19))).toEqual([]);
+
+    // The report, from the list's action.
+    await page.getByTestId(`broadcast-report-${id}`).click();
+    await page.waitForURL(`**/business/broadcast/${id}/report`, WAIT);
+    await expect.poll(() => page.getByTestId('page-title').textContent(), WAIT).toBe('Spring sale launch');
+    await expect.poll(() => page.getByTestId('report-status').textContent(), WAIT).toBe('Completed');
+    await expect.poll(() => stat(page, 'stat-total'), WAIT).toBe(3);
+    await expect.poll(() => stat(page, 'stat-sent'), WAIT).toBe(3);
+    await expect.poll(() => stat(page, 'stat-failed'), WAIT).toBe(0);
+    await expect.poll(() => page.getByTestId('report-recipients').locator('tbody tr').count(), WAIT).toBe(3);
+
+    // The CSV: a header and one row per recipient, with their phones.
+    const rows = await savedCsv(page, () => page.getByTestId('report-download').click());
+    expect(rows).toHaveLength(4);
+    const body = rows.slice(1).map((r) => r.join(','));
+    for (const [first, last, phone] of people) {
+      expect(body.some((line) => line.includes(phone))).toBe(true);
+      expect(body.some((line) => line.includes(`${first} ${last}`))).toBe(true);
+    }
+  });
+
+  it('the report alone: counts, chart and table, reasons, filters, a reply, and the bulk opt-out', async () => {
+    const tag = await makeTag('Report test');
+    const ids = {
+      kate: await makeContact('Kate', 'Reply', phoneOf(area, 21), [tag]),
+      leo: await makeContact('Leo', 'Quiet', phoneOf(area, 22), [tag]),
+      mia: await makeContact('Mia', 'Gone', phoneOf(area, 23), [tag]),
+    };
+    // One recipient opted out before: skipped, with its reason.
+    await call('POST', `/v1/contacts/${ids.mia}/opt-out`, { opted_out: true });
+    const made = await call('POST', '/v1/broadcasts', {
+      name: 'Report screen check',
+      body: 'Your checkup is due, {first_name|friend}.',
+      audience: { tag_ids: [tag] },
+      start: true,
+    });
+    const id = (made.data as { id: number }).id;
+
+    await page.goto(p.url(`/business/broadcast/${id}/report`, HOST));
+    await expect.poll(() => page.getByTestId('page-title').textContent(), WAIT).toBe('Report screen check');
+    // Live: the cards move while it sends and the status becomes Completed without a reload.
+    await expect
+      .poll(() => page.getByTestId('report-status').getAttribute('data-status'), WAIT)
+      .toBe('completed');
+    await expect.poll(() => stat(page, 'stat-total'), WAIT).toBe(3);
+    await expect.poll(() => stat(page, 'stat-sent'), WAIT).toBe(2);
+    await expect.poll(() => stat(page, 'stat-skipped'), WAIT).toBe(1);
+    expect(await page.getByTestId('report-skipped-reasons').textContent()).toContain('Opted out');
+    expect(await page.getByTestId('report-failed-reasons-empty').count()).toBe(1);
+
+    // The chart is an image with a title, and its figures are a table.
+    const chart = page.getByTestId('report-timeline').locator('svg[role="img"]');
+    await chart.waitFor(WAIT);
+    expect(await chart.locator('title').textContent()).toBe('Deliveries over time');
+    await page.getByTestId('report-timeline').locator('summary').click();
+    const cells = await page
+      .getByTestId('report-timeline-table')
+      .locator('tbody tr td:nth-child(2)')
+      .allTextContents();
+    expect(cells.reduce((s, c) => s + Number(c), 0)).toBe(2);
+
+    // Filter by state: the skipped one alone.
+    await page.getByTestId('report-state-filter').click();
+    await page.getByRole('option', { name: 'Skipped' }).click();
+    await expect
+      .poll(() => page.getByTestId('report-recipients').locator('tbody tr').allInnerTexts(), WAIT)
+      .toEqual([expect.stringContaining('Mia Gone')]);
+    await page.getByTestId('report-state-filter').click();
+    await page.getByRole('option', { name: 'Skipped' }).click();
+    await expect.poll(() => page.getByTestId('report-recipients').locator('tbody tr').count(), WAIT).toBe(3);
+
+    // Kate answers in her own words: the report counts a reply, live.
+    const kate = phoneOf(area, 21);
+    await expect.poll(() => sandboxTexts(kate), WAIT).toEqual(['Your checkup is due, Kate.']);
+    const sentFrom = (await sandboxInbox(kate))[0]?.other ?? '';
+    await call('POST', `/v1/sandbox/phones/${encodeURIComponent(kate)}/texts`, {
+      to: sentFrom,
+      body: 'Please stop texting me',
+    });
+    await expect.poll(() => stat(page, 'stat-replied'), WAIT).toBe(1);
+    await page.getByTestId('report-replied-filter').getByText('Replied', { exact: true }).click();
+    await expect
+      .poll(() => page.getByTestId('report-recipients').locator('tbody tr').allInnerTexts(), WAIT)
+      .toEqual([expect.stringContaining('Kate Reply')]);
+
+    // "Opt out those who asked to stop": confirmed, it says how many, and Kate is opted out.
+    await page.getByTestId('report-optout').click();
+    await page.getByTestId('report-optout-confirm').click();
+    await expect
+      .poll(() => page.getByTestId('report-optout-result').textContent(), WAIT)
+      .toContain('1 recipient was opted out');
+    const contact = (await call('GET', `/v1/contacts/${ids.kate}`)).data as { opted_out: boolean };
+    expect(contact.opted_out).toBe(true);
+    await expect.poll(() => stat(page, 'stat-opted-out'), WAIT).toBe(1);
+  });
+});
