@@ -5,6 +5,7 @@ const numberEdit = lazy(() => import('../features/numbers/number-edit-page.tsx')
 const departmentForm = lazy(() => import('../features/users/department-form.tsx'));
 const contactForm = lazy(() => import('../features/contacts/contact-form.tsx'));
 const templateForm = lazy(() => import('../features/templates/template-form.tsx'));
+const broadcastForm = lazy(() => import('../features/broadcasts/broadcast-form.tsx'));
 const installsPage = lazy(() => import('../features/installs/installs-page.tsx'));
 
 /** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
@@ -40,6 +41,13 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.templates': lazy(() => import('../features/templates/templates-page.tsx')),
   'business.templates.create': templateForm,
   'business.templates.edit': templateForm,
+  'business.broadcast': lazy(() => import('../features/broadcasts/broadcasts-page.tsx')),
+  'business.broadcast.create': broadcastForm,
+  'business.broadcast.edit': broadcastForm,
+  'business.broadcast.duplicate': broadcastForm,
+  'business.setting.broadcast-numbers': lazy(
+    () => import('../features/broadcasts/broadcast-numbers-page.tsx'),
+  ),
   'business.tags': lazy(() => import('../features/tags/tags-page.tsx')),
   'business.messaging': lazy(() => import('../features/inbox/inbox-page.tsx')),
   'business.broadcast.report': lazy(() => import('../features/broadcasts/report/report-page.tsx')),

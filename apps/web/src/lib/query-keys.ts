@@ -131,6 +131,19 @@ export const keys = {
     /** The carrier's caller-id check of one phone number (polled on the verification screen). */
     callerId: (phone: string) => ['numbers', 'caller-id', phone] as const,
   },
+  /** Broadcasts (issue 19): lists by filter, one broadcast, the live message-credit estimate. */
+  broadcasts: {
+    all: ['broadcasts'] as const,
+    lists: () => ['broadcasts', 'list'] as const,
+    detail: (id: number) => ['broadcasts', 'detail', id] as const,
+    credit: (input: unknown) => ['broadcasts', 'credit', input] as const,
+  },
+  /** The business's sending numbers for broadcasts (setting/broadcast-numbers). */
+  broadcasters: {
+    all: ['broadcasters'] as const,
+    list: () => ['broadcasters', 'list'] as const,
+    detail: (id: number) => ['broadcasters', 'detail', id] as const,
+  },
   /** The inbox (ADR 037): lists per install, filter, search and page; one conversation's contact and history. */
   inbox: {
     all: ['inbox'] as const,

@@ -26,3 +26,32 @@ describe('message_updated', () => {
     expect(stale(other)).toBe(false);
   });
 });
+
+// A broadcast's progress (issue 19) moves its row in the list without a refetch.
+describe('broadcast_progress', () => {
+  it("puts the event's status and counts into the cached list rows and the broadcast's record", () => {
+    const counts = (sent: number) => ({ total: 10, pending: 10 - sent, sent, delivered: 0, failed: 0 });
+    const list = [...keys.broadcasts.lists(), { page: 1 }];
+    queryClient.setQueryData(list, {
+      data: [
+        { id: 1, status: 'scheduled', counts: counts(0) },
+        { id: 2, status: 'draft', counts: counts(0) },
+      ],
+      meta: { total: 2 },
+    });
+    queryClient.setQueryData(keys.broadcasts.detail(1), { id: 1, status: 'scheduled', counts: counts(0) });
+    dispatchRealtime({ type: 'broadcast_progress', data: { id: 1, status: 'sending', counts: counts(4) } });
+    expect(queryClient.getQueryData(list)).toEqual({
+      data: [
+        { id: 1, status: 'sending', counts: counts(4) },
+        { id: 2, status: 'draft', counts: counts(0) },
+      ],
+      meta: { total: 2 },
+    });
+    expect(queryClient.getQueryData(keys.broadcasts.detail(1))).toEqual({
+      id: 1,
+      status: 'sending',
+      counts: counts(4),
+    });
+  });
+});

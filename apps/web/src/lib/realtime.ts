@@ -17,6 +17,19 @@ type NewMessage = { contact?: number; install?: number | null; number_of_message
 type NewTask = { number_of_tasks?: number };
 type MessageStatus = { id?: number; contact?: number; status?: string };
 
+type BroadcastProgress = { id: number; status: string; counts: Record<string, number> };
+type BroadcastRow = { id: number; status: string; counts: Record<string, number> };
+
+/** A `broadcast_progress` event into the cached broadcast lists and that broadcast's record. */
+function patchBroadcast(event: BroadcastProgress) {
+  const patch = <T extends BroadcastRow>(b: T): T =>
+    b.id === event.id ? { ...b, status: event.status, counts: event.counts } : b;
+  queryClient.setQueriesData<{ data: BroadcastRow[] }>({ queryKey: keys.broadcasts.lists() }, (old) =>
+    old && Array.isArray(old.data) ? { ...old, data: old.data.map(patch) } : old,
+  );
+  queryClient.setQueryData<BroadcastRow>(keys.broadcasts.detail(event.id), (old) => (old ? patch(old) : old));
+}
+
 /** Waits before reconnecting: 1 s, 2 s, 4 s ... at most 30 s. */
 export function backoffMs(attempt: number): number {
   return Math.min(30_000, 1000 * 2 ** Math.max(0, attempt));
@@ -81,6 +94,14 @@ export function dispatchRealtime(event: RealtimeEvent): void {
       const data = (event.data ?? {}) as NewTask;
       setUserCount('number_of_tasks', data.number_of_tasks);
       void queryClient.invalidateQueries({ queryKey: TASKS_KEY });
+      break;
+    }
+    case 'broadcast_progress': {
+      // A broadcast's status and counts moved (issue 19): its row in every cached list and its own record
+      // take them in place, so the list's progress bars move without asking the server again.
+      const data = event.data as BroadcastProgress | undefined;
+      if (data && typeof data.id === 'number' && data.counts && typeof data.status === 'string')
+        patchBroadcast(data);
       break;
     }
     default:

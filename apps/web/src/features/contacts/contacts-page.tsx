@@ -2,7 +2,7 @@ import { Badge, Button, Group, Menu, Paper, Select, Stack, Text } from '@mantine
 import { modals } from '@mantine/modals';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable, useSelection } from '../../components/list/data-table.tsx';
 import { ListHeader } from '../../components/list/list-header.tsx';
@@ -38,7 +38,9 @@ export default function ContactsPage() {
   const [optedOut, setOptedOut] = useState<Flag>('any');
   const [blocked, setBlocked] = useState<Flag>('any');
   const selection = useSelection<number>();
-  const canText = userCan(useAuth().user, 'inbox.use');
+  const user = useAuth().user;
+  const canText = userCan(user, 'inbox.use');
+  const canBroadcast = userCan(user, 'broadcasts.use');
 
   const flagOptions = [
     { value: 'any', label: t('contacts.filter_any') },
@@ -133,7 +135,7 @@ export default function ContactsPage() {
         </Group>
       </Group>
       <ImportPanel />
-      <BulkBar selected={selection.selected} onDone={selection.clear} />
+      <BulkBar selected={selection.selected} onDone={selection.clear} canBroadcast={canBroadcast} />
       <DataTable<TContact>
         path={CONTACTS_PATH}
         queryKey={contactKeys.list()}
@@ -231,11 +233,20 @@ const BULK_BUTTONS: readonly { action: BulkAction; key: string; color: string; v
 ];
 
 /**
- * Bulk actions over the picked contacts: tag, block, opt out, delete (each asks first). "Add to
+ * Bulk actions over the picked contacts: a broadcast to them, tag, block, opt out, delete (each asks first). "Add to
  * automation" is not offered until the automations issue gives something to pick (ADR 038).
  */
-function BulkBar({ selected, onDone }: { selected: readonly number[]; onDone: () => void }) {
+function BulkBar({
+  selected,
+  onDone,
+  canBroadcast,
+}: {
+  selected: readonly number[];
+  onDone: () => void;
+  canBroadcast: boolean;
+}) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const bulk = useBulk();
   const count = selected.length;
   if (count === 0) return null;
@@ -259,6 +270,19 @@ function BulkBar({ selected, onDone }: { selected: readonly number[]; onDone: ()
       <Group justify="space-between">
         <Text size="sm">{t('contacts.bulk.selected', { count })}</Text>
         <Group gap="xs">
+          {canBroadcast && (
+            // The broadcast builder takes the picked contacts as its audience (location state: the ids
+            // may be thousands, too many for an address).
+            <Button
+              size="xs"
+              variant="light"
+              color="teal"
+              onClick={() => navigate(pathOf('business.broadcast.create'), { state: { contact_ids: ids } })}
+              data-testid="contacts-bulk-broadcast"
+            >
+              {t('contacts.bulk.broadcast')}
+            </Button>
+          )}
           <Button size="xs" variant="light" onClick={openTag} data-testid="contacts-bulk-tag">
             {t('contacts.bulk.tag')}
           </Button>

@@ -1,0 +1,215 @@
+import { Badge, Group, Progress, Select, Stack, Text } from '@mantine/core';
+import { BROADCAST_STATUSES, type TBroadcast, type TBroadcastStatus } from '@stn/contracts/broadcasts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { askDelete, confirmAction } from '../../components/list/confirm.tsx';
+import { type Column, DataTable } from '../../components/list/data-table.tsx';
+import { ListHeader } from '../../components/list/list-header.tsx';
+import { RowButtons } from '../../components/list/row-actions.tsx';
+import { pathOf } from '../../lib/nav/route-table.ts';
+import { keys } from '../../lib/query-keys.ts';
+import { BROADCASTS_PATH, useBroadcastAction, useDeleteBroadcast } from './api/broadcasts.ts';
+import { formatInZone } from './zoned-time.ts';
+
+export const STATUS_COLORS: Record<TBroadcastStatus, string> = {
+  draft: 'gray',
+  scheduled: 'blue',
+  sending: 'teal',
+  stopped: 'orange',
+  completed: 'green',
+  failed: 'red',
+};
+
+/** Recipients done (sent, skipped or failed) of all, as a percentage. */
+export function progressOf(b: Pick<TBroadcast, 'counts'>): number {
+  const { total, sent, skipped, failed } = b.counts;
+  return total > 0 ? Math.min(100, Math.round(((sent + skipped + failed) / total) * 100)) : 0;
+}
+
+const EDITABLE: readonly TBroadcastStatus[] = ['draft', 'scheduled'];
+const STOPPABLE: readonly TBroadcastStatus[] = ['sending', 'scheduled'];
+const RERUNNABLE: readonly TBroadcastStatus[] = ['stopped', 'completed', 'failed'];
+
+/**
+ * business.broadcast: the business's broadcasts with their status, progress and counts, searched and
+ * filtered by status. Progress moves live: `broadcast_progress` events patch the cached rows
+ * (lib/realtime.ts).
+ */
+export default function BroadcastsPage() {
+  const { t, i18n } = useTranslation();
+  const [status, setStatus] = useState<TBroadcastStatus | null>(null);
+  const remove = useDeleteBroadcast();
+  const stop = useBroadcastAction('stop');
+  const rerun = useBroadcastAction('rerun');
+
+  const columns: Column<TBroadcast>[] = [
+    {
+      key: 'name',
+      title: t('broadcasts.name'),
+      render: (b) => (
+        <Text size="sm" fw={500} data-testid={`broadcast-name-${b.id}`}>
+          {b.name}
+        </Text>
+      ),
+    },
+    {
+      key: 'status',
+      title: t('broadcasts.status'),
+      render: (b) => (
+        <Badge color={STATUS_COLORS[b.status]} variant="light" data-testid={`broadcast-status-${b.id}`}>
+          {t(`broadcasts.statuses.${b.status}`)}
+        </Badge>
+      ),
+    },
+    {
+      key: 'progress',
+      title: t('broadcasts.progress'),
+      width: 160,
+      render: (b) => (
+        <Stack gap={2}>
+          <Progress
+            value={progressOf(b)}
+            size="sm"
+            aria-label={t('broadcasts.progress')}
+            data-testid={`broadcast-progress-${b.id}`}
+            data-value={progressOf(b)}
+          />
+          <Text size="xs" c="dimmed">
+            {t('broadcasts.progress_of', {
+              done: b.counts.sent + b.counts.skipped + b.counts.failed,
+              total: b.counts.total,
+            })}
+          </Text>
+        </Stack>
+      ),
+    },
+    {
+      key: 'counts',
+      title: t('broadcasts.counts'),
+      render: (b) => (
+        <Text size="xs" data-testid={`broadcast-counts-${b.id}`}>
+          {t('broadcasts.counts_line', {
+            sent: b.counts.sent,
+            delivered: b.counts.delivered,
+            failed: b.counts.failed,
+            replied: b.counts.replied,
+          })}
+        </Text>
+      ),
+    },
+    {
+      key: 'send_at',
+      title: t('broadcasts.scheduled'),
+      render: (b) => (
+        <Text size="sm" data-testid={`broadcast-send-at-${b.id}`}>
+          {b.send_at
+            ? `${formatInZone(b.send_at, b.time_zone, i18n.language)} (${b.time_zone})`
+            : b.started_at
+              ? formatInZone(b.started_at, b.time_zone, i18n.language)
+              : '—'}
+        </Text>
+      ),
+    },
+  ];
+
+  const askStop = (b: TBroadcast) =>
+    confirmAction({
+      title: t('broadcasts.stop_title'),
+      text: t('broadcasts.stop_confirm', { name: b.name }),
+      confirm: t('broadcasts.stop'),
+      testId: 'broadcast-stop-ok',
+      onConfirm: () => stop.mutate({ id: b.id }),
+    });
+  const askRerun = (b: TBroadcast) =>
+    confirmAction({
+      title: t('broadcasts.rerun_title'),
+      text: t('broadcasts.rerun_confirm', { name: b.name }),
+      confirm: t('broadcasts.rerun'),
+      color: 'blue',
+      testId: 'broadcast-rerun-ok',
+      onConfirm: () => rerun.mutate({ id: b.id }),
+    });
+
+  return (
+    <Stack>
+      <ListHeader
+        title={t('broadcasts.title')}
+        add={{
+          label: t('broadcasts.add'),
+          to: pathOf('business.broadcast.create'),
+          testId: 'broadcasts-add',
+        }}
+      />
+      <Group>
+        <Select
+          label={t('broadcasts.status')}
+          placeholder={t('broadcasts.statuses.all')}
+          data={BROADCAST_STATUSES.map((s) => ({ value: s, label: t(`broadcasts.statuses.${s}`) }))}
+          value={status}
+          onChange={(v) => setStatus(v as TBroadcastStatus | null)}
+          clearable
+          w={200}
+          data-testid="broadcasts-status-filter"
+        />
+      </Group>
+      <DataTable<TBroadcast>
+        path={BROADCASTS_PATH}
+        queryKey={keys.broadcasts.lists()}
+        filters={{ status: status ?? undefined }}
+        columns={columns}
+        empty={t('broadcasts.empty')}
+        testId="broadcasts-table"
+        minWidth={900}
+        actions={(b) => (
+          <RowButtons
+            actions={[
+              {
+                label: t('broadcasts.edit'),
+                to: pathOf('business.broadcast.edit', { id: b.id }),
+                testId: `broadcast-edit-${b.id}`,
+                hidden: !EDITABLE.includes(b.status),
+              },
+              {
+                label: t('broadcasts.duplicate'),
+                to: pathOf('business.broadcast.duplicate', { id: b.id }),
+                testId: `broadcast-duplicate-${b.id}`,
+              },
+              {
+                label: t('broadcasts.report'),
+                to: pathOf('business.broadcast.report', { id: b.id }),
+                testId: `broadcast-report-${b.id}`,
+                hidden: b.status === 'draft',
+              },
+              {
+                label: t('broadcasts.stop'),
+                color: 'orange',
+                onClick: () => askStop(b),
+                testId: `broadcast-stop-${b.id}`,
+                hidden: !STOPPABLE.includes(b.status),
+              },
+              {
+                label: t('broadcasts.rerun'),
+                onClick: () => askRerun(b),
+                testId: `broadcast-rerun-${b.id}`,
+                hidden: !RERUNNABLE.includes(b.status),
+              },
+              {
+                label: t('business.common.delete'),
+                color: 'red',
+                onClick: () =>
+                  askDelete(
+                    ['broadcasts.delete_title', 'broadcasts.delete_confirm', 'business.common.delete'],
+                    { name: b.name },
+                    () => remove.mutate(b.id),
+                    'broadcast-delete-ok',
+                  ),
+                testId: `broadcast-delete-${b.id}`,
+                hidden: b.status === 'sending',
+              },
+            ]}
+          />
+        )}
+      />
+    </Stack>
+  );
+}
