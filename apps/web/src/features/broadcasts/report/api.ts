@@ -9,15 +9,15 @@ import { useEffect } from 'react';
 import { api, apiBlob } from '../../../lib/api-client.ts';
 import { saveBlob } from '../../../lib/files.ts';
 import { queryClient } from '../../../lib/query-client.ts';
+import { keys } from '../../../lib/query-keys.ts';
 import { onRealtime } from '../../../lib/realtime.ts';
+import { BROADCASTS_PATH } from '../api/broadcasts.ts';
 
 // The report's calls (spec 001 "Tasks, tags, broadcasts"): {id}/report, report/download (blob), {id}/refresh,
 // {id}/stop, {id}/rerun, {id}/tag, {id}/bulk-optout; and the realtime `broadcast_progress` (ADR 065).
 
-export const BROADCASTS_PATH = '/v1/broadcasts';
-
 /** The broadcasts resource's root key: whatever screen shows a broadcast refreshes with it. */
-export const BROADCASTS_KEY = ['broadcasts'] as const;
+const BROADCASTS_KEY = keys.broadcasts.all;
 export const reportKey = (id: number) => [...BROADCASTS_KEY, 'report', id] as const;
 
 export type ReportFilters = {

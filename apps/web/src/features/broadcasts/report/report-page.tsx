@@ -6,6 +6,7 @@ import {
   Checkbox,
   Group,
   Modal,
+  MultiSelect,
   Pagination,
   Paper,
   Progress,
@@ -20,12 +21,10 @@ import {
 import {
   RECIPIENT_STATES,
   type TBroadcast,
-  type TBroadcaster,
   type TBroadcastReport,
   type TBroadcastStatus,
   type TRecipientState,
 } from '@stn/contracts/broadcasts';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -33,9 +32,8 @@ import { confirmAction } from '../../../components/list/confirm.tsx';
 import { EmptyRow } from '../../../components/list/data-table.tsx';
 import { LoadFailed, Loading } from '../../../components/load-state.tsx';
 import { useReportForbidden } from '../../../components/not-allowed.tsx';
-import { api } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { TagPicker } from '../../contacts/tag-picker.tsx';
+import { useBroadcasters, useTags } from '../api/broadcasts.ts';
 import {
   countOf,
   downloadReport,
@@ -172,16 +170,6 @@ export default function BroadcastReportPage() {
       </Paper>
     </Stack>
   );
-}
-
-/** The business's broadcasters, to show a broadcast's sending numbers by their phone numbers. */
-function useBroadcasters() {
-  return useQuery({
-    queryKey: ['broadcasters', 'list', 'report'],
-    queryFn: async () =>
-      (await api<{ data: TBroadcaster[] }>('/v1/broadcasters', { silent: true, query: { perPage: 100 } }))
-        .data,
-  });
 }
 
 function Header({ broadcast }: { broadcast: TBroadcast }) {
@@ -495,6 +483,7 @@ function TagModal(props: { id: number; opened: boolean; onClose: () => void }) {
   const [who, setWho] = useState<'recipients' | 'replied'>('recipients');
   const [error, setError] = useState<string | null>(null);
   const tag = useTagRecipients(props.id);
+  const tags = useTags();
   return (
     <Modal opened={props.opened} onClose={props.onClose} title={t(`${R}.tag_title`)}>
       <Stack>
@@ -507,14 +496,18 @@ function TagModal(props: { id: number; opened: boolean; onClose: () => void }) {
           onChange={(v) => setWho(v as 'recipients' | 'replied')}
           data-testid="report-tag-who"
         />
-        <TagPicker
+        <MultiSelect
+          label={t(`${R}.tags`)}
+          data={(tags.data ?? []).map((tg) => ({ value: String(tg.id), label: tg.name }))}
           value={tagIds}
           onChange={(v) => {
             setTagIds(v);
             setError(null);
           }}
           error={error}
-          testId="report-tag-picker"
+          searchable
+          clearable
+          data-testid="report-tag-picker"
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={props.onClose}>
