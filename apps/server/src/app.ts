@@ -24,6 +24,9 @@ import { registerAuthListeners } from './modules/auth/listeners.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { packagesRoutes } from './modules/billing/routes/packages.ts';
 import { plansRoutes } from './modules/billing/routes/plans.ts';
+import { plugBroadcastsEngine } from './modules/broadcasts/engine.ts';
+import { registerBroadcastsListeners } from './modules/broadcasts/listeners.ts';
+import { broadcastsRoutes } from './modules/broadcasts/routes.ts';
 import { monthlyUsageResetJob } from './modules/businesses/jobs.ts';
 import { businessesRoutes } from './modules/businesses/routes.ts';
 import { registerChatsListeners } from './modules/chats/listeners.ts';
@@ -66,6 +69,7 @@ import {
   inProcessTransport,
   sandboxRecordingRoutes,
 } from './platform/carrier/platform.ts';
+import { sandboxRestRoutes } from './platform/carrier/remote-sandbox.ts';
 import { realClock, type SandboxClock } from './platform/carrier/sandbox/clock.ts';
 import { TwilioSandbox } from './platform/carrier/sandbox/sandbox.ts';
 import { type Config, fastifyTrustProxy } from './platform/config.ts';
@@ -172,6 +176,10 @@ function plugModules(p: Plugs): void {
   // their event stream, fed by the call's and the conversation's realtime channels.
   p.widget.routes.push(widgetRoutes, widgetEventRoutes);
   registerWidgetListeners(p.events, p.deps);
+  // Broadcasts: the sending jobs, a recipient's delivery from its text's status, resuming after a crash.
+  plugBroadcastsEngine(p);
+  // Broadcasts: a text in from a recipient of the week's broadcast is its reply (ADR 062).
+  registerBroadcastsListeners(p.events, p.deps);
 }
 
 /**
@@ -233,9 +241,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const realtime = createHub({ redisUrl: config.redisUrl, log: logger });
   const secrets = createSecrets(loadSecretsKey(config));
   // The sandbox carrier (ADR 026): its webhooks to our own URLs go in process.
+  // With CARRIER_SANDBOX_URL (a worker), the API server's sandbox is used and this process holds none (ADR 063).
   const sandbox =
     opts.sandbox ??
-    (config.carrierSandbox
+    (config.carrierSandbox && !config.carrierSandboxUrl
       ? new TwilioSandbox({
           clock:
             opts.sandboxClock ??
@@ -252,7 +261,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       : null);
   // Every fetch of an address from outside goes through this guard (ADR 049).
   const outbound = createOutbound();
-  const carrier = createCarrierDeps(sandbox, outbound);
+  const carrier = createCarrierDeps(
+    sandbox,
+    outbound,
+    config.carrierSandbox && config.carrierSandboxUrl && !opts.sandbox
+      ? {
+          url: config.carrierSandboxUrl,
+          mediaOrigins: [config.publicUrl.origin, new URL(config.carrierSandboxUrl).origin],
+        }
+      : undefined,
+  );
   const deps: Deps = {
     db,
     config,
@@ -362,6 +380,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         templatesRoutes,
         pushRoutes,
         contactsRoutes,
+        broadcastsRoutes,
       ]) {
         await api.register(routes, deps);
       }
@@ -379,6 +398,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(widgetAssetsRoutes, { dist: config.widgetDist });
   await app.register(webhookTree, { prefix: '/webhooks', registry: plugs.webhooks });
   await app.register(sandboxRecordingRoutes, { sandbox });
+  // The sandbox's REST for processes started with CARRIER_SANDBOX_URL (ADR 063).
+  await app.register(sandboxRestRoutes, {
+    sandbox,
+    knownToken: (sid: string) => twilioAuthTokenBySid(deps, sid),
+  });
   // The widget demo page (ADR 039): an install's widget on a page with hostile CSS and script.
   await app.register(widgetDemoRoutes, deps);
   await app.register(socketTree, { db, hub: realtime, holder, events });

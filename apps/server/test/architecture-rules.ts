@@ -244,6 +244,8 @@ export const OUTBOUND_EXEMPT: Record<string, string> = {
     "the operator's own S3_ENDPOINT from the configuration (a MinIO on 127.0.0.1 is normal), never a URL from outside",
   [`${SERVER}platform/carrier/sandbox/webhook-caller.ts`]:
     'the sandbox calling back the webhook URLs the product itself gave it (in process for our own hosts)',
+  [`${SERVER}platform/carrier/remote-sandbox.ts`]:
+    "the operator's own CARRIER_SANDBOX_URL (the API server holding the sandbox, on a private address as a rule), never a URL from outside (ADR 063)",
   [`${SERVER}modules/widget/testing.ts`]: "a test helper reading the test server's own event stream",
 };
 /** HTTP clients other than the guard: a package that fetches, or Node's own. */

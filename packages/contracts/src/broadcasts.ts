@@ -47,7 +47,12 @@ export const ZBroadcasterRequest = z.object({
   active: z.boolean().default(true),
 });
 export type TBroadcasterRequest = z.infer<typeof ZBroadcasterRequest>;
-export const ZBroadcasterUpdate = ZBroadcasterRequest.omit({ number_id: true }).partial();
+/** An edit of a broadcaster: only the fields sent change (no defaults here, unlike the create). */
+export const ZBroadcasterUpdate = z.object({
+  kind: z.enum(BROADCASTER_KINDS).optional(),
+  custom_rate: z.number().min(0.1).max(100).nullable().optional(),
+  active: z.boolean().optional(),
+});
 export type TBroadcasterUpdate = z.infer<typeof ZBroadcasterUpdate>;
 
 export const ZBroadcasterList = listOf(ZBroadcaster);
@@ -178,7 +183,7 @@ export const ZMessageCreditResponse = itemAnswerOf(ZMessageCredit);
 
 /** POST /v1/broadcasts/test: the message, filled for a sample contact, to one phone, now. */
 export const ZBroadcastTestRequest = z.object({
-  phone: zPhone,
+  phone: zPhone(),
   body: z.string().max(1600).default(''),
   media_ids: z.array(z.number().int().positive()).max(10).default([]),
   /** The broadcaster to send from (else the first active one, else the install's number). */
@@ -193,6 +198,22 @@ export const ZBroadcastRerunRequest = z.object({ include_new: z.boolean().defaul
 export const ZBroadcastTagRequest = z.object({
   tag_ids: z.array(z.number().int().positive()).min(1).max(20),
   who: z.enum(['recipients', 'replied']).default('recipients'),
+});
+
+/**
+ * POST /v1/broadcasts/{id}/bulk-optout: opt out the recipients whose reply asked to stop in words other than
+ * the keywords ("please remove me"); `recipient_ids` (from the report) limits it to those, else all such.
+ */
+export const ZBroadcastBulkOptOutRequest = z.object({
+  recipient_ids: z.array(z.number().int().positive()).max(50_000).optional(),
+});
+export type TBroadcastBulkOptOutRequest = z.infer<typeof ZBroadcastBulkOptOutRequest>;
+
+/** The answer of tag and bulk-optout: how many recipients it touched. */
+export const ZBroadcastBulkResult = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ count: z.number().int() }),
 });
 
 // ---------------------------------------------------------------- report
@@ -228,12 +249,20 @@ export const ZBroadcastRecipient = z.object({
   delivered_at: z.string().nullable(),
   replied_at: z.string().nullable(),
   opted_out_at: z.string().nullable(),
+  /** The recipient's latest reply to the broadcast (null: none). */
+  reply: z.string().nullable(),
+  /** The reply asks to stop in words other than the STOP keywords (bulk-optout opts such recipients out). */
+  asks_to_stop: z.boolean(),
 });
 export type TBroadcastRecipient = z.infer<typeof ZBroadcastRecipient>;
 
 export const ZBroadcastReportQuery = ZListQuery.extend({
   state: z.enum(RECIPIENT_STATES).optional(),
-  replied: z.coerce.boolean().optional(),
+  /** '1'/'true': only those who replied; '0'/'false': only those who did not. */
+  replied: z
+    .enum(['0', '1', 'true', 'false'])
+    .transform((v) => v === '1' || v === 'true')
+    .optional(),
 });
 export type TBroadcastReportQuery = z.infer<typeof ZBroadcastReportQuery>;
 

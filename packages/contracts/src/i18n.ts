@@ -2,6 +2,9 @@ import agenciesBr from '../locales/agencies.br.json' with { type: 'json' };
 import agenciesEn from '../locales/agencies.en.json' with { type: 'json' };
 import agenciesEs from '../locales/agencies.es.json' with { type: 'json' };
 import br from '../locales/br.json' with { type: 'json' };
+import broadcastsBr from '../locales/broadcasts.br.json' with { type: 'json' };
+import broadcastsEn from '../locales/broadcasts.en.json' with { type: 'json' };
+import broadcastsEs from '../locales/broadcasts.es.json' with { type: 'json' };
 import businessesBr from '../locales/businesses.br.json' with { type: 'json' };
 import businessesEn from '../locales/businesses.en.json' with { type: 'json' };
 import businessesEs from '../locales/businesses.es.json' with { type: 'json' };
@@ -68,6 +71,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     tasksEn,
     contactsEn,
     supportEn,
+    broadcastsEn,
   ],
   es: [
     es,
@@ -85,6 +89,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     tasksEs,
     contactsEs,
     supportEs,
+    broadcastsEs,
   ],
   br: [
     br,
@@ -102,6 +107,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     tasksBr,
     contactsBr,
     supportBr,
+    broadcastsBr,
   ],
 };
 

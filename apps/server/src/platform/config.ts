@@ -111,6 +111,12 @@ const ZEnv = z.object({
     .transform((v) => ['1', 'true', 'yes', 'on'].includes(v))
     .optional(),
   CARRIER_SANDBOX: bool.default(true),
+  /** The broadcasts' throttle per sending number (ADR 061); off only for a bench of the pipeline. */
+  BROADCAST_THROTTLE: bool.default(true),
+  /** Another process's sandbox (the API server's) instead of one in this process (a worker; ADR 063). */
+  CARRIER_SANDBOX_URL: z
+    .url({ protocol: /^https?$/, message: 'CARRIER_SANDBOX_URL must be an http(s) URL (the API server)' })
+    .optional(),
   /** Seconds between two passes of the call reconciler (ADR 051); 0 switches the periodic pass off. */
   CALL_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
@@ -201,6 +207,13 @@ export type Config = {
    * it, the Sandbox Phones screen and the tests. On by default.
    */
   carrierSandbox: boolean;
+  /** Broadcasts wait for each sending number's next slot (off: as fast as the pipeline goes, a bench). */
+  broadcastThrottle: boolean;
+  /**
+   * The API server whose sandbox this process uses (CARRIER_SANDBOX_URL, ADR 063): it then holds none of its
+   * own, and its SDK requests for sandbox accounts go to that server's /sandbox/twilio/*. Unset: in process.
+   */
+  carrierSandboxUrl: string | undefined;
   callReconcileSeconds: number;
   /** Connections of each process's PostgreSQL pool (the server's; the CLI uses one). */
   dbPoolSize: number;
@@ -244,6 +257,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (e.NODE_ENV === 'production' && e.DATABASE_URL && !e.SECRETS_KEY) {
     throw new ConfigError('Invalid environment:\n  SECRETS_KEY: required in production with DATABASE_URL');
   }
+  if (e.CARRIER_SANDBOX_URL && !e.CARRIER_SANDBOX)
+    throw new ConfigError(
+      'Invalid environment:\n  CARRIER_SANDBOX_URL: set only with the sandbox on (CARRIER_SANDBOX is off)',
+    );
   if (e.STORAGE_DRIVER === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !e[k]);
     if (missing.length > 0)
@@ -290,6 +307,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicCheckRatePerEmail: e.PUBLIC_CHECK_RATE_PER_EMAIL,
     tls: e.TLS ?? publicUrl.protocol === 'https:',
     carrierSandbox: e.CARRIER_SANDBOX,
+    broadcastThrottle: e.BROADCAST_THROTTLE,
+    carrierSandboxUrl: e.CARRIER_SANDBOX_URL?.replace(/\/+$/, ''),
     callReconcileSeconds: e.CALL_RECONCILE_SECONDS,
     dbPoolSize: e.DB_POOL_SIZE,
     dbTimeouts: {

@@ -235,3 +235,14 @@ export async function agencyOfBusiness(ctx: Ctx, input: { businessId: number }):
     .where(eq(businesses.id, input.businessId));
   return row?.agency_id ?? null;
 }
+
+/** The business's IANA time zone (its settings' `timezone`), UTC when it set none. */
+export async function businessTimeZone(ctx: Ctx): Promise<string> {
+  const { businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ settings: businesses.settings })
+    .from(businesses)
+    .where(eq(businesses.id, businessId));
+  const tz = (row?.settings as { timezone?: unknown } | undefined)?.timezone;
+  return typeof tz === 'string' && tz ? tz : 'UTC';
+}

@@ -7,7 +7,7 @@ import {
   type TMessage,
   type TMessageMedia,
 } from '@stn/contracts/chats';
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { CarrierError } from '../../platform/carrier/carrier.ts';
 import { publish } from '../../platform/events/events.ts';
@@ -26,6 +26,7 @@ import { countMessages } from '../businesses/service.ts';
 import { assertReachable, isBlocked, reachRule } from '../compliance/service.ts';
 import {
   type ContactRow,
+  contactByPhone,
   contactForSend,
   contactsByIds,
   setOptOut,
@@ -40,6 +41,13 @@ import { storeOutgoingImage } from './media.ts';
 import { type MessageRow, toMessage } from './messages.ts';
 import { messages } from './tables.ts';
 
+export {
+  addBroadcastTexts,
+  type BroadcastText,
+  broadcastTextBodies,
+  broadcastTextStatuses,
+  broadcastTextsSent,
+} from './bulk.ts';
 export { toMessage } from './messages.ts';
 
 const SCHEDULE_MAX_MS = 365 * 86_400_000;
@@ -84,7 +92,8 @@ export async function assertTextable(ctx: Ctx, contact: ContactRow): Promise<voi
   await assertReachable(ctx, contact.phone, 'text');
 }
 
-async function assertContent(ctx: Ctx, body: string): Promise<void> {
+/** Refuses (422, restricted content) a text with SHAFT content, or profanity where the agency checks it. */
+export async function assertContent(ctx: Ctx, body: string): Promise<void> {
   const { agencyId } = businessOf(ctx);
   const agency = await agencyMessaging(ctx, { id: agencyId });
   const check = checkContent(body, { profanity: agency?.profanityEnabled ?? false });
@@ -451,4 +460,85 @@ export async function conversationAudience(
   input: { contactIds: number[] },
 ): Promise<Map<number, number[]>> {
   return audienceOf(ctx, input.contactIds);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What the broadcasts module asks of texting (ADR 062): its test text, and the replies to a broadcast.
+
+/**
+ * A broadcast's test text to one phone, now, from `from` (a number of the business): the checks of a send
+ * (a contact with this phone opted out or blocked, a blacklisted or unreachable phone, restricted content,
+ * the monthly limit) run first and a refused test sends and counts nothing. It is not stored in any
+ * conversation (the phone may be no contact); it counts against the monthly messages.
+ */
+export async function sendTestText(
+  ctx: Ctx,
+  input: { to: string; from: string; body: string; media: TMessageMedia[] },
+): Promise<{ sid: string }> {
+  businessOf(ctx);
+  const body = input.body.trim();
+  if (!body && input.media.length === 0)
+    throw new AppError('VALIDATION', undefined, { body: 'messages.empty' });
+  const contact = await contactByPhone(ctx, input.to);
+  if (contact) await assertTextable(ctx, contact);
+  else {
+    if (await isBlocked(ctx, input.to)) throw refuse('messages.blacklisted');
+    await assertReachable(ctx, input.to, 'text');
+  }
+  if (body) await assertContent(ctx, body);
+  const segments = messageCount('out', body, input.media.length);
+  const base = publicBase(ctx);
+  // The count and the send in one transaction: a carrier refusal leaves the month's count as it was.
+  return inTransaction(ctx, async (tx) => {
+    if (!(await countMessages(tx, { count: segments, enforce: true }))) throw await limitReached(tx);
+    try {
+      const carrier = await carrierFor(tx);
+      const sent = await carrier.createMessage({
+        to: input.to,
+        from: input.from,
+        body,
+        ...(input.media.length
+          ? { mediaUrl: input.media.map((m) => ctx.deps.storage.absoluteUrl(m.url, base)) }
+          : {}),
+      });
+      return { sid: sent.sid };
+    } catch (err) {
+      ctx.deps.log.warn({ err }, 'broadcast test text not sent');
+      if (err instanceof CarrierError && err.kind === 'opted-out') throw refuse('messages.opted_out');
+      throw refuse('messages.carrier_failed');
+    }
+  });
+}
+
+/** Marks an inbound message of the business as a reply to a broadcast (the inbox shows it so). */
+export async function markBroadcastReply(
+  ctx: Ctx,
+  input: { messageId: number; broadcastId: number },
+): Promise<void> {
+  await ctx.db
+    .update(messages)
+    .set({ broadcast_id: input.broadcastId })
+    .where(scope(ctx, messages, eq(messages.id, input.messageId), eq(messages.direction, 'in')));
+}
+
+/** The texts in marked as replies to a broadcast, oldest first (bulk-optout reads their words). */
+export async function broadcastReplies(
+  ctx: Ctx,
+  input: { broadcastId: number; contactIds?: number[] },
+): Promise<{ messageId: number; contactId: number; body: string; at: Date }[]> {
+  if (input.contactIds && input.contactIds.length === 0) return [];
+  const rows = await ctx.db
+    .select({ id: messages.id, contactId: messages.contact_id, body: messages.body, at: messages.sent_at })
+    .from(messages)
+    .where(
+      scope(
+        ctx,
+        messages,
+        eq(messages.broadcast_id, input.broadcastId),
+        eq(messages.direction, 'in'),
+        input.contactIds ? inArray(messages.contact_id, input.contactIds) : undefined,
+      ),
+    )
+    .orderBy(asc(messages.sent_at), asc(messages.id));
+  return rows.map((r) => ({ messageId: r.id, contactId: r.contactId, body: r.body, at: r.at }));
 }

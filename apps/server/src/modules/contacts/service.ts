@@ -37,6 +37,7 @@ import { contactAutomations, contacts, contactTags, tags } from './tables.ts';
 // creates contacts from inbound texts, checks a contact before a send (opted out, blocked), records
 // opt-outs from STOP/START and a carrier's 21610, and touches the last message time.
 
+export { type AudienceContact, audienceContacts, touchContactsLastMessage } from './audience.ts';
 export { contactAutomationAdded, contactTagged } from './events.ts';
 
 export type ContactRow = typeof contacts.$inferSelect;

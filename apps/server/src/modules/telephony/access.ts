@@ -142,7 +142,7 @@ async function carrierOfAgency(deps: Deps, agencyId: number): Promise<Carrier> {
   if (!entry.account) throw new AppError('VALIDATION', 'calls.no_carrier');
   // An agency still on the sandbox while this server runs without it (CARRIER_SANDBOX=false): nothing can
   // be dialled or texted, so every caller refuses before it writes or promises anything (issue 17).
-  if (entry.account.sandbox && !deps.carrier.sandbox)
+  if (entry.account.sandbox && !deps.carrier.sandboxOn)
     throw new AppError('VALIDATION', 'calls.sandbox_off', undefined, {}, 'calls.sandbox_off');
   entry.carrier ??= deps.carrier.forAccount(entry.account);
   return entry.carrier;

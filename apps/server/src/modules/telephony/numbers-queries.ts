@@ -1,6 +1,6 @@
 import type { TListQuery } from '@stn/contracts/http';
 import type { TNumber } from '@stn/contracts/telephony';
-import { and, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { type Ctx, found, scope } from '../../platform/tenancy/context.ts';
 import { installNames } from './numbers-links.ts';
@@ -94,4 +94,24 @@ export async function listNumbers(ctx: Ctx, q: TListQuery) {
 export async function allNumbers(ctx: Ctx): Promise<TNumber[]> {
   const rows = await ctx.db.select().from(numbers).where(liveNumbers(ctx)).orderBy(desc(numbers.id));
   return presentNumbers(ctx, rows);
+}
+
+/**
+ * Of these ids, the business's live numbers that can send texts (purchased or landline, SMS on): the
+ * broadcasts module's sending numbers. Any other id is simply left out.
+ */
+export async function textNumbersOf(ctx: Ctx, ids: number[]): Promise<NumberRow[]> {
+  if (ids.length === 0) return [];
+  return ctx.db
+    .select()
+    .from(numbers)
+    .where(
+      liveNumbers(
+        ctx,
+        inArray(numbers.id, ids),
+        inArray(numbers.kind, ['purchased', 'landline']),
+        eq(numbers.sms_enabled, true),
+      ),
+    )
+    .orderBy(desc(numbers.id));
 }

@@ -9,6 +9,7 @@ export { type CallOfContact, callsOfContact, latestCallOf } from './contact-call
 export { addDemoNumber, DEMO_INSTALL_NUMBER } from './demo.ts';
 export { type CallbackData, type CallbackInput, telephonyIdle } from './engine.ts';
 export { callMissed, callReceived, callRequested, numberChanged } from './events.ts';
+export { textNumbersOf } from './numbers-queries.ts';
 export { callProgress } from './progress.ts';
 export { reconcileCalls, startCallReconciler } from './reconcile.ts';
 export { restoreSandboxNumbers } from './sandbox-restore.ts';

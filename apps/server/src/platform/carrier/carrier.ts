@@ -104,6 +104,13 @@ export type CarrierMessage = {
   numSegments: number;
 };
 
+/**
+ * Which of the account's messages to list: those from `from` to `to` the carrier took at or after
+ * `sentAfter` (sent then, or still in its queue since then: a message waiting for the number's rate has no
+ * send time yet, and is listed by the time the carrier accepted it).
+ */
+export type ListMessagesInput = { to: E164; from: E164; sentAfter: Date };
+
 /** A message as the carrier has it now, with its error (the inbox's refresh). */
 export type FetchedMessage = CarrierMessage & {
   errorCode: number | null;
@@ -174,6 +181,11 @@ export interface Carrier {
   fetchMedia(url: string, opts: { maxBytes: number }): Promise<CarrierMedia>;
   createMessage(input: CreateMessageInput): Promise<CarrierMessage>;
   fetchMessage(sid: string): Promise<FetchedMessage>;
+  /**
+   * The account's messages from one number to another since a time, newest first (all pages): whether a
+   * message a crashed worker was sending reached the carrier.
+   */
+  listMessages(input: ListMessagesInput): Promise<CarrierMessage[]>;
   searchAvailableNumbers(search: AvailableNumberSearch): Promise<AvailableNumber[]>;
   /** What a local number of the country costs a month (Twilio's Pricing API), or null when not listed. */
   localNumberPrice(country: string): Promise<NumberPrice | null>;

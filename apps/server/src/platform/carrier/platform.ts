@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Outbound } from '../outbound/guard.ts';
 import { type Carrier, type CarrierAccount, CarrierError } from './carrier.ts';
+import { RemoteSandboxCarrier } from './remote-sandbox.ts';
 import type { TwilioSandbox } from './sandbox/sandbox.ts';
 import { fetchTransport, type WebhookTransport } from './sandbox/webhook-caller.ts';
 import { TwilioCarrier } from './twilio-carrier.ts';
@@ -14,8 +15,13 @@ import type { CarrierWebhooks } from './webhooks.ts';
 export type CarrierDeps = {
   /** The inbound half: webhooks parsed into our events, call instructions rendered (ADR 056). */
   webhooks: CarrierWebhooks;
-  /** The process's sandbox carrier; null when CARRIER_SANDBOX is off. */
+  /**
+   * The process's sandbox carrier; null when CARRIER_SANDBOX is off, and on a process that uses another's
+   * sandbox (CARRIER_SANDBOX_URL, ADR 063).
+   */
   sandbox: TwilioSandbox | null;
+  /** Sandbox accounts can dial and text from this process: its own sandbox, or a remote one. */
+  sandboxOn: boolean;
   /**
    * The carrier of an agency's account. A sandbox account is (re)created in the sandbox on demand: a
    * restarted process lost it, the database kept its sid and token.
@@ -35,7 +41,14 @@ export const ACCOUNT_SID_PATTERN = /^AC[0-9a-fA-F]{32}$/;
 const sandboxOff = () =>
   new CarrierError('The sandbox carrier is switched off on this server (CARRIER_SANDBOX).', null, 503);
 
-export function createCarrierDeps(sandbox: TwilioSandbox | null, outbound?: Outbound): CarrierDeps {
+/** Another process's sandbox (CARRIER_SANDBOX_URL): its base URL and the origins of its media URLs. */
+export type RemoteSandbox = { url: string; mediaOrigins: string[] };
+
+export function createCarrierDeps(
+  sandbox: TwilioSandbox | null,
+  outbound?: Outbound,
+  remote?: RemoteSandbox,
+): CarrierDeps {
   // One adapter per account and token: building the SDK client is not free, callbacks come in bursts.
   const cache = new Map<string, Carrier>();
   const remember = (key: string, make: () => Carrier) => {
@@ -52,9 +65,16 @@ export function createCarrierDeps(sandbox: TwilioSandbox | null, outbound?: Outb
   return {
     webhooks: twilioWebhooks,
     sandbox,
+    sandboxOn: Boolean(sandbox ?? remote),
     forAccount({ accountSid, authToken, sandbox: isSandbox }) {
       if (!ACCOUNT_SID_PATTERN.test(accountSid)) throw badSid();
       if (isSandbox) {
+        // Another process's sandbox: it puts the account back from the database itself (remote-sandbox.ts).
+        if (!sandbox && remote)
+          return remember(
+            `r:${accountSid}:${authToken}`,
+            () => new RemoteSandboxCarrier(remote.url, accountSid, authToken, remote.mediaOrigins),
+          );
         if (!sandbox) throw sandboxOff();
         sandbox.ensureAccount({ sid: accountSid, authToken });
         return remember(`s:${accountSid}:${authToken}`, () => sandbox.carrier(accountSid, authToken));
@@ -68,6 +88,17 @@ export function createCarrierDeps(sandbox: TwilioSandbox | null, outbound?: Outb
       if (!ACCOUNT_SID_PATTERN.test(accountSid)) throw badSid();
       if (!authToken) throw new CarrierError('Authenticate', 20003, 401);
       if (sandbox?.accounts.has(accountSid)) return sandbox.carrier(accountSid, authToken).fetchAccount();
+      if (!sandbox && remote) {
+        // The remote sandbox knows the account (or the database does): else it is a real Twilio one.
+        const held = await new RemoteSandboxCarrier(remote.url, accountSid, authToken, remote.mediaOrigins)
+          .fetchAccount()
+          .catch((error: unknown) => {
+            if (error instanceof CarrierError && (error.isAuthentication || error.status === 404))
+              return null;
+            throw error;
+          });
+        if (held) return held;
+      }
       return new TwilioCarrier({ accountSid, authToken }).fetchAccount();
     },
     createSandboxAccount(friendlyName) {

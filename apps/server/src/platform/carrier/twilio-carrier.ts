@@ -11,6 +11,7 @@ import type {
   FetchedMessage,
   IncomingNumber,
   IncomingNumberInput,
+  ListMessagesInput,
   MessageStatus,
   NumberPrice,
   RecordingAudio,
@@ -245,6 +246,18 @@ export class TwilioCarrier implements Carrier {
         errorKind: twilioErrorKind(m.errorCode ?? null),
         errorMessage: m.errorMessage ?? null,
       };
+    });
+  }
+
+  listMessages(input: ListMessagesInput): Promise<CarrierMessage[]> {
+    return guarded(async () => {
+      const list = await this.client.messages.list({
+        to: input.to,
+        from: input.from,
+        dateSentAfter: input.sentAfter,
+        pageSize: 1000,
+      });
+      return list.map(carrierMessage);
     });
   }
 

@@ -51,7 +51,50 @@ export type SandboxMessage = {
   dateCreated: number;
   dateUpdated: number;
   dateSent: number | null;
+  /** A delivery error (failNumber): set when the message moves to undelivered or failed. */
+  errorCode: number | null;
+  errorMessage: string | null;
 };
+
+/** A message as the sandbox's record keeps it (tests count what the carrier really took). */
+export type SentMessage = {
+  sid: string;
+  accountSid: string;
+  to: string;
+  from: string;
+  body: string;
+  status: MessageStatus;
+  /** When the carrier took it (sandbox clock, ms). */
+  dateCreated: number;
+  /** When it left the carrier's queue at its number's rate (null: still queued, or failed unsent). */
+  dateSent: number | null;
+  errorCode: number | null;
+};
+
+/** A message the sandbox refused at create (a number made to fail with a refusal code). */
+export type RefusedMessage = { to: string; from: string; body: string; code: number; at: number };
+
+/**
+ * The Twilio errors a destination can be made to fail with (failNumber). Codes below 30000 refuse the
+ * message at create (HTTP 400, nothing is sent); 30001 and 30002 accept it then fail it unsent; the other
+ * 300xx codes accept it, send it, and report it undelivered, as Twilio's do.
+ */
+export const SANDBOX_ERROR_MESSAGES: Record<number, string> = {
+  21211: "Invalid 'To' Phone Number",
+  21408: 'Permission to send an SMS has not been enabled for the region indicated by the To number',
+  21610: 'Attempt to send to unsubscribed recipient',
+  21612: "The 'To' phone number is not currently reachable via SMS",
+  21614: "'To' number is not a valid mobile number",
+  30001: 'Queue overflow',
+  30002: 'Account suspended',
+  30003: 'Unreachable destination handset',
+  30004: 'Message blocked',
+  30005: 'Unknown destination handset',
+  30006: 'Landline or unreachable carrier',
+  30007: 'Message filtered',
+  30008: 'Unknown error',
+};
+export const isDeliveryError = (code: number) => code >= 30000 && code < 31000;
 
 export type CallDirection = 'outbound-api' | 'outbound-dial' | 'inbound';
 
@@ -223,6 +266,9 @@ const badRequest = (code: number, message: string) => new TwilioError(400, code,
 
 /** Finished calls and messages kept in memory (the oldest are forgotten beyond this). */
 const MAX_KEPT = 5000;
+/** Messages kept (a broadcast of tens of thousands is read back by sid) and the record of sent ones. */
+const MAX_KEPT_MESSAGES = 50_000;
+const MAX_RECORD = 200_000;
 
 function one(form: Form, key: string): string | undefined {
   const v = form[key];
@@ -344,6 +390,15 @@ export class TwilioSandbox {
   fault: ((req: { method: string; path: string }) => SandboxFault | undefined) | null = null;
   private readonly onError: ((error: unknown) => void) | undefined;
   readonly store: RecordingStore | undefined;
+  /** Messages per second each sending number leaves the sandbox at (none: at once). */
+  private readonly rates = new Map<string, number>();
+  /** When each rate-limited number may send its next message (sandbox clock). */
+  private readonly nextSlot = new Map<string, number>();
+  /** The Twilio error code each failing destination answers (failNumber). */
+  private readonly failing = new Map<string, number>();
+  /** Every outgoing message the sandbox took, oldest first (bounded at MAX_RECORD). */
+  private readonly record: SandboxMessage[] = [];
+  private readonly refused: RefusedMessage[] = [];
   private listeners = new Set<() => void>();
   private changePending = false;
 
@@ -385,6 +440,85 @@ export class TwilioSandbox {
       return existing;
     }
     return this.createAccount(input);
+  }
+
+  // ---- Sending rates, failing numbers, the record ---------------------------------------------------
+
+  /**
+   * Messages from `phone` leave the sandbox at most `perSecond` a second (Twilio's queue: taken at once,
+   * queued, sent at the number's rate). Null: no rate (the default).
+   */
+  setSendingRate(phone: string, perSecond: number | null): void {
+    if (perSecond === null) {
+      this.rates.delete(phone);
+      this.nextSlot.delete(phone);
+    } else {
+      if (!(perSecond > 0)) throw new RangeError('A sending rate is a number of messages a second above 0');
+      this.rates.set(phone, perSecond);
+    }
+  }
+
+  sendingRate(phone: string): number | null {
+    return this.rates.get(phone) ?? null;
+  }
+
+  /**
+   * Texts to `phone` fail with Twilio's error `code` (SANDBOX_ERROR_MESSAGES): refused at create, or
+   * accepted and reported undelivered or failed with ErrorCode. Null: the number works again. With an
+   * account, only that account's texts fail (the Sandbox Phones screen: one tenant's choice is its own).
+   */
+  failNumber(phone: string, code: number | null, opts: { accountSid?: string } = {}): void {
+    const key = `${opts.accountSid ?? '*'}|${phone}`;
+    if (code === null) this.failing.delete(key);
+    else {
+      if (!Number.isInteger(code) || code < 10000 || code > 99999)
+        throw new RangeError(`Not a Twilio error code: ${code}`);
+      this.failing.set(key, code);
+    }
+    this.changed();
+  }
+
+  clearFailingNumber(phone: string, opts: { accountSid?: string } = {}): void {
+    this.failNumber(phone, null, opts);
+  }
+
+  /** The numbers made to fail (for every account, or for one account only), with their codes. */
+  failingNumbers(opts: { accountSid?: string } = {}): { phone: string; code: number }[] {
+    const prefix = `${opts.accountSid ?? '*'}|`;
+    return [...this.failing]
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([key, code]) => ({ phone: key.slice(prefix.length), code }));
+  }
+
+  private failureOf(accountSid: string, to: string): number | undefined {
+    return this.failing.get(`${accountSid}|${to}`) ?? this.failing.get(`*|${to}`);
+  }
+
+  /** The sandbox's own record of the outgoing messages it took, oldest first, optionally filtered. */
+  sentMessages(filter: { to?: string; from?: string; accountSid?: string } = {}): SentMessage[] {
+    return this.record
+      .filter(
+        (m) =>
+          (filter.to === undefined || m.to === filter.to) &&
+          (filter.from === undefined || m.from === filter.from) &&
+          (filter.accountSid === undefined || m.accountSid === filter.accountSid),
+      )
+      .map((m) => ({
+        sid: m.sid,
+        accountSid: m.accountSid,
+        to: m.to,
+        from: m.from,
+        body: m.body,
+        status: m.status,
+        dateCreated: m.dateCreated,
+        dateSent: m.dateSent,
+        errorCode: m.errorCode,
+      }));
+  }
+
+  /** The messages refused at create because their number was made to fail, oldest first. */
+  refusedMessages(): RefusedMessage[] {
+    return this.refused.map((r) => ({ ...r }));
   }
 
   /** A number the database says the account owns, put back after a restart (same sid, same URLs). */
@@ -524,9 +658,9 @@ export class TwilioSandbox {
         if (!isLive(c)) this.calls.delete(sid);
       }
     }
-    if (this.messages.size > MAX_KEPT) {
+    if (this.messages.size > MAX_KEPT_MESSAGES) {
       for (const sid of this.messages.keys()) {
-        if (this.messages.size <= MAX_KEPT * 0.9) break;
+        if (this.messages.size <= MAX_KEPT_MESSAGES * 0.9) break;
         this.messages.delete(sid);
       }
     }
@@ -540,6 +674,9 @@ export class TwilioSandbox {
       const account = await this.authenticate(opts);
       const method = opts.method.toUpperCase();
       const form = toForm(method === 'GET' || method === 'DELETE' ? opts.params : opts.data);
+      // A next page's URI carries its query (the SDK sends it as it got it).
+      if (method === 'GET')
+        for (const [key, value] of url.searchParams) if (form[key] === undefined) form[key] = value;
       const fault = this.fault?.({ method, path: url.pathname });
       if (fault) throw new TwilioError(fault.status, fault.code, fault.message);
       return this.route(method, url.pathname, account, form);
@@ -590,6 +727,8 @@ export class TwilioSandbox {
     switch (resource) {
       case 'Messages':
         if (id === undefined && method === 'POST') return this.json(201, this.createMessage(account, form));
+        if (id === undefined && method === 'GET')
+          return this.json(200, this.listMessages(account, path, form));
         if (id !== undefined && method === 'GET')
           return this.json(200, this.messageJson(this.ownMessage(account, id)));
         throw id === undefined ? notAllowed() : this.notFound(path);
@@ -745,6 +884,12 @@ export class TwilioSandbox {
     if (body.length > 1600)
       throw badRequest(21617, 'The concatenated message body exceeds the 1600 character limit.');
     const now = this.clock.now();
+    const failure = this.failureOf(account.sid, to);
+    if (failure !== undefined && !isDeliveryError(failure)) {
+      this.refused.push({ to, from, body, code: failure, at: now });
+      if (this.refused.length > MAX_RECORD) this.refused.splice(0, this.refused.length - MAX_RECORD);
+      throw badRequest(failure, SANDBOX_ERROR_MESSAGES[failure] ?? `Error ${failure}`);
+    }
     const message: SandboxMessage = {
       sid: sandboxSid('SM'),
       accountSid: account.sid,
@@ -758,31 +903,122 @@ export class TwilioSandbox {
       dateCreated: now,
       dateUpdated: now,
       dateSent: null,
+      errorCode: null,
+      errorMessage: null,
     };
     this.messages.set(message.sid, message);
+    this.record.push(message);
+    if (this.record.length > MAX_RECORD) this.record.splice(0, this.record.length - MAX_RECORD);
     this.prune();
     // Which of the account's numbers sent it, as it is now (the phone tells its holders apart by it).
     const sender = this.findIncomingNumber(from);
     const via =
       sender?.accountSid === account.sid ? { accountSid: account.sid, numberSid: sender.sid } : undefined;
-    const steps: [MessageStatus, number][] = [
-      ['queued', this.timings.messageQueued],
-      ['sent', this.timings.messageSent],
-      ['delivered', this.timings.messageDelivered],
-    ];
+    // It leaves the queue after messageSent, and no sooner than its number's rate allows (Twilio's queue).
+    const queuedAt = now + this.timings.messageQueued;
+    let sentAt = queuedAt + this.timings.messageSent;
+    const rate = this.rates.get(from);
+    if (rate) {
+      sentAt = Math.max(sentAt, this.nextSlot.get(from) ?? 0);
+      this.nextSlot.set(from, sentAt + 1000 / rate);
+    }
+    const fail = failure !== undefined && failure <= 30002;
+    const steps: [MessageStatus, number][] = fail
+      ? [
+          ['queued', queuedAt],
+          ['failed', sentAt],
+        ]
+      : [
+          ['queued', queuedAt],
+          ['sent', sentAt],
+          [failure === undefined ? 'delivered' : 'undelivered', sentAt + this.timings.messageDelivered],
+        ];
     const next = (i: number) => {
       const step = steps[i];
       if (!step) return;
-      this.clock.schedule(step[1], async () => {
+      this.clock.schedule(step[1] - this.clock.now(), async () => {
+        if (step[0] === 'failed' || step[0] === 'undelivered') {
+          message.errorCode = failure ?? 30008;
+          message.errorMessage = SANDBOX_ERROR_MESSAGES[message.errorCode] ?? null;
+        }
         this.setMessageStatus(message, step[0]);
-        // The phone shows the text once it is sent.
-        if (step[0] === 'sent') this.phones.receiveText(to, from, body, media, via);
+        // The phone shows the text once it is sent (a failing number's never does).
+        if (step[0] === 'sent' && failure === undefined) this.phones.receiveText(to, from, body, media, via);
         await this.messageCallback(message);
         next(i + 1);
       });
     };
     next(0);
     return this.messageJson(message);
+  }
+
+  /**
+   * GET Messages.json: the account's messages, newest first, filtered by To, From and DateSent (`DateSent>`
+   * on or after, `DateSent<` on or before, `DateSent` that day; a message still queued by its number's rate
+   * counts from when it was accepted), in pages of PageSize (at most 1000) chained by next_page_uri with a
+   * PageToken, as Twilio's.
+   */
+  private listMessages(account: SandboxAccount, path: string, form: Form) {
+    const to = one(form, 'To');
+    const from = one(form, 'From');
+    const date = (key: string) => {
+      const v = one(form, key);
+      if (v === undefined) return undefined;
+      const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
+      if (Number.isNaN(ms)) throw badRequest(20001, `Invalid ${key}: ${v}`);
+      return ms;
+    };
+    const after = date('DateSent>');
+    const before = date('DateSent<');
+    const on = date('DateSent');
+    const DAY = 86_400_000;
+    const list = [...this.messages.values()]
+      .filter((m) => {
+        if (m.accountSid !== account.sid) return false;
+        if (to !== undefined && m.to !== to) return false;
+        if (from !== undefined && m.from !== from) return false;
+        const at = m.dateSent ?? m.dateCreated;
+        if (after !== undefined && at < after) return false;
+        if (before !== undefined && at > before) return false;
+        if (on !== undefined && (at < on || at >= on + DAY)) return false;
+        return true;
+      })
+      .reverse()
+      .sort((a, b) => b.dateCreated - a.dateCreated);
+    const size = Math.min(1000, Math.max(1, Number(one(form, 'PageSize') ?? 50) || 50));
+    const page = Math.max(0, Number(one(form, 'Page') ?? 0) || 0);
+    const token = one(form, 'PageToken');
+    // The token names the last message of the page before: new messages do not shift the pages.
+    let start = page * size;
+    if (token?.startsWith('PA')) {
+      const at = list.findIndex((m) => m.sid === token.slice(2));
+      if (at >= 0) start = at + 1;
+    }
+    const items = list.slice(start, start + size);
+    const query = (extra: Record<string, string>) => {
+      const q = new URLSearchParams();
+      for (const key of ['To', 'From', 'DateSent>', 'DateSent<', 'DateSent']) {
+        const v = one(form, key);
+        if (v !== undefined) q.set(key, v);
+      }
+      for (const [k, v] of Object.entries(extra)) q.set(k, v);
+      return `${path}?${q.toString()}`;
+    };
+    const last = items.at(-1);
+    const more = start + size < list.length && last;
+    return {
+      messages: items.map((m) => this.messageJson(m)),
+      end: start + Math.max(0, items.length - 1),
+      first_page_uri: query({ PageSize: String(size), Page: '0' }),
+      next_page_uri: more
+        ? query({ PageSize: String(size), Page: String(page + 1), PageToken: `PA${last.sid}` })
+        : null,
+      page,
+      page_size: size,
+      previous_page_uri: null,
+      start,
+      uri: query({ PageSize: String(size), Page: String(page) }),
+    };
   }
 
   private setMessageStatus(message: SandboxMessage, status: MessageStatus) {
@@ -805,6 +1041,7 @@ export class TwilioSandbox {
         SmsSid: message.sid,
         SmsStatus: message.status,
         To: message.to,
+        ...(message.errorCode !== null ? { ErrorCode: String(message.errorCode) } : {}),
       },
       message.accountSid,
     );
@@ -828,6 +1065,8 @@ export class TwilioSandbox {
       dateCreated: now,
       dateUpdated: now,
       dateSent: now,
+      errorCode: null,
+      errorMessage: null,
     };
     this.messages.set(message.sid, message);
     if (number.smsUrl) {
@@ -871,8 +1110,8 @@ export class TwilioSandbox {
       date_sent: rfc2822(m.dateSent),
       date_updated: rfc2822(m.dateUpdated),
       direction: m.direction,
-      error_code: null,
-      error_message: null,
+      error_code: m.errorCode,
+      error_message: m.errorMessage,
       from: m.from,
       messaging_service_sid: null,
       num_media: String(m.media.length),

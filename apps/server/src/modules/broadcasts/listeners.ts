@@ -1,0 +1,63 @@
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { Deps } from '../../platform/deps.ts';
+import type { EventBus } from '../../platform/events/events.ts';
+import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
+import { markBroadcastReply, messageReceived } from '../chats/service.ts';
+import { broadcastRecipients } from './tables.ts';
+
+// What the broadcasts module hears (ADR 062): a text in from a contact who was sent a broadcast in the last
+// 7 days is a reply to it (the recipient's replied_at, and the inbox marks the message with the broadcast);
+// a STOP in that window counts the recipient as opted out (the contact itself is opted out by chats).
+
+export const REPLY_WINDOW_MS = 7 * 86_400_000;
+
+/** The latest broadcast recipient row of this contact sent within the window, if any. */
+async function latestRecipient(ctx: Ctx, contactId: number, at: Date) {
+  const [row] = await ctx.db
+    .select({ id: broadcastRecipients.id, broadcastId: broadcastRecipients.broadcast_id })
+    .from(broadcastRecipients)
+    .where(
+      and(
+        eq(broadcastRecipients.contact_id, contactId),
+        eq(broadcastRecipients.business_id, businessOf(ctx).businessId),
+        inArray(broadcastRecipients.state, ['sent', 'delivered', 'failed']),
+        gte(broadcastRecipients.sent_at, new Date(at.getTime() - REPLY_WINDOW_MS)),
+      ),
+    )
+    .orderBy(desc(broadcastRecipients.sent_at), desc(broadcastRecipients.id))
+    .limit(1);
+  return row;
+}
+
+/** A text in: a reply to the contact's latest broadcast of the week, or its opt-out (STOP). */
+export async function recordReply(
+  ctx: Ctx,
+  input: { messageId: number; contactId: number; keyword: 'stop' | 'start' | 'help' | null },
+): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    const recipient = await latestRecipient(tx, input.contactId, new Date());
+    if (!recipient) return;
+    await tx.db
+      .update(broadcastRecipients)
+      .set(
+        input.keyword === 'stop'
+          ? { opted_out_at: sql`coalesce(${broadcastRecipients.opted_out_at}, now())` }
+          : { replied_at: sql`coalesce(${broadcastRecipients.replied_at}, now())` },
+      )
+      .where(eq(broadcastRecipients.id, recipient.id));
+    await markBroadcastReply(tx, { messageId: input.messageId, broadcastId: recipient.broadcastId });
+  });
+}
+
+export function registerBroadcastsListeners(events: EventBus, deps: Deps): void {
+  events.on(messageReceived, (p) =>
+    recordReply(
+      tenantContext(
+        deps,
+        { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
+        { kind: 'system', source: 'carrier', name: 'broadcast reply' },
+      ),
+      { messageId: p.messageId, contactId: p.contactId, keyword: p.keyword },
+    ),
+  );
+}

@@ -1,0 +1,207 @@
+// The broadcasts engine end to end on the sandbox carrier (throttle off here; throttle and quiet hours have
+// their own files): who is skipped and why, the snapshot, one message to each eligible recipient as the
+// sandbox records it, the conversation's messages, delivery from the status callbacks, carrier errors per
+// recipient, the monthly messages, stop and rerun.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction } from '../../platform/tenancy/context.ts';
+import { broadcastCounts, countAudience, rerunSending, stopSending } from './engine.ts';
+import {
+  addBroadcast,
+  addBroadcaster,
+  addContacts,
+  addTag,
+  type Broadcasts,
+  broadcastsApp,
+  installWithNumber,
+  sandboxSent,
+  start,
+  statesOf,
+  statusOf,
+  until,
+} from './test-support.ts';
+
+let h: Broadcasts;
+let tag: number;
+let other: number;
+let n1: { installId: number; phone: string; numberId: number };
+
+beforeAll(async () => {
+  h = await broadcastsApp({ BROADCAST_THROTTLE: 'off' });
+  n1 = await installWithNumber(h);
+  tag = await addTag(h, 'Customers');
+  other = await addTag(h, 'Staff');
+});
+afterAll(() => h?.close());
+
+describe('the audience', () => {
+  it('counts the eligible and the skipped by reason', async () => {
+    const ids = await addContacts(h, { count: 10, installId: n1.installId, tagId: tag, prefix: '+1415700' });
+    const [optedOut, blocked, black, white, excluded] = ids as [number, number, number, number, number];
+    await h.q('update contacts set opted_out_at = now() where id = $1', [optedOut]);
+    await h.q('update contacts set blocked_at = now() where id = $1', [blocked]);
+    const phoneOf = async (id: number) =>
+      (
+        (await h.q<{ phone: string }>('select phone from contacts where id = $1', [id]))[0] as {
+          phone: string;
+        }
+      ).phone;
+    for (const [list, id] of [
+      ['blacklist', black],
+      ['blacklist', white],
+      ['whitelist', white],
+    ] as const)
+      await h.q('insert into phone_lists (list, agency_id, business_id, phone) values ($1, $2, $3, $4)', [
+        list,
+        h.seed.a.agency.id,
+        h.seed.a.business.id,
+        await phoneOf(id),
+      ]);
+    await h.q('insert into contact_tags (contact_id, tag_id) values ($1, $2)', [excluded, other]);
+    // A premium-rate number is never texted (the reach rule); a contact of no install has no number.
+    const [premium] = await addContacts(h, {
+      count: 1,
+      installId: n1.installId,
+      tagId: tag,
+      prefix: '+1900234',
+    });
+    await addContacts(h, { count: 2, installId: null, tagId: tag, prefix: '+1415701' });
+    const count = await countAudience(h.ctx, {
+      tag_ids: [tag],
+      exclude_tag_ids: [other],
+      install_ids: [],
+      contact_ids: [],
+    });
+    expect(premium).toBeGreaterThan(0);
+    expect(count).toEqual({
+      recipients: 6,
+      skipped: 6,
+      reasons: { opted_out: 1, blocked: 1, blacklisted: 1, unreachable: 1, no_number: 2 },
+    });
+    // Picked contacts join the audience; an install limits the tag's.
+    const picked = await countAudience(h.ctx, {
+      tag_ids: [],
+      exclude_tag_ids: [],
+      install_ids: [],
+      contact_ids: [excluded, optedOut],
+    });
+    expect(picked).toEqual({ recipients: 1, skipped: 1, reasons: { opted_out: 1 } });
+    // With a broadcaster, a contact of no install is sent from it.
+    const b = await addBroadcaster(h, n1);
+    const withSender = await countAudience(h.ctx, {
+      tag_ids: [tag],
+      exclude_tag_ids: [other],
+      install_ids: [],
+      contact_ids: [],
+    });
+    expect(withSender.recipients).toBe(8);
+    await h.q('delete from broadcasters where id = $1', [b]);
+  });
+});
+
+describe('sending', () => {
+  it('sends each eligible recipient one message, writes the conversation and follows delivery', async () => {
+    const t = await addTag(h, 'Sale');
+    const ids = await addContacts(h, { count: 40, installId: n1.installId, tagId: t, prefix: '+1415702' });
+    await h.q('update contacts set opted_out_at = now() where id = $1', [ids[0]]);
+    const id = await addBroadcast(h, {
+      body: 'Hi {first_name|friend}, 20% off today',
+      audience: { tag_ids: [t] },
+    });
+    const before = sandboxSent(h).length;
+    await start(h, id);
+    expect(await statusOf(h, id)).toBe('sending');
+    await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
+    const sent = sandboxSent(h).slice(before);
+    expect(sent).toHaveLength(39);
+    expect(new Set(sent.map((m) => m.to)).size).toBe(39);
+    expect(sent.every((m) => m.from === n1.phone)).toBe(true);
+    expect(sent.find((m) => m.to === '+14157020001')?.body).toBe('Hi Ann1, 20% off today');
+    // The conversation's messages, marked with the broadcast, with the carrier's sid.
+    const msgs = await h.q<{ n: number; sids: number }>(
+      `select count(*)::int as n, count(carrier_sid)::int as sids from messages
+        where broadcast_id = $1 and direction = 'out'`,
+      [id],
+    );
+    expect(msgs[0]).toEqual({ n: 39, sids: 39 });
+    expect(await statesOf(h, id)).toEqual({ sent: 39, skipped: 1 });
+    // The sandbox delivers: each recipient follows its text's status.
+    await h.run(2000);
+    await until(async () => (await statesOf(h, id)).delivered === 39, 10_000, 'delivered');
+    const counts = (await broadcastCounts(h.ctx, [id])).get(id);
+    expect(counts).toMatchObject({ total: 40, sent: 39, delivered: 39, skipped: 1, pending: 0, failed: 0 });
+    expect(counts?.credits_used).toBe(39);
+  });
+
+  it('records carrier errors per recipient and sends the rest; 21610 opts the contact out', async () => {
+    const t = await addTag(h, 'Errors');
+    await addContacts(h, { count: 12, installId: n1.installId, tagId: t, prefix: '+1415703' });
+    const id = await addBroadcast(h, { body: 'Hello', audience: { tag_ids: [t] } });
+    // The sandbox refuses two sends: one with 21610 (the recipient opted out at the carrier), one 30007.
+    let k = 0;
+    h.sandbox.fault = ({ method, path }) => {
+      if (method !== 'POST' || !path.endsWith('/Messages.json')) return undefined;
+      k++;
+      if (k === 3) return { status: 400, code: 21610, message: 'Attempt to send to unsubscribed recipient' };
+      if (k === 7) return { status: 400, code: 30007, message: 'Message filtered' };
+      return undefined;
+    };
+    try {
+      await start(h, id);
+      await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
+    } finally {
+      h.sandbox.fault = null;
+    }
+    expect(await statesOf(h, id)).toEqual({ sent: 10, failed: 2 });
+    const failed = await h.q<{ error_code: number; opted: boolean; status: string }>(
+      `select r.error_code, c.opted_out_at is not null as opted, m.status
+         from broadcast_recipients r join contacts c on c.id = r.contact_id join messages m on m.id = r.message_id
+        where r.broadcast_id = $1 and r.state = 'failed' order by r.error_code`,
+      [id],
+    );
+    expect(failed).toEqual([
+      { error_code: 21610, opted: true, status: 'failed' },
+      { error_code: 30007, opted: false, status: 'failed' },
+    ]);
+  });
+
+  it('refuses what does not fit the monthly messages, and an audience with no one to send to', async () => {
+    const t = await addTag(h, 'Big');
+    await addContacts(h, { count: 5, installId: n1.installId, tagId: t, prefix: '+1415704' });
+    const id = await addBroadcast(h, { body: 'Hello', audience: { tag_ids: [t] } });
+    await h.q('update businesses set messages = number_of_messages + 4 where id = $1', [
+      h.seed.a.business.id,
+    ]);
+    await expect(start(h, id)).rejects.toMatchObject({ message: 'broadcasts.credits_exceeded' });
+    await h.q('update businesses set messages = 0 where id = $1', [h.seed.a.business.id]);
+    expect(await statusOf(h, id)).toBe('draft');
+    expect(await statesOf(h, id)).toEqual({});
+    const none = await addBroadcast(h, { body: 'Hello', audience: { tag_ids: [await addTag(h, 'Nobody')] } });
+    await expect(start(h, none)).rejects.toMatchObject({ message: 'broadcasts.no_recipients' });
+  });
+
+  it('stops, and reruns only the recipients not yet sent', async () => {
+    const t = await addTag(h, 'Rerun');
+    await addContacts(h, { count: 6, installId: n1.installId, tagId: t, prefix: '+1415705' });
+    const id = await addBroadcast(h, { body: 'Again', audience: { tag_ids: [t] } });
+    let k = 0;
+    h.sandbox.fault = ({ method, path }) =>
+      method === 'POST' && path.endsWith('/Messages.json') && ++k <= 2
+        ? { status: 400, code: 30007, message: 'Message filtered' }
+        : undefined;
+    try {
+      await start(h, id);
+      await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
+    } finally {
+      h.sandbox.fault = null;
+    }
+    expect(await statesOf(h, id)).toEqual({ sent: 4, failed: 2 });
+    await expect(inTransaction(h.ctx, (tx) => stopSending(tx, { broadcastId: id }))).rejects.toMatchObject({
+      message: 'broadcasts.not_running',
+    });
+    const before = sandboxSent(h).length;
+    await inTransaction(h.ctx, (tx) => rerunSending(tx, { broadcastId: id, includeNew: false }));
+    await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed again');
+    expect(await statesOf(h, id)).toEqual({ sent: 6 });
+    expect(sandboxSent(h).length - before).toBe(2);
+  });
+});
