@@ -1,7 +1,8 @@
-import { Badge, Group, Progress, Select, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Progress, Select, Stack, Text } from '@mantine/core';
 import { BROADCAST_STATUSES, type TBroadcast, type TBroadcastStatus } from '@stn/contracts/broadcasts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { askDelete, confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { ListHeader } from '../../components/list/list-header.tsx';
@@ -140,7 +141,7 @@ export default function BroadcastsPage() {
           testId: 'broadcasts-add',
         }}
       />
-      <Group>
+      <Group justify="space-between" align="flex-end">
         <Select
           label={t('broadcasts.status')}
           placeholder={t('broadcasts.statuses.all')}
@@ -151,6 +152,14 @@ export default function BroadcastsPage() {
           w={200}
           data-testid="broadcasts-status-filter"
         />
+        <Button
+          variant="default"
+          component={Link}
+          to={pathOf('business.setting.broadcast-numbers')}
+          data-testid="broadcasts-numbers-link"
+        >
+          {t('broadcasts.numbers.title')}
+        </Button>
       </Group>
       <DataTable<TBroadcast>
         path={BROADCASTS_PATH}
