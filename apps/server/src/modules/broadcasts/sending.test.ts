@@ -136,31 +136,36 @@ describe('sending', () => {
     const t = await addTag(h, 'Errors');
     await addContacts(h, { count: 12, installId: n1.installId, tagId: t, prefix: '+1415703' });
     const id = await addBroadcast(h, { body: 'Hello', audience: { tag_ids: [t] } });
-    // The sandbox refuses two sends: one with 21610 (the recipient opted out at the carrier), one 30007.
-    let k = 0;
-    h.sandbox.fault = ({ method, path }) => {
-      if (method !== 'POST' || !path.endsWith('/Messages.json')) return undefined;
-      k++;
-      if (k === 3) return { status: 400, code: 21610, message: 'Attempt to send to unsubscribed recipient' };
-      if (k === 7) return { status: 400, code: 30007, message: 'Message filtered' };
-      return undefined;
-    };
+    // The sandbox fails chosen numbers: two refused at create, one accepted then reported undelivered.
+    h.sandbox.failNumber('+14157030002', 21610);
+    h.sandbox.failNumber('+14157030005', 21211);
+    h.sandbox.failNumber('+14157030008', 30007);
     try {
       await start(h, id);
       await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
+      await h.run(2000);
+      await until(async () => (await statesOf(h, id)).failed === 3, 10_000, 'the undelivered one failed');
     } finally {
-      h.sandbox.fault = null;
+      for (const p of ['+14157030002', '+14157030005', '+14157030008']) h.sandbox.failNumber(p, null);
     }
-    expect(await statesOf(h, id)).toEqual({ sent: 10, failed: 2 });
-    const failed = await h.q<{ error_code: number; opted: boolean; status: string }>(
-      `select r.error_code, c.opted_out_at is not null as opted, m.status
+    expect(await statesOf(h, id)).toEqual({ delivered: 9, failed: 3 });
+    // The sandbox's own record: the refused two never left, every other number got exactly one message.
+    const record = h.sandbox.sentMessages({ from: n1.phone }).filter((m) => m.to.startsWith('+1415703'));
+    expect(record.map((m) => m.to).sort()).toEqual(
+      Array.from({ length: 12 }, (_, i) => `+1415703${String(i).padStart(4, '0')}`).filter(
+        (p) => p !== '+14157030002' && p !== '+14157030005',
+      ),
+    );
+    const failed = await h.q<{ phone: string; error_code: number; opted: boolean; status: string }>(
+      `select r.phone, r.error_code, c.opted_out_at is not null as opted, m.status
          from broadcast_recipients r join contacts c on c.id = r.contact_id join messages m on m.id = r.message_id
-        where r.broadcast_id = $1 and r.state = 'failed' order by r.error_code`,
+        where r.broadcast_id = $1 and r.state = 'failed' order by r.phone`,
       [id],
     );
     expect(failed).toEqual([
-      { error_code: 21610, opted: true, status: 'failed' },
-      { error_code: 30007, opted: false, status: 'failed' },
+      { phone: '+14157030002', error_code: 21610, opted: true, status: 'failed' },
+      { phone: '+14157030005', error_code: 21211, opted: false, status: 'failed' },
+      { phone: '+14157030008', error_code: 30007, opted: false, status: 'undelivered' },
     ]);
   });
 
@@ -183,18 +188,13 @@ describe('sending', () => {
     const t = await addTag(h, 'Rerun');
     await addContacts(h, { count: 6, installId: n1.installId, tagId: t, prefix: '+1415705' });
     const id = await addBroadcast(h, { body: 'Again', audience: { tag_ids: [t] } });
-    let k = 0;
-    h.sandbox.fault = ({ method, path }) =>
-      method === 'POST' && path.endsWith('/Messages.json') && ++k <= 2
-        ? { status: 400, code: 30007, message: 'Message filtered' }
-        : undefined;
-    try {
-      await start(h, id);
-      await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
-    } finally {
-      h.sandbox.fault = null;
-    }
+    h.sandbox.failNumber('+14157050001', 21612);
+    h.sandbox.failNumber('+14157050003', 21612);
+    await start(h, id);
+    await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
     expect(await statesOf(h, id)).toEqual({ sent: 4, failed: 2 });
+    h.sandbox.failNumber('+14157050001', null);
+    h.sandbox.failNumber('+14157050003', null);
     await expect(inTransaction(h.ctx, (tx) => stopSending(tx, { broadcastId: id }))).rejects.toMatchObject({
       message: 'broadcasts.not_running',
     });
@@ -203,5 +203,6 @@ describe('sending', () => {
     await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed again');
     expect(await statesOf(h, id)).toEqual({ sent: 6 });
     expect(sandboxSent(h).length - before).toBe(2);
+    expect(h.sandbox.sentMessages({ to: '+14157050001' })).toHaveLength(1);
   });
 });

@@ -378,12 +378,6 @@ type Outcome =
   | { kind: 'failed'; r: Claimed; code: number | null; message: string; optedOut: boolean }
   | { kind: 'back'; r: Claimed };
 
-type Listed = { sid: string; to: string; from: string; body: string };
-/** `listMessages` of the carrier (ADR 061): the messages sent to a number from one, since a time. */
-type Lister = {
-  listMessages?: (q: { to: string; from: string; sentAfter: Date }) => Promise<Listed[]>;
-};
-
 function poolOf(db: Tx): pg.Pool {
   const client = (db as unknown as { session?: { client?: pg.Pool } }).session?.client;
   if (!client || typeof client.connect !== 'function') throw new Error('broadcasts: no database pool');
@@ -746,7 +740,6 @@ async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier): Promise<void
     select id, phone, claimed_at, message_id from broadcast_recipients
      where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'sending'`);
   if (res.rows.length === 0) return;
-  const lister = carrier as unknown as Lister;
   const bodies = await broadcastTextBodies(
     ctx,
     res.rows.map((r) => r.message_id).filter((id): id is number => id !== null),
@@ -762,10 +755,10 @@ async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier): Promise<void
       body: body ?? '',
       segments: 0,
     };
-    let found: Listed | undefined;
-    if (body !== undefined && lister.listMessages) {
+    let found: { sid: string } | undefined;
+    if (body !== undefined) {
       const since = new Date(new Date(r.claimed_at).getTime() - 60_000);
-      const listed = await lister.listMessages({ to: r.phone, from: p.from, sentAfter: since });
+      const listed = await carrier.listMessages({ to: r.phone, from: p.from, sentAfter: since });
       found = listed.find((m) => m.body === body);
     }
     if (found)
