@@ -305,7 +305,7 @@ function ReasonList(props: {
 function RecipientsTable({ report }: { report: TBroadcastReport }) {
   const { t } = useTranslation();
   return (
-    <Table.ScrollContainer minWidth={720} type="native">
+    <Table.ScrollContainer minWidth={860} type="native">
       <Table striped data-testid="report-recipients">
         <Table.Thead>
           <Table.Tr>
@@ -316,6 +316,7 @@ function RecipientsTable({ report }: { report: TBroadcastReport }) {
             <Table.Th>{t(`${R}.sent`)}</Table.Th>
             <Table.Th>{t(`${R}.delivered`)}</Table.Th>
             <Table.Th>{t(`${R}.replied`)}</Table.Th>
+            <Table.Th>{t(`${R}.reply`)}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -332,9 +333,19 @@ function RecipientsTable({ report }: { report: TBroadcastReport }) {
               <Table.Td>{r.sent_at ? formatDate(r.sent_at, 'short') : ''}</Table.Td>
               <Table.Td>{r.delivered_at ? formatDate(r.delivered_at, 'short') : ''}</Table.Td>
               <Table.Td>{r.replied_at ? formatDate(r.replied_at, 'short') : ''}</Table.Td>
+              <Table.Td maw={260}>
+                <Text size="sm" lineClamp={2} title={r.reply ?? undefined}>
+                  {r.reply ?? ''}
+                </Text>
+                {r.asks_to_stop && (
+                  <Badge color="orange" variant="light" size="xs" data-testid={`report-asks-to-stop-${r.id}`}>
+                    {t(`${R}.asks_to_stop`)}
+                  </Badge>
+                )}
+              </Table.Td>
             </Table.Tr>
           ))}
-          {report.recipients.length === 0 && <EmptyRow colSpan={7} text={t(`${R}.no_recipients`)} />}
+          {report.recipients.length === 0 && <EmptyRow colSpan={8} text={t(`${R}.no_recipients`)} />}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
