@@ -53,8 +53,30 @@ function dayPlace(now = new Date()): Place {
   return found;
 }
 
+/** Each try of a test (vitest retries a failed one) makes its own tags and broadcasts, named by `run`. */
+let run = 0;
+
 async function makeTag(name: string): Promise<number> {
   return ((await call('POST', '/v1/tags', { name })).data as { id: number }).id;
+}
+
+/**
+ * The business's sending number for broadcasts: an active broadcaster, else one made of its first number
+ * that texts (the broadcast-numbers screen has its own test).
+ */
+async function ensureBroadcaster(): Promise<string> {
+  const all = (await call('GET', '/v1/broadcasters/all')).data as { phone_number: string; active: boolean }[];
+  const active = all.find((b) => b.active);
+  if (active) return active.phone_number;
+  const numbers = (await call('GET', '/v1/numbers?perPage=100')).data as {
+    id: number;
+    phone_number: string;
+    sms_enabled: boolean;
+  }[];
+  const number = numbers.find((n) => n.sms_enabled) ?? numbers[0];
+  if (!number) throw new Error('Bright Dental has no number to send broadcasts from');
+  await call('POST', '/v1/broadcasters', { number_id: number.id });
+  return number.phone_number;
 }
 async function makeContact(first: string, last: string, phone: string, tagIds: number[]): Promise<number> {
   const made = await call('POST', '/v1/contacts', {
@@ -101,6 +123,11 @@ describe.skipIf(!hasChromium)('broadcasts in Chromium', () => {
   let page: Page;
   let place: Place;
 
+  /** A phone of the place no one of the test had yet (tries included). */
+  let phones = 10;
+  const nextPhone = () => place.phone(phones++);
+  let sender = '';
+
   beforeAll(async () => {
     place = dayPlace();
     p = await startPlatform();
@@ -114,32 +141,37 @@ describe.skipIf(!hasChromium)('broadcasts in Chromium', () => {
       expect(res.status).toBe(200);
     }
     api = await apiAs(p, DEMO.dentalAdmin);
+    sender = await ensureBroadcaster();
     page = await signedInPage(p, DEMO.dentalAdmin, '**/business/**', HOST);
   });
   afterAll(() => p?.stop());
 
   it('builds a broadcast to a tag, test-sends it, starts it, watches it, opens the report, downloads the CSV', async () => {
-    const tag = await makeTag('Spring sale');
+    run += 1;
+    const tagName = `Spring sale ${run}`;
+    const name = `Spring sale launch ${run}`;
+    const tag = await makeTag(tagName);
     const people: [string, string, string][] = [
-      ['Ada', 'Lovelace', place.phone(11)],
-      ['Alan', 'Turing', place.phone(12)],
-      ['Grace', 'Hopper', place.phone(13)],
+      ['Ada', 'Lovelace', nextPhone()],
+      ['Alan', 'Turing', nextPhone()],
+      ['Grace', 'Hopper', nextPhone()],
     ];
     for (const [first, last, phone] of people) await makeContact(first, last, phone, [tag]);
     // Someone without the tag gets nothing.
-    await makeContact('Linus', 'Outside', place.phone(19), []);
+    const outsider = nextPhone();
+    await makeContact('Linus', 'Outside', outsider, []);
 
     await page.goto(p.url('/business/broadcast/create', HOST));
-    await page.getByTestId('broadcast-name').fill('Spring sale launch');
+    await page.getByTestId('broadcast-name').fill(name);
     await page.getByTestId('broadcast-tags').click();
-    await page.getByRole('option', { name: 'Spring sale' }).click();
+    await page.getByRole('option', { name: tagName }).click();
     await page.keyboard.press('Escape');
     // The recipient count follows the audience.
     await expect.poll(() => page.getByTestId('broadcast-recipients').textContent(), WAIT).toContain('3');
     await page.getByTestId('broadcast-body').fill('Hi {first_name|there}, 20% off cleanings this week!');
 
     // A test to one phone, now: the phone gets the message filled for a sample contact.
-    const tester = place.phone(42);
+    const tester = nextPhone();
     await page.getByTestId('broadcast-test-phone').fill(tester);
     await page.getByTestId('broadcast-test-send').click();
     await page.getByTestId('broadcast-test-sent').waitFor(WAIT);
@@ -152,7 +184,7 @@ describe.skipIf(!hasChromium)('broadcasts in Chromium', () => {
     await expect.poll(() => page.getByTestId('broadcast-start-summary').textContent(), WAIT).toContain('3');
     await page.getByTestId('broadcast-start-ok').click();
     await page.waitForURL('**/business/broadcast', WAIT);
-    const row = page.getByTestId('broadcasts-table').locator('tr', { hasText: 'Spring sale launch' });
+    const row = page.getByTestId('broadcasts-table').locator('tr', { hasText: name });
     await row.waitFor(WAIT);
     const id = Number(
       ((await row.locator('[data-testid^="broadcast-status-"]').getAttribute('data-testid')) ?? '').replace(
@@ -171,12 +203,12 @@ describe.skipIf(!hasChromium)('broadcasts in Chromium', () => {
       await expect
         .poll(() => sandboxTexts(phone), WAIT)
         .toEqual([`Hi ${first}, 20% off cleanings this week!`]);
-    expect(await sandboxTexts(place.phone(19))).toEqual([]);
+    expect(await sandboxTexts(outsider)).toEqual([]);
 
     // The report, from the list's action.
     await page.getByTestId(`broadcast-report-${id}`).click();
     await page.waitForURL(`**/business/broadcast/${id}/report`, WAIT);
-    await expect.poll(() => page.getByTestId('page-title').textContent(), WAIT).toBe('Spring sale launch');
+    await expect.poll(() => page.getByTestId('page-title').textContent(), WAIT).toBe(name);
     await expect.poll(() => page.getByTestId('report-status').textContent(), WAIT).toBe('Completed');
     await expect.poll(() => stat(page, 'stat-total'), WAIT).toBe(3);
     await expect.poll(() => stat(page, 'stat-sent'), WAIT).toBe(3);
@@ -194,16 +226,22 @@ describe.skipIf(!hasChromium)('broadcasts in Chromium', () => {
   });
 
   it('the report alone: counts, chart and table, reasons, filters, a reply, and the bulk opt-out', async () => {
-    const tag = await makeTag('Report test');
+    run += 1;
+    const tag = await makeTag(`Report test ${run}`);
+    const kate = nextPhone();
     const ids = {
-      kate: await makeContact('Kate', 'Reply', place.phone(21), [tag]),
-      leo: await makeContact('Leo', 'Quiet', place.phone(22), [tag]),
-      mia: await makeContact('Mia', 'Gone', place.phone(23), [tag]),
+      kate: await makeContact('Kate', 'Reply', kate, [tag]),
+      leo: await makeContact('Leo', 'Quiet', nextPhone(), [tag]),
+      mia: await makeContact('Mia', 'Gone', nextPhone(), [tag]),
     };
+    // One recipient's phone is a landline: the carrier takes the text, then reports it undelivered (30006).
+    const landline = nextPhone();
+    await makeContact('Ned', 'Landline', landline, [tag]);
+    await call('PUT', `/v1/sandbox/failing-numbers/${encodeURIComponent(landline)}`, { code: 30006 });
     // One recipient opted out before: skipped, with its reason.
     await call('POST', `/v1/contacts/${ids.mia}/opt-out`, { opted_out: true });
     const made = await call('POST', '/v1/broadcasts', {
-      name: 'Report screen check',
+      name: `Report screen check ${run}`,
       body: 'Your checkup is due, {first_name|friend}.',
       audience: { tag_ids: [tag] },
       start: true,
@@ -211,27 +249,33 @@ describe.skipIf(!hasChromium)('broadcasts in Chromium', () => {
     const id = (made.data as { id: number }).id;
 
     await page.goto(p.url(`/business/broadcast/${id}/report`, HOST));
-    await expect.poll(() => page.getByTestId('page-title').textContent(), WAIT).toBe('Report screen check');
+    await expect
+      .poll(() => page.getByTestId('page-title').textContent(), WAIT)
+      .toBe(`Report screen check ${run}`);
     // Live: the cards move while it sends and the status becomes Completed without a reload.
     await expect
       .poll(() => page.getByTestId('report-status').getAttribute('data-status'), WAIT)
       .toBe('completed');
-    await expect.poll(() => stat(page, 'stat-total'), WAIT).toBe(3);
+    await expect.poll(() => stat(page, 'stat-total'), WAIT).toBe(4);
     await expect.poll(() => stat(page, 'stat-sent'), WAIT).toBe(2);
+    await expect.poll(() => stat(page, 'stat-failed'), WAIT).toBe(1);
     await expect.poll(() => stat(page, 'stat-skipped'), WAIT).toBe(1);
-    expect(await page.getByTestId('report-skipped-reasons').textContent()).toContain('Opted out');
-    expect(await page.getByTestId('report-failed-reasons-empty').count()).toBe(1);
+    // The reasons, in words: the carrier's code beside its meaning.
+    await expect
+      .poll(() => page.getByTestId('report-skipped-reasons').textContent(), WAIT)
+      .toBe('Opted out1');
+    await expect
+      .poll(() => page.getByTestId('report-failed-reasons').textContent(), WAIT)
+      .toBe('30006Landline or unreachable carrier1');
 
     // The chart is an image with a title, and its figures are a table.
     const chart = page.getByTestId('report-timeline').locator('svg[role="img"]');
     await chart.waitFor(WAIT);
     expect(await chart.locator('title').textContent()).toBe('Deliveries over time');
     await page.getByTestId('report-timeline').locator('summary').click();
-    const cells = await page
-      .getByTestId('report-timeline-table')
-      .locator('tbody tr td:nth-child(2)')
-      .allTextContents();
-    expect(cells.reduce((s, c) => s + Number(c), 0)).toBe(2);
+    const deliveredCells = () =>
+      page.getByTestId('report-timeline-table').locator('tbody tr td:nth-child(3)').allTextContents();
+    await expect.poll(async () => (await deliveredCells()).reduce((s, c) => s + Number(c), 0), WAIT).toBe(2);
 
     // Filter by state: the skipped one alone.
     await page.getByTestId('report-state-filter').click();
@@ -240,11 +284,15 @@ describe.skipIf(!hasChromium)('broadcasts in Chromium', () => {
       .poll(() => page.getByTestId('report-recipients').locator('tbody tr').allInnerTexts(), WAIT)
       .toEqual([expect.stringContaining('Mia Gone')]);
     await page.getByTestId('report-state-filter').click();
-    await page.getByRole('option', { name: 'Skipped' }).click();
-    await expect.poll(() => page.getByTestId('report-recipients').locator('tbody tr').count(), WAIT).toBe(3);
+    await page.getByRole('option', { name: 'Failed' }).click();
+    await expect
+      .poll(() => page.getByTestId('report-recipients').locator('tbody tr').allInnerTexts(), WAIT)
+      .toEqual([expect.stringContaining('30006 · Landline or unreachable carrier')]);
+    await page.getByTestId('report-state-filter').click();
+    await page.getByRole('option', { name: 'Failed' }).click();
+    await expect.poll(() => page.getByTestId('report-recipients').locator('tbody tr').count(), WAIT).toBe(4);
 
     // Kate answers in her own words: the report counts a reply, live.
-    const kate = place.phone(21);
     await expect.poll(() => sandboxTexts(kate), WAIT).toEqual(['Your checkup is due, Kate.']);
     const sentFrom = (await sandboxInbox(kate))[0]?.other ?? '';
     await call('POST', `/v1/sandbox/phones/${encodeURIComponent(kate)}/texts`, {
