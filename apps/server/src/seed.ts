@@ -2,6 +2,7 @@
 // created through the users module; the agencies and businesses here are plain rows of a fresh database.
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import { seedDemoBroadcasts } from './demo-broadcasts.ts';
 import { claimWhitelabel } from './modules/agencies/service.ts';
 import { agencies } from './modules/agencies/tables.ts';
 import { businesses } from './modules/businesses/tables.ts';
@@ -254,6 +255,18 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
       },
     });
     await demoNumber(ctx, { agencyId: acme.id, businessId: dental.id });
+    // Tagged contacts, two broadcast numbers and a finished broadcast with its report (issue 19).
+    const [demoInstall] = (
+      await tx.execute(sql`select id from installs where business_id = ${dental.id} order by id limit 1`)
+    ).rows as { id: number }[];
+    if (demoInstall)
+      await seedDemoBroadcasts(ctx, {
+        agencyId: acme.id,
+        businessId: dental.id,
+        installId: demoInstall.id,
+        installNumber: DEMO_INSTALL_NUMBER,
+        userId: owner,
+      });
   });
   return logins;
 }

@@ -70,4 +70,34 @@ describe('seeded demo data', () => {
     const profile = await t.app.inject({ url: '/api/v1/profile', headers: bearer(token) });
     expect(profile.json().data.user.open_install_wizard).toBe(false);
   });
+
+  it('gives Bright Dental tagged contacts, two broadcast numbers and a finished broadcast with its report', async () => {
+    const token = await login(t.app, 'admin@brightdental.test', 'demo-dental-1');
+    const get = (url: string) => t.app.inject({ url, headers: bearer(token) });
+    const contacts = (await get('/api/v1/contacts?perPage=1')).json();
+    expect(contacts.meta.total).toBeGreaterThanOrEqual(300);
+    const tags = (await get('/api/v1/tags/all')).json().data.map((x: { name: string }) => x.name);
+    expect(tags).toEqual(expect.arrayContaining(['VIP', 'Newsletter', 'Spring sale']));
+    const numbers = (await get('/api/v1/broadcasters/all')).json().data;
+    expect(numbers).toHaveLength(2);
+    const list = (await get('/api/v1/broadcasts?status=completed')).json();
+    expect(list.meta.total).toBe(1);
+    const [b] = list.data;
+    expect(b.counts.total).toBe(100);
+    expect(b.counts.skipped).toBeGreaterThan(0);
+    expect(b.counts.failed).toBe(3);
+    expect(b.counts.delivered).toBeGreaterThan(80);
+    expect(b.counts.replied).toBeGreaterThan(0);
+    expect(b.counts.credits_used).toBe(b.counts.sent * 2);
+    const report = (await get(`/api/v1/broadcasts/${b.id}/report?replied=true`)).json().data;
+    expect(report.failed_by_reason).toHaveLength(3);
+    expect(report.timeline.length).toBeGreaterThan(0);
+    expect(report.recipients.some((r: { asks_to_stop: boolean }) => r.asks_to_stop)).toBe(true);
+    // The replies are conversations of the inbox, marked with the broadcast.
+    const { rows } = await t.pool.query(
+      "select count(*)::int as n from messages where broadcast_id = $1 and direction = 'in'",
+      [b.id],
+    );
+    expect(rows[0].n).toBeGreaterThan(0);
+  });
 });
