@@ -26,31 +26,31 @@ export function AudienceBuilder(props: {
   const picked = form.values.contact_ids.length;
   return (
     <FormSection
-      title={t('broadcasts.audience')}
-      hint={t('broadcasts.audience_hint')}
+      title={t('business.broadcasts.audience')}
+      hint={t('business.broadcasts.audience_hint')}
       testId="broadcast-audience"
     >
       <MultiSelect
-        label={t('broadcasts.tags_include')}
+        label={t('business.broadcasts.tags_include')}
         data={tagData}
         searchable
         clearable
-        nothingFoundMessage={t('broadcasts.no_tags')}
+        nothingFoundMessage={t('business.broadcasts.no_tags')}
         data-testid="broadcast-tags"
         {...form.getInputProps('tag_ids')}
       />
       <MultiSelect
-        label={t('broadcasts.tags_exclude')}
+        label={t('business.broadcasts.tags_exclude')}
         data={tagData}
         searchable
         clearable
-        nothingFoundMessage={t('broadcasts.no_tags')}
+        nothingFoundMessage={t('business.broadcasts.no_tags')}
         data-testid="broadcast-exclude-tags"
         {...form.getInputProps('exclude_tag_ids')}
       />
       <MultiSelect
-        label={t('broadcasts.installs')}
-        description={t('broadcasts.installs_hint')}
+        label={t('business.broadcasts.installs')}
+        description={t('business.broadcasts.installs_hint')}
         data={(installs.data ?? []).map((i) => ({ value: String(i.id), label: i.name }))}
         searchable
         clearable
@@ -60,10 +60,10 @@ export function AudienceBuilder(props: {
       <Group justify="space-between">
         <Text size="sm" data-testid="broadcast-picked-contacts">
           {picked > 0
-            ? t('broadcasts.picked_contacts', { count: picked })
-            : t('broadcasts.pick_contacts_hint')}{' '}
+            ? t('business.broadcasts.picked_contacts', { count: picked })
+            : t('business.broadcasts.pick_contacts_hint')}{' '}
           <Anchor component={Link} to={pathOf('business.contacts')} size="sm">
-            {t('broadcasts.open_contacts')}
+            {t('business.broadcasts.open_contacts')}
           </Anchor>
         </Text>
         {picked > 0 && (
@@ -73,7 +73,7 @@ export function AudienceBuilder(props: {
             onClick={() => form.setFieldValue('contact_ids', [])}
             data-testid="broadcast-clear-contacts"
           >
-            {t('broadcasts.clear_contacts')}
+            {t('business.broadcasts.clear_contacts')}
           </Button>
         )}
       </Group>
@@ -100,7 +100,7 @@ function Estimate({
   if (empty)
     return (
       <Text size="sm" c="dimmed" data-testid="broadcast-recipients">
-        {t('broadcasts.audience_empty')}
+        {t('business.broadcasts.audience_empty')}
       </Text>
     );
   if (!credit)
@@ -108,7 +108,7 @@ function Estimate({
       <Group gap="xs">
         <Loader size="xs" />
         <Text size="sm" c="dimmed">
-          {t('broadcasts.counting')}
+          {t('business.broadcasts.counting')}
         </Text>
       </Group>
     );
@@ -122,23 +122,23 @@ function Estimate({
           data-count={credit.recipients}
           data-total={credit.recipients + credit.skipped}
         >
-          {t('broadcasts.recipients', { count: credit.recipients })}
+          {t('business.broadcasts.recipients', { count: credit.recipients })}
         </Badge>
         {credit.skipped > 0 && (
           <Text size="sm" c="dimmed" data-testid="broadcast-skipped">
-            {t('broadcasts.skipped', { count: credit.skipped })}
+            {t('business.broadcasts.skipped', { count: credit.skipped })}
           </Text>
         )}
         {counting && <Loader size="xs" />}
       </Group>
       <Text size="sm" data-testid="broadcast-credits">
         {credit.remaining === null
-          ? t('broadcasts.credits_unlimited', { credits: credit.credits })
-          : t('broadcasts.credits_of', { credits: credit.credits, remaining: credit.remaining })}
+          ? t('business.broadcasts.credits_unlimited', { credits: credit.credits })
+          : t('business.broadcasts.credits_of', { credits: credit.credits, remaining: credit.remaining })}
       </Text>
       {!credit.fits && (
         <Alert color="red" data-testid="broadcast-no-fit">
-          {t('broadcasts.no_fit', { credits: credit.credits, remaining: credit.remaining ?? 0 })}
+          {t('business.broadcasts.no_fit', { credits: credit.credits, remaining: credit.remaining ?? 0 })}
         </Alert>
       )}
     </Stack>

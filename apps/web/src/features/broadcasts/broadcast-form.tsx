@@ -117,7 +117,7 @@ function BroadcastFormBody(props: {
 
   const { form, submit, submitting } = useApiForm<BroadcastValues>({
     initialValues: valuesOf(broadcast, {
-      name: duplicate && broadcast ? t('broadcasts.copy_name', { name: broadcast.name }) : undefined,
+      name: duplicate && broadcast ? t('business.broadcasts.copy_name', { name: broadcast.name }) : undefined,
       contactIds: props.contactIds,
       media: props.media,
     }),
@@ -127,13 +127,14 @@ function BroadcastFormBody(props: {
         errors[SERVER_FIELDS[path] ?? path] = message;
       if (v.when === 'later') {
         const at = sendAtOf(v, timeZone);
-        if (!at) errors.date = t('broadcasts.when_required');
-        else if (starting.current && Date.parse(at) <= Date.now()) errors.date = t('broadcasts.when_past');
+        if (!at) errors.date = t('business.broadcasts.when_required');
+        else if (starting.current && Date.parse(at) <= Date.now())
+          errors.date = t('business.broadcasts.when_past');
       }
       if (starting.current && isEmptyAudience(audienceOf(v)))
-        errors.audience = t('broadcasts.audience_required');
+        errors.audience = t('business.broadcasts.audience_required');
       if (starting.current && !v.body.trim() && v.media.length === 0)
-        errors.body = t('broadcasts.body_required');
+        errors.body = t('business.broadcasts.body_required');
       return errors;
     },
     fields: Object.keys(SERVER_FIELDS),
@@ -162,18 +163,21 @@ function BroadcastFormBody(props: {
     if (form.validate().hasErrors) return;
     const estimate = credit.data;
     modals.openConfirmModal({
-      title: t('broadcasts.start_title'),
+      title: t('business.broadcasts.start_title'),
       children: (
         <Text size="sm" data-testid="broadcast-start-summary">
           {estimate
-            ? t('broadcasts.start_confirm', { recipients: estimate.recipients, credits: estimate.credits })
-            : t('broadcasts.start_confirm_unknown')}
+            ? t('business.broadcasts.start_confirm', {
+                recipients: estimate.recipients,
+                credits: estimate.credits,
+              })
+            : t('business.broadcasts.start_confirm_unknown')}
           {v.when === 'later'
-            ? ` ${t('broadcasts.start_at', { at: `${v.date} ${v.time}`, zone: timeZone })}`
+            ? ` ${t('business.broadcasts.start_at', { at: `${v.date} ${v.time}`, zone: timeZone })}`
             : ''}
         </Text>
       ),
-      labels: { confirm: t('broadcasts.start'), cancel: t('common.cancel') },
+      labels: { confirm: t('business.broadcasts.start'), cancel: t('common.cancel') },
       confirmProps: { 'data-testid': 'broadcast-start-ok' } as Record<string, string>,
       onConfirm: () => {
         starting.current = true;
@@ -183,10 +187,10 @@ function BroadcastFormBody(props: {
   };
 
   const title = editing
-    ? t('broadcasts.edit_title')
+    ? t('business.broadcasts.edit_title')
     : duplicate
-      ? t('broadcasts.duplicate_title')
-      : t('broadcasts.add');
+      ? t('business.broadcasts.duplicate_title')
+      : t('business.broadcasts.add');
 
   return (
     <form
@@ -199,7 +203,7 @@ function BroadcastFormBody(props: {
       <Stack>
         <div>
           <Anchor component={Link} to={pathOf('business.broadcast')} size="sm">
-            {t('broadcasts.back')}
+            {t('business.broadcasts.back')}
           </Anchor>
           <Title order={2} data-testid="page-title">
             {title}
@@ -210,7 +214,7 @@ function BroadcastFormBody(props: {
             <Stack>
               <FormSection testId="broadcast-basics">
                 <TextInput
-                  label={t('broadcasts.name')}
+                  label={t('business.broadcasts.name')}
                   required
                   data-testid="broadcast-name"
                   {...form.getInputProps('name')}
@@ -239,7 +243,7 @@ function BroadcastFormBody(props: {
             loading={submitting && !starting.current}
             data-testid="broadcast-save-draft"
           >
-            {editing?.status === 'scheduled' ? t('common.save') : t('broadcasts.save_draft')}
+            {editing?.status === 'scheduled' ? t('common.save') : t('business.broadcasts.save_draft')}
           </Button>
           <Button
             onClick={askStart}
@@ -247,7 +251,7 @@ function BroadcastFormBody(props: {
             disabled={credit.data ? !credit.data.fits : false}
             data-testid="broadcast-start"
           >
-            {v.when === 'later' ? t('broadcasts.schedule') : t('broadcasts.start')}
+            {v.when === 'later' ? t('business.broadcasts.schedule') : t('business.broadcasts.start')}
           </Button>
         </Group>
       </Stack>
@@ -263,17 +267,17 @@ function SendingNumbers({ form }: { form: BroadcastForm }) {
   if (broadcasters.isSuccess && list.length === 0)
     return (
       <Alert color="yellow" data-testid="broadcast-no-numbers">
-        {t('broadcasts.no_numbers')}{' '}
+        {t('business.broadcasts.no_numbers')}{' '}
         <Anchor component={Link} to={pathOf('business.setting.broadcast-numbers')}>
-          {t('broadcasts.numbers_link')}
+          {t('business.broadcasts.numbers_link')}
         </Anchor>
       </Alert>
     );
   return (
     <MultiSelect
-      label={t('broadcasts.sending_numbers')}
-      description={t('broadcasts.sending_numbers_hint')}
-      placeholder={t('broadcasts.all_numbers')}
+      label={t('business.broadcasts.sending_numbers')}
+      description={t('business.broadcasts.sending_numbers_hint')}
+      placeholder={t('business.broadcasts.all_numbers')}
       data={list.map((b) => ({
         value: String(b.id),
         label: `${b.friendly_name || b.phone_number} (${b.phone_number})`,
@@ -291,13 +295,13 @@ function SendingNumbers({ form }: { form: BroadcastForm }) {
 function Schedule({ form, timeZone }: { form: BroadcastForm; timeZone: string }) {
   const { t } = useTranslation();
   return (
-    <FormSection title={t('broadcasts.when')} testId="broadcast-schedule">
+    <FormSection title={t('business.broadcasts.when')} testId="broadcast-schedule">
       <SegmentedControl
         value={form.values.when}
         onChange={(w) => form.setFieldValue('when', w as 'now' | 'later')}
         data={[
-          { value: 'now', label: t('broadcasts.when_now') },
-          { value: 'later', label: t('broadcasts.when_later') },
+          { value: 'now', label: t('business.broadcasts.when_now') },
+          { value: 'later', label: t('business.broadcasts.when_later') },
         ]}
         data-testid="broadcast-when"
       />
@@ -305,20 +309,20 @@ function Schedule({ form, timeZone }: { form: BroadcastForm; timeZone: string })
         <Group align="flex-start">
           <TextInput
             type="date"
-            label={t('broadcasts.date')}
+            label={t('business.broadcasts.date')}
             data-testid="broadcast-date"
             {...form.getInputProps('date')}
           />
           <TextInput
             type="time"
-            label={t('broadcasts.time')}
+            label={t('business.broadcasts.time')}
             data-testid="broadcast-time"
             {...form.getInputProps('time')}
           />
         </Group>
       )}
       <Text size="xs" c="dimmed" data-testid="broadcast-time-zone">
-        {t('broadcasts.time_zone', { zone: timeZone })}
+        {t('business.broadcasts.time_zone', { zone: timeZone })}
       </Text>
     </FormSection>
   );
@@ -332,11 +336,11 @@ function SendTest({ form }: { form: BroadcastForm }) {
   const [error, setError] = useState<string | null>(null);
   const send = () => {
     if (!phone) {
-      setError(t('broadcasts.test_phone_required'));
+      setError(t('business.broadcasts.test_phone_required'));
       return;
     }
     if (!form.values.body.trim() && form.values.media.length === 0) {
-      form.setFieldError('body', t('broadcasts.body_required'));
+      form.setFieldError('body', t('business.broadcasts.body_required'));
       return;
     }
     setError(null);
@@ -352,11 +356,15 @@ function SendTest({ form }: { form: BroadcastForm }) {
     );
   };
   return (
-    <FormSection title={t('broadcasts.test_title')} hint={t('broadcasts.test_hint')} testId="broadcast-test">
+    <FormSection
+      title={t('business.broadcasts.test_title')}
+      hint={t('business.broadcasts.test_hint')}
+      testId="broadcast-test"
+    >
       <Group align="flex-end">
         <div style={{ flex: 1 }}>
           <PhoneField
-            label={t('broadcasts.test_phone')}
+            label={t('business.broadcasts.test_phone')}
             value={phone}
             onChange={(p) => {
               setPhone(p);
@@ -367,12 +375,12 @@ function SendTest({ form }: { form: BroadcastForm }) {
           />
         </div>
         <Button variant="default" onClick={send} loading={test.isPending} data-testid="broadcast-test-send">
-          {t('broadcasts.test_send')}
+          {t('business.broadcasts.test_send')}
         </Button>
       </Group>
       {test.isSuccess && (
         <Text size="sm" c="green" data-testid="broadcast-test-sent">
-          {t('broadcasts.test_sent', { phone })}
+          {t('business.broadcasts.test_sent', { phone })}
         </Text>
       )}
     </FormSection>

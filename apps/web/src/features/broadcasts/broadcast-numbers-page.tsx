@@ -27,8 +27,8 @@ export default function BroadcastNumbersPage() {
   const remove = useDeleteBroadcaster();
   const kinds = BROADCASTER_KINDS.map((k) => ({
     value: k,
-    label: t('broadcasts.numbers.kind_rate', {
-      kind: t(`broadcasts.numbers.kinds.${k}`),
+    label: t('business.broadcasts.numbers.kind_rate', {
+      kind: t(`business.broadcasts.numbers.kinds.${k}`),
       rate: BROADCASTER_RATES[k],
     }),
   }));
@@ -41,19 +41,19 @@ export default function BroadcastNumbersPage() {
   return (
     <Stack maw={980}>
       <Title order={2} data-testid="page-title">
-        {t('broadcasts.numbers.title')}
+        {t('business.broadcasts.numbers.title')}
       </Title>
       <Text size="sm" c="dimmed">
-        {t('broadcasts.numbers.hint')}
+        {t('business.broadcasts.numbers.hint')}
       </Text>
       <AddBroadcaster taken={rows.map((b) => b.number_id)} kinds={kinds} />
       <Table.ScrollContainer minWidth={760} type="native">
         <Table striped data-testid="broadcasters-table">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>{t('broadcasts.numbers.number')}</Table.Th>
-              <Table.Th>{t('broadcasts.numbers.kind')}</Table.Th>
-              <Table.Th>{t('broadcasts.numbers.rate')}</Table.Th>
+              <Table.Th>{t('business.broadcasts.numbers.number')}</Table.Th>
+              <Table.Th>{t('business.broadcasts.numbers.kind')}</Table.Th>
+              <Table.Th>{t('business.broadcasts.numbers.rate')}</Table.Th>
               <Table.Th>{t('business.common.active')}</Table.Th>
               <Table.Th />
             </Table.Tr>
@@ -76,7 +76,7 @@ export default function BroadcastNumbersPage() {
                     value={b.kind}
                     allowDeselect={false}
                     onChange={(k) => k && update.mutate({ id: b.id, kind: k as TBroadcasterKind })}
-                    aria-label={t('broadcasts.numbers.kind')}
+                    aria-label={t('business.broadcasts.numbers.kind')}
                     data-testid={`broadcaster-kind-${b.id}`}
                   />
                 </Table.Td>
@@ -107,8 +107,8 @@ export default function BroadcastNumbersPage() {
                         onClick: () =>
                           askDelete(
                             [
-                              'broadcasts.numbers.delete_title',
-                              'broadcasts.numbers.delete_confirm',
+                              'business.broadcasts.numbers.delete_title',
+                              'business.broadcasts.numbers.delete_confirm',
                               'business.common.delete',
                             ],
                             { number: b.phone_number },
@@ -121,7 +121,7 @@ export default function BroadcastNumbersPage() {
                 </Table.Td>
               </Table.Tr>
             ))}
-            {rows.length === 0 && <EmptyRow colSpan={5} text={t('broadcasts.numbers.empty')} />}
+            {rows.length === 0 && <EmptyRow colSpan={5} text={t('business.broadcasts.numbers.empty')} />}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
@@ -153,7 +153,7 @@ function RateInput(props: {
       onChange={setValue}
       onBlur={commit}
       placeholder={props.placeholder}
-      aria-label={t('broadcasts.numbers.custom_rate')}
+      aria-label={t('business.broadcasts.numbers.custom_rate')}
       data-testid={props.testId}
     />
   );
@@ -178,7 +178,7 @@ function AddBroadcaster(props: { taken: number[]; kinds: { value: string; label:
 
   const add = () => {
     if (!numberId) {
-      setErrors({ number_id: t('broadcasts.numbers.number_required') });
+      setErrors({ number_id: t('business.broadcasts.numbers.number_required') });
       return;
     }
     setErrors({});
@@ -205,22 +205,22 @@ function AddBroadcaster(props: { taken: number[]; kinds: { value: string; label:
   };
 
   return (
-    <FormSection title={t('broadcasts.numbers.add')} testId="broadcaster-add">
+    <FormSection title={t('business.broadcasts.numbers.add')} testId="broadcaster-add">
       <Group align="flex-start">
         <Select
-          label={t('broadcasts.numbers.number')}
-          placeholder={t('broadcasts.numbers.pick_number')}
+          label={t('business.broadcasts.numbers.number')}
+          placeholder={t('business.broadcasts.numbers.pick_number')}
           data={choices}
           value={numberId}
           onChange={setNumberId}
           error={errors.number_id}
-          nothingFoundMessage={t('broadcasts.numbers.no_numbers')}
+          nothingFoundMessage={t('business.broadcasts.numbers.no_numbers')}
           searchable
           w={260}
           data-testid="broadcaster-add-number"
         />
         <Select
-          label={t('broadcasts.numbers.kind')}
+          label={t('business.broadcasts.numbers.kind')}
           data={props.kinds}
           value={kind}
           onChange={(k) => k && setKind(k as TBroadcasterKind)}
@@ -230,8 +230,8 @@ function AddBroadcaster(props: { taken: number[]; kinds: { value: string; label:
           data-testid="broadcaster-add-kind"
         />
         <NumberInput
-          label={t('broadcasts.numbers.custom_rate')}
-          description={t('broadcasts.numbers.custom_rate_hint')}
+          label={t('business.broadcasts.numbers.custom_rate')}
+          description={t('business.broadcasts.numbers.custom_rate_hint')}
           min={0.1}
           max={100}
           decimalScale={1}
@@ -251,12 +251,12 @@ function AddBroadcaster(props: { taken: number[]; kinds: { value: string; label:
           data-testid="broadcaster-add-active"
         />
         <Button onClick={add} loading={create.isPending} data-testid="broadcaster-add-submit">
-          {t('broadcasts.numbers.add_button')}
+          {t('business.broadcasts.numbers.add_button')}
         </Button>
       </Group>
       {numbers.isSuccess && (numbers.data ?? []).length === 0 && (
         <Text size="sm" c="dimmed" data-testid="broadcaster-no-numbers">
-          {t('broadcasts.numbers.no_numbers')}
+          {t('business.broadcasts.numbers.no_numbers')}
         </Text>
       )}
     </FormSection>

@@ -46,7 +46,7 @@ export default function BroadcastsPage() {
   const columns: Column<TBroadcast>[] = [
     {
       key: 'name',
-      title: t('broadcasts.name'),
+      title: t('business.broadcasts.name'),
       render: (b) => (
         <Text size="sm" fw={500} data-testid={`broadcast-name-${b.id}`}>
           {b.name}
@@ -55,28 +55,28 @@ export default function BroadcastsPage() {
     },
     {
       key: 'status',
-      title: t('broadcasts.status'),
+      title: t('business.broadcasts.status'),
       render: (b) => (
         <Badge color={STATUS_COLORS[b.status]} variant="light" data-testid={`broadcast-status-${b.id}`}>
-          {t(`broadcasts.statuses.${b.status}`)}
+          {t(`business.broadcasts.statuses.${b.status}`)}
         </Badge>
       ),
     },
     {
       key: 'progress',
-      title: t('broadcasts.progress'),
+      title: t('business.broadcasts.progress'),
       width: 160,
       render: (b) => (
         <Stack gap={2}>
           <Progress
             value={progressOf(b)}
             size="sm"
-            aria-label={t('broadcasts.progress')}
+            aria-label={t('business.broadcasts.progress')}
             data-testid={`broadcast-progress-${b.id}`}
             data-value={progressOf(b)}
           />
           <Text size="xs" c="dimmed">
-            {t('broadcasts.progress_of', {
+            {t('business.broadcasts.progress_of', {
               done: b.counts.sent + b.counts.skipped + b.counts.failed,
               total: b.counts.total,
             })}
@@ -86,10 +86,10 @@ export default function BroadcastsPage() {
     },
     {
       key: 'counts',
-      title: t('broadcasts.counts'),
+      title: t('business.broadcasts.counts'),
       render: (b) => (
         <Text size="xs" data-testid={`broadcast-counts-${b.id}`}>
-          {t('broadcasts.counts_line', {
+          {t('business.broadcasts.counts_line', {
             sent: b.counts.sent,
             delivered: b.counts.delivered,
             failed: b.counts.failed,
@@ -100,7 +100,7 @@ export default function BroadcastsPage() {
     },
     {
       key: 'send_at',
-      title: t('broadcasts.scheduled'),
+      title: t('business.broadcasts.scheduled'),
       render: (b) => (
         <Text size="sm" data-testid={`broadcast-send-at-${b.id}`}>
           {b.send_at
@@ -115,17 +115,17 @@ export default function BroadcastsPage() {
 
   const askStop = (b: TBroadcast) =>
     confirmAction({
-      title: t('broadcasts.stop_title'),
-      text: t('broadcasts.stop_confirm', { name: b.name }),
-      confirm: t('broadcasts.stop'),
+      title: t('business.broadcasts.stop_title'),
+      text: t('business.broadcasts.stop_confirm', { name: b.name }),
+      confirm: t('business.broadcasts.stop'),
       testId: 'broadcast-stop-ok',
       onConfirm: () => stop.mutate({ id: b.id }),
     });
   const askRerun = (b: TBroadcast) =>
     confirmAction({
-      title: t('broadcasts.rerun_title'),
-      text: t('broadcasts.rerun_confirm', { name: b.name }),
-      confirm: t('broadcasts.rerun'),
+      title: t('business.broadcasts.rerun_title'),
+      text: t('business.broadcasts.rerun_confirm', { name: b.name }),
+      confirm: t('business.broadcasts.rerun'),
       color: 'blue',
       testId: 'broadcast-rerun-ok',
       onConfirm: () => rerun.mutate({ id: b.id }),
@@ -134,18 +134,18 @@ export default function BroadcastsPage() {
   return (
     <Stack>
       <ListHeader
-        title={t('broadcasts.title')}
+        title={t('business.broadcasts.title')}
         add={{
-          label: t('broadcasts.add'),
+          label: t('business.broadcasts.add'),
           to: pathOf('business.broadcast.create'),
           testId: 'broadcasts-add',
         }}
       />
       <Group justify="space-between" align="flex-end">
         <Select
-          label={t('broadcasts.status')}
-          placeholder={t('broadcasts.statuses.all')}
-          data={BROADCAST_STATUSES.map((s) => ({ value: s, label: t(`broadcasts.statuses.${s}`) }))}
+          label={t('business.broadcasts.status')}
+          placeholder={t('business.broadcasts.statuses.all')}
+          data={BROADCAST_STATUSES.map((s) => ({ value: s, label: t(`business.broadcasts.statuses.${s}`) }))}
           value={status}
           onChange={(v) => setStatus(v as TBroadcastStatus | null)}
           clearable
@@ -158,7 +158,7 @@ export default function BroadcastsPage() {
           to={pathOf('business.setting.broadcast-numbers')}
           data-testid="broadcasts-numbers-link"
         >
-          {t('broadcasts.numbers.title')}
+          {t('business.broadcasts.numbers.title')}
         </Button>
       </Group>
       <DataTable<TBroadcast>
@@ -166,38 +166,38 @@ export default function BroadcastsPage() {
         queryKey={keys.broadcasts.lists()}
         filters={{ status: status ?? undefined }}
         columns={columns}
-        empty={t('broadcasts.empty')}
+        empty={t('business.broadcasts.empty')}
         testId="broadcasts-table"
         minWidth={900}
         actions={(b) => (
           <RowButtons
             actions={[
               {
-                label: t('broadcasts.edit'),
+                label: t('business.broadcasts.edit'),
                 to: pathOf('business.broadcast.edit', { id: b.id }),
                 testId: `broadcast-edit-${b.id}`,
                 hidden: !EDITABLE.includes(b.status),
               },
               {
-                label: t('broadcasts.duplicate'),
+                label: t('business.broadcasts.duplicate'),
                 to: pathOf('business.broadcast.duplicate', { id: b.id }),
                 testId: `broadcast-duplicate-${b.id}`,
               },
               {
-                label: t('broadcasts.report'),
+                label: t('business.broadcasts.report'),
                 to: pathOf('business.broadcast.report', { id: b.id }),
                 testId: `broadcast-report-${b.id}`,
                 hidden: b.status === 'draft',
               },
               {
-                label: t('broadcasts.stop'),
+                label: t('business.broadcasts.stop'),
                 color: 'orange',
                 onClick: () => askStop(b),
                 testId: `broadcast-stop-${b.id}`,
                 hidden: !STOPPABLE.includes(b.status),
               },
               {
-                label: t('broadcasts.rerun'),
+                label: t('business.broadcasts.rerun'),
                 onClick: () => askRerun(b),
                 testId: `broadcast-rerun-${b.id}`,
                 hidden: !RERUNNABLE.includes(b.status),
@@ -207,7 +207,11 @@ export default function BroadcastsPage() {
                 color: 'red',
                 onClick: () =>
                   askDelete(
-                    ['broadcasts.delete_title', 'broadcasts.delete_confirm', 'business.common.delete'],
+                    [
+                      'business.broadcasts.delete_title',
+                      'business.broadcasts.delete_confirm',
+                      'business.common.delete',
+                    ],
                     { name: b.name },
                     () => remove.mutate(b.id),
                     'broadcast-delete-ok',

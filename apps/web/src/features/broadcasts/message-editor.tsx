@@ -25,7 +25,7 @@ export function MessageEditor({ form }: { form: BroadcastForm }) {
 
   const insert = (field: string) => {
     const token = WITH_FALLBACK.includes(field)
-      ? `{${field}|${t('broadcasts.fallback_word')}}`
+      ? `{${field}|${t('business.broadcasts.fallback_word')}}`
       : `{${field}}`;
     const body = form.values.body;
     const el = area.current;
@@ -45,10 +45,10 @@ export function MessageEditor({ form }: { form: BroadcastForm }) {
   };
 
   return (
-    <FormSection title={t('broadcasts.message')} testId="broadcast-message">
+    <FormSection title={t('business.broadcasts.message')} testId="broadcast-message">
       <Select
-        label={t('broadcasts.template')}
-        placeholder={t('broadcasts.template_none')}
+        label={t('business.broadcasts.template')}
+        placeholder={t('business.broadcasts.template_none')}
         data={(templates.data ?? [])
           .filter((tpl) => tpl.active !== false)
           .map((tpl) => ({ value: String(tpl.id), label: tpl.name }))}
@@ -57,13 +57,13 @@ export function MessageEditor({ form }: { form: BroadcastForm }) {
         error={form.errors.template_id}
         clearable
         searchable
-        nothingFoundMessage={t('broadcasts.no_templates')}
+        nothingFoundMessage={t('business.broadcasts.no_templates')}
         data-testid="broadcast-template"
       />
       <div>
         <Group gap={4} mb={4}>
           <Text size="xs" c="dimmed">
-            {t('broadcasts.insert_field')}
+            {t('business.broadcasts.insert_field')}
           </Text>
           {TEMPLATE_MERGE_FIELDS.map((field) => (
             <Button
@@ -73,13 +73,13 @@ export function MessageEditor({ form }: { form: BroadcastForm }) {
               onClick={() => insert(field)}
               data-testid={`broadcast-merge-${field}`}
             >
-              {t(`broadcasts.fields.${field}`)}
+              {t(`business.broadcasts.fields.${field}`)}
             </Button>
           ))}
         </Group>
         <Textarea
           ref={area}
-          label={t('broadcasts.body')}
+          label={t('business.broadcasts.body')}
           autosize
           minRows={4}
           maxLength={1600}
@@ -97,7 +97,7 @@ export function MessageEditor({ form }: { form: BroadcastForm }) {
               pos="absolute"
               top={2}
               right={2}
-              aria-label={t('broadcasts.remove_image', { name: m.name })}
+              aria-label={t('business.broadcasts.remove_image', { name: m.name })}
               onClick={() =>
                 form.setFieldValue(
                   'media',

@@ -34,7 +34,7 @@ export function PhonePreview({ body, media }: { body: string; media: PickedMedia
         data-testid="broadcast-preview"
       >
         <Text size="xs" c="dimmed" ta="center" mb="sm">
-          {t('broadcasts.preview_to', { name: SAMPLE.first_name })}
+          {t('business.broadcasts.preview_to', { name: SAMPLE.first_name })}
         </Text>
         <Stack gap={4} align="flex-start" style={{ overflowY: 'auto', maxHeight: 420 }}>
           {media.map((m) => (
@@ -49,7 +49,7 @@ export function PhonePreview({ body, media }: { body: string; media: PickedMedia
               style={{ borderRadius: 18, whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
             >
               <Text size="sm" c={text ? undefined : 'dimmed'} data-testid="broadcast-preview-text">
-                {text || t('broadcasts.preview_empty')}
+                {text || t('business.broadcasts.preview_empty')}
               </Text>
             </Box>
           )}
@@ -57,8 +57,8 @@ export function PhonePreview({ body, media }: { body: string; media: PickedMedia
       </Paper>
       <Text size="xs" c="dimmed" data-testid="broadcast-counter" data-credits={credits}>
         {media.length > 0
-          ? t('broadcasts.counter_media', { length: text.length, count: credits })
-          : t('broadcasts.counter', { length: text.length, count: credits })}
+          ? t('business.broadcasts.counter_media', { length: text.length, count: credits })
+          : t('business.broadcasts.counter', { length: text.length, count: credits })}
       </Text>
     </Stack>
   );

@@ -146,20 +146,31 @@ export function useBusinessNumbers() {
   });
 }
 
+/** The server's time zone of a business that has not set one (businesses' `businessTimeZone`). */
+export const DEFAULT_TIME_ZONE = 'America/New_York';
+
 /**
- * The business's time zone for a new broadcast (GET /v1/businesses/info, settings.timezone); the
- * browser's when that cannot be read (a user who may not read the business's settings) or is unset.
+ * The business's time zone for a new broadcast. Every broadcast answers it (`time_zone`), so the newest
+ * one is asked first; a business without broadcasts yet is read (GET /v1/businesses/info, which only its
+ * admins may read); else the server's default.
  */
 export function useBusinessTimeZone(): string {
-  const browser = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const newest = useQuery({
+    queryKey: [...keys.broadcasts.lists(), 'time-zone'],
+    queryFn: async () =>
+      (await api<{ data: TBroadcast[] }>(BROADCASTS_PATH, { query: { perPage: 1 }, silent: true })).data[0]
+        ?.time_zone ?? null,
+    staleTime: 5 * 60_000,
+  });
   const info = useQuery({
     queryKey: [...keys.businesses.own(), 'time-zone'],
     queryFn: async () =>
       (await api<{ data: { settings?: Record<string, unknown> } }>('/v1/businesses/info', { silent: true }))
         .data,
+    enabled: newest.isSuccess && !newest.data,
     retry: false,
     staleTime: 5 * 60_000,
   });
-  const zone = info.data?.settings?.timezone;
-  return typeof zone === 'string' && zone ? zone : browser;
+  const zone = newest.data ?? info.data?.settings?.timezone;
+  return typeof zone === 'string' && zone ? zone : DEFAULT_TIME_ZONE;
 }
