@@ -16,6 +16,10 @@ export type Pacer = {
   done(): void;
 };
 
+let sleeping = 0;
+/** Workers waiting on a ManualClock now (tests advance the clock once every worker waits). */
+export const sleepingWorkers = () => sleeping;
+
 export function pacerFor(ctx: Ctx): Pacer {
   const clock = ctx.deps.carrier.sandbox?.clock;
   if (!(clock instanceof ManualClock)) {
@@ -37,11 +41,13 @@ export function pacerFor(ctx: Ctx): Pacer {
     virtual: true,
     sleep(ms) {
       release();
+      sleeping++;
       return new Promise<void>((resolve) => {
         clock.schedule(ms, () => {
           const paused = new Promise<void>((r) => {
             running = r;
           });
+          sleeping--;
           resolve();
           return paused;
         });

@@ -15,7 +15,7 @@ export type Broadcasts = Telephony & {
 
 export async function broadcastsApp(env: Record<string, string> = {}): Promise<Broadcasts> {
   const h = await telephonyApp(env);
-  await drainJobs(h.t);
+  if (env.WORKERS !== 'off') await drainJobs(h.t);
   const a = h.seed.a;
   const ctx = tenantContext(
     h.t.app.deps,

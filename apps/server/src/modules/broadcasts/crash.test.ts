@@ -1,0 +1,146 @@
+// The crash test (issue 19): a 10,000-recipient broadcast worked by a separate worker process (`npm run
+// worker`, talking to this API server's sandbox over HTTP) that is killed with SIGKILL in the middle and
+// started again. Counted from the sandbox carrier's own record: every eligible recipient received exactly
+// one message, and the opted-out, blocked and blacklisted none.
+import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  addBroadcast,
+  addBroadcaster,
+  addContacts,
+  addTag,
+  type Broadcasts,
+  broadcastsApp,
+  installWithNumber,
+  start,
+  statusOf,
+  until,
+} from './test-support.ts';
+
+const root = path.resolve(import.meta.dirname, '../../../../..');
+const SECRETS_KEY = crypto.randomBytes(32).toString('base64');
+let h: Broadcasts;
+let base = '';
+let dataDir = '';
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  // The API server works no jobs: the worker process sends.
+  h = await broadcastsApp({ WORKERS: 'off', SECRETS_KEY });
+  await h.t.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = h.t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  base = `http://127.0.0.1:${address.port}`;
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-broadcast-crash-'));
+});
+afterAll(async () => {
+  for (const c of children)
+    if (c.pid && c.exitCode === null && c.signalCode === null)
+      try {
+        process.kill(-c.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+  await h?.close();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+function worker(): { child: ChildProcess; out: () => string } {
+  const child = spawn('npm', ['run', 'worker'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: h.t.config.databaseUrl ?? '',
+      DATA_DIR: dataDir,
+      SECRETS_KEY,
+      LOG_LEVEL: 'warn',
+      CARRIER_SANDBOX_URL: base,
+      PUBLIC_URL: base,
+      BROADCAST_THROTTLE: 'off',
+    },
+    detached: true,
+  });
+  children.push(child);
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  return { child, out: () => out };
+}
+
+it('sends every eligible recipient exactly one message though the worker is killed mid-way', async () => {
+  const n1 = await installWithNumber(h);
+  const n2 = await installWithNumber(h);
+  const b1 = await addBroadcaster(h, n1);
+  const b2 = await addBroadcaster(h, n2);
+  const t = await addTag(h, 'Everyone');
+  const ids = await addContacts(h, { count: 10_000, installId: n1.installId, tagId: t, prefix: '+1415800' });
+  // Every 97th opted out, every 89th blocked, every 83rd on the business's blacklist.
+  const optedOut = ids.filter((_, i) => i % 97 === 5);
+  const blocked = ids.filter((_, i) => i % 89 === 7 && i % 97 !== 5);
+  await h.q('update contacts set opted_out_at = now() where id = any($1)', [optedOut]);
+  await h.q('update contacts set blocked_at = now() where id = any($1)', [blocked]);
+  await h.q(
+    `insert into phone_lists (list, agency_id, business_id, phone)
+     select 'blacklist', $1, $2, phone from contacts
+      where id = any($3) and opted_out_at is null and blocked_at is null`,
+    [h.seed.a.agency.id, h.seed.a.business.id, ids.filter((_, i) => i % 83 === 11)],
+  );
+  const refusedPhones = new Set(
+    (
+      await h.q<{ phone: string }>(
+        `select phone from contacts where id = any($1)
+           and (opted_out_at is not null or blocked_at is not null
+                or phone in (select phone from phone_lists where list = 'blacklist'))`,
+        [ids],
+      )
+    ).map((r) => r.phone),
+  );
+  const eligible = 10_000 - refusedPhones.size;
+  const id = await addBroadcast(h, {
+    body: 'Once only',
+    audience: { tag_ids: [t] },
+    broadcasterIds: [b1, b2],
+  });
+  await h.q('update businesses set messages = 0 where id = $1', [h.seed.a.business.id]);
+  await start(h, id);
+  const record = () =>
+    [...h.sandbox.sentMessages({ from: n1.phone }), ...h.sandbox.sentMessages({ from: n2.phone })].filter(
+      (m) => m.body === 'Once only',
+    );
+
+  // The first worker: killed (the whole process group, no shutdown) once at least 1,000 went out.
+  const first = worker();
+  await until(() => record().length >= 1000, 60_000, `1,000 sent (${first.out()})`);
+  if (!first.child.pid) throw new Error('no worker');
+  const killed = new Promise((resolve) => first.child.on('exit', resolve));
+  process.kill(-first.child.pid, 'SIGKILL');
+  await killed;
+  const atKill = record().length;
+  expect(atKill).toBeLessThan(eligible);
+
+  // The second one finishes the broadcast.
+  const second = worker();
+  await until(async () => (await statusOf(h, id)) === 'completed', 80_000, `completed (${second.out()})`);
+  if (second.child.pid) process.kill(-second.child.pid, 'SIGTERM');
+
+  const sent = record();
+  const perPhone = new Map<string, number>();
+  for (const m of sent) perPhone.set(m.to, (perPhone.get(m.to) ?? 0) + 1);
+  expect([...perPhone.values()].filter((n) => n > 1)).toEqual([]);
+  expect(perPhone.size).toBe(eligible);
+  expect(sent).toHaveLength(eligible);
+  expect([...perPhone.keys()].filter((p) => refusedPhones.has(p))).toEqual([]);
+  const states = await h.q<{ state: string; n: number }>(
+    'select state, count(*)::int as n from broadcast_recipients where broadcast_id = $1 group by state order by 1',
+    [id],
+  );
+  expect(states).toEqual([
+    { state: 'sent', n: eligible },
+    { state: 'skipped', n: refusedPhones.size },
+  ]);
+}, 180_000);
