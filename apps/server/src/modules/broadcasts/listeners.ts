@@ -3,6 +3,7 @@ import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { markBroadcastReply, messageReceived } from '../chats/service.ts';
+import { announceProgress } from './counts.ts';
 import { broadcastRecipients } from './tables.ts';
 
 // What the broadcasts module hears (ADR 062): a text in from a contact who was sent a broadcast in the last
@@ -34,9 +35,9 @@ export async function recordReply(
   ctx: Ctx,
   input: { messageId: number; contactId: number; keyword: 'stop' | 'start' | 'help' | null },
 ): Promise<void> {
-  await inTransaction(ctx, async (tx) => {
+  const broadcastId = await inTransaction(ctx, async (tx) => {
     const recipient = await latestRecipient(tx, input.contactId, new Date());
-    if (!recipient) return;
+    if (!recipient) return null;
     await tx.db
       .update(broadcastRecipients)
       .set(
@@ -46,7 +47,10 @@ export async function recordReply(
       )
       .where(eq(broadcastRecipients.id, recipient.id));
     await markBroadcastReply(tx, { messageId: input.messageId, broadcastId: recipient.broadcastId });
+    return recipient.broadcastId;
   });
+  // The list and the report count replies and opt-outs live (broadcast_progress), once committed.
+  if (broadcastId !== null) announceProgress(ctx, { broadcastId });
 }
 
 export function registerBroadcastsListeners(events: EventBus, deps: Deps): void {
