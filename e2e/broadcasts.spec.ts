@@ -210,6 +210,8 @@ describe.skipIf(!hasChromium)('broadcasts in Chromium', () => {
     await page.waitForURL(`**/business/broadcast/${id}/report`, WAIT);
     await expect.poll(() => page.getByTestId('page-title').textContent(), WAIT).toBe(name);
     await expect.poll(() => page.getByTestId('report-status').textContent(), WAIT).toBe('Completed');
+    // Its sending numbers: the business's broadcasters, among them the one the test made sure of.
+    await expect.poll(() => page.getByTestId('report-numbers').textContent(), WAIT).toContain(sender);
     await expect.poll(() => stat(page, 'stat-total'), WAIT).toBe(3);
     await expect.poll(() => stat(page, 'stat-sent'), WAIT).toBe(3);
     await expect.poll(() => stat(page, 'stat-failed'), WAIT).toBe(0);
