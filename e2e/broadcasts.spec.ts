@@ -114,6 +114,12 @@ async function savedCsv(page: Page, click: () => Promise<void>): Promise<string[
     );
 }
 
+/** The names of a contact's tags. */
+async function tagsOf(contactId: number): Promise<string[]> {
+  const contact = (await call('GET', `/v1/contacts/${contactId}`)).data as { tags: { name: string }[] };
+  return contact.tags.map((t) => t.name);
+}
+
 /** The number a stat card shows. */
 async function stat(page: Page, testId: string): Promise<number> {
   return Number((await page.getByTestId(testId).textContent()) ?? Number.NaN);
@@ -231,9 +237,10 @@ describe.skipIf(!hasChromium)('broadcasts in Chromium', () => {
     run += 1;
     const tag = await makeTag(`Report test ${run}`);
     const kate = nextPhone();
+    const leo = nextPhone();
     const ids = {
       kate: await makeContact('Kate', 'Reply', kate, [tag]),
-      leo: await makeContact('Leo', 'Quiet', nextPhone(), [tag]),
+      leo: await makeContact('Leo', 'Quiet', leo, [tag]),
       mia: await makeContact('Mia', 'Gone', nextPhone(), [tag]),
     };
     // One recipient's phone is a landline: the carrier takes the text, then reports it undelivered (30006).
@@ -305,7 +312,7 @@ describe.skipIf(!hasChromium)('broadcasts in Chromium', () => {
     await page.getByTestId('report-replied-filter').getByText('Replied', { exact: true }).click();
     await expect
       .poll(() => page.getByTestId('report-recipients').locator('tbody tr').allInnerTexts(), WAIT)
-      .toEqual([expect.stringContaining('Kate Reply')]);
+      .toEqual([expect.stringMatching(/Kate Reply[\s\S]*Please stop texting me[\s\S]*Asks to stop/i)]);
 
     // "Opt out those who asked to stop": confirmed, it says how many, and Kate is opted out.
     await page.getByTestId('report-optout').click();
@@ -316,5 +323,62 @@ describe.skipIf(!hasChromium)('broadcasts in Chromium', () => {
     const contact = (await call('GET', `/v1/contacts/${ids.kate}`)).data as { opted_out: boolean };
     expect(contact.opted_out).toBe(true);
     await expect.poll(() => stat(page, 'stat-opted-out'), WAIT).toBe(1);
+
+    // Tag those who replied: Kate gets the tag, Leo (no reply) does not.
+    const repliedTag = `Replied ${run}`;
+    await makeTag(repliedTag);
+    await page.getByTestId('report-tag').click();
+    await page.getByTestId('report-tag-who').getByText('Those who replied').click();
+    await page.getByTestId('report-tag-picker').click();
+    await page.getByRole('option', { name: repliedTag, exact: true }).click();
+    await page.getByTestId('report-tag-picker').press('Escape');
+    await page.getByTestId('report-tag-ok').click();
+    await page.getByTestId('report-tag-ok').waitFor({ state: 'detached', ...WAIT });
+    await expect.poll(() => tagsOf(ids.kate), WAIT).toContain(repliedTag);
+    expect(await tagsOf(ids.leo)).not.toContain(repliedTag);
+
+    // Rerun with the audience's new members: the newcomer gets the text; who already had it does not again.
+    const newcomer = nextPhone();
+    await makeContact('Otto', 'Newcomer', newcomer, [tag]);
+    await page.getByTestId('report-rerun').click();
+    await page.getByTestId('report-rerun-include-new').check();
+    await page.getByTestId('report-rerun-ok').click();
+    await expect.poll(() => sandboxTexts(newcomer), WAIT).toEqual(['Your checkup is due, Otto.']);
+    await expect
+      .poll(() => page.getByTestId('report-status').getAttribute('data-status'), WAIT)
+      .toBe('completed');
+    await expect.poll(() => stat(page, 'stat-total'), WAIT).toBe(5);
+    await expect.poll(() => stat(page, 'stat-sent'), WAIT).toBe(3);
+    expect(await sandboxTexts(leo)).toEqual(['Your checkup is due, Leo.']);
+    expect(await sandboxTexts(kate)).toEqual(['Your checkup is due, Kate.']);
+  });
+
+  it("a scheduled broadcast's report stops it: nothing goes out", async () => {
+    run += 1;
+    const tag = await makeTag(`Later ${run}`);
+    const phone = nextPhone();
+    await makeContact('Pat', 'Later', phone, [tag]);
+    const made = await call('POST', '/v1/broadcasts', {
+      name: `Tomorrow ${run}`,
+      body: 'See you tomorrow.',
+      audience: { tag_ids: [tag] },
+      send_at: new Date(Date.now() + 86_400_000).toISOString(),
+      start: true,
+    });
+    const id = (made.data as { id: number }).id;
+    await page.goto(p.url(`/business/broadcast/${id}/report`, HOST));
+    await expect
+      .poll(() => page.getByTestId('report-status').getAttribute('data-status'), WAIT)
+      .toBe('scheduled');
+    expect(await page.getByTestId('report-timeline-empty').count()).toBe(1);
+    await page.getByTestId('report-stop').click();
+    await page.getByTestId('report-stop-confirm').click();
+    await expect
+      .poll(() => page.getByTestId('report-status').getAttribute('data-status'), WAIT)
+      .toBe('stopped');
+    expect(await page.getByTestId('report-stop').count()).toBe(0);
+    await page.getByTestId('report-rerun').waitFor(WAIT);
+    expect(await stat(page, 'stat-sent')).toBe(0);
+    expect(await sandboxTexts(phone)).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ import {
   type TBroadcastStatus,
   type TRecipientState,
 } from '@stn/contracts/broadcasts';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { confirmAction } from '../../../components/list/confirm.tsx';
@@ -495,6 +495,11 @@ function TagModal(props: { id: number; opened: boolean; onClose: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const tag = useTagRecipients(props.id);
   const tags = useTags();
+  // The tags may have changed since the report opened (a tag made for this, in another tab).
+  const { refetch } = tags;
+  useEffect(() => {
+    if (props.opened) void refetch();
+  }, [props.opened, refetch]);
   return (
     <Modal opened={props.opened} onClose={props.onClose} title={t(`${R}.tag_title`)}>
       <Stack>

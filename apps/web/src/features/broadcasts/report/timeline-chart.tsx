@@ -3,6 +3,7 @@ import type { TBroadcastReport } from '@stn/contracts/broadcasts';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/format.ts';
+import { niceMax, ticks } from './chart-scale.ts';
 
 type Bucket = TBroadcastReport['timeline'][number];
 
@@ -11,13 +12,6 @@ const H = 200;
 const PAD = { top: 12, right: 12, bottom: 28, left: 44 };
 const SENT = 'var(--mantine-color-blue-3)';
 const DELIVERED = 'var(--mantine-color-teal-7)';
-
-/** A round top for the y axis: 1, 2, 5 times a power of ten at or above `max`. */
-export function niceMax(max: number): number {
-  if (max <= 0) return 1;
-  const p = 10 ** Math.floor(Math.log10(max));
-  return ([1, 2, 5, 10].find((m) => m * p >= max) ?? 10) * p;
-}
 
 /**
  * Deliveries over time, drawn by hand in SVG (no chart library in the web bundle): per bucket a bar of the
@@ -38,7 +32,7 @@ export function TimelineChart({ timeline }: { timeline: Bucket[] }) {
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
   const slot = innerW / timeline.length;
-  const bar = Math.max(1, slot * 0.7);
+  const bar = Math.min(48, Math.max(1, slot * 0.7));
   const y = (v: number) => PAD.top + innerH - (v / top) * innerH;
   const totalSent = timeline.reduce((s, b) => s + b.sent, 0);
   const totalDelivered = timeline.reduce((s, b) => s + b.delivered, 0);
@@ -62,18 +56,18 @@ export function TimelineChart({ timeline }: { timeline: Bucket[] }) {
             to: formatDate(last.at, 'short'),
           })}
         </desc>
-        {[0, 0.5, 1].map((f) => (
-          <g key={f}>
+        {ticks(top).map((v) => (
+          <g key={v}>
             <line
               x1={PAD.left}
               x2={W - PAD.right}
-              y1={y(top * f)}
-              y2={y(top * f)}
+              y1={y(v)}
+              y2={y(v)}
               stroke="var(--mantine-color-gray-3)"
               strokeWidth={1}
             />
-            <text x={PAD.left - 6} y={y(top * f) + 4} textAnchor="end" fontSize={11} fill="currentColor">
-              {Math.round(top * f)}
+            <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end" fontSize={11} fill="currentColor">
+              {v}
             </text>
           </g>
         ))}
