@@ -7,6 +7,7 @@
 // set-based statements, so the first start stays fast.
 import { messageCount } from '@stn/contracts/chats';
 import { sql } from 'drizzle-orm';
+import { SANDBOX_ERROR_MESSAGES } from './platform/carrier/sandbox/sandbox.ts';
 import { timeZoneOfPhone } from './platform/phone-time-zone.ts';
 import type { Ctx } from './platform/tenancy/context.ts';
 
@@ -163,11 +164,17 @@ export async function seedDemoBroadcasts(
   const audience = [...links.filter((l) => l[1] === tagId('Spring sale')).map((l) => l[0])];
   const inAudience = contacts.filter((c) => audience.includes(c.id));
   const perMessage = messageCount('out', BODY, 0);
-  const FAILED: Record<number, [number, string]> = {
-    5: [30007, 'Message filtered by the carrier'],
-    17: [21211, 'Invalid To phone number'],
-    29: [30003, 'Unreachable destination handset'],
+  // Three carrier failures, as the sandbox reports them: an invalid number, a filtered text, a handset gone.
+  const failure = (word: RegExp): [number, string] => {
+    const hit = Object.entries(SANDBOX_ERROR_MESSAGES).find(([, text]) => word.test(text));
+    return hit ? [Number(hit[0]), hit[1]] : [0, 'Unknown error'];
   };
+  const FAILED: Record<number, [number, string]> = {
+    5: failure(/filtered/i),
+    17: failure(/Invalid 'To'/i),
+    29: failure(/Unreachable/i),
+  };
+
   type Row = {
     contactId: number;
     phone: string;

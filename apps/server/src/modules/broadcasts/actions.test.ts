@@ -165,6 +165,12 @@ describe('sending through the API', () => {
       data: { status: 'draft' },
     });
     await call('PUT', `${base}/${b.id}`, body({ name: 'Later', start: true, send_at: later }));
+    // Its number stays while it is scheduled.
+    const busy = await call('DELETE', `/api/v1/broadcasters/${broadcaster}`);
+    expect(busy.statusCode, busy.body).toBe(422);
+    expect(busy.json().message).toBe(
+      'This number sends a scheduled or sending broadcast. Stop the broadcast first.',
+    );
     const stop = await call('POST', `${base}/${b.id}/stop`, {});
     expect(stop.statusCode, stop.body).toBe(200);
     expect(stop.json()).toMatchObject({

@@ -599,6 +599,8 @@ describe('replies, the report, tag and bulk-optout', () => {
       reply: 'Please remove me from this list',
       asks_to_stop: true,
     });
+    const byPhone = await api(admin).get(`${base}/${b.id}/report?keyword=${people[2]?.phone.slice(-4)}`);
+    expect(byPhone.json().data.recipients.map((x: { id: number }) => x.id)).toEqual([ids[2]]);
     const replied = await api(admin).get(`${base}/${b.id}/report?replied=true`);
     expect(replied.json().data.recipients.map((x: { id: number }) => x.id)).toEqual([ids[0]]);
     const notReplied = await api(admin).get(`${base}/${b.id}/report?replied=false&state=failed`);
@@ -623,6 +625,10 @@ describe('replies, the report, tag and bulk-optout', () => {
     const before = await snapshot(h.t.pool, TABLES);
     expect422(await api(admin).post(`${base}/${b.id}/tag`, { tag_ids: [tagB] }), 'tag_ids', TAG_INVALID);
     expect(await snapshot(h.t.pool, TABLES)).toEqual(before);
+    const fresh = await create({ name: 'Not sent yet' });
+    const nobody = await api(admin).post(`${base}/${fresh.id}/tag`, { tag_ids: [news] });
+    expect(nobody.statusCode, nobody.body).toBe(422);
+    expect(nobody.json().message).toBe('No recipient to tag.');
     const res = await api(admin).post(`${base}/${b.id}/tag`, { tag_ids: [news], who: 'replied' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ message: '1 recipient tagged.', data: { count: 1 } });

@@ -3,7 +3,7 @@ import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { markBroadcastReply, messageReceived } from '../chats/service.ts';
-import { announceProgress } from './counts.ts';
+import { announceProgress } from './engine.ts';
 import { broadcastRecipients } from './tables.ts';
 
 // What the broadcasts module hears (ADR 062): a text in from a contact who was sent a broadcast in the last
@@ -35,9 +35,9 @@ export async function recordReply(
   ctx: Ctx,
   input: { messageId: number; contactId: number; keyword: 'stop' | 'start' | 'help' | null },
 ): Promise<void> {
-  const broadcastId = await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, async (tx) => {
     const recipient = await latestRecipient(tx, input.contactId, new Date());
-    if (!recipient) return null;
+    if (!recipient) return;
     await tx.db
       .update(broadcastRecipients)
       .set(
@@ -47,10 +47,9 @@ export async function recordReply(
       )
       .where(eq(broadcastRecipients.id, recipient.id));
     await markBroadcastReply(tx, { messageId: input.messageId, broadcastId: recipient.broadcastId });
-    return recipient.broadcastId;
+    // The list and the report show the replied and opted-out counts live.
+    tx.afterCommit(() => announceProgress(tx, { broadcastId: recipient.broadcastId }));
   });
-  // The list and the report count replies and opt-outs live (broadcast_progress), once committed.
-  if (broadcastId !== null) announceProgress(ctx, { broadcastId });
 }
 
 export function registerBroadcastsListeners(events: EventBus, deps: Deps): void {

@@ -19,6 +19,7 @@ import {
   ZMessageCreditRequest,
   ZMessageCreditResponse,
 } from '@stn/contracts/broadcasts';
+import { ZNoBody } from '@stn/contracts/contacts';
 import { ZErrorResponse, ZIdParams, ZListQuery, ZSuccessMessage } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import type { FastifyRequest } from 'fastify';
@@ -216,7 +217,13 @@ export const broadcastsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       path,
       {
         config,
-        schema: { tags, summary, params: ZIdParams, response: { 200: ZBroadcastResponse, ...errors } },
+        schema: {
+          tags,
+          summary,
+          params: ZIdParams,
+          body: ZNoBody,
+          response: { 200: ZBroadcastResponse, ...errors },
+        },
       },
       async (request) => ({
         success: true as const,

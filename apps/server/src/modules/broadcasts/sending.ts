@@ -218,19 +218,23 @@ async function reserveCredits(tx: Ctx, b: BroadcastRow, count: number): Promise<
 async function insertRecipients(tx: Ctx, b: BroadcastRow, rows: AudienceRow[], now: number): Promise<number> {
   if (rows.length === 0) return 0;
   const at = new Date(now).toISOString();
+  // The due time is worked out once a time zone, not once a recipient.
   const res = await tx.db.execute(sql`
-    insert into broadcast_recipients (broadcast_id, business_id, contact_id, phone, name, install_id, state,
-      skip_reason, time_zone, due_at, broadcaster_id, from_number)
-    select ${b.id}, ${b.business_id}, v.contact_id, v.phone, v.name, v.install_id, v.state, v.skip_reason,
-           v.time_zone, case when v.state = 'pending' then ${dueSql(at, sql`v.time_zone`)} else ${at}::timestamptz end,
-           v.broadcaster_id, v.from_number
-      from unnest(${sql.param(rows.map((r) => r.contactId))}::int[], ${sql.param(rows.map((r) => r.phone))}::text[],
+    with v as (
+      select * from unnest(${sql.param(rows.map((r) => r.contactId))}::int[], ${sql.param(rows.map((r) => r.phone))}::text[],
                   ${sql.param(rows.map((r) => r.name))}::text[], ${sql.param(rows.map((r) => r.installId))}::int[],
                   ${sql.param(rows.map((r) => (r.skip ? 'skipped' : 'pending')))}::text[],
                   ${sql.param(rows.map((r) => r.skip))}::text[], ${sql.param(rows.map((r) => r.timeZone))}::text[],
                   ${sql.param(rows.map((r) => r.sender?.broadcasterId ?? null))}::int[],
                   ${sql.param(rows.map((r) => r.sender?.phone ?? null))}::text[])
-           as v(contact_id, phone, name, install_id, state, skip_reason, time_zone, broadcaster_id, from_number)
+           as v(contact_id, phone, name, install_id, state, skip_reason, time_zone, broadcaster_id, from_number)),
+    z as (select zone, ${dueSql(at, sql`zone`)} as due from (select distinct time_zone as zone from v) zones)
+    insert into broadcast_recipients (broadcast_id, business_id, contact_id, phone, name, install_id, state,
+      skip_reason, time_zone, due_at, broadcaster_id, from_number)
+    select ${b.id}, ${b.business_id}, v.contact_id, v.phone, v.name, v.install_id, v.state, v.skip_reason,
+           v.time_zone, case when v.state = 'pending' then z.due else ${at}::timestamptz end,
+           v.broadcaster_id, v.from_number
+      from v join z on z.zone = v.time_zone
     on conflict (broadcast_id, phone) do nothing`);
   return res.rowCount ?? 0;
 }
@@ -327,6 +331,14 @@ export async function rerunSending(
   const senders = await sendersFor(tx, b);
   const now = nowOf(tx);
   const at = new Date(now).toISOString();
+  const pendingNow = async () =>
+    (
+      await tx.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from broadcast_recipients where broadcast_id = ${b.id} and state = 'pending'`,
+      )
+    ).rows[0]?.n ?? 0;
+  // Pending recipients (a stopped run's) had their credits counted at the start; failed and new ones not.
+  const before = await pendingNow();
   // A failed recipient is sent a new message (its failed one stays in the conversation).
   await tx.db.execute(sql`
     update broadcast_recipients set state = 'pending', claimed_at = null, message_id = null, carrier_sid = null,
@@ -337,13 +349,9 @@ export async function rerunSending(
     const rows = await resolveAudience(tx, b.audience, senders);
     await insertRecipients(tx, b, rows, now);
   }
-  const [pending] = (
-    await tx.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from broadcast_recipients where broadcast_id = ${b.id} and state = 'pending'`,
-    )
-  ).rows;
-  if (!pending?.n) throw refuse('broadcasts.no_recipients');
-  const credits = await reserveCredits(tx, b, pending.n);
+  const pending = await pendingNow();
+  if (pending === 0) throw refuse('broadcasts.no_recipients');
+  const credits = await reserveCredits(tx, b, pending - before);
   const run = b.run + 1;
   await tx.db
     .update(broadcasts)
@@ -429,7 +437,8 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
     await recover(ctx, p, carrier);
     const throttle = ctx.deps.config.broadcastThrottle;
     const intervalMs = Math.max(1, Math.round(1000 / Math.max(0.01, p.rate)));
-    const batchSize = throttle ? Math.min(50, Math.max(1, Math.ceil(p.rate * 2))) : 200;
+    // The first batch is small, so that the first message leaves at once; then batches of 200.
+    let batchSize = throttle ? Math.min(50, Math.max(1, Math.ceil(p.rate * 2))) : 20;
     let fieldKeys: string[] | null = null;
     for (;;) {
       const b = await broadcastNow(ctx, p);
@@ -445,6 +454,7 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
         await pacer.sleep(wait);
         continue;
       }
+      if (!throttle) batchSize = 200;
       const outcomes = throttle
         ? await sendPaced(ctx, p, carrier, b.media, batch, pacer, intervalMs)
         : await sendAtOnce(ctx, p, carrier, b.media, batch, pacer);

@@ -22,6 +22,7 @@ import { installTextNumber } from '../telephony/service.ts';
 import { fillForContact, mediaForSend, templateForSend } from '../templates/service.ts';
 import { broadcastersByIds, firstActiveBroadcaster } from './broadcasters.ts';
 import {
+  announceProgress,
   broadcastCounts,
   countAudience,
   refreshStatuses,
@@ -149,25 +150,17 @@ const isEmptyAudience = (a: TBroadcastAudience) =>
 async function checkAudience(ctx: Ctx, a: TBroadcastAudience): Promise<TBroadcastAudience> {
   if (isEmptyAudience(a)) throw invalid('audience', 'broadcasts.audience_empty');
   const fields: Record<string, string> = {};
-  const tagIds = [...new Set([...a.tag_ids, ...a.exclude_tag_ids])];
-  await checkTagIds(ctx, tagIds).catch((err) => {
-    if (!(err instanceof AppError)) throw err;
-    const bad = a.tag_ids.length ? 'audience.tag_ids' : 'audience.exclude_tag_ids';
-    fields[bad] = 'broadcasts.tag_invalid';
-  });
-  if (fields['audience.tag_ids'] && a.exclude_tag_ids.length) {
-    // Which list holds the stranger: check the excluded ones alone.
-    const ok = await checkTagIds(ctx, a.exclude_tag_ids).then(
+  // Each tag list on its own field: the form says which one holds a stranger.
+  const tagsOk = (ids: number[]) =>
+    checkTagIds(ctx, ids).then(
       () => true,
-      () => false,
+      (err) => {
+        if (err instanceof AppError && err.code === 'VALIDATION') return false;
+        throw err;
+      },
     );
-    if (!ok) fields['audience.exclude_tag_ids'] = 'broadcasts.tag_invalid';
-    const included = await checkTagIds(ctx, a.tag_ids).then(
-      () => true,
-      () => false,
-    );
-    if (included) delete fields['audience.tag_ids'];
-  }
+  if (!(await tagsOk(a.tag_ids))) fields['audience.tag_ids'] = 'broadcasts.tag_invalid';
+  if (!(await tagsOk(a.exclude_tag_ids))) fields['audience.exclude_tag_ids'] = 'broadcasts.tag_invalid';
   if (a.install_ids.length) {
     const mine = new Set((await installsOfBusiness(ctx)).map((i) => i.id));
     if (a.install_ids.some((id) => !mine.has(id)))
@@ -500,6 +493,7 @@ export async function bulkOptOutRecipients(
       .update(broadcastRecipients)
       .set({ opted_out_at: sql`coalesce(${broadcastRecipients.opted_out_at}, now())` })
       .where(and(eq(broadcastRecipients.broadcast_id, cur.id), inArray(broadcastRecipients.id, ids)));
+    tx.afterCommit(() => announceProgress(tx, { broadcastId: cur.id }));
   });
   return ids.length;
 }
