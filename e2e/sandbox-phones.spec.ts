@@ -159,4 +159,29 @@ describe.skipIf(!hasChromium)('Sandbox Phones in Chromium', () => {
     await page.getByTestId('page-title').waitFor(WAIT);
     await expect.poll(() => page.getByTestId('sandbox-closed').count(), WAIT).toBe(0);
   });
+
+  it("makes a number fail the agency's texts with a chosen code, and work again", async () => {
+    const FAILING = '+14155550199';
+    await page.getByTestId('failing-phone').fill(FAILING);
+    await page.getByTestId('failing-code').click();
+    await page.getByRole('option', { name: /^30007/ }).click();
+    await page.getByTestId('failing-submit').click();
+    const rows = page.getByTestId('failing-row');
+    await expect.poll(() => rows.count(), WAIT).toBe(1);
+    const row = (await rows.first().textContent()) ?? '';
+    expect(row).toContain(FAILING);
+    expect(row).toContain('30007 · Message filtered (undelivered)');
+    expect(await page.getByTestId('failing-phone').inputValue()).not.toContain('415');
+    // The sandbox holds it: the API lists it for the business.
+    const listed = await page.evaluate(async () => {
+      const token = localStorage.getItem('access_token');
+      const res = await fetch('/api/v1/sandbox/failing-numbers', {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return (await res.json()).data;
+    });
+    expect(listed).toEqual([{ phone: FAILING, code: 30007 }]);
+    await rows.first().getByTestId('failing-clear').click();
+    await expect.poll(() => rows.count(), WAIT).toBe(0);
+  });
 });

@@ -288,6 +288,27 @@ export const ZSandboxPhoneParams = z.object({
 export const ZSandboxDigits = z.object({ digits: z.string().regex(/^[0-9*#]{1,20}$/) });
 export const ZSandboxText = z.object({ to: zPhone(), body: z.string().trim().min(1).max(1600) });
 export const ZSandboxDial = z.object({ to: zPhone() });
+/**
+ * The carrier error codes a sandbox phone can be made to fail texts with (Sandbox Phones, issue 19): the
+ * first five refuse the text when it is sent, 30001 and 30002 fail it unsent, the others report it
+ * undelivered, as the real carrier's do.
+ */
+export const SANDBOX_FAIL_CODES = [
+  21610, 21211, 21614, 21612, 21408, 30001, 30002, 30003, 30004, 30005, 30006, 30007, 30008,
+] as const;
+export const ZSandboxFailingNumber = z.object({ phone: z.string(), code: z.number().int() });
+export type TSandboxFailingNumber = z.infer<typeof ZSandboxFailingNumber>;
+export const ZSandboxFailingNumbersResponse = z.object({ data: z.array(ZSandboxFailingNumber) });
+/** PUT /v1/sandbox/failing-numbers/:number: texts from the agency's account to that phone fail with `code`. */
+export const ZSandboxFailInput = z.object({
+  code: z
+    .number()
+    .int()
+    .refine((c) => (SANDBOX_FAIL_CODES as readonly number[]).includes(c), {
+      message: 'sandbox.unknown_code',
+    }),
+});
+
 /** The Sandbox Phones screen asks for a callback as a visitor would, from a chosen install. */
 export const ZSandboxCallbackInput = z.object({
   install_id: z.number().int().positive(),

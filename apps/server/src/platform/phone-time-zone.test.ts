@@ -48,6 +48,8 @@ describe('timeZoneOfPhone', () => {
   });
 
   it('tells nothing of what is not a phone', () => {
+    // An area code not assigned (or not in the table yet): unknown, not some zone of a continent.
+    expect(timeZoneOfPhone('+12005550100')).toBeNull();
     for (const bad of ['', '2125550100', '+0123456789', 'not a phone', '+999123456789'])
       expect(timeZoneOfPhone(bad), bad).toBeNull();
   });

@@ -479,5 +479,7 @@ export function timeZoneOfPhone(e164: string): string | null {
   if (!parsed) return null;
   const country =
     parsed.country ?? parsed.getPossibleCountries()[0] ?? MAIN_COUNTRY_OF_CODE[parsed.countryCallingCode];
+  // A US or Canadian area code not in the table spans a continent: better unknown than a wrong zone.
+  if (parsed.countryCallingCode === '1' && (!country || country === 'US' || country === 'CA')) return null;
   return (country && COUNTRY_ZONE[country]) ?? null;
 }

@@ -238,6 +238,25 @@ export async function fromSandboxPhone(
   return after(ctx, input.number);
 }
 
+/** The phones the agency's sandbox account's texts fail to, with the carrier error code of each. */
+export async function sandboxFailingNumbers(ctx: Ctx): Promise<{ phone: string; code: number }[]> {
+  const { sandbox, accountSid } = await sandboxOf(ctx);
+  return sandbox.failingNumbers({ accountSid }).sort((a, b) => a.phone.localeCompare(b.phone));
+}
+
+/**
+ * Texts from the agency's sandbox account to `number` fail with the carrier error `code` (null: they work
+ * again). Only that account's: another tenant's texts to the same phone are not touched.
+ */
+export async function failSandboxNumber(
+  ctx: Ctx,
+  input: { number: string; code: number | null },
+): Promise<{ phone: string; code: number }[]> {
+  const { sandbox, accountSid } = await sandboxOf(ctx);
+  sandbox.failNumber(input.number, input.code, { accountSid });
+  return sandboxFailingNumbers(ctx);
+}
+
 /** The install a Sandbox Phones callback is asked for: the business's own (404 otherwise), and active. */
 async function sandboxInstall(ctx: Ctx, installId: number): Promise<number> {
   await sandboxOf(ctx);

@@ -1,10 +1,7 @@
 // The remote sandbox (ADR 063): a process started with CARRIER_SANDBOX_URL holds no sandbox; its carrier
 // for a sandbox account forwards the SDK's requests over HTTP to the API server's /sandbox/twilio/*, so the
 // sandbox's record is the API server's. Two apps here: the first listens on 127.0.0.1 and holds the sandbox.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+// A child `npm run worker` on it: apps/server/test/worker-remote-sandbox.test.ts.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, seedTenants, type TestApp } from '../../../test/helpers.ts';
@@ -15,7 +12,6 @@ import type { TwilioSandbox } from './sandbox/sandbox.ts';
 
 const FROM = '+15550100001';
 const TO = '+15557770001';
-const root = path.resolve(import.meta.dirname, '../../../../..');
 
 let api: TestApp;
 let worker: TestApp;
@@ -106,6 +102,30 @@ describe('a process with CARRIER_SANDBOX_URL', () => {
     expect(sandbox.messages.get(sent.sid)?.accountSid).toBe(acc.sid);
   });
 
+  it("streams a recording's audio from the API server's sandbox, for the account that owns it only", async () => {
+    const acc = api.app.deps.carrier.createSandboxAccount('Agency A');
+    const other = api.app.deps.carrier.createSandboxAccount('Agency B');
+    const call = sandbox.newCall({ accountSid: acc.sid, to: TO, from: FROM, direction: 'outbound-api' });
+    const rec = sandbox.addRecording(call, 3, 2, 'OutboundAPI');
+    const audio = await remoteCarrier(acc.sid, acc.authToken).fetchRecordingAudio(rec.sid);
+    expect(audio.contentType).toBe('audio/wav');
+    const bytes = Buffer.concat(await audio.body.toArray());
+    expect(bytes.subarray(0, 4).toString('ascii')).toBe('RIFF');
+    expect(bytes.equals(sandbox.recordingAudio(rec.sid) ?? Buffer.alloc(0))).toBe(true);
+    await expect(
+      remoteCarrier(other.sid, other.authToken).fetchRecordingAudio(rec.sid),
+    ).rejects.toMatchObject({
+      status: 404,
+    });
+    await expect(remoteCarrier(acc.sid, 'wrong').fetchRecordingAudio(rec.sid)).rejects.toMatchObject({
+      name: 'CarrierError',
+    });
+    // A sid is never a URL (ADR 049): refused before any request.
+    await expect(
+      remoteCarrier(acc.sid, acc.authToken).fetchRecordingAudio(`${base}/sandbox/recordings/${rec.sid}`),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+
   it("reads a phone's media file through the API server, for the account that owns it only", async () => {
     const acc = api.app.deps.carrier.createSandboxAccount('Agency A');
     const other = api.app.deps.carrier.createSandboxAccount('Agency B');
@@ -140,38 +160,4 @@ describe('CARRIER_SANDBOX_URL', () => {
       loadConfig({ NODE_ENV: 'test', CARRIER_SANDBOX: 'off', CARRIER_SANDBOX_URL: 'http://api:3000' }),
     ).toThrow(/CARRIER_SANDBOX_URL/);
   });
-
-  it('npm run worker starts with it, and stops', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-worker-remote-'));
-    const child = spawn('npm', ['run', 'worker'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: api.config.databaseUrl ?? '',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'info',
-        CARRIER_SANDBOX_URL: base,
-      },
-      detached: true,
-    });
-    let out = '';
-    child.stdout?.on('data', (d) => (out += d));
-    child.stderr?.on('data', (d) => (out += d));
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-      child.on('exit', (code, signal) => resolve({ code, signal })),
-    );
-    try {
-      await expect.poll(() => out, { timeout: 60_000, interval: 200 }).toContain('worker started');
-    } finally {
-      // npm runs the worker as its child: the whole group is stopped.
-      if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-    }
-    // npm itself ends by the signal; the worker has shut down in order.
-    const { code, signal } = await exited;
-    expect(code === 0 || signal === 'SIGTERM', out).toBe(true);
-    await expect.poll(() => out).toContain('worker stopping');
-    expect(out).not.toContain('closing the worker failed');
-    expect(out).not.toMatch(/sandbox carrier|Invalid environment/);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 90_000);
 });

@@ -167,7 +167,7 @@ describe('failing numbers', () => {
     const carrier = s.carrier(acc.sid);
     const phones = ['+15557770003', '+15557770005', '+15557770006', '+15557770007', '+15557770008'];
     const codes = [30003, 30005, 30006, 30007, 30001];
-    phones.forEach((p, i) => s.failNumber(p, codes[i] ?? null));
+    for (const [i, p] of phones.entries()) s.failNumber(p, codes[i] ?? null);
     const sids: string[] = [];
     for (const to of phones) {
       const m = await carrier.createMessage({

@@ -29,6 +29,7 @@ import {
   useRequestCallback,
   useSandboxPhones,
 } from './api/sandbox-phones.ts';
+import { FailingNumbersCard } from './failing-numbers-card.tsx';
 import { idlePhone, SandboxPhoneCard } from './sandbox-phone-card.tsx';
 
 /** The open days and hours of an install, consecutive days with the same hours together ("Mon–Fri 08:00AM–05:00PM"). */
@@ -170,6 +171,7 @@ export default function SandboxPhonesPage() {
                   nameOf={nameOf}
                 />
               )}
+              <FailingNumbersCard />
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 8 }}>

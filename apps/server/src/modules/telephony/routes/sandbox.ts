@@ -7,6 +7,8 @@ import {
   ZSandboxCallbackInput,
   ZSandboxDial,
   ZSandboxDigits,
+  ZSandboxFailInput,
+  ZSandboxFailingNumbersResponse,
   ZSandboxPhoneParams,
   ZSandboxPhoneResponse,
   ZSandboxPhonesResponse,
@@ -17,11 +19,13 @@ import type { Deps } from '../../../platform/deps.ts';
 import { ctxOf } from '../../../platform/tenancy/request.ts';
 import {
   actOnSandboxPhone,
+  failSandboxNumber,
   fromSandboxPhone,
   listSandboxPhones,
   pressOnSandboxPhone,
   type SandboxPhoneAction,
   sandboxCallback,
+  sandboxFailingNumbers,
 } from '../sandbox-phones.ts';
 
 const tags = ['sandbox'];
@@ -135,6 +139,56 @@ export const sandboxPhonesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
         kind: 'dial',
         to: request.body.to,
       }),
+    }),
+  );
+
+  app.get(
+    '/v1/sandbox/failing-numbers',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The phones the agency's sandbox texts fail to, with each one's carrier error code",
+        response: { 200: ZSandboxFailingNumbersResponse, ...errors },
+      },
+    },
+    async (request) => ({ data: await sandboxFailingNumbers(ctxOf(deps, request)) }),
+  );
+
+  app.put(
+    '/v1/sandbox/failing-numbers/:number',
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          "Make texts to this phone fail with a carrier error code (refused, failed or undelivered), for the agency's sandbox account",
+        params: ZSandboxPhoneParams,
+        body: ZSandboxFailInput,
+        response: { 200: ZSandboxFailingNumbersResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      data: await failSandboxNumber(ctxOf(deps, request), {
+        number: request.params.number,
+        code: request.body.code,
+      }),
+    }),
+  );
+
+  app.delete(
+    '/v1/sandbox/failing-numbers/:number',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Texts to this phone work again',
+        params: ZSandboxPhoneParams,
+        response: { 200: ZSandboxFailingNumbersResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      data: await failSandboxNumber(ctxOf(deps, request), { number: request.params.number, code: null }),
     }),
   );
 

@@ -1,4 +1,4 @@
-import type { TSandboxPhone } from '@stn/contracts/telephony';
+import type { TSandboxFailingNumber, TSandboxPhone } from '@stn/contracts/telephony';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
@@ -76,6 +76,30 @@ export function useRequestCallback() {
       // Silent: the form shows a refusal itself, next to the field or under the button.
       api<CallbackAnswer>('/v1/sandbox/callback', { method: 'POST', body, silent: true }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.sandboxPhones.all }),
+  });
+}
+
+const FAILING_PATH = '/v1/sandbox/failing-numbers';
+const failingKey = [...keys.sandboxPhones.all, 'failing'] as const;
+
+/** The phones the agency's sandbox texts fail to, with each one's carrier error code. */
+export function useFailingNumbers() {
+  return useQuery({
+    queryKey: failingKey,
+    queryFn: async () => (await api<Data<TSandboxFailingNumber[]>>(FAILING_PATH, { silent: true })).data,
+  });
+}
+
+/** Make texts to a phone fail with a code (or, code null, work again). */
+export function useFailNumber() {
+  return useMutation({
+    mutationFn: (input: { phone: string; code: number | null }) =>
+      api<Data<TSandboxFailingNumber[]>>(`${FAILING_PATH}/${encodeURIComponent(input.phone)}`, {
+        method: input.code === null ? 'DELETE' : 'PUT',
+        ...(input.code === null ? {} : { body: { code: input.code } }),
+        silent: true,
+      }),
+    onSuccess: (res) => queryClient.setQueryData(failingKey, res.data),
   });
 }
 
