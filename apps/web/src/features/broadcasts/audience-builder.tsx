@@ -16,6 +16,8 @@ export function AudienceBuilder(props: {
   form: BroadcastForm;
   credit: TMessageCredit | undefined;
   counting: boolean;
+  /** The count was refused (a tag or install no longer there): the field messages say why. */
+  failed: boolean;
   empty: boolean;
 }) {
   const { t } = useTranslation();
@@ -82,7 +84,13 @@ export function AudienceBuilder(props: {
           {form.errors.audience}
         </Text>
       )}
-      <Estimate credit={props.credit} counting={props.counting} empty={props.empty} />
+      {props.failed ? (
+        <Text size="sm" c="red" data-testid="broadcast-recipients-failed">
+          {t('business.broadcasts.count_failed')}
+        </Text>
+      ) : (
+        <Estimate credit={props.credit} counting={props.counting} empty={props.empty} />
+      )}
     </FormSection>
   );
 }

@@ -21,6 +21,7 @@ import { FormSection } from '../../components/form/form-section.tsx';
 import { useApiForm } from '../../components/form/use-api-form.ts';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
+import { ApiError } from '../../lib/api-client.ts';
 import { useMediaLibrary } from '../../lib/media-library.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { useRouteName } from '../../lib/use-route-name.ts';
@@ -110,6 +111,8 @@ function BroadcastFormBody(props: {
   const navigate = useNavigate();
   const { broadcast, duplicate } = props;
   const editing = broadcast && !duplicate ? broadcast : null;
+  // Only a draft or a scheduled broadcast can change (the server refuses the rest): say so, offer a copy.
+  const locked = editing !== null && editing.status !== 'draft' && editing.status !== 'scheduled';
   const businessZone = useBusinessTimeZone();
   const timeZone = editing?.time_zone ?? businessZone;
   const save = useSaveBroadcast(editing?.id ?? null);
@@ -209,6 +212,14 @@ function BroadcastFormBody(props: {
             {title}
           </Title>
         </div>
+        {locked && editing && (
+          <Alert color="yellow" data-testid="broadcast-locked">
+            {t('business.broadcasts.locked', { status: t(`business.broadcasts.statuses.${editing.status}`) })}{' '}
+            <Anchor component={Link} to={pathOf('business.broadcast.duplicate', { id: editing.id })}>
+              {t('business.broadcasts.duplicate')}
+            </Anchor>
+          </Alert>
+        )}
         <Grid gutter="lg">
           <Grid.Col span={{ base: 12, md: 7 }}>
             <Stack>
@@ -221,7 +232,13 @@ function BroadcastFormBody(props: {
                 />
                 <SendingNumbers form={form} />
               </FormSection>
-              <AudienceBuilder form={form} credit={credit.data} counting={counting} empty={empty} />
+              <AudienceBuilder
+                form={form}
+                credit={credit.isError ? undefined : credit.data}
+                counting={counting}
+                failed={credit.isError && !counting}
+                empty={empty}
+              />
               <MessageEditor form={form} />
               <Schedule form={form} timeZone={timeZone} />
               <SendTest form={form} />
@@ -241,6 +258,7 @@ function BroadcastFormBody(props: {
             type="submit"
             variant="light"
             loading={submitting && !starting.current}
+            disabled={locked}
             data-testid="broadcast-save-draft"
           >
             {editing?.status === 'scheduled' ? t('common.save') : t('business.broadcasts.save_draft')}
@@ -248,7 +266,7 @@ function BroadcastFormBody(props: {
           <Button
             onClick={askStart}
             loading={submitting && starting.current}
-            disabled={credit.data ? !credit.data.fits : false}
+            disabled={locked || (credit.data ? !credit.data.fits : false)}
             data-testid="broadcast-start"
           >
             {v.when === 'later' ? t('business.broadcasts.schedule') : t('business.broadcasts.start')}
@@ -352,7 +370,7 @@ function SendTest({ form }: { form: BroadcastForm }) {
         media_ids: form.values.media.map((m) => m.id),
         broadcaster_id: broadcaster ? Number(broadcaster) : undefined,
       },
-      { onError: (err) => setError(err instanceof Error ? fieldOf(err, 'phone') : null) },
+      { onError: (err) => setError(err instanceof ApiError ? (err.field('phone') ?? null) : null) },
     );
   };
   return (
@@ -385,10 +403,4 @@ function SendTest({ form }: { form: BroadcastForm }) {
       )}
     </FormSection>
   );
-}
-
-/** A 422's message for `name`, else null (the client toasted the rest). */
-function fieldOf(err: Error, name: string): string | null {
-  const field = (err as { field?: (n: string) => string | undefined }).field;
-  return typeof field === 'function' ? (field.call(err, name) ?? null) : null;
 }

@@ -1,4 +1,5 @@
-import { Badge, Button, Group, Progress, Select, Stack, Text } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Progress, Select, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { BROADCAST_STATUSES, type TBroadcast, type TBroadcastStatus } from '@stn/contracts/broadcasts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -121,15 +122,28 @@ export default function BroadcastsPage() {
       testId: 'broadcast-stop-ok',
       onConfirm: () => stop.mutate({ id: b.id }),
     });
-  const askRerun = (b: TBroadcast) =>
-    confirmAction({
+  const askRerun = (b: TBroadcast) => {
+    // Optionally to contacts who joined the audience since (new members of its tags or installs).
+    let includeNew = false;
+    modals.openConfirmModal({
       title: t('business.broadcasts.rerun_title'),
-      text: t('business.broadcasts.rerun_confirm', { name: b.name }),
-      confirm: t('business.broadcasts.rerun'),
-      color: 'blue',
-      testId: 'broadcast-rerun-ok',
-      onConfirm: () => rerun.mutate({ id: b.id }),
+      children: (
+        <Stack gap="sm">
+          <Text size="sm">{t('business.broadcasts.rerun_confirm', { name: b.name })}</Text>
+          <Checkbox
+            label={t('business.broadcasts.rerun_include_new')}
+            onChange={(e) => {
+              includeNew = e.currentTarget.checked;
+            }}
+            data-testid="broadcast-rerun-include-new"
+          />
+        </Stack>
+      ),
+      labels: { confirm: t('business.broadcasts.rerun'), cancel: t('common.cancel') },
+      confirmProps: { 'data-testid': 'broadcast-rerun-ok' } as Record<string, string>,
+      onConfirm: () => rerun.mutate({ id: b.id, include_new: includeNew }),
     });
+  };
 
   return (
     <Stack>
