@@ -50,5 +50,6 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   ),
   'business.tags': lazy(() => import('../features/tags/tags-page.tsx')),
   'business.messaging': lazy(() => import('../features/inbox/inbox-page.tsx')),
+  'business.broadcast.report': lazy(() => import('../features/broadcasts/report/report-page.tsx')),
   'business.sandbox-phones': lazy(() => import('../features/telephony/sandbox-phones-page.tsx')),
 };

@@ -3,8 +3,9 @@
 // sandbox records it, the conversation's messages, delivery from the status callbacks, carrier errors per
 // recipient, the monthly messages, stop and rerun.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSocket } from '../../../test/helpers.ts';
 import { inTransaction } from '../../platform/tenancy/context.ts';
-import { broadcastCounts, countAudience, rerunSending, stopSending } from './engine.ts';
+import { broadcastCounts, countAudience, refreshStatuses, rerunSending, stopSending } from './engine.ts';
 import {
   addBroadcast,
   addBroadcaster,
@@ -184,7 +185,7 @@ describe('sending', () => {
     await expect(start(h, none)).rejects.toMatchObject({ message: 'broadcasts.no_recipients' });
   });
 
-  it('stops, and reruns only the recipients not yet sent', async () => {
+  it('refuses to stop a completed broadcast, and reruns only its failed recipients', async () => {
     const t = await addTag(h, 'Rerun');
     await addContacts(h, { count: 6, installId: n1.installId, tagId: t, prefix: '+1415705' });
     const id = await addBroadcast(h, { body: 'Again', audience: { tag_ids: [t] } });
@@ -204,5 +205,77 @@ describe('sending', () => {
     expect(await statesOf(h, id)).toEqual({ sent: 6 });
     expect(sandboxSent(h).length - before).toBe(2);
     expect(h.sandbox.sentMessages({ to: '+14157050001' })).toHaveLength(1);
+  });
+
+  it('reruns with new members of the audience, sending only to them and the failed', async () => {
+    const t = await addTag(h, 'Grows');
+    await addContacts(h, { count: 3, installId: n1.installId, tagId: t, prefix: '+1415706' });
+    const id = await addBroadcast(h, { body: 'Hello again', audience: { tag_ids: [t] } });
+    await start(h, id);
+    await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
+    await addContacts(h, { count: 2, first: 3, installId: n1.installId, tagId: t, prefix: '+1415706' });
+    const before = sandboxSent(h).length;
+    await inTransaction(h.ctx, (tx) => rerunSending(tx, { broadcastId: id, includeNew: true }));
+    await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed again');
+    expect(
+      sandboxSent(h)
+        .slice(before)
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual(['+14157060003', '+14157060004']);
+    expect(await statesOf(h, id)).toEqual({ sent: 5 });
+  });
+
+  it('starts a scheduled broadcast at its time', async () => {
+    const t = await addTag(h, 'Later');
+    await addContacts(h, { count: 2, installId: n1.installId, tagId: t, prefix: '+1415707' });
+    const id = await addBroadcast(h, { body: 'Scheduled', audience: { tag_ids: [t] } });
+    // The start job waits for its time (real time: pg-boss's); the engine's clock is the sandbox's.
+    const at = new Date(Math.max(Date.now(), h.clock.now()) + 1500);
+    await start(h, id, at);
+    expect(await statusOf(h, id)).toBe('scheduled');
+    expect(await statesOf(h, id)).toEqual({});
+    await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
+    expect(await statesOf(h, id)).toEqual({ sent: 2 });
+  });
+});
+
+describe('progress and statuses', () => {
+  it('tells the business its progress on /ws, and refreshes statuses from the carrier', async () => {
+    await h.t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { ws, got } = await openSocket(h.t.app, await h.token(h.seed.a.businessAdmin.email));
+    try {
+      const t = await addTag(h, 'Live');
+      await addContacts(h, { count: 5, installId: n1.installId, tagId: t, prefix: '+1415708' });
+      const id = await addBroadcast(h, { body: 'Live', audience: { tag_ids: [t] } });
+      await start(h, id);
+      const progress = () => got.filter((m) => m.type === 'broadcast_progress' && m.data?.id === id);
+      await until(
+        () => progress().some((m) => m.data?.status === 'completed'),
+        20_000,
+        'a completed progress event',
+      );
+      expect(progress().at(-1)?.data).toMatchObject({
+        id,
+        status: 'completed',
+        counts: { total: 5, sent: 5, pending: 0 },
+      });
+      // The status callbacks are lost (the sandbox's time is not run): a refresh reads them from the carrier.
+      const sandboxTime = h.clock.now();
+      for (const m of h.sandbox.sentMessages({ from: n1.phone }).filter((x) => x.to.startsWith('+1415708'))) {
+        const msg = h.sandbox.messages.get(m.sid);
+        if (msg) msg.status = 'delivered';
+      }
+      expect(await refreshStatuses(h.ctx, { broadcastId: id })).toEqual({ updated: 5 });
+      expect(await statesOf(h, id)).toEqual({ delivered: 5 });
+      expect(h.clock.now()).toBe(sandboxTime);
+      await until(
+        () => progress().some((m) => (m.data?.counts as { delivered?: number })?.delivered === 5),
+        10_000,
+        'the delivered counts on /ws',
+      );
+    } finally {
+      ws.close();
+    }
   });
 });

@@ -652,15 +652,16 @@ async function sendPaced(
   intervalMs: number,
 ): Promise<Outcome[]> {
   const out: Outcome[] = [];
+  let stopped = false;
   for (const r of batch) {
-    if (out.length > 0 && !(await broadcastNow(ctx, p))) {
-      out.push({ kind: 'back', r });
-      continue;
+    if (!stopped) {
+      const slot = await takeSlot(ctx, p.from, pacer.now(), intervalMs);
+      const wait = slot - pacer.now();
+      if (wait > 0) await pacer.sleep(wait);
+      // A stop (or a new run) seen before each message: nothing more goes out.
+      stopped = !(await broadcastNow(ctx, p));
     }
-    const slot = await takeSlot(ctx, p.from, pacer.now(), intervalMs);
-    const wait = slot - pacer.now();
-    if (wait > 0) await pacer.sleep(wait);
-    out.push(await sendOne(ctx, p, carrier, media, r, pacer.now()));
+    out.push(stopped ? { kind: 'back', r } : await sendOne(ctx, p, carrier, media, r, pacer.now()));
   }
   return out;
 }
