@@ -151,3 +151,43 @@ describe('stop and rerun', () => {
     expect(new Set(to).size).toBe(4);
   });
 });
+
+describe('while it sends', () => {
+  it('skips a contact opted out or blacklisted after the start', async () => {
+    await h.clock.advance(5000);
+    const t = await addTag(h, 'Changed');
+    const [, , third, fourth] = await addContacts(h, {
+      count: 4,
+      installId: n1.installId,
+      tagId: t,
+      prefix: '+1415740',
+    });
+    const id = await addBroadcast(h, { body: 'Changes', audience: { tag_ids: [t] }, broadcasterIds: [b1] });
+    await start(h, id);
+    await until(() => sleepingWorkers() === 1, 20_000, 'the worker waiting for its next slot');
+    // The first two are claimed (one sent); the other two change their minds before their turn.
+    await h.q('update contacts set opted_out_at = now() where id = $1', [third]);
+    await h.q(
+      "insert into phone_lists (list, agency_id, business_id, phone) select 'blacklist', agency_id, business_id, phone from contacts where id = $1",
+      [fourth],
+    );
+    for (let i = 0; i < 10 && (await statusOf(h, id)) !== 'completed'; i++) {
+      await h.clock.advance(1000);
+      await until(
+        async () => sleepingWorkers() === 1 || (await statusOf(h, id)) === 'completed',
+        20_000,
+        'the worker waiting',
+      );
+    }
+    expect(await statusOf(h, id)).toBe('completed');
+    expect(taken(n1.phone, '+1415740').map((m) => m.to)).toEqual(['+14157400000', '+14157400001']);
+    const skipped = await h.q<{ phone: string; skip_reason: string }>(
+      "select phone, skip_reason from broadcast_recipients where broadcast_id = $1 and state = 'skipped' order by phone",
+      [id],
+    );
+    expect(skipped).toEqual([
+      { phone: '+14157400002', skip_reason: 'opted_out' },
+      { phone: '+14157400003', skip_reason: 'blacklisted' },
+    ]);
+  });
+});

@@ -2,6 +2,7 @@
 // the send job, one per broadcast and sending number, that claims recipients in a committed step before
 // the carrier is called (at most one message a recipient, whatever crashes), waits for the number's
 // throttle slot and for the recipient's morning, and records what the carrier answered, in batches.
+import type { TSkipReason } from '@stn/contracts/broadcasts';
 import { messageCount, type TMessageMedia } from '@stn/contracts/chats';
 import { fillTemplate, type TEMPLATE_MERGE_FIELDS } from '@stn/contracts/templates';
 import { and, eq, sql } from 'drizzle-orm';
@@ -29,6 +30,7 @@ import {
   broadcastTextStatuses,
   broadcastTextsSent,
 } from '../chats/service.ts';
+import { blockedAmong } from '../compliance/service.ts';
 import { contactFieldKeys, contactsByIds, setOptOut, touchContactsLastMessage } from '../contacts/service.ts';
 import { carrierFor, TWILIO_PATHS } from '../telephony/service.ts';
 import { type AudienceRow, resolveAudience, type Sender, sendersOf } from './audience.ts';
@@ -510,14 +512,28 @@ async function claim(
         )
       ).map((c) => [c.id, c]),
     );
-    const skipped: { id: number; reason: string }[] = [];
+    // What changed since the snapshot: a contact deleted, opted out, blocked or blacklisted is skipped.
+    const blacklisted = await blockedAmong(
+      tx,
+      res.rows.map((r) => r.phone),
+    );
+    const skipped: { id: number; reason: TSkipReason }[] = [];
     const fresh: Claimed[] = [];
     const old: Claimed[] = [];
     const merges = /\{/.test(template);
     for (const r of res.rows) {
       const c = r.contact_id === null ? undefined : contacts.get(r.contact_id);
-      if (!c || c.opted_out_at || c.blocked_at) {
-        skipped.push({ id: r.id, reason: c?.blocked_at ? 'blocked' : 'opted_out' });
+      const reason: TSkipReason | null = !c
+        ? 'unreachable'
+        : c.opted_out_at
+          ? 'opted_out'
+          : c.blocked_at
+            ? 'blocked'
+            : blacklisted.has(r.phone)
+              ? 'blacklisted'
+              : null;
+      if (reason || !c) {
+        skipped.push({ id: r.id, reason: reason ?? 'unreachable' });
         continue;
       }
       let body = template;
