@@ -122,6 +122,17 @@ it('sends every eligible recipient exactly one message though the worker is kill
   await killed;
   const atKill = record().length;
   expect(atKill).toBeLessThan(eligible);
+  // Killed mid-batch: recipients claimed (`sending`) and some of them already at the carrier, unrecorded.
+  const claimed = new Set(
+    (
+      await h.q<{ phone: string }>(
+        "select phone from broadcast_recipients where broadcast_id = $1 and state = 'sending'",
+        [id],
+      )
+    ).map((r) => r.phone),
+  );
+  expect(claimed.size).toBeGreaterThan(0);
+  expect(record().filter((m) => claimed.has(m.to)).length).toBeGreaterThan(0);
 
   // The second one finishes the broadcast.
   const second = worker();
