@@ -155,3 +155,32 @@ it('sends every eligible recipient exactly one message though the worker is kill
     { state: 'skipped', n: refusedPhones.size },
   ]);
 }, 180_000);
+
+it('two live worker processes never send a recipient twice', async () => {
+  const n1 = await installWithNumber(h);
+  const n2 = await installWithNumber(h);
+  const b1 = await addBroadcaster(h, n1);
+  const b2 = await addBroadcaster(h, n2);
+  const t = await addTag(h, 'Twice');
+  await addContacts(h, { count: 3000, installId: n1.installId, tagId: t, prefix: '+1415810' });
+  const id = await addBroadcast(h, {
+    body: 'Two workers',
+    audience: { tag_ids: [t] },
+    broadcasterIds: [b1, b2],
+  });
+  const a = worker();
+  const b = worker();
+  await start(h, id);
+  await until(
+    async () => (await statusOf(h, id)) === 'completed',
+    80_000,
+    `completed (${a.out()}${b.out()})`,
+  );
+  for (const w of [a, b]) if (w.child.pid) process.kill(-w.child.pid, 'SIGTERM');
+  const sent = [
+    ...h.sandbox.sentMessages({ from: n1.phone }),
+    ...h.sandbox.sentMessages({ from: n2.phone }),
+  ].filter((m) => m.body === 'Two workers');
+  expect(sent).toHaveLength(3000);
+  expect(new Set(sent.map((m) => m.to)).size).toBe(3000);
+}, 120_000);
