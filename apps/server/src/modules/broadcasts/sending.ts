@@ -47,6 +47,8 @@ const DAY_END = 21;
 const MAX_SLEEP_MS = 30_000;
 /** A job hands over to a fresh one after this long (pg-boss expires long-running jobs). */
 const JOB_SLICE_MS = 60_000;
+/** How long a recipient waits after the carrier (or our account) failed, not the recipient. */
+const RETRY_MS = 30_000;
 /** Concurrent carrier calls of one job with the throttle off. */
 const UNTHROTTLED_CONCURRENCY = 16;
 
@@ -304,7 +306,8 @@ export async function startSending(tx: Ctx, input: { broadcastId: number; at: Da
       tx,
       startJob,
       { agencyId: b.agency_id, businessId: b.business_id, broadcastId: b.id, run },
-      { startAfter: input.at },
+      // pg-boss waits on the wall clock: the same delay as on the engine's (they differ only in tests).
+      { startAfter: new Date(Date.now() + (input.at.getTime() - nowOf(tx))) },
     );
     return;
   }
@@ -386,7 +389,9 @@ type Claimed = {
 type Outcome =
   | { kind: 'sent'; r: Claimed; sid: string; at: number }
   | { kind: 'failed'; r: Claimed; code: number | null; message: string; optedOut: boolean }
-  | { kind: 'back'; r: Claimed };
+  | { kind: 'back'; r: Claimed }
+  /** The carrier or our account failed, not the recipient: tried again a little later. */
+  | { kind: 'retry'; r: Claimed };
 
 function poolOf(db: Tx): pg.Pool {
   const client = (db as unknown as { session?: { client?: pg.Pool } }).session?.client;
@@ -453,7 +458,8 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
         if (due === null) return 'done';
         const wait = due - pacer.now();
         if (!pacer.virtual && wait > MAX_SLEEP_MS) return new Date(Date.now() + wait);
-        await pacer.sleep(wait);
+        // Never a busy loop on the wall clock (rows due now but not claimable).
+        await pacer.sleep(pacer.virtual ? wait : Math.max(wait, 50));
         continue;
       }
       if (!throttle) batchSize = 200;
@@ -645,7 +651,7 @@ async function sendOne(
     if (!(err instanceof CarrierError) || err.status >= 500 || err.status === 401 || err.status === 429) {
       // Not the recipient's fault (the carrier or our account): tried again later.
       ctx.deps.log.warn({ err, recipient: r.id }, 'broadcast text not handed to the carrier');
-      return { kind: 'back', r };
+      return { kind: 'retry', r };
     }
     return {
       kind: 'failed',
@@ -705,6 +711,7 @@ async function record(ctx: Ctx, outcomes: Outcome[], now: number): Promise<void>
   const sent = outcomes.filter((o): o is Extract<Outcome, { kind: 'sent' }> => o.kind === 'sent');
   const failed = outcomes.filter((o): o is Extract<Outcome, { kind: 'failed' }> => o.kind === 'failed');
   const back = outcomes.filter((o) => o.kind === 'back').map((o) => o.r.id);
+  const retry = outcomes.filter((o) => o.kind === 'retry').map((o) => o.r.id);
   const at = new Date(now).toISOString();
   await inTransaction(ctx, async (tx) => {
     if (sent.length) {
@@ -749,6 +756,11 @@ async function record(ctx: Ctx, outcomes: Outcome[], now: number): Promise<void>
         update broadcast_recipients set state = 'pending', claimed_at = null,
                due_at = ${dueSql(at, sql`coalesce(time_zone, 'UTC')`)}
          where id = any(${intArr(back)}) and state = 'sending'`);
+    if (retry.length)
+      await tx.db.execute(sql`
+        update broadcast_recipients set state = 'pending', claimed_at = null,
+               due_at = ${at}::timestamptz + ${RETRY_MS} * interval '1 millisecond'
+         where id = any(${intArr(retry)}) and state = 'sending'`);
   });
 }
 
