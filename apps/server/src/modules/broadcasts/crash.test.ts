@@ -15,6 +15,7 @@ import {
   addTag,
   type Broadcasts,
   broadcastsApp,
+  daytimeZone,
   installWithNumber,
   start,
   statusOf,
@@ -30,7 +31,7 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   // The API server works no jobs: the worker process sends.
-  h = await broadcastsApp({ WORKERS: 'off', SECRETS_KEY });
+  h = await broadcastsApp({ WORKERS: 'off', SECRETS_KEY }, { wallClock: true });
   await h.t.app.listen({ host: '127.0.0.1', port: 0 });
   const address = h.t.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -78,7 +79,13 @@ it('sends every eligible recipient exactly one message though the worker is kill
   const b1 = await addBroadcaster(h, n1);
   const b2 = await addBroadcaster(h, n2);
   const t = await addTag(h, 'Everyone');
-  const ids = await addContacts(h, { count: 10_000, installId: n1.installId, tagId: t, prefix: '+1415800' });
+  const ids = await addContacts(h, {
+    count: 10_000,
+    installId: n1.installId,
+    tagId: t,
+    prefix: '+1415800',
+    timeZone: daytimeZone(Date.now()),
+  });
   // Every 97th opted out, every 89th blocked, every 83rd on the business's blacklist.
   const optedOut = ids.filter((_, i) => i % 97 === 5);
   const blocked = ids.filter((_, i) => i % 89 === 7 && i % 97 !== 5);
@@ -162,7 +169,13 @@ it('two live worker processes never send a recipient twice', async () => {
   const b1 = await addBroadcaster(h, n1);
   const b2 = await addBroadcaster(h, n2);
   const t = await addTag(h, 'Twice');
-  await addContacts(h, { count: 3000, installId: n1.installId, tagId: t, prefix: '+1415810' });
+  await addContacts(h, {
+    count: 3000,
+    installId: n1.installId,
+    tagId: t,
+    prefix: '+1415810',
+    timeZone: daytimeZone(Date.now()),
+  });
   const id = await addBroadcast(h, {
     body: 'Two workers',
     audience: { tag_ids: [t] },

@@ -119,6 +119,33 @@ describe('quiet hours', () => {
   });
 });
 
+describe('quiet hours at send time', () => {
+  it('holds a throttled message that would go out after 21:00 until 08:00', async () => {
+    const t = await addTag(h, 'Evening');
+    const ids = await addContacts(h, { count: 3, installId: n1.installId, tagId: t, prefix: '+1415750' });
+    await h.q("update contacts set time_zone = 'UTC' where id = any($1)", [ids]);
+    // 20:59:58.5 UTC: two messages fit before 21:00 at one a second, the third does not.
+    const hour = 3_600_000;
+    const now = h.clock.now();
+    const target = Math.ceil((now - 21 * hour + 1500) / (24 * hour)) * 24 * hour + 21 * hour - 1500;
+    await h.clock.advance(target - now);
+    const id = await addBroadcast(h, { body: 'Evening', audience: { tag_ids: [t] }, broadcasterIds: [b1] });
+    await start(h, id);
+    for (let i = 0; i < 3; i++) {
+      await until(() => sleepingWorkers() === 1, 20_000, 'the worker waiting');
+      if (taken(n1.phone, '+1415750').length === 2 && (await statesOf(h, id)).pending === 1) break;
+      await h.clock.advance(1000);
+    }
+    const times = taken(n1.phone, '+1415750').map((m) => new Date(m.dateCreated).toISOString().slice(11, 23));
+    expect(times).toEqual(['20:59:58.500', '20:59:59.500']);
+    expect(await statesOf(h, id)).toMatchObject({ pending: 1 });
+    await h.clock.advance(11 * hour);
+    await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
+    const [last] = taken(n1.phone, '+1415750').slice(2);
+    expect(new Date(last?.dateCreated ?? 0).toISOString().slice(11, 23)).toBe('08:00:00.000');
+  });
+});
+
 describe('stop and rerun', () => {
   it('sends nothing more once stopped, and a rerun sends only to those not sent yet', async () => {
     const t = await addTag(h, 'Stopped');

@@ -67,7 +67,12 @@ const hourFormats = new Map<string, Intl.DateTimeFormat>();
 export function isQuiet(at: number, zone: string): boolean {
   let f = hourFormats.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' });
+    try {
+      f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' });
+    } catch {
+      // A zone Intl does not know (the snapshot keeps only known ones): UTC's hours.
+      f = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hour: 'numeric', hourCycle: 'h23' });
+    }
     hourFormats.set(zone, f);
   }
   const hour = Number(f.format(at));
@@ -447,12 +452,14 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
     // The first batch is small, so that the first message leaves at once; then batches of 200.
     let batchSize = throttle ? Math.min(50, Math.max(1, Math.ceil(p.rate * 2))) : 20;
     let fieldKeys: string[] | null = null;
+    let zones: string[] | null = null;
     for (;;) {
       const b = await broadcastNow(ctx, p);
       if (!b) return 'done';
       const now = pacer.now();
       fieldKeys ??= await contactFieldKeys(ctx);
-      const batch = await claim(ctx, p, b.media, now, batchSize, fieldKeys);
+      zones ??= await zonesOf(ctx, p);
+      const batch = await claim(ctx, p, b.media, now, batchSize, fieldKeys, zones);
       if (batch.length === 0) {
         const due = await nextDue(ctx, p);
         if (due === null) return 'done';
@@ -489,14 +496,19 @@ async function claim(
   now: number,
   limit: number,
   fieldKeys: string[],
+  zones: string[],
 ): Promise<Claimed[]> {
   const at = new Date(now).toISOString();
   const zone = sql`coalesce(time_zone, 'UTC')`;
+  // Only the zones (of this number's recipients) where it is night now are looked at.
+  const quiet = zones.filter((z) => isQuiet(now, z));
   return inTransaction(ctx, async (tx) => {
-    await tx.db.execute(sql`
-      update broadcast_recipients set due_at = ${dueSql(at, zone)}
-       where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'pending'
-         and due_at <= ${at}::timestamptz and ${dueSql(at, zone)} > ${at}::timestamptz`);
+    if (quiet.length)
+      await tx.db.execute(sql`
+        update broadcast_recipients set due_at = ${dueSql(at, zone)}
+         where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'pending'
+           and due_at <= ${at}::timestamptz and ${zone} = any(${sql.param(quiet)}::text[])
+           and ${dueSql(at, zone)} > ${at}::timestamptz`);
     const res = await tx.db.execute<Omit<Claimed, 'body' | 'segments'>>(sql`
       update broadcast_recipients set state = 'sending', claimed_at = ${at}::timestamptz, attempts = attempts + 1
        where id in (select id from broadcast_recipients
@@ -600,6 +612,14 @@ async function claim(
     }
     return [...old, ...fresh];
   });
+}
+
+/** The time zones of the number's pending recipients (a job's whole run: the snapshot does not change them). */
+async function zonesOf(ctx: Ctx, p: SendPayload): Promise<string[]> {
+  const res = await ctx.db.execute<{ zone: string }>(sql`
+    select distinct coalesce(time_zone, 'UTC') as zone from broadcast_recipients
+     where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'pending'`);
+  return res.rows.map((r) => r.zone);
 }
 
 async function nextDue(ctx: Ctx, p: SendPayload): Promise<number | null> {
