@@ -198,6 +198,26 @@ describe('sending', () => {
     expect(new Set(to).size).toBe(5);
   });
 
+  it('fails a broadcast none of whose messages could be sent', async () => {
+    const t = await addTag(h, 'Invalid');
+    await addContacts(h, { count: 2, installId: n1.installId, tagId: t, prefix: '+1415711' });
+    h.sandbox.failNumber('+14157110000', 21211);
+    h.sandbox.failNumber('+14157110001', 21614);
+    try {
+      const id = await addBroadcast(h, { body: 'Nobody', audience: { tag_ids: [t] } });
+      await start(h, id);
+      await until(async () => (await statusOf(h, id)) !== 'sending', 20_000, 'finished');
+      expect(await statusOf(h, id)).toBe('failed');
+      expect(await h.q('select failure from broadcasts where id = $1', [id])).toEqual([
+        { failure: 'broadcasts.nothing_sent' },
+      ]);
+      expect((await broadcastCounts(h.ctx, [id])).get(id)).toMatchObject({ failed: 2, credits_used: 0 });
+    } finally {
+      h.sandbox.failNumber('+14157110000', null);
+      h.sandbox.failNumber('+14157110001', null);
+    }
+  });
+
   it('refuses what does not fit the monthly messages, and an audience with no one to send to', async () => {
     const t = await addTag(h, 'Big');
     await addContacts(h, { count: 5, installId: n1.installId, tagId: t, prefix: '+1415704' });

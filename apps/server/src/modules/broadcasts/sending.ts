@@ -446,7 +446,11 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
   const started = Date.now();
   try {
     const carrier = await carrierFor(ctx);
-    await recover(ctx, p, carrier);
+    const [row] = await ctx.db
+      .select({ media: broadcasts.media })
+      .from(broadcasts)
+      .where(eq(broadcasts.id, p.broadcastId));
+    await recover(ctx, p, carrier, row?.media ?? []);
     const throttle = ctx.deps.config.broadcastThrottle;
     const intervalMs = Math.max(1, Math.round(1000 / Math.max(0.01, p.rate)));
     // The first batch is small, so that the first message leaves at once; then batches of 200.
@@ -789,7 +793,7 @@ async function record(ctx: Ctx, outcomes: Outcome[], now: number): Promise<void>
  * live worker has them): the carrier is asked whether it got each one's message since the claim; there,
  * it is recorded as sent; not there, it goes back to pending and is sent (its message row reused).
  */
-async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier): Promise<void> {
+async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier, media: TMessageMedia[]): Promise<void> {
   const res = await ctx.db.execute<{
     id: number;
     phone: string;
@@ -833,7 +837,7 @@ async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier): Promise<void
     for (const c of cres.rows) contactIds.set(c.id, c.contact_id);
     for (const o of outcomes) {
       o.r.contact_id = contactIds.get(o.r.id) ?? null;
-      o.r.segments = messageCount('out', o.r.body, 0);
+      o.r.segments = messageCount('out', o.r.body, media.length);
     }
   }
   ctx.deps.log.info(
