@@ -83,14 +83,24 @@ const tag = (
     'Bench audience',
   ])
 ).rows[0].id as number;
+// The recipients' zone is one where it is daytime now, so that quiet hours defer none of them.
+const zone =
+  ['UTC', 'Asia/Tokyo', 'Asia/Kolkata', 'Europe/Berlin', 'America/New_York', 'America/Los_Angeles'].find(
+    (z) => {
+      const hour = Number(
+        new Intl.DateTimeFormat('en-US', { timeZone: z, hour: 'numeric', hourCycle: 'h23' }).format(),
+      );
+      return hour >= 9 && hour < 19;
+    },
+  ) ?? 'UTC';
 await pool.query(
   `with c as (
-     insert into contacts (agency_id, business_id, install_id, phone, first_name, last_name)
-     select $1, $2, $3, '+1415' || (2000000 + i)::text, 'Ann' || i, 'Bench'
+     insert into contacts (agency_id, business_id, install_id, phone, first_name, last_name, time_zone)
+     select $1, $2, $3, '+1415' || (2000000 + i)::text, 'Ann' || i, 'Bench', $6
        from generate_series(1, $4::int) as i
      on conflict do nothing returning id)
    insert into contact_tags (contact_id, tag_id) select id, $5 from c`,
-  [demo.agency_id, demo.business_id, demo.install_id, RECIPIENTS, tag],
+  [demo.agency_id, demo.business_id, demo.install_id, RECIPIENTS, tag, zone],
 );
 const broadcasterIds: number[] = [];
 for (let i = 0; i < NUMBERS; i++)

@@ -15,6 +15,7 @@ import {
   addTag,
   type Broadcasts,
   broadcastsApp,
+  daytimeZone,
   installWithNumber,
   start,
   statusOf,
@@ -30,7 +31,7 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   // The API server works no jobs: the worker process sends.
-  h = await broadcastsApp({ WORKERS: 'off', SECRETS_KEY });
+  h = await broadcastsApp({ WORKERS: 'off', SECRETS_KEY }, { wallClock: true });
   await h.t.app.listen({ host: '127.0.0.1', port: 0 });
   const address = h.t.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -78,7 +79,13 @@ it('sends every eligible recipient exactly one message though the worker is kill
   const b1 = await addBroadcaster(h, n1);
   const b2 = await addBroadcaster(h, n2);
   const t = await addTag(h, 'Everyone');
-  const ids = await addContacts(h, { count: 10_000, installId: n1.installId, tagId: t, prefix: '+1415800' });
+  const ids = await addContacts(h, {
+    count: 10_000,
+    installId: n1.installId,
+    tagId: t,
+    prefix: '+1415800',
+    timeZone: daytimeZone(Date.now()),
+  });
   // Every 97th opted out, every 89th blocked, every 83rd on the business's blacklist.
   const optedOut = ids.filter((_, i) => i % 97 === 5);
   const blocked = ids.filter((_, i) => i % 89 === 7 && i % 97 !== 5);
@@ -122,6 +129,17 @@ it('sends every eligible recipient exactly one message though the worker is kill
   await killed;
   const atKill = record().length;
   expect(atKill).toBeLessThan(eligible);
+  // Killed mid-batch: recipients claimed (`sending`) and some of them already at the carrier, unrecorded.
+  const claimed = new Set(
+    (
+      await h.q<{ phone: string }>(
+        "select phone from broadcast_recipients where broadcast_id = $1 and state = 'sending'",
+        [id],
+      )
+    ).map((r) => r.phone),
+  );
+  expect(claimed.size).toBeGreaterThan(0);
+  expect(record().filter((m) => claimed.has(m.to)).length).toBeGreaterThan(0);
 
   // The second one finishes the broadcast.
   const second = worker();
@@ -144,3 +162,38 @@ it('sends every eligible recipient exactly one message though the worker is kill
     { state: 'skipped', n: refusedPhones.size },
   ]);
 }, 180_000);
+
+it('two live worker processes never send a recipient twice', async () => {
+  const n1 = await installWithNumber(h);
+  const n2 = await installWithNumber(h);
+  const b1 = await addBroadcaster(h, n1);
+  const b2 = await addBroadcaster(h, n2);
+  const t = await addTag(h, 'Twice');
+  await addContacts(h, {
+    count: 3000,
+    installId: n1.installId,
+    tagId: t,
+    prefix: '+1415810',
+    timeZone: daytimeZone(Date.now()),
+  });
+  const id = await addBroadcast(h, {
+    body: 'Two workers',
+    audience: { tag_ids: [t] },
+    broadcasterIds: [b1, b2],
+  });
+  const a = worker();
+  const b = worker();
+  await start(h, id);
+  await until(
+    async () => (await statusOf(h, id)) === 'completed',
+    80_000,
+    `completed (${a.out()}${b.out()})`,
+  );
+  for (const w of [a, b]) if (w.child.pid) process.kill(-w.child.pid, 'SIGTERM');
+  const sent = [
+    ...h.sandbox.sentMessages({ from: n1.phone }),
+    ...h.sandbox.sentMessages({ from: n2.phone }),
+  ].filter((m) => m.body === 'Two workers');
+  expect(sent).toHaveLength(3000);
+  expect(new Set(sent.map((m) => m.to)).size).toBe(3000);
+}, 120_000);

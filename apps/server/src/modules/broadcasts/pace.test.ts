@@ -119,6 +119,33 @@ describe('quiet hours', () => {
   });
 });
 
+describe('quiet hours at send time', () => {
+  it('holds a throttled message that would go out after 21:00 until 08:00', async () => {
+    const t = await addTag(h, 'Evening');
+    const ids = await addContacts(h, { count: 3, installId: n1.installId, tagId: t, prefix: '+1415750' });
+    await h.q("update contacts set time_zone = 'UTC' where id = any($1)", [ids]);
+    // 20:59:58.5 UTC: two messages fit before 21:00 at one a second, the third does not.
+    const hour = 3_600_000;
+    const now = h.clock.now();
+    const target = Math.ceil((now - 21 * hour + 1500) / (24 * hour)) * 24 * hour + 21 * hour - 1500;
+    await h.clock.advance(target - now);
+    const id = await addBroadcast(h, { body: 'Evening', audience: { tag_ids: [t] }, broadcasterIds: [b1] });
+    await start(h, id);
+    for (let i = 0; i < 3; i++) {
+      await until(() => sleepingWorkers() === 1, 20_000, 'the worker waiting');
+      if (taken(n1.phone, '+1415750').length === 2 && (await statesOf(h, id)).pending === 1) break;
+      await h.clock.advance(1000);
+    }
+    const times = taken(n1.phone, '+1415750').map((m) => new Date(m.dateCreated).toISOString().slice(11, 23));
+    expect(times).toEqual(['20:59:58.500', '20:59:59.500']);
+    expect(await statesOf(h, id)).toMatchObject({ pending: 1 });
+    await h.clock.advance(11 * hour);
+    await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
+    const [last] = taken(n1.phone, '+1415750').slice(2);
+    expect(new Date(last?.dateCreated ?? 0).toISOString().slice(11, 23)).toBe('08:00:00.000');
+  });
+});
+
 describe('stop and rerun', () => {
   it('sends nothing more once stopped, and a rerun sends only to those not sent yet', async () => {
     const t = await addTag(h, 'Stopped');
@@ -149,5 +176,45 @@ describe('stop and rerun', () => {
     const to = taken(n1.phone, '+1415730').map((m) => m.to);
     expect(to).toHaveLength(4);
     expect(new Set(to).size).toBe(4);
+  });
+});
+
+describe('while it sends', () => {
+  it('skips a contact opted out or blacklisted after the start', async () => {
+    await h.clock.advance(5000);
+    const t = await addTag(h, 'Changed');
+    const [, , third, fourth] = await addContacts(h, {
+      count: 4,
+      installId: n1.installId,
+      tagId: t,
+      prefix: '+1415740',
+    });
+    const id = await addBroadcast(h, { body: 'Changes', audience: { tag_ids: [t] }, broadcasterIds: [b1] });
+    await start(h, id);
+    await until(() => sleepingWorkers() === 1, 20_000, 'the worker waiting for its next slot');
+    // The first two are claimed (one sent); the other two change their minds before their turn.
+    await h.q('update contacts set opted_out_at = now() where id = $1', [third]);
+    await h.q(
+      "insert into phone_lists (list, agency_id, business_id, phone) select 'blacklist', agency_id, business_id, phone from contacts where id = $1",
+      [fourth],
+    );
+    for (let i = 0; i < 10 && (await statusOf(h, id)) !== 'completed'; i++) {
+      await h.clock.advance(1000);
+      await until(
+        async () => sleepingWorkers() === 1 || (await statusOf(h, id)) === 'completed',
+        20_000,
+        'the worker waiting',
+      );
+    }
+    expect(await statusOf(h, id)).toBe('completed');
+    expect(taken(n1.phone, '+1415740').map((m) => m.to)).toEqual(['+14157400000', '+14157400001']);
+    const skipped = await h.q<{ phone: string; skip_reason: string }>(
+      "select phone, skip_reason from broadcast_recipients where broadcast_id = $1 and state = 'skipped' order by phone",
+      [id],
+    );
+    expect(skipped).toEqual([
+      { phone: '+14157400002', skip_reason: 'opted_out' },
+      { phone: '+14157400003', skip_reason: 'blacklisted' },
+    ]);
   });
 });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSocket } from '../../../test/helpers.ts';
 import { inTransaction } from '../../platform/tenancy/context.ts';
+import { sleepingWorkers } from './clock.ts';
 import { broadcastCounts, countAudience, refreshStatuses, rerunSending, stopSending } from './engine.ts';
 import {
   addBroadcast,
@@ -170,6 +171,53 @@ describe('sending', () => {
     ]);
   });
 
+  it('tries again later when the carrier itself fails, and sends each recipient once', async () => {
+    const t = await addTag(h, 'Outage');
+    await addContacts(h, { count: 5, installId: n1.installId, tagId: t, prefix: '+1415709' });
+    const id = await addBroadcast(h, { body: 'After the outage', audience: { tag_ids: [t] } });
+    // The carrier answers 503 to the first two sends: not the recipients' fault.
+    let k = 0;
+    h.sandbox.fault = ({ method, path }) =>
+      method === 'POST' && path.endsWith('/Messages.json') && ++k <= 2
+        ? { status: 503, code: 20500, message: 'Service unavailable' }
+        : undefined;
+    try {
+      await start(h, id);
+      await until(async () => (await statesOf(h, id)).sent === 3, 20_000, 'the others sent');
+      await until(() => sleepingWorkers() === 1, 20_000, 'the worker waiting to try again');
+    } finally {
+      h.sandbox.fault = null;
+    }
+    expect(await statesOf(h, id)).toEqual({ sent: 3, pending: 2 });
+    await h.clock.advance(30_000);
+    await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
+    const to = sandboxSent(h)
+      .filter((m) => m.to.startsWith('+1415709'))
+      .map((m) => m.to);
+    expect(to).toHaveLength(5);
+    expect(new Set(to).size).toBe(5);
+  });
+
+  it('fails a broadcast none of whose messages could be sent', async () => {
+    const t = await addTag(h, 'Invalid');
+    await addContacts(h, { count: 2, installId: n1.installId, tagId: t, prefix: '+1415711' });
+    h.sandbox.failNumber('+14157110000', 21211);
+    h.sandbox.failNumber('+14157110001', 21614);
+    try {
+      const id = await addBroadcast(h, { body: 'Nobody', audience: { tag_ids: [t] } });
+      await start(h, id);
+      await until(async () => (await statusOf(h, id)) !== 'sending', 20_000, 'finished');
+      expect(await statusOf(h, id)).toBe('failed');
+      expect(await h.q('select failure from broadcasts where id = $1', [id])).toEqual([
+        { failure: 'broadcasts.nothing_sent' },
+      ]);
+      expect((await broadcastCounts(h.ctx, [id])).get(id)).toMatchObject({ failed: 2, credits_used: 0 });
+    } finally {
+      h.sandbox.failNumber('+14157110000', null);
+      h.sandbox.failNumber('+14157110001', null);
+    }
+  });
+
   it('refuses what does not fit the monthly messages, and an audience with no one to send to', async () => {
     const t = await addTag(h, 'Big');
     await addContacts(h, { count: 5, installId: n1.installId, tagId: t, prefix: '+1415704' });
@@ -230,8 +278,8 @@ describe('sending', () => {
     const t = await addTag(h, 'Later');
     await addContacts(h, { count: 2, installId: n1.installId, tagId: t, prefix: '+1415707' });
     const id = await addBroadcast(h, { body: 'Scheduled', audience: { tag_ids: [t] } });
-    // The start job waits for its time (real time: pg-boss's); the engine's clock is the sandbox's.
-    const at = new Date(Math.max(Date.now(), h.clock.now()) + 1500);
+    // In a second and a half (the start job waits as long on the wall clock).
+    const at = new Date(h.clock.now() + 1500);
     await start(h, id, at);
     expect(await statusOf(h, id)).toBe('scheduled');
     expect(await statesOf(h, id)).toEqual({});

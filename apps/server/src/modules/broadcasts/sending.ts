@@ -2,6 +2,7 @@
 // the send job, one per broadcast and sending number, that claims recipients in a committed step before
 // the carrier is called (at most one message a recipient, whatever crashes), waits for the number's
 // throttle slot and for the recipient's morning, and records what the carrier answered, in batches.
+import type { TSkipReason } from '@stn/contracts/broadcasts';
 import { messageCount, type TMessageMedia } from '@stn/contracts/chats';
 import { fillTemplate, type TEMPLATE_MERGE_FIELDS } from '@stn/contracts/templates';
 import { and, eq, sql } from 'drizzle-orm';
@@ -29,6 +30,7 @@ import {
   broadcastTextStatuses,
   broadcastTextsSent,
 } from '../chats/service.ts';
+import { blockedAmong } from '../compliance/service.ts';
 import { contactFieldKeys, contactsByIds, setOptOut, touchContactsLastMessage } from '../contacts/service.ts';
 import { carrierFor, TWILIO_PATHS } from '../telephony/service.ts';
 import { type AudienceRow, resolveAudience, type Sender, sendersOf } from './audience.ts';
@@ -45,6 +47,8 @@ const DAY_END = 21;
 const MAX_SLEEP_MS = 30_000;
 /** A job hands over to a fresh one after this long (pg-boss expires long-running jobs). */
 const JOB_SLICE_MS = 60_000;
+/** How long a recipient waits after the carrier (or our account) failed, not the recipient. */
+const RETRY_MS = 30_000;
 /** Concurrent carrier calls of one job with the throttle off. */
 const UNTHROTTLED_CONCURRENCY = 16;
 
@@ -63,7 +67,12 @@ const hourFormats = new Map<string, Intl.DateTimeFormat>();
 export function isQuiet(at: number, zone: string): boolean {
   let f = hourFormats.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' });
+    try {
+      f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' });
+    } catch {
+      // A zone Intl does not know (the snapshot keeps only known ones): UTC's hours.
+      f = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hour: 'numeric', hourCycle: 'h23' });
+    }
     hourFormats.set(zone, f);
   }
   const hour = Number(f.format(at));
@@ -302,7 +311,8 @@ export async function startSending(tx: Ctx, input: { broadcastId: number; at: Da
       tx,
       startJob,
       { agencyId: b.agency_id, businessId: b.business_id, broadcastId: b.id, run },
-      { startAfter: input.at },
+      // pg-boss waits on the wall clock: the same delay as on the engine's (they differ only in tests).
+      { startAfter: new Date(Date.now() + (input.at.getTime() - nowOf(tx))) },
     );
     return;
   }
@@ -384,7 +394,9 @@ type Claimed = {
 type Outcome =
   | { kind: 'sent'; r: Claimed; sid: string; at: number }
   | { kind: 'failed'; r: Claimed; code: number | null; message: string; optedOut: boolean }
-  | { kind: 'back'; r: Claimed };
+  | { kind: 'back'; r: Claimed }
+  /** The carrier or our account failed, not the recipient: tried again a little later. */
+  | { kind: 'retry'; r: Claimed };
 
 function poolOf(db: Tx): pg.Pool {
   const client = (db as unknown as { session?: { client?: pg.Pool } }).session?.client;
@@ -434,24 +446,31 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
   const started = Date.now();
   try {
     const carrier = await carrierFor(ctx);
-    await recover(ctx, p, carrier);
+    const [row] = await ctx.db
+      .select({ media: broadcasts.media })
+      .from(broadcasts)
+      .where(eq(broadcasts.id, p.broadcastId));
+    await recover(ctx, p, carrier, row?.media ?? []);
     const throttle = ctx.deps.config.broadcastThrottle;
     const intervalMs = Math.max(1, Math.round(1000 / Math.max(0.01, p.rate)));
     // The first batch is small, so that the first message leaves at once; then batches of 200.
     let batchSize = throttle ? Math.min(50, Math.max(1, Math.ceil(p.rate * 2))) : 20;
     let fieldKeys: string[] | null = null;
+    let zones: string[] | null = null;
     for (;;) {
       const b = await broadcastNow(ctx, p);
       if (!b) return 'done';
       const now = pacer.now();
       fieldKeys ??= await contactFieldKeys(ctx);
-      const batch = await claim(ctx, p, b.media, now, batchSize, fieldKeys);
+      zones ??= await zonesOf(ctx, p);
+      const batch = await claim(ctx, p, b.media, now, batchSize, fieldKeys, zones);
       if (batch.length === 0) {
         const due = await nextDue(ctx, p);
         if (due === null) return 'done';
         const wait = due - pacer.now();
         if (!pacer.virtual && wait > MAX_SLEEP_MS) return new Date(Date.now() + wait);
-        await pacer.sleep(wait);
+        // Never a busy loop on the wall clock (rows due now but not claimable).
+        await pacer.sleep(pacer.virtual ? wait : Math.max(wait, 50));
         continue;
       }
       if (!throttle) batchSize = 200;
@@ -481,14 +500,19 @@ async function claim(
   now: number,
   limit: number,
   fieldKeys: string[],
+  zones: string[],
 ): Promise<Claimed[]> {
   const at = new Date(now).toISOString();
   const zone = sql`coalesce(time_zone, 'UTC')`;
+  // Only the zones (of this number's recipients) where it is night now are looked at.
+  const quiet = zones.filter((z) => isQuiet(now, z));
   return inTransaction(ctx, async (tx) => {
-    await tx.db.execute(sql`
-      update broadcast_recipients set due_at = ${dueSql(at, zone)}
-       where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'pending'
-         and due_at <= ${at}::timestamptz and ${dueSql(at, zone)} > ${at}::timestamptz`);
+    if (quiet.length)
+      await tx.db.execute(sql`
+        update broadcast_recipients set due_at = ${dueSql(at, zone)}
+         where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'pending'
+           and due_at <= ${at}::timestamptz and ${zone} = any(${sql.param(quiet)}::text[])
+           and ${dueSql(at, zone)} > ${at}::timestamptz`);
     const res = await tx.db.execute<Omit<Claimed, 'body' | 'segments'>>(sql`
       update broadcast_recipients set state = 'sending', claimed_at = ${at}::timestamptz, attempts = attempts + 1
        where id in (select id from broadcast_recipients
@@ -510,14 +534,28 @@ async function claim(
         )
       ).map((c) => [c.id, c]),
     );
-    const skipped: { id: number; reason: string }[] = [];
+    // What changed since the snapshot: a contact deleted, opted out, blocked or blacklisted is skipped.
+    const blacklisted = await blockedAmong(
+      tx,
+      res.rows.map((r) => r.phone),
+    );
+    const skipped: { id: number; reason: TSkipReason }[] = [];
     const fresh: Claimed[] = [];
     const old: Claimed[] = [];
     const merges = /\{/.test(template);
     for (const r of res.rows) {
       const c = r.contact_id === null ? undefined : contacts.get(r.contact_id);
-      if (!c || c.opted_out_at || c.blocked_at) {
-        skipped.push({ id: r.id, reason: c?.blocked_at ? 'blocked' : 'opted_out' });
+      const reason: TSkipReason | null = !c
+        ? 'unreachable'
+        : c.opted_out_at
+          ? 'opted_out'
+          : c.blocked_at
+            ? 'blocked'
+            : blacklisted.has(r.phone)
+              ? 'blacklisted'
+              : null;
+      if (reason || !c) {
+        skipped.push({ id: r.id, reason: reason ?? 'unreachable' });
         continue;
       }
       let body = template;
@@ -580,6 +618,14 @@ async function claim(
   });
 }
 
+/** The time zones of the number's pending recipients (a job's whole run: the snapshot does not change them). */
+async function zonesOf(ctx: Ctx, p: SendPayload): Promise<string[]> {
+  const res = await ctx.db.execute<{ zone: string }>(sql`
+    select distinct coalesce(time_zone, 'UTC') as zone from broadcast_recipients
+     where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'pending'`);
+  return res.rows.map((r) => r.zone);
+}
+
 async function nextDue(ctx: Ctx, p: SendPayload): Promise<number | null> {
   const res = await ctx.db.execute<{ due: Date | string | null }>(sql`
     select min(due_at) as due from broadcast_recipients
@@ -629,7 +675,7 @@ async function sendOne(
     if (!(err instanceof CarrierError) || err.status >= 500 || err.status === 401 || err.status === 429) {
       // Not the recipient's fault (the carrier or our account): tried again later.
       ctx.deps.log.warn({ err, recipient: r.id }, 'broadcast text not handed to the carrier');
-      return { kind: 'back', r };
+      return { kind: 'retry', r };
     }
     return {
       kind: 'failed',
@@ -689,6 +735,7 @@ async function record(ctx: Ctx, outcomes: Outcome[], now: number): Promise<void>
   const sent = outcomes.filter((o): o is Extract<Outcome, { kind: 'sent' }> => o.kind === 'sent');
   const failed = outcomes.filter((o): o is Extract<Outcome, { kind: 'failed' }> => o.kind === 'failed');
   const back = outcomes.filter((o) => o.kind === 'back').map((o) => o.r.id);
+  const retry = outcomes.filter((o) => o.kind === 'retry').map((o) => o.r.id);
   const at = new Date(now).toISOString();
   await inTransaction(ctx, async (tx) => {
     if (sent.length) {
@@ -733,6 +780,11 @@ async function record(ctx: Ctx, outcomes: Outcome[], now: number): Promise<void>
         update broadcast_recipients set state = 'pending', claimed_at = null,
                due_at = ${dueSql(at, sql`coalesce(time_zone, 'UTC')`)}
          where id = any(${intArr(back)}) and state = 'sending'`);
+    if (retry.length)
+      await tx.db.execute(sql`
+        update broadcast_recipients set state = 'pending', claimed_at = null,
+               due_at = ${at}::timestamptz + ${RETRY_MS} * interval '1 millisecond'
+         where id = any(${intArr(retry)}) and state = 'sending'`);
   });
 }
 
@@ -741,7 +793,7 @@ async function record(ctx: Ctx, outcomes: Outcome[], now: number): Promise<void>
  * live worker has them): the carrier is asked whether it got each one's message since the claim; there,
  * it is recorded as sent; not there, it goes back to pending and is sent (its message row reused).
  */
-async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier): Promise<void> {
+async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier, media: TMessageMedia[]): Promise<void> {
   const res = await ctx.db.execute<{
     id: number;
     phone: string;
@@ -785,7 +837,7 @@ async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier): Promise<void
     for (const c of cres.rows) contactIds.set(c.id, c.contact_id);
     for (const o of outcomes) {
       o.r.contact_id = contactIds.get(o.r.id) ?? null;
-      o.r.segments = messageCount('out', o.r.body, 0);
+      o.r.segments = messageCount('out', o.r.body, media.length);
     }
   }
   ctx.deps.log.info(

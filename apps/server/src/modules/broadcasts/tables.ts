@@ -117,7 +117,10 @@ export const broadcastRecipients = pgTable(
   },
   (t) => [
     uniqueIndex('broadcast_recipients_phone_uq').on(t.broadcast_id, t.phone),
-    index('broadcast_recipients_due_idx').on(t.broadcast_id, t.due_at).where(sql`${t.state} = 'pending'`),
+    /** A send job's claim: the due pending recipients of one number of a broadcast, oldest first (ADR 061). */
+    index('broadcast_recipients_due_idx')
+      .on(t.broadcast_id, t.from_number, t.due_at)
+      .where(sql`${t.state} = 'pending'`),
     index('broadcast_recipients_state_idx').on(t.broadcast_id, t.state),
     index('broadcast_recipients_contact_idx').on(t.contact_id),
     index('broadcast_recipients_message_idx').on(t.message_id),

@@ -13,9 +13,21 @@ export type Broadcasts = Telephony & {
   q: <T = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<T[]>;
 };
 
-export async function broadcastsApp(env: Record<string, string> = {}): Promise<Broadcasts> {
+/**
+ * The app; `wallClock`: the sending is done by another process on the wall clock (the crash test), so the
+ * sandbox's clock stays at the wall clock's time instead of moving to 12:00 UTC.
+ */
+export async function broadcastsApp(
+  env: Record<string, string> = {},
+  opts: { wallClock?: boolean } = {},
+): Promise<Broadcasts> {
   const h = await telephonyApp(env);
   if (env.WORKERS !== 'off') await drainJobs(h.t);
+  // Daytime in UTC (the fixtures' contacts' zone), whenever the test runs: the sandbox's clock (the
+  // engine's) moves to the next 12:00 UTC.
+  const day = 86_400_000;
+  const now = h.clock.now();
+  if (!opts.wallClock) await h.clock.advance((((12 * 3_600_000 - (now % day)) % day) + day) % day);
   const a = h.seed.a;
   const ctx = tenantContext(
     h.t.app.deps,
@@ -58,16 +70,24 @@ export async function addBroadcaster(
 /** `count` contacts of business A on the install, phones +1415600xxxx from `first`, tagged `tagId`. */
 export async function addContacts(
   h: Broadcasts,
-  opts: { count: number; first?: number; installId: number | null; tagId?: number; prefix?: string },
+  opts: {
+    count: number;
+    first?: number;
+    installId: number | null;
+    tagId?: number;
+    prefix?: string;
+    /** Their own time zone (quiet hours): UTC unless told. */
+    timeZone?: string;
+  },
 ): Promise<number[]> {
   const a = h.seed.a;
   const prefix = opts.prefix ?? '+1415600';
   const rows = await h.q<{ id: number }>(
-    `insert into contacts (agency_id, business_id, install_id, phone, first_name, last_name)
-     select $1, $2, $3, $4 || lpad(i::text, 4, '0'), 'Ann' || i, 'Lee'
+    `insert into contacts (agency_id, business_id, install_id, phone, first_name, last_name, time_zone)
+     select $1, $2, $3, $4 || lpad(i::text, 4, '0'), 'Ann' || i, 'Lee', $7
        from generate_series($5::int, $5::int + $6::int - 1) as i
      returning id`,
-    [a.agency.id, a.business.id, opts.installId, prefix, opts.first ?? 0, opts.count],
+    [a.agency.id, a.business.id, opts.installId, prefix, opts.first ?? 0, opts.count, opts.timeZone ?? 'UTC'],
   );
   const ids = rows.map((r) => r.id);
   if (opts.tagId)
@@ -103,6 +123,25 @@ export async function addBroadcast(
 
 export const start = (h: Broadcasts, broadcastId: number, at: Date | null = null) =>
   inTransaction(h.ctx, (tx) => startSending(tx, { broadcastId, at }));
+
+/** A time zone where it is between 10:00 and 18:00 at `at` (a test on the wall clock sends at once). */
+export function daytimeZone(at: number): string {
+  const zones = [
+    'UTC',
+    'Asia/Tokyo',
+    'Asia/Kolkata',
+    'Europe/Berlin',
+    'America/New_York',
+    'America/Los_Angeles',
+  ];
+  for (const zone of zones) {
+    const hour = Number(
+      new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' }).format(at),
+    );
+    if (hour >= 10 && hour < 18) return zone;
+  }
+  return 'UTC';
+}
 
 /** Waits (polling the state, never a fixed time) until `check` is true; fails after `timeoutMs`. */
 export async function until(check: () => Promise<boolean> | boolean, timeoutMs = 20_000, what = 'a state') {

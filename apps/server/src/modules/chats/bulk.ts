@@ -5,7 +5,6 @@
 import type { TMessageMedia } from '@stn/contracts/chats';
 import { sql } from 'drizzle-orm';
 import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
-import { messages } from './tables.ts';
 
 export type BroadcastText = {
   contactId: number;
@@ -22,31 +21,31 @@ export type BroadcastText = {
 const intArray = (ids: (number | null)[]) => sql`${sql.param(ids)}::int[]`;
 const textArray = (values: (string | null)[]) => sql`${sql.param(values)}::text[]`;
 
-/** Writes a broadcast's texts (status queued), in the given order; their ids, in that order. */
+/**
+ * Writes a broadcast's texts (status queued), one text a contact, in one statement (arrays, not a
+ * parameter a value); their ids, in the given order.
+ */
 export async function addBroadcastTexts(ctx: Ctx, texts: BroadcastText[]): Promise<number[]> {
   if (texts.length === 0) return [];
   const { agencyId, businessId } = businessOf(ctx);
-  const rows = await ctx.db
-    .insert(messages)
-    .values(
-      texts.map((t) => ({
-        agency_id: agencyId,
-        business_id: businessId,
-        contact_id: t.contactId,
-        install_id: t.installId,
-        direction: 'out' as const,
-        body: t.body,
-        media: t.media,
-        status: 'queued',
-        from_number: t.from,
-        to_number: t.to,
-        segments: t.segments,
-        broadcast_id: t.broadcastId,
-        sent_at: t.at,
-      })),
-    )
-    .returning({ id: messages.id });
-  return rows.map((r) => r.id);
+  const col = <T>(f: (t: BroadcastText) => T) => sql.param(texts.map(f));
+  const res = await ctx.db.execute<{ id: number; contact_id: number }>(sql`
+    insert into messages (agency_id, business_id, contact_id, install_id, direction, body, media, status,
+                          from_number, to_number, segments, broadcast_id, sent_at)
+    select ${agencyId}, ${businessId}, v.contact_id, v.install_id, 'out', v.body, v.media, 'queued',
+           v.from_number, v.to_number, v.segments, v.broadcast_id, v.sent_at
+      from unnest(${col((t) => t.contactId)}::int[], ${col((t) => t.installId)}::int[], ${col((t) => t.body)}::text[],
+                  ${col((t) => JSON.stringify(t.media))}::jsonb[], ${col((t) => t.from)}::text[],
+                  ${col((t) => t.to)}::text[], ${col((t) => t.segments)}::int[], ${col((t) => t.broadcastId)}::int[],
+                  ${col((t) => t.at.toISOString())}::timestamptz[])
+           as v(contact_id, install_id, body, media, from_number, to_number, segments, broadcast_id, sent_at)
+    returning id, contact_id`);
+  const ids = new Map(res.rows.map((r) => [r.contact_id, r.id]));
+  return texts.map((t) => {
+    const id = ids.get(t.contactId);
+    if (id === undefined) throw new Error('chats: a broadcast text was not written');
+    return id;
+  });
 }
 
 /** The bodies of these texts of the business (a text sent again after a crash is sent as written). */

@@ -1,0 +1,2 @@
+DROP INDEX "broadcast_recipients_due_idx";--> statement-breakpoint
+CREATE INDEX "broadcast_recipients_due_idx" ON "broadcast_recipients" USING btree ("broadcast_id","from_number","due_at") WHERE "broadcast_recipients"."state" = 'pending';
