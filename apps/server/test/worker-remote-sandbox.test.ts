@@ -40,7 +40,8 @@ beforeAll(async () => {
   await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
 });
 afterAll(async () => {
-  if (worker && worker.exitCode === null && worker.pid) {
+  // A child ended by a signal keeps exitCode null: its signalCode says it is gone.
+  if (worker && worker.exitCode === null && worker.signalCode === null && worker.pid) {
     const exited = new Promise((resolve) => worker?.on('exit', resolve));
     process.kill(-worker.pid, 'SIGTERM');
     await exited;
