@@ -6,7 +6,8 @@ import { sql } from 'drizzle-orm';
 import { channel } from '../../platform/realtime/hub.ts';
 import { businessOf, type Ctx, tenantContext } from '../../platform/tenancy/context.ts';
 
-const ZERO: TBroadcastCounts = {
+/** The counts of a broadcast with no recipients yet. */
+export const NO_COUNTS: Readonly<TBroadcastCounts> = {
   total: 0,
   pending: 0,
   sent: 0,
@@ -20,7 +21,7 @@ const ZERO: TBroadcastCounts = {
 
 /** The counts of these broadcasts' recipients (a broadcast with none, or another business's: zeros). */
 export async function broadcastCounts(ctx: Ctx, ids: number[]): Promise<Map<number, TBroadcastCounts>> {
-  const out = new Map<number, TBroadcastCounts>(ids.map((id) => [id, { ...ZERO }]));
+  const out = new Map<number, TBroadcastCounts>(ids.map((id) => [id, { ...NO_COUNTS }]));
   if (ids.length === 0) return out;
   const { businessId } = businessOf(ctx);
   const res = await ctx.db.execute<Record<keyof TBroadcastCounts, number> & { broadcast_id: number }>(sql`
@@ -51,7 +52,7 @@ export async function publishProgress(ctx: Ctx, broadcastId: number): Promise<vo
   );
   const status = res.rows[0]?.status;
   if (!status) return;
-  const counts = (await broadcastCounts(ctx, [broadcastId])).get(broadcastId) ?? ZERO;
+  const counts = (await broadcastCounts(ctx, [broadcastId])).get(broadcastId) ?? { ...NO_COUNTS };
   const data: TBroadcastProgressEvent = { id: broadcastId, status, counts };
   await ctx.deps.realtime.publish(channel.business(businessId), { type: 'broadcast_progress', data });
 }

@@ -11,7 +11,7 @@ import { announceProgress } from './counts.ts';
 import { applyTextStatus, resumeJob, resumeSending, sendJob, startJob } from './sending.ts';
 
 export { type AudienceCount, countAudience } from './audience.ts';
-export { announceProgress, broadcastCounts, publishProgress } from './counts.ts';
+export { announceProgress, broadcastCounts, NO_COUNTS, publishProgress } from './counts.ts';
 export {
   creditsPerMessage,
   isQuiet,
