@@ -100,7 +100,8 @@ describe('npm run worker with CARRIER_SANDBOX_URL', () => {
         timeout: 15_000,
       })
       .toBe('delivered');
-    expect(out).toContain('worker started');
+    // The job may be worked before the start line reaches this process (pg-boss starts during ready()).
+    await expect.poll(() => out, { timeout: 15_000 }).toContain('worker started');
 
     // Stopped, it shuts down in order (npm itself ends by the signal).
     const child = worker;
