@@ -15,34 +15,12 @@ import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { openDatabase } from '../../apps/server/src/platform/db/open.ts';
 import { inTransaction, tenantContext } from '../../apps/server/src/platform/tenancy/context.ts';
 import { seedFirstStart } from '../../apps/server/src/seed.ts';
+import { postgresCpuMs } from '../lib/postgres-cpu.ts';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
 const NUMBERS = Number(process.env.BENCH_NUMBERS ?? 4);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-bench-broadcast-'));
-
-/** CPU time (ms) of the embedded PostgreSQL: its postmaster and every backend (Linux /proc; 0 elsewhere). */
-function postgresCpuMs(): number {
-  try {
-    const pid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-    let total = 0;
-    for (const entry of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue;
-      }
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(entry) !== pid && Number(f[1]) !== pid) continue;
-      total += (Number(f[11]) + Number(f[12])) * 10;
-    }
-    return total;
-  } catch {
-    return 0;
-  }
-}
 
 const config = loadConfig({
   ...process.env,
@@ -138,7 +116,7 @@ const froms = new Set(
 );
 const taken = () => sandbox.sentMessages().filter((m) => froms.has(m.from));
 const cpu0 = process.cpuUsage();
-const pg0 = postgresCpuMs();
+const pg0 = postgresCpuMs(dataDir);
 const load0 = os.loadavg();
 const t0 = Date.now();
 await inTransaction(ctx, (tx) => startSending(tx, { broadcastId: id, at: null }));
@@ -154,7 +132,7 @@ const sent = taken();
 const last = Math.max(...sent.map((m) => m.dateCreated));
 const first = Math.min(...sent.map((m) => m.dateCreated));
 const cpu = process.cpuUsage(cpu0);
-const pgMs = postgresCpuMs() - pg0;
+const pgMs = postgresCpuMs(dataDir) - pg0;
 const seconds = (last - t0) / 1000;
 const once = new Set(sent.map((m) => m.to)).size;
 console.log(

@@ -18,30 +18,7 @@ import { DEMO_INSTALL_NUMBER } from '../../apps/server/src/modules/telephony/ser
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { openDatabase } from '../../apps/server/src/platform/db/open.ts';
 import { seedFirstStart } from '../../apps/server/src/seed.ts';
-
-/** CPU time (ms) of the embedded PostgreSQL: its postmaster and every backend (Linux /proc; 0 elsewhere). */
-function postgresCpuMs(): number {
-  try {
-    const pid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const tick = 1000 / 100;
-    let total = 0;
-    for (const entry of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue;
-      }
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(entry) !== pid && Number(f[1]) !== pid) continue;
-      total += (Number(f[11]) + Number(f[12])) * tick;
-    }
-    return total;
-  } catch {
-    return 0;
-  }
-}
+import { postgresCpuMs } from '../lib/postgres-cpu.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 10_000);
 const RPS = Number(process.env.BENCH_RPS ?? 1000);
@@ -119,20 +96,20 @@ console.log(
   `inbound bench: ${MESSAGES} signed SMS webhooks at ${RPS}/s (+10% redelivered), ${CONNECTIONS} connections`,
 );
 let cpu0 = process.cpuUsage();
-let pg0 = postgresCpuMs();
+let pg0 = postgresCpuMs(dataDir);
 const load0 = os.loadavg();
 const done = await new Promise<Done>((resolve, reject) => {
   client.on('message', (m: { type: string } & Partial<Done>) => {
     if (m.type === 'start') {
       cpu0 = process.cpuUsage();
-      pg0 = postgresCpuMs();
+      pg0 = postgresCpuMs(dataDir);
     }
     if (m.type === 'done') resolve(m as Done);
   });
   client.on('exit', (code) => code && reject(new Error(`bench client exited with ${code}`)));
 });
 const cpu = process.cpuUsage(cpu0);
-const pgMs = postgresCpuMs() - pg0;
+const pgMs = postgresCpuMs(dataDir) - pg0;
 const wall = done.wall;
 const failed = done.failed;
 const stored = await database.pool.query(
