@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { EmptyRow } from '../../components/list/data-table.tsx';
 import { Loading } from '../../components/load-state.tsx';
 import { useReportForbidden } from '../../components/not-allowed.tsx';
+import { StatCard } from '../../components/stat-card.tsx';
 import { textValue } from '../../lib/text-value.ts';
 import { type ReportQuery, useCallsReport } from './api/calls.ts';
 import { InstallSelect, OutcomeBadge } from './call-badges.tsx';
@@ -75,42 +76,29 @@ export default function CallsReportPage() {
   );
 }
 
-function Stat({ label, value, testId }: { label: string; value: string | number; testId: string }) {
-  return (
-    <Paper withBorder p="md" radius="md">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="xl" fw={700} data-testid={testId}>
-        {value}
-      </Text>
-    </Paper>
-  );
-}
-
 function ReportView({ report }: { report: TCallsReport }) {
   const { t } = useTranslation();
   const { totals } = report;
   return (
     <Stack data-testid="calls-report">
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }}>
-        <Stat
+        <StatCard
           label={t('business.calls.report.requested')}
           value={totals.requested}
           testId="report-requested"
         />
-        <Stat
+        <StatCard
           label={t('business.calls.report.completed')}
           value={totals.completed}
           testId="report-completed"
         />
-        <Stat label={t('business.calls.report.missed')} value={totals.missed} testId="report-missed" />
-        <Stat
+        <StatCard label={t('business.calls.report.missed')} value={totals.missed} testId="report-missed" />
+        <StatCard
           label={t('business.calls.report.no_answer')}
           value={totals.no_answer}
           testId="report-no-answer"
         />
-        <Stat
+        <StatCard
           label={t('business.calls.report.median_connect')}
           value={formatConnectTime(totals.median_time_to_connect)}
           testId="report-median"

@@ -32,6 +32,7 @@ import { confirmAction } from '../../../components/list/confirm.tsx';
 import { EmptyRow } from '../../../components/list/data-table.tsx';
 import { LoadFailed, Loading } from '../../../components/load-state.tsx';
 import { useReportForbidden } from '../../../components/not-allowed.tsx';
+import { StatCard } from '../../../components/stat-card.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { useBroadcasters, useTags } from '../api/broadcasts.ts';
 import {
@@ -210,19 +211,6 @@ function Header({ broadcast }: { broadcast: TBroadcast }) {
   );
 }
 
-function Stat({ label, value, testId }: { label: string; value: number; testId: string }) {
-  return (
-    <Paper withBorder p="md" radius="md">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="xl" fw={700} data-testid={testId}>
-        {value}
-      </Text>
-    </Paper>
-  );
-}
-
 function Stats({ broadcast }: { broadcast: TBroadcast }) {
   const { t } = useTranslation();
   const c = broadcast.counts;
@@ -255,7 +243,7 @@ function Stats({ broadcast }: { broadcast: TBroadcast }) {
       )}
       <SimpleGrid cols={{ base: 2, sm: 4 }} data-testid="report-stats">
         {cards.map(([label, value, testId]) => (
-          <Stat key={testId} label={label} value={value} testId={testId} />
+          <StatCard key={testId} label={label} value={value} testId={testId} />
         ))}
       </SimpleGrid>
     </Stack>
