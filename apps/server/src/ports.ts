@@ -15,6 +15,7 @@ import {
   businessLetsIn,
   businessLimits,
 } from './modules/businesses/service.ts';
+import { automationsPort } from './modules/automations/port.ts';
 import { installNumbers } from './modules/telephony/install-numbers.ts';
 import type { Ports } from './platform/ports.ts';
 
@@ -48,4 +49,5 @@ export const ports: Ports = {
   },
   agencies: { names: agencyNames, installAllowance },
   numbers: { ofInstalls: installNumbers },
+  automations: automationsPort,
 };

@@ -60,4 +60,16 @@ export type Ports = {
     /** The number assigned to each of these installs, by install id. */
     ofInstalls(ctx: Ctx, input: { installIds: number[] }): Promise<Map<number, InstallNumber>>;
   };
+  /**
+   * Automations as the contacts module (rank 7) starts and stops them (the three contact automation
+   * calls), answered by automations (10), in the caller's transaction.
+   */
+  automations: {
+    /** Whether the automation is one of the context's business's (not deleted). */
+    exists(ctx: Ctx, input: { automationId: number }): Promise<boolean>;
+    /** Starts a journey (direct-call) for each of these contacts; answers how many started. */
+    enter(ctx: Ctx, input: { automationId: number; contactIds: number[] }): Promise<number>;
+    /** Stops the contact's journey in the automation; false when it had none in progress. */
+    stop(ctx: Ctx, input: { automationId: number; contactId: number }): Promise<boolean>;
+  };
 };
