@@ -9,13 +9,13 @@ import {
   installAllowance,
   mailSite,
 } from './modules/agencies/service.ts';
+import { automationsPort } from './modules/automations/port.ts';
 import {
   agencyOfBusiness,
   businessesOnPlan,
   businessLetsIn,
   businessLimits,
 } from './modules/businesses/service.ts';
-import { automationsPort } from './modules/automations/port.ts';
 import { installNumbers } from './modules/telephony/install-numbers.ts';
 import type { Ports } from './platform/ports.ts';
 
