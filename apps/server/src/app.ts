@@ -22,6 +22,9 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
 import { registerAuthListeners } from './modules/auth/listeners.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { plugAutomationsEngine } from './modules/automations/engine.ts';
+import { automationsRoutes } from './modules/automations/routes.ts';
+import { plugAutomationTriggers } from './modules/automations/triggers.ts';
 import { packagesRoutes } from './modules/billing/routes/packages.ts';
 import { plansRoutes } from './modules/billing/routes/plans.ts';
 import { plugBroadcastsEngine } from './modules/broadcasts/engine.ts';
@@ -180,6 +183,9 @@ function plugModules(p: Plugs): void {
   plugBroadcastsEngine(p);
   // Broadcasts: a text in from a recipient of the week's broadcast is its reply (ADR 062).
   registerBroadcastsListeners(p.events, p.deps);
+  // Automations: the engine (runs, steps, the claim loop) and the triggers that start journeys (ADRs 068, 069).
+  plugAutomationsEngine(p);
+  plugAutomationTriggers(p);
 }
 
 /**
@@ -381,6 +387,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         pushRoutes,
         contactsRoutes,
         broadcastsRoutes,
+        automationsRoutes,
       ]) {
         await api.register(routes, deps);
       }

@@ -1,0 +1,7 @@
+import type { ActionExecutor } from './types.ts';
+
+/** Stub: replaced by its implementation (ADR 068). */
+export const collectContactDataAction: ActionExecutor = async () => ({
+  kind: 'fail',
+  error: 'not built yet',
+});

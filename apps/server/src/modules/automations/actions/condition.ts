@@ -1,0 +1,4 @@
+import type { ActionExecutor } from './types.ts';
+
+/** Stub: replaced by its implementation (ADR 068). */
+export const conditionAction: ActionExecutor = async () => ({ kind: 'fail', error: 'not built yet' });
