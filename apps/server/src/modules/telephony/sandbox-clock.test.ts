@@ -91,7 +91,12 @@ describe('the sandbox clock', () => {
       /SANDBOX_CLOCK/,
     );
     expect(() =>
-      loadConfig({ ...base, SANDBOX_CLOCK: 'manual', NODE_ENV: 'production', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') }),
+      loadConfig({
+        ...base,
+        SANDBOX_CLOCK: 'manual',
+        NODE_ENV: 'production',
+        SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+      }),
     ).toThrow(/SANDBOX_CLOCK/);
     expect(() => loadConfig({ ...base, SANDBOX_CLOCK: 'sometimes' })).toThrow(
       /SANDBOX_CLOCK must be real or manual/,
