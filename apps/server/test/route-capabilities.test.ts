@@ -60,6 +60,12 @@ const EXPECTED: Record<string, string[]> = {
     'GET /api/v1/automations/:id/unique-id',
     'GET /api/v1/automations/all',
     'GET /api/v1/automations/new-webhook',
+    'POST /api/v1/automations/:id/clone',
+    'GET /api/v1/automations/shared/:token',
+    'GET /api/v1/automations/template/:id',
+    'GET /api/v1/automations/templates',
+    'POST /api/v1/automations/test-email',
+    'POST /api/v1/automations/test-sms',
   ],
   'blacklist.manage': [
     'GET /api/v1/blacklist',

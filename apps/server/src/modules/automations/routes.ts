@@ -6,13 +6,19 @@ import {
   ZAutomationListQuery,
   ZAutomationRequest,
   ZAutomationResponse,
+  ZAutomationSharePreviewResponse,
+  ZAutomationTemplates,
+  ZAutomationTestEmail,
+  ZAutomationTestSms,
   ZAutomationToggle,
   ZAutomationWebhookResponse,
+  ZShareTokenParams,
 } from '@stn/contracts/automations';
 import { ZErrorResponse, ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
 import {
@@ -27,6 +33,8 @@ import {
   toggleAutomation,
   updateAutomation,
 } from './service.ts';
+import { cloneShared, getAutomationTemplate, listAutomationTemplates, sharedPreview } from './share.ts';
+import { sendAutomationTestEmail, sendAutomationTestSms } from './test-sends.ts';
 
 const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
 const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
@@ -207,5 +215,110 @@ export const automationsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
       success: true as const,
       data: await automationWebhook(ctxOf(deps, request), request.params.id),
     }),
+  );
+
+  app.get(
+    `${base}/templates`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The templates gallery: automations of the agency's and the platform's template businesses",
+        response: { 200: ZAutomationTemplates, ...denied },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await listAutomationTemplates(ctxOf(deps, request)),
+    }),
+  );
+
+  app.get(
+    `${base}/template/:id`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'One template, in full',
+        params: ZIdParams,
+        response: { 200: ZAutomationResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getAutomationTemplate(ctxOf(deps, request), request.params.id),
+    }),
+  );
+
+  app.get(
+    `${base}/shared/:token`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A share link's preview: name, trigger, block kinds and the business that shared it",
+        params: z.object({ token: ZShareTokenParams.shape.id }),
+        response: { 200: ZAutomationSharePreviewResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await sharedPreview(ctxOf(deps, request), request.params.token),
+    }),
+  );
+
+  app.post(
+    `${base}/:id/clone`,
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          "Import the automation of a share link (or a template's token) into the business, inactive; " +
+          "the other business's ids mapped (tags by name) or dropped",
+        params: ZShareTokenParams,
+        response: { 200: ZAutomationResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: t(request, 'automations.cloned'),
+      data: await cloneShared(ctxOf(deps, request), request.params.id),
+    }),
+  );
+
+  app.post(
+    `${base}/test-sms`,
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          "Text a SendMessage's content to one phone now (merge fields filled for its contact or a sample)",
+        body: ZAutomationTestSms,
+        response: { 200: ZSuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      await sendAutomationTestSms(ctxOf(deps, request), request.body);
+      return { success: true as const, message: t(request, 'automations.test_sms_sent') };
+    },
+  );
+
+  app.post(
+    `${base}/test-email`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: "E-mail a SendEmail's content to one address now (merge fields filled for a sample)",
+        body: ZAutomationTestEmail,
+        response: { 200: ZSuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      await sendAutomationTestEmail(ctxOf(deps, request), request.body);
+      return { success: true as const, message: t(request, 'automations.test_email_sent') };
+    },
   );
 };
