@@ -134,6 +134,8 @@ const EXPECTED: Record<string, string[]> = {
     'GET /api/v1/calls/:id',
     'GET /api/v1/calls/:id/recording',
     'POST /api/v1/sandbox/callback',
+    'GET /api/v1/sandbox/clock',
+    'POST /api/v1/sandbox/clock/advance',
     'GET /api/v1/sandbox/failing-numbers',
     'DELETE /api/v1/sandbox/failing-numbers/:number',
     'PUT /api/v1/sandbox/failing-numbers/:number',
