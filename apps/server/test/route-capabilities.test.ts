@@ -66,6 +66,10 @@ const EXPECTED: Record<string, string[]> = {
     'GET /api/v1/automations/templates',
     'POST /api/v1/automations/test-email',
     'POST /api/v1/automations/test-sms',
+    'GET /api/v1/automations/:id/runs',
+    'GET /api/v1/automations/:id/blocks',
+    'GET /api/v1/automations/runs/:runId',
+    'GET /api/v1/automations/contact/:contactId/runs',
   ],
   'blacklist.manage': [
     'GET /api/v1/blacklist',

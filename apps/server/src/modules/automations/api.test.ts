@@ -8,7 +8,9 @@ import {
   login,
   snapshot,
 } from '../../../test/helpers.ts';
+import { inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { type Telephony, telephonyApp, VISITOR } from '../telephony/testing.ts';
+import { enterContacts } from './engine.ts';
 
 // The automations API (ADR 070): every /v1/automations call of spec 001 "Automations": drafts saved
 // incomplete, activation refused with every problem of the check, ids of another business refused (422),
@@ -698,5 +700,76 @@ describe('automations: test-sms and test-email', () => {
       'email',
       'Enter a valid e-mail address.',
     );
+  });
+});
+
+describe('automations: journeys (the engine runs them; the API shows them)', () => {
+  it("lists an automation's runs, one run step by step, block counts and a contact's runs; delete stops them", async () => {
+    const a = await create(admin, {
+      name: 'Slow journey',
+      trigger: { kind: 'direct-call', config: {}, start: 'wait' },
+      blocks: [{ id: 'wait', type: 'Wait', config: { amount: 1, unit: 'hours' }, outputs: { next: null } }],
+      active: true,
+    });
+    const contacts = await q(
+      `insert into contacts (agency_id, business_id, phone, first_name, last_name)
+       values ($1, $2, '+14155557001', 'Ann', 'Lee'), ($1, $2, '+14155557002', 'Ben', 'Ray') returning id`,
+      [h.seed.a.agency.id, h.seed.a.business.id],
+    );
+    const ids = contacts.map((c: { id: number }) => c.id);
+    const ctx = tenantContext(
+      h.t.app.deps,
+      { level: 'business', agencyId: h.seed.a.agency.id, businessId: h.seed.a.business.id },
+      { kind: 'system', source: 'seed', name: 'api test' },
+    );
+    const runIds = await inTransaction(ctx, (tx) =>
+      enterContacts(tx, {
+        automationId: a.id,
+        trigger: 'direct-call',
+        entries: ids.map((contactId: number) => ({ contactId, entryKey: `t-${contactId}` })),
+      }),
+    );
+    expect(runIds).toHaveLength(2);
+    await expect
+      .poll(async () => (await api(admin).get(`${base}/${a.id}/runs?status=waiting`)).json().meta.total, {
+        timeout: 15_000,
+        interval: 50,
+      })
+      .toBe(2);
+    const list = await api(admin).get(`${base}/${a.id}/runs?block_id=wait`);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(
+      list
+        .json()
+        .data.map((r: { contact_name: string }) => r.contact_name)
+        .sort(),
+    ).toEqual(['Ann Lee', 'Ben Ray']);
+    expect((await api(admin).get(`${base}/${a.id}/runs?status=completed`)).json().meta.total).toBe(0);
+    const one = await api(admin).get(`${base}/runs/${runIds[0]}`);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().data).toMatchObject({
+      id: runIds[0],
+      automation_id: a.id,
+      automation_name: 'Slow journey',
+      status: 'waiting',
+      current_block: 'wait',
+      steps: [{ seq: 1, block_id: 'wait', type: 'Wait', status: 'waiting' }],
+    });
+    const blocks = await api(admin).get(`${base}/${a.id}/blocks`);
+    expect(blocks.statusCode, blocks.body).toBe(200);
+    expect(blocks.json().data).toEqual([{ block_id: 'wait', at: 2, passed: 0 }]);
+    const mine = await api(admin).get(`${base}/contact/${ids[1]}/runs`);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json().data).toMatchObject([{ contact_id: ids[1], automation_name: 'Slow journey' }]);
+    expect((await api(admin).get(`${base}/${a.id}`)).json().data.runs).toEqual({ active: 2, total: 2 });
+    // Another business sees none of it.
+    expect((await api(adminB).get(`${base}/runs/${runIds[0]}`)).statusCode).toBe(404);
+    expect((await api(adminB).get(`${base}/contact/${ids[0]}/runs`)).statusCode).toBe(404);
+    expect((await api(adminB).get(`${base}/${a.id}/runs`)).statusCode).toBe(404);
+    expect((await api(adminB).get(`${base}/${a.id}/blocks`)).statusCode).toBe(404);
+    // Deleting the automation stops its journeys.
+    expect((await api(admin).del(`${base}/${a.id}`)).statusCode).toBe(200);
+    const runs = await q('select status from automation_runs where automation_id = $1', [a.id]);
+    expect(runs.map((r: { status: string }) => r.status)).toEqual(['stopped', 'stopped']);
   });
 });

@@ -12,6 +12,10 @@ import {
   ZAutomationTestSms,
   ZAutomationToggle,
   ZAutomationWebhookResponse,
+  ZBlockCounts,
+  ZRunList,
+  ZRunListQuery,
+  ZRunResponse,
   ZShareTokenParams,
 } from '@stn/contracts/automations';
 import { ZErrorResponse, ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
@@ -21,12 +25,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
+import { blockCounts, getRun, listRuns } from './runs.ts';
 import {
   allAutomations,
   automationWebhook,
+  contactOfBusiness,
   createAutomation,
   deleteAutomation,
   duplicateAutomation,
+  findAutomation,
   getAutomation,
   listAutomations,
   newWebhook,
@@ -319,6 +326,81 @@ export const automationsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
     async (request) => {
       await sendAutomationTestEmail(ctxOf(deps, request), request.body);
       return { success: true as const, message: t(request, 'automations.test_email_sent') };
+    },
+  );
+
+  // ---------------------------------------------------------------- runs (journeys), the engine's views
+
+  app.get(
+    `${base}/:id/runs`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: "An automation's journeys, newest first (filters: status, the block they are at)",
+        params: ZIdParams,
+        querystring: ZRunListQuery,
+        response: { 200: ZRunList, ...errors },
+      },
+    },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const a = await findAutomation(ctx, request.params.id);
+      return listRuns(ctx, { ...request.query, automationId: a.id });
+    },
+  );
+
+  app.get(
+    `${base}/:id/blocks`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Per block of an automation: contacts at it now and how many passed it',
+        params: ZIdParams,
+        response: { 200: ZBlockCounts, ...errors },
+      },
+    },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const a = await findAutomation(ctx, request.params.id);
+      return blockCounts(ctx, { automationId: a.id });
+    },
+  );
+
+  app.get(
+    `${base}/runs/:runId`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'One journey, step by step',
+        params: z.object({ runId: z.coerce.number().int().positive() }),
+        response: { 200: ZRunResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await getRun(ctxOf(deps, request), { id: request.params.runId }),
+    }),
+  );
+
+  app.get(
+    `${base}/contact/:contactId/runs`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A contact's journeys in every automation, newest first (filter: status)",
+        params: z.object({ contactId: z.coerce.number().int().positive() }),
+        querystring: ZRunListQuery,
+        response: { 200: ZRunList, ...errors },
+      },
+    },
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const contactId = await contactOfBusiness(ctx, request.params.contactId);
+      return listRuns(ctx, { ...request.query, contactId });
     },
   );
 };
