@@ -525,10 +525,17 @@ describe('automations: templates, share links and clones', () => {
     ]);
     const platform = await row(mainTemplateBiz, h.seed.main.id, 'Birthday wishes');
     const theirs = await row(bTemplateBiz, h.seed.b.agency.id, 'B secret sauce');
+    // Every business of a template agency holds templates for all.
+    const [tplAgency] = await q(
+      "insert into agencies (name, is_template) values ('Template agency', true) returning id",
+    );
+    const agencyWide = await row(await business(tplAgency.id, 'Dentists', false), tplAgency.id, 'Recall');
     const res = await api(admin).get(`${base}/templates`);
     expect(res.statusCode, res.body).toBe(200);
     const list = res.json().data as { id: number; name: string; block_kinds: string[] }[];
-    expect(list.map((x) => x.id).sort()).toEqual([mine.id, platform.id].sort());
+    expect(list.map((x) => x.id).sort()).toEqual([mine.id, platform.id, agencyWide.id].sort());
+    const forB = (await api(adminB).get(`${base}/templates`)).json().data.map((x: { id: number }) => x.id);
+    expect(forB.sort()).toEqual([theirs.id, platform.id, agencyWide.id].sort());
     expect(list.find((x) => x.id === mine.id)).toMatchObject({
       name: 'Welcome series',
       start_trigger: 'new-tag',

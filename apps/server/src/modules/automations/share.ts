@@ -2,7 +2,7 @@ import type { TAutomation, TBlock, TTriggerKind } from '@stn/contracts/automatio
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { AppError } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, found, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
-import { agencySummaries, mainAgencyId } from '../agencies/service.ts';
+import { mainAgencyId, templateAgencyIds } from '../agencies/service.ts';
 import { businessNames, liveBusinessesOf } from '../businesses/service.ts';
 import { allTags, tagIdsByName } from '../contacts/service.ts';
 import { getTemplate } from '../templates/service.ts';
@@ -18,8 +18,8 @@ import {
 import { automations } from './tables.ts';
 
 // Templates, share links and clones (ADR 070). A template is an automation of a template business
-// (businesses.is_template) of the caller's agency or of the main agency, or of any business of the caller's
-// agency when that agency is a template agency; active or not. A share link's token opens an automation to
+// (businesses.is_template) of the caller's agency or of the main agency, or of any business of a template
+// agency (agencies.is_template); active or not. A share link's token opens an automation to
 // the caller's business when it is of the same agency, or a template the caller may see: a token alone
 // never reaches across agencies (a white-label agency's businesses are its own). A clone is a copy in the
 // caller's business, inactive, with the other business's ids left behind: tags mapped by name (made when
@@ -28,15 +28,18 @@ import { automations } from './tables.ts';
 
 const notShared = () => new AppError('NOT_FOUND', 'automations.share_not_found');
 
-/** The businesses whose automations are the caller's templates. */
+/**
+ * The businesses whose automations are the caller's templates: the template businesses of its agency and of
+ * the main agency, and every business of a template agency.
+ */
 async function templateBusinessIds(ctx: Ctx): Promise<number[]> {
   const { agencyId } = businessOf(ctx);
-  const main = await mainAgencyId(ctx);
-  const [own] = await agencySummaries(ctx, { ids: [agencyId] });
+  const [main, templateAgencies] = await Promise.all([mainAgencyId(ctx), templateAgencyIds(ctx)]);
+  const whole = new Set(templateAgencies);
   const ids = new Set<number>();
-  for (const agency of new Set([agencyId, ...(main ? [main] : [])]))
+  for (const agency of new Set([agencyId, ...(main ? [main] : []), ...whole]))
     for (const b of await liveBusinessesOf(ctx, { agencyId: agency }))
-      if (b.is_template || (agency === agencyId && own?.is_template)) ids.add(b.id);
+      if (b.is_template || whole.has(agency)) ids.add(b.id);
   return [...ids];
 }
 
