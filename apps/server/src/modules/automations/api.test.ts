@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addBusinessUser,
   bearer,
+  call,
   drainJobs,
   expect422,
   expectCrossTenant404,
@@ -28,14 +29,16 @@ let adminB: string;
 let vip: number;
 let tagB: number;
 
-const api = (token: string) => ({
-  get: (url: string) => h.t.app.inject({ method: 'GET', url, headers: bearer(token) }),
-  post: (url: string, payload: object = {}) =>
-    h.t.app.inject({ method: 'POST', url, headers: bearer(token), payload }),
-  put: (url: string, payload: object = {}) =>
-    h.t.app.inject({ method: 'PUT', url, headers: bearer(token), payload }),
-  del: (url: string) => h.t.app.inject({ method: 'DELETE', url, headers: bearer(token) }),
-});
+/** The API as `token`; the URL is the full path. */
+const api = (token: string) => {
+  const c = call(h.t);
+  return {
+    get: (url: string) => c.get(token, url),
+    post: (url: string, payload: object = {}) => c.post(token, url, payload),
+    put: (url: string, payload: object = {}) => c.put(token, url, payload),
+    del: (url: string) => c.del(token, url),
+  };
+};
 
 async function tag(business: 'a' | 'b', name: string) {
   const [row] = await q('insert into tags (business_id, name) values ($1, $2) returning id', [
