@@ -18,6 +18,7 @@ import {
   ZRunResponse,
   ZShareTokenParams,
 } from '@stn/contracts/automations';
+import { ZNoBody } from '@stn/contracts/contacts';
 import { ZErrorResponse, ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import type { FastifyRequest } from 'fastify';
@@ -197,6 +198,7 @@ export const automationsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
         tags,
         summary: 'Copy an automation within the business (" (copy)", inactive)',
         params: ZIdParams,
+        body: ZNoBody,
         response: { 200: ZAutomationResponse, ...errors },
       },
     },
@@ -284,6 +286,7 @@ export const automationsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
           "Import the automation of a share link (or a template's token) into the business, inactive; " +
           "the other business's ids mapped (tags by name) or dropped",
         params: ZShareTokenParams,
+        body: ZNoBody,
         response: { 200: ZAutomationResponse, ...errors },
       },
     },
