@@ -307,6 +307,19 @@ describe('automations: toggle, delete, duplicate', () => {
     expect422(refused, 'blocks.text.body', 'Write a message, pick a template or add an image.');
     expect(refused.json().reason).toBe('automations.cannot_activate');
     expect(await snapshot(h.t.pool, TABLES)).toEqual(before);
+    // A tag deleted since the save keeps it off.
+    const gone = await tag('a', 'Gone soon');
+    const stale = await create(admin, {
+      name: 'Stale tag',
+      blocks: [{ id: 'tag', type: 'AddTag', config: { add: [gone] } }],
+      trigger: { kind: 'missed-call', config: {}, start: 'tag' },
+    });
+    await q('delete from tags where id = $1', [gone]);
+    expect422(
+      await api(admin).put(`${base}/${stale.id}/toggle`, { active: true }),
+      'blocks.tag.add',
+      'Choose tags of this business.',
+    );
     const missing = await api(admin).put(`${base}/${a.id}/toggle`, {});
     expect(missing.statusCode, missing.body).toBe(422);
     expect(Object.keys(missing.json().errors)).toEqual(['active']);

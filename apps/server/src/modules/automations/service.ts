@@ -274,7 +274,11 @@ export async function updateAutomation(
 /** Turns an automation on (the check and the active limit) or off (new entries stop; ADR 070). */
 export async function toggleAutomation(ctx: Ctx, id: number, active: boolean): Promise<TAutomation> {
   const before = await findAutomation(ctx, id);
-  if (active && !before.active) assertActivatable(before);
+  if (active && !before.active) {
+    // A tag, template or user named when it was saved may have gone since: checked again.
+    await assertReferences(ctx, before, before.id);
+    assertActivatable(before);
+  }
   await inTransaction(ctx, async (tx) => {
     const cur = await findAutomation(tx, id, true);
     if (cur.active === active) return;
