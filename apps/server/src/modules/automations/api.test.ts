@@ -645,7 +645,7 @@ describe('automations: templates, share links and clones', () => {
     expect(blocks).toEqual({
       text: { body: 'Hello {first_name|friend}', template_id: null, media_ids: [] },
       tag: { add: [idOf('VIP')], remove: [idOf('Newsletter')] },
-      if: { kind: 'tag', tag_id: idOf('Newsletter'), field: null, value: '', outcome: null },
+      if: { kind: 'tag', tag_id: idOf('Newsletter'), field: null, value: '', outcome: null, within: null },
       tell: { channels: ['task'], user_ids: [], message: 'New lead' },
       hand: {},
       hook: { url: 'https://crm.example/in', headers: {} },
