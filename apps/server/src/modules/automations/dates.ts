@@ -6,11 +6,11 @@
 import type { TTriggerKind } from '@stn/contracts/automations';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { z } from 'zod';
-import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
 import { defineJob } from '../../platform/queue/queue.ts';
 import { type Ctx, platformOnly, platformSystemContext } from '../../platform/tenancy/context.ts';
 import { businessTimeZone } from '../businesses/service.ts';
 import { contactIdsOnDay, contactIdsWithAnyTag } from '../contacts/service.ts';
+import { engineNow } from './clock.ts';
 import { enterEach, type TriggerAutomation, triggerConfig, triggerContext } from './matching.ts';
 import { automationRuns, automations } from './tables.ts';
 
@@ -150,12 +150,6 @@ async function notEntered(ctx: Ctx, automationId: number, entryKey: string, cont
   return contactIds.filter((id) => !entered.has(id));
 }
 
-/** Now, on the sandbox's ManualClock when the process runs on one (tests), else the wall clock. */
-export function triggerNow(ctx: Ctx): Date {
-  const clock = ctx.deps.carrier.sandbox?.clock;
-  return new Date(clock instanceof ManualClock ? clock.now() : Date.now());
-}
-
 /** Every minute: the date triggers whose moment has come. */
 export const dateTriggersJob = defineJob({
   name: 'automations.date_triggers',
@@ -164,7 +158,7 @@ export const dateTriggersJob = defineJob({
   cron: '* * * * *',
   handler: async (deps) => {
     const ctx = platformSystemContext(deps, 'job', 'automation date triggers');
-    await runDateTriggers(ctx, triggerNow(ctx), ['date']);
+    await runDateTriggers(ctx, new Date(engineNow(ctx)), ['date']);
   },
 });
 
@@ -179,6 +173,6 @@ export const dayTriggersJob = defineJob({
   cron: '*/15 * * * *',
   handler: async (deps) => {
     const ctx = platformSystemContext(deps, 'job', 'automation day triggers');
-    await runDateTriggers(ctx, triggerNow(ctx), ['birthday', 'anniversary']);
+    await runDateTriggers(ctx, new Date(engineNow(ctx)), ['birthday', 'anniversary']);
   },
 });

@@ -10,6 +10,7 @@ import type { Ctx } from '../../platform/tenancy/context.ts';
 import { messageReceived } from '../chats/service.ts';
 import { contactByPhone, contactTagged, recordContactCall } from '../contacts/service.ts';
 import { callCompleted, callMissed } from '../telephony/service.ts';
+import { engineNow } from './clock.ts';
 import { activeAutomations, enterEach, onInstall, triggerConfig, triggerContext } from './matching.ts';
 
 type CallEvent = {
@@ -45,7 +46,7 @@ export function registerTriggerListeners(events: EventBus, deps: Deps): void {
     const list = await activeAutomations(ctx, 'new-tag', sql`tags @> ${JSON.stringify([p.tagId])}::jsonb`);
     // Each tagging is an entry of its own: the automation's re-entry rule decides a second one.
     await enterEach(ctx, list, 'new-tag', [
-      { contactId: p.contactId, entryKey: `tag-${p.tagId}-${Date.now()}`, data: { tag_id: p.tagId } },
+      { contactId: p.contactId, entryKey: `tag-${p.tagId}-${engineNow(ctx)}`, data: { tag_id: p.tagId } },
     ]);
   });
 }
