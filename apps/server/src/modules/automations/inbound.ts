@@ -11,7 +11,6 @@ import { languageFromHeader, translate } from '@stn/contracts/i18n';
 import { toE164 } from '@stn/contracts/users';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../platform/config.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { inTransaction } from '../../platform/tenancy/context.ts';
 import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
@@ -23,13 +22,9 @@ import { automations } from './tables.ts';
 
 /** Posts one automation's URL may take a minute (a lead source retrying in a loop is cut off). */
 export const INBOUND_PER_MINUTE = 120;
-const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
+/** A token as the API hands them out (and as a saved request may set it): printable, no slash. */
+const TOKEN = /^[!-.0-~]{16,64}$/;
 const INBOUND_KINDS: readonly TTriggerKind[] = ['webhook', 'home-advisor'];
-
-/** The URL an automation's webhook or home-advisor trigger listens on. */
-export function inboundWebhookUrl(config: Pick<Config, 'publicUrl'>, token: string): string {
-  return new URL(`/webhooks/automations/${encodeURIComponent(token)}`, config.publicUrl).toString();
-}
 
 export function registerInboundTriggers(webhooks: WebhookRegistry, deps: Deps): void {
   webhooks.provider({

@@ -11,7 +11,6 @@ import { registerInboundTriggers } from './inbound.ts';
 import { registerTriggerListeners } from './listeners.ts';
 
 export { runDateTriggers } from './dates.ts';
-export { inboundWebhookUrl } from './inbound.ts';
 
 export function plugAutomationTriggers(p: {
   deps: Deps;
