@@ -11,7 +11,13 @@ import { type Ctx, platformOnly, platformSystemContext } from '../../platform/te
 import { businessTimeZone } from '../businesses/service.ts';
 import { contactIdsOnDay, contactIdsWithAnyTag } from '../contacts/service.ts';
 import { engineNow } from './clock.ts';
-import { enterEach, type TriggerAutomation, triggerConfig, triggerContext } from './matching.ts';
+import {
+  enterEach,
+  type TriggerAutomation,
+  triggerColumns,
+  triggerConfig,
+  triggerContext,
+} from './matching.ts';
 import { automationRuns, automations } from './tables.ts';
 
 export const DATE_KINDS = ['birthday', 'anniversary', 'date'] as const;
@@ -66,15 +72,7 @@ export async function runDateTriggers(
   platformOnly(ctx);
   const { deps } = ctx;
   const rows = await ctx.db
-    .select({
-      id: automations.id,
-      agencyId: automations.agency_id,
-      businessId: automations.business_id,
-      kind: automations.start_trigger,
-      trigger: automations.trigger,
-      installs: automations.installs,
-      tags: automations.tags,
-    })
+    .select(triggerColumns)
     .from(automations)
     .where(
       and(
@@ -150,29 +148,28 @@ async function notEntered(ctx: Ctx, automationId: number, entryKey: string, cont
   return contactIds.filter((id) => !entered.has(id));
 }
 
+/** A cron job entering the contacts of `kinds` whose time has come, on the engine's clock. */
+const timeJob = (name: string, cron: string, kinds: readonly DateKind[]) =>
+  defineJob({
+    name,
+    payload: z.object({}).passthrough(),
+    // A failed run is not retried: the next one (a minute or a quarter hour later) does its work.
+    retry: { limit: 0, delaySeconds: 60, backoff: false },
+    cron,
+    handler: async (deps) => {
+      const ctx = platformSystemContext(deps, 'job', name);
+      await runDateTriggers(ctx, new Date(engineNow(ctx)), kinds);
+    },
+  });
+
 /** Every minute: the date triggers whose moment has come. */
-export const dateTriggersJob = defineJob({
-  name: 'automations.date_triggers',
-  payload: z.object({}).passthrough(),
-  retry: { limit: 0, delaySeconds: 30, backoff: false },
-  cron: '* * * * *',
-  handler: async (deps) => {
-    const ctx = platformSystemContext(deps, 'job', 'automation date triggers');
-    await runDateTriggers(ctx, new Date(engineNow(ctx)), ['date']);
-  },
-});
+export const dateTriggersJob = timeJob('automations.date_triggers', '* * * * *', ['date']);
 
 /**
  * Every quarter of an hour (time zones' hours start at :00, :30 or :45 UTC): the birthdays and
  * anniversaries whose hour has come in their business's time zone.
  */
-export const dayTriggersJob = defineJob({
-  name: 'automations.day_triggers',
-  payload: z.object({}).passthrough(),
-  retry: { limit: 0, delaySeconds: 60, backoff: false },
-  cron: '*/15 * * * *',
-  handler: async (deps) => {
-    const ctx = platformSystemContext(deps, 'job', 'automation day triggers');
-    await runDateTriggers(ctx, new Date(engineNow(ctx)), ['birthday', 'anniversary']);
-  },
-});
+export const dayTriggersJob = timeJob('automations.day_triggers', '*/15 * * * *', [
+  'birthday',
+  'anniversary',
+]);

@@ -17,7 +17,7 @@ import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { RateLimiter } from '../../platform/widget/tree.ts';
 import { type InboundContact, saveInboundContact } from '../contacts/service.ts';
 import { enterContacts } from './engine.ts';
-import { triggerContext } from './matching.ts';
+import { triggerColumns, triggerContext } from './matching.ts';
 import { automations } from './tables.ts';
 
 /** Posts one automation's URL may take a minute (a lead source retrying in a loop is cut off). */
@@ -50,14 +50,7 @@ async function receive(deps: Deps, limiter: RateLimiter, request: FastifyRequest
   const { token } = request.params as { token: string };
   const [automation] = TOKEN.test(token)
     ? await deps.db
-        .select({
-          id: automations.id,
-          agencyId: automations.agency_id,
-          businessId: automations.business_id,
-          kind: automations.start_trigger,
-          trigger: automations.trigger,
-          active: automations.active,
-        })
+        .select(triggerColumns)
         .from(automations)
         .where(and(eq(automations.webhook_token, token), isNull(automations.deleted_at)))
     : [];

@@ -26,6 +26,18 @@ export function triggerContext(
 
 const cols = { agency_id: automations.agency_id, business_id: automations.business_id };
 
+/** What a trigger reads of an automation found across businesses (the date jobs, the inbound URL). */
+export const triggerColumns = {
+  id: automations.id,
+  agencyId: automations.agency_id,
+  businessId: automations.business_id,
+  kind: automations.start_trigger,
+  trigger: automations.trigger,
+  installs: automations.installs,
+  tags: automations.tags,
+  active: automations.active,
+};
+
 /** The context business's active, not deleted automations with this trigger (and `where`), in id order. */
 export async function activeAutomations(
   ctx: Ctx,
