@@ -17,6 +17,9 @@ import {
   untilRun,
 } from './test-support.ts';
 
+/** The machine is shared: a state is waited for this long before the test fails. */
+const SLOW = { timeout: 15_000 };
+
 let h: AutomationsTest;
 let token: string;
 const added: { contactId: number; automationId: number }[] = [];
@@ -138,6 +141,7 @@ describe('the contact automation calls', () => {
       .poll(
         async () =>
           (await h.q("select 1 from automation_steps where status in ('pending', 'running')")).length,
+        SLOW,
       )
       .toBe(0);
     const before = await snapshot(h.t.pool, TABLES);

@@ -8,8 +8,8 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { bearer, snapshot } from '../../../test/helpers.ts';
 import { platformSystemContext } from '../../platform/tenancy/context.ts';
-import { callCompleted } from '../telephony/service.ts';
-import { answeredCall, carrierWebhook } from '../telephony/testing.ts';
+import { addDemoNumber, callCompleted, carrierFor } from '../telephony/service.ts';
+import { answeredCall, carrierWebhook, STAFF_2, staffTakes } from '../telephony/testing.ts';
 import { runDateTriggers } from './dates.ts';
 import { keywordMatches } from './listeners.ts';
 import {
@@ -21,6 +21,9 @@ import {
   block,
   expect,
 } from './test-support.ts';
+
+/** The machine is shared: a state is waited for this long before the test fails. */
+const SLOW = { timeout: 15_000 };
 
 let h: AutomationsTest;
 let token: string;
@@ -102,7 +105,7 @@ describe('missed-call and completed-call', () => {
     expect(contact).toBeDefined();
     for (const id of [onOne, onAny])
       await expect
-        .poll(() => runsOf(id))
+        .poll(() => runsOf(id), SLOW)
         .toEqual([
           {
             contact_id: contact,
@@ -132,7 +135,7 @@ describe('missed-call and completed-call', () => {
     expect(call?.outcome).toBe('completed');
     const contact = await contactId(visitor);
     await expect
-      .poll(() => runsOf(completed))
+      .poll(() => runsOf(completed), SLOW)
       .toEqual([
         {
           contact_id: contact,
@@ -145,6 +148,43 @@ describe('missed-call and completed-call', () => {
     await h.run(10_000);
     expect(completedCalls.filter((id) => id === callId)).toEqual([callId]);
     for (const id of [elsewhere, off, missed]) expect(await runsOf(id)).toEqual([]);
+  });
+  it('an inbound call someone took enters the completed-call automations of its install, once', async () => {
+    const install = await h.install({ timeout: 20 }, { number: null });
+    const number = '+15005550091';
+    const carrier = await carrierFor(h.ctx);
+    await carrier.purchaseNumber(number, { voiceUrl: 'http://localhost:3000/webhooks/twilio/voice' });
+    await addDemoNumber(h.ctx, {
+      agencyId: h.seed.a.agency.id,
+      businessId: h.seed.a.business.id,
+      installId: install.id,
+      phoneNumber: number,
+    });
+    const completed = await automation({ trigger: 'completed-call', installs: [install.id] });
+    const missed = await automation({ trigger: 'missed-call', installs: [install.id] });
+    const caller = '+14155550163';
+    h.sandbox.phones.dial(caller, number);
+    await h.run(1000);
+    await staffTakes(h, STAFF_2, 4000);
+    await h.run(10_000);
+    h.sandbox.phones.hangUp(caller);
+    await h.run(2000);
+    const [call] = await h.q<{ id: number; outcome: string }>(
+      "select id, outcome from calls where kind = 'inbound' and visitor_phone = $1",
+      [caller],
+    );
+    expect(call?.outcome).toBe('completed');
+    await expect
+      .poll(() => runsOf(completed), SLOW)
+      .toMatchObject([
+        {
+          contact_id: await contactId(caller),
+          entry_key: `call-${call?.id}`,
+          trigger_data: { outcome: 'completed', install_id: install.id },
+        },
+      ]);
+    expect(completedCalls.filter((id) => id === call?.id)).toHaveLength(1);
+    expect(await runsOf(missed)).toEqual([]);
   });
 });
 
@@ -203,14 +243,14 @@ describe('sms-keyword', () => {
       });
       expect(res.statusCode, res.body).toBe(200);
       await expect
-        .poll(async () => (await h.q('select id from messages where carrier_sid = $1', [sid])).length)
+        .poll(async () => (await h.q('select id from messages where carrier_sid = $1', [sid])).length, SLOW)
         .toBe(1);
       return (await h.q<{ id: number }>('select id from messages where carrier_sid = $1', [sid]))[0]?.id;
     };
     const first = await text('  price ');
     const contact = await contactId(from);
     await expect
-      .poll(() => runsOf(exactOne))
+      .poll(() => runsOf(exactOne), SLOW)
       .toEqual([
         {
           contact_id: contact,
@@ -220,7 +260,7 @@ describe('sms-keyword', () => {
         },
       ]);
     await expect
-      .poll(async () => (await runsOf(containsAny)).map((r) => r.entry_key))
+      .poll(async () => (await runsOf(containsAny)).map((r) => r.entry_key), SLOW)
       .toEqual([`text-${first}`]);
 
     // Not a keyword, a keyword inside a word: nothing more.
@@ -228,7 +268,7 @@ describe('sms-keyword', () => {
     await text('hello');
     // A keyword as a word of a sentence: the contains automation only (its journey is live: not twice).
     await text('what is the price?');
-    await expect.poll(async () => (await runsOf(containsAny)).length).toBe(1);
+    await expect.poll(async () => (await runsOf(containsAny)).length, SLOW).toBe(1);
     expect(await runsOf(exactOne)).toHaveLength(1);
     for (const id of [exactTwo, off, theirs]) expect(await runsOf(id)).toEqual([]);
   });
@@ -253,7 +293,7 @@ describe('new-tag', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     for (const id of [onVip, onEither]) {
-      await expect.poll(async () => (await runsOf(id)).length).toBe(1);
+      await expect.poll(async () => (await runsOf(id)).length, SLOW).toBe(1);
       const [run] = await runsOf(id);
       expect(run).toMatchObject({ contact_id: x, trigger: 'new-tag', trigger_data: { tag_id: vip } });
       expect(run?.entry_key).toMatch(new RegExp(`^tag-${vip}-\\d+$`));
@@ -378,6 +418,7 @@ describe('webhook and home-advisor', () => {
       .poll(
         async () =>
           (await h.q("select 1 from automation_steps where status in ('pending', 'running')")).length,
+        SLOW,
       )
       .toBe(0);
 
@@ -471,6 +512,11 @@ describe('webhook and home-advisor', () => {
     const refused = await post(offToken, body);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ ok: false, message: expect.stringContaining('switched off') });
+    // A sender posting in a loop is cut off at 120 a minute per URL.
+    const answers: number[] = [];
+    for (let i = 0; i < 120; i++) answers.push((await post(offToken, body)).statusCode);
+    expect(answers.filter((s) => s === 409).length).toBe(119);
+    expect(answers.at(-1)).toBe(429);
     expect(await snapshot(h.t.pool, TABLES)).toEqual(before);
   });
 
