@@ -2,7 +2,9 @@
 // row, the executor in the step's transaction as the automation system actor), their effects checked at
 // their real places: the sandbox carrier's texts and calls, the mail outbox, the contact's tags, the tasks,
 // a local HTTP receiver.
+import { localParts } from '@stn/contracts/installs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactTagged } from '../contacts/service.ts';
 import { type Receiver, startReceiver } from './actions/test-fixtures.ts';
 import { type ActionsApp, actionsApp, addContact, addTag, runBlock } from './actions/test-support.ts';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_BACKOFF_MS } from './actions/webhook.ts';
@@ -192,5 +194,241 @@ describe('SendMessage', () => {
   it('restricted content is refused the same way', async () => {
     const { result } = await runBlock(h, 'SendMessage', { body: 'Buy cheap weed and cannabis now' }, ann);
     expect(result).toMatchObject({ kind: 'fail', error: 'messages.restricted_content', continueRun: true });
+  });
+});
+
+describe('AddTag', () => {
+  it('adds and removes tags, announcing each tag added (a new-tag automation can follow)', async () => {
+    const lead = await addTag(h, 'Lead');
+    const cold = await addTag(h, 'Cold');
+    const hot = await addTag(h, 'Hot');
+    await h.q('insert into contact_tags (contact_id, tag_id) values ($1, $2)', [ann, cold]);
+    const heard: { contactId: number; tagId: number }[] = [];
+    h.t.app.deps.events.on(contactTagged, (p) => {
+      heard.push({ contactId: p.contactId, tagId: p.tagId });
+    });
+    const { result } = await runBlock(h, 'AddTag', { add: [lead, hot], remove: [cold] }, ann);
+    expect(result).toMatchObject({ kind: 'next', detail: { added: [lead, hot], removed: [cold] } });
+    const tags = await h.q<{ tag_id: number }>('select tag_id from contact_tags where contact_id = $1', [
+      ann,
+    ]);
+    expect(tags.map((t) => t.tag_id)).toEqual(expect.arrayContaining([lead, hot]));
+    expect(tags.map((t) => t.tag_id)).not.toContain(cold);
+    await expect
+      .poll(() =>
+        heard
+          .filter((e) => e.contactId === ann)
+          .map((e) => e.tagId)
+          .sort(),
+      )
+      .toEqual([lead, hot].sort());
+    // A tag it has already is not announced again; a tag deleted since is passed over and named.
+    heard.length = 0;
+    await h.q('delete from tags where id = $1', [hot]);
+    const again = await runBlock(h, 'AddTag', { add: [lead, hot] }, ann);
+    expect(again.result).toMatchObject({ kind: 'next', detail: { added: [lead], missing: [hot] } });
+    expect(heard).toEqual([]);
+  });
+});
+
+describe('SendEmail', () => {
+  it('queues the e-mail in the outbox with merge fields, from the business, answers to its owner', async () => {
+    const { result } = await runBlock(
+      h,
+      'SendEmail',
+      { subject: 'Hello {first_name}', body: 'Dear {name},\nsee you at {business_name}.' },
+      ann,
+    );
+    expect(result).toMatchObject({ kind: 'next', detail: { to: 'ann@example.test' } });
+    const mail = await h.q<{ from: string; reply_to: string | null; subject: string; text: string }>(
+      `select "from", reply_to, subject, text from mail_outbox where "to" = 'ann@example.test' order by id desc limit 1`,
+    );
+    expect(mail[0]).toMatchObject({
+      reply_to: h.seed.a.businessAdmin.email,
+      subject: 'Hello Ann',
+      text: 'Dear Ann Lee,\nsee you at Business A.',
+    });
+    expect(mail[0]?.from).toContain('Business A');
+  });
+
+  it('a contact without an e-mail is skipped: the step fails, the journey goes on, nothing is queued', async () => {
+    const noMail = await addContact(h, { phone: '+14155550150', first_name: 'Nomail' });
+    const before = await h.q<{ n: number }>('select count(*)::int as n from mail_outbox');
+    const { result } = await runBlock(h, 'SendEmail', { subject: 'Hi', body: 'Hello' }, noMail);
+    expect(result).toMatchObject({ kind: 'fail', error: 'automations.action.no_email', continueRun: true });
+    expect(await h.q<{ n: number }>('select count(*)::int as n from mail_outbox')).toEqual(before);
+  });
+});
+
+describe('SendCall', () => {
+  it('calls the contact from the install number and says the text; the outcome goes to call_outcome', async () => {
+    h.sandbox.phones.configure(ANN, { autoAnswer: 'human' });
+    const first = await runBlock(
+      h,
+      'SendCall',
+      { mode: 'say', text: 'Hello {first_name}, this is {business_name}.' },
+      ann,
+    );
+    expect(first.result).toMatchObject({ kind: 'wait', detail: { said: 'Hello Ann, this is Business A.' } });
+    const detail = (first.result as { detail: Record<string, unknown> }).detail;
+    const sid = String(detail.call_sid);
+    const call = h.sandbox.calls.get(sid);
+    expect(call).toMatchObject({ to: ANN, from: h.number });
+    await h.run(30_000);
+    expect(h.sandbox.calls.get(sid)?.heard).toContain('Hello Ann, this is Business A.');
+    expect(h.sandbox.calls.get(sid)?.status).toBe('completed');
+    const second = await runBlock(h, 'SendCall', { mode: 'say', text: 'x' }, ann, {
+      again: { runId: first.runId, attempt: 1, detail },
+    });
+    expect(second.result).toMatchObject({
+      kind: 'next',
+      vars: { call_outcome: 'completed', call_sid: sid },
+    });
+    // Placed once: the second wake only asked the carrier.
+    expect(h.sandbox.phones.callSids(ANN).filter((s) => s === sid)).toHaveLength(1);
+    h.sandbox.phones.configure(ANN, { autoAnswer: null });
+  });
+
+  it('a call nobody answers is missed', async () => {
+    const cal = await addContact(h, { phone: '+14155550151', first_name: 'Cal' });
+    const first = await runBlock(h, 'SendCall', { mode: 'say', text: 'Hi' }, cal);
+    const detail = (first.result as { detail: Record<string, unknown> }).detail;
+    await h.run(60_000);
+    const second = await runBlock(h, 'SendCall', { mode: 'say', text: 'Hi' }, cal, {
+      again: { runId: first.runId, attempt: 1, detail },
+    });
+    expect(second.result).toMatchObject({ kind: 'next', vars: { call_outcome: 'missed' } });
+  });
+
+  it('a blocked contact is not called', async () => {
+    const blocked = await addContact(h, { phone: '+14155550152', first_name: 'Blocked' });
+    await h.q('update contacts set blocked_at = now() where id = $1', [blocked]);
+    const { result } = await runBlock(h, 'SendCall', { mode: 'say', text: 'Hi' }, blocked);
+    expect(result).toMatchObject({
+      kind: 'fail',
+      error: 'automations.action.contact_blocked',
+      continueRun: true,
+    });
+    expect(h.sandbox.phones.callSids('+14155550152')).toEqual([]);
+  });
+});
+
+describe('SendVoiceMail', () => {
+  it('waits for the next 09:00 in Los Angeles by default', async () => {
+    const now = new Date(h.clock.now());
+    const { result } = await runBlock(h, 'SendVoiceMail', { text: 'Hi' }, ann, { now });
+    const r = result as { kind: string; until: Date };
+    // Unless this very minute is 09:00 there (then it drops now).
+    if (r.kind === 'wait') {
+      expect(localParts(r.until, 'America/Los_Angeles').minutes).toBe(9 * 60);
+      expect(r.until.getTime()).toBeGreaterThan(now.getTime());
+      expect(r.until.getTime() - now.getTime()).toBeLessThanOrEqual(86_400_000);
+    }
+  });
+
+  it('at its time drops the message on the voicemail', async () => {
+    const vic = '+14155550153';
+    const id = await addContact(h, { phone: vic, first_name: 'Vic' });
+    h.sandbox.phones.configure(vic, { autoAnswer: 'machine' });
+    const now = new Date(h.clock.now());
+    const later = new Date(now.getTime() + 2 * 3_600_000);
+    const at = `${String(later.getUTCHours()).padStart(2, '0')}:${String(later.getUTCMinutes()).padStart(2, '0')}`;
+    const config = { text: 'Hi {first_name}, call us back.', at, time_zone: 'UTC' };
+    const first = await runBlock(h, 'SendVoiceMail', config, id, { now });
+    expect(first.result).toMatchObject({ kind: 'wait', detail: { at, time_zone: 'UTC' } });
+    const until = (first.result as { until: Date }).until;
+    expect(until.getTime() - now.getTime()).toBeGreaterThan(2 * 3_600_000 - 60_000);
+    expect(until.getTime() - now.getTime()).toBeLessThanOrEqual(2 * 3_600_000);
+    expect(h.sandbox.phones.callSids(vic)).toEqual([]);
+    // Woken at that time: the drop.
+    const detail = (first.result as { detail: Record<string, unknown> }).detail;
+    const second = await runBlock(h, 'SendVoiceMail', config, id, {
+      again: { runId: first.runId, attempt: 1, detail },
+      now: until,
+    });
+    expect(second.result).toMatchObject({ kind: 'next' });
+    const sid = String((second.result as { detail: Record<string, unknown> }).detail.call_sid);
+    await h.run(30_000);
+    const heard = h.sandbox.calls.get(sid)?.heard ?? [];
+    expect(heard[0]).toBe('[voicemail greeting]');
+    expect(heard).toContain('Hi Vic, call us back.');
+  });
+
+  it('reached within a minute of its time, drops at once', async () => {
+    const now = new Date(h.clock.now());
+    const at = `${String(now.getUTCHours()).padStart(2, '0')}:${String(now.getUTCMinutes()).padStart(2, '0')}`;
+    const { result } = await runBlock(h, 'SendVoiceMail', { text: 'Now', at, time_zone: 'UTC' }, ann, {
+      now,
+    });
+    expect(result).toMatchObject({ kind: 'next' });
+  });
+});
+
+describe('Alert', () => {
+  it('tells the business admins (none chosen) by e-mail, text, push and a task', async () => {
+    const admin = h.seed.a.businessAdmin;
+    await h.q(`update users set phone = '+14155550199' where id = $1`, [admin.id]);
+    const pushed: number[][] = [];
+    const { staffAlerted } = await import('../notifications/service.ts');
+    h.t.app.deps.events.on(staffAlerted, (p) => {
+      pushed.push(p.userIds);
+    });
+    const { result } = await runBlock(
+      h,
+      'Alert',
+      { channels: ['email', 'sms', 'push', 'task'], message: '{name} asked for prices' },
+      ann,
+    );
+    expect(result).toMatchObject({
+      kind: 'next',
+      detail: {
+        recipients: [admin.id],
+        sent: { email: [admin.id], sms: [admin.id], push: [admin.id], task: [admin.id] },
+      },
+    });
+    const mail = await h.q<{ text: string }>(
+      `select text from mail_outbox where "to" = $1 order by id desc limit 1`,
+      [admin.email],
+    );
+    expect(mail[0]?.text).toContain('Ann Lee asked for prices');
+    expect(h.sandbox.sentMessages({ to: '+14155550199' }).at(-1)).toMatchObject({
+      from: h.number,
+      body: 'Ann Lee asked for prices',
+    });
+    await expect.poll(() => pushed).toEqual([[admin.id]]);
+    const tasks = await h.q<{ user_id: number; contact_id: number; description: string }>(
+      'select user_id, contact_id, description from tasks order by id desc limit 1',
+    );
+    expect(tasks[0]).toEqual({ user_id: admin.id, contact_id: ann, description: 'Ann Lee asked for prices' });
+  });
+
+  it('a chosen user without a phone is passed over for texts and named', async () => {
+    const user = h.seed.a.businessUser;
+    await h.q('update users set phone = null where id = $1', [user.id]);
+    const { result } = await runBlock(
+      h,
+      'Alert',
+      { channels: ['sms'], user_ids: [user.id], message: 'Hi' },
+      ann,
+    );
+    expect(result).toMatchObject({
+      kind: 'next',
+      detail: { recipients: [user.id], skipped: [{ user_id: user.id, channel: 'sms', reason: 'no_phone' }] },
+    });
+  });
+
+  it('nobody to tell fails the step and the journey goes on', async () => {
+    const other = h.seed.b.businessAdmin;
+    const { result } = await runBlock(
+      h,
+      'Alert',
+      { channels: ['email'], user_ids: [other.id], message: 'Hi' },
+      ann,
+    );
+    expect(result).toMatchObject({
+      kind: 'fail',
+      error: 'automations.action.no_recipients',
+      continueRun: true,
+    });
   });
 });
