@@ -1,6 +1,9 @@
 import agenciesBr from '../locales/agencies.br.json' with { type: 'json' };
 import agenciesEn from '../locales/agencies.en.json' with { type: 'json' };
 import agenciesEs from '../locales/agencies.es.json' with { type: 'json' };
+import automationsActionsBr from '../locales/automations-actions.br.json' with { type: 'json' };
+import automationsActionsEn from '../locales/automations-actions.en.json' with { type: 'json' };
+import automationsActionsEs from '../locales/automations-actions.es.json' with { type: 'json' };
 import automationsInboundBr from '../locales/automations-inbound.br.json' with { type: 'json' };
 import automationsInboundEn from '../locales/automations-inbound.en.json' with { type: 'json' };
 import automationsInboundEs from '../locales/automations-inbound.es.json' with { type: 'json' };
@@ -75,6 +78,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     contactsEn,
     supportEn,
     broadcastsEn,
+    automationsActionsEn,
     automationsInboundEn,
   ],
   es: [
@@ -94,6 +98,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     contactsEs,
     supportEs,
     broadcastsEs,
+    automationsActionsEs,
     automationsInboundEs,
   ],
   br: [
@@ -113,6 +118,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     contactsBr,
     supportBr,
     broadcastsBr,
+    automationsActionsBr,
     automationsInboundBr,
   ],
 };

@@ -3,7 +3,7 @@
 
 // The reach rule lives in compliance (ADR 051); re-exported for the modules that call telephony.
 export { assertReachable } from '../compliance/service.ts';
-export { bookableSlots, carrierFor, MAX_SLOT_DAYS } from './access.ts';
+export { bookableSlots, carrierFor, installNumber as installCallNumber, MAX_SLOT_DAYS } from './access.ts';
 export { requestCallback, scheduleCall } from './call-requests.ts';
 export { type CallOfContact, callsOfContact, latestCallOf } from './contact-calls.ts';
 export { addDemoNumber, DEMO_INSTALL_NUMBER } from './demo.ts';
