@@ -27,7 +27,7 @@ export function registerTriggerListeners(events: EventBus, deps: Deps): void {
   events.on(callCompleted, (p) => onCall(deps, 'completed-call', 'completed', p));
   events.on(messageReceived, async (p) => {
     // STOP opted the contact out: it starts nothing.
-    if (p.keyword === 'stop') return;
+    if (p.keyword === 'stop' || typeof p.body !== 'string') return;
     const ctx = triggerContext(p, deps, 'sms-keyword');
     const list = (await activeAutomations(ctx, 'sms-keyword')).filter((a) => {
       const config = triggerConfig('sms-keyword', a.trigger);
