@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { bearer, snapshot } from '../../../test/helpers.ts';
 import { platformSystemContext } from '../../platform/tenancy/context.ts';
-import { addDemoNumber, callCompleted, carrierFor } from '../telephony/service.ts';
+import { callCompleted } from '../telephony/service.ts';
 import { answeredCall, carrierWebhook, STAFF_2, staffTakes } from '../telephony/testing.ts';
 import { runDateTriggers } from './dates.ts';
 import { keywordMatches } from './listeners.ts';
@@ -20,6 +20,7 @@ import {
   automationsApp,
   block,
   expect,
+  installWithNumber,
 } from './test-support.ts';
 
 /** The machine is shared: a state is waited for this long before the test fails. */
@@ -150,16 +151,8 @@ describe('missed-call and completed-call', () => {
     for (const id of [elsewhere, off, missed]) expect(await runsOf(id)).toEqual([]);
   });
   it('an inbound call someone took enters the completed-call automations of its install, once', async () => {
-    const install = await h.install({ timeout: 20 }, { number: null });
-    const number = '+15005550091';
-    const carrier = await carrierFor(h.ctx);
-    await carrier.purchaseNumber(number, { voiceUrl: 'http://localhost:3000/webhooks/twilio/voice' });
-    await addDemoNumber(h.ctx, {
-      agencyId: h.seed.a.agency.id,
-      businessId: h.seed.a.business.id,
-      installId: install.id,
-      phoneNumber: number,
-    });
+    const install = await installWithNumber(h);
+    const number = install.phone;
     const completed = await automation({ trigger: 'completed-call', installs: [install.id] });
     const missed = await automation({ trigger: 'missed-call', installs: [install.id] });
     const caller = '+14155550163';
