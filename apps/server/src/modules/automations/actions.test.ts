@@ -6,6 +6,7 @@ import { localParts } from '@stn/contracts/installs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactTagged } from '../contacts/service.ts';
 import { staffAlerted } from '../notifications/service.ts';
+import { ACTIONS } from './actions/index.ts';
 import { CALL_POLL_MS } from './actions/send-call.ts';
 import { type Receiver, startReceiver } from './actions/test-fixtures.ts';
 import {
@@ -176,6 +177,50 @@ describe('SendMessage', () => {
       bob,
     ]);
     expect(n?.n).toBe(0);
+  });
+
+  it('a worker dying after the carrier took the text: the retry does not send it again', async () => {
+    const dee = '+14155550144';
+    const id = await addContact(h, { phone: dee, first_name: 'Dee' });
+    const real = ACTIONS.SendMessage;
+    // The first attempt sends, then its transaction is lost (as when the process dies before the commit).
+    ACTIONS.SendMessage = async (input) => {
+      const result = await real(input);
+      if (input.step.attempt === 1) throw new Error('worker died');
+      return result;
+    };
+    try {
+      const runId = await startJourney(h, [block('text', 'SendMessage', { body: 'Hi {first_name}' })], id);
+      await untilStep(h, runId, 1, 'pending');
+      expect(h.sandbox.sentMessages({ to: dee }).map((m) => m.body)).toEqual(['Hi Dee']);
+      await moveClock(h, 60_000);
+      const j = await settle(h, runId, 'completed');
+      expect(j.step).toMatchObject({ status: 'done', attempts: 2, detail: { recovered: true } });
+      expect(h.sandbox.sentMessages({ to: dee }).map((m) => m.body)).toEqual(['Hi Dee']);
+    } finally {
+      ACTIONS.SendMessage = real;
+    }
+  });
+
+  it('a worker dying before the text went out: the retry sends it', async () => {
+    const eve = '+14155550145';
+    const id = await addContact(h, { phone: eve, first_name: 'Eve' });
+    const real = ACTIONS.SendMessage;
+    ACTIONS.SendMessage = async (input) => {
+      if (input.step.attempt === 1) throw new Error('worker died');
+      return real(input);
+    };
+    try {
+      const runId = await startJourney(h, [block('text', 'SendMessage', { body: 'Hi {first_name}' })], id);
+      await untilStep(h, runId, 1, 'pending');
+      await moveClock(h, 60_000);
+      const j = await settle(h, runId, 'completed');
+      expect(j.step).toMatchObject({ status: 'done', attempts: 2 });
+      expect(j.step.detail.message_id).toBeTruthy();
+      expect(h.sandbox.sentMessages({ to: eve }).map((m) => m.body)).toEqual(['Hi Eve']);
+    } finally {
+      ACTIONS.SendMessage = real;
+    }
   });
 
   it('restricted content is refused the same way', async () => {
