@@ -198,4 +198,56 @@ describe('push registration (api/v1/pusher/beams-auth)', () => {
       server.close();
     }
   });
+  it("an automation's staff alert (notifications' staffAlerted) pushes to the named users' browsers", async () => {
+    const b = browser();
+    const got: { body: Buffer; path: string }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (d) => chunks.push(d));
+      req.on('end', () => {
+        got.push({ body: Buffer.concat(chunks), path: req.url ?? '' });
+        res.statusCode = 201;
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const { a, b: other } = c.seed;
+      await c.t.pool.query('delete from push_subscriptions');
+      for (const [path, business, user] of [
+        ['/admin', a.business.id, a.businessAdmin.id],
+        ['/sales', a.business.id, a.businessUser.id],
+        ['/other', other.business.id, a.businessAdmin.id],
+      ] as const) {
+        const s = b.subscription(`${origin}${path}`);
+        await c.t.pool.query(
+          'insert into push_subscriptions (user_id, business_id, endpoint, p256dh, auth) values ($1, $2, $3, $4, $5)',
+          [user, business, s.endpoint, s.keys.p256dh, s.keys.auth],
+        );
+      }
+      await c.t.app.deps.events.deliver(
+        'notifications.staff_alerted',
+        {
+          agencyId: a.agency.id,
+          businessId: a.business.id,
+          userIds: [a.businessAdmin.id],
+          title: 'Price request',
+          body: 'Ann asked for prices',
+          url: '/business/contacts',
+          tag: 'automation-1-contact-2',
+        },
+        { tenant: { level: 'platform' }, by: { kind: 'system', source: 'automation', name: 'test' } },
+      );
+      expect(got.map((g) => g.path)).toEqual(['/admin']);
+      expect(JSON.parse(b.decrypt(got[0]?.body ?? Buffer.alloc(0)))).toMatchObject({
+        title: 'Price request',
+        body: 'Ann asked for prices',
+        url: '/business/contacts',
+        tag: 'automation-1-contact-2',
+      });
+    } finally {
+      server.close();
+    }
+  });
 });
