@@ -24,12 +24,17 @@ import { moveClock, stepsOf, untilStep } from './test-support.ts';
 
 let h: ActionsApp;
 let rx: Receiver;
+/** An allowed origin where nothing listens (a network failure). */
+let closedOrigin: string;
 let ann: number;
 const ANN = '+14155550142';
 
 beforeAll(async () => {
   rx = await startReceiver();
-  h = await actionsApp({ AUTOMATION_WEBHOOK_ALLOW_ORIGINS: rx.origin });
+  const closed = await startReceiver();
+  closedOrigin = closed.origin;
+  await closed.close();
+  h = await actionsApp({ AUTOMATION_WEBHOOK_ALLOW_ORIGINS: `${rx.origin},${closedOrigin}` });
   ann = await addContact(h, {
     phone: ANN,
     first_name: 'Ann',
@@ -127,6 +132,39 @@ describe('Webhook', () => {
       // The journey went on.
       { block_id: 'tag', status: 'done' },
     ]);
+  });
+
+  it('retries a network failure, then goes on with it recorded', async () => {
+    const runId = await startJourney(h, [block('hook', 'Webhook', { url: `${closedOrigin}/down` })], ann);
+    await untilRetry(runId);
+    expect((await stepsOf(h, runId))[0]).toMatchObject({
+      error: 'automations.action.webhook_failed',
+      detail: { reason: 'network', attempt: 1 },
+    });
+    await moveClock(h, WEBHOOK_BACKOFF_MS[0]);
+    await expect.poll(async () => (await stepsOf(h, runId))[0]?.attempts).toBe(2);
+    await untilRetry(runId);
+    await moveClock(h, WEBHOOK_BACKOFF_MS[1]);
+    const j = await settle(h, runId, 'completed');
+    expect(j.step).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      error: 'automations.action.webhook_failed',
+      detail: { reason: 'network', attempt: 3 },
+    });
+  });
+
+  it('retries a name that does not resolve', async () => {
+    const runId = await startJourney(
+      h,
+      [block('hook', 'Webhook', { url: 'http://no-such-host.invalid/x' })],
+      ann,
+    );
+    await untilRetry(runId);
+    expect((await stepsOf(h, runId))[0]).toMatchObject({
+      error: 'automations.action.webhook_failed',
+      detail: { reason: 'dns' },
+    });
   });
 
   it('does not retry a 4xx', async () => {
