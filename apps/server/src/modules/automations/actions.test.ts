@@ -364,6 +364,19 @@ describe('SendCall', () => {
     expect(j.step).toMatchObject({ status: 'done', detail: { call_sid: sid, outcome: 'completed' } });
     // Placed once: the wake only asked the carrier.
     expect(h.sandbox.phones.callSids(cat)).toEqual([sid]);
+    // The Sandbox Phones screen still shows what the call said once it hung up.
+    const res = await h.t.app.inject({
+      method: 'GET',
+      url: '/api/v1/sandbox/phones',
+      headers: { authorization: `Bearer ${h.adminToken}` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const phone = (res.json().data as { number: string }[]).find((p) => p.number === cat);
+    expect(phone).toMatchObject({
+      state: 'idle',
+      call: null,
+      last_call: { sid, from: h.number, to: cat, heard: ['Hello Cat, this is Business A.'] },
+    });
   });
 
   it('a call nobody answers is missed', async () => {
