@@ -389,6 +389,36 @@ describe('SendCall', () => {
     expect(j.vars).toMatchObject({ call_outcome: 'missed' });
   });
 
+  it('plays a recording of the media library; an image or a deleted file is refused', async () => {
+    const dan = '+14155550161';
+    const id = await addContact(h, { phone: dan, first_name: 'Dan' });
+    h.sandbox.phones.configure(dan, { autoAnswer: 'human' });
+    const a = h.seed.a;
+    const [audio] = await h.q<{ id: number }>(
+      `insert into medias (agency_id, business_id, url, name, mime) values ($1, $2, '/uploads/media/1/hello.mp3', 'hello.mp3', 'audio/mpeg') returning id`,
+      [a.agency.id, a.business.id],
+    );
+    const [image] = await h.q<{ id: number }>(
+      `insert into medias (agency_id, business_id, url, name, mime) values ($1, $2, '/uploads/media/1/a.png', 'a.png', 'image/png') returning id`,
+      [a.agency.id, a.business.id],
+    );
+    const runId = await startJourney(
+      h,
+      [block('call', 'SendCall', { mode: 'recording', media_id: audio?.id })],
+      id,
+    );
+    const waiting = await settle(h, runId, 'waiting');
+    const sid = String(waiting.step.detail.call_sid);
+    await h.run(CALL_POLL_MS);
+    expect(h.sandbox.calls.get(sid)?.heard).toEqual([
+      '[audio http://localhost:3000/uploads/media/1/hello.mp3]',
+    ]);
+    const refused = await runBlock(h, 'SendCall', { mode: 'recording', media_id: image?.id }, id);
+    expect(refused.step).toMatchObject({ status: 'failed', error: 'automations.action.recording_not_found' });
+    expect(h.sandbox.phones.callSids(dan)).toEqual([sid]);
+    h.sandbox.phones.configure(dan, { autoAnswer: null });
+  });
+
   it('a blocked contact is not called', async () => {
     const blocked = await addContact(h, { phone: '+14155550152', first_name: 'Blocked' });
     await h.q('update contacts set blocked_at = now() where id = $1', [blocked]);
