@@ -8,6 +8,7 @@ import { contactTagged } from '../contacts/service.ts';
 import { staffAlerted } from '../notifications/service.ts';
 import { ACTIONS } from './actions/index.ts';
 import { CALL_POLL_MS } from './actions/send-call.ts';
+import { nextLocalTime } from './actions/send-voicemail.ts';
 import { type Receiver, startReceiver } from './actions/test-fixtures.ts';
 import {
   type ActionsApp,
@@ -429,6 +430,19 @@ describe('SendCall', () => {
 });
 
 describe('SendVoiceMail', () => {
+  it('finds the next time of day in a zone, across DST changes', () => {
+    const next = (now: string, at: string, zone: string) =>
+      nextLocalTime(new Date(now), at, zone).toISOString();
+    const LA = 'America/Los_Angeles';
+    // The day clocks go forward (PST to PDT) and back (PDT to PST).
+    expect(next('2026-03-08T06:00:00Z', '09:00', LA)).toBe('2026-03-08T16:00:00.000Z');
+    expect(next('2026-11-01T06:00:00Z', '09:00', LA)).toBe('2026-11-01T17:00:00.000Z');
+    // Within its minute it is now; a minute later, tomorrow.
+    expect(next('2026-07-01T16:00:30Z', '09:00', LA)).toBe('2026-07-01T16:00:00.000Z');
+    expect(next('2026-07-01T16:01:00Z', '09:00', LA)).toBe('2026-07-02T16:00:00.000Z');
+    expect(next('2026-07-01T10:00:00Z', '09:30', 'Asia/Kolkata')).toBe('2026-07-02T04:00:00.000Z');
+  });
+
   it('waits for the next 09:00 in Los Angeles by default', async () => {
     const now = h.clock.now();
     const j = await runBlock(h, 'SendVoiceMail', { text: 'Hi' }, ann);
