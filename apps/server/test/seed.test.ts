@@ -100,4 +100,30 @@ describe('seeded demo data', () => {
     );
     expect(rows[0].n).toBeGreaterThan(0);
   });
+
+  it('gives Bright Dental two active automations that pass the activation check', async () => {
+    const token = await login(t.app, 'admin@brightdental.test', 'demo-dental-1');
+    const list = (
+      await t.app.inject({ url: '/api/v1/automations?status=active', headers: bearer(token) })
+    ).json();
+    const byName = new Map(list.data.map((a: { name: string; id: number }) => [a.name, a]));
+    expect([...byName.keys()].sort()).toEqual(['Missed call follow-up', 'Price enquiry']);
+    expect(byName.get('Missed call follow-up')).toMatchObject({ start_trigger: 'missed-call' });
+    expect(byName.get('Price enquiry')).toMatchObject({
+      start_trigger: 'sms-keyword',
+      trigger: { config: { keywords: ['PRICE'] } },
+    });
+    // Switched off and on again: the server's own check (every block, every id of the business) lets them.
+    for (const a of list.data as { id: number }[]) {
+      for (const active of [false, true]) {
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: `/api/v1/automations/${a.id}/toggle`,
+          headers: bearer(token),
+          payload: { active },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+    }
+  });
 });
