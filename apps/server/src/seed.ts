@@ -2,6 +2,7 @@
 // created through the users module; the agencies and businesses here are plain rows of a fresh database.
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import { seedDemoAutomations } from './demo-automations.ts';
 import { seedDemoBroadcasts } from './demo-broadcasts.ts';
 import { claimWhitelabel } from './modules/agencies/service.ts';
 import { agencies } from './modules/agencies/tables.ts';
@@ -267,6 +268,8 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
         installNumber: DEMO_INSTALL_NUMBER,
         userId: owner,
       });
+    // Two active automations (issue 20): a missed call's follow-up text, and the PRICE keyword's reply.
+    await seedDemoAutomations(ctx, { agencyId: acme.id, businessId: dental.id, userId: owner });
   });
   return logins;
 }

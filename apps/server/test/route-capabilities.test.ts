@@ -49,6 +49,18 @@ const EXPECTED: Record<string, string[]> = {
     'GET /api/v1/agency/users/all',
   ],
   'auditLogs.read': ['GET /api/v1/audit-logs'],
+  'automations.use': [
+    'GET /api/v1/automations',
+    'POST /api/v1/automations',
+    'DELETE /api/v1/automations/:id',
+    'GET /api/v1/automations/:id',
+    'PUT /api/v1/automations/:id',
+    'POST /api/v1/automations/:id/duplicate',
+    'PUT /api/v1/automations/:id/toggle',
+    'GET /api/v1/automations/:id/unique-id',
+    'GET /api/v1/automations/all',
+    'GET /api/v1/automations/new-webhook',
+  ],
   'blacklist.manage': [
     'GET /api/v1/blacklist',
     'POST /api/v1/blacklist',

@@ -483,6 +483,20 @@ export const ZAutomationTemplate = z.object({
 });
 export const ZAutomationTemplates = allItemsOf(ZAutomationTemplate);
 
+/**
+ * GET /shared/{token}: what the share page shows before importing (ADR 070): the automation's name, its
+ * trigger, its blocks' kinds, and the business that shared it. Nothing else of the other business.
+ */
+export const ZAutomationSharePreview = z.object({
+  name: z.string(),
+  start_trigger: z.enum(TRIGGER_KINDS),
+  block_kinds: z.array(z.enum(ACTION_KINDS)),
+  business_name: z.string(),
+});
+export const ZAutomationSharePreviewResponse = itemAnswerOf(ZAutomationSharePreview);
+/** The share token in a path (POST /{token}/clone, GET /shared/{token}). */
+export const ZShareTokenParams = z.object({ id: z.string().trim().min(16).max(64) });
+
 /** GET /new-webhook and /{id}/unique-id: the token and the URL the trigger listens on. */
 export const ZAutomationWebhook = z.object({ token: z.string(), url: z.string() });
 export const ZAutomationWebhookResponse = itemAnswerOf(ZAutomationWebhook);

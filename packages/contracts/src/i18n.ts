@@ -1,6 +1,9 @@
 import agenciesBr from '../locales/agencies.br.json' with { type: 'json' };
 import agenciesEn from '../locales/agencies.en.json' with { type: 'json' };
 import agenciesEs from '../locales/agencies.es.json' with { type: 'json' };
+import automationsBr from '../locales/automations.br.json' with { type: 'json' };
+import automationsEn from '../locales/automations.en.json' with { type: 'json' };
+import automationsEs from '../locales/automations.es.json' with { type: 'json' };
 import br from '../locales/br.json' with { type: 'json' };
 import broadcastsBr from '../locales/broadcasts.br.json' with { type: 'json' };
 import broadcastsEn from '../locales/broadcasts.en.json' with { type: 'json' };
@@ -72,6 +75,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     contactsEn,
     supportEn,
     broadcastsEn,
+    automationsEn,
   ],
   es: [
     es,
@@ -90,6 +94,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     contactsEs,
     supportEs,
     broadcastsEs,
+    automationsEs,
   ],
   br: [
     br,
@@ -108,6 +113,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     contactsBr,
     supportBr,
     broadcastsBr,
+    automationsBr,
   ],
 };
 

@@ -41,7 +41,8 @@ export async function liveBusinessIds(ctx: Ctx, input: { agencyId: number; ids?:
 }
 
 /**
- * What the users module checks of a business: its owner, its seat limit and its departments switch.
+ * What the users module checks of a business: its owner, its seat limit and its departments switch (and the
+ * installs and automations modules their limits).
  * `lock` takes the row's lock (inside a transaction), so that two concurrent creations cannot both take
  * the last seat or department.
  */
@@ -51,6 +52,7 @@ export async function businessLimits(ctx: Ctx, input: { id: number; lock?: boole
       owner_id: businesses.owner_id,
       number_of_users: businesses.number_of_users,
       number_of_installs: businesses.number_of_installs,
+      number_of_automations: businesses.number_of_automations,
       dep_enabled: businesses.dep_enabled,
       settings: businesses.settings,
     })

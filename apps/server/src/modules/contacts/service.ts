@@ -39,6 +39,7 @@ import { contactAutomations, contacts, contactTags, tags } from './tables.ts';
 
 export { type AudienceContact, audienceContacts, touchContactsLastMessage } from './audience.ts';
 export { contactAutomationAdded, contactTagged } from './events.ts';
+export { allTags, tagIdsByName } from './tags.ts';
 
 export type ContactRow = typeof contacts.$inferSelect;
 

@@ -220,6 +220,18 @@ export async function mediaForSend(ctx: Ctx, ids: number[]): Promise<TMessageMed
   });
 }
 
+/** Of these ids, the ones of the business's media library (any kind of file), in the order asked. */
+export async function mediaIdsOfBusiness(ctx: Ctx, ids: number[]): Promise<number[]> {
+  businessOf(ctx);
+  if (ids.length === 0) return [];
+  const rows = await ctx.db
+    .select({ id: medias.id })
+    .from(medias)
+    .where(scope(ctx, mcols, inArray(medias.id, ids)));
+  const mine = new Set(rows.map((r) => r.id));
+  return ids.filter((id) => mine.has(id));
+}
+
 const MIME = {
   png: 'image/png',
   jpg: 'image/jpeg',
