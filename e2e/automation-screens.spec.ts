@@ -1,0 +1,220 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, apiFrom, DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
+
+// The automation screens (issue 20) as the demo BusinessAdmin of Bright Dental: a flow is built on the
+// canvas (trigger, Wait, SendMessage, Condition, AddTag; one branch joined by dragging between handles),
+// activation shows the problems on their blocks, fixed it activates and reads back after a reload; the
+// list's switch turns it off and on, a draft with problems is refused with them listed; duplicate; and a
+// share link imports a copy into another business.
+
+let p: Platform;
+const HOST = 'acme.localhost';
+const WAIT = { timeout: 20_000 };
+const OTHER = { email: 'owner@smilestudio.test', password: 'smile-studio-1' };
+const NAME = 'Missed call, then a text';
+
+type Automation = { id: number; name: string; active: boolean; share_token: string; blocks: unknown[] };
+
+async function automations(page: Page): Promise<Automation[]> {
+  return (await apiFrom<{ data: Automation[] }>(page, 'GET', '/v1/automations?perPage=100')).body.data;
+}
+
+/** Picks an option of a Mantine select or multi-select, then closes its list. */
+async function pick(page: Page, testId: string, option: string) {
+  await page.getByTestId(testId).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+  await page.keyboard.press('Escape');
+}
+
+/** Drags from one handle to another, as a person joins two blocks on the canvas. */
+async function drag(page: Page, from: string, to: string) {
+  const a = await page.getByTestId(from).boundingBox();
+  const b = await page.getByTestId(to).boundingBox();
+  if (!a || !b) throw new Error(`no handle ${a ? to : from}`);
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+/** Selects a node of the canvas by clicking its title. */
+async function select(page: Page, node: string) {
+  await page.getByTestId(`block-${node}`).locator('p').first().click();
+  await expect.poll(() => page.getByTestId(`block-${node}`).getAttribute('data-selected'), WAIT).toBe('true');
+}
+
+describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
+  let page: Page;
+  let tagName = '';
+
+  beforeAll(async () => {
+    p = await startPlatform();
+    // Bright Dental has its two demo automations, the default plan's two: the agency gives it room.
+    const agency = await apiAs(p, DEMO.acmeAgency);
+    const list = await agency<{ data: { id: number; name: string }[] }>('/v1/business?keyword=Bright');
+    const dental = list.body.data.find((b) => b.name === 'Bright Dental');
+    expect(dental).toBeDefined();
+    const raised = await agency(`/v1/business/${dental?.id}`, {
+      method: 'PUT',
+      body: { number_of_automations: 20 },
+    });
+    expect(raised.status, JSON.stringify(raised.body)).toBe(200);
+    // Another business of the agency, with an install (no install wizard in the way), to import into.
+    const other = await agency('/v1/business', {
+      method: 'POST',
+      body: {
+        name: 'Smile Studio',
+        free_fee: true,
+        owner: { email: OTHER.email, first_name: 'Sue', password: OTHER.password },
+      },
+    });
+    expect(other.status, JSON.stringify(other.body)).toBe(200);
+    const owner = await apiAs(p, OTHER);
+    const install = await owner('/v1/installs', {
+      method: 'POST',
+      body: { name: 'Smile site', website: 'https://smile.example' },
+    });
+    expect(install.status, JSON.stringify(install.body)).toBe(200);
+
+    page = await signedInPage(p, DEMO.dentalAdmin, '**/business/messaging', HOST);
+    const tag = await apiFrom<{ data: { id: number; name: string } }>(page, 'POST', '/v1/tags', {
+      name: 'Replied to follow-up',
+    });
+    expect(tag.status).toBe(200);
+    tagName = tag.body.data.name;
+  });
+  afterAll(() => p?.stop());
+
+  it('builds a flow on the canvas; activation shows the problems on their blocks; fixed, it activates and stays', async () => {
+    await page.goto(p.url('/business/automation', HOST));
+    await page.getByTestId('automations-table').waitFor(WAIT);
+    await page.getByTestId('automations-add').click();
+    await page.waitForURL('**/business/automation/create', WAIT);
+    await page.getByTestId('automation-name').fill(NAME);
+    // The trigger is picked first: each block picked from the palette follows the selected one.
+    await page.getByTestId('trigger-kind').selectOption('missed-call');
+    await page.getByTestId('palette-Wait').click();
+    await page.getByTestId('block-form-b1').waitFor(WAIT);
+    await page.getByTestId('cfg-amount').fill('1');
+    await page.getByTestId('cfg-unit').selectOption('minutes');
+    await page.getByTestId('palette-SendMessage').click();
+    await page.getByTestId('block-form-b2').waitFor(WAIT);
+    await page.getByTestId('palette-Condition').click();
+    await page.getByTestId('block-form-b3').waitFor(WAIT);
+    expect(await page.getByTestId('cfg-kind').inputValue()).toBe('replied');
+    await page.getByTestId('palette-AddTag').click();
+    await page.getByTestId('block-form-b4').waitFor(WAIT);
+    // The Condition's "yes" led to AddTag; undone in its form, then joined again by dragging on the canvas.
+    await select(page, 'b3');
+    expect(await page.getByTestId('output-yes').inputValue()).toBe('b4');
+    await page.getByTestId('output-yes').selectOption('');
+    await expect.poll(() => page.locator('[data-testid="rf__edge-e-b3-yes"]').count(), WAIT).toBe(0);
+    await drag(page, 'handle-b3-yes', 'handle-b4-in');
+    await expect.poll(() => page.locator('[data-testid="rf__edge-e-b3-yes"]').count(), WAIT).toBe(1);
+    await expect.poll(() => page.getByTestId('output-yes').inputValue(), WAIT).toBe('b4');
+
+    // Activate: the text and the tags are missing; each problem is on its block and in the list.
+    await page.getByTestId('automation-activate').click();
+    await expect.poll(() => page.getByTestId('block-b2').getAttribute('data-problem'), WAIT).toBe('true');
+    expect(await page.getByTestId('block-b4').getAttribute('data-problem')).toBe('true');
+    expect(await page.getByTestId('block-b1').getAttribute('data-problem')).toBe('false');
+    const listed = await page.getByTestId('automation-problems').textContent();
+    expect(listed).toContain('b2: Write a message, pick a template or add an image.');
+    expect(listed).toContain('b4: Choose at least one tag to add or remove.');
+    // Nothing was sent, and nothing typed was lost.
+    expect((await automations(page)).some((a) => a.name === NAME)).toBe(false);
+    expect(await page.getByTestId('automation-name').inputValue()).toBe(NAME);
+
+    await select(page, 'b2');
+    await page.getByTestId('cfg-body').fill('Hi {first_name|there}, sorry we missed your call!');
+    await expect.poll(() => page.getByTestId('block-b2').getAttribute('data-problem'), WAIT).toBe('false');
+    await select(page, 'b4');
+    await pick(page, 'cfg-add', tagName);
+    await expect.poll(() => page.getByTestId('block-b4').getAttribute('data-problem'), WAIT).toBe('false');
+    await page.getByTestId('automation-activate').click();
+    await page.waitForURL(/\/business\/automation\/\d+$/, WAIT);
+    await expect.poll(() => page.getByTestId('automation-status').textContent(), WAIT).toBe('Active');
+    const saved = (await automations(page)).find((a) => a.name === NAME);
+    expect(saved?.active).toBe(true);
+    expect(saved?.blocks).toHaveLength(4);
+
+    await page.reload();
+    await expect.poll(() => page.getByTestId('automation-name').inputValue(), WAIT).toBe(NAME);
+    expect(await page.getByTestId('automation-status').textContent()).toBe('Active');
+    await select(page, 'b2');
+    expect(await page.getByTestId('cfg-body').inputValue()).toBe(
+      'Hi {first_name|there}, sorry we missed your call!',
+    );
+    await select(page, 'b1');
+    expect(await page.getByTestId('cfg-unit').inputValue()).toBe('minutes');
+    expect(await page.locator('[data-testid="rf__edge-e-b3-yes"]').count()).toBe(1);
+  });
+
+  it("the list's switch turns it off and on; a draft with problems is refused with them listed", async () => {
+    const made = (await automations(page)).find((a) => a.name === NAME);
+    await page.goto(p.url('/business/automation', HOST));
+    const toggle = page.getByTestId(`automation-active-${made?.id}`);
+    await toggle.waitFor({ state: 'attached', ...WAIT });
+    expect(await toggle.isChecked()).toBe(true);
+    await toggle.click({ force: true });
+    await expect
+      .poll(async () => (await automations(page)).find((a) => a.id === made?.id)?.active, WAIT)
+      .toBe(false);
+    await expect.poll(() => toggle.isChecked(), WAIT).toBe(false);
+    await toggle.click({ force: true });
+    await expect
+      .poll(async () => (await automations(page)).find((a) => a.id === made?.id)?.active, WAIT)
+      .toBe(true);
+
+    const draft = await apiFrom<{ data: Automation }>(page, 'POST', '/v1/automations', {
+      name: 'Unfinished keyword reply',
+      trigger: { kind: 'sms-keyword', config: { keywords: [] }, start: null },
+      blocks: [],
+    });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(200);
+    await page.reload();
+    const off = page.getByTestId(`automation-active-${draft.body.data.id}`);
+    await off.waitFor({ state: 'attached', ...WAIT });
+    await off.click({ force: true });
+    await page.getByTestId('toggle-problems').waitFor(WAIT);
+    expect(await page.getByTestId('toggle-problems').textContent()).toContain('Add at least one keyword');
+    await page.getByTestId('toggle-problems-edit').click();
+    await page.waitForURL(`**/business/automation/${draft.body.data.id}`, WAIT);
+    expect((await automations(page)).find((a) => a.id === draft.body.data.id)?.active).toBe(false);
+  });
+
+  it('duplicate: a copy appears in the list, inactive', async () => {
+    const made = (await automations(page)).find((a) => a.name === NAME);
+    await page.goto(p.url('/business/automation', HOST));
+    await page.getByTestId(`automation-more-${made?.id}`).click();
+    await page.getByTestId(`automation-duplicate-${made?.id}`).click();
+    await expect
+      .poll(async () => (await automations(page)).find((a) => a.name === `${NAME} (copy)`)?.active, WAIT)
+      .toBe(false);
+    const copy = (await automations(page)).find((a) => a.name === `${NAME} (copy)`);
+    await expect.poll(() => page.getByTestId(`automation-name-${copy?.id}`).textContent(), WAIT).toBe(
+      `${NAME} (copy)`,
+    );
+  });
+
+  it("share: the link opens another business's import page, which imports a copy and opens it", async () => {
+    const made = (await automations(page)).find((a) => a.name === NAME);
+    await page.goto(p.url('/business/automation', HOST));
+    await page.getByTestId(`automation-more-${made?.id}`).click();
+    await page.getByTestId(`automation-share-${made?.id}`).click();
+    const link = await page.getByTestId('automation-share-link').inputValue();
+    expect(link).toMatch(/\/business\/automation\/[\w-]+\/share$/);
+
+    const other = await signedInPage(p, OTHER, '**/business/**', HOST);
+    await other.goto(link);
+    await expect.poll(() => other.getByTestId('share-name').textContent(), WAIT).toBe(NAME);
+    await other.getByTestId('share-import').click();
+    await other.waitForURL(/\/business\/automation\/\d+$/, WAIT);
+    await expect.poll(() => other.getByTestId('automation-name').inputValue(), WAIT).toBe(NAME);
+    expect(await other.getByTestId('automation-status').textContent()).toBe('Inactive');
+    const theirs = await automations(other);
+    expect(theirs.map((a) => a.name)).toEqual([NAME]);
+    await other.context().close();
+  });
+});
