@@ -87,6 +87,8 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
   afterAll(() => p?.stop());
 
   it('builds a flow on the canvas; activation shows the problems on their blocks; fixed, it activates and stays', async () => {
+    // A screen tall enough for the whole canvas: the mouse joins handles only where it can reach them.
+    await page.setViewportSize({ width: 1280, height: 1100 });
     await page.goto(p.url('/business/automation', HOST));
     await page.getByTestId('automations-table').waitFor(WAIT);
     await page.getByTestId('automations-add').click();
@@ -178,7 +180,7 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
     await off.waitFor({ state: 'attached', ...WAIT });
     await off.click({ force: true });
     await page.getByTestId('toggle-problems').waitFor(WAIT);
-    expect(await page.getByTestId('toggle-problems').textContent()).toContain('Add at least one keyword');
+    expect(await page.getByTestId('toggle-problems').textContent()).toContain('Enter at least one keyword.');
     await page.getByTestId('toggle-problems-edit').click();
     await page.waitForURL(`**/business/automation/${draft.body.data.id}`, WAIT);
     expect((await automations(page)).find((a) => a.id === draft.body.data.id)?.active).toBe(false);
@@ -193,9 +195,9 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
       .poll(async () => (await automations(page)).find((a) => a.name === `${NAME} (copy)`)?.active, WAIT)
       .toBe(false);
     const copy = (await automations(page)).find((a) => a.name === `${NAME} (copy)`);
-    await expect.poll(() => page.getByTestId(`automation-name-${copy?.id}`).textContent(), WAIT).toBe(
-      `${NAME} (copy)`,
-    );
+    await expect
+      .poll(() => page.getByTestId(`automation-name-${copy?.id}`).textContent(), WAIT)
+      .toBe(`${NAME} (copy)`);
   });
 
   it("share: the link opens another business's import page, which imports a copy and opens it", async () => {

@@ -66,7 +66,11 @@ const EDITOR_VENDOR_CHUNKS = {
   includeDependenciesRecursively: false,
   groups: [
     { name: 'xyflow', test: /[\\/]node_modules[\\/]@xyflow[\\/]/ },
-    { name: 'xyflow-d3', test: /[\\/]node_modules[\\/](d3-[a-z]+|zustand|classcat)[\\/]/ },
+    // zustand's selector hook goes with it: left in the editor's chunk, the two chunks would import each other.
+    {
+      name: 'xyflow-d3',
+      test: /[\\/]node_modules[\\/](d3-[a-z]+[\\/]|zustand[\\/]|classcat[\\/]|use-sync-external-store[\\/].*with-selector)/,
+    },
   ],
 };
 

@@ -13,8 +13,9 @@ import {
   type NodeProps,
   Position,
   ReactFlow,
+  type ReactFlowInstance,
 } from '@xyflow/react';
-import { memo, useMemo, useReducer, useRef } from 'react';
+import { memo, useEffect, useMemo, useReducer, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TBlockCount } from './api/automations.ts';
 import { connect, type Draft, moveNode, problemsAt, removeBlock, TRIGGER_NODE } from './graph.ts';
@@ -132,6 +133,16 @@ export function Canvas(props: {
   const measured = useRef(new Map<string, { width: number; height: number }>());
   const [version, remeasured] = useReducer((n: number) => n + 1, 0);
   const [selectedEdge, setSelectedEdge] = useReducer((_: string | null, id: string | null) => id, null);
+  // A block added or removed: the whole flow is brought into view again (once the new node is measured).
+  const flow = useRef<ReactFlowInstance<FlowNode, Edge> | null>(null);
+  const blockCount = draft.blocks.length;
+  useEffect(() => {
+    if (blockCount === 0) return;
+    const frame = requestAnimationFrame(() =>
+      requestAnimationFrame(() => void flow.current?.fitView({ maxZoom: 1, duration: 0 })),
+    );
+    return () => cancelAnimationFrame(frame);
+  }, [blockCount]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` marks new measurements in the ref.
   const nodes = useMemo<FlowNode[]>(() => {
@@ -251,6 +262,9 @@ export function Canvas(props: {
             onChange((d) => connect(d, c.source, c.sourceHandle ?? 'next', c.target));
         }}
         onPaneClick={() => onSelect(null)}
+        onInit={(instance) => {
+          flow.current = instance;
+        }}
         deleteKeyCode={['Backspace', 'Delete']}
         fitView
         fitViewOptions={{ maxZoom: 1 }}
