@@ -32,6 +32,9 @@ CREATE TABLE "automation_steps" (
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"due_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"claimed_at" timestamp with time zone,
+	"claimed_by" integer,
+	"answer_wait" boolean DEFAULT false NOT NULL,
+	"answer" text,
 	"finished_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
@@ -67,7 +70,8 @@ CREATE INDEX "automation_runs_contact_idx" ON "automation_runs" USING btree ("co
 CREATE INDEX "automation_runs_automation_idx" ON "automation_runs" USING btree ("automation_id","status");--> statement-breakpoint
 CREATE UNIQUE INDEX "automation_steps_key_uq" ON "automation_steps" USING btree ("run_id","seq");--> statement-breakpoint
 CREATE INDEX "automation_steps_due_idx" ON "automation_steps" USING btree ("due_at") WHERE "automation_steps"."status" in ('pending', 'waiting');--> statement-breakpoint
-CREATE INDEX "automation_steps_running_idx" ON "automation_steps" USING btree ("claimed_at") WHERE "automation_steps"."status" = 'running';--> statement-breakpoint
+CREATE INDEX "automation_steps_running_idx" ON "automation_steps" USING btree ("claimed_by") WHERE "automation_steps"."status" = 'running';--> statement-breakpoint
+CREATE INDEX "automation_steps_block_idx" ON "automation_steps" USING btree ("automation_id","block_id","status");--> statement-breakpoint
 CREATE INDEX "automations_business_idx" ON "automations" USING btree ("business_id","created_at");--> statement-breakpoint
 CREATE INDEX "automations_trigger_idx" ON "automations" USING btree ("business_id","start_trigger") WHERE "automations"."active" and "automations"."deleted_at" is null;--> statement-breakpoint
 CREATE UNIQUE INDEX "automations_webhook_token_uq" ON "automations" USING btree ("webhook_token");--> statement-breakpoint

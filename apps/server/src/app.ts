@@ -73,7 +73,7 @@ import {
   sandboxRecordingRoutes,
 } from './platform/carrier/platform.ts';
 import { sandboxRestRoutes } from './platform/carrier/remote-sandbox.ts';
-import { realClock, type SandboxClock } from './platform/carrier/sandbox/clock.ts';
+import { ManualClock, realClock, type SandboxClock } from './platform/carrier/sandbox/clock.ts';
 import { TwilioSandbox } from './platform/carrier/sandbox/sandbox.ts';
 import { type Config, fastifyTrustProxy } from './platform/config.ts';
 import { type Db, databaseAnswers } from './platform/db/client.ts';
@@ -254,7 +254,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       ? new TwilioSandbox({
           clock:
             opts.sandboxClock ??
-            realClock((err) => logger.warn({ err }, 'sandbox carrier: background work failed')),
+            (config.sandboxClock === 'manual'
+              ? new ManualClock(Date.now())
+              : realClock((err) => logger.warn({ err }, 'sandbox carrier: background work failed'))),
           publicBase: config.publicUrl.origin,
           store: storage,
           onError: (err) => logger.warn({ err }, 'sandbox carrier: a request or a TwiML answer failed'),

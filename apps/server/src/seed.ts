@@ -161,6 +161,8 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
         name: 'Bright Dental',
         free_fee: true,
         number_of_users: 5,
+        // Room beyond its two demo automations, so a visitor can build one more (the plan's limit holds).
+        number_of_automations: 10,
         dep_enabled: true,
       })
       .returning();

@@ -199,8 +199,8 @@ export const CONDITION_KINDS = ['tag', 'field_equals', 'field_contains', 'replie
 export const CALL_OUTCOMES = ['completed', 'missed'] as const;
 /**
  * Branches yes or no: the contact has tag `tag_id`; field `field` equals or contains `value` (case
- * ignored); the contact replied since the run started; the run's call (its trigger's, or the last
- * SendCall's) ended with `outcome`.
+ * ignored); the contact replied since the run started (waiting up to `within` for the reply); the run's call
+ * (its trigger's, or the last SendCall's) ended with `outcome`.
  */
 export const ZConditionConfig = z
   .object({
@@ -209,6 +209,11 @@ export const ZConditionConfig = z
     field: zField().nullable().default(null),
     value: z.string().max(500).default(''),
     outcome: z.enum(CALL_OUTCOMES).nullable().default(null),
+    /**
+     * For `replied`: how long to wait for a reply before deciding (a reply decides yes at once); null: decide
+     * now, on what was received since the journey started.
+     */
+    within: zWait().nullable().default(null),
   })
   .superRefine((c, ctx) => {
     if (c.kind === 'tag' && c.tag_id === null)

@@ -315,3 +315,18 @@ export const ZSandboxCallbackInput = z.object({
   phone: zPhone(),
   name: z.string().trim().max(100).optional(),
 });
+
+/**
+ * GET /v1/sandbox/clock: the sandbox carrier's time. `manual`: it stands still until moved (SANDBOX_CLOCK=manual,
+ * ADR 073); ring timeouts, answers and the automations' waits then happen when it is moved on.
+ */
+export const ZSandboxClock = z.object({ manual: z.boolean(), now: z.string() });
+export const ZSandboxClockResponse = z.object({ data: ZSandboxClock });
+/** POST /v1/sandbox/clock/advance: moves a manual clock on by `seconds` (up to 31 days). */
+export const ZSandboxClockAdvance = z.object({
+  seconds: z
+    .number()
+    .int()
+    .min(1, 'sandbox.advance_range')
+    .max(31 * 86_400, 'sandbox.advance_range'),
+});

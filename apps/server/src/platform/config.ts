@@ -113,6 +113,13 @@ const ZEnv = z.object({
   CARRIER_SANDBOX: bool.default(true),
   /** The broadcasts' throttle per sending number (ADR 061); off only for a bench of the pipeline. */
   BROADCAST_THROTTLE: bool.default(true),
+  /**
+   * The sandbox carrier's clock (ADR 073): real, or manual (it stands still until moved on the Sandbox
+   * Phones screen or by POST /v1/sandbox/clock/advance; browser tests of timed journeys).
+   */
+  SANDBOX_CLOCK: z
+    .enum(['real', 'manual'], { message: 'SANDBOX_CLOCK must be real or manual' })
+    .default('real'),
   /** Another process's sandbox (the API server's) instead of one in this process (a worker; ADR 063). */
   CARRIER_SANDBOX_URL: z
     .url({ protocol: /^https?$/, message: 'CARRIER_SANDBOX_URL must be an http(s) URL (the API server)' })
@@ -209,6 +216,8 @@ export type Config = {
   carrierSandbox: boolean;
   /** Broadcasts wait for each sending number's next slot (off: as fast as the pipeline goes, a bench). */
   broadcastThrottle: boolean;
+  /** The sandbox carrier's clock: real time, or a manual clock moved by hand (ADR 073). */
+  sandboxClock: 'real' | 'manual';
   /**
    * The API server whose sandbox this process uses (CARRIER_SANDBOX_URL, ADR 063): it then holds none of its
    * own, and its SDK requests for sandbox accounts go to that server's /sandbox/twilio/*. Unset: in process.
@@ -257,6 +266,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (e.NODE_ENV === 'production' && e.DATABASE_URL && !e.SECRETS_KEY) {
     throw new ConfigError('Invalid environment:\n  SECRETS_KEY: required in production with DATABASE_URL');
   }
+  if (
+    e.SANDBOX_CLOCK === 'manual' &&
+    (!e.CARRIER_SANDBOX || e.CARRIER_SANDBOX_URL || e.NODE_ENV === 'production')
+  )
+    throw new ConfigError(
+      "Invalid environment:\n  SANDBOX_CLOCK: manual only with this process's own sandbox carrier, never in production",
+    );
   if (e.CARRIER_SANDBOX_URL && !e.CARRIER_SANDBOX)
     throw new ConfigError(
       'Invalid environment:\n  CARRIER_SANDBOX_URL: set only with the sandbox on (CARRIER_SANDBOX is off)',
@@ -308,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     tls: e.TLS ?? publicUrl.protocol === 'https:',
     carrierSandbox: e.CARRIER_SANDBOX,
     broadcastThrottle: e.BROADCAST_THROTTLE,
+    sandboxClock: e.SANDBOX_CLOCK,
     carrierSandboxUrl: e.CARRIER_SANDBOX_URL?.replace(/\/+$/, ''),
     callReconcileSeconds: e.CALL_RECONCILE_SECONDS,
     dbPoolSize: e.DB_POOL_SIZE,

@@ -759,6 +759,19 @@ export async function mainAgencyId(ctx: Ctx): Promise<number | null> {
   return row?.id ?? null;
 }
 
+/**
+ * The template agencies (not deleted): impersonating one lands on the business automations (spec 000 §4),
+ * and their businesses' automations are every agency's templates (ADR 070).
+ */
+export async function templateAgencyIds(ctx: Ctx): Promise<number[]> {
+  const rows = await ctx.db
+    .select({ id: agencies.id })
+    .from(agencies)
+    .where(and(eq(agencies.is_template, true), ne(agencies.status, 'deleted')))
+    .orderBy(asc(agencies.id));
+  return rows.map((r) => r.id);
+}
+
 /** A query of the ids of agencies that are not deleted, optionally whose name matches a LIKE pattern. */
 export function liveAgencyIds(ctx: Ctx, input: { nameLike?: string }) {
   return ctx.db

@@ -2,13 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addBusinessUser,
   bearer,
+  call,
   drainJobs,
   expect422,
   expectCrossTenant404,
   login,
   snapshot,
 } from '../../../test/helpers.ts';
-import { type Telephony, telephonyApp } from '../telephony/testing.ts';
+import { inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
+import { type Telephony, telephonyApp, VISITOR } from '../telephony/testing.ts';
+import { enterContacts } from './engine.ts';
 
 // The automations API (ADR 070): every /v1/automations call of spec 001 "Automations": drafts saved
 // incomplete, activation refused with every problem of the check, ids of another business refused (422),
@@ -26,14 +29,16 @@ let adminB: string;
 let vip: number;
 let tagB: number;
 
-const api = (token: string) => ({
-  get: (url: string) => h.t.app.inject({ method: 'GET', url, headers: bearer(token) }),
-  post: (url: string, payload: object = {}) =>
-    h.t.app.inject({ method: 'POST', url, headers: bearer(token), payload }),
-  put: (url: string, payload: object = {}) =>
-    h.t.app.inject({ method: 'PUT', url, headers: bearer(token), payload }),
-  del: (url: string) => h.t.app.inject({ method: 'DELETE', url, headers: bearer(token) }),
-});
+/** The API as `token`; the URL is the full path. */
+const api = (token: string) => {
+  const c = call(h.t);
+  return {
+    get: (url: string) => c.get(token, url),
+    post: (url: string, payload: object = {}) => c.post(token, url, payload),
+    put: (url: string, payload: object = {}) => c.put(token, url, payload),
+    del: (url: string) => c.del(token, url),
+  };
+};
 
 async function tag(business: 'a' | 'b', name: string) {
   const [row] = await q('insert into tags (business_id, name) values ($1, $2) returning id', [
@@ -302,6 +307,19 @@ describe('automations: toggle, delete, duplicate', () => {
     expect422(refused, 'blocks.text.body', 'Write a message, pick a template or add an image.');
     expect(refused.json().reason).toBe('automations.cannot_activate');
     expect(await snapshot(h.t.pool, TABLES)).toEqual(before);
+    // A tag deleted since the save keeps it off.
+    const gone = await tag('a', 'Gone soon');
+    const stale = await create(admin, {
+      name: 'Stale tag',
+      blocks: [{ id: 'tag', type: 'AddTag', config: { add: [gone] } }],
+      trigger: { kind: 'missed-call', config: {}, start: 'tag' },
+    });
+    await q('delete from tags where id = $1', [gone]);
+    expect422(
+      await api(admin).put(`${base}/${stale.id}/toggle`, { active: true }),
+      'blocks.tag.add',
+      'Choose tags of this business.',
+    );
     const missing = await api(admin).put(`${base}/${a.id}/toggle`, {});
     expect(missing.statusCode, missing.body).toBe(422);
     expect(Object.keys(missing.json().errors)).toEqual(['active']);
@@ -466,5 +484,315 @@ describe('automations: access', () => {
     ]);
     expect((await api(await login(h.t.app, without.email)).get(base)).statusCode).toBe(403);
     expect((await api(await login(h.t.app, withPage.email)).get(base)).statusCode).toBe(200);
+  });
+});
+
+describe('automations: templates, share links and clones', () => {
+  let a2: string;
+  let a2Business: number;
+  let templateBiz: number;
+  let mainTemplateBiz: number;
+  let bTemplateBiz: number;
+
+  /** An automation row of another business, as the API saves it. */
+  async function row(businessId: number, agencyId: number, name: string, blocks: unknown[] = []) {
+    const [r] = await q(
+      `insert into automations (agency_id, business_id, name, start_trigger, trigger, blocks, options, share_token)
+       values ($1, $2, $3, 'new-tag', $4, $5, '{"reentry":"after_finish"}', $6) returning id, share_token`,
+      [
+        agencyId,
+        businessId,
+        name,
+        JSON.stringify({ kind: 'new-tag', config: {}, start: null, position: { x: 0, y: 0 } }),
+        JSON.stringify(blocks),
+        `tok-${name.replace(/\W/g, '')}-${'x'.repeat(24)}`.slice(0, 40),
+      ],
+    );
+    return r as { id: number; share_token: string };
+  }
+
+  async function business(agencyId: number, name: string, isTemplate: boolean) {
+    const [r] = await q(
+      'insert into businesses (agency_id, name, is_template) values ($1, $2, $3) returning id',
+      [agencyId, name, isTemplate],
+    );
+    return r.id as number;
+  }
+
+  beforeAll(async () => {
+    a2Business = await business(h.seed.a.agency.id, 'Second A', false);
+    const user = await addBusinessUser(h.t, a2Business, 'marketing@a2.test', '2');
+    a2 = await login(h.t.app, user.email);
+    templateBiz = await business(h.seed.a.agency.id, 'A templates', true);
+    mainTemplateBiz = await business(h.seed.main.id, 'Platform templates', true);
+    bTemplateBiz = await business(h.seed.b.agency.id, 'B templates', true);
+  });
+
+  it('lists the templates of the agency and of the platform, not of another agency, and shows one', async () => {
+    const mine = await row(templateBiz, h.seed.a.agency.id, 'Welcome series', [
+      { id: 'w', type: 'Wait', config: {}, outputs: {}, position: { x: 0, y: 0 } },
+      {
+        id: 'hook',
+        type: 'Webhook',
+        config: { url: 'https://crm.example/x', headers: { 'x-api-key': 'secret' } },
+        outputs: {},
+        position: { x: 0, y: 0 },
+      },
+    ]);
+    const platform = await row(mainTemplateBiz, h.seed.main.id, 'Birthday wishes');
+    const theirs = await row(bTemplateBiz, h.seed.b.agency.id, 'B secret sauce');
+    // Every business of a template agency holds templates for all.
+    const [tplAgency] = await q(
+      "insert into agencies (name, is_template) values ('Template agency', true) returning id",
+    );
+    const agencyWide = await row(await business(tplAgency.id, 'Dentists', false), tplAgency.id, 'Recall');
+    const res = await api(admin).get(`${base}/templates`);
+    expect(res.statusCode, res.body).toBe(200);
+    const list = res.json().data as { id: number; name: string; block_kinds: string[] }[];
+    expect(list.map((x) => x.id).sort()).toEqual([mine.id, platform.id, agencyWide.id].sort());
+    const forB = (await api(adminB).get(`${base}/templates`)).json().data.map((x: { id: number }) => x.id);
+    expect(forB.sort()).toEqual([theirs.id, platform.id, agencyWide.id].sort());
+    expect(list.find((x) => x.id === mine.id)).toMatchObject({
+      name: 'Welcome series',
+      start_trigger: 'new-tag',
+      block_kinds: ['Wait', 'Webhook'],
+      share_token: mine.share_token,
+    });
+    const one = await api(admin).get(`${base}/template/${mine.id}`);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().data).toMatchObject({ name: 'Welcome series', webhook_url: null });
+    // Another business's webhook headers (an API key) are not shown.
+    expect(one.json().data.blocks[1].config).toEqual({ url: 'https://crm.example/x', headers: {} });
+    expect((await api(admin).get(`${base}/template/${theirs.id}`)).statusCode).toBe(404);
+    // The ordinary automations of the agency are no templates.
+    const plain = await create(admin, { name: 'Not a template' });
+    expect((await api(admin).get(`${base}/template/${plain.id}`)).statusCode).toBe(404);
+    // A template's token clones it across agencies (the platform's), as the gallery offers.
+    const cloned = await api(adminB).post(`${base}/${platform.share_token}/clone`);
+    expect(cloned.statusCode, cloned.body).toBe(200);
+    expect(cloned.json().data).toMatchObject({ name: 'Birthday wishes', active: false });
+  });
+
+  it('previews and imports a share link into a second business, mapping tags by name and dropping the rest', async () => {
+    const [tpl] = await q(
+      "insert into templates (agency_id, business_id, name, body, provider) values ($1, $2, 'Promo', 'Hello {first_name|friend}', 'sms') returning id",
+      [h.seed.a.agency.id, h.seed.a.business.id],
+    );
+    const [media] = await q(
+      "insert into medias (agency_id, business_id, url, name, mime, size) values ($1, $2, '/uploads/a.png', 'a.png', 'image/png', 1) returning id",
+      [h.seed.a.agency.id, h.seed.a.business.id],
+    );
+    const install = await h.install();
+    const news = await tag('a', 'Newsletter');
+    const target = await create(admin, { name: 'Hand-over target' });
+    const src = await create(admin, {
+      name: 'Shared journey',
+      installs: [install.id],
+      tags: [vip],
+      trigger: { kind: 'new-tag', config: {}, start: 'text' },
+      blocks: [
+        {
+          id: 'text',
+          type: 'SendMessage',
+          config: { body: '', template_id: tpl.id, media_ids: [media.id] },
+          outputs: { next: 'tag' },
+        },
+        { id: 'tag', type: 'AddTag', config: { add: [vip], remove: [news] }, outputs: { next: 'if' } },
+        {
+          id: 'if',
+          type: 'Condition',
+          config: { kind: 'tag', tag_id: news },
+          outputs: { yes: 'tell', no: 'hook' },
+        },
+        {
+          id: 'tell',
+          type: 'Alert',
+          config: { channels: ['task'], user_ids: [h.seed.a.businessAdmin.id], message: 'New lead' },
+          outputs: { next: 'hand' },
+        },
+        { id: 'hand', type: 'AddToAutomation', config: { automation_id: target.id } },
+        {
+          id: 'hook',
+          type: 'Webhook',
+          config: { url: 'https://crm.example/in', headers: { 'x-api-key': 'secret' } },
+          outputs: { next: null },
+        },
+      ],
+      active: true,
+    });
+    const preview = await api(a2).get(`${base}/shared/${src.share_token}`);
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().data).toEqual({
+      name: 'Shared journey',
+      start_trigger: 'new-tag',
+      block_kinds: ['SendMessage', 'AddTag', 'Condition', 'Alert', 'AddToAutomation', 'Webhook'],
+      business_name: 'Business A',
+    });
+    const res = await api(a2).post(`${base}/${src.share_token}/clone`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe(
+      'Automation imported into your business. It is inactive until you activate it.',
+    );
+    const copy = res.json().data;
+    const tagsA2 = await q('select id, name from tags where business_id = $1 order by name', [a2Business]);
+    const idOf = (name: string) => tagsA2.find((x: { name: string }) => x.name === name)?.id;
+    expect(tagsA2.map((x: { name: string }) => x.name)).toEqual(['Newsletter', 'VIP']);
+    expect(copy).toMatchObject({ name: 'Shared journey', active: false, installs: [], tags: [idOf('VIP')] });
+    expect(copy.share_token).not.toBe(src.share_token);
+    const blocks = Object.fromEntries(
+      copy.blocks.map((b: { id: string; config: unknown }) => [b.id, b.config]),
+    );
+    expect(blocks).toEqual({
+      text: { body: 'Hello {first_name|friend}', template_id: null, media_ids: [] },
+      tag: { add: [idOf('VIP')], remove: [idOf('Newsletter')] },
+      if: { kind: 'tag', tag_id: idOf('Newsletter'), field: null, value: '', outcome: null, within: null },
+      tell: { channels: ['task'], user_ids: [], message: 'New lead' },
+      hand: {},
+      hook: { url: 'https://crm.example/in', headers: {} },
+    });
+    // Ready to be completed and activated there: only the hand-over's automation is missing.
+    const check = await api(a2).put(`${base}/${copy.id}/toggle`, { active: true });
+    expect(Object.keys(check.json().errors)).toEqual(['blocks.hand.automation_id']);
+    // The business's own token makes a plain copy.
+    const own = await api(admin).post(`${base}/${src.share_token}/clone`);
+    expect(own.json().data).toMatchObject({
+      name: 'Shared journey (copy)',
+      installs: [install.id],
+      tags: [vip],
+    });
+  });
+
+  it('refuses a token of another agency or an unknown one (404), and holds the limit, changing nothing', async () => {
+    const src = await create(admin, { name: 'Agency A only' });
+    const before = await snapshot(h.t.pool, TABLES);
+    for (const token of [src.share_token, 'no-such-token-at-all-1234567890']) {
+      const preview = await api(adminB).get(`${base}/shared/${token}`);
+      expect(preview.statusCode, preview.body).toBe(404);
+      expect(preview.json().message).toBe('This share link is not valid any more. Ask for a new one.');
+      expect((await api(adminB).post(`${base}/${token}/clone`)).statusCode).toBe(404);
+    }
+    await q('update businesses set number_of_automations = 1 where id = $1', [a2Business]);
+    const full = await api(a2).post(`${base}/${src.share_token}/clone`);
+    expect(full.statusCode, full.body).toBe(422);
+    expect(full.json().message).toBe(
+      'Your plan allows 1 automation. Delete one or contact your agency to increase your limit.',
+    );
+    expect(await snapshot(h.t.pool, TABLES)).toEqual(before);
+  });
+});
+
+describe('automations: test-sms and test-email', () => {
+  it("texts a SendMessage's content now, filled for a sample contact, through the sandbox carrier", async () => {
+    const install = await h.install();
+    const [{ phone_number: from }] = await q('select phone_number from numbers where install_id = $1', [
+      install.id,
+    ]);
+    const sent = () => [...h.sandbox.messages.values()].filter((m) => m.direction === 'outbound-api');
+    const n0 = sent().length;
+    const res = await api(admin).post(`${base}/test-sms`, { phone: VISITOR, body: 'Hi {first_name|there}!' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('Test message sent successfully.');
+    const out = sent().slice(n0);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ to: VISITOR, body: 'Hi Alex!' });
+    expect(typeof from).toBe('string');
+    const before = await snapshot(h.t.pool, ['businesses']);
+    expect422(
+      await api(admin).post(`${base}/test-sms`, { phone: VISITOR, body: ' ' }),
+      'body',
+      'Write a message, pick a template or add an image.',
+    );
+    expect((await api(admin).post(`${base}/test-sms`, { phone: 'nope', body: 'x' })).statusCode).toBe(422);
+    expect(sent().length).toBe(n0 + 1);
+    expect(await snapshot(h.t.pool, ['businesses'])).toEqual(before);
+  });
+
+  it("e-mails a SendEmail's content now: the outbox holds it", async () => {
+    const res = await api(admin).post(`${base}/test-email`, {
+      email: 'owner@example.test',
+      subject: 'Hello {first_name}',
+      body: 'Dear {first_name|friend}, welcome.',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('Test e-mail sent successfully.');
+    const mails = await q(`select * from mail_outbox where "to" = 'owner@example.test'`);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ subject: 'Hello Alex', text: 'Dear Alex, welcome.' });
+    expect422(
+      await api(admin).post(`${base}/test-email`, { email: 'not-an-address', subject: 's', body: 'b' }),
+      'email',
+      'Enter a valid e-mail address.',
+    );
+  });
+});
+
+describe('automations: journeys (the engine runs them; the API shows them)', () => {
+  it("lists an automation's runs, one run step by step, block counts and a contact's runs; delete stops them", async () => {
+    const a = await create(admin, {
+      name: 'Slow journey',
+      trigger: { kind: 'direct-call', config: {}, start: 'wait' },
+      blocks: [{ id: 'wait', type: 'Wait', config: { amount: 1, unit: 'hours' }, outputs: { next: null } }],
+      active: true,
+    });
+    const contacts = await q(
+      `insert into contacts (agency_id, business_id, phone, first_name, last_name)
+       values ($1, $2, '+14155557001', 'Ann', 'Lee'), ($1, $2, '+14155557002', 'Ben', 'Ray') returning id`,
+      [h.seed.a.agency.id, h.seed.a.business.id],
+    );
+    const ids = contacts.map((c: { id: number }) => c.id);
+    const ctx = tenantContext(
+      h.t.app.deps,
+      { level: 'business', agencyId: h.seed.a.agency.id, businessId: h.seed.a.business.id },
+      { kind: 'system', source: 'seed', name: 'api test' },
+    );
+    const runIds = await inTransaction(ctx, (tx) =>
+      enterContacts(tx, {
+        automationId: a.id,
+        trigger: 'direct-call',
+        entries: ids.map((contactId: number) => ({ contactId, entryKey: `t-${contactId}` })),
+      }),
+    );
+    expect(runIds).toHaveLength(2);
+    await expect
+      .poll(async () => (await api(admin).get(`${base}/${a.id}/runs?status=waiting`)).json().meta.total, {
+        timeout: 15_000,
+        interval: 50,
+      })
+      .toBe(2);
+    const list = await api(admin).get(`${base}/${a.id}/runs?block_id=wait`);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(
+      list
+        .json()
+        .data.map((r: { contact_name: string }) => r.contact_name)
+        .sort(),
+    ).toEqual(['Ann Lee', 'Ben Ray']);
+    expect((await api(admin).get(`${base}/${a.id}/runs?status=completed`)).json().meta.total).toBe(0);
+    const one = await api(admin).get(`${base}/runs/${runIds[0]}`);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().data).toMatchObject({
+      id: runIds[0],
+      automation_id: a.id,
+      automation_name: 'Slow journey',
+      status: 'waiting',
+      current_block: 'wait',
+      steps: [{ seq: 1, block_id: 'wait', type: 'Wait', status: 'waiting' }],
+    });
+    const blocks = await api(admin).get(`${base}/${a.id}/blocks`);
+    expect(blocks.statusCode, blocks.body).toBe(200);
+    expect(blocks.json().data).toEqual([{ block_id: 'wait', at: 2, passed: 0 }]);
+    const mine = await api(admin).get(`${base}/contact/${ids[1]}/runs`);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json().data).toMatchObject([{ contact_id: ids[1], automation_name: 'Slow journey' }]);
+    expect((await api(admin).get(`${base}/${a.id}`)).json().data.runs).toEqual({ active: 2, total: 2 });
+    // Another business sees none of it.
+    expect((await api(adminB).get(`${base}/runs/${runIds[0]}`)).statusCode).toBe(404);
+    expect((await api(adminB).get(`${base}/contact/${ids[0]}/runs`)).statusCode).toBe(404);
+    expect((await api(adminB).get(`${base}/${a.id}/runs`)).statusCode).toBe(404);
+    expect((await api(adminB).get(`${base}/${a.id}/blocks`)).statusCode).toBe(404);
+    // Deleting the automation stops its journeys.
+    expect((await api(admin).del(`${base}/${a.id}`)).statusCode).toBe(200);
+    const runs = await q('select status from automation_runs where automation_id = $1', [a.id]);
+    expect(runs.map((r: { status: string }) => r.status)).toEqual(['stopped', 'stopped']);
   });
 });

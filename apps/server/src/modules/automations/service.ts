@@ -12,6 +12,7 @@ import { AppError } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
 import { businessLimits } from '../businesses/service.ts';
+import { contactsByIds } from '../contacts/service.ts';
 import { assertActivatable, assertReferences, normalised } from './checks.ts';
 import { stopRun } from './engine.ts';
 import { automationRuns, automations } from './tables.ts';
@@ -273,7 +274,11 @@ export async function updateAutomation(
 /** Turns an automation on (the check and the active limit) or off (new entries stop; ADR 070). */
 export async function toggleAutomation(ctx: Ctx, id: number, active: boolean): Promise<TAutomation> {
   const before = await findAutomation(ctx, id);
-  if (active && !before.active) assertActivatable(before);
+  if (active && !before.active) {
+    // A tag, template or user named when it was saved may have gone since: checked again.
+    await assertReferences(ctx, before, before.id);
+    assertActivatable(before);
+  }
   await inTransaction(ctx, async (tx) => {
     const cur = await findAutomation(tx, id, true);
     if (cur.active === active) return;
@@ -354,4 +359,11 @@ export async function automationWebhook(ctx: Ctx, id: number): Promise<{ token: 
     return made;
   });
   return { token, url: webhookUrl(ctx, token) };
+}
+
+/** A live contact of the business (its journeys' view), or 404. */
+export async function contactOfBusiness(ctx: Ctx, contactId: number): Promise<number> {
+  businessOf(ctx);
+  const [c] = await contactsByIds(ctx, [contactId]);
+  return found(c).id;
 }

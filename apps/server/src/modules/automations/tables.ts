@@ -111,12 +111,22 @@ export const automationSteps = pgTable(
     attempts: integer('attempts').notNull().default(0),
     due_at: tz('due_at').notNull().defaultNow(),
     claimed_at: tz('claimed_at'),
+    /**
+     * The engine instance (worker process) that claimed it: it holds a session advisory lock on that id
+     * while alive, so a `running` step whose claimer's lock is gone was left by a dead worker (ADR 068).
+     */
+    claimed_by: integer('claimed_by'),
+    /** A waiting step an inbound text of the contact wakes early (CollectContactData). */
+    answer_wait: boolean('answer_wait').notNull().default(false),
+    /** The inbound text that woke it (then `pending`, due now). */
+    answer: text('answer'),
     finished_at: tz('finished_at'),
     created_at: tz('created_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('automation_steps_key_uq').on(t.run_id, t.seq),
     index('automation_steps_due_idx').on(t.due_at).where(sql`${t.status} in ('pending', 'waiting')`),
-    index('automation_steps_running_idx').on(t.claimed_at).where(sql`${t.status} = 'running'`),
+    index('automation_steps_running_idx').on(t.claimed_by).where(sql`${t.status} = 'running'`),
+    index('automation_steps_block_idx').on(t.automation_id, t.block_id, t.status),
   ],
 );

@@ -422,6 +422,7 @@ export async function sendAutoReply(ctx: Ctx, input: { contactId: number; body: 
 export { messageReceived, messageSent, messageStatusChanged, messageUpdated } from './events.ts';
 export {
   checkWidgetText,
+  contactWroteSince,
   receiveWidgetText,
   replyFromWidget,
   widgetConversation,

@@ -170,24 +170,29 @@ export async function widgetConversation(
     .map(toWidgetMessage);
 }
 
-/** Whether the business wrote to the contact since `since` (the widget's confirmation is sent once). */
-export async function wroteToContactSince(
+/** Whether a message went that way between the business and the contact after `since` (its stored time). */
+async function messagedSince(
   ctx: Ctx,
-  input: { contactId: number; since: Date },
+  contactId: number,
+  direction: 'in' | 'out',
+  since: Date,
 ): Promise<boolean> {
   const [row] = await ctx.db
     .select({ id: messages.id })
     .from(messages)
-    .where(
-      contactMessages(
-        ctx,
-        input.contactId,
-        eq(messages.direction, 'out'),
-        gt(messages.created_at, input.since),
-      ),
-    )
+    .where(contactMessages(ctx, contactId, eq(messages.direction, direction), gt(messages.created_at, since)))
     .limit(1);
   return row !== undefined;
+}
+
+/** Whether the business wrote to the contact since `since` (the widget's confirmation is sent once). */
+export function wroteToContactSince(ctx: Ctx, input: { contactId: number; since: Date }): Promise<boolean> {
+  return messagedSince(ctx, input.contactId, 'out', input.since);
+}
+
+/** Whether the contact wrote to the business since `since` (an automation's "replied" condition). */
+export function contactWroteSince(ctx: Ctx, input: { contactId: number; since: Date }): Promise<boolean> {
+  return messagedSince(ctx, input.contactId, 'in', input.since);
 }
 
 /** A message of the context business by id for the widget's stream (the listener names it from an event). */

@@ -730,3 +730,41 @@ export async function automationContactIds(ctx: Ctx, automationId: number): Prom
     .where(contactScope(ctx, eq(contactAutomations.automation_id, automationId)));
   return rows.map((r) => r.id);
 }
+
+/**
+ * These live contacts of the context's business with their tag ids, as the automations engine hands them
+ * to its actions (one query for a batch of steps).
+ */
+export async function contactsWithTags(
+  ctx: Ctx,
+  ids: number[],
+): Promise<(ContactRow & { tag_ids: number[] })[]> {
+  if (ids.length === 0) return [];
+  return ctx.db
+    .select({
+      ...getTableColumns(contacts),
+      tag_ids: sql<number[]>`coalesce((select array_agg(ct.tag_id order by ct.tag_id) from ${contactTags} ct
+        where ct.contact_id = ${contacts.id}), '{}')`,
+    })
+    .from(contacts)
+    .where(contactScope(ctx, inArray(contacts.id, ids)));
+}
+
+/** Sets one field of a contact: a standard one (first_name, last_name, email, birthday, anniversary) or a custom field's key. */
+export async function setContactField(
+  ctx: Ctx,
+  input: { id: number; field: string; value: string },
+): Promise<boolean> {
+  const standard = ['first_name', 'last_name', 'email', 'birthday', 'anniversary'] as const;
+  const key = standard.find((f) => f === input.field);
+  const value = input.value.trim();
+  const set = key
+    ? { [key]: value === '' && key !== 'first_name' && key !== 'last_name' ? null : value }
+    : { fields: sql`${contacts.fields} || jsonb_build_object(${input.field}::text, ${value}::text)` };
+  const rows = await ctx.db
+    .update(contacts)
+    .set({ ...set, updated_at: new Date() })
+    .where(contactScope(ctx, eq(contacts.id, input.id)))
+    .returning({ id: contacts.id });
+  return rows.length > 0;
+}

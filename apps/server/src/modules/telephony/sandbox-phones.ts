@@ -5,6 +5,7 @@
 // shown: a phone's view keeps only the call and the texts that involve this business's numbers.
 import type { TSandboxPhone } from '@stn/contracts/telephony';
 import { desc, inArray } from 'drizzle-orm';
+import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
 import type { CallFilter, PhoneText, PhoneView } from '../../platform/carrier/sandbox/phones.ts';
 import { SandboxPhoneError, type TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
@@ -255,6 +256,26 @@ export async function failSandboxNumber(
   const { sandbox, accountSid } = await sandboxOf(ctx);
   sandbox.failNumber(input.number, input.code, { accountSid });
   return sandboxFailingNumbers(ctx);
+}
+
+/** The sandbox carrier's time, and whether it is a manual clock (ADR 073). */
+export async function sandboxClock(ctx: Ctx): Promise<{ manual: boolean; now: string }> {
+  const { sandbox } = await sandboxOf(ctx);
+  return { manual: sandbox.clock instanceof ManualClock, now: new Date(sandbox.clock.now()).toISOString() };
+}
+
+/**
+ * Moves a manual sandbox clock on by `seconds`: every call, ring timeout and automation wait due meanwhile
+ * happens, in time order. 409 on a real clock (time is not ours to move).
+ */
+export async function advanceSandboxClock(
+  ctx: Ctx,
+  input: { seconds: number },
+): Promise<{ manual: boolean; now: string }> {
+  const { sandbox } = await sandboxOf(ctx);
+  if (!(sandbox.clock instanceof ManualClock)) throw new AppError('CONFLICT', 'sandbox.clock_real');
+  await sandbox.clock.advance(input.seconds * 1000);
+  return sandboxClock(ctx);
 }
 
 /** The install a Sandbox Phones callback is asked for: the business's own (404 otherwise), and active. */

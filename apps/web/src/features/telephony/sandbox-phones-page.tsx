@@ -30,6 +30,7 @@ import {
   useSandboxPhones,
 } from './api/sandbox-phones.ts';
 import { FailingNumbersCard } from './failing-numbers-card.tsx';
+import { SandboxClockCard } from './sandbox-clock-card.tsx';
 import { idlePhone, SandboxPhoneCard } from './sandbox-phone-card.tsx';
 
 /** The open days and hours of an install, consecutive days with the same hours together ("Mon–Fri 08:00AM–05:00PM"). */
@@ -171,6 +172,7 @@ export default function SandboxPhonesPage() {
                   nameOf={nameOf}
                 />
               )}
+              <SandboxClockCard />
               <FailingNumbersCard />
             </Stack>
           </Grid.Col>

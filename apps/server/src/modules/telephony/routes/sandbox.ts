@@ -5,6 +5,8 @@ import { ZErrorResponse } from '@stn/contracts/http';
 import {
   ZCallbackAnswer,
   ZSandboxCallbackInput,
+  ZSandboxClockAdvance,
+  ZSandboxClockResponse,
   ZSandboxDial,
   ZSandboxDigits,
   ZSandboxFailInput,
@@ -19,12 +21,14 @@ import type { Deps } from '../../../platform/deps.ts';
 import { ctxOf } from '../../../platform/tenancy/request.ts';
 import {
   actOnSandboxPhone,
+  advanceSandboxClock,
   failSandboxNumber,
   fromSandboxPhone,
   listSandboxPhones,
   pressOnSandboxPhone,
   type SandboxPhoneAction,
   sandboxCallback,
+  sandboxClock,
   sandboxFailingNumbers,
 } from '../sandbox-phones.ts';
 
@@ -78,6 +82,36 @@ export const sandboxPhonesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
       }),
     );
   }
+
+  app.get(
+    '/v1/sandbox/clock',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The sandbox carrier's time, and whether it is a manual clock (SANDBOX_CLOCK=manual)",
+        response: { 200: ZSandboxClockResponse, ...errors },
+      },
+    },
+    async (request) => ({ data: await sandboxClock(ctxOf(deps, request)) }),
+  );
+
+  app.post(
+    '/v1/sandbox/clock/advance',
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          'Moves a manual sandbox clock on: the calls, ring timeouts and automation waits due meanwhile happen',
+        body: ZSandboxClockAdvance,
+        response: { 200: ZSandboxClockResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      data: await advanceSandboxClock(ctxOf(deps, request), { seconds: request.body.seconds }),
+    }),
+  );
 
   app.post(
     '/v1/sandbox/phones/:number/press',

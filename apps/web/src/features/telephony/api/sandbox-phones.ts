@@ -105,3 +105,24 @@ export function useFailNumber() {
 
 // The installs picker (the chosen install's staff phones come with the sandbox's phones).
 export { useInstallOptions } from '../../../lib/pickers.ts';
+
+export type SandboxClock = { manual: boolean; now: string };
+
+/** The sandbox's time; a manual clock (SANDBOX_CLOCK=manual, ADR 073) can be moved on from the screen. */
+export function useSandboxClock() {
+  return useQuery({
+    queryKey: [...keys.sandboxPhones.all, 'clock'],
+    queryFn: async () => (await api<Data<SandboxClock>>('/v1/sandbox/clock', { silent: true })).data,
+    refetchInterval: POLL_MS,
+    refetchIntervalInBackground: false,
+  });
+}
+
+/** Moves a manual clock on: the calls, ring timeouts and automation waits due meanwhile happen. */
+export function useAdvanceClock() {
+  return useMutation({
+    mutationFn: (seconds: number) =>
+      api<Data<SandboxClock>>('/v1/sandbox/clock/advance', { method: 'POST', body: { seconds } }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.sandboxPhones.all }),
+  });
+}
