@@ -50,7 +50,7 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
 
   beforeAll(async () => {
     p = await startPlatform();
-    // Bright Dental has its two demo automations, the default plan's two: the agency gives it room.
+    // Room for the automations this file makes, whatever the demo's plan leaves.
     const agency = await apiAs(p, DEMO.acmeAgency);
     const list = await agency<{ data: { id: number; name: string }[] }>('/v1/business?keyword=Bright');
     const dental = list.body.data.find((b) => b.name === 'Bright Dental');

@@ -59,7 +59,7 @@ export function defaultConfig(kind: TActionKind): Record<string, unknown> {
     case 'ProcessBetween':
       return { from: '09:00', to: '17:00', days: [1, 2, 3, 4, 5], time_zone: null };
     case 'Condition':
-      return { kind: 'replied', tag_id: null, field: null, value: '', outcome: null };
+      return { kind: 'replied', tag_id: null, field: null, value: '', outcome: null, within: null };
     case 'AddToAutomation':
       return {};
     case 'CollectContactData':

@@ -855,6 +855,24 @@ function ConditionFields({ c, set, err }: FieldsProps) {
           />
         </>
       )}
+      {kind === 'replied' && (
+        <>
+          <Checkbox
+            label={t('business.automations.config.within')}
+            description={t('business.automations.config.within_hint')}
+            checked={c.within != null}
+            onChange={(e) => set('within', e.currentTarget.checked ? { amount: 1, unit: 'days' } : null)}
+            data-testid="cfg-within"
+          />
+          {c.within != null && (
+            <WaitFields
+              value={c.within as Config}
+              onChange={(w) => set('within', w)}
+              err={(f) => err(`within.${f}`) ?? err('within')}
+            />
+          )}
+        </>
+      )}
       {kind === 'call_outcome' && (
         <NativeSelect
           label={t('business.automations.config.outcome')}

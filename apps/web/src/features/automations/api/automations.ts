@@ -2,8 +2,8 @@ import type {
   TAutomation,
   TAutomationRequest,
   TRun,
-  TTriggerKind,
   ZAutomationRef,
+  ZAutomationSharePreview,
   ZAutomationTemplate,
   ZAutomationTestEmail,
   ZAutomationTestSms,
@@ -31,12 +31,7 @@ export type TAutomationTemplate = z.infer<typeof ZAutomationTemplate>;
 export type TAutomationWebhook = z.infer<typeof ZAutomationWebhook>;
 export type TBlockCount = z.infer<typeof ZBlockCounts>['data'][number];
 /** The share page's preview (GET /shared/{token}): what the link imports, and whose it is. */
-export type TSharedAutomation = {
-  name: string;
-  start_trigger: TTriggerKind;
-  block_kinds: string[];
-  business_name?: string;
-};
+export type TSharedAutomation = z.infer<typeof ZAutomationSharePreview>;
 
 const automations = resourceCalls<TAutomation, TAutomationRequest>({
   path: AUTOMATIONS_PATH,
