@@ -151,6 +151,13 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
     await select(page, 'b1');
     expect(await page.getByTestId('cfg-unit').inputValue()).toBe('minutes');
     expect(await page.locator('[data-testid="rf__edge-e-b3-yes"]').count()).toBe(1);
+    // A saved automation shows on each block the contacts there now (none yet), and its runs.
+    await expect.poll(() => page.getByTestId('block-b1-count').getAttribute('data-at'), WAIT).toBe('0');
+    await page.getByTestId('automation-tab-runs').click();
+    await expect.poll(() => page.getByTestId('runs-table').textContent(), WAIT).toContain(
+      'No contact has entered yet.',
+    );
+    expect(page.url()).toMatch(/\?view=runs$/);
   });
 
   it("the list's switch turns it off and on; a draft with problems is refused with them listed", async () => {
