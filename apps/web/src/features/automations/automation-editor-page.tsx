@@ -113,6 +113,8 @@ function Editor({ automation }: { automation: TAutomation | null }) {
   };
 
   const view = params.get('view') === 'runs' && id ? 'runs' : 'flow';
+  // What the canvas and the side panel both show and change.
+  const editing = { draft, onChange: change, selected, onSelect: setSelected, problems };
   return (
     <Stack>
       <div>
@@ -227,14 +229,7 @@ function Editor({ automation }: { automation: TAutomation | null }) {
               />
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 6 }}>
-              <Canvas
-                draft={draft}
-                onChange={change}
-                selected={selected}
-                onSelect={setSelected}
-                problems={problems}
-                counts={id ? counts.data : undefined}
-              />
+              <Canvas {...editing} counts={id ? counts.data : undefined} />
               {id > 0 && (
                 <Text size="xs" c="dimmed" mt={4}>
                   {t('business.automations.counts_legend')}
@@ -242,14 +237,7 @@ function Editor({ automation }: { automation: TAutomation | null }) {
               )}
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 4 }}>
-              <SidePanel
-                draft={draft}
-                onChange={change}
-                selected={selected}
-                onSelect={setSelected}
-                problems={problems}
-                automationId={id}
-              />
+              <SidePanel {...editing} automationId={id} />
             </Grid.Col>
           </Grid>
         </Tabs.Panel>

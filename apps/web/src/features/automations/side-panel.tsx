@@ -35,15 +35,8 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMediaLibrary } from '../../lib/media-library.ts';
-import { useInstallOptions } from '../../lib/pickers.ts';
-import {
-  useAutomationRefs,
-  useSmsTemplateOptions,
-  useTagOptions,
-  useTestEmail,
-  useTestSms,
-  useWebhookUrl,
-} from './api/automations.ts';
+import { useInstallOptions, useSmsTemplateOptions, useTagOptions } from '../../lib/pickers.ts';
+import { useAutomationRefs, useTestEmail, useTestSms, useWebhookUrl } from './api/automations.ts';
 import {
   connect,
   type Draft,
@@ -303,12 +296,15 @@ function BlockForm(props: {
   const problems = problemsAt(props.problems, block.id);
   const set = (key: string, value: unknown) => onChange((d) => setConfig(d, block.id, key, value));
   const others = draft.blocks.filter((b) => b.id !== block.id);
-  const form = {
-    c: block.config as Config,
-    set,
-    err: (f: string) => errorAt(problems, f),
-    automationId: props.automationId,
-  };
+  const c = block.config as Config;
+  const err = (f: string) => errorAt(problems, f);
+  const bind = (key: string): Bound => ({
+    value: str(c[key]),
+    onChange: (e) => set(key, e.currentTarget.value),
+    error: err(key),
+    'data-testid': `cfg-${key}`,
+  });
+  const form = { c, set, err, bind, automationId: props.automationId };
   return (
     <Paper withBorder p="md" radius="md" data-testid={`block-form-${block.id}`}>
       <Stack gap="sm">
@@ -362,12 +358,20 @@ type FieldsProps = {
   c: Config;
   set: (key: string, value: unknown) => void;
   err: (field: string) => string | null;
+  /** A text field's value, change, error and test id for config key `key`. */
+  bind: (key: string) => Bound;
   automationId: number;
+};
+type Bound = {
+  value: string;
+  onChange: (e: { currentTarget: { value: string } }) => void;
+  error: string | null;
+  'data-testid': string;
 };
 
 function ConfigFields(props: FieldsProps) {
   const { t } = useTranslation();
-  const { c, set, err } = props;
+  const { c, set, err, bind } = props;
   const L = (k: string) => t(`business.automations.config.${k}`);
   switch (props.type) {
     case 'SendMessage':
@@ -430,10 +434,7 @@ function ConfigFields(props: FieldsProps) {
             description={L('alert_hint')}
             autosize
             minRows={2}
-            value={str(c.message)}
-            onChange={(e) => set('message', e.currentTarget.value)}
-            error={err('message')}
-            data-testid="cfg-message"
+            {...bind('message')}
           />
         </>
       );
@@ -452,22 +453,8 @@ function ConfigFields(props: FieldsProps) {
       return (
         <>
           <Group grow>
-            <TextInput
-              type="time"
-              label={L('from')}
-              value={str(c.from)}
-              onChange={(e) => set('from', e.currentTarget.value)}
-              error={err('from')}
-              data-testid="cfg-from"
-            />
-            <TextInput
-              type="time"
-              label={L('to')}
-              value={str(c.to)}
-              onChange={(e) => set('to', e.currentTarget.value)}
-              error={err('to')}
-              data-testid="cfg-to"
-            />
+            <TextInput type="time" label={L('from')} {...bind('from')} />
+            <TextInput type="time" label={L('to')} {...bind('to')} />
           </Group>
           <Chip.Group multiple value={ids(c.days)} onChange={(v) => set('days', v.map(Number).sort())}>
             <Group gap={4} data-testid="cfg-days">
@@ -500,15 +487,7 @@ function ConfigFields(props: FieldsProps) {
     case 'CollectContactData':
       return (
         <>
-          <Textarea
-            label={L('question')}
-            autosize
-            minRows={2}
-            value={str(c.question)}
-            onChange={(e) => set('question', e.currentTarget.value)}
-            error={err('question')}
-            data-testid="cfg-question"
-          />
+          <Textarea label={L('question')} autosize minRows={2} {...bind('question')} />
           <FieldPicker
             label={L('store_in')}
             value={str(c.field)}
@@ -591,7 +570,7 @@ function FieldPicker(props: {
   );
 }
 
-function SendMessageFields({ c, set, err }: FieldsProps) {
+function SendMessageFields({ c, set, bind }: FieldsProps) {
   const { t } = useTranslation();
   const templates = useSmsTemplateOptions();
   const test = useTestSms();
@@ -603,10 +582,7 @@ function SendMessageFields({ c, set, err }: FieldsProps) {
         description={t('business.automations.config.merge_hint', MERGE)}
         autosize
         minRows={3}
-        value={str(c.body)}
-        onChange={(e) => set('body', e.currentTarget.value)}
-        error={err('body')}
-        data-testid="cfg-body"
+        {...bind('body')}
       />
       <Select
         label={t('business.automations.config.template')}
@@ -638,28 +614,19 @@ function SendMessageFields({ c, set, err }: FieldsProps) {
   );
 }
 
-function SendEmailFields({ c, set, err }: FieldsProps) {
+function SendEmailFields({ c, bind }: FieldsProps) {
   const { t } = useTranslation();
   const test = useTestEmail();
   const [email, setEmail] = useState('');
   return (
     <>
-      <TextInput
-        label={t('business.automations.config.subject')}
-        value={str(c.subject)}
-        onChange={(e) => set('subject', e.currentTarget.value)}
-        error={err('subject')}
-        data-testid="cfg-subject"
-      />
+      <TextInput label={t('business.automations.config.subject')} {...bind('subject')} />
       <Textarea
         label={t('business.automations.config.email_body')}
         description={t('business.automations.config.merge_hint', MERGE)}
         autosize
         minRows={4}
-        value={str(c.body)}
-        onChange={(e) => set('body', e.currentTarget.value)}
-        error={err('body')}
-        data-testid="cfg-body"
+        {...bind('body')}
       />
       <TestBox
         label={t('business.automations.test_email')}
@@ -716,7 +683,7 @@ function TestBox(props: {
   );
 }
 
-function CallFields({ c, set, err, voicemail }: FieldsProps & { voicemail: boolean }) {
+function CallFields({ c, set, err, bind, voicemail }: FieldsProps & { voicemail: boolean }) {
   const { t } = useTranslation();
   const mode = str(c.mode) || 'say';
   const library = useMediaLibrary(mode === 'recording');
@@ -734,15 +701,7 @@ function CallFields({ c, set, err, voicemail }: FieldsProps & { voicemail: boole
       />
       {mode === 'say' ? (
         <>
-          <Textarea
-            label={t('business.automations.config.text')}
-            autosize
-            minRows={2}
-            value={str(c.text)}
-            onChange={(e) => set('text', e.currentTarget.value)}
-            error={err('text')}
-            data-testid="cfg-text"
-          />
+          <Textarea label={t('business.automations.config.text')} autosize minRows={2} {...bind('text')} />
           <NativeSelect
             label={t('business.automations.config.language')}
             data={LANGUAGES.map((l) => ({ value: l, label: t(`business.automations.languages.${l}`) }))}
@@ -763,21 +722,8 @@ function CallFields({ c, set, err, voicemail }: FieldsProps & { voicemail: boole
       )}
       {voicemail && (
         <Group grow>
-          <TextInput
-            type="time"
-            label={t('business.automations.config.at')}
-            value={str(c.at)}
-            onChange={(e) => set('at', e.currentTarget.value)}
-            error={err('at')}
-            data-testid="cfg-at"
-          />
-          <TextInput
-            label={t('business.automations.config.time_zone')}
-            value={str(c.time_zone)}
-            onChange={(e) => set('time_zone', e.currentTarget.value)}
-            error={err('time_zone')}
-            data-testid="cfg-time_zone"
-          />
+          <TextInput type="time" label={t('business.automations.config.at')} {...bind('at')} />
+          <TextInput label={t('business.automations.config.time_zone')} {...bind('time_zone')} />
         </Group>
       )}
     </>
@@ -812,7 +758,7 @@ function AddTagFields({ c, set, err }: FieldsProps) {
   );
 }
 
-function ConditionFields({ c, set, err }: FieldsProps) {
+function ConditionFields({ c, set, err, bind }: FieldsProps) {
   const { t } = useTranslation();
   const tags = useTagOptions();
   const kind = str(c.kind) || 'replied';
@@ -846,13 +792,7 @@ function ConditionFields({ c, set, err }: FieldsProps) {
             error={err('field')}
             testId="cfg-field"
           />
-          <TextInput
-            label={t('business.automations.config.value')}
-            value={str(c.value)}
-            onChange={(e) => set('value', e.currentTarget.value)}
-            error={err('value')}
-            data-testid="cfg-value"
-          />
+          <TextInput label={t('business.automations.config.value')} {...bind('value')} />
         </>
       )}
       {kind === 'replied' && (

@@ -10,7 +10,6 @@ import type {
   ZAutomationWebhook,
   ZBlockCounts,
 } from '@stn/contracts/automations';
-import type { TTemplate } from '@stn/contracts/templates';
 import type { z } from '@stn/contracts/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
@@ -21,8 +20,8 @@ import { type Data, type Message, type MessageData, resourceCalls } from '../../
 // The automations calls (spec 001 "Automations"): /v1/automations list, get, create, update, delete,
 // /all, /templates, /{token}/clone, /{id}/duplicate, /{id}/toggle, /new-webhook, /{id}/unique-id,
 // /test-sms, /test-email; the runs (/{id}/runs, /{id}/blocks, /runs/{runId}); the share preview
-// (/shared/{token}); and a contact's stop (DELETE /v1/contacts/{id}/automation/{automationId}). The pickers
-// the editor needs (tags, SMS templates) are read here too: a feature does not import another feature.
+// (/shared/{token}); and a contact's stop (DELETE /v1/contacts/{id}/automation/{automationId}).
+// The pickers (tags, SMS templates, installs) are lib/pickers.ts's.
 
 export const AUTOMATIONS_PATH = '/v1/automations';
 
@@ -183,26 +182,5 @@ export function useStopRun() {
     mutationFn: ({ contactId, automationId }: { contactId: number; automationId: number }) =>
       api<Message>(`/v1/contacts/${contactId}/automation/${automationId}`, { method: 'DELETE' }),
     onSettled: () => automations.invalidate(),
-  });
-}
-
-// ---------------------------------------------------------------- pickers
-
-/** The business's tags (GET /v1/tags/all). */
-export function useTagOptions() {
-  return useQuery({
-    queryKey: [...keys.tags.all, 'all'],
-    queryFn: async () =>
-      (await api<Data<{ id: number; name: string }[]>>('/v1/tags/all', { silent: true })).data,
-  });
-}
-
-/** The business's SMS templates (GET /v1/templates/all). */
-export function useSmsTemplateOptions() {
-  return useQuery({
-    queryKey: [...keys.templates.all, 'all', 'sms'],
-    queryFn: async () =>
-      (await api<Data<TTemplate[]>>('/v1/templates/all', { query: { provider: 'sms' }, silent: true })).data,
-    retry: false,
   });
 }
