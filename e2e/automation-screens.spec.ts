@@ -13,6 +13,8 @@ const HOST = 'acme.localhost';
 const WAIT = { timeout: 20_000 };
 const OTHER = { email: 'owner@smilestudio.test', password: 'smile-studio-1' };
 const NAME = 'Missed call, then a text';
+const TEMPLATES = { email: 'owner@templates.test', password: 'template-library-1' };
+const TEMPLATE_NAME = 'Welcome a newly tagged contact';
 
 type Automation = { id: number; name: string; active: boolean; share_token: string; blocks: unknown[] };
 
@@ -76,6 +78,28 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
       body: { name: 'Smile site', website: 'https://smile.example' },
     });
     expect(install.status, JSON.stringify(install.body)).toBe(200);
+
+    // A template business of the agency, whose automation is in every business's gallery.
+    const library = await agency('/v1/business', {
+      method: 'POST',
+      body: {
+        name: 'Template library',
+        free_fee: true,
+        is_template: true,
+        owner: { email: TEMPLATES.email, first_name: 'Tia', password: TEMPLATES.password },
+      },
+    });
+    expect(library.status, JSON.stringify(library.body)).toBe(200);
+    const curator = await apiAs(p, TEMPLATES);
+    const template = await curator('/v1/automations', {
+      method: 'POST',
+      body: {
+        name: TEMPLATE_NAME,
+        trigger: { kind: 'new-tag', config: {}, start: 'b1' },
+        blocks: [{ id: 'b1', type: 'SendMessage', config: { body: 'Welcome aboard, {first_name|there}!' } }],
+      },
+    });
+    expect(template.status, JSON.stringify(template.body)).toBe(200);
 
     page = await signedInPage(p, DEMO.dentalAdmin, '**/business/messaging', HOST);
     const tag = await apiFrom<{ data: { id: number; name: string } }>(page, 'POST', '/v1/tags', {
@@ -154,9 +178,9 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
     // A saved automation shows on each block the contacts there now (none yet), and its runs.
     await expect.poll(() => page.getByTestId('block-b1-count').getAttribute('data-at'), WAIT).toBe('0');
     await page.getByTestId('automation-tab-runs').click();
-    await expect.poll(() => page.getByTestId('runs-table').textContent(), WAIT).toContain(
-      'No contact has entered yet.',
-    );
+    await expect
+      .poll(() => page.getByTestId('runs-table').textContent(), WAIT)
+      .toContain('No contact has entered yet.');
     expect(page.url()).toMatch(/\?view=runs$/);
   });
 
@@ -225,5 +249,19 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
     const theirs = await automations(other);
     expect(theirs.map((a) => a.name)).toEqual([NAME]);
     await other.context().close();
+  });
+
+  it('templates gallery: "Use" copies a template into the business and opens it in the editor', async () => {
+    await page.goto(p.url('/business/automation', HOST));
+    const gallery = page.getByTestId('automation-templates');
+    await gallery.waitFor(WAIT);
+    const card = gallery.locator('[data-testid^="template-"]', { hasText: TEMPLATE_NAME }).first();
+    await card.locator('[data-testid^="template-use-"]').click();
+    await page.waitForURL(/\/business\/automation\/\d+$/, WAIT);
+    await expect.poll(() => page.getByTestId('automation-name').inputValue(), WAIT).toBe(TEMPLATE_NAME);
+    expect(await page.getByTestId('automation-status').textContent()).toBe('Inactive');
+    await select(page, 'b1');
+    expect(await page.getByTestId('cfg-body').inputValue()).toBe('Welcome aboard, {first_name|there}!');
+    expect((await automations(page)).filter((a) => a.name === TEMPLATE_NAME)).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import {
   addBlock,
   connect,
   emptyDraft,
+  layoutIfStacked,
   problemsFromErrors,
   problemsOf,
   removeBlock,
@@ -102,5 +103,22 @@ describe('the automation editor model', () => {
     expect(r.blocks).toHaveLength(5);
     expect(r.options).toEqual({ reentry: 'after_finish' });
     expect(r.webhook_token).toBe('x'.repeat(20));
+  });
+
+  it('an automation made without the editor, its nodes stacked at 0,0, is laid out in rows', () => {
+    const { d } = built();
+    const origin = { x: 0, y: 0 };
+    const laid = layoutIfStacked(
+      { ...d.trigger, position: origin },
+      d.blocks.map((b) => ({ ...b, position: origin })),
+    );
+    const pos = (id: string) => laid.blocks.find((b) => b.id === id)?.position;
+    expect(laid.trigger.position).toEqual({ x: 40, y: 40 });
+    expect([pos('b1')?.y, pos('b2')?.y, pos('b3')?.y]).toEqual([180, 320, 460]);
+    // The Condition's two branches side by side on the next row.
+    expect(pos('b4')?.y).toBe(600);
+    expect(pos('b5')).toEqual({ x: (pos('b4')?.x ?? 0) + 260, y: 600 });
+    // Positions already apart are kept.
+    expect(layoutIfStacked(d.trigger, d.blocks).blocks).toBe(d.blocks);
   });
 });

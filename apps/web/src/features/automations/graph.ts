@@ -98,10 +98,11 @@ export function emptyDraft(): Draft {
 }
 
 export function draftOf(a: TAutomation): Draft {
+  const laid = layoutIfStacked(a.trigger, a.blocks);
   return {
     name: a.name,
-    trigger: a.trigger,
-    blocks: a.blocks,
+    trigger: laid.trigger,
+    blocks: laid.blocks,
     reentry: a.options.reentry,
     installs: a.installs,
     tags: a.tags,
@@ -118,6 +119,52 @@ export function requestOf(d: Draft, active: boolean): TAutomationRequest {
     tags: d.tags,
     active,
     ...(d.webhook_token ? { webhook_token: d.webhook_token } : {}),
+  };
+}
+
+const ROW = 140;
+const COLUMN = 260;
+
+/**
+ * An automation made without the editor (through the API, a template, the demo) may have its nodes on top
+ * of each other (every position defaults to 0,0): then it is laid out in rows by distance from the trigger,
+ * the branches of a row side by side, blocks nothing reaches in a last row. Positions set apart are kept.
+ */
+export function layoutIfStacked(
+  trigger: TTrigger,
+  blocks: TBlock[],
+): { trigger: TTrigger; blocks: TBlock[] } {
+  const seen = new Set<string>();
+  const stacked = [trigger.position, ...blocks.map((b) => b.position)].some((p) => {
+    const key = `${p.x},${p.y}`;
+    if (seen.has(key)) return true;
+    seen.add(key);
+    return false;
+  });
+  if (!stacked) return { trigger, blocks };
+  const byId = new Map(blocks.map((b) => [b.id, b]));
+  const rowOf = new Map<string, number>();
+  let row = trigger.start && byId.has(trigger.start) ? [trigger.start] : [];
+  for (let depth = 1; row.length > 0; depth++) {
+    const next: string[] = [];
+    for (const id of row) {
+      if (rowOf.has(id)) continue;
+      rowOf.set(id, depth);
+      for (const to of Object.values(byId.get(id)?.outputs ?? {}))
+        if (to && byId.has(to) && !rowOf.has(to)) next.push(to);
+    }
+    row = next;
+  }
+  const last = Math.max(0, ...rowOf.values()) + 1;
+  const placed = new Map<number, number>();
+  const at = (depth: number) => {
+    const i = placed.get(depth) ?? 0;
+    placed.set(depth, i + 1);
+    return { x: 40 + i * COLUMN, y: 40 + depth * ROW };
+  };
+  return {
+    trigger: { ...trigger, position: { x: 40, y: 40 } },
+    blocks: blocks.map((b) => ({ ...b, position: at(rowOf.get(b.id) ?? last) })),
   };
 }
 
@@ -156,7 +203,7 @@ export function addBlock(d: Draft, kind: TActionKind, after: string | null): { d
     type: kind,
     config: defaultConfig(kind),
     outputs: Object.fromEntries(ACTION_OUTPUTS[kind].map((o) => [o, null])),
-    position: { x: base.x + (shift ? 280 : 0), y: base.y + 140 },
+    position: { x: base.x + (shift ? COLUMN : 0), y: base.y + ROW },
   };
   let next: Draft = { ...d, blocks: [...d.blocks, block] };
   if (output) next = connect(next, anchorId, output, id);
