@@ -264,4 +264,25 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
     expect(await page.getByTestId('cfg-body').inputValue()).toBe('Welcome aboard, {first_name|there}!');
     expect((await automations(page)).filter((a) => a.name === TEMPLATE_NAME)).toHaveLength(1);
   });
+
+  it("a contact's page adds it to an active automation and lists its journeys", async () => {
+    const made = await apiFrom<{ data: { id: number } }>(page, 'POST', '/v1/contacts', {
+      phone: '+14155550177',
+      first_name: 'Jo',
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    await page.goto(p.url(`/business/contacts/${made.body.data.id}`, HOST));
+    await page.getByTestId('contact-automations').waitFor(WAIT);
+    // Nothing picked: said in place, nothing sent.
+    await page.getByTestId('contact-add-automation-add').click();
+    await expect
+      .poll(() => page.getByTestId('contact-automations').textContent(), WAIT)
+      .toContain('Pick an automation.');
+    await pick(page, 'contact-add-automation-pick', NAME);
+    const answer = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && /\/v1\/contacts\/\d+\/automation\/\d+$/.test(r.url()),
+    );
+    await page.getByTestId('contact-add-automation-add').click();
+    expect((await answer).status()).toBe(200);
+  });
 });

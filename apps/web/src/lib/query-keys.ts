@@ -149,6 +149,8 @@ export const keys = {
     runs: (id: number) => ['automations', 'runs', id] as const,
     run: (runId: number) => ['automations', 'run', runId] as const,
     blocks: (id: number) => ['automations', 'blocks', id] as const,
+    /** A contact's journeys (its edit screen). */
+    contactRuns: (contactId: number) => ['automations', 'contact', contactId] as const,
     webhook: (id: number) => ['automations', 'webhook', id] as const,
   },
   /** The business's sending numbers for broadcasts (setting/broadcast-numbers). */
