@@ -49,14 +49,17 @@ async function select(page: Page, node: string) {
 describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
   let page: Page;
   let tagName = '';
+  let agency: Awaited<ReturnType<typeof apiAs>>;
+  let dentalId = 0;
 
   beforeAll(async () => {
     p = await startPlatform();
     // Room for the automations this file makes, whatever the demo's plan leaves.
-    const agency = await apiAs(p, DEMO.acmeAgency);
+    agency = await apiAs(p, DEMO.acmeAgency);
     const list = await agency<{ data: { id: number; name: string }[] }>('/v1/business?keyword=Bright');
     const dental = list.body.data.find((b) => b.name === 'Bright Dental');
     expect(dental).toBeDefined();
+    dentalId = dental?.id ?? 0;
     const raised = await agency(`/v1/business/${dental?.id}`, {
       method: 'PUT',
       body: { number_of_automations: 20 },
@@ -229,6 +232,29 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
     await expect
       .poll(() => page.getByTestId(`automation-name-${copy?.id}`).textContent(), WAIT)
       .toBe(`${NAME} (copy)`);
+  });
+
+  it("the server's refusal (the plan's active limit) is listed in the editor, and nothing is lost", async () => {
+    const copy = (await automations(page)).find((a) => a.name === `${NAME} (copy)`);
+    const active = (await automations(page)).filter((a) => a.active).length;
+    const limited = await agency(`/v1/business/${dentalId}`, {
+      method: 'PUT',
+      body: { number_of_automations: active },
+    });
+    expect(limited.status).toBe(200);
+    try {
+      await page.goto(p.url(`/business/automation/${copy?.id}`, HOST));
+      await expect.poll(() => page.getByTestId('automation-name').inputValue(), WAIT).toBe(`${NAME} (copy)`);
+      await page.getByTestId('automation-name').fill('Renamed copy');
+      await page.getByTestId('automation-activate').click();
+      await expect
+        .poll(() => page.getByTestId('automation-problems').textContent(), WAIT)
+        .toContain(`Your plan allows ${active} active automations.`);
+      expect(await page.getByTestId('automation-name').inputValue()).toBe('Renamed copy');
+      expect((await automations(page)).find((a) => a.id === copy?.id)?.active).toBe(false);
+    } finally {
+      await agency(`/v1/business/${dentalId}`, { method: 'PUT', body: { number_of_automations: 20 } });
+    }
   });
 
   it("share: the link opens another business's import page, which imports a copy and opens it", async () => {

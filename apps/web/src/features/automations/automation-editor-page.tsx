@@ -103,7 +103,9 @@ function Editor({ automation }: { automation: TAutomation | null }) {
         },
         onError: (err) => {
           if (err instanceof ApiError && err.code === 'VALIDATION') {
-            setServerProblems(problemsFromErrors(err.body?.errors ?? {}, draft.blocks));
+            // Field errors go on their blocks; a refusal of the whole (the plan's limit) is listed as it is.
+            const found = problemsFromErrors(err.body?.errors ?? {}, draft.blocks);
+            setServerProblems(found.length ? found : [{ block_id: null, field: null, message: err.message }]);
             setShowProblems(true);
           } else toastError(err.message);
         },

@@ -57,11 +57,10 @@ export default function AutomationsPage() {
       { id: a.id, active },
       {
         onError: (err) => {
-          const messages =
-            err instanceof ApiError && err.code === 'VALIDATION'
-              ? [...new Set(Object.values(err.body?.errors ?? {}).flat())]
-              : [];
-          if (messages.length === 0) return toastError(err.message);
+          if (!(err instanceof ApiError) || err.code !== 'VALIDATION') return toastError(err.message);
+          // Every problem the server named; a refusal of the whole (the plan's limit) is its message.
+          const named = [...new Set(Object.values(err.body?.errors ?? {}).flat())];
+          const messages = named.length ? named : [err.message];
           modals.open({
             title: t('business.automations.cannot_activate', { name: a.name }),
             children: (
