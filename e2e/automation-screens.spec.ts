@@ -54,28 +54,33 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
 
   beforeAll(async () => {
     p = await startPlatform();
-    // Room for the automations this file makes, whatever the demo's plan leaves.
     agency = await apiAs(p, DEMO.acmeAgency);
     const list = await agency<{ data: { id: number; name: string }[] }>('/v1/business?keyword=Bright');
     const dental = list.body.data.find((b) => b.name === 'Bright Dental');
     expect(dental).toBeDefined();
     dentalId = dental?.id ?? 0;
+    /** A new business of the agency (free), answering its owner's API caller. */
+    const business = async (name: string, who: typeof OTHER, extra: Record<string, unknown> = {}) => {
+      const made = await agency('/v1/business', {
+        method: 'POST',
+        body: {
+          name,
+          free_fee: true,
+          ...extra,
+          owner: { email: who.email, first_name: name, password: who.password },
+        },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      return apiAs(p, who);
+    };
+    // Room for the automations this file makes, whatever the demo's plan leaves.
     const raised = await agency(`/v1/business/${dental?.id}`, {
       method: 'PUT',
       body: { number_of_automations: 20 },
     });
     expect(raised.status, JSON.stringify(raised.body)).toBe(200);
     // Another business of the agency, with an install (no install wizard in the way), to import into.
-    const other = await agency('/v1/business', {
-      method: 'POST',
-      body: {
-        name: 'Smile Studio',
-        free_fee: true,
-        owner: { email: OTHER.email, first_name: 'Sue', password: OTHER.password },
-      },
-    });
-    expect(other.status, JSON.stringify(other.body)).toBe(200);
-    const owner = await apiAs(p, OTHER);
+    const owner = await business('Smile Studio', OTHER);
     const install = await owner('/v1/installs', {
       method: 'POST',
       body: { name: 'Smile site', website: 'https://smile.example' },
@@ -83,17 +88,7 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
     expect(install.status, JSON.stringify(install.body)).toBe(200);
 
     // A template business of the agency, whose automation is in every business's gallery.
-    const library = await agency('/v1/business', {
-      method: 'POST',
-      body: {
-        name: 'Template library',
-        free_fee: true,
-        is_template: true,
-        owner: { email: TEMPLATES.email, first_name: 'Tia', password: TEMPLATES.password },
-      },
-    });
-    expect(library.status, JSON.stringify(library.body)).toBe(200);
-    const curator = await apiAs(p, TEMPLATES);
+    const curator = await business('Template library', TEMPLATES, { is_template: true });
     const template = await curator('/v1/automations', {
       method: 'POST',
       body: {
