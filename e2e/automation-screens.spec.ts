@@ -170,6 +170,10 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
     expect(await page.getByTestId('cfg-body').inputValue()).toBe(
       'Hi {first_name|there}, sorry we missed your call!',
     );
+    // The text as it is now, sent to one phone for a try.
+    await page.getByTestId('test-sms-to').fill('+14155550123');
+    await page.getByTestId('test-sms-send').click();
+    await page.getByTestId('test-sms-sent').waitFor(WAIT);
     await select(page, 'b1');
     expect(await page.getByTestId('cfg-unit').inputValue()).toBe('minutes');
     expect(await page.locator('[data-testid="rf__edge-e-b3-yes"]').count()).toBe(1);
