@@ -16,7 +16,14 @@ const NAME = 'Missed call, then a text';
 const TEMPLATES = { email: 'owner@templates.test', password: 'template-library-1' };
 const TEMPLATE_NAME = 'Welcome a newly tagged contact';
 
-type Automation = { id: number; name: string; active: boolean; share_token: string; blocks: unknown[] };
+type Automation = {
+  id: number;
+  name: string;
+  active: boolean;
+  share_token: string;
+  webhook_url: string | null;
+  blocks: unknown[];
+};
 
 async function automations(page: Page): Promise<Automation[]> {
   return (await apiFrom<{ data: Automation[] }>(page, 'GET', '/v1/automations?perPage=100')).body.data;
@@ -184,6 +191,21 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
       .poll(() => page.getByTestId('runs-table').textContent(), WAIT)
       .toContain('No contact has entered yet.');
     expect(page.url()).toMatch(/\?view=runs$/);
+  });
+
+  it('a webhook trigger shows its unique URL, which the saved draft keeps', async () => {
+    await page.goto(p.url('/business/automation/create', HOST));
+    await page.getByTestId('automation-name').fill('Leads from our site');
+    await page.getByTestId('trigger-kind').selectOption('webhook');
+    const field = page.getByTestId('trigger-webhook-url');
+    await expect.poll(() => field.inputValue(), WAIT).toMatch(/^https?:\/\/.+\/[\w-]{16,}$/);
+    const shown = await field.inputValue();
+    expect(await page.getByTestId('trigger-map-phone').inputValue()).toBe('phone');
+    await page.getByTestId('automation-save').click();
+    await page.waitForURL(/\/business\/automation\/\d+$/, WAIT);
+    const saved = (await automations(page)).find((a) => a.name === 'Leads from our site');
+    expect(saved?.webhook_url).toBe(shown);
+    await expect.poll(() => field.inputValue(), WAIT).toBe(shown);
   });
 
   it("the list's switch turns it off and on; a draft with problems is refused with them listed", async () => {

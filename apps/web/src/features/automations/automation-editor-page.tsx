@@ -19,7 +19,7 @@ import {
   type TAutomation,
   type TAutomationProblem,
 } from '@stn/contracts/automations';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
@@ -72,10 +72,10 @@ function Editor({ automation }: { automation: TAutomation | null }) {
   const counts = useBlockCounts(id);
   const [pending, setPending] = useState<'draft' | 'active' | null>(null);
 
-  const change = (update: (d: Draft) => Draft) => {
+  const change = useCallback((update: (d: Draft) => Draft) => {
     setDraft(update);
-    setServerProblems([]);
-  };
+    setServerProblems((shown) => (shown.length ? [] : shown));
+  }, []);
   const live = showProblems ? problemsOf(draft) : [];
   const problems = [
     ...live,

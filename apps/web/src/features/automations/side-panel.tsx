@@ -32,7 +32,7 @@ import {
   WAIT_UNITS,
   WEBHOOK_CONTACT_FIELDS,
 } from '@stn/contracts/automations';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMediaLibrary } from '../../lib/media-library.ts';
 import { useInstallOptions, useSmsTemplateOptions, useTagOptions } from '../../lib/pickers.ts';
@@ -114,10 +114,11 @@ function TriggerForm(props: {
   const webhook = kind === 'webhook' || kind === 'home-advisor';
   const url = useWebhookUrl(props.automationId, webhook);
   // A new automation keeps the fresh token it was shown, so its URL does not change when it is saved.
-  if (webhook && !props.automationId && url.data && draft.webhook_token !== url.data.token) {
-    const token = url.data.token;
-    queueMicrotask(() => onChange((d) => ({ ...d, webhook_token: token })));
-  }
+  const freshToken = webhook && !props.automationId ? url.data?.token : undefined;
+  useEffect(() => {
+    if (freshToken)
+      onChange((d) => (d.webhook_token === freshToken ? d : { ...d, webhook_token: freshToken }));
+  }, [freshToken, onChange]);
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="trigger-form">
