@@ -183,6 +183,8 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
     await page.getByTestId('test-sms-sent').waitFor(WAIT);
     await select(page, 'b1');
     expect(await page.getByTestId('cfg-unit').inputValue()).toBe('minutes');
+    expect(await page.getByTestId('block-b1').textContent()).toContain('1 minute');
+    expect(await page.getByTestId('block-b1').textContent()).not.toContain('minutes');
     expect(await page.locator('[data-testid="rf__edge-e-b3-yes"]').count()).toBe(1);
     // A saved automation shows on each block the contacts there now (none yet), and its runs.
     await expect.poll(() => page.getByTestId('block-b1-count').getAttribute('data-at'), WAIT).toBe('0');

@@ -27,9 +27,8 @@ export function blockSummary(b: TBlock, t: TFunction): string {
     case 'Alert':
       return clip(str(c.message));
     case 'Wait':
-      return t('business.automations.summary.wait', {
-        amount: Number(c.amount ?? 0),
-        unit: t(`business.automations.units.${str(c.unit) || 'seconds'}`),
+      return t(`business.automations.durations.${str(c.unit) || 'seconds'}`, {
+        count: Number(c.amount ?? 0),
       });
     case 'ProcessBetween':
       return `${str(c.from)}–${str(c.to)}`;
