@@ -4,6 +4,12 @@ import agenciesEs from '../locales/agencies.es.json' with { type: 'json' };
 import automationsBr from '../locales/automations.br.json' with { type: 'json' };
 import automationsEn from '../locales/automations.en.json' with { type: 'json' };
 import automationsEs from '../locales/automations.es.json' with { type: 'json' };
+import automationsActionsBr from '../locales/automations-actions.br.json' with { type: 'json' };
+import automationsActionsEn from '../locales/automations-actions.en.json' with { type: 'json' };
+import automationsActionsEs from '../locales/automations-actions.es.json' with { type: 'json' };
+import automationsInboundBr from '../locales/automations-inbound.br.json' with { type: 'json' };
+import automationsInboundEn from '../locales/automations-inbound.en.json' with { type: 'json' };
+import automationsInboundEs from '../locales/automations-inbound.es.json' with { type: 'json' };
 import br from '../locales/br.json' with { type: 'json' };
 import broadcastsBr from '../locales/broadcasts.br.json' with { type: 'json' };
 import broadcastsEn from '../locales/broadcasts.en.json' with { type: 'json' };
@@ -76,6 +82,8 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     supportEn,
     broadcastsEn,
     automationsEn,
+    automationsActionsEn,
+    automationsInboundEn,
   ],
   es: [
     es,
@@ -95,6 +103,8 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     supportEs,
     broadcastsEs,
     automationsEs,
+    automationsActionsEs,
+    automationsInboundEs,
   ],
   br: [
     br,
@@ -114,6 +124,8 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     supportBr,
     broadcastsBr,
     automationsBr,
+    automationsActionsBr,
+    automationsInboundBr,
   ],
 };
 

@@ -60,6 +60,45 @@ const ZTrustProxy = z
     return list;
   });
 
+/**
+ * AUTOMATION_WEBHOOK_ALLOW_ORIGINS (ADR 071): exact origins (`http://127.0.0.1:4567`) an automation's
+ * Webhook block may reach although they are loopback or private, comma-separated: a test's or a demo's
+ * local receiver. Empty by default; never a switch (no wildcard, no path, each one named).
+ */
+const ZOriginList = z
+  .string()
+  .trim()
+  .transform((v, ctx): string[] => {
+    const list = v
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
+    const origins: string[] = [];
+    for (const o of list) {
+      let url: URL | null = null;
+      try {
+        url = new URL(o);
+      } catch {
+        url = null;
+      }
+      if (
+        !url ||
+        (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+        url.origin !== o.replace(/\/+$/, '') ||
+        url.username ||
+        url.password
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be origins (scheme, host and port, e.g. http://127.0.0.1:4567) separated by commas; not an origin: ${o}`,
+        });
+        return z.NEVER;
+      }
+      origins.push(url.origin);
+    }
+    return origins;
+  });
+
 // Every setting comes from the environment, validated here at start, with a laptop-safe default.
 const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -146,6 +185,7 @@ const ZEnv = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool.optional(),
   S3_PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'S3_PUBLIC_URL must be an http(s) URL' }).optional(),
+  AUTOMATION_WEBHOOK_ALLOW_ORIGINS: ZOriginList.default([]),
 });
 
 export type Config = {
@@ -235,6 +275,11 @@ export type Config = {
    * DATA_DIR/uploads when undefined (ADR 040).
    */
   s3: (S3Settings & { publicUrl: string | undefined }) | undefined;
+  /**
+   * Origins an automation's Webhook block may reach although their address is loopback or private (a
+   * test's local receiver), from AUTOMATION_WEBHOOK_ALLOW_ORIGINS; empty by default (ADR 071).
+   */
+  automationWebhookAllowOrigins: string[];
 };
 
 export class ConfigError extends Error {}
@@ -347,5 +392,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             publicUrl: e.S3_PUBLIC_URL,
           }
         : undefined,
+    automationWebhookAllowOrigins: e.AUTOMATION_WEBHOOK_ALLOW_ORIGINS,
   };
 }

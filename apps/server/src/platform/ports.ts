@@ -65,8 +65,11 @@ export type Ports = {
    * calls), answered by automations (10), in the caller's transaction.
    */
   automations: {
-    /** Whether the automation is one of the context's business's (not deleted). */
-    exists(ctx: Ctx, input: { automationId: number }): Promise<boolean>;
+    /**
+     * Whether the automation is one of the context's business's (not deleted) and switched on: 'active'
+     * or 'inactive'; null when there is no such automation (another business's, deleted, never made).
+     */
+    status(ctx: Ctx, input: { automationId: number }): Promise<'active' | 'inactive' | null>;
     /** Starts a journey (direct-call) for each of these contacts; answers how many started. */
     enter(ctx: Ctx, input: { automationId: number; contactIds: number[] }): Promise<number>;
     /** Stops the contact's journey in the automation; false when it had none in progress. */

@@ -7,7 +7,6 @@ import { inTransaction } from '../../platform/tenancy/context.ts';
 import { ACTIONS } from './actions/index.ts';
 import type { ActionExecutor } from './actions/types.ts';
 import { stopRun } from './engine.ts';
-import { runnerOf } from './runner.ts';
 import { blockCounts, getRun, listRuns } from './runs.ts';
 import {
   type AutomationsTest,
@@ -24,6 +23,7 @@ import {
   untilRun,
   untilStep,
 } from './test-support.ts';
+import { runnerOf } from './wake.ts';
 
 let h: AutomationsTest;
 beforeAll(async () => {

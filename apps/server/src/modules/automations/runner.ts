@@ -23,9 +23,9 @@ import { ACTIONS } from './actions/index.ts';
 import type { RunContact, StepResult } from './actions/types.ts';
 import { engineNow, manualClockOf } from './clock.ts';
 import { automationRuns, automations } from './tables.ts';
+import { CHANNEL, runners } from './wake.ts';
 
 export const LOCK_CLASS = 68_068;
-export const CHANNEL = 'automation_steps';
 const BATCH = 200;
 const POLL_MS = 1000;
 const RECOVER_MS = 5000;
@@ -351,8 +351,6 @@ async function write(db: Tx, outs: Outcome[], now: number, me: number): Promise<
   return next.length;
 }
 
-const runners = new WeakMap<Deps, Runner>();
-
 export class Runner {
   id = randomInt(1, 2 ** 31 - 1);
   private client: pg.PoolClient | null = null;
@@ -598,14 +596,4 @@ export class Runner {
     if (!last)
       this.schedule([{ ...ended(step, 'skipped', null, null), dueAt: now + backoffMs(step.attempts) }], now);
   }
-}
-
-/** Wakes this process's runner (new steps are due now). */
-export function wakeRunner(ctx: Ctx): void {
-  runners.get(ctx.deps)?.wake();
-}
-
-/** The runner of this process, when it works steps (tests: recover now). */
-export function runnerOf(ctx: Ctx): Runner | undefined {
-  return runners.get(ctx.deps);
 }

@@ -2,6 +2,8 @@
 // sandbox carrier on a ManualClock, the engine on that clock), business A's context, contacts made in one
 // statement, an automation row as the API saves it, entering contacts, moving the clock, and waiting for a
 // run's state (polling, never sleeping). Only the tests import this file.
+
+import crypto from 'node:crypto';
 import type {
   TActionKind,
   TAutomationOptions,
@@ -12,8 +14,11 @@ import type {
 import { expect } from 'vitest';
 import { drainJobs } from '../../../test/helpers.ts';
 import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
+import { agencyCarrierAccount } from '../agencies/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { type Entry, enterContacts } from './engine.ts';
+
+const PUBLIC = 'http://localhost:3000';
 
 export type AutomationsTest = Telephony & {
   /** Business A's context (a system actor). */
@@ -34,6 +39,29 @@ export async function automationsApp(env: Record<string, string> = {}): Promise<
   const q = async <T>(text: string, values: unknown[] = []) =>
     (await h.t.pool.query(text, values)).rows as T[];
   return Object.assign(h, { ctx, q });
+}
+
+/**
+ * An install of business A with its own number, which the sandbox also knows as incoming (its texts and
+ * calls reach our webhooks): texts to and from contacts on it go through the sandbox phones.
+ */
+export async function installWithNumber(
+  h: AutomationsTest,
+): Promise<{ id: number; key: string; phone: string }> {
+  const i = await h.install();
+  const [n] = await h.q<{ phone_number: string }>('select phone_number from numbers where install_id = $1', [
+    i.id,
+  ]);
+  const phone = n?.phone_number ?? '';
+  const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
+  if (!account) throw new Error('no carrier account');
+  h.sandbox.restoreIncomingNumber(account.accountSid, {
+    sid: `PN${crypto.randomBytes(16).toString('hex')}`,
+    phoneNumber: phone,
+    voiceUrl: `${PUBLIC}/webhooks/twilio/voice`,
+    smsUrl: `${PUBLIC}/webhooks/twilio/sms-in`,
+  });
+  return { ...i, phone };
 }
 
 /** A block of an automation graph; `outputs` name the next block by output (`next`, `yes`, `no`...). */

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
+import { businessAdminOf } from '../users/service.ts';
 import { installStats } from './business-accounts.ts';
 import { businesses } from './tables.ts';
 
@@ -236,6 +237,24 @@ export async function agencyOfBusiness(ctx: Ctx, input: { businessId: number }):
     .from(businesses)
     .where(eq(businesses.id, input.businessId));
   return row?.agency_id ?? null;
+}
+
+/**
+ * Who the business's automated e-mails come from and where their answers go (ADR 071): its name, and its
+ * owner's e-mail (else its first BusinessAdmin's), else the first of its notification e-mails; null when
+ * it has none of them.
+ */
+export async function businessMailIdentity(ctx: Ctx): Promise<{ name: string; replyTo: string | null }> {
+  const { businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ name: businesses.name, ownerId: businesses.owner_id, settings: businesses.settings })
+    .from(businesses)
+    .where(eq(businesses.id, businessId));
+  const admin = await businessAdminOf(ctx, { businessId, ownerId: row?.ownerId ?? null });
+  const listed = (row?.settings as { notifications?: { notification_emails?: unknown } } | undefined)
+    ?.notifications?.notification_emails;
+  const first = Array.isArray(listed) && typeof listed[0] === 'string' ? listed[0] : null;
+  return { name: row?.name ?? '', replyTo: admin?.active === false ? first : (admin?.email ?? first) };
 }
 
 /** The business's IANA time zone (its settings' `timezone`), UTC when it set none. */

@@ -18,6 +18,8 @@ export const messageReceived = defineEvent(
     /** The first message of a new contact. */
     newContact: z.boolean(),
     keyword: z.enum(['stop', 'start', 'help']).nullable(),
+    /** The text as received (automations' sms-keyword trigger matches it). */
+    body: z.string(),
   }),
 );
 

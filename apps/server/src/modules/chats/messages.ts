@@ -253,6 +253,7 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
         installId: e.number.installId,
         newContact: person.created && !announced.has(contactId),
         keyword: e.keyword,
+        body: e.text.body,
       });
       announced.add(contactId);
       done.push([

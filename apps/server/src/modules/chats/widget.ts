@@ -113,6 +113,7 @@ export async function receiveWidgetText(
       installId: input.installId,
       newContact: created,
       keyword: null,
+      body: input.body,
     });
     return { contact, created, message: toWidgetMessage(message) };
   });

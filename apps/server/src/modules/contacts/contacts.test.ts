@@ -219,7 +219,7 @@ describe('contacts', () => {
     expect((await c.api.get(token, `/api/v1/contacts/${x.id}`)).statusCode).toBe(404);
   });
 
-  it('answers 404 to the three automation calls while no automation exists, changing nothing', async () => {
+  it('answers 404 to the three automation calls for an automation that does not exist, changing nothing', async () => {
     const token = await admin();
     const x = await make('+15005550113');
     const y = await make('+15005550114');

@@ -114,7 +114,40 @@ describe('contact.tagged', () => {
 });
 
 describe('contact.automation_added', () => {
-  // No automation exists until the automations issue lands: the calls answer 404 and announce nothing.
+  it('fires once per contact newly recorded in an automation (its journey starts; see contact-calls.test.ts)', async () => {
+    const token = await admin();
+    const x = await make('+15005550322');
+    const y = await make('+15005550323');
+    const a = c.seed.a;
+    const { rows } = await c.t.pool.query(
+      `insert into automations (agency_id, business_id, name, start_trigger, trigger, active, blocks, options,
+                                share_token)
+       values ($1, $2, 'Welcome', 'direct-call', $3, true, $4, '{"reentry":"after_finish"}', md5(random()::text))
+       returning id`,
+      [
+        a.agency.id,
+        a.business.id,
+        JSON.stringify({ kind: 'direct-call', config: {}, start: 'w', position: { x: 0, y: 0 } }),
+        JSON.stringify([
+          {
+            id: 'w',
+            type: 'Wait',
+            config: { amount: 1, unit: 'days' },
+            outputs: {},
+            position: { x: 0, y: 0 },
+          },
+        ]),
+      ],
+    );
+    const id = rows[0].id as number;
+    expect((await c.api.post(token, `/api/v1/contacts/${x}/automation/${id}`)).statusCode).toBe(200);
+    const bulk = await c.api.post(token, `/api/v1/contacts/bulk-automation/${id}`, { ids: [x, y] });
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    expect(added.map((e) => `${e.contactId}:${e.automationId}`).sort()).toEqual(
+      [`${x}:${id}`, `${y}:${id}`].sort(),
+    );
+  });
+
   it('fires nothing for an automation that does not exist', async () => {
     const token = await admin();
     const x = await make('+15005550321');

@@ -676,18 +676,24 @@ export async function setAgent(ctx: Ctx, input: { id: number; agentId: number | 
 }
 
 /**
- * The automation must be one of the business's. Automations are not built yet (their issue adds the module
- * and asks it here): until then none exists, so every id answers 404 with a message that says so, rather
- * than 'Contact added to the automation.' for an automation nobody can see.
+ * The automation must be one of the business's (asked of the automations module through its port, ADR
+ * 054): another business's, a deleted one or an unknown id is a 404 that says so. Entering needs it
+ * switched on (a 422 naming automation_id); stopping a journey does not.
  */
-async function assertAutomation(_ctx: Ctx, _automationId: number): Promise<void> {
-  throw new AppError('NOT_FOUND', 'contacts.automation_not_found');
+async function assertAutomation(ctx: Ctx, automationId: number, opts: { active: boolean }): Promise<void> {
+  const status = await ctx.deps.ports.automations.status(ctx, { automationId });
+  if (status === null) throw new AppError('NOT_FOUND', 'contacts.automation_not_found');
+  if (opts.active && status !== 'active') throw invalid('automation_id', 'contacts.automation_inactive');
 }
 
-/** Records a contact in an automation (the automations module decides what that starts). */
+/**
+ * Records contacts in an automation and starts each one's journey there (a direct-call entry), in one
+ * transaction. A contact whose journey in it is still going is not started twice; one who finished
+ * enters again when the automation's re-entry rule lets them. Answers how many contacts were named.
+ */
 export async function addToAutomation(ctx: Ctx, input: { ids: number[]; automationId: number }) {
   const { agencyId, businessId } = businessOf(ctx);
-  await assertAutomation(ctx, input.automationId);
+  await assertAutomation(ctx, input.automationId, { active: true });
   const ids = await checkContactIds(ctx, input.ids);
   await inTransaction(ctx, async (tx) => {
     const added = await tx.db
@@ -703,21 +709,26 @@ export async function addToAutomation(ctx: Ctx, input: { ids: number[]; automati
         contactId: a.contact_id,
         automationId: input.automationId,
       });
+    await tx.deps.ports.automations.enter(tx, { automationId: input.automationId, contactIds: ids });
   });
   return ids.length;
 }
 
+/** Takes a contact out of an automation: no longer recorded there, and its journey in progress stops. */
 export async function removeFromAutomation(ctx: Ctx, input: { id: number; automationId: number }) {
   const row = await contactForSend(ctx, input.id);
-  await assertAutomation(ctx, input.automationId);
-  await ctx.db
-    .delete(contactAutomations)
-    .where(
-      and(
-        eq(contactAutomations.contact_id, row.id),
-        eq(contactAutomations.automation_id, input.automationId),
-      ),
-    );
+  await assertAutomation(ctx, input.automationId, { active: false });
+  await inTransaction(ctx, async (tx) => {
+    await tx.db
+      .delete(contactAutomations)
+      .where(
+        and(
+          eq(contactAutomations.contact_id, row.id),
+          eq(contactAutomations.automation_id, input.automationId),
+        ),
+      );
+    await tx.deps.ports.automations.stop(tx, { automationId: input.automationId, contactId: row.id });
+  });
   return getContact(ctx, { id: row.id });
 }
 
@@ -729,6 +740,87 @@ export async function automationContactIds(ctx: Ctx, automationId: number): Prom
     .innerJoin(contacts, eq(contacts.id, contactAutomations.contact_id))
     .where(contactScope(ctx, eq(contactAutomations.automation_id, automationId)));
   return rows.map((r) => r.id);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What the automations module's triggers call (ADR 069).
+
+/** The business's live contacts whose birthday or anniversary falls on one of these days (MM-DD). */
+export async function contactIdsOnDay(
+  ctx: Ctx,
+  input: { field: 'birthday' | 'anniversary'; monthDays: string[] },
+): Promise<number[]> {
+  if (input.monthDays.length === 0) return [];
+  const column = input.field === 'birthday' ? contacts.birthday : contacts.anniversary;
+  const rows = await ctx.db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(
+      contactScope(
+        ctx,
+        isNotNull(column),
+        inArray(sql<string>`to_char(${column}, 'MM-DD')`, input.monthDays),
+      ),
+    )
+    .orderBy(asc(contacts.id));
+  return rows.map((r) => r.id);
+}
+
+/** The business's live contacts with any of these tags; every live contact when none is given. */
+export async function contactIdsWithAnyTag(ctx: Ctx, tagIds: number[]): Promise<number[]> {
+  const tagged =
+    tagIds.length > 0
+      ? exists(
+          ctx.db
+            .select({ one: sql`1` })
+            .from(contactTags)
+            .where(and(eq(contactTags.contact_id, contacts.id), inArray(contactTags.tag_id, tagIds))),
+        )
+      : undefined;
+  const rows = await ctx.db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(contactScope(ctx, tagged))
+    .orderBy(asc(contacts.id));
+  return rows.map((r) => r.id);
+}
+
+/** A lead's contact details (phone in E.164, dates YYYY-MM-DD, custom field values by key). */
+export type InboundContact = {
+  phone: string;
+  first_name?: string;
+  last_name?: string;
+  email?: string;
+  birthday?: string;
+  anniversary?: string;
+  fields?: Record<string, string>;
+};
+
+const INBOUND_COLUMNS = ['first_name', 'last_name', 'email', 'birthday', 'anniversary'] as const;
+
+/**
+ * The contact of an inbound lead (an automation's webhook or HomeAdvisor URL): the business's live contact
+ * with the phone, created when there is none (source cms), in one statement. Each value given (not empty)
+ * replaces the contact's own; custom fields the business does not have are left out.
+ */
+export async function saveInboundContact(
+  ctx: Ctx,
+  input: InboundContact,
+): Promise<{ contact: ContactRow; created: boolean }> {
+  const known = new Set((await listFieldRows(ctx)).map((f) => f.key));
+  const fields = Object.fromEntries(
+    Object.entries(input.fields ?? {}).filter(([k, v]) => known.has(k) && v !== ''),
+  );
+  const values: Partial<Record<(typeof INBOUND_COLUMNS)[number], string>> = {};
+  const onExisting: Partial<Record<keyof typeof contacts.$inferInsert, SQL>> = { updated_at: sql`now()` };
+  for (const column of INBOUND_COLUMNS) {
+    const v = input[column];
+    if (!v) continue;
+    values[column] = v;
+    onExisting[column] = sql.raw(`excluded.${column}`);
+  }
+  if (Object.keys(fields).length > 0) onExisting.fields = sql`${contacts.fields} || excluded.fields`;
+  return upsertLiveContact(ctx, { phone: input.phone, source: 'cms', fields, ...values }, onExisting);
 }
 
 /**

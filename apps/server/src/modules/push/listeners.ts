@@ -6,6 +6,7 @@ import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { tenantContext } from '../../platform/tenancy/context.ts';
 import { conversationAudience, messageNotice, messageReceived } from '../chats/service.ts';
+import { staffAlerted } from '../notifications/service.ts';
 import { hasSubscriptions, pushToUsers } from './service.ts';
 
 const PREVIEW = 120;
@@ -59,6 +60,23 @@ export function registerPushListeners(events: EventBus, deps: Deps, fetcher?: ty
       return items.map(() => undefined);
     },
     maxBatch: 1000,
+  });
+  // An automation's Alert (ADR 071): the chosen users' registered browsers.
+  events.on(staffAlerted, async (p) => {
+    const ctx = tenantContext(
+      deps,
+      { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
+      { kind: 'system', source: 'job', name: 'push staff alert' },
+    );
+    try {
+      await pushToUsers(ctx, {
+        userIds: p.userIds,
+        payload: { title: p.title, body: p.body, url: p.url, ...(p.tag ? { tag: p.tag } : {}) },
+        ...(fetcher ? { fetcher } : {}),
+      });
+    } catch (err) {
+      deps.log.warn({ err }, 'push staff alert not sent');
+    }
   });
   events.on(messageReceived, (p) => {
     // Keyword texts (STOP, HELP...) are answered by the platform itself: nobody needs waking for them.

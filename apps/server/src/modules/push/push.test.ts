@@ -173,6 +173,7 @@ describe('push registration (api/v1/pusher/beams-auth)', () => {
           installId: 7,
           newContact: true,
           keyword: null,
+          body: 'Hello',
         },
         { tenant: { level: 'platform' }, by: { kind: 'system', source: 'carrier', name: 'test' } },
       );

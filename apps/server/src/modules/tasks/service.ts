@@ -126,11 +126,16 @@ async function announce(ctx: Ctx, userId: number) {
   });
 }
 
+/**
+ * Creates a task: by a user (assigned to them unless told), or by the system (an automation's Alert, ADR
+ * 071), which must name the assignee.
+ */
 export async function createTask(ctx: Ctx, input: TTaskRequest): Promise<TTask> {
   const biz = businessOf(ctx);
-  const actor = actingUser(ctx);
+  const actor = ctx.by.kind === 'user' ? actingUser(ctx) : null;
   const id = await inTransaction(ctx, async (tx) => {
-    const userId = input.user_id ?? actor.userId;
+    const userId = input.user_id ?? actor?.userId;
+    if (userId === undefined) throw invalid('user_id', 'tasks.assignee_invalid');
     const contactId = input.contact_id ?? null;
     await assertRefs(tx, { user_id: userId, contact_id: contactId });
     const [row] = await tx.db
@@ -142,7 +147,7 @@ export async function createTask(ctx: Ctx, input: TTaskRequest): Promise<TTask> 
         description: input.description,
         contact_id: contactId,
         user_id: userId,
-        created_by: actor.userId,
+        created_by: actor?.userId ?? null,
         due_date: input.due_date ?? null,
         status: input.status,
         done_at: input.status === 'done' ? new Date() : null,

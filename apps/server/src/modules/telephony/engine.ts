@@ -28,7 +28,7 @@ import {
   type Staff,
   staffFor,
 } from './access.ts';
-import { callMissed } from './events.ts';
+import { callCompleted, callMissed } from './events.ts';
 import { announceProgress } from './progress.ts';
 import {
   busyPhones,
@@ -612,6 +612,19 @@ export async function markMissed(
   if (opts.message && missed.kind !== 'inbound') await callVisitorWithMissedMessage(ctx, missed);
 }
 
+/** `call.completed` for a call just marked completed (once: the update that moved it there). */
+export function publishCallCompleted(ctx: Ctx, completed: CallRow): void {
+  publish(ctx, callCompleted, {
+    callId: completed.id,
+    agencyId: completed.agency_id,
+    businessId: completed.business_id,
+    installId: completed.install_id,
+    visitorPhone: completed.visitor_phone,
+    visitorName: completed.visitor_name,
+    duration: completed.duration,
+  });
+}
+
 /** `call.missed` for a call just marked missed (a callback nobody claimed, or an inbound call nobody took). */
 export function publishCallMissed(ctx: Ctx, missed: CallRow): void {
   publish(ctx, callMissed, {
@@ -767,22 +780,28 @@ export async function finishClaimed(
   input: { completed: boolean; duration: number | null; authoritative: boolean },
 ): Promise<void> {
   const outcome = input.completed ? 'completed' : 'no_answer';
-  const [row] = await ctx.db
-    .update(calls)
-    .set({
-      outcome,
-      ended_at: sql`coalesce(${calls.ended_at}, now())`,
-      ...(input.duration != null ? { duration: input.duration } : {}),
-      updated_at: new Date(),
-    })
-    .where(
-      and(
-        eq(calls.id, callId),
-        input.authoritative
-          ? inArray(calls.outcome, ['in_progress', 'completed', 'no_answer'])
-          : eq(calls.outcome, 'in_progress'),
-      ),
-    )
-    .returning();
+  const update = (from: readonly ('in_progress' | 'completed' | 'no_answer')[]) =>
+    ctx.db
+      .update(calls)
+      .set({
+        outcome,
+        ended_at: sql`coalesce(${calls.ended_at}, now())`,
+        ...(input.duration != null ? { duration: input.duration } : {}),
+        updated_at: new Date(),
+      })
+      .where(and(eq(calls.id, callId), inArray(calls.outcome, [...from])))
+      .returning();
+  const allowed = input.authoritative
+    ? (['in_progress', 'completed', 'no_answer'] as const)
+    : (['in_progress'] as const);
+  // Completed is announced once: by the update that moves the call there from another outcome (the row
+  // lock makes a concurrent one wait and then find it completed); a later authoritative report only
+  // refreshes its duration.
+  let row: CallRow | undefined;
+  if (input.completed) {
+    [row] = await update(allowed.filter((o) => o !== 'completed'));
+    if (row) publishCallCompleted(ctx, row);
+    else if (input.authoritative) [row] = await update(['completed']);
+  } else [row] = await update(allowed);
   announceProgress(ctx, callId, row);
 }

@@ -17,6 +17,16 @@ export const callMissed = defineEvent(
 );
 
 /**
+ * A call ended completed: the visitor and a staff phone talked (a callback, a scheduled call, or an
+ * inbound call someone took). Published after the commit that marked it, once per call: automations
+ * listen for it (the completed-call trigger).
+ */
+export const callCompleted = defineEvent(
+  'call.completed',
+  ZCallEvent.extend({ visitorName: z.string().nullable(), duration: z.number().nullable() }),
+);
+
+/**
  * A callback or a scheduled call was asked for (published after commit, ADR 052): the inbox puts it in
  * the conversation with the visitor's phone. Its outcome is read from the call when shown.
  */

@@ -24,7 +24,7 @@ import { agencyCarrierAccount } from '../agencies/service.ts';
 import { isBlocked } from '../compliance/service.ts';
 import { installForCalls, staffFor } from './access.ts';
 import type { CallRow, RingState } from './engine.ts';
-import { markMissed, publishCallMissed, webhookUrl } from './engine.ts';
+import { markMissed, publishCallCompleted, publishCallMissed, webhookUrl } from './engine.ts';
 import { callReceived } from './events.ts';
 import { isFinal, nameStaffLeg, reserveFreeStaff } from './staff-phones.ts';
 import { callLegs, calls, numbers } from './tables.ts';
@@ -275,10 +275,12 @@ export async function inboundDialEnded(
 ): Promise<CallInstructions> {
   const st = call.ring_state as RingState;
   if (input.completed && call.claimed_leg_sid) {
-    await ctx.db
+    const [completed] = await ctx.db
       .update(calls)
       .set({ outcome: 'completed', ended_at: new Date(), duration: input.duration, updated_at: new Date() })
-      .where(and(eq(calls.id, call.id), eq(calls.outcome, 'in_progress')));
+      .where(and(eq(calls.id, call.id), eq(calls.outcome, 'in_progress')))
+      .returning();
+    if (completed) publishCallCompleted(ctx, completed);
     return HANG_UP;
   }
   const [missed] = await ctx.db

@@ -26,6 +26,7 @@ import {
   isFinal,
   isPendingSid,
   markMissed,
+  publishCallCompleted,
   publishCallMissed,
   type RingState,
   ringWaiting,
@@ -83,6 +84,7 @@ async function conclude(ctx: Ctx, call: CallRow, legs: Leg[]): Promise<void> {
       .where(and(eq(calls.id, call.id), eq(calls.outcome, 'in_progress')))
       .returning();
     if (row && !completed) publishCallMissed(ctx, row);
+    if (row && completed) publishCallCompleted(ctx, row);
     return;
   }
   if (call.claimed_leg_sid) {

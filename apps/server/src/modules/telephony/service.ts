@@ -3,12 +3,12 @@
 
 // The reach rule lives in compliance (ADR 051); re-exported for the modules that call telephony.
 export { assertReachable } from '../compliance/service.ts';
-export { bookableSlots, carrierFor, MAX_SLOT_DAYS } from './access.ts';
+export { bookableSlots, carrierFor, installNumber as installCallNumber, MAX_SLOT_DAYS } from './access.ts';
 export { requestCallback, scheduleCall } from './call-requests.ts';
 export { type CallOfContact, callsOfContact, latestCallOf } from './contact-calls.ts';
 export { addDemoNumber, DEMO_INSTALL_NUMBER } from './demo.ts';
 export { type CallbackData, type CallbackInput, telephonyIdle } from './engine.ts';
-export { callMissed, callReceived, callRequested, numberChanged } from './events.ts';
+export { callCompleted, callMissed, callReceived, callRequested, numberChanged } from './events.ts';
 export { textNumbersOf } from './numbers-queries.ts';
 export { callProgress } from './progress.ts';
 export { reconcileCalls, startCallReconciler } from './reconcile.ts';

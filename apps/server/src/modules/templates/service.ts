@@ -232,6 +232,19 @@ export async function mediaIdsOfBusiness(ctx: Ctx, ids: number[]): Promise<numbe
   return ids.filter((id) => mine.has(id));
 }
 
+/**
+ * An audio file of the business's media library to play on a call (an automation's recording, ADR 071):
+ * its stored URL, or null when the id is no audio of the library (deleted since).
+ */
+export async function audioForCall(ctx: Ctx, id: number): Promise<string | null> {
+  businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ url: medias.url, mime: medias.mime })
+    .from(medias)
+    .where(scope(ctx, mcols, eq(medias.id, id)));
+  return row?.mime.startsWith('audio/') ? row.url : null;
+}
+
 const MIME = {
   png: 'image/png',
   jpg: 'image/jpeg',

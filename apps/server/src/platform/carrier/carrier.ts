@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { DELIVERY_STATUSES } from '@stn/contracts/chats';
+import type { CallInstructions } from './instructions.ts';
 import { twilioErrorKind } from './twilio-errors.ts';
 /**
  * The carrier: what the product asks of a telephony provider, in our own terms (E.164 strings, sids,
@@ -56,6 +57,11 @@ export type CreateCallInput = {
   recordingStatusCallback?: string;
   /** Inline TwiML instead of `url`. */
   twiml?: string;
+  /**
+   * What the call does once answered, in our own terms, instead of `url` (the adapter renders it in its
+   * language): a call that only says or plays something (an automation's call, a voicemail drop).
+   */
+  instructions?: CallInstructions;
 };
 
 export type UpdateCallInput = {

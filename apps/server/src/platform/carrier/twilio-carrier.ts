@@ -18,6 +18,7 @@ import type {
 } from './carrier.ts';
 import { CarrierError, RECORDING_SID_PATTERN } from './carrier.ts';
 import { twilioErrorKind } from './twilio-errors.ts';
+import { renderTwiml } from './twilio-webhooks.ts';
 
 /** Where Twilio's media come from: its API (MediaUrl) and its media CDN; redirects from there are followed
  * under the guard's address rules (ADR 049). Https only. */
@@ -151,6 +152,7 @@ export class TwilioCarrier implements Carrier {
           from: input.from,
           ...(input.url ? { url: input.url } : {}),
           ...(input.twiml ? { twiml: input.twiml } : {}),
+          ...(input.instructions ? { twiml: renderTwiml(input.instructions) } : {}),
           ...(input.method ? { method: input.method } : {}),
           ...(input.statusCallback ? { statusCallback: input.statusCallback } : {}),
           ...(input.statusCallbackEvents ? { statusCallbackEvent: input.statusCallbackEvents } : {}),

@@ -128,7 +128,7 @@ export const contactRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       schema: {
         tags,
         summary:
-          'Add several contacts to an automation of the business (404 for an automation that does not exist)',
+          'Add several contacts to an automation of the business and start their journeys (404 for an automation that does not exist, 422 for one switched off)',
         params: ZIdParams,
         body: ZContactIds,
         response: { 200: ZBulkResult, ...errors },
@@ -309,7 +309,8 @@ export const contactRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       config,
       schema: {
         tags,
-        summary: 'Add a contact to an automation of the business (404 for an automation that does not exist)',
+        summary:
+          'Add a contact to an automation of the business and start its journey (404 for an automation that does not exist, 422 for one switched off)',
         params: ZAutomationParams,
         body: ZNoBody,
         response: { 200: ZContactResponse, ...errors },
@@ -333,7 +334,8 @@ export const contactRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       config,
       schema: {
         tags,
-        summary: 'Remove a contact from an automation (404 for an automation that does not exist)',
+        summary:
+          'Remove a contact from an automation and stop its journey there (404 for an automation that does not exist)',
         params: ZAutomationParams,
         response: { 200: ZContactResponse, ...errors },
       },

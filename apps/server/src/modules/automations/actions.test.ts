@@ -1,0 +1,391 @@
+// The effectful actions of an automation (ADR 071) through the engine: an automation of the block, the
+// contact entered, the engine working the step on the manual clock; the step's record (status, detail,
+// error) and the effects at their real places: the sandbox carrier's texts and calls, the mail outbox, the
+// contact's tags, the tasks, a local HTTP receiver.
+import { localParts } from '@stn/contracts/installs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactTagged } from '../contacts/service.ts';
+import { staffAlerted } from '../notifications/service.ts';
+import { CALL_POLL_MS } from './actions/send-call.ts';
+import { type Receiver, startReceiver } from './actions/test-fixtures.ts';
+import {
+  type ActionsApp,
+  actionsApp,
+  addContact,
+  addTag,
+  block,
+  runBlock,
+  settle,
+  startJourney,
+} from './actions/test-support.ts';
+import { WEBHOOK_BACKOFF_MS } from './actions/webhook.ts';
+import { moveClock, untilStep } from './test-support.ts';
+
+let h: ActionsApp;
+let rx: Receiver;
+let ann: number;
+const ANN = '+14155550142';
+
+beforeAll(async () => {
+  rx = await startReceiver();
+  h = await actionsApp({ AUTOMATION_WEBHOOK_ALLOW_ORIGINS: rx.origin });
+  ann = await addContact(h, {
+    phone: ANN,
+    first_name: 'Ann',
+    last_name: 'Lee',
+    email: 'ann@example.test',
+    birthday: '1990-04-02',
+  });
+});
+afterAll(async () => {
+  await h?.close();
+  await rx?.close();
+});
+
+describe('Webhook', () => {
+  it('posts the contact as JSON with the step key as Idempotency-Key and records the answer', async () => {
+    const vip = await addTag(h, 'VIP');
+    await h.q('insert into contact_tags (contact_id, tag_id) values ($1, $2)', [ann, vip]);
+    rx.received.length = 0;
+    rx.answers.push({ status: 201, body: '{"received":true}' });
+    const j = await runBlock(
+      h,
+      'Webhook',
+      { url: `${rx.origin}/hooks/lead?secret=s3`, headers: { 'X-Api-Key': 'k-1' } },
+      ann,
+    );
+    expect(j.status).toBe('completed');
+    expect(j.step).toMatchObject({
+      status: 'done',
+      attempts: 1,
+      detail: { status: 201, body: '{"received":true}', url: `${rx.origin}/hooks/lead` },
+    });
+    expect(rx.received).toHaveLength(1);
+    const got = rx.received[0];
+    expect(got?.method).toBe('POST');
+    expect(got?.url).toBe('/hooks/lead?secret=s3');
+    expect(got?.headers['idempotency-key']).toBe(j.key);
+    expect(got?.headers['x-api-key']).toBe('k-1');
+    expect(got?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(got?.body ?? '{}')).toMatchObject({
+      id: ann,
+      phone: ANN,
+      first_name: 'Ann',
+      last_name: 'Lee',
+      email: 'ann@example.test',
+      birthday: '1990-04-02',
+      tags: [{ id: vip, name: 'VIP' }],
+      run_id: j.runId,
+    });
+  });
+
+  it('retries a 5xx with backoff and the same key, then goes on with the failure recorded', async () => {
+    rx.received.length = 0;
+    rx.answers.push({ status: 503, body: 'busy' }, { status: 500 }, { status: 502, body: 'still' });
+    const runId = await startJourney(
+      h,
+      [
+        block('hook', 'Webhook', { url: `${rx.origin}/flaky` }),
+        block('tag', 'AddTag', { add: [await addTag(h, 'After')] }),
+      ],
+      ann,
+    );
+    await expect.poll(() => rx.received.length).toBe(1);
+    await untilStep(h, runId, 1, 'pending');
+    await moveClock(h, WEBHOOK_BACKOFF_MS[0]);
+    await expect.poll(() => rx.received.length).toBe(2);
+    await untilStep(h, runId, 1, 'pending');
+    await moveClock(h, WEBHOOK_BACKOFF_MS[1]);
+    const j = await settle(h, runId, 'completed');
+    expect(rx.received).toHaveLength(3);
+    expect(new Set(rx.received.map((r) => r.headers['idempotency-key']))).toEqual(new Set([j.key]));
+    expect(j.steps).toMatchObject([
+      {
+        block_id: 'hook',
+        status: 'failed',
+        attempts: 3,
+        error: 'automations.action.webhook_status',
+        detail: { status: 502, body: 'still', attempt: 3 },
+      },
+      // The journey went on.
+      { block_id: 'tag', status: 'done' },
+    ]);
+  });
+
+  it('does not retry a 4xx', async () => {
+    rx.received.length = 0;
+    rx.answers.push({ status: 404, body: 'no such hook' });
+    const j = await runBlock(h, 'Webhook', { url: `${rx.origin}/gone` }, ann);
+    expect(j.status).toBe('completed');
+    expect(j.step).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      detail: { status: 404, body: 'no such hook' },
+    });
+    expect(rx.received).toHaveLength(1);
+  });
+
+  it('refuses a header the block may not set, sending nothing', async () => {
+    rx.received.length = 0;
+    const j = await runBlock(
+      h,
+      'Webhook',
+      { url: `${rx.origin}/h`, headers: { 'Idempotency-Key': 'mine' } },
+      ann,
+    );
+    expect(j.step).toMatchObject({ status: 'failed', error: 'automations.action.webhook_header_invalid' });
+    expect(rx.received).toHaveLength(0);
+  });
+});
+
+describe('SendMessage', () => {
+  it('texts the contact from the install number with merge fields, stored in the conversation', async () => {
+    const j = await runBlock(h, 'SendMessage', { body: 'Hi {first_name}, {business_name} here' }, ann);
+    expect(j.step).toMatchObject({ status: 'done' });
+    const sent = h.sandbox.sentMessages({ to: ANN });
+    expect(sent.map((m) => m.body)).toContain('Hi Ann, Business A here');
+    expect(sent.at(-1)?.from).toBe(h.number);
+    const [row] = await h.q<{ body: string; direction: string; user_id: number | null }>(
+      'select body, direction, user_id from messages where id = $1',
+      [j.step.detail.message_id],
+    );
+    expect(row).toEqual({ body: 'Hi Ann, Business A here', direction: 'out', user_id: null });
+  });
+
+  it('sends a template with its merge fields', async () => {
+    const res = await h.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/templates',
+      headers: { authorization: `Bearer ${h.adminToken}` },
+      payload: { name: 'Welcome', body: 'Welcome {name}!', provider: 'sms' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const j = await runBlock(h, 'SendMessage', { template_id: res.json().data.id }, ann);
+    expect(j.step.status).toBe('done');
+    expect(h.sandbox.sentMessages({ to: ANN }).at(-1)?.body).toBe('Welcome Ann Lee!');
+  });
+
+  it('an opted-out contact: the step fails without a retry, the journey goes on, nothing is sent', async () => {
+    const bob = await addContact(h, { phone: '+14155550143', first_name: 'Bob' });
+    await h.q('update contacts set opted_out_at = now() where id = $1', [bob]);
+    const j = await runBlock(h, 'SendMessage', { body: 'Hello' }, bob);
+    expect(j.status).toBe('completed');
+    expect(j.step).toMatchObject({ status: 'failed', attempts: 1, error: 'messages.opted_out' });
+    expect(h.sandbox.sentMessages({ to: '+14155550143' })).toHaveLength(0);
+    const [n] = await h.q<{ n: number }>('select count(*)::int as n from messages where contact_id = $1', [
+      bob,
+    ]);
+    expect(n?.n).toBe(0);
+  });
+
+  it('restricted content is refused the same way', async () => {
+    const j = await runBlock(h, 'SendMessage', { body: 'Buy cheap weed and cannabis now' }, ann);
+    expect(j.step).toMatchObject({ status: 'failed', error: 'messages.restricted_content' });
+  });
+});
+
+describe('AddTag', () => {
+  it('adds and removes tags, announcing each tag added (a new-tag automation can follow)', async () => {
+    const lead = await addTag(h, 'Lead');
+    const cold = await addTag(h, 'Cold');
+    const hot = await addTag(h, 'Hot');
+    await h.q('insert into contact_tags (contact_id, tag_id) values ($1, $2)', [ann, cold]);
+    const heard: { contactId: number; tagId: number }[] = [];
+    h.t.app.deps.events.on(contactTagged, (p) => {
+      heard.push({ contactId: p.contactId, tagId: p.tagId });
+    });
+    const j = await runBlock(h, 'AddTag', { add: [lead, hot], remove: [cold] }, ann);
+    expect(j.step).toMatchObject({ status: 'done', detail: { added: [lead, hot], removed: [cold] } });
+    const tags = await h.q<{ tag_id: number }>('select tag_id from contact_tags where contact_id = $1', [
+      ann,
+    ]);
+    expect(tags.map((t) => t.tag_id)).toEqual(expect.arrayContaining([lead, hot]));
+    expect(tags.map((t) => t.tag_id)).not.toContain(cold);
+    await expect
+      .poll(() =>
+        heard
+          .filter((e) => e.contactId === ann)
+          .map((e) => e.tagId)
+          .sort(),
+      )
+      .toEqual([lead, hot].sort());
+    // A tag it has already is not announced again; a tag deleted since is passed over and named.
+    heard.length = 0;
+    await h.q('delete from tags where id = $1', [hot]);
+    const again = await runBlock(h, 'AddTag', { add: [lead, hot] }, ann);
+    expect(again.step).toMatchObject({ status: 'done', detail: { added: [lead], missing: [hot] } });
+    expect(heard).toEqual([]);
+  });
+});
+
+describe('SendEmail', () => {
+  it('queues the e-mail in the outbox with merge fields, from the business, answers to its owner', async () => {
+    const j = await runBlock(
+      h,
+      'SendEmail',
+      { subject: 'Hello {first_name}', body: 'Dear {name},\nsee you at {business_name}.' },
+      ann,
+    );
+    expect(j.step).toMatchObject({ status: 'done', detail: { to: 'ann@example.test' } });
+    const mail = await h.q<{ from: string; reply_to: string | null; subject: string; text: string }>(
+      `select "from", reply_to, subject, text from mail_outbox where "to" = 'ann@example.test' order by id desc limit 1`,
+    );
+    expect(mail[0]).toMatchObject({ reply_to: h.seed.a.businessAdmin.email, subject: 'Hello Ann' });
+    expect(mail[0]?.from).toContain('Business A');
+  });
+
+  it('a contact without an e-mail is skipped: the step fails, the journey goes on, nothing is queued', async () => {
+    const noMail = await addContact(h, { phone: '+14155550150', first_name: 'Nomail' });
+    const before = await h.q<{ n: number }>('select count(*)::int as n from mail_outbox');
+    const j = await runBlock(h, 'SendEmail', { subject: 'Hi', body: 'Hello' }, noMail);
+    expect(j.status).toBe('completed');
+    expect(j.step).toMatchObject({ status: 'failed', error: 'automations.action.no_email' });
+    expect(await h.q<{ n: number }>('select count(*)::int as n from mail_outbox')).toEqual(before);
+  });
+});
+
+describe('SendCall', () => {
+  it('calls the contact and says the text; the phone hears it; the outcome goes to call_outcome', async () => {
+    const cat = '+14155550160';
+    const id = await addContact(h, { phone: cat, first_name: 'Cat' });
+    h.sandbox.phones.configure(cat, { autoAnswer: 'human' });
+    const runId = await startJourney(
+      h,
+      [block('call', 'SendCall', { mode: 'say', text: 'Hello {first_name}, this is {business_name}.' })],
+      id,
+    );
+    const waiting = await settle(h, runId, 'waiting');
+    expect(waiting.step).toMatchObject({
+      status: 'waiting',
+      detail: { said: 'Hello Cat, this is Business A.' },
+    });
+    const sid = String(waiting.step.detail.call_sid);
+    expect(h.sandbox.calls.get(sid)).toMatchObject({ to: cat, from: h.number });
+    await h.run(CALL_POLL_MS);
+    expect(h.sandbox.calls.get(sid)?.heard).toContain('Hello Cat, this is Business A.');
+    const j = await settle(h, runId, 'completed');
+    expect(j.vars).toMatchObject({ call_outcome: 'completed', call_sid: sid });
+    expect(j.step).toMatchObject({ status: 'done', detail: { call_sid: sid, outcome: 'completed' } });
+    // Placed once: the wake only asked the carrier.
+    expect(h.sandbox.phones.callSids(cat)).toEqual([sid]);
+  });
+
+  it('a call nobody answers is missed', async () => {
+    const cal = await addContact(h, { phone: '+14155550151', first_name: 'Cal' });
+    const runId = await startJourney(h, [block('call', 'SendCall', { mode: 'say', text: 'Hi' })], cal);
+    await settle(h, runId, 'waiting');
+    await h.run(CALL_POLL_MS + 30_000);
+    await moveClock(h, CALL_POLL_MS);
+    const j = await settle(h, runId, 'completed');
+    expect(j.vars).toMatchObject({ call_outcome: 'missed' });
+  });
+
+  it('a blocked contact is not called', async () => {
+    const blocked = await addContact(h, { phone: '+14155550152', first_name: 'Blocked' });
+    await h.q('update contacts set blocked_at = now() where id = $1', [blocked]);
+    const j = await runBlock(h, 'SendCall', { mode: 'say', text: 'Hi' }, blocked);
+    expect(j.step).toMatchObject({ status: 'failed', error: 'automations.action.contact_blocked' });
+    expect(h.sandbox.phones.callSids('+14155550152')).toEqual([]);
+  });
+});
+
+describe('SendVoiceMail', () => {
+  it('waits for the next 09:00 in Los Angeles by default', async () => {
+    const now = h.clock.now();
+    const j = await runBlock(h, 'SendVoiceMail', { text: 'Hi' }, ann);
+    // Unless this very minute is 09:00 there (then it drops at once).
+    if (j.status === 'waiting') {
+      const due = new Date(j.step.due_at);
+      expect(localParts(due, 'America/Los_Angeles').minutes).toBe(9 * 60);
+      expect(due.getTime()).toBeGreaterThan(now);
+      expect(due.getTime() - now).toBeLessThanOrEqual(86_400_000);
+    }
+  });
+
+  it('at its time drops the message on the voicemail', async () => {
+    const vic = '+14155550153';
+    const id = await addContact(h, { phone: vic, first_name: 'Vic' });
+    h.sandbox.phones.configure(vic, { autoAnswer: 'machine' });
+    const later = new Date(h.clock.now() + 2 * 3_600_000);
+    const at = `${String(later.getUTCHours()).padStart(2, '0')}:${String(later.getUTCMinutes()).padStart(2, '0')}`;
+    const runId = await startJourney(
+      h,
+      [block('vm', 'SendVoiceMail', { text: 'Hi {first_name}, call us back.', at, time_zone: 'UTC' })],
+      id,
+    );
+    const waiting = await settle(h, runId, 'waiting');
+    expect(waiting.step).toMatchObject({ status: 'waiting', detail: { at, time_zone: 'UTC' } });
+    expect(new Date(waiting.step.due_at).getTime() - h.clock.now()).toBeGreaterThan(2 * 3_600_000 - 120_000);
+    expect(h.sandbox.phones.callSids(vic)).toEqual([]);
+    await moveClock(h, 2 * 3_600_000);
+    const j = await settle(h, runId, 'completed');
+    const sid = String(j.step.detail.call_sid);
+    await h.run(30_000);
+    const heard = h.sandbox.calls.get(sid)?.heard ?? [];
+    expect(heard[0]).toBe('[voicemail greeting]');
+    expect(heard).toContain('Hi Vic, call us back.');
+  });
+
+  it('reached within a minute of its time, drops at once', async () => {
+    const now = new Date(h.clock.now());
+    const at = `${String(now.getUTCHours()).padStart(2, '0')}:${String(now.getUTCMinutes()).padStart(2, '0')}`;
+    const j = await runBlock(h, 'SendVoiceMail', { text: 'Now', at, time_zone: 'UTC' }, ann);
+    expect(j.status).toBe('completed');
+    expect(j.step.detail.call_sid).toBeTruthy();
+  });
+});
+
+describe('Alert', () => {
+  it('tells the business admins (none chosen) by e-mail, text, push and a task', async () => {
+    const admin = h.seed.a.businessAdmin;
+    await h.q(`update users set phone = '+14155550199' where id = $1`, [admin.id]);
+    const pushed: number[][] = [];
+    h.t.app.deps.events.on(staffAlerted, (p) => {
+      pushed.push(p.userIds);
+    });
+    const j = await runBlock(
+      h,
+      'Alert',
+      { channels: ['email', 'sms', 'push', 'task'], message: '{name} asked for prices' },
+      ann,
+    );
+    expect(j.step).toMatchObject({
+      status: 'done',
+      detail: {
+        recipients: [admin.id],
+        sent: { email: [admin.id], sms: [admin.id], push: [admin.id], task: [admin.id] },
+      },
+    });
+    const mail = await h.q<{ text: string }>(
+      `select text from mail_outbox where "to" = $1 order by id desc limit 1`,
+      [admin.email],
+    );
+    expect(mail[0]?.text).toContain('Ann Lee asked for prices');
+    expect(h.sandbox.sentMessages({ to: '+14155550199' }).at(-1)).toMatchObject({
+      from: h.number,
+      body: 'Ann Lee asked for prices',
+    });
+    await expect.poll(() => pushed).toEqual([[admin.id]]);
+    const tasks = await h.q<{ user_id: number; contact_id: number; description: string }>(
+      'select user_id, contact_id, description from tasks order by id desc limit 1',
+    );
+    expect(tasks[0]).toEqual({ user_id: admin.id, contact_id: ann, description: 'Ann Lee asked for prices' });
+  });
+
+  it('a chosen user without a phone is passed over for texts and named', async () => {
+    const user = h.seed.a.businessUser;
+    await h.q('update users set phone = null where id = $1', [user.id]);
+    const j = await runBlock(h, 'Alert', { channels: ['sms'], user_ids: [user.id], message: 'Hi' }, ann);
+    expect(j.step).toMatchObject({
+      status: 'done',
+      detail: { recipients: [user.id], skipped: [{ user_id: user.id, channel: 'sms', reason: 'no_phone' }] },
+    });
+  });
+
+  it("nobody to tell (another business's user) fails the step and the journey goes on", async () => {
+    const other = h.seed.b.businessAdmin;
+    const j = await runBlock(h, 'Alert', { channels: ['email'], user_ids: [other.id], message: 'Hi' }, ann);
+    expect(j.status).toBe('completed');
+    expect(j.step).toMatchObject({ status: 'failed', error: 'automations.action.no_recipients' });
+  });
+});

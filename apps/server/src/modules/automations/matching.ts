@@ -1,0 +1,105 @@
+// What every trigger does once it knows the business (ADR 069): find the business's active automations of
+// its kind (the partial index automations_trigger_idx), and enter contacts into each through the engine,
+// one transaction per automation, so that one automation's failure never keeps the others' journeys from
+// starting.
+import { TRIGGER_CONFIGS, type TTrigger, type TTriggerKind } from '@stn/contracts/automations';
+import { and, eq, isNull, type SQL } from 'drizzle-orm';
+import type { Deps } from '../../platform/deps.ts';
+import { type Ctx, inTransaction, scope, tenantContext } from '../../platform/tenancy/context.ts';
+import { type Entry, enterContacts } from './engine.ts';
+import { automations } from './tables.ts';
+
+export type TriggerAutomation = { id: number; trigger: TTrigger; installs: number[]; tags: number[] };
+
+/** The context a trigger acts in: the business the event or the URL names, acted on by the automation. */
+export function triggerContext(
+  business: { agencyId: number; businessId: number },
+  deps: Deps,
+  name: string,
+): Ctx {
+  return tenantContext(
+    deps,
+    { level: 'business', agencyId: business.agencyId, businessId: business.businessId },
+    { kind: 'system', source: 'automation', name },
+  );
+}
+
+const cols = { agency_id: automations.agency_id, business_id: automations.business_id };
+
+/** What a trigger reads of an automation found across businesses (the date jobs, the inbound URL). */
+export const triggerColumns = {
+  id: automations.id,
+  agencyId: automations.agency_id,
+  businessId: automations.business_id,
+  kind: automations.start_trigger,
+  trigger: automations.trigger,
+  installs: automations.installs,
+  tags: automations.tags,
+  active: automations.active,
+};
+
+/** The context business's active, not deleted automations with this trigger (and `where`), in id order. */
+export async function activeAutomations(
+  ctx: Ctx,
+  kind: TTriggerKind,
+  where?: SQL,
+): Promise<TriggerAutomation[]> {
+  return ctx.db
+    .select({
+      id: automations.id,
+      trigger: automations.trigger,
+      installs: automations.installs,
+      tags: automations.tags,
+    })
+    .from(automations)
+    .where(
+      scope(
+        ctx,
+        cols,
+        and(
+          eq(automations.start_trigger, kind),
+          eq(automations.active, true),
+          isNull(automations.deleted_at),
+          where,
+        ),
+      ),
+    )
+    .orderBy(automations.id);
+}
+
+/** The trigger's configuration with its defaults; null when it does not parse (a draft saved half-done). */
+export function triggerConfig<K extends TTriggerKind>(
+  kind: K,
+  trigger: TTrigger,
+): ReturnType<(typeof TRIGGER_CONFIGS)[K]['parse']> | null {
+  const r = TRIGGER_CONFIGS[kind].safeParse(trigger.config ?? {});
+  return r.success ? (r.data as ReturnType<(typeof TRIGGER_CONFIGS)[K]['parse']>) : null;
+}
+
+/** An automation listening on the install: none listed means every install. */
+export const onInstall = (a: TriggerAutomation, installId: number | null) =>
+  a.installs.length === 0 || (installId !== null && a.installs.includes(installId));
+
+/**
+ * Enters the entries into each automation (its own transaction; a failure is logged and the others go
+ * on). Answers the ids of the runs started.
+ */
+export async function enterEach(
+  ctx: Ctx,
+  list: { id: number }[],
+  trigger: TTriggerKind,
+  entries: Entry[],
+): Promise<number[]> {
+  const started: number[] = [];
+  if (entries.length === 0) return started;
+  for (const a of list) {
+    try {
+      started.push(
+        ...(await inTransaction(ctx, (tx) => enterContacts(tx, { automationId: a.id, trigger, entries }))),
+      );
+    } catch (err) {
+      ctx.deps.log.error({ err, automationId: a.id, trigger }, 'automation trigger: entering failed');
+    }
+  }
+  return started;
+}
