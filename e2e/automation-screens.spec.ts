@@ -314,28 +314,55 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
     expect((await automations(page)).filter((a) => a.name === TEMPLATE_NAME)).toHaveLength(1);
   });
 
-  it("a contact's page adds it to an active automation", async () => {
+  it("a contact's page adds it to an automation; its journey shows in the runs, on the blocks and on the contact; stop ends it", async () => {
     const made = await apiFrom<{ data: { id: number } }>(page, 'POST', '/v1/contacts', {
       phone: '+14155550177',
       first_name: 'Jo',
     });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     await page.goto(p.url(`/business/contacts/${made.body.data.id}`, HOST));
-    await page.getByTestId('contact-automations').waitFor(WAIT);
+    const card = page.getByTestId('contact-automations');
+    await card.waitFor(WAIT);
     // Nothing picked: said in place, nothing sent.
     await page.getByTestId('contact-add-automation-add').click();
-    await expect
-      .poll(() => page.getByTestId('contact-automations').textContent(), WAIT)
-      .toContain('Pick an automation.');
-    // The demo's active "Missed call follow-up".
+    await expect.poll(() => card.textContent(), WAIT).toContain('Pick an automation.');
+    // The demo's active "Missed call follow-up": a Wait of a minute, then a text.
     await pick(page, 'contact-add-automation-pick', 'Missed call follow-up');
-    const automation = (await automations(page)).find((a) => a.name === 'Missed call follow-up');
-    const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().includes('/automation/'));
     await page.getByTestId('contact-add-automation-add').click();
-    // The call of spec 001 for this contact and this automation (its answer is the contacts module's:
-    // the triggers branch makes it start a journey, which then lists here).
-    expect(new URL((await sent).url()).pathname).toBe(
-      `/api/v1/contacts/${made.body.data.id}/automation/${automation?.id}`,
-    );
+    await expect.poll(() => card.textContent(), WAIT).toContain('Missed call follow-up');
+    expect(await card.textContent()).toContain('In progress');
+
+    const automation = (await automations(page)).find((a) => a.name === 'Missed call follow-up');
+    await page.goto(p.url(`/business/automation/${automation?.id}?view=runs`, HOST));
+    const runs = page.getByTestId('runs-table');
+    await expect.poll(() => runs.textContent(), WAIT).toContain('+14155550177');
+    expect(await runs.textContent()).toContain('Waiting');
+    await runs.locator('[data-testid^="run-journey-"]').first().click();
+    const journey = page.getByTestId('run-journey');
+    await journey.waitFor(WAIT);
+    expect(await journey.textContent()).toContain('Added directly');
+    expect(await journey.textContent()).toContain('wait · Wait');
+    await page.keyboard.press('Escape');
+    await journey.waitFor({ state: 'detached', ...WAIT });
+    // On the canvas: one contact at the Wait now.
+    await page.getByTestId('automation-tab-flow').click();
+    await expect.poll(() => page.getByTestId('block-wait-count').getAttribute('data-at'), WAIT).toBe('1');
+    await page.getByTestId('automation-tab-runs').click();
+    await runs.locator('[data-testid^="run-stop-"]').first().click();
+    await page.getByTestId('run-stop-ok').click();
+    await expect.poll(() => runs.textContent(), WAIT).toContain('Stopped');
+    await expect
+      .poll(
+        async () =>
+          (
+            await apiFrom<{ data: { status: string }[] }>(
+              page,
+              'GET',
+              `/v1/automations/contact/${made.body.data.id}/runs`,
+            )
+          ).body.data[0]?.status,
+        WAIT,
+      )
+      .toBe('stopped');
   });
 });

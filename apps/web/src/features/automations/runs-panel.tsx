@@ -134,6 +134,14 @@ export function RunsPanel({ automationId, blocks }: { automationId: number; bloc
   );
 }
 
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** A step's detail value for people: a moment in the app's date format, the rest as it came. */
+function detailText(v: unknown): string {
+  if (typeof v === 'string') return ISO.test(v) ? formatDate(v, 'long') : v;
+  return JSON.stringify(v);
+}
+
 /** One contact's journey, step by step: the block, what it did, the output it took. */
 function Journey({ runId, blockName }: { runId: number; blockName: (id: string | null) => string }) {
   const { t } = useTranslation();
@@ -151,7 +159,7 @@ function Journey({ runId, blockName }: { runId: number; blockName: (id: string |
           {t(`business.automations.triggers.${r.trigger}`)} · {formatDate(r.started_at, 'long')}
         </Text>
       </Group>
-      <Timeline bulletSize={14} lineWidth={2}>
+      <Timeline bulletSize={14} lineWidth={2} active={r.steps.length - 1}>
         {r.steps.map((s) => (
           <Timeline.Item
             key={s.seq}
@@ -178,7 +186,7 @@ function Journey({ runId, blockName }: { runId: number; blockName: (id: string |
                     <Table.Tr key={k}>
                       <Table.Td c="dimmed">{k}</Table.Td>
                       <Table.Td>
-                        <Code>{typeof v === 'string' ? v : JSON.stringify(v)}</Code>
+                        <Code>{detailText(v)}</Code>
                       </Table.Td>
                     </Table.Tr>
                   ))}
