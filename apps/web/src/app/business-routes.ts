@@ -7,6 +7,7 @@ const contactForm = lazy(() => import('../features/contacts/contact-form.tsx'));
 const templateForm = lazy(() => import('../features/templates/template-form.tsx'));
 const broadcastForm = lazy(() => import('../features/broadcasts/broadcast-form.tsx'));
 const installsPage = lazy(() => import('../features/installs/installs-page.tsx'));
+const automationEditor = lazy(() => import('../features/automations/automation-editor-page.tsx'));
 
 /** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
 export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> = {
@@ -51,5 +52,9 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.tags': lazy(() => import('../features/tags/tags-page.tsx')),
   'business.messaging': lazy(() => import('../features/inbox/inbox-page.tsx')),
   'business.broadcast.report': lazy(() => import('../features/broadcasts/report/report-page.tsx')),
+  'business.automation': lazy(() => import('../features/automations/automations-page.tsx')),
+  'business.automation.create': automationEditor,
+  'business.automation.edit': automationEditor,
+  'business.automation.share': lazy(() => import('../features/automations/share-page.tsx')),
   'business.sandbox-phones': lazy(() => import('../features/telephony/sandbox-phones-page.tsx')),
 };

@@ -1,14 +1,16 @@
 import type { TAgency } from '@stn/contracts/agencies';
 import { LIST_MAX_PAGE_SIZE } from '@stn/contracts/constants';
 import type { TInstallPick } from '@stn/contracts/installs';
+import type { TTemplate } from '@stn/contracts/templates';
 import type { TUserSummary } from '@stn/contracts/users';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './api-client.ts';
 import { keys } from './query-keys.ts';
 
 // The pickers several features show (features do not import each other): the business's active installs
-// (GET /v1/installs/all), its agents of a channel (GET /v1/businesses/users/agents), and for platform
-// admins the active agencies (GET /v1/agencies).
+// (GET /v1/installs/all), its tags (GET /v1/tags/all), its SMS templates (GET /v1/templates/all), its agents
+// of a channel (GET /v1/businesses/users/agents), and for platform admins the active agencies
+// (GET /v1/agencies).
 
 type Data<T> = { success: true; data: T };
 
@@ -18,6 +20,25 @@ export function useInstallOptions() {
   return useQuery({
     queryKey: keys.installs.picker(),
     queryFn: async () => (await api<Data<TInstallPick[]>>('/v1/installs/all', { silent: true })).data,
+  });
+}
+
+/** The business's tags (broadcasts' audience and report, automations' blocks and triggers). */
+export function useTagOptions() {
+  return useQuery({
+    queryKey: [...keys.tags.all, 'all'],
+    queryFn: async () =>
+      (await api<Data<{ id: number; name: string }[]>>('/v1/tags/all', { silent: true })).data,
+  });
+}
+
+/** The business's active SMS templates (a broadcast's message, an automation's SendMessage). */
+export function useSmsTemplateOptions() {
+  return useQuery({
+    queryKey: [...keys.templates.all, 'all', 'sms'],
+    queryFn: async () =>
+      (await api<Data<TTemplate[]>>('/v1/templates/all', { query: { provider: 'sms' }, silent: true })).data,
+    retry: false,
   });
 }
 

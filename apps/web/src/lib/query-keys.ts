@@ -138,6 +138,21 @@ export const keys = {
     detail: (id: number) => ['broadcasts', 'detail', id] as const,
     credit: (input: unknown) => ['broadcasts', 'credit', input] as const,
   },
+  /** Automations (issue 20): lists, one automation, the gallery, a share preview, runs and block counts. */
+  automations: {
+    all: ['automations'] as const,
+    lists: () => ['automations', 'list'] as const,
+    detail: (id: number) => ['automations', 'detail', id] as const,
+    refs: () => ['automations', 'all'] as const,
+    templates: () => ['automations', 'templates'] as const,
+    shared: (token: string) => ['automations', 'shared', token] as const,
+    runs: (id: number) => ['automations', 'runs', id] as const,
+    run: (runId: number) => ['automations', 'run', runId] as const,
+    blocks: (id: number) => ['automations', 'blocks', id] as const,
+    /** A contact's journeys (its edit screen). */
+    contactRuns: (contactId: number) => ['automations', 'contact', contactId] as const,
+    webhook: (id: number) => ['automations', 'webhook', id] as const,
+  },
   /** The business's sending numbers for broadcasts (setting/broadcast-numbers). */
   broadcasters: {
     all: ['broadcasters'] as const,

@@ -4,8 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { pathOf } from '../../lib/nav/route-table.ts';
-import { useInstallOptions } from '../../lib/pickers.ts';
-import { useTags } from './api/broadcasts.ts';
+import { useInstallOptions, useTagOptions } from '../../lib/pickers.ts';
 import type { BroadcastForm } from './broadcast-values.ts';
 
 /**
@@ -22,7 +21,7 @@ export function AudienceBuilder(props: {
 }) {
   const { t } = useTranslation();
   const { form } = props;
-  const tags = useTags();
+  const tags = useTagOptions();
   const installs = useInstallOptions();
   const tagData = (tags.data ?? []).map((tg) => ({ value: String(tg.id), label: tg.name }));
   const picked = form.values.contact_ids.length;

@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { MediaLibraryModal } from '../../components/media-library-modal.tsx';
-import { useSmsTemplates } from './api/broadcasts.ts';
+import { useSmsTemplateOptions } from '../../lib/pickers.ts';
 import type { BroadcastForm } from './broadcast-values.ts';
 
 /** The request's limit (ZBroadcastRequest.media_ids). */
@@ -18,7 +18,7 @@ const WITH_FALLBACK: readonly string[] = ['first_name', 'name'];
  */
 export function MessageEditor({ form }: { form: BroadcastForm }) {
   const { t } = useTranslation();
-  const templates = useSmsTemplates();
+  const templates = useSmsTemplateOptions();
   const area = useRef<HTMLTextAreaElement>(null);
   const [libraryOpen, setLibraryOpen] = useState(false);
   const media = form.values.media;

@@ -29,6 +29,7 @@ import {
   useSetBlocked,
   useSetOptOut,
 } from './api/contacts.ts';
+import { ContactAutomations } from './contact-automations.tsx';
 import { TagPicker } from './tag-picker.tsx';
 import { textPath } from './text-path.ts';
 
@@ -123,7 +124,9 @@ function ContactForm(props: {
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const canText = userCan(useAuth().user, 'inbox.use');
+  const user = useAuth().user;
+  const canText = userCan(user, 'inbox.use');
+  const canAutomate = userCan(user, 'automations.use');
   const { contact, fields } = props;
   const save = useSaveContact(contact?.id ?? null);
   const resolve = zodResolver(ZContactForm);
@@ -152,7 +155,14 @@ function ContactForm(props: {
       title={contact ? t('contacts.edit') : t('contacts.add')}
       back={{ label: t('menu.contacts'), to: pathOf('business.contacts') }}
       onSubmit={submit}
-      extra={contact && <ContactStatus contact={contact} />}
+      extra={
+        contact && (
+          <>
+            <ContactStatus contact={contact} />
+            {canAutomate && <ContactAutomations contactId={contact.id} />}
+          </>
+        )
+      }
       actions={
         <FormActions
           submitting={save.isPending}

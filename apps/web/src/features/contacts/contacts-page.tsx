@@ -21,6 +21,7 @@ import {
   useBulkTag,
   useInstallOptions,
 } from './api/contacts.ts';
+import { openBulkAutomation } from './contact-automations.tsx';
 import { ImportPanel } from './import-panel.tsx';
 import { TagPicker } from './tag-picker.tsx';
 import { textPath } from './text-path.ts';
@@ -41,6 +42,7 @@ export default function ContactsPage() {
   const user = useAuth().user;
   const canText = userCan(user, 'inbox.use');
   const canBroadcast = userCan(user, 'broadcasts.use');
+  const canAutomate = userCan(user, 'automations.use');
 
   const flagOptions = [
     { value: 'any', label: t('contacts.filter_any') },
@@ -135,7 +137,12 @@ export default function ContactsPage() {
         </Group>
       </Group>
       <ImportPanel />
-      <BulkBar selected={selection.selected} onDone={selection.clear} canBroadcast={canBroadcast} />
+      <BulkBar
+        selected={selection.selected}
+        onDone={selection.clear}
+        canBroadcast={canBroadcast}
+        canAutomate={canAutomate}
+      />
       <DataTable<TContact>
         path={CONTACTS_PATH}
         queryKey={contactKeys.list()}
@@ -233,17 +240,19 @@ const BULK_BUTTONS: readonly { action: BulkAction; key: string; color: string; v
 ];
 
 /**
- * Bulk actions over the picked contacts: a broadcast to them, tag, block, opt out, delete (each asks first). "Add to
- * automation" is not offered until the automations issue gives something to pick (ADR 038).
+ * Bulk actions over the picked contacts: a broadcast to them, add to an automation, tag, block, opt out,
+ * delete (each asks first).
  */
 function BulkBar({
   selected,
   onDone,
   canBroadcast,
+  canAutomate,
 }: {
   selected: readonly number[];
   onDone: () => void;
   canBroadcast: boolean;
+  canAutomate: boolean;
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -281,6 +290,17 @@ function BulkBar({
               data-testid="contacts-bulk-broadcast"
             >
               {t('contacts.bulk.broadcast')}
+            </Button>
+          )}
+          {canAutomate && (
+            <Button
+              size="xs"
+              variant="light"
+              color="grape"
+              onClick={() => openBulkAutomation(ids, onDone, t('business.automations.contact.bulk_title'))}
+              data-testid="contacts-bulk-automation"
+            >
+              {t('business.automations.contact.bulk')}
             </Button>
           )}
           <Button size="xs" variant="light" onClick={openTag} data-testid="contacts-bulk-tag">

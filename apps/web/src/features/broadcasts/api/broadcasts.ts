@@ -10,7 +10,6 @@ import type {
 } from '@stn/contracts/broadcasts';
 import { LIST_MAX_PAGE_SIZE } from '@stn/contracts/constants';
 import type { TNumber } from '@stn/contracts/telephony';
-import type { TTemplate } from '@stn/contracts/templates';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { keys } from '../../../lib/query-keys.ts';
@@ -111,26 +110,7 @@ export function useBroadcasters() {
   });
 }
 
-// ---------------------------------------------------------------- pickers
-
-/** The business's tags (GET /v1/tags/all). */
-export function useTags() {
-  return useQuery({
-    queryKey: [...keys.tags.all, 'all'],
-    queryFn: async () =>
-      (await api<Data<{ id: number; name: string }[]>>('/v1/tags/all', { silent: true })).data,
-  });
-}
-
-/** The business's SMS templates (GET /v1/templates/all), active ones. */
-export function useSmsTemplates() {
-  return useQuery({
-    queryKey: [...keys.templates.all, 'all', 'sms'],
-    queryFn: async () =>
-      (await api<Data<TTemplate[]>>('/v1/templates/all', { query: { provider: 'sms' }, silent: true })).data,
-    retry: false,
-  });
-}
+// ---------------------------------------------------------------- pickers (tags and SMS templates: lib/pickers.ts)
 
 /** The business's phone numbers (GET /v1/numbers, first 100): the ones a broadcaster may be made of. */
 export function useBusinessNumbers() {

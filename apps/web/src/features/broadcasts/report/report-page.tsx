@@ -34,7 +34,8 @@ import { LoadFailed, Loading } from '../../../components/load-state.tsx';
 import { useReportForbidden } from '../../../components/not-allowed.tsx';
 import { StatCard } from '../../../components/stat-card.tsx';
 import { formatDate } from '../../../lib/format.ts';
-import { useBroadcasters, useTags } from '../api/broadcasts.ts';
+import { useTagOptions } from '../../../lib/pickers.ts';
+import { useBroadcasters } from '../api/broadcasts.ts';
 import {
   countOf,
   downloadReport,
@@ -482,7 +483,7 @@ function TagModal(props: { id: number; opened: boolean; onClose: () => void }) {
   const [who, setWho] = useState<'recipients' | 'replied'>('recipients');
   const [error, setError] = useState<string | null>(null);
   const tag = useTagRecipients(props.id);
-  const tags = useTags();
+  const tags = useTagOptions();
   // The tags may have changed since the report opened (a tag made for this, in another tab).
   const { refetch } = tags;
   useEffect(() => {
