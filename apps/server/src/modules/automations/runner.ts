@@ -33,6 +33,8 @@ const PARALLEL = 8;
 export const MAX_ATTEMPTS = 5;
 /** Kinds worked together in one transaction (database work only, no call to the outside). */
 const LIGHT = new Set<TActionKind>(['Wait', 'ProcessBetween', 'Condition', 'AddToAutomation', 'AddTag']);
+/** Kinds whose executors only read: worked without a savepoint of their own. */
+const READ_ONLY = new Set<TActionKind>(['Wait', 'ProcessBetween', 'Condition']);
 const LIVE = ['active', 'waiting'];
 
 type Claimed = {
@@ -252,7 +254,7 @@ async function workStep(
   if (!parsed.success) return ended(step, 'failed', 'automations.config_invalid', 'failed');
   const mine: (() => unknown)[] = [];
   try {
-    const outcome = await tx.transaction(async (sp) => {
+    const work = async (sp: Tx) => {
       const ctx: Ctx = {
         ...stepCtx(deps, automation),
         db: sp,
@@ -291,7 +293,9 @@ async function workStep(
       const o = decide(step, block, automation.blocks, result, now);
       if (result.kind === 'fail') throw new Rollback(o);
       return o;
-    });
+    };
+    // A block that writes nothing needs no savepoint (a failing read aborts the group: worked alone then).
+    const outcome = READ_ONLY.has(block.type) ? await work(tx) : await tx.transaction(work);
     afterCommit.push(...mine);
     return outcome;
   } catch (err) {
