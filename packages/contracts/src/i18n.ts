@@ -4,6 +4,9 @@ import agenciesEs from '../locales/agencies.es.json' with { type: 'json' };
 import automationsActionsBr from '../locales/automations-actions.br.json' with { type: 'json' };
 import automationsActionsEn from '../locales/automations-actions.en.json' with { type: 'json' };
 import automationsActionsEs from '../locales/automations-actions.es.json' with { type: 'json' };
+import automationsEngineBr from '../locales/automations-engine.br.json' with { type: 'json' };
+import automationsEngineEn from '../locales/automations-engine.en.json' with { type: 'json' };
+import automationsEngineEs from '../locales/automations-engine.es.json' with { type: 'json' };
 import br from '../locales/br.json' with { type: 'json' };
 import broadcastsBr from '../locales/broadcasts.br.json' with { type: 'json' };
 import broadcastsEn from '../locales/broadcasts.en.json' with { type: 'json' };
@@ -76,6 +79,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     supportEn,
     broadcastsEn,
     automationsActionsEn,
+    automationsEngineEn,
   ],
   es: [
     es,
@@ -95,6 +99,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     supportEs,
     broadcastsEs,
     automationsActionsEs,
+    automationsEngineEs,
   ],
   br: [
     br,
@@ -114,6 +119,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     supportBr,
     broadcastsBr,
     automationsActionsBr,
+    automationsEngineBr,
   ],
 };
 

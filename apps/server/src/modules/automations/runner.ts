@@ -247,11 +247,11 @@ async function workStep(
   if (!run || !LIVE.includes(run.status)) return ended(step, 'skipped', null, null);
   if (!automation || automation.deleted_at) return ended(step, 'skipped', null, 'stopped');
   const contact = loaded.contacts.get(run.contact_id);
-  if (!contact) return ended(step, 'failed', 'automations.contact_missing', 'failed');
+  if (!contact) return ended(step, 'failed', 'automations.engine.contact_missing', 'failed');
   const block = automation.blocks.find((b) => b.id === step.block_id);
-  if (!block || block.type !== step.type) return ended(step, 'failed', 'automations.block_missing', 'failed');
+  if (!block || block.type !== step.type) return ended(step, 'failed', 'automations.engine.block_missing', 'failed');
   const parsed = ACTION_CONFIGS[block.type].safeParse(block.config);
-  if (!parsed.success) return ended(step, 'failed', 'automations.config_invalid', 'failed');
+  if (!parsed.success) return ended(step, 'failed', 'automations.engine.config_invalid', 'failed');
   const mine: (() => unknown)[] = [];
   try {
     const work = async (sp: Tx) => {
