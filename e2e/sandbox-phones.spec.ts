@@ -116,6 +116,11 @@ describe.skipIf(!hasChromium)('Sandbox Phones in Chromium', () => {
     await visitor.getByTestId('hangup').click();
     await expect.poll(() => stateOf(secondCard), WAIT).toBe('idle');
     await expect.poll(() => stateOf(visitor), WAIT).toBe('idle');
+    // Idle, the card still shows what its last call said (a short call, an automation's message, too).
+    expect(await secondCard.getByTestId('phone-heard').count()).toBe(0);
+    await expect
+      .poll(() => secondCard.getByTestId('phone-last-heard').textContent(), WAIT)
+      .toContain('Vera Visitor');
   });
 
   it("the visitor's phone texts the install's number and shows what it sent", async () => {

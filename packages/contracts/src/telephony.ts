@@ -243,6 +243,20 @@ export const ZSandboxChoice = z.object({ sandbox: z.literal(true) });
 
 export const SANDBOX_PHONE_STATES = ['idle', 'ringing', 'in-call', 'voicemail'] as const;
 
+/** A call as a sandbox phone's card shows it. */
+export const ZSandboxCall = z.object({
+  sid: z.string(),
+  from: z.string(),
+  to: z.string(),
+  status: z.string(),
+  /** The other phone when bridged. */
+  bridged_with: z.string().nullable(),
+  /** What the phone heard, newest last (Say texts, "[beep]", "[recording]"). */
+  heard: z.array(z.string()),
+  /** Whether the call is waiting for digits (a Gather). */
+  gathering: z.boolean(),
+});
+
 export const ZSandboxPhone = z.object({
   number: z.string(),
   /** Who the phone belongs to as the product knows it: a staff agent's name, 'Visitor', or the number. */
@@ -251,20 +265,12 @@ export const ZSandboxPhone = z.object({
   installs: z.array(z.number()),
   state: z.enum(SANDBOX_PHONE_STATES),
   /** The call ringing or in progress on this phone. */
-  call: z
-    .object({
-      sid: z.string(),
-      from: z.string(),
-      to: z.string(),
-      status: z.string(),
-      /** The other phone when bridged. */
-      bridged_with: z.string().nullable(),
-      /** What the phone heard, newest last (Say texts, "[beep]", "[recording]"). */
-      heard: z.array(z.string()),
-      /** Whether the call is waiting for digits (a Gather). */
-      gathering: z.boolean(),
-    })
-    .nullable(),
+  call: ZSandboxCall.nullable(),
+  /**
+   * While no call is live: the newest ended call that said or played something, so a short call (an
+   * automation's message) stays readable after it hung up.
+   */
+  last_call: ZSandboxCall.nullable().optional(),
   /** Texts this phone sent and received, newest last. */
   texts: z.array(
     z.object({

@@ -6,7 +6,9 @@ import { localParts } from '@stn/contracts/installs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactTagged } from '../contacts/service.ts';
 import { staffAlerted } from '../notifications/service.ts';
+import { ACTIONS } from './actions/index.ts';
 import { CALL_POLL_MS } from './actions/send-call.ts';
+import { nextLocalTime } from './actions/send-voicemail.ts';
 import { type Receiver, startReceiver } from './actions/test-fixtures.ts';
 import {
   type ActionsApp,
@@ -19,16 +21,21 @@ import {
   startJourney,
 } from './actions/test-support.ts';
 import { WEBHOOK_BACKOFF_MS } from './actions/webhook.ts';
-import { moveClock, untilStep } from './test-support.ts';
+import { moveClock, stepsOf, untilStep } from './test-support.ts';
 
 let h: ActionsApp;
 let rx: Receiver;
+/** An allowed origin where nothing listens (a network failure). */
+let closedOrigin: string;
 let ann: number;
 const ANN = '+14155550142';
 
 beforeAll(async () => {
   rx = await startReceiver();
-  h = await actionsApp({ AUTOMATION_WEBHOOK_ALLOW_ORIGINS: rx.origin });
+  const closed = await startReceiver();
+  closedOrigin = closed.origin;
+  await closed.close();
+  h = await actionsApp({ AUTOMATION_WEBHOOK_ALLOW_ORIGINS: `${rx.origin},${closedOrigin}` });
   ann = await addContact(h, {
     phone: ANN,
     first_name: 'Ann',
@@ -41,6 +48,22 @@ afterAll(async () => {
   await h?.close();
   await rx?.close();
 });
+
+/** Waits until the run's first step failed an attempt and waits for its retry. */
+async function untilRetry(runId: number): Promise<void> {
+  await expect
+    .poll(async () => {
+      const [s] = await stepsOf(h, runId);
+      return s?.status === 'pending' && s.error !== null;
+    })
+    .toBe(true);
+}
+
+/** The texts the sandbox sent to `phone` (its queue worked first: a number sends at its pace). */
+async function textsTo(phone: string): Promise<{ body: string; from: string }[]> {
+  await h.run(5_000);
+  return h.sandbox.sentMessages({ to: phone }).map((m) => ({ body: m.body, from: m.from }));
+}
 
 describe('Webhook', () => {
   it('posts the contact as JSON with the step key as Idempotency-Key and records the answer', async () => {
@@ -112,6 +135,39 @@ describe('Webhook', () => {
     ]);
   });
 
+  it('retries a network failure, then goes on with it recorded', async () => {
+    const runId = await startJourney(h, [block('hook', 'Webhook', { url: `${closedOrigin}/down` })], ann);
+    await untilRetry(runId);
+    expect((await stepsOf(h, runId))[0]).toMatchObject({
+      error: 'automations.action.webhook_failed',
+      detail: { reason: 'network', attempt: 1 },
+    });
+    await moveClock(h, WEBHOOK_BACKOFF_MS[0]);
+    await expect.poll(async () => (await stepsOf(h, runId))[0]?.attempts).toBe(2);
+    await untilRetry(runId);
+    await moveClock(h, WEBHOOK_BACKOFF_MS[1]);
+    const j = await settle(h, runId, 'completed');
+    expect(j.step).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      error: 'automations.action.webhook_failed',
+      detail: { reason: 'network', attempt: 3 },
+    });
+  });
+
+  it('retries a name that does not resolve', async () => {
+    const runId = await startJourney(
+      h,
+      [block('hook', 'Webhook', { url: 'http://no-such-host.invalid/x' })],
+      ann,
+    );
+    await untilRetry(runId);
+    expect((await stepsOf(h, runId))[0]).toMatchObject({
+      error: 'automations.action.webhook_failed',
+      detail: { reason: 'dns' },
+    });
+  });
+
   it('does not retry a 4xx', async () => {
     rx.received.length = 0;
     rx.answers.push({ status: 404, body: 'no such hook' });
@@ -142,9 +198,7 @@ describe('SendMessage', () => {
   it('texts the contact from the install number with merge fields, stored in the conversation', async () => {
     const j = await runBlock(h, 'SendMessage', { body: 'Hi {first_name}, {business_name} here' }, ann);
     expect(j.step).toMatchObject({ status: 'done' });
-    const sent = h.sandbox.sentMessages({ to: ANN });
-    expect(sent.map((m) => m.body)).toContain('Hi Ann, Business A here');
-    expect(sent.at(-1)?.from).toBe(h.number);
+    expect(await textsTo(ANN)).toContainEqual({ body: 'Hi Ann, Business A here', from: h.number });
     const [row] = await h.q<{ body: string; direction: string; user_id: number | null }>(
       'select body, direction, user_id from messages where id = $1',
       [j.step.detail.message_id],
@@ -162,7 +216,7 @@ describe('SendMessage', () => {
     expect(res.statusCode, res.body).toBe(200);
     const j = await runBlock(h, 'SendMessage', { template_id: res.json().data.id }, ann);
     expect(j.step.status).toBe('done');
-    expect(h.sandbox.sentMessages({ to: ANN }).at(-1)?.body).toBe('Welcome Ann Lee!');
+    expect((await textsTo(ANN)).at(-1)?.body).toBe('Welcome Ann Lee!');
   });
 
   it('an opted-out contact: the step fails without a retry, the journey goes on, nothing is sent', async () => {
@@ -171,11 +225,54 @@ describe('SendMessage', () => {
     const j = await runBlock(h, 'SendMessage', { body: 'Hello' }, bob);
     expect(j.status).toBe('completed');
     expect(j.step).toMatchObject({ status: 'failed', attempts: 1, error: 'messages.opted_out' });
-    expect(h.sandbox.sentMessages({ to: '+14155550143' })).toHaveLength(0);
+    expect(await textsTo('+14155550143')).toHaveLength(0);
     const [n] = await h.q<{ n: number }>('select count(*)::int as n from messages where contact_id = $1', [
       bob,
     ]);
     expect(n?.n).toBe(0);
+  });
+
+  it('a worker dying after the carrier took the text: the retry does not send it again', async () => {
+    const dee = '+14155550144';
+    const id = await addContact(h, { phone: dee, first_name: 'Dee' });
+    const real = ACTIONS.SendMessage;
+    // The first attempt sends, then its transaction is lost (as when the process dies before the commit).
+    ACTIONS.SendMessage = async (input) => {
+      const result = await real(input);
+      if (input.step.attempt === 1) throw new Error('worker died');
+      return result;
+    };
+    try {
+      const runId = await startJourney(h, [block('text', 'SendMessage', { body: 'Hi {first_name}' })], id);
+      await untilRetry(runId);
+      await moveClock(h, 60_000);
+      const j = await settle(h, runId, 'completed');
+      expect(j.step).toMatchObject({ status: 'done', attempts: 2, detail: { recovered: true } });
+      expect((await textsTo(dee)).map((m) => m.body)).toEqual(['Hi Dee']);
+    } finally {
+      ACTIONS.SendMessage = real;
+    }
+  });
+
+  it('a worker dying before the text went out: the retry sends it', async () => {
+    const eve = '+14155550145';
+    const id = await addContact(h, { phone: eve, first_name: 'Eve' });
+    const real = ACTIONS.SendMessage;
+    ACTIONS.SendMessage = async (input) => {
+      if (input.step.attempt === 1) throw new Error('worker died');
+      return real(input);
+    };
+    try {
+      const runId = await startJourney(h, [block('text', 'SendMessage', { body: 'Hi {first_name}' })], id);
+      await untilRetry(runId);
+      await moveClock(h, 60_000);
+      const j = await settle(h, runId, 'completed');
+      expect(j.step).toMatchObject({ status: 'done', attempts: 2 });
+      expect(j.step.detail.message_id).toBeTruthy();
+      expect((await textsTo(eve)).map((m) => m.body)).toEqual(['Hi Eve']);
+    } finally {
+      ACTIONS.SendMessage = real;
+    }
   });
 
   it('restricted content is refused the same way', async () => {
@@ -268,6 +365,19 @@ describe('SendCall', () => {
     expect(j.step).toMatchObject({ status: 'done', detail: { call_sid: sid, outcome: 'completed' } });
     // Placed once: the wake only asked the carrier.
     expect(h.sandbox.phones.callSids(cat)).toEqual([sid]);
+    // The Sandbox Phones screen still shows what the call said once it hung up.
+    const res = await h.t.app.inject({
+      method: 'GET',
+      url: '/api/v1/sandbox/phones',
+      headers: { authorization: `Bearer ${h.adminToken}` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const phone = (res.json().data as { number: string }[]).find((p) => p.number === cat);
+    expect(phone).toMatchObject({
+      state: 'idle',
+      call: null,
+      last_call: { sid, from: h.number, to: cat, heard: ['Hello Cat, this is Business A.'] },
+    });
   });
 
   it('a call nobody answers is missed', async () => {
@@ -280,6 +390,36 @@ describe('SendCall', () => {
     expect(j.vars).toMatchObject({ call_outcome: 'missed' });
   });
 
+  it('plays a recording of the media library; an image or a deleted file is refused', async () => {
+    const dan = '+14155550161';
+    const id = await addContact(h, { phone: dan, first_name: 'Dan' });
+    h.sandbox.phones.configure(dan, { autoAnswer: 'human' });
+    const a = h.seed.a;
+    const [audio] = await h.q<{ id: number }>(
+      `insert into medias (agency_id, business_id, url, name, mime) values ($1, $2, '/uploads/media/1/hello.mp3', 'hello.mp3', 'audio/mpeg') returning id`,
+      [a.agency.id, a.business.id],
+    );
+    const [image] = await h.q<{ id: number }>(
+      `insert into medias (agency_id, business_id, url, name, mime) values ($1, $2, '/uploads/media/1/a.png', 'a.png', 'image/png') returning id`,
+      [a.agency.id, a.business.id],
+    );
+    const runId = await startJourney(
+      h,
+      [block('call', 'SendCall', { mode: 'recording', media_id: audio?.id })],
+      id,
+    );
+    const waiting = await settle(h, runId, 'waiting');
+    const sid = String(waiting.step.detail.call_sid);
+    await h.run(CALL_POLL_MS);
+    expect(h.sandbox.calls.get(sid)?.heard).toEqual([
+      '[audio http://localhost:3000/uploads/media/1/hello.mp3]',
+    ]);
+    const refused = await runBlock(h, 'SendCall', { mode: 'recording', media_id: image?.id }, id);
+    expect(refused.step).toMatchObject({ status: 'failed', error: 'automations.action.recording_not_found' });
+    expect(h.sandbox.phones.callSids(dan)).toEqual([sid]);
+    h.sandbox.phones.configure(dan, { autoAnswer: null });
+  });
+
   it('a blocked contact is not called', async () => {
     const blocked = await addContact(h, { phone: '+14155550152', first_name: 'Blocked' });
     await h.q('update contacts set blocked_at = now() where id = $1', [blocked]);
@@ -290,6 +430,19 @@ describe('SendCall', () => {
 });
 
 describe('SendVoiceMail', () => {
+  it('finds the next time of day in a zone, across DST changes', () => {
+    const next = (now: string, at: string, zone: string) =>
+      nextLocalTime(new Date(now), at, zone).toISOString();
+    const LA = 'America/Los_Angeles';
+    // The day clocks go forward (PST to PDT) and back (PDT to PST).
+    expect(next('2026-03-08T06:00:00Z', '09:00', LA)).toBe('2026-03-08T16:00:00.000Z');
+    expect(next('2026-11-01T06:00:00Z', '09:00', LA)).toBe('2026-11-01T17:00:00.000Z');
+    // Within its minute it is now; a minute later, tomorrow.
+    expect(next('2026-07-01T16:00:30Z', '09:00', LA)).toBe('2026-07-01T16:00:00.000Z');
+    expect(next('2026-07-01T16:01:00Z', '09:00', LA)).toBe('2026-07-02T16:00:00.000Z');
+    expect(next('2026-07-01T10:00:00Z', '09:30', 'Asia/Kolkata')).toBe('2026-07-02T04:00:00.000Z');
+  });
+
   it('waits for the next 09:00 in Los Angeles by default', async () => {
     const now = h.clock.now();
     const j = await runBlock(h, 'SendVoiceMail', { text: 'Hi' }, ann);
@@ -361,7 +514,7 @@ describe('Alert', () => {
       [admin.email],
     );
     expect(mail[0]?.text).toContain('Ann Lee asked for prices');
-    expect(h.sandbox.sentMessages({ to: '+14155550199' }).at(-1)).toMatchObject({
+    expect((await textsTo('+14155550199')).at(-1)).toEqual({
       from: h.number,
       body: 'Ann Lee asked for prices',
     });

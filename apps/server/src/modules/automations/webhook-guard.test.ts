@@ -5,6 +5,7 @@
 // recorded as a failed step (no retry), the journey going on. Listeners on addresses this machine has
 // (127.0.0.2, 127.0.0.1 on another port, ::1) prove that nothing connected to them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../platform/config.ts';
 import { type Receiver, startReceiver } from './actions/test-fixtures.ts';
 import { type ActionsApp, actionsApp, addContact, runBlock } from './actions/test-support.ts';
 
@@ -100,5 +101,24 @@ describe('a redirect from the allowed server', () => {
     expect(rx.received).toHaveLength(1);
     expect(connections()).toBe(before);
     expect(String(j.step.detail.message)).toContain('refused');
+  });
+});
+
+describe('AUTOMATION_WEBHOOK_ALLOW_ORIGINS', () => {
+  it('is empty by default and takes exact origins only', () => {
+    expect(loadConfig({}).automationWebhookAllowOrigins).toEqual([]);
+    expect(
+      loadConfig({ AUTOMATION_WEBHOOK_ALLOW_ORIGINS: 'http://127.0.0.1:4567, https://[::1]:8443/' })
+        .automationWebhookAllowOrigins,
+    ).toEqual(['http://127.0.0.1:4567', 'https://[::1]:8443']);
+    for (const bad of [
+      '*',
+      'true',
+      '127.0.0.1:4567',
+      'http://127.0.0.1:4567/path',
+      'ftp://host',
+      'http://u:p@host',
+    ])
+      expect(() => loadConfig({ AUTOMATION_WEBHOOK_ALLOW_ORIGINS: bad }), bad).toThrow(ConfigError);
   });
 });

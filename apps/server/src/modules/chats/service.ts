@@ -543,3 +543,28 @@ export async function broadcastReplies(
     .orderBy(asc(messages.sent_at), asc(messages.id));
   return rows.map((r) => ({ messageId: r.id, contactId: r.contactId, body: r.body, at: r.at }));
 }
+
+// ---------------------------------------------------------------------------------------------------
+// What the automations' SendMessage asks on a retry (ADR 071): whether a crashed attempt's text reached
+// the carrier (it is then at the carrier but not in our conversation).
+
+/** The business's texts out from `from` to `to` with exactly this body, as stored (every status). */
+export async function storedTextCount(
+  ctx: Ctx,
+  input: { from: string; to: string; body: string },
+): Promise<number> {
+  const [row] = await ctx.db
+    .select({ n: count() })
+    .from(messages)
+    .where(
+      scope(
+        ctx,
+        messages,
+        eq(messages.direction, 'out'),
+        eq(messages.from_number, input.from),
+        eq(messages.to_number, input.to),
+        eq(messages.body, input.body),
+      ),
+    );
+  return row?.n ?? 0;
+}

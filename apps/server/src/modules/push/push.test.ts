@@ -86,6 +86,35 @@ describe('Web Push protocol (RFC 8291, RFC 8292)', () => {
 const c = useSuite();
 const base = '/api/v1/pusher';
 
+/**
+ * A local push service recording what it is sent (410 Gone for `/gone`), with browsers subscribed to it
+ * as `[path, business, user]`, stored as a browser's would be (plain http here).
+ */
+async function pushService(subscriptions: (readonly [string, number, number])[]) {
+  const b = browser();
+  const got: { headers: IncomingMessage['headers']; body: Buffer; path: string }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (d) => chunks.push(d));
+    req.on('end', () => {
+      got.push({ headers: req.headers, body: Buffer.concat(chunks), path: req.url ?? '' });
+      res.statusCode = req.url === '/gone' ? 410 : 201;
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await c.t.pool.query('delete from push_subscriptions');
+  for (const [path, business, user] of subscriptions) {
+    const s = b.subscription(`${origin}${path}`);
+    await c.t.pool.query(
+      'insert into push_subscriptions (user_id, business_id, endpoint, p256dh, auth) values ($1, $2, $3, $4, $5)',
+      [user, business, s.endpoint, s.keys.p256dh, s.keys.auth],
+    );
+  }
+  return { origin, got, decrypt: b.decrypt, close: () => server.close() };
+}
+
 describe('push registration (api/v1/pusher/beams-auth)', () => {
   it('stores the VAPID keys once at start, the private key sealed; the public key is served', async () => {
     const stored = await rows(c.t, 'select public_key, private_key from push_vapid_keys');
@@ -121,22 +150,15 @@ describe('push registration (api/v1/pusher/beams-auth)', () => {
   });
 
   it('a text in pushes an encrypted notification to the browsers of those who may see it, and drops gone ones', async () => {
-    const b = browser();
-    const got: { headers: IncomingMessage['headers']; body: Buffer; path: string }[] = [];
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (d) => chunks.push(d));
-      req.on('end', () => {
-        got.push({ headers: req.headers, body: Buffer.concat(chunks), path: req.url ?? '' });
-        res.statusCode = req.url === '/gone' ? 410 : 201;
-        res.end();
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { a, b: other } = c.seed;
+    const push = await pushService([
+      ['/live', a.business.id, a.businessAdmin.id],
+      ['/gone', a.business.id, a.businessAdmin.id],
+      ['/sales', a.business.id, a.businessUser.id],
+      ['/other', other.business.id, a.businessAdmin.id],
+    ]);
+    const { got, origin } = push;
     try {
-      const { a, b: other } = c.seed;
-      await c.t.pool.query('delete from push_subscriptions');
       // A conversation of business A nobody is assigned to: its inbox.all users see it, a sales user not.
       const [contact] = await rows(
         c.t,
@@ -150,19 +172,6 @@ describe('push registration (api/v1/pusher/beams-auth)', () => {
          values ($1, $2, $3, 'in', 'Is the office open?', 'received', '+14155550999', '+15005550006') returning id`,
         [a.agency.id, a.business.id, contact?.id],
       );
-      // Stored as a browser's would be (a local push service, so plain http here).
-      for (const [path, business, user] of [
-        ['/live', a.business.id, a.businessAdmin.id],
-        ['/gone', a.business.id, a.businessAdmin.id],
-        ['/sales', a.business.id, a.businessUser.id],
-        ['/other', other.business.id, a.businessAdmin.id],
-      ] as const) {
-        const s = b.subscription(`${origin}${path}`);
-        await c.t.pool.query(
-          'insert into push_subscriptions (user_id, business_id, endpoint, p256dh, auth) values ($1, $2, $3, $4, $5)',
-          [user, business, s.endpoint, s.keys.p256dh, s.keys.auth],
-        );
-      }
       await c.t.app.deps.events.deliver(
         'message.received',
         {
@@ -184,7 +193,7 @@ describe('push registration (api/v1/pusher/beams-auth)', () => {
         (await rows(c.t, 'select public_key from push_vapid_keys'))[0]?.public_key,
         origin,
       );
-      const payload = JSON.parse(b.decrypt(live?.body ?? Buffer.alloc(0)));
+      const payload = JSON.parse(push.decrypt(live?.body ?? Buffer.alloc(0)));
       expect(payload).toMatchObject({
         title: 'Dana',
         body: 'Is the office open?',
@@ -195,7 +204,40 @@ describe('push registration (api/v1/pusher/beams-auth)', () => {
         (await rows(c.t, 'select endpoint from push_subscriptions order by endpoint')).map((r) => r.endpoint),
       ).toEqual([`${origin}/live`, `${origin}/other`, `${origin}/sales`]);
     } finally {
-      server.close();
+      push.close();
+    }
+  });
+  it("an automation's staff alert (notifications' staffAlerted) pushes to the named users' browsers", async () => {
+    const { a, b: other } = c.seed;
+    const push = await pushService([
+      ['/admin', a.business.id, a.businessAdmin.id],
+      ['/sales', a.business.id, a.businessUser.id],
+      ['/other', other.business.id, a.businessAdmin.id],
+    ]);
+    const { got } = push;
+    try {
+      await c.t.app.deps.events.deliver(
+        'notifications.staff_alerted',
+        {
+          agencyId: a.agency.id,
+          businessId: a.business.id,
+          userIds: [a.businessAdmin.id],
+          title: 'Price request',
+          body: 'Ann asked for prices',
+          url: '/business/contacts',
+          tag: 'automation-1-contact-2',
+        },
+        { tenant: { level: 'platform' }, by: { kind: 'system', source: 'automation', name: 'test' } },
+      );
+      expect(got.map((g) => g.path)).toEqual(['/admin']);
+      expect(JSON.parse(push.decrypt(got[0]?.body ?? Buffer.alloc(0)))).toMatchObject({
+        title: 'Price request',
+        body: 'Ann asked for prices',
+        url: '/business/contacts',
+        tag: 'automation-1-contact-2',
+      });
+    } finally {
+      push.close();
     }
   });
 });

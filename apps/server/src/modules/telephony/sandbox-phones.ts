@@ -108,6 +108,7 @@ function scrub(view: PhoneView, k: Pick<Known, 'ours'>): SandboxPhoneView {
     number: view.number,
     state: view.call ? view.state : 'idle',
     call: view.call,
+    last_call: view.last_call,
     texts: view.texts.filter(k.ours).map(({ via: _via, ...text }) => text),
   };
 }
@@ -121,7 +122,7 @@ function visible(k: Known, number: string): TSandboxPhone | null {
   const label = k.staff.get(number) ?? k.visitors.get(number);
   const installs = k.staffOf.get(number) ?? [];
   if (label !== undefined) return { ...view, label, installs };
-  if (view.call || view.texts.length > 0) return { ...view, label: number, installs };
+  if (view.call || view.last_call || view.texts.length > 0) return { ...view, label: number, installs };
   return null;
 }
 

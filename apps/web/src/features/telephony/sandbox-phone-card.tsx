@@ -51,6 +51,8 @@ export function SandboxPhoneCard({
   const busy = action.isPending;
   const act = (a: PhoneAction) => action.mutate({ number, action: a });
   const heard = call?.heard.slice(-HEARD_SHOWN) ?? [];
+  // Idle after a call that said something (an automation's short message): what it said stays readable.
+  const lastHeard = call ? [] : (phone.last_call?.heard.slice(-HEARD_SHOWN) ?? []);
   const testId = `sandbox-phone-${number.replace('+', '')}`;
 
   return (
@@ -97,6 +99,22 @@ export function SandboxPhoneCard({
                 // Lines repeat ("press 1" twice): their place is their identity.
                 // biome-ignore lint/suspicious/noArrayIndexKey: a transcript, appended only
                 <Text key={i} size="sm" fs="italic">
+                  “{line}”
+                </Text>
+              ))}
+            </Stack>
+          </Paper>
+        )}
+
+        {lastHeard.length > 0 && (
+          <Paper withBorder radius="sm" p="xs" data-testid="phone-last-heard">
+            <Text size="xs" c="dimmed" fw={700} mb={4}>
+              {t('sandbox_phones.last_heard')}
+            </Text>
+            <Stack gap={2}>
+              {lastHeard.map((line, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a transcript, appended only
+                <Text key={i} size="sm" fs="italic" c="dimmed">
                   “{line}”
                 </Text>
               ))}

@@ -12,7 +12,8 @@ const MINUTE = 60_000;
 
 /**
  * The next instant at or after the start of `now`'s minute when the clock in `timeZone` reads `at`
- * (HH:MM). A day without that time (a DST jump) gives the first minute after it.
+ * (HH:MM), DST changes included. A day without that time (the hour skipped in spring) gives the same
+ * clock time an hour later.
  */
 export function nextLocalTime(now: Date, at: string, timeZone: string): Date {
   const [h = 0, m = 0] = at.split(':').map(Number);

@@ -23,19 +23,27 @@ export type PhoneText = {
   via?: { accountSid: string; numberSid: string };
 };
 
+/** A call as a phone's card shows it. */
+export type PhoneCallView = {
+  sid: string;
+  from: string;
+  to: string;
+  status: string;
+  bridged_with: string | null;
+  heard: string[];
+  gathering: boolean;
+};
+
 /** A phone as the Sandbox Phones screen shows it (ZSandboxPhone of the contracts, without its label). */
 export type PhoneView = {
   number: string;
   state: PhoneState;
-  call: {
-    sid: string;
-    from: string;
-    to: string;
-    status: string;
-    bridged_with: string | null;
-    heard: string[];
-    gathering: boolean;
-  } | null;
+  call: PhoneCallView | null;
+  /**
+   * The newest ended call that said or played something, while no call is live: what a short call (an
+   * automation's message) said stays readable after it hung up.
+   */
+  last_call: PhoneCallView | null;
   texts: PhoneText[];
 };
 
@@ -96,6 +104,19 @@ export class SandboxPhones {
     return null;
   }
 
+  private callView(c: SandboxCall): PhoneCallView {
+    const partner = c.bridgedWith ? this.sandbox.calls.get(c.bridgedWith) : undefined;
+    return {
+      sid: c.sid,
+      from: c.from,
+      to: c.to,
+      status: c.status,
+      bridged_with: partner ? partner.phone : null,
+      heard: [...c.heard],
+      gathering: c.gather !== null,
+    };
+  }
+
   private view(p: Phone, only?: CallFilter): PhoneView {
     const c = this.current(p, only);
     let state: PhoneState = 'idle';
@@ -103,21 +124,12 @@ export class SandboxPhones {
       if (c.status === 'ringing' && c.direction !== 'inbound') state = 'ringing';
       else state = c.voicemail ? 'voicemail' : 'in-call';
     }
-    const partner = c?.bridgedWith ? this.sandbox.calls.get(c.bridgedWith) : undefined;
+    const last = c ? undefined : this.callsOf(p, only).findLast((x) => !isLive(x) && x.heard.length > 0);
     return {
       number: p.number,
       state,
-      call: c
-        ? {
-            sid: c.sid,
-            from: c.from,
-            to: c.to,
-            status: c.status,
-            bridged_with: partner ? partner.phone : null,
-            heard: [...c.heard],
-            gathering: c.gather !== null,
-          }
-        : null,
+      call: c ? this.callView(c) : null,
+      last_call: last ? this.callView(last) : null,
       texts: p.texts.map((t) => ({ ...t })),
     };
   }
