@@ -72,6 +72,8 @@ const ids = (
     [demo.agency_id, demo.business_id, demo.install_id, CONTACTS],
   )
 ).rows.map((r) => r.id as number);
+// Planner statistics as a database in use has them (autovacuum's analyze comes later after a bulk insert).
+await pool.query('analyze contacts, contact_tags, tags');
 const ctx = tenantContext(
   app.deps,
   { level: 'business', agencyId: demo.agency_id, businessId: demo.business_id },
