@@ -4,41 +4,18 @@
 // off (BROADCAST_THROTTLE=off). Prints recipients a second from the start to the last message handed to
 // the carrier (goal >= 2,000/s on two cores), the time from the start to the first message (goal < 1 s),
 // the CPU per recipient of the server and of PostgreSQL, and the load average (the machine may be shared).
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { buildApp } from '../../apps/server/src/app.ts';
 import { startSending } from '../../apps/server/src/modules/broadcasts/engine.ts';
-import { DEMO_INSTALL_NUMBER } from '../../apps/server/src/modules/telephony/service.ts';
-import { loadConfig } from '../../apps/server/src/platform/config.ts';
-import { openDatabase } from '../../apps/server/src/platform/db/open.ts';
 import { inTransaction, tenantContext } from '../../apps/server/src/platform/tenancy/context.ts';
-import { seedFirstStart } from '../../apps/server/src/seed.ts';
+import { demoBusiness, inProcessPlatform, loadAverageLine } from '../lib/in-process.ts';
 import { postgresCpuMs } from '../lib/postgres-cpu.ts';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
 const NUMBERS = Number(process.env.BENCH_NUMBERS ?? 4);
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-bench-broadcast-'));
-
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'production',
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  DEMO_DATA: 'true',
-  LOG_LEVEL: 'fatal',
-  PUBLIC_URL: 'http://localhost:3000',
-  CARRIER_SANDBOX: 'true',
-  BROADCAST_THROTTLE: 'off',
-});
-const log = pino({ level: 'fatal' });
-const database = await openDatabase(config, () => undefined);
-await seedFirstStart({ db: database.db, config, log });
-const app = await buildApp({ config, db: database.db, logger: log });
+const platform = await inProcessPlatform('stn-bench-broadcast-', { BROADCAST_THROTTLE: 'off' });
+const { app, pool, dataDir } = platform;
 await app.ready();
-const pool = database.pool;
 const sandbox = app.deps.carrier.sandbox;
 if (!sandbox) throw new Error('no sandbox');
 // The carrier's status callbacks (queued, sent, delivered: three a message) come after the sending, as
@@ -47,13 +24,7 @@ if (!sandbox) throw new Error('no sandbox');
 const callbacks = process.env.BENCH_CALLBACKS === 'on';
 if (!callbacks) sandbox.timings.messageQueued = 3_600_000;
 
-const { rows } = await pool.query(
-  `select n.agency_id, n.business_id, n.install_id from numbers n join businesses b on b.id = n.business_id
-    where b.name = 'Bright Dental' and n.phone_number = $1 and n.released_at is null`,
-  [DEMO_INSTALL_NUMBER],
-);
-const demo = rows[0] as { agency_id: number; business_id: number; install_id: number } | undefined;
-if (!demo) throw new Error('no demo number');
+const demo = await demoBusiness(pool);
 await pool.query('update businesses set messages = 0 where id = $1', [demo.business_id]);
 const tag = (
   await pool.query('insert into tags (business_id, name) values ($1, $2) returning id', [
@@ -146,12 +117,5 @@ console.log(
   `  CPU per recipient   server ${((cpu.user + cpu.system) / 1000 / sent.length).toFixed(3)} ms, ` +
     `PostgreSQL ${(pgMs / sent.length).toFixed(3)} ms`,
 );
-console.log(
-  `  load average        ${load0.map((l) => l.toFixed(2)).join(' ')} -> ${os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')} (${os.cpus().length} cores)`,
-);
-await app.close();
-await database.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
+console.log(loadAverageLine(load0));
+await platform.close();

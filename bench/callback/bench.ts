@@ -1,29 +1,9 @@
-// The instant callback's own time, over 1,000 sandboxed callbacks at 20 requests a second (issue 9):
-//   1. the visitor's request -> the first staff createCall reaching the carrier (goal p99 < 100 ms);
-//   2. a staff press of the key (the gather webhook sent by the carrier) -> the visitor's leg created by
-//      the <Dial> (its "initiated" callback) (goal p99 < 100 ms);
-//   3. the visitor's request -> both legs bridged (the visitor's leg answered), with sandbox phones that
-//      answer and press at once (goal p99 < 1 s; the sandbox rings each phone for 400 ms first).
-// An in-process app on a fresh embedded PostgreSQL with the demo data, the sandbox carrier on real time.
-// A staff phone ringing for a callback or in a call is busy (ADR 051): a callback rings only free phones,
-// else waits for one. So that the bench measures the platform and not that queue, Bright Dental is a busy
-// business with enough staff for the load: BENCH_INSTALLS installs (the demo one and more, each with its
-// own number) of 10 staff phones each (the most an install rings), round robin (each callback takes one
-// free phone). Whichever phone rings answers and presses at once; it hangs up soon after the bridge, so
-// the phone comes free. The run says how many callbacks had to wait for a free phone (0 at this load).
-// Prints figures; asserts nothing. BENCH_CALLS, BENCH_RPS and BENCH_INSTALLS change the load.
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { buildApp } from '../../apps/server/src/app.ts';
 import { createInstall, updateInstall } from '../../apps/server/src/modules/installs/service.ts';
 import { restoreSandboxNumbers } from '../../apps/server/src/modules/telephony/sandbox-restore.ts';
 import { addDemoNumber } from '../../apps/server/src/modules/telephony/service.ts';
-import { loadConfig } from '../../apps/server/src/platform/config.ts';
-import { openDatabase } from '../../apps/server/src/platform/db/open.ts';
 import { platformSystemContext, tenantContext } from '../../apps/server/src/platform/tenancy/context.ts';
-import { seedFirstStart } from '../../apps/server/src/seed.ts';
+import { inProcessPlatform } from '../lib/in-process.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
 const RPS = Number(process.env.BENCH_RPS ?? 20);
@@ -36,25 +16,13 @@ const staffOfInstall = (k: number) =>
   Array.from({ length: PHONES_PER_INSTALL }, (_, j) => `+150055501${pad2(k * PHONES_PER_INSTALL + j + 1)}`);
 const STAFF = Array.from({ length: INSTALLS }, (_, k) => staffOfInstall(k)).flat();
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-bench-callback-'));
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'production',
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  DEMO_DATA: 'true',
-  LOG_LEVEL: 'fatal',
-  PUBLIC_URL: 'http://localhost:3000',
+const platform = await inProcessPlatform('stn-bench-callback-', {
   WIDGET_RATE_PER_ADDRESS: '10000000',
   WIDGET_RATE_PER_INSTALL: '10000000',
   WIDGET_CALLBACKS_PER_INSTALL_MINUTE: '10000',
   WIDGET_CALLBACKS_PER_PHONE_DAY: '1000',
-  CARRIER_SANDBOX: 'true',
 });
-const log = pino({ level: 'fatal' });
-const database = await openDatabase(config, () => undefined);
-await seedFirstStart({ db: database.db, config, log });
-const app = await buildApp({ config, db: database.db, logger: log });
+const { app, database } = platform;
 await app.ready();
 const sandbox = app.deps.carrier.sandbox;
 if (!sandbox) throw new Error('the sandbox carrier is off');
@@ -280,7 +248,5 @@ for (const phone of new Set([...STAFF, ...ids.map((id) => visitorOf.get(id))])) 
   }
 }
 await new Promise((r) => setTimeout(r, 3000));
-await app.close();
-await database.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
+await platform.close();
 process.exit(0);

@@ -7,17 +7,12 @@
 // Also the CPU a text of the server and of PostgreSQL, and the load average (the machine may be shared).
 // BENCH_MESSAGES, BENCH_RPS and BENCH_CONNECTIONS change the load.
 import { fork } from 'node:child_process';
-import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
-import { buildApp } from '../../apps/server/src/app.ts';
 import { agencyCarrierAccount } from '../../apps/server/src/modules/agencies/service.ts';
 import { DEMO_INSTALL_NUMBER } from '../../apps/server/src/modules/telephony/service.ts';
-import { loadConfig } from '../../apps/server/src/platform/config.ts';
-import { openDatabase } from '../../apps/server/src/platform/db/open.ts';
-import { seedFirstStart } from '../../apps/server/src/seed.ts';
+import { demoBusiness, inProcessPlatform } from '../lib/in-process.ts';
 import { postgresCpuMs } from '../lib/postgres-cpu.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 10_000);
@@ -25,31 +20,12 @@ const RPS = Number(process.env.BENCH_RPS ?? 1000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const PUBLIC = 'http://localhost:3000';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-bench-inbound-'));
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'production',
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  DEMO_DATA: 'true',
-  LOG_LEVEL: 'fatal',
-  PUBLIC_URL: PUBLIC,
-  CARRIER_SANDBOX: 'true',
-});
-const log = pino({ level: 'fatal' });
-const database = await openDatabase(config, () => undefined);
-await seedFirstStart({ db: database.db, config, log });
-const app = await buildApp({ config, db: database.db, logger: log });
+const platform = await inProcessPlatform('stn-bench-inbound-');
+const { app, database, dataDir } = platform;
 await app.listen({ port: 0, host: '127.0.0.1' });
 const port = (app.server.address() as AddressInfo).port;
 
-const { rows } = await database.pool.query(
-  `select n.agency_id, n.business_id from numbers n join businesses b on b.id = n.business_id
-    where b.name = 'Bright Dental' and n.phone_number = $1 and n.released_at is null`,
-  [DEMO_INSTALL_NUMBER],
-);
-const demo = rows[0] as { agency_id: number; business_id: number } | undefined;
-if (!demo) throw new Error('no demo number');
+const demo = await demoBusiness(database.pool);
 const found = await agencyCarrierAccount(app.deps, demo.agency_id);
 if (!found) throw new Error('no demo carrier account');
 const account = found;

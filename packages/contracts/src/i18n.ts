@@ -7,6 +7,9 @@ import automationsEs from '../locales/automations.es.json' with { type: 'json' }
 import automationsActionsBr from '../locales/automations-actions.br.json' with { type: 'json' };
 import automationsActionsEn from '../locales/automations-actions.en.json' with { type: 'json' };
 import automationsActionsEs from '../locales/automations-actions.es.json' with { type: 'json' };
+import automationsEngineBr from '../locales/automations-engine.br.json' with { type: 'json' };
+import automationsEngineEn from '../locales/automations-engine.en.json' with { type: 'json' };
+import automationsEngineEs from '../locales/automations-engine.es.json' with { type: 'json' };
 import automationsInboundBr from '../locales/automations-inbound.br.json' with { type: 'json' };
 import automationsInboundEn from '../locales/automations-inbound.en.json' with { type: 'json' };
 import automationsInboundEs from '../locales/automations-inbound.es.json' with { type: 'json' };
@@ -84,6 +87,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsEn,
     automationsActionsEn,
     automationsInboundEn,
+    automationsEngineEn,
   ],
   es: [
     es,
@@ -105,6 +109,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsEs,
     automationsActionsEs,
     automationsInboundEs,
+    automationsEngineEs,
   ],
   br: [
     br,
@@ -126,6 +131,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsBr,
     automationsActionsBr,
     automationsInboundBr,
+    automationsEngineBr,
   ],
 };
 

@@ -297,6 +297,35 @@ describe('steps', () => {
   });
 });
 
+describe('changes under a journey', () => {
+  it('fails the run when its contact is deleted or its block edited away; stops it when the automation is deleted', async () => {
+    const [c1, c2, c3] = (await addContacts(h, { count: 3, first: 95 })) as [number, number, number];
+    const a1 = await addAutomation(h, { blocks: twoWaits() });
+    const a2 = await addAutomation(h, { blocks: twoWaits() });
+    const a3 = await addAutomation(h, { blocks: twoWaits() });
+    const [r1] = (await enter(h, a1, [c1])) as [number];
+    const [r2] = (await enter(h, a2, [c2])) as [number];
+    const [r3] = (await enter(h, a3, [c3])) as [number];
+    for (const r of [r1, r2, r3]) await untilRun(h, r, 'waiting', 'w1');
+    await h.q('update contacts set deleted_at = now() where id = $1', [c1]);
+    await h.q(`update automations set blocks = blocks - 0 where id = $1`, [a2]);
+    await h.q('update automations set deleted_at = now() where id = $1', [a3]);
+    await moveClock(h, 60_000);
+    await untilRun(h, r1, 'failed');
+    expect((await stepsOf(h, r1))[0]).toMatchObject({
+      status: 'failed',
+      error: 'automations.engine.contact_missing',
+    });
+    await untilRun(h, r2, 'failed');
+    expect((await stepsOf(h, r2))[0]).toMatchObject({
+      status: 'failed',
+      error: 'automations.engine.block_missing',
+    });
+    await untilRun(h, r3, 'stopped');
+    expect((await stepsOf(h, r3))[0]).toMatchObject({ status: 'skipped' });
+  });
+});
+
 describe('stopping', () => {
   it('stops the journey: the waiting step skipped, nothing more happens', async () => {
     const id = await addAutomation(h, { blocks: twoWaits() });

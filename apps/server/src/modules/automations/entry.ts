@@ -13,8 +13,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Starts a journey for each entry in the context's transaction (the business's), where the automation is
- * active and its re-entry rule lets the contact in; answers the ids of the runs started. The first step is
- * due at once and the local worker is woken after commit (the others by NOTIFY).
+ * active and its re-entry rule lets the contact in; answers the ids of the runs started, in the entries'
+ * order. The first step is due at once and the local worker is woken after commit (the others by NOTIFY).
  *
  * Skipped, silently: an automation not active or deleted or without a first block; `reentry: never` and
  * the contact had a run; a run of the contact in progress (whatever the rule: one journey at a time); an
@@ -28,7 +28,7 @@ export async function enterContacts(
   if (input.entries.length === 0) return [];
   const now = iso(engineNow(ctx));
   const e = input.entries;
-  const res = await ctx.db.execute<{ run_id: string }>(sql`
+  const res = await ctx.db.execute<{ run_id: string; contact_id: number }>(sql`
     with a as (
       select au.id, au.agency_id, au.business_id, au.version, au.options->>'reentry' as reentry,
              au.trigger->>'start' as start,
@@ -51,12 +51,18 @@ export async function enterContacts(
                           where r.automation_id = a.id and r.contact_id = e.contact_id
                             and (r.status in ('active', 'waiting') or a.reentry = 'never'))
       on conflict do nothing
-      returning id, agency_id, business_id, automation_id, current_block)
-    insert into automation_steps (run_id, business_id, automation_id, seq, block_id, type, status, due_at)
-    select runs.id, runs.business_id, runs.automation_id, 1, runs.current_block, a.type, 'pending', ${now}::timestamptz
-      from runs cross join a
-    returning run_id`);
-  const ids = res.rows.map((r) => Number(r.run_id));
+      returning id, agency_id, business_id, automation_id, contact_id, current_block),
+    steps as (
+      insert into automation_steps (run_id, business_id, automation_id, seq, block_id, type, status, due_at)
+      select runs.id, runs.business_id, runs.automation_id, 1, runs.current_block, a.type, 'pending', ${now}::timestamptz
+        from runs cross join a
+      returning run_id)
+    select runs.id as run_id, runs.contact_id from runs join steps on steps.run_id = runs.id`);
+  // In the entries' order.
+  const byContact = new Map(res.rows.map((r) => [Number(r.contact_id), Number(r.run_id)]));
+  const ids = [...new Set(e.map((x) => x.contactId))]
+    .map((c) => byContact.get(c))
+    .filter((id): id is number => id !== undefined);
   if (ids.length) {
     await notifyRunners(ctx);
     ctx.afterCommit(() => wakeRunner(ctx));

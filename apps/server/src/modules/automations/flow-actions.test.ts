@@ -321,6 +321,31 @@ describe('CollectContactData', () => {
     expect((await runOf(h, run)).current_block).toBe('no');
   });
 
+  it('stores a date answer in a date field, and keeps one that is no date only in the run', async () => {
+    const c1 = await contactWithPhone(43);
+    const c2 = await contactWithPhone(44);
+    const id = await addAutomation(h, { blocks: collect('birthday') });
+    const [r1, r2] = (await enter(h, id, [c1.id, c2.id])) as [number, number];
+    await untilRun(h, r1, 'waiting', 'q');
+    await untilRun(h, r2, 'waiting', 'q');
+    h.sandbox.phones.sendText(c1.phone, install.phone, '3/15/1990');
+    h.sandbox.phones.sendText(c2.phone, install.phone, 'in spring');
+    await h.run();
+    await untilRun(h, r1, 'waiting', 'yes');
+    await untilRun(h, r2, 'waiting', 'yes');
+    const rows = await h.q<{ id: number; birthday: string | null }>(
+      "select id, to_char(birthday, 'YYYY-MM-DD') as birthday from contacts where id = any($1) order by id",
+      [[c1.id, c2.id]],
+    );
+    expect(rows).toEqual([
+      { id: c1.id, birthday: '1990-03-15' },
+      { id: c2.id, birthday: null },
+    ]);
+    const d2 = (await stepsOf(h, r2))[0]?.detail;
+    expect(d2, JSON.stringify(d2)).toMatchObject({ answer: 'in spring', stored: false });
+    expect((await runOf(h, r2)).vars).toEqual({ birthday: 'in spring' });
+  });
+
   it('goes on by no_answer at once when the question cannot be sent', async () => {
     const c = await contactWithPhone(42);
     await h.q('update contacts set opted_out_at = now() where id = $1', [c.id]);

@@ -4,14 +4,10 @@
 // exactly once: the text after the Wait, counted in the sandbox carrier's own record; the webhook's
 // effect, counted at a local test server that honours `Idempotency-Key` (the request itself is sent again:
 // at-least-once on the wire); and each journey's history records every block done once.
-import { type ChildProcess, spawn } from 'node:child_process';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, it } from 'vitest';
+import { workerProcesses } from '../../../test/child-server.ts';
 import {
   type AutomationsTest,
   addAutomation,
@@ -26,12 +22,8 @@ import {
   stepsOf,
 } from './test-support.ts';
 
-const root = path.resolve(import.meta.dirname, '../../../../..');
-const SECRETS_KEY = crypto.randomBytes(32).toString('base64');
+const workers = workerProcesses('stn-automations-restart-');
 let h: AutomationsTest;
-let base = '';
-let dataDir = '';
-const children: ChildProcess[] = [];
 
 /** The receiver: applies a delivery's effect once per Idempotency-Key; the first delivery is held open. */
 const deliveries: string[] = [];
@@ -53,49 +45,21 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   rxOrigin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   // The API server works no steps: the worker process does.
-  h = await automationsApp({ WORKERS: 'off', SECRETS_KEY, AUTOMATION_WEBHOOK_ALLOW_ORIGINS: rxOrigin });
-  await h.t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = h.t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  base = `http://127.0.0.1:${address.port}`;
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-automations-restart-'));
+  h = await automationsApp({
+    WORKERS: 'off',
+    SECRETS_KEY: workers.secretsKey,
+    AUTOMATION_WEBHOOK_ALLOW_ORIGINS: rxOrigin,
+  });
+  await workers.listen(h.t);
 });
 afterAll(async () => {
-  for (const c of children)
-    if (c.pid && c.exitCode === null && c.signalCode === null)
-      try {
-        process.kill(-c.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+  workers.close();
   receiver.closeAllConnections();
   await new Promise((resolve) => receiver.close(resolve));
   await h?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-function worker(): { child: ChildProcess; out: () => string } {
-  const child = spawn('npm', ['run', 'worker'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: h.t.config.databaseUrl ?? '',
-      DATA_DIR: dataDir,
-      SECRETS_KEY,
-      LOG_LEVEL: 'warn',
-      CARRIER_SANDBOX_URL: base,
-      PUBLIC_URL: base,
-      AUTOMATION_WEBHOOK_ALLOW_ORIGINS: rxOrigin,
-    },
-    detached: true,
-  });
-  children.push(child);
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  return { child, out: () => out };
-}
+const worker = () => workers.start({ AUTOMATION_WEBHOOK_ALLOW_ORIGINS: rxOrigin });
 
 it('does each step once though the worker is killed in a Wait and in a Webhook', async () => {
   const install = await installWithNumber(h);

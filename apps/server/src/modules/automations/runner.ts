@@ -29,10 +29,13 @@ export const LOCK_CLASS = 68_068;
 const BATCH = 200;
 const POLL_MS = 1000;
 const RECOVER_MS = 5000;
+/** The most outside-calling steps at once: 8, fewer on a small pool (each holds a connection). */
 const PARALLEL = 8;
 export const MAX_ATTEMPTS = 5;
 /** Kinds worked together in one transaction (database work only, no call to the outside). */
 const LIGHT = new Set<TActionKind>(['Wait', 'ProcessBetween', 'Condition', 'AddToAutomation', 'AddTag']);
+/** Kinds whose executors only read: worked without a savepoint of their own. */
+const READ_ONLY = new Set<TActionKind>(['Wait', 'ProcessBetween', 'Condition']);
 const LIVE = ['active', 'waiting'];
 
 type Claimed = {
@@ -245,14 +248,15 @@ async function workStep(
   if (!run || !LIVE.includes(run.status)) return ended(step, 'skipped', null, null);
   if (!automation || automation.deleted_at) return ended(step, 'skipped', null, 'stopped');
   const contact = loaded.contacts.get(run.contact_id);
-  if (!contact) return ended(step, 'failed', 'automations.contact_missing', 'failed');
+  if (!contact) return ended(step, 'failed', 'automations.engine.contact_missing', 'failed');
   const block = automation.blocks.find((b) => b.id === step.block_id);
-  if (!block || block.type !== step.type) return ended(step, 'failed', 'automations.block_missing', 'failed');
+  if (!block || block.type !== step.type)
+    return ended(step, 'failed', 'automations.engine.block_missing', 'failed');
   const parsed = ACTION_CONFIGS[block.type].safeParse(block.config);
-  if (!parsed.success) return ended(step, 'failed', 'automations.config_invalid', 'failed');
+  if (!parsed.success) return ended(step, 'failed', 'automations.engine.config_invalid', 'failed');
   const mine: (() => unknown)[] = [];
   try {
-    const outcome = await tx.transaction(async (sp) => {
+    const work = async (sp: Tx) => {
       const ctx: Ctx = {
         ...stepCtx(deps, automation),
         db: sp,
@@ -291,7 +295,9 @@ async function workStep(
       const o = decide(step, block, automation.blocks, result, now);
       if (result.kind === 'fail') throw new Rollback(o);
       return o;
-    });
+    };
+    // A block that writes nothing needs no savepoint (a failing read aborts the group: worked alone then).
+    const outcome = READ_ONLY.has(block.type) ? await work(tx) : await tx.transaction(work);
     afterCommit.push(...mine);
     return outcome;
   } catch (err) {
@@ -367,8 +373,16 @@ export class Runner {
   /** A platform context for the runner's own clock readings. */
   private readonly ctx: Ctx;
 
+  /**
+   * Outside-calling steps worked at once: each holds a pool connection for its transaction, and half the
+   * pool stays free for the claims, the light group and what executors read beside their transaction.
+   */
+  private readonly parallel: number;
+
   constructor(private readonly deps: Deps) {
     this.ctx = platformSystemContext(deps, 'job', 'automations runner');
+    const max = poolOf(deps.db).options.max ?? 10;
+    this.parallel = Math.max(1, Math.min(PARALLEL, Math.floor(max / 2) - 1));
   }
 
   /** Connects, then works steps until `stop`; this process's runner from now on. */
@@ -485,7 +499,7 @@ export class Runner {
   /** One claim: the light steps worked now in one transaction, the others handed to the parallel slots. */
   private async tick(): Promise<number> {
     const now = engineNow(this.ctx);
-    const lightOnly = this.heavy.length + this.heavyRunning.size >= PARALLEL * 2;
+    const lightOnly = this.heavy.length + this.heavyRunning.size >= this.parallel * 2;
     const res = await this.deps.db.execute<Record<string, unknown>>(sql`
       update automation_steps s
          set status = 'running', claimed_at = ${iso(now)}::timestamptz, claimed_by = ${this.id},
@@ -517,7 +531,7 @@ export class Runner {
   }
 
   private pump(): void {
-    while (!this.stopping && this.heavyRunning.size < PARALLEL && this.heavy.length) {
+    while (!this.stopping && this.heavyRunning.size < this.parallel && this.heavy.length) {
       const step = this.heavy.shift() as Claimed;
       const p: Promise<void> = this.group([step]).finally(() => {
         this.heavyRunning.delete(p);

@@ -13,9 +13,9 @@ import type {
 } from '@stn/contracts/automations';
 import { expect } from 'vitest';
 import { drainJobs } from '../../../test/helpers.ts';
-import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
+import { type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
-import { type Telephony, telephonyApp } from '../telephony/testing.ts';
+import { addContactsA, addTagA, businessA, type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { type Entry, enterContacts } from './engine.ts';
 
 const PUBLIC = 'http://localhost:3000';
@@ -30,15 +30,7 @@ export type AutomationsTest = Telephony & {
 export async function automationsApp(env: Record<string, string> = {}): Promise<AutomationsTest> {
   const h = await telephonyApp(env);
   if (env.WORKERS !== 'off') await drainJobs(h.t);
-  const a = h.seed.a;
-  const ctx = tenantContext(
-    h.t.app.deps,
-    { level: 'business', agencyId: a.agency.id, businessId: a.business.id },
-    { kind: 'system', source: 'seed', name: 'automations test' },
-  );
-  const q = async <T>(text: string, values: unknown[] = []) =>
-    (await h.t.pool.query(text, values)).rows as T[];
-  return Object.assign(h, { ctx, q });
+  return Object.assign(h, businessA(h, 'automations test'));
 }
 
 /**
@@ -126,41 +118,14 @@ export async function addAutomation(
 }
 
 /** `count` contacts of business A (phones +1415700xxxx from `first` unless `prefix`), on the install if given. */
-export async function addContacts(
+export function addContacts(
   h: AutomationsTest,
   opts: { count: number; first?: number; installId?: number | null; prefix?: string; tagId?: number },
 ): Promise<number[]> {
-  const a = h.seed.a;
-  const rows = await h.q<{ id: number }>(
-    `insert into contacts (agency_id, business_id, install_id, phone, first_name, last_name, time_zone)
-     select $1, $2, $3, $4 || lpad(i::text, 4, '0'), 'Ann' || i, 'Lee', 'UTC'
-       from generate_series($5::int, $5::int + $6::int - 1) as i
-     returning id`,
-    [
-      a.agency.id,
-      a.business.id,
-      opts.installId ?? null,
-      opts.prefix ?? '+1415700',
-      opts.first ?? 0,
-      opts.count,
-    ],
-  );
-  const ids = rows.map((r) => r.id);
-  if (opts.tagId)
-    await h.q('insert into contact_tags (contact_id, tag_id) select unnest($1::int[]), $2', [
-      ids,
-      opts.tagId,
-    ]);
-  return ids;
+  return addContactsA(h, { ...opts, prefix: opts.prefix ?? '+1415700' });
 }
 
-export async function addTag(h: AutomationsTest, name: string): Promise<number> {
-  const [row] = await h.q<{ id: number }>(
-    'insert into tags (business_id, name) values ($1, $2) returning id',
-    [h.seed.a.business.id, name],
-  );
-  return (row as { id: number }).id;
-}
+export const addTag = (h: AutomationsTest, name: string) => addTagA(h, name);
 
 /** Enters contacts into an automation of business A as a trigger does (entry keys `k-<contact>` unless given). */
 export function enter(

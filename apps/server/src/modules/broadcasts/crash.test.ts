@@ -2,12 +2,8 @@
 // worker`, talking to this API server's sandbox over HTTP) that is killed with SIGKILL in the middle and
 // started again. Counted from the sandbox carrier's own record: every eligible recipient received exactly
 // one message, and the opted-out, blocked and blacklisted none.
-import { type ChildProcess, spawn } from 'node:child_process';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { workerProcesses } from '../../../test/child-server.ts';
 import {
   addBroadcast,
   addBroadcaster,
@@ -22,56 +18,20 @@ import {
   until,
 } from './test-support.ts';
 
-const root = path.resolve(import.meta.dirname, '../../../../..');
-const SECRETS_KEY = crypto.randomBytes(32).toString('base64');
+const workers = workerProcesses('stn-broadcast-crash-');
 let h: Broadcasts;
-let base = '';
-let dataDir = '';
-const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   // The API server works no jobs: the worker process sends.
-  h = await broadcastsApp({ WORKERS: 'off', SECRETS_KEY }, { wallClock: true });
-  await h.t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = h.t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  base = `http://127.0.0.1:${address.port}`;
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-broadcast-crash-'));
+  h = await broadcastsApp({ WORKERS: 'off', SECRETS_KEY: workers.secretsKey }, { wallClock: true });
+  await workers.listen(h.t);
 });
 afterAll(async () => {
-  for (const c of children)
-    if (c.pid && c.exitCode === null && c.signalCode === null)
-      try {
-        process.kill(-c.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+  workers.close();
   await h?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-function worker(): { child: ChildProcess; out: () => string } {
-  const child = spawn('npm', ['run', 'worker'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: h.t.config.databaseUrl ?? '',
-      DATA_DIR: dataDir,
-      SECRETS_KEY,
-      LOG_LEVEL: 'warn',
-      CARRIER_SANDBOX_URL: base,
-      PUBLIC_URL: base,
-      BROADCAST_THROTTLE: 'off',
-    },
-    detached: true,
-  });
-  children.push(child);
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  return { child, out: () => out };
-}
+const worker = () => workers.start({ BROADCAST_THROTTLE: 'off' });
 
 it('sends every eligible recipient exactly one message though the worker is killed mid-way', async () => {
   const n1 = await installWithNumber(h);

@@ -4,8 +4,8 @@
 import type { TBroadcastAudience } from '@stn/contracts/broadcasts';
 import { expect } from 'vitest';
 import { drainJobs } from '../../../test/helpers.ts';
-import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
-import { type Telephony, telephonyApp } from '../telephony/testing.ts';
+import { type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
+import { addContactsA, addTagA, businessA, type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { startSending } from './engine.ts';
 
 export type Broadcasts = Telephony & {
@@ -28,15 +28,7 @@ export async function broadcastsApp(
   const day = 86_400_000;
   const now = h.clock.now();
   if (!opts.wallClock) await h.clock.advance((((12 * 3_600_000 - (now % day)) % day) + day) % day);
-  const a = h.seed.a;
-  const ctx = tenantContext(
-    h.t.app.deps,
-    { level: 'business', agencyId: a.agency.id, businessId: a.business.id },
-    { kind: 'system', source: 'seed', name: 'broadcasts test' },
-  );
-  const q = async <T>(text: string, values: unknown[] = []) =>
-    (await h.t.pool.query(text, values)).rows as T[];
-  return Object.assign(h, { ctx, q });
+  return Object.assign(h, businessA(h, 'broadcasts test'));
 }
 
 /** An install of business A with its own number; the number's phone. */
@@ -80,31 +72,10 @@ export async function addContacts(
     timeZone?: string;
   },
 ): Promise<number[]> {
-  const a = h.seed.a;
-  const prefix = opts.prefix ?? '+1415600';
-  const rows = await h.q<{ id: number }>(
-    `insert into contacts (agency_id, business_id, install_id, phone, first_name, last_name, time_zone)
-     select $1, $2, $3, $4 || lpad(i::text, 4, '0'), 'Ann' || i, 'Lee', $7
-       from generate_series($5::int, $5::int + $6::int - 1) as i
-     returning id`,
-    [a.agency.id, a.business.id, opts.installId, prefix, opts.first ?? 0, opts.count, opts.timeZone ?? 'UTC'],
-  );
-  const ids = rows.map((r) => r.id);
-  if (opts.tagId)
-    await h.q('insert into contact_tags (contact_id, tag_id) select unnest($1::int[]), $2', [
-      ids,
-      opts.tagId,
-    ]);
-  return ids;
+  return addContactsA(h, { ...opts, prefix: opts.prefix ?? '+1415600' });
 }
 
-export async function addTag(h: Broadcasts, name: string): Promise<number> {
-  const [row] = await h.q<{ id: number }>(
-    'insert into tags (business_id, name) values ($1, $2) returning id',
-    [h.seed.a.business.id, name],
-  );
-  return (row as { id: number }).id;
-}
+export const addTag = (h: Broadcasts, name: string) => addTagA(h, name);
 
 /** A broadcast row of business A, as the API saves a draft. */
 export async function addBroadcast(

@@ -860,3 +860,38 @@ export async function setContactField(
     .returning({ id: contacts.id });
   return rows.length > 0;
 }
+
+/**
+ * Adds and removes tags of one live contact of the context's business in few statements (the automations'
+ * AddTag, thousands a second): ids that are not (or no longer) the business's tags are passed over and
+ * answered as `missing`; each link added is announced (`contact.tagged`) as the contact screen's tagging
+ * does. `known`: the contact's tags as the caller read them in this transaction, to answer the tags after
+ * without reading them again. Null when it is not the business's live contact (nothing changed).
+ */
+export async function changeContactTags(
+  ctx: Ctx,
+  input: { id: number; add: number[]; remove: number[]; known: number[] },
+): Promise<{ added: number[]; removed: number[]; missing: number[]; tag_ids: number[] } | null> {
+  const { agencyId, businessId } = businessOf(ctx);
+  const wanted = [...new Set([...input.add, ...input.remove])];
+  // The contact (live, the business's) and which of the ids are the business's tags, in one statement.
+  const res = await ctx.db.execute<{ tag_id: number | null }>(sql`
+    select t.id as tag_id from contacts c
+      left join tags t on t.business_id = c.business_id and t.id = any(${sql.param(wanted)}::int[])
+     where c.id = ${input.id} and c.agency_id = ${agencyId} and c.business_id = ${businessId}
+       and c.deleted_at is null`);
+  if (res.rows.length === 0) return null;
+  const live = new Set(res.rows.map((r) => r.tag_id).filter((t): t is number => t !== null));
+  const add = [...new Set(input.add)].filter((id) => live.has(id));
+  const remove = [...new Set(input.remove)].filter((id) => live.has(id) && !add.includes(id));
+  if (remove.length) await setTags(ctx, input.id, remove, 'remove');
+  if (add.length) await setTags(ctx, input.id, add, 'add');
+  const after = new Set(input.known.filter((t) => !remove.includes(t)));
+  for (const t of add) after.add(t);
+  return {
+    added: add,
+    removed: remove,
+    missing: wanted.filter((id) => !live.has(id)),
+    tag_ids: [...after].sort((a, b) => a - b),
+  };
+}

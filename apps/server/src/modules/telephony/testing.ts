@@ -279,3 +279,65 @@ export async function carrierWebhook(
     payload: new URLSearchParams(body).toString(),
   });
 }
+
+/** Business A's context (a system actor named `name`) and a query on the test's pool, for engine tests. */
+export function businessA(h: Telephony, name: string) {
+  const a = h.seed.a;
+  const ctx = tenantContext(
+    h.t.app.deps,
+    { level: 'business', agencyId: a.agency.id, businessId: a.business.id },
+    { kind: 'system', source: 'seed', name },
+  );
+  const q = async <T = Record<string, unknown>>(text: string, values: unknown[] = []) =>
+    (await h.t.pool.query(text, values)).rows as T[];
+  return { ctx, q };
+}
+
+/**
+ * `count` contacts of business A (phones `prefix` + 4 digits from `first`), on the install (or none), in
+ * one statement, tagged `tagId` when given, in `timeZone` (UTC unless told). Their ids.
+ */
+export async function addContactsA(
+  h: Telephony,
+  opts: {
+    count: number;
+    prefix: string;
+    first?: number;
+    installId?: number | null;
+    tagId?: number;
+    timeZone?: string;
+  },
+): Promise<number[]> {
+  const a = h.seed.a;
+  const { rows } = await h.t.pool.query<{ id: number }>(
+    `insert into contacts (agency_id, business_id, install_id, phone, first_name, last_name, time_zone)
+     select $1, $2, $3, $4 || lpad(i::text, 4, '0'), 'Ann' || i, 'Lee', $7
+       from generate_series($5::int, $5::int + $6::int - 1) as i
+     returning id`,
+    [
+      a.agency.id,
+      a.business.id,
+      opts.installId ?? null,
+      opts.prefix,
+      opts.first ?? 0,
+      opts.count,
+      opts.timeZone ?? 'UTC',
+    ],
+  );
+  const ids = rows.map((r) => r.id);
+  if (opts.tagId)
+    await h.t.pool.query('insert into contact_tags (contact_id, tag_id) select unnest($1::int[]), $2', [
+      ids,
+      opts.tagId,
+    ]);
+  return ids;
+}
+
+/** A tag of business A; its id. */
+export async function addTagA(h: Telephony, name: string): Promise<number> {
+  const { rows } = await h.t.pool.query<{ id: number }>(
+    'insert into tags (business_id, name) values ($1, $2) returning id',
+    [h.seed.a.business.id, name],
+  );
+  return (rows[0] as { id: number }).id;
+}
