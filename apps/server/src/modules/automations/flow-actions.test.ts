@@ -215,6 +215,47 @@ describe('Condition', () => {
   });
 });
 
+describe('Condition waiting for a reply', () => {
+  it('waits up to `within`: a reply decides yes at once, none in time decides no', async () => {
+    const [a, b] = await addContacts(h, { count: 2, first: 60, installId: install.id, prefix: '+1415702' });
+    const phones = await h.q<{ id: number; phone: string }>(
+      'select id, phone from contacts where id = any($1)',
+      [[a, b]],
+    );
+    const phoneOf = (id: number | undefined) => phones.find((p) => p.id === id)?.phone ?? '';
+    const id = await addAutomation(h, {
+      blocks: [
+        block(
+          'c',
+          'Condition',
+          { kind: 'replied', within: { amount: 1, unit: 'days' } },
+          { yes: 'y', no: 'n' },
+        ),
+        park('y'),
+        park('n'),
+      ],
+    });
+    const [replies, silent] = (await enter(h, id, [
+      { contactId: a as number, entryKey: 'r' },
+      { contactId: b as number, entryKey: 's' },
+    ])) as [number, number];
+    await untilRun(h, replies, 'waiting', 'c');
+    await untilRun(h, silent, 'waiting', 'c');
+    // An hour later one of them replies: that journey goes on by yes without waiting the day out.
+    await moveClock(h, 3_600_000);
+    expect((await runOf(h, replies)).current_block).toBe('c');
+    h.sandbox.phones.sendText(phoneOf(a), install.phone, 'Sounds good');
+    await h.run();
+    await untilRun(h, replies, 'waiting', 'y');
+    expect((await runOf(h, silent)).current_block).toBe('c');
+    // The other says nothing: at the end of the day, no.
+    await moveClock(h, 23 * 3_600_000);
+    await untilRun(h, silent, 'waiting', 'n');
+    expect((await stepsOf(h, silent))[0]).toMatchObject({ status: 'done', output: 'no' });
+    expect((await stepsOf(h, replies))[0]).toMatchObject({ status: 'done', output: 'yes' });
+  });
+});
+
 describe('AddToAutomation', () => {
   it('hands the contact to the other automation once and ends this journey', async () => {
     const target = await addAutomation(h, { name: 'Target', blocks: [park('t')] });

@@ -1,4 +1,4 @@
-import type { TActionConfig } from '@stn/contracts/automations';
+import { type TActionConfig, waitSeconds } from '@stn/contracts/automations';
 import { contactWroteSince } from '../../chats/service.ts';
 import type { ActionExecutor, RunContact, StepInput } from './types.ts';
 
@@ -29,8 +29,11 @@ export function callOutcome(run: StepInput['run']): string | null {
   return null;
 }
 
-/** Condition (ADR 068): yes or no by the contact's tags, a field, a reply since the run started, a call's outcome. */
-export const conditionAction: ActionExecutor = async ({ ctx, config, contact, run }) => {
+/**
+ * Condition (ADR 068): yes or no by the contact's tags, a field, a reply since the run started (waiting up to
+ * `within` for one, a reply waking it at once), a call's outcome.
+ */
+export const conditionAction: ActionExecutor = async ({ ctx, config, contact, run, step, now }) => {
   const c = config as TActionConfig<'Condition'>;
   let yes = false;
   const wanted = c.value.trim().toLowerCase();
@@ -49,9 +52,24 @@ export const conditionAction: ActionExecutor = async ({ ctx, config, contact, ru
         .toLowerCase()
         .includes(wanted);
       break;
-    case 'replied':
+    case 'replied': {
+      // A reply while waiting decides at once; else what came since the journey started.
+      if (step.wake === 'answer' && step.answer !== undefined) {
+        yes = true;
+        break;
+      }
       yes = await contactWroteSince(ctx, { contactId: contact.id, since: run.started_at });
+      if (yes || c.within === null) break;
+      // Not yet: wait up to `within` for a reply (which wakes the step early), then decide no.
+      const until = typeof step.detail.until === 'string' ? Date.parse(step.detail.until) : null;
+      if (until === null) {
+        const at = new Date(now.getTime() + waitSeconds(c.within) * 1000);
+        return { kind: 'wait', until: at, answer: true, detail: { kind: c.kind, until: at.toISOString() } };
+      }
+      if (until > now.getTime())
+        return { kind: 'wait', until: new Date(until), answer: true, detail: step.detail };
       break;
+    }
     case 'call_outcome':
       yes = callOutcome(run) === c.outcome;
       break;
