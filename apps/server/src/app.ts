@@ -255,7 +255,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           clock:
             opts.sandboxClock ??
             (config.sandboxClock === 'manual'
-              ? new ManualClock(Date.now())
+              ? new ManualClock(Date.now(), { running: true })
               : realClock((err) => logger.warn({ err }, 'sandbox carrier: background work failed'))),
           publicBase: config.publicUrl.origin,
           store: storage,
@@ -314,6 +314,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   // In reverse of start: stop working jobs, then drop the realtime and SMTP connections.
   app.addHook('onClose', async () => {
+    // A running manual sandbox clock (SANDBOX_CLOCK=manual) stops following real time first.
+    if (sandbox?.clock instanceof ManualClock) sandbox.clock.stop();
     for (const step of plugs.onClose) await step();
     await queue.stop();
     await realtime.close();

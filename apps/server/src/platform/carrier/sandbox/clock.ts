@@ -44,6 +44,9 @@ const macrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
  * product's handlers behind them) and lets every continuation run, so what a task starts is done (or
  * scheduled on this clock) before time moves on. `settle()` does the same without moving time.
  */
+/** How often a running manual clock catches up with real time. */
+const TICK_MS = 100;
+
 export class ManualClock implements SandboxClock {
   private current: number;
   private seq = 0;
@@ -51,8 +54,35 @@ export class ManualClock implements SandboxClock {
   private inFlight = new Set<Promise<unknown>>();
   readonly errors: unknown[] = [];
 
-  constructor(start = Date.UTC(2026, 0, 5, 15, 0, 0)) {
+  private ticker: NodeJS.Timeout | null = null;
+
+  /**
+   * `running`: the clock also goes on with real time (checked every `TICK_MS`), and a task due now runs at
+   * once: the manual clock of a running server (SANDBOX_CLOCK=manual, ADR 073), where a person or a browser
+   * test moves it ahead with `advance` and nobody calls `settle()`. Tests leave it off: their time only
+   * moves when they say.
+   */
+  constructor(
+    start = Date.UTC(2026, 0, 5, 15, 0, 0),
+    private readonly opts: { running?: boolean } = {},
+  ) {
     this.current = start;
+    if (opts.running) {
+      let last = Date.now();
+      const tick = async () => {
+        const now = Date.now();
+        await this.advance(now - last);
+        last = now;
+        if (this.ticker) this.ticker = setTimeout(tick, TICK_MS).unref();
+      };
+      this.ticker = setTimeout(tick, TICK_MS).unref();
+    }
+  }
+
+  /** Stops a running clock's real-time ticks (the app closing). */
+  stop(): void {
+    if (this.ticker) clearTimeout(this.ticker);
+    this.ticker = null;
   }
 
   now(): number {
@@ -61,6 +91,7 @@ export class ManualClock implements SandboxClock {
 
   schedule(ms: number, task: () => Promise<void> | void): void {
     this.pending.push({ at: this.current + Math.max(0, ms), seq: this.seq++, task });
+    if (this.opts.running && ms <= 0) setImmediate(() => void this.settle());
   }
 
   track(work: Promise<unknown>): void {
