@@ -104,34 +104,29 @@ export const ZSendMessageConfig = z
     path: ['body'],
   });
 
+/** What a call says: `text` (text-to-speech, in `language`) or a recording (a media id). */
+const callContent = {
+  mode: z.enum(['say', 'recording']).default('say'),
+  text: z.string().max(1000).default(''),
+  media_id: zId().nullable().default(null),
+  /** The voice's language for `say`. */
+  language: z.enum(['en', 'es', 'br']).default('en'),
+};
+const hasCallContent = (c: { mode: 'say' | 'recording'; text: string; media_id: number | null }) =>
+  c.mode === 'say' ? c.text.trim() !== '' : c.media_id !== null;
+const callContentRequired = { message: 'automations.call_content_required', path: ['text'] };
+
 /** A call to the contact that says `text` (text-to-speech) or plays a recording (a media id). */
-export const ZSendCallConfig = z
-  .object({
-    mode: z.enum(['say', 'recording']).default('say'),
-    text: z.string().max(1000).default(''),
-    media_id: zId().nullable().default(null),
-    /** The voice's language for `say`. */
-    language: z.enum(['en', 'es', 'br']).default('en'),
-  })
-  .refine((c) => (c.mode === 'say' ? c.text.trim() !== '' : c.media_id !== null), {
-    message: 'automations.call_content_required',
-    path: ['text'],
-  });
+export const ZSendCallConfig = z.object(callContent).refine(hasCallContent, callContentRequired);
 
 /** A voicemail drop: at `at` (HH:MM) in `time_zone`, the next such time after the block is reached. */
 export const ZSendVoiceMailConfig = z
   .object({
-    mode: z.enum(['say', 'recording']).default('say'),
-    text: z.string().max(1000).default(''),
-    media_id: zId().nullable().default(null),
-    language: z.enum(['en', 'es', 'br']).default('en'),
+    ...callContent,
     at: zTime().default(AUTOMATION_DEFAULTS.voicemail.at),
     time_zone: z.string().trim().min(1).max(64).default(AUTOMATION_DEFAULTS.voicemail.time_zone),
   })
-  .refine((c) => (c.mode === 'say' ? c.text.trim() !== '' : c.media_id !== null), {
-    message: 'automations.call_content_required',
-    path: ['text'],
-  });
+  .refine(hasCallContent, callContentRequired);
 
 export const ZSendEmailConfig = z.object({
   subject: z.string().trim().min(1, 'automations.subject_required').max(191),
