@@ -193,4 +193,29 @@ describe.skipIf(!hasChromium)('an automation journey in the sandbox', () => {
     const row = page.getByTestId('contacts-table').locator('tr', { hasText: 'Milo' });
     await expect.poll(() => row.first().textContent(), WAIT).toContain('Price enquiry');
   });
+
+  it('an Alert tells the staff picked in its form, kept by the saved draft', async () => {
+    await page.goto(p.url('/business/automation/create', HOST));
+    await page.getByTestId('automation-name').waitFor(WAIT);
+    await page.getByTestId('automation-name').fill('Tell Sally about new tags');
+    await page.getByTestId('trigger-kind').selectOption('new-tag');
+    await add(page, 'Alert', 'b1');
+    await page.getByTestId('cfg-channel-task').click();
+    await pick(page, 'cfg-users', 'Sally Sales');
+    await page.getByTestId('cfg-message').fill('{name} was tagged');
+    await page.getByTestId('automation-save').click();
+    await page.waitForURL(/\/business\/automation\/\d+$/, WAIT);
+    const saved = (
+      await apiFrom<{ data: { name: string; blocks: { config: { user_ids: number[] } }[] }[] }>(
+        page,
+        'GET',
+        '/v1/automations?perPage=100',
+      )
+    ).body.data.find((a) => a.name === 'Tell Sally about new tags');
+    const team = (
+      await apiFrom<{ data: { id: number; email: string }[] }>(page, 'GET', '/v1/businesses/users/all')
+    ).body.data;
+    const sally = team.find((u) => u.email === DEMO.dentalSales.email);
+    expect(saved?.blocks[0]?.config.user_ids).toEqual([sally?.id]);
+  });
 });

@@ -9,8 +9,8 @@ import { keys } from './query-keys.ts';
 
 // The pickers several features show (features do not import each other): the business's active installs
 // (GET /v1/installs/all), its tags (GET /v1/tags/all), its SMS templates (GET /v1/templates/all), its agents
-// of a channel (GET /v1/businesses/users/agents), and for platform admins the active agencies
-// (GET /v1/agencies).
+// of a channel (GET /v1/businesses/users/agents), its team (GET /v1/businesses/users/all), and for platform
+// admins the active agencies (GET /v1/agencies).
 
 type Data<T> = { success: true; data: T };
 
@@ -71,5 +71,20 @@ export function useAgencyOptions(enabled: boolean) {
       ).data
         .map((a) => ({ value: String(a.id), label: a.name }))
         .sort((a, b) => a.label.localeCompare(b.label)),
+  });
+}
+
+export type TTeamMember = { id: number; first_name: string; last_name: string; email: string };
+
+/** The business's active users (a task's assignee, an automation Alert's staff); empty when the caller may not list the team. */
+export function useTeamMembers() {
+  return useQuery({
+    queryKey: [...keys.users.all, 'business', 'team'],
+    queryFn: async () =>
+      (
+        await api<{ data: TTeamMember[] }>('/v1/businesses/users/all', { silent: true }).catch(() => ({
+          data: [],
+        }))
+      ).data,
   });
 }

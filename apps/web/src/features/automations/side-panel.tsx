@@ -4,6 +4,7 @@ import {
   Button,
   Checkbox,
   Chip,
+  CloseButton,
   CopyButton,
   Group,
   MultiSelect,
@@ -34,8 +35,14 @@ import {
 } from '@stn/contracts/automations';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MediaLibraryModal } from '../../components/media-library-modal.tsx';
 import { useMediaLibrary } from '../../lib/media-library.ts';
-import { useInstallOptions, useSmsTemplateOptions, useTagOptions } from '../../lib/pickers.ts';
+import {
+  useInstallOptions,
+  useSmsTemplateOptions,
+  useTagOptions,
+  useTeamMembers,
+} from '../../lib/pickers.ts';
 import { useAutomationRefs, useTestEmail, useTestSms, useWebhookUrl } from './api/automations.ts';
 import {
   connect,
@@ -430,6 +437,7 @@ function ConfigFields(props: FieldsProps) {
               ))}
             </Group>
           </Checkbox.Group>
+          <AlertUsers value={ids(c.user_ids)} onChange={(v) => set('user_ids', v.map(Number))} err={err} />
           <Textarea
             label={L('alert_message')}
             description={L('alert_hint')}
@@ -594,6 +602,7 @@ function SendMessageFields({ c, set, bind }: FieldsProps) {
         clearable
         data-testid="cfg-template"
       />
+      <MessageImages value={Array.isArray(c.media_ids) ? (c.media_ids as number[]) : []} set={set} />
       <TestBox
         label={t('business.automations.test_sms')}
         placeholder="+14155550100"
@@ -612,6 +621,78 @@ function SendMessageFields({ c, set, bind }: FieldsProps) {
         }
       />
     </>
+  );
+}
+
+/** Staff an Alert tells (none picked: the business's admins). */
+function AlertUsers(props: { value: string[]; onChange: (v: string[]) => void; err: FieldsProps['err'] }) {
+  const { t } = useTranslation();
+  const team = useTeamMembers();
+  return (
+    <MultiSelect
+      label={t('business.automations.config.alert_users')}
+      description={t('business.automations.config.alert_users_hint')}
+      data={(team.data ?? []).map((u) => ({
+        value: String(u.id),
+        label: `${u.first_name} ${u.last_name}`.trim() || u.email,
+      }))}
+      value={props.value}
+      onChange={props.onChange}
+      error={props.err('user_ids')}
+      searchable
+      clearable
+      data-testid="cfg-users"
+    />
+  );
+}
+
+/** A SendMessage's images, picked from the business's media library (ADR 039), up to 10. */
+function MessageImages({ value, set }: { value: number[]; set: FieldsProps['set'] }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const library = useMediaLibrary(value.length > 0 || open);
+  const names = new Map((library.data?.pages.flatMap((p) => p.data) ?? []).map((m) => [m.id, m.name]));
+  return (
+    <Stack gap={4}>
+      <Group gap="xs">
+        <Text size="sm" fw={500}>
+          {t('business.automations.config.images')}
+        </Text>
+        <Button
+          size="xs"
+          variant="light"
+          onClick={() => setOpen(true)}
+          disabled={value.length >= 10}
+          data-testid="cfg-images-add"
+        >
+          {t('media_library.open')}
+        </Button>
+      </Group>
+      {value.map((id) => (
+        <Group key={id} gap="xs" data-testid={`cfg-image-${id}`}>
+          <Text size="sm">{names.get(id) ?? `#${id}`}</Text>
+          <CloseButton
+            size="sm"
+            aria-label={t('business.automations.config.image_remove')}
+            onClick={() =>
+              set(
+                'media_ids',
+                value.filter((x) => x !== id),
+              )
+            }
+          />
+        </Group>
+      ))}
+      <MediaLibraryModal
+        opened={open}
+        onClose={() => setOpen(false)}
+        max={10 - value.length}
+        onPick={(picked) => {
+          set('media_ids', [...value, ...picked.map((m) => m.id).filter((id) => !value.includes(id))]);
+          setOpen(false);
+        }}
+      />
+    </Stack>
   );
 }
 

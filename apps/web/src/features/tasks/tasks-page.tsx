@@ -12,16 +12,10 @@ import { askDelete } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { EditDeleteButtons } from '../../components/list/row-actions.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
+import { useTeamMembers } from '../../lib/pickers.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { zodResolver } from '../../lib/zod-form.ts';
-import {
-  TASKS_PATH,
-  useAssignees,
-  useContactChoices,
-  useDeleteTask,
-  useSaveTask,
-  useSetTaskStatus,
-} from './api/tasks.ts';
+import { TASKS_PATH, useContactChoices, useDeleteTask, useSaveTask, useSetTaskStatus } from './api/tasks.ts';
 
 type StatusFilter = 'all' | TTaskStatus;
 type Editing = { task: TTask | null } | null;
@@ -165,7 +159,7 @@ function TaskForm({ task, onDone }: { task: TTask | null; onDone: () => void }) 
   const { t } = useTranslation();
   const me = useAuth().user;
   const save = useSaveTask(task?.id ?? null);
-  const assignees = useAssignees();
+  const assignees = useTeamMembers();
   const [contactSearch, setContactSearch] = useState('');
   const [debounced] = useDebouncedValue(contactSearch, 250);
   const contactChoices = useContactChoices(debounced);

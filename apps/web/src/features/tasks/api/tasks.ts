@@ -12,25 +12,11 @@ export const TASKS_PATH = '/v1/tasks';
 type Message = { success: true; message: string };
 type MessageData<T> = Message & { data: T };
 export type TContactChoice = { id: number; name: string; phone: string };
-export type TAssignee = { id: number; first_name: string; last_name: string; email: string };
 
 /** A task change moves the list and, for the signed-in user, the task badge (profile's number_of_tasks). */
 function refresh() {
   void queryClient.invalidateQueries({ queryKey: keys.tasks.all });
   void loadProfile().catch(() => undefined);
-}
-
-/** The business's active users, for the assignee picker (empty when the caller may not list the team). */
-export function useAssignees() {
-  return useQuery({
-    queryKey: [...keys.tasks.all, 'assignees'],
-    queryFn: async () =>
-      (
-        await api<{ data: TAssignee[] }>('/v1/businesses/users/all', { silent: true }).catch(() => ({
-          data: [],
-        }))
-      ).data,
-  });
 }
 
 /** Contacts matching `keyword`, for the task's contact picker (empty when the caller may not list contacts). */
