@@ -2,7 +2,7 @@
 // created through the users module; the agencies and businesses here are plain rows of a fresh database.
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { seedDemoAutomations } from './demo-automations.ts';
+import { seedDemoAutomations, seedTemplateAutomations } from './demo-automations.ts';
 import { seedDemoBroadcasts } from './demo-broadcasts.ts';
 import { claimWhitelabel } from './modules/agencies/service.ts';
 import { agencies } from './modules/agencies/tables.ts';
@@ -272,6 +272,19 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
       });
     // Two active automations (issue 20): a missed call's follow-up text, and the PRICE keyword's reply.
     await seedDemoAutomations(ctx, { agencyId: acme.id, businessId: dental.id, userId: owner });
+    // A template business of Acme: its automations are the gallery its businesses copy from (issue 20).
+    const [templates] = await tx
+      .insert(businesses)
+      .values({
+        agency_id: acme.id,
+        name: 'Acme Templates',
+        free_fee: true,
+        is_template: true,
+        number_of_automations: 10,
+      })
+      .returning();
+    if (!templates) throw new Error('seed failed');
+    await seedTemplateAutomations(ctx, { agencyId: acme.id, businessId: templates.id });
   });
   return logins;
 }

@@ -101,7 +101,7 @@ describe('seeded demo data', () => {
     expect(rows[0].n).toBeGreaterThan(0);
   });
 
-  it('gives Bright Dental two active automations that pass the activation check', async () => {
+  it('gives Bright Dental two active automations that pass the activation check, and a gallery of templates', async () => {
     const token = await login(t.app, 'admin@brightdental.test', 'demo-dental-1');
     const list = (
       await t.app.inject({ url: '/api/v1/automations?status=active', headers: bearer(token) })
@@ -113,6 +113,15 @@ describe('seeded demo data', () => {
       start_trigger: 'sms-keyword',
       trigger: { config: { keywords: ['PRICE'] } },
     });
+    // Acme's template business gives its businesses a gallery to copy from.
+    const gallery = (
+      await t.app.inject({ url: '/api/v1/automations/templates', headers: bearer(token) })
+    ).json();
+    expect(gallery.data.map((x: { name: string }) => x.name).sort()).toEqual([
+      'Birthday greeting',
+      'Nurture new leads (office hours)',
+      'Review request after a call',
+    ]);
     // Switched off and on again: the server's own check (every block, every id of the business) lets them.
     for (const a of list.data as { id: number }[]) {
       for (const active of [false, true]) {
