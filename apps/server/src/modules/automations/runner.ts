@@ -14,7 +14,7 @@
 import { randomInt } from 'node:crypto';
 import { ACTION_CONFIGS, type TActionKind, type TBlock } from '@stn/contracts/automations';
 import { and, inArray, sql } from 'drizzle-orm';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Tx } from '../../platform/db/client.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { type Ctx, platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
@@ -359,7 +359,7 @@ async function write(db: Tx, outs: Outcome[], now: number, me: number): Promise<
 
 export class Runner {
   id = randomInt(1, 2 ** 31 - 1);
-  private client: pg.PoolClient | null = null;
+  private client: pg.Client | null = null;
   private lost = false;
   private stopping = false;
   private woken = false;
@@ -392,9 +392,14 @@ export class Runner {
     this.loopDone = this.loop();
   }
 
-  /** Takes this runner's lock (a fresh id if taken) and listens for new work, on a connection of its own. */
+  /**
+   * Takes this runner's lock (a fresh id if taken) and listens for new work, on a connection of its own:
+   * outside the pool, so that holding it for the process's life takes no connection from the requests and
+   * jobs (several apps on one pool, as in tests, would otherwise wait for one another).
+   */
   private async connect(): Promise<void> {
-    const client = await poolOf(this.deps.db).connect();
+    const client = new pg.Client(poolOf(this.deps.db).options as pg.ClientConfig);
+    await client.connect();
     client.on('error', (err) => {
       this.deps.log.error({ err }, 'automations runner connection lost');
       this.lost = true;
@@ -438,7 +443,7 @@ export class Runner {
     if (client) {
       await client.query(`unlisten ${CHANNEL}`).catch(() => null);
       await client.query('select pg_advisory_unlock($1, $2)', [LOCK_CLASS, this.id]).catch(() => null);
-      client.release();
+      await client.end().catch(() => null);
     }
   }
 
@@ -462,7 +467,7 @@ export class Runner {
       let n = 0;
       try {
         if (this.lost) {
-          this.client?.release(true);
+          void this.client?.end().catch(() => null);
           this.client = null;
           await this.connect();
         }
