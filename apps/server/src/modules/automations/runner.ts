@@ -8,8 +8,8 @@
 //   pending and claimed again (attempts + 1, same step key). No lease to expire, so a step may run long.
 // - Latency: enterContacts wakes the local runner after commit and NOTIFYs the others (LISTEN on its own
 //   connection); a poll every second catches anything else (a wait that became due).
-// - Throughput: the flow blocks and AddTag (database work only) of a claim are worked in ONE transaction,
-//   each in a savepoint; the blocks that talk to the outside (a text, a call, a webhook, an e-mail, an
+// - Throughput: the flow blocks and AddTag (database work only) of a claim are worked in a few (LANES)
+//   transactions side by side, each step in a savepoint; the blocks that talk to the outside (a text, a call, a webhook, an e-mail, an
 //   alert) each get their own transaction and run PARALLEL at a time beside the loop.
 import { randomInt } from 'node:crypto';
 import { ACTION_CONFIGS, type TActionKind, type TBlock } from '@stn/contracts/automations';
@@ -31,6 +31,8 @@ const POLL_MS = 1000;
 const RECOVER_MS = 5000;
 /** The most outside-calling steps at once: 8, fewer on a small pool (each holds a connection). */
 const PARALLEL = 8;
+/** Transactions the light steps of one claim are worked in, side by side. */
+const LANES = 3;
 export const MAX_ATTEMPTS = 5;
 /** Kinds worked together in one transaction (database work only, no call to the outside). */
 const LIGHT = new Set<TActionKind>(['Wait', 'ProcessBetween', 'Condition', 'AddToAutomation', 'AddTag']);
@@ -531,7 +533,14 @@ export class Runner {
     const light = steps.filter((s) => LIGHT.has(s.type));
     this.heavy.push(...steps.filter((s) => !LIGHT.has(s.type)));
     this.pump();
-    if (light.length) await this.group(light);
+    // The light steps in LANES transactions side by side (each its own connection), so that the database's
+    // and this process's work overlap instead of waiting for each other.
+    if (light.length) {
+      const lanes = Math.min(LANES, Math.ceil(light.length / 20));
+      await Promise.all(
+        Array.from({ length: lanes }, (_, k) => this.group(light.filter((_, i) => i % lanes === k))),
+      );
+    }
     return steps.length;
   }
 
