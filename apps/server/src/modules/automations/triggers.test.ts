@@ -176,6 +176,10 @@ describe('missed-call and completed-call', () => {
           trigger_data: { outcome: 'completed', install_id: install.id },
         },
       ]);
+    // The test's own listener hears the event after the engine's (listeners run in turn): waited for, then
+    // the carrier's final reports played out, and it is still once.
+    await expect.poll(() => completedCalls.filter((id) => id === call?.id).length, SLOW).toBe(1);
+    await h.run(10_000);
     expect(completedCalls.filter((id) => id === call?.id)).toHaveLength(1);
     expect(await runsOf(missed)).toEqual([]);
   });

@@ -128,11 +128,17 @@ describe('inbound MMS media', () => {
       ]);
       expect(answers?.map((a) => a.statusCode)).toEqual(sent.map(() => 200));
       await expect.poll(() => started, { timeout: 10_000 }).toBeGreaterThan(0);
-      const [idle] = await rows(
-        `select count(*)::int as n from pg_stat_activity
-          where datname = current_database() and state like 'idle in transaction%'`,
-      );
-      expect(idle.n).toBe(0);
+      // No transaction waits on the hanging media server: while it hangs (the gate stays shut), every
+      // connection comes out of its transaction. A listener's short transaction (a broadcast reply's
+      // lookup) may be seen mid-way, so this waits for the state; one held across the fetch never ends.
+      const idleInTransaction = async () =>
+        (
+          await rows(
+            `select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and state like 'idle in transaction%'`,
+          )
+        )[0].n;
+      await expect.poll(idleInTransaction, { timeout: 10_000 }).toBe(0);
       release();
       await drainJobs(h.t, 60_000);
       const got = await rows('select carrier_sid, media from messages where carrier_sid = any($1)', [
@@ -160,11 +166,17 @@ describe('inbound MMS media', () => {
       ]);
       expect(answer?.statusCode).toBe(200);
       // No connection sits in a transaction while the download hangs.
-      const [idle] = await rows(
-        `select count(*)::int as n from pg_stat_activity
-          where datname = current_database() and state like 'idle in transaction%'`,
-      );
-      expect(idle.n).toBe(0);
+      // No transaction waits on the hanging media server: while it hangs (the gate stays shut), every
+      // connection comes out of its transaction. A listener's short transaction (a broadcast reply's
+      // lookup) may be seen mid-way, so this waits for the state; one held across the fetch never ends.
+      const idleInTransaction = async () =>
+        (
+          await rows(
+            `select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and state like 'idle in transaction%'`,
+          )
+        )[0].n;
+      await expect.poll(idleInTransaction, { timeout: 10_000 }).toBe(0);
       // A plain text from the same phone is stored at once (the contact's row is not locked).
       const text = { MessageSid: sid(), From: from, To: number, Body: 'and another thing' };
       expect((await post(text)).statusCode).toBe(200);
