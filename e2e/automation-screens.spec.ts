@@ -330,7 +330,8 @@ describe.skipIf(!hasChromium)('automation screens in Chromium', () => {
     await pick(page, 'contact-add-automation-pick', 'Missed call follow-up');
     await page.getByTestId('contact-add-automation-add').click();
     await expect.poll(() => card.textContent(), WAIT).toContain('Missed call follow-up');
-    expect(await card.textContent()).toContain('In progress');
+    // Its journey starts (in progress) and settles at the Wait within moments: waited for, not raced.
+    await expect.poll(() => card.textContent(), WAIT).toContain('Waiting');
 
     const automation = (await automations(page)).find((a) => a.name === 'Missed call follow-up');
     await page.goto(p.url(`/business/automation/${automation?.id}?view=runs`, HOST));
