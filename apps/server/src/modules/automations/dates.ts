@@ -6,11 +6,11 @@
 import type { TTriggerKind } from '@stn/contracts/automations';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { z } from 'zod';
+import { engineNow } from '../../platform/engine-clock.ts';
 import { defineJob } from '../../platform/queue/queue.ts';
 import { type Ctx, platformOnly, platformSystemContext } from '../../platform/tenancy/context.ts';
 import { businessTimeZone } from '../businesses/service.ts';
 import { contactIdsOnDay, contactIdsWithAnyTag } from '../contacts/service.ts';
-import { engineNow } from './clock.ts';
 import {
   enterEach,
   type TriggerAutomation,

@@ -3,11 +3,11 @@
 // Triggers (ADR 069, triggers.ts) call `enterContacts`; the API (service.ts) calls `stopRun` and the views.
 import { sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
+import { engineNow } from '../../platform/engine-clock.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import type { Queue } from '../../platform/queue/queue.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { messageNotice, messageReceived } from '../chats/service.ts';
-import { engineNow } from './clock.ts';
 import { Runner } from './runner.ts';
 import { notifyRunners, wakeRunner } from './wake.ts';
 

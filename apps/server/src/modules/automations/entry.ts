@@ -2,8 +2,8 @@
 // the contacts' automation calls and AddToAutomation.
 import type { TTriggerKind } from '@stn/contracts/automations';
 import { sql } from 'drizzle-orm';
+import { engineNow } from '../../platform/engine-clock.ts';
 import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
-import { engineNow } from './clock.ts';
 import { notifyRunners, wakeRunner } from './wake.ts';
 
 /** One contact entering: `entryKey` makes it idempotent (the same call or day enters once). */

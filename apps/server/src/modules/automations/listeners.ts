@@ -5,12 +5,12 @@
 import type { TTriggerKind } from '@stn/contracts/automations';
 import { sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
+import { engineNow } from '../../platform/engine-clock.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { messageReceived } from '../chats/service.ts';
 import { contactByPhone, contactTagged, recordContactCall } from '../contacts/service.ts';
 import { callCompleted, callMissed } from '../telephony/service.ts';
-import { engineNow } from './clock.ts';
 import { activeAutomations, enterEach, onInstall, triggerConfig, triggerContext } from './matching.ts';
 
 type CallEvent = {

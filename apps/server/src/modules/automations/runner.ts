@@ -15,13 +15,13 @@ import { randomInt } from 'node:crypto';
 import { ACTION_CONFIGS, type TActionKind, type TBlock } from '@stn/contracts/automations';
 import { and, inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
-import type { Tx } from '../../platform/db/client.ts';
+import { poolOf, type Tx } from '../../platform/db/client.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { engineNow, manualClockOf } from '../../platform/engine-clock.ts';
 import { type Ctx, platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import { contactsWithTags } from '../contacts/service.ts';
 import { ACTIONS } from './actions/index.ts';
 import type { RunContact, StepResult } from './actions/types.ts';
-import { engineNow, manualClockOf } from './clock.ts';
 import { automationRuns, automations } from './tables.ts';
 import { CHANNEL, runners } from './wake.ts';
 
@@ -76,12 +76,6 @@ type Loaded = {
   runs: Map<number, typeof automationRuns.$inferSelect>;
   contacts: Map<number, RunContact>;
 };
-
-function poolOf(db: Tx): pg.Pool {
-  const client = (db as unknown as { session?: { client?: pg.Pool } }).session?.client;
-  if (!client || typeof client.connect !== 'function') throw new Error('automations: no database pool');
-  return client;
-}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

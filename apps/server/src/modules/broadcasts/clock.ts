@@ -3,7 +3,7 @@
 // worker waiting for a throttle slot or for the morning (quiet hours) waits on that clock, in lockstep:
 // the clock's task that wakes it only ends once the worker waits again (or is done), so a test that
 // advances the clock finds every message of that time already handed to the carrier. Tests never sleep.
-import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
+import { manualClockOf } from '../../platform/engine-clock.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 
 /** One worker's clock: `sleep` may only be called by that worker, one wait at a time. */
@@ -21,8 +21,8 @@ let sleeping = 0;
 export const sleepingWorkers = () => sleeping;
 
 export function pacerFor(ctx: Ctx): Pacer {
-  const clock = ctx.deps.carrier.sandbox?.clock;
-  if (!(clock instanceof ManualClock)) {
+  const clock = manualClockOf(ctx);
+  if (!clock) {
     return {
       now: () => Date.now(),
       virtual: false,
@@ -55,10 +55,4 @@ export function pacerFor(ctx: Ctx): Pacer {
     },
     done: release,
   };
-}
-
-/** Now, on the engine's clock, for work that does not wait (the snapshot's start). */
-export function nowOf(ctx: Ctx): number {
-  const clock = ctx.deps.carrier.sandbox?.clock;
-  return clock instanceof ManualClock ? clock.now() : Date.now();
 }

@@ -6,11 +6,11 @@ import type { TSkipReason } from '@stn/contracts/broadcasts';
 import { messageCount, type TMessageMedia } from '@stn/contracts/chats';
 import { fillTemplate, type TEMPLATE_MERGE_FIELDS } from '@stn/contracts/templates';
 import { and, eq, sql } from 'drizzle-orm';
-import type pg from 'pg';
 import { z } from 'zod';
 import { type Carrier, CarrierError } from '../../platform/carrier/carrier.ts';
-import type { Tx } from '../../platform/db/client.ts';
+import { poolOf } from '../../platform/db/client.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { engineNow } from '../../platform/engine-clock.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { defineJob, enqueue } from '../../platform/queue/queue.ts';
 import {
@@ -34,7 +34,7 @@ import { blockedAmong } from '../compliance/service.ts';
 import { contactFieldKeys, contactsByIds, setOptOut, touchContactsLastMessage } from '../contacts/service.ts';
 import { carrierFor, TWILIO_PATHS } from '../telephony/service.ts';
 import { type AudienceRow, resolveAudience, type Sender, sendersOf } from './audience.ts';
-import { nowOf, type Pacer, pacerFor } from './clock.ts';
+import { type Pacer, pacerFor } from './clock.ts';
 import { announceProgress, publishProgress } from './counts.ts';
 import { broadcasts } from './tables.ts';
 
@@ -158,7 +158,7 @@ export const resumeJob = defineJob({
 
 export async function resumeSending(ctx: Ctx): Promise<number> {
   const { deps } = ctx;
-  const now = new Date(nowOf(ctx)).toISOString();
+  const now = new Date(engineNow(ctx)).toISOString();
   const res = await ctx.db.execute<{
     agency_id: number;
     business_id: number;
@@ -272,7 +272,7 @@ async function snapshot(tx: Ctx, b: BroadcastRow): Promise<void> {
   const eligible = rows.filter((r) => !r.skip).length;
   if (eligible === 0) throw refuse('broadcasts.no_recipients');
   const credits = await reserveCredits(tx, b, eligible);
-  const now = nowOf(tx);
+  const now = engineNow(tx);
   await insertRecipients(tx, b, rows, now);
   const run = b.run + 1;
   await tx.db
@@ -299,7 +299,7 @@ async function snapshot(tx: Ctx, b: BroadcastRow): Promise<void> {
  */
 export async function startSending(tx: Ctx, input: { broadcastId: number; at: Date | null }): Promise<void> {
   const b = await lockBroadcast(tx, input.broadcastId);
-  if (input.at && input.at.getTime() > nowOf(tx)) {
+  if (input.at && input.at.getTime() > engineNow(tx)) {
     await checkMessage(tx, b);
     await sendersFor(tx, b);
     const run = b.run + 1;
@@ -312,7 +312,7 @@ export async function startSending(tx: Ctx, input: { broadcastId: number; at: Da
       startJob,
       { agencyId: b.agency_id, businessId: b.business_id, broadcastId: b.id, run },
       // pg-boss waits on the wall clock: the same delay as on the engine's (they differ only in tests).
-      { startAfter: new Date(Date.now() + (input.at.getTime() - nowOf(tx))) },
+      { startAfter: new Date(Date.now() + (input.at.getTime() - engineNow(tx))) },
     );
     return;
   }
@@ -339,7 +339,7 @@ export async function rerunSending(
   if (!['stopped', 'completed', 'failed'].includes(b.status)) throw refuse('broadcasts.not_rerunnable');
   await checkMessage(tx, b);
   const senders = await sendersFor(tx, b);
-  const now = nowOf(tx);
+  const now = engineNow(tx);
   const at = new Date(now).toISOString();
   const pendingNow = async () =>
     (
@@ -397,12 +397,6 @@ type Outcome =
   | { kind: 'back'; r: Claimed }
   /** The carrier or our account failed, not the recipient: tried again a little later. */
   | { kind: 'retry'; r: Claimed };
-
-function poolOf(db: Tx): pg.Pool {
-  const client = (db as unknown as { session?: { client?: pg.Pool } }).session?.client;
-  if (!client || typeof client.connect !== 'function') throw new Error('broadcasts: no database pool');
-  return client;
-}
 
 /**
  * A send job: works the pending recipients of one number of one broadcast while no other worker does (a
@@ -850,7 +844,7 @@ async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier, media: TMessa
     'broadcast recipients of a dead worker looked up at the carrier',
   );
   // Back ones keep their due time: now (they were due when claimed).
-  await record(ctx, outcomes, nowOf(ctx));
+  await record(ctx, outcomes, engineNow(ctx));
 }
 
 /** The broadcast is completed (or failed: nothing could be sent) once no recipient is left to send. */
@@ -873,7 +867,7 @@ async function finishIfDone(ctx: Ctx, p: SendPayload): Promise<void> {
     // Work may have come for this number while the lock was being released: a job for it.
     const more = await ctx.db.execute(sql`
       select 1 from broadcast_recipients where broadcast_id = ${p.broadcastId} and from_number = ${p.from}
-         and state in ('pending', 'sending') and due_at <= ${new Date(nowOf(ctx)).toISOString()}::timestamptz limit 1`);
+         and state in ('pending', 'sending') and due_at <= ${new Date(engineNow(ctx)).toISOString()}::timestamptz limit 1`);
     if (more.rows.length > 0 && (await broadcastNow(ctx, p))) await enqueue(ctx, sendJob, p);
   }
 }

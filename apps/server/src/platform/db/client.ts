@@ -8,6 +8,16 @@ export type Db = NodePgDatabase;
 export type Tx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
+ * The pool behind a database handle (Drizzle's node-postgres session keeps it as `client`): for work that
+ * needs a connection of its own, such as a session advisory lock held while a worker works.
+ */
+export function poolOf(db: Tx): pg.Pool {
+  const client = (db as unknown as { session?: { client?: pg.Pool } }).session?.client;
+  if (!client || typeof client.connect !== 'function') throw new Error('db: the handle has no pool');
+  return client;
+}
+
+/**
  * How long to wait on PostgreSQL (ADR 050): for a connection, for a statement (enforced by the server,
  * and by the client a little later, for a server that no longer answers at all), and for a transaction
  * left idle. A frozen database then fails requests instead of hanging them.
