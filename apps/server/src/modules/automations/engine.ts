@@ -17,17 +17,21 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 export { blockCounts, getRun, listRuns } from './runs.ts';
 
-/** Stops the contact's journey in progress in the automation (its pending step is cancelled). */
+/**
+ * Stops the contact's journey in progress in the automation (its pending step is cancelled); without a
+ * contact, every journey in progress in it (the automation deleted). True when one was stopped.
+ */
 export async function stopRun(
   ctx: Ctx,
-  input: { automationId: number; contactId: number },
+  input: { automationId: number; contactId?: number },
 ): Promise<boolean> {
   const { businessId } = businessOf(ctx);
   return inTransaction(ctx, async (tx) => {
     const res = await tx.db.execute<{ id: string }>(sql`
       update automation_runs set status = 'stopped', finished_at = ${iso(engineNow(ctx))}::timestamptz,
              updated_at = now()
-       where automation_id = ${input.automationId} and contact_id = ${input.contactId}
+       where automation_id = ${input.automationId}
+         ${input.contactId === undefined ? sql`` : sql`and contact_id = ${input.contactId}`}
          and business_id = ${businessId} and status in ('active', 'waiting')
       returning id`);
     const ids = res.rows.map((r) => Number(r.id));

@@ -7,7 +7,7 @@ import type {
   TTrigger,
   TTriggerKind,
 } from '@stn/contracts/automations';
-import { and, count, desc, eq, ilike, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { count, desc, eq, ilike, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { AppError } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
@@ -27,7 +27,6 @@ export const automationCols = { agency_id: automations.agency_id, business_id: a
 
 /** The triggers that listen on the automation's unique URL. */
 const URL_TRIGGERS: TTriggerKind[] = ['webhook', 'home-advisor'];
-const LIVE_RUN = ['active', 'waiting'];
 
 /** A share link's token: random, unguessable (192 bits). */
 export const newShareToken = () => randomBytes(24).toString('base64url');
@@ -291,19 +290,6 @@ export async function toggleAutomation(ctx: Ctx, id: number, active: boolean): P
   return getAutomation(ctx, id);
 }
 
-/**
- * Stops every journey in progress in the automation (the engine's `stopRun`, one contact at a time, in the
- * caller's transaction). TODO(engine): a one-statement "stop all runs of an automation" when the engine
- * offers one; a deleted automation's runs are few enough for this loop today.
- */
-async function stopAllRuns(tx: Ctx, automationId: number): Promise<void> {
-  const live = await tx.db
-    .select({ contactId: automationRuns.contact_id })
-    .from(automationRuns)
-    .where(and(eq(automationRuns.automation_id, automationId), inArray(automationRuns.status, LIVE_RUN)));
-  for (const r of live) await stopRun(tx, { automationId, contactId: r.contactId });
-}
-
 /** Deletes (soft) an automation: inactive, gone from every list, its journeys in progress stopped. */
 export async function deleteAutomation(ctx: Ctx, id: number): Promise<void> {
   await inTransaction(ctx, async (tx) => {
@@ -312,7 +298,7 @@ export async function deleteAutomation(ctx: Ctx, id: number): Promise<void> {
       .update(automations)
       .set({ active: false, deleted_at: new Date(), updated_at: new Date() })
       .where(eq(automations.id, cur.id));
-    await stopAllRuns(tx, cur.id);
+    await stopRun(tx, { automationId: cur.id });
   });
 }
 
