@@ -113,7 +113,8 @@ export function useSandboxClock() {
   return useQuery({
     queryKey: [...keys.sandboxPhones.all, 'clock'],
     queryFn: async () => (await api<Data<SandboxClock>>('/v1/sandbox/clock', { silent: true })).data,
-    refetchInterval: POLL_MS,
+    // A real clock is not shown: asked once. A manual one is followed like the phones.
+    refetchInterval: (query) => (query.state.data?.manual ? POLL_MS : false),
     refetchIntervalInBackground: false,
   });
 }
