@@ -441,8 +441,17 @@ export function localParts(at: Date, timezone: string): { weekday: TWeekday; min
   };
 }
 
+/**
+ * When a day's hours end, in minutes of the day. The hour picker's last time is 11:59PM, which means "until
+ * midnight": a business open all day is not closed for the day's last minute.
+ */
+export function closingMinutes(to: string): number {
+  const m = clockMinutes(to);
+  return m === 23 * 60 + 59 ? 24 * 60 : m;
+}
+
 export function isOpenAt(settings: Pick<TInstallSettings, 'hours' | 'timezone'>, at: Date): boolean {
   const { weekday, minutes } = localParts(at, settings.timezone);
   const day = settings.hours[weekday];
-  return day.open && minutes >= clockMinutes(day.from) && minutes < clockMinutes(day.to);
+  return day.open && minutes >= clockMinutes(day.from) && minutes < closingMinutes(day.to);
 }

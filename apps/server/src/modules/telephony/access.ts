@@ -2,6 +2,7 @@
 // the defaults), its carrier number, the staff to ring, and the agency's carrier. Internal to the module.
 import {
   clockMinutes,
+  closingMinutes,
   localParts,
   type TInstallSettings,
   type TWeekday,
@@ -233,7 +234,7 @@ export function bookableSlots(
     const hours = settings.hours[weekday];
     if (!hours.open) continue;
     const from = clockMinutes(hours.from);
-    const to = clockMinutes(hours.to);
+    const to = closingMinutes(hours.to);
     for (
       let minutes = Math.ceil(from / SLOT_STEP_MIN) * SLOT_STEP_MIN;
       minutes < to;
