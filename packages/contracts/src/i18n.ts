@@ -40,6 +40,9 @@ import inboxEs from '../locales/inbox.es.json' with { type: 'json' };
 import installsBr from '../locales/installs.br.json' with { type: 'json' };
 import installsEn from '../locales/installs.en.json' with { type: 'json' };
 import installsEs from '../locales/installs.es.json' with { type: 'json' };
+import leadformsBr from '../locales/leadforms.br.json' with { type: 'json' };
+import leadformsEn from '../locales/leadforms.en.json' with { type: 'json' };
+import leadformsEs from '../locales/leadforms.es.json' with { type: 'json' };
 import messagesBr from '../locales/messages.br.json' with { type: 'json' };
 import messagesEn from '../locales/messages.en.json' with { type: 'json' };
 import messagesEs from '../locales/messages.es.json' with { type: 'json' };
@@ -88,6 +91,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsActionsEn,
     automationsInboundEn,
     automationsEngineEn,
+    leadformsEn,
   ],
   es: [
     es,
@@ -110,6 +114,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsActionsEs,
     automationsInboundEs,
     automationsEngineEs,
+    leadformsEs,
   ],
   br: [
     br,
@@ -132,6 +137,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsActionsBr,
     automationsInboundBr,
     automationsEngineBr,
+    leadformsBr,
   ],
 };
 

@@ -133,6 +133,11 @@ export const ZWidgetConfig = z.object({
   widget_icon: z.nullable(z.string()),
   /** The install's public settings (ZInstallSettings without the private keys). */
   settings: z.record(z.string(), z.unknown()),
+  /**
+   * The lead form the LeadLabel trigger opens (GET /v1/lead-form): the install's `lead_form_id` when
+   * `is_enable_lead_form` is on and the form is active, else null (issue 21).
+   */
+  lead_form_id: z.optional(z.nullable(z.number())),
 });
 export type TWidgetConfig = z.infer<typeof ZWidgetConfig>;
 
