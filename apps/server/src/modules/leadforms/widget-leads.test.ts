@@ -401,7 +401,8 @@ describe('a submission', () => {
 describe('an embedded form', () => {
   it('is served in the install’s look, takes answers with its redirect, and is refused switched off', async () => {
     const f = await createForm({ name: 'Embedded', styling: { ButtonColor: '#112233', Padding: 5 } });
-    const install = await leadInstall(null, { notification_type: 'none' });
+    // The notice's defaults: by e-mail, to the business's admins (no address set), in the install's language.
+    const install = await leadInstall(null, { language: 'es' });
     const otherInstall = await leadInstall(null);
     const base = `/api/v1/installs/${install.id}/forms`;
     const e = (
@@ -439,7 +440,13 @@ describe('an embedded form', () => {
     // Another install's key does not open it.
     expect((await wget(otherInstall.key, `/v1/forms/${e.id}`)).statusCode).toBe(404);
 
-    const sent = await wpost(install.key, '/v1/lead', { form_id: f.id, embed_id: e.id, answers: answers() });
+    const toAdmin = `select subject from mail_outbox where "to" = '${h.seed.a.businessAdmin.email}' and subject like 'Nuevo contacto%' order by id`;
+    const mailed = (await q(toAdmin)).length;
+    const sent = await wpost(install.key, '/v1/lead', {
+      form_id: f.id,
+      embed_id: e.id,
+      answers: answers({ name: 'Eva Mar' }),
+    });
     expect(sent.statusCode, sent.body).toBe(200);
     expect(sent.json().data).toMatchObject({
       thanks: 'Thanks, we will call you!',
@@ -450,6 +457,8 @@ describe('an embedded form', () => {
     ]);
     expect(sub).toEqual({ source: 'embed', embedded_form_id: e.id });
     expect((await call(h.t).get(admin, `${base}/${e.id}`)).json().data.submissions).toBe(1);
+    await drainJobs(h.t);
+    expect((await q(toAdmin)).slice(mailed)).toEqual([{ subject: 'Nuevo contacto de Eva Mar' }]);
     // Through another install: 404.
     expect(
       (await wpost(otherInstall.key, '/v1/lead', { form_id: f.id, embed_id: e.id, answers: answers() }))
