@@ -6,6 +6,7 @@
 // the staff's e-mail in the outbox and their SMS at the sandbox carrier, the submissions API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, drainJobs, expectCrossTenant404, snapshot } from '../../../test/helpers.ts';
+import { channel, type RealtimeMessage } from '../../platform/realtime/hub.ts';
 import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { type AutomationsTest, addAutomation, automationsApp, block } from '../automations/test-support.ts';
 import { restoreSandboxNumbers } from '../telephony/service.ts';
@@ -161,6 +162,11 @@ describe('a submission', () => {
       tags: [tags.whitening],
       blocks: [block('wait', 'Wait', { amount: 1, unit: 'minutes' })],
     });
+    // The admin's inbox is told (realtime), as for a call.
+    const told: RealtimeMessage[] = [];
+    const stop = h.t.app.deps.realtime.subscribe([channel.user(h.seed.a.businessAdmin.id)], (m) =>
+      told.push(m),
+    );
     const res = await wpost(
       install.key,
       '/v1/lead',
@@ -228,6 +234,11 @@ describe('a submission', () => {
         ip: '203.0.113.7',
       },
     ]);
+
+    await expect
+      .poll(() => told.filter((m) => m.type === 'conversation_lead').map((m) => m.data))
+      .toEqual([{ contact: contact.id, install: install.id, submission: id }]);
+    stop();
 
     // lead.submitted after commit; the new tag started the automation.
     expect(submitted).toContainEqual({
