@@ -51,7 +51,13 @@ export function LeadSubmissionCard({ lead, compact }: { lead: TLeadSubmission; c
               <Text key={c.question_id} size="xs">
                 {c.given ? '☑' : '☐'} {c.text}{' '}
                 <Text span c={c.given ? 'teal' : 'dimmed'} size="xs">
-                  ({t(c.given ? 'business.leadForms.submission.given' : 'business.leadForms.submission.not_given')})
+                  (
+                  {t(
+                    c.given
+                      ? 'business.leadForms.submission.given'
+                      : 'business.leadForms.submission.not_given',
+                  )}
+                  )
                 </Text>
               </Text>
             ))}

@@ -68,7 +68,8 @@ export function DataTable<T extends { id: RowId }>(props: {
   filters?: Record<string, string | number | undefined>;
   actions?: (row: T) => ReactNode;
   selection?: Selection<T>;
-  empty?: string;
+  /** What an empty list shows: a text, or a call to action of its own. */
+  empty?: ReactNode;
   testId?: string;
   /** Refresh while shown, for lists that change by themselves (calls in progress); off by default. */
   refetchInterval?: number;
@@ -199,13 +200,17 @@ export function DataTable<T extends { id: RowId }>(props: {
 }
 
 /** A table's one row saying there is nothing to show. */
-export function EmptyRow({ colSpan, text }: { colSpan: number; text: string }) {
+export function EmptyRow({ colSpan, text }: { colSpan: number; text: ReactNode }) {
   return (
     <Table.Tr>
       <Table.Td colSpan={colSpan}>
-        <Text c="dimmed" ta="center">
-          {text}
-        </Text>
+        {typeof text === 'string' ? (
+          <Text c="dimmed" ta="center">
+            {text}
+          </Text>
+        ) : (
+          text
+        )}
       </Table.Td>
     </Table.Tr>
   );

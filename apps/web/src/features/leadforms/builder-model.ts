@@ -51,7 +51,14 @@ export function freshId(prefix: string, taken: Iterable<string>): string {
 const questionIds = (d: Draft) => d.steps.flatMap((s) => s.questions.map((q) => q.id));
 
 export function newOption(question: Pick<TLeadQuestion, 'options'>): TLeadOption {
-  return { id: freshId('o', question.options.map((o) => o.id)), label: {}, tag_id: null };
+  return {
+    id: freshId(
+      'o',
+      question.options.map((o) => o.id),
+    ),
+    label: {},
+    tag_id: null,
+  };
 }
 
 /** A new question of `type` (a choice starts with two options; the check asks for at least two). */
@@ -89,7 +96,14 @@ export function retype(q: TLeadQuestion, type: TQuestionType): TLeadQuestion {
 }
 
 export function newStep(d: Draft): Draft['steps'][number] {
-  return { id: freshId('step', d.steps.map((s) => s.id)), title: {}, questions: [] };
+  return {
+    id: freshId(
+      'step',
+      d.steps.map((s) => s.id),
+    ),
+    title: {},
+    questions: [],
+  };
 }
 
 /** `list` with the item at `from` moved to `to` (out of bounds: unchanged). */

@@ -87,7 +87,13 @@ export function LeadFormPreview(props: {
   const title = formText(form, lang, 'title');
   const description = formText(form, lang, 'description');
   return (
-    <div style={box} data-testid={props.testId} data-lang={lang} data-step={step} lang={lang === 'br' ? 'pt-BR' : lang}>
+    <div
+      style={box}
+      data-testid={props.testId}
+      data-lang={lang}
+      data-step={step}
+      lang={lang === 'br' ? 'pt-BR' : lang}
+    >
       {props.showTitle !== false && (
         <>
           <div style={{ fontSize: 18, fontWeight: 700, marginBottom: 4 }}>{title}</div>

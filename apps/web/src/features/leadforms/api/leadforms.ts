@@ -103,7 +103,11 @@ export function useSaveEmbeddedForm(installId: number) {
             body,
             silent: true,
           })
-        : api<MessageData<TEmbeddedForm>>(embeddedFormsPath(installId), { method: 'POST', body, silent: true }),
+        : api<MessageData<TEmbeddedForm>>(embeddedFormsPath(installId), {
+            method: 'POST',
+            body,
+            silent: true,
+          }),
     onSuccess: (res) => {
       queryClient.setQueryData(keys.embeddedForms.detail(installId, res.data.id), res.data);
       invalidateEmbedded(installId);
