@@ -52,7 +52,7 @@ export default function EmbeddedFormsPage() {
       render: (f) => (
         <Switch
           checked={f.active}
-          onChange={(e) => toggle.mutate({ id: f.id, active: e.currentTarget.checked })}
+          onChange={() => toggle.mutate(f.id)}
           aria-label={t('business.leadForms.active_of', { name: f.name })}
           data-testid={`embedded-active-${f.id}`}
         />

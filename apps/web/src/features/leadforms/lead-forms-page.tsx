@@ -42,7 +42,7 @@ export default function LeadFormsPage() {
       render: (f) => (
         <Switch
           checked={f.active}
-          onChange={(e) => toggle.mutate({ id: f.id, active: e.currentTarget.checked })}
+          onChange={() => toggle.mutate(f.id)}
           aria-label={t('business.leadForms.active_of', { name: f.name })}
           data-testid={`leadform-active-${f.id}`}
         />

@@ -47,10 +47,10 @@ export function useSaveLeadForm() {
   });
 }
 
+/** POST toggle-active switches the form over (it takes no body). */
 export function useToggleLeadForm() {
   return useMutation({
-    mutationFn: ({ id, active }: { id: number; active: boolean }) =>
-      api<MessageData<TLeadForm>>(`${ONE}/${id}/toggle-active`, { method: 'POST', body: { active } }),
+    mutationFn: (id: number) => api<MessageData<TLeadForm>>(`${ONE}/${id}/toggle-active`, { method: 'POST' }),
     onSettled: invalidateForms,
   });
 }
@@ -117,11 +117,8 @@ export function useSaveEmbeddedForm(installId: number) {
 
 export function useToggleEmbeddedForm(installId: number) {
   return useMutation({
-    mutationFn: ({ id, active }: { id: number; active: boolean }) =>
-      api<MessageData<TEmbeddedForm>>(`${embeddedFormsPath(installId)}/${id}/toggle-active`, {
-        method: 'POST',
-        body: { active },
-      }),
+    mutationFn: (id: number) =>
+      api<MessageData<TEmbeddedForm>>(`${embeddedFormsPath(installId)}/${id}/toggle-active`, { method: 'POST' }),
     onSettled: () => invalidateEmbedded(installId),
   });
 }
