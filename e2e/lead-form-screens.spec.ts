@@ -155,6 +155,47 @@ describe.skipIf(!hasChromium)('lead form screens in Chromium', () => {
     await page.getByTestId('lf-step-tab-2').waitFor(WAIT);
     await page.getByTestId('lf-step-tab-1').click();
     expect(await page.getByTestId('lf-opt-1-0-1-tag').inputValue()).toBe(String(tags.implants));
+
+    // A refused save (the server's 422, keyed by path) is shown at its field, on its step and in its language.
+    await page.route(`**/api/v1/leadForm/${formId}`, (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({
+            status: 422,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              success: false,
+              code: 'VALIDATION',
+              message: 'The given data was invalid.',
+              errors: { 'steps.2.questions.0.label.es': ['Demasiado parecido a otra pregunta.'] },
+            }),
+          })
+        : route.continue(),
+    );
+    await fill(page, 'lf-q-1-0-label-en', 'What would you like?');
+    await page.getByTestId('lf-save').click();
+    await expect
+      .poll(() => page.getByTestId('lf-step-tab-2').getAttribute('aria-selected'), WAIT)
+      .toBe('true');
+    await expect.poll(() => page.getByTestId('lf-tab-es').getAttribute('aria-selected'), WAIT).toBe('true');
+    expect(await fieldError(page, 'lf-q-2-0-label-es')).toBe('Demasiado parecido a otra pregunta.');
+    await page.unroute(`**/api/v1/leadForm/${formId}`);
+    // Typing there takes the message away; the edit made before the refusal is still there, and saves.
+    await fill(page, 'lf-q-2-0-label-es', '¿Algo más?');
+    await expect
+      .poll(() => page.getByTestId('lf-q-2-0-label-es').getAttribute('aria-invalid'), WAIT)
+      .not.toBe('true');
+    await page.getByTestId('lf-save').click();
+    await expect
+      .poll(async () => {
+        const got = await apiFrom<{
+          data: LeadForm & { steps: { questions: { label: Record<string, string> }[] }[] };
+        }>(page, 'GET', `/v1/leadForm/${formId}`);
+        return [
+          got.body.data.steps[1]?.questions[0]?.label.en,
+          got.body.data.steps[2]?.questions[0]?.label.es,
+        ];
+      }, WAIT)
+      .toEqual(['What would you like?', '¿Algo más?']);
   });
 
   it('the list finds it, and its switch turns it off and on', async () => {
