@@ -118,7 +118,9 @@ export function useSaveEmbeddedForm(installId: number) {
 export function useToggleEmbeddedForm(installId: number) {
   return useMutation({
     mutationFn: (id: number) =>
-      api<MessageData<TEmbeddedForm>>(`${embeddedFormsPath(installId)}/${id}/toggle-active`, { method: 'POST' }),
+      api<MessageData<TEmbeddedForm>>(`${embeddedFormsPath(installId)}/${id}/toggle-active`, {
+        method: 'POST',
+      }),
     onSettled: () => invalidateEmbedded(installId),
   });
 }
