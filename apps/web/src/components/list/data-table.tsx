@@ -68,8 +68,8 @@ export function DataTable<T extends { id: RowId }>(props: {
   filters?: Record<string, string | number | undefined>;
   actions?: (row: T) => ReactNode;
   selection?: Selection<T>;
-  /** What an empty list shows: a text, or a call to action of its own. */
-  empty?: ReactNode;
+  /** What an empty list shows: a text, or a call to action of its own (given the search, when it is one). */
+  empty?: ReactNode | ((keyword: string) => ReactNode);
   testId?: string;
   /** Refresh while shown, for lists that change by themselves (calls in progress); off by default. */
   refetchInterval?: number;
@@ -182,7 +182,11 @@ export function DataTable<T extends { id: RowId }>(props: {
               {query.data && query.data.data.length === 0 && (
                 <EmptyRow
                   colSpan={columns.length + (props.actions ? 1 : 0)}
-                  text={props.empty ?? t('common.empty')}
+                  text={
+                    typeof props.empty === 'function'
+                      ? props.empty(debounced)
+                      : (props.empty ?? t('common.empty'))
+                  }
                 />
               )}
             </Table.Tbody>

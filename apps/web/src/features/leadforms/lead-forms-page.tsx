@@ -98,9 +98,11 @@ export default function LeadFormsPage() {
         minWidth={760}
         perPage={10}
         testId="leadforms-table"
-        empty={
+        empty={(keyword) => (
           <Stack align="center" gap="xs" py="md" data-testid="leadforms-empty">
-            <Text c="dimmed">{t('business.leadForms.empty')}</Text>
+            <Text c="dimmed" ta="center">
+              {keyword ? t('business.leadForms.no_match', { keyword }) : t('business.leadForms.empty')}
+            </Text>
             <Button
               component={Link}
               to={pathOf('business.leadForms.create')}
@@ -109,7 +111,7 @@ export default function LeadFormsPage() {
               {t('business.leadForms.create_first')}
             </Button>
           </Stack>
-        }
+        )}
         actions={(f) => (
           <EditDeleteButtons
             name="leadform"
