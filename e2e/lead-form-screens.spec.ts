@@ -329,7 +329,7 @@ describe.skipIf(!hasChromium)('lead form screens in Chromium', () => {
     expect(await card.getByTestId(`lead-${widget.id}-form`).textContent()).toBe(NAME);
     expect(await card.getAttribute('data-source')).toBe('widget');
     expect(await card.getByTestId(`lead-${widget.id}-answers`).textContent()).toContain(
-      '¿Qué te interesa?: Blanqueamiento',
+      '¿Qué te interesa? Blanqueamiento',
     );
     const given = await card.getByTestId(`lead-${widget.id}-tags`).textContent();
     expect(given).toContain('Wants whitening');

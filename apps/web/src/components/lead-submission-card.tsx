@@ -39,7 +39,8 @@ export function LeadSubmissionCard({ lead, compact }: { lead: TLeadSubmission; c
           {lead.answers.map((a) => (
             <Text key={a.question_id} size="sm">
               <Text span fw={500}>
-                {a.label}:
+                {a.label}
+                {/[?:!.]$/.test(a.label.trim()) ? '' : ':'}
               </Text>{' '}
               {a.value}
             </Text>
