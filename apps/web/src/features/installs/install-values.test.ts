@@ -40,7 +40,9 @@ describe('install values', () => {
     });
     expect(sectionErrors('lead', values({ is_enable_lead_form: true, lead_form_id: 4 }), key)).toEqual({});
     // Off, a form may stay picked (or none be).
-    expect(sectionErrors('lead', values({ is_enable_lead_form: false, lead_form_id: null }), key)).toEqual({});
+    expect(sectionErrors('lead', values({ is_enable_lead_form: false, lead_form_id: null }), key)).toEqual(
+      {},
+    );
     expect(sectionSettings('lead', values({ is_enable_lead_form: true, lead_form_id: 4 }).settings)).toEqual({
       is_enable_lead_form: true,
       lead_form_id: 4,
