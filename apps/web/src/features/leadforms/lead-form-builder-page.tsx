@@ -6,7 +6,7 @@
 // Test ids (steps <s>, questions <i>, options <j> count from 0; <lang> is en, es or br):
 //   lf-name, lf-active, lf-languages, lf-lang-<lang> (the form's languages), lf-tab-<lang> (the language
 //   the texts are edited and previewed in), lf-tags (tags for every submission), lf-save, lf-problems (the
-//   list of problems; each lf-problem-<n> goes to its field), lf-steps (the form-wide problem line),
+//   list of problems; each lf-problem-<n> goes to its field), lf-save-bottom (the second Save), lf-steps (the form-wide problem line),
 //   lf-step-tab-<s>, lf-add-step, lf-step-<s> (its editor), lf-step-<s>-title-<lang>, lf-step-<s>-up,
 //   lf-step-<s>-down, lf-step-<s>-remove, lf-add-question-<s> (the type menu) and
 //   lf-add-question-<s>-<type>, lf-q-<s>-<i> (a question's card), lf-q-<s>-<i>-type, -label-<lang>,
