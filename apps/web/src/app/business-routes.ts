@@ -8,6 +8,8 @@ const templateForm = lazy(() => import('../features/templates/template-form.tsx'
 const broadcastForm = lazy(() => import('../features/broadcasts/broadcast-form.tsx'));
 const installsPage = lazy(() => import('../features/installs/installs-page.tsx'));
 const automationEditor = lazy(() => import('../features/automations/automation-editor-page.tsx'));
+const leadFormBuilder = lazy(() => import('../features/leadforms/lead-form-builder-page.tsx'));
+const embeddedFormWizard = lazy(() => import('../features/leadforms/embedded-form-wizard.tsx'));
 
 /** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
 export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> = {
@@ -30,6 +32,9 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.installs.deleted': installsPage,
   'business.installs.add': lazy(() => import('../features/installs/install-add-page.tsx')),
   'business.installs.edit': lazy(() => import('../features/installs/install-edit-page.tsx')),
+  'business.installs.forms': lazy(() => import('../features/leadforms/embedded-forms-page.tsx')),
+  'business.installs.forms.create': embeddedFormWizard,
+  'business.installs.forms.edit': embeddedFormWizard,
   'business.numbers': lazy(() => import('../features/numbers/numbers-page.tsx')),
   'business.numbers.edit': numberEdit,
   'business.numbers.verification': lazy(() => import('../features/numbers/number-verification-page.tsx')),
@@ -56,5 +61,8 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.automation.create': automationEditor,
   'business.automation.edit': automationEditor,
   'business.automation.share': lazy(() => import('../features/automations/share-page.tsx')),
+  'business.leadForms': lazy(() => import('../features/leadforms/lead-forms-page.tsx')),
+  'business.leadForms.create': leadFormBuilder,
+  'business.leadForms.edit': leadFormBuilder,
   'business.sandbox-phones': lazy(() => import('../features/telephony/sandbox-phones-page.tsx')),
 };

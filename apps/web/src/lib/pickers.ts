@@ -1,6 +1,7 @@
 import type { TAgency } from '@stn/contracts/agencies';
 import { LIST_MAX_PAGE_SIZE } from '@stn/contracts/constants';
 import type { TInstallPick } from '@stn/contracts/installs';
+import type { TLeadLanguage } from '@stn/contracts/lead-form-public';
 import type { TTemplate } from '@stn/contracts/templates';
 import type { TUserSummary } from '@stn/contracts/users';
 import { queryOptions, useQuery } from '@tanstack/react-query';
@@ -86,5 +87,27 @@ export function useTeamMembers() {
           data: [],
         }))
       ).data,
+  });
+}
+
+export type TLeadFormPick = { id: number; name: string; languages: TLeadLanguage[] };
+
+/**
+ * The business's active lead forms by name (an install's lead form, an embedded form's): the first 100 of
+ * GET /v1/allLeadForms. Only users who may use lead forms ask (`enabled`); the others get an empty list.
+ */
+export function useLeadFormOptions(enabled = true) {
+  return useQuery({
+    queryKey: keys.leadForms.options(),
+    enabled,
+    queryFn: async () =>
+      (
+        await api<{ data: TLeadFormPick[] }>('/v1/allLeadForms', {
+          query: { status: 'active', perPage: LIST_MAX_PAGE_SIZE },
+          silent: true,
+        })
+      ).data
+        .map((f) => ({ id: f.id, name: f.name, languages: f.languages }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
   });
 }

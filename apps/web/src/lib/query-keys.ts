@@ -153,6 +153,24 @@ export const keys = {
     contactRuns: (contactId: number) => ['automations', 'contact', contactId] as const,
     webhook: (id: number) => ['automations', 'webhook', id] as const,
   },
+  /** Lead forms (issue 21): lists, one form, the active ones as a list to pick from (installs, embedded forms). */
+  leadForms: {
+    all: ['lead-forms'] as const,
+    lists: () => ['lead-forms', 'list'] as const,
+    detail: (id: number) => ['lead-forms', 'detail', id] as const,
+    options: () => ['lead-forms', 'options'] as const,
+  },
+  /** An install's embedded forms (installs/:install/forms). */
+  embeddedForms: {
+    all: ['embedded-forms'] as const,
+    list: (installId: number) => ['embedded-forms', 'list', installId] as const,
+    detail: (installId: number, id: number) => ['embedded-forms', 'detail', installId, id] as const,
+  },
+  /** Lead submissions: a contact's (its page, the inbox). */
+  leadSubmissions: {
+    all: ['lead-submissions'] as const,
+    contact: (contactId: number) => ['lead-submissions', 'contact', contactId] as const,
+  },
   /** The business's sending numbers for broadcasts (setting/broadcast-numbers). */
   broadcasters: {
     all: ['broadcasters'] as const,

@@ -27,6 +27,23 @@ describe('message_updated', () => {
   });
 });
 
+// A lead form sent in (issue 21) shows in the contact's timeline without a reload.
+describe('conversation_lead', () => {
+  it("refreshes that contact's submissions and conversation, and the lists", async () => {
+    const leads = keys.leadSubmissions.contact(5);
+    const otherLeads = keys.leadSubmissions.contact(6);
+    const history = keys.inbox.conversation(5);
+    const list = [...keys.inbox.lists(), 'x'];
+    for (const k of [leads, otherLeads, history, list]) queryClient.setQueryData(k, 1);
+    dispatchRealtime({ type: 'conversation_lead', data: { contact: 5, install: 1, submission: 3 } });
+    const stale = (k: readonly unknown[]) => queryClient.getQueryState(k)?.isInvalidated ?? false;
+    await expect.poll(() => stale(leads)).toBe(true);
+    expect(stale(history)).toBe(true);
+    expect(stale(list)).toBe(true);
+    expect(stale(otherLeads)).toBe(false);
+  });
+});
+
 // A broadcast's progress (issue 19) moves its row in the list without a refetch.
 describe('broadcast_progress', () => {
   it("puts the event's status and counts into the cached list rows and the broadcast's record", () => {

@@ -90,6 +90,17 @@ export function dispatchRealtime(event: RealtimeEvent): void {
         void queryClient.invalidateQueries({ queryKey: keys.inbox.contact(data.contact) });
       break;
     }
+    case 'conversation_lead': {
+      // A lead form was sent in (issue 21): the lists, and that contact's submissions (its timeline).
+      const data = (event.data ?? {}) as { contact?: number };
+      void queryClient.invalidateQueries({ queryKey: keys.inbox.lists() });
+      void queryClient.invalidateQueries({ queryKey: keys.leadForms.lists() });
+      if (typeof data.contact === 'number') {
+        void queryClient.invalidateQueries({ queryKey: keys.inbox.contact(data.contact) });
+        void queryClient.invalidateQueries({ queryKey: keys.leadSubmissions.contact(data.contact) });
+      }
+      break;
+    }
     case 'new_task': {
       const data = (event.data ?? {}) as NewTask;
       setUserCount('number_of_tasks', data.number_of_tasks);

@@ -68,7 +68,8 @@ export function DataTable<T extends { id: RowId }>(props: {
   filters?: Record<string, string | number | undefined>;
   actions?: (row: T) => ReactNode;
   selection?: Selection<T>;
-  empty?: string;
+  /** What an empty list shows: a text, or a call to action of its own (given the search, when it is one). */
+  empty?: ReactNode | ((keyword: string) => ReactNode);
   testId?: string;
   /** Refresh while shown, for lists that change by themselves (calls in progress); off by default. */
   refetchInterval?: number;
@@ -181,7 +182,11 @@ export function DataTable<T extends { id: RowId }>(props: {
               {query.data && query.data.data.length === 0 && (
                 <EmptyRow
                   colSpan={columns.length + (props.actions ? 1 : 0)}
-                  text={props.empty ?? t('common.empty')}
+                  text={
+                    typeof props.empty === 'function'
+                      ? props.empty(debounced)
+                      : (props.empty ?? t('common.empty'))
+                  }
                 />
               )}
             </Table.Tbody>
@@ -199,13 +204,17 @@ export function DataTable<T extends { id: RowId }>(props: {
 }
 
 /** A table's one row saying there is nothing to show. */
-export function EmptyRow({ colSpan, text }: { colSpan: number; text: string }) {
+export function EmptyRow({ colSpan, text }: { colSpan: number; text: ReactNode }) {
   return (
     <Table.Tr>
       <Table.Td colSpan={colSpan}>
-        <Text c="dimmed" ta="center">
-          {text}
-        </Text>
+        {typeof text === 'string' ? (
+          <Text c="dimmed" ta="center">
+            {text}
+          </Text>
+        ) : (
+          text
+        )}
       </Table.Td>
     </Table.Tr>
   );

@@ -30,6 +30,7 @@ import {
   useSetOptOut,
 } from './api/contacts.ts';
 import { ContactAutomations } from './contact-automations.tsx';
+import { ContactLeads } from './contact-leads.tsx';
 import { TagPicker } from './tag-picker.tsx';
 import { textPath } from './text-path.ts';
 
@@ -127,6 +128,7 @@ function ContactForm(props: {
   const user = useAuth().user;
   const canText = userCan(user, 'inbox.use');
   const canAutomate = userCan(user, 'automations.use');
+  const canLead = userCan(user, 'leadForms.use');
   const { contact, fields } = props;
   const save = useSaveContact(contact?.id ?? null);
   const resolve = zodResolver(ZContactForm);
@@ -159,6 +161,7 @@ function ContactForm(props: {
         contact && (
           <>
             <ContactStatus contact={contact} />
+            {canLead && <ContactLeads contactId={contact.id} />}
             {canAutomate && <ContactAutomations contactId={contact.id} />}
           </>
         )

@@ -1,6 +1,11 @@
-import { Badge, Button, Group, Image, Loader, Paper, ScrollArea, Stack, Text } from '@mantine/core';
+import { Badge, Box, Button, Group, Image, Loader, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LeadSubmissionCard } from '../../components/lead-submission-card.tsx';
+import { useAuth } from '../../lib/auth-store.ts';
+import { useContactLeads } from '../../lib/lead-submissions.ts';
+import { withLeads } from '../../lib/lead-timeline.ts';
+import { userCan } from '../../lib/nav/user-can.ts';
 import { useContactAction, useConversation } from './api/inbox.ts';
 import { canCancel, canResend, statusColor } from './message-count.ts';
 import type { ConversationItem, InboxMessage } from './types.ts';
@@ -130,14 +135,16 @@ function CallRow({
 }
 
 /**
- * The history of one conversation: messages and calls together, oldest first, scrolled to the newest; a
- * missed call offers "Text back" (`onTextBack` fills the composer).
+ * The history of one conversation: messages, calls and the contact's lead submissions (Target kind Lead,
+ * merged in by time: lib/lead-submissions.ts) together, oldest first, scrolled to the newest; a missed call
+ * offers "Text back" (`onTextBack` fills the composer).
  */
 export function ConversationPane({ contactId, onTextBack }: { contactId: number; onTextBack?: () => void }) {
   const { t } = useTranslation();
   const history = useConversation(contactId);
+  const leads = useContactLeads(contactId, userCan(useAuth().user, 'leadForms.use'));
   const viewport = useRef<HTMLDivElement>(null);
-  const items = history.data ?? [];
+  const items = withLeads(history.data ?? [], leads.data ?? []);
   const last = items.length;
 
   useEffect(() => {
@@ -160,7 +167,13 @@ export function ConversationPane({ contactId, onTextBack }: { contactId: number;
           </Text>
         )}
         {items.map((item) =>
-          item.kind === 'message' ? (
+          item.kind === 'lead' ? (
+            <Group key={`l${item.lead.id}`} justify="center">
+              <Box w="100%" maw={460}>
+                <LeadSubmissionCard lead={item.lead} compact />
+              </Box>
+            </Group>
+          ) : item.kind === 'message' ? (
             <MessageBubble key={`m${item.message.id}`} message={item.message} contactId={contactId} />
           ) : (
             <CallRow key={`c${item.call.id}`} item={item} onTextBack={onTextBack} />

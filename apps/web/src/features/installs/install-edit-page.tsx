@@ -16,8 +16,10 @@ import { type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
+import { useAuth } from '../../lib/auth-store.ts';
 import { readDataUrl } from '../../lib/files.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
+import { userCan } from '../../lib/nav/user-can.ts';
 import {
   type TInstallImage,
   updateInstall,
@@ -31,6 +33,7 @@ import {
   CallsSection,
   FieldsSection,
   HoursSection,
+  LeadFormSection,
   LookSection,
   NumberSection,
   ResponseSection,
@@ -70,6 +73,7 @@ function InstallEditor({ install }: { install: TInstall }) {
   const { t } = useTranslation();
   const form = useInstallForm(install);
   const [saving, setSaving] = useState<InstallSection | null>(null);
+  const canLead = userCan(useAuth().user, 'leadForms.use');
 
   const save = async (section: InstallSection) => {
     if (!checkSection(form, section)) return;
@@ -113,9 +117,21 @@ function InstallEditor({ install }: { install: TInstall }) {
         <Anchor component={Link} to={pathOf('business.installs')} size="sm">
           {t('business.installs.back')}
         </Anchor>
-        <Title order={2} data-testid="page-title">
-          {t('business.installs.edit_title', { name: install.name })}
-        </Title>
+        <Group justify="space-between" align="flex-end">
+          <Title order={2} data-testid="page-title">
+            {t('business.installs.edit_title', { name: install.name })}
+          </Title>
+          {canLead && (
+            <Button
+              variant="light"
+              component={Link}
+              to={pathOf('business.installs.forms', { install: install.id })}
+              data-testid="install-forms-link"
+            >
+              {t('business.installs.lead.forms')}
+            </Button>
+          )}
+        </Group>
       </div>
       <Grid gutter="lg" align="flex-start">
         <Grid.Col span={{ base: 12, lg: 7 }}>
@@ -189,6 +205,15 @@ function InstallEditor({ install }: { install: TInstall }) {
                 {saveBar('texts')}
               </>,
             )}
+            {canLead &&
+              item(
+                'lead',
+                t('business.installs.sections.lead'),
+                <>
+                  <LeadFormSection form={form} />
+                  {saveBar('lead')}
+                </>,
+              )}
             {item(
               'images',
               t('business.installs.images'),

@@ -20,9 +20,16 @@ export function useInstallForm(install: TInstall | null) {
 export type InstallForm = ReturnType<typeof useInstallForm>;
 
 /** Runs a section's checks, shows their messages on its fields, and answers whether it is valid. */
-export function checkSection(form: InstallForm, section: InstallSection | 'all'): boolean {
+export function checkSection(form: InstallForm, section: InstallSection | InstallSection[] | 'all'): boolean {
   const errors =
-    section === 'all' ? allErrors(form.values, issueText) : sectionErrors(section, form.values, issueText);
+    section === 'all'
+      ? allErrors(form.values, issueText)
+      : Object.assign(
+          {},
+          ...(Array.isArray(section) ? section : [section]).map((one) =>
+            sectionErrors(one, form.values, issueText),
+          ),
+        );
   form.setErrors(errors);
   return Object.keys(errors).length === 0;
 }

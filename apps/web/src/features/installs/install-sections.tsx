@@ -1,9 +1,11 @@
 import {
   ActionIcon,
+  Anchor,
   Button,
   ColorInput,
   Group,
   MultiSelect,
+  NativeSelect,
   NumberInput,
   Paper,
   Radio,
@@ -23,8 +25,11 @@ import type { TAvailableNumber } from '@stn/contracts/telephony';
 import { WIDGET_LANGUAGES, WIDGET_TEXT_DEFAULTS, WIDGET_TEXT_KEYS } from '@stn/contracts/widget-texts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { TextField } from '../../components/form/fields.tsx';
 import { PhoneField } from '../../components/phone-field.tsx';
+import { pathOf } from '../../lib/nav/route-table.ts';
+import { useLeadFormOptions } from '../../lib/pickers.ts';
 import { purchaseNumber, searchNumbers } from './api/installs.ts';
 import { clockOptions, type InstallValues, MAX_AGENTS, takesCalls } from './install-values.ts';
 
@@ -751,6 +756,62 @@ export function TextsSection({ form }: { form: Form }) {
           );
         })}
       </Tabs>
+    </>
+  );
+}
+
+/**
+ * The widget's lead form (issue 21): a switch, the business's active lead form it opens from the LeadLabel
+ * trigger, and a link to make one (a new tab, so nothing typed here is lost). Shown only to users who may
+ * use lead forms.
+ */
+export function LeadFormSection({ form }: { form: Form }) {
+  const { t } = useTranslation();
+  const forms = useLeadFormOptions();
+  const s = form.values.settings;
+  const data = (forms.data ?? []).map((f) => ({ value: String(f.id), label: f.name }));
+  // A form switched off since it was picked still shows by its id, so the select does not look empty.
+  if (s.lead_form_id && forms.data && !data.some((d) => d.value === String(s.lead_form_id)))
+    data.push({ value: String(s.lead_form_id), label: t('business.installs.lead.inactive_form') });
+  return (
+    <>
+      <Switch
+        label={t('business.installs.lead.enable')}
+        description={t('business.installs.lead.enable_hint')}
+        checked={s.is_enable_lead_form}
+        onChange={(e) => {
+          form.setFieldValue('settings.is_enable_lead_form', e.currentTarget.checked);
+          form.clearFieldError('settings.lead_form_id');
+        }}
+        data-testid="install-lead-enabled"
+      />
+      <NativeSelect
+        label={t('business.installs.lead.form')}
+        data={[{ value: '', label: t('business.installs.lead.pick') }, ...data]}
+        value={s.lead_form_id ? String(s.lead_form_id) : ''}
+        onChange={(e) => {
+          const v = e.currentTarget.value;
+          form.setFieldValue('settings.lead_form_id', v ? Number(v) : null);
+          form.clearFieldError('settings.lead_form_id');
+        }}
+        error={form.errors['settings.lead_form_id']}
+        required={s.is_enable_lead_form}
+        data-testid="install-lead-form"
+      />
+      {forms.data && forms.data.length === 0 && (
+        <Text size="sm" c="dimmed" data-testid="install-lead-none">
+          {t('business.installs.lead.none')}
+        </Text>
+      )}
+      <Anchor
+        component={Link}
+        to={pathOf('business.leadForms.create')}
+        target="_blank"
+        size="sm"
+        data-testid="install-lead-create"
+      >
+        {t('business.installs.lead.create')}
+      </Anchor>
     </>
   );
 }

@@ -7,6 +7,7 @@ import {
   formField,
   HOURS_ORDER,
   type InstallValues,
+  LEAD_FORM_REQUIRED,
   sectionErrors,
   sectionSettings,
   valuesOf,
@@ -31,6 +32,21 @@ describe('install values', () => {
     expect(v.settings.hours.monday).toEqual({ open: true, from: '08:00AM', to: '05:00PM' });
     expect(v.settings.hours.sunday.open).toBe(false);
     expect(v.settings.wizard_step).toBeNull();
+  });
+
+  it('a widget showing a lead form needs the form; the section saves only its two settings', () => {
+    expect(sectionErrors('lead', values({ is_enable_lead_form: true, lead_form_id: null }), key)).toEqual({
+      'settings.lead_form_id': LEAD_FORM_REQUIRED,
+    });
+    expect(sectionErrors('lead', values({ is_enable_lead_form: true, lead_form_id: 4 }), key)).toEqual({});
+    // Off, a form may stay picked (or none be).
+    expect(sectionErrors('lead', values({ is_enable_lead_form: false, lead_form_id: null }), key)).toEqual(
+      {},
+    );
+    expect(sectionSettings('lead', values({ is_enable_lead_form: true, lead_form_id: 4 }).settings)).toEqual({
+      is_enable_lead_form: true,
+      lead_form_id: 4,
+    });
   });
 
   it('needs a name and a website', () => {

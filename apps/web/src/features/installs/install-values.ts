@@ -18,12 +18,24 @@ import { zPhone } from '../../lib/validation-messages.ts';
 
 export type InstallValues = { name: string; website: string; settings: TInstallSettings };
 
-export const SECTIONS = ['website', 'type', 'calls', 'hours', 'look', 'fields', 'response', 'texts'] as const;
+export const SECTIONS = [
+  'website',
+  'type',
+  'calls',
+  'hours',
+  'look',
+  'fields',
+  'response',
+  'texts',
+  'lead',
+] as const;
 export type InstallSection = (typeof SECTIONS)[number];
 
 /** Staff phones a calls widget needs before it can take a callback. */
 export const AGENTS_REQUIRED = 'business.installs.errors.agents_required';
 export const HOURS_ORDER = 'business.installs.errors.hours_order';
+/** A widget showing a lead form needs the form (issue 21). */
+export const LEAD_FORM_REQUIRED = 'business.installs.errors.lead_form_required';
 export const MAX_AGENTS = 10;
 
 /** The form's values for an install (a new one: every default of spec 000 §9). */
@@ -96,6 +108,14 @@ const SCHEMAS: Record<InstallSection, z.ZodType> = {
   }),
   response: z.object({ settings: z.object({ response: s.response }) }),
   texts: z.object({ settings: z.object({ texts: s.texts }) }),
+  lead: z.object({
+    settings: z
+      .object({ is_enable_lead_form: s.is_enable_lead_form, lead_form_id: s.lead_form_id })
+      .refine((v) => !v.is_enable_lead_form || v.lead_form_id !== null, {
+        message: LEAD_FORM_REQUIRED,
+        path: ['lead_form_id'],
+      }),
+  }),
 };
 
 /** The section's problems as { 'settings.phoneAgents.0.phone': message }; empty when it is valid. */
@@ -169,6 +189,8 @@ export function sectionSettings(
       return { response: settings.response };
     case 'texts':
       return { texts: settings.texts };
+    case 'lead':
+      return { is_enable_lead_form: settings.is_enable_lead_form, lead_form_id: settings.lead_form_id };
   }
 }
 

@@ -1,11 +1,13 @@
-import { Alert, Button, Grid, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Divider, Grid, Group, List, Stack, Text, Title } from '@mantine/core';
 import type { TInstall } from '@stn/contracts/installs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Wizard, type WizardStep } from '../../components/wizard/wizard.tsx';
 import { clampIndex } from '../../components/wizard/wizard-model.ts';
+import { useAuth } from '../../lib/auth-store.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
+import { userCan } from '../../lib/nav/user-can.ts';
 import { loadProfile } from '../../lib/session.ts';
 import { createInstall, toggleInstallActive, updateInstall } from './api/installs.ts';
 import { EmbedCode } from './embed-code.tsx';
@@ -13,6 +15,7 @@ import { checkSection, showSaveError, useInstallForm } from './install-form.ts';
 import {
   CallsSection,
   HoursSection,
+  LeadFormSection,
   LookSection,
   NumberSection,
   WebsiteSection,
@@ -47,6 +50,9 @@ export function InstallWizard({ install }: { install: TInstall | null }) {
   const [saved, setSaved] = useState<TInstall | null>(install);
   const [index, setIndex] = useState(() => clampIndex(ORDER, install?.settings.wizard_step ?? 0));
   const [done, setDone] = useState<TInstall | null>(null);
+  // The widget type step also says whether the widget opens a lead form (issue 21), for those who make them.
+  const canLead = userCan(useAuth().user, 'leadForms.use');
+  const leadSettings = () => (canLead ? sectionSettings('lead', form.values.settings) : {});
 
   /** Saves the step just left; the install is created when leaving the widget type step. */
   const beforeNext = async (at: number): Promise<boolean> => {
@@ -59,7 +65,7 @@ export function InstallWizard({ install }: { install: TInstall | null }) {
         const created = await createInstall({
           name: v.name,
           website: v.website,
-          settings: { ...sectionSettings('type', v.settings), wizard_step: next },
+          settings: { ...sectionSettings('type', v.settings), ...leadSettings(), wizard_step: next },
         });
         // Off until Confirm: a half-set-up widget takes no callbacks.
         const off = created.active ? await toggleInstallActive(created.id, false, { silent: true }) : null;
@@ -71,7 +77,11 @@ export function InstallWizard({ install }: { install: TInstall | null }) {
         {
           name: v.name,
           website: v.website,
-          settings: { ...(section ? sectionSettings(section, v.settings) : {}), wizard_step: next },
+          settings: {
+            ...(section ? sectionSettings(section, v.settings) : {}),
+            ...(section === 'type' ? leadSettings() : {}),
+            wizard_step: next,
+          },
         },
         { silent: true },
       );
@@ -85,7 +95,11 @@ export function InstallWizard({ install }: { install: TInstall | null }) {
 
   const confirm = async () => {
     // A problem in an earlier step (possible after a resume): go back to that step, messages shown.
-    const bad = ORDER.findIndex((step) => step.section && !checkSection(form, step.section));
+    const bad = ORDER.findIndex(
+      (step) =>
+        step.section &&
+        !checkSection(form, step.section === 'type' && canLead ? ['type', 'lead'] : step.section),
+    );
     if (bad >= 0) {
       setIndex(bad);
       return;
@@ -133,8 +147,18 @@ export function InstallWizard({ install }: { install: TInstall | null }) {
     {
       key: 'type',
       label: t('business.installs.wizard.type'),
-      validate: section('type'),
-      content: <WidgetTypeSection form={form} />,
+      validate: () => checkSection(form, canLead ? ['type', 'lead'] : 'type'),
+      content: (
+        <>
+          <WidgetTypeSection form={form} />
+          {canLead && (
+            <>
+              <Divider label={t('business.installs.sections.lead')} labelPosition="left" />
+              <LeadFormSection form={form} />
+            </>
+          )}
+        </>
+      ),
     },
     {
       key: 'calls',

@@ -1,11 +1,14 @@
 import { Button, Group, Switch, Text, Title } from '@mantine/core';
 import type { TInstall, TInstallStatus } from '@stn/contracts/installs';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { type Column, DataTable } from '../../components/list/data-table.tsx';
 import { RowButtons } from '../../components/list/row-actions.tsx';
 import { RouteTabs } from '../../components/route-tabs.tsx';
+import { useAuth } from '../../lib/auth-store.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
+import { userCan } from '../../lib/nav/user-can.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { useRouteName } from '../../lib/use-route-name.ts';
 import { useAddInstallGate } from './add-install-gate.tsx';
@@ -35,6 +38,7 @@ export default function InstallsPage() {
   const toggle = useToggleInstall();
   const lifecycle = useInstallLifecycle();
   const gate = useAddInstallGate();
+  const canLead = userCan(useAuth().user, 'leadForms.use');
 
   const confirmToggle = (row: TInstall, active: boolean) =>
     confirmAction({
@@ -119,6 +123,17 @@ export default function InstallsPage() {
         testId={`installs-table-${status}`}
         actions={(i) => (
           <Group gap="xs" wrap="nowrap" justify="flex-end">
+            {canLead && status !== 'deleted' && (
+              <Button
+                size="xs"
+                variant="light"
+                component={Link}
+                to={pathOf('business.installs.forms', { install: i.id })}
+                data-testid={`install-forms-${i.id}`}
+              >
+                {t('business.installs.lead.forms')}
+              </Button>
+            )}
             {status !== 'deleted' && <EmbedCodeButton installId={i.id} />}
             <RowButtons
               actions={[

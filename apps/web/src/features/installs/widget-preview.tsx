@@ -52,6 +52,8 @@ export function previewConfig(input: {
     logo: input.logo,
     widget_icon: input.widgetIcon,
     settings,
+    // The LeadLabel trigger shows when the widget opens a lead form (issue 21).
+    lead_form_id: input.settings.is_enable_lead_form ? input.settings.lead_form_id : null,
   };
 }
 
