@@ -50,7 +50,7 @@ const loader = await build({
   entryPoints: [path.join(dir, 'src/loader.ts')],
   format: 'iife',
   outfile: path.join(dist, 'widget.js'),
-  define: { __STN_APP__: JSON.stringify(appFile) },
+  define: { __STN_APP__: JSON.stringify(appFile), __STN_LEAD__: JSON.stringify('lead-XXXXXXXX.js') },
 });
 
 for (const file of [...app.outputFiles, ...loader.outputFiles]) {
