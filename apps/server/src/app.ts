@@ -42,6 +42,9 @@ import { contactImportJob, watchImports } from './modules/contacts/import.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
 import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
+import { leadNoticeJob } from './modules/leadforms/notify.ts';
+import { leadformsRoutes } from './modules/leadforms/routes.ts';
+import { leadformsWidgetRoutes } from './modules/leadforms/widget.ts';
 import { createMailer } from './modules/notifications/mailer.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
@@ -186,6 +189,9 @@ function plugModules(p: Plugs): void {
   // Automations: the engine (runs, steps, the claim loop) and the triggers that start journeys (ADRs 068, 069).
   plugAutomationsEngine(p);
   plugAutomationTriggers(p);
+  // Lead forms: the widget's calls (the install's form, embedded forms, a submission) and the staff's notice.
+  p.widget.routes.push(leadformsWidgetRoutes);
+  p.queue.register(leadNoticeJob);
 }
 
 /**
@@ -392,6 +398,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         contactsRoutes,
         broadcastsRoutes,
         automationsRoutes,
+        leadformsRoutes,
       ]) {
         await api.register(routes, deps);
       }

@@ -16,6 +16,7 @@ import {
   businessLetsIn,
   businessLimits,
 } from './modules/businesses/service.ts';
+import { isLiveLeadForm } from './modules/leadforms/service.ts';
 import { installNumbers } from './modules/telephony/install-numbers.ts';
 import type { Ports } from './platform/ports.ts';
 
@@ -31,7 +32,8 @@ export const accountLetsIn = (agencyId: SQLWrapper, businessId: SQLWrapper): SQL
  * and agency and a business's owner and seats, and the auth module (3) whether a user's accounts let them
  * in and where their mail comes from, through the businesses (4) and agencies (5) modules; businesses asks
  * agencies for their names and install allowances; billing (1) asks whether an agency exists and how
- * many businesses are on a plan; installs (6) asks telephony (7) for its numbers.
+ * many businesses are on a plan; installs (6) asks telephony (7) for its numbers and leadforms (10) whether a
+ * lead form is live.
  */
 export const ports: Ports = {
   accounts: {
@@ -50,4 +52,5 @@ export const ports: Ports = {
   agencies: { names: agencyNames, installAllowance },
   numbers: { ofInstalls: installNumbers },
   automations: automationsPort,
+  leadForms: { isLive: isLiveLeadForm },
 };

@@ -405,3 +405,45 @@ export type TWidgetLeadAnswer = {
   /** A page to go to instead (an embedded form's redirect). */
   redirect_url: string | null;
 };
+
+// ---------------------------------------------------------------- the widget tree's answers as schemas
+
+// The widget tree serializes every answer through a response schema (ADR 055): these are the zod forms of
+// `TLeadFormPublic`, `TWidgetEmbeddedForm` and `TWidgetLeadAnswer` (the widget's bundle keeps to the types).
+
+export const ZLeadFormPublic = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  languages: z.array(ZLeadLanguage),
+  styling: ZLeadStyling,
+  texts: ZLeadTexts,
+  steps: z.array(
+    z.object({
+      id: z.string(),
+      title: ZLocalized,
+      questions: z.array(
+        z.object({
+          id: z.string(),
+          type: ZQuestionType,
+          label: ZLocalized,
+          placeholder: ZLocalized,
+          required: z.boolean(),
+          is_allow_multi_select: z.boolean(),
+          options: z.array(z.object({ id: z.string(), label: ZLocalized })),
+        }),
+      ),
+    }),
+  ),
+}) satisfies z.ZodType<TLeadFormPublic>;
+
+export const ZWidgetEmbeddedForm = z.object({
+  id: z.number().int(),
+  settings: ZEmbeddedFormSettings,
+  form: ZLeadFormPublic,
+}) satisfies z.ZodType<TWidgetEmbeddedForm>;
+
+export const ZWidgetLeadAnswer = z.object({
+  id: z.number().int(),
+  thanks: z.string(),
+  redirect_url: z.string().nullable(),
+}) satisfies z.ZodType<TWidgetLeadAnswer>;

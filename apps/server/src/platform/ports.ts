@@ -75,4 +75,12 @@ export type Ports = {
     /** Stops the contact's journey in the automation; false when it had none in progress. */
     stop(ctx: Ctx, input: { automationId: number; contactId: number }): Promise<boolean>;
   };
+  /**
+   * Lead forms as the installs module (rank 6) checks an install's `lead_form_id`, answered by leadforms (10)
+   * (issue 21).
+   */
+  leadForms: {
+    /** Whether the id is a live (not deleted) lead form of the context's business. */
+    isLive(ctx: Ctx, input: { id: number }): Promise<boolean>;
+  };
 };

@@ -170,10 +170,11 @@ export async function listConversations(
       })`,
     );
   }
-  // The inbox lists conversations: a contact with a text or a call (not a bare contact, unless searched).
+  // The inbox lists conversations: a contact with a text, a call or a lead form (not a bare contact, unless
+  // searched).
   if (input.list !== 'contacts' && !everyContact)
     conditions.push(
-      sql`(c.last_call_at is not null or exists (select 1 from messages em where em.contact_id = c.id
+      sql`(c.last_call_at is not null or c.last_lead_at is not null or exists (select 1 from messages em where em.contact_id = c.id
         and em.status not in ('scheduled', 'canceled')))`,
     );
   if (input.list === 'inbox-new')
@@ -185,7 +186,7 @@ export async function listConversations(
   const { limit, offset } = pageOf(input);
   const rows = await ctx.db.execute<ContactRow>(
     sql`${selectConversation(ctx, userId)} where ${where}
-      order by c.on_top desc, greatest(coalesce(c.last_message_at, lm.sent_at), c.last_call_at) desc nulls last,
+      order by c.on_top desc, greatest(coalesce(c.last_message_at, lm.sent_at), c.last_call_at, c.last_lead_at) desc nulls last,
         c.id desc
       limit ${limit} offset ${offset}`,
   );

@@ -48,6 +48,7 @@ export {
   broadcastTextStatuses,
   broadcastTextsSent,
 } from './bulk.ts';
+export { announceConversationLead } from './leads.ts';
 export { toMessage } from './messages.ts';
 
 const SCHEDULE_MAX_MS = 365 * 86_400_000;

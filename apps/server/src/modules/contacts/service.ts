@@ -895,3 +895,106 @@ export async function changeContactTags(
     tag_ids: [...after].sort((a, b) => a - b),
   };
 }
+
+// ---------------------------------------------------------------------------------------------------
+// What the leadforms module calls (issue 21, ADR 074).
+
+/** A lead form's answers for the contact: values by attribute (empty ones left out), custom fields by key. */
+export type LeadContact = {
+  /** E.164: the form's required phone question. */
+  phone: string;
+  installId: number | null;
+  values: Partial<Record<'first_name' | 'last_name' | 'email' | 'birthday' | 'anniversary', string>>;
+  fields: Record<string, string>;
+  /** Tags to add (ids that are no longer the business's tags are passed over). */
+  tagIds: number[];
+  at: Date;
+};
+
+const LEAD_COLUMNS = ['first_name', 'last_name', 'email', 'birthday', 'anniversary'] as const;
+
+/**
+ * The contact of a lead form's submission, in the caller's transaction: the business's live contact with the
+ * phone; else the one with the e-mail (case-insensitive), whose phone becomes the submitted one; else a new
+ * one (source cms, on the install). Each value given replaces the contact's own (an empty answer never
+ * empties a name); custom fields the business does not have are left out; its latest lead time moves
+ * forward (the inbox's order); tags are added, each newly added one announced (`contact.tagged`).
+ */
+export async function saveLeadContact(
+  ctx: Ctx,
+  input: LeadContact,
+): Promise<{ contact: ContactRow; created: boolean; matched: 'phone' | 'email' | null; tagIds: number[] }> {
+  const { businessId } = businessOf(ctx);
+  const known = new Set((await listFieldRows(ctx)).map((f) => f.key));
+  const fields = Object.fromEntries(
+    Object.entries(input.fields).filter(([k, v]) => known.has(k) && v.trim() !== ''),
+  );
+  const values: Partial<Record<(typeof LEAD_COLUMNS)[number], string>> = {};
+  for (const column of LEAD_COLUMNS) {
+    const v = input.values[column]?.trim();
+    if (v) values[column] = column === 'email' ? v.toLowerCase() : v.slice(0, 100);
+  }
+  const at = input.at.toISOString();
+  let matched: 'phone' | 'email' | null = (await contactByPhone(ctx, input.phone)) ? 'phone' : null;
+  let result: { contact: ContactRow; created: boolean };
+  const byEmail =
+    matched === null && values.email
+      ? (
+          await ctx.db
+            .select()
+            .from(contacts)
+            .where(contactScope(ctx, sql`lower(${contacts.email}) = ${values.email}`))
+            .orderBy(asc(contacts.id))
+            .limit(1)
+        )[0]
+      : undefined;
+  if (byEmail) {
+    matched = 'email';
+    const [row] = await ctx.db
+      .update(contacts)
+      .set({
+        ...values,
+        phone: input.phone,
+        fields: sql`${contacts.fields} || ${JSON.stringify(fields)}::jsonb`,
+        install_id: sql`coalesce(${contacts.install_id}, ${input.installId}::int)`,
+        last_lead_at: sql`greatest(${contacts.last_lead_at}, ${at}::timestamptz)`,
+        updated_at: new Date(),
+      })
+      .where(eq(contacts.id, byEmail.id))
+      .returning();
+    result = { contact: found(row), created: false };
+  } else {
+    const onExisting: Partial<Record<keyof typeof contacts.$inferInsert, SQL>> = {
+      install_id: sql`coalesce(${contacts.install_id}, excluded.install_id)`,
+      fields: sql`${contacts.fields} || excluded.fields`,
+      last_lead_at: sql`greatest(${contacts.last_lead_at}, excluded.last_lead_at)`,
+      updated_at: sql`now()`,
+    };
+    for (const column of Object.keys(values) as (typeof LEAD_COLUMNS)[number][])
+      onExisting[column] = sql.raw(`excluded.${column}`);
+    result = await upsertLiveContact(
+      ctx,
+      {
+        phone: input.phone,
+        install_id: input.installId,
+        source: 'cms',
+        fields,
+        last_lead_at: input.at,
+        ...values,
+      },
+      onExisting,
+    );
+  }
+  const wanted = [...new Set(input.tagIds)];
+  const tagIds =
+    wanted.length === 0
+      ? []
+      : (
+          await ctx.db
+            .select({ id: tags.id })
+            .from(tags)
+            .where(and(eq(tags.business_id, businessId), inArray(tags.id, wanted)))
+        ).map((t) => t.id);
+  if (tagIds.length) await setTags(ctx, result.contact.id, tagIds, 'add');
+  return { ...result, matched, tagIds };
+}

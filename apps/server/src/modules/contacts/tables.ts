@@ -45,6 +45,8 @@ export const contacts = pgTable(
     last_message_at: tz('last_message_at'),
     /** When the contact's latest call (callback, scheduled or inbound) was asked for (ADR 052). */
     last_call_at: tz('last_call_at'),
+    /** When the contact's latest lead form was sent (issue 21): it moves the conversation up the inbox. */
+    last_lead_at: tz('last_lead_at'),
     deleted_at: tz('deleted_at'),
     ...timestamps,
   },

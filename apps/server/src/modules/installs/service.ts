@@ -106,6 +106,21 @@ async function assertOwnAgents(ctx: Ctx, businessId: number, patch: TInstallSett
     throw invalid('settings.departments', 'installs.department_invalid');
 }
 
+/**
+ * A change that switches the lead form on or names one must name a live lead form of the business (asked of
+ * the leadforms module through its port, ADR 054): else a 422 on `settings.lead_form_id`.
+ */
+async function assertLeadForm(
+  ctx: Ctx,
+  settings: TInstallSettings,
+  patch: TInstallSettingsPatch | undefined,
+) {
+  if (!patch || (patch.is_enable_lead_form === undefined && patch.lead_form_id === undefined)) return;
+  if (!settings.is_enable_lead_form || settings.lead_form_id === null) return;
+  if (!(await ctx.deps.ports.leadForms.isLive(ctx, { id: settings.lead_form_id })))
+    throw invalid('settings.lead_form_id', 'installs.lead_form_invalid');
+}
+
 // ---------------------------------------------------------------------------------------------------
 // What other modules use.
 
@@ -215,6 +230,35 @@ export function installNameSql(ctx: Ctx, installId: SQL): SQL<string> {
   const { agencyId, businessId } = businessOf(ctx);
   return sql<string>`coalesce((select i.name from installs i where i.id = ${installId}
     and i.agency_id = ${agencyId} and i.business_id = ${businessId}), '')`;
+}
+
+/**
+ * The tenant's installs (not deleted) whose widget shows a lead form (`is_enable_lead_form` with a
+ * `lead_form_id`), with that form's id: the lead forms list shows where each form is used.
+ */
+export async function leadFormInstalls(
+  ctx: Ctx,
+): Promise<{ id: number; name: string; lead_form_id: number }[]> {
+  const rows = await ctx.db
+    .select({
+      id: installs.id,
+      name: installs.name,
+      lead_form_id: sql<number | null>`(${installs.settings} ->> 'lead_form_id')::int`,
+    })
+    .from(installs)
+    .where(
+      scope(
+        ctx,
+        installCols,
+        ne(installs.status, 'deleted'),
+        sql`${installs.settings} -> 'is_enable_lead_form' = 'true'::jsonb`,
+        sql`jsonb_typeof(${installs.settings} -> 'lead_form_id') = 'number'`,
+      ),
+    )
+    .orderBy(asc(installs.name), asc(installs.id));
+  return rows.flatMap((r) =>
+    r.lead_form_id === null ? [] : [{ ...r, lead_form_id: Number(r.lead_form_id) }],
+  );
 }
 
 /** id and name of the tenant's installs that are not deleted (lists and reports), by name. */
@@ -402,6 +446,7 @@ export async function createInstall(ctx: Ctx, input: TInstallCreate): Promise<TI
   const row = await inTransaction(ctx, async (tx) => {
     await assertRoomForOne(tx, businessId);
     await assertOwnAgents(tx, businessId, input.settings);
+    await assertLeadForm(tx, settings, input.settings);
     const [created] = await tx.db
       .insert(installs)
       .values({
@@ -425,6 +470,7 @@ export async function updateInstall(ctx: Ctx, input: TInstallUpdate & { id: numb
     const current = await findInstall(tx, input.id, true);
     const settings = validSettings(effectiveSettings(current.settings), input.settings);
     await assertOwnAgents(tx, businessId, input.settings);
+    await assertLeadForm(tx, settings, input.settings);
     const [updated] = await tx.db
       .update(installs)
       .set({

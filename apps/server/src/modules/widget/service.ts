@@ -44,6 +44,7 @@ import {
 } from '../chats/service.ts';
 import { updateContact } from '../contacts/service.ts';
 import { effectiveSettings, installImages } from '../installs/service.ts';
+import { installLeadFormId } from '../leadforms/service.ts';
 import {
   bookableSlots,
   callbacksToPhoneSince,
@@ -326,11 +327,12 @@ function decoyMessage(body: string): TWidgetMessage {
 /** The install's public configuration: its modes, whether a callback can be asked now, images, settings. */
 export async function widgetConfig(ctx: Ctx, { install }: Visit): Promise<TWidgetConfig> {
   const settings = effectiveSettings(install.settings);
-  const [m, images, usage, base] = await Promise.all([
+  const [m, images, usage, base, leadFormId] = await Promise.all([
     modes(ctx, install),
     installImages(ctx, { id: install.id }),
     callUsage(ctx),
     agencySiteAddress(ctx, { id: install.agencyId }),
+    installLeadFormId(ctx, { settings: install.settings }),
   ]);
   return {
     id: install.id,
@@ -340,6 +342,8 @@ export async function widgetConfig(ctx: Ctx, { install }: Visit): Promise<TWidge
     logo: absolute(base, images.logo),
     widget_icon: absolute(base, images.widget_icon),
     settings: publicSettings(install.settings),
+    // The LeadLabel trigger's form: named only while it is on and active, so the ETag follows a toggle.
+    lead_form_id: leadFormId,
   };
 }
 
