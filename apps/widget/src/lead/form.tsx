@@ -89,8 +89,10 @@ export function LeadForm(props: LeadFormProps): JSX.Element {
   const [busy, setBusy] = useState(false);
   const [website, setWebsite] = useState('');
   const root = useRef<HTMLDivElement>(null);
-  /** After a render: the question to focus (its first input), or '' for the step's first field. */
-  const focusTo = useRef<string | null>(props.autoFocus ? '' : null);
+  // The field to focus once drawn: a question's first input, or '' for the step's first field. A state,
+  // so that it is focused after the render that shows it (the step changed with it), never before.
+  const [focus, setFocus] = useState<{ q: string } | null>(props.autoFocus ? { q: '' } : null);
+  const focusTo = (q: string) => setFocus({ q });
 
   // The messages are the language's: a new language clears the old ones (the answers stay).
   useEffect(() => {
@@ -99,15 +101,10 @@ export function LeadForm(props: LeadFormProps): JSX.Element {
   }, [lang]);
 
   useEffect(() => {
-    const target = focusTo.current;
     const el = root.current;
-    if (target === null || !el) return;
-    focusTo.current = null;
-    const to = target
-      ? el.querySelector<HTMLElement>(`[data-q="${target}"]`)
-      : el.querySelector<HTMLElement>('[data-q]');
-    to?.focus();
-  });
+    if (!focus || !el) return;
+    (el.querySelector<HTMLElement>(focus.q ? `[data-q="${focus.q}"]` : '[data-q]') ?? null)?.focus();
+  }, [focus]);
 
   const first = form.languages[0];
   const loc = (t: TLocalized | undefined) => localized(t, lang, first);
@@ -135,7 +132,7 @@ export function LeadForm(props: LeadFormProps): JSX.Element {
     const at = firstError(form, byQuestion);
     if (at) {
       if (at.step !== step) setStep(at.step);
-      focusTo.current = at.question;
+      focusTo(at.question);
     }
   };
 
@@ -158,7 +155,7 @@ export function LeadForm(props: LeadFormProps): JSX.Element {
     setNotice('');
     if (!last) {
       setStep(step + 1);
-      focusTo.current = '';
+      focusTo('');
       return;
     }
     const done = (text: string) => {
@@ -411,7 +408,7 @@ export function LeadForm(props: LeadFormProps): JSX.Element {
                   setErrors({});
                   setNotice('');
                   setStep(step - 1);
-                  focusTo.current = '';
+                  focusTo('');
                 }}
               >
                 {leadText(form, lang, 'back')}
