@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { seedDemoAutomations, seedTemplateAutomations } from './demo-automations.ts';
 import { seedDemoBroadcasts } from './demo-broadcasts.ts';
+import { seedDemoLeadForms } from './demo-leadforms.ts';
 import { claimWhitelabel } from './modules/agencies/service.ts';
 import { agencies } from './modules/agencies/tables.ts';
 import { businesses } from './modules/businesses/tables.ts';
@@ -270,6 +271,8 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
         installNumber: DEMO_INSTALL_NUMBER,
         userId: owner,
       });
+    // A two-step lead form in English and Spanish, on the widget and embedded on the contact page (issue 21).
+    if (demoInstall) await seedDemoLeadForms(dentalCtx, { installId: demoInstall.id });
     // Two active automations (issue 20): a missed call's follow-up text, and the PRICE keyword's reply.
     await seedDemoAutomations(ctx, { agencyId: acme.id, businessId: dental.id, userId: owner });
     // A template business of Acme: its automations are the gallery its businesses copy from (issue 20).

@@ -109,7 +109,8 @@ describe('widget answers', () => {
     const served = c.t.app.routeCatalogue
       .filter((r) => r.url.startsWith('/api/widget/v1/') && r.method !== 'OPTIONS')
       .map((r) => `${r.method} ${r.url}`);
-    // The widget's API: config, callback, slots, schedule, text, verify, code, reply, conversation, events.
+    // The widget's API: config, callback, slots, schedule, text, verify, code, reply, conversation, events,
+    // and the lead forms' (issue 21).
     expect(served).toEqual(
       expect.arrayContaining([
         'GET /api/widget/v1/config',
@@ -122,6 +123,9 @@ describe('widget answers', () => {
         'POST /api/widget/v1/text/reply',
         'GET /api/widget/v1/conversation',
         'GET /api/widget/v1/events',
+        'GET /api/widget/v1/lead-form',
+        'GET /api/widget/v1/forms/:id',
+        'POST /api/widget/v1/lead',
       ]),
     );
     const doc = (await c.t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
@@ -129,7 +133,9 @@ describe('widget answers', () => {
     };
     for (const route of served) {
       const [method = '', path = ''] = route.split(' ');
-      const content = doc.paths[path]?.[method.toLowerCase()]?.responses?.['200']?.content ?? {};
+      // The document writes a path's parameters as OpenAPI does ({id}), the router as Fastify does (:id).
+      const documented = path.replace(/:(\w+)/g, '{$1}');
+      const content = doc.paths[documented]?.[method.toLowerCase()]?.responses?.['200']?.content ?? {};
       expect(Object.values(content)[0], `${route} 200 schema`).toMatchObject({ schema: expect.anything() });
     }
   });

@@ -135,4 +135,36 @@ describe('seeded demo data', () => {
       }
     }
   });
+
+  it('gives Bright Dental an active two-step lead form in English and Spanish, on its widget and embedded', async () => {
+    const token = await login(t.app, 'admin@brightdental.test', 'demo-dental-1');
+    const get = (url: string) => t.app.inject({ url, headers: bearer(token) });
+    const list = (await get('/api/v1/allLeadForms')).json();
+    expect(list.meta.total).toBe(1);
+    const [form] = list.data;
+    expect(form).toMatchObject({ name: 'New patient enquiry', active: true, languages: ['en', 'es'] });
+    expect(form.steps).toHaveLength(2);
+    const questions = form.steps.flatMap((s: { questions: unknown[] }) => s.questions);
+    const choice = questions.find((q: { type: string }) => q.type === 'choice');
+    const consent = questions.find((q: { type: string }) => q.type === 'consent');
+    expect(choice.options.filter((o: { tag_id: number | null }) => o.tag_id !== null)).toHaveLength(2);
+    expect(consent.tag_id).toEqual(expect.any(Number));
+    // Shown by the demo install's widget and placed on its contact page.
+    const [install] = (await get('/api/v1/installs')).json().data;
+    expect(install.settings).toMatchObject({ is_enable_lead_form: true, lead_form_id: form.id });
+    expect(form.installs).toEqual([{ id: install.id, name: install.name }]);
+    const embeds = (await get(`/api/v1/installs/${install.id}/forms`)).json();
+    expect(embeds.data).toMatchObject([{ lead_form_id: form.id, active: true }]);
+    const widget = await t.app.inject({
+      url: '/api/widget/v1/lead-form',
+      headers: { 'x-install-key': install.key },
+    });
+    expect(widget.statusCode, widget.body).toBe(200);
+    expect(widget.json().data.id).toBe(form.id);
+    const config = await t.app.inject({
+      url: '/api/widget/v1/config',
+      headers: { 'x-install-key': install.key },
+    });
+    expect(config.json().data.lead_form_id).toBe(form.id);
+  });
 });

@@ -112,14 +112,14 @@ describe('lead forms: create, read, list, edit, toggle, delete', () => {
     const before = await snapshot(h.t.pool, TABLES);
     const bad = enquiry(tags);
     // No Spanish label on the phone question, one option only, no phone mapped.
-    const steps = structuredClone(bad.steps) as { questions: Record<string, unknown>[] }[];
+    const steps = structuredClone(bad.steps) as unknown as { questions: Record<string, unknown>[] }[];
     (steps[0]?.questions[1] as { label: object }).label = { en: 'Phone' };
     (steps[1]?.questions[0] as { options: unknown[] }).options.pop();
     const res = await api(admin).post('/api/v1/leadForm', { ...bad, steps });
     expect422(res, 'steps.0.questions.1.label.es', 'The es field is required');
     expect(res.json().errors['steps.1.questions.0.options'][0]).toBe('A choice needs at least two options.');
 
-    const noPhone = structuredClone(bad.steps) as { questions: Record<string, unknown>[] }[];
+    const noPhone = structuredClone(bad.steps) as unknown as { questions: Record<string, unknown>[] }[];
     (noPhone[0]?.questions[1] as { map_to: null }).map_to = null;
     expect422(
       await api(admin).post('/api/v1/leadForm', { ...bad, steps: noPhone }),
@@ -138,7 +138,7 @@ describe('lead forms: create, read, list, edit, toggle, delete', () => {
   it("refuses another business's tags and an unknown custom field, on the field, and writes nothing", async () => {
     const f = await createForm(admin, { name: 'Kept as it was' });
     const before = await snapshot(h.t.pool, TABLES);
-    const steps = structuredClone(enquiry(tags).steps) as {
+    const steps = structuredClone(enquiry(tags).steps) as unknown as {
       questions: { options: { tag_id: number }[]; tag_id: number | null; map_to: string | null }[];
     }[];
     const choice = steps[1]?.questions[0];
