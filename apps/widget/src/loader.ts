@@ -5,20 +5,19 @@
 // the auto popup fires. Its only global is window.STNWidget.
 import type { TWidgetConfig } from '@stn/contracts/widget';
 import {
-  addCss,
   defaultMode,
   drawTriggers,
   HOST_CSS,
   pick,
-  setVars,
   TRIGGER_CSS,
   triggerSpecs,
   triggerVars,
 } from './triggers.ts';
-import type { AppHandle, AppModule, Mode, STNWidgetApi } from './types.ts';
+import type { AppHandle, AppModule, LeadModule, Mode, STNWidgetApi } from './types.ts';
 
-/** The app chunk's hashed file name, set by build.mjs. */
+/** The app chunk's and the lead form chunk's hashed file names, set by build.mjs. */
 declare const __STN_APP__: string;
+declare const __STN_LEAD__: string;
 
 ((w: Window & { STNWidget?: STNWidgetApi }) => {
   // Pasted twice (or with the preview tag too): the first one wins.
@@ -29,7 +28,7 @@ declare const __STN_APP__: string;
     const all = doc.getElementsByTagName('script');
     for (let i = all.length - 1; i >= 0; i--) {
       const s = all[i];
-      if (s && /\/widget\.js([?#].*)?$/.test(s.src)) {
+      if (s && /\/widget\.js([?#]|$)/.test(s.src)) {
         script = s;
         break;
       }
@@ -39,10 +38,11 @@ declare const __STN_APP__: string;
   const base = new URL(script.src, location.href).origin;
   const key = script.getAttribute('data-key') || '';
 
+  const chunk = (name: string) => import(`${base}/widget/${name}`);
   let app: Promise<AppModule> | null = null;
   const loadApp = (): Promise<AppModule> => {
     if (!app) {
-      app = import(`${base}/widget/${__STN_APP__}`) as Promise<AppModule>;
+      app = chunk(__STN_APP__) as Promise<AppModule>;
       // A failed load (offline for a moment) is tried again on the next open.
       app.catch(() => {
         app = null;
@@ -57,12 +57,17 @@ declare const __STN_APP__: string;
   let handle: AppHandle | null = null;
   let wanted: Mode | '' | null = null;
 
+  // Called once the bar is drawn (the config is in): the install's language, then the visitor's pick.
   const relabel = (lang: string) => {
-    if (config && bar) drawTriggers(bar, triggerSpecs(config, lang), icon(config), openFrom, preload);
-  };
-  const icon = (c: TWidgetConfig) => (c.widget_icon ? new URL(c.widget_icon, base).href : null);
-  const preload = () => {
-    loadApp().catch(() => undefined);
+    const c = config as TWidgetConfig;
+    drawTriggers(
+      bar as HTMLElement,
+      triggerSpecs(c, lang),
+      c.widget_icon ? new URL(c.widget_icon, base).href : null,
+      openFrom,
+      // Hover or focus of a trigger preloads the app (a failed load is tried again on the next open).
+      loadApp,
+    );
   };
 
   const show = (mode: Mode | undefined, modal: boolean, trigger: HTMLElement | null) => {
@@ -87,35 +92,50 @@ declare const __STN_APP__: string;
 
   const start = () => {
     fetch(`${base}/api/widget/v1/config`, { headers: { 'X-Install-Key': key }, credentials: 'omit' })
-      .then((r) => (r.ok ? r.json() : null))
-      .then((body: { data?: TWidgetConfig } | null) => {
-        if (!body?.data) return;
+      .then((r) => r.json())
+      // An answer without data (an unknown key) throws below and is caught: nothing is drawn.
+      .then((body: { data: TWidgetConfig }) => {
         config = body.data;
         const host = doc.createElement('div');
         host.id = `stn-widget-${config.id}`;
         host.setAttribute('data-stn-widget', '');
         shadow = host.attachShadow({ mode: 'open' });
-        addCss(shadow, HOST_CSS + TRIGGER_CSS);
+        try {
+          // A constructed sheet (a page's CSP cannot refuse it); the app adds its own beside it.
+          const sheet = new CSSStyleSheet();
+          sheet.replaceSync(HOST_CSS + TRIGGER_CSS);
+          shadow.adoptedStyleSheets = [sheet];
+        } catch {
+          const style = doc.createElement('style');
+          style.textContent = HOST_CSS + TRIGGER_CSS;
+          shadow.appendChild(style);
+        }
         bar = doc.createElement('div');
         bar.className = 'bar';
-        bar.style.setProperty(
-          pick(config.settings, 'position', '') === 'bottom-left' ? 'left' : 'right',
-          'var(--x)',
-        );
-        setVars(bar, triggerVars(config.settings));
+        bar.style.cssText = triggerVars(config.settings);
         shadow.appendChild(bar);
         relabel(pick(config.settings, 'language', 'en'));
         doc.body.appendChild(host);
         if (wanted !== null) show(wanted || undefined, true, null);
+        // Embedded forms: the page's placeholders, each filled in by the lead form chunk (Preact and the
+        // form, not the panel's app) in a shadow root of its own.
+        const forms = doc.querySelectorAll('[data-stn-form]');
+        if (forms.length)
+          chunk(__STN_LEAD__).then(
+            (m: LeadModule) => m.embed(forms, { base, key, config: config as TWidgetConfig }),
+            () => undefined,
+          );
         // The auto popup: once per visit (session), after its delay, without taking the visitor's focus.
-        const popup = pick(config.settings, 'popup', {} as { auto?: boolean; delay?: number });
+        const popup = pick(config.settings, 'popup', {} as { auto?: boolean });
         const seen = `stn-popup-${config.id}`;
         if (popup.auto === true && !session(seen)) {
-          const delay = typeof popup.delay === 'number' ? popup.delay : 10;
-          setTimeout(() => {
-            session(seen, '1');
-            if (!handle) show(undefined, false, null);
-          }, delay * 1000);
+          setTimeout(
+            () => {
+              session(seen, '1');
+              if (!handle) show(undefined, false, null);
+            },
+            pick(popup, 'delay', 10) * 1000,
+          );
         }
       })
       .catch(() => undefined);

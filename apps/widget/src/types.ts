@@ -2,8 +2,8 @@
 // loader imports nothing of the app, it loads it with import() on first open.
 import type { TWidgetConfig } from '@stn/contracts/widget';
 
-/** What the panel shows: an instant callback, a scheduled call, or text us. */
-export type Mode = 'call' | 'schedule' | 'text';
+/** What the panel shows: an instant callback, a scheduled call, text us, or the install's lead form. */
+export type Mode = 'call' | 'schedule' | 'text' | 'lead';
 
 export type MountOptions = {
   /** The host element's shadow root: the app adds its own container and styles to it. */
@@ -33,4 +33,9 @@ export type STNWidgetApi = {
   open: (mode?: Mode) => void;
   close: () => void;
   preview: (el: Element, config: TWidgetConfig) => Promise<void>;
+};
+
+/** The lead form chunk's exports the loader uses: embedded forms, each placeholder filled in. */
+export type LeadModule = {
+  embed: (els: ArrayLike<Element>, opts: { base: string; key: string; config: TWidgetConfig }) => void;
 };

@@ -252,3 +252,29 @@ export function checkLeadAnswers(
   });
   return { errors, values };
 }
+
+/**
+ * The widget's own words around a lead form (not the business's): the step indicator (`{n}`, `{total}`),
+ * the mark of a required question, and what a refused or failed submission says above its fields.
+ */
+export const LEAD_UI_TEXTS: Record<TLeadLanguage, Record<TLeadUiKey, string>> = {
+  en: {
+    step: 'Step {n} of {total}',
+    required: 'required',
+    error: 'Please check the form.',
+    exception: 'Sorry, something went wrong. Please try again.',
+  },
+  es: {
+    step: 'Paso {n} de {total}',
+    required: 'obligatorio',
+    error: 'Revisa el formulario.',
+    exception: 'Lo sentimos, algo salió mal. Inténtalo de nuevo.',
+  },
+  br: {
+    step: 'Etapa {n} de {total}',
+    required: 'obrigatório',
+    error: 'Verifique o formulário.',
+    exception: 'Desculpe, algo deu errado. Tente novamente.',
+  },
+};
+export type TLeadUiKey = 'step' | 'required' | 'error' | 'exception';

@@ -2,15 +2,7 @@
 // the host's shadow root, or renders it inline for STNWidget.preview.
 import type { TWidgetConfig } from '@stn/contracts/widget';
 import { render } from 'preact';
-import {
-  addCss,
-  defaultMode,
-  drawTriggers,
-  setVars,
-  TRIGGER_CSS,
-  triggerSpecs,
-  triggerVars,
-} from '../triggers.ts';
+import { addCss, defaultMode, drawTriggers, TRIGGER_CSS, triggerSpecs, triggerVars } from '../triggers.ts';
 import type { AppHandle, Mode, MountOptions } from '../types.ts';
 import { createApi } from './api.ts';
 import { readSettings } from './logic.ts';
@@ -137,7 +129,7 @@ export function preview(el: Element, config: TWidgetConfig): void {
     );
   };
   const drawBar = (lang: string) => {
-    setVars(state.bar, triggerVars(config.settings));
+    state.bar.style.cssText = triggerVars(config.settings);
     state.bar.className = settings.left ? 'bar inline left' : 'bar inline';
     const icon = config.widget_icon;
     drawTriggers(state.bar, triggerSpecs(config, lang), icon, (mode) => {

@@ -96,7 +96,7 @@ describe('texts', () => {
   it("the loader's trigger labels are the contracts' defaults", () => {
     for (const lang of ['en', 'es', 'br'] as const) {
       const d = WIDGET_TEXT_DEFAULTS[lang];
-      expect(TRIGGER_LABELS[lang]).toEqual([d.CallLabel, d.MessageLabel, d.ScheduleLabel]);
+      expect(TRIGGER_LABELS[lang]).toEqual([d.CallLabel, d.MessageLabel, d.ScheduleLabel, d.LeadLabel]);
     }
   });
 });
@@ -104,7 +104,7 @@ describe('texts', () => {
 describe('trigger buttons and modes', () => {
   it('follow widget_type, with a schedule instead of a callback when closed', () => {
     const ids = (c: ReturnType<typeof config>, lang = 'en') =>
-      each(triggerSpecs(c, lang), (t) => `${t.testid}:${t.label}`);
+      each(triggerSpecs(c, lang), (t) => `stn-trigger-${t.mode}:${t.label}`);
     expect(ids(config({}))).toEqual(['stn-trigger-call:Call me back', 'stn-trigger-text:Text us']);
     expect(ids(config({}, { widget_type: 1 }))).toEqual(['stn-trigger-call:Call me back']);
     expect(ids(config({}, { widget_type: 2 }), 'es')).toEqual(['stn-trigger-text:Escríbenos']);
@@ -116,6 +116,23 @@ describe('trigger buttons and modes', () => {
       'stn-trigger-call:Call me back',
       'stn-trigger-text:SMS us',
     ]);
+    // The install's lead form (config.lead_form_id): a third trigger, whatever the widget_type.
+    expect(ids(config({}, { lead_form_id: 7 }))).toEqual([
+      'stn-trigger-call:Call me back',
+      'stn-trigger-text:Text us',
+      'stn-trigger-lead:Leave your details',
+    ]);
+    expect(
+      ids(
+        config({ texts: { es: { LeadLabel: 'Pide presupuesto' } } }, { widget_type: 2, lead_form_id: 7 }),
+        'es',
+      ),
+    ).toEqual(['stn-trigger-text:Escríbenos', 'stn-trigger-lead:Pide presupuesto']);
+    expect(ids(config({}, { widget_type: 1, lead_form_id: 3 }), 'br')).toEqual([
+      'stn-trigger-call:Me ligue',
+      'stn-trigger-lead:Deixe seus dados',
+    ]);
+    expect(ids(config({}, { lead_form_id: null }))).toHaveLength(2);
     expect(defaultMode(config({}, { widget_type: 2 }))).toBe('text');
     expect(defaultMode(config({}, { open_now: false }))).toBe('schedule');
   });

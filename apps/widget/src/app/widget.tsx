@@ -2,6 +2,8 @@
 // visitor's fields as the install asks for them, and the answers as they happen (countdown and call
 // progress, the conversation's replies). Rendered by the app chunk in the host's shadow root, or inline
 // by STNWidget.preview (no API: a submit shows the configured success response).
+
+import type { TLeadFormPublic } from '@stn/contracts/lead-form-public';
 import type {
   TWidgetCallbackAnswer,
   TWidgetCallStatus,
@@ -17,7 +19,8 @@ import type {
 } from '@stn/contracts/widget';
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { contrast, readable, widgetType } from '../triggers.ts';
+import type { LeadKept } from '../lead/form.tsx';
+import { addCss, contrast, readable, widgetType } from '../triggers.ts';
 import type { Mode } from '../types.ts';
 import type { Api, ApiResult } from './api.ts';
 import {
@@ -35,6 +38,22 @@ import {
   validEmail,
   validName,
 } from './logic.ts';
+
+type Lead = typeof import('../lead/index.tsx');
+let lead: Promise<Lead> | null = null;
+/** The lead form chunk (its own file, shared with embedded forms): loaded when the lead form is opened. */
+const loadLead = (): Promise<Lead> => {
+  if (!lead) {
+    lead = import('../lead/index.tsx');
+    lead.catch(() => {
+      lead = null;
+    });
+  }
+  return lead;
+};
+
+/** The shadow roots the lead form's CSS was added to. */
+const leadStyled = new WeakSet<ShadowRoot>();
 
 type Phone = typeof import('@stn/contracts/widget-phone');
 let phone: Promise<Phone> | null = null;
@@ -145,6 +164,12 @@ export function Widget(props: WidgetProps): JSX.Element | null {
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
   const [codeNote, setCodeNote] = useState<'codeHint' | 'codeNotSent' | 'codeResent'>('codeHint');
+  // The lead form (mode 'lead'): its chunk and the install's form, both loaded on its first showing; what
+  // the visitor typed is kept while other modes are shown.
+  const [leadChunk, setLeadChunk] = useState<Lead | null>(null);
+  const [leadForm, setLeadForm] = useState<TLeadFormPublic | null>(null);
+  const [leadFailed, setLeadFailed] = useState(false);
+  const leadKept = useRef<LeadKept>({ answers: {}, step: 0, thanks: null });
   const id = (f: string) => `stn-${config.id}-${f}`;
   const t = (k: Parameters<typeof text>[2]) => text(s, lang, k);
   const u = (k: Parameters<typeof ui>[1]) => ui(lang, k);
@@ -172,6 +197,31 @@ export function Widget(props: WidgetProps): JSX.Element | null {
       if (r.ok) setSlots(r.data);
       else failed(r);
     });
+  }, [props.open, mode]);
+
+  useEffect(() => {
+    if (!props.open || mode !== 'lead' || (leadChunk && leadForm)) return;
+    setLeadFailed(false);
+    const formIn = leadForm
+      ? Promise.resolve(true)
+      : api
+        ? api.get<TLeadFormPublic>('/v1/lead-form').then((r) => {
+            if (r.ok) setLeadForm(r.data);
+            return r.ok;
+          })
+        : Promise.resolve(false);
+    Promise.all([loadLead(), formIn]).then(
+      ([m, ok]) => {
+        const root = dialog.current?.getRootNode() as ShadowRoot | undefined;
+        if (root && root !== (document as unknown) && !leadStyled.has(root)) {
+          leadStyled.add(root);
+          addCss(root, m.LEAD_CSS);
+        }
+        setLeadChunk(m);
+        if (!ok) setLeadFailed(true);
+      },
+      () => setLeadFailed(true),
+    );
   }, [props.open, mode]);
 
   // The countdown of the instant callback, a second at a time.
@@ -686,7 +736,33 @@ export function Widget(props: WidgetProps): JSX.Element | null {
   );
 
   let body: ComponentChildren;
-  if (mode === 'call' && call) {
+  if (mode === 'lead') {
+    const LeadForm = leadChunk?.LeadForm;
+    body =
+      LeadForm && leadForm ? (
+        <LeadForm
+          form={leadForm}
+          lang={lang}
+          send={api ? (b) => api.post('/v1/lead', b) : null}
+          showTitle
+          level={3}
+          idp={id('lead')}
+          autoFocus={props.modal && !props.inline}
+          kept={leadKept.current}
+        />
+      ) : !api ? (
+        // The preview calls no API: the label of the form it would show.
+        <p class="hint">{t('LeadLabel')}</p>
+      ) : leadFailed ? (
+        <p class="resp ko" data-testid="stn-error">
+          {t('exception')}
+        </p>
+      ) : (
+        <p class="hint" aria-busy="true">
+          …
+        </p>
+      );
+  } else if (mode === 'call' && call) {
     const view = callView(call);
     body = (
       <div class="done">
@@ -839,6 +915,7 @@ export function Widget(props: WidgetProps): JSX.Element | null {
         ? { mode: 'schedule', label: t('ScheduleLabel') }
         : { mode: 'call', label: t('CallLabel') };
   if (type !== 1) tabs[tabs.length] = { mode: 'text', label: t('MessageLabel') };
+  if (config.lead_form_id) tabs[tabs.length] = { mode: 'lead', label: t('LeadLabel') };
   // A logo whose file is gone is left out, not drawn as a broken image.
   const logo = config.logo && config.logo !== brokenLogo ? config.logo : null;
 
