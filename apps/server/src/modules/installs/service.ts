@@ -156,10 +156,11 @@ export const DEMO_INSTALL_NAME = 'Bright Dental website';
 export async function demoPageInstall(
   deps: Deps,
   key: string | null,
-): Promise<{ key: string; name: string; website: string; agencyId: number } | null> {
+): Promise<{ id: number; key: string; name: string; website: string; agencyId: number } | null> {
   const live = and(eq(installs.status, 'active'), eq(installs.active, true));
   const [row] = await deps.db
     .select({
+      id: installs.id,
       key: installs.key,
       name: installs.name,
       website: installs.website,

@@ -14,7 +14,7 @@ import {
   type TLeadSubmission,
   type TLeadSubmissionListQuery,
 } from '@stn/contracts/leadforms';
-import { count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
@@ -546,6 +546,33 @@ export async function embeddedFormOfInstall(
       ),
     );
   return row ?? null;
+}
+
+/**
+ * The widget demo page's inline form (GET /widget-demo): the install's first embedded form that takes answers
+ * now (it and its lead form on, neither deleted), or null. Public like the page: the install is found by its
+ * key, and only an id leaves, which the page's placeholder carries as any business's embed code would.
+ */
+export async function demoEmbeddedFormId(
+  ctx: Pick<Ctx, 'db'>,
+  input: { installId: number },
+): Promise<number | null> {
+  const [row] = await ctx.db
+    .select({ id: embeddedForms.id })
+    .from(embeddedForms)
+    .innerJoin(leadForms, eq(leadForms.id, embeddedForms.lead_form_id))
+    .where(
+      and(
+        eq(embeddedForms.install_id, input.installId),
+        eq(embeddedForms.active, true),
+        isNull(embeddedForms.deleted_at),
+        eq(leadForms.active, true),
+        isNull(leadForms.deleted_at),
+      ),
+    )
+    .orderBy(embeddedForms.id)
+    .limit(1);
+  return row?.id ?? null;
 }
 
 export { leadSubmitted } from './events.ts';

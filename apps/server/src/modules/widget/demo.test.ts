@@ -1,3 +1,4 @@
+import { starterLeadForm } from '@stn/contracts/leadforms';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSuite } from '../../../test/helpers.ts';
 import { DEMO_INSTALL_NAME } from '../installs/service.ts';
@@ -71,5 +72,24 @@ describe('the widget demo page', () => {
     const page = await get('/widget-demo');
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(`data-key="${res.json().data.key}"`);
+  });
+
+  it("places the install's first embedded form that takes answers inline, and none once it is off", async () => {
+    expect((await get(`/widget-demo?install=${key}`)).body).not.toContain('data-stn-form');
+    const form = await c.api.post(await admin(), '/api/v1/leadForm', {
+      ...starterLeadForm(['en']),
+      name: 'Enquiry',
+    });
+    expect(form.statusCode, form.body).toBe(200);
+    const embed = await c.api.post(await admin(), `/api/v1/installs/${id}/forms`, {
+      name: 'Contact page',
+      lead_form_id: form.json().data.id,
+    });
+    expect(embed.statusCode, embed.body).toBe(200);
+    const embedId = embed.json().data.id;
+    expect((await get(`/widget-demo?install=${key}`)).body).toContain(`<div data-stn-form="${embedId}"`);
+    const off = await c.api.post(await admin(), `/api/v1/installs/${id}/forms/${embedId}/toggle-active`);
+    expect(off.statusCode, off.body).toBe(200);
+    expect((await get(`/widget-demo?install=${key}`)).body).not.toContain('data-stn-form');
   });
 });

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { agencySiteAddress } from '../agencies/service.ts';
 import { demoPageInstall } from '../installs/service.ts';
+import { demoEmbeddedFormId } from '../leadforms/service.ts';
 
 const esc = (s: string) =>
   s.replace(
@@ -147,10 +148,12 @@ export const HOSTILE_SCRIPT = `
 
 function page(opts: {
   install: { key: string; name: string; website: string };
+  /** The install's embedded form shown inline in "Visit us" (issue 21), if it has one that takes answers. */
+  formId: number | null;
   plain: boolean;
   nonce: string;
 }): string {
-  const { install, plain, nonce } = opts;
+  const { install, formId, plain, nonce } = opts;
   const name = esc(install.name);
   const other = plain ? '' : '&amp;plain=1';
   const self = `/widget-demo?install=${encodeURIComponent(install.key)}`;
@@ -189,6 +192,7 @@ ${
 <div class="card"><h2>Whitening</h2><p>One visit, a brighter smile, no sensitivity.</p></div>
 </div>
 <div id="visit"><h2>Visit us</h2><p>12 Main Street. Monday to Friday, 8 to 5. Parking behind the building.</p></div>
+${formId === null ? '' : `<div id="enquiry"><h2>New patient enquiry</h2><p>Tell us about you and we will get back to you (an embedded form of the install, pasted as its embed code's placeholder).</p><div data-stn-form="${formId}" data-testid="demo-embedded-form"></div></div>`}
 </div>
 <div class="cookies" role="region" aria-label="Cookies"><span>We use cookies to improve your experience.</span><button type="button" id="cookies-ok">Accept</button></div>
 <a class="to-top" href="#" aria-label="Back to top">↑</a>
@@ -235,6 +239,7 @@ export async function widgetDemoRoutes(app: FastifyInstance, deps: Deps): Promis
     const nonce = crypto.randomBytes(16).toString('base64');
     const agencyOrigin = await agencySiteAddress({ db: deps.db, deps }, { id: install.agencyId });
     reply.header('content-security-policy', policy(nonce, agencyOrigin));
-    return reply.type('text/html; charset=utf-8').send(page({ install, plain, nonce }));
+    const formId = await demoEmbeddedFormId(deps, { installId: install.id });
+    return reply.type('text/html; charset=utf-8').send(page({ install, formId, plain, nonce }));
   });
 }
