@@ -1,7 +1,8 @@
-import { Alert, Button, Code, CopyButton, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Loader, Modal } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CodeSnippet } from '../../components/code-snippet.tsx';
 import { embedCodeQuery } from './api/installs.ts';
 
 /** The install's embed code (GET /v1/installs/{id}/embed-code) with a Copy button. */
@@ -15,33 +16,14 @@ export function EmbedCode({ installId }: { installId: number }) {
         {code.error.message || t('common.load_failed')}
       </Alert>
     );
-  const text = code.data.code;
   return (
-    <Stack gap="xs">
-      <Text size="sm" c="dimmed">
-        {t('business.installs.embed_hint')}
-      </Text>
-      <Code block data-testid="install-embed-code">
-        {text}
-      </Code>
-      <Group justify="flex-end">
-        <CopyButton value={text}>
-          {({ copied, copy }) => (
-            <Button
-              variant={copied ? 'filled' : 'light'}
-              color={copied ? 'teal' : undefined}
-              onClick={() => {
-                // A browser without the clipboard API (plain http) still lets the person select the code.
-                if (navigator.clipboard) copy();
-              }}
-              data-testid="install-embed-copy"
-            >
-              {copied ? t('business.installs.copied') : t('business.installs.copy')}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
-    </Stack>
+    <CodeSnippet
+      code={code.data.code}
+      hint={t('business.installs.embed_hint')}
+      copy={t('business.installs.copy')}
+      copied={t('business.installs.copied')}
+      testId="install-embed"
+    />
   );
 }
 
