@@ -67,3 +67,17 @@ export function addCss(root: ShadowRoot, css: string): void {
     root.appendChild(style);
   }
 }
+
+/** A chunk loaded on first need, once; a failed load (offline for a moment) is tried again next time. */
+export function lazyOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | null = null;
+  return () => {
+    if (!p) {
+      p = load();
+      p.catch(() => {
+        p = null;
+      });
+    }
+    return p;
+  };
+}

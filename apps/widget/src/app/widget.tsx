@@ -20,6 +20,7 @@ import type {
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LeadKept } from '../lead/form.tsx';
+import { lazyOnce } from '../shared.ts';
 import { addCss, contrast, readable, widgetType } from '../triggers.ts';
 import type { Mode } from '../types.ts';
 import type { Api, ApiResult } from './api.ts';
@@ -39,34 +40,14 @@ import {
   validName,
 } from './logic.ts';
 
+/** The phone check (libphonenumber, a chunk of its own): loaded when the visitor reaches a phone field. */
+const loadPhone = lazyOnce(() => import('@stn/contracts/widget-phone'));
 type Lead = typeof import('../lead/index.tsx');
-let lead: Promise<Lead> | null = null;
 /** The lead form chunk (its own file, shared with embedded forms): loaded when the lead form is opened. */
-const loadLead = (): Promise<Lead> => {
-  if (!lead) {
-    lead = import('../lead/index.tsx');
-    lead.catch(() => {
-      lead = null;
-    });
-  }
-  return lead;
-};
+const loadLead = lazyOnce(() => import('../lead/index.tsx'));
 
 /** The shadow roots the lead form's CSS was added to. */
 const leadStyled = new WeakSet<ShadowRoot>();
-
-type Phone = typeof import('@stn/contracts/widget-phone');
-let phone: Promise<Phone> | null = null;
-/** The phone check (libphonenumber, a chunk of its own): loaded when the visitor reaches the phone field. */
-const loadPhone = (): Promise<Phone> => {
-  if (!phone) {
-    phone = import('@stn/contracts/widget-phone');
-    phone.catch(() => {
-      phone = null;
-    });
-  }
-  return phone;
-};
 
 type Fields = {
   name: string;

@@ -20,20 +20,11 @@ import type { TWidgetLeadAnswer } from '@stn/contracts/leadforms';
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiResult } from '../app/api.ts';
+import { lazyOnce } from '../shared.ts';
 import { firstError, has, hasType, leadText, leadUi, leadVars, serverErrors } from './logic.ts';
 
-type Phone = typeof import('@stn/contracts/widget-phone');
-let phone: Promise<Phone> | null = null;
 /** The phone check (libphonenumber, a chunk of its own): loaded when the visitor reaches a phone field. */
-const loadPhone = (): Promise<Phone> => {
-  if (!phone) {
-    phone = import('@stn/contracts/widget-phone');
-    phone.catch(() => {
-      phone = null;
-    });
-  }
-  return phone;
-};
+const loadPhone = lazyOnce(() => import('@stn/contracts/widget-phone'));
 /** The check of a phone answer; when it cannot load (offline for a moment) the server checks it. */
 const phoneCheck = async (): Promise<(raw: string) => string | null> => {
   try {
