@@ -87,9 +87,10 @@ export async function embedCode(admin: Admin): Promise<string> {
  * 127.0.0.1 on a port of its own: another origin than the platform's (whose embed code names the agency's
  * host, acme.localhost:<port>). Every widget flow can run there as on a real customer's site: the loader,
  * the app chunks, the API calls (with their CORS preflights) and the event stream all cross origins.
+ * `embed`: another code to paste instead (an embedded form's, which loads the same widget.js).
  */
-export async function customerSite(admin: Admin): Promise<Site> {
-  const embed = await embedCode(admin);
+export async function customerSite(admin: Admin, opts: { embed?: string } = {}): Promise<Site> {
+  const embed = opts.embed ?? (await embedCode(admin));
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bright Dental</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body><header><h1>Bright Dental</h1><nav><a href="/">Home</a> <a href="/">Team</a></nav></header>
