@@ -10,6 +10,7 @@ import {
   signedInPage,
   startPlatform,
 } from './harness.ts';
+import { addChoiceAndNotesSteps, fill, spanishOfNewStepsAndSave } from './lead-form-builder.ts';
 
 // The lead form screens (issue 21) as the demo BusinessAdmin of Bright Dental: a form is built in the
 // builder (English and Spanish, three steps, a choice whose options give tags), a missing Spanish label is
@@ -37,19 +38,6 @@ type LeadForm = {
 
 async function forms(page: Page): Promise<LeadForm[]> {
   return (await apiFrom<{ data: LeadForm[] }>(page, 'GET', '/v1/allLeadForms?perPage=100')).body.data;
-}
-
-/** Fills a field found by its test id, once it is on the page. */
-async function fill(page: Page, testId: string, value: string) {
-  const field = page.getByTestId(testId);
-  await field.waitFor(WAIT);
-  await field.fill(value);
-}
-
-/** Adds a question of `type` to step `s` from the type menu. */
-async function addQuestion(page: Page, s: number, type: string) {
-  await page.getByTestId(`lf-add-question-${s}`).click();
-  await page.getByTestId(`lf-add-question-${s}-${type}`).click();
 }
 
 describe.skipIf(!hasChromium)('lead form screens in Chromium', () => {
@@ -101,23 +89,9 @@ describe.skipIf(!hasChromium)('lead form screens in Chromium', () => {
     await page.getByRole('option', { name: 'Web lead', exact: true }).click();
     await page.keyboard.press('Escape');
 
-    // Step 2: a choice whose options give tags.
-    await page.getByTestId('lf-add-step').click();
-    await fill(page, 'lf-step-1-title-en', 'Your smile');
-    await addQuestion(page, 1, 'choice');
-    await fill(page, 'lf-q-1-0-label-en', 'What are you interested in?');
-    await page.getByTestId('lf-q-1-0-required').click({ force: true });
-    await fill(page, 'lf-opt-1-0-0-label-en', 'Whitening');
-    await fill(page, 'lf-opt-1-0-1-label-en', 'Implants');
-    await page.getByTestId('lf-opt-1-0-0-tag').selectOption({ label: 'Wants whitening' });
-    await page.getByTestId('lf-opt-1-0-1-tag').selectOption({ label: 'Wants implants' });
-    // The preview draws it as the visitor will see it.
-    await page.getByTestId('lf-preview').getByText('What are you interested in?').waitFor(WAIT);
-
-    // Step 3: a long text.
-    await page.getByTestId('lf-add-step').click();
-    await addQuestion(page, 2, 'long_text');
-    await fill(page, 'lf-q-2-0-label-en', 'Anything else we should know?');
+    // Step 2: a choice whose options give tags (the preview draws it as the visitor will see it); step 3: a
+    // long text.
+    await addChoiceAndNotesSteps(page, { whitening: 'Wants whitening', implants: 'Wants implants' });
 
     // Saved with the Spanish words of the new questions missing: the first problem is shown at its field,
     // in the Spanish tab, on its step.
@@ -136,16 +110,7 @@ describe.skipIf(!hasChromium)('lead form screens in Chromium', () => {
     expect(await page.getByTestId('lf-opt-1-0-0-tag').inputValue()).toBe(String(tags.whitening));
 
     // The Spanish words, then it saves.
-    await page.getByTestId('lf-tab-es').click();
-    await fill(page, 'lf-step-1-title-es', 'Tu sonrisa');
-    await fill(page, 'lf-q-1-0-label-es', '¿Qué te interesa?');
-    await fill(page, 'lf-opt-1-0-0-label-es', 'Blanqueamiento');
-    await fill(page, 'lf-opt-1-0-1-label-es', 'Implantes');
-    await page.getByTestId('lf-preview').getByText('¿Qué te interesa?').waitFor(WAIT);
-    await page.getByTestId('lf-step-tab-2').click();
-    await fill(page, 'lf-q-2-0-label-es', '¿Algo más que debamos saber?');
-    await page.getByTestId('lf-save').click();
-    await page.waitForURL(/\/business\/leadForms\/\d+\/edit$/, WAIT);
+    await spanishOfNewStepsAndSave(page);
     formId = Number(/leadForms\/(\d+)\/edit/.exec(page.url())?.[1]);
     expect(formId).toBeGreaterThan(0);
 

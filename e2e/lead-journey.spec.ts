@@ -1,7 +1,8 @@
 import { LEAD_TEXT_DEFAULTS, LEAD_UI_TEXTS } from '@stn/contracts/lead-form-public';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, DEMO, hasChromium, type Platform, startPlatform } from './harness.ts';
+import { addChoiceAndNotesSteps, fill, spanishOfNewStepsAndSave } from './lead-form-builder.ts';
 import {
   type Admin,
   adminSession,
@@ -57,19 +58,6 @@ let form: SavedForm;
 /** The choice question, its option per tag, and the last step's long text (ids from the saved form). */
 const ids = { choice: '', whitening: '', implants: '', notes: '' };
 let automationId = 0;
-
-/** Fills a field found by its test id, once it is on the page. */
-async function fill(page: Page, testId: string, value: string) {
-  const field = page.getByTestId(testId);
-  await field.waitFor(WAIT);
-  await field.fill(value);
-}
-
-/** Adds a question of `type` to step `s` from the type menu. */
-async function addQuestion(page: Page, s: number, type: string) {
-  await page.getByTestId(`lf-add-question-${s}`).click();
-  await page.getByTestId(`lf-add-question-${s}-${type}`).click();
-}
 
 type Contact = {
   id: number;
@@ -157,35 +145,9 @@ describe.skipIf(!hasChromium)(
       // Step 1 is the starter's (name, phone, e-mail), the phone required.
       expect(await page.getByTestId('lf-q-0-1-required').isChecked()).toBe(true);
 
-      // Step 2: a required choice whose options give tags.
-      await page.getByTestId('lf-add-step').click();
-      await fill(page, 'lf-step-1-title-en', 'Your smile');
-      await addQuestion(page, 1, 'choice');
-      await fill(page, 'lf-q-1-0-label-en', 'What are you interested in?');
-      await page.getByTestId('lf-q-1-0-required').click({ force: true });
-      await fill(page, 'lf-opt-1-0-0-label-en', 'Whitening');
-      await fill(page, 'lf-opt-1-0-1-label-en', 'Implants');
-      await page.getByTestId('lf-opt-1-0-0-tag').selectOption({ label: TAG.whitening });
-      await page.getByTestId('lf-opt-1-0-1-tag').selectOption({ label: TAG.implants });
-      await page.getByTestId('lf-preview').getByText('What are you interested in?').waitFor(WAIT);
-
-      // Step 3: a long text.
-      await page.getByTestId('lf-add-step').click();
-      await addQuestion(page, 2, 'long_text');
-      await fill(page, 'lf-q-2-0-label-en', 'Anything else we should know?');
-
-      // The Spanish words of the new steps (the starter's are there already).
-      await page.getByTestId('lf-tab-es').click();
-      await page.getByTestId('lf-step-tab-1').click();
-      await fill(page, 'lf-step-1-title-es', 'Tu sonrisa');
-      await fill(page, 'lf-q-1-0-label-es', '¿Qué te interesa?');
-      await fill(page, 'lf-opt-1-0-0-label-es', 'Blanqueamiento');
-      await fill(page, 'lf-opt-1-0-1-label-es', 'Implantes');
-      await page.getByTestId('lf-preview').getByText('¿Qué te interesa?').waitFor(WAIT);
-      await page.getByTestId('lf-step-tab-2').click();
-      await fill(page, 'lf-q-2-0-label-es', '¿Algo más que debamos saber?');
-      await page.getByTestId('lf-save').click();
-      await page.waitForURL(/\/business\/leadForms\/\d+\/edit$/, WAIT);
+      // Step 2: a required choice whose options give tags; step 3: a long text; then the Spanish words.
+      await addChoiceAndNotesSteps(page, TAG);
+      await spanishOfNewStepsAndSave(page);
 
       // Read back through the API: the id, the languages, the steps, the tags of the options.
       const all = await api<{ data: SavedForm[] }>(admin, 'GET', '/api/v1/allLeadForms?perPage=100');
