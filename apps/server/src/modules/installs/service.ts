@@ -156,7 +156,14 @@ export const DEMO_INSTALL_NAME = 'Bright Dental website';
 export async function demoPageInstall(
   deps: Deps,
   key: string | null,
-): Promise<{ id: number; key: string; name: string; website: string; agencyId: number } | null> {
+): Promise<{
+  id: number;
+  key: string;
+  name: string;
+  website: string;
+  agencyId: number;
+  businessId: number;
+} | null> {
   const live = and(eq(installs.status, 'active'), eq(installs.active, true));
   const [row] = await deps.db
     .select({
@@ -165,6 +172,7 @@ export async function demoPageInstall(
       name: installs.name,
       website: installs.website,
       agencyId: installs.agency_id,
+      businessId: installs.business_id,
     })
     .from(installs)
     .where(and(live, key === null ? eq(installs.name, DEMO_INSTALL_NAME) : eq(installs.key, key)))

@@ -14,7 +14,7 @@ import {
   type TLeadSubmission,
   type TLeadSubmissionListQuery,
 } from '@stn/contracts/leadforms';
-import { and, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
+import { count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
@@ -550,19 +550,18 @@ export async function embeddedFormOfInstall(
 
 /**
  * The widget demo page's inline form (GET /widget-demo): the install's first embedded form that takes answers
- * now (it and its lead form on, neither deleted), or null. Public like the page: the install is found by its
- * key, and only an id leaves, which the page's placeholder carries as any business's embed code would.
+ * now (it and its lead form on, neither deleted), or null. `ctx` is the install's business, as a visitor of
+ * the install sees it: only an id leaves, which the page's placeholder carries as an embed code would.
  */
-export async function demoEmbeddedFormId(
-  ctx: Pick<Ctx, 'db'>,
-  input: { installId: number },
-): Promise<number | null> {
+export async function demoEmbeddedFormId(ctx: Ctx, input: { installId: number }): Promise<number | null> {
   const [row] = await ctx.db
     .select({ id: embeddedForms.id })
     .from(embeddedForms)
     .innerJoin(leadForms, eq(leadForms.id, embeddedForms.lead_form_id))
     .where(
-      and(
+      scope(
+        ctx,
+        ecols,
         eq(embeddedForms.install_id, input.installId),
         eq(embeddedForms.active, true),
         isNull(embeddedForms.deleted_at),

@@ -9,6 +9,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
+import { tenantContext } from '../../platform/tenancy/context.ts';
 import { agencySiteAddress } from '../agencies/service.ts';
 import { demoPageInstall } from '../installs/service.ts';
 import { demoEmbeddedFormId } from '../leadforms/service.ts';
@@ -239,7 +240,13 @@ export async function widgetDemoRoutes(app: FastifyInstance, deps: Deps): Promis
     const nonce = crypto.randomBytes(16).toString('base64');
     const agencyOrigin = await agencySiteAddress({ db: deps.db, deps }, { id: install.agencyId });
     reply.header('content-security-policy', policy(nonce, agencyOrigin));
-    const formId = await demoEmbeddedFormId(deps, { installId: install.id });
+    // The page is the install's visitor's, as the widget's own calls are.
+    const visitor = tenantContext(
+      deps,
+      { level: 'business', agencyId: install.agencyId, businessId: install.businessId },
+      { kind: 'visitor', installId: install.id },
+    );
+    const formId = await demoEmbeddedFormId(visitor, { installId: install.id });
     return reply.type('text/html; charset=utf-8').send(page({ install, formId, plain, nonce }));
   });
 }
