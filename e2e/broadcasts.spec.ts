@@ -38,8 +38,8 @@ const PLACES: Place[] = [
   { zone: 'America/New_York', country: 'US', phone: (n) => `+121255501${two(n)}` },
   { zone: 'Pacific/Honolulu', country: 'US', phone: (n) => `+180855501${two(n)}` },
   { zone: 'Europe/London', country: 'GB', phone: (n) => `+4420794601${two(n)}` },
-  { zone: 'Asia/Tokyo', country: 'JP', phone: (n) => `+81355500${two(n)}` },
-  { zone: 'Australia/Sydney', country: 'AU', phone: (n) => `+61255500${two(n)}` },
+  { zone: 'Asia/Tokyo', country: 'JP', phone: (n) => `+813555000${two(n)}` },
+  { zone: 'Australia/Sydney', country: 'AU', phone: (n) => `+612555000${two(n)}` },
 ];
 
 /** A place where it is now 09:00 to 19:59: nobody crosses 21:00 while the test runs. */

@@ -428,7 +428,9 @@ describe.skipIf(!hasChromium)("the install's settings, as the widget's visitor s
     await one.page.getByTestId('stn-panel').waitFor(WAIT);
     expect(await one.page.getByTestId('stn-language').count()).toBe(0);
     expect(await one.page.getByTestId('stn-panel').textContent()).toContain(WIDGET_TEXT_DEFAULTS.es.title);
-    expect(await one.page.locator('label[for$="-name"]').textContent()).toBe('Nombre completo');
+    expect(await one.page.getByTestId('stn-panel').locator('label[for$="-name"]').textContent()).toBe(
+      'Nombre completo',
+    );
     expect(await one.page.getByTestId('stn-submit').textContent()).toBe('Llamadme');
 
     // Spanish, but only English listed; every English text emptied: the built-in ones, and Spanish stays
