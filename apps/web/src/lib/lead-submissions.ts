@@ -3,22 +3,23 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from './api-client.ts';
 import { keys } from './query-keys.ts';
 
-// A contact's lead submissions (GET /v1/leadSubmissions?contact_id=), shown on the contact's page and in
-// the inbox's conversation (spec 000 §9 Target kind Lead = 3). Both features read them here: features do
-// not import each other (issue 21).
+// A contact's lead submissions, shown on the contact's page (GET /v1/contacts/{id}/leads: whoever sees the
+// contact) and in the inbox's conversation (GET /v1/chats/contacts/{id}/leads: whoever sees the
+// conversation, an SMS agent too) as Target kind Lead = 3 (spec 000 §9). Both features read them here:
+// features do not import each other (issue 21, ADR 074).
 
-/** The newest 50 submissions of a contact; none for a user who may not read them (`enabled` false). */
-export function useContactLeads(contactId: number | null, enabled = true) {
+/** The newest 50 submissions of a contact, as its page (`contact`) or its conversation (`inbox`) reads them. */
+export function useContactLeads(contactId: number | null, via: 'contact' | 'inbox') {
   return useQuery({
     queryKey: keys.leadSubmissions.contact(contactId ?? 0),
-    enabled: enabled && Boolean(contactId),
+    enabled: Boolean(contactId),
     retry: false,
     queryFn: async () =>
       (
-        await api<{ data: TLeadSubmission[] }>('/v1/leadSubmissions', {
-          query: { contact_id: contactId ?? 0, perPage: 50 },
-          silent: true,
-        })
+        await api<{ data: TLeadSubmission[] }>(
+          via === 'inbox' ? `/v1/chats/contacts/${contactId}/leads` : `/v1/contacts/${contactId}/leads`,
+          { query: { perPage: 50 }, silent: true },
+        )
       ).data,
   });
 }

@@ -48,6 +48,7 @@ export {
   broadcastTextStatuses,
   broadcastTextsSent,
 } from './bulk.ts';
+export { visibleContact } from './inbox.ts';
 export { announceConversationLead } from './leads.ts';
 export { toMessage } from './messages.ts';
 

@@ -1,6 +1,7 @@
 // The lead forms API (spec 001 "Lead forms" and the Installs "Forms" calls; issue 21, ADR 074): paths as the
 // spec writes them. Lead forms and their submissions under the capability leadForms.use; an install's
-// embedded forms under installs.use, as the install screens they live in.
+// embedded forms too (they place lead forms: not for AdminSupport and MarketingUser, spec 000 §2); a contact's
+// leads also for those who see the contact or its conversation.
 import { ZNoBody } from '@stn/contracts/contacts';
 import { ZErrorResponse, ZIdParams, ZListQuery, ZSuccessMessage } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
@@ -22,6 +23,7 @@ import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
 import {
+  contactLeadSubmissions,
   createEmbeddedForm,
   createLeadForm,
   deleteEmbeddedForm,
@@ -41,7 +43,7 @@ import {
 const denied = { 401: ZErrorResponse, 403: ZErrorResponse };
 const errors = { ...denied, 404: ZErrorResponse, 422: ZErrorResponse };
 const config = { capability: 'leadForms.use' } as const;
-const installsConfig = { capability: 'installs.use' } as const;
+const installsConfig = { capability: 'leadForms.use' } as const;
 const tags = ['leadforms'];
 const t = (request: FastifyRequest, key: string) => translate(key, request.lang);
 
@@ -169,6 +171,35 @@ export const leadformsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =>
     },
     async (request) => listLeadSubmissions(ctxOf(deps, request), request.query),
   );
+
+  // A contact's leads for the users who see the contact (its page) or its conversation (the inbox) without
+  // the lead forms page: an SMS agent sees the lead that started the conversation it works (ADR 074).
+  for (const [path, capability, via] of [
+    ['/v1/contacts/:id/leads', 'contacts.use', 'contact'],
+    ['/v1/chats/contacts/:id/leads', 'inbox.use', 'conversation'],
+  ] as const)
+    app.get(
+      path,
+      {
+        config: { capability },
+        schema: {
+          tags,
+          summary:
+            via === 'contact'
+              ? "A contact's lead submissions, newest first (the contact's page)"
+              : "The lead submissions of a conversation's contact, newest first (the inbox)",
+          params: ZIdParams,
+          querystring: ZListQuery,
+          response: { 200: ZLeadSubmissionList, ...errors },
+        },
+      },
+      async (request) =>
+        contactLeadSubmissions(ctxOf(deps, request), {
+          contactId: request.params.id,
+          via,
+          q: request.query,
+        }),
+    );
 
   app.get(
     '/v1/leadSubmissions/:id',

@@ -18,7 +18,8 @@ import { count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
-import { allTags, contactFieldKeys } from '../contacts/service.ts';
+import { visibleContact } from '../chats/service.ts';
+import { allTags, contactFieldKeys, contactForSend } from '../contacts/service.ts';
 import {
   effectiveSettings,
   embedCode,
@@ -328,6 +329,20 @@ export async function listLeadSubmissions(ctx: Ctx, q: TLeadSubmissionListQuery)
     rows.map((r) => ({ ...r.row, form_name: r.form_name })),
   );
   return listEnvelope(data, total?.n ?? 0, q);
+}
+
+/**
+ * A contact's submissions, newest first (at most `perPage`), for those who see the contact but not the lead
+ * forms: on the contact's page (the contact is the business's, else 404) and in the inbox's conversation
+ * (the conversation is one the caller may see, else 404, the inbox's own rule).
+ */
+export async function contactLeadSubmissions(
+  ctx: Ctx,
+  input: { contactId: number; via: 'contact' | 'conversation'; q: TListQuery },
+) {
+  if (input.via === 'conversation') await visibleContact(ctx, input.contactId);
+  else await contactForSend(ctx, input.contactId);
+  return listLeadSubmissions(ctx, { ...input.q, contact_id: input.contactId });
 }
 
 export async function getLeadSubmission(ctx: Ctx, id: number): Promise<TLeadSubmission> {

@@ -347,6 +347,44 @@ describe('a submission', () => {
     expect(subs.map((s) => s.contact_id)).toEqual([c1.id, c1.id, c1.id]);
   });
 
+  it("shows a contact's leads on its page and in its conversation to whoever sees them, an SMS agent too", async () => {
+    const f = await createForm({ name: 'Agents see leads', tag_ids: [] });
+    const salesId = h.seed.a.businessUser.id;
+    const agents = await leadInstall(f.id, { notification_type: 'none', smsAgents: [salesId] });
+    const others = await leadInstall(f.id, { notification_type: 'none' });
+    const send = async (key: string) => {
+      const res = await wpost(key, '/v1/lead', { form_id: f.id, answers: answers({ service: [] }) });
+      expect(res.statusCode, res.body).toBe(200);
+      const id = res.json().data.id as number;
+      const [row] = await q('select contact_id from lead_submissions where id = $1', [id]);
+      return { id, contact: row?.contact_id as number };
+    };
+    const mine = await send(agents.key);
+    const theirs = await send(others.key);
+    const sales = await h.token(h.seed.a.businessUser.email);
+    // The SMS agent of the install works that conversation: its lead is there, Target kind 3.
+    const inbox = await call(h.t).get(sales, `/api/v1/chats/contacts/${mine.contact}/leads`);
+    expect(inbox.statusCode, inbox.body).toBe(200);
+    expect(inbox.json().data.map((l: { id: number; target_kind: number }) => [l.id, l.target_kind])).toEqual([
+      [mine.id, 3],
+    ]);
+    // Not a conversation of another install's: 404, as the inbox answers it.
+    expect((await call(h.t).get(sales, `/api/v1/chats/contacts/${theirs.contact}/leads`)).statusCode).toBe(
+      404,
+    );
+    // The contact's page (contacts.use) shows any contact's leads; the lead forms' own list stays refused.
+    const page = await call(h.t).get(sales, `/api/v1/contacts/${theirs.contact}/leads`);
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json().data.map((l: { id: number }) => l.id)).toEqual([theirs.id]);
+    expect((await call(h.t).get(sales, '/api/v1/leadSubmissions')).statusCode).toBe(403);
+    // Another business: 404 both ways.
+    const adminB = await h.token(h.seed.b.businessAdmin.email);
+    expect((await call(h.t).get(adminB, `/api/v1/contacts/${mine.contact}/leads`)).statusCode).toBe(404);
+    expect((await call(h.t).get(adminB, `/api/v1/chats/contacts/${mine.contact}/leads`)).statusCode).toBe(
+      404,
+    );
+  });
+
   it("refuses wrong answers in the visitor's language, keyed by question, storing nothing", async () => {
     const f = await createForm({ name: 'Checked' });
     const install = await leadInstall(f.id);

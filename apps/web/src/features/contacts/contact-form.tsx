@@ -128,7 +128,6 @@ function ContactForm(props: {
   const user = useAuth().user;
   const canText = userCan(user, 'inbox.use');
   const canAutomate = userCan(user, 'automations.use');
-  const canLead = userCan(user, 'leadForms.use');
   const { contact, fields } = props;
   const save = useSaveContact(contact?.id ?? null);
   const resolve = zodResolver(ZContactForm);
@@ -161,7 +160,7 @@ function ContactForm(props: {
         contact && (
           <>
             <ContactStatus contact={contact} />
-            {canLead && <ContactLeads contactId={contact.id} />}
+            <ContactLeads contactId={contact.id} />
             {canAutomate && <ContactAutomations contactId={contact.id} />}
           </>
         )

@@ -6,7 +6,7 @@ import { useContactLeads } from '../../lib/lead-submissions.ts';
 /** The contact's lead submissions, newest first (issue 21): form, when, where from, answers, consents, tags. */
 export function ContactLeads({ contactId }: { contactId: number }) {
   const { t } = useTranslation();
-  const leads = useContactLeads(contactId);
+  const leads = useContactLeads(contactId, 'contact');
   const list = leads.data ?? [];
   return (
     <Paper withBorder p="lg" radius="md" data-testid="contact-leads">

@@ -2,10 +2,8 @@ import { Badge, Box, Button, Group, Image, Loader, Paper, ScrollArea, Stack, Tex
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LeadSubmissionCard } from '../../components/lead-submission-card.tsx';
-import { useAuth } from '../../lib/auth-store.ts';
 import { useContactLeads } from '../../lib/lead-submissions.ts';
 import { withLeads } from '../../lib/lead-timeline.ts';
-import { userCan } from '../../lib/nav/user-can.ts';
 import { useContactAction, useConversation } from './api/inbox.ts';
 import { canCancel, canResend, statusColor } from './message-count.ts';
 import type { ConversationItem, InboxMessage } from './types.ts';
@@ -142,7 +140,7 @@ function CallRow({
 export function ConversationPane({ contactId, onTextBack }: { contactId: number; onTextBack?: () => void }) {
   const { t } = useTranslation();
   const history = useConversation(contactId);
-  const leads = useContactLeads(contactId, userCan(useAuth().user, 'leadForms.use'));
+  const leads = useContactLeads(contactId, 'inbox');
   const viewport = useRef<HTMLDivElement>(null);
   const items = withLeads(history.data ?? [], leads.data ?? []);
   const last = items.length;
