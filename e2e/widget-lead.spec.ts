@@ -471,6 +471,18 @@ describe.skipIf(!hasChromium)('lead forms in the widget and embedded on a busine
     expect(scripts.some((s) => /\/widget\/app-[^/]+\.js$/.test(s))).toBe(false);
     await hostOf(page).getByTestId('stn-trigger-lead').waitFor(WAIT);
     expect(v.requests).toContain(`GET /api/widget/v1/forms/${embedId}`);
+
+    // A single-page site draws another page with a placeholder: STNWidget.forms() fills it, and leaves the
+    // filled one (its thanks) as it was.
+    await page.evaluate((id) => {
+      const next = document.createElement('div');
+      next.setAttribute('data-stn-form', String(id));
+      next.id = 'later';
+      document.body.appendChild(next);
+      (window as unknown as { STNWidget: { forms: () => void } }).STNWidget.forms();
+    }, embedId);
+    await page.locator('#later').getByTestId('stn-lead-form').waitFor(WAIT);
+    expect(await placeholder.getByTestId('stn-lead-thanks').count()).toBe(1);
     // The refusal the route above made up is the page's only failed response.
     expectNothingBlocked(v, ['status of 422']);
 

@@ -117,14 +117,7 @@ declare const __STN_LEAD__: string;
         relabel(pick(config.settings, 'language', 'en'));
         doc.body.appendChild(host);
         if (wanted !== null) show(wanted || undefined, true, null);
-        // Embedded forms: the page's placeholders, each filled in by the lead form chunk (Preact and the
-        // form, not the panel's app) in a shadow root of its own.
-        const forms = doc.querySelectorAll('[data-stn-form]');
-        if (forms.length)
-          chunk(__STN_LEAD__).then(
-            (m: LeadModule) => m.embed(forms, { base, key, config: config as TWidgetConfig }),
-            () => undefined,
-          );
+        forms();
         // The auto popup: once per visit (session), after its delay, without taking the visitor's focus.
         const popup = pick(config.settings, 'popup', {} as { auto?: boolean });
         const seen = `stn-popup-${config.id}`;
@@ -141,7 +134,19 @@ declare const __STN_LEAD__: string;
       .catch(() => undefined);
   };
 
+  // Embedded forms: the page's placeholders, each filled in by the lead form chunk (Preact and the form,
+  // not the panel's app) in a shadow root of its own; one already filled is left as it is.
+  const forms = () => {
+    const els = doc.querySelectorAll('[data-stn-form]');
+    if (config && els.length)
+      chunk(__STN_LEAD__).then(
+        (m: LeadModule) => m.embed(els, { base, key, config: config as TWidgetConfig }),
+        () => undefined,
+      );
+  };
+
   w.STNWidget = {
+    forms,
     open: (mode) => show(mode, true, null),
     close: () => handle?.close(),
     preview: (el, c) => loadApp().then((m) => m.preview(el, c)),

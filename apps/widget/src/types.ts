@@ -33,6 +33,11 @@ export type STNWidgetApi = {
   open: (mode?: Mode) => void;
   close: () => void;
   preview: (el: Element, config: TWidgetConfig) => Promise<void>;
+  /**
+   * Fills the page's embedded form placeholders (`[data-stn-form]`) not filled yet: a single-page site
+   * calls it after drawing a page that has one (the loader fills those of the first page by itself).
+   */
+  forms: () => void;
 };
 
 /** The lead form chunk's exports the loader uses: embedded forms, each placeholder filled in. */
