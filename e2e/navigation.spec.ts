@@ -49,8 +49,13 @@ function inFlight(page: Page) {
  * in the effects of the frame that mounts it). A polling screen rests between its polls.
  */
 async function settled(page: Page, network: () => number) {
-  await page.getByTestId('route-loading').waitFor({ state: 'detached', ...WAIT });
-  await page.getByTestId('chunk-loading').waitFor({ state: 'detached', ...WAIT });
+  // Checked every frame: a locator's wait polls every 500 ms once it has waited a while, and the route's
+  // flag stays up 400 ms after each change, so each screen would wait twice as long as it takes.
+  await page.waitForFunction(
+    () => !document.querySelector('[data-testid="route-loading"], [data-testid="chunk-loading"]'),
+    undefined,
+    { polling: 'raf', ...WAIT },
+  );
   for (let quiet = 0; quiet < 2; ) {
     await renderedFrames(page, 1);
     if (network() > 0) {
