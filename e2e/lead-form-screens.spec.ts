@@ -305,5 +305,20 @@ describe.skipIf(!hasChromium)('lead form screens in Chromium', () => {
     const inbox = page.getByTestId('conversation').getByTestId(`lead-${widget.id}`);
     await inbox.waitFor(WAIT);
     expect(await inbox.textContent()).toContain('Prefiero por la tarde');
+
+    // The list's count opens the form's submissions, newest first, each leading to its contact.
+    await page.goto(p.url('/business/leadForms', HOST));
+    const count = page.getByTestId(`leadform-submissions-${formId}`);
+    await count.waitFor(WAIT);
+    expect(await count.textContent()).toBe('2');
+    await count.click();
+    const modal = page.getByTestId('leadform-submissions-modal');
+    await modal.getByTestId(`lead-${widget.id}`).waitFor(WAIT);
+    const shown = await modal
+      .locator('[data-testid^="lead-"][data-source]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+    expect(shown).toEqual([`lead-${embedded.id}`, `lead-${widget.id}`]);
+    await modal.getByTestId(`lead-${widget.id}-contact`).click();
+    await page.waitForURL(`**/business/contacts/${contactId}`, WAIT);
   });
 });

@@ -170,6 +170,7 @@ export const keys = {
   leadSubmissions: {
     all: ['lead-submissions'] as const,
     contact: (contactId: number) => ['lead-submissions', 'contact', contactId] as const,
+    form: (formId: number, page: number) => ['lead-submissions', 'form', formId, page] as const,
   },
   /** The business's sending numbers for broadcasts (setting/broadcast-numbers). */
   broadcasters: {

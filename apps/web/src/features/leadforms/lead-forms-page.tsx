@@ -1,5 +1,6 @@
 import { Anchor, Badge, Button, Group, Stack, Switch, Text } from '@mantine/core';
 import type { TLeadForm } from '@stn/contracts/leadforms';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { askDelete } from '../../components/list/confirm.tsx';
@@ -9,16 +10,18 @@ import { EditDeleteButtons } from '../../components/list/row-actions.tsx';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { LEAD_FORMS_PATH, useDeleteLeadForm, useToggleLeadForm } from './api/leadforms.ts';
+import { FormSubmissionsModal } from './form-submissions-modal.tsx';
 
 /**
  * business.leadForms: the business's lead forms (GET /v1/allLeadForms, searched by name): the active switch,
- * the languages, the submissions so far, the installs and embedded forms using each, edit and delete (after
+ * the languages, the submissions so far (a click lists them), the installs and embedded forms using each, edit and delete (after
  * a confirm); with none yet, a call to create the first.
  */
 export default function LeadFormsPage() {
   const { t } = useTranslation();
   const toggle = useToggleLeadForm();
   const remove = useDeleteLeadForm();
+  const [shown, setShown] = useState<TLeadForm | null>(null);
 
   const columns: Column<TLeadForm>[] = [
     {
@@ -64,11 +67,26 @@ export default function LeadFormsPage() {
     {
       key: 'submissions',
       title: t('business.leadForms.submissions'),
-      render: (f) => (
-        <Text size="sm" data-testid={`leadform-submissions-${f.id}`}>
-          {f.submissions}
-        </Text>
-      ),
+      render: (f) =>
+        f.submissions > 0 ? (
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            onClick={() => setShown(f)}
+            aria-label={t('business.leadForms.list_submissions.submissions_open', {
+              count: f.submissions,
+              name: f.name,
+            })}
+            data-testid={`leadform-submissions-${f.id}`}
+          >
+            {f.submissions}
+          </Anchor>
+        ) : (
+          <Text size="sm" data-testid={`leadform-submissions-${f.id}`}>
+            0
+          </Text>
+        ),
     },
     {
       key: 'installs',
@@ -83,6 +101,7 @@ export default function LeadFormsPage() {
 
   return (
     <Stack>
+      {shown && <FormSubmissionsModal form={shown} onClose={() => setShown(null)} />}
       <ListHeader
         title={t('business.leadForms.title')}
         add={{
