@@ -51,6 +51,7 @@ export {
 export { visibleContact } from './inbox.ts';
 export { announceConversationLead } from './leads.ts';
 export { toMessage } from './messages.ts';
+export { splitName } from './names.ts';
 
 const SCHEDULE_MAX_MS = 365 * 86_400_000;
 

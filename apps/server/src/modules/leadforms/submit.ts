@@ -29,7 +29,7 @@ import { publish } from '../../platform/events/events.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
 import { RateLimiter, type WidgetInstall } from '../../platform/widget/tree.ts';
-import { announceConversationLead } from '../chats/service.ts';
+import { announceConversationLead, splitName } from '../chats/service.ts';
 import { saveLeadContact } from '../contacts/service.ts';
 import { effectiveSettings } from '../installs/service.ts';
 import { leadSubmitted } from './events.ts';
@@ -151,13 +151,6 @@ function optionLabels(q: TLeadQuestion, picked: string[], lang: TLeadLanguage, f
   return picked
     .map((id) => localized(q.options.find((o) => o.id === id)?.label, lang, first) || id)
     .join(', ');
-}
-
-/** Splits "Ann Marie Lee" into first ("Ann Marie") and last ("Lee") name. */
-function splitName(name: string): { first_name: string; last_name: string } {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  if (parts.length <= 1) return { first_name: parts[0] ?? '', last_name: '' };
-  return { first_name: parts.slice(0, -1).join(' '), last_name: parts[parts.length - 1] ?? '' };
 }
 
 /** What the answers fill on the contact, and the tags they give. */
