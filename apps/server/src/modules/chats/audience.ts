@@ -104,3 +104,21 @@ export async function announceUnreadTotal(ctx: Ctx, input: { userId: number }): 
     data: { number_of_messages: total },
   });
 }
+
+/**
+ * Tells each user who may see the contact's conversation of something that joined it (`conversation_call`,
+ * `conversation_lead`), so an open inbox refreshes.
+ */
+export async function tellViewers(
+  ctx: Ctx,
+  contact: { id: number; install_id: number | null; agent_user_id: number | null },
+  event: { type: string; data: Record<string, unknown> },
+): Promise<void> {
+  const viewers = await viewersOf(ctx);
+  const conversation = { id: contact.id, installId: contact.install_id, agentId: contact.agent_user_id };
+  await Promise.all(
+    viewers
+      .filter((v) => sees(v, conversation))
+      .map((v) => ctx.deps.realtime.publish(channel.user(v.userId), event)),
+  );
+}

@@ -5,10 +5,9 @@
 // time moves the conversation up the inbox; the inbox reads the call itself, with its outcome, from
 // telephony when it shows the conversation. Each user who may see the conversation is told
 // (`conversation_call`), so an open inbox refreshes.
-import { channel } from '../../platform/realtime/hub.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { recordContactCall } from '../contacts/service.ts';
-import { sees, viewersOf } from './audience.ts';
+import { tellViewers } from './audience.ts';
 import { splitName } from './names.ts';
 
 export type CallOfVisitor = {
@@ -30,12 +29,8 @@ export async function callJoinsConversation(ctx: Ctx, p: CallOfVisitor): Promise
     lastName: names.last_name,
     email: p.visitorEmail ?? null,
   });
-  const viewers = await viewersOf(ctx);
-  const conversation = { id: contact.id, installId: contact.install_id, agentId: contact.agent_user_id };
-  const data = { contact: contact.id, install: contact.install_id, call: p.callId };
-  await Promise.all(
-    viewers
-      .filter((v) => sees(v, conversation))
-      .map((v) => ctx.deps.realtime.publish(channel.user(v.userId), { type: 'conversation_call', data })),
-  );
+  await tellViewers(ctx, contact, {
+    type: 'conversation_call',
+    data: { contact: contact.id, install: contact.install_id, call: p.callId },
+  });
 }

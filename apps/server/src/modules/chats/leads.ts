@@ -2,9 +2,8 @@
 // found or created the contact and moved its latest lead time (the inbox's order, as a call's does); each user
 // who may see the conversation is told (`conversation_lead`, as `conversation_call`), so an open inbox
 // refreshes and shows it as a lead (target kind 3).
-import { channel } from '../../platform/realtime/hub.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
-import { sees, viewersOf } from './audience.ts';
+import { tellViewers } from './audience.ts';
 
 export async function announceConversationLead(
   ctx: Ctx,
@@ -13,13 +12,8 @@ export async function announceConversationLead(
     submissionId: number;
   },
 ): Promise<void> {
-  const { contact } = input;
-  const viewers = await viewersOf(ctx);
-  const conversation = { id: contact.id, installId: contact.install_id, agentId: contact.agent_user_id };
-  const data = { contact: contact.id, install: contact.install_id, submission: input.submissionId };
-  await Promise.all(
-    viewers
-      .filter((v) => sees(v, conversation))
-      .map((v) => ctx.deps.realtime.publish(channel.user(v.userId), { type: 'conversation_lead', data })),
-  );
+  await tellViewers(ctx, input.contact, {
+    type: 'conversation_lead',
+    data: { contact: input.contact.id, install: input.contact.install_id, submission: input.submissionId },
+  });
 }
