@@ -14,7 +14,7 @@ import {
   type TLeadSubmission,
   type TLeadSubmissionListQuery,
 } from '@stn/contracts/leadforms';
-import { count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
+import { count, desc, eq, ilike, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
@@ -245,29 +245,36 @@ export async function installLeadForm(
   ctx: Ctx,
   input: { settings: Record<string, unknown> },
 ): Promise<LeadFormRow | null> {
-  const s = effectiveSettings(input.settings);
-  if (!s.is_enable_lead_form || s.lead_form_id === null) return null;
-  const [row] = await ctx.db
-    .select()
-    .from(leadForms)
-    .where(
-      scope(
-        ctx,
-        fcols,
-        eq(leadForms.id, s.lead_form_id),
-        isNull(leadForms.deleted_at),
-        eq(leadForms.active, true),
-      ),
-    );
+  const where = offeredBy(ctx, input.settings);
+  if (!where) return null;
+  const [row] = await ctx.db.select().from(leadForms).where(where);
   return row ?? null;
 }
 
-/** The id of the lead form the install's widget offers, or null (the widget's config). */
+/** The id of the lead form the install's widget offers, or null (the widget's config: the id only). */
 export async function installLeadFormId(
   ctx: Ctx,
   input: { settings: Record<string, unknown> },
 ): Promise<number | null> {
-  return (await installLeadForm(ctx, input))?.id ?? null;
+  const where = offeredBy(ctx, input.settings);
+  if (!where) return null;
+  const [row] = await ctx.db.select({ id: leadForms.id }).from(leadForms).where(where);
+  return row?.id ?? null;
+}
+
+/** Which form an install's settings offer, if it is live and active: null when they offer none. */
+function offeredBy(ctx: Ctx, settings: Record<string, unknown>): SQL | null {
+  const s = effectiveSettings(settings);
+  if (!s.is_enable_lead_form || s.lead_form_id === null) return null;
+  return (
+    scope(
+      ctx,
+      fcols,
+      eq(leadForms.id, s.lead_form_id),
+      isNull(leadForms.deleted_at),
+      eq(leadForms.active, true),
+    ) ?? null
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
