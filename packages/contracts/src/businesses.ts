@@ -341,6 +341,8 @@ export const ZPlan = z.object({
   interval: z.enum(PLAN_INTERVALS),
   trial_days: z.number().int(),
   features: ZPlanFeatures,
+  /** 'business': sold to the agency's businesses; 'agency': the main agency's plans, sold to agencies. */
+  type: z.enum(['agency', 'business']),
   ...ZPricedItemTail.shape,
 });
 export type TPlan = z.infer<typeof ZPlan>;
@@ -358,6 +360,7 @@ export const ZPlanRequest = z.object({
   trial_days: z.number().int().min(0).max(365).default(0),
   features: ZPlanFeatures.default(ZPlanFeatures.parse({})),
   active: z.boolean().default(true),
+  type: z.enum(['agency', 'business']).default('business'),
 });
 export type TPlanRequest = z.infer<typeof ZPlanRequest>;
 
@@ -386,6 +389,7 @@ export const ZUpdatePlanRequest = z.object({
   trial_days: ZPlanRequest.shape.trial_days.unwrap().optional(),
   features: ZPlanFeaturesPatch.optional(),
   active: ZPlanRequest.shape.active.unwrap().optional(),
+  type: ZPlanRequest.shape.type.unwrap().optional(),
 });
 export type TUpdatePlanRequest = z.infer<typeof ZUpdatePlanRequest>;
 
@@ -395,12 +399,14 @@ export const ZPlanParams = ZAgencyParams.extend({ plan_id: z.coerce.number().int
 // ---------------------------------------------------------------------------------------------------------
 // Packages (extra messages or calls)
 
-export const PACKAGE_KINDS = ['messages', 'calls'] as const;
+export const PACKAGE_KINDS = ['messages', 'calls', 'installs'] as const;
 
 export const ZPackage = z.object({
   ...ZPricedItemHead.shape,
   kind: z.enum(PACKAGE_KINDS),
   quantity: z.number().int(),
+  /** Offered as a one-click extra on the order pages. */
+  order_bump: z.boolean(),
   ...ZPricedItemTail.shape,
 });
 export type TPackage = z.infer<typeof ZPackage>;
@@ -422,5 +428,6 @@ export const ZPackageRequest = z.object({
   quantity: z.number().int().min(1).max(100_000_000),
   price_cents: z.number().int().min(0).max(100_000_000),
   active: z.boolean().default(true),
+  order_bump: z.boolean().default(false),
 });
 export type TPackageRequest = z.infer<typeof ZPackageRequest>;

@@ -150,6 +150,22 @@ const ZEnv = z.object({
     .transform((v) => ['1', 'true', 'yes', 'on'].includes(v))
     .optional(),
   CARRIER_SANDBOX: bool.default(true),
+  /** The Stripe sandbox (ADR 076): sandbox keys are served by the platform's own emulator. */
+  STRIPE_SANDBOX: bool.default(true),
+  /** The platform's Stripe account (agencies pay it); none set: a sandbox account of the platform. */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .trim()
+    .regex(
+      /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/,
+      'STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_… or sk_test_…)',
+    )
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .trim()
+    .regex(/^pk_(test|live)_[A-Za-z0-9]+$/, 'STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key (pk_…)')
+    .optional(),
   /** The broadcasts' throttle per sending number (ADR 061); off only for a bench of the pipeline. */
   BROADCAST_THROTTLE: bool.default(true),
   /**
@@ -254,6 +270,10 @@ export type Config = {
    * it, the Sandbox Phones screen and the tests. On by default.
    */
   carrierSandbox: boolean;
+  /** STRIPE_SANDBOX: sandbox keys are served by the platform's Stripe emulator (ADR 076). */
+  stripeSandbox: boolean;
+  /** The platform's own Stripe keys; null: the platform uses a sandbox account. */
+  stripe: { secretKey: string; publishableKey: string } | null;
   /** Broadcasts wait for each sending number's next slot (off: as fast as the pipeline goes, a bench). */
   broadcastThrottle: boolean;
   /** The sandbox carrier's clock: real time, or a manual clock moved by hand (ADR 073). */
@@ -318,6 +338,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(
       "Invalid environment:\n  SANDBOX_CLOCK: manual only with this process's own sandbox carrier, never in production",
     );
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_PUBLISHABLE_KEY))
+    throw new ConfigError(
+      "Invalid environment:\n  STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY: set both (the platform's Stripe account) or neither (the Stripe sandbox)",
+    );
+  if (!e.STRIPE_SECRET_KEY && !e.STRIPE_SANDBOX)
+    throw new ConfigError(
+      "Invalid environment:\n  STRIPE_SANDBOX: off needs the platform's Stripe keys (STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY)",
+    );
   if (e.CARRIER_SANDBOX_URL && !e.CARRIER_SANDBOX)
     throw new ConfigError(
       'Invalid environment:\n  CARRIER_SANDBOX_URL: set only with the sandbox on (CARRIER_SANDBOX is off)',
@@ -368,6 +396,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicCheckRatePerEmail: e.PUBLIC_CHECK_RATE_PER_EMAIL,
     tls: e.TLS ?? publicUrl.protocol === 'https:',
     carrierSandbox: e.CARRIER_SANDBOX,
+    stripeSandbox: e.STRIPE_SANDBOX,
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY
+        ? { secretKey: e.STRIPE_SECRET_KEY, publishableKey: e.STRIPE_PUBLISHABLE_KEY }
+        : null,
     broadcastThrottle: e.BROADCAST_THROTTLE,
     sandboxClock: e.SANDBOX_CLOCK,
     carrierSandboxUrl: e.CARRIER_SANDBOX_URL?.replace(/\/+$/, ''),

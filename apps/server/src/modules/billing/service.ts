@@ -34,6 +34,7 @@ function toPlan(p: PlanRow): TPlan {
     price_cents: p.price_cents,
     trial_days: p.trial_days,
     features: { ...DEFAULT_FEATURES, ...p.features },
+    type: p.type,
     active: p.active,
     created_at: p.created_at.toISOString(),
   };
@@ -121,6 +122,7 @@ function edited(current: TPlan, patch: TUpdatePlanRequest): TPlanRequest {
     price_cents: patch.price_cents ?? current.price_cents,
     trial_days: patch.trial_days ?? current.trial_days,
     active: patch.active ?? current.active,
+    type: patch.type ?? current.type,
     features: { ...current.features, ...patch.features },
   };
 }
@@ -148,6 +150,7 @@ export async function savePlan(
       trial_days: plan.trial_days,
       features: plan.features,
       active: plan.active,
+      type: plan.type,
     };
     const [saved] = planId
       ? await tx.db
@@ -206,6 +209,7 @@ function toPackage(p: PackageRow): TPackage {
     quantity: p.quantity,
     price_cents: p.price_cents,
     active: p.active,
+    order_bump: p.order_bump,
     created_at: p.created_at.toISOString(),
   };
 }
