@@ -49,6 +49,9 @@ import messagesEs from '../locales/messages.es.json' with { type: 'json' };
 import numbersBr from '../locales/numbers.br.json' with { type: 'json' };
 import numbersEn from '../locales/numbers.en.json' with { type: 'json' };
 import numbersEs from '../locales/numbers.es.json' with { type: 'json' };
+import ordersBr from '../locales/orders.br.json' with { type: 'json' };
+import ordersEn from '../locales/orders.en.json' with { type: 'json' };
+import ordersEs from '../locales/orders.es.json' with { type: 'json' };
 import sandboxBr from '../locales/sandbox.br.json' with { type: 'json' };
 import sandboxEn from '../locales/sandbox.en.json' with { type: 'json' };
 import sandboxEs from '../locales/sandbox.es.json' with { type: 'json' };
@@ -92,6 +95,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsInboundEn,
     automationsEngineEn,
     leadformsEn,
+    ordersEn,
   ],
   es: [
     es,
@@ -115,6 +119,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsInboundEs,
     automationsEngineEs,
     leadformsEs,
+    ordersEs,
   ],
   br: [
     br,
@@ -138,6 +143,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsInboundBr,
     automationsEngineBr,
     leadformsBr,
+    ordersBr,
   ],
 };
 
