@@ -27,22 +27,18 @@ export const CardForm = forwardRef<CardFormHandle, { secret: TSetupSecret }>(fun
       if (!secret.sandbox) throw new Error(t('orderPages.card_unavailable'));
       const [mm, yy] = expiry.split('/').map((s) => digits(s));
       const id = secret.client_secret.split('_secret_')[0] ?? '';
-      const form = new URLSearchParams({
-        key: secret.publishable_key,
-        client_secret: secret.client_secret,
-        'payment_method_data[type]': 'card',
-        'payment_method_data[card][number]': digits(number),
-        'payment_method_data[card][exp_month]': mm ?? '',
-        'payment_method_data[card][exp_year]': yy && yy.length === 2 ? `20${yy}` : (yy ?? ''),
-        'payment_method_data[card][cvc]': digits(cvc),
-      });
       const res = await fetch(`/stripe-sandbox/v1/setup_intents/${encodeURIComponent(id)}/confirm`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Bearer ${secret.publishable_key}`,
-        },
-        body: form,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret.publishable_key}` },
+        body: JSON.stringify({
+          client_secret: secret.client_secret,
+          card: {
+            number: digits(number),
+            exp_month: Number(mm),
+            exp_year: Number(yy && yy.length === 2 ? `20${yy}` : yy),
+            cvc: digits(cvc),
+          },
+        }),
       });
       const body = (await res.json().catch(() => null)) as {
         payment_method?: string | { id: string };
