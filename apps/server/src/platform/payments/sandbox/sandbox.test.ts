@@ -544,6 +544,36 @@ describe('subscriptions', () => {
     expect((await a.stripe.subscriptions.retrieve(sub.id)).status).toBe('active');
   });
 
+  it('ends a trial with trial_end now: charged at once, trial_will_end sent', async () => {
+    const a = await account();
+    const { customer } = await customerWithCard(a, '4242424242424242');
+    const price = await monthlyPrice(a, 1200);
+    const sub = await a.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id }],
+      trial_period_days: 30,
+      default_payment_method: 'pm_card_visa',
+    });
+    expect(sub.status).toBe('trialing');
+    const ended = await a.stripe.subscriptions.update(sub.id, {
+      trial_end: 'now',
+      expand: ['latest_invoice'],
+    });
+    expect(ended.status).toBe('active');
+    expect(ended.latest_invoice).toMatchObject({
+      status: 'paid',
+      amount_paid: 1200,
+      billing_reason: 'subscription_update',
+    });
+    const listed = await a.stripe.subscriptions.list({
+      customer: customer.id,
+      expand: ['data.default_payment_method'],
+    });
+    expect((listed.data[0]?.default_payment_method as Stripe.PaymentMethod).card?.last4).toBe('4242');
+    const types = (await events(a)).map((e) => e.type);
+    expect(types).toContain('customer.subscription.trial_will_end');
+  });
+
   it('cancels at once', async () => {
     const a = await account();
     const { customer } = await customerWithCard(a, '4242424242424242');
@@ -609,6 +639,34 @@ describe('webhooks, idempotency, concurrency, persistence', () => {
     expect(
       (await a.stripe.customers.listPaymentMethods(customer.id, { type: 'card', limit: 100 })).data,
     ).toHaveLength(6);
+  });
+
+  it('charges a payment intent and deletes a customer', async () => {
+    const a = await account();
+    const customer = await a.stripe.customers.create({
+      email: 'pi@example.com',
+      payment_method: 'pm_card_visa',
+    });
+    const [pm] = (await a.stripe.paymentMethods.list({ customer: customer.id, type: 'card' })).data;
+    const pi = await a.stripe.paymentIntents.create({
+      amount: 4200,
+      currency: 'usd',
+      customer: customer.id,
+      payment_method: pm?.id,
+      off_session: true,
+      confirm: true,
+      description: 'Credits',
+      metadata: { order: '7' },
+    });
+    expect(pi).toMatchObject({ status: 'succeeded', amount_received: 4200, metadata: { order: '7' } });
+    expect((await a.stripe.paymentIntents.list({ customer: customer.id })).data.map((p) => p.id)).toEqual([
+      pi.id,
+    ]);
+    const gone = await a.stripe.customers.del(customer.id);
+    expect(gone).toMatchObject({ id: customer.id, deleted: true });
+    expect(await a.stripe.customers.retrieve(customer.id)).toMatchObject({ deleted: true });
+    const types = (await events(a)).map((e) => e.type);
+    expect(types).toEqual(expect.arrayContaining(['payment_intent.succeeded', 'customer.deleted']));
   });
 
   it('pages lists with limit and starting_after', async () => {
