@@ -23,6 +23,7 @@ describe('Stripe sandbox form parser', () => {
       x: ['j', 'k'],
     });
     expect(parseForm('a+b=c+d')).toEqual({ 'a b': 'c d' });
+    expect(parseForm('bad=%E0%A4%A')).toEqual({ bad: '%E0%A4%A' });
   });
 
   it('checks Luhn', () => {
