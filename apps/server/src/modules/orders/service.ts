@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { translate } from '@stn/contracts/i18n';
 import {
   productSlug,
   type TBusinessOrderRequest,
@@ -33,9 +34,9 @@ import {
 import { agencyForHost, agencyForOrders, createSignupAgency } from '../agencies/service.ts';
 import { startSession } from '../auth/service.ts';
 import { allPackages } from '../billing/service.ts';
-import { buyPackage, couponInfo, planOffers, subscribeAccount } from '../subscriptions/service.ts';
 import { businessNames, createSignupBusiness } from '../businesses/service.ts';
 import { siteData } from '../sites/service.ts';
+import { buyPackage, couponInfo, planOffers, subscribeAccount } from '../subscriptions/service.ts';
 import { getUser, inviteUser } from '../users/service.ts';
 import { modalUsers } from './tables.ts';
 
@@ -476,7 +477,12 @@ export async function chargeModalUser(ctx: Ctx, input: TModalChargeRequest): Pro
     if (err instanceof AppError && err.fields?.payment) {
       await ctx.db
         .update(modalUsers)
-        .set({ status: 'failed', last_error: err.fields.payment, updated_at: new Date() })
+        .set({
+          status: 'failed',
+          // Stripe's own message (the error's field key carries it as a parameter).
+          last_error: translate(err.fields.payment, 'en', err.params),
+          updated_at: new Date(),
+        })
         .where(eq(modalUsers.id, row.id));
     }
     throw err;

@@ -40,11 +40,11 @@ async function plan(
   return rows[0].id as number;
 }
 
-async function pack(t: TestApp, agencyId: number, name: string, orderBump: boolean) {
+async function pack(t: TestApp, agencyId: number, name: string, orderBump: boolean, kind = 'messages') {
   const { rows } = await t.pool.query(
     `insert into packages (agency_id, name, kind, quantity, price_cents, order_bump)
-     values ($1, $2, 'messages', 1000, 1500, $3) returning id`,
-    [agencyId, name, orderBump],
+     values ($1, $2, $4, 1000, 1500, $3) returning id`,
+    [agencyId, name, orderBump, kind],
   );
   return rows[0].id as number;
 }
@@ -62,7 +62,8 @@ export async function seedOrders(c: Suite): Promise<Plans> {
     mainBusinessPlan: await plan(t, seed.main.id, 'Direct Business', { type: 'business' }),
     businessPlanA: await plan(t, seed.a.agency.id, 'Growth Plan', { price: 2900 }),
     businessPlanB: await plan(t, seed.b.agency.id, 'B Basic'),
-    bumpMain: await pack(t, seed.main.id, 'Fast start', true),
+    // What the platform sells an agency once: installs (agencies have no message or call caps).
+    bumpMain: await pack(t, seed.main.id, 'Fast start', true, 'installs'),
     bumpA: await pack(t, seed.a.agency.id, '1000 texts', true),
     plainPackageA: await pack(t, seed.a.agency.id, 'Plain texts', false),
   };
