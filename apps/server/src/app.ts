@@ -14,6 +14,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import pino, { type Logger } from 'pino';
+import { ensureDemoCoupons } from './demo-billing.ts';
 import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyAccessRoutes } from './modules/agencies/routes-access.ts';
 import { siteDataRoutes, whitelabelsRoutes } from './modules/agencies/routes-sites.ts';
@@ -177,6 +178,8 @@ function plugModules(p: Plugs): void {
     p.onClose.push(startCallReconciler(platformSystemContext(deps, 'job', 'call reconciler'))),
   );
   p.onReady.push(sealAgencySecrets);
+  // The demo's coupon on its Stripe sandbox accounts (issue 22).
+  p.onReady.push(ensureDemoCoupons);
   // Chats: inbound texts and status callbacks (telephony keeps voice), scheduled texts, realtime news.
   registerChatsWebhooks(p.webhooks, p.deps);
   p.queue.register(scheduledMessageJob);

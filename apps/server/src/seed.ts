@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { seedDemoAutomations, seedTemplateAutomations } from './demo-automations.ts';
+import { ACME_STRIPE, seedDemoBilling } from './demo-billing.ts';
 import { seedDemoBroadcasts } from './demo-broadcasts.ts';
 import { seedDemoLeadForms } from './demo-leadforms.ts';
 import { claimWhitelabel } from './modules/agencies/service.ts';
@@ -60,6 +61,12 @@ export function demoLogins(config: Config): DemoLogin[] {
       label: 'Custom type user (Bright Dental)',
       email: 'frontdesk@brightdental.test',
       password: 'demo-dental-4',
+      site: acme,
+    },
+    {
+      label: 'BusinessAdmin (Sunny Plumbing, not subscribed yet: pays by card)',
+      email: 'owner@sunnyplumbing.test',
+      password: 'demo-sunny-1',
       site: acme,
     },
   ];
@@ -149,6 +156,8 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
           landingPage: true,
         },
         twilio_config: sandboxAccount(),
+        // Card payments on a Stripe sandbox account of its own (ADR 076); the secret is sealed at start.
+        stripe_config: ACME_STRIPE,
         properties: { installs: 25 },
       })
       .returning();
@@ -168,6 +177,12 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
       })
       .returning();
     if (!dental) throw new Error('seed failed');
+    // A business that pays Acme by card and has not subscribed yet: held on Subscriptions (issue 22).
+    const [sunny] = await tx
+      .insert(businesses)
+      .values({ agency_id: acme.id, name: 'Sunny Plumbing', free_fee: false })
+      .returning();
+    if (!sunny) throw new Error('seed failed');
     const user = (email: string, rest: Omit<Parameters<typeof createUser>[1], 'email' | 'password'>) =>
       createUser(ctx, { email, password: pw(email), emailVerified: true, ...rest });
     await user('admin@demo.test', { role: 'SuperAdmin', firstName: 'Sam', lastName: 'Super' });
@@ -190,6 +205,13 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
       firstName: 'Ann',
       lastName: 'Accounts',
     });
+    await user('owner@sunnyplumbing.test', {
+      role: 'BusinessAdmin',
+      businessId: sunny.id,
+      firstName: 'Sunny',
+      lastName: 'Pipes',
+    });
+    await seedDemoBilling(ctx, { mainId: main.id, acmeId: acme.id });
     const owner = await user('admin@brightdental.test', {
       role: 'BusinessAdmin',
       businessId: dental.id,

@@ -75,4 +75,3 @@ export const packages = pgTable(
   },
   (t) => [index('packages_agency_idx').on(t.agency_id)],
 );
-

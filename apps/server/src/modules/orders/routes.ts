@@ -142,6 +142,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.post(
     '/v1/register/order-bump',
     {
+      config: { capability: 'subscriptions.manage' },
       schema: {
         tags,
         summary:
