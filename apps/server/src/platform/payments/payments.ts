@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import type { WebhookTransport } from '../carrier/sandbox/webhook-caller.ts';
 import type { Db } from '../db/client.ts';
+import { StripeSandbox } from './sandbox/sandbox.ts';
 
 // Payments (ADR 076): the official `stripe` SDK for every call. A key of the Stripe sandbox
 // (`sk_test_sandbox_…`/`pk_test_sandbox_…`) makes the same SDK talk to the platform's own emulator through
@@ -57,4 +58,32 @@ export type PaymentsOptions = {
 /** Real Stripe for a real key. */
 export function realStripe(secretKey: string): Stripe {
   return new Stripe(secretKey, { maxNetworkRetries: 2, timeout: 20_000, telemetry: false });
+}
+
+/**
+ * The process's payments: the SDK for any key, the Stripe sandbox's emulator (started on the first sandbox
+ * key) when STRIPE_SANDBOX is on.
+ */
+export function createPayments(opts: PaymentsOptions): Payments {
+  const sandbox = opts.sandbox
+    ? new StripeSandbox({ db: opts.db, transport: opts.transport, onError: opts.onError })
+    : null;
+  return {
+    sandbox,
+    async client(secretKey: string): Promise<Stripe> {
+      if (!isSandboxKey(secretKey)) return realStripe(secretKey);
+      if (!sandbox) throw new Error('The Stripe sandbox is off (STRIPE_SANDBOX)');
+      const port = await sandbox.port();
+      return new Stripe(secretKey, {
+        host: '127.0.0.1',
+        port,
+        protocol: 'http',
+        telemetry: false,
+        maxNetworkRetries: 0,
+      });
+    },
+    async close() {
+      await sandbox?.close();
+    },
+  };
 }
