@@ -53,6 +53,8 @@ import { pushRoutes } from './modules/push/routes.ts';
 import { ensureVapidKeys } from './modules/push/service.ts';
 import { pagesRoutes } from './modules/sites/routes/pages.ts';
 import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
+import { subscriptionsRoutes } from './modules/subscriptions/routes.ts';
+import { registerStripeWebhooks } from './modules/subscriptions/webhooks.ts';
 import { supportRoutes } from './modules/support/routes.ts';
 import { tasksRoutes } from './modules/tasks/routes.ts';
 import { numbersWebhooks } from './modules/telephony/numbers-webhooks.ts';
@@ -88,6 +90,8 @@ import { registerErrorHandling } from './platform/http/errors.ts';
 import { apiHooks } from './platform/http/input-hygiene.ts';
 import { requestForLog } from './platform/http/log-redaction.ts';
 import { createOutbound } from './platform/outbound/guard.ts';
+import { createPayments } from './platform/payments/payments.ts';
+import { stripeSandboxBrowserRoutes } from './platform/payments/sandbox/browser-routes.ts';
 import { createQueue, type Queue } from './platform/queue/queue.ts';
 import { createHub } from './platform/realtime/hub.ts';
 import { socketTree } from './platform/realtime/socket.ts';
@@ -154,6 +158,8 @@ function plugModules(p: Plugs): void {
     }),
   );
   numbersWebhooks(p.webhooks, p.deps);
+  // Subscriptions: Stripe's events on the platform's and each agency's account (ADR 076).
+  registerStripeWebhooks(p.webhooks, p.deps);
   p.widget.resolve = installByKey;
   // Telephony: the scheduled-call job, the carrier's webhooks, the widget's callback and schedule.
   p.queue.register(scheduledCallJob);
@@ -275,6 +281,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       : null);
   // Every fetch of an address from outside goes through this guard (ADR 049).
   const outbound = createOutbound();
+  // Stripe through its SDK; sandbox keys are served by the platform's own emulator (ADR 076), whose
+  // webhooks to our own URLs go in process.
+  const payments = createPayments({
+    db,
+    sandbox: config.stripeSandbox,
+    transport: inProcessTransport(() => app, {
+      trustProxy: config.trustProxy !== false,
+      hosts: [config.publicUrl.hostname],
+      mainDomain: config.mainDomain,
+    }),
+    onError: (err) => logger.warn({ err }, 'stripe sandbox: a webhook delivery failed'),
+  });
   const carrier = createCarrierDeps(
     sandbox,
     outbound,
@@ -297,6 +315,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     carrier,
     storage,
     outbound,
+    payments,
     ports,
   };
   app.decorate('deps', deps);
@@ -324,6 +343,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (sandbox?.clock instanceof ManualClock) sandbox.clock.stop();
     for (const step of plugs.onClose) await step();
     await queue.stop();
+    await payments.close();
     await realtime.close();
     mailer.close();
   });
@@ -399,6 +419,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         broadcastsRoutes,
         automationsRoutes,
         leadformsRoutes,
+        subscriptionsRoutes,
       ]) {
         await api.register(routes, deps);
       }
@@ -416,6 +437,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(widgetAssetsRoutes, { dist: config.widgetDist });
   await app.register(webhookTree, { prefix: '/webhooks', registry: plugs.webhooks });
   await app.register(sandboxRecordingRoutes, { sandbox });
+  // The Stripe sandbox's card-form calls (ADR 076): what Stripe.js would send to Stripe.
+  await app.register(stripeSandboxBrowserRoutes, { payments });
   // The sandbox's REST for processes started with CARRIER_SANDBOX_URL (ADR 063).
   await app.register(sandboxRestRoutes, {
     sandbox,

@@ -17,6 +17,7 @@ import {
   businessLimits,
 } from './modules/businesses/service.ts';
 import { isLiveLeadForm } from './modules/leadforms/service.ts';
+import { profileUser } from './modules/profile/service.ts';
 import { installNumbers } from './modules/telephony/install-numbers.ts';
 import type { Ports } from './platform/ports.ts';
 
@@ -53,4 +54,5 @@ export const ports: Ports = {
   numbers: { ofInstalls: installNumbers },
   automations: automationsPort,
   leadForms: { isLive: isLiveLeadForm },
+  profile: { user: (ctx, input) => profileUser(ctx, input.userId) },
 };

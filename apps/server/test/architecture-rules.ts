@@ -61,6 +61,7 @@ export const RANKS: Record<string, number> = {
   auth: 3,
   businesses: 4,
   agencies: 5,
+  subscriptions: 6,
   compliance: 6,
   installs: 6,
   contacts: 7,

@@ -222,18 +222,26 @@ export const ZAgencySettingsRequest = z.object({
 });
 export type TAgencySettingsRequest = z.infer<typeof ZAgencySettingsRequest>;
 
-export const ZStripeSettingRequest = z.object({
-  publicKey: z
-    .string()
-    .trim()
-    .regex(/^pk_(test|live)_[A-Za-z0-9]+$/, { message: 'agencies.stripe_public_key' }),
-  /** Left out to keep the stored one. */
-  secretKey: z
-    .string()
-    .trim()
-    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, { message: 'agencies.stripe_secret_key' })
-    .optional(),
-});
+export const ZStripeSettingRequest = z
+  .object({
+    publicKey: z
+      .string()
+      .trim()
+      .regex(/^pk_(test|live)_[A-Za-z0-9]+$/, { message: 'agencies.stripe_public_key' })
+      .optional(),
+    /** Left out to keep the stored one. */
+    secretKey: z
+      .string()
+      .trim()
+      .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, { message: 'agencies.stripe_secret_key' })
+      .optional(),
+    /** True: the platform makes a Stripe sandbox account for the agency and stores its keys (ADR 076). */
+    sandbox: z.boolean().optional(),
+  })
+  .refine((v) => v.sandbox === true || v.publicKey !== undefined, {
+    message: 'agencies.stripe_public_key',
+    path: ['publicKey'],
+  });
 export type TStripeSettingRequest = z.infer<typeof ZStripeSettingRequest>;
 
 export const ZCustomScriptRequest = z.object({ custom_script: z.string().max(20_000).nullable() });

@@ -52,6 +52,9 @@ import numbersEs from '../locales/numbers.es.json' with { type: 'json' };
 import sandboxBr from '../locales/sandbox.br.json' with { type: 'json' };
 import sandboxEn from '../locales/sandbox.en.json' with { type: 'json' };
 import sandboxEs from '../locales/sandbox.es.json' with { type: 'json' };
+import subscriptionsBr from '../locales/subscriptions.br.json' with { type: 'json' };
+import subscriptionsEn from '../locales/subscriptions.en.json' with { type: 'json' };
+import subscriptionsEs from '../locales/subscriptions.es.json' with { type: 'json' };
 import supportBr from '../locales/support.br.json' with { type: 'json' };
 import supportEn from '../locales/support.en.json' with { type: 'json' };
 import supportEs from '../locales/support.es.json' with { type: 'json' };
@@ -92,6 +95,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsInboundEn,
     automationsEngineEn,
     leadformsEn,
+    subscriptionsEn,
   ],
   es: [
     es,
@@ -115,6 +119,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsInboundEs,
     automationsEngineEs,
     leadformsEs,
+    subscriptionsEs,
   ],
   br: [
     br,
@@ -138,6 +143,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsInboundBr,
     automationsEngineBr,
     leadformsBr,
+    subscriptionsBr,
   ],
 };
 

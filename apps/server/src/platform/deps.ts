@@ -6,6 +6,7 @@ import type { EventBus } from './events/events.ts';
 import type { FileStore } from './files.ts';
 import type { Mailer } from './mail.ts';
 import type { Outbound } from './outbound/guard.ts';
+import type { Payments } from './payments/payments.ts';
 import type { Ports } from './ports.ts';
 import type { Queue } from './queue/queue.ts';
 import type { Hub } from './realtime/hub.ts';
@@ -27,6 +28,8 @@ export type Deps = {
   storage: FileStore;
   /** The one way to fetch an address that came from outside (ADR 049). */
   outbound: Outbound;
+  /** Stripe through its SDK: real Stripe, or the platform's Stripe sandbox for sandbox keys (ADR 076). */
+  payments: Payments;
   /** What lower modules ask of higher ones, wired in app.ts (ADR 054). */
   ports: Ports;
 };

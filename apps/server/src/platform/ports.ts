@@ -83,4 +83,11 @@ export type Ports = {
     /** Whether the id is a live (not deleted) lead form of the context's business. */
     isLive(ctx: Ctx, input: { id: number }): Promise<boolean>;
   };
+  /**
+   * The profile user of spec 000 §3, asked by the subscriptions module (rank 6) for the answers of subscribe,
+   * cancel and resume (spec 001: "the returned user replaces the stored user"), answered by profile (12).
+   */
+  profile: {
+    user(ctx: Ctx, input: { userId: number }): Promise<unknown>;
+  };
 };

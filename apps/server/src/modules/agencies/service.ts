@@ -494,14 +494,21 @@ export async function updateSettings(ctx: Ctx, input: TAgencySettingsRequest & {
 export async function updateStripeSetting(ctx: Ctx, input: TStripeSettingRequest & { id: number }) {
   const { deps } = ctx;
   const agency = await findAgency(ctx, input);
+  let keys = { publicKey: input.publicKey, secretKey: input.secretKey };
+  if (input.sandbox) {
+    // A Stripe sandbox account of the agency's own (ADR 076): card payments on a laptop, no Stripe account.
+    if (!deps.payments.sandbox) throw invalid('sandbox', 'agencies.stripe_sandbox_off');
+    const made = await deps.payments.sandbox.createAccount();
+    keys = { publicKey: made.publishableKey, secretKey: made.secretKey };
+  }
   await inTransaction(ctx, async (c) => {
     await c.db
       .update(agencies)
       .set({
         stripe_config: {
-          publicKey: input.publicKey,
+          publicKey: keys.publicKey,
           secretKey:
-            input.secretKey !== undefined ? sealed(deps, input.secretKey) : agency.stripe_config.secretKey,
+            keys.secretKey !== undefined ? sealed(deps, keys.secretKey) : agency.stripe_config.secretKey,
         },
         updated_at: new Date(),
       })
@@ -510,11 +517,73 @@ export async function updateStripeSetting(ctx: Ctx, input: TStripeSettingRequest
       action: 'agency.stripe_setting',
       actorId: auditActorId(c),
       agencyId: agency.id,
-      data: { secret_key_changed: input.secretKey !== undefined },
+      data: { secret_key_changed: keys.secretKey !== undefined, sandbox: input.sandbox === true },
       ...auditClient(c),
     });
   });
   return presentAgency(ctx, agency);
+}
+
+/**
+ * An agency's card-payment keys, the secret opened (the subscriptions module's seller of the agency's
+ * businesses), and whether it is the main agency; null without the agency. Keys are null until both are set.
+ */
+export async function agencyPaymentKeys(ctx: Ctx, input: { agencyId: number }) {
+  const [row] = await ctx.db
+    .select({ is_main: agencies.is_main, stripe: agencies.stripe_config, name: agencies.name })
+    .from(agencies)
+    .where(eq(agencies.id, input.agencyId));
+  if (!row) return null;
+  const { publicKey, secretKey } = row.stripe;
+  return {
+    isMain: row.is_main,
+    name: row.name,
+    keys:
+      publicKey && secretKey
+        ? { publishableKey: publicKey, secretKey: ctx.deps.secrets.open(secretKey) }
+        : null,
+  };
+}
+
+/**
+ * What an agency's plan gives it (ADR 076): installs to hand out, Zapier, departments, remove branding.
+ * Called by the subscriptions module when the agency subscribes or changes plan.
+ */
+export async function applyAgencyPlan(
+  ctx: Ctx,
+  input: {
+    agencyId: number;
+    features: { Installs: number; Zapier: boolean; Department: boolean; RemoveBranding: boolean };
+  },
+) {
+  const [agency] = await ctx.db
+    .select({ properties: agencies.properties })
+    .from(agencies)
+    .where(eq(agencies.id, input.agencyId))
+    .for('update');
+  if (!agency) throw notFound();
+  const f = input.features;
+  await ctx.db
+    .update(agencies)
+    .set({
+      properties: { ...agency.properties, installs: f.Installs },
+      zapier_enabled: f.Zapier,
+      department_enabled: f.Department,
+      remove_branding: f.RemoveBranding,
+      updated_at: new Date(),
+    })
+    .where(eq(agencies.id, input.agencyId));
+}
+
+/** Adds installs an agency bought (an installs package) to what it may hand out. */
+export async function addAgencyInstalls(ctx: Ctx, input: { agencyId: number; quantity: number }) {
+  await ctx.db
+    .update(agencies)
+    .set({
+      properties: sql`jsonb_set(${agencies.properties}, '{installs}', to_jsonb(coalesce((${agencies.properties}->>'installs')::int, 0) + ${input.quantity}))`,
+      updated_at: new Date(),
+    })
+    .where(eq(agencies.id, input.agencyId));
 }
 
 export async function updateCustomScript(ctx: Ctx, input: { script: string | null }) {

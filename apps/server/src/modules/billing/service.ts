@@ -152,10 +152,12 @@ export async function savePlan(
       active: plan.active,
       type: plan.type,
     };
+    // Stripe's prices are immutable: a new price or period is a new Stripe price, made on the next sale.
+    const repriced = planId !== undefined && (await priceChanged(tx, planId, plan));
     const [saved] = planId
       ? await tx.db
           .update(plans)
-          .set({ ...values, updated_at: new Date() })
+          .set({ ...values, ...(repriced ? { stripe_price_id: null } : {}), updated_at: new Date() })
           .where(and(eq(plans.id, planId), eq(plans.agency_id, agencyId)))
           .returning()
       : await tx.db
@@ -165,6 +167,14 @@ export async function savePlan(
     return found(saved);
   });
   return toPlan(row);
+}
+
+async function priceChanged(ctx: Ctx, planId: number, plan: TPlanRequest) {
+  const [row] = await ctx.db
+    .select({ price: plans.price_cents, interval: plans.interval })
+    .from(plans)
+    .where(eq(plans.id, planId));
+  return !row || row.price !== plan.price_cents || row.interval !== plan.interval;
 }
 
 /**
@@ -279,4 +289,91 @@ export async function deletePackage(ctx: Ctx, input: { id: number }) {
     .where(packageScope(ctx, eq(packages.id, input.id)))
     .returning({ id: packages.id });
   if (rows.length === 0) throw notFound();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Plans for sale (ADR 076): what a seller offers a buyer, read by the subscriptions module. The seller of
+// an agency is the main agency (its plans of type 'agency'); of a business, the business's agency.
+
+/** A plan as sold, with its Stripe ids; null when it is not on sale to that buyer. */
+export type PlanForSale = TPlan & {
+  stripe_account: string | null;
+  stripe_product_id: string | null;
+  stripe_price_id: string | null;
+};
+
+const forSale = (p: PlanRow): PlanForSale => ({
+  ...toPlan(p),
+  stripe_account: p.stripe_account,
+  stripe_product_id: p.stripe_product_id,
+  stripe_price_id: p.stripe_price_id,
+});
+
+/** The active plans of type `type` of an agency (visible only when `visibleOnly`), cheapest first. */
+export async function plansForSale(
+  ctx: Ctx,
+  input: { agencyId: number; type: 'agency' | 'business'; interval?: 'month' | 'year'; visibleOnly: boolean },
+) {
+  const rows = await ctx.db
+    .select()
+    .from(plans)
+    .where(
+      and(
+        eq(plans.agency_id, input.agencyId),
+        eq(plans.type, input.type),
+        eq(plans.active, true),
+        input.interval ? eq(plans.interval, input.interval) : undefined,
+        input.visibleOnly ? sql`coalesce((${plans.features}->>'Visible')::boolean, true)` : undefined,
+      ),
+    )
+    .orderBy(asc(plans.price_cents), asc(plans.id));
+  return rows.map(forSale);
+}
+
+/** One plan of an agency by id (any state); null when it is not that agency's. */
+export async function planOfAgency(ctx: Ctx, input: { agencyId: number; planId: number }) {
+  const [row] = await ctx.db
+    .select()
+    .from(plans)
+    .where(and(eq(plans.agency_id, input.agencyId), eq(plans.id, input.planId)));
+  return row ? forSale(row) : null;
+}
+
+/** Keeps the Stripe product and price a plan is sold with on a Stripe account. */
+export async function setPlanStripeIds(
+  ctx: Ctx,
+  input: { planId: number; account: string; productId: string; priceId: string },
+) {
+  await ctx.db
+    .update(plans)
+    .set({
+      stripe_account: input.account,
+      stripe_product_id: input.productId,
+      stripe_price_id: input.priceId,
+    })
+    .where(eq(plans.id, input.planId));
+}
+
+/** The plan sold with a Stripe price on an account (a subscription names the price). */
+export async function planByStripePrice(ctx: Ctx, input: { account: string; priceId: string }) {
+  const [row] = await ctx.db
+    .select()
+    .from(plans)
+    .where(and(eq(plans.stripe_account, input.account), eq(plans.stripe_price_id, input.priceId)));
+  return row ? forSale(row) : null;
+}
+
+/** One active package of an agency; null otherwise. */
+export async function packageOfAgency(ctx: Ctx, input: { agencyId: number; packageId: number }) {
+  const [row] = await ctx.db
+    .select()
+    .from(packages)
+    .where(
+      and(
+        eq(packages.agency_id, input.agencyId),
+        eq(packages.id, input.packageId),
+        eq(packages.active, true),
+      ),
+    );
+  return row ? toPackage(row) : null;
 }

@@ -226,9 +226,9 @@ describe('GET /v1/businesses/packages', () => {
     );
     const res = await c.call(c.s.a.businessAdmin.token, 'GET', '/v1/businesses/packages');
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data.map((p: { name: string }) => p.name)).toEqual(['A 500 texts']);
+    expect(res.json().data.packages.map((p: { name: string }) => p.name)).toEqual(['A 500 texts']);
     const b = await c.call(c.s.b.businessAdmin.token, 'GET', '/v1/businesses/packages');
-    expect(b.json().data.map((p: { name: string }) => p.name)).toEqual(['B 500 texts']);
+    expect(b.json().data.packages.map((p: { name: string }) => p.name)).toEqual(['B 500 texts']);
   });
 
   it("is the BusinessAdmin's, whose menu shows packages (capability packages.buy)", async () => {

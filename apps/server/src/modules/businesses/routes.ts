@@ -362,20 +362,4 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       data: await deleteImage(ctxOf(deps, request), { type: request.params.type }),
     }),
   );
-
-  app.get(
-    '/v1/businesses/packages',
-    {
-      config: { capability: 'packages.buy' },
-      schema: {
-        tags,
-        summary: "The active packages of the business's agency",
-        response: { 200: ZPackageAllResponse, ...errors },
-      },
-    },
-    async (request) => ({
-      success: true as const,
-      data: await allPackages(ctxOf(deps, request), { activeOnly: true }),
-    }),
-  );
 };

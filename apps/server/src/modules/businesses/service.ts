@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { businessAdminOf } from '../users/service.ts';
 import { installStats } from './business-accounts.ts';
@@ -266,4 +267,83 @@ export async function businessTimeZone(ctx: Ctx): Promise<string> {
     .where(eq(businesses.id, businessId));
   const tz = (row?.settings as { timezone?: unknown } | undefined)?.timezone;
   return typeof tz === 'string' && tz ? tz : 'UTC';
+}
+
+/**
+ * What a plan gives a business (ADR 076; spec §3 plan feature keys): its caps and switches. Called by the
+ * subscriptions module when the business subscribes, changes plan or renews (a renewal sets the caps
+ * again, which ends the packages bought in the period before). `trial`: the red Trial tag.
+ */
+export async function applyBusinessPlan(
+  ctx: Ctx,
+  input: {
+    businessId: number;
+    planId: number | null;
+    trial: boolean;
+    features: {
+      Users: number;
+      Installs: number;
+      Automations: number;
+      Messages: number;
+      Calls: number;
+      Department: boolean;
+      AiIntegration: boolean;
+      RemoveBranding: boolean;
+      Zapier: boolean;
+    } | null;
+  },
+) {
+  const f = input.features;
+  await ctx.db
+    .update(businesses)
+    .set({
+      is_on_trial: input.trial,
+      ...(f
+        ? {
+            subscription_plan_id: input.planId,
+            number_of_users: f.Users,
+            number_of_installs: f.Installs,
+            number_of_automations: f.Automations,
+            messages: f.Messages,
+            calls: f.Calls,
+            dep_enabled: f.Department,
+            ai_enabled: f.AiIntegration,
+            settings: sql`${businesses.settings} || ${JSON.stringify({ remove_branding: f.RemoveBranding, zapier: f.Zapier })}::jsonb`,
+          }
+        : {}),
+      updated_at: new Date(),
+    })
+    .where(eq(businesses.id, input.businessId));
+}
+
+/**
+ * Adds a package's credits to a business (ADR 076): messages or calls to the monthly cap (a cap of 0 is
+ * no cap and stays so), installs to what it may have.
+ */
+export async function addBusinessCredits(
+  ctx: Ctx,
+  input: { businessId: number; kind: 'messages' | 'calls' | 'installs'; quantity: number },
+) {
+  const q = input.quantity;
+  const set =
+    input.kind === 'messages'
+      ? { messages: sql`case when ${businesses.messages} = 0 then 0 else ${businesses.messages} + ${q} end` }
+      : input.kind === 'calls'
+        ? { calls: sql`case when ${businesses.calls} = 0 then 0 else ${businesses.calls} + ${q} end` }
+        : { number_of_installs: sql`${businesses.number_of_installs} + ${q}` };
+  const rows = await ctx.db
+    .update(businesses)
+    .set({ ...set, updated_at: new Date() })
+    .where(eq(businesses.id, input.businessId))
+    .returning({ id: businesses.id });
+  if (rows.length === 0) throw notFound();
+}
+
+/** A business's name, its agency and its owner's id, for billing (null without it). */
+export async function businessBillingIdentity(ctx: Ctx, input: { businessId: number }) {
+  const [row] = await ctx.db
+    .select({ name: businesses.name, agency_id: businesses.agency_id, owner_id: businesses.owner_id })
+    .from(businesses)
+    .where(eq(businesses.id, input.businessId));
+  return row ?? null;
 }

@@ -6,6 +6,7 @@ import { agencyOfUser } from '../agencies/service.ts';
 import { businessOfUser } from '../businesses/service.ts';
 import { unreadTotalOfUser } from '../chats/service.ts';
 import { openInstallWizard } from '../installs/service.ts';
+import { billingFlags } from '../subscriptions/service.ts';
 import { supportWidgetKey } from '../support/service.ts';
 import { openTaskCount } from '../tasks/service.ts';
 import {
@@ -26,9 +27,16 @@ async function accountOf(
   ctx: Ctx,
   ids: { agencyId: number | null; businessId: number | null },
 ): Promise<UserAccount> {
-  const [a, b] = await Promise.all([
+  const account =
+    ids.businessId !== null
+      ? ({ kind: 'business', id: ids.businessId } as const)
+      : ids.agencyId !== null
+        ? ({ kind: 'agency', id: ids.agencyId } as const)
+        : null;
+  const [a, b, billing] = await Promise.all([
     agencyOfUser(ctx, { agencyId: ids.agencyId }),
     businessOfUser(ctx, { businessId: ids.businessId }),
+    billingFlags(ctx, account),
   ]);
   return {
     subscriptions: { zapier: a?.zapier ?? false },
@@ -36,6 +44,9 @@ async function accountOf(
     carrier_sandbox: a?.carrier_sandbox ?? false,
     agency_has_stripe_config: a?.agency_has_stripe_config ?? false,
     max_departments: b?.max_departments ?? 0,
+    stripe_active: billing.stripe_active,
+    subscribed: billing.subscribed,
+    has_payment_method: billing.has_payment_method,
     agency: a?.agency ?? null,
     business: b?.business ?? null,
   };

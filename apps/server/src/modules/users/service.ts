@@ -564,6 +564,9 @@ export type UserAccount = Pick<
   | 'carrier_sandbox'
   | 'agency_has_stripe_config'
   | 'max_departments'
+  | 'stripe_active'
+  | 'subscribed'
+  | 'has_payment_method'
 >;
 
 /**
@@ -596,10 +599,9 @@ export async function loadUser(
     subscriptions: account.subscriptions,
     has_twilio_setup: account.has_twilio_setup,
     carrier_sandbox: account.carrier_sandbox,
-    // Billing arrives with its own issue: until then nobody has an active paid subscription.
-    stripe_active: false,
-    subscribed: false,
-    has_payment_method: false,
+    stripe_active: account.stripe_active,
+    subscribed: account.subscribed,
+    has_payment_method: account.has_payment_method,
     agency_has_stripe_config: account.agency_has_stripe_config,
     max_departments: account.max_departments,
     open_install_wizard: false,

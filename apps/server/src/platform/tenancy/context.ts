@@ -85,7 +85,7 @@ export function tenantContext(
  */
 export function platformSystemContext(
   deps: Deps,
-  source: 'job' | 'cli' | 'seed' | 'carrier',
+  source: 'job' | 'cli' | 'seed' | 'carrier' | 'payments',
   name: string,
 ): Ctx {
   return make(deps, { level: 'platform' }, { kind: 'system', source, name });

@@ -53,6 +53,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The URL the provider called (scheme, host, path and query), as its signature covers it. */
     webhookUrl?: string;
+    /** A JSON body exactly as sent (Stripe signs the raw bytes). */
+    rawBody?: string;
   }
   interface FastifyContextConfig {
     webhookProvider?: string;
@@ -87,6 +89,21 @@ export async function webhookTree(app: FastifyInstance, opts: { registry: Webhoo
       try {
         done(null, parseForm(body as string));
       } catch (err) {
+        done(err as Error);
+      }
+    },
+  );
+
+  // JSON (Stripe): the raw text is kept for the signature, which covers the bytes as sent.
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: 1024 * 1024 },
+    (req, body, done) => {
+      req.rawBody = body as string;
+      try {
+        done(null, JSON.parse(body as string));
+      } catch (err) {
+        (err as { statusCode?: number }).statusCode = 400;
         done(err as Error);
       }
     },

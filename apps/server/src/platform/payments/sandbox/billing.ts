@@ -450,6 +450,24 @@ async function collect(
   inv.attempted = true;
   if (decline) {
     await ctx.put(inv);
+    // As Stripe does, the attempt is a payment intent of the invoice that keeps the decline.
+    const pi: StripeObject = {
+      id: newId('pi'),
+      object: 'payment_intent',
+      amount: Number(inv.amount_due),
+      amount_received: 0,
+      created: ctx.now(),
+      currency: inv.currency,
+      customer: inv.customer,
+      description: `Invoice ${String(inv.number ?? inv.id)}`,
+      last_payment_error: { ...decline.body, payment_method: pm ? { id: pm.id } : null },
+      livemode: false,
+      metadata: { invoice: String(inv.id) },
+      payment_method: pm?.id ?? null,
+      status: 'requires_payment_method',
+    };
+    await ctx.put(pi);
+    await ctx.emit('payment_intent.payment_failed', pi);
     await ctx.emit('invoice.payment_failed', inv);
     return decline;
   }
