@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../apps/server/src/platform/db/client.ts';
+import { StripeSandbox } from '../apps/server/src/platform/payments/sandbox/sandbox.ts';
 import { apiAs, DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
 
 // The billing screens (issue 22, ADR 076) on the Stripe sandbox: Acme turns card payments on with "Use the
@@ -15,6 +17,7 @@ type Api = Awaited<ReturnType<typeof apiAs>>;
 
 describe.skipIf(!hasChromium)('billing screens in Chromium', () => {
   let acme: Api;
+  let agencyId = 0;
   let planId = 0;
   let packageId = 0;
   let seq = 0;
@@ -54,11 +57,40 @@ describe.skipIf(!hasChromium)('billing screens in Chromium', () => {
     return page;
   }
 
+  /**
+   * What an agency does in its Stripe dashboard: a coupon on its account. The sandbox keeps its accounts in
+   * the platform's database, so a sandbox of this process on the same database is the same Stripe.
+   */
+  async function agencyCoupon(id: string, percentOff: number) {
+    if (!p.databaseUrl) throw new Error("the platform's database is its own: no coupon can be made");
+    const agency = await acme<{ data: { stripeConfig: { publicKey: string } } }>(`/v1/agencies/${agencyId}`);
+    const { db, pool } = createDb(p.databaseUrl, 2);
+    const sandbox = new StripeSandbox({ db, transport: async () => ({ status: 200, body: '' }) });
+    try {
+      const { rows } = await pool.query<{ secret_key: string }>(
+        'select secret_key from stripe_sandbox_accounts where publishable_key = $1',
+        [agency.body.data.stripeConfig.publicKey],
+      );
+      const res = await fetch(`http://127.0.0.1:${await sandbox.port()}/v1/coupons`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${rows[0]?.secret_key}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ id, percent_off: String(percentOff), duration: 'forever' }),
+      });
+      expect(res.status, await res.text()).toBe(200);
+    } finally {
+      await sandbox.close();
+      await pool.end();
+    }
+  }
+
   beforeAll(async () => {
     p = await startPlatform();
     acme = await apiAs(p, DEMO.acmeAgency);
     const profile = await acme<{ data: { user: { agency: { id: number } } } }>('/v1/profile');
-    const agencyId = profile.body.data.user.agency.id;
+    agencyId = profile.body.data.user.agency.id;
     // Card payments on: the platform makes a sandbox Stripe account for Acme.
     const sandbox = await acme(`/v1/agencies/${agencyId}/stripe-setting`, {
       method: 'PUT',
@@ -124,6 +156,44 @@ describe.skipIf(!hasChromium)('billing screens in Chromium', () => {
     await expect.poll(() => usage.textContent(), WAIT).toContain('/ 800');
     await page.getByTestId('purchase-row').first().waitFor(WAIT);
     expect(await page.getByTestId('purchase-row').first().textContent()).toContain('500 extra messages');
+    await page.context().close();
+  });
+
+  it('a coupon shows the discounted price before subscribing, and the subscription keeps it', async () => {
+    await agencyCoupon('SAVE25', 25);
+    const who = await payingBusiness('Coupon Cafe');
+    const page = await heldOnSubscriptions(who);
+    expect(await page.getByTestId('checkout-price').textContent()).toContain('$49.00');
+    // An unknown code is refused at the field.
+    await page.getByTestId('coupon-code').fill('NOPE');
+    await page.getByTestId('coupon-apply').click();
+    await expect.poll(() => page.getByTestId('coupon-code').getAttribute('aria-invalid'), WAIT).toBe('true');
+    await page.getByTestId('coupon-code').fill('SAVE25');
+    await page.getByTestId('coupon-apply').click();
+    const price = page.getByTestId('coupon-price');
+    await price.waitFor(WAIT);
+    expect(await price.textContent()).toContain('$36.75');
+    expect(await page.getByTestId('checkout-old-price').textContent()).toContain('$49.00');
+    await typeCard(page, '4242 4242 4242 4242');
+    await page.getByTestId('held-notice').waitFor({ state: 'detached', ...WAIT });
+    await expect
+      .poll(() => page.getByTestId('subscription-coupon-info').textContent(), WAIT)
+      .toContain('SAVE25');
+    await page.context().close();
+  });
+
+  it("a card that asks for the bank's authentication: failed, it says so; completed, the business subscribes", async () => {
+    const who = await payingBusiness('Secure Salon');
+    const page = await heldOnSubscriptions(who);
+    await typeCard(page, '4000 0025 0000 3155');
+    await page.getByTestId('card-auth-fail').click();
+    const error = page.getByTestId('payment-error');
+    await error.waitFor(WAIT);
+    expect(await error.textContent()).toContain('unable to authenticate');
+    expect(await page.getByTestId('held-notice').count()).toBe(1);
+    await page.getByTestId('card-submit').click();
+    await page.getByTestId('card-auth-complete').click();
+    await page.getByTestId('held-notice').waitFor({ state: 'detached', ...WAIT });
     await page.context().close();
   });
 });
