@@ -91,12 +91,6 @@ describe.skipIf(!hasChromium)('billing screens in Chromium', () => {
     acme = await apiAs(p, DEMO.acmeAgency);
     const profile = await acme<{ data: { user: { agency: { id: number } } } }>('/v1/profile');
     agencyId = profile.body.data.user.agency.id;
-    // Card payments on: the platform makes a sandbox Stripe account for Acme.
-    const sandbox = await acme(`/v1/agencies/${agencyId}/stripe-setting`, {
-      method: 'PUT',
-      body: { sandbox: true },
-    });
-    expect(sandbox.status, JSON.stringify(sandbox.body)).toBe(200);
     const plan = await acme<{ data: { id: number } }>(`/v1/agencies/${agencyId}/subscription/plans`, {
       method: 'POST',
       body: {
@@ -117,6 +111,17 @@ describe.skipIf(!hasChromium)('billing screens in Chromium', () => {
     packageId = pkg.body.data.id;
   });
   afterAll(() => p?.stop());
+
+  it("Acme turns card payments on with 'Use the Stripe sandbox' on its settings screen", async () => {
+    const page = await signedInPage(p, DEMO.acmeAgency, '**/agency/**', HOST);
+    await page.goto(p.url('/agency/settings', HOST));
+    await page.getByTestId('agency-stripe-sandbox').click();
+    await page.getByTestId('agency-stripe-sandbox-on').waitFor(WAIT);
+    expect(await page.getByTestId('agency-stripe-public-key').inputValue()).toMatch(/^pk_test_sandbox_/);
+    // Offered only while no keys are set.
+    expect(await page.getByTestId('agency-stripe-sandbox').count()).toBe(0);
+    await page.context().close();
+  });
 
   it("a declined card shows Stripe's message, keeps what was typed, and the business stays held", async () => {
     const who = await payingBusiness('Declined Diner');
