@@ -47,6 +47,7 @@ import { leadformsRoutes } from './modules/leadforms/routes.ts';
 import { leadformsWidgetRoutes } from './modules/leadforms/widget.ts';
 import { createMailer } from './modules/notifications/mailer.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
+import { ordersRoutes } from './modules/orders/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { registerPushListeners } from './modules/push/listeners.ts';
 import { pushRoutes } from './modules/push/routes.ts';
@@ -420,6 +421,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         automationsRoutes,
         leadformsRoutes,
         subscriptionsRoutes,
+        ordersRoutes,
       ]) {
         await api.register(routes, deps);
       }

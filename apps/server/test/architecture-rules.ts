@@ -75,6 +75,8 @@ export const RANKS: Record<string, number> = {
   leadforms: 10,
   push: 10,
   analytics: 11,
+  /** The order pages: sign-ups that compose auth, users, businesses, agencies, sites and billing. */
+  orders: 11,
   integrations: 11,
   widget: 12,
   profile: 12,

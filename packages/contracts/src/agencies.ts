@@ -227,13 +227,13 @@ export const ZStripeSettingRequest = z
     publicKey: z
       .string()
       .trim()
-      .regex(/^pk_(test|live)_[A-Za-z0-9]+$/, { message: 'agencies.stripe_public_key' })
+      .regex(/^pk_(test|live)_[A-Za-z0-9_]+$/, { message: 'agencies.stripe_public_key' })
       .optional(),
     /** Left out to keep the stored one. */
     secretKey: z
       .string()
       .trim()
-      .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, { message: 'agencies.stripe_secret_key' })
+      .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, { message: 'agencies.stripe_secret_key' })
       .optional(),
     /** True: the platform makes a Stripe sandbox account for the agency and stores its keys (ADR 076). */
     sandbox: z.boolean().optional(),

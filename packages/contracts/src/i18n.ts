@@ -49,6 +49,9 @@ import messagesEs from '../locales/messages.es.json' with { type: 'json' };
 import numbersBr from '../locales/numbers.br.json' with { type: 'json' };
 import numbersEn from '../locales/numbers.en.json' with { type: 'json' };
 import numbersEs from '../locales/numbers.es.json' with { type: 'json' };
+import ordersBr from '../locales/orders.br.json' with { type: 'json' };
+import ordersEn from '../locales/orders.en.json' with { type: 'json' };
+import ordersEs from '../locales/orders.es.json' with { type: 'json' };
 import sandboxBr from '../locales/sandbox.br.json' with { type: 'json' };
 import sandboxEn from '../locales/sandbox.en.json' with { type: 'json' };
 import sandboxEs from '../locales/sandbox.es.json' with { type: 'json' };
@@ -96,6 +99,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsEngineEn,
     leadformsEn,
     subscriptionsEn,
+    ordersEn,
   ],
   es: [
     es,
@@ -120,6 +124,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsEngineEs,
     leadformsEs,
     subscriptionsEs,
+    ordersEs,
   ],
   br: [
     br,
@@ -144,6 +149,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     automationsEngineBr,
     leadformsBr,
     subscriptionsBr,
+    ordersBr,
   ],
 };
 

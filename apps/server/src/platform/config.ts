@@ -157,14 +157,14 @@ const ZEnv = z.object({
     .string()
     .trim()
     .regex(
-      /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/,
+      /^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/,
       'STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_… or sk_test_…)',
     )
     .optional(),
   STRIPE_PUBLISHABLE_KEY: z
     .string()
     .trim()
-    .regex(/^pk_(test|live)_[A-Za-z0-9]+$/, 'STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key (pk_…)')
+    .regex(/^pk_(test|live)_[A-Za-z0-9_]+$/, 'STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key (pk_…)')
     .optional(),
   /** The broadcasts' throttle per sending number (ADR 061); off only for a bench of the pipeline. */
   BROADCAST_THROTTLE: bool.default(true),

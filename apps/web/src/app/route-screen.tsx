@@ -25,6 +25,10 @@ export const SCREEN_LOADERS: Record<string, () => Promise<{ default: ComponentTy
   'not-found': () => import('../features/errors/not-found-page.tsx'),
   profile: () => import('../features/profile/profile-page.tsx'),
   'release-notes': () => import('../features/sites/release-notes-page.tsx'),
+  'agency-order': () => import('../features/orders/agency-order-screen.tsx'),
+  'business-order': () => import('../features/orders/business-order-screen.tsx'),
+  'product-order': () => import('../features/orders/product-order-screen.tsx'),
+  'order-thankyou': () => import('../features/orders/thank-you-screen.tsx'),
 };
 const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = Object.fromEntries(
   Object.entries(SCREEN_LOADERS).map(([name, load]) => [name, lazy(load)]),

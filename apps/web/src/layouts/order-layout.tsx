@@ -1,1 +1,1 @@
-export { FooterPageLayout as default } from './footer-page-layout.tsx';
+export { FreeTrialLayout as default } from '../features/orders/free-trial-layout.tsx';

@@ -980,3 +980,130 @@ export async function agencyMessaging(
     profanityEnabled: row.profanity,
   };
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Sign-ups from the order pages (issue 22): the orders module composes these with billing.
+
+/**
+ * A new agency from the order form (spec 000 §2) and its AgencyAdmin, in the caller's transaction (the
+ * caller subscribes it before committing): not free_fee, its white-label subdomain (and custom domain,
+ * when given) claimed, the questionnaire's answers kept in its settings (`signup`). Errors name the
+ * form's fields: email, subdomain, domain.
+ */
+export async function createSignupAgency(
+  ctx: Ctx,
+  input: {
+    name: string;
+    email: string;
+    password: string;
+    firstName: string;
+    lastName: string;
+    phone: string;
+    subdomain: string;
+    domain?: string;
+    signup: Record<string, unknown>;
+  },
+): Promise<{ agencyId: number; userId: number }> {
+  if (await isEmailTaken(ctx, { email: input.email })) throw invalid('email', 'validation.email_taken');
+  const main = ctx.deps.config.mainDomain;
+  const subHost = `${input.subdomain}.${main}`;
+  if (
+    !(await domainAvailable(ctx, { domain: subHost })) ||
+    (await whitelabelHostTaken(ctx, { agencyId: 0, host: subHost }))
+  )
+    throw invalid('subdomain', 'agencies.domain_taken');
+  const custom = input.domain ? normalizeHost(input.domain) : null;
+  if (custom) {
+    const onMain = custom === main || custom.endsWith(`.${main}`);
+    const [other] = await ctx.db
+      .select({ id: agencies.id })
+      .from(agencies)
+      .where(sql`lower(${agencies.domain}) = ${custom}`)
+      .limit(1);
+    if (onMain || other || (await whitelabelHostTaken(ctx, { agencyId: 0, host: custom })))
+      throw invalid('domain', 'agencies.domain_taken');
+  }
+  return withSignupUniqueErrors(() =>
+    inTransaction(ctx, async (c) => {
+      const [agency] = await c.db
+        .insert(agencies)
+        .values({
+          name: input.name,
+          email: input.email,
+          free_fee: false,
+          subdomain: input.subdomain,
+          domain: custom,
+          branding: { title: input.name },
+          properties: { whiteLabel: { companyName: input.name, phone: input.phone } },
+          settings: { signup: input.signup },
+        })
+        .returning({ id: agencies.id });
+      if (!agency) throw new AppError('CONFLICT');
+      await setWhitelabel(c, {
+        agencyId: agency.id,
+        host: custom ?? subHost,
+        type: custom ? 'domain' : 'subdomain',
+      });
+      const userId = await createUser(c, {
+        email: input.email,
+        password: input.password,
+        role: 'AgencyAdmin',
+        firstName: input.firstName,
+        lastName: input.lastName,
+        phone: input.phone,
+        agencyId: agency.id,
+      });
+      await audit(c, {
+        action: 'agency.signup',
+        actorId: null,
+        agencyId: agency.id,
+        targetUserId: userId,
+        data: { name: input.name, subdomain: input.subdomain, domain: custom },
+        ...auditClient(c),
+      });
+      return { agencyId: agency.id, userId };
+    }),
+  );
+}
+
+/** A unique index caught a race the sign-up's checks did not: the same 422s, on the form's fields. */
+async function withSignupUniqueErrors<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+    if ((e.code ?? e.cause?.code) !== '23505') throw err;
+    const constraint = e.constraint ?? e.cause?.constraint ?? '';
+    if (constraint.startsWith('users_email')) throw invalid('email', 'validation.email_taken');
+    if (constraint.includes('subdomain')) throw invalid('subdomain', 'agencies.domain_taken');
+    throw invalid('domain', 'agencies.domain_taken');
+  }
+}
+
+/** What an order page and a bill need of an agency: its name, e-mail, card payments and popup. */
+export async function agencyForOrders(ctx: Ctx, input: { id: number }) {
+  const [row] = await ctx.db
+    .select({
+      id: agencies.id,
+      name: agencies.name,
+      email: agencies.email,
+      is_main: agencies.is_main,
+      status: agencies.status,
+      stripe: agencies.stripe_config,
+      settings: agencies.settings,
+    })
+    .from(agencies)
+    .where(eq(agencies.id, input.id));
+  if (!row) return null;
+  const popup = (row.settings.popup ?? {}) as { enabled?: boolean; plan_id?: number | null };
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    is_main: row.is_main,
+    active: row.status === 'active',
+    /** Card payments enabled (spec agency_has_stripe_config): both keys set. */
+    cardPayments: Boolean(row.stripe.publicKey && row.stripe.secretKey),
+    popup: { enabled: popup.enabled ?? false, plan_id: popup.plan_id ?? null },
+  };
+}

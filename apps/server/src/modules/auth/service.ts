@@ -358,3 +358,23 @@ export async function sendNotificationMail(
   });
   return true;
 }
+
+/**
+ * Signs a user in without a password: the owner of an account a sign-up (order page) has just made, in
+ * the caller's transaction. The answer is the sign-in's (POST /v1/login).
+ */
+export async function startSession(
+  ctx: Ctx,
+  input: { userId: number; client: SessionClient },
+): Promise<{ token: string; expiresAt: Date; roleGroup: TRoleGroup }> {
+  const user = await getUser(ctx, input.userId);
+  if (!user?.active) throw invalid('email', 'auth.inactive');
+  const issued = await issueToken(ctx.db, {
+    userId: user.id,
+    agencyId: user.agency_id,
+    businessId: user.business_id,
+    ttlSeconds: ctx.deps.config.accessTokenTtlSeconds,
+    client: input.client,
+  });
+  return { token: issued.token, expiresAt: issued.expiresAt, roleGroup: user.role_group };
+}

@@ -76,23 +76,3 @@ export const packages = pgTable(
   (t) => [index('packages_agency_idx').on(t.agency_id)],
 );
 
-/** Visitors of an agency's popup (spec 001 `modal-users`) and what came of their payment (`charge`). */
-export const modalUsers = pgTable(
-  'modal_users',
-  {
-    id: serial('id').primaryKey(),
-    agency_id: integer('agency_id')
-      .notNull()
-      .references(() => agencies.id, { onDelete: 'cascade' }),
-    email: text('email').notNull(),
-    full_name: text('full_name').notNull(),
-    business_name: text('business_name'),
-    phone: text('phone'),
-    plan_id: integer('plan_id'),
-    status: text('status').$type<'new' | 'paid' | 'failed'>().notNull().default('new'),
-    business_id: integer('business_id'),
-    last_error: text('last_error'),
-    ...timestamps,
-  },
-  (t) => [index('modal_users_agency_idx').on(t.agency_id)],
-);

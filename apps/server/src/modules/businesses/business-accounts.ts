@@ -6,6 +6,7 @@ import type {
   TCreateBusinessRequest,
   TUpdateBusinessRequest,
 } from '@stn/contracts/businesses';
+import { BUSINESS_CREATE_DEFAULTS } from '@stn/contracts/constants';
 import { and, asc, count, desc, eq, ilike, ne, or, sql } from 'drizzle-orm';
 import type { Client as RequestClient } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
@@ -434,5 +435,63 @@ export async function setBusinessActive(ctx: Ctx, input: { id: number; active: b
       businessId: id,
       ...auditClient(c),
     });
+  });
+}
+
+/**
+ * A business that signed up on its agency's order page (or popup) and its owner, a BusinessAdmin, with the
+ * create defaults of spec 000 §9 (the plan's limits come with the subscription), in the caller's
+ * transaction: the caller subscribes it before committing. Takes one of the agency's installs.
+ */
+export async function createSignupBusiness(
+  ctx: Ctx,
+  input: {
+    agencyId: number;
+    name: string;
+    planId: number | null;
+    owner: { email: string; password: string; firstName: string; lastName: string; phone?: string | null };
+  },
+): Promise<{ businessId: number; userId: number }> {
+  const { agencyId, owner } = input;
+  return inTransaction(ctx, async (c) => {
+    if (!(await lockAgency(c, agencyId))) throw notFound();
+    if (await isEmailTaken(c, { email: owner.email })) throw invalid('email', 'validation.email_taken');
+    const stats = await installStats(c, { agencyId });
+    if (stats.available_installs < BUSINESS_CREATE_DEFAULTS.number_of_installs)
+      throw invalid('plan_id', 'businesses.no_installs', { available: stats.available_installs });
+    const [business] = await c.db
+      .insert(businesses)
+      .values({
+        agency_id: agencyId,
+        name: input.name,
+        widget_type: BUSINESS_CREATE_DEFAULTS.widget_type,
+        calls: BUSINESS_CREATE_DEFAULTS.calls,
+        messages: BUSINESS_CREATE_DEFAULTS.messages,
+        number_of_users: BUSINESS_CREATE_DEFAULTS.number_of_users,
+        number_of_installs: BUSINESS_CREATE_DEFAULTS.number_of_installs,
+        number_of_automations: BUSINESS_CREATE_DEFAULTS.number_of_automations,
+        subscription_plan_id: input.planId,
+      })
+      .returning({ id: businesses.id });
+    if (!business) throw new AppError('CONFLICT');
+    const userId = await createUser(c, {
+      email: owner.email,
+      password: owner.password,
+      role: 'BusinessAdmin',
+      businessId: business.id,
+      firstName: owner.firstName,
+      lastName: owner.lastName,
+      phone: owner.phone ?? null,
+    });
+    await c.db.update(businesses).set({ owner_id: userId }).where(eq(businesses.id, business.id));
+    await audit(c, {
+      action: 'business.signup',
+      actorId: null,
+      agencyId,
+      businessId: business.id,
+      targetUserId: userId,
+      ...auditClient(c),
+    });
+    return { businessId: business.id, userId };
   });
 }

@@ -2,7 +2,10 @@ import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from
 import { notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { businessAdminOf } from '../users/service.ts';
-import { installStats } from './business-accounts.ts';
+import { createSignupBusiness, installStats } from './business-accounts.ts';
+
+export { createSignupBusiness };
+
 import { businesses } from './tables.ts';
 
 // What other modules may ask of the businesses module. Its routes use the module's own files.

@@ -212,7 +212,7 @@ describe('cards', () => {
     expect422(
       await c.call(biz, 'POST', '/v1/subscriptions/payment-methods', {}),
       'paymentMethod',
-      'The payment method field is required',
+      'The card field is required',
     );
   });
 });

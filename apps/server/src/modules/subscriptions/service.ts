@@ -9,7 +9,7 @@ import type {
   TSubscriptionStatus,
 } from '@stn/contracts/subscriptions';
 import { PAID_UP_STATUSES, SUBSCRIPTION_STATUSES } from '@stn/contracts/subscriptions';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
@@ -331,20 +331,24 @@ export async function mirror(
     const status = statusOf(sub.status);
     const paidUp = PAID_UP_STATUSES.includes(status);
     const couponCode = couponOfSubscription(sub, input.couponId, row.coupon_code);
-    await tx.db
-      .update(subscriptions)
-      .set({
-        subscription_id: sub.id,
-        plan_id: plan?.id ?? row.plan_id,
-        status,
-        current_period_end: periodEndOf(sub),
-        trial_end: at(sub.trial_end),
-        cancel_at_period_end: sub.cancel_at_period_end,
-        coupon_code: couponCode,
-        last_error: paidUp ? null : (input.lastError ?? row.last_error),
-        updated_at: new Date(),
-      })
-      .where(eq(subscriptions.id, row.id));
+    const next = {
+      subscription_id: sub.id,
+      plan_id: plan?.id ?? row.plan_id,
+      status,
+      current_period_end: periodEndOf(sub),
+      trial_end: at(sub.trial_end),
+      cancel_at_period_end: sub.cancel_at_period_end,
+      coupon_code: couponCode,
+      last_error: paidUp ? null : (input.lastError ?? row.last_error),
+    };
+    // A redelivery or a re-read that finds nothing new writes nothing.
+    const text = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v ?? ''));
+    const same = (Object.keys(next) as (keyof typeof next)[]).every((k) => text(next[k]) === text(row[k]));
+    if (!same)
+      await tx.db
+        .update(subscriptions)
+        .set({ ...next, updated_at: new Date() })
+        .where(eq(subscriptions.id, row.id));
     const planChanged = plan !== null && plan.id !== row.plan_id;
     const trialChanged = (row.status === 'trialing') !== (status === 'trialing');
     if (plan && paidUp && (planChanged || input.renewed || row.status !== status))
@@ -411,6 +415,7 @@ export async function refreshHasCard(ctx: Ctx, input: { seller: Seller; customer
       and(
         eq(subscriptions.stripe_account, input.seller.key),
         eq(subscriptions.customer_id, input.customerId),
+        ne(subscriptions.has_payment_method, list.data.length > 0),
       ),
     );
 }

@@ -608,10 +608,7 @@ async function createSubscription(ctx: AccountCtx, p: Params) {
   setPeriod(sub, now, addIntervals(now, rec, 1));
   const pm = await defaultPaymentMethod(ctx, sub, customer.id);
   const lines = await periodLines(ctx, sub, now, Number(sub._period_end));
-  // The outcome is known before anything is written: error_if_incomplete refuses without leaving anything.
-  const willFail = behaviour !== 'default_incomplete' ? (pm ? chargeOutcome(pm) : noPaymentMethod()) : null;
-  const subtotal = lines.reduce((s, l) => s + l.amount, 0);
-  if (behaviour === 'error_if_incomplete' && willFail && subtotal > 0) throw willFail;
+  // error_if_incomplete: a failed charge throws, and the transaction leaves nothing behind.
   await ctx.put(sub);
   await ctx.emit('customer.subscription.created', sub);
   const inv = await issueInvoice(ctx, sub, lines, 'subscription_create');
@@ -799,13 +796,12 @@ async function updateSubscription(ctx: AccountCtx, p: Params, args: string[]) {
 
   if (invoiceNow) {
     const pm = await defaultPaymentMethod(ctx, sub, sub.customer as string);
-    const due = invoiceNow.reduce((s, l) => s + l.amount, 0);
-    if (behaviour === 'error_if_incomplete' && due > 0) {
-      const fail = pm ? chargeOutcome(pm) : noPaymentMethod();
-      if (fail) throw fail;
-    }
     const inv = await issueInvoice(ctx, sub, invoiceNow, 'subscription_update');
-    if (inv.status === 'open' && behaviour !== 'default_incomplete') await collect(ctx, inv, pm);
+    if (inv.status === 'open' && behaviour !== 'default_incomplete') {
+      const decline = await collect(ctx, inv, pm);
+      // error_if_incomplete: the update is refused and the transaction leaves nothing behind.
+      if (decline && behaviour === 'error_if_incomplete') throw decline;
+    }
     if (inv.status === 'paid') sub.status = 'active';
     else sub.status = sub.status === 'incomplete' ? 'incomplete' : 'past_due';
   }

@@ -35,7 +35,14 @@ export function parseForm(body: string): Params {
   return arrays(root) as Params;
 }
 
-const decode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+function decode(s: string): string {
+  const spaced = s.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced; // a malformed escape stays as written
+  }
+}
 
 /** `a[b][0][c]` → ['a', 'b', '0', 'c']. */
 function splitKey(key: string): string[] {

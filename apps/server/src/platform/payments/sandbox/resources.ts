@@ -171,9 +171,13 @@ async function detach(ctx: AccountCtx, _p: Params, args: string[]) {
 async function createSetupIntent(ctx: AccountCtx, p: Params) {
   if (str(p.customer)) await ctx.need('customer', p.customer, 'customer');
   const id = newId('seti');
+  // This API version calls it allowed_payment_method_types (payment_method_types before).
+  const asked = list(p.allowed_payment_method_types ?? p.payment_method_types).map(String);
+  const methodTypes = asked.length > 0 ? asked : ['card'];
   const si: StripeObject = {
     id,
     object: 'setup_intent',
+    allowed_payment_method_types: methodTypes,
     application: null,
     automatic_payment_methods: null,
     cancellation_reason: null,
@@ -196,9 +200,7 @@ async function createSetupIntent(ctx: AccountCtx, p: Params) {
     payment_method_options: {
       card: { mandate_options: null, network: null, request_three_d_secure: 'automatic' },
     },
-    payment_method_types: list(p.payment_method_types).length
-      ? list(p.payment_method_types).map(String)
-      : ['card'],
+    payment_method_types: methodTypes,
     single_use_mandate: null,
     status: 'requires_payment_method',
     usage: str(p.usage) ?? 'off_session',
@@ -568,6 +570,7 @@ async function createPaymentIntent(ctx: AccountCtx, p: Params) {
   const pi: StripeObject = {
     id,
     object: 'payment_intent',
+    allowed_payment_method_types: ['card'],
     amount,
     amount_capturable: 0,
     amount_details: { tip: {} },

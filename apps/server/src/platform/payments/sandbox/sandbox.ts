@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { WebhookTransport } from '../../carrier/sandbox/webhook-caller.ts';
 import type { Db } from '../../db/client.ts';
 import type { StripeSandboxApi, StripeSandboxDelivery } from '../payments.ts';
-import { advanceClock } from './clock.ts';
+import { advanceClock, runDueUntil } from './clock.ts';
 import { noSuch, StripeApiError } from './errors.ts';
 import type { Params } from './form.ts';
 import { authenticateSetup, confirmSetupWithCard } from './resources.ts';
@@ -85,7 +85,13 @@ export class StripeSandbox implements StripeSandboxApi, SandboxCore {
   }
 
   async run(accountId: string, fn: (ctx: AccountCtx) => Promise<ApiAnswer>): Promise<ApiAnswer> {
-    const { value, events } = await inAccount(this.db, accountId, fn);
+    const { value, events } = await inAccount(this.db, accountId, async (ctx) => {
+      // What real time alone made due (a renewal while the sandbox ran) happens before the request.
+      const now = ctx.nowMs;
+      await runDueUntil(ctx, now);
+      ctx.nowMs = now;
+      return fn(ctx);
+    });
     void this.webhooks.send(accountId, events);
     return value;
   }

@@ -103,7 +103,12 @@ export class WebhookSender {
           body,
         );
         delivery.status = res.status;
-        if (res.status < 200 || res.status >= 300) delivery.error = `HTTP ${res.status}`;
+        if (res.status < 200 || res.status >= 300) {
+          delivery.error = `HTTP ${res.status}`;
+          this.onError(
+            new Error(`stripe sandbox: webhook ${event.type} to ${delivery.url} answered ${res.status}`),
+          );
+        }
       } catch (err) {
         delivery.error = err instanceof Error ? err.message : String(err);
         this.onError(err);

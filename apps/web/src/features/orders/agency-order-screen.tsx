@@ -1,0 +1,1 @@
+export { AgencyOrderPage as default } from './order-pages.tsx';

@@ -1,0 +1,1 @@
+export { BusinessOrderPage as default } from './order-pages.tsx';

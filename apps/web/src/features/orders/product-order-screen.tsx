@@ -1,0 +1,1 @@
+export { ProductOrderPage as default } from './order-pages.tsx';

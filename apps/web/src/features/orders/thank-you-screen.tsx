@@ -1,0 +1,1 @@
+export { ThankYouPage as default } from './order-pages.tsx';

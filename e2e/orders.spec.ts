@@ -1,0 +1,92 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, DEMO, hasChromium, type Platform, startPlatform } from './harness.ts';
+
+// Issue 22's order page, end to end: a new agency signs up on /trial on the main domain with the Stripe
+// sandbox's 4242 card and lands in the app on Setup with a trial; a declined card shows Stripe's message in
+// the form, keeps what was typed, and makes no account.
+
+let p: Platform;
+const PLAN = `Agency Trial ${Date.now().toString(36)}`;
+const WAIT = { timeout: 30_000 };
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  p = await startPlatform();
+  const admin = await apiAs(p, DEMO.superAdmin);
+  const site = await fetch(p.url('/api/v1/settings/site-data/localhost'));
+  const mainId = ((await site.json()) as { data: { agency_id: number } }).data.agency_id;
+  const res = await admin(`/v1/agencies/${mainId}/subscription/plans`, {
+    method: 'POST',
+    body: { name: PLAN, interval: 'month', price_cents: 4900, type: 'agency', features: { Visible: true } },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}, 180_000);
+afterAll(async () => p?.stop());
+
+async function fillOrder(page: Page, who: { email: string; subdomain: string }, card: string) {
+  await page.goto(p.url('/trial'));
+  await page.getByTestId('order-form').waitFor(WAIT);
+  await page.getByLabel(PLAN, { exact: false }).check();
+  const fields: Record<string, string> = {
+    'order-email': who.email,
+    'order-full_name': 'Tina Trial',
+    'order-password': 'correct-horse-1',
+    'order-password_confirmation': 'correct-horse-1',
+    'order-company_name': `Trial Co ${who.subdomain}`,
+    'order-phone': '+1 415 555 0123',
+    'order-subdomain': who.subdomain,
+    'order-businesses_count': '5',
+    'order-goals': 'Grow',
+  };
+  for (const [id, value] of Object.entries(fields)) await page.getByTestId(id).fill(value);
+  await page.getByTestId('order-industry').selectOption('3');
+  await page.getByTestId('card-number').fill(card);
+  await page.getByTestId('card-expiry').fill('12/34');
+  await page.getByTestId('card-cvc').fill('123');
+  await page.getByTestId('order-submit').click();
+}
+
+async function accountExists(email: string): Promise<boolean> {
+  const res = await fetch(p.url('/api/v1/uniquemailchk'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
+  const body = (await res.json()) as { data?: { unique?: boolean }; unique?: boolean };
+  return !(body.data?.unique ?? body.unique ?? true);
+}
+
+describe.skipIf(!hasChromium)('the order page (/trial)', () => {
+  it("a declined card shows Stripe's message, keeps the form, and creates no account", async () => {
+    const { page } = await p.newPage();
+    const who = {
+      email: `declined-${Date.now().toString(36)}@trial.test`,
+      subdomain: `declined-${Date.now().toString(36)}`,
+    };
+    await fillOrder(page, who, '4000 0000 0000 0002');
+    const error = page.getByTestId('order-error');
+    await error.waitFor(WAIT);
+    expect(await error.textContent()).toContain('Your card was declined.');
+    expect(await page.getByTestId('order-email').inputValue()).toBe(who.email);
+    expect(new URL(page.url()).pathname).toBe('/trial');
+    expect(await accountExists(who.email)).toBe(false);
+  }, 120_000);
+
+  it('a new agency signs up with 4242 4242 4242 4242 and lands on Setup with a trial', async () => {
+    const { page } = await p.newPage();
+    const who = {
+      email: `trial-${Date.now().toString(36)}@trial.test`,
+      subdomain: `trial-${Date.now().toString(36)}`,
+    };
+    await fillOrder(page, who, '4242 4242 4242 4242');
+    await page.waitForURL((u) => u.pathname === '/agency/setup', WAIT);
+    const token = await page.evaluate(() => localStorage.getItem('access_token'));
+    expect(token).toBeTruthy();
+    const res = await fetch(p.url('/api/v1/subscriptions/current'), {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: { status: string } }).data.status).toBe('trialing');
+  }, 120_000);
+});
