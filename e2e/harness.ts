@@ -32,6 +32,8 @@ export type Platform = {
   url: (p?: string, host?: string) => string;
   browser: Browser;
   newPage: (opts?: { locale?: string }) => Promise<{ page: Page; context: BrowserContext }>;
+  /** The platform's database when it is a copy of the run's template (null: the server's own embedded one). */
+  databaseUrl: string | null;
   stop: () => Promise<void>;
 };
 
@@ -191,6 +193,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
     port,
     url: (p = '/', host = 'localhost') => `http://${host}:${port}${p}`,
     browser,
+    databaseUrl: database?.url ?? null,
     newPage: async (opts = {}) => {
       const context = watch(
         await browser.newContext({

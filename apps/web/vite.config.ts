@@ -98,6 +98,8 @@ export default defineConfig({
       '/widget.js': 'http://localhost:3000',
       '/widget/': 'http://localhost:3000',
       '/widget-demo': 'http://localhost:3000',
+      // The Stripe sandbox's card form endpoints (ADR 076).
+      '/stripe-sandbox': 'http://localhost:3000',
     },
   },
 });

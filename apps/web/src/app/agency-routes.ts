@@ -6,6 +6,8 @@ const userForm = lazy(() => import('../features/users/user-form.tsx'));
 const settings = lazy(() => import('../features/agencies/agency-settings-page.tsx'));
 const planForm = lazy(() => import('../features/billing/plan-form.tsx'));
 const packageForm = lazy(() => import('../features/billing/package-form.tsx'));
+const subscriptions = lazy(() => import('../features/billing/subscriptions-page.tsx'));
+const paymentMethods = lazy(() => import('../features/billing/payment-methods-page.tsx'));
 
 /** The agency area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
 export const agencyRoutes: Record<string, LazyExoticComponent<ComponentType>> = {
@@ -30,5 +32,7 @@ export const agencyRoutes: Record<string, LazyExoticComponent<ComponentType>> = 
   'agency.packages': lazy(() => import('../features/billing/package-list.tsx')),
   'agency.packages.add': packageForm,
   'agency.packages.edit': packageForm,
+  'agency.subscriptions': subscriptions,
+  'agency.payment-methods': paymentMethods,
   'agency.setup': lazy(() => import('../features/agencies/setup-page.tsx')),
 };

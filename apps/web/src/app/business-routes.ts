@@ -10,6 +10,8 @@ const installsPage = lazy(() => import('../features/installs/installs-page.tsx')
 const automationEditor = lazy(() => import('../features/automations/automation-editor-page.tsx'));
 const leadFormBuilder = lazy(() => import('../features/leadforms/lead-form-builder-page.tsx'));
 const embeddedFormWizard = lazy(() => import('../features/leadforms/embedded-form-wizard.tsx'));
+const subscriptions = lazy(() => import('../features/billing/subscriptions-page.tsx'));
+const paymentMethods = lazy(() => import('../features/billing/payment-methods-page.tsx'));
 
 /** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
 export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> = {
@@ -64,5 +66,9 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.leadForms': lazy(() => import('../features/leadforms/lead-forms-page.tsx')),
   'business.leadForms.create': leadFormBuilder,
   'business.leadForms.edit': leadFormBuilder,
+  'business.subscriptions': subscriptions,
+  'business.packages': lazy(() => import('../features/billing/business-packages-page.tsx')),
+  'business.payment-methods': paymentMethods,
+  'business.add-card': lazy(() => import('../features/billing/add-card-page.tsx')),
   'business.sandbox-phones': lazy(() => import('../features/telephony/sandbox-phones-page.tsx')),
 };

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { TUser } from '@stn/contracts/profile';
 import { useTranslation } from 'react-i18next';
+import { useSubscriptionState } from '../features/billing/api/subscriptions.ts';
 import { useImpersonation } from '../layouts/app/use-impersonation.ts';
 import { mainRoleGroup } from '../lib/auth-store.ts';
 import { heldReasons } from '../lib/nav/account-state.ts';
@@ -9,8 +10,8 @@ import { useSite } from '../lib/site.ts';
 
 // The screen a guard holds an account on (spec 000 §4: agency subscriptions, agency setup, business
 // subscriptions) says what is missing and who can fix it, instead of a bare title (ADR 023). The guards'
-// targets stay the spec's; this explanation sits above the target's own screen, or alone while that
-// screen is not built.
+// targets stay the spec's; this explanation sits above the target's own screen (Subscriptions, where a
+// plan is bought, ADR 076; Setup), or alone while that screen is not built.
 
 function Item({ done, label, testId }: { done: boolean; label: string; testId: string }) {
   const { t } = useTranslation();
@@ -48,6 +49,11 @@ export function HeldNotice({ user }: { user: TUser }) {
   const adminFix = isAgency && mainRoleGroup() === 'Admin' && agencyId !== undefined;
   const business = user.business;
   const businessFix = !isAgency && mainRoleGroup() === 'Agency' && business;
+  // An agency buys from the platform; a business from its agency, once the agency takes cards.
+  const canBuy = isAgency || user.agency_has_stripe_config;
+  // A failed renewal keeps the account held: say why (Stripe's message).
+  const subscription = useSubscriptionState(missingPlan && canBuy);
+  const lastError = missingPlan ? subscription.data?.last_error : null;
 
   return (
     <Alert color="orange" variant="light" data-testid="held-notice" mb="lg" title={null}>
@@ -69,6 +75,16 @@ export function HeldNotice({ user }: { user: TUser }) {
           )}
         </List>
         <Stack gap={4} data-testid="held-who">
+          {missingPlan && lastError && (
+            <Text size="sm" c="red" fw={500} data-testid="held-last-error">
+              {t('layout.held.last_error', { message: lastError })}
+            </Text>
+          )}
+          {missingPlan && canBuy && (
+            <Text size="sm" fw={500} data-testid="held-buy">
+              {t(isAgency ? 'layout.held.plan_buy' : 'layout.held.business_plan_buy')}
+            </Text>
+          )}
           {missingPlan && (
             <Text size="sm">{t(isAgency ? 'layout.held.plan_who' : 'layout.held.business_plan_who')}</Text>
           )}

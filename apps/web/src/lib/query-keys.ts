@@ -178,6 +178,21 @@ export const keys = {
     list: () => ['broadcasters', 'list'] as const,
     detail: (id: number) => ['broadcasters', 'detail', id] as const,
   },
+  /**
+   * Billing on Stripe (issue 22): the account's subscription, the plans it can buy (all, or of one period),
+   * its cards and invoices. One root: a subscribe, a card added or a payment refreshes all of them.
+   */
+  subscriptions: {
+    all: ['subscriptions'] as const,
+    current: () => ['subscriptions', 'current'] as const,
+    offers: (period: 'all' | 'month' | 'year') => ['subscriptions', 'offers', period] as const,
+    paymentMethods: () => ['subscriptions', 'payment-methods'] as const,
+    invoices: () => ['subscriptions', 'invoices'] as const,
+  },
+  /** A setup intent's client secret for the card form: its own root, so refreshing billing makes no new intent. */
+  setupSecret: { of: (domain: string | null) => ['setup-secret', domain ?? ''] as const },
+  /** The business's packages to buy and its purchases (GET /v1/businesses/packages). */
+  businessPackages: { all: ['business-packages'] as const },
   /** The inbox (ADR 037): lists per install, filter, search and page; one conversation's contact and history. */
   inbox: {
     all: ['inbox'] as const,

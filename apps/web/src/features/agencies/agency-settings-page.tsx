@@ -11,6 +11,7 @@ import { RouteTabs } from '../../components/route-tabs.tsx';
 import { useRouteName } from '../../lib/use-route-name.ts';
 import { zPhone } from '../../lib/validation-messages.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
+import { AgencyPaymentsPanel } from './agency-payments-panel.tsx';
 import { SiteFields } from './agency-settings-panel.tsx';
 import { useUpdateAgencySettings } from './api/agency-settings.ts';
 import { objectOf, textOf, WithOwnAgency } from './own-agency.tsx';
@@ -18,7 +19,7 @@ import { objectOf, textOf, WithOwnAgency } from './own-agency.tsx';
 /** The settings tabs, each a route. */
 const SETTINGS_TABS = { information: 'agency.settings', notification: 'agency.settings.notification' };
 
-/** The agency's settings: information and notification tabs (spec 000 §2 agency settings). */
+/** The agency's settings: information (with its card payment keys) and notification tabs (spec 000 §2). */
 export default function SettingsPage() {
   const { t } = useTranslation();
   const section = useRouteName() === 'agency.settings.notification' ? 'notification' : 'information';
@@ -33,7 +34,11 @@ export default function SettingsPage() {
           section === 'notification' ? (
             <NotificationForm key={agency.id} agency={agency} />
           ) : (
-            <InformationForm key={agency.id} agency={agency} />
+            <>
+              <InformationForm key={agency.id} agency={agency} />
+              {/* The main agency's buyers pay the platform's own Stripe account (ADR 076). */}
+              {!agency.is_main && <AgencyPaymentsPanel key={`stripe-${agency.id}`} agency={agency} />}
+            </>
           )
         }
       </WithOwnAgency>

@@ -23,3 +23,15 @@ export function renameField(
   const { [from]: message, ...rest } = errors;
   return { ...rest, [to]: message as string };
 }
+
+/** Integer cents in the offer's currency (Stripe's lower-case code), e.g. 4900 'usd' -> '$49.00'. */
+export function formatMoney(cents: number, currency: string, locale: string): string {
+  try {
+    return new Intl.NumberFormat(locale === 'br' ? 'pt-BR' : locale, {
+      style: 'currency',
+      currency: currency.toUpperCase() || 'USD',
+    }).format(cents / 100);
+  } catch {
+    return formatCents(cents, locale);
+  }
+}

@@ -24,7 +24,14 @@ import { usePackage, useSavePackage } from './api/packages.ts';
 import { centsOf, renameField } from './money.ts';
 
 type Num = number | string;
-type Values = { name: string; kind: string | null; quantity: Num; price: Num; active: boolean };
+type Values = {
+  name: string;
+  kind: string | null;
+  quantity: Num;
+  price: Num;
+  active: boolean;
+  order_bump: boolean;
+};
 
 const requestOf = (v: Values) => ({
   name: v.name,
@@ -32,11 +39,12 @@ const requestOf = (v: Values) => ({
   quantity: v.quantity === '' ? null : Number(v.quantity),
   price_cents: centsOf(v.price),
   active: v.active,
+  order_bump: v.order_bump,
 });
 const resolve = zodResolver(ZPackageRequest);
 const validate = (v: Values) => renameField(resolve(requestOf(v)), 'price_cents', 'price');
 
-/** Add or edit a package (spec 000 §2 agency packages add, edit/:id). */
+/** Add or edit a package of messages, calls or installs (spec 000 §2 agency packages add, edit/:id). */
 export default function PackageForm() {
   const { t } = useTranslation();
   const id = Number(useParams().id ?? 0);
@@ -59,9 +67,10 @@ function PackageFormBody({ pkg }: { pkg?: TPackage }) {
       quantity: pkg?.quantity ?? '',
       price: pkg ? pkg.price_cents / 100 : '',
       active: pkg?.active ?? true,
+      order_bump: pkg?.order_bump ?? false,
     },
     validate,
-    fields: ['name', 'kind', 'quantity', 'price_cents', 'active'],
+    fields: ['name', 'kind', 'quantity', 'price_cents', 'active', 'order_bump'],
     rename: { price_cents: 'price' },
     onSubmit: (v) => save.mutateAsync(requestOf(v) as TPackageRequest),
     onSuccess: toList,
@@ -96,6 +105,12 @@ function PackageFormBody({ pkg }: { pkg?: TPackage }) {
         <PriceField name="price" label={t('agency.packages.price')} required testId="package-form-price" />
       </SimpleGrid>
       <SwitchField name="active" label={t('agency.packages.active')} testId="package-form-active" />
+      <SwitchField
+        name="order_bump"
+        label={t('agency.packages.order_bump')}
+        description={t('agency.packages.order_bump_hint')}
+        testId="package-form-order-bump"
+      />
     </FormShell>
   );
 }

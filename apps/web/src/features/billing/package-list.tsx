@@ -1,4 +1,4 @@
-import { Stack, Switch, Text } from '@mantine/core';
+import { Badge, Group, Stack, Switch, Text } from '@mantine/core';
 import type { TPackage } from '@stn/contracts/businesses';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -11,7 +11,7 @@ import { keys } from '../../lib/query-keys.ts';
 import { PACKAGES_PATH, useDeletePackage, useTogglePackage } from './api/packages.ts';
 import { formatCents } from './money.ts';
 
-/** The agency's packages of extra messages or calls, with their on-sale switch (spec 000 §2 agency packages). */
+/** The agency's packages of extra messages, calls or installs, with their on-sale switch (spec 000 §2 agency packages). */
 export default function PackageList() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
@@ -30,7 +30,20 @@ export default function PackageList() {
     );
 
   const columns: Column<TPackage>[] = [
-    { key: 'name', title: t('agency.packages.name'), render: (p) => <Text fw={500}>{p.name}</Text> },
+    {
+      key: 'name',
+      title: t('agency.packages.name'),
+      render: (p) => (
+        <Group gap="xs">
+          <Text fw={500}>{p.name}</Text>
+          {p.order_bump && (
+            <Badge size="sm" variant="light" data-testid={`package-order-bump-${p.id}`}>
+              {t('agency.packages.order_bump')}
+            </Badge>
+          )}
+        </Group>
+      ),
+    },
     { key: 'kind', title: t('agency.packages.kind'), render: (p) => t(`agency.packages.kinds.${p.kind}`) },
     { key: 'quantity', title: t('agency.packages.quantity'), render: (p) => p.quantity },
     {

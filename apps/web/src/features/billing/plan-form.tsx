@@ -1,6 +1,7 @@
 import { SimpleGrid, Text } from '@mantine/core';
 import { PLAN_INTERVALS, type TPlan, type TPlanRequest, ZPlanRequest } from '@stn/contracts/businesses';
 import { PLAN_DEFAULTS } from '@stn/contracts/constants';
+import { PLAN_TYPES, type TPlanType } from '@stn/contracts/subscriptions';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import {
@@ -29,6 +30,8 @@ const NUMBERS = ['Users', 'Installs', 'Automations', 'Messages', 'Calls'] as con
 type Values = {
   name: string;
   interval: string;
+  /** Who buys the plan; only the main agency chooses (its 'agency' plans are sold to agencies). */
+  type: TPlanType;
   price: Num;
   trial_days: Num;
   active: boolean;
@@ -43,6 +46,7 @@ function valuesOf(p?: TPlan): Values {
   return {
     name: p?.name ?? '',
     interval: p?.interval ?? 'month',
+    type: p?.type ?? 'business',
     price: p ? p.price_cents / 100 : 0,
     trial_days: p?.trial_days ?? 0,
     active: p?.active ?? true,
@@ -68,6 +72,7 @@ function valuesOf(p?: TPlan): Values {
 const requestOf = (v: Values) => ({
   name: v.name,
   interval: v.interval,
+  type: v.type,
   price_cents: centsOf(v.price),
   trial_days: num(v.trial_days),
   active: v.active,
@@ -83,6 +88,7 @@ const validate = (v: Values) => renameField(resolve(requestOf(v)), 'price_cents'
 const FIELDS = [
   'name',
   'interval',
+  'type',
   'price_cents',
   'trial_days',
   'active',
@@ -107,6 +113,7 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const save = useSavePlan(agencyId, plan?.id);
+  const isMain = useAuth().user?.agency?.is_main === true;
   const toList = () => navigate(pathOf('agency.plans'));
   // 'This agency already has a default plan.' comes on features.Default, next to its switch.
   const { form, submit } = useApiForm<Values>({
@@ -117,6 +124,7 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
     onSubmit: (v) => save.mutateAsync(requestOf(v) as TPlanRequest),
     onSuccess: toList,
   });
+  const types = PLAN_TYPES.map((value) => ({ value, label: t(`agency.plans.types.${value}`) }));
   const intervals = PLAN_INTERVALS.map((value) => ({ value, label: t(`agency.plans.intervals.${value}`) }));
 
   return (
@@ -161,6 +169,17 @@ function PlanFormBody({ agencyId, plan }: { agencyId: number; plan?: TPlan }) {
       }
     >
       <TextField name="name" label={t('agency.plans.name')} required testId="plan-form-name" />
+      {isMain && (
+        <SelectField
+          name="type"
+          label={t('agency.plans.type')}
+          description={t('agency.plans.type_hint')}
+          data={types}
+          allowDeselect={false}
+          required
+          testId="plan-form-type"
+        />
+      )}
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <SelectField
           name="interval"

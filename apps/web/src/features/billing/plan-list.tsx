@@ -16,7 +16,8 @@ import { formatCents } from './money.ts';
 export default function PlanList() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const agencyId = useAuth().user?.agency?.id ?? 0;
+  const agency = useAuth().user?.agency;
+  const agencyId = agency?.id ?? 0;
   const remove = useDeletePlan(agencyId);
 
   const confirmDelete = (p: TPlan) =>
@@ -34,6 +35,12 @@ export default function PlanList() {
         <Group gap="xs">
           <Text fw={500}>{p.name}</Text>
           {p.features.Default && <Badge size="sm">{t('agency.plans.features.Default')}</Badge>}
+          {/* The main agency sells plans to agencies too (ADR 076): say which buyers a plan is for. */}
+          {agency?.is_main && (
+            <Badge size="sm" variant="light" color={p.type === 'agency' ? 'grape' : 'gray'}>
+              {t(`agency.plans.types.${p.type}`)}
+            </Badge>
+          )}
         </Group>
       ),
     },

@@ -118,6 +118,24 @@ export function useUpdateStripeSetting(id: number) {
   });
 }
 
+/**
+ * "Use the Stripe sandbox" (ADR 076): the platform makes a sandbox Stripe account for the agency and stores
+ * its two keys; the answer is the agency, as for the keys typed in.
+ */
+export function useStripeSandbox(id: number) {
+  return useMutation({
+    mutationFn: () =>
+      api<MessageData<TAgency>>(`${AGENCIES_PATH}/${id}/stripe-setting`, {
+        method: 'PUT',
+        body: { sandbox: true },
+      }),
+    onSuccess: (res) => {
+      queryClient.setQueryData(keys.agencies.detail(id), res.data);
+      invalidateAgencies();
+    },
+  });
+}
+
 export function useChangeAgencyPassword(id: number) {
   return useMutation({
     mutationFn: (body: { password: string; password_confirmation: string }) =>
