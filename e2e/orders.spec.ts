@@ -44,7 +44,7 @@ async function fillOrder(page: Page, who: { email: string; subdomain: string }, 
   await page.getByTestId('card-number').fill(card);
   await page.getByTestId('card-expiry').fill('12/34');
   await page.getByTestId('card-cvc').fill('123');
-  await page.getByTestId('order-submit').click();
+  await page.getByTestId('card-submit').click();
 }
 
 async function accountExists(email: string): Promise<boolean> {
@@ -65,7 +65,7 @@ describe.skipIf(!hasChromium)('the order page (/trial)', () => {
       subdomain: `declined-${Date.now().toString(36)}`,
     };
     await fillOrder(page, who, '4000 0000 0000 0002');
-    const error = page.getByTestId('order-error');
+    const error = page.getByTestId('payment-error');
     await error.waitFor(WAIT);
     expect(await error.textContent()).toContain('Your card was declined.');
     expect(await page.getByTestId('order-email').inputValue()).toBe(who.email);

@@ -325,6 +325,9 @@ const EXPECTED: Record<string, string[]> = {
   'pages.edit': ['PUT /api/v1/pages/:key'],
   'pages.read': ['GET /api/v1/pages/:key'],
   'plans.manage': [
+    'GET /api/v1/agencies/:agency_id/subscription/coupons',
+    'POST /api/v1/agencies/:agency_id/subscription/coupons',
+    'DELETE /api/v1/agencies/:agency_id/subscription/coupons/:code',
     'GET /api/v1/agencies/:agency_id/subscription/plans',
     'POST /api/v1/agencies/:agency_id/subscription/plans',
     'DELETE /api/v1/agencies/:agency_id/subscription/plans/:plan_id',

@@ -178,3 +178,46 @@ export const ZPackagePurchase = z.object({
   created_at: z.string(),
 });
 export type TPackagePurchase = z.infer<typeof ZPackagePurchase>;
+
+/**
+ * An agency's coupons (ours, ADR 076): codes its buyers type, made on its own Stripe account (the platform's
+ * for the main agency) as a coupon and a promotion code, so an agency on the Stripe sandbox, which has no
+ * Stripe dashboard, can make them too.
+ */
+export const ZCoupon = z.object({
+  code: z.string(),
+  name: z.string().nullable(),
+  percent_off: z.number().nullable(),
+  amount_off_cents: z.number().int().nullable(),
+  duration: z.enum(['once', 'repeating', 'forever']),
+  duration_in_months: z.number().int().nullable(),
+  active: z.boolean(),
+  times_redeemed: z.number().int(),
+  created: z.string(),
+});
+export type TCoupon = z.infer<typeof ZCoupon>;
+export const ZCouponsResponse = z.object({ success: ok, data: z.array(ZCoupon) });
+export const ZCouponRequest = z
+  .object({
+    code: z
+      .string()
+      .trim()
+      .min(3, { message: 'subscriptions.coupon_code_format' })
+      .max(40, { message: 'subscriptions.coupon_code_format' })
+      .regex(/^[A-Za-z0-9_-]+$/, { message: 'subscriptions.coupon_code_format' }),
+    name: z.string().trim().max(40).optional(),
+    percent_off: z.number().min(1).max(100).optional(),
+    amount_off_cents: z.number().int().min(1).max(100_000_000).optional(),
+    duration: z.enum(['once', 'repeating', 'forever']).default('once'),
+    duration_in_months: z.number().int().min(1).max(36).optional(),
+  })
+  .refine((v) => (v.percent_off === undefined) !== (v.amount_off_cents === undefined), {
+    message: 'subscriptions.coupon_amount',
+    path: ['percent_off'],
+  })
+  .refine((v) => v.duration !== 'repeating' || v.duration_in_months !== undefined, {
+    message: 'subscriptions.coupon_months',
+    path: ['duration_in_months'],
+  });
+export type TCouponRequest = z.infer<typeof ZCouponRequest>;
+export const ZCouponParams = z.object({ code: z.string().trim().min(1).max(40) });

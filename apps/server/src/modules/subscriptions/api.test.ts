@@ -455,3 +455,79 @@ describe('order pages', () => {
     await settle(c.t);
   });
 });
+
+describe("an agency's coupons", () => {
+  it('makes a code on its own Stripe account, refuses a taken or malformed one, switches it off', async () => {
+    const a = c.seed.a.agency.id;
+    const url = `/v1/agencies/${a}/subscription/coupons`;
+    const admin = c.s.a.agencyAdmin.token;
+    const made = await c.call(admin, 'POST', url, {
+      code: 'WELCOME10',
+      percent_off: 10,
+      duration: 'repeating',
+      duration_in_months: 3,
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    expect(made.json()).toMatchObject({
+      message: 'Coupon created.',
+      data: {
+        code: 'WELCOME10',
+        percent_off: 10,
+        duration: 'repeating',
+        duration_in_months: 3,
+        active: true,
+      },
+    });
+    expect422(
+      await c.call(admin, 'POST', url, { code: 'WELCOME10', percent_off: 5 }),
+      'code',
+      'This code is taken.',
+    );
+    expect422(
+      await c.call(admin, 'POST', url, { code: 'BOTH', percent_off: 5, amount_off_cents: 500 }),
+      'percent_off',
+      'Give a percent off or an amount off (one of them).',
+    );
+    expect422(
+      await c.call(admin, 'POST', url, { code: 'no spaces', percent_off: 5 }),
+      'code',
+      'The code is 3 to 40 letters, digits, - or _.',
+    );
+    const fixed = await c.call(admin, 'POST', url, {
+      code: 'TENOFF',
+      amount_off_cents: 1000,
+      duration: 'once',
+    });
+    expect(fixed.json().data).toMatchObject({ amount_off_cents: 1000, percent_off: null });
+    const list = (await c.call(c.s.a.financeManager.token, 'GET', url)).json().data;
+    expect(list.map((x: { code: string }) => x.code)).toEqual(
+      expect.arrayContaining(['WELCOME10', 'TENOFF']),
+    );
+    // Its businesses can use it.
+    const info = await c.call(c.s.a.businessAdmin.token, 'POST', '/v1/subscriptions/coupon-info', {
+      code: 'TENOFF',
+      plan_id: plans.pro,
+    });
+    expect(info.json().data.discounted_cents).toBe(8900);
+    const off = await c.call(admin, 'DELETE', `${url}/TENOFF`);
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().data.active).toBe(false);
+    expect422(
+      await c.call(c.s.a.businessAdmin.token, 'POST', '/v1/subscriptions/coupon-info', { code: 'TENOFF' }),
+      'code',
+      'This coupon code is not valid.',
+    );
+    // Another agency's coupons are not there; one without card payments has none; a business may not.
+    await expectRefused(c.t, TABLES, c.s.b.agencyAdmin.token, 'GET', url, undefined, 404);
+    expect(
+      (
+        await c.call(
+          c.s.b.agencyAdmin.token,
+          'GET',
+          `/v1/agencies/${c.seed.b.agency.id}/subscription/coupons`,
+        )
+      ).json().data,
+    ).toEqual([]);
+    await expect403(c.t, TABLES, c.s.a.businessAdmin.token, 'POST', url, { code: 'NOPE1', percent_off: 5 });
+  });
+});

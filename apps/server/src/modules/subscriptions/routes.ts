@@ -1,15 +1,19 @@
 // The Subscriptions calls of spec 001 §7, the business's packages and the agency's gift of a package
 // (issue 22, ADR 076). The caller's account is its agency or its business; answers as ADR 076 lists them.
 
-import { ZPackage } from '@stn/contracts/businesses';
+import { ZAgencyParams, ZPackage } from '@stn/contracts/businesses';
 import { ZNoBody } from '@stn/contracts/contacts';
 import { ZIdParams } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import {
   ZAddPaymentMethodRequest,
+  ZCoupon,
   ZCouponApplyRequest,
   ZCouponInfoRequest,
   ZCouponInfoResponse,
+  ZCouponParams,
+  ZCouponRequest,
+  ZCouponsResponse,
   ZInvoicesResponse,
   ZOrderBumpRequest,
   ZPackagePurchase,
@@ -38,20 +42,23 @@ import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { errorResponses as errors } from '../../platform/http/replies.ts';
-import { type Ctx, platformSystemContext } from '../../platform/tenancy/context.ts';
+import { type Ctx, platformSystemContext, targetAgency } from '../../platform/tenancy/context.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
-import { agencyForHost, agencyOfUser } from '../agencies/service.ts';
+import { agencyExists, agencyForHost, agencyOfUser } from '../agencies/service.ts';
 import { allPackages } from '../billing/service.ts';
 import { businessBillingIdentity } from '../businesses/service.ts';
 import { getUser } from '../users/service.ts';
 import {
   addPaymentMethod,
+  agencyCoupons,
   applyCoupon,
   type BillingAccount,
   buyPackage,
   couponInfo,
   couponInfoFor,
+  createAgencyCoupon,
   deletePaymentMethod,
+  endAgencyCoupon,
   invoices,
   offersFor,
   paymentMethods,
@@ -545,6 +552,72 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps
       };
       const data = await buyPackage(ctx, { account, packageId: request.body.package_id, source: 'agency' });
       return purchased(request, ctx, data);
+    },
+  );
+
+  // ---- An agency's coupons (ours: an agency on the Stripe sandbox has no Stripe dashboard to make them in)
+  const coupons = '/v1/agencies/:agency_id/subscription/coupons';
+  const couponAgency = async (request: FastifyRequest & { params: { agency_id: number } }) => {
+    const ctx = ctxOf(deps, request);
+    const agencyId = targetAgency(ctx, request.params.agency_id);
+    if (!(await agencyExists(ctx, { id: agencyId }))) throw notFound();
+    return { ctx, agencyId };
+  };
+  app.get(
+    coupons,
+    {
+      config: { capability: 'plans.manage' },
+      schema: {
+        tags,
+        summary: "The agency's coupon codes (on its own Stripe account)",
+        params: ZAgencyParams,
+        response: { 200: ZCouponsResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { ctx, agencyId } = await couponAgency(request);
+      return { success: true as const, data: await agencyCoupons(ctx, { agencyId }) };
+    },
+  );
+  app.post(
+    coupons,
+    {
+      config: { capability: 'plans.manage' },
+      schema: {
+        tags,
+        summary: 'Make a coupon code: percent or amount off, once, for some months or forever',
+        params: ZAgencyParams,
+        body: ZCouponRequest,
+        response: {
+          200: z.object({ success: z.literal(true), message: z.string(), data: ZCoupon }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { ctx, agencyId } = await couponAgency(request);
+      const data = await createAgencyCoupon(ctx, { agencyId, coupon: request.body });
+      return { success: true as const, message: message(request, 'coupon_made'), data };
+    },
+  );
+  app.delete(
+    `${coupons}/:code`,
+    {
+      config: { capability: 'plans.manage' },
+      schema: {
+        tags,
+        summary: 'Switch a coupon code off',
+        params: ZAgencyParams.extend(ZCouponParams.shape),
+        response: {
+          200: z.object({ success: z.literal(true), message: z.string(), data: ZCoupon }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { ctx, agencyId } = await couponAgency(request);
+      const data = await endAgencyCoupon(ctx, { agencyId, code: request.params.code });
+      return { success: true as const, message: message(request, 'coupon_ended'), data };
     },
   );
 

@@ -1,5 +1,7 @@
 import type {
+  TCoupon,
   TCouponInfo,
+  TCouponRequest,
   TInvoice,
   TPackagePurchase,
   TPaymentMethod,
@@ -852,4 +854,79 @@ export async function purchasesOf(ctx: Ctx, account: Pick<BillingAccount, 'kind'
     .orderBy(desc(packagePurchases.id))
     .limit(50);
   return rows.map(toPurchase);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// An agency's coupons: a Stripe coupon and its promotion code (the code buyers type) on the seller's own
+// account. An agency sells to its businesses; the main agency's coupons are the platform's (sold to agencies).
+
+async function sellerOfAgency(ctx: Ctx, agencyId: number): Promise<Seller> {
+  const seller = await sellerFor(ctx, { buyer: 'business', agencyId });
+  if (!seller) throw invalid('code', 'subscriptions.no_card_payments');
+  return seller;
+}
+
+function toCoupon(p: Stripe.PromotionCode, c: Stripe.Coupon): TCoupon {
+  return {
+    code: p.code,
+    name: c.name ?? null,
+    percent_off: c.percent_off ?? null,
+    amount_off_cents: c.amount_off ?? null,
+    duration: c.duration as TCoupon['duration'],
+    duration_in_months: c.duration_in_months ?? null,
+    active: p.active && c.valid,
+    times_redeemed: p.times_redeemed,
+    created: new Date(p.created * 1000).toISOString(),
+  };
+}
+
+async function couponOfPromotion(stripe: Stripe, p: Stripe.PromotionCode) {
+  const ref = p.promotion.coupon;
+  return typeof ref === 'string' ? stripe.coupons.retrieve(ref) : ref;
+}
+
+export async function agencyCoupons(ctx: Ctx, input: { agencyId: number }): Promise<TCoupon[]> {
+  const seller = await sellerFor(ctx, { buyer: 'business', agencyId: input.agencyId });
+  if (!seller) return [];
+  const stripe = await stripeOf(ctx, seller);
+  const list = await stripe.promotionCodes.list({ limit: 100 });
+  const out: TCoupon[] = [];
+  for (const p of list.data) {
+    const c = await couponOfPromotion(stripe, p);
+    if (c) out.push(toCoupon(p, c));
+  }
+  return out;
+}
+
+export async function createAgencyCoupon(ctx: Ctx, input: { agencyId: number; coupon: TCouponRequest }) {
+  const seller = await sellerOfAgency(ctx, input.agencyId);
+  const stripe = await stripeOf(ctx, seller);
+  const c = input.coupon;
+  const taken = await stripe.promotionCodes.list({ code: c.code, limit: 1 });
+  if (taken.data.length > 0) throw invalid('code', 'subscriptions.coupon_taken');
+  const coupon = await stripe.coupons.create({
+    ...(c.name ? { name: c.name } : {}),
+    ...(c.percent_off !== undefined
+      ? { percent_off: c.percent_off }
+      : { amount_off: c.amount_off_cents, currency: 'usd' }),
+    duration: c.duration,
+    ...(c.duration === 'repeating' ? { duration_in_months: c.duration_in_months } : {}),
+  });
+  const promo = await stripe.promotionCodes.create({
+    code: c.code,
+    promotion: { type: 'coupon', coupon: coupon.id },
+  });
+  return toCoupon(promo, coupon);
+}
+
+/** Switches a code off (Stripe keeps it, as it keeps every coupon that was used). */
+export async function endAgencyCoupon(ctx: Ctx, input: { agencyId: number; code: string }) {
+  const seller = await sellerOfAgency(ctx, input.agencyId);
+  const stripe = await stripeOf(ctx, seller);
+  const [promo] = (await stripe.promotionCodes.list({ code: input.code, limit: 1 })).data;
+  if (!promo) throw notFound();
+  const ended = await stripe.promotionCodes.update(promo.id, { active: false });
+  const coupon = await couponOfPromotion(stripe, ended);
+  if (!coupon) throw notFound();
+  return toCoupon(ended, coupon);
 }

@@ -31,20 +31,6 @@ export function useProductData(slug: string) {
 }
 
 /** The setup intent of the site's seller, for the card form (POST /v1/subscriptions/secret/{domain}). */
-export function useSetupSecret() {
-  return useQuery({
-    queryKey: ['order-page', 'secret', host()],
-    queryFn: async () =>
-      (
-        await api<{ data: TSetupSecret }>(`/v1/subscriptions/secret/${encodeURIComponent(host())}`, {
-          method: 'POST',
-          silent: true,
-        })
-      ).data,
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
-}
 
 export async function couponInfo(code: string, planId: number | null) {
   return (

@@ -16,13 +16,13 @@ import {
 } from '@mantine/core';
 import { INDUSTRIES, INDUSTRY_IDS, type TOrderBump } from '@stn/contracts/orders';
 import type { TCouponInfo, TPlanOffer } from '@stn/contracts/subscriptions';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../lib/api-client.ts';
 import { auth } from '../../lib/auth-store.ts';
-import { buyOrderBump, couponInfo, type OrderKind, register, useSetupSecret } from './api.ts';
-import { CardForm, type CardFormHandle } from './card-form.tsx';
+import { CardEntry } from '../billing/card-form.tsx';
+import { buyOrderBump, couponInfo, host, type OrderKind, register } from './api.ts';
 
 // The order form of spec 000 §2 (labels: email, password, confirm password, full name, company name, phone
 // number, domain, white-label subdomain, industry, how many businesses, goals in 12 months, how many
@@ -71,8 +71,6 @@ export function OrderForm(props: {
 }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const secret = useSetupSecret();
-  const card = useRef<CardFormHandle>(null);
   const fields: readonly Field[] = props.kind === 'agency' ? AGENCY_FIELDS : BUSINESS_FIELDS;
   const [values, setValues] = useState<Record<string, string>>(() =>
     Object.fromEntries(fields.map((f) => [f, f === 'industry' ? '1' : ''])),
@@ -118,50 +116,40 @@ export function OrderForm(props: {
     }
   };
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
+  /**
+   * The order, once the card form has set the card up: the account is made and subscribed with it. A 422
+   * marks its fields and says so in the card form (which keeps the card typed); the page keeps every field.
+   */
+  const placeOrder = async (paymentMethod: string) => {
     setPayError(null);
-    if (!planId) {
-      setPayError(t('orderPages.choose_plan'));
-      return;
+    if (!planId) throw new Error(t('orderPages.choose_plan'));
+    const body: Record<string, unknown> = { ...values, plan_id: planId, paymentMethod };
+    if (props.kind === 'agency') {
+      body.industry = Number(values.industry);
+      body.trial = props.trial ?? false;
     }
-    setBusy(true);
+    if (discount) body.coupon = discount.code;
     try {
-      let paymentMethod: string;
-      try {
-        paymentMethod = await (card.current?.confirm() ??
-          Promise.reject(new Error(t('orderPages.card_failed'))));
-      } catch (err) {
-        setPayError((err as Error).message);
-        return;
-      }
-      const body: Record<string, unknown> = { ...values, plan_id: planId, paymentMethod };
-      if (props.kind === 'agency') {
-        body.industry = Number(values.industry);
-        body.trial = props.trial ?? false;
-      }
-      if (discount) body.coupon = discount.code;
       const res = await register(props.kind, body, props.slug);
       auth.signIn(res.access_token, res.role_group);
-      for (const id of bumps) await buyOrderBump(id).catch(() => undefined);
-      navigate(props.thankYou, { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.code === 'VALIDATION') {
         const next: Record<string, string> = {};
         for (const name of Object.keys(err.body?.errors ?? {})) next[name] = err.field(name) ?? '';
         setErrors(next);
         const shown = Object.keys(next).some((n) => (fields as readonly string[]).includes(n));
-        if (!shown) setPayError(err.body?.message ?? err.message);
-      } else setPayError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
+        throw new Error(shown ? t('orderPages.fix_fields') : (err.body?.message ?? err.message));
+      }
+      throw err;
     }
+    for (const id of bumps) await buyOrderBump(id).catch(() => undefined);
+    navigate(props.thankYou, { replace: true });
   };
 
   const price = plan ? (discount?.discounted_cents ?? plan.price_cents) : null;
 
   return (
-    <form onSubmit={submit} noValidate data-testid="order-form">
+    <div data-testid="order-form">
       <Stack maw={720} mx="auto">
         <Title order={2}>{props.trial ? t('orderPages.trial_title') : t('orderPages.title')}</Title>
         <Paper withBorder p="md">
@@ -273,24 +261,20 @@ export function OrderForm(props: {
           <Title order={5} mb="xs">
             {t('orderPages.card')}
           </Title>
-          {secret.data ? (
-            <CardForm ref={card} secret={secret.data} />
-          ) : secret.isError ? (
-            <Alert color="red">{t('orderPages.card_unavailable')}</Alert>
-          ) : (
-            <Loader size="sm" />
-          )}
+          <CardEntry
+            domain={host()}
+            onPaymentMethod={placeOrder}
+            submitLabel={`${props.trial ? t('orderPages.start_trial') : t('orderPages.submit')}${
+              price !== null ? ` (${money(price, i18n.language)})` : ''
+            }`}
+          />
         </Paper>
         {payError && (
           <Alert color="red" data-testid="order-error">
             {payError}
           </Alert>
         )}
-        <Button type="submit" loading={busy} disabled={!secret.data} data-testid="order-submit">
-          {props.trial ? t('orderPages.start_trial') : t('orderPages.submit')}
-          {price !== null ? ` (${money(price, i18n.language)})` : ''}
-        </Button>
       </Stack>
-    </form>
+    </div>
   );
 }
