@@ -1,9 +1,9 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { CardEntry } from '../../components/card-form.tsx';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { useAddPaymentMethod } from './api/subscriptions.ts';
-import { CardEntry } from './card-form.tsx';
 import { localRedirect } from './local-redirect.ts';
 
 /** The business's Add card screen: the card form alone, then back to where the user came from. */

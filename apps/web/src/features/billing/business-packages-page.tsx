@@ -3,18 +3,18 @@ import type { TPackage } from '@stn/contracts/businesses';
 import type { TPackagePurchase } from '@stn/contracts/subscriptions';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CardEntry } from '../../components/card-form.tsx';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
 import { formatDate } from '../../lib/format.ts';
+import { paymentErrorOf } from '../../lib/setup-secret.ts';
 import {
-  paymentErrorOf,
   useAddPaymentMethod,
   useBusinessPackages,
   usePaymentMethods,
   usePurchasePackage,
 } from './api/subscriptions.ts';
-import { cardLabel } from './card/card-label.ts';
-import { CardEntry } from './card-form.tsx';
+import { cardLabel } from './card-label.ts';
 import { formatCents } from './money.ts';
 
 /**

@@ -2,6 +2,7 @@ import { Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine
 import type { TPaymentMethod } from '@stn/contracts/subscriptions';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CardEntry } from '../../components/card-form.tsx';
 import { confirmAction } from '../../components/list/confirm.tsx';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
 import {
@@ -10,8 +11,7 @@ import {
   useMakeDefaultCard,
   usePaymentMethods,
 } from './api/subscriptions.ts';
-import { cardExpiry, cardLabel } from './card/card-label.ts';
-import { CardEntry } from './card-form.tsx';
+import { cardExpiry, cardLabel } from './card-label.ts';
 
 /** The account's saved cards (agency and business Payment Methods): add, make default, delete. */
 export default function PaymentMethodsPage() {

@@ -19,9 +19,9 @@ import type { TCouponInfo, TPlanOffer } from '@stn/contracts/subscriptions';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { CardEntry } from '../../components/card-form.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { auth } from '../../lib/auth-store.ts';
-import { CardEntry } from '../billing/card-form.tsx';
 import { buyOrderBump, couponInfo, host, type OrderKind, register } from './api.ts';
 
 // The order form of spec 000 §2 (labels: email, password, confirm password, full name, company name, phone

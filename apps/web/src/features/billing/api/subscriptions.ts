@@ -48,12 +48,6 @@ function changed(res: Change) {
   replaceStoredUser(res.user);
 }
 
-/** The message to show of a failed payment call: Stripe's (errors.payment), else the answer's. */
-export function paymentErrorOf(err: unknown): string | null {
-  if (err instanceof ApiError) return err.field('payment') ?? err.message;
-  return err instanceof Error ? err.message : null;
-}
-
 // ------------------------------------------------------------------------------------------- reads
 
 export function useSubscriptionState(enabled = true) {
@@ -89,32 +83,6 @@ export function useInvoices() {
     queryKey: keys.subscriptions.invoices(),
     queryFn: async () => (await api<Data<TInvoice[]>>(`${S}/invoices`, { silent: true })).data,
   });
-}
-
-/**
- * A setup intent's client secret for the card form: the signed-in account's (GET /secret), or, given a
- * domain, the seller's of that site's order pages (POST /secret/{domain}, public). Kept while the form is
- * open; `renewSetupSecret` asks for a new one once a card was set up with it.
- */
-export function useSetupSecret(domain: string | null = null) {
-  return useQuery({
-    queryKey: keys.setupSecret.of(domain),
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: 0,
-    retry: false,
-    queryFn: async () =>
-      (domain
-        ? await api<Data<TSetupSecret>>(`${S}/secret/${encodeURIComponent(domain)}`, { method: 'POST' })
-        : await api<Data<TSetupSecret>>(`${S}/secret`)
-      ).data,
-  });
-}
-
-/** The order pages' variant of useSetupSecret: the secret of the seller of `domain`. */
-export const useDomainSetupSecret = (domain: string) => useSetupSecret(domain);
-
-export function renewSetupSecret(domain: string | null = null) {
-  void queryClient.invalidateQueries({ queryKey: keys.setupSecret.of(domain) });
 }
 
 export function useBusinessPackages() {

@@ -2,10 +2,11 @@ import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantin
 import type { TCouponInfo, TPlanOffer, TSubscriptionState } from '@stn/contracts/subscriptions';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CardEntry } from '../../../components/card-form.tsx';
 import { confirmAction } from '../../../components/list/confirm.tsx';
 import { Loading } from '../../../components/load-state.tsx';
+import { paymentErrorOf } from '../../../lib/setup-secret.ts';
 import {
-  paymentErrorOf,
   useAddPaymentMethod,
   useCouponInfo,
   useMakeDefaultCard,
@@ -13,8 +14,7 @@ import {
   useSubscribe,
   useUnlimitedPlan,
 } from '../api/subscriptions.ts';
-import { cardLabel } from '../card/card-label.ts';
-import { CardEntry } from '../card-form.tsx';
+import { cardLabel } from '../card-label.ts';
 import { formatMoney } from '../money.ts';
 import { priceAfterCoupon } from '../plan-display.ts';
 import { CouponField } from './coupon-field.tsx';

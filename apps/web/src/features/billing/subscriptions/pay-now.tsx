@@ -2,16 +2,16 @@ import { Alert, Button, Group, Paper, Radio, Stack, Text, Title } from '@mantine
 import type { TSubscriptionState } from '@stn/contracts/subscriptions';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CardEntry } from '../../../components/card-form.tsx';
 import { Loading } from '../../../components/load-state.tsx';
+import { paymentErrorOf } from '../../../lib/setup-secret.ts';
 import {
-  paymentErrorOf,
   useAddPaymentMethod,
   useMakeDefaultCard,
   usePaymentMethods,
   useSubscribe,
 } from '../api/subscriptions.ts';
-import { cardExpiry, cardLabel } from '../card/card-label.ts';
-import { CardEntry } from '../card-form.tsx';
+import { cardExpiry, cardLabel } from '../card-label.ts';
 
 /**
  * Pay now, after a payment failed: the chosen card becomes the default, which pays the open invoice

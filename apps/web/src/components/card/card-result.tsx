@@ -2,7 +2,7 @@ import { Alert, Button, Group } from '@mantine/core';
 import type { TSetupSecret } from '@stn/contracts/subscriptions';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { paymentErrorOf } from '../api/subscriptions.ts';
+import { paymentErrorOf } from '../../lib/setup-secret.ts';
 
 // What both card forms (the sandbox's and Stripe Elements) share: their props, the error they show, and the
 // step after Stripe set the card up (the caller's own call with the payment method id).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from '../money.ts';
 import { cardExpiry, cardLabel } from './card-label.ts';
+import { formatMoney } from './money.ts';
 
 describe('card labels', () => {
   it('names the brand and the last four digits, and the expiry as MM/YY', () => {

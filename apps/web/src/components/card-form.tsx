@@ -1,9 +1,9 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadFailed, Loading } from '../../components/load-state.tsx';
-import { renewSetupSecret, useSetupSecret } from './api/subscriptions.ts';
+import { renewSetupSecret, useSetupSecret } from '../lib/setup-secret.ts';
 import type { CardFormProps } from './card/card-result.tsx';
 import { SandboxCardForm } from './card/sandbox-card-form.tsx';
+import { LoadFailed, Loading } from './load-state.tsx';
 
 // The card form (ADR 076 "Card entry"): given a setup intent's secret it collects a card and hands the
 // payment method id to its caller; the card number never reaches our API. The Stripe sandbox's own form,
