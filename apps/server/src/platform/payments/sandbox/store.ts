@@ -102,7 +102,10 @@ export class AccountCtx {
     await this.tx
       .insert(stripeSandboxObjects)
       .values({ id: o.id, account_id: this.account.id, type, data: o, created_at: sql`clock_timestamp()` })
-      .onConflictDoUpdate({ target: stripeSandboxObjects.id, set: { data: o } });
+      .onConflictDoUpdate({
+        target: [stripeSandboxObjects.account_id, stripeSandboxObjects.id],
+        set: { data: o },
+      });
     return o;
   }
 

@@ -1,4 +1,4 @@
-import { bigint, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 // The Stripe sandbox's own state (ADR 076): kept in PostgreSQL so that the ids the product stores
 // (customers, subscriptions, payment methods) outlive a restart of `npm start` and are the same for
@@ -21,11 +21,15 @@ export const stripeSandboxAccounts = pgTable('stripe_sandbox_accounts', {
 export const stripeSandboxObjects = pgTable(
   'stripe_sandbox_objects',
   {
-    id: text('id').primaryKey(),
+    /** Unique within its account: ids a caller chooses (a coupon's) may repeat across accounts, as on Stripe. */
+    id: text('id').notNull(),
     account_id: text('account_id').notNull(),
     type: text('type').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('stripe_sandbox_objects_type_idx').on(t.account_id, t.type, t.created_at)],
+  (t) => [
+    primaryKey({ columns: [t.account_id, t.id] }),
+    index('stripe_sandbox_objects_type_idx').on(t.account_id, t.type, t.created_at),
+  ],
 );
