@@ -1,14 +1,21 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../apps/server/src/platform/db/client.ts';
-import { StripeSandbox } from '../apps/server/src/platform/payments/sandbox/sandbox.ts';
-import { apiAs, DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
+import {
+  apiAs,
+  DEMO,
+  fieldError,
+  hasChromium,
+  type Platform,
+  signedInPage,
+  startPlatform,
+} from './harness.ts';
 
 // The billing screens (issue 22, ADR 076) on the Stripe sandbox: Acme turns card payments on with "Use the
 // Stripe sandbox", sells a plan and a package; a new business of Acme, held on Subscriptions, subscribes
 // with a test card and gets through to its area; a declined card shows Stripe's message and leaves it held;
-// a coupon shows the discounted price before subscribing; a package bought raises the monthly cap the top
-// bar shows.
+// Acme makes coupon codes on its Plans screen and switches one off; a coupon shows the discounted price
+// before subscribing; a package bought raises the monthly cap the top bar shows.
 
 let p: Platform;
 const HOST = 'acme.localhost';
@@ -57,33 +64,26 @@ describe.skipIf(!hasChromium)('billing screens in Chromium', () => {
     return page;
   }
 
+  /** Picks an option of a Mantine select. */
+  async function pick(page: Page, testId: string, option: string) {
+    await page.getByTestId(testId).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  }
+
   /**
-   * What an agency does in its Stripe dashboard: a coupon on its account. The sandbox keeps its accounts in
-   * the platform's database, so a sandbox of this process on the same database is the same Stripe.
+   * Acme's admin makes a coupon on its Plans screen (on Acme's own Stripe account: the sandbox has no
+   * dashboard): `percentOff` off, forever. Answers the signed-in page, on the Plans screen.
    */
-  async function agencyCoupon(id: string, percentOff: number) {
-    if (!p.databaseUrl) throw new Error("the platform's database is its own: no coupon can be made");
-    const agency = await acme<{ data: { stripeConfig: { publicKey: string } } }>(`/v1/agencies/${agencyId}`);
-    const { db, pool } = createDb(p.databaseUrl, 2);
-    const sandbox = new StripeSandbox({ db, transport: async () => ({ status: 200, body: '' }) });
-    try {
-      const { rows } = await pool.query<{ secret_key: string }>(
-        'select secret_key from stripe_sandbox_accounts where publishable_key = $1',
-        [agency.body.data.stripeConfig.publicKey],
-      );
-      const res = await fetch(`http://127.0.0.1:${await sandbox.port()}/v1/coupons`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${rows[0]?.secret_key}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams({ id, percent_off: String(percentOff), duration: 'forever' }),
-      });
-      expect(res.status, await res.text()).toBe(200);
-    } finally {
-      await sandbox.close();
-      await pool.end();
-    }
+  async function agencyCoupon(code: string, percentOff: number) {
+    const page = await signedInPage(p, DEMO.acmeAgency, '**/agency/**', HOST);
+    await page.goto(p.url('/agency/plans', HOST));
+    await page.getByTestId('coupon-add').click();
+    await page.getByTestId('coupon-code').fill(code);
+    await page.getByTestId('coupon-percent').fill(String(percentOff));
+    await pick(page, 'coupon-duration', 'Forever');
+    await page.getByTestId('coupon-save').click();
+    await page.getByTestId(`coupon-row-${code}`).waitFor(WAIT);
+    return page;
   }
 
   beforeAll(async () => {
@@ -169,8 +169,44 @@ describe.skipIf(!hasChromium)('billing screens in Chromium', () => {
     await page.context().close();
   });
 
+  it('Acme makes a coupon on its Plans screen: a taken code is said at the field, and Switch off marks it Off', async () => {
+    const page = await agencyCoupon('TRY10', 25);
+    const row = page.getByTestId('coupon-row-TRY10');
+    expect(await row.textContent()).toContain('25%');
+    expect(await row.textContent()).toContain('Forever');
+    expect(await row.textContent()).toContain('Active');
+    // The same code again: the server's message at the field, and what was typed is kept.
+    await page.getByTestId('coupon-add').click();
+    await page.getByTestId('coupon-code').fill('TRY10');
+    await page.getByTestId('coupon-percent').fill('10');
+    await page.getByTestId('coupon-save').click();
+    expect(await fieldError(page, 'coupon-code')).toBe('This code is taken.');
+    expect(await page.getByTestId('coupon-percent').inputValue()).toBe('10%');
+    // The form checks the code as the server does; an amount off for some months shows as such.
+    await page.getByTestId('coupon-code').fill('TEN OFF');
+    await page.getByTestId('coupon-save').click();
+    expect(await fieldError(page, 'coupon-code')).toBe('The code is 3 to 40 letters, digits, - or _.');
+    await page.getByTestId('coupon-code').fill('TEN-OFF');
+    await page.getByText('Amount off', { exact: true }).click();
+    await page.getByTestId('coupon-amount').fill('10');
+    await pick(page, 'coupon-duration', 'Some months');
+    await page.getByTestId('coupon-months').fill('3');
+    await page.getByTestId('coupon-save').click();
+    await page.getByTestId('coupon-code').waitFor({ state: 'detached', ...WAIT });
+    const ten = page.getByTestId('coupon-row-TEN-OFF');
+    await ten.waitFor(WAIT);
+    expect(await ten.textContent()).toContain('$10.00');
+    expect(await ten.textContent()).toContain('3 months');
+    await page.getByTestId('coupon-off-TRY10').click();
+    await page.getByTestId('coupon-off-ok').click();
+    await expect.poll(() => row.getAttribute('data-active'), WAIT).toBe('false');
+    expect(await page.getByTestId('coupon-state-TRY10').textContent()).toBe('Off');
+    expect(await page.getByTestId('coupon-off-TRY10').count()).toBe(0);
+    await page.context().close();
+  });
+
   it('a coupon shows the discounted price before subscribing, and the subscription keeps it', async () => {
-    await agencyCoupon('SAVE25', 25);
+    await (await agencyCoupon('SAVE25', 25)).context().close();
     const who = await payingBusiness('Coupon Cafe');
     const page = await heldOnSubscriptions(who);
     expect(await page.getByTestId('checkout-price').textContent()).toContain('$49.00');

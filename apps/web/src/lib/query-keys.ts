@@ -48,6 +48,11 @@ export const keys = {
     everything: (agencyId: number) => ['plans', 'all', agencyId] as const,
     detail: (agencyId: number, id: number) => ['plans', 'detail', agencyId, id] as const,
   },
+  /** An agency's coupon codes on its own Stripe account (its Plans screen). */
+  coupons: {
+    all: ['coupons'] as const,
+    list: (agencyId: number) => ['coupons', 'list', agencyId] as const,
+  },
   packages: {
     all: ['packages'] as const,
     list: () => ['packages', 'list'] as const,

@@ -454,7 +454,12 @@ export async function subscriptionState(ctx: Ctx, account: BillingAccount): Prom
   if (current?.coupon_code && seller) {
     const stripe = await stripeOf(ctx, seller);
     const c = await stripe.coupons.retrieve(current.coupon_code).catch(() => null);
-    if (c) coupon = couponOf(c, current.coupon_code, plan?.price_cents ?? null);
+    // The row keeps the coupon's id; a customer typed its promotion code (an agency's codes are one
+    // promotion code per coupon, the coupon's id made up by Stripe): say the code they typed.
+    const promo = c
+      ? (await stripe.promotionCodes.list({ coupon: c.id, limit: 1 }).catch(() => null))?.data[0]
+      : undefined;
+    if (c) coupon = couponOf(c, promo?.code ?? current.coupon_code, plan?.price_cents ?? null);
   }
   return {
     status: (current?.status ?? 'none') as TSubscriptionStatus,

@@ -10,9 +10,10 @@ import { useAuth } from '../../lib/auth-store.ts';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { keys } from '../../lib/query-keys.ts';
 import { plansPath, useDeletePlan } from './api/plans.ts';
+import { CouponsSection } from './coupons-section.tsx';
 import { formatCents } from './money.ts';
 
-/** The agency's subscription plans (spec 000 §2 agency plans). */
+/** The agency's subscription plans (spec 000 §2 agency plans), and its coupon codes (ADR 076). */
 export default function PlanList() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
@@ -88,6 +89,7 @@ export default function PlanList() {
           testId="plan-table"
         />
       )}
+      {agencyId > 0 && <CouponsSection />}
     </Stack>
   );
 }
