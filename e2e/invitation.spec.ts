@@ -37,7 +37,11 @@ describe.skipIf(!hasChromium)('an invited owner sets a password from the invitat
     const created = await agency('/v1/business', {
       method: 'POST',
       // Free: Acme takes cards, and a paying business would first be held on Subscriptions.
-      body: { name: 'Invited Bakery', free_fee: true, owner: { email: 'ivy@bakery.test', first_name: 'Ivy' } },
+      body: {
+        name: 'Invited Bakery',
+        free_fee: true,
+        owner: { email: 'ivy@bakery.test', first_name: 'Ivy' },
+      },
     });
     expect(created.status, await created.clone().text()).toBe(200);
 

@@ -517,6 +517,16 @@ describe("an agency's coupons", () => {
       'code',
       'This coupon code is not valid.',
     );
+    // A coupon whose id is its code (made in Stripe's dashboard): switched off, the id does not stand in.
+    const stripe = await sandboxStripe(c.t, await agencySeller(c.t, a));
+    await stripe.coupons.create({ id: 'LEGACY5', percent_off: 5, duration: 'forever' });
+    await stripe.promotionCodes.create({ code: 'LEGACY5', promotion: { type: 'coupon', coupon: 'LEGACY5' } });
+    expect((await c.call(admin, 'DELETE', `${url}/LEGACY5`)).statusCode).toBe(200);
+    expect422(
+      await c.call(c.s.a.businessAdmin.token, 'POST', '/v1/subscriptions/coupon-info', { code: 'LEGACY5' }),
+      'code',
+      'This coupon code is not valid.',
+    );
     // Another agency's coupons are not there; one without card payments has none; a business may not.
     await expectRefused(c.t, TABLES, c.s.b.agencyAdmin.token, 'GET', url, undefined, 404);
     expect(

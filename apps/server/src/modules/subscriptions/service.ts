@@ -219,13 +219,15 @@ function couponOf(c: Stripe.Coupon, code: string, priceCents: number | null): TC
 
 /** A code as a promotion code (what customers type), else as a coupon id; null when neither exists. */
 async function findDiscount(stripe: Stripe, code: string) {
-  const promos = await stripe.promotionCodes.list({ code, active: true, limit: 1 });
-  const promo = promos.data[0];
+  const promos = await stripe.promotionCodes.list({ code, limit: 10 });
+  const promo = promos.data.find((p) => p.active);
   if (promo) {
     const ref = promo.promotion.coupon;
     const coupon = typeof ref === 'string' ? await stripe.coupons.retrieve(ref) : ref;
     if (coupon?.valid) return { coupon, discount: { promotion_code: promo.id } };
   }
+  // A code that is (or was) a promotion code is only that: switched off, its coupon's id does not stand in.
+  if (promos.data.length > 0) return null;
   try {
     const coupon = await stripe.coupons.retrieve(code);
     if (coupon.valid) return { coupon, discount: { coupon: coupon.id } };
@@ -304,7 +306,8 @@ async function planOfSubscription(ctx: Ctx, seller: Seller, sub: Stripe.Subscrip
 }
 
 /**
- * Writes a subscription as Stripe has it into the account's row and applies the plan's features when the
+ * Writes a subscription as Stripe has it now (`sub` names it; it is read again under the row's lock) into the
+ * account's row and applies the plan's features when the
  * plan changed or a new period began (`renewed`: caps set again, which ends last period's packages).
  * Ignores a subscription that is not the row's current one (an old, replaced subscription's late event).
  */
@@ -319,9 +322,9 @@ export async function mirror(
     couponId?: string;
   },
 ) {
-  const { seller, sub } = input;
-  const customerId = typeof sub.customer === 'string' ? sub.customer : sub.customer.id;
-  const plan = await planOfSubscription(ctx, seller, sub);
+  const { seller } = input;
+  const customerId = typeof input.sub.customer === 'string' ? input.sub.customer : input.sub.customer.id;
+  const stripe = await stripeOf(ctx, seller);
   await inTransaction(ctx, async (tx) => {
     const [row] = await tx.db
       .select()
@@ -329,6 +332,10 @@ export async function mirror(
       .where(and(eq(subscriptions.stripe_account, seller.key), eq(subscriptions.customer_id, customerId)))
       .for('update');
     if (!row) return;
+    // Read again under the row's lock: a webhook's read and a call's answer, written in either order,
+    // could otherwise leave the older state last.
+    const sub = await stripe.subscriptions.retrieve(input.sub.id);
+    const plan = await planOfSubscription(tx, seller, sub);
     if (row.subscription_id && row.subscription_id !== sub.id && sub.status === 'canceled') return;
     const status = statusOf(sub.status);
     const paidUp = PAID_UP_STATUSES.includes(status);
