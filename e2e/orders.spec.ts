@@ -89,4 +89,75 @@ describe.skipIf(!hasChromium)('the order page (/trial)', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { status: string } }).data.status).toBe('trialing');
   }, 120_000);
+
+  it("the free-trial layout: the header's support line and the footer of spec 000 §2", async () => {
+    const { page } = await p.newPage();
+    await page.goto(p.url('/trial'));
+    const header = page.getByTestId('order-header');
+    await header.waitFor(WAIT);
+    expect(await page.getByTestId('order-logo').getAttribute('href')).toBe('/');
+    expect(await header.textContent()).toContain('Need help? Contact Support');
+    const support = await page.getByTestId('order-support').getAttribute('href');
+    expect(support).toMatch(/^mailto:[^?]+\?subject=Free%20Trial%20Signup%20Question$/);
+    const footer = page.getByTestId('order-footer');
+    const text = (await footer.textContent()) ?? '';
+    expect(text).toContain(String(new Date().getFullYear()));
+    expect(text).toContain('Terms of Service');
+    expect(text).toContain('Privacy Policy');
+    expect(await footer.locator('img').count()).toBeGreaterThan(0);
+    await page.context().close();
+  }, 60_000);
+
+  it("order pages for agencies leave an agency's site; business sign-up pages leave the main domain", async () => {
+    const { page } = await p.newPage();
+    await page.goto(p.url('/trial', 'acme.localhost'));
+    await page.waitForURL((u) => u.pathname !== '/trial', WAIT);
+    await page.goto(p.url('/b/register'));
+    await page.waitForURL((u) => u.pathname !== '/b/register', WAIT);
+    await page.context().close();
+  }, 60_000);
 });
+
+describe.skipIf(!hasChromium)("a business signs up on its agency's site", () => {
+  it('/b/register on Acme: its plans, a test card, and the new business is in, subscribed', async () => {
+    const { page } = await p.newPage();
+    const stamp = Date.now().toString(36);
+    await page.goto(p.url('/b/register', 'acme.localhost'));
+    await page.getByTestId('order-form').waitFor(WAIT);
+    // Acme's own plans (the demo's), not the platform's.
+    expect(await page.getByTestId('order-form').textContent()).toContain('Starter');
+    await page.getByLabel('Pro —', { exact: false }).check();
+    const fields: Record<string, string> = {
+      'order-email': `owner-${stamp}@newbiz.test`,
+      'order-full_name': 'Nina New',
+      'order-password': 'correct-horse-1',
+      'order-password_confirmation': 'correct-horse-1',
+      'order-business_name': `New Biz ${stamp}`,
+      'order-phone': '+1 415 555 0199',
+    };
+    for (const [id, value] of Object.entries(fields)) await page.getByTestId(id).fill(value);
+    await page.getByTestId('card-number').fill('4242 4242 4242 4242');
+    await page.getByTestId('card-expiry').fill('12/34');
+    await page.getByTestId('card-cvc').fill('123');
+    await page.getByTestId('card-submit').click();
+    await page.waitForURL((u) => u.pathname.startsWith('/business/'), WAIT);
+    const token = await page.evaluate(() => localStorage.getItem('access_token'));
+    const res = await fetch(p.url('/api/v1/subscriptions/current', 'acme.localhost'), {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const state = ((await res.json()) as { data: { status: string; plan: { name: string } } }).data;
+    expect(state).toMatchObject({ status: 'active', plan: { name: 'Pro' } });
+    await page.context().close();
+  }, 120_000);
+
+  it('/f/pro on Acme sells that one plan', async () => {
+    const { page } = await p.newPage();
+    await page.goto(p.url('/f/pro', 'acme.localhost'));
+    await page.getByTestId('order-form').waitFor(WAIT);
+    const text = (await page.getByTestId('order-form').textContent()) ?? '';
+    expect(text).toContain('Pro');
+    expect(text).not.toContain('Starter');
+    await page.context().close();
+  }, 60_000);
+});
+
