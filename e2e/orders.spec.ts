@@ -160,4 +160,3 @@ describe.skipIf(!hasChromium)("a business signs up on its agency's site", () => 
     await page.context().close();
   }, 60_000);
 });
-

@@ -1,15 +1,5 @@
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { timestamps, tz } from '../../platform/db/columns.ts';
+import { boolean, index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { timestamps } from '../../platform/db/columns.ts';
 import { agencies } from '../agencies/tables.ts';
 
 // A foreign key to another module's table is the one reason a tables.ts imports another module's

@@ -13,7 +13,6 @@ import {
   ZCreateBusinessRequest,
   ZInstallStatsQuery,
   ZInstallStatsResponse,
-  ZPackageAllResponse,
   ZUpdateBusinessRequest,
 } from '@stn/contracts/businesses';
 import { ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
@@ -23,7 +22,6 @@ import type { Deps } from '../../platform/deps.ts';
 import { listEnvelope } from '../../platform/http/pagination.ts';
 import { errorResponses as errors, okMessage } from '../../platform/http/replies.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
-import { allPackages } from '../billing/service.ts';
 import {
   businessNames,
   changeStatus,

@@ -169,8 +169,7 @@ export async function offersFor(ctx: Ctx, account: BillingAccount, interval?: 'm
 /** A plan the account may buy (any visibility: a hidden plan is sold by its link), or a 422. */
 async function planToBuy(ctx: Ctx, seller: Seller, account: BillingAccount, planId: number) {
   const plan = await planOfAgency(ctx, { agencyId: seller.agencyId, planId });
-  if (!plan || !plan.active || plan.type !== account.kind)
-    throw invalid('plan_id', 'subscriptions.plan_unknown');
+  if (!plan?.active || plan.type !== account.kind) throw invalid('plan_id', 'subscriptions.plan_unknown');
   return plan;
 }
 
@@ -729,7 +728,7 @@ export async function subscribeUnlimited(
 export async function setCancelAtPeriodEnd(ctx: Ctx, account: BillingAccount, cancel: boolean) {
   const seller = await requireSeller(ctx, account);
   const row = await rowOf(ctx, account);
-  if (!row || !row.subscription_id || row.stripe_account !== seller.key || !LIVE.has(row.status))
+  if (!row?.subscription_id || row.stripe_account !== seller.key || !LIVE.has(row.status))
     throw invalid('subscription', 'subscriptions.none_live');
   const stripe = await stripeOf(ctx, seller);
   const sub = await stripe.subscriptions.update(row.subscription_id, { cancel_at_period_end: cancel });
@@ -741,7 +740,7 @@ export async function setCancelAtPeriodEnd(ctx: Ctx, account: BillingAccount, ca
 export async function applyCoupon(ctx: Ctx, account: BillingAccount, input: { code: string }) {
   const seller = await requireSeller(ctx, account);
   const row = await rowOf(ctx, account);
-  if (!row || !row.subscription_id || row.stripe_account !== seller.key || !LIVE.has(row.status))
+  if (!row?.subscription_id || row.stripe_account !== seller.key || !LIVE.has(row.status))
     throw invalid('code', 'subscriptions.none_live');
   const stripe = await stripeOf(ctx, seller);
   const { discount, coupon } = await requireDiscount(stripe, input.code);

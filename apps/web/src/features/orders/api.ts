@@ -1,5 +1,5 @@
 import type { TOrderPlans, TProductData, TRegisterResponse } from '@stn/contracts/orders';
-import type { TCouponInfo, TSetupSecret } from '@stn/contracts/subscriptions';
+import type { TCouponInfo } from '@stn/contracts/subscriptions';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client.ts';
 

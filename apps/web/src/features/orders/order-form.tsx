@@ -3,7 +3,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Loader,
   NativeSelect,
   Paper,
   PasswordInput,
@@ -82,7 +81,7 @@ export function OrderForm(props: {
   const [discount, setDiscount] = useState<TCouponInfo | null>(null);
   const [couponError, setCouponError] = useState<string | null>(null);
   const [payError, setPayError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [_busy, _setBusy] = useState(false);
   const plan = props.plans.find((p) => p.id === planId) ?? null;
 
   const set = (name: string) => (e: { currentTarget: { value: string } }) => {

@@ -6,12 +6,11 @@ import type {
   TPackagePurchase,
   TPaymentMethod,
   TPlanOffer,
-  TSetupSecret,
   TSubscribeRequest,
   TSubscriptionState,
 } from '@stn/contracts/subscriptions';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { ApiError, api } from '../../../lib/api-client.ts';
+import { api } from '../../../lib/api-client.ts';
 import { auth } from '../../../lib/auth-store.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { keys } from '../../../lib/query-keys.ts';
