@@ -108,55 +108,74 @@ describe.skipIf(!hasChromium)('the order page (/trial)', () => {
     await page.context().close();
   }, 60_000);
 
-  it("order pages for agencies leave an agency's site; business sign-up pages leave the main domain", async () => {
+  it("order pages leave an agency's site for the landing route", async () => {
     const { page } = await p.newPage();
-    await page.goto(p.url('/trial', 'acme.localhost'));
-    await page.waitForURL((u) => u.pathname !== '/trial', WAIT);
-    await page.goto(p.url('/b/register'));
-    await page.waitForURL((u) => u.pathname !== '/b/register', WAIT);
+    for (const path of ['/trial', '/b/register']) {
+      await page.goto(p.url(path, 'acme.localhost'));
+      await page.waitForURL((u) => u.pathname !== path, WAIT);
+    }
     await page.context().close();
   }, 60_000);
 });
 
-describe.skipIf(!hasChromium)("a business signs up on its agency's site", () => {
-  it('/b/register on Acme: its plans, a test card, and the new business is in, subscribed', async () => {
-    const { page } = await p.newPage();
-    const stamp = Date.now().toString(36);
-    await page.goto(p.url('/b/register', 'acme.localhost'));
-    await page.getByTestId('order-form').waitFor(WAIT);
-    // Acme's own plans (the demo's), not the platform's.
-    expect(await page.getByTestId('order-form').textContent()).toContain('Starter');
-    await page.getByLabel('Pro —', { exact: false }).check();
-    const fields: Record<string, string> = {
-      'order-email': `owner-${stamp}@newbiz.test`,
-      'order-full_name': 'Nina New',
-      'order-password': 'correct-horse-1',
-      'order-password_confirmation': 'correct-horse-1',
-      'order-business_name': `New Biz ${stamp}`,
-      'order-phone': '+1 415 555 0199',
-    };
-    for (const [id, value] of Object.entries(fields)) await page.getByTestId(id).fill(value);
-    await page.getByTestId('card-number').fill('4242 4242 4242 4242');
-    await page.getByTestId('card-expiry').fill('12/34');
-    await page.getByTestId('card-cvc').fill('123');
-    await page.getByTestId('card-submit').click();
-    await page.waitForURL((u) => u.pathname.startsWith('/business/'), WAIT);
-    const token = await page.evaluate(() => localStorage.getItem('access_token'));
-    const res = await fetch(p.url('/api/v1/subscriptions/current', 'acme.localhost'), {
-      headers: { authorization: `Bearer ${token}` },
+/** Fills the business sign-up form (the owner, the business) and pays with `card`. */
+async function fillBusiness(page: Page, stamp: string, card: string) {
+  const fields: Record<string, string> = {
+    'order-email': `owner-${stamp}@newbiz.test`,
+    'order-full_name': 'Nina New',
+    'order-password': 'correct-horse-1',
+    'order-password_confirmation': 'correct-horse-1',
+    'order-business_name': `New Biz ${stamp}`,
+    'order-phone': '+1 415 555 0199',
+  };
+  for (const [id, value] of Object.entries(fields)) await page.getByTestId(id).fill(value);
+  await page.getByTestId('card-number').fill(card);
+  await page.getByTestId('card-expiry').fill('12/34');
+  await page.getByTestId('card-cvc').fill('123');
+  await page.getByTestId('card-submit').click();
+}
+
+/** The signed-in page's subscription, asked from the page (its own site and session). */
+async function currentOf(page: Page) {
+  return page.evaluate(async () => {
+    const res = await fetch('/api/v1/subscriptions/current', {
+      headers: { authorization: `Bearer ${localStorage.getItem('access_token')}` },
     });
-    const state = ((await res.json()) as { data: { status: string; plan: { name: string } } }).data;
-    expect(state).toMatchObject({ status: 'active', plan: { name: 'Pro' } });
+    return ((await res.json()) as { data: { status: string; plan: { name: string } | null } }).data;
+  });
+}
+
+describe.skipIf(!hasChromium)('a business signs up', () => {
+  it("/b/register on the main domain: the platform's business plans, a test card, and it is in", async () => {
+    const { page } = await p.newPage();
+    await page.goto(p.url('/b/register'));
+    await page.getByTestId('order-form').waitFor(WAIT);
+    const text = (await page.getByTestId('order-form').textContent()) ?? '';
+    // The main agency's plans for businesses (the demo's), not its plans for agencies.
+    expect(text).toContain('Direct Starter');
+    expect(text).not.toContain('Agency Starter');
+    await page.getByLabel('Direct Starter', { exact: false }).check();
+    await fillBusiness(page, Date.now().toString(36), '4242 4242 4242 4242');
+    await page.waitForURL((u) => u.pathname.startsWith('/business/'), WAIT);
+    expect(await currentOf(page)).toMatchObject({ status: 'trialing', plan: { name: 'Direct Starter' } });
     await page.context().close();
   }, 120_000);
 
-  it('/f/pro on Acme sells that one plan', async () => {
+  it("/f/pro on Acme's site sells that one plan of Acme's, and the business is Acme's", async () => {
     const { page } = await p.newPage();
     await page.goto(p.url('/f/pro', 'acme.localhost'));
     await page.getByTestId('order-form').waitFor(WAIT);
     const text = (await page.getByTestId('order-form').textContent()) ?? '';
     expect(text).toContain('Pro');
     expect(text).not.toContain('Starter');
+    await fillBusiness(page, `p${Date.now().toString(36)}`, '4242 4242 4242 4242');
+    // The product's own thank-you page (spec: its title is the site's title alone).
+    await page.waitForURL((u) => u.pathname === '/f/thank-you', WAIT);
+    await page.getByTestId('order-thankyou').waitFor(WAIT);
+    expect(await currentOf(page)).toMatchObject({
+      status: 'active',
+      plan: { name: 'Pro' },
+    });
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 });

@@ -101,6 +101,13 @@ export async function seedDemoBilling(ctx: Ctx, input: { mainId: number; acmeId:
     type: 'agency',
     features: { Installs: 50, Zapier: true, Department: true, RemoveBranding: true },
   });
+  // Businesses that sign up on the main domain (/business/register) buy from the platform.
+  await plan(ctx, mainId, {
+    name: 'Direct Starter',
+    price: 3900,
+    trial: 7,
+    features: { Messages: 500, Calls: 100, Users: 2, Description: 'Straight from the platform.' },
+  });
   await ctx.db.insert(packages).values([
     { agency_id: acmeId, name: '1,000 texts', kind: 'messages', quantity: 1000, price_cents: 1500 },
     {

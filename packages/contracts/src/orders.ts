@@ -124,6 +124,8 @@ export const ZOrderSite = z.object({
 
 /** Order pages name the site's host in `?domain=` (the page's own host). */
 export const ZOrderHostQuery = z.object({ domain: z.string().trim().min(1).max(253).optional() });
+/** GET /v1/order-page/plans: on the main domain `buyer` business asks for the main agency's business plans. */
+export const ZOrderPlansQuery = ZOrderHostQuery.extend({ buyer: z.enum(BUYERS).optional() });
 
 /** GET /v1/order-page/plans: what the site's seller offers on its order pages. */
 export const ZOrderPlans = z.object({

@@ -16,6 +16,7 @@ import {
   ZModalUserRequest,
   ZOrderHostQuery,
   ZOrderPageResponse,
+  ZOrderPlansQuery,
   ZOrderPlansResponse,
   ZProductDataResponse,
   ZRegisterAgencyRequest,
@@ -170,13 +171,16 @@ export const ordersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       schema: {
         tags,
         summary: "The plans and order bumps the site's seller offers on its order pages",
-        querystring: ZOrderHostQuery,
+        querystring: ZOrderPlansQuery,
         response: { 200: ZOrderPlansResponse, ...publicErrors },
       },
     },
     async (request) => ({
       success: true as const,
-      data: await orderPlans(anonymous(request, 'plans'), { host: hostOf(request, request.query.domain) }),
+      data: await orderPlans(anonymous(request, 'plans'), {
+        host: hostOf(request, request.query.domain),
+        buyer: request.query.buyer,
+      }),
     }),
   );
 

@@ -117,9 +117,11 @@ function splitName(full: string): { firstName: string; lastName: string } {
 // ---------------------------------------------------------------------------------------------------
 // Order page data
 
-export async function orderPlans(ctx: Ctx, input: { host: string }): Promise<TOrderPlans> {
+export async function orderPlans(ctx: Ctx, input: { host: string; buyer?: TBuyer }): Promise<TOrderPlans> {
   const seller = await sellerOf(ctx, input.host);
-  const buyer = buyerOf(seller);
+  // The main domain sells to agencies (/trial) and, on /business/register, to businesses; an agency's site
+  // to businesses only.
+  const buyer = seller.isMainDomain && input.buyer ? input.buyer : buyerOf(seller);
   return {
     buyer,
     seller_name: seller.name,

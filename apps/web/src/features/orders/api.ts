@@ -7,12 +7,17 @@ import { api } from '../../lib/api-client.ts';
 
 export const host = () => window.location.host;
 
-export function useOrderPlans() {
+/** What the site sells `buyer` (the main domain sells agencies on /trial and businesses on /business/register). */
+export function useOrderPlans(buyer: OrderKind) {
   return useQuery({
-    queryKey: ['order-page', 'plans', host()],
+    queryKey: ['order-page', 'plans', host(), buyer],
     queryFn: async () =>
-      (await api<{ data: TOrderPlans }>('/v1/order-page/plans', { query: { domain: host() }, silent: true }))
-        .data,
+      (
+        await api<{ data: TOrderPlans }>('/v1/order-page/plans', {
+          query: { domain: host(), buyer },
+          silent: true,
+        })
+      ).data,
   });
 }
 

@@ -5,22 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { type PublicPageKey, PublicPageModal } from '../../components/public-page-modal.tsx';
 import { useSite } from '../../lib/site.ts';
-import { useRouteName } from '../../lib/use-route-name.ts';
 import { useProductData } from './api.ts';
 
 // The free-trial layout of spec 000 §2: a header with the logo (links to /), 'Need help? Contact Support'
 // and the support e-mail (subject 'Free Trial Signup Question'); a footer with a white logo, the year,
-// Terms of Service and Privacy Policy and the business address. It loads the site data by host: the
-// agency order pages are the main domain's, the business sign-up pages an agency site's; on the wrong
-// host the page goes to the landing route.
-
-/** The business sign-up pages: they sell an agency's plans, so they need an agency's site. */
-const AGENCY_SITE_ROUTES = new Set([
-  'business-register',
-  'business-order-thankyou',
-  'b-register',
-  'b-register-thankyou',
-]);
+// Terms of Service and Privacy Policy and the business address. It loads the site data by host: every
+// order page is the main agency's, on the main domain; on another host the page goes to the landing route.
 
 function Header() {
   const { t } = useTranslation();
@@ -114,7 +104,6 @@ function Frame({ children }: { children: React.ReactNode }) {
 /** The order pages' layout (route layout 'order'). */
 export function FreeTrialLayout() {
   const site = useSite();
-  const name = useRouteName();
   if (site.isPending)
     return (
       <Center mih="100vh">
@@ -122,8 +111,9 @@ export function FreeTrialLayout() {
       </Center>
     );
   const d = site.data;
-  const wantsAgencySite = AGENCY_SITE_ROUTES.has(name);
-  const right = d?.validDomain && (wantsAgencySite ? !d.isMainDomain : d.isMainDomain && d.isMainAgency);
+  // Spec §2: the order pages are the main agency's, on the main domain (an agency sells its businesses
+  // through its product pages, /f/:slug, and its popup).
+  const right = d?.validDomain && d.isMainDomain && d.isMainAgency;
   if (!right) return <Navigate to="/" replace />;
   return (
     <Frame>

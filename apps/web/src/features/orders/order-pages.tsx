@@ -21,7 +21,7 @@ function PlansOrder({
   thankYou: string;
 }) {
   const { t } = useTranslation();
-  const offers = useOrderPlans();
+  const offers = useOrderPlans(kind);
   if (offers.isPending) return <Loader />;
   if (offers.isError) return <Alert color="red">{t('orderPages.load_failed')}</Alert>;
   return (
