@@ -94,7 +94,8 @@ export function webhookUrl(ctx: Ctx, sellerKey: string): string {
   return new URL(`/webhooks/stripe/${path}`, ctx.deps.config.publicUrl).toString();
 }
 
-const registering = new Map<string, Promise<void>>();
+/** Registrations in flight, per database (tests run several apps in one process) and seller. */
+const registering = new WeakMap<object, Map<string, Promise<void>>>();
 
 /**
  * Registers our webhook endpoint on the seller's account once per key pair, keeping its signing secret
@@ -107,7 +108,12 @@ async function ensureWebhook(ctx: Ctx, seller: Seller, stripe: Stripe): Promise<
     .from(stripeWebhooks)
     .where(eq(stripeWebhooks.stripe_account, seller.key));
   if (row?.key_hash === hash) return;
-  const running = registering.get(seller.key);
+  let inFlight = registering.get(ctx.deps.db);
+  if (!inFlight) {
+    inFlight = new Map();
+    registering.set(ctx.deps.db, inFlight);
+  }
+  const running = inFlight.get(seller.key);
   if (running) return running;
   const work = (async () => {
     const endpoint = await stripe.webhookEndpoints.create({
@@ -125,8 +131,8 @@ async function ensureWebhook(ctx: Ctx, seller: Seller, stripe: Stripe): Promise<
       .insert(stripeWebhooks)
       .values({ stripe_account: seller.key, ...values })
       .onConflictDoUpdate({ target: stripeWebhooks.stripe_account, set: values });
-  })().finally(() => registering.delete(seller.key));
-  registering.set(seller.key, work);
+  })().finally(() => inFlight.delete(seller.key));
+  inFlight.set(seller.key, work);
   return work;
 }
 
