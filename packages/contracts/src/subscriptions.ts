@@ -48,14 +48,18 @@ export const ZPlansOfPeriodParams = z.object({ type: z.enum(PLAN_INTERVALS) });
 export const ZPlanByNameParams = z.object({ name: z.string().trim().min(1).max(191) });
 export const ZPlanByNameQuery = z.object({ restrict: z.enum(['0', '1']).optional() });
 
-/** A coupon as the order pages and the subscriptions screen show it. */
-export const ZCouponInfo = z.object({
+/** What a code takes off, and for how long. */
+const ZDiscount = z.object({
   code: z.string(),
   name: z.string().nullable(),
   percent_off: z.number().nullable(),
   amount_off_cents: z.number().int().nullable(),
   duration: z.enum(['once', 'repeating', 'forever']),
   duration_in_months: z.number().int().nullable(),
+});
+
+/** A coupon as the order pages and the subscriptions screen show it. */
+export const ZCouponInfo = ZDiscount.extend({
   /** The plan's price after the coupon, when a plan was named. */
   price_cents: z.number().int().nullable(),
   discounted_cents: z.number().int().nullable(),
@@ -184,13 +188,7 @@ export type TPackagePurchase = z.infer<typeof ZPackagePurchase>;
  * for the main agency) as a coupon and a promotion code, so an agency on the Stripe sandbox, which has no
  * Stripe dashboard, can make them too.
  */
-export const ZCoupon = z.object({
-  code: z.string(),
-  name: z.string().nullable(),
-  percent_off: z.number().nullable(),
-  amount_off_cents: z.number().int().nullable(),
-  duration: z.enum(['once', 'repeating', 'forever']),
-  duration_in_months: z.number().int().nullable(),
+export const ZCoupon = ZDiscount.extend({
   active: z.boolean(),
   times_redeemed: z.number().int(),
   created: z.string(),
