@@ -291,6 +291,7 @@ const EXPECTED: Record<string, string[]> = {
     'GET /api/v1/numbers/all',
   ],
   'packages.buy': ['GET /api/v1/businesses/packages', 'POST /api/v1/businesses/purchase-package'],
+  'whatsNew.view': ['GET /api/v1/release-notes/unread', 'POST /api/v1/release-notes/read'],
   'subscriptions.manage': [
     'GET /api/v1/subscriptions/plans',
     'GET /api/v1/subscriptions/type/:type/plans',

@@ -96,6 +96,8 @@ export const CAPABILITIES = {
   'agencyUsers.manage': { roles: ['AgencyAdmin'] },
   'agencyIntegrations.manage': { roles: ['AgencyAdmin'] },
   'agencyDashboard.view': { roles: ['AgencyAdmin'] },
+  /** What's new: the platform's release notes an agency admin has not read yet (spec §2 Layout). */
+  'whatsNew.view': { roles: ['AgencyAdmin'] },
   'landingPage.manage': { roles: ['AgencyAdmin', 'MarketingManager'] },
   'international.manage': { roles: ['AgencyAdmin', 'AccountManager'] },
   'popup.manage': { roles: [...ADMINS, 'AgencyAdmin', 'AccountManager'] },

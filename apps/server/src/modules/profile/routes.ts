@@ -8,15 +8,61 @@ import {
   ZUpdateProfileRequest,
   ZUserResponse,
 } from '@stn/contracts/profile';
+import { ZReleaseNote } from '@stn/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
-import { impersonator, profileUser, updateCountries, updateProfile, updateSettings } from './service.ts';
+import {
+  impersonator,
+  markWhatsNewRead,
+  profileUser,
+  updateCountries,
+  updateProfile,
+  updateSettings,
+  whatsNew,
+} from './service.ts';
 
 const errors = { 401: ZErrorResponse, 422: ZErrorResponse };
 
 export const profileRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  // What's new (issue 23): the release notes an agency admin has not seen yet, and marking them seen.
+  app.get(
+    '/v1/release-notes/unread',
+    {
+      config: { capability: 'whatsNew.view' },
+      schema: {
+        tags: ['release notes'],
+        summary: 'Published release notes the caller has not seen yet (newest first, at most 5)',
+        response: { 200: z.object({ success: z.literal(true), data: z.array(ZReleaseNote) }), ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await whatsNew(ctxOf(deps, request), actorOf(request).userId),
+    }),
+  );
+  app.post(
+    '/v1/release-notes/read',
+    {
+      config: { capability: 'whatsNew.view' },
+      schema: {
+        tags: ['release notes'],
+        summary: 'Marks the notes published up to `up_to` (the newest one shown) as seen',
+        body: z.object({ up_to: z.iso.datetime({ offset: true }) }),
+        response: { 200: z.object({ success: z.literal(true) }), ...errors },
+      },
+    },
+    async (request) => {
+      await markWhatsNewRead(ctxOf(deps, request), {
+        userId: actorOf(request).userId,
+        upTo: request.body.up_to,
+      });
+      return { success: true as const };
+    },
+  );
+
   app.get(
     '/v1/profile',
     {

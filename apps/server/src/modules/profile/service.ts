@@ -6,6 +6,7 @@ import { agencyOfUser } from '../agencies/service.ts';
 import { businessOfUser } from '../businesses/service.ts';
 import { unreadTotalOfUser } from '../chats/service.ts';
 import { openInstallWizard } from '../installs/service.ts';
+import { releaseNotesAfter } from '../sites/service.ts';
 import { billingFlags } from '../subscriptions/service.ts';
 import { supportWidgetKey } from '../support/service.ts';
 import { openTaskCount } from '../tasks/service.ts';
@@ -139,4 +140,29 @@ export async function updateSettings(ctx: Ctx, settings: TSettingRequest): Promi
 
 export async function updateCountries(ctx: Ctx, input: { countries: string[] }): Promise<void> {
   await setCountries(ctx, { id: actingUser(ctx).userId, countries: input.countries });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What's new (issue 23): instead of a third-party release-announcements script, an agency admin sees the
+// platform's own release notes published since the newest one they have seen, once each.
+
+const WHATS_NEW_MAX = 5;
+
+export async function whatsNew(ctx: Ctx, userId: number) {
+  const user = await getUser(ctx, userId);
+  if (!user) throw notFound();
+  const seen = user.settings.release_notes_read_at;
+  return releaseNotesAfter(ctx, { after: seen ? new Date(seen) : null, limit: WHATS_NEW_MAX });
+}
+
+/** Marks every note published up to `upTo` (the newest the user was shown) as seen; never moves back. */
+export async function markWhatsNewRead(ctx: Ctx, input: { userId: number; upTo: string }) {
+  const user = await getUser(ctx, input.userId);
+  if (!user) throw notFound();
+  const seen = user.settings.release_notes_read_at;
+  if (seen && new Date(seen) >= new Date(input.upTo)) return;
+  await mergeSettings(ctx, {
+    id: input.userId,
+    settings: { release_notes_read_at: new Date(input.upTo).toISOString() },
+  });
 }

@@ -1,6 +1,6 @@
 import type { TListQuery } from '@stn/contracts/http';
 import type { TReleaseNote, TReleaseNoteListQuery, TReleaseNoteRequest } from '@stn/contracts/users';
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../platform/db/client.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
@@ -48,6 +48,24 @@ async function page(db: Tx, q: TListQuery, ...conditions: (SQL | undefined)[]) {
 /** Anyone's: published notes only, so a reader needs no tenant. */
 export const publishedReleaseNotes = (ctx: Pick<Ctx, 'db'>, q: TListQuery) =>
   page(ctx.db, q, eq(releaseNotes.published, true));
+
+/** Published notes newer than `after` (all when null), newest first, at most `limit`. */
+export async function releaseNotesAfter(ctx: Ctx, input: { after: Date | null; limit: number }) {
+  const rows = await ctx.db
+    .select()
+    .from(releaseNotes)
+    .where(
+      and(
+        eq(releaseNotes.published, true), // Times reach the web app in milliseconds: compared so, the newest one shown counts as seen.
+        input.after
+          ? sql`date_trunc('milliseconds', ${releaseNotes.published_at}) > ${input.after}`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(releaseNotes.published_at), desc(releaseNotes.id))
+    .limit(input.limit);
+  return rows.map(toNote);
+}
 
 export const listReleaseNotes = (ctx: Ctx, q: TReleaseNoteListQuery) =>
   page(ctx.db, q, q.status ? eq(releaseNotes.published, q.status === 'published') : undefined);

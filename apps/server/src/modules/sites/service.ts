@@ -175,4 +175,6 @@ export async function whitelabelsOf(ctx: DbCtx, input: { agencyIds: number[] }):
 
 // What the agencies module's routes serve of this module (the routes that need an agency live there).
 export { publicPage } from './pages.ts';
+/** What's new (issue 23): the profile module reads release notes through here. */
+export { releaseNotesAfter } from './release-notes.ts';
 export { type AgencyDirectory, listWhitelabels, requestCertificate } from './whitelabels.ts';

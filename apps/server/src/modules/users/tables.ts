@@ -22,6 +22,8 @@ export type UserSettings = Record<string, unknown> & {
   language?: 'en' | 'es' | 'br';
   custom_type_pages?: TCustomTypePage[];
   email_unsubscribed?: boolean;
+  /** What's new (issue 23): the publication time of the newest release note the user has seen. */
+  release_notes_read_at?: string;
 };
 
 export const users = pgTable(
