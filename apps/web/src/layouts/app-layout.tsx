@@ -30,6 +30,7 @@ import { Sidebar } from './app/sidebar.tsx';
 import { TopBar, UsageCounters } from './app/top-bar.tsx';
 import { useImpersonation } from './app/use-impersonation.ts';
 import { useSidebar } from './app/use-sidebar.ts';
+import { WhatsNew } from './app/whats-new.tsx';
 
 const HEADER_HEIGHT = 60;
 const NAVBAR_WIDTH = 260;
@@ -93,6 +94,7 @@ export default function AppLayout() {
       <AppShell.Main pos="relative">
         <LoadingOverlay visible={impersonation.busy} zIndex={300} data-testid="impersonation-loading" />
         <Banners user={user} routeName={route?.name} supportEmail={supportEmail} />
+        <WhatsNew user={user} impersonating={Boolean(mainToken)} />
         <Outlet />
       </AppShell.Main>
       {isAgency && (
