@@ -48,6 +48,7 @@ import { leadformsRoutes } from './modules/leadforms/routes.ts';
 import { leadformsWidgetRoutes } from './modules/leadforms/widget.ts';
 import { createMailer } from './modules/notifications/mailer.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
+import { optinsRoutes } from './modules/optins/routes.ts';
 import { ordersRoutes } from './modules/orders/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { registerPushListeners } from './modules/push/listeners.ts';
@@ -425,6 +426,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         leadformsRoutes,
         subscriptionsRoutes,
         ordersRoutes,
+        optinsRoutes,
       ]) {
         await api.register(routes, deps);
       }

@@ -77,6 +77,8 @@ export const RANKS: Record<string, number> = {
   analytics: 11,
   /** The order pages: sign-ups that compose auth, users, businesses, agencies, sites and billing. */
   orders: 11,
+  /** The landing page's free-demo requests: an agency's site (agencies, sites) and its mail. */
+  optins: 11,
   integrations: 11,
   widget: 12,
   profile: 12,

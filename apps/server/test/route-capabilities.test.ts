@@ -255,7 +255,11 @@ const EXPECTED: Record<string, string[]> = {
     'POST /api/v1/installs/:id/widgetIcon',
   ],
   'international.manage': ['GET /api/v1/internationals', 'POST /api/v1/internationals'],
-  'landingPage.manage': ['PUT /api/v1/agencies/custom-script'],
+  'landingPage.manage': [
+    'PUT /api/v1/agencies/custom-script',
+    'GET /api/v1/agencies/optin-users',
+    'GET /api/v1/agencies/optin-users/export',
+  ],
   'leadForms.use': [
     'GET /api/v1/installs/:install_id/forms',
     'POST /api/v1/installs/:install_id/forms',
@@ -388,6 +392,7 @@ const EXPECTED: Record<string, string[]> = {
     'POST /api/v1/subscriptions/secret/:domain',
     'POST /api/v1/subscriptions/coupon-info',
     'POST /api/v1/agencies/modal-users',
+    'POST /api/v1/agencies/optin-users',
     'POST /api/v1/agencies/modal-users/charge',
     'POST /api/v1/business/order',
     'GET /api/v1/discounts/:id',

@@ -49,6 +49,9 @@ import messagesEs from '../locales/messages.es.json' with { type: 'json' };
 import numbersBr from '../locales/numbers.br.json' with { type: 'json' };
 import numbersEn from '../locales/numbers.en.json' with { type: 'json' };
 import numbersEs from '../locales/numbers.es.json' with { type: 'json' };
+import optinsBr from '../locales/optins.br.json' with { type: 'json' };
+import optinsEn from '../locales/optins.en.json' with { type: 'json' };
+import optinsEs from '../locales/optins.es.json' with { type: 'json' };
 import ordersBr from '../locales/orders.br.json' with { type: 'json' };
 import ordersEn from '../locales/orders.en.json' with { type: 'json' };
 import ordersEs from '../locales/orders.es.json' with { type: 'json' };
@@ -100,6 +103,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     leadformsEn,
     subscriptionsEn,
     ordersEn,
+    optinsEn,
   ],
   es: [
     es,
@@ -125,6 +129,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     leadformsEs,
     subscriptionsEs,
     ordersEs,
+    optinsEs,
   ],
   br: [
     br,
@@ -150,6 +155,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     leadformsBr,
     subscriptionsBr,
     ordersBr,
+    optinsBr,
   ],
 };
 
