@@ -6,6 +6,7 @@ import { TextareaField } from '../../components/form/fields.tsx';
 import { FormCard } from '../../components/form/form-section.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdateCustomScript } from './api/agency-settings.ts';
+import { OptinList } from './optin-list.tsx';
 import { WithOwnAgency } from './own-agency.tsx';
 
 type Values = { custom_script: string };
@@ -20,6 +21,7 @@ export default function LandingPageScript() {
         {t('menu.landing_page')}
       </Title>
       <WithOwnAgency>{(agency) => <ScriptForm key={agency.id} agency={agency} />}</WithOwnAgency>
+      <OptinList />
     </Stack>
   );
 }
