@@ -157,6 +157,27 @@ describe.skipIf(!hasChromium)('the landing page (/)', () => {
     await page.context().close();
   });
 
+  it('keeps the custom script when the visitor is back on the landing route within 3 s', async () => {
+    const page = await signedInPage(p, DEMO.acmeAgency, '**/agency/**', ACME);
+    await landing(page);
+    const script = page.locator('[data-landing-script]');
+    await script.waitFor({ state: 'attached', ...WAIT });
+    const element = await script.elementHandle();
+    if (!element) throw new Error('no script element');
+    const leftAt = await page.evaluate(() => Date.now());
+    await page.getByTestId('landing-header-button').click();
+    await page.waitForURL('**/agency/**', WAIT);
+    await page.goBack();
+    await page.getByTestId('landing-page').waitFor(WAIT);
+    const backAt = await page.evaluate(() => Date.now());
+    expect(backAt - leftAt).toBeLessThan(2500);
+    // Past the moment the removal would have come: the same element is still there, and only it.
+    await page.waitForTimeout(3500);
+    expect(await element.evaluate((e) => e.isConnected)).toBe(true);
+    expect(await script.count()).toBe(1);
+    await page.context().close();
+  });
+
   it('the opt-in: empty fields are marked and nothing is sent; a submit shows Submitting... then the answer', async () => {
     const { page, context } = await p.newPage();
     await landing(page);
