@@ -213,7 +213,7 @@ describe.skipIf(!hasChromium)('the web app in Chromium', () => {
     await page.goto(p.url('/no/such/page'));
     await page.waitForURL('**/not-found');
     await page.getByText('Page not found').waitFor();
-    // The empty auth path and '/' (no landing page yet) go to sign in when signed out.
+    // The empty auth path and '/' (the main agency's host: ADR 077) go to sign in when signed out.
     await page.goto(p.url('/auth'));
     await page.waitForURL(/\/login(\?|$)/);
     await page.goto(p.url('/'));

@@ -31,7 +31,11 @@ export type Platform = {
   /** http://<host>:<port><path>, e.g. url('/login') or url('/login', 'acme.localhost'). */
   url: (p?: string, host?: string) => string;
   browser: Browser;
-  newPage: (opts?: { locale?: string }) => Promise<{ page: Page; context: BrowserContext }>;
+  newPage: (opts?: {
+    locale?: string;
+    userAgent?: string;
+    viewport?: { width: number; height: number };
+  }) => Promise<{ page: Page; context: BrowserContext }>;
   /** The platform's database when it is a copy of the run's template (null: the server's own embedded one). */
   databaseUrl: string | null;
   stop: () => Promise<void>;
@@ -198,7 +202,8 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
       const context = watch(
         await browser.newContext({
           locale: opts.locale ?? 'en-US',
-          viewport: { width: 1280, height: 800 },
+          viewport: opts.viewport ?? { width: 1280, height: 800 },
+          ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
           reducedMotion: BROWSER_MOTION,
         }),
       );

@@ -17,7 +17,7 @@ import { LightLogin } from './light-login.tsx';
 
 // Each screen is its own chunk, so the sign-in page does not load the areas' code.
 export const SCREEN_LOADERS: Record<string, () => Promise<{ default: ComponentType }>> = {
-  landing: () => import('../features/landing/landing-redirect.tsx'),
+  landing: () => import('../features/landing/landing-screen.tsx'),
   'password-email': () => import('../features/auth/password-email-page.tsx'),
   'password-reset': () => import('../features/auth/password-reset-page.tsx'),
   'email-verify': () => import('../features/auth/email-verify-page.tsx'),

@@ -1,0 +1,41 @@
+import type { TSiteData } from '@stn/contracts/site';
+import { lazy, Suspense, useEffect } from 'react';
+import { Navigate } from 'react-router';
+import { ChunkPending } from '../../app/chunk-load.tsx';
+import { useAuth } from '../../lib/auth-store.ts';
+import { installLandingScript, scheduleLandingScriptRemoval } from '../../lib/landing-script.ts';
+import { dashboardLink } from '../../lib/nav/guards.ts';
+import { useSite } from '../../lib/site.ts';
+
+// The landing route (spec 000 §2, §4): nothing but a loader until site data confirms a landing page; a
+// site without one (and the main agency: no marketing address is configured, ADR 077) goes to sign in, a
+// signed-in user to their dashboard. The page itself is a chunk of its own, loaded only when it shows.
+const LandingPage = lazy(() => import('./landing-page.tsx'));
+
+/** Whether this site shows the landing page. */
+export function showsLanding(site: TSiteData): boolean {
+  return site.validDomain && site.landingPage && !site.isMainAgency;
+}
+
+/** Installs the site's custom script while the landing route shows; removed 3 s after it is left. */
+function useCustomScript(script: string | null | undefined, active: boolean) {
+  useEffect(() => {
+    if (!active) return;
+    installLandingScript(script ?? null);
+    return () => scheduleLandingScriptRemoval();
+  }, [script, active]);
+}
+
+export default function LandingScreen() {
+  const { user } = useAuth();
+  const site = useSite();
+  const shows = site.data ? showsLanding(site.data) : false;
+  useCustomScript(site.data?.custom_script, shows);
+  if (site.isPending) return <ChunkPending />;
+  if (!site.data || !shows) return <Navigate to={user ? dashboardLink(user) : '/login'} replace />;
+  return (
+    <Suspense fallback={<ChunkPending />}>
+      <LandingPage site={site.data} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,256 @@
+import type { Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiAs,
+  DEMO,
+  hasChromium,
+  type Platform,
+  renderedFrames,
+  signedInPage,
+  startPlatform,
+} from './harness.ts';
+
+// Issue 23's landing page, end to end (spec 000 §2 "Landing page", "Opt-in demo modal", §4, §5, §8, §9):
+// Acme's site (acme.localhost) has a landing page; the main agency's host goes to sign in (ADR 077).
+
+let p: Platform;
+const ACME = 'acme.localhost';
+const WAIT = { timeout: 30_000 };
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  p = await startPlatform();
+  const acme = await apiAs(p, DEMO.acmeAgency);
+  const script = await acme('/v1/agencies/custom-script', {
+    method: 'PUT',
+    body: { custom_script: 'window.__landingScript = 1;' },
+  });
+  expect(script.status, JSON.stringify(script.body)).toBe(200);
+  const terms = await acme('/v1/pages/terms-of-services', {
+    method: 'PUT',
+    body: { title: 'Acme Terms', content: '<p>Be nice to Acme.</p>' },
+  });
+  expect(terms.status, JSON.stringify(terms.body)).toBe(200);
+}, 180_000);
+afterAll(async () => p?.stop());
+
+async function landing(page: Page) {
+  await page.goto(p.url('/', ACME));
+  await page.getByTestId('landing-page').waitFor(WAIT);
+}
+
+describe.skipIf(!hasChromium)('the landing page (/)', () => {
+  it("shows Acme's landing page with its sections", async () => {
+    const { page, context } = await p.newPage();
+    await landing(page);
+    for (const id of [
+      'landing-header',
+      'landing-hero',
+      'landing-platforms',
+      'landing-section-stats',
+      'landing-section-how-it-works',
+      'landing-screenshot',
+      'landing-section-features',
+      'landing-section-additional-features',
+      'testimonial-slider',
+      'landing-section-generate',
+      'landing-section-guarantee',
+      'landing-footer',
+    ])
+      expect(await page.getByTestId(id).isVisible(), id).toBe(true);
+    const text = await page.getByTestId('landing-page').innerText();
+    expect(text).toContain('under 5 minutes');
+    expect(text).toContain('under 10 minutes');
+    expect(text).toContain('30 Day Money Back Guarantee');
+    expect(text).toContain('Start Generating More Business');
+    expect(text).toContain(`© ${new Date().getFullYear()} Acme Callbacks`);
+    // The badges are upper-cased by CSS: their text is what the page holds.
+    const platforms = await page.getByTestId('landing-platforms').textContent();
+    for (const name of ['WordPress', 'Wix', 'Squarespace', 'Shopify', 'Webflow'])
+      expect(platforms).toContain(name);
+    expect(await page.getByTestId('landing-header-button').innerText()).toBe('Request A Free Demo');
+    expect(await page.getByTestId('landing-login').isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('goes to sign in on the main agency host (no marketing address, ADR 077)', async () => {
+    const { page, context } = await p.newPage();
+    await page.goto(p.url('/'));
+    await page.waitForURL(/\/login(\?|$)/, WAIT);
+    expect(await page.getByTestId('landing-page').count()).toBe(0);
+    await context.close();
+  });
+
+  it('a signed-in user gets Dashboard in the header and no Login link', async () => {
+    const page = await signedInPage(p, DEMO.acmeAgency, '**/agency/**', ACME);
+    await landing(page);
+    const button = page.getByTestId('landing-header-button');
+    expect(await button.innerText()).toBe('Dashboard');
+    expect(await page.getByTestId('landing-login').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('the slider shows 3 slides on desktop and 1 with a phone user agent; a drag of 70 px moves it', async () => {
+    const desktop = await p.newPage();
+    await landing(desktop.page);
+    const slider = desktop.page.getByTestId('testimonial-slider');
+    expect(await slider.getAttribute('data-per-view')).toBe('3');
+    expect(await desktop.page.getByTestId('testimonial-slide').count()).toBe(5);
+    await slider.scrollIntoViewIfNeeded();
+    const box = await slider.boundingBox();
+    if (!box) throw new Error('no slider box');
+    const y = box.y + box.height / 2;
+    const x = box.x + box.width / 2;
+    // 40 px is no slide; 80 px is one.
+    await desktop.page.mouse.move(x, y);
+    await desktop.page.mouse.down();
+    await desktop.page.mouse.move(x - 40, y, { steps: 4 });
+    await desktop.page.mouse.up();
+    await renderedFrames(desktop.page);
+    expect(await slider.getAttribute('data-index')).toBe('0');
+    await desktop.page.mouse.move(x, y);
+    await desktop.page.mouse.down();
+    await desktop.page.mouse.move(x - 80, y, { steps: 4 });
+    await desktop.page.mouse.up();
+    await expect.poll(() => slider.getAttribute('data-index')).toBe('1');
+    await desktop.context.close();
+
+    const phone = await p.newPage({ userAgent: IPHONE, viewport: { width: 390, height: 844 } });
+    await landing(phone.page);
+    expect(await phone.page.getByTestId('testimonial-slider').getAttribute('data-per-view')).toBe('1');
+    await phone.context.close();
+  });
+
+  it('installs the custom script and removes it 3 s after the landing route is left', async () => {
+    const page = await signedInPage(p, DEMO.acmeAgency, '**/agency/**', ACME);
+    await landing(page);
+    const script = page.locator('[data-landing-script]');
+    await script.waitFor({ state: 'attached', ...WAIT });
+    // The element carries the site's script. It does not run: the app's CSP allows only its own scripts
+    // (ADR 077).
+    expect(await script.textContent()).toBe('window.__landingScript = 1;');
+    // When the app leaves '/' (a client-side navigation) and when the script element goes.
+    await page.evaluate(() => {
+      const w = window as unknown as {
+        __leftAt?: number;
+        __removedAt?: number;
+        navigation: EventTarget;
+      };
+      w.navigation.addEventListener('navigate', () => {
+        w.__leftAt ??= Date.now();
+      });
+      new MutationObserver(() => {
+        if (!document.querySelector('[data-landing-script]')) w.__removedAt ??= Date.now();
+      }).observe(document.body, { childList: true });
+    });
+    await page.getByTestId('landing-header-button').click();
+    await page.waitForURL('**/agency/**', WAIT);
+    await expect.poll(() => script.count(), { timeout: 10_000 }).toBe(0);
+    const { leftAt, removedAt } = await page.evaluate(() => {
+      const w = window as unknown as { __leftAt?: number; __removedAt?: number };
+      return { leftAt: w.__leftAt ?? 0, removedAt: w.__removedAt ?? 0 };
+    });
+    expect(leftAt).toBeGreaterThan(0);
+    expect(removedAt - leftAt).toBeGreaterThanOrEqual(2900);
+    await page.context().close();
+  });
+
+  it('keeps the custom script when the visitor is back on the landing route within 3 s', async () => {
+    const page = await signedInPage(p, DEMO.acmeAgency, '**/agency/**', ACME);
+    await landing(page);
+    const script = page.locator('[data-landing-script]');
+    await script.waitFor({ state: 'attached', ...WAIT });
+    const element = await script.elementHandle();
+    if (!element) throw new Error('no script element');
+    const leftAt = await page.evaluate(() => Date.now());
+    await page.getByTestId('landing-header-button').click();
+    await page.waitForURL('**/agency/**', WAIT);
+    await page.goBack();
+    await page.getByTestId('landing-page').waitFor(WAIT);
+    const backAt = await page.evaluate(() => Date.now());
+    expect(backAt - leftAt, "back on '/' before the removal was due").toBeLessThan(2900);
+    // Past the moment the removal would have come: the same element is still there, and only it.
+    await page.waitForTimeout(3500);
+    expect(await element.evaluate((e) => e.isConnected)).toBe(true);
+    expect(await script.count()).toBe(1);
+    await page.context().close();
+  });
+
+  it('the opt-in: empty fields are marked and nothing is sent; a submit shows Submitting... then the answer', async () => {
+    const { page, context } = await p.newPage();
+    await landing(page);
+    const posts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().includes('/optin-users')) posts.push(r.url());
+    });
+    await page.getByTestId('landing-header-button').click();
+    // The modal's root has no box of its own: its content is what shows.
+    await page.getByTestId('optin-submit').waitFor(WAIT);
+    expect(await page.getByTestId('optin-modal').count()).toBe(1);
+    expect(await page.getByText('Trusted by over 1000 companies').isVisible()).toBe(true);
+    await page.getByTestId('optin-submit').click();
+    for (const f of ['email', 'full_name', 'business_name', 'phone'])
+      await expect.poll(() => page.getByTestId(`optin-${f}`).getAttribute('aria-invalid')).toBe('true');
+    await renderedFrames(page);
+    expect(posts).toEqual([]);
+
+    const fill = async () => {
+      await page.getByTestId('optin-email').fill('visitor@example.test');
+      await page.getByTestId('optin-full_name').fill('Vera Visitor');
+      await page.getByTestId('optin-business_name').fill('Vera Bakes');
+      await page.getByTestId('optin-phone').fill('555 0100');
+    };
+    await fill();
+    let held: Route | null = null;
+    let body: unknown = null;
+    await page.route('**/api/v1/agencies/optin-users', (route) => {
+      held = route;
+      body = route.request().postDataJSON();
+    });
+    const submit = page.getByTestId('optin-submit');
+    await submit.click();
+    await expect.poll(() => held !== null).toBe(true);
+    expect(await submit.innerText()).toBe('Submitting...');
+    expect(body).toEqual({
+      email: 'visitor@example.test',
+      full_name: 'Vera Visitor',
+      business_name: 'Vera Bakes',
+      phone: '555 0100',
+      domain: `${ACME}:${p.port}`,
+    });
+    await (held as unknown as Route).continue();
+    await page.getByTestId('optin-success').waitFor(WAIT);
+    expect(await page.getByTestId('optin-success').innerText()).toBe(
+      'Thanks for your submission. We will reach out to you soon!',
+    );
+    expect(await submit.innerText()).toBe('Request A Free Demo Today!');
+
+    await page.unroute('**/api/v1/agencies/optin-users');
+    await page.route('**/api/v1/agencies/optin-users', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"success":false}' }),
+    );
+    await fill();
+    await submit.click();
+    await page.getByTestId('optin-failure').waitFor(WAIT);
+    expect(await page.getByTestId('optin-failure').innerText()).toBe(
+      'Ops, Something went wrong. Please try again later!',
+    );
+    await context.close();
+  });
+
+  it("the footer's Terms of Service opens the site's terms in the page modal", async () => {
+    const { page, context } = await p.newPage();
+    await landing(page);
+    await page.getByTestId('landing-terms').click();
+    const title = page.getByTestId('public-page-title');
+    await title.waitFor(WAIT);
+    expect(await title.innerText()).toBe('Acme Terms');
+    await page
+      .frameLocator('[data-testid="public-page-content"]')
+      .getByText('Be nice to Acme.')
+      .waitFor(WAIT);
+    await context.close();
+  });
+});
