@@ -43,6 +43,9 @@ export function ContactAutomations({ contactId }: { contactId: number }) {
           silent: true,
         })
       ).data,
+    // A journey in progress is being worked right now: read again until it settles (at a Wait, or done),
+    // so the card never stays on a state the runner has already moved on from.
+    refetchInterval: (query) => (query.state.data?.some((r) => r.status === 'active') ? 1500 : false),
   });
   const stop = useMutation({
     mutationFn: (automationId: number) =>
