@@ -152,6 +152,14 @@ describe.skipIf(!hasChromium)("the popup script on the agency's own websites", (
     expect(await inner.getByTestId('popup-title').textContent()).toBe('Text your customers today');
     await page.keyboard.press('Escape');
     await page.locator('[data-stn-popup="overlay"]').waitFor({ state: 'detached', ...WAIT });
+    // Opened again: Escape typed inside the frame (in its form) closes it too; so does the close button.
+    await button.click();
+    await inner.getByTestId('popup-email').click();
+    await page.keyboard.press('Escape');
+    await page.locator('[data-stn-popup="overlay"]').waitFor({ state: 'detached', ...WAIT });
+    await button.click();
+    await page.locator('[data-stn-popup="close"]').click();
+    await page.locator('[data-stn-popup="overlay"]').waitFor({ state: 'detached', ...WAIT });
     await context.close();
   }, 120_000);
 });

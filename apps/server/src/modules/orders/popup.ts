@@ -3,7 +3,8 @@
 //                   agency's white-label site, it knows the agency by the Host; while the popup's offer is
 //                   on it shows, after a short delay, a floating button that opens a modal with an iframe of
 //                   that site's /popup page (the sale happens on the agency's own origin). Close button,
-//                   a click outside and Escape close it. Off, or no such site: a script that does nothing.
+//                   a click outside and Escape (on the page, or in the frame, which posts
+//                   'stn-popup-close') close it. Off, or no such site: a script that does nothing.
 // Small vanilla JS with no build step; served to any site (CORS `*`, a cross-origin resource policy).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
@@ -61,6 +62,10 @@ export function popupLoader(cfg: PopupLoaderConfig): string {
     document.body.appendChild(overlay);
   }
   document.addEventListener('keydown', function (e) { if (e.key === 'Escape') hide(); });
+  // Escape pressed inside the frame: the popup page asks to be closed.
+  window.addEventListener('message', function (e) {
+    if (e.origin === cfg.origin && e.data && e.data.type === 'stn-popup-close') hide();
+  });
   function show() {
     var button = el('button', 'all:initial;position:fixed;bottom:20px;left:20px;z-index:2147483646;cursor:pointer;font:600 16px/1.2 sans-serif;color:#fff;background:#1a76d2;border:0;border-radius:24px;padding:12px 20px;box-shadow:0 4px 16px rgba(0,0,0,.25);');
     button.type = 'button';

@@ -2,7 +2,7 @@ import { Alert, Loader, Paper, SimpleGrid, Stack, Text, TextInput, Title } from 
 import type { TModalUser, TPopupOffer } from '@stn/contracts/orders';
 import type { TPlanOffer } from '@stn/contracts/subscriptions';
 import { useQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardEntry } from '../../components/card-form.tsx';
 import { ApiError, api } from '../../lib/api-client.ts';
@@ -37,9 +37,25 @@ function usePopupOffer() {
   });
 }
 
+/** The message /popup.js closes its modal on (the frame's keys never reach the page around it). */
+export const POPUP_CLOSE_MESSAGE = 'stn-popup-close';
+
+/** In the frame /popup.js opens: Escape asks the page around it to close the popup. */
+function useEscapeClosesFrame() {
+  useEffect(() => {
+    if (window.parent === window) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') window.parent.postMessage({ type: POPUP_CLOSE_MESSAGE }, '*');
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+}
+
 export default function PopupPage() {
   const { t } = useTranslation();
   const offer = usePopupOffer();
+  useEscapeClosesFrame();
   if (offer.isPending) return <Loader data-testid="popup-loading" />;
   if (!offer.data?.enabled || !offer.data.plan)
     return (
