@@ -49,6 +49,7 @@ import { leadformsWidgetRoutes } from './modules/leadforms/widget.ts';
 import { createMailer } from './modules/notifications/mailer.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { optinsRoutes } from './modules/optins/routes.ts';
+import { popupAssetsRoutes } from './modules/orders/popup.ts';
 import { ordersRoutes } from './modules/orders/routes.ts';
 import { profileRoutes } from './modules/profile/routes.ts';
 import { registerPushListeners } from './modules/push/listeners.ts';
@@ -442,6 +443,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   // The website widget's loader and app files, for any site (docs/decisions/043).
   await app.register(widgetAssetsRoutes, { dist: config.widgetDist });
+  // The agency's payment popup loader, for the agency's own websites (issue 23).
+  await app.register(popupAssetsRoutes, deps);
   await app.register(webhookTree, { prefix: '/webhooks', registry: plugs.webhooks });
   await app.register(sandboxRecordingRoutes, { sandbox });
   // The Stripe sandbox's card-form calls (ADR 076): what Stripe.js would send to Stripe.
@@ -480,6 +483,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       if (request.url.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');
       // The sign-in page is a light page of its own (ADR 025), with the same caching as index.html.
       const pathname = request.url.split('?')[0];
+      // The payment popup's page opens in an iframe on the agency's own websites (/popup.js): any framer.
+      if (pathname === '/popup') {
+        reply.removeHeader('x-frame-options');
+        const csp = reply.getHeader('content-security-policy');
+        if (typeof csp === 'string')
+          reply.header('content-security-policy', csp.replace(/frame-ancestors [^;]*/, 'frame-ancestors *'));
+      }
       if (hasLoginPage && (pathname === '/login' || pathname === '/auth/login'))
         return reply.type('text/html').sendFile('login.html');
       return reply.type('text/html').sendFile('index.html');

@@ -341,7 +341,11 @@ const EXPECTED: Record<string, string[]> = {
     'GET /api/v1/agencies/:agency_id/subscription/plans/all',
     'GET /api/v1/agencies/:agency_id/subscription/plans/has-default',
   ],
-  'popup.manage': ['PUT /api/v1/agencies/:id/popup-payment', 'GET /api/v1/agencies/modal-users'],
+  'popup.manage': [
+    'PUT /api/v1/agencies/:id/popup-payment',
+    'GET /api/v1/agencies/modal-users',
+    'POST /api/v1/agencies/popup-script',
+  ],
   'releaseNotes.manage': [
     'GET /api/v1/release-notes',
     'POST /api/v1/release-notes',
@@ -394,6 +398,7 @@ const EXPECTED: Record<string, string[]> = {
     'POST /api/v1/agencies/modal-users',
     'POST /api/v1/agencies/optin-users',
     'POST /api/v1/agencies/modal-users/charge',
+    'GET /api/v1/agencies/popup-offer',
     'POST /api/v1/business/order',
     'GET /api/v1/discounts/:id',
     'POST /api/v1/login',

@@ -133,6 +133,20 @@ describe('web app files', () => {
     }
   });
 
+  it('lets any site frame the payment popup page (/popup.js opens it in an iframe); no other page', async () => {
+    const app = await appWith(false);
+    const popup = await app.inject({ url: '/popup?x=1' });
+    expect(popup.statusCode).toBe(200);
+    expect(popup.headers['x-frame-options']).toBeUndefined();
+    expect(popup.headers['content-security-policy']).toContain('frame-ancestors *');
+    expect(popup.headers['content-security-policy']).toContain("script-src 'self'");
+    for (const url of ['/', '/login', '/agency/popup', '/popup/other']) {
+      const res = await app.inject({ url });
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(res.headers['content-security-policy'], url).toContain("frame-ancestors 'self'");
+    }
+  });
+
   it('caches hashed assets for a year, immutable; index.html is revalidated every time', async () => {
     const app = await appWith(false);
     for (const url of ['/assets/index-AbC123.js', '/assets/logo-Zz9.png']) {

@@ -224,3 +224,26 @@ export const ZModalChargeRequest = z.object({
   coupon: optionalText(191),
 });
 export type TModalChargeRequest = z.infer<typeof ZModalChargeRequest>;
+
+/** GET /v1/agencies/popup-offer?domain= (public): the popup's offer on an agency's site. */
+export const ZPopupOfferQuery = z.object({ domain: z.string().trim().min(1).max(253).optional() });
+export const ZPopupOffer = z.object({
+  enabled: z.boolean(),
+  title: z.string(),
+  description: z.string(),
+  button_text: z.string(),
+  /** The popup's plan; null while the popup is off or names no plan the agency still offers. */
+  plan: ZPlanOffer.nullable(),
+  site: z.object({ title: z.string(), headerLogo: z.string().nullable() }),
+});
+export type TPopupOffer = z.infer<typeof ZPopupOffer>;
+export const ZPopupOfferResponse = z.object({ success: ok, data: ZPopupOffer });
+
+/** POST /v1/agencies/popup-script: the snippet an agency pastes on its own websites. */
+export const ZPopupScriptRequest = z
+  .object({
+    /** Platform admins name the agency. */
+    agency_id: z.coerce.number().int().positive().optional(),
+  })
+  .optional();
+export const ZPopupScriptResponse = z.object({ success: ok, data: z.object({ script: z.string() }) });

@@ -29,6 +29,7 @@ export const SCREEN_LOADERS: Record<string, () => Promise<{ default: ComponentTy
   'business-order': () => import('../features/orders/business-order-screen.tsx'),
   'product-order': () => import('../features/orders/product-order-screen.tsx'),
   'order-thankyou': () => import('../features/orders/thank-you-screen.tsx'),
+  popup: () => import('../features/orders/popup-page.tsx'),
 };
 const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = Object.fromEntries(
   Object.entries(SCREEN_LOADERS).map(([name, load]) => [name, lazy(load)]),

@@ -1,6 +1,7 @@
 import type { TUser } from '@stn/contracts/profile';
 import type { TRoleGroup } from '@stn/contracts/roles';
 import { useSyncExternalStore } from 'react';
+import { local } from './storage-fallback.ts';
 
 // Auth state of spec 000 §3: the user and whether we are impersonating. Tokens live in localStorage so a
 // reload keeps the session; the main token is kept aside while impersonating.
@@ -19,9 +20,9 @@ type AuthState = {
 };
 
 let state: AuthState = {
-  token: localStorage.getItem(K.token),
-  mainToken: localStorage.getItem(K.main),
-  roleGroup: localStorage.getItem(K.roleGroup) as TRoleGroup | null,
+  token: local.getItem(K.token),
+  mainToken: local.getItem(K.main),
+  roleGroup: local.getItem(K.roleGroup) as TRoleGroup | null,
   user: null,
 };
 const listeners = new Set<() => void>();
@@ -32,8 +33,8 @@ function set(next: Partial<AuthState>) {
 }
 
 function store(key: string, value: string | null) {
-  if (value === null) localStorage.removeItem(key);
-  else localStorage.setItem(key, value);
+  if (value === null) local.removeItem(key);
+  else local.setItem(key, value);
 }
 
 export const auth = {
@@ -68,7 +69,7 @@ export const auth = {
   stopImpersonation(): TRoleGroup | null {
     if (!state.mainToken) return state.roleGroup;
     const token = state.mainToken;
-    const roleGroup = (localStorage.getItem(K.mainRoleGroup) as TRoleGroup | null) ?? state.roleGroup;
+    const roleGroup = (local.getItem(K.mainRoleGroup) as TRoleGroup | null) ?? state.roleGroup;
     store(K.token, token);
     store(K.roleGroup, roleGroup);
     store(K.main, null);
@@ -77,7 +78,7 @@ export const auth = {
     return roleGroup;
   },
   clear() {
-    for (const key of Object.values(K)) localStorage.removeItem(key);
+    for (const key of Object.values(K)) local.removeItem(key);
     set({ token: null, mainToken: null, roleGroup: null, user: null });
   },
 };
@@ -88,5 +89,5 @@ export function useAuth(): AuthState {
 
 /** The role group of the main session while impersonating (null otherwise). */
 export function mainRoleGroup(): TRoleGroup | null {
-  return auth.get().mainToken ? (localStorage.getItem(K.mainRoleGroup) as TRoleGroup | null) : null;
+  return auth.get().mainToken ? (local.getItem(K.mainRoleGroup) as TRoleGroup | null) : null;
 }

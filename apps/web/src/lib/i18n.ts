@@ -4,6 +4,7 @@ import { issueMessageWith } from '@stn/contracts/zod';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { setApiLanguage } from './api-client.ts';
+import { local } from './storage-fallback.ts';
 import type { Texts } from './texts.ts';
 
 // Each language's texts are a chunk of their own (locales/texts.<lang>.ts): the first load carries only the
@@ -22,7 +23,7 @@ export async function loadLanguage(lang: TLanguage): Promise<void> {
 }
 
 export const LANG_KEY = 'lang';
-const stored = localStorage.getItem(LANG_KEY);
+const stored = local.getItem(LANG_KEY);
 
 /**
  * The language before anyone chose one (the sign-in pages): the browser's preferred languages, the way
@@ -65,7 +66,7 @@ function htmlLang(lang: string): string {
 export function changeLanguage(lang: string): Promise<unknown> {
   if (isLanguage(lang) && !i18next.hasResourceBundle(lang, 'translation'))
     return loadLanguage(lang).then(() => changeLanguage(lang));
-  localStorage.setItem(LANG_KEY, lang);
+  local.setItem(LANG_KEY, lang);
   setApiLanguage(lang);
   document.documentElement.lang = htmlLang(lang);
   return i18next.changeLanguage(lang);

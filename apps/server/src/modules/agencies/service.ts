@@ -1095,7 +1095,13 @@ export async function agencyForOrders(ctx: Ctx, input: { id: number }) {
     .from(agencies)
     .where(eq(agencies.id, input.id));
   if (!row) return null;
-  const popup = (row.settings.popup ?? {}) as { enabled?: boolean; plan_id?: number | null };
+  const popup = (row.settings.popup ?? {}) as {
+    enabled?: boolean;
+    plan_id?: number | null;
+    title?: string;
+    description?: string;
+    button_text?: string;
+  };
   return {
     id: row.id,
     name: row.name,
@@ -1104,6 +1110,12 @@ export async function agencyForOrders(ctx: Ctx, input: { id: number }) {
     active: row.status === 'active',
     /** Card payments enabled (spec agency_has_stripe_config): both keys set. */
     cardPayments: Boolean(row.stripe.publicKey && row.stripe.secretKey),
-    popup: { enabled: popup.enabled ?? false, plan_id: popup.plan_id ?? null },
+    popup: {
+      enabled: popup.enabled ?? false,
+      plan_id: popup.plan_id ?? null,
+      title: popup.title ?? '',
+      description: popup.description ?? '',
+      button_text: popup.button_text ?? '',
+    },
   };
 }

@@ -18,6 +18,10 @@ import {
   ZOrderPageResponse,
   ZOrderPlansQuery,
   ZOrderPlansResponse,
+  ZPopupOfferQuery,
+  ZPopupOfferResponse,
+  ZPopupScriptRequest,
+  ZPopupScriptResponse,
   ZProductDataResponse,
   ZRegisterAgencyRequest,
   ZRegisterOrderBumpRequest,
@@ -40,6 +44,8 @@ import {
   listModalUsers,
   orderPage,
   orderPlans,
+  popupOffer,
+  popupScript,
   productData,
   type Registration,
   registerAgency,
@@ -298,6 +304,42 @@ export const ordersRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
       success: true as const,
       message: translate('orders.charged', request.lang),
       data: await chargeModalUser(anonymous(request, 'modal_charge'), request.body),
+    }),
+  );
+
+  app.get(
+    '/v1/agencies/popup-offer',
+    {
+      config: pub,
+      schema: {
+        tags,
+        summary: "The payment popup's offer on the site (`domain`, else the Host): texts, the plan, the site",
+        querystring: ZPopupOfferQuery,
+        response: { 200: ZPopupOfferResponse, ...publicErrors },
+      },
+    },
+    async (request) => {
+      const { agencyId: _, ...offer } = await popupOffer(anonymous(request, 'popup_offer'), {
+        host: hostOf(request, request.query.domain),
+      });
+      return { success: true as const, data: offer };
+    },
+  );
+
+  app.post(
+    '/v1/agencies/popup-script',
+    {
+      config: { capability: 'popup.manage' },
+      schema: {
+        tags,
+        summary: 'The script an agency puts on its own websites: its popup, from its white-label site',
+        body: ZPopupScriptRequest,
+        response: { 200: ZPopupScriptResponse, 401: ZErrorResponse, 403: ZErrorResponse, ...publicErrors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await popupScript(ctxOf(deps, request), { agencyId: request.body?.agency_id }),
     }),
   );
 };

@@ -11,6 +11,7 @@ import {
   type TOrderBump,
   type TOrderPage,
   type TOrderPlans,
+  type TPopupOffer,
   type TProductData,
   type TRegisterAgencyRequest,
   ZBusinessOrderRequest,
@@ -31,7 +32,12 @@ import {
   scope,
   targetAgency,
 } from '../../platform/tenancy/context.ts';
-import { agencyForHost, agencyForOrders, createSignupAgency } from '../agencies/service.ts';
+import {
+  agencyForHost,
+  agencyForOrders,
+  agencySiteAddress,
+  createSignupAgency,
+} from '../agencies/service.ts';
 import { startSession } from '../auth/service.ts';
 import { allPackages } from '../billing/service.ts';
 import { businessNames, createSignupBusiness } from '../businesses/service.ts';
@@ -377,6 +383,40 @@ async function popupPlan(ctx: Ctx, seller: Seller, planId: number | null | undef
   const id = planId ?? agency.popup.plan_id;
   if (!id) throw invalid('plan_id', 'validation.required');
   return offeredPlan(ctx, seller, 'business', id);
+}
+
+/**
+ * The popup's offer on a site (GET /v1/agencies/popup-offer, the /popup page and /popup.js): what the
+ * agency set on its popup screen and its plan. Off, or a plan it no longer offers: no plan.
+ */
+export async function popupOffer(
+  ctx: Ctx,
+  input: { host: string },
+): Promise<TPopupOffer & { agencyId: number }> {
+  const seller = await sellerOf(ctx, input.host);
+  const agency = found(await agencyForOrders(ctx, { id: seller.agencyId }));
+  const { popup } = agency;
+  const offers =
+    popup.enabled && popup.plan_id
+      ? await planOffers(ctx, { sellerAgencyId: seller.agencyId, buyer: 'business' })
+      : [];
+  const plan = offers.find((p) => p.id === popup.plan_id) ?? null;
+  return {
+    agencyId: seller.agencyId,
+    enabled: popup.enabled && plan !== null,
+    title: popup.title,
+    description: popup.description,
+    button_text: popup.button_text,
+    plan,
+    site: { title: seller.site.title, headerLogo: seller.site.headerLogo },
+  };
+}
+
+/** POST /v1/agencies/popup-script: the snippet for the agency's websites, naming its own white-label site. */
+export async function popupScript(ctx: Ctx, input: { agencyId?: number }): Promise<{ script: string }> {
+  const agencyId = targetAgency(ctx, input.agencyId);
+  const origin = await agencySiteAddress(ctx, { id: agencyId });
+  return { script: `<script src="${origin}/popup.js" data-agency="${agencyId}" async></script>` };
 }
 
 /** POST /v1/agencies/modal-users (public): a visitor of the popup on an agency's site. */

@@ -1,10 +1,13 @@
-import { Stack, Title } from '@mantine/core';
+import { Button, Paper, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type TAgency, ZPopupPaymentRequest } from '@stn/contracts/agencies';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { CodeSnippet } from '../../components/code-snippet.tsx';
 import { SelectField, SwitchField, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormCard } from '../../components/form/form-section.tsx';
 import { usePlanOptions } from '../../components/plan-options.ts';
+import { api } from '../../lib/api-client.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdatePopup } from './api/agency-settings.ts';
 import { objectOf, textOf, WithOwnAgency } from './own-agency.tsx';
@@ -29,7 +32,14 @@ export default function PopupSettings() {
       <Title order={2} data-testid="page-title">
         {t('menu.popup')}
       </Title>
-      <WithOwnAgency>{(agency) => <PopupForm key={agency.id} agency={agency} />}</WithOwnAgency>
+      <WithOwnAgency>
+        {(agency) => (
+          <>
+            <PopupForm key={agency.id} agency={agency} />
+            <PopupScript agencyId={agency.id} />
+          </>
+        )}
+      </WithOwnAgency>
     </Stack>
   );
 }
@@ -72,5 +82,43 @@ function PopupForm({ agency }: { agency: TAgency }) {
         testId="agency-popup-plan"
       />
     </FormCard>
+  );
+}
+
+/** The snippet for the agency's own websites (POST /v1/agencies/popup-script), with a Copy button. */
+function PopupScript({ agencyId }: { agencyId: number }) {
+  const { t } = useTranslation();
+  const script = useMutation({
+    mutationFn: async () =>
+      (
+        await api<{ data: { script: string } }>('/v1/agencies/popup-script', {
+          method: 'POST',
+          body: { agency_id: agencyId },
+        })
+      ).data.script,
+  });
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Button
+          variant="light"
+          w="fit-content"
+          loading={script.isPending}
+          onClick={() => script.mutate()}
+          data-testid="agency-popup-get-script"
+        >
+          {t('agency.popup.get_script')}
+        </Button>
+        {script.data && (
+          <CodeSnippet
+            code={script.data}
+            hint={t('agency.popup.script_hint')}
+            copy={t('agency.popup.copy')}
+            copied={t('agency.popup.copied')}
+            testId="agency-popup-script"
+          />
+        )}
+      </Stack>
+    </Paper>
   );
 }

@@ -69,7 +69,7 @@ export const ROUTES: RouteDef[] = [
   pub('email-verify', '/email-verify', 'auth', 'auth.verify_email', 'email-verify'),
   pub('unsubscribe-email', '/unsubscribe/email/:token', 'blank', 'auth.unsubscribe', 'unsubscribe'),
   pub('release-notes', '/release-notes', 'blank', 'menu.release_notes', 'release-notes'),
-  pub('popup', '/popup', 'popup', 'menu.popup'),
+  pub('popup', '/popup', 'popup', 'menu.popup', 'popup'),
   pub('not-found', '/not-found', 'blank', 'errors.not_found_title', 'not-found'),
   // Order and registration
   pub('register', '/register', 'order', 'order.title', 'agency-order'),
