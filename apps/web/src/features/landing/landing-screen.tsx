@@ -1,7 +1,7 @@
+import { Center, Loader } from '@mantine/core';
 import type { TSiteData } from '@stn/contracts/site';
 import { lazy, Suspense, useEffect } from 'react';
 import { Navigate } from 'react-router';
-import { ChunkPending } from '../../app/chunk-load.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { installLandingScript, scheduleLandingScriptRemoval } from '../../lib/landing-script.ts';
 import { dashboardLink } from '../../lib/nav/guards.ts';
@@ -31,11 +31,20 @@ export default function LandingScreen() {
   const site = useSite();
   const shows = site.data ? showsLanding(site.data) : false;
   useCustomScript(site.data?.custom_script, shows);
-  if (site.isPending) return <ChunkPending />;
+  if (site.isPending) return <Pending />;
   if (!site.data || !shows) return <Navigate to={user ? dashboardLink(user) : '/login'} replace />;
   return (
-    <Suspense fallback={<ChunkPending />}>
+    <Suspense fallback={<Pending />}>
       <LandingPage site={site.data} />
     </Suspense>
+  );
+}
+
+/** Until site data (and the page's code) are in: nothing of the page yet (spec §4). */
+function Pending() {
+  return (
+    <Center mih="100vh" data-testid="landing-pending">
+      <Loader size="sm" />
+    </Center>
   );
 }
