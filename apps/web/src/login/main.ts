@@ -27,9 +27,11 @@ type Answer = {
 const FIELDS = ['email', 'password'] as const;
 
 function start(): void {
-  // Already signed in: the app (and its guards) take it from here.
+  // Already signed in: the app takes it from here, in the user's own area ('/' may be the site's landing
+  // page, which a signed-in visitor may also see).
   if (localStorage.getItem(TOKEN)) {
-    location.replace('/');
+    const group = localStorage.getItem('role_group');
+    location.replace(group && /^[A-Za-z]+$/.test(group) ? `/${group.toLowerCase()}/` : '/');
     return;
   }
   const lang = pickLanguage(localStorage.getItem(LANG), navigator.languages ?? [navigator.language]);
