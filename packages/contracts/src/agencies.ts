@@ -1,5 +1,6 @@
 import { listOf, ZListQuery } from './http.ts';
 import { HOSTNAME_RE, SUBDOMAIN_RE, zEmail, zPassword, zUrl } from './validation.ts';
+import { ZLandingTexts } from './site.ts';
 import { z } from './zod.ts';
 
 // Agencies, white-label entries and international settings (spec 000 §3 "Agency", spec 001 §7).
@@ -137,6 +138,8 @@ export const ZAgencyBranding = z.object({
   address: z.string().nullable().optional(),
   custom_script: z.string().nullable().optional(),
   landingPage: z.boolean().optional(),
+  landingTexts: ZLandingTexts.optional(),
+  marketingUrl: z.string().nullable().optional(),
 });
 
 const ZWhiteLabelProperty = z.object({
@@ -212,6 +215,13 @@ export const ZAgencySettingsRequest = z.object({
     .optional(),
   address: optionalText(500),
   landingPage: z.boolean().optional(),
+  /** Replaces the agency's landing texts as a whole (issue 23). */
+  landingTexts: ZLandingTexts.optional(),
+  /** The main agency only ('agencies.marketing_url_main_only' otherwise); '' or null removes it. */
+  marketingUrl: z
+    .union([z.literal(''), zUrl()])
+    .nullable()
+    .optional(),
   /** The notification settings screen's switches and addresses. */
   notification: z
     .record(z.string().max(64), z.union([z.boolean(), z.string().max(500), z.number(), z.null()]))

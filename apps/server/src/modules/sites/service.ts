@@ -1,5 +1,5 @@
 import type { TWhitelabel } from '@stn/contracts/agencies';
-import type { TSiteData } from '@stn/contracts/site';
+import type { TLandingTexts, TSiteData } from '@stn/contracts/site';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../platform/config.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
@@ -40,6 +40,8 @@ export type SiteAgency = {
     address?: string | null;
     custom_script?: string | null;
     landingPage?: boolean;
+    landingTexts?: TLandingTexts;
+    marketingUrl?: string | null;
   };
 };
 
@@ -60,6 +62,8 @@ export function siteData(config: Config, input: { agency?: SiteAgency; isMainDom
       address: null,
       custom_script: null,
       landingPage: false,
+      landingTexts: {},
+      marketingUrl: null,
       maintenance: config.maintenance,
     };
   }
@@ -77,6 +81,8 @@ export function siteData(config: Config, input: { agency?: SiteAgency; isMainDom
     address: b.address ?? null,
     custom_script: b.custom_script ?? null,
     landingPage: b.landingPage ?? false,
+    landingTexts: b.landingPage ? (b.landingTexts ?? {}) : {},
+    marketingUrl: agency.is_main ? (b.marketingUrl ?? null) : null,
     maintenance: config.maintenance,
   };
 }

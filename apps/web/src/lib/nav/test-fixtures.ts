@@ -91,5 +91,7 @@ export const MAIN_SITE: TSiteData = {
   address: null,
   custom_script: null,
   landingPage: true,
+  landingTexts: {},
+  marketingUrl: null,
   maintenance: false,
 };
