@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -15,6 +17,10 @@ import {
 
 let p: Platform;
 const ACME = 'acme.localhost';
+/** Acme's custom script: counts its runs. */
+const SCRIPT = 'window.__landingScript = (window.__landingScript || 0) + 1;';
+const runs = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __landingScript?: number }).__landingScript ?? 0);
 const WAIT = { timeout: 30_000 };
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -25,7 +31,7 @@ beforeAll(async () => {
   const acme = await apiAs(p, DEMO.acmeAgency);
   const script = await acme('/v1/agencies/custom-script', {
     method: 'PUT',
-    body: { custom_script: 'window.__landingScript = 1;' },
+    body: { custom_script: SCRIPT },
   });
   expect(script.status, JSON.stringify(script.body)).toBe(200);
   const terms = await acme('/v1/pages/terms-of-services', {
@@ -128,9 +134,9 @@ describe.skipIf(!hasChromium)('the landing page (/)', () => {
     await landing(page);
     const script = page.locator('[data-landing-script]');
     await script.waitFor({ state: 'attached', ...WAIT });
-    // The element carries the site's script. It does not run: the app's CSP allows only its own scripts
-    // (ADR 077).
-    expect(await script.textContent()).toBe('window.__landingScript = 1;');
+    // The element carries the site's script, and it ran, once: the landing document's nonce (ADR 079).
+    expect(await script.textContent()).toBe(SCRIPT);
+    await expect.poll(() => runs(page)).toBe(1);
     // When the app leaves '/' (a client-side navigation) and when the script element goes.
     await page.evaluate(() => {
       const w = window as unknown as {
@@ -175,7 +181,54 @@ describe.skipIf(!hasChromium)('the landing page (/)', () => {
     await page.waitForTimeout(3500);
     expect(await element.evaluate((e) => e.isConnected)).toBe(true);
     expect(await script.count()).toBe(1);
+    // Kept, not installed again: it ran once.
+    expect(await runs(page)).toBe(1);
     await page.context().close();
+  });
+
+  it('a pasted tracking snippet runs, with the script it loads; other documents keep the strict policy', async () => {
+    // A third-party script host on another origin (a tracking vendor): its script counts its runs.
+    const vendor = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end('window.__vendor = (window.__vendor || 0) + 1;');
+    });
+    await new Promise<void>((r) => vendor.listen(0, '127.0.0.1', r));
+    const { port } = vendor.address() as AddressInfo;
+    const acme = await apiAs(p, DEMO.acmeAgency);
+    const snippet = `<!-- Vendor tag -->\n<script async src="http://127.0.0.1:${port}/tag.js"></script>\n<script>window.__inline = 'ran';</script>`;
+    try {
+      const set = await acme('/v1/agencies/custom-script', {
+        method: 'PUT',
+        body: { custom_script: snippet },
+      });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      const { page, context } = await p.newPage();
+      const response = await page.goto(p.url('/', ACME));
+      const policy = (await response?.headerValue('content-security-policy')) ?? '';
+      expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' https:/);
+      await page.getByTestId('landing-page').waitFor(WAIT);
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { __inline?: string }).__inline ?? null))
+        .toBe('ran');
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { __vendor?: number }).__vendor ?? 0))
+        .toBe(1);
+      // A nonce is for one document: another load of '/' has another.
+      const again = await page.goto(p.url('/', ACME));
+      expect((await again?.headerValue('content-security-policy')) ?? '').not.toBe(policy);
+      // The sign-in page and the app's pages keep the strict policy: no nonce, nothing from elsewhere.
+      for (const path of ['/login', '/agency/business/accounts', '/f/pro']) {
+        const other = await page.goto(p.url(path, ACME));
+        const csp = (await other?.headerValue('content-security-policy')) ?? '';
+        expect(csp, path).toContain("script-src 'self'");
+        expect(csp, path).not.toContain('nonce-');
+        expect(await page.locator('meta[name="custom-script-nonce"]').count(), path).toBe(0);
+      }
+      await context.close();
+    } finally {
+      await acme('/v1/agencies/custom-script', { method: 'PUT', body: { custom_script: SCRIPT } });
+      await new Promise((r) => vendor.close(r));
+    }
   });
 
   it('the opt-in: empty fields are marked and nothing is sent; a submit shows Submitting... then the answer', async () => {

@@ -17,7 +17,7 @@ import pino, { type Logger } from 'pino';
 import { ensureDemoCoupons } from './demo-billing.ts';
 import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyAccessRoutes } from './modules/agencies/routes-access.ts';
-import { siteDataRoutes, whitelabelsRoutes } from './modules/agencies/routes-sites.ts';
+import { customScriptRuns, siteDataRoutes, whitelabelsRoutes } from './modules/agencies/routes-sites.ts';
 import { sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
@@ -223,6 +223,33 @@ const holder: SessionHolder = (db, input) =>
  * Caching of the built web app (ADR 022): files under /assets/ carry a content hash in their names, so
  * they never change and are kept a year; everything else (index.html above all) is revalidated each time.
  */
+/** The meta element that hands the document's script nonce to the web app (lib/landing-script.ts). */
+const SCRIPT_NONCE_META = 'custom-script-nonce';
+
+/**
+ * The policy of a document that runs an agency's custom script (ADR 079): its scripts carry the nonce
+ * (inline code and a snippet's <script src>), what they load comes from https origins, and they may call,
+ * frame and draw from https origins (analytics, chat and pixel snippets). Everything else stays as it is.
+ */
+export function customScriptPolicy(csp: string, nonce: string): string {
+  const directives = csp
+    .split(';')
+    .map((d) => d.trim())
+    .filter(Boolean);
+  const extra: Record<string, string> = {
+    'script-src': `'nonce-${nonce}' https:`,
+    'connect-src': 'https:',
+    'frame-src': "'self' https:",
+  };
+  const names = new Set(directives.map((d) => d.split(/\s+/)[0]));
+  const out = directives.map((d) => {
+    const more = extra[d.split(/\s+/)[0] ?? ''];
+    return more ? `${d} ${more}` : d;
+  });
+  for (const [name, sources] of Object.entries(extra)) if (!names.has(name)) out.push(`${name} ${sources}`);
+  return out.join(';');
+}
+
 function webAppHeaders(root: string) {
   const assets = path.join(root, 'assets') + path.sep;
   return (res: { setHeader: (name: string, value: string) => unknown }, file: string): void => {
@@ -465,15 +492,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const index = path.join(config.webDist, 'index.html');
   if (fs.existsSync(index)) {
     const hasLoginPage = fs.existsSync(path.join(config.webDist, 'login.html'));
+    const indexHtml = fs.readFileSync(index, 'utf8');
     await app.register(fastifyStatic, {
       root: config.webDist,
       wildcard: false,
+      // '/' is answered below: a landing page's document may carry the agency's script nonce (ADR 079).
+      index: false,
       // The build writes .br and .gz beside each text file (apps/web/vite.config.ts); sent when accepted.
       preCompressed: true,
       cacheControl: false,
       setHeaders: webAppHeaders(config.webDist),
     });
-    app.get('/*', { schema: { hide: true } }, (request, reply) => {
+    app.get('/*', { schema: { hide: true } }, async (request, reply) => {
       if (request.url.startsWith('/api/')) {
         return reply
           .status(404)
@@ -492,6 +522,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       }
       if (hasLoginPage && (pathname === '/login' || pathname === '/auth/login'))
         return reply.type('text/html').sendFile('login.html');
+      // The agency's custom script runs on its landing page (and the main agency's on its order pages).
+      if (await customScriptRuns(deps, { host: request.host, pathname: pathname ?? '' })) {
+        const nonce = crypto.randomBytes(16).toString('base64');
+        const csp = reply.getHeader('content-security-policy');
+        if (typeof csp === 'string') reply.header('content-security-policy', customScriptPolicy(csp, nonce));
+        return reply
+          .header('cache-control', 'no-store')
+          .type('text/html')
+          .send(indexHtml.replace('<head>', `<head><meta name="${SCRIPT_NONCE_META}" content="${nonce}">`));
+      }
       return reply.type('text/html').sendFile('index.html');
     });
   }

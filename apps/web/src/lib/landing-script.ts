@@ -8,6 +8,14 @@ export const CUSTOM_SCRIPT_CLEANUP_MS = 3000;
 /** The attribute that marks what the landing page added to the document. */
 export const LANDING_SCRIPT_ATTR = 'data-landing-script';
 
+/**
+ * The nonce the server gives a document that may run the agency's script (ADR 079: a meta element, since a
+ * script's own nonce attribute is hidden from the page). Without it the elements are added and stay inert.
+ */
+function scriptNonce(doc: Document): string | null {
+  return doc.querySelector('meta[name="custom-script-nonce"]')?.getAttribute('content') || null;
+}
+
 let installed: { source: string; elements: HTMLElement[] } | null = null;
 let cleanup: ReturnType<typeof setTimeout> | null = null;
 
@@ -16,10 +24,12 @@ let cleanup: ReturnType<typeof setTimeout> | null = null;
  * <script> tags (a tracking snippet): markup's scripts are made anew, since a parsed <script> never runs.
  */
 export function scriptElements(source: string, doc: Document = document): HTMLElement[] {
+  const nonce = scriptNonce(doc);
   if (!/<script[\s>]/i.test(source)) {
     const el = doc.createElement('script');
     el.textContent = source;
     el.setAttribute(LANDING_SCRIPT_ATTR, '');
+    if (nonce) el.nonce = nonce;
     return [el];
   }
   const template = doc.createElement('template');
@@ -29,6 +39,7 @@ export function scriptElements(source: string, doc: Document = document): HTMLEl
     for (const attr of Array.from(parsed.attributes)) el.setAttribute(attr.name, attr.value);
     el.textContent = parsed.textContent;
     el.setAttribute(LANDING_SCRIPT_ATTR, '');
+    if (nonce) el.nonce = nonce;
     return el;
   });
 }

@@ -110,3 +110,28 @@ export const whitelabelsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
     },
   );
 };
+
+/** The order pages' documents (spec 000 §2, the free-trial layout): they run the main agency's script. */
+const ORDER_DOCUMENTS = new Set([
+  '/register',
+  '/order',
+  '/trial',
+  '/order-thankyou',
+  '/business/register',
+  '/business/order-thankyou',
+  '/b/register',
+  '/b/register-thankyou',
+]);
+
+/**
+ * Whether the web app's document at this host and path runs the agency's custom script (ADR 079): an
+ * agency's landing page ('/'), or the main agency's order pages on the main domain, with a script set.
+ */
+export async function customScriptRuns(deps: Deps, input: { host: string; pathname: string }) {
+  const { pathname } = input;
+  if (pathname !== '/' && !ORDER_DOCUMENTS.has(pathname)) return false;
+  const site = siteData(deps.config, await agencyForHost({ db: deps.db, deps }, { host: input.host }));
+  if (!site.validDomain || !site.custom_script?.trim()) return false;
+  if (pathname === '/') return site.landingPage && !site.isMainAgency;
+  return site.isMainAgency && site.isMainDomain;
+}

@@ -1,9 +1,10 @@
 import { Anchor, Box, Center, Flex, Group, Image, Loader, Text } from '@mantine/core';
 import type { TProductData } from '@stn/contracts/orders';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { type PublicPageKey, PublicPageModal } from '../../components/public-page-modal.tsx';
+import { installLandingScript, scheduleLandingScriptRemoval } from '../../lib/landing-script.ts';
 import { useSite } from '../../lib/site.ts';
 import { useProductData } from './api.ts';
 
@@ -115,6 +116,15 @@ export function FreeTrialLayout() {
   // through its product pages, /f/:slug, and its popup).
   const right = d?.validDomain && d.isMainDomain && d.isMainAgency;
   if (!right) return <Navigate to="/" replace />;
+  return <MainAgencyOrder script={d.custom_script} />;
+}
+
+/** The main agency's order pages, with its custom script installed while they show (spec §2, ADR 079). */
+function MainAgencyOrder({ script }: { script: string | null }) {
+  useEffect(() => {
+    installLandingScript(script);
+    return () => scheduleLandingScriptRemoval();
+  }, [script]);
   return (
     <Frame>
       <Outlet />
