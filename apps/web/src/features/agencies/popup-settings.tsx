@@ -10,6 +10,7 @@ import { usePlanOptions } from '../../components/plan-options.ts';
 import { api } from '../../lib/api-client.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdatePopup } from './api/agency-settings.ts';
+import { ModalUserList } from './modal-user-list.tsx';
 import { objectOf, textOf, WithOwnAgency } from './own-agency.tsx';
 
 type Values = {
@@ -37,6 +38,9 @@ export default function PopupSettings() {
           <>
             <PopupForm key={agency.id} agency={agency} />
             <PopupScript agencyId={agency.id} />
+            <Paper withBorder p="md">
+              <ModalUserList agencyId={agency.id} />
+            </Paper>
           </>
         )}
       </WithOwnAgency>

@@ -69,6 +69,7 @@ function Footer() {
             c="white"
             size="sm"
             onClick={() => setOpen('terms-of-services')}
+            data-testid="order-terms"
           >
             {t('layout.footer.terms')}
           </Anchor>
@@ -78,6 +79,7 @@ function Footer() {
             c="white"
             size="sm"
             onClick={() => setOpen('privacy-policy')}
+            data-testid="order-privacy"
           >
             {t('layout.footer.privacy')}
           </Anchor>
