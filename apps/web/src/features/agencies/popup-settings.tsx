@@ -29,15 +29,18 @@ const resolve = zodResolver(ZPopupPaymentRequest);
 export default function PopupSettings() {
   const { t } = useTranslation();
   return (
-    <Stack maw={760}>
+    // The form and the script keep the settings screens' width; the buyers' table has room for its columns.
+    <Stack maw={1000}>
       <Title order={2} data-testid="page-title">
         {t('menu.popup')}
       </Title>
       <WithOwnAgency>
         {(agency) => (
           <>
-            <PopupForm key={agency.id} agency={agency} />
-            <PopupScript agencyId={agency.id} />
+            <Stack maw={760}>
+              <PopupForm key={agency.id} agency={agency} />
+              <PopupScript agencyId={agency.id} />
+            </Stack>
             <Paper withBorder p="md">
               <ModalUserList agencyId={agency.id} />
             </Paper>
