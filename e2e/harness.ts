@@ -362,3 +362,27 @@ export async function apiAs(p: Platform, who: { email: string; password: string 
     return { status: r.status, body: (await r.json()) as T };
   };
 }
+
+/**
+ * Clicks a footer's Terms of Service or Privacy Policy link and checks that the public page modal opens
+ * on this page with the page's title and its HTML content (`html` names an element of that content and
+ * its text: markup shown as markup, not as text), then closes it with Escape.
+ */
+export async function checkPageModal(
+  page: Page,
+  linkTestId: string,
+  expected: { title: string; html: { selector: string; text: string } },
+): Promise<void> {
+  const wait = { timeout: 30_000 };
+  const before = page.url();
+  await page.getByTestId(linkTestId).click();
+  const title = page.getByTestId('public-page-title');
+  await title.waitFor(wait);
+  expect(await title.innerText()).toBe(expected.title);
+  const content = page.frameLocator('[data-testid="public-page-content"]');
+  await content.locator(expected.html.selector, { hasText: expected.html.text }).waitFor(wait);
+  // A modal on the same page, not a link away from it.
+  expect(page.url()).toBe(before);
+  await page.keyboard.press('Escape');
+  await title.waitFor({ state: 'detached', ...wait });
+}

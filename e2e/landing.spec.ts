@@ -4,6 +4,7 @@ import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiAs,
+  checkPageModal,
   DEMO,
   hasChromium,
   type Platform,
@@ -36,9 +37,14 @@ beforeAll(async () => {
   expect(script.status, JSON.stringify(script.body)).toBe(200);
   const terms = await acme('/v1/pages/terms-of-services', {
     method: 'PUT',
-    body: { title: 'Acme Terms', content: '<p>Be nice to Acme.</p>' },
+    body: { title: 'Acme Terms', content: '<p>Be nice to <strong>Acme</strong>.</p>' },
   });
   expect(terms.status, JSON.stringify(terms.body)).toBe(200);
+  const privacy = await acme('/v1/pages/privacy-policy', {
+    method: 'PUT',
+    body: { title: 'Acme Privacy', content: '<h2>What Acme keeps</h2><ul><li>Your e-mail</li></ul>' },
+  });
+  expect(privacy.status, JSON.stringify(privacy.body)).toBe(200);
 }, 180_000);
 afterAll(async () => p?.stop());
 
@@ -293,17 +299,44 @@ describe.skipIf(!hasChromium)('the landing page (/)', () => {
     await context.close();
   });
 
-  it("the footer's Terms of Service opens the site's terms in the page modal", async () => {
+  it("the footer's Terms of Service and Privacy Policy open the site's pages in the page modal", async () => {
     const { page, context } = await p.newPage();
     await landing(page);
-    await page.getByTestId('landing-terms').click();
-    const title = page.getByTestId('public-page-title');
-    await title.waitFor(WAIT);
-    expect(await title.innerText()).toBe('Acme Terms');
-    await page
-      .frameLocator('[data-testid="public-page-content"]')
-      .getByText('Be nice to Acme.')
-      .waitFor(WAIT);
+    await checkPageModal(page, 'landing-terms', {
+      title: 'Acme Terms',
+      html: { selector: 'strong', text: 'Acme' },
+    });
+    await checkPageModal(page, 'landing-privacy', {
+      title: 'Acme Privacy',
+      html: { selector: 'li', text: 'Your e-mail' },
+    });
     await context.close();
+  });
+});
+
+describe.skipIf(!hasChromium)('an agency without a landing page', () => {
+  it("'/' goes to sign in, and a signed-in user of the agency to their dashboard", async () => {
+    const acme = await apiAs(p, DEMO.acmeAgency);
+    const off = await acme('/v1/agencies/settings', { method: 'PUT', body: { landingPage: false } });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    try {
+      const site = await fetch(p.url(`/api/v1/settings/site-data/${ACME}`));
+      expect(((await site.json()) as { data: { landingPage: boolean } }).data.landingPage).toBe(false);
+      const { page, context } = await p.newPage();
+      await page.goto(p.url('/', ACME));
+      await page.waitForURL((u) => u.pathname === '/login', WAIT);
+      expect(new URL(page.url()).host).toBe(`${ACME}:${p.port}`);
+      expect(await page.getByTestId('landing-page').count()).toBe(0);
+      await context.close();
+
+      const signedIn = await signedInPage(p, DEMO.acmeAgency, '**/agency/**', ACME);
+      await signedIn.goto(p.url('/', ACME));
+      await signedIn.waitForURL((u) => u.pathname.startsWith('/agency/'), WAIT);
+      expect(await signedIn.getByTestId('landing-page').count()).toBe(0);
+      await signedIn.context().close();
+    } finally {
+      const on = await acme('/v1/agencies/settings', { method: 'PUT', body: { landingPage: true } });
+      expect(on.status, JSON.stringify(on.body)).toBe(200);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, DEMO, hasChromium, type Platform, startPlatform } from './harness.ts';
+import { apiAs, checkPageModal, DEMO, hasChromium, type Platform, startPlatform } from './harness.ts';
 
 // Issue 22's order page, end to end: a new agency signs up on /trial on the main domain with the Stripe
 // sandbox's 4242 card and lands in the app on Setup with a trial; a declined card shows Stripe's message in
@@ -21,6 +21,15 @@ beforeAll(async () => {
     body: { name: PLAN, interval: 'month', price_cents: 4900, type: 'agency', features: { Visible: true } },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
+  // The main agency's own terms and privacy pages: what its order pages' footer opens.
+  const main = await apiAs(p, DEMO.mainAgency);
+  for (const [key, body] of [
+    ['terms-of-services', { title: 'Main Terms', content: '<p>Trials end after <em>14 days</em>.</p>' }],
+    ['privacy-policy', { title: 'Main Privacy', content: '<ol><li>We never sell your data.</li></ol>' }],
+  ] as const) {
+    const page = await main(`/v1/pages/${key}`, { method: 'PUT', body });
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+  }
 }, 180_000);
 afterAll(async () => p?.stop());
 
@@ -105,6 +114,23 @@ describe.skipIf(!hasChromium)('the order page (/trial)', () => {
     expect(text).toContain('Terms of Service');
     expect(text).toContain('Privacy Policy');
     expect(await footer.locator('img').count()).toBeGreaterThan(0);
+    await page.context().close();
+  }, 60_000);
+
+  it("the order footer's Terms of Service and Privacy Policy open the main agency's pages in the page modal", async () => {
+    const { page } = await p.newPage();
+    for (const path of ['/trial', '/register']) {
+      await page.goto(p.url(path));
+      await page.getByTestId('order-footer').waitFor(WAIT);
+      await checkPageModal(page, 'order-terms', {
+        title: 'Main Terms',
+        html: { selector: 'em', text: '14 days' },
+      });
+      await checkPageModal(page, 'order-privacy', {
+        title: 'Main Privacy',
+        html: { selector: 'li', text: 'We never sell your data.' },
+      });
+    }
     await page.context().close();
   }, 60_000);
 

@@ -2,7 +2,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
+import {
+  apiAs,
+  checkPageModal,
+  DEMO,
+  hasChromium,
+  type Platform,
+  signedInPage,
+  startPlatform,
+} from './harness.ts';
 
 // Issue 23's payment popup, end to end: Acme turns its popup on with the Pro plan; a visitor of
 // acme.localhost/popup sees the offer, gives their details and pays with the Stripe sandbox's 4242 card,
@@ -15,6 +23,15 @@ const WAIT = { timeout: 30_000 };
 let p: Platform;
 let acme: Awaited<ReturnType<typeof apiAs>>;
 let agencyId: number;
+let proId: number;
+const OFFER = {
+  enabled: true,
+  title: 'Text your customers today',
+  description: 'Two-way texting for your business.',
+  button_text: 'Get Pro',
+};
+/** The e-mail of the visitor who paid (the agency's list shows them). */
+const bought = { paid: '' };
 
 beforeAll(async () => {
   if (!hasChromium) return;
@@ -26,19 +43,25 @@ beforeAll(async () => {
   const plans = ((await offers.json()) as { data: { plans: { id: number; name: string }[] } }).data.plans;
   const pro = plans.find((x) => x.name === 'Pro');
   expect(pro, JSON.stringify(plans)).toBeDefined();
-  const res = await acme(`/v1/agencies/${agencyId}/popup-payment`, {
-    method: 'PUT',
-    body: {
-      enabled: true,
-      title: 'Text your customers today',
-      description: 'Two-way texting for your business.',
-      button_text: 'Get Pro',
-      plan_id: pro?.id,
-    },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  proId = pro?.id ?? 0;
+  await setPopup({ ...OFFER, plan_id: proId });
+  for (const [key, body] of [
+    ['terms-of-services', { title: 'Acme Popup Terms', content: '<p>Pay <em>once</em> a month.</p>' }],
+    [
+      'privacy-policy',
+      { title: 'Acme Popup Privacy', content: '<p>Your card stays with <b>Stripe</b>.</p>' },
+    ],
+  ] as const) {
+    const res = await acme(`/v1/pages/${key}`, { method: 'PUT', body });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
 }, 180_000);
 afterAll(async () => p?.stop());
+
+async function setPopup(body: Record<string, unknown>) {
+  const res = await acme(`/v1/agencies/${agencyId}/popup-payment`, { method: 'PUT', body });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
 
 async function fillPopup(page: Page, email: string, card: string) {
   await page.goto(p.url('/popup', HOST));
@@ -55,6 +78,49 @@ async function fillPopup(page: Page, email: string, card: string) {
   await page.getByTestId('card-cvc').fill('123');
   await page.getByTestId('card-submit').click();
 }
+
+describe.skipIf(!hasChromium)('the popup without an offer', () => {
+  it('shows no offer while the popup is off or names no plan; turned on with a plan it shows the offer', async () => {
+    const { page, context } = await p.newPage();
+    const noOffer = async () => {
+      await page.goto(p.url('/popup', HOST));
+      const text = page.getByTestId('popup-no-offer');
+      await text.waitFor(WAIT);
+      expect(await text.textContent()).toBe('There is no offer here at the moment.');
+      expect(await page.getByTestId('popup-page').count()).toBe(0);
+      expect(await page.getByTestId('card-submit').count()).toBe(0);
+    };
+    try {
+      await setPopup({ ...OFFER, enabled: false, plan_id: proId });
+      await noOffer();
+      await setPopup({ ...OFFER, enabled: true, plan_id: null });
+      await noOffer();
+    } finally {
+      await setPopup({ ...OFFER, plan_id: proId });
+    }
+    await page.goto(p.url('/popup', HOST));
+    await page.getByTestId('popup-page').waitFor(WAIT);
+    expect(await page.getByTestId('popup-title').textContent()).toBe('Text your customers today');
+    expect(await page.getByTestId('popup-plan').textContent()).toContain('Pro');
+    expect(await page.getByTestId('popup-no-offer').count()).toBe(0);
+    await context.close();
+  }, 120_000);
+
+  it("the popup's footer opens the site's Terms of Service and Privacy Policy in the page modal", async () => {
+    const { page, context } = await p.newPage();
+    await page.goto(p.url('/popup', HOST));
+    await page.getByTestId('popup-page').waitFor(WAIT);
+    await checkPageModal(page, 'footer-terms', {
+      title: 'Acme Popup Terms',
+      html: { selector: 'em', text: 'once' },
+    });
+    await checkPageModal(page, 'footer-privacy', {
+      title: 'Acme Popup Privacy',
+      html: { selector: 'b', text: 'Stripe' },
+    });
+    await context.close();
+  }, 120_000);
+});
 
 describe.skipIf(!hasChromium)('the payment popup (/popup)', () => {
   it("a declined card shows Stripe's message and keeps what was typed", async () => {
@@ -82,6 +148,7 @@ describe.skipIf(!hasChromium)('the payment popup (/popup)', () => {
     expect(await page.getByTestId('card-submit').textContent()).toContain('Get Pro');
 
     const email = `paid-${Date.now().toString(36)}@popup.test`;
+    bought.paid = email;
     await fillPopup(page, email, '4242 4242 4242 4242');
     const thanks = page.getByTestId('popup-thank-you');
     await thanks.waitFor(WAIT);
@@ -96,6 +163,59 @@ describe.skipIf(!hasChromium)('the payment popup (/popup)', () => {
     expect(list.body.data[0]).toMatchObject({ email, status: 'paid' });
     expect(list.body.data[0]?.business_id).toBeTypeOf('number');
     await context.close();
+  }, 120_000);
+
+  it("Acme's Popup screen lists the buyer as paid and, newest first, a visitor not charged yet", async () => {
+    expect(bought.paid, 'the paid visitor of the test before').not.toBe('');
+    const page = await signedInPage(p, DEMO.acmeAgency, '**/agency/**', HOST);
+    // A visitor who gave their details and did not pay (the popup's first call, as the page makes it).
+    const later = `unpaid-${Date.now().toString(36)}@popup.test`;
+    const created = await page.evaluate(
+      async ([email]) => {
+        const res = await fetch('/api/v1/agencies/modal-users', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            email,
+            full_name: 'Una Unpaid',
+            business_name: 'Una Crafts',
+            phone: '+1 415 555 0177',
+            domain: window.location.host,
+          }),
+        });
+        return res.status;
+      },
+      [later] as const,
+    );
+    expect(created).toBe(200);
+    await page.goto(p.url('/agency/popup', HOST));
+    const table = page.getByTestId('modal-user-table');
+    const paid = table.locator('tbody tr', { hasText: bought.paid });
+    await paid.waitFor(WAIT);
+    const cells = await paid.locator('td').allInnerTexts();
+    expect(cells[1]).toBe('Polly Popup');
+    expect(cells[2]).toMatch(/^Polly Bakery /);
+    expect(cells[3]).toBe(bought.paid);
+    expect(cells[4]).toBe('+14155550142');
+    expect(cells[5]).toBe('Pro');
+    expect(await paid.getByTestId('modal-user-status').textContent()).toBe('Paid');
+    const unpaid = table.locator('tbody tr', { hasText: later });
+    await unpaid.waitFor(WAIT);
+    expect(await unpaid.getByTestId('modal-user-status').textContent()).toBe('Not charged');
+    // Newest first: the visitor who came after the buyer is above them.
+    const emails = await table.locator('tbody tr td:nth-child(4)').allInnerTexts();
+    expect(emails.indexOf(later)).toBeGreaterThanOrEqual(0);
+    expect(emails.indexOf(later)).toBeLessThan(emails.indexOf(bought.paid));
+    await page.context().close();
+  }, 120_000);
+
+  it("an agency nobody bought from yet: its Popup screen's list says so", async () => {
+    const page = await signedInPage(p, DEMO.mainAgency, '**/agency/**');
+    await page.goto(p.url('/agency/popup'));
+    const table = page.getByTestId('modal-user-table');
+    await table.getByText('Nobody has bought through the popup yet.').waitFor(WAIT);
+    expect(await table.locator('[data-testid="modal-user-status"]').count()).toBe(0);
+    await page.context().close();
   }, 120_000);
 });
 

@@ -10,6 +10,7 @@ import { usePlanOptions } from '../../components/plan-options.ts';
 import { api } from '../../lib/api-client.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdatePopup } from './api/agency-settings.ts';
+import { ModalUserList } from './modal-user-list.tsx';
 import { objectOf, textOf, WithOwnAgency } from './own-agency.tsx';
 
 type Values = {
@@ -28,15 +29,21 @@ const resolve = zodResolver(ZPopupPaymentRequest);
 export default function PopupSettings() {
   const { t } = useTranslation();
   return (
-    <Stack maw={760}>
+    // The form and the script keep the settings screens' width; the buyers' table has room for its columns.
+    <Stack maw={1000}>
       <Title order={2} data-testid="page-title">
         {t('menu.popup')}
       </Title>
       <WithOwnAgency>
         {(agency) => (
           <>
-            <PopupForm key={agency.id} agency={agency} />
-            <PopupScript agencyId={agency.id} />
+            <Stack maw={760}>
+              <PopupForm key={agency.id} agency={agency} />
+              <PopupScript agencyId={agency.id} />
+            </Stack>
+            <Paper withBorder p="md">
+              <ModalUserList agencyId={agency.id} />
+            </Paper>
           </>
         )}
       </WithOwnAgency>

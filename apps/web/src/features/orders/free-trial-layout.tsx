@@ -70,6 +70,7 @@ function Footer() {
             c="white"
             size="sm"
             onClick={() => setOpen('terms-of-services')}
+            data-testid="order-terms"
           >
             {t('layout.footer.terms')}
           </Anchor>
@@ -79,6 +80,7 @@ function Footer() {
             c="white"
             size="sm"
             onClick={() => setOpen('privacy-policy')}
+            data-testid="order-privacy"
           >
             {t('layout.footer.privacy')}
           </Anchor>
