@@ -1,6 +1,6 @@
 import { listOf, ZListQuery } from './http.ts';
-import { HOSTNAME_RE, SUBDOMAIN_RE, zEmail, zPassword, zUrl } from './validation.ts';
 import { ZLandingTexts } from './site.ts';
+import { HOSTNAME_RE, SUBDOMAIN_RE, zEmail, zPassword, zUrl } from './validation.ts';
 import { z } from './zod.ts';
 
 // Agencies, white-label entries and international settings (spec 000 §3 "Agency", spec 001 §7).

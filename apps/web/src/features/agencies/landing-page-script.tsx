@@ -6,6 +6,7 @@ import { TextareaField } from '../../components/form/fields.tsx';
 import { FormCard } from '../../components/form/form-section.tsx';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdateCustomScript } from './api/agency-settings.ts';
+import { LandingTextsForm } from './landing-texts-form.tsx';
 import { OptinList } from './optin-list.tsx';
 import { WithOwnAgency } from './own-agency.tsx';
 
@@ -20,7 +21,14 @@ export default function LandingPageScript() {
       <Title order={2} data-testid="page-title">
         {t('menu.landing_page')}
       </Title>
-      <WithOwnAgency>{(agency) => <ScriptForm key={agency.id} agency={agency} />}</WithOwnAgency>
+      <WithOwnAgency>
+        {(agency) => (
+          <>
+            <LandingTextsForm key={`texts-${agency.id}`} agency={agency} />
+            <ScriptForm key={agency.id} agency={agency} />
+          </>
+        )}
+      </WithOwnAgency>
       <OptinList />
     </Stack>
   );
