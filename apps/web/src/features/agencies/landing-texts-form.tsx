@@ -27,6 +27,12 @@ type Lang = (typeof LANDING_LANGUAGES)[number];
 type Values = { landingTexts: Record<Lang, Record<TLandingTextKey, string>> };
 const resolve = zodResolver(z.object({ landingTexts: ZLandingTexts }));
 const LONG: readonly TLandingTextKey[] = ['subheadline', 'guarantee_text'];
+// A label key ending in _one would read as a plural form to i18next (and to the locale tests).
+const LABEL: Partial<Record<TLandingTextKey, string>> = {
+  stats_one: 'stat_1',
+  stats_two: 'stat_2',
+  stats_three: 'stat_3',
+};
 
 function valuesOf(texts: TLandingTexts | undefined): Values {
   const of = (lang: Lang) =>
@@ -92,7 +98,7 @@ export function LandingTextsForm({ agency }: { agency: TAgency }) {
   const field = (key: TLandingTextKey) => {
     const props = {
       name: `landingTexts.${lang}.${key}`,
-      label: t(`agency.landing_texts.keys.${key}`),
+      label: t(`agency.landing_texts.keys.${LABEL[key] ?? key}`),
       placeholder: ready ? fixed(LANDING_TEXT_DEFAULTS[key]) : '',
       testId: `landing-text-${key}`,
     };
