@@ -14,7 +14,8 @@ import {
 } from './harness.ts';
 
 // Issue 23's landing page, end to end (spec 000 §2 "Landing page", "Opt-in demo modal", §4, §5, §8, §9):
-// Acme's site (acme.localhost) has a landing page; the main agency's host goes to sign in (ADR 077).
+// Acme's site (acme.localhost) has a landing page; the main agency's host, with no marketing
+// site set, goes to sign in (ADR 077; e2e/landing-texts.spec.ts sets one).
 
 let p: Platform;
 const ACME = 'acme.localhost';

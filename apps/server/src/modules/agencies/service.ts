@@ -10,6 +10,7 @@ import type {
   TWhitelabelInput,
 } from '@stn/contracts/agencies';
 import { AGENCY_FLAGS, type TAgencyFlag } from '@stn/contracts/agencies';
+import { LANDING_LANGUAGES, type TLandingTexts } from '@stn/contracts/site';
 import {
   and,
   asc,
@@ -468,6 +469,16 @@ export async function deleteAgencies(ctx: Ctx, input: { ids: number[] }) {
   });
 }
 
+/** The landing texts worth keeping: empty texts and languages left with none are dropped. */
+function keptLandingTexts(texts: TLandingTexts): TLandingTexts {
+  const kept: TLandingTexts = {};
+  for (const lang of LANDING_LANGUAGES) {
+    const set = Object.fromEntries(Object.entries(texts[lang] ?? {}).filter(([, text]) => text?.trim()));
+    if (Object.keys(set).length > 0) kept[lang] = set;
+  }
+  return kept;
+}
+
 /** Branding, notification settings and the white-label / powered-by properties. */
 export async function updateSettings(ctx: Ctx, input: TAgencySettingsRequest & { id: number }) {
   const agency = await findAgency(ctx, input);
@@ -476,6 +487,14 @@ export async function updateSettings(ctx: Ctx, input: TAgencySettingsRequest & {
   if (input.supportEmail !== undefined) branding.supportEmail = input.supportEmail || null;
   if (input.address !== undefined) branding.address = input.address || null;
   if (input.landingPage !== undefined) branding.landingPage = input.landingPage;
+  if (input.landingTexts !== undefined) branding.landingTexts = keptLandingTexts(input.landingTexts);
+  if (input.marketingUrl !== undefined) {
+    // The marketing site is where the main agency's '/' goes (ADR 077); no other agency's '/' goes there.
+    if (input.marketingUrl && !agency.is_main)
+      throw invalid('marketingUrl', 'agencies.marketing_url_main_only');
+    if (input.marketingUrl) branding.marketingUrl = input.marketingUrl;
+    else delete branding.marketingUrl;
+  }
   const properties = { ...agency.properties };
   if (input.properties?.whiteLabel)
     properties.whiteLabel = { ...properties.whiteLabel, ...input.properties.whiteLabel };

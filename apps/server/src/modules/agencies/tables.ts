@@ -1,3 +1,4 @@
+import type { TLandingTexts } from '@stn/contracts/site';
 import { sql } from 'drizzle-orm';
 import { boolean, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../platform/db/columns.ts';
@@ -16,6 +17,10 @@ export type AgencyBranding = {
   address?: string | null;
   custom_script?: string | null;
   landingPage?: boolean;
+  /** The landing page's own texts per language (issue 23); empty ones are not kept. */
+  landingTexts?: TLandingTexts;
+  /** The main agency's external marketing site, where its '/' goes (ADR 077). */
+  marketingUrl?: string;
 };
 
 export type AgencyProperties = {

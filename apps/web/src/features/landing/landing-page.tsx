@@ -14,18 +14,20 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import type { TSiteData } from '@stn/contracts/site';
+import type { TLandingTextKey, TSiteData } from '@stn/contracts/site';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type PublicPageKey, PublicPageModal } from '../../components/public-page-modal.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
+import { agencyLandingText, LANDING_TEXT_DEFAULTS } from '../../lib/landing-texts.ts';
 import { dashboardLink } from '../../lib/nav/guards.ts';
 import { OptinModal } from './optin-modal.tsx';
 import { TestimonialSlider } from './testimonial-slider.tsx';
 
 // The public landing page of an agency's site (spec 000 §2 "Landing page"): texts from the site's white
-// label and the landing locale files; no images but the site's own logos (the screenshot is drawn).
+// label, the agency's own landing texts and the landing locale files; no images but the site's own logos
+// (the screenshot is drawn).
 
 const PLATFORMS = ['WordPress', 'Wix', 'Squarespace', 'Shopify', 'Webflow'];
 
@@ -180,7 +182,10 @@ function Steps({ prefix }: { prefix: string }) {
 }
 
 export default function LandingPage({ site }: { site: TSiteData }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // The agency's own text in the current language when it set one (issue 23), else the locale's.
+  const text = (key: TLandingTextKey) =>
+    agencyLandingText(site.landingTexts, i18n.language, key) ?? t(LANDING_TEXT_DEFAULTS[key]);
   const [optin, setOptin] = useState(false);
   const [page, setPage] = useState<PublicPageKey | null>(null);
   const demoButton = (testId: string) => (
@@ -194,10 +199,10 @@ export default function LandingPage({ site }: { site: TSiteData }) {
       <Container size="lg" component="main">
         <Stack align="center" py={64} gap="md" data-testid="landing-hero">
           <Title order={1} ta="center">
-            {t('landing.headline')}
+            {text('headline')}
           </Title>
           <Text ta="center" size="lg" c="dimmed">
-            {t('landing.subheadline')}
+            {text('subheadline')}
           </Text>
           {demoButton('landing-optin-hero')}
         </Stack>
@@ -213,10 +218,10 @@ export default function LandingPage({ site }: { site: TSiteData }) {
           </Group>
         </Stack>
 
-        <Section id="stats" title={t('landing.stats.title')}>
+        <Section id="stats" title={text('stats_title')}>
           <List spacing="xs" center mx="auto" maw={520}>
             {(['one', 'two', 'three'] as const).map((k) => (
-              <List.Item key={k}>{t(`landing.stats.${k}`)}</List.Item>
+              <List.Item key={k}>{text(`stats_${k}`)}</List.Item>
             ))}
           </List>
         </Section>
@@ -241,15 +246,15 @@ export default function LandingPage({ site }: { site: TSiteData }) {
           <TestimonialSlider />
         </Section>
 
-        <Section id="generate" title={t('landing.generate.title')}>
+        <Section id="generate" title={text('generate_title')}>
           <Steps prefix="landing.generate" />
           <Group justify="center" mt="lg">
             {demoButton('landing-optin-generate')}
           </Group>
         </Section>
 
-        <Section id="guarantee" title={t('landing.guarantee.title')}>
-          <Text ta="center">{t('landing.guarantee.text')}</Text>
+        <Section id="guarantee" title={text('guarantee_title')}>
+          <Text ta="center">{text('guarantee_text')}</Text>
         </Section>
       </Container>
 

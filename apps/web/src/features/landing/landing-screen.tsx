@@ -7,14 +7,20 @@ import { installLandingScript, scheduleLandingScriptRemoval } from '../../lib/la
 import { dashboardLink } from '../../lib/nav/guards.ts';
 import { useSite } from '../../lib/site.ts';
 
-// The landing route (spec 000 §2, §4): nothing but a loader until site data confirms a landing page; a
-// site without one (and the main agency: no marketing address is configured, ADR 077) goes to sign in, a
-// signed-in user to their dashboard. The page itself is a chunk of its own, loaded only when it shows.
+// The landing route (spec 000 §2, §4): nothing but a loader until site data confirms a landing page; the
+// main agency goes to its marketing site when the Admin set one (ADR 077); a site without a landing page
+// (and the main agency without a marketing site) goes to sign in, a signed-in user to their dashboard. The
+// page itself is a chunk of its own, loaded only when it shows.
 const LandingPage = lazy(() => import('./landing-page.tsx'));
 
 /** Whether this site shows the landing page. */
 export function showsLanding(site: TSiteData): boolean {
   return site.validDomain && site.landingPage && !site.isMainAgency;
+}
+
+/** The external marketing site '/' goes to: the main agency's, when it has one (spec 000 §2). */
+export function marketingSite(site: TSiteData): string | null {
+  return site.validDomain && site.isMainAgency && site.marketingUrl ? site.marketingUrl : null;
 }
 
 /** Installs the site's custom script while the landing route shows; removed 3 s after it is left. */
@@ -30,8 +36,13 @@ export default function LandingScreen() {
   const { user } = useAuth();
   const site = useSite();
   const shows = site.data ? showsLanding(site.data) : false;
+  const marketing = site.data ? marketingSite(site.data) : null;
   useCustomScript(site.data?.custom_script, shows);
-  if (site.isPending) return <Pending />;
+  useEffect(() => {
+    // A page of another site: replace, so Back does not come here to be sent away again.
+    if (marketing) window.location.replace(marketing);
+  }, [marketing]);
+  if (site.isPending || marketing) return <Pending />;
   if (!site.data || !shows) return <Navigate to={user ? dashboardLink(user) : '/login'} replace />;
   return (
     <Suspense fallback={<Pending />}>

@@ -18,6 +18,7 @@ import {
   useSupportInstallChoices,
   useSupportWidgetSettings,
 } from './api/support-widget.ts';
+import { MarketingSiteCard } from './marketing-site-form.tsx';
 
 type Values = { agency: string | null; business: string | null };
 const FIELDS = ['support_widget_agency_install_id', 'support_widget_business_install_id'] as const;
@@ -28,7 +29,10 @@ const requestOf = (v: Values) => ({
   support_widget_business_install_id: toId(v.business),
 });
 
-/** The platform's settings (admin.settings): the support chat of spec 000 §2 Layout (issue 11). */
+/**
+ * The platform's settings (admin.settings): the support chat of spec 000 §2 Layout (issue 11) and the main
+ * agency's marketing site (issue 23).
+ */
 export default function AdminSettingsPage() {
   const { t } = useTranslation();
   const settings = useSupportWidgetSettings();
@@ -47,6 +51,7 @@ export default function AdminSettingsPage() {
       ) : (
         <Loading />
       )}
+      <MarketingSiteCard />
     </Stack>
   );
 }
