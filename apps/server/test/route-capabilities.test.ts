@@ -257,6 +257,7 @@ const EXPECTED: Record<string, string[]> = {
   'international.manage': ['GET /api/v1/internationals', 'POST /api/v1/internationals'],
   'landingPage.manage': [
     'PUT /api/v1/agencies/custom-script',
+    'PUT /api/v1/agencies/landing-texts',
     'GET /api/v1/agencies/optin-users',
     'GET /api/v1/agencies/optin-users/export',
   ],

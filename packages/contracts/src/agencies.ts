@@ -256,6 +256,9 @@ export type TStripeSettingRequest = z.infer<typeof ZStripeSettingRequest>;
 
 export const ZCustomScriptRequest = z.object({ custom_script: z.string().max(20_000).nullable() });
 
+/** The landing page's texts, replaced as a whole (issue 23): those who may edit the landing page may. */
+export const ZLandingTextsRequest = z.strictObject({ landingTexts: ZLandingTexts });
+
 /** Only these keys: an unknown one is refused ('validation.unknown_field'), not kept in the settings. */
 export const ZPopupPaymentRequest = z.strictObject({
   enabled: z.boolean().optional(),

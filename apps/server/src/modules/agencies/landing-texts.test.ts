@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, expectRefused, login, useSuite } from '../../../test/helpers.ts';
+import { bearer, expectRefused, fixtureCtx, login, useSuite } from '../../../test/helpers.ts';
+import { createUser } from '../users/service.ts';
 
 // Issue 23: an agency's own landing texts, and the main agency's marketing site, both in site data.
 const c = useSuite();
@@ -74,6 +75,46 @@ describe('landing texts (PUT /v1/agencies/settings { landingTexts })', () => {
       landingTexts: { en: { headline: 'y'.repeat(500) } },
     });
     expect(ok.statusCode, ok.body).toBe(200);
+  });
+});
+
+describe('PUT /v1/agencies/landing-texts (those who edit the landing page)', () => {
+  it("a Marketing Manager saves the texts; the agency's other branding is kept; others are refused", async () => {
+    const email = 'landing-marketing@a.test';
+    await createUser(fixtureCtx(c.t.db), {
+      email,
+      password: 'correct-horse-1',
+      role: 'AgencyUser',
+      userType: '3',
+      agencyId: c.seed.a.agency.id,
+      firstName: 'Mara',
+    });
+    const marketing = await login(c.t.app, email);
+    const before = await branding(c.seed.a.agency.id);
+    const texts = {
+      es: { headline: 'Más llamadas', guarantee_title: '' },
+      br: { subheadline: 'Mais clientes' },
+    };
+    const res = await put(marketing, '/v1/agencies/landing-texts', { landingTexts: texts });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('Landing page texts updated successfully.');
+    const after = await branding(c.seed.a.agency.id);
+    expect(after.landingTexts).toEqual({
+      es: { headline: 'Más llamadas' },
+      br: { subheadline: 'Mais clientes' },
+    });
+    expect({ ...after, landingTexts: undefined }).toEqual({ ...before, landingTexts: undefined });
+    expect((await site('agency-a.localhost')).landingTexts).toEqual(after.landingTexts);
+
+    // An account manager (no landing page) and a business admin may not; a bad text changes nothing.
+    for (const who of [c.seed.a.agencyUser, c.seed.a.businessAdmin]) {
+      const token = await login(c.t.app, who.email);
+      await expectRefused(c.t, TABLES, token, 'PUT', '/v1/agencies/landing-texts', { landingTexts: {} }, 403);
+    }
+    const long = await refused(marketing, '/v1/agencies/landing-texts', {
+      landingTexts: { br: { subheadline: 'z'.repeat(501) } },
+    });
+    expect(Object.keys(long.errors)).toEqual(['landingTexts.br.subheadline']);
   });
 });
 

@@ -16,6 +16,7 @@ import {
   ZInstallStatsResponse,
   ZInternationalRequest,
   ZInternationalResponse,
+  ZLandingTextsRequest,
   ZPopupPaymentRequest,
   ZSendNotificationRequest,
   ZSendNotificationResponse,
@@ -114,6 +115,24 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       success: true as const,
       message: t(request, 'agencies.custom_script_updated'),
       data: await svc.updateCustomScript(ctxOf(deps, request), { script: request.body.custom_script }),
+    }),
+  );
+
+  app.put(
+    '/v1/agencies/landing-texts',
+    {
+      config: { capability: 'landingPage.manage' },
+      schema: {
+        tags,
+        summary: "The agency's landing page texts per language (en, es, br), replaced as a whole",
+        body: ZLandingTextsRequest,
+        response: { 200: ZAgencyMessageResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: t(request, 'agencies.landing_texts_updated'),
+      data: await svc.updateLandingTexts(ctxOf(deps, request), { texts: request.body.landingTexts }),
     }),
   );
 

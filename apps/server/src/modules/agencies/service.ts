@@ -605,6 +605,20 @@ export async function addAgencyInstalls(ctx: Ctx, input: { agencyId: number; qua
     .where(eq(agencies.id, input.agencyId));
 }
 
+/** The agency's own landing texts (PUT /v1/agencies/landing-texts): empty texts and languages dropped. */
+export async function updateLandingTexts(ctx: Ctx, input: { texts: TLandingTexts }) {
+  const agency = await ownAgency(ctx);
+  const [row] = await ctx.db
+    .update(agencies)
+    .set({
+      branding: sql`${agencies.branding} || jsonb_build_object('landingTexts', ${JSON.stringify(keptLandingTexts(input.texts))}::jsonb)`,
+      updated_at: new Date(),
+    })
+    .where(eq(agencies.id, agency.id))
+    .returning();
+  return presentAgency(ctx, row ?? agency);
+}
+
 export async function updateCustomScript(ctx: Ctx, input: { script: string | null }) {
   const { script } = input;
   const agency = await ownAgency(ctx);

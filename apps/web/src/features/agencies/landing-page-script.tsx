@@ -4,8 +4,6 @@ import { type TAgency, ZCustomScriptRequest } from '@stn/contracts/agencies';
 import { useTranslation } from 'react-i18next';
 import { TextareaField } from '../../components/form/fields.tsx';
 import { FormCard } from '../../components/form/form-section.tsx';
-import { useAuth } from '../../lib/auth-store.ts';
-import { userCan } from '../../lib/nav/user-can.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useUpdateCustomScript } from './api/agency-settings.ts';
 import { LandingTextsForm } from './landing-texts-form.tsx';
@@ -15,11 +13,9 @@ import { WithOwnAgency } from './own-agency.tsx';
 type Values = { custom_script: string };
 const resolve = zodResolver(ZCustomScriptRequest);
 
-/** The agency's landing page: its texts (PUT /v1/agencies/settings), its custom script, its demo requests. */
+/** The agency's landing page: its texts (PUT /v1/agencies/landing-texts), its custom script, its demo requests. */
 export default function LandingPageScript() {
   const { t } = useTranslation();
-  const { user } = useAuth();
-  const canSaveTexts = userCan(user, 'agencySettings.manage');
   return (
     <Stack maw={860}>
       <Title order={2} data-testid="page-title">
@@ -28,9 +24,7 @@ export default function LandingPageScript() {
       <WithOwnAgency>
         {(agency) => (
           <>
-            {/* The texts are agency settings (PUT /v1/agencies/settings): a Marketing Manager, who may edit
-                the script, may not save them. */}
-            {canSaveTexts && <LandingTextsForm key={`texts-${agency.id}`} agency={agency} />}
+            <LandingTextsForm key={`texts-${agency.id}`} agency={agency} />
             <ScriptForm key={agency.id} agency={agency} />
           </>
         )}

@@ -17,7 +17,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import { loadLanguage } from '../../lib/i18n.ts';
 import { LANDING_TEXT_DEFAULTS } from '../../lib/landing-texts.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
-import { useUpdateAgencySettings } from './api/agency-settings.ts';
+import { useUpdateLandingTexts } from './api/agency-settings.ts';
 
 // The agency's own landing texts (issue 23): for each language, one field per text the agency may replace,
 // the default of that language as its placeholder. All three languages are one form and one save, so
@@ -67,7 +67,7 @@ function useAllLanguages() {
 
 export function LandingTextsForm({ agency }: { agency: TAgency }) {
   const { t, i18n } = useTranslation();
-  const save = useUpdateAgencySettings();
+  const save = useUpdateLandingTexts();
   const ready = useAllLanguages();
   const [lang, setLang] = useState<Lang>('en');
   const form = useForm<Values>({
@@ -80,14 +80,11 @@ export function LandingTextsForm({ agency }: { agency: TAgency }) {
   };
   const submit = form.onSubmit(
     (v) =>
-      save.mutate(
-        { landingTexts: v.landingTexts },
-        {
-          onError: (err) => {
-            if (applyServerErrors(form, err) && err instanceof ApiError) showErrors(err.body?.errors ?? {});
-          },
+      save.mutate(v.landingTexts, {
+        onError: (err) => {
+          if (applyServerErrors(form, err) && err instanceof ApiError) showErrors(err.body?.errors ?? {});
         },
-      ),
+      }),
     showErrors,
   );
   const reset = () => {

@@ -1,4 +1,5 @@
 import type { TAgency, TAgencySettingsRequest, TPopupPaymentRequest } from '@stn/contracts/agencies';
+import type { TLandingTexts } from '@stn/contracts/site';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { queryClient } from '../../../lib/query-client.ts';
@@ -38,6 +39,14 @@ export function useUpdateCustomScript() {
   return useMutation({
     mutationFn: (custom_script: string | null) =>
       api<MessageData<TAgency>>('/v1/agencies/custom-script', { method: 'PUT', body: { custom_script } }),
+    onSuccess: (res) => storeAgency(res.data),
+  });
+}
+
+export function useUpdateLandingTexts() {
+  return useMutation({
+    mutationFn: (landingTexts: TLandingTexts) =>
+      api<MessageData<TAgency>>('/v1/agencies/landing-texts', { method: 'PUT', body: { landingTexts } }),
     onSuccess: (res) => storeAgency(res.data),
   });
 }
