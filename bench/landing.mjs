@@ -1,0 +1,108 @@
+// Lighthouse on an agency's landing page (Acme's, http://acme.localhost:<port>/ in the demo data), with
+// Lighthouse's default config (a phone, simulated slow 4G and a 4x slower CPU). Runs it RUNS times and prints
+// the median score of each category against its goal, the key metrics, and for a category below its goal the
+// audits it fails. Starts the platform as `npm start` does (fresh data folder, embedded PostgreSQL, built web
+// app) on 127.0.0.1 and a free port. Prints figures; asserts nothing. Skips without Chromium.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startPlatform } from './lib/platform.mjs';
+
+const GOALS = { performance: 95, accessibility: 95, 'best-practices': 95, seo: 90 };
+const METRICS = [
+  ['first-contentful-paint', 'FCP'],
+  ['largest-contentful-paint', 'LCP'],
+  ['total-blocking-time', 'TBT'],
+  ['cumulative-layout-shift', 'CLS'],
+  ['speed-index', 'Speed Index'],
+];
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const HOST = 'acme.localhost';
+
+const root = path.resolve(import.meta.dirname, '..');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!fs.existsSync(chromiumPath)) {
+  console.log(`skipped: no Chromium at ${chromiumPath}`);
+  process.exit(0);
+}
+if (!process.argv.includes('--no-build') || !fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
+  const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'ignore' });
+  if (r.status !== 0) throw new Error('web build failed');
+}
+
+const { launch } = await import('chrome-launcher');
+const { default: lighthouse } = await import('lighthouse');
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const { port, stop } = await startPlatform('stn-bench-');
+let chrome;
+try {
+  chrome = await launch({
+    chromePath: chromiumPath,
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    logLevel: 'silent',
+  });
+  // Node does not resolve *.localhost; Chromium does (to loopback), and Lighthouse loads the page in it.
+  const url = `http://${HOST}:${port}/`;
+  const flags = {
+    port: chrome.port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: Object.keys(GOALS),
+  };
+  await lighthouse(url, flags); // warm the server (first answers compile routes and read files)
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const result = await lighthouse(url, flags);
+    if (!result) throw new Error('Lighthouse returned no result');
+    const { lhr } = result;
+    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    runs.push(lhr);
+  }
+
+  console.log(`Lighthouse ${runs[0].lighthouseVersion} on ${url} (default mobile config, median of ${RUNS})`);
+  for (const [id, goal] of Object.entries(GOALS)) {
+    const scores = runs.map((lhr) => Math.round((lhr.categories[id].score ?? 0) * 100));
+    const score = median(scores);
+    const met = score >= goal;
+    console.log(
+      `  ${id.padEnd(16)}${String(score).padStart(4)}   goal >= ${goal}   ${met ? 'PASS' : 'MISS'}   (runs: ${scores.join(', ')})`,
+    );
+    if (met) continue;
+    // The audits of the median run that count for this category and do not pass.
+    const lhr = runs[scores.indexOf(score)];
+    for (const ref of lhr.categories[id].auditRefs) {
+      const audit = lhr.audits[ref.id];
+      if (ref.weight === 0 && id !== 'performance') continue;
+      if (audit.score === null || audit.score >= 0.9) continue;
+      if (audit.scoreDisplayMode === 'notApplicable' || audit.scoreDisplayMode === 'informative') continue;
+      const value = audit.displayValue ? ` (${audit.displayValue})` : '';
+      console.log(`      ${audit.id}: ${audit.title}${value}   score ${Math.round(audit.score * 100)}`);
+    }
+  }
+  console.log('  metrics (median)');
+  for (const [id, label] of METRICS) {
+    const values = runs.map((lhr) => lhr.audits[id].numericValue);
+    const v = median(values);
+    const shown =
+      id === 'cumulative-layout-shift'
+        ? v.toFixed(3)
+        : id === 'total-blocking-time'
+          ? `${Math.round(v)} ms`
+          : `${(v / 1000).toFixed(2)} s`;
+    console.log(`    ${label.padEnd(14)}${shown}`);
+  }
+} finally {
+  if (chrome) await chrome.kill();
+  await stop();
+}
