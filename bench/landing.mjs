@@ -95,7 +95,7 @@ try {
   );
   const indexes = runs.map((lhr) => Math.round(lhr.environment.benchmarkIndex));
   console.log(
-    `  this machine's benchmark index: ${indexes.join(', ')} (Lighthouse expects about 1000 or more)`,
+    `  this machine's benchmark index: ${indexes.join(', ')} (the default CPU slowdown of 4 means about 1000)`,
   );
   for (const warning of new Set(runs.flatMap((lhr) => lhr.runWarnings))) console.log(`  warning: ${warning}`);
   for (const [id, goal] of Object.entries(GOALS)) {
