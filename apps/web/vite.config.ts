@@ -65,17 +65,6 @@ function loginPage(): Plugin {
 const EDITOR_VENDOR_CHUNKS = {
   includeDependenciesRecursively: false,
   groups: [
-    // What index.html loads before any route, in two chunks rather than some thirty of 1 to 9 KiB: each is a
-    // request, six at a time over HTTP/1.1, and on a phone's line their round trips add up (the landing
-    // page's Lighthouse bench, bench/landing.mjs). The same modules and bytes; lazy chunks import them from
-    // these. Neither entry's own modules, nor what the light sign-in page uses (lib/page-title.ts).
-    { name: 'shell-vendor', tags: ['$initial' as const], test: /[\\/]node_modules[\\/]/ },
-    {
-      name: 'shell-lib',
-      tags: ['$initial' as const],
-      test: (id: string) =>
-        /[\\/]apps[\\/]web[\\/]src[\\/](lib|components)[\\/]/.test(id) && !/page-title\.ts$/.test(id),
-    },
     { name: 'xyflow', test: /[\\/]node_modules[\\/]@xyflow[\\/]/ },
     // zustand's selector hook goes with it: left in the editor's chunk, the two chunks would import each other.
     {
