@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { createTheme, MantineProvider } from '@mantine/core';
+import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -31,6 +31,14 @@ const theme = createTheme({
   },
 });
 
+// Dimmed text and links readable on white and on the light grey of footers and cards (WCAG AA, 4.5:1):
+// Mantine's defaults (gray.6, and the primary colour for links) fall short on gray.1.
+const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': '#5c636a', '--mantine-color-anchor': 'var(--mantine-color-brand-7)' },
+  dark: {},
+});
+
 // The page's own code starts loading now, beside the site data, not after it (ADR 022); so does the site
 // data, while the user's language arrives (ADR 060).
 preloadRoute(window.location.pathname);
@@ -44,7 +52,7 @@ if (root) {
     createRoot(root).render(
       <StrictMode>
         <QueryClientProvider client={queryClient}>
-          <MantineProvider theme={theme}>
+          <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
             {/* Inside the query client, so that a modal's content can use server data. */}
             <Suspense fallback={null}>
               <Overlays />

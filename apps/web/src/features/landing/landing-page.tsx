@@ -108,7 +108,7 @@ function PhoneMock() {
         maxWidth: '80%',
         padding: '8px 12px',
         borderRadius: 14,
-        background: mine ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-2)',
+        background: mine ? 'var(--mantine-color-brand-7)' : 'var(--mantine-color-gray-2)',
         color: mine ? 'white' : 'inherit',
         fontSize: 14,
       }}

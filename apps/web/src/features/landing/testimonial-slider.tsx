@@ -78,21 +78,26 @@ export function TestimonialSlider() {
           ))}
         </div>
       </Box>
-      <Group justify="center" gap={6} mt="sm">
+      <Group justify="center" gap={0} mt="sm">
         {Array.from({ length: last + 1 }, (_, i) => (
+          // A 24 px target (WCAG 2.5.8) around the 10 px dot it shows.
           <UnstyledButton
             // biome-ignore lint/suspicious/noArrayIndexKey: the dots are positions
             key={i}
             aria-label={t('landing.testimonials.slide', { n: i + 1 })}
             aria-current={i === index}
             onClick={() => setIndex(i)}
-            style={{
-              width: 10,
-              height: 10,
-              borderRadius: 5,
-              background: i === index ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-4)',
-            }}
-          />
+            style={{ width: 24, height: 24, display: 'flex', alignItems: 'center', justifyContent: 'center' }}
+          >
+            <span
+              style={{
+                width: 10,
+                height: 10,
+                borderRadius: 5,
+                background: i === index ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-4)',
+              }}
+            />
+          </UnstyledButton>
         ))}
       </Group>
     </Box>
