@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)("an agency's landing texts", () => {
     await chooseLanguage(page, 'English');
     expect(await field(page, 'guarantee_text').inputValue()).toBe(EN_GUARANTEE);
 
-    expect(await save(page, 'landing-texts-save', '/api/v1/agencies/settings')).toBe(200);
+    expect(await save(page, 'landing-texts-save', '/api/v1/agencies/landing-texts')).toBe(200);
     expect((await siteData(page, ACME)).landingTexts).toEqual({
       en: { guarantee_text: EN_GUARANTEE },
       es: { headline: ES_HEADLINE },
@@ -173,5 +173,37 @@ describe.skipIf(!hasChromium)("the main agency's marketing site", () => {
     await again.page.goto(p.url('/'));
     await again.page.waitForURL(/\/login(\?|$)/, WAIT);
     await again.context.close();
+  });
+
+  it("the main agency's script for the order pages: set on Settings, it runs on /trial; the app's pages keep the strict policy", async () => {
+    const SCRIPT = 'window.__orderScript = (window.__orderScript || 0) + 1;';
+    const page = await signedInPage(p, DEMO.superAdmin, '**/admin/**');
+    await page.goto(p.url('/admin/settings'));
+    const script = page.getByTestId('marketing-site-script');
+    await script.waitFor(WAIT);
+    await script.fill(SCRIPT);
+    expect(await save(page, 'marketing-site-save', '/settings')).toBe(200);
+    const visitor = await p.newPage();
+    try {
+      const res = await visitor.page.goto(p.url('/trial'));
+      expect((await res?.headerValue('content-security-policy')) ?? '').toContain("'nonce-");
+      await visitor.page.getByTestId('order-header').waitFor(WAIT);
+      await expect
+        .poll(() =>
+          visitor.page.evaluate(() => (window as unknown as { __orderScript?: number }).__orderScript ?? 0),
+        )
+        .toBe(1);
+      // The Admin's own screens: no nonce, the script is not there.
+      const admin = await visitor.page.goto(p.url('/login'));
+      expect((await admin?.headerValue('content-security-policy')) ?? '').not.toContain('nonce-');
+    } finally {
+      await visitor.context.close();
+      await page.reload();
+      await script.waitFor(WAIT);
+      await expect.poll(() => script.inputValue(), WAIT).toBe(SCRIPT);
+      await script.fill('');
+      expect(await save(page, 'marketing-site-save', '/settings')).toBe(200);
+      await page.context().close();
+    }
   });
 });

@@ -217,6 +217,8 @@ export const ZAgencySettingsRequest = z.object({
   landingPage: z.boolean().optional(),
   /** Replaces the agency's landing texts as a whole (issue 23). */
   landingTexts: ZLandingTexts.optional(),
+  /** The agency's custom script (admins: the main agency's, run on its order pages; ADR 079). */
+  custom_script: z.string().max(20_000).nullable().optional(),
   /** The main agency only ('agencies.marketing_url_main_only' otherwise); '' or null removes it. */
   marketingUrl: z
     .union([z.literal(''), zUrl()])

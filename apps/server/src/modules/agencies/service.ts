@@ -488,6 +488,8 @@ export async function updateSettings(ctx: Ctx, input: TAgencySettingsRequest & {
   if (input.address !== undefined) branding.address = input.address || null;
   if (input.landingPage !== undefined) branding.landingPage = input.landingPage;
   if (input.landingTexts !== undefined) branding.landingTexts = keptLandingTexts(input.landingTexts);
+  if (input.custom_script !== undefined)
+    branding.custom_script = input.custom_script?.trim() ? input.custom_script : null;
   if (input.marketingUrl !== undefined) {
     // The marketing site is where the main agency's '/' goes (ADR 077); no other agency's '/' goes there.
     if (input.marketingUrl && !agency.is_main)

@@ -2,7 +2,7 @@ import { Text } from '@mantine/core';
 import { ZAgencySettingsRequest } from '@stn/contracts/agencies';
 import { z } from '@stn/contracts/zod';
 import { useTranslation } from 'react-i18next';
-import { TextField } from '../../components/form/fields.tsx';
+import { TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormCard, FormSection } from '../../components/form/form-section.tsx';
 import { useApiForm } from '../../components/form/use-api-form.ts';
 import { Loading } from '../../components/load-state.tsx';
@@ -13,8 +13,13 @@ import { useSaveMarketingSite } from './api/marketing-site.ts';
 // The main agency's marketing site (issue 23, ADR 077): '/' on the main domain goes there when it is set.
 // Admins sign in on the main domain, whose site data names the main agency and its current address.
 
-type Values = { marketingUrl: string };
-const resolve = zodResolver(z.object({ marketingUrl: ZAgencySettingsRequest.shape.marketingUrl }));
+type Values = { marketingUrl: string; custom_script: string };
+const resolve = zodResolver(
+  z.object({
+    marketingUrl: ZAgencySettingsRequest.shape.marketingUrl,
+    custom_script: ZAgencySettingsRequest.shape.custom_script,
+  }),
+);
 
 export function MarketingSiteCard() {
   const { t } = useTranslation();
@@ -29,17 +34,26 @@ export function MarketingSiteCard() {
         </Text>
       </FormSection>
     );
-  return <MarketingSiteForm agencyId={data.agency_id} initial={data.marketingUrl ?? ''} />;
+  return (
+    <MarketingSiteForm
+      agencyId={data.agency_id}
+      initial={{ marketingUrl: data.marketingUrl ?? '', custom_script: data.custom_script ?? '' }}
+    />
+  );
 }
 
-function MarketingSiteForm({ agencyId, initial }: { agencyId: number; initial: string }) {
+function MarketingSiteForm({ agencyId, initial }: { agencyId: number; initial: Values }) {
   const { t } = useTranslation();
   const save = useSaveMarketingSite(agencyId);
   const { form, submit, submitting } = useApiForm<Values>({
-    initialValues: { marketingUrl: initial },
+    initialValues: initial,
     validate: resolve,
-    fields: ['marketingUrl'],
-    onSubmit: (v) => save.mutateAsync(v.marketingUrl.trim() || null),
+    fields: ['marketingUrl', 'custom_script'],
+    onSubmit: (v) =>
+      save.mutateAsync({
+        marketingUrl: v.marketingUrl.trim() || null,
+        custom_script: v.custom_script.trim() ? v.custom_script : null,
+      }),
   });
   return (
     <FormCard
@@ -56,6 +70,16 @@ function MarketingSiteForm({ agencyId, initial }: { agencyId: number; initial: s
         label={t('admin.marketing_site.address')}
         placeholder="https://www.example.com"
         testId="marketing-site-url"
+      />
+      <TextareaField
+        name="custom_script"
+        label={t('admin.marketing_site.order_script')}
+        description={t('admin.marketing_site.order_script_hint')}
+        minRows={4}
+        maxRows={16}
+        styles={{ input: { fontFamily: 'monospace' } }}
+        spellCheck={false}
+        testId="marketing-site-script"
       />
     </FormCard>
   );

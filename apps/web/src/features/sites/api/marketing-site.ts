@@ -9,10 +9,10 @@ import { keys } from '../../../lib/query-keys.ts';
 
 export function useSaveMarketingSite(mainAgencyId: number) {
   return useMutation({
-    mutationFn: (marketingUrl: string | null) =>
+    mutationFn: (body: { marketingUrl: string | null; custom_script: string | null }) =>
       api<{ success: true; message: string; data: TAgency }>(`/v1/agencies/${mainAgencyId}/settings`, {
         method: 'PUT',
-        body: { marketingUrl },
+        body,
       }),
     onSuccess: (res) => {
       queryClient.setQueryData(keys.agencies.detail(mainAgencyId), res.data);
