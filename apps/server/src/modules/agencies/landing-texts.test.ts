@@ -168,6 +168,19 @@ describe('marketing site (PUT /v1/agencies/{id}/settings { marketingUrl })', () 
     expect(await branding(main)).not.toHaveProperty('marketingUrl');
   });
 
+  it("an Admin sets the main agency's script for its order pages; blank removes it; too long changes nothing", async () => {
+    const main = c.seed.main.id;
+    const script = 'window.dataLayer = window.dataLayer || [];';
+    const res = await put(tok(c.seed.admin), `/v1/agencies/${main}/settings`, { custom_script: script });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await site('localhost')).custom_script).toBe(script);
+    await refused(tok(c.seed.admin), `/v1/agencies/${main}/settings`, { custom_script: 'x'.repeat(20_001) });
+    expect((await site('localhost')).custom_script).toBe(script);
+    const blank = await put(tok(c.seed.admin), `/v1/agencies/${main}/settings`, { custom_script: '   ' });
+    expect(blank.statusCode, blank.body).toBe(200);
+    expect((await site('localhost')).custom_script).toBeNull();
+  });
+
   it('an address that is not an http(s) URL is a 422 (validation.url)', async () => {
     for (const marketingUrl of ['not a url', 'ftp://files.example.com', 'javascript:alert(1)']) {
       const body = await refused(
