@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)("an agency's landing texts", () => {
     await chooseLanguage(page, 'English');
     expect(await field(page, 'guarantee_text').inputValue()).toBe(EN_GUARANTEE);
 
-    expect(await save(page, 'landing-texts-save', '/api/v1/agencies/settings')).toBe(200);
+    expect(await save(page, 'landing-texts-save', '/api/v1/agencies/landing-texts')).toBe(200);
     expect((await siteData(page, ACME)).landingTexts).toEqual({
       en: { guarantee_text: EN_GUARANTEE },
       es: { headline: ES_HEADLINE },
