@@ -269,7 +269,11 @@ export function landingDocument(html: string, site: TSiteData, nonce: string | n
   const siteTitle = escapeHtml(site.title);
   let out = html
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
-    .replace(/(id="landing-logo">)[^<]*/, (_m, a) => `${a}${siteTitle}`)
+    .replace(/(id="landing-logo">)[^<]*/, (_m, a) =>
+      site.headerLogo
+        ? `${a}<img src="${escapeHtml(site.headerLogo)}" alt="${siteTitle}" height="36">`
+        : `${a}${siteTitle}`,
+    )
     .replace(/(id="landing-site-title">)[^<]*/, (_m, a) => `${a}${siteTitle}`)
     .replace(/(id="landing-year">)[^<]*/, (_m, a) => `${a}${new Date().getFullYear()}`)
     .replace('</head>', () => `<script type="application/json" id="site-data">${data}</script></head>`);

@@ -32,5 +32,9 @@ describe('landingDocument', () => {
     expect(out).toContain(`id="landing-year">${new Date().getFullYear()}<`);
     expect(out).toContain('href="https://cdn.example/f.png?a=1&amp;b=&quot;2&quot;"');
     expect(out).toContain('<head><meta name="custom-script-nonce" content="abc123==">');
+    const withLogo = landingDocument(HTML, { ...SITE, headerLogo: '/files/logo.png' }, null);
+    expect(withLogo).toContain(
+      'id="landing-logo"><img src="/files/logo.png" alt="Acme &lt;Calls&gt; &amp; Co" height="36"></a>',
+    );
   });
 });

@@ -31,10 +31,8 @@ type TextKey = keyof typeof LANDING_TEXT_DEFAULTS;
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
-/** The site data the server embedded; else (the page opened as /landing.html, e.g. in development) fetched. */
+/** The site data, when the server did not embed it (the page opened as /landing.html, e.g. in development). */
 async function loadSite(lang: string): Promise<SiteData | null> {
-  const embedded = document.getElementById('site-data')?.textContent;
-  if (embedded) return JSON.parse(embedded) as SiteData;
   try {
     const res = await fetch(`/api/v1/settings/site-data/${encodeURIComponent(location.host)}`, {
       headers: { accept: 'application/json', 'accept-language': lang },
@@ -113,14 +111,22 @@ function applySite(site: SiteData, lang: string, t: Record<string, string>): voi
   if (site.favicon) byId<HTMLLinkElement>('favicon').href = site.favicon;
   const logo = byId<HTMLAnchorElement>('landing-logo');
   if (site.headerLogo) {
-    const img = document.createElement('img');
-    img.src = site.headerLogo;
-    img.alt = site.title;
-    img.height = 36;
-    logo.replaceChildren(img);
+    // The server puts it in already (ADR 080); made here for the page opened as /landing.html.
+    if (logo.querySelector('img')?.getAttribute('src') !== site.headerLogo) {
+      const img = document.createElement('img');
+      img.src = site.headerLogo;
+      img.alt = site.title;
+      img.height = 36;
+      logo.replaceChildren(img);
+    }
   } else {
     logo.textContent = site.title;
   }
+  finish(site);
+}
+
+/** The footer's site lines and the agency's custom script. */
+function finish(site: SiteData): void {
   byId('landing-site-title').textContent = site.title;
   if (site.address) {
     const address = byId('landing-address');
