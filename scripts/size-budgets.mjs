@@ -13,6 +13,10 @@ export const BUDGETS = {
   widgetLead: { label: 'widget lead form (its chunk + what it imports: an embedded form)', max: 12 * KiB },
   webInitial: { label: "web app initial JavaScript (index.html's entry and modulepreloads)", max: 200 * KiB },
   webChunk: { label: 'web app lazy chunk (each)', max: 50 * KiB },
+  webLanding: {
+    label: 'light landing page (landing.html + the JavaScript it loads, ADR 080)',
+    max: 16 * KiB,
+  },
 };
 
 /**
@@ -61,10 +65,16 @@ export function measureWeb(dist = DIST.web) {
     .filter((f) => f.endsWith('.js') && !initial.has(`assets/${f}`))
     .map((f) => ({ file: `assets/${f}`, size: gzipSize(path.join(dist, 'assets', f)) }))
     .sort((a, b) => b.size - a.size);
+  // The light landing page: its document (before the server adds the site data) and its module's closure.
+  const landingFiles = manifest['landing.html']
+    ? ['landing.html', ...[...staticClosure(manifest, 'landing.html')].filter((f) => f.endsWith('.js'))]
+    : [];
   return {
     initial: initialFiles.reduce((n, f) => n + gzipSize(path.join(dist, f)), 0),
     initialFiles,
     chunks,
+    landing: landingFiles.reduce((n, f) => n + gzipSize(path.join(dist, f)), 0),
+    landingFiles,
   };
 }
 
@@ -103,5 +113,11 @@ export function checkBudgets(dist = DIST) {
     },
     { ...BUDGETS.webInitial, size: web.initial, detail: `${web.initialFiles.length} files` },
     { ...BUDGETS.webChunk, size: web.chunks[0]?.size ?? 0, detail: `largest: ${web.chunks[0]?.file}` },
+    {
+      ...BUDGETS.webLanding,
+      // A build without the page fails the budget rather than passing it.
+      size: web.landingFiles.length ? web.landing : Number.POSITIVE_INFINITY,
+      detail: `${web.landingFiles.length} files`,
+    },
   ];
 }

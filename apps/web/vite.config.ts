@@ -81,11 +81,12 @@ export default defineConfig({
     sourcemap: false,
     manifest: true,
     chunkSizeWarningLimit: 600,
-    // Two pages: the app, and the light sign-in page (ADR 025).
+    // Three pages: the app, the light sign-in page (ADR 025) and the light landing page (ADR 080).
     rollupOptions: {
       input: {
         index: path.resolve(import.meta.dirname, 'index.html'),
         login: path.resolve(import.meta.dirname, 'login.html'),
+        landing: path.resolve(import.meta.dirname, 'landing.html'),
       },
       // React Flow (the automation editor's canvas) is over one lazy chunk's budget by itself (ADR 072).
       output: { codeSplitting: EDITOR_VENDOR_CHUNKS },

@@ -1,11 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { translate } from '@stn/contracts/i18n';
+import type { TSiteData } from '@stn/contracts/site';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -17,7 +19,7 @@ import pino, { type Logger } from 'pino';
 import { ensureDemoCoupons } from './demo-billing.ts';
 import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyAccessRoutes } from './modules/agencies/routes-access.ts';
-import { customScriptRuns, siteDataRoutes, whitelabelsRoutes } from './modules/agencies/routes-sites.ts';
+import { documentSite, siteDataRoutes, whitelabelsRoutes } from './modules/agencies/routes-sites.ts';
 import { sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
@@ -248,6 +250,55 @@ export function customScriptPolicy(csp: string, nonce: string): string {
   });
   for (const [name, sources] of Object.entries(extra)) if (!names.has(name)) out.push(`${name} ${sources}`);
   return out.join(';');
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The light landing page's document (ADR 080) for a site: the tab's title and favicon in the HTML, the
+ * site data in `<script type="application/json" id="site-data">` (no round trip for it; `<` escaped so
+ * that nothing in it can close the element), and the script nonce's meta element when the agency's script
+ * runs (ADR 079). The title reads as the app's tab does (lib/page-title.ts): 'Home - <Site> - Start Texting Now'.
+ */
+export function landingDocument(html: string, site: TSiteData, nonce: string | null): string {
+  const platform = 'Start Texting Now';
+  const parts = ['Home', site.title.trim() || platform, platform];
+  const title = parts.filter((p, i) => parts.indexOf(p) === i).join(' - ');
+  const data = JSON.stringify(site).replace(/</g, '\\u003c');
+  const siteTitle = escapeHtml(site.title);
+  let out = html
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
+    .replace(/(id="landing-logo">)[^<]*/, (_m, a) =>
+      site.headerLogo
+        ? `${a}<img src="${escapeHtml(site.headerLogo)}" alt="${siteTitle}" height="36">`
+        : `${a}${siteTitle}`,
+    )
+    .replace(/(id="landing-site-title">)[^<]*/, (_m, a) => `${a}${siteTitle}`)
+    .replace(/(id="landing-year">)[^<]*/, (_m, a) => `${a}${new Date().getFullYear()}`)
+    .replace('</head>', () => `<script type="application/json" id="site-data">${data}</script></head>`);
+  if (site.favicon)
+    out = out.replace(
+      /(<link rel="icon" id="favicon" href=")data:,(")/,
+      (_m, a, b) => `${a}${escapeHtml(site.favicon ?? '')}${b}`,
+    );
+  if (nonce) out = out.replace('<head>', () => `<head><meta name="${SCRIPT_NONCE_META}" content="${nonce}">`);
+  return out;
+}
+
+/** A document made per request, compressed as the browser accepts it (the build's files are precompressed). */
+function compressedHtml(
+  acceptEncoding: string | undefined,
+  html: string,
+): { body: Buffer | string; encoding?: string } {
+  const accept = acceptEncoding ?? '';
+  if (/\bbr\b/.test(accept))
+    return {
+      body: zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),
+      encoding: 'br',
+    };
+  if (/\bgzip\b/.test(accept)) return { body: zlib.gzipSync(html), encoding: 'gzip' };
+  return { body: html };
 }
 
 function webAppHeaders(root: string) {
@@ -493,6 +544,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (fs.existsSync(index)) {
     const hasLoginPage = fs.existsSync(path.join(config.webDist, 'login.html'));
     const indexHtml = fs.readFileSync(index, 'utf8');
+    const landingFile = path.join(config.webDist, 'landing.html');
+    const landingHtml = fs.existsSync(landingFile) ? fs.readFileSync(landingFile, 'utf8') : null;
     await app.register(fastifyStatic, {
       root: config.webDist,
       wildcard: false,
@@ -522,11 +575,28 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       }
       if (hasLoginPage && (pathname === '/login' || pathname === '/auth/login'))
         return reply.type('text/html').sendFile('login.html');
-      // The agency's custom script runs on its landing page (and the main agency's on its order pages).
-      if (await customScriptRuns(deps, { host: request.host, pathname: pathname ?? '' })) {
-        const nonce = crypto.randomBytes(16).toString('base64');
+      // The site behind '/' and the order pages, looked up once: the light landing page (ADR 080), and the
+      // agency's custom script on its landing page (and the main agency's on its order pages, ADR 079).
+      const doc = await documentSite(deps, { host: request.host, pathname: pathname ?? '' });
+      const nonce = doc?.customScript ? crypto.randomBytes(16).toString('base64') : null;
+      if (nonce) {
         const csp = reply.getHeader('content-security-policy');
         if (typeof csp === 'string') reply.header('content-security-policy', customScriptPolicy(csp, nonce));
+      }
+      if (doc?.landing && landingHtml) {
+        // A nonce is for one response: never kept; else revalidated like index.html (the site may change).
+        const { body, encoding } = compressedHtml(
+          request.headers['accept-encoding'],
+          landingDocument(landingHtml, doc.site, nonce),
+        );
+        if (encoding) reply.header('content-encoding', encoding);
+        return reply
+          .header('cache-control', nonce ? 'no-store' : 'no-cache')
+          .header('vary', 'accept-encoding')
+          .type('text/html; charset=utf-8')
+          .send(body);
+      }
+      if (nonce) {
         return reply
           .header('cache-control', 'no-store')
           .type('text/html')

@@ -4,18 +4,7 @@ import type { TLandingTextKey, TLandingTexts } from '@stn/contracts/site';
 // An agency's own landing texts (issue 23): each replaces one text of the landing locale files, in one
 // language; a text the agency left out shows the default.
 
-/** The landing locale key whose default each of the agency's texts replaces. */
-export const LANDING_TEXT_DEFAULTS: Record<TLandingTextKey, string> = {
-  headline: 'landing.headline',
-  subheadline: 'landing.subheadline',
-  stats_title: 'landing.stats.title',
-  stats_one: 'landing.stats.one',
-  stats_two: 'landing.stats.two',
-  stats_three: 'landing.stats.three',
-  generate_title: 'landing.generate.title',
-  guarantee_title: 'landing.guarantee.title',
-  guarantee_text: 'landing.guarantee.text',
-};
+export { LANDING_TEXT_DEFAULTS } from './landing-text-defaults.ts';
 
 /** The agency's text for a key in a language (the app's codes are the contracts' en, es, br), if it set one. */
 export function agencyLandingText(

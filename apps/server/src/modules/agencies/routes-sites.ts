@@ -4,7 +4,7 @@
 import { ZWhitelabelList, ZWhitelabelMessageResponse } from '@stn/contracts/agencies';
 import { ZErrorResponse, ZIdParams, ZListQuery } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
-import { ZSiteDataResponse } from '@stn/contracts/site';
+import { type TSiteData, ZSiteDataResponse } from '@stn/contracts/site';
 import { ZPageParams, ZPublicPageQuery, ZPublicPageResponse } from '@stn/contracts/users';
 import { z } from '@stn/contracts/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -123,15 +123,31 @@ const ORDER_DOCUMENTS = new Set([
   '/b/register-thankyou',
 ]);
 
+/** What the document at a host and path needs of its site (ADR 079, 080). */
+export type DocumentSite = {
+  /** The site data (spec 000 §3), as GET /v1/settings/site-data answers it. */
+  site: TSiteData;
+  /** '/' on a site that shows a landing page: the light landing page is served (ADR 080). */
+  landing: boolean;
+  /** The document runs the agency's custom script: it gets a nonce (ADR 079). */
+  customScript: boolean;
+};
+
 /**
- * Whether the web app's document at this host and path runs the agency's custom script (ADR 079): an
- * agency's landing page ('/'), or the main agency's order pages on the main domain, with a script set.
+ * The site behind a document that depends on it, looked up once per request: '/' (an agency's landing
+ * page, with its custom script) and the main agency's order pages on the main domain (its script); null
+ * for any other path. The landing rule is the web app's `showsLanding` (validDomain, landingPage, not the
+ * main agency).
  */
-export async function customScriptRuns(deps: Deps, input: { host: string; pathname: string }) {
+export async function documentSite(
+  deps: Deps,
+  input: { host: string; pathname: string },
+): Promise<DocumentSite | null> {
   const { pathname } = input;
-  if (pathname !== '/' && !ORDER_DOCUMENTS.has(pathname)) return false;
+  if (pathname !== '/' && !ORDER_DOCUMENTS.has(pathname)) return null;
   const site = siteData(deps.config, await agencyForHost({ db: deps.db, deps }, { host: input.host }));
-  if (!site.validDomain || !site.custom_script?.trim()) return false;
-  if (pathname === '/') return site.landingPage && !site.isMainAgency;
-  return site.isMainAgency && site.isMainDomain;
+  const landing = pathname === '/' && site.validDomain && site.landingPage && !site.isMainAgency;
+  const hasScript = site.validDomain && Boolean(site.custom_script?.trim());
+  const customScript = hasScript && (pathname === '/' ? landing : site.isMainAgency && site.isMainDomain);
+  return { site, landing, customScript };
 }

@@ -1,21 +1,19 @@
 import { Center, Loader } from '@mantine/core';
 import type { TSiteData } from '@stn/contracts/site';
-import { lazy, Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Navigate } from 'react-router';
+import { lightLandingAddress } from '../../landing/address.ts';
 import { useAuth } from '../../lib/auth-store.ts';
-import { installLandingScript, scheduleLandingScriptRemoval } from '../../lib/landing-script.ts';
 import { dashboardLink } from '../../lib/nav/guards.ts';
 import { useSite } from '../../lib/site.ts';
 
-// The landing route (spec 000 §2, §4): nothing but a loader until site data confirms a landing page; the
-// main agency goes to its marketing site when the Admin set one (ADR 077); a site without a landing page
-// (and the main agency without a marketing site) goes to sign in, a signed-in user to their dashboard. The
-// page itself is a chunk of its own; its download starts with this screen's, beside the site data, not
-// after it: one round trip less before the page shows (ADR 022); a site without one fetched it for nothing.
-const landingPage = import('./landing-page.tsx');
-const LandingPage = lazy(() => landingPage);
+// The landing route (spec 000 §2, §4) inside the app. An agency's landing page is a document of its own
+// (landing.html, ADR 080): the server serves it for '/' on a site that shows one, so this screen meets '/'
+// as the first document only on a site without one. There, the main agency goes to its marketing site when
+// the Admin set one (ADR 077); otherwise to sign in, a signed-in user to their dashboard. Reached by a
+// client-side navigation on a site with a landing page, it loads the light page.
 
-/** Whether this site shows the landing page. */
+/** Whether this site shows the landing page (the server's rule too: documentSite, ADR 080). */
 export function showsLanding(site: TSiteData): boolean {
   return site.validDomain && site.landingPage && !site.isMainAgency;
 }
@@ -25,13 +23,8 @@ export function marketingSite(site: TSiteData): string | null {
   return site.validDomain && site.isMainAgency && site.marketingUrl ? site.marketingUrl : null;
 }
 
-/** Installs the site's custom script while the landing route shows; removed 3 s after it is left. */
-function useCustomScript(script: string | null | undefined, active: boolean) {
-  useEffect(() => {
-    if (!active) return;
-    installLandingScript(script ?? null);
-    return () => scheduleLandingScriptRemoval();
-  }, [script, active]);
+function documentUrl(): string | undefined {
+  return (performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined)?.name;
 }
 
 export default function LandingScreen() {
@@ -39,21 +32,16 @@ export default function LandingScreen() {
   const site = useSite();
   const shows = site.data ? showsLanding(site.data) : false;
   const marketing = site.data ? marketingSite(site.data) : null;
-  useCustomScript(site.data?.custom_script, shows);
   useEffect(() => {
-    // A page of another site: replace, so Back does not come here to be sent away again.
+    // A page of another site, or the light landing page: replace, so Back does not come here again.
     if (marketing) window.location.replace(marketing);
-  }, [marketing]);
-  if (site.isPending || marketing) return <Pending />;
-  if (!site.data || !shows) return <Navigate to={user ? dashboardLink(user) : '/login'} replace />;
-  return (
-    <Suspense fallback={<Pending />}>
-      <LandingPage site={site.data} />
-    </Suspense>
-  );
+    else if (shows) window.location.replace(lightLandingAddress(documentUrl()));
+  }, [marketing, shows]);
+  if (site.isPending || marketing || shows) return <Pending />;
+  return <Navigate to={user ? dashboardLink(user) : '/login'} replace />;
 }
 
-/** Until site data (and the page's code) are in: nothing of the page yet (spec §4). */
+/** Until site data is in (or while the browser goes elsewhere): nothing of a page yet (spec §4). */
 function Pending() {
   return (
     <Center mih="100vh" data-testid="landing-pending">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DRAG_DISTANCE_PX, dragStep, isMobileAgent } from './testimonial-slider.tsx';
+import { DRAG_DISTANCE_PX, dragStep, isMobileAgent } from './slider.ts';
 
 // The testimonial slider's rules (spec 000 §2, §9): mobile by user agent, a drag of 70 px or a quarter of
 // a slide moves one slide.
