@@ -1,16 +1,5 @@
-// Lighthouse on an agency's landing page (Acme's, http://acme.localhost:<port>/ in the demo data), with
-// Lighthouse's default config (a phone, simulated slow 4G and a 4x slower CPU). Runs it RUNS times and prints
-// the median score of each category against its goal, the key metrics, and for a category below its goal the
-// audits it fails. Starts the platform as `npm start` does (fresh data folder, embedded PostgreSQL, built web
-// app) on 127.0.0.1 and a free port. Prints figures; asserts nothing. Skips without Chromium.
-// BENCH_RUNS=n changes the number of runs; BENCH_LIGHTHOUSE_JSON=file.json keeps the median run's report.
-// Lighthouse scales the CPU time it measures by 4, for a machine of benchmark index about 1000 to stand for
-// the phone it emulates (about 264, the low-tier score of DevTools' CPU calibration); on a slower or busy
-// machine (its index is printed) the performance score comes out too low. BENCH_CPU_SLOWDOWN=n sets that
-// factor, BENCH_CPU_SLOWDOWN=auto sets it to the index / 264 (at least 1). The goals hold for the default.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
+import { chromiumOrSkip, ensureWebBuild } from './lib/browser-bench.mjs';
 import { startPlatform } from './lib/platform.mjs';
 
 const GOALS = { performance: 95, accessibility: 95, 'best-practices': 95, seo: 90 };
@@ -24,16 +13,8 @@ const METRICS = [
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const HOST = 'acme.localhost';
 
-const root = path.resolve(import.meta.dirname, '..');
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!fs.existsSync(chromiumPath)) {
-  console.log(`skipped: no Chromium at ${chromiumPath}`);
-  process.exit(0);
-}
-if (!process.argv.includes('--no-build') || !fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
-  const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'ignore' });
-  if (r.status !== 0) throw new Error('web build failed');
-}
+const chromiumPath = chromiumOrSkip();
+ensureWebBuild();
 
 const { launch } = await import('chrome-launcher');
 const { default: lighthouse } = await import('lighthouse');

@@ -1,11 +1,5 @@
-// The sign-in page as a new user meets it: bytes transferred for /login (Chromium's encodedDataLength of
-// every response, cache disabled) and the time until it is usable (the e-mail input and the submit button
-// visible and enabled) on DevTools' Fast 3G line, against the goal of issue 8. Starts the platform as
-// `npm start` does (fresh data folder, embedded PostgreSQL, built web app). Prints figures; asserts nothing.
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { chromiumOrSkip, ensureWebBuild } from './lib/browser-bench.mjs';
 import { startPlatform } from './lib/platform.mjs';
 
 const GOAL_BYTES = 150 * 1024;
@@ -20,16 +14,8 @@ const FAST_3G = {
 };
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
-const root = path.resolve(import.meta.dirname, '..');
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!fs.existsSync(chromiumPath)) {
-  console.log(`skipped: no Chromium at ${chromiumPath}`);
-  process.exit(0);
-}
-if (!process.argv.includes('--no-build') || !fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
-  const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'ignore' });
-  if (r.status !== 0) throw new Error('web build failed');
-}
+const chromiumPath = chromiumOrSkip();
+ensureWebBuild();
 
 const { port, stop } = await startPlatform('stn-bench-');
 try {

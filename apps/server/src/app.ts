@@ -221,10 +221,6 @@ const holder: SessionHolder = (db, input) =>
     },
   );
 
-/**
- * Caching of the built web app (ADR 022): files under /assets/ carry a content hash in their names, so
- * they never change and are kept a year; everything else (index.html above all) is revalidated each time.
- */
 /** The meta element that hands the document's script nonce to the web app (lib/landing-script.ts). */
 const SCRIPT_NONCE_META = 'custom-script-nonce';
 
@@ -301,6 +297,10 @@ function compressedHtml(
   return { body: html };
 }
 
+/**
+ * Caching of the built web app (ADR 022): files under /assets/ carry a content hash in their names, so
+ * they never change and are kept a year; everything else (index.html above all) is revalidated each time.
+ */
 function webAppHeaders(root: string) {
   const assets = path.join(root, 'assets') + path.sep;
   return (res: { setHeader: (name: string, value: string) => unknown }, file: string): void => {
