@@ -310,6 +310,8 @@ describe.skipIf(!hasChromium)('an agency without a landing page', () => {
       const { page, context } = await p.newPage();
       await page.goto(p.url('/', ACME));
       await page.waitForURL((u) => u.pathname === '/login', WAIT);
+      // The app's route goes to /login in the page first, then loads the sign-in document: its form.
+      await page.getByTestId('login-email').waitFor(WAIT);
       expect(new URL(page.url()).host).toBe(`${ACME}:${p.port}`);
       expect(await page.getByTestId('landing-page').count()).toBe(0);
       await context.close();
@@ -317,6 +319,7 @@ describe.skipIf(!hasChromium)('an agency without a landing page', () => {
       const signedIn = await signedInPage(p, DEMO.acmeAgency, '**/agency/**', ACME);
       await signedIn.goto(p.url('/', ACME));
       await signedIn.waitForURL((u) => u.pathname.startsWith('/agency/'), WAIT);
+      await signedIn.getByTestId('page-title').waitFor(WAIT);
       expect(await signedIn.getByTestId('landing-page').count()).toBe(0);
       await signedIn.context().close();
     } finally {
