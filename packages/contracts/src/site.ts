@@ -52,3 +52,8 @@ export const ZSiteData = z.object({
 export type TSiteData = z.infer<typeof ZSiteData>;
 
 export const ZSiteDataResponse = z.object({ success: z.literal(true), data: ZSiteData });
+
+/** Whether a site shows its landing page at '/' (spec 000 §2): the server serves it, the app's route agrees. */
+export function showsLanding(site: TSiteData): boolean {
+  return site.validDomain && site.landingPage && !site.isMainAgency;
+}

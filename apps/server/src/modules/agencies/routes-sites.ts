@@ -4,7 +4,7 @@
 import { ZWhitelabelList, ZWhitelabelMessageResponse } from '@stn/contracts/agencies';
 import { ZErrorResponse, ZIdParams, ZListQuery } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
-import { type TSiteData, ZSiteDataResponse } from '@stn/contracts/site';
+import { showsLanding, type TSiteData, ZSiteDataResponse } from '@stn/contracts/site';
 import { ZPageParams, ZPublicPageQuery, ZPublicPageResponse } from '@stn/contracts/users';
 import { z } from '@stn/contracts/zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -136,7 +136,7 @@ export type DocumentSite = {
 /**
  * The site behind a document that depends on it, looked up once per request: '/' (an agency's landing
  * page, with its custom script) and the main agency's order pages on the main domain (its script); null
- * for any other path. The landing rule is the web app's `showsLanding` (validDomain, landingPage, not the
+ * for any other path. The landing rule is the contracts' `showsLanding` (validDomain, landingPage, not the
  * main agency).
  */
 export async function documentSite(
@@ -146,7 +146,7 @@ export async function documentSite(
   const { pathname } = input;
   if (pathname !== '/' && !ORDER_DOCUMENTS.has(pathname)) return null;
   const site = siteData(deps.config, await agencyForHost({ db: deps.db, deps }, { host: input.host }));
-  const landing = pathname === '/' && site.validDomain && site.landingPage && !site.isMainAgency;
+  const landing = pathname === '/' && showsLanding(site);
   const hasScript = site.validDomain && Boolean(site.custom_script?.trim());
   const customScript = hasScript && (pathname === '/' ? landing : site.isMainAgency && site.isMainDomain);
   return { site, landing, customScript };

@@ -1,5 +1,5 @@
 import { Center, Loader } from '@mantine/core';
-import type { TSiteData } from '@stn/contracts/site';
+import { showsLanding, type TSiteData } from '@stn/contracts/site';
 import { useEffect } from 'react';
 import { Navigate } from 'react-router';
 import { lightLandingAddress } from '../../landing/address.ts';
@@ -12,11 +12,6 @@ import { useSite } from '../../lib/site.ts';
 // as the first document only on a site without one. There, the main agency goes to its marketing site when
 // the Admin set one (ADR 077); otherwise to sign in, a signed-in user to their dashboard. Reached by a
 // client-side navigation on a site with a landing page, it loads the light page.
-
-/** Whether this site shows the landing page (the server's rule too: documentSite, ADR 080). */
-export function showsLanding(site: TSiteData): boolean {
-  return site.validDomain && site.landingPage && !site.isMainAgency;
-}
 
 /** The external marketing site '/' goes to: the main agency's, when it has one (spec 000 §2). */
 export function marketingSite(site: TSiteData): string | null {
