@@ -21,6 +21,9 @@ import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyAccessRoutes } from './modules/agencies/routes-access.ts';
 import { documentSite, siteDataRoutes, whitelabelsRoutes } from './modules/agencies/routes-sites.ts';
 import { sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
+import { analyticsSweepJob } from './modules/analytics/jobs.ts';
+import { registerAnalyticsListeners } from './modules/analytics/listeners.ts';
+import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
 import { registerAuthListeners } from './modules/auth/listeners.ts';
@@ -206,6 +209,9 @@ function plugModules(p: Plugs): void {
   // Lead forms: the widget's calls (the install's form, embedded forms, a submission) and the staff's notice.
   p.widget.routes.push(leadformsWidgetRoutes);
   p.queue.register(leadNoticeJob);
+  // Analytics: every call, text, opt-out and lead rebuilds its day's rollup; a per-minute sweep finds the rest.
+  registerAnalyticsListeners(p.events, p.deps);
+  p.queue.register(analyticsSweepJob);
 }
 
 /**
@@ -506,6 +512,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         subscriptionsRoutes,
         ordersRoutes,
         optinsRoutes,
+        analyticsRoutes,
       ]) {
         await api.register(routes, deps);
       }

@@ -160,6 +160,8 @@ const EXPECTED: Record<string, string[]> = {
     'GET /api/v1/voice-records/:id/audio',
   ],
   'callsReport.view': ['GET /api/v1/calls-report'],
+  'analytics.view': ['POST /api/v1/business/analytics', 'GET /api/v1/business/analytics/export'],
+  'agencyDashboard.view': ['POST /api/v1/agency/business/analytics'],
   'contacts.use': [
     'GET /api/v1/chats/installs/:id/contacts/export',
     'GET /api/v1/contacts',

@@ -128,5 +128,10 @@ export const automationSteps = pgTable(
     index('automation_steps_due_idx').on(t.due_at).where(sql`${t.status} in ('pending', 'waiting')`),
     index('automation_steps_running_idx').on(t.claimed_by).where(sql`${t.status} = 'running'`),
     index('automation_steps_block_idx').on(t.automation_id, t.block_id, t.status),
+    // The texts automations sent, by message and by time: the analytics rollups count them (ADR 081).
+    index('automation_steps_message_idx')
+      .on(sql`(${t.detail}->>'message_id')`)
+      .where(sql`${t.type} = 'SendMessage'`),
+    index('automation_steps_finished_idx').on(t.finished_at).where(sql`${t.type} = 'SendMessage'`),
   ],
 );

@@ -53,6 +53,8 @@ export const contacts = pgTable(
   (t) => [
     uniqueIndex('contacts_business_phone_uq').on(t.business_id, t.phone).where(sql`${t.deleted_at} is null`),
     index('contacts_install_idx').on(t.install_id, t.last_message_at),
+    // Opt-outs by time: the analytics rollups count them by day (ADR 081).
+    index('contacts_opted_out_idx').on(t.opted_out_at).where(sql`${t.opted_out_at} is not null`),
   ],
 );
 

@@ -93,6 +93,8 @@ export const leadSubmissions = pgTable(
   (t) => [
     index('lead_submissions_business_idx').on(t.business_id, t.created_at),
     index('lead_submissions_form_idx').on(t.lead_form_id),
+    // What came lately: the analytics sweep marks those days to rebuild (ADR 081).
+    index('lead_submissions_created_idx').on(t.created_at),
     index('lead_submissions_contact_idx').on(t.contact_id),
   ],
 );

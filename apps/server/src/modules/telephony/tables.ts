@@ -92,6 +92,8 @@ export const calls = pgTable(
   (t) => [
     index('calls_business_idx').on(t.business_id, t.requested_at),
     index('calls_install_idx').on(t.install_id),
+    // What changed lately: the analytics sweep marks those days to rebuild (ADR 081).
+    index('calls_updated_idx').on(t.updated_at),
     // One callback in flight per visitor phone and business.
     uniqueIndex('calls_in_flight_uq')
       .on(t.business_id, t.visitor_phone)

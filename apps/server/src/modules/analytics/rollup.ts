@@ -1,0 +1,207 @@
+// The daily rollups (ADR 081): a (business, install, local day) is rebuilt from the raw rows of that install
+// and day, never incremented, so a retried job, a late carrier status or a duplicate event never counts twice.
+// Days to rebuild are marked in `analytics_dirty` (by events, by the per-minute sweep, by hand) and taken by
+// `rebuildDirty`, which works them in batches under a per-business lock. Time zones: an install's day is its
+// local day (`analytics_tz`, a SQL function of the migration); install 0 takes the business's first install's.
+import { CONNECT_HIST_BINS } from '@stn/contracts/analytics';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Tx } from '../../platform/db/client.ts';
+import { type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
+
+export type DayKey = { business_id: number; install_id: number; day: string };
+
+/** How many days one transaction rebuilds. */
+const BATCH = 400;
+const OVERFLOW_BIN = CONNECT_HIST_BINS - 1;
+
+/** The local day of a time column for a row's business and install. */
+export const localDay = (at: SQL, businessId: SQL, installId: SQL) =>
+  sql`(${at} at time zone analytics_tz(${businessId}, ${installId}))::date`;
+
+/** The keys as a CTE `k` with each day's bounds: [lo, hi) in UTC. */
+function keysCte(keys: DayKey[]): SQL {
+  return sql`k as (
+    select k.business_id, k.install_id, k.day, b.agency_id,
+           (k.day::timestamp at time zone z.tz) as lo,
+           ((k.day + 1)::timestamp at time zone z.tz) as hi,
+           z.tz
+      from unnest(${sql.param(keys.map((k) => k.business_id))}::int[],
+                  ${sql.param(keys.map((k) => k.install_id))}::int[],
+                  ${sql.param(keys.map((k) => k.day))}::date[]) as k(business_id, install_id, day)
+      join businesses b on b.id = k.business_id
+      cross join lateral (select analytics_tz(k.business_id, k.install_id) as tz) z
+  )`;
+}
+
+/** A call counts as answered when the visitor was connected (callbacks) or the call completed (inbound). */
+const ANSWERED = sql`(c.connected_at is not null or c.outcome = 'completed')`;
+const CALLS_OF_K = sql`calls c on c.business_id = k.business_id and c.install_id = k.install_id
+  and c.requested_at >= k.lo and c.requested_at < k.hi`;
+const MESSAGES_OF_K = sql`messages m on m.business_id = k.business_id and coalesce(m.install_id, 0) = k.install_id
+  and m.sent_at >= k.lo and m.sent_at < k.hi`;
+/** Texts that count as sent: not a scheduled one still waiting, not canceled. */
+const SENT = sql`m.direction = 'out' and m.status not in ('scheduled', 'canceled', 'draft')`;
+
+async function rebuildBatch(db: Tx, keys: DayKey[]): Promise<void> {
+  const businesses = [...new Set(keys.map((k) => k.business_id))].sort((a, b) => a - b);
+  for (const b of businesses)
+    await db.execute(sql`select pg_advisory_xact_lock(hashtext('analytics'), ${b})`);
+  const k = keysCte(keys);
+  const inK = sql`(business_id, install_id, day) in (select business_id, install_id, day from k)`;
+  await db.execute(sql`with ${k} delete from analytics_daily where ${inK}`);
+  await db.execute(sql`with ${k} delete from analytics_agent_daily where ${inK}`);
+  await db.execute(sql`with ${k} delete from analytics_bins where ${inK}`);
+
+  await db.execute(sql`with ${k},
+    c as (
+      select k.business_id, k.install_id, k.day,
+        count(*) filter (where c.kind = 'callback') as callbacks_requested,
+        count(*) filter (where c.kind = 'callback' and c.connected_at is not null) as callbacks_answered,
+        count(*) filter (where c.kind = 'callback' and c.outcome = 'missed') as callbacks_missed,
+        count(*) filter (where c.kind = 'scheduled') as scheduled_calls,
+        count(*) filter (where c.kind = 'inbound') as inbound_calls,
+        count(*) filter (where c.kind = 'inbound' and ${ANSWERED}) as inbound_answered,
+        count(*) filter (where ${ANSWERED}) as calls_answered,
+        coalesce(sum(c.duration) filter (where ${ANSWERED}), 0) as talk_seconds
+      from k join ${CALLS_OF_K}
+      group by 1, 2, 3
+    ),
+    m as (
+      select k.business_id, k.install_id, k.day,
+        count(*) filter (where m.direction = 'in') as texts_in,
+        count(*) filter (where ${SENT}) as texts_out,
+        coalesce(sum(m.segments) filter (where ${SENT}), 0) as segments_out,
+        count(*) filter (where f.first) as conversations_started,
+        count(*) filter (where f.first and m.direction = 'in') as leads_text,
+        count(*) filter (where ${SENT} and m.broadcast_id is not null) as broadcast_texts,
+        count(*) filter (where ${SENT} and exists (
+          select 1 from automation_steps s
+           where s.type = 'SendMessage' and s.business_id = m.business_id
+             and (s.detail->>'message_id') = m.id::text)) as automation_texts
+      from k join ${MESSAGES_OF_K}
+      cross join lateral (select not exists (
+        select 1 from messages p where p.contact_id = m.contact_id
+          and (p.sent_at < m.sent_at or (p.sent_at = m.sent_at and p.id < m.id))) as first) f
+      group by 1, 2, 3
+    ),
+    o as (
+      select k.business_id, k.install_id, k.day, count(*) as opt_outs
+      from k join contacts ct on ct.business_id = k.business_id and coalesce(ct.install_id, 0) = k.install_id
+        and ct.opted_out_at >= k.lo and ct.opted_out_at < k.hi
+      group by 1, 2, 3
+    ),
+    l as (
+      select k.business_id, k.install_id, k.day, count(*) as leads_form
+      from k join lead_submissions s on s.business_id = k.business_id and coalesce(s.install_id, 0) = k.install_id
+        and s.created_at >= k.lo and s.created_at < k.hi
+      group by 1, 2, 3
+    )
+    insert into analytics_daily (business_id, install_id, day, agency_id,
+      callbacks_requested, callbacks_answered, callbacks_missed, scheduled_calls, inbound_calls, inbound_answered,
+      calls_answered, talk_seconds, texts_in, texts_out, segments_out, conversations_started, opt_outs,
+      leads_callback, leads_text, leads_booking, leads_form, broadcast_texts, automation_texts)
+    select k.business_id, k.install_id, k.day, k.agency_id,
+      coalesce(c.callbacks_requested, 0), coalesce(c.callbacks_answered, 0), coalesce(c.callbacks_missed, 0),
+      coalesce(c.scheduled_calls, 0), coalesce(c.inbound_calls, 0), coalesce(c.inbound_answered, 0),
+      coalesce(c.calls_answered, 0), coalesce(c.talk_seconds, 0),
+      coalesce(m.texts_in, 0), coalesce(m.texts_out, 0), coalesce(m.segments_out, 0),
+      coalesce(m.conversations_started, 0), coalesce(o.opt_outs, 0),
+      coalesce(c.callbacks_requested, 0), coalesce(m.leads_text, 0), coalesce(c.scheduled_calls, 0),
+      coalesce(l.leads_form, 0), coalesce(m.broadcast_texts, 0), coalesce(m.automation_texts, 0)
+    from k
+      left join c using (business_id, install_id, day)
+      left join m using (business_id, install_id, day)
+      left join o using (business_id, install_id, day)
+      left join l using (business_id, install_id, day)
+    where c.business_id is not null or m.business_id is not null or o.business_id is not null
+      or l.business_id is not null`);
+
+  // Time to connect of answered callbacks (series 0, whole seconds, the last bin longer) and answers by local
+  // hour (series 1): sparse bins, so that a range's histogram is one grouped sum.
+  await db.execute(sql`with ${k}
+    insert into analytics_bins (business_id, install_id, day, agency_id, series, bin, n)
+    select k.business_id, k.install_id, k.day, k.agency_id, 0,
+      least(greatest(floor(extract(epoch from (c.connected_at - c.requested_at))), 0), ${OVERFLOW_BIN})::int,
+      count(*)
+    from k join ${CALLS_OF_K}
+    where c.kind = 'callback' and c.connected_at is not null
+    group by 1, 2, 3, 4, 5, 6
+    union all
+    select k.business_id, k.install_id, k.day, k.agency_id, 1,
+      extract(hour from (coalesce(c.connected_at, c.requested_at) at time zone k.tz))::int, count(*)
+    from k join ${CALLS_OF_K}
+    where ${ANSWERED}
+    group by 1, 2, 3, 4, 5, 6`);
+
+  await db.execute(sql`with ${k}
+    insert into analytics_agent_daily (business_id, install_id, day, agent_user_id, agent_name, calls_answered,
+      talk_seconds)
+    select k.business_id, k.install_id, k.day, c.agent_user_id, coalesce(max(c.agent_name), ''), count(*),
+      coalesce(sum(c.duration), 0)
+    from k join ${CALLS_OF_K}
+    where ${ANSWERED} and c.agent_user_id is not null
+    group by 1, 2, 3, 4`);
+}
+
+/** Rebuilds the given days now (a test, a changed time zone, the bench). */
+export async function rebuildDays(ctx: Ctx, keys: DayKey[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += BATCH) {
+    const batch = keys.slice(i, i + BATCH);
+    await inTransaction(ctx, (tx) => rebuildBatch(tx.db, batch));
+  }
+}
+
+/**
+ * Takes marked days and rebuilds them, a batch per transaction, until none is left; answers how many. Two
+ * workers never take the same marks (skip locked); a day marked again while it is rebuilt stays marked.
+ */
+export async function rebuildDirty(ctx: Ctx, max = Number.POSITIVE_INFINITY): Promise<number> {
+  let done = 0;
+  while (done < max) {
+    const n = await inTransaction(ctx, async (tx) => {
+      const { rows } = await tx.db.execute<{ business_id: number; install_id: number; day: string }>(sql`
+        delete from analytics_dirty where ctid in (
+          select ctid from analytics_dirty order by marked_at limit ${BATCH} for update skip locked)
+        returning business_id, install_id, day::text as day`);
+      if (rows.length > 0) await rebuildBatch(tx.db, rows);
+      return rows.length;
+    });
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
+}
+
+/** Marks days to rebuild from a query answering (business_id, install_id, day). */
+export async function markDays(ctx: Ctx, select: SQL): Promise<void> {
+  await ctx.db.execute(sql`insert into analytics_dirty (business_id, install_id, day)
+    select distinct business_id, install_id, day from (${select}) s
+    on conflict (business_id, install_id, day) do update set marked_at = excluded.marked_at`);
+}
+
+/** The days of some calls (their request's local day). */
+export const callDays = (where: SQL) =>
+  sql`select business_id, install_id,
+    ${localDay(sql`requested_at`, sql`business_id`, sql`install_id`)} as day from calls where ${where}`;
+
+/** The days of some messages. */
+export const messageDays = (where: SQL) =>
+  sql`select business_id, coalesce(install_id, 0) as install_id,
+    ${localDay(sql`sent_at`, sql`business_id`, sql`coalesce(install_id, 0)`)} as day from messages where ${where}`;
+
+/** The days of some contacts' opt-outs. */
+export const optOutDays = (where: SQL) =>
+  sql`select business_id, coalesce(install_id, 0) as install_id,
+    ${localDay(sql`opted_out_at`, sql`business_id`, sql`coalesce(install_id, 0)`)} as day
+    from contacts where opted_out_at is not null and ${where}`;
+
+/** The days of some lead submissions. */
+export const leadDays = (where: SQL) =>
+  sql`select business_id, coalesce(install_id, 0) as install_id,
+    ${localDay(sql`created_at`, sql`business_id`, sql`coalesce(install_id, 0)`)} as day
+    from lead_submissions where ${where}`;
+
+/** The days of the texts some automation steps sent. */
+export const automationTextDays = (where: SQL) =>
+  messageDays(sql`id in (select (detail->>'message_id')::int from automation_steps
+    where type = 'SendMessage' and detail ? 'message_id' and ${where})`);
