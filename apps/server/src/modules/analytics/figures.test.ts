@@ -273,8 +273,8 @@ async function expected(businessIds: number[], installIds: number[] | null): Pro
   );
   const days = new Map<string, TAnalyticsCounters>();
   const dayOf = (d: string) => {
-    let x = days.get(d);
-    if (!x) days.set(d, (x = zero()));
+    const x = days.get(d) ?? zero();
+    days.set(d, x);
     return x;
   };
   const inRange = (d: string) => d >= FROM && d <= TO;
