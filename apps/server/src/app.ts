@@ -21,7 +21,7 @@ import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyAccessRoutes } from './modules/agencies/routes-access.ts';
 import { documentSite, siteDataRoutes, whitelabelsRoutes } from './modules/agencies/routes-sites.ts';
 import { sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
-import { analyticsSweepJob } from './modules/analytics/jobs.ts';
+import { analyticsSweepJob, sweepAnalytics } from './modules/analytics/jobs.ts';
 import { registerAnalyticsListeners } from './modules/analytics/listeners.ts';
 import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
@@ -212,6 +212,14 @@ function plugModules(p: Plugs): void {
   // Analytics: every call, text, opt-out and lead rebuilds its day's rollup; a per-minute sweep finds the rest.
   registerAnalyticsListeners(p.events, p.deps);
   p.queue.register(analyticsSweepJob);
+  // A start brings the rollups up to date at once (the first one builds them all), not at the next minute.
+  p.onReady.push(async (deps) => {
+    if (!p.queue.working) return;
+    const done = sweepAnalytics(platformSystemContext(deps, 'job', 'analytics sweep')).catch((err: unknown) =>
+      deps.log.warn({ err }, 'analytics sweep at start failed (the per-minute job retries)'),
+    );
+    p.onClose.push(() => done);
+  });
 }
 
 /**

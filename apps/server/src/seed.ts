@@ -2,6 +2,7 @@
 // created through the users module; the agencies and businesses here are plain rows of a fresh database.
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import { seedDemoCalls } from './demo-analytics.ts';
 import { seedDemoAutomations, seedTemplateAutomations } from './demo-automations.ts';
 import { ACME_STRIPE, seedDemoBilling } from './demo-billing.ts';
 import { seedDemoBroadcasts } from './demo-broadcasts.ts';
@@ -292,6 +293,17 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
         installId: demoInstall.id,
         installNumber: DEMO_INSTALL_NUMBER,
         userId: owner,
+      });
+    // Five weeks of calls before today, for the dashboards (issue 24).
+    if (demoInstall)
+      await seedDemoCalls(ctx, {
+        agencyId: acme.id,
+        businessId: dental.id,
+        installId: demoInstall.id,
+        agents: [
+          { id: owner, name: 'Dr. Bright' },
+          { id: null, name: 'Front desk' },
+        ],
       });
     // A two-step lead form in English and Spanish, on the widget and embedded on the contact page (issue 21).
     if (demoInstall) await seedDemoLeadForms(dentalCtx, { installId: demoInstall.id });

@@ -303,7 +303,7 @@ async function expected(businessIds: number[], installIds: number[] | null): Pro
     if (answered) {
       d.calls_answered++;
       d.talk_seconds += r.duration ?? 0;
-      out.byHour[r.hour]++;
+      out.byHour[r.hour] = (out.byHour[r.hour] ?? 0) + 1;
       if (r.agent_user_id) {
         const a = out.agents.get(r.agent_user_id) ?? { calls_answered: 0, talk_seconds: 0 };
         a.calls_answered++;
