@@ -513,6 +513,29 @@ describe('the business dashboard', () => {
       .toBe(before.totals.texts_in + 1);
   });
 
+  it("moves an install's rows to their new local days when its time zone changes", async () => {
+    // The raw rows are old news to the sweep: only the install's change can move them.
+    for (const table of ['calls', 'messages'])
+      await rows(c.t, `update ${table} set updated_at = '2000-01-01' where business_id = $1`, [bizA]);
+    await sweep();
+    const token = await c.token(c.seed.a.businessAdmin.email);
+    const res = await c.api.put(token, `/api/v1/installs/${installs.la}`, {
+      settings: { timezone: 'Pacific/Auckland' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await sweep();
+    const got: TBusinessAnalytics = (await post({ from: FROM, to: TO })).json().data;
+    expectFigures(got, await expected([bizA], null));
+    // The first install's zone is also the zone of the rows of no install.
+    const none = await rows(
+      c.t,
+      `select count(*)::int as n from messages where business_id = $1 and install_id is null and direction = 'in'
+         and (sent_at at time zone 'Pacific/Auckland')::date between $2::date and $3::date`,
+      [bizA, FROM, TO],
+    );
+    expect(none[0].n).toBeGreaterThan(0);
+  });
+
   it('refuses bad ranges and installs of other businesses, changing nothing', async () => {
     const snap = await rows(c.t, 'select count(*)::int as n from analytics_daily');
     expect422(await post({ from: '2026-02-30', to: TO }), 'from', 'Enter a date as YYYY-MM-DD.');

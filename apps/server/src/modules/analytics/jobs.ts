@@ -10,6 +10,7 @@ import { type Ctx, inTransaction, platformSystemContext } from '../../platform/t
 import {
   automationTextDays,
   callDays,
+  installDays,
   leadDays,
   markDays,
   messageDays,
@@ -26,6 +27,8 @@ const SOURCES = [
   { source: 'opt_outs', days: optOutDays, at: sql`opted_out_at` },
   { source: 'leads', days: leadDays, at: sql`created_at` },
   { source: 'automation_texts', days: automationTextDays, at: sql`finished_at` },
+  // An install's new time zone moves its rows to other local days.
+  { source: 'installs', days: installDays, at: sql`updated_at` },
 ] as const;
 
 /** Marks the days of every row changed since the last sweep, then rebuilds every marked day. */

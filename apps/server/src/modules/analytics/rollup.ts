@@ -205,3 +205,19 @@ export const leadDays = (where: SQL) =>
 export const automationTextDays = (where: SQL) =>
   messageDays(sql`id in (select (detail->>'message_id')::int from automation_steps
     where type = 'SendMessage' and detail ? 'message_id' and ${where})`);
+
+/**
+ * The days of some installs whose settings changed (a new time zone moves every row to another local day): the
+ * days they have in the rollups now (and their businesses' rows of no install, which take the first install's
+ * zone), and the local days of their raw rows in the zone they have now.
+ */
+export const installDays = (where: SQL) => {
+  const changed = sql`select id from installs where ${where}`;
+  const owners = sql`select business_id from installs where ${where}`;
+  return sql`select business_id, install_id, day from analytics_daily where install_id in (${changed})
+    union select business_id, install_id, day from analytics_daily where install_id = 0 and business_id in (${owners})
+    union ${callDays(sql`install_id in (${changed})`)}
+    union ${messageDays(sql`(install_id in (${changed}) or (install_id is null and business_id in (${owners})))`)}
+    union ${optOutDays(sql`(install_id in (${changed}) or (install_id is null and business_id in (${owners})))`)}
+    union ${leadDays(sql`(install_id in (${changed}) or (install_id is null and business_id in (${owners})))`)}`;
+};
