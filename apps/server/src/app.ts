@@ -23,6 +23,7 @@ import { documentSite, siteDataRoutes, whitelabelsRoutes } from './modules/agenc
 import { sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { analyticsSweepJob } from './modules/analytics/jobs.ts';
 import { registerAnalyticsListeners } from './modules/analytics/listeners.ts';
+import { analyticsReportsJob } from './modules/analytics/reports.ts';
 import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
@@ -212,6 +213,8 @@ function plugModules(p: Plugs): void {
   // Analytics: every call, text, opt-out and lead rebuilds its day's rollup; a per-minute sweep finds the rest.
   registerAnalyticsListeners(p.events, p.deps);
   p.queue.register(analyticsSweepJob);
+  // Report e-mails (ADR 084): due at 07:00 in the business's time zone, checked every minute.
+  p.queue.register(analyticsReportsJob);
 }
 
 /**
