@@ -202,7 +202,8 @@ export function renderReport(due: Due, a: TBusinessAnalytics) {
  * Sends one report if its period was not sent yet: the run row and the outbox rows in one transaction (the
  * insert waits on a concurrent one's and then finds the row). Answers whether it sent.
  */
-export async function sendReport(deps: Deps, due: Due): Promise<boolean> {
+async function sendReport(system: Ctx, due: Due): Promise<boolean> {
+  const deps = system.deps;
   const ctx = tenantContext(
     deps,
     { level: 'business', agencyId: due.agencyId, businessId: due.businessId },
@@ -251,7 +252,7 @@ export async function sendDueReports(ctx: Ctx): Promise<number> {
   let sent = 0;
   for (const d of due) {
     try {
-      if (await sendReport(ctx.deps, d)) sent++;
+      if (await sendReport(ctx, d)) sent++;
     } catch (err) {
       ctx.deps.log.error(
         { err, businessId: d.businessId, schedule: d.schedule, from: d.from },
