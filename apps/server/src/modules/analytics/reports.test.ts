@@ -14,9 +14,10 @@ import {
   type TestApp,
 } from '../../../test/helpers.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
-import { platformSystemContext } from '../../platform/tenancy/context.ts';
-import { analyticsReportsJob, duePeriod, sendDueReports } from './reports.ts';
+import { platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
+import { analyticsReportsJob, duePeriod, renderReport, sendDueReports } from './reports.ts';
 import { callDays, markDays, messageDays } from './rollup.ts';
+import { businessAnalytics } from './service.ts';
 
 const TZ = 'Pacific/Auckland';
 /** A local wall time in Auckland (NZST, UTC+12, in June and July 2026) as an instant. */
@@ -113,6 +114,33 @@ describe('the due period', () => {
     expect(duePeriod('monthly', '2026-07-01', 6)).toEqual({ from: '2026-05-01', to: '2026-05-31' });
     expect(duePeriod('monthly', '2026-07-01', 7)).toEqual({ from: '2026-06-01', to: '2026-06-30' });
     expect(duePeriod('monthly', '2026-01-01', 7)).toEqual({ from: '2025-12-01', to: '2025-12-31' });
+  });
+});
+
+describe('the mail', () => {
+  it("speaks the install's language", async () => {
+    const ctx = tenantContext(
+      t.app.deps,
+      { level: 'business', agencyId: seed.a.agency.id, businessId: seed.a.business.id },
+      { kind: 'system', source: 'job', name: 'reports test' },
+    );
+    const figures = await businessAnalytics(ctx, { from: '2026-06-01', to: '2026-06-30' });
+    const due = {
+      businessId: seed.a.business.id,
+      agencyId: seed.a.agency.id,
+      name: 'Tienda',
+      emails: ['jefe@tienda.test'],
+      timezone: TZ,
+      schedule: 'monthly' as const,
+      from: '2026-06-01',
+      to: '2026-06-30',
+    };
+    const es = renderReport({ ...due, language: 'es' }, figures);
+    expect(es.subject).toMatch(/^Tienda: tu informe mensual del 1 jun 2026 – 30 jun 2026$/);
+    expect(es.text).toContain('Devoluciones de llamada solicitadas: 0');
+    expect(es.html).toContain('Mediana del tiempo de conexión');
+    const br = renderReport({ ...due, language: 'br' }, figures);
+    expect(br.subject).toMatch(/^Tienda: seu relatório mensal de /);
   });
 });
 
