@@ -23,6 +23,7 @@ import { documentSite, siteDataRoutes, whitelabelsRoutes } from './modules/agenc
 import { sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
 import { analyticsSweepJob, sweepAnalytics } from './modules/analytics/jobs.ts';
 import { registerAnalyticsListeners } from './modules/analytics/listeners.ts';
+import { analyticsReportsJob } from './modules/analytics/reports.ts';
 import { analyticsRoutes } from './modules/analytics/routes.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
@@ -220,6 +221,8 @@ function plugModules(p: Plugs): void {
     );
     p.onClose.push(() => done);
   });
+  // Report e-mails (ADR 084): due at 07:00 in the business's time zone, checked every minute.
+  p.queue.register(analyticsReportsJob);
 }
 
 /**

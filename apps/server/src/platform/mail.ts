@@ -1,10 +1,17 @@
 import type { Tx } from './db/client.ts';
 import type { JobDef } from './queue/queue.ts';
 
+/** A file sent with a message (a report's CSV): text content, kept in the outbox until delivered. */
+export type MailAttachment = { filename: string; content: string; contentType: string };
+
 export type MailMessage = {
   to: string;
   subject: string;
+  /** The plain-text body (the alternative when there is `html`). */
   text: string;
+  /** An HTML body; every value in it must be escaped by the caller. */
+  html?: string | null;
+  attachments?: MailAttachment[];
   agencyId?: number | null;
   businessId?: number | null;
   /** The sender's name (an agency's mail carries the agency's name); the address stays MAIL_FROM's. */

@@ -96,3 +96,20 @@ export const analyticsWatermarks = pgTable('analytics_watermarks', {
   source: text('source').primaryKey(),
   seen_until: tz('seen_until').notNull(),
 });
+
+/**
+ * Report e-mails sent (ADR 084): one row per business, schedule and period, inserted in the transaction that
+ * puts the mails in the outbox, so that a retried or repeated job never sends a period twice.
+ */
+export const analyticsReportRuns = pgTable(
+  'analytics_report_runs',
+  {
+    business_id: integer('business_id').notNull(),
+    schedule: text('schedule').$type<'daily' | 'weekly' | 'monthly'>().notNull(),
+    period_from: date('period_from', { mode: 'string' }).notNull(),
+    period_to: date('period_to', { mode: 'string' }).notNull(),
+    recipients: integer('recipients').notNull().default(0),
+    sent_at: tz('sent_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.business_id, t.schedule, t.period_from] })],
+);

@@ -107,3 +107,51 @@ describe('mail on a job', () => {
     expect(received.some((r) => r.to.includes('never@example.test'))).toBe(false);
   });
 });
+
+/** The decoded body of the MIME part whose headers match `header` in a raw message. */
+function partOf(raw: string, header: RegExp): string | null {
+  for (const part of raw.split(/\r?\n--[^\r\n]+\r?\n/)) {
+    const [head = '', ...rest] = part.split(/\r?\n\r?\n/);
+    if (!header.test(head)) continue;
+    const body = rest.join('\n\n').trim();
+    if (/content-transfer-encoding:\s*base64/i.test(head))
+      return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+    if (/content-transfer-encoding:\s*quoted-printable/i.test(head))
+      return body
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+    return body;
+  }
+  return null;
+}
+
+describe('mail with an HTML body and a file', () => {
+  it('delivers the HTML alternative and the attachment, then keeps neither in the outbox', async () => {
+    if (!smtp) await startSmtp();
+    const csv = 'day,texts_in\n2026-01-01,3\ntotal,3\n';
+    await t.app.deps.mailer.send({
+      to: 'report@example.test',
+      subject: 'Report',
+      text: 'Plain figures',
+      html: '<p>HTML figures</p>',
+      attachments: [
+        { filename: 'analytics-2026-01-01-2026-01-01.csv', content: csv, contentType: 'text/csv' },
+      ],
+    });
+    const [queued] = (await outbox()).filter((r) => r.to === 'report@example.test');
+    expect(queued.html).toBe('<p>HTML figures</p>');
+    expect(queued.attachments).toEqual([
+      { filename: 'analytics-2026-01-01-2026-01-01.csv', content: csv, contentType: 'text/csv' },
+    ]);
+    await drainJobs(t, 30_000);
+    const got = received.find((r) => r.to.includes('report@example.test'));
+    expect(got).toBeDefined();
+    const raw = got?.raw ?? '';
+    expect(partOf(raw, /content-type:\s*text\/plain/i)).toContain('Plain figures');
+    expect(partOf(raw, /content-type:\s*text\/html/i)).toContain('<p>HTML figures</p>');
+    const file = partOf(raw, /filename="?analytics-2026-01-01-2026-01-01\.csv/i);
+    expect(file).toBe(csv);
+    const [sent] = (await outbox()).filter((r) => r.to === 'report@example.test');
+    expect(sent).toMatchObject({ status: 'sent', text: '', html: null, attachments: [] });
+  });
+});

@@ -74,12 +74,29 @@ export function createMailer(opts: {
           to: row.to,
           subject: row.subject,
           text: row.text,
+          ...(row.html ? { html: row.html } : {}),
+          ...(row.attachments.length > 0
+            ? {
+                attachments: row.attachments.map((a) => ({
+                  filename: a.filename,
+                  content: a.content,
+                  contentType: a.contentType,
+                })),
+              }
+            : {}),
         });
-        // A delivered message's body (it may hold a reset link) is not kept: the outbox records that
+        // A delivered message's body and files (a reset link, a report) are not kept: the outbox records that
         // it went, not what it said.
         await opts.db
           .update(mailOutbox)
-          .set({ status: 'sent', text: '', error: null, message_id: info.messageId ?? null })
+          .set({
+            status: 'sent',
+            text: '',
+            html: null,
+            attachments: [],
+            error: null,
+            message_id: info.messageId ?? null,
+          })
           .where(and(eq(mailOutbox.id, outboxId), eq(mailOutbox.status, 'queued')));
       } catch (err) {
         const error = err instanceof Error ? err.message : String(err);
@@ -106,6 +123,8 @@ export function createMailer(opts: {
           reply_to: replyToOf(message.replyTo),
           subject: message.subject,
           text: message.text,
+          html: message.html ?? null,
+          attachments: message.attachments ?? [],
           status: 'queued',
         })
         .returning({ id: mailOutbox.id });

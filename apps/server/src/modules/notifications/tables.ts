@@ -1,4 +1,5 @@
-import { bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { MailAttachment } from '../../platform/mail.ts';
 
 /** Every e-mail the platform sends; with no SMTP_URL this is the outbox people read. */
 export const mailOutbox = pgTable(
@@ -13,6 +14,10 @@ export const mailOutbox = pgTable(
     reply_to: text('reply_to'),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
+    /** The HTML alternative, when the message has one. */
+    html: text('html'),
+    /** Files sent with the message (a report's CSV). */
+    attachments: jsonb('attachments').$type<MailAttachment[]>().notNull().default([]),
     status: text('status').$type<'queued' | 'stored' | 'sent' | 'failed'>().notNull(),
     error: text('error'),
     message_id: text('message_id'),
