@@ -21,6 +21,8 @@ import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyAccessRoutes } from './modules/agencies/routes-access.ts';
 import { documentSite, siteDataRoutes, whitelabelsRoutes } from './modules/agencies/routes-sites.ts';
 import { sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
+import { alertNoticeJob, alertPushJob, alertTextJob } from './modules/alerts/jobs.ts';
+import { registerAlertsListeners } from './modules/alerts/listeners.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
 import { registerAuthListeners } from './modules/auth/listeners.ts';
@@ -206,6 +208,11 @@ function plugModules(p: Plugs): void {
   // Lead forms: the widget's calls (the install's form, embedded forms, a submission) and the staff's notice.
   p.widget.routes.push(leadformsWidgetRoutes);
   p.queue.register(leadNoticeJob);
+  // Staff notifications (ADR 082): missed calls, voicemails, widget leads and texts, by e-mail, SMS and push.
+  p.queue.register(alertNoticeJob);
+  p.queue.register(alertTextJob);
+  p.queue.register(alertPushJob);
+  registerAlertsListeners(p.events, p.deps);
 }
 
 /**

@@ -1,6 +1,9 @@
 import agenciesBr from '../locales/agencies.br.json' with { type: 'json' };
 import agenciesEn from '../locales/agencies.en.json' with { type: 'json' };
 import agenciesEs from '../locales/agencies.es.json' with { type: 'json' };
+import alertsBr from '../locales/alerts.br.json' with { type: 'json' };
+import alertsEn from '../locales/alerts.en.json' with { type: 'json' };
+import alertsEs from '../locales/alerts.es.json' with { type: 'json' };
 import automationsBr from '../locales/automations.br.json' with { type: 'json' };
 import automationsEn from '../locales/automations.en.json' with { type: 'json' };
 import automationsEs from '../locales/automations.es.json' with { type: 'json' };
@@ -104,6 +107,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     subscriptionsEn,
     ordersEn,
     optinsEn,
+    alertsEn,
   ],
   es: [
     es,
@@ -130,6 +134,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     subscriptionsEs,
     ordersEs,
     optinsEs,
+    alertsEs,
   ],
   br: [
     br,
@@ -156,6 +161,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     subscriptionsBr,
     ordersBr,
     optinsBr,
+    alertsBr,
   ],
 };
 
