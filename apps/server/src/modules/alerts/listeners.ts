@@ -10,13 +10,13 @@ import { alertNoticeJob } from './jobs.ts';
 import type { TAlert } from './service.ts';
 
 export function registerAlertsListeners(events: EventBus, deps: Deps): void {
-  const enqueue = async (alert: TAlert) => {
-    try {
-      await deps.queue.send(deps.db, alertNoticeJob, alert);
-      deps.queue.nudge(alertNoticeJob.name);
-    } catch (err) {
-      deps.log.error({ err, alert }, 'staff alert not enqueued');
-    }
+  // Not awaited: the bus delivers to its listeners one after the other, and the others (the inbox, the
+  // automations, the widget's progress) need not wait for this insert.
+  const enqueue = (alert: TAlert): void => {
+    deps.queue
+      .send(deps.db, alertNoticeJob, alert)
+      .then(() => deps.queue.nudge(alertNoticeJob.name))
+      .catch((err: unknown) => deps.log.error({ err, alert }, 'staff alert not enqueued'));
   };
   const ofCall = (p: { agencyId: number; businessId: number; installId: number; visitorPhone: string }) => ({
     agencyId: p.agencyId,
@@ -48,7 +48,7 @@ export function registerAlertsListeners(events: EventBus, deps: Deps): void {
   events.on(messageReceived, (p) => {
     // Keyword texts (STOP, HELP...) are answered by the platform; a text to no install has no settings.
     if (p.keyword || p.installId === null) return;
-    return enqueue({
+    enqueue({
       agencyId: p.agencyId,
       businessId: p.businessId,
       installId: p.installId,
