@@ -25,6 +25,8 @@ import { analyticsSweepJob, sweepAnalytics } from './modules/analytics/jobs.ts';
 import { registerAnalyticsListeners } from './modules/analytics/listeners.ts';
 import { analyticsReportsJob } from './modules/analytics/reports.ts';
 import { analyticsRoutes } from './modules/analytics/routes.ts';
+import { alertNoticeJob, alertPushJob, alertTextJob } from './modules/alerts/jobs.ts';
+import { registerAlertsListeners } from './modules/alerts/listeners.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { passwordResetRequestJob } from './modules/auth/jobs.ts';
 import { registerAuthListeners } from './modules/auth/listeners.ts';
@@ -223,6 +225,11 @@ function plugModules(p: Plugs): void {
   });
   // Report e-mails (ADR 084): due at 07:00 in the business's time zone, checked every minute.
   p.queue.register(analyticsReportsJob);
+  // Staff notifications (ADR 082): missed calls, voicemails, widget leads and texts, by e-mail, SMS and push.
+  p.queue.register(alertNoticeJob);
+  p.queue.register(alertTextJob);
+  p.queue.register(alertPushJob);
+  registerAlertsListeners(p.events, p.deps);
 }
 
 /**

@@ -230,6 +230,7 @@ export const ZBusinessNotificationSettings = z.object({
   notification_emails: zEmailList(20).optional(),
   notification_phone: z.string().trim().max(32).nullable().optional(),
 });
+export type TBusinessNotificationSettings = z.infer<typeof ZBusinessNotificationSettings>;
 export const ZBusinessSettingRequest = z.object({ notifications: ZBusinessNotificationSettings });
 export type TBusinessSettingRequest = z.infer<typeof ZBusinessSettingRequest>;
 

@@ -4,6 +4,9 @@ import agenciesEs from '../locales/agencies.es.json' with { type: 'json' };
 import analyticsBr from '../locales/analytics.br.json' with { type: 'json' };
 import analyticsEn from '../locales/analytics.en.json' with { type: 'json' };
 import analyticsEs from '../locales/analytics.es.json' with { type: 'json' };
+import alertsBr from '../locales/alerts.br.json' with { type: 'json' };
+import alertsEn from '../locales/alerts.en.json' with { type: 'json' };
+import alertsEs from '../locales/alerts.es.json' with { type: 'json' };
 import automationsBr from '../locales/automations.br.json' with { type: 'json' };
 import automationsEn from '../locales/automations.en.json' with { type: 'json' };
 import automationsEs from '../locales/automations.es.json' with { type: 'json' };
@@ -108,6 +111,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     ordersEn,
     optinsEn,
     analyticsEn,
+    alertsEn,
   ],
   es: [
     es,
@@ -135,6 +139,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     ordersEs,
     optinsEs,
     analyticsEs,
+    alertsEs,
   ],
   br: [
     br,
@@ -162,6 +167,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     ordersBr,
     optinsBr,
     analyticsBr,
+    alertsBr,
   ],
 };
 

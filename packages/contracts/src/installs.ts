@@ -24,6 +24,9 @@ export type TWeekday = (typeof WEEKDAYS)[number];
 /** How staff phones ring for a callback: all at once, one after another in order, or round robin. */
 export const CALLING_TYPES = ['simultaneous', 'sequential', 'round_robin'] as const;
 export type TCallingType = (typeof CALLING_TYPES)[number];
+/** When an inbound text notifies the staff (ADR 082): never, every text, only while nobody is online. */
+export const SMS_NOTIFICATION_TYPES = ['none', 'always', 'offline'] as const;
+export type TSmsNotificationType = (typeof SMS_NOTIFICATION_TYPES)[number];
 
 /** Whether the runtime knows this IANA time zone (Intl throws on an unknown one). */
 export function isTimeZone(value: string): boolean {
@@ -136,6 +139,11 @@ export const ZInstallSettings = z.object({
   notification_type: z.enum(['none', 'email', 'sms', 'both']).default('email'),
   notification_email: z.string().trim().max(191).default(''),
   notification_phone: z.string().trim().max(40).default(''),
+  /**
+   * When an inbound text notifies the staff (ADR 082), on the channels of `notification_type`: never, every
+   * text, or only while no user who may see the conversation is online (a session used in the last minutes).
+   */
+  sms_notification_type: z.enum(SMS_NOTIFICATION_TYPES).default('offline'),
   // ---- lead form
   is_enable_lead_form: z.boolean().default(false),
   lead_form_id: z.number().int().positive().nullable().default(null),
@@ -270,6 +278,7 @@ const PRIVATE_SETTINGS = [
   'notification_type',
   'notification_email',
   'notification_phone',
+  'sms_notification_type',
   'caller_id',
   'caller_id_verified',
   'wizard_step',

@@ -1,3 +1,4 @@
+import { type TBusinessNotificationSettings, ZBusinessNotificationSettings } from '@stn/contracts/businesses';
 import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
@@ -259,6 +260,22 @@ export async function businessMailIdentity(ctx: Ctx): Promise<{ name: string; re
     ?.notifications?.notification_emails;
   const first = Array.isArray(listed) && typeof listed[0] === 'string' ? listed[0] : null;
   return { name: row?.name ?? '', replyTo: admin?.active === false ? first : (admin?.email ?? first) };
+}
+
+/**
+ * The business's notification switches and addresses (its "notification" settings screen; ADR 082): a
+ * switch never saved is absent, and an absent switch counts as on.
+ */
+export async function businessNotificationSettings(ctx: Ctx): Promise<TBusinessNotificationSettings> {
+  const { businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ settings: businesses.settings })
+    .from(businesses)
+    .where(eq(businesses.id, businessId));
+  const parsed = ZBusinessNotificationSettings.safeParse(
+    (row?.settings as { notifications?: unknown } | undefined)?.notifications ?? {},
+  );
+  return parsed.success ? parsed.data : {};
 }
 
 /** The business's IANA time zone (its settings' `timezone`), UTC when it set none. */

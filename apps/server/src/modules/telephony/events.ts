@@ -51,3 +51,16 @@ export const numberChanged = defineEvent('number.changed', z.object({ phoneNumbe
  * puts the call in the caller's conversation, answered or not. Its outcome is read from the call.
  */
 export const callReceived = defineEvent('call.received', ZCallEvent);
+
+/**
+ * A voicemail was stored (published after the commit that wrote it, once per recording): the staff's
+ * notifications listen for it (ADR 082).
+ */
+export const voicemailRecorded = defineEvent(
+  'voicemail.recorded',
+  ZCallEvent.extend({
+    voiceRecordId: z.number(),
+    visitorName: z.string().nullable(),
+    duration: z.number(),
+  }),
+);

@@ -24,6 +24,7 @@ import {
   type WebhookQuery,
 } from '../../platform/carrier/webhooks.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { publish } from '../../platform/events/events.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
@@ -43,6 +44,7 @@ import {
   ringWaiting,
   webhookUrl,
 } from './engine.ts';
+import { voicemailRecorded } from './events.ts';
 import {
   inboundCall,
   inboundDialEnded,
@@ -307,7 +309,7 @@ const recordingStatus = aboutCall<RecordingReady>(NOTHING, async ({ call, ctx },
   if (query.voicemail === '1') {
     const voicemailLeg = leg.role === 'missed_message' || (call.kind === 'inbound' && leg.role === 'visitor');
     if (!voicemailLeg) return NOTHING;
-    await ctx.db
+    const [stored] = await ctx.db
       .insert(voiceRecords)
       .values({
         agency_id: call.agency_id,
@@ -319,7 +321,20 @@ const recordingStatus = aboutCall<RecordingReady>(NOTHING, async ({ call, ctx },
         recording_url: url,
         duration: duration ?? 0,
       })
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ id: voiceRecords.id });
+    // Only the delivery that stored it announces it: a repeated webhook finds the row and says nothing.
+    if (stored)
+      publish(ctx, voicemailRecorded, {
+        callId: call.id,
+        agencyId: call.agency_id,
+        businessId: call.business_id,
+        installId: call.install_id,
+        visitorPhone: call.visitor_phone,
+        visitorName: call.visitor_name,
+        voiceRecordId: stored.id,
+        duration: duration ?? 0,
+      });
   } else {
     await storeCallRecording(ctx, call.id, event.recording, duration);
   }

@@ -1,6 +1,6 @@
 // Sessions (bearer tokens) live here, below every module: sign-in and impersonation (modules/auth) issue
 // them, user management (modules/users) ends them, and neither has to import the other.
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '../db/client.ts';
 import { defineEvent, publish } from '../events/events.ts';
@@ -118,4 +118,33 @@ export async function revokeSessionsOf(ctx: Ctx, userIds: number[], keepTokenId?
     rows.map((r) => r.id),
   );
   return rows.length;
+}
+
+/**
+ * How recently a session must have been used for its user to count as online (ADR 082): the web app's
+ * auth ping (every minute) touches `last_used_at` at most every five minutes, so twice that.
+ */
+export const ONLINE_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Which of these users are online: they hold a live session of their own (not an impersonation) that was
+ * used, or started, within `ONLINE_WINDOW_MS`. Read from the database, so every process (a worker
+ * too) answers the same, whichever process holds the user's socket.
+ */
+export async function usersOnline(db: Tx, userIds: number[], now = new Date()): Promise<number[]> {
+  if (userIds.length === 0) return [];
+  const since = new Date(now.getTime() - ONLINE_WINDOW_MS);
+  const found = await db
+    .selectDistinct({ userId: authTokens.user_id })
+    .from(authTokens)
+    .where(
+      and(
+        inArray(authTokens.user_id, userIds),
+        eq(authTokens.kind, 'access'),
+        isNull(authTokens.revoked_at),
+        gt(authTokens.expires_at, now),
+        gt(sql`coalesce(${authTokens.last_used_at}, ${authTokens.created_at})`, since),
+      ),
+    );
+  return found.map((r) => r.userId);
 }

@@ -35,6 +35,7 @@ import {
   HoursSection,
   LeadFormSection,
   LookSection,
+  NotifySection,
   NumberSection,
   ResponseSection,
   TextsSection,
@@ -214,6 +215,14 @@ function InstallEditor({ install }: { install: TInstall }) {
                   {saveBar('lead')}
                 </>,
               )}
+            {item(
+              'notify',
+              t('business.installs.notify.section'),
+              <>
+                <NotifySection form={form} />
+                {saveBar('notify')}
+              </>,
+            )}
             {item(
               'images',
               t('business.installs.images'),

@@ -20,7 +20,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { CALLING_TYPES, WEEKDAYS } from '@stn/contracts/installs';
+import { CALLING_TYPES, SMS_NOTIFICATION_TYPES, WEEKDAYS } from '@stn/contracts/installs';
 import type { TAvailableNumber } from '@stn/contracts/telephony';
 import { WIDGET_LANGUAGES, WIDGET_TEXT_DEFAULTS, WIDGET_TEXT_KEYS } from '@stn/contracts/widget-texts';
 import { useState } from 'react';
@@ -812,6 +812,57 @@ export function LeadFormSection({ form }: { form: Form }) {
       >
         {t('business.installs.lead.create')}
       </Anchor>
+    </>
+  );
+}
+
+const NOTIFICATION_TYPES = ['none', 'email', 'sms', 'both'] as const;
+
+/**
+ * Who hears of the install's missed calls, voicemails, leads and texts (ADR 082): the channels, their
+ * addresses, and when an inbound text is worth a notice.
+ */
+export function NotifySection({ form }: { form: Form }) {
+  const { t } = useTranslation();
+  const type = form.values.settings.notification_type;
+  return (
+    <>
+      <Select
+        label={t('business.installs.notify.type')}
+        description={t('business.installs.notify.type_hint')}
+        data={NOTIFICATION_TYPES.map((v) => ({ value: v, label: t(`business.installs.notify.types.${v}`) }))}
+        allowDeselect={false}
+        data-testid="install-notification-type"
+        {...form.getInputProps('settings.notification_type')}
+      />
+      {(type === 'email' || type === 'both') && (
+        <TextInput
+          label={t('business.installs.notify.email')}
+          description={t('business.installs.notify.email_hint')}
+          data-testid="install-notification-email"
+          {...form.getInputProps('settings.notification_email')}
+        />
+      )}
+      {(type === 'sms' || type === 'both') && (
+        <PhoneField
+          label={t('business.installs.notify.phone')}
+          description={t('business.installs.notify.phone_hint')}
+          data-testid="install-notification-phone"
+          {...form.getInputProps('settings.notification_phone')}
+          value={form.values.settings.notification_phone}
+        />
+      )}
+      <Select
+        label={t('business.installs.notify.sms_type')}
+        data={SMS_NOTIFICATION_TYPES.map((v) => ({
+          value: v,
+          label: t(`business.installs.notify.sms_types.${v}`),
+        }))}
+        allowDeselect={false}
+        disabled={type === 'none'}
+        data-testid="install-sms-notification-type"
+        {...form.getInputProps('settings.sms_notification_type')}
+      />
     </>
   );
 }

@@ -28,6 +28,7 @@ export const SECTIONS = [
   'response',
   'texts',
   'lead',
+  'notify',
 ] as const;
 export type InstallSection = (typeof SECTIONS)[number];
 
@@ -108,6 +109,14 @@ const SCHEMAS: Record<InstallSection, z.ZodType> = {
   }),
   response: z.object({ settings: z.object({ response: s.response }) }),
   texts: z.object({ settings: z.object({ texts: s.texts }) }),
+  notify: z.object({
+    settings: z.object({
+      notification_type: s.notification_type,
+      notification_email: s.notification_email,
+      notification_phone: s.notification_phone,
+      sms_notification_type: s.sms_notification_type,
+    }),
+  }),
   lead: z.object({
     settings: z
       .object({ is_enable_lead_form: s.is_enable_lead_form, lead_form_id: s.lead_form_id })
@@ -191,6 +200,13 @@ export function sectionSettings(
       return { texts: settings.texts };
     case 'lead':
       return { is_enable_lead_form: settings.is_enable_lead_form, lead_form_id: settings.lead_form_id };
+    case 'notify':
+      return {
+        notification_type: settings.notification_type,
+        notification_email: settings.notification_email.trim(),
+        notification_phone: settings.notification_phone.trim(),
+        sms_notification_type: settings.sms_notification_type,
+      };
   }
 }
 

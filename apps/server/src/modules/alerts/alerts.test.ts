@@ -1,0 +1,225 @@
+// Staff notifications (issue 24, ADR 082) on a real database, the sandbox carrier, the mail outbox and a local
+// push service: a missed callback e-mails, texts and pushes; its voicemail e-mails; the callback request is a
+// new lead; a text notifies while nobody who may see it is online, and not once someone is; an install set
+// to `none` and a business switch that is off notify nobody.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drainJobs, login } from '../../../test/helpers.ts';
+import { JOB_SCHEMA } from '../../platform/queue/queue.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
+import { browser } from '../push/test-support.ts';
+import { restoreSandboxNumbers } from '../telephony/service.ts';
+import { STAFF_2, type Telephony, telephonyApp, voicemailCall } from '../telephony/testing.ts';
+
+let h: Telephony;
+const q = async (text: string, values: unknown[] = []) => (await h.t.pool.query(text, values)).rows;
+const POLL = { timeout: 20_000, interval: 100 };
+
+/** The local push service: what it was sent, decrypted by the admin's browser. */
+const pushed: { path: string; payload: Record<string, string> }[] = [];
+const b = browser();
+let server: ReturnType<typeof createServer>;
+
+beforeAll(async () => {
+  h = await telephonyApp();
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (d) => chunks.push(d));
+    req.on('end', () => {
+      pushed.push({ path: req.url ?? '', payload: JSON.parse(b.decrypt(Buffer.concat(chunks))) });
+      res.statusCode = 201;
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const s = b.subscription(`http://127.0.0.1:${(server.address() as AddressInfo).port}/admin`);
+  const { a } = h.seed;
+  await q(
+    'insert into push_subscriptions (user_id, business_id, endpoint, p256dh, auth) values ($1, $2, $3, $4, $5)',
+    [a.businessAdmin.id, a.business.id, s.endpoint, s.keys.p256dh, s.keys.auth],
+  );
+});
+afterAll(async () => {
+  server?.close();
+  await h?.close();
+});
+
+/** The install's number, known to the sandbox (a text to it reaches our webhook). */
+async function numberOf(installId: number): Promise<string> {
+  await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
+  return (await q('select phone_number from numbers where install_id = $1', [installId]))[0]?.phone_number;
+}
+const mailsTo = (to: string) => q('select subject, text from mail_outbox where "to" = $1 order by id', [to]);
+
+/** Waits until every `alerts.notice` job naming `key` = `value` is done (none waiting, at least one). */
+async function noticesDone(key: string, value: number): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (
+          await q(
+            `select state from ${JOB_SCHEMA}.job where name = 'alerts.notice' and data->>'${key}' = $1`,
+            [String(value)],
+          )
+        ).map((r) => r.state),
+      POLL,
+    )
+    .toSatisfy((states: string[]) => states.length > 0 && states.every((s) => s === 'completed'));
+  // And the texts and pushes those notices enqueued.
+  await drainJobs(h.t, 20_000);
+}
+
+/** Every session of the business's users last used an hour ago: nobody is online. */
+const everyoneAway = () =>
+  q(
+    `update auth_tokens set last_used_at = now() - interval '1 hour', created_at = now() - interval '1 hour'
+     where business_id = $1`,
+    [h.seed.a.business.id],
+  );
+
+describe('staff notifications', () => {
+  it('a missed callback e-mails, texts and pushes the staff; its voicemail e-mails; the request is a new lead', async () => {
+    const install = await h.install({
+      timeout: 20,
+      notification_type: 'both',
+      notification_email: 'desk@alerts.test',
+      notification_phone: STAFF_2,
+    });
+    const from = await numberOf(install.id);
+    const visitor = '+14155550701';
+    const callId = await voicemailCall(h, install.key, visitor);
+
+    await expect
+      .poll(async () => (await mailsTo('desk@alerts.test')).map((m) => m.subject).sort(), POLL)
+      .toEqual([
+        `Missed call from ${visitor}`,
+        `New lead from ${visitor}: callback request`,
+        `New voicemail from ${visitor}`,
+      ]);
+    const mails = await mailsTo('desk@alerts.test');
+    expect(mails.find((m) => m.subject.startsWith('Missed'))?.text).toContain(
+      `${visitor} (${visitor}) called Site`,
+    );
+    // The SMS from the install's number to the notification phone, at the sandbox carrier.
+    await expect
+      .poll(() => h.sandbox.sentMessages({ to: STAFF_2, from }).map((m) => m.body), POLL)
+      .toEqual(
+        expect.arrayContaining([
+          expect.stringContaining(`${visitor} (${visitor}) called Site`),
+          expect.stringContaining('left a voicemail'),
+          expect.stringContaining('asked Site'),
+        ]),
+      );
+    // The admin's registered browser (they see the conversation).
+    await expect
+      .poll(() => pushed.filter((p) => p.payload.tag === `missed_call-${callId}`).map((p) => p.payload), POLL)
+      .toEqual([expect.objectContaining({ title: `Missed call from ${visitor}`, url: '/business/calls' })]);
+    const [voice] = await q('select id from voice_records where call_id = $1', [callId]);
+    await expect
+      .poll(() => pushed.filter((p) => p.payload.tag === `voicemail-${voice?.id}`).length, POLL)
+      .toBe(1);
+    // Each event once: the notice's jobs done, nothing more in the outbox.
+    await noticesDone('callId', callId);
+    expect(await mailsTo('desk@alerts.test')).toHaveLength(3);
+  });
+
+  it("texts in the install's language, e-mailed while nobody is online and not once an agent is", async () => {
+    const install = await h.install({
+      widget_type: 2,
+      language: 'es',
+      notification_type: 'email',
+      notification_email: 'texts@alerts.test',
+      sms_notification_type: 'offline',
+    });
+    const number = await numberOf(install.id);
+    await everyoneAway();
+    h.sandbox.phones.sendText('+14155550702', number, '¿Abren el sábado?');
+    await h.run(1000);
+    await expect
+      .poll(async () => (await mailsTo('texts@alerts.test')).map((m) => [m.subject, m.text]), POLL)
+      .toEqual([
+        [
+          'Nuevo mensaje de texto de +14155550702',
+          expect.stringContaining('+14155550702 (+14155550702) escribió a Site'),
+        ],
+      ]);
+    expect((await mailsTo('texts@alerts.test'))[0]?.text).toContain('¿Abren el sábado?');
+
+    // The admin signs in (a session used now): they may see the conversation, so nobody is e-mailed.
+    await login(h.t.app, h.seed.a.businessAdmin.email);
+    h.sandbox.phones.sendText('+14155550703', number, 'Hola');
+    await h.run(1000);
+    const [contact] = await q('select id from contacts where business_id = $1 and phone = $2', [
+      h.seed.a.business.id,
+      '+14155550703',
+    ]);
+    await noticesDone('contactId', contact?.id);
+    expect(await mailsTo('texts@alerts.test')).toHaveLength(1);
+  });
+
+  it('sms_notification_type none never notifies of a text; always does even with an agent online', async () => {
+    const quiet = await h.install({
+      widget_type: 2,
+      notification_email: 'quiet@alerts.test',
+      sms_notification_type: 'none',
+    });
+    const loud = await h.install({
+      widget_type: 2,
+      notification_email: 'loud@alerts.test',
+      sms_notification_type: 'always',
+    });
+    await login(h.t.app, h.seed.a.businessAdmin.email);
+    h.sandbox.phones.sendText('+14155550704', await numberOf(quiet.id), 'one');
+    h.sandbox.phones.sendText('+14155550705', await numberOf(loud.id), 'two');
+    await h.run(1000);
+    await expect.poll(async () => (await mailsTo('loud@alerts.test')).length, POLL).toBe(1);
+    const [contact] = await q('select id from contacts where business_id = $1 and phone = $2', [
+      h.seed.a.business.id,
+      '+14155550704',
+    ]);
+    await noticesDone('contactId', contact?.id);
+    expect(await mailsTo('quiet@alerts.test')).toEqual([]);
+  });
+
+  it("notification_type none, or the business's switch off, notifies nobody", async () => {
+    const none = await h.install({
+      timeout: 20,
+      notification_type: 'none',
+      notification_email: 'none@alerts.test',
+      notification_phone: STAFF_2,
+    });
+    const noneFrom = await numberOf(none.id);
+    const noneCall = await voicemailCall(h, none.key, '+14155550706');
+    await noticesDone('callId', noneCall);
+    expect(await mailsTo('none@alerts.test')).toEqual([]);
+    expect(h.sandbox.sentMessages({ to: STAFF_2, from: noneFrom })).toEqual([]);
+    expect(pushed.filter((p) => p.payload.tag?.endsWith(`-${noneCall}`))).toEqual([]);
+
+    // The business turns missed calls and e-mail off: a missed call texts nobody and e-mails nobody, but
+    // the lead (its callback request) still texts.
+    await q(
+      `update businesses set settings = jsonb_set(settings, '{notifications}', $2::jsonb) where id = $1`,
+      [h.seed.a.business.id, JSON.stringify({ missed_call: false, email_notifications: false })],
+    );
+    try {
+      const off = await h.install({
+        timeout: 20,
+        notification_type: 'both',
+        notification_email: 'off@alerts.test',
+        notification_phone: STAFF_2,
+      });
+      const offFrom = await numberOf(off.id);
+      const offCall = await voicemailCall(h, off.key, '+14155550707');
+      await noticesDone('callId', offCall);
+      expect(await mailsTo('off@alerts.test')).toEqual([]);
+      expect(h.sandbox.sentMessages({ to: STAFF_2, from: offFrom }).map((m) => m.body)).toEqual([
+        expect.stringContaining('asked Site'),
+      ]);
+    } finally {
+      await q(`update businesses set settings = settings - 'notifications' where id = $1`, [
+        h.seed.a.business.id,
+      ]);
+    }
+  });
+});

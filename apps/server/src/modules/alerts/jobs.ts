@@ -1,0 +1,57 @@
+// The staff notifications' jobs (ADR 082): the notice of one event, then its text and its push, each
+// retried on its own. Every job builds the business's context from its payload (ADR 012).
+import { z } from 'zod';
+import type { Deps } from '../../platform/deps.ts';
+import { defineJob } from '../../platform/queue/queue.ts';
+import { type Ctx, tenantContext } from '../../platform/tenancy/context.ts';
+import { noticeAlert, sendAlertPush, sendAlertText, ZAlert } from './service.ts';
+
+const businessCtx = (deps: Deps, p: { agencyId: number; businessId: number }, name: string): Ctx =>
+  tenantContext(
+    deps,
+    { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
+    { kind: 'system', source: 'job', name },
+  );
+
+const keys = { agencyId: z.number(), businessId: z.number() };
+
+export const alertTextJob = defineJob({
+  name: 'alerts.text',
+  payload: z.object({ ...keys, to: z.string(), from: z.string(), body: z.string() }),
+  retry: { limit: 3, delaySeconds: 30, backoff: true },
+  handler: async (deps, p) => {
+    await sendAlertText(businessCtx(deps, p, 'staff alert text'), { to: p.to, from: p.from, body: p.body });
+  },
+});
+
+export const alertPushJob = defineJob({
+  name: 'alerts.push',
+  payload: z.object({
+    ...keys,
+    userIds: z.array(z.number()),
+    title: z.string(),
+    body: z.string(),
+    url: z.string(),
+    tag: z.string(),
+  }),
+  retry: { limit: 2, delaySeconds: 30, backoff: true },
+  handler: async (deps, p) => {
+    const { agencyId: _a, businessId: _b, ...push } = p;
+    await sendAlertPush(businessCtx(deps, p, 'staff alert push'), push);
+  },
+});
+
+export const alertNoticeJob = defineJob({
+  name: 'alerts.notice',
+  payload: ZAlert,
+  // The notice writes everything in one transaction: a retry never e-mails twice.
+  retry: { limit: 3, delaySeconds: 20, backoff: true },
+  concurrency: 2,
+  handler: async (deps, p) => {
+    const keysOf = { agencyId: p.agencyId, businessId: p.businessId };
+    await noticeAlert(businessCtx(deps, p, 'staff alert'), p, {
+      text: (tx, sms) => tx.deps.queue.send(tx.db, alertTextJob, { ...keysOf, ...sms }),
+      push: (tx, push) => tx.deps.queue.send(tx.db, alertPushJob, { ...keysOf, ...push }),
+    });
+  },
+});

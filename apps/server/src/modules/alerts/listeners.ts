@@ -1,0 +1,63 @@
+// What notifies the staff (ADR 082): telephony's missed calls, voicemails and widget requests (a callback or
+// a scheduled call is a new lead), and chats' inbound texts. Each event enqueues one `alerts.notice` job
+// (listeners run after the commit that caused the event), so the request that caused it never waits for
+// mail, the carrier or a push service, and a failure is retried by the queue.
+import type { Deps } from '../../platform/deps.ts';
+import type { EventBus } from '../../platform/events/events.ts';
+import { messageReceived } from '../chats/service.ts';
+import { callMissed, callRequested, voicemailRecorded } from '../telephony/service.ts';
+import { alertNoticeJob } from './jobs.ts';
+import type { TAlert } from './service.ts';
+
+export function registerAlertsListeners(events: EventBus, deps: Deps): void {
+  // Not awaited: the bus delivers to its listeners one after the other, and the others (the inbox, the
+  // automations, the widget's progress) need not wait for this insert.
+  const enqueue = (alert: TAlert): void => {
+    deps.queue
+      .send(deps.db, alertNoticeJob, alert)
+      .then(() => deps.queue.nudge(alertNoticeJob.name))
+      .catch((err: unknown) => deps.log.error({ err, alert }, 'staff alert not enqueued'));
+  };
+  const ofCall = (p: { agencyId: number; businessId: number; installId: number; visitorPhone: string }) => ({
+    agencyId: p.agencyId,
+    businessId: p.businessId,
+    installId: p.installId,
+    phone: p.visitorPhone,
+  });
+  events.on(callMissed, (p) =>
+    enqueue({ ...ofCall(p), kind: 'missed_call', name: p.visitorName, callId: p.callId }),
+  );
+  events.on(voicemailRecorded, (p) =>
+    enqueue({
+      ...ofCall(p),
+      kind: 'voicemail',
+      name: p.visitorName,
+      callId: p.callId,
+      voiceRecordId: p.voiceRecordId,
+      duration: p.duration,
+    }),
+  );
+  events.on(callRequested, (p) =>
+    enqueue({
+      ...ofCall(p),
+      kind: p.kind === 'scheduled' ? 'booking' : 'callback',
+      name: p.visitorName,
+      callId: p.callId,
+    }),
+  );
+  events.on(messageReceived, (p) => {
+    // Keyword texts (STOP, HELP...) are answered by the platform; a text to no install has no settings.
+    if (p.keyword || p.installId === null) return;
+    enqueue({
+      agencyId: p.agencyId,
+      businessId: p.businessId,
+      installId: p.installId,
+      kind: 'message',
+      // The job reads the contact's phone and name.
+      phone: '',
+      name: null,
+      messageId: p.messageId,
+      contactId: p.contactId,
+    });
+  });
+}

@@ -1,0 +1,227 @@
+// The staff's notifications (issue 24, ADR 082): a missed call, a voicemail, a new lead from the widget (a
+// callback or a scheduled call) and an inbound text reach the staff by e-mail, SMS and push, by the
+// install's settings (`notification_type`, `sms_notification_type`, its addresses) under the business's
+// switches (its "notification" settings). Lead forms keep their own notice (leadforms/notify.ts, ADR 074).
+//
+// One job per event (`alerts.notice`) decides and writes, in one transaction, the e-mails (the outbox and
+// its delivery jobs) and the jobs of the other channels (`alerts.text`, `alerts.push`): a notice that fails
+// half-way writes nothing and is retried whole; a channel that fails is retried alone.
+import type { TLanguage } from '@stn/contracts/constants';
+import { translate } from '@stn/contracts/i18n';
+import { widgetPhoneToE164 } from '@stn/contracts/widget';
+import { z } from 'zod';
+import { usersOnline } from '../../platform/auth/sessions.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
+import { businessName, businessNotificationSettings } from '../businesses/service.ts';
+import { conversationAudience, messageNotice, sendTestText } from '../chats/service.ts';
+import { contactByPhone, contactsByIds } from '../contacts/service.ts';
+import { installForCalls } from '../installs/service.ts';
+import { pushToUsers } from '../push/service.ts';
+import { installTextNumber } from '../telephony/service.ts';
+import { activeBusinessAdminIds, emailsOf } from '../users/service.ts';
+
+export const ALERT_KINDS = ['missed_call', 'voicemail', 'callback', 'booking', 'message'] as const;
+export type TAlertKind = (typeof ALERT_KINDS)[number];
+
+export const ZAlert = z.object({
+  agencyId: z.number(),
+  businessId: z.number(),
+  installId: z.number(),
+  kind: z.enum(ALERT_KINDS),
+  phone: z.string(),
+  name: z.string().nullable(),
+  callId: z.number().optional(),
+  voiceRecordId: z.number().optional(),
+  duration: z.number().optional(),
+  messageId: z.number().optional(),
+  contactId: z.number().optional(),
+});
+export type TAlert = z.infer<typeof ZAlert>;
+
+/** The business's switch each kind answers to (absent = on). */
+const TOPIC = {
+  missed_call: 'missed_call',
+  voicemail: 'missed_call',
+  callback: 'new_lead',
+  booking: 'new_lead',
+  message: 'new_message',
+} as const;
+
+/** Where a push opens the app. */
+const URL_OF: Record<TAlertKind, string> = {
+  missed_call: '/business/calls',
+  voicemail: '/business/voice-records',
+  callback: '/business/calls',
+  booking: '/business/schedule/calls',
+  message: '/business/messaging',
+};
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PREVIEW = 160;
+
+export type Delivery = {
+  email: { to: string[]; subject: string; text: string } | null;
+  sms: { to: string; from: string; body: string } | null;
+  push: { userIds: number[]; title: string; body: string; url: string; tag: string } | null;
+};
+
+/** The users who may see the conversation with this phone (the inbox's rule), else the business's admins. */
+async function audienceOf(ctx: Ctx, a: TAlert): Promise<number[]> {
+  const contactId = a.contactId ?? (await contactByPhone(ctx, a.phone))?.id;
+  const seen = contactId
+    ? ((await conversationAudience(ctx, { contactIds: [contactId] })).get(contactId) ?? [])
+    : [];
+  if (seen.length > 0) return seen;
+  return activeBusinessAdminIds(ctx, { agencyId: a.agencyId, businessIds: [a.businessId] });
+}
+
+async function emailsTo(ctx: Ctx, a: TAlert, installList: string, businessList: string[] | undefined) {
+  const split = (list: string) =>
+    list
+      .split(/[,;\s]+/)
+      .map((x) => x.trim())
+      .filter((x) => EMAIL.test(x));
+  const fromInstall = split(installList);
+  if (fromInstall.length) return fromInstall;
+  const fromBusiness = (businessList ?? []).filter((x) => EMAIL.test(x));
+  if (fromBusiness.length) return fromBusiness;
+  const ids = await activeBusinessAdminIds(ctx, { agencyId: a.agencyId, businessIds: [a.businessId] });
+  return [...(await emailsOf(ctx, { ids })).values()];
+}
+
+/**
+ * What one event notifies, on which channel, to whom (null: that channel stays quiet). The rules, in order:
+ * the install must exist and not be `none`; the business's switch of the kind must not be off; a text
+ * notifies by `sms_notification_type` (never, always, or while none of those who may see it is online);
+ * then `notification_type` picks e-mail and SMS, each unless the business switched that channel off; push
+ * goes to those who may see it unless the business switched desktop notifications off (texts are pushed by
+ * the push module already, ADR 037).
+ */
+export async function planAlert(ctx: Ctx, alert: TAlert): Promise<Delivery | null> {
+  let a = alert;
+  if (a.contactId && !a.phone) {
+    const [contact] = await contactsByIds(ctx, [a.contactId]);
+    if (!contact) return null;
+    const name = `${contact.first_name} ${contact.last_name}`.trim();
+    a = { ...a, phone: contact.phone, name: a.name ?? (name || null) };
+  }
+  const install = await installForCalls(ctx, a.installId);
+  if (!install || install.status === 'deleted') return null;
+  const s = install.settings;
+  if (s.notification_type === 'none') return null;
+  const business = await businessNotificationSettings(ctx);
+  if (business[TOPIC[a.kind]] === false) return null;
+
+  let text = '';
+  if (a.kind === 'message') {
+    if (s.sms_notification_type === 'none') return null;
+    if (s.sms_notification_type === 'offline') {
+      const audience = await audienceOf(ctx, a);
+      if ((await usersOnline(ctx.db, audience)).length > 0) return null;
+    }
+    text = a.messageId ? ((await messageNotice(ctx, a.messageId))?.text ?? '') : '';
+    if (text.length > PREVIEW) text = `${text.slice(0, PREVIEW)}…`;
+  }
+
+  const language: TLanguage = s.language;
+  const contactName = a.name?.trim() || '';
+  const params = {
+    name: contactName || a.phone,
+    phone: a.phone,
+    install: install.name,
+    seconds: a.duration ?? 0,
+    text,
+  };
+  const subject = translate(`alerts.${a.kind}_subject`, language, params);
+  const body = translate(`alerts.${a.kind}_body`, language, params);
+  const type = s.notification_type;
+
+  const email =
+    (type === 'email' || type === 'both') && business.email_notifications !== false
+      ? {
+          to: await emailsTo(ctx, a, s.notification_email, business.notification_emails),
+          subject,
+          text: `${body}\n\n${translate('alerts.settings_hint', language, params)}`,
+        }
+      : null;
+
+  let sms: Delivery['sms'] = null;
+  if ((type === 'sms' || type === 'both') && business.sms_notifications !== false) {
+    const to =
+      widgetPhoneToE164(s.notification_phone) ?? widgetPhoneToE164(business.notification_phone ?? '');
+    const from = await installTextNumber(ctx, install.id);
+    if (to && from) sms = { to, from, body };
+    else
+      ctx.deps.log.warn({ installId: install.id }, 'staff alert: no phone to text, or no number that texts');
+  }
+
+  const push =
+    a.kind !== 'message' && business.desktop_notifications !== false
+      ? {
+          userIds: await audienceOf(ctx, a),
+          title: subject,
+          body,
+          url: URL_OF[a.kind],
+          tag: `${a.kind}-${a.voiceRecordId ?? a.callId ?? a.messageId ?? a.phone}`,
+        }
+      : null;
+
+  return { email: email?.to.length ? email : null, sms, push: push?.userIds.length ? push : null };
+}
+
+/**
+ * Works one event's notice: the e-mails go to the outbox and the text and the push are enqueued, all in one
+ * transaction (a failure leaves nothing, and the job's retry starts over).
+ */
+export async function noticeAlert(
+  ctx: Ctx,
+  a: TAlert,
+  jobs: {
+    text: (ctx: Ctx, p: NonNullable<Delivery['sms']>) => Promise<unknown>;
+    push: (ctx: Ctx, p: NonNullable<Delivery['push']>) => Promise<unknown>;
+  },
+): Promise<Delivery | null> {
+  return inTransaction(ctx, async (tx) => {
+    const plan = await planAlert(tx, a);
+    if (!plan) return null;
+    if (plan.email) {
+      const fromName = await businessName(tx);
+      for (const to of plan.email.to)
+        await tx.deps.mailer.send(
+          {
+            to,
+            subject: plan.email.subject,
+            text: plan.email.text,
+            agencyId: a.agencyId,
+            businessId: a.businessId,
+            fromName,
+          },
+          tx.db,
+        );
+    }
+    if (plan.sms) await jobs.text(tx, plan.sms);
+    if (plan.push) await jobs.push(tx, plan.push);
+    return plan;
+  });
+}
+
+/** The text to the staff's phone from the install's number; a refusal (opted out, limit) is not retried. */
+export async function sendAlertText(ctx: Ctx, p: NonNullable<Delivery['sms']>): Promise<void> {
+  try {
+    await sendTestText(ctx, { to: p.to, from: p.from, body: p.body, media: [] });
+  } catch (err) {
+    if (err instanceof AppError) {
+      ctx.deps.log.warn({ err }, 'staff alert: the text was refused');
+      return;
+    }
+    throw err;
+  }
+}
+
+export async function sendAlertPush(ctx: Ctx, p: NonNullable<Delivery['push']>): Promise<void> {
+  await pushToUsers(ctx, {
+    userIds: p.userIds,
+    payload: { title: p.title, body: p.body, url: p.url, tag: p.tag },
+  });
+}
