@@ -103,7 +103,11 @@ if (process.env.BENCH_DATABASE_URL) {
   const u = new URL(admin);
   u.pathname = `/${name}`;
   url = u.toString();
-  cleanup = () => run(`drop database if exists ${name} with (force)`);
+  // BENCH_ANALYTICS_KEEP=1 keeps the database (to study its queries by hand).
+  cleanup = () =>
+    process.env.BENCH_ANALYTICS_KEEP
+      ? Promise.resolve()
+      : run(`drop database if exists ${name} with (force)`);
 } else {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-bench-analytics-'));
   const embedded = await startEmbeddedPostgres({ dataDir, databases: ['app'], persistent: false });
@@ -374,6 +378,10 @@ async function main() {
   await markDays(platform, messageDays(sql`true`));
   await markDays(platform, optOutDays(sql`true`));
   const marked = Number((await one<{ n: number }>('select count(*)::int as n from analytics_dirty'))[0]?.n);
+  if (process.env.BENCH_ANALYTICS_KEEP) {
+    say(`  kept with ${marked} days marked (BENCH_ANALYTICS_KEEP)`);
+    return;
+  }
   const tmk = Date.now();
   let rebuilt = 0;
   for (;;) {
