@@ -34,6 +34,7 @@ import type { Deps } from '../../apps/server/src/platform/deps.ts';
 import { createEventBus, publish } from '../../apps/server/src/platform/events/events.ts';
 import { platformSystemContext, tenantContext } from '../../apps/server/src/platform/tenancy/context.ts';
 import { loadAverageLine } from '../lib/in-process.ts';
+import { postgresCpuMs } from '../lib/postgres-cpu.ts';
 
 const SCALE = Number(process.env.BENCH_ANALYTICS_SCALE ?? 1);
 const MESSAGES = Math.round(10_000_000 * SCALE);
@@ -87,6 +88,8 @@ const pick = (n: number) => Math.floor(rand() * n);
 // --- The database: the embedded PostgreSQL in a temporary folder, or a fresh database on a given server.
 let cleanup: () => Promise<void> = async () => undefined;
 let url: string;
+/** CPU (ms) of the embedded PostgreSQL so far: on a busy machine a steadier figure than the wall time. */
+let pgCpu = () => Number.NaN;
 if (process.env.BENCH_DATABASE_URL) {
   const admin = process.env.BENCH_DATABASE_URL;
   const name = `stn_bench_analytics_${process.pid}`;
@@ -112,6 +115,7 @@ if (process.env.BENCH_DATABASE_URL) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-bench-analytics-'));
   const embedded = await startEmbeddedPostgres({ dataDir, databases: ['app'], persistent: false });
   url = embedded.url('app');
+  pgCpu = () => postgresCpuMs(dataDir);
   cleanup = async () => {
     await embedded.stop().catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -420,13 +424,18 @@ async function main() {
   const businessCtx = (b: number) =>
     tenantContext(deps, { level: 'business', agencyId: agencyOf(b), businessId: bBase + 1 + b }, by);
   const agencyCtx = (agencyId: number) => tenantContext(deps, { level: 'agency', agencyId }, by);
+  let cpu = { pg: Number.NaN, node: Number.NaN };
   const time = async (runs: number, fn: () => Promise<unknown>) => {
     const ms: number[] = [];
+    const pg0 = pgCpu();
+    const node0 = process.cpuUsage();
     for (let i = 0; i < runs && Date.now() < deadline; i++) {
       const t = performance.now();
       await fn();
       ms.push(performance.now() - t);
     }
+    const node = process.cpuUsage(node0);
+    cpu = { pg: (pgCpu() - pg0) / ms.length, node: (node.user + node.system) / 1000 / ms.length };
     return ms;
   };
   const stats = (ms: number[]) => {
@@ -443,7 +452,10 @@ async function main() {
           ? `  (goal p95 < ${goal} ms: met)`
           : `  (goal p95 < ${goal} ms: MISSED)`;
     say(
-      `  ${label.padEnd(38)} p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, max ${s.max.toFixed(1)} ms (${s.n} runs)${ok}`,
+      `  ${label.padEnd(38)} p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms, max ${s.max.toFixed(1)} ms (${s.n} runs)${ok}` +
+        (Number.isNaN(cpu.pg)
+          ? ''
+          : `; CPU a run: PostgreSQL ${cpu.pg.toFixed(0)} ms, bench ${cpu.node.toFixed(0)} ms`),
     );
   };
   // One warm-up each, as a running server's caches would be.
@@ -536,6 +548,7 @@ async function main() {
     latency.push(performance.now() - t);
   }
   await idle();
+  cpu = { pg: Number.NaN, node: Number.NaN };
   line('event -> rollup row (texts and calls)', latency);
 
   // --- One agency of 1,000 businesses: every business moves to the first agency, and its rollup rows with
