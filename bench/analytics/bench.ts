@@ -126,7 +126,8 @@ let cleaned = false;
 const finish = async (code: number) => {
   if (cleaned) return;
   cleaned = true;
-  await pool.end().catch(() => undefined);
+  // A statement still running (the time limit) must not keep the pool from ending: wait 5 s at most.
+  await Promise.race([pool.end().catch(() => undefined), new Promise((r) => setTimeout(r, 5000))]);
   await cleanup().catch((err: unknown) => console.error('cleanup failed', err));
   process.exit(code);
 };
