@@ -61,8 +61,8 @@ CREATE TABLE "analytics_watermarks" (
 	"seen_until" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX "analytics_bins_agency_idx" ON "analytics_bins" USING btree ("agency_id","day");--> statement-breakpoint
-CREATE INDEX "analytics_daily_agency_idx" ON "analytics_daily" USING btree ("agency_id","day");--> statement-breakpoint
+CREATE INDEX "analytics_bins_agency_idx" ON "analytics_bins" USING btree ("agency_id","day","series","bin","n");--> statement-breakpoint
+CREATE INDEX "analytics_daily_agency_idx" ON "analytics_daily" USING btree ("agency_id","day","business_id","callbacks_requested","callbacks_answered","callbacks_missed","scheduled_calls","inbound_calls","inbound_answered","calls_answered","talk_seconds","texts_in","texts_out","segments_out","conversations_started","opt_outs","leads_callback","leads_text","leads_booking","leads_form","broadcast_texts","automation_texts");--> statement-breakpoint
 CREATE INDEX "automation_steps_message_idx" ON "automation_steps" USING btree (("detail"->>'message_id')) WHERE "automation_steps"."type" = 'SendMessage';--> statement-breakpoint
 CREATE INDEX "automation_steps_finished_idx" ON "automation_steps" USING btree ("finished_at") WHERE "automation_steps"."type" = 'SendMessage';--> statement-breakpoint
 CREATE INDEX "messages_updated_idx" ON "messages" USING btree ("updated_at");--> statement-breakpoint

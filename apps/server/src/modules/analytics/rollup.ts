@@ -18,43 +18,84 @@ const OVERFLOW_BIN = CONNECT_HIST_BINS - 1;
 export const localDay = (at: SQL, businessId: SQL, installId: SQL) =>
   sql`(${at} at time zone analytics_tz(${businessId}, ${installId}))::date`;
 
-/** The keys as a CTE `k` with each day's bounds: [lo, hi) in UTC. */
-function keysCte(keys: DayKey[]): SQL {
-  return sql`k as (
-    select k.business_id, k.install_id, k.day, b.agency_id,
-           (k.day::timestamp at time zone z.tz) as lo,
-           ((k.day + 1)::timestamp at time zone z.tz) as hi,
-           z.tz
-      from unnest(${sql.param(keys.map((k) => k.business_id))}::int[],
-                  ${sql.param(keys.map((k) => k.install_id))}::int[],
-                  ${sql.param(keys.map((k) => k.day))}::date[]) as k(business_id, install_id, day)
-      join businesses b on b.id = k.business_id
-      cross join lateral (select analytics_tz(k.business_id, k.install_id) as tz) z
+type ResolvedKey = DayKey & { agency_id: number; tz: string; lo: string; hi: string };
+
+/** Each key's agency, time zone and day bounds [lo, hi) in UTC: resolved once per batch. */
+async function resolveKeys(db: Tx, keys: DayKey[]): Promise<ResolvedKey[]> {
+  const { rows } = await db.execute<ResolvedKey>(sql`
+    with k as materialized (
+      select * from unnest(${sql.param(keys.map((k) => k.business_id))}::int[],
+                           ${sql.param(keys.map((k) => k.install_id))}::int[],
+                           ${sql.param(keys.map((k) => k.day))}::date[]) as k(business_id, install_id, day)
+    ),
+    z as materialized (
+      select business_id, install_id, analytics_tz(business_id, install_id) as tz
+        from (select distinct business_id, install_id from k) i
+    )
+    select k.business_id, k.install_id, k.day::text as day, b.agency_id, z.tz,
+           (k.day::timestamp at time zone z.tz)::text as lo,
+           ((k.day + 1)::timestamp at time zone z.tz)::text as hi
+      from k join z using (business_id, install_id)
+      join businesses b on b.id = k.business_id`);
+  return rows;
+}
+
+/** The resolved keys as a CTE `k` (no function call per statement). */
+function keysCte(keys: ResolvedKey[]): SQL {
+  return sql`k as materialized (
+    select * from unnest(${sql.param(keys.map((k) => k.business_id))}::int[],
+                         ${sql.param(keys.map((k) => k.install_id))}::int[],
+                         ${sql.param(keys.map((k) => k.day))}::date[],
+                         ${sql.param(keys.map((k) => k.agency_id))}::int[],
+                         ${sql.param(keys.map((k) => k.tz))}::text[],
+                         ${sql.param(keys.map((k) => k.lo))}::timestamptz[],
+                         ${sql.param(keys.map((k) => k.hi))}::timestamptz[])
+      as k(business_id, install_id, day, agency_id, tz, lo, hi)
   )`;
 }
 
 /** A call counts as answered when the visitor was connected (callbacks) or the call completed (inbound). */
 const ANSWERED = sql`(c.connected_at is not null or c.outcome = 'completed')`;
-const CALLS_OF_K = sql`calls c on c.business_id = k.business_id and c.install_id = k.install_id
+// Each key reads its own rows in a lateral subquery that aggregates (so it is never flattened into a hash
+// join over the whole table): an index range of one business and local day.
+const CALLS_OF_K = sql`calls c where c.business_id = k.business_id and c.install_id = k.install_id
   and c.requested_at >= k.lo and c.requested_at < k.hi`;
-const MESSAGES_OF_K = sql`messages m on m.business_id = k.business_id and coalesce(m.install_id, 0) = k.install_id
-  and m.sent_at >= k.lo and m.sent_at < k.hi`;
+const MESSAGES_OF_K = sql`m.business_id = k.business_id and m.sent_at >= k.lo
+  and m.sent_at < k.hi and coalesce(m.install_id, 0) = k.install_id`;
 /** Texts that count as sent: not a scheduled one still waiting, not canceled. */
 const SENT = sql`m.direction = 'out' and m.status not in ('scheduled', 'canceled', 'draft')`;
 
-async function rebuildBatch(db: Tx, keys: DayKey[]): Promise<void> {
-  const businesses = [...new Set(keys.map((k) => k.business_id))].sort((a, b) => a - b);
+async function rebuildBatch(db: Tx, dayKeys: DayKey[]): Promise<void> {
+  const businesses = [...new Set(dayKeys.map((k) => k.business_id))].sort((a, b) => a - b);
   for (const b of businesses)
     await db.execute(sql`select pg_advisory_xact_lock(hashtext('analytics'), ${b})`);
+  // A batch's statements are many small index ranges: compiling them (JIT, past jit_above_cost for a few
+  // hundred keys) costs more than running them.
+  await db.execute(sql`set local jit = off`);
+  const keys = await resolveKeys(db, dayKeys);
   const k = keysCte(keys);
-  const inK = sql`(business_id, install_id, day) in (select business_id, install_id, day from k)`;
-  await db.execute(sql`with ${k} delete from analytics_daily where ${inK}`);
-  await db.execute(sql`with ${k} delete from analytics_agent_daily where ${inK}`);
-  await db.execute(sql`with ${k} delete from analytics_bins where ${inK}`);
+  const inK = (t: SQL) =>
+    sql`${t}.business_id = k.business_id and ${t}.install_id = k.install_id and ${t}.day = k.day`;
+  await db.execute(sql`with ${k} delete from analytics_daily d using k where ${inK(sql`d`)}`);
+  await db.execute(sql`with ${k} delete from analytics_agent_daily d using k where ${inK(sql`d`)}`);
+  await db.execute(sql`with ${k} delete from analytics_bins d using k where ${inK(sql`d`)}`);
 
-  await db.execute(sql`with ${k},
-    c as (
-      select k.business_id, k.install_id, k.day,
+  await db.execute(sql`with ${k}
+    insert into analytics_daily (business_id, install_id, day, agency_id,
+      callbacks_requested, callbacks_answered, callbacks_missed, scheduled_calls, inbound_calls, inbound_answered,
+      calls_answered, talk_seconds, texts_in, texts_out, segments_out, conversations_started, opt_outs,
+      leads_callback, leads_text, leads_booking, leads_form, broadcast_texts, automation_texts)
+    select k.business_id, k.install_id, k.day, k.agency_id,
+      c.callbacks_requested, c.callbacks_answered, c.callbacks_missed,
+      c.scheduled_calls, c.inbound_calls, c.inbound_answered,
+      c.calls_answered, c.talk_seconds,
+      m.texts_in, m.texts_out, m.segments_out,
+      m.conversations_started, o.opt_outs,
+      c.callbacks_requested, m.leads_text, c.scheduled_calls,
+      l.leads_form, m.broadcast_texts, m.automation_texts
+    from k
+    cross join lateral (
+      select count(*) as n,
         count(*) filter (where c.kind = 'callback') as callbacks_requested,
         count(*) filter (where c.kind = 'callback' and c.connected_at is not null) as callbacks_answered,
         count(*) filter (where c.kind = 'callback' and c.outcome = 'missed') as callbacks_missed,
@@ -63,11 +104,9 @@ async function rebuildBatch(db: Tx, keys: DayKey[]): Promise<void> {
         count(*) filter (where c.kind = 'inbound' and ${ANSWERED}) as inbound_answered,
         count(*) filter (where ${ANSWERED}) as calls_answered,
         coalesce(sum(c.duration) filter (where ${ANSWERED}), 0) as talk_seconds
-      from k join ${CALLS_OF_K}
-      group by 1, 2, 3
-    ),
-    m as (
-      select k.business_id, k.install_id, k.day,
+      from ${CALLS_OF_K}) c
+    cross join lateral (
+      select count(*) as n,
         count(*) filter (where m.direction = 'in') as texts_in,
         count(*) filter (where ${SENT}) as texts_out,
         coalesce(sum(m.segments) filter (where ${SENT}), 0) as segments_out,
@@ -78,69 +117,47 @@ async function rebuildBatch(db: Tx, keys: DayKey[]): Promise<void> {
           select 1 from automation_steps s
            where s.type = 'SendMessage' and s.business_id = m.business_id
              and (s.detail->>'message_id') = m.id::text)) as automation_texts
-      from k join ${MESSAGES_OF_K}
+      from messages m
       cross join lateral (select not exists (
         select 1 from messages p where p.contact_id = m.contact_id
           and (p.sent_at < m.sent_at or (p.sent_at = m.sent_at and p.id < m.id))) as first) f
-      group by 1, 2, 3
-    ),
-    o as (
-      select k.business_id, k.install_id, k.day, count(*) as opt_outs
-      from k join contacts ct on ct.business_id = k.business_id and coalesce(ct.install_id, 0) = k.install_id
-        and ct.opted_out_at >= k.lo and ct.opted_out_at < k.hi
-      group by 1, 2, 3
-    ),
-    l as (
-      select k.business_id, k.install_id, k.day, count(*) as leads_form
-      from k join lead_submissions s on s.business_id = k.business_id and coalesce(s.install_id, 0) = k.install_id
-        and s.created_at >= k.lo and s.created_at < k.hi
-      group by 1, 2, 3
-    )
-    insert into analytics_daily (business_id, install_id, day, agency_id,
-      callbacks_requested, callbacks_answered, callbacks_missed, scheduled_calls, inbound_calls, inbound_answered,
-      calls_answered, talk_seconds, texts_in, texts_out, segments_out, conversations_started, opt_outs,
-      leads_callback, leads_text, leads_booking, leads_form, broadcast_texts, automation_texts)
-    select k.business_id, k.install_id, k.day, k.agency_id,
-      coalesce(c.callbacks_requested, 0), coalesce(c.callbacks_answered, 0), coalesce(c.callbacks_missed, 0),
-      coalesce(c.scheduled_calls, 0), coalesce(c.inbound_calls, 0), coalesce(c.inbound_answered, 0),
-      coalesce(c.calls_answered, 0), coalesce(c.talk_seconds, 0),
-      coalesce(m.texts_in, 0), coalesce(m.texts_out, 0), coalesce(m.segments_out, 0),
-      coalesce(m.conversations_started, 0), coalesce(o.opt_outs, 0),
-      coalesce(c.callbacks_requested, 0), coalesce(m.leads_text, 0), coalesce(c.scheduled_calls, 0),
-      coalesce(l.leads_form, 0), coalesce(m.broadcast_texts, 0), coalesce(m.automation_texts, 0)
-    from k
-      left join c using (business_id, install_id, day)
-      left join m using (business_id, install_id, day)
-      left join o using (business_id, install_id, day)
-      left join l using (business_id, install_id, day)
-    where c.business_id is not null or m.business_id is not null or o.business_id is not null
-      or l.business_id is not null`);
+      where ${MESSAGES_OF_K}) m
+    cross join lateral (
+      select count(*) as opt_outs from contacts ct
+       where ct.opted_out_at >= k.lo and ct.opted_out_at < k.hi
+         and ct.business_id = k.business_id and coalesce(ct.install_id, 0) = k.install_id) o
+    cross join lateral (
+      select count(*) as leads_form from lead_submissions s
+       where s.business_id = k.business_id and s.created_at >= k.lo and s.created_at < k.hi
+         and coalesce(s.install_id, 0) = k.install_id) l
+    where c.n > 0 or m.n > 0 or o.opt_outs > 0 or l.leads_form > 0`);
 
   // Time to connect of answered callbacks (series 0, whole seconds, the last bin longer) and answers by local
   // hour (series 1): sparse bins, so that a range's histogram is one grouped sum.
   await db.execute(sql`with ${k}
     insert into analytics_bins (business_id, install_id, day, agency_id, series, bin, n)
-    select k.business_id, k.install_id, k.day, k.agency_id, 0,
-      least(greatest(floor(extract(epoch from (c.connected_at - c.requested_at))), 0), ${OVERFLOW_BIN})::int,
-      count(*)
-    from k join ${CALLS_OF_K}
-    where c.kind = 'callback' and c.connected_at is not null
-    group by 1, 2, 3, 4, 5, 6
-    union all
-    select k.business_id, k.install_id, k.day, k.agency_id, 1,
-      extract(hour from (coalesce(c.connected_at, c.requested_at) at time zone k.tz))::int, count(*)
-    from k join ${CALLS_OF_K}
-    where ${ANSWERED}
-    group by 1, 2, 3, 4, 5, 6`);
+    select k.business_id, k.install_id, k.day, k.agency_id, x.series, x.bin, x.n
+    from k cross join lateral (
+      select 0 as series,
+        least(greatest(floor(extract(epoch from (c.connected_at - c.requested_at))), 0), ${OVERFLOW_BIN})::int
+          as bin,
+        count(*) as n
+      from ${CALLS_OF_K} and c.kind = 'callback' and c.connected_at is not null
+      group by 1, 2
+      union all
+      select 1, extract(hour from (coalesce(c.connected_at, c.requested_at) at time zone k.tz))::int, count(*)
+      from ${CALLS_OF_K} and ${ANSWERED}
+      group by 1, 2) x`);
 
   await db.execute(sql`with ${k}
     insert into analytics_agent_daily (business_id, install_id, day, agent_user_id, agent_name, calls_answered,
       talk_seconds)
-    select k.business_id, k.install_id, k.day, c.agent_user_id, coalesce(max(c.agent_name), ''), count(*),
-      coalesce(sum(c.duration), 0)
-    from k join ${CALLS_OF_K}
-    where ${ANSWERED} and c.agent_user_id is not null
-    group by 1, 2, 3, 4`);
+    select k.business_id, k.install_id, k.day, x.agent_user_id, x.agent_name, x.n, x.talk_seconds
+    from k cross join lateral (
+      select c.agent_user_id, coalesce(max(c.agent_name), '') as agent_name, count(*) as n,
+        coalesce(sum(c.duration), 0) as talk_seconds
+      from ${CALLS_OF_K} and ${ANSWERED} and c.agent_user_id is not null
+      group by 1) x`);
 }
 
 /** Rebuilds the given days now (a test, a changed time zone, the bench). */
