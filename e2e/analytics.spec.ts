@@ -168,6 +168,8 @@ describe.skipIf(!hasChromium)('the dashboards in Chromium', () => {
     // A start years back makes a range longer than the server reads: its message shows under the dates.
     await page.getByTestId('range-from').fill('2020-01-01');
     await page.waitForURL(/from=2020-01-01/);
+    // (The server's answer can take a while on a loaded machine: fieldError itself polls for a second.)
+    await page.locator('[data-testid="range-to"][aria-invalid="true"]').waitFor(WAIT);
     expect((await fieldError(page, 'range-to')).length).toBeGreaterThan(5);
 
     // A past month with nothing in it: every figure is 0.
