@@ -11,6 +11,7 @@ const paymentMethods = lazy(() => import('../features/billing/payment-methods-pa
 
 /** The agency area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
 export const agencyRoutes: Record<string, LazyExoticComponent<ComponentType>> = {
+  'agency.dashboard': lazy(() => import('../features/analytics/agency-dashboard-page.tsx')),
   agency: businessList,
   'agency.business.accounts': businessList,
   'agency.business.archived': businessList,

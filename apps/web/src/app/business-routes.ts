@@ -15,6 +15,7 @@ const paymentMethods = lazy(() => import('../features/billing/payment-methods-pa
 
 /** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
 export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> = {
+  'business.dashboard': lazy(() => import('../features/analytics/business-dashboard-page.tsx')),
   'business.users': lazy(() => import('../features/users/business-users-page.tsx')),
   'business.users.create': userForm,
   'business.users.edit': userForm,

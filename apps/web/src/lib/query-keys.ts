@@ -208,4 +208,10 @@ export const keys = {
     conversation: (id: number) => ['inbox', 'contact', id, 'conversations'] as const,
     smsAgents: (installId: number) => ['inbox', 'sms-agents', installId] as const,
   },
+  /** The dashboards (issue 24): a business's figures and an agency's, per range and filter. */
+  analytics: {
+    all: ['analytics'] as const,
+    business: (query: unknown) => ['analytics', 'business', query] as const,
+    agency: (query: unknown) => ['analytics', 'agency', query] as const,
+  },
 };
