@@ -115,7 +115,7 @@ const RECHARTS_LOWER = rechartsLowerPart(0.35);
 /**
  * The lazy screens' vendor chunks, each loaded only with the screens that use it: the automation editor's
  * React Flow and the d3 and store modules under it (ADR 072), and the dashboards' charts (Mantine charts over
- * recharts, issue 24, ADR 082), split so that no chunk is over a lazy chunk's budget. The few d3 modules both use,
+ * recharts, issue 24, ADR 085), split so that no chunk is over a lazy chunk's budget. The few d3 modules both use,
  * the store selector hook both import and react-is (recharts', and the card form's prop-types') are a small
  * chunk of their own: left in either side's chunk, the
  * other screen would load that whole chunk too. Only these modules: what else they import (React) stays
