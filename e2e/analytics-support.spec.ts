@@ -41,10 +41,9 @@ describe.skipIf(!hasChromium)('AdminSupport lands on a dashboard with figures', 
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const totals = (res.body as { data: { totals: Record<string, number> } }).data.totals;
     expect(totals.callbacks_requested).toBeGreaterThan(0);
-    const digits = async (id: string) =>
-      Number(((await page.getByTestId(id).textContent()) ?? '').replace(/\D/g, ''));
-    await expect.poll(() => digits('stat-callbacks_requested'), WAIT).toBe(totals.callbacks_requested);
-    expect(await digits('stat-callbacks_answered')).toBe(totals.callbacks_answered);
+    const figure = async (id: string) => Number(await page.getByTestId(id).getAttribute('data-value'));
+    await expect.poll(() => figure('stat-callbacks_requested'), WAIT).toBe(totals.callbacks_requested);
+    expect(await figure('stat-callbacks_answered')).toBe(totals.callbacks_answered);
     await page.getByTestId('chart-callbacks').locator('svg').first().waitFor(WAIT);
   });
 });
