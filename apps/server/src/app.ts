@@ -48,6 +48,9 @@ import { installByKey } from './modules/installs/service.ts';
 import { leadNoticeJob } from './modules/leadforms/notify.ts';
 import { leadformsRoutes } from './modules/leadforms/routes.ts';
 import { leadformsWidgetRoutes } from './modules/leadforms/widget.ts';
+import { registerLiveListeners } from './modules/live/listeners.ts';
+import { liveRoutes } from './modules/live/routes.ts';
+import { liveWidgetRoutes } from './modules/live/widget.ts';
 import { createMailer } from './modules/notifications/mailer.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { optinsRoutes } from './modules/optins/routes.ts';
@@ -206,6 +209,9 @@ function plugModules(p: Plugs): void {
   // Lead forms: the widget's calls (the install's form, embedded forms, a submission) and the staff's notice.
   p.widget.routes.push(leadformsWidgetRoutes);
   p.queue.register(leadNoticeJob);
+  // Live data (ADR 083): the widget's heartbeat, and live_data to the dashboards as calls move.
+  p.widget.routes.push(liveWidgetRoutes);
+  registerLiveListeners(p.events, p.deps);
 }
 
 /**
@@ -506,6 +512,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         subscriptionsRoutes,
         ordersRoutes,
         optinsRoutes,
+        liveRoutes,
       ]) {
         await api.register(routes, deps);
       }

@@ -75,6 +75,8 @@ export const RANKS: Record<string, number> = {
   leadforms: 10,
   push: 10,
   analytics: 11,
+  /** The live view (ADR 083): calls of telephony, installs' and businesses' names, its own presence table. */
+  live: 11,
   /** The order pages: sign-ups that compose auth, users, businesses, agencies, sites and billing. */
   orders: 11,
   /** The landing page's free-demo requests: an agency's site (agencies, sites) and its mail. */

@@ -51,3 +51,13 @@ export const numberChanged = defineEvent('number.changed', z.object({ phoneNumbe
  * puts the call in the caller's conversation, answered or not. Its outcome is read from the call.
  */
 export const callReceived = defineEvent('call.received', ZCallEvent);
+
+/**
+ * A call in progress moved (opened, claimed, connected, ended): the live view of calls ringing and in
+ * progress (the live module, ADR 083) is out of date. Published after commit, possibly more than once per
+ * move (listeners debounce); says nothing of what changed.
+ */
+export const callChanged = defineEvent(
+  'call.changed',
+  z.object({ callId: z.number(), agencyId: z.number(), businessId: z.number() }),
+);

@@ -8,7 +8,15 @@ export { requestCallback, scheduleCall } from './call-requests.ts';
 export { type CallOfContact, callsOfContact, latestCallOf } from './contact-calls.ts';
 export { addDemoNumber, DEMO_INSTALL_NUMBER } from './demo.ts';
 export { type CallbackData, type CallbackInput, telephonyIdle } from './engine.ts';
-export { callCompleted, callMissed, callReceived, callRequested, numberChanged } from './events.ts';
+export {
+  callChanged,
+  callCompleted,
+  callMissed,
+  callReceived,
+  callRequested,
+  numberChanged,
+} from './events.ts';
+export { type LiveCallRow, liveCalls } from './live-calls.ts';
 export { textNumbersOf } from './numbers-queries.ts';
 export { callProgress } from './progress.ts';
 export { reconcileCalls, startCallReconciler } from './reconcile.ts';
