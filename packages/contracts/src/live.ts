@@ -8,10 +8,6 @@ export const LIVE_CALL_STATES = ['ringing', 'in_progress'] as const;
 export const ZLiveCallState = z.enum(LIVE_CALL_STATES);
 export type TLiveCallState = z.infer<typeof ZLiveCallState>;
 
-/** A visitor counts as having the widget open when its last heartbeat is this recent. */
-export const PRESENCE_WINDOW_SECONDS = 75;
-/** How often the open widget says so (well inside the window, so one lost beat does not drop it). */
-export const PRESENCE_BEAT_SECONDS = 30;
 /** The realtime message on the business and agency channels when live data changed (no payload). */
 export const LIVE_DATA_EVENT = 'live_data';
 

@@ -3,6 +3,7 @@
 // per-address and per-install limits. HTTP only: the rules are in ./service.ts.
 import { ZErrorResponse } from '@stn/contracts/http';
 import { ZPresenceAnswer, ZPresenceQuery } from '@stn/contracts/live';
+import { PRESENCE_PATH } from '@stn/contracts/presence';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { widgetOf } from '../../platform/widget/tree.ts';
@@ -12,7 +13,7 @@ const errors = { 401: ZErrorResponse, 422: ZErrorResponse, 429: ZErrorResponse }
 
 export async function liveWidgetRoutes(tree: FastifyInstance): Promise<void> {
   tree.post(
-    '/v1/presence',
+    PRESENCE_PATH,
     {
       schema: {
         tags: ['widget'],
