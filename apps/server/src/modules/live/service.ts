@@ -2,7 +2,8 @@
 // the widget open, for a business (its own) or an agency (across its businesses); and the widget's
 // heartbeat that keeps the visitors' side current. Calls are telephony's (read through its service);
 // presence is this module's own table.
-import { PRESENCE_WINDOW_SECONDS, type TLiveData } from '@stn/contracts/live';
+import type { TLiveData } from '@stn/contracts/live';
+import { PRESENCE_WINDOW_SECONDS } from '@stn/contracts/presence';
 import { and, count, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { forbidden } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
