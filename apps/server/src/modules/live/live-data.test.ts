@@ -114,6 +114,8 @@ describe('visitors with the widget open', () => {
     expect(open.statusCode, open.body).toBe(200);
     expect(open.json()).toEqual({ success: true, data: { open: true } });
     expect(open.headers['access-control-allow-origin']).toBe(ORIGIN);
+    // A beacon (no-cors) may read it too, or the page's console shows it blocked.
+    expect(open.headers['cross-origin-resource-policy']).toBe('cross-origin');
     // A second beat of the same tab is the same visitor.
     expect((await beat(install.key, 'tab-aaaa-1111')).statusCode).toBe(200);
     expect((await beat(install.key, 'tab-bbbb-2222')).statusCode).toBe(200);

@@ -23,8 +23,11 @@ export async function liveWidgetRoutes(tree: FastifyInstance): Promise<void> {
         response: { 200: ZPresenceAnswer, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { install, ctx } = widgetOf(request);
+      // The goodbye comes as a beacon, a no-cors request: without this the browser blocks its answer (the
+      // platform's default is same-origin) and says so in the console of the business's page.
+      reply.header('cross-origin-resource-policy', 'cross-origin');
       const query = request.query as z.infer<typeof ZPresenceQuery>;
       const data = await recordPresence(ctx, {
         installId: install.id,
