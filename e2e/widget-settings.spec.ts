@@ -79,12 +79,12 @@ const css = (el: Locator, ...props: string[]) =>
     return Object.fromEntries(names.map((n) => [n, cs.getPropertyValue(n)]));
   }, props);
 
-/** The widget's POSTs of a page, with their bodies. */
+/** The widget's POSTs of a page, with their bodies (not the open panel's heartbeat, ADR 083). */
 function posts(page: Page): { path: string; body: Record<string, unknown> }[] {
   const out: { path: string; body: Record<string, unknown> }[] = [];
   page.on('request', (r: Request) => {
     const path = new URL(r.url()).pathname;
-    if (r.method() === 'POST' && path.startsWith('/api/widget/'))
+    if (r.method() === 'POST' && path.startsWith('/api/widget/') && path !== '/api/widget/v1/presence')
       out.push({ path, body: (r.postDataJSON() ?? {}) as Record<string, unknown> });
   });
   return out;

@@ -54,6 +54,9 @@ import { installByKey } from './modules/installs/service.ts';
 import { leadNoticeJob } from './modules/leadforms/notify.ts';
 import { leadformsRoutes } from './modules/leadforms/routes.ts';
 import { leadformsWidgetRoutes } from './modules/leadforms/widget.ts';
+import { registerLiveListeners } from './modules/live/listeners.ts';
+import { liveRoutes } from './modules/live/routes.ts';
+import { liveWidgetRoutes } from './modules/live/widget.ts';
 import { createMailer } from './modules/notifications/mailer.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { optinsRoutes } from './modules/optins/routes.ts';
@@ -230,6 +233,9 @@ function plugModules(p: Plugs): void {
   p.queue.register(alertTextJob);
   p.queue.register(alertPushJob);
   registerAlertsListeners(p.events, p.deps);
+  // Live data (ADR 083): the widget's heartbeat, and live_data to the dashboards as calls move.
+  p.widget.routes.push(liveWidgetRoutes);
+  registerLiveListeners(p.events, p.deps);
 }
 
 /**
@@ -531,6 +537,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         ordersRoutes,
         optinsRoutes,
         analyticsRoutes,
+        liveRoutes,
       ]) {
         await api.register(routes, deps);
       }

@@ -77,6 +77,8 @@ export const RANKS: Record<string, number> = {
   analytics: 11,
   /** Staff notifications (ADR 082): telephony's and chats' events to mail, the carrier and push. */
   alerts: 11,
+  /** The live view (ADR 083): calls of telephony, installs' and businesses' names, its own presence table. */
+  live: 11,
   /** The order pages: sign-ups that compose auth, users, businesses, agencies, sites and billing. */
   orders: 11,
   /** The landing page's free-demo requests: an agency's site (agencies, sites) and its mail. */

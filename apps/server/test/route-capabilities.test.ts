@@ -279,6 +279,7 @@ const EXPECTED: Record<string, string[]> = {
     'GET /api/v1/leadSubmissions',
     'GET /api/v1/leadSubmissions/:id',
   ],
+  'liveData.view': ['GET /api/v1/live-data'],
   'mailOutbox.read': ['GET /api/v1/mail-outbox'],
   'numbers.use': [
     'POST /api/v1/installs/:id/assign-landline-number',

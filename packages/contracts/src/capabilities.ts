@@ -117,6 +117,11 @@ export const CAPABILITIES = {
   /** Every conversation of the business, not only an SMS agent's own (a widget with texts still needed). */
   'inbox.all': { roles: ['BusinessAdmin', 'MarketingUser'] },
   'analytics.view': { roles: BUSINESS_MANAGERS, page: 'analytic_page' },
+  /**
+   * Live data (GET /v1/live-data, ADR 083): who reads the business dashboard (analytics.view) sees its
+   * business's; who reads the agency dashboard (agencyDashboard.view) sees it across the agency's businesses.
+   */
+  'liveData.view': { roles: [...BUSINESS_MANAGERS, 'AgencyAdmin'], page: 'analytic_page' },
   'tasks.use': { roles: ['BusinessAdmin', 'MarketingUser', 'SalesUser'], page: 'tasks_page' },
   'contacts.use': { roles: [...BUSINESS_MANAGERS, 'SalesUser'], page: 'contacts_page' },
   'broadcasts.use': { roles: ['BusinessAdmin', 'MarketingUser'], page: 'broadcast_page' },

@@ -125,6 +125,8 @@ export const keys = {
     all: ['voice-records'] as const,
     list: () => ['voice-records', 'list'] as const,
   },
+  /** The live view (GET /v1/live-data): calls ringing and in progress, visitors with the widget open. */
+  liveData: { all: ['live-data'] as const },
   callsReport: {
     all: ['calls-report'] as const,
     report: (query: Record<string, string | number | undefined>) => ['calls-report', query] as const,

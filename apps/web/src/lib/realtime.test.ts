@@ -72,3 +72,16 @@ describe('broadcast_progress', () => {
     });
   });
 });
+
+// A call moved or a visitor opened the widget (ADR 083): the live card refetches, nothing else does.
+describe('live_data', () => {
+  it('refreshes the live view alone', async () => {
+    const live = keys.liveData.all;
+    const calls = keys.calls.list();
+    for (const k of [live, calls]) queryClient.setQueryData(k, 1);
+    dispatchRealtime({ type: 'live_data' });
+    const stale = (k: readonly unknown[]) => queryClient.getQueryState(k)?.isInvalidated ?? false;
+    await expect.poll(() => stale(live)).toBe(true);
+    expect(stale(calls)).toBe(false);
+  });
+});

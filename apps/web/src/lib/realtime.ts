@@ -101,6 +101,11 @@ export function dispatchRealtime(event: RealtimeEvent): void {
       }
       break;
     }
+    case 'live_data': {
+      // A call moved or a visitor opened or closed the widget (ADR 083): the live view refetches.
+      void queryClient.invalidateQueries({ queryKey: keys.liveData.all });
+      break;
+    }
     case 'new_task': {
       const data = (event.data ?? {}) as NewTask;
       setUserCount('number_of_tasks', data.number_of_tasks);
@@ -146,6 +151,7 @@ export function useRealtime(token: string | null | undefined): void {
         if (attempt > 0) {
           void queryClient.invalidateQueries({ queryKey: keys.inbox.all });
           void queryClient.invalidateQueries({ queryKey: TASKS_KEY });
+          void queryClient.invalidateQueries({ queryKey: keys.liveData.all });
         }
         attempt = 0;
       };

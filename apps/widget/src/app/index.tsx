@@ -6,6 +6,7 @@ import { addCss, defaultMode, drawTriggers, TRIGGER_CSS, triggerSpecs, triggerVa
 import type { AppHandle, Mode, MountOptions } from '../types.ts';
 import { createApi } from './api.ts';
 import { readSettings } from './logic.ts';
+import { presence } from './presence.ts';
 import { PANEL_CSS } from './styles.ts';
 import { Widget } from './widget.tsx';
 
@@ -34,8 +35,10 @@ export function mount(opts: MountOptions): AppHandle {
   const api = createApi(opts.base, opts.key, () => lang);
   let state = { open: false, mode: defaultMode(config), modal: true };
   let back: HTMLElement | null = null;
+  const live = presence(opts.base, opts.key);
 
-  const draw = () =>
+  const draw = () => {
+    live(state.open);
     render(
       <Widget
         config={config}
@@ -56,6 +59,7 @@ export function mount(opts: MountOptions): AppHandle {
       />,
       el,
     );
+  };
   function close() {
     if (!state.open) return;
     state = { ...state, open: false };

@@ -403,6 +403,16 @@ export async function listInstalls(ctx: Ctx, q: TInstallListQuery) {
   return listEnvelope(await present(ctx, rows), total?.n ?? 0, q);
 }
 
+/** The names of these installs of the context's tenant (a business's, or an agency's businesses'), by id. */
+export async function installNames(ctx: Ctx, input: { ids: number[] }): Promise<Map<number, string>> {
+  if (input.ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ id: installs.id, name: installs.name })
+    .from(installs)
+    .where(scope(ctx, installCols, inArray(installs.id, input.ids)));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
 /** Every active install (switched on or off), for pickers: oldest first, so the first is the default. */
 export async function allInstalls(ctx: Ctx): Promise<TInstallPick[]> {
   businessOf(ctx);

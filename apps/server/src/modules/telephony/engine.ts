@@ -29,7 +29,7 @@ import {
   staffFor,
 } from './access.ts';
 import { callCompleted, callMissed } from './events.ts';
-import { announceProgress } from './progress.ts';
+import { announceCallChanged, announceProgress } from './progress.ts';
 import {
   busyPhones,
   insertPlaceholders,
@@ -243,7 +243,7 @@ export async function openCall(
   const s = p.install.settings;
   const callerId = s.caller_id_verified && s.caller_id ? s.caller_id : p.number;
   try {
-    return await inTransaction(ctx, async (tx) => {
+    const opened = await inTransaction(ctx, async (tx) => {
       if (!(await countCall(tx)))
         throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
       const values = {
@@ -282,6 +282,9 @@ export async function openCall(
       if (!row) throw new Error('call insert failed');
       return row;
     });
+    // Ringing now: the live view of calls (a scheduled call's time came, or a callback was asked for).
+    announceCallChanged(ctx, opened);
+    return opened;
   } catch (err) {
     if (isInFlightViolation(err))
       throw new AppError('CONFLICT', 'calls.in_flight', undefined, {}, 'calls.in_flight');

@@ -64,3 +64,13 @@ export const voicemailRecorded = defineEvent(
     duration: z.number(),
   }),
 );
+
+/**
+ * A call in progress moved (opened, claimed, connected, ended): the live view of calls ringing and in
+ * progress (the live module, ADR 083) is out of date. Published after commit, possibly more than once per
+ * move (listeners debounce); says nothing of what changed.
+ */
+export const callChanged = defineEvent(
+  'call.changed',
+  z.object({ callId: z.number(), agencyId: z.number(), businessId: z.number() }),
+);

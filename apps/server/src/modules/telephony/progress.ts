@@ -3,8 +3,10 @@
 // for the callback follows it live (with REDIS_URL from whichever process handled the carrier's webhook).
 import type { TWidgetCallStatus, TWidgetEvent } from '@stn/contracts/widget';
 import { eq } from 'drizzle-orm';
+import { publish } from '../../platform/events/events.ts';
 import { channel } from '../../platform/realtime/hub.ts';
 import { type Ctx, scope } from '../../platform/tenancy/context.ts';
+import { callChanged } from './events.ts';
 import { calls } from './tables.ts';
 
 type ProgressRow = Pick<typeof calls.$inferSelect, 'outcome' | 'claimed_leg_sid' | 'connected_at' | 'kind'>;
@@ -27,9 +29,18 @@ export function progressOf(row: ProgressRow): TWidgetCallStatus | null {
   }
 }
 
-/** Publishes a call's progress after the caller's work commits (a widget page may be listening). */
-export function announceProgress(ctx: Ctx, callId: number, row: ProgressRow | undefined): void {
-  if (!row || row.kind === 'inbound') return;
+/**
+ * Publishes a call's progress after the caller's work commits (a widget page may be listening), and that
+ * the call changed (the live view of calls, ADR 083; inbound calls too).
+ */
+export function announceProgress(
+  ctx: Ctx,
+  callId: number,
+  row: (ProgressRow & Pick<typeof calls.$inferSelect, 'agency_id' | 'business_id'>) | undefined,
+): void {
+  if (!row) return;
+  announceCallChanged(ctx, { id: callId, agency_id: row.agency_id, business_id: row.business_id });
+  if (row.kind === 'inbound') return;
   const status = progressOf(row);
   if (!status) return;
   const data: TWidgetEvent = { type: 'call', call_id: callId, status };
@@ -38,6 +49,14 @@ export function announceProgress(ctx: Ctx, callId: number, row: ProgressRow | un
       .publish(channel.call(callId), { type: 'call', data })
       .catch((err) => ctx.deps.log.warn({ err, callId }, 'call progress not published')),
   );
+}
+
+/** `call.changed` after the caller's work commits. */
+export function announceCallChanged(
+  ctx: Ctx,
+  row: Pick<typeof calls.$inferSelect, 'id' | 'agency_id' | 'business_id'>,
+): void {
+  publish(ctx, callChanged, { callId: row.id, agencyId: row.agency_id, businessId: row.business_id });
 }
 
 /** A call's progress now (the first event a late subscriber gets), or null when not found. */

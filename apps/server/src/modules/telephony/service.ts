@@ -9,6 +9,7 @@ export { type CallOfContact, callsOfContact, latestCallOf } from './contact-call
 export { addDemoNumber, DEMO_INSTALL_NUMBER } from './demo.ts';
 export { type CallbackData, type CallbackInput, telephonyIdle } from './engine.ts';
 export {
+  callChanged,
   callCompleted,
   callMissed,
   callReceived,
@@ -16,6 +17,7 @@ export {
   numberChanged,
   voicemailRecorded,
 } from './events.ts';
+export { type LiveCallRow, liveCalls } from './live-calls.ts';
 export { textNumbersOf } from './numbers-queries.ts';
 export { callProgress } from './progress.ts';
 export { reconcileCalls, startCallReconciler } from './reconcile.ts';
