@@ -2,7 +2,7 @@
 // contacts) over 1,000 businesses (10 agencies of 100, ~2 installs each in varied time zones), spread over
 // the last 365 days, loaded with COPY FROM STDIN (pg-copy-streams) into a database of its own (the embedded
 // PostgreSQL in a temporary folder, or a fresh database on BENCH_DATABASE_URL's server), after the real
-// migrations. Then: every day marked with the module's own marking SQL and rebuilt by `rebuildDirty` (timed);
+// migrations. Then: every day built by the first sweep of the database (rebuildAll, timed), a sample rebuilt day by day;
 // 200 business dashboards and 50 agency dashboards (agencies of 100 businesses) on random 30-day ranges, and
 // a few 365-day ones, through the service functions (p50/p95/max); the same for one agency holding all 1,000
 // businesses; and 50 times the time from a new text or call, published through the module's listeners, to
@@ -12,18 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import pino from 'pino';
+import { sweepAnalytics } from '../../apps/server/src/modules/analytics/jobs.ts';
 import { registerAnalyticsListeners } from '../../apps/server/src/modules/analytics/listeners.ts';
-import {
-  callDays,
-  markDays,
-  messageDays,
-  optOutDays,
-  rebuildDirty,
-} from '../../apps/server/src/modules/analytics/rollup.ts';
+import { type DayKey, rebuildDays } from '../../apps/server/src/modules/analytics/rollup.ts';
 import { agencyAnalytics, businessAnalytics } from '../../apps/server/src/modules/analytics/service.ts';
 import { messageSent } from '../../apps/server/src/modules/chats/events.ts';
 import { callCompleted } from '../../apps/server/src/modules/telephony/events.ts';
@@ -377,27 +371,11 @@ async function main() {
       `(${optedOut} opt-outs, ${broadcastTexts} broadcast texts)`,
   );
 
-  // --- Build every rollup once through the module: mark every day there is, rebuild the marked days.
+  // --- Build every rollup once through the module: the first sweep of a database builds every day in one pass
+  // (rebuildAll), as the first start of a platform does. Then the day-by-day path the events and later sweeps
+  // take, timed on a sample of install-days.
   const tb = Date.now();
-  await markDays(platform, callDays(sql`true`));
-  await markDays(platform, messageDays(sql`true`));
-  await markDays(platform, optOutDays(sql`true`));
-  const marked = Number((await one<{ n: number }>('select count(*)::int as n from analytics_dirty'))[0]?.n);
-  if (process.env.BENCH_ANALYTICS_KEEP) {
-    say(`  kept with ${marked} days marked (BENCH_ANALYTICS_KEEP)`);
-    return;
-  }
-  const tmk = Date.now();
-  let rebuilt = 0;
-  for (;;) {
-    const n = await rebuildDirty(platform, 20_000);
-    rebuilt += n;
-    if (n === 0) break;
-    const rate = rebuilt / ((Date.now() - tmk) / 1000);
-    console.log(
-      `    rebuilt ${rebuilt}/${marked} days (${Math.round(rate)}/s, ~${Math.round((marked - rebuilt) / rate)} s left)`,
-    );
-  }
+  await sweepAnalytics(platform);
   const tr = Date.now();
   for (const t of ['analytics_daily', 'analytics_bins', 'analytics_agent_daily'])
     await one(`vacuum analyze ${t}`);
@@ -407,9 +385,16 @@ async function main() {
               (select count(*) from analytics_agent_daily)::int as a`,
     )
   )[0];
+  const sample = await one<DayKey>(
+    'select business_id, install_id, day::text as day from analytics_daily order by random() limit 2000',
+  );
+  const td = Date.now();
+  await rebuildDays(platform, sample);
+  const te = Date.now();
   say(
-    `  rollup build          ${secs(tr - tb)} (marking ${secs(tmk - tb)}, rebuilding ${marked} install-days ` +
-      `${secs(tr - tmk)}, ${Math.round(rebuilt / ((tr - tmk) / 1000))}/s); rows: daily ${rows?.d}, bins ${rows?.b}, agent ${rows?.a}`,
+    `  rollup build          ${secs(tr - tb)} (first sweep: every day in one pass); rows: daily ${rows?.d}, ` +
+      `bins ${rows?.b}, agent ${rows?.a}; day by day: ${sample.length} install-days in ${secs(te - td)} ` +
+      `(${Math.round(sample.length / ((te - td) / 1000))}/s)`,
   );
 
   // --- Dashboards through the service functions.

@@ -15,6 +15,7 @@ import { expect422, rows, useSuite } from '../../../test/helpers.ts';
 import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { messageReceived } from '../chats/service.ts';
 import { sweepAnalytics } from './jobs.ts';
+import { rebuildAll } from './rollup.ts';
 
 const c = useSuite();
 const FROM = '2026-03-01';
@@ -388,6 +389,24 @@ describe('the business dashboard', () => {
     );
     expect(agents).toEqual(want.agents);
     expect(got.installs.map((i) => i.id)).toEqual([installs.la, installs.tk, installs.ny]);
+  });
+
+  it('builds the same rows in one pass over everything (the first sweep) as day by day', async () => {
+    const all = async () =>
+      Promise.all(
+        ['analytics_daily', 'analytics_bins', 'analytics_agent_daily'].map((t) =>
+          rows(
+            c.t,
+            `select * from ${t} order by business_id, install_id, day${t === 'analytics_daily' ? '' : ', 5, 6'}`,
+          ),
+        ),
+      );
+    const strip = (tables: Record<string, unknown>[][]) =>
+      tables.map((list) => list.map(({ built_at: _, ...r }) => r));
+    const dayByDay = strip(await all());
+    expect(dayByDay[0]?.length).toBeGreaterThan(30);
+    await rebuildAll(platformSystemContext(c.t.app.deps, 'job', 'test'));
+    expect(strip(await all())).toEqual(dayByDay);
   });
 
   it('agrees with PostgreSQL percentile_disc on the time to connect', async () => {

@@ -15,6 +15,7 @@ import {
   markDays,
   messageDays,
   optOutDays,
+  rebuildAll,
   rebuildDirty,
 } from './rollup.ts';
 
@@ -31,28 +32,39 @@ const SOURCES = [
   { source: 'installs', days: installDays, at: sql`updated_at` },
 ] as const;
 
-/** Marks the days of every row changed since the last sweep, then rebuilds every marked day. */
+/**
+ * Marks the days of every row changed since the last sweep, then rebuilds every marked day. The first sweep of a
+ * database (no watermark yet) builds every day at once (`rebuildAll`) instead of marking each.
+ */
 export async function sweepAnalytics(ctx: Ctx): Promise<number> {
-  await inTransaction(ctx, async (tx) => {
+  const first = await inTransaction(ctx, async (tx) => {
     // One sweep at a time across processes; the next one finds what this one did not.
     const { rows } = await tx.db.execute<{ ok: boolean }>(
       sql`select pg_try_advisory_xact_lock(hashtext('analytics.sweep')) as ok`,
     );
-    if (!rows[0]?.ok) return;
+    if (!rows[0]?.ok) return false;
+    const { rows: known } = await tx.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from analytics_watermarks`,
+    );
+    const none = (known[0]?.n ?? 0) === 0;
     for (const s of SOURCES) {
-      const { rows: marks } = await tx.db.execute<{ seen_until: string | null; now: string }>(
-        sql`select (select seen_until from analytics_watermarks where source = ${s.source})::text as seen_until,
-                   now()::text as now`,
-      );
-      const seen = marks[0]?.seen_until ?? null;
-      await markDays(
-        tx,
-        s.days(seen === null ? sql`true` : sql`${s.at} > ${seen}::timestamptz - ${OVERLAP}`),
-      );
+      if (!none) {
+        const { rows: marks } = await tx.db.execute<{ seen_until: string | null }>(
+          sql`select seen_until::text as seen_until from analytics_watermarks where source = ${s.source}`,
+        );
+        const seen = marks[0]?.seen_until ?? null;
+        await markDays(
+          tx,
+          s.days(seen === null ? sql`true` : sql`${s.at} > ${seen}::timestamptz - ${OVERLAP}`),
+        );
+      }
       await tx.db.execute(sql`insert into analytics_watermarks (source, seen_until) values (${s.source}, now())
         on conflict (source) do update set seen_until = excluded.seen_until`);
     }
+    return none;
   });
+  // What changes while everything is built is newer than the watermarks: the next sweep takes it.
+  if (first) await rebuildAll(ctx);
   return rebuildDirty(ctx);
 }
 

@@ -5,6 +5,7 @@
 // was down for a week sends one daily report, not seven. The run row and the outbox rows are written in one
 // transaction: a retried or concurrent job never sends a period twice.
 import { leadsOf, type TBusinessAnalytics } from '@stn/contracts/analytics';
+import { REPORT_SCHEDULES } from '@stn/contracts/businesses';
 import { translate } from '@stn/contracts/i18n';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -20,8 +21,7 @@ import {
 } from '../../platform/tenancy/context.ts';
 import { businessAnalytics, businessAnalyticsCsv, rebuildDirty } from './service.ts';
 
-export const REPORT_SCHEDULES = ['daily', 'weekly', 'monthly'] as const;
-export type TReportSchedule = (typeof REPORT_SCHEDULES)[number];
+type TReportSchedule = (typeof REPORT_SCHEDULES)[number];
 /** The local hour at which a period's report is due (on the day after it ends). */
 export const REPORT_HOUR = 7;
 

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useAgencyAnalytics } from './api/analytics.ts';
 import { CallbacksChart, HoursChart, TextsChart } from './charts.tsx';
 import { DashboardSkeleton, Stat, useFormat } from './figures.tsx';
+import { LiveCard } from './live-card.tsx';
 import { RangeControl, refusalOf, useRangeParams } from './range-control.tsx';
 
 /**
@@ -23,7 +24,7 @@ export default function AgencyDashboardPage() {
         {t('menu.analytics')}
       </Title>
       <RangeControl range={range} onChange={(r) => set(r)} errors={refusal ?? undefined} />
-      {/* LiveCard: the live calls and visitors card (features/analytics/live-card.tsx) goes here. */}
+      <LiveCard />
       {refusal?.alert ? (
         <Alert color="red" data-testid="analytics-error">
           {refusal.alert}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { downloadBusinessAnalytics, useBusinessAnalytics } from './api/analytics.ts';
 import { CallbacksChart, HoursChart, LeadsChart, TextsChart, WeekdaysChart } from './charts.tsx';
 import { DashboardSkeleton, Stat, useFormat } from './figures.tsx';
+import { LiveCard } from './live-card.tsx';
 import { RangeControl, refusalOf, useRangeParams } from './range-control.tsx';
 
 /**
@@ -58,7 +59,7 @@ export default function BusinessDashboardPage() {
           data-testid="analytics-installs"
         />
       </RangeControl>
-      {/* LiveCard: the live calls and visitors card (features/analytics/live-card.tsx) goes here. */}
+      <LiveCard />
       {refusal?.alert ? (
         <Alert color="red" data-testid="analytics-error">
           {refusal.alert}
