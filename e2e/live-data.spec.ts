@@ -58,7 +58,13 @@ describe.skipIf(!hasChromium)('live data: visitors with the widget open on a bus
     await expect.poll(openHere, WAIT).toBe(0);
 
     // Open again, then the page goes away with the panel open: its goodbye still arrives (a beacon).
+    // The heartbeat's answer has reached the page before it leaves (else leaving aborts it, on a slow machine).
+    const beat = v.page.waitForResponse(
+      (r) => r.url().includes('/presence') && r.url().includes('open=1'),
+      WAIT,
+    );
     await v.page.getByTestId('stn-trigger-call').click();
+    await beat;
     await expect.poll(openHere, WAIT).toBe(1);
     await v.page.goto('about:blank');
     await expect.poll(openHere, WAIT).toBe(0);
