@@ -1,12 +1,12 @@
 import agenciesBr from '../locales/agencies.br.json' with { type: 'json' };
 import agenciesEn from '../locales/agencies.en.json' with { type: 'json' };
 import agenciesEs from '../locales/agencies.es.json' with { type: 'json' };
-import analyticsBr from '../locales/analytics.br.json' with { type: 'json' };
-import analyticsEn from '../locales/analytics.en.json' with { type: 'json' };
-import analyticsEs from '../locales/analytics.es.json' with { type: 'json' };
 import alertsBr from '../locales/alerts.br.json' with { type: 'json' };
 import alertsEn from '../locales/alerts.en.json' with { type: 'json' };
 import alertsEs from '../locales/alerts.es.json' with { type: 'json' };
+import analyticsBr from '../locales/analytics.br.json' with { type: 'json' };
+import analyticsEn from '../locales/analytics.en.json' with { type: 'json' };
+import analyticsEs from '../locales/analytics.es.json' with { type: 'json' };
 import automationsBr from '../locales/automations.br.json' with { type: 'json' };
 import automationsEn from '../locales/automations.en.json' with { type: 'json' };
 import automationsEs from '../locales/automations.es.json' with { type: 'json' };
