@@ -1,11 +1,10 @@
-import { Alert, Group, Progress, SimpleGrid, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { Group, Progress, SimpleGrid, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { leadsOf, type TAgencyAnalytics, type TAgencyBusinessFigures } from '@stn/contracts/analytics';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAgencyAnalytics } from './api/analytics.ts';
 import { CallbacksChart, HoursChart, TextsChart } from './charts.tsx';
-import { DashboardSkeleton, Stat, useFormat } from './figures.tsx';
-import { LiveCard } from './live-card.tsx';
+import { DashboardBody, Stat, useCounterStat, useFormat } from './figures.tsx';
 import { RangeControl, refusalOf, useRangeParams } from './range-control.tsx';
 
 /**
@@ -24,17 +23,7 @@ export default function AgencyDashboardPage() {
         {t('menu.analytics')}
       </Title>
       <RangeControl range={range} onChange={(r) => set(r)} errors={refusal ?? undefined} />
-      <LiveCard />
-      {refusal?.alert ? (
-        <Alert color="red" data-testid="analytics-error">
-          {refusal.alert}
-        </Alert>
-      ) : null}
-      {analytics.data ? (
-        <AgencyFigures data={analytics.data} />
-      ) : analytics.isPending ? (
-        <DashboardSkeleton />
-      ) : null}
+      <DashboardBody query={analytics}>{(data) => <AgencyFigures data={data} />}</DashboardBody>
     </Stack>
   );
 }
@@ -43,9 +32,7 @@ function AgencyFigures({ data }: { data: TAgencyAnalytics }) {
   const { t } = useTranslation();
   const fmt = useFormat();
   const { totals, connect } = data;
-  const n = (id: keyof typeof totals, label: string) => (
-    <Stat id={id} label={label} value={fmt.number(totals[id])} raw={totals[id]} />
-  );
+  const n = useCounterStat(totals);
   const leads = leadsOf(totals);
   return (
     <Stack data-testid="agency-dashboard" data-from={data.from} data-to={data.to}>

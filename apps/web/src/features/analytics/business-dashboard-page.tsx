@@ -1,11 +1,10 @@
-import { Alert, Button, Group, MultiSelect, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Group, MultiSelect, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { CONNECT_PROMISE_SECONDS, leadsOf, type TBusinessAnalytics } from '@stn/contracts/analytics';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadBusinessAnalytics, useBusinessAnalytics } from './api/analytics.ts';
 import { CallbacksChart, HoursChart, LeadsChart, TextsChart, WeekdaysChart } from './charts.tsx';
-import { DashboardSkeleton, Stat, useFormat } from './figures.tsx';
-import { LiveCard } from './live-card.tsx';
+import { DashboardBody, Stat, useCounterStat, useFormat } from './figures.tsx';
 import { RangeControl, refusalOf, useRangeParams } from './range-control.tsx';
 
 /**
@@ -59,17 +58,7 @@ export default function BusinessDashboardPage() {
           data-testid="analytics-installs"
         />
       </RangeControl>
-      <LiveCard />
-      {refusal?.alert ? (
-        <Alert color="red" data-testid="analytics-error">
-          {refusal.alert}
-        </Alert>
-      ) : null}
-      {analytics.data ? (
-        <BusinessFigures data={analytics.data} />
-      ) : analytics.isPending ? (
-        <DashboardSkeleton />
-      ) : null}
+      <DashboardBody query={analytics}>{(data) => <BusinessFigures data={data} />}</DashboardBody>
     </Stack>
   );
 }
@@ -78,9 +67,7 @@ function BusinessFigures({ data }: { data: TBusinessAnalytics }) {
   const { t } = useTranslation();
   const fmt = useFormat();
   const { totals, connect } = data;
-  const n = (id: keyof typeof totals, label: string, hint?: string) => (
-    <Stat id={id} label={label} value={fmt.number(totals[id])} raw={totals[id]} hint={hint} />
-  );
+  const n = useCounterStat(totals);
   const leads = leadsOf(totals);
   return (
     <Stack data-testid="business-dashboard" data-from={data.from} data-to={data.to}>

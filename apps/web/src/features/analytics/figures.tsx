@@ -1,6 +1,9 @@
-import { Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import type { TAnalyticsCounter, TAnalyticsCounters } from '@stn/contracts/analytics';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LiveCard } from './live-card.tsx';
+import { refusalOf } from './range-control.tsx';
 
 // The dashboards' figures: numbers in the user's language ('br' is Brazilian Portuguese to us, Breton to
 // Intl), a stat card that carries its raw number for tests and tools (data-value), and the loading shape.
@@ -94,5 +97,38 @@ export function DashboardSkeleton() {
         <Skeleton h={260} radius="md" />
       </SimpleGrid>
     </Stack>
+  );
+}
+
+/**
+ * What both dashboards show under their range: the live card, the server's refusal, then the figures of the
+ * answer (or their loading shape while the first one comes).
+ */
+export function DashboardBody<T>({
+  query,
+  children,
+}: {
+  query: { data: T | undefined; isPending: boolean; error: unknown };
+  children: (data: T) => ReactNode;
+}) {
+  const alert = refusalOf(query.error)?.alert;
+  return (
+    <>
+      <LiveCard />
+      {alert ? (
+        <Alert color="red" data-testid="analytics-error">
+          {alert}
+        </Alert>
+      ) : null}
+      {query.data ? children(query.data) : query.isPending ? <DashboardSkeleton /> : null}
+    </>
+  );
+}
+
+/** A stat card of one counter of a set of totals, with its raw number. */
+export function useCounterStat(totals: TAnalyticsCounters) {
+  const fmt = useFormat();
+  return (id: TAnalyticsCounter, label: string, hint?: string) => (
+    <Stat id={id} label={label} value={fmt.number(totals[id])} raw={totals[id]} hint={hint} />
   );
 }
