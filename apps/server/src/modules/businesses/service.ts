@@ -244,6 +244,7 @@ export async function businessOfUser(ctx: Ctx, input: { businessId: number | nul
       number_of_automations: business.number_of_automations,
       dep_enabled: business.dep_enabled,
       has_sales_user_extension: business.has_sales_user_extension,
+      ai_enabled: business.ai_enabled,
     },
   };
 }

@@ -34,6 +34,8 @@ describe('POST /v1/businesses/generate-ai-content', () => {
 
   it('writes a draft from the prompt with the stand-in, and counts it', async () => {
     await setAi(c.seed.a.business.id, true);
+    // The web app shows the button by the profile's business summary.
+    expect((await c.api.get(a, '/api/v1/profile')).json().data.user.business.ai_enabled).toBe(true);
     const res = await c.api.post(a, URL, {
       kind: 'template',
       prompt: 'Spring sale: 20% off all haircuts this week',
