@@ -51,6 +51,7 @@ import { contactImportJob, watchImports } from './modules/contacts/import.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
 import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
+import { integrationsRoutes } from './modules/integrations/routes.ts';
 import { leadNoticeJob } from './modules/leadforms/notify.ts';
 import { leadformsRoutes } from './modules/leadforms/routes.ts';
 import { leadformsWidgetRoutes } from './modules/leadforms/widget.ts';
@@ -538,6 +539,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         optinsRoutes,
         analyticsRoutes,
         liveRoutes,
+        integrationsRoutes,
       ]) {
         await api.register(routes, deps);
       }

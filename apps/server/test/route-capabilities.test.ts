@@ -388,6 +388,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   'telephony.configure': ['PUT /api/v1/agencies/:business_id/twilio-config'],
   'templates.use': [
+    'POST /api/v1/businesses/generate-ai-content',
     'GET /api/v1/templates',
     'POST /api/v1/templates',
     'DELETE /api/v1/templates/:id',

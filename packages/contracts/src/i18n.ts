@@ -46,6 +46,9 @@ import inboxEs from '../locales/inbox.es.json' with { type: 'json' };
 import installsBr from '../locales/installs.br.json' with { type: 'json' };
 import installsEn from '../locales/installs.en.json' with { type: 'json' };
 import installsEs from '../locales/installs.es.json' with { type: 'json' };
+import integrationsBr from '../locales/integrations.br.json' with { type: 'json' };
+import integrationsEn from '../locales/integrations.en.json' with { type: 'json' };
+import integrationsEs from '../locales/integrations.es.json' with { type: 'json' };
 import leadformsBr from '../locales/leadforms.br.json' with { type: 'json' };
 import leadformsEn from '../locales/leadforms.en.json' with { type: 'json' };
 import leadformsEs from '../locales/leadforms.es.json' with { type: 'json' };
@@ -110,6 +113,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     subscriptionsEn,
     ordersEn,
     optinsEn,
+    integrationsEn,
     analyticsEn,
     alertsEn,
   ],
@@ -138,6 +142,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     subscriptionsEs,
     ordersEs,
     optinsEs,
+    integrationsEs,
     analyticsEs,
     alertsEs,
   ],
@@ -166,6 +171,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     subscriptionsBr,
     ordersBr,
     optinsBr,
+    integrationsBr,
     analyticsBr,
     alertsBr,
   ],

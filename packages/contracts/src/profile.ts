@@ -35,6 +35,8 @@ export const ZBusinessSummary = z.object({
   ...ZBusinessUsage.shape,
   dep_enabled: z.boolean(),
   has_sales_user_extension: z.boolean(),
+  /** AI drafts are switched on (the plan may still refuse them, ADR 086). */
+  ai_enabled: z.boolean(),
 });
 
 // The user / profile entity of spec 000 §3.

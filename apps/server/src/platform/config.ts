@@ -202,6 +202,15 @@ const ZEnv = z.object({
   S3_FORCE_PATH_STYLE: bool.optional(),
   S3_PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'S3_PUBLIC_URL must be an http(s) URL' }).optional(),
   AUTOMATION_WEBHOOK_ALLOW_ORIGINS: ZOriginList.default([]),
+  /** An OpenAI-compatible API for AI drafts (ADR 086): its base address, ending before /chat/completions. */
+  AI_BASE_URL: z
+    .url({
+      protocol: /^https?$/,
+      message: 'AI_BASE_URL must be an http(s) URL, the API base such as https://api.openai.com/v1',
+    })
+    .optional(),
+  AI_API_KEY: z.string().trim().min(1).max(500).optional(),
+  AI_MODEL: z.string().trim().min(1).max(200).default('gpt-4o-mini'),
 });
 
 export type Config = {
@@ -300,6 +309,11 @@ export type Config = {
    * test's local receiver), from AUTOMATION_WEBHOOK_ALLOW_ORIGINS; empty by default (ADR 071).
    */
   automationWebhookAllowOrigins: string[];
+  /**
+   * The OpenAI-compatible API of AI drafts (ADR 086): AI_BASE_URL (without a trailing slash), AI_API_KEY and
+   * AI_MODEL. No base address: the platform's in-process stand-in writes the drafts (a laptop, the tests).
+   */
+  ai: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
 };
 
 export class ConfigError extends Error {}
@@ -349,6 +363,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (e.CARRIER_SANDBOX_URL && !e.CARRIER_SANDBOX)
     throw new ConfigError(
       'Invalid environment:\n  CARRIER_SANDBOX_URL: set only with the sandbox on (CARRIER_SANDBOX is off)',
+    );
+  if (e.AI_API_KEY && !e.AI_BASE_URL)
+    throw new ConfigError(
+      'Invalid environment:\n  AI_API_KEY: set only with AI_BASE_URL (without it the local stand-in writes the drafts)',
     );
   if (e.STORAGE_DRIVER === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !e[k]);
@@ -426,5 +444,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
           }
         : undefined,
     automationWebhookAllowOrigins: e.AUTOMATION_WEBHOOK_ALLOW_ORIGINS,
+    ai: { baseUrl: e.AI_BASE_URL?.replace(/\/+$/, ''), apiKey: e.AI_API_KEY, model: e.AI_MODEL },
   };
 }

@@ -190,6 +190,19 @@ export async function businessName(ctx: Ctx): Promise<string> {
   return row?.name ?? '';
 }
 
+/** What AI drafts ask of the context's business (ADR 086): its AI switch and its plan. */
+export async function businessAiAccess(
+  ctx: Ctx,
+): Promise<{ agencyId: number; businessId: number; aiEnabled: boolean; planId: number | null }> {
+  const { agencyId, businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ ai_enabled: businesses.ai_enabled, plan: businesses.subscription_plan_id })
+    .from(businesses)
+    .where(and(eq(businesses.id, businessId), eq(businesses.agency_id, agencyId)));
+  if (!row) throw notFound();
+  return { agencyId, businessId, aiEnabled: row.ai_enabled, planId: row.plan };
+}
+
 /** Whether the business has the sales-user extension (spec 000 §6: contacts and tags for sales users). */
 export async function hasSalesUserExtension(ctx: Ctx, input: { id: number }): Promise<boolean> {
   const [row] = await ctx.db
@@ -231,6 +244,7 @@ export async function businessOfUser(ctx: Ctx, input: { businessId: number | nul
       number_of_automations: business.number_of_automations,
       dep_enabled: business.dep_enabled,
       has_sales_user_extension: business.has_sales_user_extension,
+      ai_enabled: business.ai_enabled,
     },
   };
 }

@@ -13,6 +13,7 @@ import { useApiForm } from '../../components/form/use-api-form.ts';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { zodResolver } from '../../lib/zod-form.ts';
+import { AiDraftButton } from './ai-draft-modal.tsx';
 import { useSaveTemplate, useTemplate } from './api/templates.ts';
 
 type TemplateValues = { name: string; body: string; provider: TTemplateProvider; active: boolean };
@@ -70,6 +71,7 @@ function TemplateForm({ template }: { template: TTemplate | null }) {
         allowDeselect={false}
         testId="template-form-provider"
       />
+      <AiDraftButton kind="template" onDraft={(draft) => form.setFieldValue('body', draft)} />
       <TextareaField
         name="body"
         label={t('business.templates.body')}

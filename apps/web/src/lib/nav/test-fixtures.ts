@@ -43,6 +43,7 @@ export const testBusiness = (over: Partial<TestBusiness> = {}): TestBusiness => 
   number_of_automations: 2,
   dep_enabled: true,
   has_sales_user_extension: true,
+  ai_enabled: false,
   ...over,
 });
 
