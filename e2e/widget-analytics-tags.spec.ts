@@ -94,4 +94,28 @@ describe.skipIf(!hasChromium)('the widget reports its events to the host page’
     await v.page.getByTestId('stn-countdown').waitFor(WAIT);
     expect(await seen(v)).toEqual({ dataLayer: [], gtag: [] });
   });
+
+  it('the business.setting.analytics screen: its switches, the events listed, a target required', async () => {
+    const page = admin.page;
+    await page.goto(p.url('/business/setting/analytics', 'acme.localhost'));
+    await page.getByTestId('analytics-events').getByText('callback_request').waitFor(WAIT);
+    // What the previous test stored: off, both targets named.
+    expect(await page.getByTestId('analytics-enabled').isChecked()).toBe(false);
+    await page.getByTestId('analytics-enabled').check({ force: true });
+    await page.getByTestId('analytics-gtag').uncheck({ force: true });
+    await page.getByTestId('analytics-data-layer').uncheck({ force: true });
+    await page.getByTestId('analytics-save').click();
+    // Refused next to the switches (Mantine's Switch shows its error under it), nothing sent.
+    await page.getByText('Choose Google Analytics, the data layer or both.').waitFor(WAIT);
+    expect(await page.getByText('Analytics settings updated successfully.').count()).toBe(0);
+    await page.getByTestId('analytics-data-layer').check({ force: true });
+    await page.getByTestId('analytics-save').click();
+    await page.getByText('Analytics settings updated successfully.').waitFor(WAIT);
+    const own = await api<{ data: { settings: { analytics: unknown } } }>(
+      admin,
+      'GET',
+      '/api/v1/businesses/info',
+    );
+    expect(own.json.data.settings.analytics).toEqual({ enabled: true, gtag: false, data_layer: true });
+  });
 });
