@@ -231,7 +231,35 @@ export const ZBusinessNotificationSettings = z.object({
   notification_phone: z.string().trim().max(32).nullable().optional(),
 });
 export type TBusinessNotificationSettings = z.infer<typeof ZBusinessNotificationSettings>;
-export const ZBusinessSettingRequest = z.object({ notifications: ZBusinessNotificationSettings });
+
+/** The widget's events reported to the host page's analytics (issue 25, ADR 087). */
+export const WIDGET_TAG_EVENTS = [
+  'widget_open',
+  'callback_request',
+  'text_sent',
+  'call_booked',
+  'lead_submitted',
+] as const;
+export type TWidgetTagEvent = (typeof WIDGET_TAG_EVENTS)[number];
+
+/**
+ * The "analytics integration" setting (kept in businesses.settings.analytics): when on, the widget reports
+ * its events to the page's Google Analytics 4 (`gtag`) and/or Tag Manager data layer. Turned on, it names
+ * at least one of the two.
+ */
+export const ZBusinessAnalyticsSettings = z
+  .object({ enabled: z.boolean(), gtag: z.boolean(), data_layer: z.boolean() })
+  .refine((v) => !v.enabled || v.gtag || v.data_layer, {
+    message: 'businesses.analytics_target_required',
+    path: ['gtag'],
+  });
+export type TBusinessAnalyticsSettings = z.infer<typeof ZBusinessAnalyticsSettings>;
+
+/** PUT /v1/businesses/setting: the notification settings (merged), the analytics integration, or both. */
+export const ZBusinessSettingRequest = z.object({
+  notifications: ZBusinessNotificationSettings.optional(),
+  analytics: ZBusinessAnalyticsSettings.optional(),
+});
 export type TBusinessSettingRequest = z.infer<typeof ZBusinessSettingRequest>;
 
 export const BUSINESS_IMAGE_TYPES = ['logo'] as const;

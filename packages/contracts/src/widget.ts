@@ -138,6 +138,11 @@ export const ZWidgetConfig = z.object({
    * `is_enable_lead_form` is on and the form is active, else null (issue 21).
    */
   lead_form_id: z.optional(z.nullable(z.number())),
+  /**
+   * The business's analytics integration (issue 25, ADR 087): where the widget reports its events on the
+   * host page (GA4's gtag, the Tag Manager data layer), or null when it is off. Only the flags.
+   */
+  analytics: z.optional(z.nullable(z.object({ gtag: z.boolean(), data_layer: z.boolean() }))),
 });
 export type TWidgetConfig = z.infer<typeof ZWidgetConfig>;
 

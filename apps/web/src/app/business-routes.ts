@@ -23,6 +23,7 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.departments.create': departmentForm,
   'business.departments.edit': departmentForm,
   'business.setting': lazy(() => import('../features/businesses/business-settings-page.tsx')),
+  'business.setting.analytics': lazy(() => import('../features/businesses/analytics-page.tsx')),
   'business.setting.notification': lazy(() => import('../features/businesses/notification-page.tsx')),
   'business.blacklist': lazy(() => import('../features/compliance/blacklist-page.tsx')),
   'business.whitelist': lazy(() => import('../features/compliance/whitelist-page.tsx')),

@@ -8,6 +8,7 @@ import { createApi } from './api.ts';
 import { readSettings } from './logic.ts';
 import { presence } from './presence.ts';
 import { PANEL_CSS } from './styles.ts';
+import { tagged, tagger } from './tags.ts';
 import { Widget } from './widget.tsx';
 
 /**
@@ -32,7 +33,11 @@ export function mount(opts: MountOptions): AppHandle {
   const el = doc.createElement('div');
   root.appendChild(el);
   let lang = readSettings(config.settings).language as string;
-  const api = createApi(opts.base, opts.key, () => lang);
+  const tag = tagger(config, doc.defaultView ?? window);
+  const api = tagged(
+    createApi(opts.base, opts.key, () => lang),
+    tag,
+  );
   let state = { open: false, mode: defaultMode(config), modal: true };
   let back: HTMLElement | null = null;
   const live = presence(opts.base, opts.key);
@@ -74,6 +79,7 @@ export function mount(opts: MountOptions): AppHandle {
       if (state.open && state.mode === mode && modal && trigger) return close();
       const active = doc.activeElement as HTMLElement | null;
       if (modal) back = trigger ?? (active && active !== doc.body ? active : null);
+      if (!state.open) tag('widget_open');
       state = { open: true, mode, modal: modal || (state.open && state.modal) };
       draw();
     },

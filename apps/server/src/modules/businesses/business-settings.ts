@@ -62,10 +62,14 @@ export async function updateReport(ctx: Ctx, input: TBusinessReportRequest) {
 }
 
 export async function updateNotificationSettings(ctx: Ctx, input: TBusinessSettingRequest) {
-  // Merged into what is stored, so that a form sending some switches keeps the others.
-  return patch(ctx, {
-    settings: sql`jsonb_set(${businesses.settings}, '{notifications}', coalesce(${businesses.settings}->'notifications', '{}'::jsonb) || ${JSON.stringify(input.notifications)}::jsonb)`,
-  });
+  // Notifications are merged into what is stored, so that a form sending some switches keeps the others;
+  // the analytics integration is one whole setting and replaces what was there.
+  let settings = sql`${businesses.settings}`;
+  if (input.notifications)
+    settings = sql`jsonb_set(${settings}, '{notifications}', coalesce(${businesses.settings}->'notifications', '{}'::jsonb) || ${JSON.stringify(input.notifications)}::jsonb)`;
+  if (input.analytics)
+    settings = sql`jsonb_set(${settings}, '{analytics}', ${JSON.stringify(input.analytics)}::jsonb)`;
+  return patch(ctx, { settings });
 }
 
 // Raster images only: an SVG served from our own origin could carry script.

@@ -316,13 +316,16 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
-        summary: 'Notification settings of the business',
+        summary: 'Notification settings and the analytics integration of the business',
         body: ZBusinessSettingRequest,
         response: { 200: ZBusinessResponse, ...errors },
       },
     },
     async (request) => ({
-      ...ok(request, 'settings_updated'),
+      ...ok(
+        request,
+        request.body.notifications || !request.body.analytics ? 'settings_updated' : 'analytics_updated',
+      ),
       data: await updateNotificationSettings(ctxOf(deps, request), request.body),
     }),
   );

@@ -1,4 +1,8 @@
-import { type TBusinessNotificationSettings, ZBusinessNotificationSettings } from '@stn/contracts/businesses';
+import {
+  type TBusinessNotificationSettings,
+  ZBusinessAnalyticsSettings,
+  ZBusinessNotificationSettings,
+} from '@stn/contracts/businesses';
 import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
@@ -170,14 +174,27 @@ export async function countMessages(ctx: Ctx, input: { count: number; enforce: b
 }
 
 /** What the website widget shows of the context's business: its name and the modes it may offer. */
-export async function businessForWidget(ctx: Ctx): Promise<{ name: string; widget_type: 1 | 2 | 3 }> {
+export async function businessForWidget(ctx: Ctx): Promise<{
+  name: string;
+  widget_type: 1 | 2 | 3;
+  analytics: { gtag: boolean; data_layer: boolean } | null;
+}> {
   const { businessId } = businessOf(ctx);
   const [row] = await ctx.db
-    .select({ name: businesses.name, widget_type: businesses.widget_type })
+    .select({ name: businesses.name, widget_type: businesses.widget_type, settings: businesses.settings })
     .from(businesses)
     .where(eq(businesses.id, businessId));
   const t = row?.widget_type;
-  return { name: row?.name ?? '', widget_type: t === 1 || t === 2 ? t : 3 };
+  // Only the flags leave, and only while the integration is on and names a target (ADR 087).
+  const a = ZBusinessAnalyticsSettings.safeParse(
+    (row?.settings as { analytics?: unknown } | undefined)?.analytics,
+  );
+  const on = a.success && a.data.enabled && (a.data.gtag || a.data.data_layer);
+  return {
+    name: row?.name ?? '',
+    widget_type: t === 1 || t === 2 ? t : 3,
+    analytics: on ? { gtag: a.data.gtag, data_layer: a.data.data_layer } : null,
+  };
 }
 
 /** The business's name (the HELP reply). */

@@ -344,6 +344,7 @@ export async function widgetConfig(ctx: Ctx, { install }: Visit): Promise<TWidge
     settings: publicSettings(install.settings),
     // The LeadLabel trigger's form: named only while it is on and active, so the ETag follows a toggle.
     lead_form_id: leadFormId,
+    analytics: m.business.analytics,
   };
 }
 
