@@ -1,4 +1,4 @@
-import { Alert, Code, List, Loader, Stack, Switch, Title } from '@mantine/core';
+import { Alert, Code, List, Switch, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   type TBusiness,
@@ -10,10 +10,9 @@ import { useTranslation } from 'react-i18next';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { ApiError } from '../../lib/api-client.ts';
-import { useAuth } from '../../lib/auth-store.ts';
-import { userCan } from '../../lib/nav/user-can.ts';
 import { zodResolver } from '../../lib/zod-form.ts';
-import { useOwnBusiness, useUpdateBusinessSetting } from './api/business-settings.ts';
+import { AdminSettingPage } from './admin-setting-page.tsx';
+import { useUpdateBusinessSetting } from './api/business-settings.ts';
 
 const FIELDS = ['enabled', 'gtag', 'data_layer'] as const;
 
@@ -82,22 +81,5 @@ function AnalyticsForm({ business }: { business: TBusiness | null | undefined })
 
 /** business.setting.analytics: the analytics integration of the business's widgets (issue 25, ADR 087). */
 export default function AnalyticsPage() {
-  const { t } = useTranslation();
-  const { user } = useAuth();
-  const isAdmin = userCan(user, 'businessSettings.manage');
-  const own = useOwnBusiness(isAdmin);
-  return (
-    <Stack maw={760}>
-      <Title order={2} data-testid="page-title">
-        {t('business.setting.analytics.title')}
-      </Title>
-      {isAdmin && own.isPending ? (
-        <Loader size="sm" />
-      ) : isAdmin ? (
-        <AnalyticsForm business={own.data} />
-      ) : (
-        <Alert color="yellow">{t('business.setting.admin_only')}</Alert>
-      )}
-    </Stack>
-  );
+  return <AdminSettingPage title="business.setting.analytics.title" Section={AnalyticsForm} />;
 }
