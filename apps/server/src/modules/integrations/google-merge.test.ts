@@ -46,7 +46,11 @@ beforeAll(async () => {
     state,
     decision: 'allow',
   });
-  const back = await h.t.app.inject({ method: 'GET', url: `/api/sandbox/google/o/oauth2/approve?${q}` });
+  const approve = `/api/sandbox/google/o/oauth2/approve?${q}`;
+  // Back to a screen of the same host only (no open redirect).
+  const foreign = await h.t.app.inject({ method: 'GET', url: approve, headers: { host: 'evil.example' } });
+  expect(foreign.statusCode).toBe(400);
+  const back = await h.t.app.inject({ method: 'GET', url: approve, headers: { host: 'localhost:3000' } });
   expect(back.statusCode).toBe(302);
   const code = new URL(String(back.headers.location)).searchParams.get('code');
   const integration = await api('POST', '/api/v1/google-integrations', {

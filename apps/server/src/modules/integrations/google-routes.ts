@@ -246,7 +246,17 @@ export const googleRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
     app.get(
       `${SANDBOX_PATH.replace(/^\/api/, '')}/o/oauth2/approve`,
       { schema: { hide: true } },
-      (request, reply) => page(standIn.approve(query(request)), reply),
+      (request, reply) => {
+        // Back to a screen of this same host only: the page is no open redirect.
+        const q = query(request);
+        let host = '';
+        try {
+          host = new URL(q.get('redirect_uri') ?? '').host;
+        } catch {}
+        if (host !== request.headers.host)
+          return reply.status(400).type('text/plain').send('invalid_request');
+        return page(standIn.approve(q), reply);
+      },
     );
   }
 };
