@@ -90,7 +90,7 @@ const escapeHtml = (s: string) =>
   );
 
 export class GoogleStandIn {
-  /** Every API call it answered (method, path, grant type): what tests look at. */
+  /** The API calls it answered (method, path, grant type), the last 500: what tests look at. */
   readonly seen: { method: string; path: string; grant?: string; authorization?: string }[] = [];
   private readonly used = new Set<string>();
   private readonly now: () => number;
@@ -201,6 +201,8 @@ wants to let the app manage its Business Profile locations.</p>
     const url = new URL(req.url, 'http://stand-in');
     const path = url.pathname;
     const form = new URLSearchParams(req.body);
+    // The last calls only: in process on a laptop the stand-in lives as long as the server.
+    if (this.seen.length >= 500) this.seen.shift();
     this.seen.push({
       method: req.method,
       path,
