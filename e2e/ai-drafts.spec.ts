@@ -1,10 +1,10 @@
 import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
+import { apiFrom, DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
 
-// AI drafts in the template editor (issue 25, ADR 086) as the demo BusinessAdmin of Bright Dental, with the
-// platform's in-process stand-in (no AI_BASE_URL).
+// AI drafts in the template editor, the inbox's text composer and the broadcast editor (issue 25, ADR 086)
+// as the demo BusinessAdmin of Bright Dental, with the platform's in-process stand-in (no AI_BASE_URL).
 
 let p: Platform;
 const HOST = 'acme.localhost';
@@ -52,5 +52,36 @@ describe.skipIf(!hasChromium)('AI drafts in Chromium', () => {
     await page.getByTestId('template-form-name').fill('June whitening');
     await page.getByTestId('template-form-submit').click();
     await page.waitForURL('**/business/templates');
+  });
+
+  it('puts a draft in the inbox composer', async () => {
+    const installs = await apiFrom<{ data: { id: number }[] }>(page, 'GET', '/v1/installs/all');
+    const installId = installs.body.data[0]?.id as number;
+    const started = await apiFrom<{ data: { id: number } }>(
+      page,
+      'POST',
+      `/v1/chats/installs/${installId}/contacts`,
+      { phone: '+13105550177', name: 'Dora Draft' },
+    );
+    expect(started.status).toBe(200);
+    await page.goto(p.url(`/business/messaging/${installId}?contact=${started.body.data.id}`, HOST));
+    await page.getByTestId('send-body').waitFor();
+    await page.getByTestId('ai-draft-open').click();
+    await page.getByTestId('ai-draft-prompt').fill('Your cleaning is due next week');
+    await page.getByTestId('ai-draft-submit').click();
+    await expect
+      .poll(() => page.getByTestId('send-body').inputValue())
+      .toContain('Your cleaning is due next week');
+  });
+
+  it('puts a draft in the broadcast editor', async () => {
+    await page.goto(p.url('/business/broadcast/create', HOST));
+    await page.getByTestId('broadcast-body').waitFor();
+    await page.getByTestId('ai-draft-open').click();
+    await page.getByTestId('ai-draft-prompt').fill('Open house on Saturday');
+    await page.getByTestId('ai-draft-submit').click();
+    await expect
+      .poll(() => page.getByTestId('broadcast-body').inputValue())
+      .toContain('Open house on Saturday');
   });
 });

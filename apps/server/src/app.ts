@@ -51,6 +51,7 @@ import { contactImportJob, watchImports } from './modules/contacts/import.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
 import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
+import { googleRoutes } from './modules/integrations/google-routes.ts';
 import { integrationsRoutes } from './modules/integrations/routes.ts';
 import { leadNoticeJob } from './modules/leadforms/notify.ts';
 import { leadformsRoutes } from './modules/leadforms/routes.ts';
@@ -540,6 +541,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         analyticsRoutes,
         liveRoutes,
         integrationsRoutes,
+        googleRoutes,
       ]) {
         await api.register(routes, deps);
       }

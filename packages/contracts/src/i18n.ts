@@ -40,6 +40,9 @@ import es from '../locales/es.json' with { type: 'json' };
 import fieldsBr from '../locales/fields.br.json' with { type: 'json' };
 import fieldsEn from '../locales/fields.en.json' with { type: 'json' };
 import fieldsEs from '../locales/fields.es.json' with { type: 'json' };
+import googleBr from '../locales/google.br.json' with { type: 'json' };
+import googleEn from '../locales/google.en.json' with { type: 'json' };
+import googleEs from '../locales/google.es.json' with { type: 'json' };
 import inboxBr from '../locales/inbox.br.json' with { type: 'json' };
 import inboxEn from '../locales/inbox.en.json' with { type: 'json' };
 import inboxEs from '../locales/inbox.es.json' with { type: 'json' };
@@ -114,6 +117,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     ordersEn,
     optinsEn,
     integrationsEn,
+    googleEn,
     analyticsEn,
     alertsEn,
   ],
@@ -143,6 +147,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     ordersEs,
     optinsEs,
     integrationsEs,
+    googleEs,
     analyticsEs,
     alertsEs,
   ],
@@ -172,6 +177,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     ordersBr,
     optinsBr,
     integrationsBr,
+    googleBr,
     analyticsBr,
     alertsBr,
   ],

@@ -19,10 +19,18 @@ export type TTemplate = z.infer<typeof ZTemplate>;
 
 /**
  * The merge fields a template may carry (ADR 039), filled for the contact when it is sent: `{first_name}`,
- * `{last_name}`, `{name}`, `{phone}`, `{email}` and the business's custom contact fields by their key
+ * `{last_name}`, `{name}`, `{phone}`, `{email}`, `{review_link}` (the Google review link of the contact's
+ * install, ADR 091; empty when it has none) and the business's custom contact fields by their key
  * (`{favourite_colour}`). `{first_name|there}` gives a fallback for an empty value.
  */
-export const TEMPLATE_MERGE_FIELDS = ['first_name', 'last_name', 'name', 'phone', 'email'] as const;
+export const TEMPLATE_MERGE_FIELDS = [
+  'first_name',
+  'last_name',
+  'name',
+  'phone',
+  'email',
+  'review_link',
+] as const;
 const MERGE_FIELD = /\{\s*([a-z][a-z0-9_]*)\s*(?:\|([^{}]*))?\}/gi;
 
 /**

@@ -211,6 +211,19 @@ const ZEnv = z.object({
     .optional(),
   AI_API_KEY: z.string().trim().min(1).max(500).optional(),
   AI_MODEL: z.string().trim().min(1).max(200).default('gpt-4o-mini'),
+  /**
+   * Google's OAuth and Business Profile APIs for Google Business locations (ADR 091): the base before
+   * /o/oauth2/auth, /token and /v1/accounts. Unset: the in-process stand-in.
+   */
+  GOOGLE_BASE_URL: z
+    .url({
+      protocol: /^https?$/,
+      message:
+        'GOOGLE_BASE_URL must be an http(s) URL, the base before /o/oauth2/auth, /token and /v1/accounts',
+    })
+    .optional(),
+  GOOGLE_CLIENT_ID: z.string().trim().min(1).max(300).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().trim().min(1).max(300).optional(),
 });
 
 export type Config = {
@@ -314,6 +327,11 @@ export type Config = {
    * AI_MODEL. No base address: the platform's in-process stand-in writes the drafts (a laptop, the tests).
    */
   ai: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
+  /**
+   * Google Business locations (ADR 091): GOOGLE_BASE_URL (without a trailing slash) with the OAuth client's
+   * id and secret. No base address: the in-process stand-in, with a client id of its own and no secret.
+   */
+  google: { baseUrl: string | undefined; clientId: string; clientSecret: string | undefined };
 };
 
 export class ConfigError extends Error {}
@@ -367,6 +385,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (e.AI_API_KEY && !e.AI_BASE_URL)
     throw new ConfigError(
       'Invalid environment:\n  AI_API_KEY: set only with AI_BASE_URL (without it the local stand-in writes the drafts)',
+    );
+  if (e.GOOGLE_BASE_URL && (!e.GOOGLE_CLIENT_ID || !e.GOOGLE_CLIENT_SECRET))
+    throw new ConfigError(
+      'Invalid environment:\n  GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: required with GOOGLE_BASE_URL (the OAuth client made in Google Cloud)',
+    );
+  if (!e.GOOGLE_BASE_URL && (e.GOOGLE_CLIENT_ID || e.GOOGLE_CLIENT_SECRET))
+    throw new ConfigError(
+      'Invalid environment:\n  GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: set only with GOOGLE_BASE_URL (without it the local stand-in answers)',
     );
   if (e.STORAGE_DRIVER === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !e[k]);
@@ -445,5 +471,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         : undefined,
     automationWebhookAllowOrigins: e.AUTOMATION_WEBHOOK_ALLOW_ORIGINS,
     ai: { baseUrl: e.AI_BASE_URL?.replace(/\/+$/, ''), apiKey: e.AI_API_KEY, model: e.AI_MODEL },
+    google: {
+      baseUrl: e.GOOGLE_BASE_URL?.replace(/\/+$/, ''),
+      // The stand-in's client id: a name, not a secret (the stand-in checks none).
+      clientId: e.GOOGLE_CLIENT_ID ?? 'local-stand-in',
+      clientSecret: e.GOOGLE_CLIENT_SECRET,
+    },
   };
 }

@@ -90,4 +90,12 @@ export type Ports = {
   profile: {
     user(ctx: Ctx, input: { userId: number }): Promise<unknown>;
   };
+  /**
+   * The review links of installs (their Google location's, ADR 091), asked by templates (9), broadcasts and
+   * automations (10) for the merge field {review_link}, answered by integrations (11). An install without a
+   * location has none in the map.
+   */
+  reviews: {
+    linksOfInstalls(ctx: Ctx, input: { installIds: number[] }): Promise<Map<number, string>>;
+  };
 };

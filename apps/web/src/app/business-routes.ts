@@ -11,6 +11,7 @@ const automationEditor = lazy(() => import('../features/automations/automation-e
 const leadFormBuilder = lazy(() => import('../features/leadforms/lead-form-builder-page.tsx'));
 const embeddedFormWizard = lazy(() => import('../features/leadforms/embedded-form-wizard.tsx'));
 const subscriptions = lazy(() => import('../features/billing/subscriptions-page.tsx'));
+const googleLocation = lazy(() => import('../features/integrations/google-location-page.tsx'));
 const paymentMethods = lazy(() => import('../features/billing/payment-methods-page.tsx'));
 
 /** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
@@ -25,6 +26,8 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.setting': lazy(() => import('../features/businesses/business-settings-page.tsx')),
   'business.setting.analytics': lazy(() => import('../features/businesses/analytics-page.tsx')),
   'business.setting.notification': lazy(() => import('../features/businesses/notification-page.tsx')),
+  'business.setting.location.create': googleLocation,
+  'business.setting.location.edit': googleLocation,
   'business.blacklist': lazy(() => import('../features/compliance/blacklist-page.tsx')),
   'business.whitelist': lazy(() => import('../features/compliance/whitelist-page.tsx')),
   'business.calls': lazy(() => import('../features/calls/calls-page.tsx')),

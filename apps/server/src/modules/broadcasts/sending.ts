@@ -537,6 +537,12 @@ async function claim(
     const fresh: Claimed[] = [];
     const old: Claimed[] = [];
     const merges = /\{/.test(template);
+    // The Google review links of the recipients' installs (ADR 091), once per batch, through a port.
+    const reviewLinks = /\{\s*review_link/i.test(template)
+      ? await ctx.deps.ports.reviews.linksOfInstalls(tx, {
+          installIds: res.rows.map((r) => r.install_id).filter((id): id is number => id !== null),
+        })
+      : new Map<number, string>();
     for (const r of res.rows) {
       const c = r.contact_id === null ? undefined : contacts.get(r.contact_id);
       const reason: TSkipReason | null = !c
@@ -562,6 +568,7 @@ async function claim(
           name: `${c.first_name} ${c.last_name}`.trim(),
           phone: c.phone,
           email: c.email ?? '',
+          review_link: r.install_id === null ? '' : (reviewLinks.get(r.install_id) ?? ''),
         };
         body = fillTemplate(template, { ...values, ...standard }).trim();
       }

@@ -96,15 +96,24 @@ export async function templateForSend(ctx: Ctx, id: number): Promise<TTemplate> 
 }
 
 /**
- * Fills a template's merge fields for a contact: first and last name, name, phone, e-mail and the
+ * Fills a template's merge fields for a contact: first and last name, name, phone, e-mail, the review
+ * link of the contact's install and the
  * business's custom fields by key (a field the contact has no value for is empty, or its fallback).
  */
 export async function fillForContact(
   ctx: Ctx,
   text: string,
-  contact: Pick<ContactRow, 'first_name' | 'last_name' | 'phone' | 'email' | 'fields'>,
+  contact: Pick<ContactRow, 'first_name' | 'last_name' | 'phone' | 'email' | 'fields'> & {
+    install_id?: number | null;
+  },
 ): Promise<string> {
   const values: Record<string, string> = {};
+  // The review link of the contact's install (its Google location), from integrations through a port.
+  const installId = contact.install_id ?? null;
+  const links =
+    installId !== null && /\{\s*review_link/i.test(text)
+      ? await ctx.deps.ports.reviews.linksOfInstalls(ctx, { installIds: [installId] })
+      : new Map<number, string>();
   for (const key of await contactFieldKeys(ctx)) values[key.toLowerCase()] = contact.fields?.[key] ?? '';
   const standard: Record<(typeof TEMPLATE_MERGE_FIELDS)[number], string> = {
     first_name: contact.first_name,
@@ -112,6 +121,7 @@ export async function fillForContact(
     name: `${contact.first_name} ${contact.last_name}`.trim(),
     phone: contact.phone,
     email: contact.email ?? '',
+    review_link: installId === null ? '' : (links.get(installId) ?? ''),
   };
   return fillTemplate(text, { ...values, ...standard }).trim();
 }

@@ -63,7 +63,7 @@ type Config = Record<string, unknown>;
 
 const LANGUAGES = ['en', 'es', 'br'] as const;
 const DAYS = [0, 1, 2, 3, 4, 5, 6] as const;
-const MERGE = { f1: '{first_name}', f2: '{last_name}', f3: '{phone}' };
+const MERGE = { f1: '{first_name}', f2: '{last_name}', f3: '{phone}', f4: '{review_link}' };
 
 /** The message of the first problem at `field` (or under it), or null. */
 function errorAt(problems: readonly TAutomationProblem[], field: string): string | null {

@@ -2,6 +2,7 @@ import { ActionIcon, Box, Button, Group, Image, Select, Text, Textarea } from '@
 import { TEMPLATE_MERGE_FIELDS } from '@stn/contracts/templates';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AiDraftButton } from '../../components/ai-draft-button.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { MediaLibraryModal } from '../../components/media-library-modal.tsx';
 import { useSmsTemplateOptions } from '../../lib/pickers.ts';
@@ -77,6 +78,7 @@ export function MessageEditor({ form }: { form: BroadcastForm }) {
             </Button>
           ))}
         </Group>
+        <AiDraftButton kind="broadcast" onDraft={(draft) => form.setFieldValue('body', draft)} />
         <Textarea
           ref={area}
           label={t('business.broadcasts.body')}

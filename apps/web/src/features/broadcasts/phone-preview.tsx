@@ -11,6 +11,7 @@ const SAMPLE = {
   name: 'Alex Morgan',
   phone: '+1 512 555 0142',
   email: 'alex@example.com',
+  review_link: 'https://search.google.com/local/writereview?placeid=…',
 };
 
 /**

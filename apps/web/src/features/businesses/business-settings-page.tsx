@@ -23,6 +23,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormCard, FormSection } from '../../components/form/form-section.tsx';
+import { GoogleLocationsCard } from '../../components/google-locations-card.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-store.ts';
 import { userCan } from '../../lib/nav/user-can.ts';
@@ -59,6 +60,7 @@ export default function SettingPage() {
           <ReportSection business={business} />
           <NotificationSection business={business} />
           <LogoSection business={business} />
+          <GoogleLocationsCard />
         </>
       )}
     </Stack>

@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AiDraftButton } from '../../components/ai-draft-button.tsx';
 import { MediaLibraryModal } from '../../components/media-library-modal.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { readDataUrl } from '../../lib/files.ts';
@@ -211,6 +212,7 @@ export function SendBox({
               clearable
               nothingFoundMessage={t('inbox.send.no_templates')}
             />
+            <AiDraftButton kind="text" inline onDraft={setBody} />
             <Button
               size="xs"
               variant={scheduling ? 'filled' : 'default'}

@@ -6,6 +6,7 @@ import {
 } from '@stn/contracts/templates';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { AiDraftButton } from '../../components/ai-draft-button.tsx';
 import { SelectField, SwitchField, TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormActions } from '../../components/form/form-actions.tsx';
 import { FormShell } from '../../components/form/form-shell.tsx';
@@ -13,7 +14,6 @@ import { useApiForm } from '../../components/form/use-api-form.ts';
 import { LoadFailed, Loading } from '../../components/load-state.tsx';
 import { pathOf } from '../../lib/nav/route-table.ts';
 import { zodResolver } from '../../lib/zod-form.ts';
-import { AiDraftButton } from './ai-draft-modal.tsx';
 import { useSaveTemplate, useTemplate } from './api/templates.ts';
 
 type TemplateValues = { name: string; body: string; provider: TTemplateProvider; active: boolean };

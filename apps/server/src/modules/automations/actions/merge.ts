@@ -1,6 +1,6 @@
 // The merge fields an automation's texts may use (ADR 071): the templates' own (`{first_name}`,
 // `{last_name}`, `{name}`, `{phone}`, `{email}`, custom fields by key, `{key|fallback}`), plus the
-// contact's dates and the business's name. Every text an action sends (a message, a call's words, an
+// contact's dates, the business's name and the review link of the contact's install. Every text an action sends (a message, a call's words, an
 // e-mail's subject and body, an alert) is filled here, so they all know the same fields.
 import { fillTemplate } from '@stn/contracts/templates';
 import { AppError } from '../../../platform/http/errors.ts';
@@ -19,6 +19,7 @@ export const AUTOMATION_MERGE_FIELDS = [
   'birthday',
   'anniversary',
   'business_name',
+  'review_link',
 ] as const;
 
 /** The values of every merge field for this contact (custom fields a contact has no value for: ''). */
@@ -34,6 +35,13 @@ export async function mergeValues(ctx: Ctx, contact: RunContact): Promise<Record
     birthday: contact.birthday ?? '',
     anniversary: contact.anniversary ?? '',
     business_name: await businessName(ctx),
+    // The Google review link of the contact's install (ADR 091), from integrations through a port.
+    review_link:
+      contact.install_id === null
+        ? ''
+        : ((await ctx.deps.ports.reviews.linksOfInstalls(ctx, { installIds: [contact.install_id] })).get(
+            contact.install_id,
+          ) ?? ''),
   };
   return { ...values, ...standard };
 }

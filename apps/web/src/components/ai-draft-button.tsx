@@ -1,11 +1,24 @@
 import { Button, Group, Modal, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
-import { AI_DRAFT_TONES, type TAiDraftRequest } from '@stn/contracts/ai';
+import { AI_DRAFT_TONES, type TAiDraftRequest, type TAiDraftResponse } from '@stn/contracts/ai';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../../lib/auth-store.ts';
-import { useAiDraft } from './api/ai-draft.ts';
+import { api } from '../lib/api-client.ts';
+import { useAuth } from '../lib/auth-store.ts';
 
 type Tone = NonNullable<TAiDraftRequest['tone']>;
+
+// AI drafts (spec 001 POST /v1/businesses/generate-ai-content, ADR 086), shared by the template editor, the
+// inbox's text composer and the broadcast editor: refusals (AI off, plan, monthly limit) are toasted by the
+// API client.
+export const AI_DRAFT_PATH = '/v1/businesses/generate-ai-content';
+
+function useAiDraft() {
+  return useMutation({
+    mutationFn: async (body: TAiDraftRequest) =>
+      (await api<TAiDraftResponse>(AI_DRAFT_PATH, { method: 'POST', body })).data.draft,
+  });
+}
 
 /**
  * "Draft with AI" beside a message field: asks for a prompt and hands the draft to `onDraft`, for the user
@@ -14,9 +27,12 @@ type Tone = NonNullable<TAiDraftRequest['tone']>;
 export function AiDraftButton({
   kind,
   onDraft,
+  inline = false,
 }: {
   kind: TAiDraftRequest['kind'];
   onDraft: (draft: string) => void;
+  /** Only the button (for a toolbar), not a right-aligned row of its own. */
+  inline?: boolean;
 }) {
   const { t } = useTranslation();
   const { user } = useAuth();
@@ -26,6 +42,11 @@ export function AiDraftButton({
   const draft = useAiDraft();
   if (!user?.business?.ai_enabled) return null;
   const close = () => setOpened(false);
+  const open = (
+    <Button variant="light" size="xs" onClick={() => setOpened(true)} data-testid="ai-draft-open">
+      {t('business.templates.ai.draft_button')}
+    </Button>
+  );
   const write = async () => {
     const text = await draft.mutateAsync({ kind, prompt, tone }).catch(() => null);
     if (text === null) return;
@@ -34,11 +55,7 @@ export function AiDraftButton({
   };
   return (
     <>
-      <Group justify="flex-end">
-        <Button variant="light" size="xs" onClick={() => setOpened(true)} data-testid="ai-draft-open">
-          {t('business.templates.ai.draft_button')}
-        </Button>
-      </Group>
+      {inline ? open : <Group justify="flex-end">{open}</Group>}
       <Modal opened={opened} onClose={close} title={t('business.templates.ai.title')}>
         <Stack>
           <Textarea
