@@ -51,6 +51,8 @@ import { contactImportJob, watchImports } from './modules/contacts/import.ts';
 import { contactsRoutes } from './modules/contacts/routes.ts';
 import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
+import { ownMailRoutes } from './modules/integrations/mail-routes.ts';
+import { ownMailJob } from './modules/integrations/own-mail.ts';
 import { integrationsRoutes } from './modules/integrations/routes.ts';
 import { leadNoticeJob } from './modules/leadforms/notify.ts';
 import { leadformsRoutes } from './modules/leadforms/routes.ts';
@@ -237,6 +239,8 @@ function plugModules(p: Plugs): void {
   // Live data (ADR 083): the widget's heartbeat, and live_data to the dashboards as calls move.
   p.widget.routes.push(liveWidgetRoutes);
   registerLiveListeners(p.events, p.deps);
+  // The business's own e-mail (ADR 090): mail sent through its SMTP account or SendGrid.
+  p.queue.register(ownMailJob);
 }
 
 /**
@@ -540,6 +544,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         analyticsRoutes,
         liveRoutes,
         integrationsRoutes,
+        ownMailRoutes,
       ]) {
         await api.register(routes, deps);
       }

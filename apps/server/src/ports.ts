@@ -16,6 +16,7 @@ import {
   businessLetsIn,
   businessLimits,
 } from './modules/businesses/service.ts';
+import { sendOwnMail } from './modules/integrations/own-mail.ts';
 import { isLiveLeadForm } from './modules/leadforms/service.ts';
 import { profileUser } from './modules/profile/service.ts';
 import { installNumbers } from './modules/telephony/install-numbers.ts';
@@ -55,4 +56,5 @@ export const ports: Ports = {
   automations: automationsPort,
   leadForms: { isLive: isLiveLeadForm },
   profile: { user: (ctx, input) => profileUser(ctx, input.userId) },
+  ownMail: { send: sendOwnMail },
 };

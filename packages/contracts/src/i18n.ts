@@ -64,6 +64,9 @@ import optinsEs from '../locales/optins.es.json' with { type: 'json' };
 import ordersBr from '../locales/orders.br.json' with { type: 'json' };
 import ordersEn from '../locales/orders.en.json' with { type: 'json' };
 import ordersEs from '../locales/orders.es.json' with { type: 'json' };
+import ownMailBr from '../locales/own-mail.br.json' with { type: 'json' };
+import ownMailEn from '../locales/own-mail.en.json' with { type: 'json' };
+import ownMailEs from '../locales/own-mail.es.json' with { type: 'json' };
 import sandboxBr from '../locales/sandbox.br.json' with { type: 'json' };
 import sandboxEn from '../locales/sandbox.en.json' with { type: 'json' };
 import sandboxEs from '../locales/sandbox.es.json' with { type: 'json' };
@@ -114,6 +117,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     ordersEn,
     optinsEn,
     integrationsEn,
+    ownMailEn,
     analyticsEn,
     alertsEn,
   ],
@@ -143,6 +147,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     ordersEs,
     optinsEs,
     integrationsEs,
+    ownMailEs,
     analyticsEs,
     alertsEs,
   ],
@@ -172,6 +177,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     ordersBr,
     optinsBr,
     integrationsBr,
+    ownMailBr,
     analyticsBr,
     alertsBr,
   ],

@@ -211,6 +211,31 @@ const ZEnv = z.object({
     .optional(),
   AI_API_KEY: z.string().trim().min(1).max(500).optional(),
   AI_MODEL: z.string().trim().min(1).max(200).default('gpt-4o-mini'),
+  /** SendGrid's v3 API for businesses' own mail (ADR 090): its base address, before /v3/... */
+  SENDGRID_BASE_URL: z
+    .url({
+      protocol: /^https?$/,
+      message: 'SENDGRID_BASE_URL must be an http(s) URL, the API base such as https://api.sendgrid.com',
+    })
+    .optional(),
+  /**
+   * SMTP servers (`host:port`, comma-separated) a business's e-mail account may name although their address
+   * is loopback or private: a test's local SMTP server (ADR 090). Empty by default.
+   */
+  OWN_MAIL_SMTP_ALLOW: z
+    .string()
+    .trim()
+    .transform((v, ctx): string[] => {
+      const list = v
+        .split(',')
+        .map((o) => o.trim().toLowerCase())
+        .filter(Boolean);
+      for (const o of list)
+        if (!/^[a-z0-9.-]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/.test(o))
+          ctx.addIssue({ code: 'custom', message: `OWN_MAIL_SMTP_ALLOW: ${o} is not host:port` });
+      return list;
+    })
+    .default([]),
 });
 
 export type Config = {
@@ -314,6 +339,11 @@ export type Config = {
    * AI_MODEL. No base address: the platform's in-process stand-in writes the drafts (a laptop, the tests).
    */
   ai: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
+  /**
+   * Businesses' own mail (ADR 090): SendGrid's base address (SENDGRID_BASE_URL, no trailing slash; none: the
+   * in-process stand-in) and the SMTP `host:port`s let through although private (OWN_MAIL_SMTP_ALLOW).
+   */
+  ownMail: { sendgridBaseUrl: string | undefined; smtpAllow: string[] };
 };
 
 export class ConfigError extends Error {}
@@ -445,5 +475,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         : undefined,
     automationWebhookAllowOrigins: e.AUTOMATION_WEBHOOK_ALLOW_ORIGINS,
     ai: { baseUrl: e.AI_BASE_URL?.replace(/\/+$/, ''), apiKey: e.AI_API_KEY, model: e.AI_MODEL },
+    ownMail: {
+      sendgridBaseUrl: e.SENDGRID_BASE_URL?.replace(/\/+$/, ''),
+      smtpAllow: e.OWN_MAIL_SMTP_ALLOW,
+    },
   };
 }
