@@ -52,7 +52,7 @@ import { contactsRoutes } from './modules/contacts/routes.ts';
 import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
 import { ownMailRoutes } from './modules/integrations/mail-routes.ts';
-import { ownMailJob } from './modules/integrations/own-mail.ts';
+import { ownMailJob, withAgencyOwnMail } from './modules/integrations/own-mail.ts';
 import { integrationsRoutes } from './modules/integrations/routes.ts';
 import { leadNoticeJob } from './modules/leadforms/notify.ts';
 import { leadformsRoutes } from './modules/leadforms/routes.ts';
@@ -425,7 +425,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const deps: Deps = {
     db,
     config,
-    mailer,
+    // The agency's own mail through its own SMTP account when it has one (ADR 090).
+    mailer: withAgencyOwnMail(mailer, () => deps),
     log: logger,
     queue,
     events,

@@ -358,6 +358,13 @@ describe("/v1/agencies/integartions (the agency's own SMTP account)", () => {
     ).not.toContain(id);
     expect((await c.api.get(a, '/api/v1/agencies/integartions')).statusCode).toBe(403);
     expect((await c.api.del(a, `/api/v1/email-accounts/${id}`)).statusCode).toBe(404);
+    // The agency's own mail (its users' password resets) goes through it, not the platform outbox.
+    const reset = await c.api.post(null, '/api/v1/password/email', { email: c.seed.a.agencyAdmin.email });
+    expect(reset.statusCode, reset.body).toBe(200);
+    await drainJobs(c.t);
+    const got = received.find((m) => m.to.includes(c.seed.a.agencyAdmin.email));
+    expect(got?.from).toBe('team@agency-a.test');
+    expect(await outboxTo(c.seed.a.agencyAdmin.email)).toEqual([]);
     const put = await c.api.put(
       agencyA,
       `/api/v1/agencies/integartions/${id}`,

@@ -7,9 +7,10 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '../../platform/db/client.ts';
 import type { Deps } from '../../platform/deps.ts';
+import type { Mailer } from '../../platform/mail.ts';
 import type { OwnMailMessage } from '../../platform/ports.ts';
 import { defineJob } from '../../platform/queue/queue.ts';
-import type { Ctx } from '../../platform/tenancy/context.ts';
+import { type Ctx, platformSystemContext } from '../../platform/tenancy/context.ts';
 import { businessSendgridEnabled } from '../businesses/service.ts';
 import { type MailOwner, sendingAccount, sendingIntegration } from './mail-service.ts';
 import { MailTransportError, type OutgoingMail, sendgridFor, sendSmtp } from './mail-transport.ts';
@@ -66,7 +67,43 @@ export async function sendOwnMail(ctx: Ctx, input: OwnMailMessage, db?: Tx): Pro
     .returning({ id: ownMail.id });
   if (!row) throw new Error('own mail not inserted');
   await ctx.deps.queue.send(handle, ownMailJob, { id: row.id });
+  // Outside a transaction the row is committed already: wake the worker now.
+  if (!db) ctx.deps.queue.nudge(ownMailJob.name);
   return true;
+}
+
+/**
+ * The platform's mailer, with the agency's own mail (a message of an agency and no business: its users'
+ * invitations, password resets and e-mail changes, opt-in notices) sent through the agency's own SMTP
+ * account when it has one (agency integrations, ADR 090). Messages with files stay on the platform's mail.
+ */
+export function withAgencyOwnMail(inner: Mailer, depsOf: () => Deps): Mailer {
+  return {
+    job: inner.job,
+    close: () => inner.close(),
+    async send(message, db) {
+      if (message.agencyId && !message.businessId && !message.attachments?.length) {
+        const ctx = platformSystemContext(depsOf(), 'job', 'agency mail');
+        const own = await sendOwnMail(
+          ctx,
+          {
+            agencyId: message.agencyId,
+            businessId: null,
+            to: message.to,
+            subject: message.subject,
+            text: message.text,
+            html: message.html ?? null,
+            replyTo: message.replyTo ?? null,
+            fromName: message.fromName ?? null,
+            source: 'agency',
+          },
+          db,
+        );
+        if (own) return;
+      }
+      await inner.send(message, db);
+    },
+  };
 }
 
 /** The owner's mail sent through its own e-mail, newest first (the settings card's "recent mail"). */
