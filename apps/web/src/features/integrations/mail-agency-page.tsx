@@ -34,7 +34,7 @@ export default function AgencyIntegrationsPage() {
       title: t('mailSettings.delete_account'),
       children: <Text size="sm">{t('mailSettings.delete_account_confirm', { email: a.from_email })}</Text>,
       labels: { confirm: t('mailSettings.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'mail-delete-confirm' } as object,
+      confirmProps: { color: 'red' },
       onConfirm: () => remove.mutate(a.id),
     });
 
