@@ -232,6 +232,9 @@ describe('the inbox e-mails the contact through the business account', () => {
     expect(await outboxTo('ann@example.test')).toEqual([]);
     const [sent] = await rows(c.t, 'select * from own_mail where contact_id = $1', [id]);
     expect(sent).toMatchObject({ status: 'sent', source: 'inbox', text: '', to: 'ann@example.test' });
+    // The profile's business summary says it has its own e-mail.
+    const profile = (await c.api.get(a, '/api/v1/profile')).json().data.user.business;
+    expect(profile.has_integrations).toEqual({ sendgrid: false, email: true });
     const recent = await c.api.get(a, '/api/v1/own-mail');
     expect(recent.json().data[0]).toMatchObject({ subject: 'Your visit', status: 'sent', via: 'smtp' });
   });
