@@ -101,6 +101,27 @@ describe.skipIf(!hasChromium)('own e-mail in Chromium', () => {
     expect(row?.password).not.toContain(PASS);
   });
 
+  it("the agency owner connects the agency's own SMTP account on the agency's Integrations screen", async () => {
+    const owner = await signedInPage(p, DEMO.acmeAgency, '**/agency**', HOST);
+    await owner.goto(p.url('/agency/integrations', HOST));
+    await owner.getByTestId('agency-mail-empty').waitFor(WAIT);
+    await owner.getByTestId('agency-mail-add').click();
+    await owner.getByTestId('mail-account-from-email').fill('team@acme.test');
+    await owner.getByTestId('mail-account-host').fill('127.0.0.1');
+    await owner.getByTestId('mail-account-port').fill(String(port));
+    await owner.getByTestId('mail-account-security').click();
+    await owner.getByRole('option', { name: 'None' }).click();
+    await owner.getByTestId('mail-account-username').fill(USER);
+    await owner.getByTestId('mail-account-password').fill(PASS);
+    await owner.getByTestId('mail-account-submit').click();
+    await owner.getByTestId('agency-mail-account').filter({ hasText: 'team@acme.test' }).waitFor(WAIT);
+    const rows = await sql<{ business_id: number | null }>(
+      `select business_id from email_accounts where from_email = 'team@acme.test'`,
+    );
+    expect(rows).toEqual([{ business_id: null }]);
+    await owner.close();
+  });
+
   it("e-mails a contact from the inbox: it arrives at the business's SMTP server, not the platform outbox", async () => {
     const [contact] = await sql<{ id: number }>(
       `update contacts set email = 'patient@example.test'
