@@ -181,8 +181,18 @@ describe('/v1/email-accounts', () => {
       account({ password: 'nope', name: 'Bad' }),
     );
     expect(bad.statusCode).toBe(422);
+    // The stored password is never sent to another server: a changed host or port needs it typed again.
+    const moved = await c.api.put(
+      a,
+      `/api/v1/email-accounts/${id}`,
+      account({ password: '', port: otherPort }),
+    );
+    expect(moved.statusCode).toBe(422);
+    expect(moved.json().errors.password).toEqual([
+      'Enter the password again: the server, user or security changed.',
+    ]);
     const [after] = await accountsOf(c.seed.a.business.id);
-    expect(after).toMatchObject({ name: 'Desk', password: row?.password });
+    expect(after).toMatchObject({ name: 'Desk', password: row?.password, port: smtpPort });
   });
 
   it('keeps one default: a new default takes it, and deleting the default hands it to the next', async () => {

@@ -163,6 +163,14 @@ export async function updateAccount(
 ) {
   const row = await accountRow(ctx, input.owner, input.id);
   const a = ZEmailAccountInput.parse(input.account);
+  // The stored password goes only where it went before: a new server, user or security asks for it again.
+  const moved =
+    a.host.toLowerCase() !== row.host.toLowerCase() ||
+    a.port !== row.port ||
+    a.security !== row.security ||
+    a.username !== row.username;
+  if (!a.password && row.password && moved)
+    throw new AppError('VALIDATION', undefined, { password: 'ownMail.password_again' });
   const password = a.password || (row.password ? ctx.deps.secrets.open(row.password) : '');
   await checkSmtp(ctx, a, password);
   return ctx.db.transaction(async (tx) => {
