@@ -151,4 +151,28 @@ describe.skipIf(!hasChromium)('own e-mail in Chromium', () => {
       )
       .toBe('sent');
   });
+
+  it('connects SendGrid once the agency switched it on (the stand-in checks the key)', async () => {
+    await sql(`update businesses set sendgrid_enabled = true where name = 'Bright Dental'`);
+    await page.goto(p.url('/business/setting', HOST));
+    await page.getByTestId('mail-card-add-sendgrid').click();
+    await page.waitForURL('**/business/setting/integration/create');
+    await page.getByTestId('mail-integration-key').fill('not-a-key');
+    await page.getByTestId('mail-integration-from-email').fill('news@brightdental.test');
+    await page.getByTestId('mail-integration-submit').click();
+    await page
+      .getByText(/SendGrid did not accept this API key/)
+      .first()
+      .waitFor(WAIT);
+    expect(await sql(`select id from user_integrations`)).toEqual([]);
+    await page.getByTestId('mail-integration-key').fill('SG.demo-key.e2e');
+    await page.getByTestId('mail-integration-submit').click();
+    await page.waitForURL(/\/business\/setting$/, WAIT);
+    await page
+      .getByTestId('mail-card-integration')
+      .filter({ hasText: 'news@brightdental.test' })
+      .waitFor(WAIT);
+    const [row] = await sql<{ secret: string }>(`select secret from user_integrations`);
+    expect(row?.secret).not.toContain('SG.demo-key.e2e');
+  });
 });
