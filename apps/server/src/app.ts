@@ -52,6 +52,8 @@ import { contactsRoutes } from './modules/contacts/routes.ts';
 import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
 import { googleRoutes } from './modules/integrations/google-routes.ts';
+import { ownMailRoutes } from './modules/integrations/mail-routes.ts';
+import { ownMailJob, withAgencyOwnMail } from './modules/integrations/own-mail.ts';
 import { integrationsRoutes } from './modules/integrations/routes.ts';
 import { leadNoticeJob } from './modules/leadforms/notify.ts';
 import { leadformsRoutes } from './modules/leadforms/routes.ts';
@@ -238,6 +240,8 @@ function plugModules(p: Plugs): void {
   // Live data (ADR 083): the widget's heartbeat, and live_data to the dashboards as calls move.
   p.widget.routes.push(liveWidgetRoutes);
   registerLiveListeners(p.events, p.deps);
+  // The business's own e-mail (ADR 090): mail sent through its SMTP account or SendGrid.
+  p.queue.register(ownMailJob);
 }
 
 /**
@@ -422,7 +426,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const deps: Deps = {
     db,
     config,
-    mailer,
+    // The agency's own mail through its own SMTP account when it has one (ADR 090).
+    mailer: withAgencyOwnMail(mailer, () => deps),
     log: logger,
     queue,
     events,
@@ -542,6 +547,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         liveRoutes,
         integrationsRoutes,
         googleRoutes,
+        ownMailRoutes,
       ]) {
         await api.register(routes, deps);
       }

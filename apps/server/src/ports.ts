@@ -17,6 +17,7 @@ import {
   businessLimits,
 } from './modules/businesses/service.ts';
 import { reviewLinksOfInstalls } from './modules/integrations/google-service.ts';
+import { sendOwnMail } from './modules/integrations/own-mail.ts';
 import { isLiveLeadForm } from './modules/leadforms/service.ts';
 import { profileUser } from './modules/profile/service.ts';
 import { installNumbers } from './modules/telephony/install-numbers.ts';
@@ -57,4 +58,5 @@ export const ports: Ports = {
   leadForms: { isLive: isLiveLeadForm },
   profile: { user: (ctx, input) => profileUser(ctx, input.userId) },
   reviews: { linksOfInstalls: reviewLinksOfInstalls },
+  ownMail: { send: sendOwnMail },
 };

@@ -67,6 +67,9 @@ import optinsEs from '../locales/optins.es.json' with { type: 'json' };
 import ordersBr from '../locales/orders.br.json' with { type: 'json' };
 import ordersEn from '../locales/orders.en.json' with { type: 'json' };
 import ordersEs from '../locales/orders.es.json' with { type: 'json' };
+import ownMailBr from '../locales/own-mail.br.json' with { type: 'json' };
+import ownMailEn from '../locales/own-mail.en.json' with { type: 'json' };
+import ownMailEs from '../locales/own-mail.es.json' with { type: 'json' };
 import sandboxBr from '../locales/sandbox.br.json' with { type: 'json' };
 import sandboxEn from '../locales/sandbox.en.json' with { type: 'json' };
 import sandboxEs from '../locales/sandbox.es.json' with { type: 'json' };
@@ -118,6 +121,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     optinsEn,
     integrationsEn,
     googleEn,
+    ownMailEn,
     analyticsEn,
     alertsEn,
   ],
@@ -148,6 +152,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     optinsEs,
     integrationsEs,
     googleEs,
+    ownMailEs,
     analyticsEs,
     alertsEs,
   ],
@@ -178,6 +183,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     optinsBr,
     integrationsBr,
     googleBr,
+    ownMailBr,
     analyticsBr,
     alertsBr,
   ],

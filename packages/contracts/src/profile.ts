@@ -37,6 +37,8 @@ export const ZBusinessSummary = z.object({
   has_sales_user_extension: z.boolean(),
   /** AI drafts are switched on (the plan may still refuse them, ADR 086). */
   ai_enabled: z.boolean(),
+  /** The business's own e-mail (ADR 090): a SendGrid integration, an SMTP e-mail account. */
+  has_integrations: z.object({ sendgrid: z.boolean(), email: z.boolean() }).optional(),
 });
 
 // The user / profile entity of spec 000 §3.

@@ -224,6 +224,31 @@ const ZEnv = z.object({
     .optional(),
   GOOGLE_CLIENT_ID: z.string().trim().min(1).max(300).optional(),
   GOOGLE_CLIENT_SECRET: z.string().trim().min(1).max(300).optional(),
+  /** SendGrid's v3 API for businesses' own mail (ADR 090): its base address, before /v3/... */
+  SENDGRID_BASE_URL: z
+    .url({
+      protocol: /^https?$/,
+      message: 'SENDGRID_BASE_URL must be an http(s) URL, the API base such as https://api.sendgrid.com',
+    })
+    .optional(),
+  /**
+   * SMTP servers (`host:port`, comma-separated) a business's e-mail account may name although their address
+   * is loopback or private: a test's local SMTP server (ADR 090). Empty by default.
+   */
+  OWN_MAIL_SMTP_ALLOW: z
+    .string()
+    .trim()
+    .transform((v, ctx): string[] => {
+      const list = v
+        .split(',')
+        .map((o) => o.trim().toLowerCase())
+        .filter(Boolean);
+      for (const o of list)
+        if (!/^[a-z0-9.-]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/.test(o))
+          ctx.addIssue({ code: 'custom', message: `OWN_MAIL_SMTP_ALLOW: ${o} is not host:port` });
+      return list;
+    })
+    .default([]),
 });
 
 export type Config = {
@@ -332,6 +357,11 @@ export type Config = {
    * id and secret. No base address: the in-process stand-in, with a client id of its own and no secret.
    */
   google: { baseUrl: string | undefined; clientId: string; clientSecret: string | undefined };
+  /**
+   * Businesses' own mail (ADR 090): SendGrid's base address (SENDGRID_BASE_URL, no trailing slash; none: the
+   * in-process stand-in) and the SMTP `host:port`s let through although private (OWN_MAIL_SMTP_ALLOW).
+   */
+  ownMail: { sendgridBaseUrl: string | undefined; smtpAllow: string[] };
 };
 
 export class ConfigError extends Error {}
@@ -476,6 +506,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       // The stand-in's client id: a name, not a secret (the stand-in checks none).
       clientId: e.GOOGLE_CLIENT_ID ?? 'local-stand-in',
       clientSecret: e.GOOGLE_CLIENT_SECRET,
+    },
+    ownMail: {
+      sendgridBaseUrl: e.SENDGRID_BASE_URL?.replace(/\/+$/, ''),
+      smtpAllow: e.OWN_MAIL_SMTP_ALLOW,
     },
   };
 }

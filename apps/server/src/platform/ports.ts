@@ -1,3 +1,4 @@
+import type { Tx } from './db/client.ts';
 import type { Ctx } from './tenancy/context.ts';
 
 /** What the users module checks of a business (its owner, seat limit, departments switch). */
@@ -20,6 +21,22 @@ export type MailSite = {
 
 /** An install's carrier number and what it can do. */
 export type InstallNumber = { phone_number: string; voice: boolean; sms: boolean };
+
+/** A message a business (or, businessId null, an agency) sends through its own e-mail (ADR 090). */
+export type OwnMailMessage = {
+  agencyId: number;
+  businessId: number | null;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+  replyTo?: string | null;
+  /** The sender's name when the account has none (the business's name). */
+  fromName?: string | null;
+  /** What sent it: inbox, automation, leadform, alert, report... */
+  source: string;
+  contactId?: number | null;
+};
 
 /**
  * What a lower module asks of a higher one without importing it (ADR 054): each port is answered by the
@@ -97,5 +114,14 @@ export type Ports = {
    */
   reviews: {
     linksOfInstalls(ctx: Ctx, input: { installIds: number[] }): Promise<Map<number, string>>;
+  };
+  /**
+   * The business's own e-mail (ADR 090), asked by chats, automations and leadforms, answered by
+   * integrations (11): queues the message through the owner's default SMTP account or SendGrid integration,
+   * in `db` (the caller's transaction) when given; false, nothing written, when it has neither (the caller
+   * then sends through deps.mailer).
+   */
+  ownMail: {
+    send(ctx: Ctx, input: OwnMailMessage, db?: Tx): Promise<boolean>;
   };
 };

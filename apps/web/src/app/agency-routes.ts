@@ -24,6 +24,7 @@ export const agencyRoutes: Record<string, LazyExoticComponent<ComponentType>> = 
   'agency.settings': settings,
   'agency.settings.notification': settings,
   'agency.landing-page': lazy(() => import('../features/agencies/landing-page-script.tsx')),
+  'agency.integrations': lazy(() => import('../features/integrations/mail-agency-page.tsx')),
   'agency.popup': lazy(() => import('../features/agencies/popup-settings.tsx')),
   'agency.international': lazy(() => import('../features/agencies/international-page.tsx')),
   'agency.training': lazy(() => import('../features/sites/training-page.tsx')),

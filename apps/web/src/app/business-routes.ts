@@ -12,6 +12,8 @@ const leadFormBuilder = lazy(() => import('../features/leadforms/lead-form-build
 const embeddedFormWizard = lazy(() => import('../features/leadforms/embedded-form-wizard.tsx'));
 const subscriptions = lazy(() => import('../features/billing/subscriptions-page.tsx'));
 const googleLocation = lazy(() => import('../features/integrations/google-location-page.tsx'));
+const mailAccountForm = lazy(() => import('../features/integrations/mail-account-form.tsx'));
+const mailIntegrationForm = lazy(() => import('../features/integrations/mail-integration-form.tsx'));
 const paymentMethods = lazy(() => import('../features/billing/payment-methods-page.tsx'));
 
 /** The business area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
@@ -28,6 +30,10 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.setting.notification': lazy(() => import('../features/businesses/notification-page.tsx')),
   'business.setting.location.create': googleLocation,
   'business.setting.location.edit': googleLocation,
+  'business.setting.smtp.create': mailAccountForm,
+  'business.setting.smtp.edit': mailAccountForm,
+  'business.setting.integration.create': mailIntegrationForm,
+  'business.setting.integration.edit': mailIntegrationForm,
   'business.blacklist': lazy(() => import('../features/compliance/blacklist-page.tsx')),
   'business.whitelist': lazy(() => import('../features/compliance/whitelist-page.tsx')),
   'business.calls': lazy(() => import('../features/calls/calls-page.tsx')),

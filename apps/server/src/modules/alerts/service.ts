@@ -187,18 +187,19 @@ export async function noticeAlert(
     if (!plan) return null;
     if (plan.email) {
       const fromName = await businessName(tx);
-      for (const to of plan.email.to)
-        await tx.deps.mailer.send(
-          {
-            to,
-            subject: plan.email.subject,
-            text: plan.email.text,
-            agencyId: a.agencyId,
-            businessId: a.businessId,
-            fromName,
-          },
-          tx.db,
-        );
+      for (const to of plan.email.to) {
+        const mail = {
+          to,
+          subject: plan.email.subject,
+          text: plan.email.text,
+          agencyId: a.agencyId,
+          businessId: a.businessId,
+          fromName,
+        };
+        // Through the business's own e-mail when it has one (ADR 090), else the platform's mail.
+        if (!(await tx.deps.ports.ownMail.send(tx, { ...mail, source: 'alert' }, tx.db)))
+          await tx.deps.mailer.send(mail, tx.db);
+      }
     }
     if (plan.sms) await jobs.text(tx, plan.sms);
     if (plan.push) await jobs.push(tx, plan.push);

@@ -220,6 +220,16 @@ export async function businessAiAccess(
   return { agencyId, businessId, aiEnabled: row.ai_enabled, planId: row.plan };
 }
 
+/** Whether the context's business may send through SendGrid: its agency switched `sendgrid_enabled` on (ADR 090). */
+export async function businessSendgridEnabled(ctx: Ctx): Promise<boolean> {
+  const { agencyId, businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ on: businesses.sendgrid_enabled })
+    .from(businesses)
+    .where(and(eq(businesses.id, businessId), eq(businesses.agency_id, agencyId)));
+  return row?.on ?? false;
+}
+
 /** Whether the business has the sales-user extension (spec 000 §6: contacts and tags for sales users). */
 export async function hasSalesUserExtension(ctx: Ctx, input: { id: number }): Promise<boolean> {
   const [row] = await ctx.db

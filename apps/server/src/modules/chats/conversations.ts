@@ -69,14 +69,26 @@ async function visibleContactAfterCreate(ctx: Ctx, id: number) {
 }
 
 /**
- * POST /v1/chats/contacts/{id}/email: through the platform's mail outbox (the business's own e-mail
- * accounts do not exist yet), sent with the business's name, answers to the acting user's address.
+ * POST /v1/chats/contacts/{id}/email: through the business's own e-mail (its default SMTP account, else its
+ * SendGrid integration; ADR 090) when it has one, else the platform's mail outbox, sent with the business's
+ * name.
  */
 export async function emailContact(ctx: Ctx, input: { id: number; subject: string; body: string }) {
   const { agencyId, businessId } = businessOf(ctx);
   const contact = await visibleContact(ctx, input.id);
   if (!contact.email) throw new AppError('VALIDATION', 'inbox.no_email', { email: 'inbox.no_email' });
   const name = (await businessNames(ctx, { ids: [businessId] })).get(businessId) ?? null;
+  const own = await ctx.deps.ports.ownMail.send(ctx, {
+    agencyId,
+    businessId,
+    to: contact.email,
+    subject: input.subject,
+    text: input.body,
+    fromName: name,
+    source: 'inbox',
+    contactId: contact.id,
+  });
+  if (own) return;
   await ctx.deps.mailer.send(
     {
       to: contact.email,

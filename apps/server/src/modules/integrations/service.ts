@@ -102,3 +102,6 @@ export async function generateDraft(ctx: Ctx, input: TAiDraftRequest, now = new 
     throw err;
   }
 }
+
+/** Whether a business has its own e-mail (the profile's `has_integrations`, ADR 090). */
+export { hasOwnMail } from './mail-service.ts';

@@ -1,6 +1,6 @@
 // The staff's notice of a new lead (issue 21, ADR 074), by the install's settings: `notification_type` none,
 // email, sms or both; an e-mail "New lead from {name}" with the answers to `notification_email` (else the
-// business's enabled admins) through the platform's mail (its outbox), and an SMS to `notification_phone` from
+// business's enabled admins) through the business's own e-mail (ADR 090), else the platform's mail, and an SMS to `notification_phone` from
 // the install's number through the carrier. A job enqueued in the submission's transaction: it exists
 // exactly when the submission does, and the visitor's answer never waits for mail or the carrier. Texts in
 // the install's language (the business's widget language).
@@ -68,15 +68,23 @@ export async function noticeLead(ctx: Ctx, input: { submissionId: number }): Pro
       ...(row.s.page_url ? ['', translate('leadforms.mail_page', language, { url: row.s.page_url })] : []),
     ];
     const fromName = await businessName(ctx);
-    for (const address of to)
-      await ctx.deps.mailer.send({
+    for (const address of to) {
+      const mail = {
         to: address,
         subject: translate('leadforms.mail_subject', language, params),
         text: lines.join('\n'),
         agencyId: install.agencyId,
         businessId: install.businessId,
         fromName,
+      };
+      // Through the business's own e-mail when it has one (ADR 090), else the platform's mail.
+      const own = await ctx.deps.ports.ownMail.send(ctx, {
+        ...mail,
+        source: 'leadform',
+        contactId: contact?.id ?? null,
       });
+      if (!own) await ctx.deps.mailer.send(mail);
+    }
     if (to.length === 0) log.warn('lead notice: no address to e-mail');
   }
 

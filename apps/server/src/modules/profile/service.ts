@@ -6,6 +6,7 @@ import { agencyOfUser } from '../agencies/service.ts';
 import { businessOfUser } from '../businesses/service.ts';
 import { unreadTotalOfUser } from '../chats/service.ts';
 import { openInstallWizard } from '../installs/service.ts';
+import { hasOwnMail } from '../integrations/service.ts';
 import { releaseNotesAfter } from '../sites/service.ts';
 import { billingFlags } from '../subscriptions/service.ts';
 import { supportWidgetKey } from '../support/service.ts';
@@ -34,10 +35,13 @@ async function accountOf(
       : ids.agencyId !== null
         ? ({ kind: 'agency', id: ids.agencyId } as const)
         : null;
-  const [a, b, billing] = await Promise.all([
+  const [a, b, billing, mail] = await Promise.all([
     agencyOfUser(ctx, { agencyId: ids.agencyId }),
     businessOfUser(ctx, { businessId: ids.businessId }),
     billingFlags(ctx, account),
+    ids.agencyId !== null && ids.businessId !== null
+      ? hasOwnMail(ctx, { agencyId: ids.agencyId, businessId: ids.businessId })
+      : null,
   ]);
   return {
     subscriptions: { zapier: a?.zapier ?? false },
@@ -49,7 +53,7 @@ async function accountOf(
     subscribed: billing.subscribed,
     has_payment_method: billing.has_payment_method,
     agency: a?.agency ?? null,
-    business: b?.business ?? null,
+    business: b?.business ? { ...b.business, ...(mail ? { has_integrations: mail } : {}) } : null,
   };
 }
 

@@ -35,6 +35,7 @@ import {
   useUpdateBusinessReport,
   useUploadLogo,
 } from './api/business-settings.ts';
+import { MailCard } from './mail-card.tsx';
 import { NotificationSection } from './notification-section.tsx';
 
 /** The business settings (route business.setting): information, reports, notifications and logo. */
@@ -59,6 +60,7 @@ export default function SettingPage() {
           <InfoSection business={business} fallbackName={user?.business?.name ?? ''} />
           <ReportSection business={business} />
           <NotificationSection business={business} />
+          <MailCard />
           <LogoSection business={business} />
           <GoogleLocationsCard />
         </>

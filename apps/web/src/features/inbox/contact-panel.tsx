@@ -40,10 +40,16 @@ function EmailModal({ contact, opened, onClose }: ContactModalProps) {
       title={t('inbox.contact.email_title', { email: contact.email ?? '' })}
     >
       <Stack>
-        <TextInput label={t('inbox.contact.subject')} {...textValue(subject, setSubject)} required />
+        <TextInput
+          label={t('inbox.contact.subject')}
+          {...textValue(subject, setSubject)}
+          required
+          data-testid="email-contact-subject"
+        />
         <Textarea
           label={t('inbox.contact.body')}
           {...textValue(body, setBody)}
+          data-testid="email-contact-body"
           minRows={4}
           autosize
           required
@@ -51,6 +57,7 @@ function EmailModal({ contact, opened, onClose }: ContactModalProps) {
         <Button
           loading={email.isPending}
           disabled={!subject.trim() || !body.trim()}
+          data-testid="email-contact-send"
           onClick={() =>
             email.mutate(
               { subject, body },
@@ -68,6 +75,30 @@ function EmailModal({ contact, opened, onClose }: ContactModalProps) {
         </Button>
       </Stack>
     </Modal>
+  );
+}
+
+/**
+ * The conversation header's "E-mail" button (ADR 090): the same modal, sent through the business's own
+ * e-mail account when it has one; the draft stays when sending fails.
+ */
+export function EmailContactButton({ contact }: { contact: InboxContact }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button
+        size="compact-xs"
+        variant="light"
+        disabled={!contact.email}
+        title={contact.email ? undefined : t('mailSettings.no_email_hint')}
+        onClick={() => setOpen(true)}
+        data-testid="email-contact-open"
+      >
+        {t('mailSettings.email_contact')}
+      </Button>
+      <EmailModal contact={contact} opened={open} onClose={() => setOpen(false)} />
+    </>
   );
 }
 

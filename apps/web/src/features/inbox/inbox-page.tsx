@@ -40,7 +40,7 @@ import {
   useSmsAgents,
   useStartConversation,
 } from './api/inbox.ts';
-import { ContactPanel } from './contact-panel.tsx';
+import { ContactPanel, EmailContactButton } from './contact-panel.tsx';
 import { ConversationPane } from './conversation-pane.tsx';
 import { NewConversation } from './new-conversation.tsx';
 import { SendBox } from './send-box.tsx';
@@ -353,6 +353,7 @@ export default function InboxPage() {
                 </Text>
               )}
             </Stack>
+            {c && <EmailContactButton contact={c} />}
             {!desktop && c && (
               <Button
                 size="compact-xs"

@@ -1,10 +1,9 @@
 // SendEmail (ADR 071): an e-mail to the contact, merge fields filled in its subject and body. It goes by
-// the platform's mail (the outbox and its `mail.send` job, written in the step's transaction: queued
-// exactly once with the step's completion) from the business's name, with the business as Reply-To (its
-// owner's e-mail, else its notification e-mail), so answers reach the business. The spec's "through the
-// business's e-mail account when one exists" waits for e-mail accounts (a later issue): that account,
-// when it exists, is chosen here instead of the platform's mail. A contact without an e-mail address
-// fails the step (no retry) and the journey goes on.
+// the business's own e-mail when it has one (its default SMTP account, else its SendGrid integration;
+// the ownMail port, ADR 090), else the platform's mail (the outbox and its `mail.send` job); either is
+// written in the step's transaction: queued exactly once with the step's completion. From the business's
+// name, with the business as Reply-To (its owner's e-mail, else its notification e-mail), so answers reach
+// the business. A contact without an e-mail address fails the step (no retry) and the journey goes on.
 import type { TActionConfig } from '@stn/contracts/automations';
 import { businessMailIdentity } from '../../businesses/service.ts';
 import { fillAll } from './merge.ts';
@@ -22,6 +21,22 @@ export const sendEmailAction: ActionExecutor = async ({ ctx, automation, contact
     };
   const { subject, body } = await fillAll(ctx, contact, { subject: c.subject, body: c.body });
   const from = await businessMailIdentity(ctx);
+  const own = await ctx.deps.ports.ownMail.send(
+    ctx,
+    {
+      agencyId: automation.agency_id,
+      businessId: automation.business_id,
+      to,
+      subject,
+      text: body,
+      fromName: from.name,
+      replyTo: from.replyTo,
+      source: 'automation',
+      contactId: contact.id,
+    },
+    ctx.db,
+  );
+  if (own) return { kind: 'next', detail: { to, subject, reply_to: from.replyTo, via: 'own' } };
   await ctx.deps.mailer.send(
     {
       to,

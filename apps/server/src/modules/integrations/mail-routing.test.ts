@@ -1,0 +1,120 @@
+// The business's mail goes through its own SMTP account once it has one (ADR 090): an automation's
+// SendEmail and the staff's notice of a new lead arrive at the account's SMTP server (a real smtp-server on
+// 127.0.0.1), and nothing goes to the platform's outbox.
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, call, drainJobs } from '../../../test/helpers.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
+import { type ActionsApp, actionsApp, addContact, runBlock } from '../automations/actions/test-support.ts';
+import { addField, addTag, enquiry } from '../leadforms/test-fixtures.ts';
+import { restoreSandboxNumbers } from '../telephony/service.ts';
+
+const received: { from: string; to: string[]; raw: string }[] = [];
+let smtp: SMTPServer;
+let h: ActionsApp;
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (c: Buffer) => {
+        raw += c.toString();
+      });
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+  const port = (smtp.server.address() as AddressInfo).port;
+  h = await actionsApp({ OWN_MAIL_SMTP_ALLOW: `127.0.0.1:${port}`, WIDGET_RATE_PER_INSTALL: '100000' });
+  const res = await h.t.app.inject({
+    method: 'POST',
+    url: '/api/v1/email-accounts',
+    headers: bearer(h.adminToken),
+    payload: {
+      from_email: 'desk@business-a.test',
+      from_name: 'Business A desk',
+      host: '127.0.0.1',
+      port,
+      security: 'none',
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+});
+afterAll(async () => {
+  await h?.close();
+  await new Promise<void>((r) => smtp.close(() => r()));
+});
+
+const outboxTo = (to: string) => h.q('select id from mail_outbox where "to" = $1', [to]);
+
+describe("the business's mail through its own account", () => {
+  it("an automation's SendEmail arrives at the account's SMTP server, not the outbox", async () => {
+    const ann = await addContact(h, { phone: '+14155550191', first_name: 'Ann', email: 'ann@example.test' });
+    const j = await runBlock(h, 'SendEmail', { subject: 'Hello {first_name}', body: 'See you soon.' }, ann);
+    expect(j.step).toMatchObject({ status: 'done', detail: { to: 'ann@example.test', via: 'own' } });
+    await drainJobs(h.t);
+    const got = received.find((m) => m.to.includes('ann@example.test'));
+    expect(got?.from).toBe('desk@business-a.test');
+    expect(got?.raw).toContain('Subject: Hello Ann');
+    expect(got?.raw).toContain('See you soon.');
+    expect(await outboxTo('ann@example.test')).toEqual([]);
+    const [row] = await h.q<{ status: string; source: string }>(
+      'select status, source from own_mail where contact_id = $1',
+      [ann],
+    );
+    expect(row).toEqual({ status: 'sent', source: 'automation' });
+  });
+
+  it("the staff's notice of a new lead arrives at the account's SMTP server, not the outbox", async () => {
+    const a = h.seed.a.business.id;
+    const tags = {
+      lead: await addTag(h.t, a, 'Lead'),
+      cleaning: await addTag(h.t, a, 'Cleaning'),
+      whitening: await addTag(h.t, a, 'Whitening'),
+      consent: await addTag(h.t, a, 'Marketing OK'),
+    };
+    await addField(h.t, a, 'insurer');
+    const form = await call(h.t).post(h.adminToken, '/api/v1/leadForm', enquiry(tags));
+    expect(form.statusCode, form.body).toBe(200);
+    const install = await h.install({
+      is_enable_lead_form: true,
+      lead_form_id: form.json().data.id,
+      notification_type: 'email',
+      notification_email: 'front@bright.test',
+    });
+    await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
+    const res = await h.t.app.inject({
+      method: 'POST',
+      url: '/api/widget/v1/lead',
+      headers: { 'x-install-key': install.key, origin: 'https://dental.example.test' },
+      payload: {
+        form_id: form.json().data.id,
+        answers: {
+          name: 'Lee Park',
+          phone: '+14156661234',
+          email: 'lee@example.com',
+          service: ['cleaning'],
+          insurer: 'Delta',
+          ok: true,
+        },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await drainJobs(h.t);
+    await expect.poll(() => received.some((m) => m.to.includes('front@bright.test'))).toBe(true);
+    const got = received.find((m) => m.to.includes('front@bright.test'));
+    expect(got?.raw).toContain('Subject: New lead from Lee Park');
+    expect(await outboxTo('front@bright.test')).toEqual([]);
+  });
+});
