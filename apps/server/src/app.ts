@@ -52,6 +52,8 @@ import { contactsRoutes } from './modules/contacts/routes.ts';
 import { installsRoutes } from './modules/installs/routes.ts';
 import { installByKey } from './modules/installs/service.ts';
 import { integrationsRoutes } from './modules/integrations/routes.ts';
+import { plugZapier } from './modules/integrations/zapier-hooks.ts';
+import { zapierTokenRoutes } from './modules/integrations/zapier-routes.ts';
 import { leadNoticeJob } from './modules/leadforms/notify.ts';
 import { leadformsRoutes } from './modules/leadforms/routes.ts';
 import { leadformsWidgetRoutes } from './modules/leadforms/widget.ts';
@@ -237,6 +239,8 @@ function plugModules(p: Plugs): void {
   // Live data (ADR 083): the widget's heartbeat, and live_data to the dashboards as calls move.
   p.widget.routes.push(liveWidgetRoutes);
   registerLiveListeners(p.events, p.deps);
+  // Zapier (ADR 089): its triggers' listeners and delivery jobs.
+  plugZapier(p);
 }
 
 /**
@@ -558,6 +562,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The agency's payment popup loader, for the agency's own websites (issue 23).
   await app.register(popupAssetsRoutes, deps);
   await app.register(webhookTree, { prefix: '/webhooks', registry: plugs.webhooks });
+  // Zapier's OAuth token endpoint, /oauth/token (ADR 089).
+  await app.register(zapierTokenRoutes, deps);
   await app.register(sandboxRecordingRoutes, { sandbox });
   // The Stripe sandbox's card-form calls (ADR 076): what Stripe.js would send to Stripe.
   await app.register(stripeSandboxBrowserRoutes, { payments });

@@ -79,6 +79,9 @@ import tasksEs from '../locales/tasks.es.json' with { type: 'json' };
 import usersBr from '../locales/users.br.json' with { type: 'json' };
 import usersEn from '../locales/users.en.json' with { type: 'json' };
 import usersEs from '../locales/users.es.json' with { type: 'json' };
+import zapierBr from '../locales/zapier.br.json' with { type: 'json' };
+import zapierEn from '../locales/zapier.en.json' with { type: 'json' };
+import zapierEs from '../locales/zapier.es.json' with { type: 'json' };
 import { DEFAULT_LANGUAGE, type TLanguage } from './constants.ts';
 import { type Catalogue, mergeCatalogues as merge, pluralCategory } from './language.ts';
 import { fieldKey, fieldLabel, issueMessageWith } from './zod.ts';
@@ -114,6 +117,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     ordersEn,
     optinsEn,
     integrationsEn,
+    zapierEn,
     analyticsEn,
     alertsEn,
   ],
@@ -143,6 +147,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     ordersEs,
     optinsEs,
     integrationsEs,
+    zapierEs,
     analyticsEs,
     alertsEs,
   ],
@@ -172,6 +177,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     ordersBr,
     optinsBr,
     integrationsBr,
+    zapierBr,
     analyticsBr,
     alertsBr,
   ],
