@@ -9,12 +9,20 @@ import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { createOutbound, type Outbound, OutboundError } from '../../platform/outbound/guard.ts';
 import { defineJob } from '../../platform/queue/queue.ts';
-import type { Ctx } from '../../platform/tenancy/context.ts';
+import { type Ctx, tenantContext } from '../../platform/tenancy/context.ts';
 import { messageReceived } from '../chats/service.ts';
 import { allTags, contactCreated, contactTagged, getContact } from '../contacts/service.ts';
 import { leadSubmitted } from '../leadforms/service.ts';
 import { callCompleted, callMissed } from '../telephony/service.ts';
-import { dropHook, hooksOf, hookTarget, zapierContext } from './zapier.ts';
+import { dropHook, hooksOf, hookTarget } from './zapier.ts';
+
+/** The business's context for Zapier's jobs and listeners (a system actor). */
+const zapierContext = (deps: Deps, p: { agencyId: number; businessId: number }): Ctx =>
+  tenantContext(
+    deps,
+    { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
+    { kind: 'system', source: 'job', name: 'zapier' },
+  );
 
 const ZRef = z.object({
   contactId: z.number().nullable(),

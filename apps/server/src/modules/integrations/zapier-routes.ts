@@ -27,7 +27,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { targetAgency } from '../../platform/tenancy/context.ts';
+import { clientOf } from '../../platform/http/client.ts';
+import { linkHolderContext, targetAgency } from '../../platform/tenancy/context.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
 import { listContacts } from '../contacts/service.ts';
 import {
@@ -81,7 +82,10 @@ const zap = (request: FastifyRequest) => {
 const zapierApi: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.decorateRequest('zapier', undefined);
   app.addHook('preHandler', async (request) => {
-    request.zapier = await zapierCaller(deps, credentials(request));
+    request.zapier = await zapierCaller(
+      linkHolderContext(deps, 'zapier caller', clientOf(request)),
+      credentials(request),
+    );
   });
   const config = { access: 'public' as const };
 
@@ -109,14 +113,12 @@ const zapierApi: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         tags,
         summary: 'Subscribe a REST hook',
         body: ZHookCreate,
-        response: { 201: ZHook, ...errors },
+        response: { 200: ZHook, ...errors },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const { caller, ctx } = zap(request);
-      return reply
-        .status(201)
-        .send({ success: true as const, data: await subscribeHook(ctx, caller, request.body) });
+      return { success: true as const, data: await subscribeHook(ctx, caller, request.body) };
     },
   );
 
@@ -263,11 +265,11 @@ export const zapierRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
         tags,
         summary: 'A new API key, shown once',
         body: ZApiKeyCreate,
-        response: { 201: ZApiKeyCreated, ...errors },
+        response: { 200: ZApiKeyCreated, ...errors },
       },
     },
     async (request, reply) =>
-      reply.status(201).send({
+      reply.send({
         success: true as const,
         data: await createApiKey(ctxOf(deps, request), actorOf(request), request.body),
       }),
@@ -360,7 +362,7 @@ export const zapierTokenRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) 
       }
       reply.header('cache-control', 'no-store');
       try {
-        return await oauthToken(deps, input);
+        return await oauthToken(linkHolderContext(deps, 'zapier token', clientOf(request)), input);
       } catch (err) {
         if (!(err instanceof OAuthError)) throw err;
         return reply.status(err.status).send({ error: err.error, error_description: err.description });

@@ -11,14 +11,7 @@ import { hashToken, newToken } from '../../platform/auth/tokens.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { isPublicAddress } from '../../platform/outbound/guard.ts';
-import {
-  businessOf,
-  type Ctx,
-  found,
-  inTransaction,
-  linkHolderContext,
-  tenantContext,
-} from '../../platform/tenancy/context.ts';
+import { businessOf, type Ctx, found, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyOfUser } from '../agencies/service.ts';
 import { planOfAgency } from '../billing/service.ts';
 import { businessAiAccess, businessNames, businessOfUser } from '../businesses/service.ts';
@@ -32,7 +25,8 @@ export const CODE_TTL_MS = 10 * 60_000;
 export const ACCESS_TTL_S = 3600;
 
 /** Zapier's client secret: ZAPIER_CLIENT_SECRET, else derived from the secrets key (a laptop's default). */
-export function zapierClientSecret(deps: Deps): string {
+export function zapierClientSecret(ctx: Ctx): string {
+  const deps = ctx.deps;
   return deps.config.zapier.clientSecret ?? deps.secrets.derive('zapier-client-secret').toString('base64url');
 }
 
@@ -43,7 +37,7 @@ const sameText = (a: string, b: string) => {
 };
 
 /** The business context Zapier's calls act in: a system actor named after the connection (ADR 089). */
-export function zapierContext(deps: Deps, who: { agencyId: number; businessId: number }): Ctx {
+function zapierContext(deps: Deps, who: { agencyId: number; businessId: number }): Ctx {
   return tenantContext(
     deps,
     { level: 'business', agencyId: who.agencyId, businessId: who.businessId },
@@ -158,14 +152,13 @@ async function issueTokens(ctx: Ctx, tokenId: number | null, row: typeof zapierC
 }
 
 /** The token endpoint: a code or a refresh token for new tokens, the client authenticated. */
-export async function oauthToken(deps: Deps, input: TokenRequest) {
-  const ctx = linkHolderContext(deps, 'zapier token');
-  const z = deps.config.zapier;
+export async function oauthToken(ctx: Ctx, input: TokenRequest) {
+  const z = ctx.deps.config.zapier;
   if (
     !input.client_id ||
     !input.client_secret ||
     !sameText(input.client_id, z.clientId) ||
-    !sameText(input.client_secret, zapierClientSecret(deps))
+    !sameText(input.client_secret, zapierClientSecret(ctx))
   )
     throw new OAuthError('invalid_client', 'The client id or secret is wrong.', 401);
   if (input.grant_type === 'authorization_code') {
@@ -220,9 +213,10 @@ export type ZapierCaller = {
  * active and whose agency and business let it in; then the Zapier gate. 401 when none, 403 when gated.
  */
 export async function zapierCaller(
-  deps: Deps,
+  outer: Ctx,
   creds: { bearer?: string | undefined; apiKey?: string | undefined },
 ): Promise<{ caller: ZapierCaller; ctx: Ctx }> {
+  const deps = outer.deps;
   let caller: ZapierCaller | null = null;
   const now = new Date();
   if (creds.bearer && creds.bearer.length <= 200) {
