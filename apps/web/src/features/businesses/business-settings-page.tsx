@@ -35,6 +35,7 @@ import {
   useUploadLogo,
 } from './api/business-settings.ts';
 import { NotificationSection } from './notification-section.tsx';
+import { ZapierCard } from './zapier-card.tsx';
 
 /** The business settings (route business.setting): information, reports, notifications and logo. */
 export default function SettingPage() {
@@ -59,6 +60,7 @@ export default function SettingPage() {
           <ReportSection business={business} />
           <NotificationSection business={business} />
           <LogoSection business={business} />
+          <ZapierCard />
         </>
       )}
     </Stack>
