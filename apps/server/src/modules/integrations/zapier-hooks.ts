@@ -11,7 +11,7 @@ import { createOutbound, type Outbound, OutboundError } from '../../platform/out
 import { defineJob } from '../../platform/queue/queue.ts';
 import { type Ctx, tenantContext } from '../../platform/tenancy/context.ts';
 import { messageReceived } from '../chats/service.ts';
-import { allTags, contactCreated, contactTagged, getContact } from '../contacts/service.ts';
+import { allTags, contactByPhone, contactCreated, contactTagged, getContact } from '../contacts/service.ts';
 import { leadSubmitted } from '../leadforms/service.ts';
 import { callCompleted, callMissed } from '../telephony/service.ts';
 import { dropHook, hooksOf, hookTarget } from './zapier.ts';
@@ -73,7 +73,10 @@ export async function payloadOf(
   ref: Ref,
   at: Date,
 ): Promise<Record<string, unknown>> {
-  const contact = await contactOf(ctx, ref.contactId);
+  // A call names the visitor's phone: its contact, when the business has one.
+  const contactId =
+    ref.contactId ?? (ref.phone ? ((await contactByPhone(ctx, ref.phone))?.id ?? null) : null);
+  const contact = await contactOf(ctx, contactId);
   const occurred_at = at.toISOString();
   switch (event) {
     case 'new_contact':

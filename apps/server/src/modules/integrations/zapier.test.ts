@@ -1,6 +1,8 @@
 // Zapier (ADR 089) through the API: the consent and the token endpoint, Zapier's calls by access token and
 // API key, gating by the agency's switch and the business's plan, REST hooks, the actions, the business's
 // keys and connections, the agency's screen.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainJobs, expect422 } from '../../../test/helpers.ts';
 import {
@@ -60,13 +62,33 @@ async function connect(state = 'xyz') {
   return { code, ...(res.json() as { access_token: string; refresh_token: string; expires_in: number }) };
 }
 
+/** Zapier's hook receiver on 127.0.0.1 (let through the URL guard by ZAPIER_HOOK_ALLOW_ORIGINS). */
+const received: { path: string; body: Record<string, unknown> }[] = [];
+const receiver = http.createServer((req, res) => {
+  let data = '';
+  req.on('data', (c) => {
+    data += c;
+  });
+  req.on('end', () => {
+    received.push({ path: req.url ?? '', body: JSON.parse(data || '{}') });
+    res.writeHead(200).end('ok');
+  });
+});
+let rx = '';
+
 beforeAll(async () => {
-  h = await automationsApp({ ZAPIER_REDIRECT_URIS: REDIRECT });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  rx = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  h = await automationsApp({ ZAPIER_REDIRECT_URIS: REDIRECT, ZAPIER_HOOK_ALLOW_ORIGINS: rx });
   secret = zapierClientSecret(h.ctx);
   await q('update agencies set zapier_enabled = true where id = $1', [h.seed.a.agency.id]);
   admin = await h.token(h.seed.a.businessAdmin.email);
 });
-afterAll(() => h?.close());
+afterAll(async () => {
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+  await h?.close();
+});
 
 describe('OAuth: /v1/oauth-login and /oauth/token', () => {
   it('shows the consent text, then gives a one-use code that becomes tokens; the access token reaches /me', async () => {
@@ -507,5 +529,53 @@ describe("Zapier's calls", () => {
     });
     expect(refused.statusCode).toBe(422);
     await drainJobs(h.t);
+  });
+});
+
+describe('triggers by API key', () => {
+  it('delivers a missed call and a tag to the hooks; revoking the key removes its hooks', async () => {
+    const created = await inject({
+      method: 'POST',
+      url: '/api/v1/businesses/zapier/keys',
+      headers: asUser(admin),
+      payload: { name: 'Triggers' },
+    });
+    const z = zapier({ 'x-api-key': created.json().data.key });
+    for (const event of ['call_missed', 'contact_tagged'])
+      expect((await z.post('/api/v1/zapier/hooks', { event, target_url: `${rx}/${event}` })).statusCode).toBe(
+        200,
+      );
+
+    // A callback nobody takes.
+    const install = await h.install({ timeout: 20 });
+    const visitor = '+14155550161';
+    const res = await h.callback(install.key, { phone: visitor, name: 'Max Missed' });
+    expect(res.statusCode, res.body).toBe(200);
+    await h.run(25_000);
+    await expect
+      .poll(() => received.find((d) => d.path === '/call_missed')?.body, { timeout: 15_000 })
+      .toMatchObject({
+        call_id: res.json().data.call_id,
+        phone: visitor,
+        name: 'Max Missed',
+        contact: { phone: visitor },
+      });
+
+    // A tag added (here by the action; the app's contact screens publish the same event).
+    expect((await z.post('/api/v1/zapier/actions/tag', { phone: visitor, tag: 'callback' })).statusCode).toBe(
+      200,
+    );
+    await expect
+      .poll(() => received.find((d) => d.path === '/contact_tagged')?.body, { timeout: 15_000 })
+      .toMatchObject({ tag: 'callback', contact: { phone: visitor } });
+
+    await inject({
+      method: 'DELETE',
+      url: `/api/v1/businesses/zapier/keys/${created.json().data.id}`,
+      headers: asUser(admin),
+    });
+    expect(
+      (await h.q('select id from zapier_hooks where api_key_id = $1', [created.json().data.id])).length,
+    ).toBe(0);
   });
 });
