@@ -55,12 +55,16 @@ describe.skipIf(!hasChromium)('Zapier in Chromium', () => {
       response_type: 'code',
     });
     await page.goto(p.url(`/auth/login?${query}`, HOST));
+    await page.getByTestId('login-email').waitFor();
+    expect(await page.getByTestId('oauth-consent').isVisible()).toBe(false);
     await page.getByTestId('login-email').fill(DEMO.dentalAdmin.email);
     await page.getByTestId('login-password').fill(DEMO.dentalAdmin.password);
     await page.getByTestId('login-submit').click();
     await expect
       .poll(() => page.getByTestId('oauth-consent-text').textContent())
       .toBe('Allow Zapier to use Bright Dental?');
+    // The sign-in form made way for the consent.
+    expect(await page.getByTestId('login-email').isVisible()).toBe(false);
     await page.getByTestId('oauth-allow').click();
     await page.waitForURL(`${redirect}?**`);
     const back = new URL(page.url());

@@ -241,7 +241,8 @@ export async function zapierCaller(
       };
       await deps.db.update(zapierTokens).set({ last_used_at: now }).where(eq(zapierTokens.id, row.id));
     }
-  } else if (creds.apiKey && creds.apiKey.length <= 200) {
+  }
+  if (!caller && creds.apiKey && creds.apiKey.length <= 200) {
     const [row] = await deps.db
       .select()
       .from(zapierApiKeys)
