@@ -9,6 +9,9 @@ import es from '../apps/web/src/locales/es.json' with { type: 'json' };
 import screensBr from '../apps/web/src/locales/screens.br.json' with { type: 'json' };
 import screensEn from '../apps/web/src/locales/screens.en.json' with { type: 'json' };
 import screensEs from '../apps/web/src/locales/screens.es.json' with { type: 'json' };
+import zapierBr from '../apps/web/src/locales/zapier.br.json' with { type: 'json' };
+import zapierEn from '../apps/web/src/locales/zapier.en.json' with { type: 'json' };
+import zapierEs from '../apps/web/src/locales/zapier.es.json' with { type: 'json' };
 import { type Lang, type PickedTexts, pickTexts, type Tree, writeWhenRun } from './pick-texts.ts';
 
 export const LOGIN_TEXT_KEYS = [
@@ -24,12 +27,17 @@ export const LOGIN_TEXT_KEYS = [
   'fields.email',
   'fields.password',
   'errors.server',
+  'zapier.consent.title',
+  'zapier.consent.text',
+  'zapier.consent.hint',
+  'zapier.consent.allow',
+  'zapier.consent.deny',
 ] as const;
 
 const LANGS: Record<Lang, Tree[]> = {
-  en: [serverMessages('en') as Tree, en, screensEn],
-  es: [serverMessages('es') as Tree, es, screensEs],
-  br: [serverMessages('br') as Tree, br, screensBr],
+  en: [serverMessages('en') as Tree, en, screensEn, zapierEn],
+  es: [serverMessages('es') as Tree, es, screensEs, zapierEs],
+  br: [serverMessages('br') as Tree, br, screensBr, zapierBr],
 };
 
 export function pickLoginTexts(): PickedTexts {

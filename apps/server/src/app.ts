@@ -55,6 +55,8 @@ import { googleRoutes } from './modules/integrations/google-routes.ts';
 import { ownMailRoutes } from './modules/integrations/mail-routes.ts';
 import { ownMailJob, withAgencyOwnMail } from './modules/integrations/own-mail.ts';
 import { integrationsRoutes } from './modules/integrations/routes.ts';
+import { plugZapier } from './modules/integrations/zapier-hooks.ts';
+import { zapierTokenRoutes } from './modules/integrations/zapier-routes.ts';
 import { leadNoticeJob } from './modules/leadforms/notify.ts';
 import { leadformsRoutes } from './modules/leadforms/routes.ts';
 import { leadformsWidgetRoutes } from './modules/leadforms/widget.ts';
@@ -242,6 +244,8 @@ function plugModules(p: Plugs): void {
   registerLiveListeners(p.events, p.deps);
   // The business's own e-mail (ADR 090): mail sent through its SMTP account or SendGrid.
   p.queue.register(ownMailJob);
+  // Zapier (ADR 089): its triggers' listeners and delivery jobs.
+  plugZapier(p);
 }
 
 /**
@@ -566,6 +570,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The agency's payment popup loader, for the agency's own websites (issue 23).
   await app.register(popupAssetsRoutes, deps);
   await app.register(webhookTree, { prefix: '/webhooks', registry: plugs.webhooks });
+  // Zapier's OAuth token endpoint, /oauth/token (ADR 089).
+  await app.register(zapierTokenRoutes, deps);
   await app.register(sandboxRecordingRoutes, { sandbox });
   // The Stripe sandbox's card-form calls (ADR 076): what Stripe.js would send to Stripe.
   await app.register(stripeSandboxBrowserRoutes, { payments });

@@ -28,6 +28,9 @@ describe('the capability table on the API', () => {
       [
         'DELETE /api/v1/impersonate',
         'GET /api/v1/auth/check',
+        // Zapier's consent (ADR 089): any signed-in user may ask; the service answers who may not, and why.
+        'GET /api/v1/oauth-login',
+        'POST /api/v1/oauth-login',
         'GET /api/v1/profile',
         'POST /api/v1/logout',
         'PUT /api/v1/countries',

@@ -85,6 +85,9 @@ import tasksEs from '../locales/tasks.es.json' with { type: 'json' };
 import usersBr from '../locales/users.br.json' with { type: 'json' };
 import usersEn from '../locales/users.en.json' with { type: 'json' };
 import usersEs from '../locales/users.es.json' with { type: 'json' };
+import zapierBr from '../locales/zapier.br.json' with { type: 'json' };
+import zapierEn from '../locales/zapier.en.json' with { type: 'json' };
+import zapierEs from '../locales/zapier.es.json' with { type: 'json' };
 import { DEFAULT_LANGUAGE, type TLanguage } from './constants.ts';
 import { type Catalogue, mergeCatalogues as merge, pluralCategory } from './language.ts';
 import { fieldKey, fieldLabel, issueMessageWith } from './zod.ts';
@@ -122,6 +125,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     integrationsEn,
     googleEn,
     ownMailEn,
+    zapierEn,
     analyticsEn,
     alertsEn,
   ],
@@ -153,6 +157,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     integrationsEs,
     googleEs,
     ownMailEs,
+    zapierEs,
     analyticsEs,
     alertsEs,
   ],
@@ -184,6 +189,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     integrationsBr,
     googleBr,
     ownMailBr,
+    zapierBr,
     analyticsBr,
     alertsBr,
   ],

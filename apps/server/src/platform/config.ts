@@ -249,6 +249,49 @@ const ZEnv = z.object({
       return list;
     })
     .default([]),
+  /** Zapier's app as an OAuth client of ours (ADR 089): its client id, secret and redirect addresses. */
+  ZAPIER_CLIENT_ID: z
+    .string()
+    .trim()
+    .regex(
+      /^[A-Za-z0-9._-]{3,100}$/,
+      'ZAPIER_CLIENT_ID must be 3-100 letters, digits, dots, dashes or underscores',
+    )
+    .default('zapier'),
+  ZAPIER_CLIENT_SECRET: z
+    .string()
+    .trim()
+    .min(16, 'ZAPIER_CLIENT_SECRET must be at least 16 characters')
+    .max(200)
+    .optional(),
+  ZAPIER_REDIRECT_URIS: z
+    .string()
+    .trim()
+    .transform((v, ctx): string[] => {
+      const list = v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean);
+      for (const u of list) {
+        let url: URL | null = null;
+        try {
+          url = new URL(u);
+        } catch {}
+        if (!url || !/^https?:$/.test(url.protocol) || url.hash) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `must be http(s) addresses without a fragment, comma-separated; not: ${u}`,
+          });
+          return z.NEVER;
+        }
+      }
+      return list;
+    })
+    .default(['https://zapier.com/dashboard/auth/oauth/return/App-StartTextingNow/']),
+  ZAPIER_INVITE_URL: z
+    .url({ protocol: /^https$/, message: 'ZAPIER_INVITE_URL must be an https URL' })
+    .optional(),
+  ZAPIER_HOOK_ALLOW_ORIGINS: ZOriginList.default([]),
 });
 
 export type Config = {
@@ -362,6 +405,18 @@ export type Config = {
    * in-process stand-in) and the SMTP `host:port`s let through although private (OWN_MAIL_SMTP_ALLOW).
    */
   ownMail: { sendgridBaseUrl: string | undefined; smtpAllow: string[] };
+  /**
+   * Zapier's app (ADR 089): ZAPIER_CLIENT_ID, ZAPIER_CLIENT_SECRET (unset: derived from the secrets key,
+   * a laptop's default), ZAPIER_REDIRECT_URIS (exact), ZAPIER_INVITE_URL (the app's invite link, shown to
+   * agencies) and ZAPIER_HOOK_ALLOW_ORIGINS (a test's local hook receiver, as for automations' webhooks).
+   */
+  zapier: {
+    clientId: string;
+    clientSecret: string | undefined;
+    redirectUris: string[];
+    inviteUrl: string | undefined;
+    hookAllowOrigins: string[];
+  };
 };
 
 export class ConfigError extends Error {}
@@ -510,6 +565,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ownMail: {
       sendgridBaseUrl: e.SENDGRID_BASE_URL?.replace(/\/+$/, ''),
       smtpAllow: e.OWN_MAIL_SMTP_ALLOW,
+    },
+    zapier: {
+      clientId: e.ZAPIER_CLIENT_ID,
+      clientSecret: e.ZAPIER_CLIENT_SECRET,
+      redirectUris: e.ZAPIER_REDIRECT_URIS,
+      inviteUrl: e.ZAPIER_INVITE_URL,
+      hookAllowOrigins: e.ZAPIER_HOOK_ALLOW_ORIGINS,
     },
   };
 }

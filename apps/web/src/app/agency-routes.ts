@@ -37,4 +37,5 @@ export const agencyRoutes: Record<string, LazyExoticComponent<ComponentType>> = 
   'agency.subscriptions': subscriptions,
   'agency.payment-methods': paymentMethods,
   'agency.setup': lazy(() => import('../features/agencies/setup-page.tsx')),
+  'agency.zapier': lazy(() => import('../features/integrations/zapier-agency-page.tsx')),
 };

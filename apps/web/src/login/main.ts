@@ -26,10 +26,100 @@ type Answer = {
 
 const FIELDS = ['email', 'password'] as const;
 
+/** Zapier's sign-in (ADR 089): /auth/login?client_id&redirect_uri&state&response_type=code. */
+type OAuthAsk = { client_id: string; redirect_uri: string; state: string | null };
+function oauthAsk(): OAuthAsk | null {
+  const p = new URLSearchParams(location.search);
+  const client_id = p.get('client_id');
+  const redirect_uri = p.get('redirect_uri');
+  if (p.get('response_type') !== 'code' || !client_id || !redirect_uri) return null;
+  return { client_id, redirect_uri, state: p.get('state') };
+}
+
+/**
+ * The consent step once signed in: "Allow Zapier to use <business>?" from GET /v1/oauth-login (which
+ * checks the app, the redirect address and the business); Allow asks POST /v1/oauth-login for the
+ * redirect with its one-use code; Cancel goes back to the app with access_denied (only to an address the
+ * server recognised). A stale session shows the form again.
+ */
+async function showConsent(ask: OAuthAsk, t: Texts, lang: string, onSignedOut: () => void): Promise<void> {
+  const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+  const token = localStorage.getItem(TOKEN) ?? '';
+  const headers = {
+    accept: 'application/json',
+    'accept-language': lang,
+    'content-type': 'application/json',
+    authorization: `Bearer ${token}`,
+  };
+  const section = byId<HTMLElement>('oauth-consent');
+  const alert = byId<HTMLParagraphElement>('oauth-alert');
+  const allow = byId<HTMLButtonElement>('oauth-allow');
+  const deny = byId<HTMLButtonElement>('oauth-deny');
+  const fail = (message: string | undefined) => {
+    alert.textContent = message ?? t['errors.server'] ?? '';
+    alert.hidden = false;
+  };
+  byId<HTMLFormElement>('login-form').hidden = true;
+  section.hidden = false;
+  let known = false;
+  deny.onclick = () => {
+    if (!known) return location.replace('/');
+    const back = new URL(ask.redirect_uri);
+    back.searchParams.set('error', 'access_denied');
+    if (ask.state !== null) back.searchParams.set('state', ask.state);
+    location.replace(back.toString());
+  };
+  const query = new URLSearchParams({ client_id: ask.client_id, redirect_uri: ask.redirect_uri });
+  let res: Response | null = null;
+  try {
+    res = await fetch(`/api/v1/oauth-login?${query}`, { headers });
+  } catch {
+    // Shown below.
+  }
+  const body = (await res?.json().catch(() => null)) as {
+    data?: { app: string; business: string };
+    message?: string;
+  } | null;
+  if (res?.status === 401) {
+    localStorage.removeItem(TOKEN);
+    section.hidden = true;
+    byId<HTMLFormElement>('login-form').hidden = false;
+    onSignedOut();
+    return;
+  }
+  if (!res?.ok || !body?.data) return fail(body?.message);
+  known = true;
+  byId<HTMLParagraphElement>('oauth-consent-text').textContent = (t['zapier.consent.text'] ?? '')
+    .replace('{app}', body.data.app)
+    .replace('{business}', body.data.business);
+  allow.disabled = false;
+  allow.onclick = async () => {
+    allow.disabled = true;
+    let answer: Response | null = null;
+    try {
+      answer = await fetch('/api/v1/oauth-login', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ ...ask, state: ask.state ?? undefined, response_type: 'code' }),
+      });
+    } catch {
+      // Shown below.
+    }
+    const out = (await answer?.json().catch(() => null)) as {
+      data?: { redirect: string };
+      message?: string;
+    } | null;
+    if (answer?.ok && out?.data?.redirect) return location.replace(out.data.redirect);
+    allow.disabled = false;
+    fail(out?.message);
+  };
+}
+
 function start(): void {
+  const ask = oauthAsk();
   // Already signed in: the app takes it from here, in the user's own area ('/' may be the site's landing
-  // page, which a signed-in visitor may also see).
-  if (localStorage.getItem(TOKEN)) {
+  // page, which a signed-in visitor may also see); Zapier's sign-in goes to its consent.
+  if (localStorage.getItem(TOKEN) && !ask) {
     const group = localStorage.getItem('role_group');
     location.replace(group && /^[A-Za-z]+$/.test(group) ? `/${group.toLowerCase()}/` : '/');
     return;
@@ -81,6 +171,7 @@ function start(): void {
 
   // Ready: the submit button of the HTML waits for this script.
   if (submit) submit.disabled = false;
+  if (ask && localStorage.getItem(TOKEN)) void showConsent(ask, t, lang, () => undefined);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     if (submit?.getAttribute('aria-busy') === 'true') return;
@@ -111,6 +202,11 @@ function start(): void {
     if (status === 200 && body?.access_token && body.role_group) {
       localStorage.setItem(TOKEN, body.access_token);
       localStorage.setItem(ROLE_GROUP, body.role_group);
+      if (ask) {
+        submit?.removeAttribute('aria-busy');
+        void showConsent(ask, t, lang, () => undefined);
+        return;
+      }
       const target = safeRedirect(new URLSearchParams(location.search).get('redirect'));
       location.replace(target ?? `/${body.role_group.toLowerCase()}/`);
       return;

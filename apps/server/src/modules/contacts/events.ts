@@ -25,3 +25,13 @@ export const contactAutomationAdded = defineEvent(
     automationId: z.number(),
   }),
 );
+
+/** A contact was created (by hand, an import row aside, a first text, call or lead): Zapier's trigger listens. */
+export const contactCreated = defineEvent(
+  'contact.created',
+  z.object({
+    agencyId: z.number(),
+    businessId: z.number(),
+    contactId: z.number(),
+  }),
+);

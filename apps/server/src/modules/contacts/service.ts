@@ -29,7 +29,7 @@ import { businessOf, type Ctx, found, inTransaction, scope } from '../../platfor
 import { assertReachable } from '../compliance/service.ts';
 import { installsOfBusiness } from '../installs/service.ts';
 import { businessUserSummaries } from '../users/service.ts';
-import { contactAutomationAdded, contactTagged } from './events.ts';
+import { contactAutomationAdded, contactCreated, contactTagged } from './events.ts';
 import { listFieldRows } from './fields.ts';
 import { contactAutomations, contacts, contactTags, tags } from './tables.ts';
 
@@ -38,7 +38,7 @@ import { contactAutomations, contacts, contactTags, tags } from './tables.ts';
 // opt-outs from STOP/START and a carrier's 21610, and touches the last message time.
 
 export { type AudienceContact, audienceContacts, touchContactsLastMessage } from './audience.ts';
-export { contactAutomationAdded, contactTagged } from './events.ts';
+export { contactAutomationAdded, contactCreated, contactTagged } from './events.ts';
 export { allTags, tagIdsByName } from './tags.ts';
 
 export type ContactRow = typeof contacts.$inferSelect;
@@ -117,6 +117,7 @@ async function upsertLiveContact(
     })
     .returning({ ...getTableColumns(contacts), created: sql<boolean>`(xmax = 0)` });
   const { created, ...contact } = found(row);
+  if (created === true) announceCreated(ctx, [contact.id]);
   return { contact, created: created === true };
 }
 
@@ -158,6 +159,10 @@ export async function findOrCreateContactsByPhone(
       returning id, phone, (xmax = 0) as created`,
   );
   for (const r of res.rows) out.set(r.phone, { id: Number(r.id), created: r.created === true });
+  announceCreated(
+    ctx,
+    res.rows.filter((r) => r.created === true).map((r) => Number(r.id)),
+  );
   return out;
 }
 
@@ -476,6 +481,12 @@ async function checkInstall(ctx: Ctx, installId: number | null | undefined) {
   if (!list.some((i) => i.id === installId)) throw invalid('install_id', 'contacts.install_invalid');
 }
 
+/** Announces `contact.created` after commit for each contact newly made. */
+function announceCreated(ctx: Ctx, ids: number[]): void {
+  const { agencyId, businessId } = businessOf(ctx);
+  for (const contactId of ids) publish(ctx, contactCreated, { agencyId, businessId, contactId });
+}
+
 /**
  * Announces `contact.tagged` after commit for each contact and tag newly linked (the rows an insert
  * `on conflict do nothing returning` gave back: a tag the contact had already is not announced again).
@@ -544,6 +555,7 @@ export async function createContact(ctx: Ctx, input: TContactWrite & { source?: 
     }
     const created = found(row);
     await setTags(tx, created.id, tagIds, 'set');
+    announceCreated(tx, [created.id]);
     return created.id;
   });
   return getContact(ctx, { id });

@@ -6,10 +6,13 @@ import { AiUnavailableError } from '../../platform/ai/client.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
 import { generateDraft } from './service.ts';
+import { zapierRoutes } from './zapier-routes.ts';
 
 const tags = ['integrations'];
 
 export const integrationsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
+  // Zapier (ADR 089): the consent, keys and connections, and Zapier's own calls.
+  await app.register(zapierRoutes, deps);
   app.post(
     '/v1/businesses/generate-ai-content',
     {

@@ -184,3 +184,104 @@ export const googleLocations = pgTable(
     index('google_locations_business_idx').on(t.business_id),
   ],
 );
+
+// ---- Zapier (ADR 089): the OAuth codes and tokens Zapier's app holds, API keys, and REST hooks.
+
+/** A one-use authorization code (10 minutes) a business user's consent gave Zapier; stored hashed. */
+export const zapierCodes = pgTable(
+  'zapier_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    code_hash: text('code_hash').notNull(),
+    agency_id: integer('agency_id')
+      .notNull()
+      .references(() => agencies.id, { onDelete: 'cascade' }),
+    business_id: integer('business_id')
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').notNull(),
+    client_id: text('client_id').notNull(),
+    redirect_uri: text('redirect_uri').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('zapier_codes_hash_uq').on(t.code_hash)],
+);
+
+/**
+ * A connection of Zapier's app to a business (one per code exchanged): its access token (short-lived) and
+ * refresh token, both stored hashed; revoked from the business's Zapier card, or when the user who
+ * consented is switched off. A refresh replaces both tokens on the same row.
+ */
+export const zapierTokens = pgTable(
+  'zapier_tokens',
+  {
+    id: serial('id').primaryKey(),
+    agency_id: integer('agency_id')
+      .notNull()
+      .references(() => agencies.id, { onDelete: 'cascade' }),
+    business_id: integer('business_id')
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').notNull(),
+    client_id: text('client_id').notNull(),
+    access_hash: text('access_hash').notNull(),
+    access_expires_at: timestamp('access_expires_at', { withTimezone: true }).notNull(),
+    refresh_hash: text('refresh_hash').notNull(),
+    last_used_at: timestamp('last_used_at', { withTimezone: true }),
+    revoked_at: timestamp('revoked_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('zapier_tokens_access_uq').on(t.access_hash),
+    uniqueIndex('zapier_tokens_refresh_uq').on(t.refresh_hash),
+    index('zapier_tokens_business_idx').on(t.business_id),
+  ],
+);
+
+/** A business's API key (header X-Api-Key): shown once, stored hashed, its first characters kept to tell it. */
+export const zapierApiKeys = pgTable(
+  'zapier_api_keys',
+  {
+    id: serial('id').primaryKey(),
+    agency_id: integer('agency_id')
+      .notNull()
+      .references(() => agencies.id, { onDelete: 'cascade' }),
+    business_id: integer('business_id')
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    user_id: integer('user_id').notNull(),
+    name: text('name').notNull(),
+    key_hash: text('key_hash').notNull(),
+    prefix: text('prefix').notNull(),
+    last_used_at: timestamp('last_used_at', { withTimezone: true }),
+    revoked_at: timestamp('revoked_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('zapier_api_keys_hash_uq').on(t.key_hash),
+    index('zapier_api_keys_business_idx').on(t.business_id),
+  ],
+);
+
+/** A REST hook Zapier subscribed: the business's event posted to target_url (a 410 unsubscribes). */
+export const zapierHooks = pgTable(
+  'zapier_hooks',
+  {
+    id: serial('id').primaryKey(),
+    agency_id: integer('agency_id')
+      .notNull()
+      .references(() => agencies.id, { onDelete: 'cascade' }),
+    business_id: integer('business_id')
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    target_url: text('target_url').notNull(),
+    /** The connection or key that subscribed it: revoking it removes its hooks. */
+    token_id: integer('token_id').references(() => zapierTokens.id, { onDelete: 'cascade' }),
+    api_key_id: integer('api_key_id').references(() => zapierApiKeys.id, { onDelete: 'cascade' }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('zapier_hooks_business_event_idx').on(t.business_id, t.event)],
+);

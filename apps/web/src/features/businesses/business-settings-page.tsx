@@ -37,6 +37,7 @@ import {
 } from './api/business-settings.ts';
 import { MailCard } from './mail-card.tsx';
 import { NotificationSection } from './notification-section.tsx';
+import { ZapierCard } from './zapier-card.tsx';
 
 /** The business settings (route business.setting): information, reports, notifications and logo. */
 export default function SettingPage() {
@@ -63,6 +64,7 @@ export default function SettingPage() {
           <MailCard />
           <LogoSection business={business} />
           <GoogleLocationsCard />
+          <ZapierCard />
         </>
       )}
     </Stack>
