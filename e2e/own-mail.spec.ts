@@ -101,6 +101,26 @@ describe.skipIf(!hasChromium)('own e-mail in Chromium', () => {
     expect(row?.password).not.toContain(PASS);
   });
 
+  it('AdminSupport (whose settings item covers the smtp screens) sees and edits the SMTP accounts, not SendGrid', async () => {
+    const support = await signedInPage(
+      p,
+      { email: 'support@brightdental.test', password: 'demo-dental-2' },
+      '**/business/**',
+      HOST,
+    );
+    await support.goto(p.url('/business/setting', HOST));
+    await support
+      .getByTestId('mail-card-account')
+      .filter({ hasText: 'desk@brightdental.test' })
+      .waitFor(WAIT);
+    expect(await support.getByTestId('mail-card-add-sendgrid').count()).toBe(0);
+    await support.getByTestId('mail-card-account').getByRole('link').first().click();
+    await support.waitForURL('**/business/setting/smtp/*', WAIT);
+    await support.getByTestId('mail-account-from-email').waitFor(WAIT);
+    expect(await support.getByTestId('mail-account-from-email').inputValue()).toBe('desk@brightdental.test');
+    await support.close();
+  });
+
   it("the agency owner connects the agency's own SMTP account on the agency's Integrations screen", async () => {
     const owner = await signedInPage(p, DEMO.acmeAgency, '**/agency**', HOST);
     await owner.goto(p.url('/agency/integrations', HOST));

@@ -146,6 +146,11 @@ export const CAPABILITIES = {
   'settings.view': { roles: BUSINESS_ROLES },
   /** The business's own information, reports, notifications and logo. */
   'businessSettings.manage': { roles: ['BusinessAdmin'] },
+  /**
+   * The business's SMTP accounts and the mail sent through them (spec 000 §6: AdminSupport's settings item
+   * covers the smtp screens too; ADR 090).
+   */
+  'emailAccounts.manage': { roles: ['BusinessAdmin', 'AdminSupport'] },
   /** Add-on packages the business buys. */
   'packages.buy': { roles: ['BusinessAdmin'] },
   /** The business's users and departments. */

@@ -44,6 +44,7 @@ const errors = {
 };
 const business: { capability: TCapability } = { capability: 'businessSettings.manage' };
 const agency: { capability: TCapability } = { capability: 'agencyIntegrations.manage' };
+const accounts: { capability: TCapability } = { capability: 'emailAccounts.manage' };
 
 const ZOwnMail = z.object({
   id: z.number(),
@@ -60,7 +61,7 @@ const ZOwnMail = z.object({
 export const ownMailRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   // ---------------------------------------------------------------- e-mail accounts (business, agency)
   for (const [base, config, forAgency] of [
-    ['/v1/email-accounts', business, false],
+    ['/v1/email-accounts', accounts, false],
     ['/v1/agencies/integartions', agency, true],
   ] as const) {
     const who = forAgency ? "the agency's own" : "the business's";
@@ -157,7 +158,7 @@ export const ownMailRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   app.get(
     '/v1/own-mail',
     {
-      config: business,
+      config: accounts,
       schema: {
         tags,
         summary: "The last mail sent through the business's own e-mail, with its status",

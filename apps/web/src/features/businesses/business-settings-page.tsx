@@ -52,7 +52,10 @@ export default function SettingPage() {
         {t('business.setting.title')}
       </Title>
       {!isAdmin ? (
-        <Alert color="yellow">{t('business.setting.admin_only')}</Alert>
+        <>
+          <Alert color="yellow">{t('business.setting.admin_only')}</Alert>
+          {userCan(user, 'emailAccounts.manage') && <MailCard smtpOnly />}
+        </>
       ) : own.isPending ? (
         // The forms start from the stored record, so they wait for it.
         <Loader size="sm" />
@@ -61,8 +64,8 @@ export default function SettingPage() {
           <InfoSection business={business} fallbackName={user?.business?.name ?? ''} />
           <ReportSection business={business} />
           <NotificationSection business={business} />
-          <MailCard />
           <LogoSection business={business} />
+          <MailCard />
           <GoogleLocationsCard />
           <ZapierCard />
         </>

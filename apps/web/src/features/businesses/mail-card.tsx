@@ -27,9 +27,10 @@ type OwnMail = {
 const ACCOUNTS = ['email-accounts'] as const;
 const INTEGRATIONS = ['business-integrations'] as const;
 
-function useList<T>(path: string, key: readonly unknown[]) {
+function useList<T>(path: string, key: readonly unknown[], enabled = true) {
   return useQuery({
     queryKey: key,
+    enabled,
     queryFn: async () => (await api<Data<T[]>>(path, { silent: true })).data,
   });
 }
@@ -41,14 +42,19 @@ function useRemove(base: string, key: readonly unknown[]) {
   });
 }
 
-export function MailCard() {
+/**
+ * The E-mail card. `smtpOnly`: the SMTP accounts alone, for AdminSupport, whose settings item covers the smtp
+ * screens but not the business's keyed integrations (spec 000 §6).
+ */
+export function MailCard({ smtpOnly = false }: { smtpOnly?: boolean }) {
   const { t } = useTranslation();
   const accounts = useList<TEmailAccount>('/v1/email-accounts', ACCOUNTS);
-  const integrations = useList<TMailIntegration>('/v1/businesses/integrations', INTEGRATIONS);
-  const types = useList<TMailIntegrationType>('/v1/businesses/integrations/types', [
-    ...INTEGRATIONS,
-    'types',
-  ]);
+  const integrations = useList<TMailIntegration>('/v1/businesses/integrations', INTEGRATIONS, !smtpOnly);
+  const types = useList<TMailIntegrationType>(
+    '/v1/businesses/integrations/types',
+    [...INTEGRATIONS, 'types'],
+    !smtpOnly,
+  );
   const recent = useList<OwnMail>('/v1/own-mail', ['own-mail']);
   const removeAccount = useRemove('/v1/email-accounts', ACCOUNTS);
   const removeIntegration = useRemove('/v1/businesses/integrations', INTEGRATIONS);
@@ -63,7 +69,7 @@ export function MailCard() {
       onConfirm,
     });
 
-  const none = accounts.data?.length === 0 && integrations.data?.length === 0;
+  const none = accounts.data?.length === 0 && (smtpOnly || integrations.data?.length === 0);
   return (
     <FormSection title={t('mailSettings.card_title')} hint={t('mailSettings.card_hint')}>
       <Stack gap="xs" data-testid="mail-card">
