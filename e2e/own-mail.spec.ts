@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReceivedMail, type SmtpSink, startSmtpSink } from '../apps/server/test/smtp-sink.ts';
 import { DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
 
 // The business's own e-mail (issue 25, ADR 090) as the demo BusinessAdmin of Bright Dental: a real SMTP
@@ -15,8 +14,8 @@ const HOST = 'acme.localhost';
 const WAIT = { timeout: 15_000 };
 const USER = 'desk';
 const PASS = 'smtp-pass-9';
-const received: { from: string; to: string[]; raw: string }[] = [];
-let smtp: SMTPServer;
+let received: ReceivedMail[] = [];
+let smtp: SmtpSink | undefined;
 let port = 0;
 
 async function sql<T = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
@@ -34,37 +33,15 @@ describe.skipIf(!hasChromium)('own e-mail in Chromium', () => {
   let page: Page;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      allowInsecureAuth: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onAuth(auth, _session, callback) {
-        if (auth.username === USER && auth.password === PASS) callback(null, { user: USER });
-        else callback(new Error('Invalid username or password'));
-      },
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (c: Buffer) => {
-          raw += c.toString();
-        });
-        stream.on('end', () => {
-          received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw,
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-    port = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpSink({ user: USER, pass: PASS });
+    received = smtp.received;
+    port = smtp.port;
     p = await startPlatform({ OWN_MAIL_SMTP_ALLOW: `127.0.0.1:${port}` });
     page = await signedInPage(p, DEMO.dentalAdmin, '**/business/**', HOST);
   });
   afterAll(async () => {
     await p?.stop();
-    await new Promise<void>((r) => smtp?.close(() => r()));
+    await smtp?.close();
   });
 
   it('connects an SMTP account on the SMTP screen after a refused password, and the card lists it', async () => {

@@ -4,16 +4,15 @@
 // them, never through the platform's outbox.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainJobs, rows, useSuite } from '../../../test/helpers.ts';
+import { type ReceivedMail, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 
-type Received = { from: string; to: string[]; raw: string };
-const received: Received[] = [];
+let received: ReceivedMail[] = [];
 const USER = 'mailer';
 const PASS = 'smtp-pass-1';
 
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let smtpPort = 0;
 /** A port on 127.0.0.1 that is not in OWN_MAIL_SMTP_ALLOW. */
 let otherPort = 0;
@@ -24,31 +23,9 @@ const GOOD_KEY = 'SG.good-key.abc';
 const env: Record<string, string> = {};
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    allowInsecureAuth: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onAuth(auth, _session, callback) {
-      if (auth.username === USER && auth.password === PASS) callback(null, { user: USER });
-      else callback(new Error('Invalid username or password'));
-    },
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (c: Buffer) => {
-        raw += c.toString();
-      });
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startSmtpSink({ user: USER, pass: PASS });
+  received = smtp.received;
+  smtpPort = smtp.port;
   const probe = http.createServer();
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
   otherPort = (probe.address() as AddressInfo).port;
@@ -87,7 +64,7 @@ beforeAll(async () => {
   env.SENDGRID_BASE_URL = `http://127.0.0.1:${(sendgrid.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp.close();
   await new Promise<void>((r) => sendgrid.close(() => r()));
 });
 

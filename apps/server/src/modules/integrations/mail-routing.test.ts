@@ -1,41 +1,22 @@
 // The business's mail goes through its own SMTP account once it has one (ADR 090): an automation's
 // SendEmail and the staff's notice of a new lead arrive at the account's SMTP server (a real smtp-server on
 // 127.0.0.1), and nothing goes to the platform's outbox.
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, call, drainJobs } from '../../../test/helpers.ts';
+import { type ReceivedMail, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { type ActionsApp, actionsApp, addContact, runBlock } from '../automations/actions/test-support.ts';
 import { addField, addTag, enquiry } from '../leadforms/test-fixtures.ts';
 import { restoreSandboxNumbers } from '../telephony/service.ts';
 
-const received: { from: string; to: string[]; raw: string }[] = [];
-let smtp: SMTPServer;
+let received: ReceivedMail[] = [];
+let smtp: SmtpSink;
 let h: ActionsApp;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (c: Buffer) => {
-        raw += c.toString();
-      });
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-  const port = (smtp.server.address() as AddressInfo).port;
+  smtp = await startSmtpSink();
+  received = smtp.received;
+  const port = smtp.port;
   h = await actionsApp({ OWN_MAIL_SMTP_ALLOW: `127.0.0.1:${port}`, WIDGET_RATE_PER_INSTALL: '100000' });
   const res = await h.t.app.inject({
     method: 'POST',
@@ -53,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp.close();
 });
 
 const outboxTo = (to: string) => h.q('select id from mail_outbox where "to" = $1', [to]);
