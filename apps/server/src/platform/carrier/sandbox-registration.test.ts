@@ -279,7 +279,20 @@ describe('registration through the adapter on the sandbox', () => {
     const inReview = await failure<CarrierValidationError>(
       carrier.updateCustomerProfile(rejected.sid, { friendlyName: 'Renamed' }),
     );
-    expect(inReview).toMatchObject({ status: 400, code: 20001, kind: 'invalid-request' });
+    expect(inReview).toMatchObject({ status: 400, kind: 'invalid-request', param: 'Status' });
+    const addressInReview = await failure<CarrierValidationError>(
+      carrier.updateCustomerProfile(rejected.sid, { address: { ...input.address, postalCode: '00000' } }),
+    );
+    expect(addressInReview.param).toBe('Status');
+    expect((await carrier.fetchCustomerProfile(rejected.sid)).address?.postalCode).toBe('94105');
+    // The API itself refuses changes in review too (Twilio's 400).
+    const raw = twilio(account.sid, account.authToken, { httpClient: sandbox.httpClient });
+    await expect(
+      raw.trusthub.v1.customerProfiles(rejected.sid).update({ friendlyName: 'x' }),
+    ).rejects.toMatchObject({
+      status: 400,
+      code: 20001,
+    });
     await clock.advance(REVIEW_MS);
     expect((await carrier.fetchCustomerProfile(rejected.sid)).status).toBe('twilio-approved');
   });

@@ -20,6 +20,7 @@ import type {
   TollfreeVerification,
   TollfreeVerificationInput,
 } from './carrier.ts';
+import { CarrierValidationError } from './carrier.ts';
 
 /**
  * Registration through the `twilio` SDK (issue 26): TrustHub customer profiles (a bundle with its end users
@@ -249,6 +250,12 @@ export async function updateCustomerProfile(
 ): Promise<CustomerProfile> {
   const hub = client.trusthub.v1;
   const current = await hub.customerProfiles(sid).fetch();
+  // Nothing of a profile in review changes (its address and end users included): Twilio reviews what it got.
+  if (current.status === 'pending-review' || current.status === 'in-review')
+    throw new CarrierValidationError(
+      `The customer profile ${sid} is ${current.status} and cannot be changed`,
+      'Status',
+    );
   // A rejected profile is edited as a draft again (Twilio's way back to a new review).
   const reopen = current.status === 'twilio-rejected';
   if (
