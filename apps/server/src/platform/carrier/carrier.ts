@@ -171,6 +171,242 @@ export type CallerIdValidation = {
   callSid: string;
 };
 
+// ---- Registration: TrustHub customer profiles, A2P 10DLC brands and campaigns, toll-free verification -----
+
+/** A customer profile's (TrustHub bundle's) status, as Twilio names it. */
+export const PROFILE_STATUSES = [
+  'draft',
+  'pending-review',
+  'in-review',
+  'twilio-approved',
+  'twilio-rejected',
+] as const;
+export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
+
+export const BUSINESS_TYPES = [
+  'Sole Proprietorship',
+  'Partnership',
+  'Limited Liability Corporation',
+  'Co-operative',
+  'Non-profit Corporation',
+  'Corporation',
+] as const;
+export type BusinessType = (typeof BUSINESS_TYPES)[number];
+
+/** The business as TrustHub asks for it (end user `customer_profile_business_information`). */
+export type BusinessInformation = {
+  /** The legal name, exactly as registered with the tax authority (the EIN's name). */
+  legalName: string;
+  businessType: BusinessType;
+  /** Twilio's industry key, e.g. HEALTHCARE, RETAIL, PROFESSIONAL_SERVICES. */
+  industry: string;
+  /** EIN in the US, e.g. 12-3456789. */
+  registrationNumber: string;
+  registrationIdentifier?: 'EIN' | 'CBN' | 'CRN' | 'VAT' | 'Other';
+  website: string;
+  /** Twilio's region key, e.g. USA_AND_CANADA. */
+  regionsOfOperation?: string;
+  socialMediaProfileUrls?: string;
+};
+
+/** The person who answers for the business (end user `authorized_representative_1`). */
+export type AuthorizedRepresentative = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phoneNumber: E164;
+  /** e.g. Owner, CEO. */
+  businessTitle: string;
+  /** Twilio's keys: Director, GM, VP, CEO, CFO, General Counsel, Other. */
+  jobPosition: string;
+};
+
+export type PostalAddress = {
+  street: string;
+  streetSecondary?: string;
+  city: string;
+  /** State or region, e.g. CA. */
+  region: string;
+  postalCode: string;
+  /** ISO 3166-1 alpha-2, e.g. US. */
+  isoCountry: string;
+};
+
+export type CustomerProfileInput = {
+  friendlyName: string;
+  /** Where Twilio writes about the profile's review. */
+  email: string;
+  /** Twilio posts each status change here. */
+  statusCallback?: string;
+  business: BusinessInformation;
+  representative: AuthorizedRepresentative;
+  address: PostalAddress;
+  /** The account's primary customer profile (BU…) a secondary one is attached to, when there is one. */
+  primaryProfileSid?: string;
+};
+
+export type CustomerProfile = {
+  /** BU… */
+  sid: string;
+  friendlyName: string;
+  email: string;
+  status: ProfileStatus;
+  /** Twilio's reasons when rejected (empty otherwise). */
+  rejectionReasons: string[];
+  business: BusinessInformation | null;
+  representative: AuthorizedRepresentative | null;
+  address: PostalAddress | null;
+  dateCreated: Date | null;
+  dateUpdated: Date | null;
+};
+
+/** Twilio's evaluation of a profile against its policy: what is missing before it can be submitted. */
+export type ProfileEvaluation = {
+  /** EL… */
+  sid: string;
+  compliant: boolean;
+  /** What is missing or invalid: the part (business, representative, address...) and Twilio's field. */
+  problems: { part: string; field: string | null; reason: string }[];
+};
+
+export const BRAND_STATUSES = ['PENDING', 'APPROVED', 'FAILED', 'IN_REVIEW', 'DELETED', 'SUSPENDED'] as const;
+export type BrandStatus = (typeof BRAND_STATUSES)[number];
+
+/** What the A2P messaging profile (TrustHub's A2P trust product) says of the company. */
+export type A2pCompanyType = 'private' | 'public' | 'non-profit' | 'government';
+
+export type BrandRegistrationInput = {
+  /** The approved (or submitted) customer profile, BU… */
+  customerProfileSid: string;
+  /** For the A2P messaging profile the adapter creates and submits with the brand. */
+  email: string;
+  companyType: A2pCompanyType;
+  stockExchange?: string;
+  stockTicker?: string;
+  /** STANDARD (the default) or LOW_VOLUME_STANDARD (fewer than 6,000 segments a day). */
+  brandType?: 'STANDARD' | 'LOW_VOLUME_STANDARD';
+};
+
+export type BrandRegistration = {
+  /** BN… */
+  sid: string;
+  customerProfileSid: string;
+  a2pProfileSid: string;
+  brandType: string;
+  status: BrandStatus;
+  /** Twilio's (TCR's) reasons when FAILED (empty otherwise). */
+  failureReasons: string[];
+  /** The Campaign Registry's brand id once approved. */
+  tcrId: string | null;
+  brandScore: number | null;
+  dateCreated: Date | null;
+  dateUpdated: Date | null;
+};
+
+export type MessagingServiceInput = {
+  friendlyName: string;
+  /** Where texts to the service's numbers go (else each number's own SmsUrl). */
+  inboundRequestUrl?: string;
+  statusCallback?: string;
+};
+
+export type MessagingService = {
+  /** MG… */
+  sid: string;
+  friendlyName: string;
+  inboundRequestUrl: string | null;
+  statusCallback: string | null;
+};
+
+export const CAMPAIGN_STATUSES = ['PENDING', 'IN_PROGRESS', 'VERIFIED', 'FAILED'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export type CampaignInput = {
+  /** The Messaging Service (MG…) the campaign is registered on. */
+  messagingServiceSid: string;
+  /** The approved brand, BN… */
+  brandRegistrationSid: string;
+  /** Twilio's use case, e.g. MIXED, MARKETING, ACCOUNT_NOTIFICATION, CUSTOMER_CARE, LOW_VOLUME. */
+  useCase: string;
+  description: string;
+  /** At least 2, each naming the brand. */
+  sampleMessages: string[];
+  /** How people opt in (Twilio's MessageFlow). */
+  messageFlow: string;
+  hasEmbeddedLinks: boolean;
+  hasEmbeddedPhone: boolean;
+  optInKeywords?: string[];
+  optInMessage?: string;
+  optOutKeywords?: string[];
+  optOutMessage?: string;
+  helpKeywords?: string[];
+  helpMessage?: string;
+};
+
+export type Campaign = {
+  /** QE… (the use-case registration on the Messaging Service). */
+  sid: string;
+  messagingServiceSid: string;
+  brandRegistrationSid: string;
+  /** The Campaign Registry's campaign id once verified. */
+  campaignId: string | null;
+  status: CampaignStatus;
+  useCase: string;
+  description: string;
+  sampleMessages: string[];
+  messageFlow: string;
+  /** Twilio's reasons when FAILED, with their error codes (e.g. 30896). */
+  failures: { code: number | null; reason: string }[];
+  /** Messages per second the carriers allow once verified (the lowest of their limits), null before. */
+  throughputMps: number | null;
+  dateCreated: Date | null;
+  dateUpdated: Date | null;
+};
+
+export const TOLLFREE_STATUSES = [
+  'PENDING_REVIEW',
+  'IN_REVIEW',
+  'TWILIO_APPROVED',
+  'TWILIO_REJECTED',
+] as const;
+export type TollfreeStatus = (typeof TOLLFREE_STATUSES)[number];
+
+export type TollfreeVerificationInput = {
+  /** The toll-free number's sid, PN… */
+  tollfreePhoneNumberSid: string;
+  /** The approved customer profile, when there is one (its business then needs not be repeated). */
+  customerProfileSid?: string;
+  businessName: string;
+  businessWebsite: string;
+  notificationEmail: string;
+  /** Twilio's keys, e.g. APPOINTMENTS, MARKETING, CUSTOMER_CARE. */
+  useCaseCategories: string[];
+  useCaseSummary: string;
+  productionMessageSample: string;
+  /** Pictures (public URLs) of where people opt in. */
+  optInImageUrls: string[];
+  optInType: 'VERBAL' | 'WEB_FORM' | 'PAPER_FORM' | 'VIA_TEXT' | 'MOBILE_QR_CODE';
+  /** Twilio's volume bands, e.g. '10', '1,000', '10,000'. */
+  messageVolume: string;
+  businessAddress?: PostalAddress;
+  businessContact?: { firstName: string; lastName: string; email: string; phone: E164 };
+  additionalInformation?: string;
+};
+
+export type TollfreeVerification = {
+  /** HH… */
+  sid: string;
+  tollfreePhoneNumberSid: string;
+  businessName: string;
+  businessWebsite: string;
+  status: TollfreeStatus;
+  /** Twilio's reason when rejected, with its error code. */
+  rejectionReason: string | null;
+  errorCode: number | null;
+  dateCreated: Date | null;
+  dateUpdated: Date | null;
+};
+
 export interface Carrier {
   fetchAccount(): Promise<CarrierAccount>;
   createCall(input: CreateCallInput): Promise<CarrierCall>;
@@ -206,6 +442,26 @@ export interface Carrier {
     statusCallback?: string;
   }): Promise<CallerIdValidation>;
   deleteOutgoingCallerId(sid: string): Promise<void>;
+
+  // Registration (issue 26). A profile is created as a draft with its business, representative and address.
+  createCustomerProfile(input: CustomerProfileInput): Promise<CustomerProfile>;
+  fetchCustomerProfile(sid: string): Promise<CustomerProfile>;
+  /** A draft's or a rejected profile's changes (a rejected one goes back to draft). */
+  updateCustomerProfile(sid: string, input: Partial<CustomerProfileInput>): Promise<CustomerProfile>;
+  /** What the profile lacks before submission (Twilio's evaluation against its policy). */
+  evaluateCustomerProfile(sid: string): Promise<ProfileEvaluation>;
+  /** Evaluates, and submits for review (pending-review) only when compliant. */
+  submitCustomerProfile(sid: string): Promise<{ profile: CustomerProfile; evaluation: ProfileEvaluation }>;
+  /** Creates and submits the A2P messaging profile, then registers the brand (PENDING). */
+  createBrandRegistration(input: BrandRegistrationInput): Promise<BrandRegistration>;
+  fetchBrandRegistration(sid: string): Promise<BrandRegistration>;
+  createMessagingService(input: MessagingServiceInput): Promise<MessagingService>;
+  /** Puts a number (PN…) of the account into the Messaging Service's sender pool. */
+  addNumberToMessagingService(messagingServiceSid: string, phoneNumberSid: string): Promise<void>;
+  createCampaign(input: CampaignInput): Promise<Campaign>;
+  fetchCampaign(messagingServiceSid: string, campaignSid: string): Promise<Campaign>;
+  createTollfreeVerification(input: TollfreeVerificationInput): Promise<TollfreeVerification>;
+  fetchTollfreeVerification(sid: string): Promise<TollfreeVerification>;
 }
 
 /**
@@ -220,7 +476,9 @@ export type CarrierErrorKind =
   /** The number cannot be bought or verified (not available, not in the carrier's inventory). */
   | 'number-unavailable'
   /** The caller id is already verified on the account. */
-  | 'already-verified';
+  | 'already-verified'
+  /** A request the carrier refused as invalid: a required field missing or a value it does not take. */
+  | 'invalid-request';
 
 /**
  * The carrier refused a request. `code` is the carrier's own error code, `status` the HTTP status it
@@ -241,5 +499,21 @@ export class CarrierError extends Error {
   }
   get isAuthentication(): boolean {
     return this.kind === 'authentication' || this.status === 401;
+  }
+}
+
+/**
+ * The carrier refused a request's content (Twilio's 400 with code 20001, or the SDK's own check of a
+ * required parameter): `param` is the carrier's parameter name (e.g. Email, MessageSamples) when known.
+ */
+export class CarrierValidationError extends CarrierError {
+  constructor(
+    message: string,
+    readonly param: string | null,
+    code: number | null = 20001,
+    moreInfo: string | null = null,
+  ) {
+    super(message, code, 400, moreInfo, 'invalid-request');
+    this.name = 'CarrierValidationError';
   }
 }

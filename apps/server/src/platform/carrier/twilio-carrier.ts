@@ -2,22 +2,34 @@ import twilio from 'twilio';
 import { createOutbound, hostAllowed, type Outbound, OutboundError } from '../outbound/guard.ts';
 import type {
   AvailableNumber,
+  BrandRegistration,
+  BrandRegistrationInput,
   CallStatus,
+  Campaign,
+  CampaignInput,
   Carrier,
   CarrierAccount,
   CarrierCall,
   CarrierMedia,
   CarrierMessage,
+  CustomerProfile,
+  CustomerProfileInput,
   FetchedMessage,
   IncomingNumber,
   IncomingNumberInput,
   ListMessagesInput,
   MessageStatus,
+  MessagingService,
+  MessagingServiceInput,
   NumberPrice,
+  ProfileEvaluation,
   RecordingAudio,
+  TollfreeVerification,
+  TollfreeVerificationInput,
 } from './carrier.ts';
-import { CarrierError, RECORDING_SID_PATTERN } from './carrier.ts';
+import { CarrierError, CarrierValidationError, RECORDING_SID_PATTERN } from './carrier.ts';
 import { twilioErrorKind } from './twilio-errors.ts';
+import * as registration from './twilio-registration.ts';
 import { renderTwiml } from './twilio-webhooks.ts';
 
 /** Where Twilio's media come from: its API (MediaUrl) and its media CDN; redirects from there are followed
@@ -47,6 +59,11 @@ export type TwilioCarrierOptions = {
 /** Turn the SDK's RestException (and any other failure) into our CarrierError. */
 function carrierError(error: unknown): Error {
   if (error instanceof twilio.RestException) {
+    // A request Twilio refused as invalid (a required parameter missing, a value it does not take).
+    if (error.code === 20001 && error.status === 400) {
+      const param = /parameter:? '?([A-Za-z0-9]+)'?/.exec(error.message)?.[1] ?? null;
+      return new CarrierValidationError(error.message, param, error.code, error.moreInfo ?? null);
+    }
     return new CarrierError(error.message, error.code ?? null, error.status, error.moreInfo ?? null);
   }
   if (error instanceof CarrierError) return error;
@@ -56,6 +73,13 @@ function carrierError(error: unknown): Error {
       null,
       error.reason === 'too-large' ? 413 : 502,
     );
+  // The SDK's own check of a required parameter, before any request.
+  const required =
+    error instanceof Error ? /^Required parameter "params\['(\w+)'\]" missing\.$/.exec(error.message) : null;
+  if (required?.[1]) {
+    const param = required[1].charAt(0).toUpperCase() + required[1].slice(1);
+    return new CarrierValidationError(`Missing required parameter ${param}`, param, null);
+  }
   // No answer at all (network, DNS, timeout): the carrier is unreachable.
   const message = error instanceof Error ? error.message : String(error);
   return new CarrierError(`The carrier could not be reached: ${message}`, null, 502);
@@ -356,5 +380,60 @@ export class TwilioCarrier implements Carrier {
     return guarded(async () => {
       await this.client.outgoingCallerIds(sid).remove();
     });
+  }
+  // ---- Registration (issue 26): ./twilio-registration.ts ----
+
+  createCustomerProfile(input: CustomerProfileInput): Promise<CustomerProfile> {
+    return guarded(() => registration.createCustomerProfile(this.client, input));
+  }
+
+  fetchCustomerProfile(sid: string): Promise<CustomerProfile> {
+    return guarded(() => registration.fetchCustomerProfile(this.client, sid));
+  }
+
+  updateCustomerProfile(sid: string, input: Partial<CustomerProfileInput>): Promise<CustomerProfile> {
+    return guarded(() => registration.updateCustomerProfile(this.client, sid, input));
+  }
+
+  evaluateCustomerProfile(sid: string): Promise<ProfileEvaluation> {
+    return guarded(() => registration.evaluateCustomerProfile(this.client, sid));
+  }
+
+  submitCustomerProfile(sid: string): Promise<{ profile: CustomerProfile; evaluation: ProfileEvaluation }> {
+    return guarded(() => registration.submitCustomerProfile(this.client, sid));
+  }
+
+  createBrandRegistration(input: BrandRegistrationInput): Promise<BrandRegistration> {
+    return guarded(() => registration.createBrandRegistration(this.client, input));
+  }
+
+  fetchBrandRegistration(sid: string): Promise<BrandRegistration> {
+    return guarded(() => registration.fetchBrandRegistration(this.client, sid));
+  }
+
+  createMessagingService(input: MessagingServiceInput): Promise<MessagingService> {
+    return guarded(() => registration.createMessagingService(this.client, input));
+  }
+
+  addNumberToMessagingService(messagingServiceSid: string, phoneNumberSid: string): Promise<void> {
+    return guarded(() =>
+      registration.addNumberToMessagingService(this.client, messagingServiceSid, phoneNumberSid),
+    );
+  }
+
+  createCampaign(input: CampaignInput): Promise<Campaign> {
+    return guarded(() => registration.createCampaign(this.client, input));
+  }
+
+  fetchCampaign(messagingServiceSid: string, campaignSid: string): Promise<Campaign> {
+    return guarded(() => registration.fetchCampaign(this.client, messagingServiceSid, campaignSid));
+  }
+
+  createTollfreeVerification(input: TollfreeVerificationInput): Promise<TollfreeVerification> {
+    return guarded(() => registration.createTollfreeVerification(this.client, input));
+  }
+
+  fetchTollfreeVerification(sid: string): Promise<TollfreeVerification> {
+    return guarded(() => registration.fetchTollfreeVerification(this.client, sid));
   }
 }

@@ -15,6 +15,7 @@ import { recordingWav } from './audio.ts';
 import { realClock, type SandboxClock } from './clock.ts';
 import { availableNumbers, numberPricing } from './numbers.ts';
 import { SandboxPhones } from './phones.ts';
+import { RegistrationFault, SandboxRegistry } from './registration.ts';
 import { type DialState, type GatherState, type RecordWait, TwimlInterpreter } from './twiml.ts';
 import { WebhookCaller, type WebhookTransport } from './webhook-caller.ts';
 
@@ -375,6 +376,8 @@ export class TwilioSandbox {
   readonly media = new Map<string, { accountSid: string; contentType: string; body: SandboxMediaBody }>();
   readonly phones: SandboxPhones;
   readonly twiml: TwimlInterpreter;
+  /** Customer profiles, brands, campaigns, toll-free verifications (issue 26; ./registration.ts). */
+  readonly registration: SandboxRegistry;
   /**
    * What went wrong, newest last (the last 200): failures of the sandbox's background work, and the
    * product's answers it could not play (an error status, a document that is not TwiML).
@@ -411,6 +414,16 @@ export class TwilioSandbox {
     this.store = options.store;
     this.phones = new SandboxPhones(this);
     this.twiml = new TwimlInterpreter(this);
+    this.registration = new SandboxRegistry({
+      clock: this.clock,
+      incomingNumber: (accountSid, sid) => {
+        const n = this.incomingNumbers.get(sid);
+        return n && n.accountSid === accountSid ? n : undefined;
+      },
+      hook: (url, params, accountSid) => {
+        void this.hook('POST', url, params, accountSid).catch(() => undefined);
+      },
+    });
     const client = { request: (opts: SdkRequest) => this.request(opts) };
     this.httpClient = client as unknown as TwilioHttpClient;
   }
@@ -682,6 +695,8 @@ export class TwilioSandbox {
       return this.route(method, url.pathname, account, form);
     } catch (error) {
       if (error instanceof TwilioError) return this.error(error);
+      if (error instanceof RegistrationFault)
+        return this.error(new TwilioError(error.status, error.code, error.message));
       throw error;
     }
   }
@@ -705,6 +720,9 @@ export class TwilioSandbox {
   }
 
   private route(method: string, path: string, account: SandboxAccount, form: Form): SandboxResponse {
+    // TrustHub, A2P brands and campaigns, toll-free verification, the account's Addresses.
+    const registered = this.registration.route(method, path, account.sid, form);
+    if (registered) return this.json(registered[0], registered[1]);
     // Twilio's Pricing API (pricing.twilio.com): the monthly price of a country's numbers.
     const pricing = /^\/v1\/PhoneNumbers\/Countries\/([A-Za-z]{2})$/.exec(path);
     if (pricing?.[1] && method === 'GET') {
