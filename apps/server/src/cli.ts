@@ -1,4 +1,5 @@
-// Command line: `npm run cli -- user:create --email E --password P --role SuperAdmin [--agency ID] [--business ID]`
+// Command line: `npm run cli -- user:create --email E --password P --role SuperAdmin [--agency ID] [--business ID]`,
+// `npm run cli -- zapier:client` (what to enter in Zapier's developer platform).
 import { parseArgs } from 'node:util';
 import { translate } from '@stn/contracts/i18n';
 import {
@@ -12,11 +13,13 @@ import {
 import { zEmail, zPassword } from '@stn/contracts/validation';
 import { fieldLabel, parseIssueMessage } from '@stn/contracts/zod';
 import pino from 'pino';
+import { zapierSecretOf } from './modules/integrations/service.ts';
 import { createUser } from './modules/users/service.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { openDatabase } from './platform/db/open.ts';
 import type { Deps } from './platform/deps.ts';
 import { AppError } from './platform/http/errors.ts';
+import { createSecrets, loadSecretsKey } from './platform/secrets.ts';
 import { platformSystemContext } from './platform/tenancy/context.ts';
 import { ports } from './ports.ts';
 
@@ -30,7 +33,12 @@ Roles: ${ROLES.join(', ')}.
 Agency roles need --agency; business roles need --business (the agency follows from it).
 AgencyUser takes --user-type 1 (AccountManager), 2 (FinanaceManager) or 3 (MarketingManager);
 BusinessUser takes 1 (AdminSupport), 2 (MarketingUser), 3 (SalesUser) or 4 (custom).
-Uses DATABASE_URL, or the embedded database under DATA_DIR (running or not).`;
+Uses DATABASE_URL, or the embedded database under DATA_DIR (running or not).
+
+  npm run cli -- zapier:client
+Prints what to enter in Zapier's developer platform for the platform's Zapier app: the OAuth client id and
+secret (ZAPIER_CLIENT_SECRET, or the one derived from the secrets key when it is unset), the redirect
+addresses allowed, and the authorization and token URLs. Uses SECRETS_KEY or DATA_DIR/secrets.key.`;
 
 class UsageError extends Error {}
 
@@ -94,12 +102,31 @@ function parseUserCreate(argv: string[]) {
   };
 }
 
+/** The Zapier app's OAuth settings, as the token endpoint checks them (ADR 089). */
+function zapierClient(): number {
+  const config = loadConfig();
+  const secrets = createSecrets(loadSecretsKey(config));
+  const base = config.publicUrl.origin;
+  process.stdout.write(
+    [
+      `client_id: ${config.zapier.clientId}`,
+      `client_secret: ${zapierSecretOf(config, secrets)}`,
+      `redirect_uris: ${config.zapier.redirectUris.join(', ')}`,
+      `authorization_url: ${base}/auth/login`,
+      `token_url: ${base}/oauth/token`,
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help') {
     console.log(USAGE);
     return command ? 0 : 2;
   }
+  if (command === 'zapier:client') return zapierClient();
   if (command !== 'user:create') fail(`unknown command "${command}"`);
   const input = parseUserCreate(rest);
   const config = loadConfig();

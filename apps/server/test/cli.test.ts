@@ -127,3 +127,49 @@ describe('cli user:create with the embedded database', () => {
     }
   });
 });
+
+describe('cli zapier:client', () => {
+  // A key of this test's own: the CLI and the server must derive the same client secret from it.
+  const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ SECRETS_KEY });
+  });
+  afterAll(() => t.close());
+
+  const token = (client_secret: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'authorization_code', code: 'no-such-code', client_id: 'zapier', client_secret },
+    });
+
+  it('prints the client id, the derived secret the token endpoint accepts, and the URLs', async () => {
+    const r = await cli(['zapier:client'], { SECRETS_KEY, DATA_DIR: os.tmpdir(), ZAPIER_CLIENT_SECRET: '' });
+    expect(r.code, r.stderr).toBe(0);
+    const out = Object.fromEntries(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+    );
+    expect(out.client_id).toBe('zapier');
+    expect(out.authorization_url).toMatch(/\/auth\/login$/);
+    expect(out.token_url).toMatch(/\/oauth\/token$/);
+    // The printed secret authenticates the client: the answer is about the code, not the client.
+    const accepted = await token(out.client_secret ?? '');
+    expect(accepted.json().error, accepted.body).toBe('invalid_grant');
+    const refused = await token(`${out.client_secret}x`);
+    expect(refused.json().error).toBe('invalid_client');
+  });
+
+  it('prints ZAPIER_CLIENT_SECRET when it is set', async () => {
+    const r = await cli(['zapier:client'], {
+      SECRETS_KEY,
+      DATA_DIR: os.tmpdir(),
+      ZAPIER_CLIENT_SECRET: 'a-configured-secret-1234',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('client_secret: a-configured-secret-1234\n');
+  });
+});

@@ -105,3 +105,6 @@ export async function generateDraft(ctx: Ctx, input: TAiDraftRequest, now = new 
 
 /** Whether a business has its own e-mail (the profile's `has_integrations`, ADR 090). */
 export { hasOwnMail } from './mail-service.ts';
+
+/** Zapier's client secret as the token endpoint checks it (the CLI's zapier:client prints it). */
+export { zapierSecretOf } from './zapier.ts';

@@ -8,9 +8,11 @@ import type { TApiKey, TOAuthLoginRequest, TZapierConnection, TZapierEvent } fro
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { hashToken, newToken } from '../../platform/auth/tokens.ts';
+import type { Config } from '../../platform/config.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { isPublicAddress } from '../../platform/outbound/guard.ts';
+import type { Secrets } from '../../platform/secrets.ts';
 import { businessOf, type Ctx, found, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyOfUser } from '../agencies/service.ts';
 import { planOfAgency } from '../billing/service.ts';
@@ -24,10 +26,16 @@ export const CODE_TTL_MS = 10 * 60_000;
 /** An access token lives an hour; Zapier refreshes it with the refresh token (which lives until revoked). */
 export const ACCESS_TTL_S = 3600;
 
-/** Zapier's client secret: ZAPIER_CLIENT_SECRET, else derived from the secrets key (a laptop's default). */
+/**
+ * Zapier's client secret: ZAPIER_CLIENT_SECRET, else derived from the secrets key (a laptop's default; the
+ * operator reads it with `npm run cli -- zapier:client`).
+ */
+export function zapierSecretOf(config: Config, secrets: Pick<Secrets, 'derive'>): string {
+  return config.zapier.clientSecret ?? secrets.derive('zapier-client-secret').toString('base64url');
+}
+
 export function zapierClientSecret(ctx: Ctx): string {
-  const deps = ctx.deps;
-  return deps.config.zapier.clientSecret ?? deps.secrets.derive('zapier-client-secret').toString('base64url');
+  return zapierSecretOf(ctx.deps.config, ctx.deps.secrets);
 }
 
 const sameText = (a: string, b: string) => {
