@@ -1,4 +1,5 @@
-import { Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
+import { Code, Group, Stack, Text } from '@mantine/core';
+import { CopyValueButton } from './copy-value-button.tsx';
 
 /**
  * A code to paste elsewhere (an install's or an embedded form's embed code) with a Copy button. Test ids:
@@ -20,21 +21,12 @@ export function CodeSnippet(props: {
         {props.code}
       </Code>
       <Group justify="flex-end">
-        <CopyButton value={props.code}>
-          {({ copied, copy }) => (
-            <Button
-              variant={copied ? 'filled' : 'light'}
-              color={copied ? 'teal' : undefined}
-              onClick={() => {
-                // A browser without the clipboard API (plain http) still lets the person select the code.
-                if (navigator.clipboard) copy();
-              }}
-              data-testid={`${props.testId}-copy`}
-            >
-              {copied ? props.copied : props.copy}
-            </Button>
-          )}
-        </CopyButton>
+        <CopyValueButton
+          value={props.code}
+          copy={props.copy}
+          copied={props.copied}
+          testId={`${props.testId}-copy`}
+        />
       </Group>
     </Stack>
   );

@@ -1,10 +1,11 @@
-import { Alert, Button, Code, CopyButton, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { formatDate } from '@stn/contracts/format';
 import type { TApiKey, TZapierConnection } from '@stn/contracts/zapier';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CopyValueButton } from '../../components/copy-value-button.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { ApiError, api } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-store.ts';
@@ -81,21 +82,13 @@ function NewKey() {
               <Code data-testid="zapier-key-value" style={{ wordBreak: 'break-all' }}>
                 {shown}
               </Code>
-              <CopyButton value={shown}>
-                {({ copied, copy }) => (
-                  <Button
-                    size="xs"
-                    variant={copied ? 'filled' : 'light'}
-                    color={copied ? 'teal' : undefined}
-                    onClick={() => {
-                      if (navigator.clipboard) copy();
-                    }}
-                    data-testid="zapier-key-copy"
-                  >
-                    {copied ? t('zapier.card.copied') : t('zapier.card.copy')}
-                  </Button>
-                )}
-              </CopyButton>
+              <CopyValueButton
+                value={shown}
+                size="xs"
+                copy={t('zapier.card.copy')}
+                copied={t('zapier.card.copied')}
+                testId="zapier-key-copy"
+              />
             </Group>
           </Stack>
         </Alert>

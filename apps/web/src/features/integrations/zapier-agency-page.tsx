@@ -1,20 +1,8 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  List,
-  Loader,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Code, Group, List, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import type { TAgencyZapier } from '@stn/contracts/zapier';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { CopyValueButton } from '../../components/copy-value-button.tsx';
 import { FormSection } from '../../components/form/form-section.tsx';
 import { api } from '../../lib/api-client.ts';
 
@@ -32,20 +20,12 @@ function Copyable({ label, value, testId }: { label: string; value: string; test
         <Code data-testid={testId} style={{ wordBreak: 'break-all' }}>
           {value}
         </Code>
-        <CopyButton value={value}>
-          {({ copied, copy }) => (
-            <Button
-              size="xs"
-              variant={copied ? 'filled' : 'light'}
-              color={copied ? 'teal' : undefined}
-              onClick={() => {
-                if (navigator.clipboard) copy();
-              }}
-            >
-              {copied ? t('zapier.card.copied') : t('zapier.card.copy')}
-            </Button>
-          )}
-        </CopyButton>
+        <CopyValueButton
+          value={value}
+          size="xs"
+          copy={t('zapier.card.copy')}
+          copied={t('zapier.card.copied')}
+        />
       </Group>
     </div>
   );
