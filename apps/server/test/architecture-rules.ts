@@ -68,6 +68,8 @@ export const RANKS: Record<string, number> = {
   telephony: 7,
   support: 7,
   templates: 8,
+  /** SMS registration (issue 26, ADR 092): carrier profiles, A2P brands and campaigns, toll-free verifications. */
+  registration: 8,
   tasks: 8,
   chats: 9,
   broadcasts: 10,

@@ -63,6 +63,15 @@ export const businesses = pgTable(
     deleted_at: timestamp('deleted_at', { withTimezone: true }),
     has_sales_user_extension: boolean('has_sales_user_extension').notNull().default(false),
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * The business's own carrier account (issue 26, PUT /v1/agencies/{business_id}/twilio-config): its calls
+     * and texts go through it instead of the agency's. Null: the agency's account. The token is sealed.
+     */
+    twilio_config: jsonb('twilio_config').$type<{
+      accountSid: string;
+      authToken: string;
+      sandbox?: boolean;
+    }>(),
     ...timestamps,
   },
   (t) => [index('businesses_agency_idx').on(t.agency_id)],
