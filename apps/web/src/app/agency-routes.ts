@@ -8,6 +8,7 @@ const planForm = lazy(() => import('../features/billing/plan-form.tsx'));
 const packageForm = lazy(() => import('../features/billing/package-form.tsx'));
 const subscriptions = lazy(() => import('../features/billing/subscriptions-page.tsx'));
 const paymentMethods = lazy(() => import('../features/billing/payment-methods-page.tsx'));
+const profileForm = lazy(() => import('../features/registration/profile-form-page.tsx'));
 
 /** The agency area: its route names (route-table.ts) and the features' screens, each its own lazy chunk. */
 export const agencyRoutes: Record<string, LazyExoticComponent<ComponentType>> = {
@@ -38,4 +39,8 @@ export const agencyRoutes: Record<string, LazyExoticComponent<ComponentType>> = 
   'agency.payment-methods': paymentMethods,
   'agency.setup': lazy(() => import('../features/agencies/setup-page.tsx')),
   'agency.zapier': lazy(() => import('../features/integrations/zapier-agency-page.tsx')),
+  'agency.twilioProfile': lazy(() => import('../features/registration/profile-list-page.tsx')),
+  'agency.twilioProfile.create': profileForm,
+  'agency.twilioProfile.edit': profileForm,
+  'agency.sms-registration': lazy(() => import('../features/registration/sms-registration-page.tsx')),
 };

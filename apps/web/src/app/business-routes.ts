@@ -82,4 +82,5 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.payment-methods': paymentMethods,
   'business.add-card': lazy(() => import('../features/billing/add-card-page.tsx')),
   'business.sandbox-phones': lazy(() => import('../features/telephony/sandbox-phones-page.tsx')),
+  'business.sms-registration': lazy(() => import('../features/registration/business-registration-page.tsx')),
 };

@@ -2,7 +2,9 @@ import { Alert, Anchor, Box } from '@mantine/core';
 import type { TUser } from '@stn/contracts/profile';
 import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { enablePush, renewPush } from '../../features/inbox/push.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { agencySmsBanner, bannersHidden, type UsageLevel, usageOf } from './layout-rules.ts';
 
 type Props = {
@@ -74,19 +76,26 @@ function NotificationPrompt() {
 }
 
 /**
- * The agency's SMS registration, where it applies (a real Twilio account): until the registration screens
- * exist, the banner says what registration means and where to do it, instead of linking to an empty
- * screen (ADR 053).
+ * The agency's SMS registration, where it applies (a real Twilio account), as spec 000 §8 words it: its
+ * "Click Here" goes to the profile list (no profile submitted yet) or to the SMS registration (no campaign).
  */
 function AgencySmsBanner({ user }: { user: TUser }) {
-  const { t } = useTranslation();
   const banner = agencySmsBanner(user);
   if (!banner) return null;
-  const key =
-    banner === 'twilio-profile' ? 'layout.banners.twilio_profile' : 'layout.banners.sms_registration';
+  const [key, route] =
+    banner === 'twilio-profile'
+      ? ['layout.banners.twilio_profile', 'agency.twilioProfile']
+      : ['layout.banners.sms_registration', 'agency.sms-registration'];
   return (
     <Alert mb="sm" color="yellow" variant="light" data-testid={`banner-${banner}`}>
-      {t(key)}
+      <Trans
+        i18nKey={key}
+        components={{
+          link: (
+            <Anchor component={Link} to={pathOf(route)} fz="inherit" data-testid={`banner-${banner}-link`} />
+          ),
+        }}
+      />
     </Alert>
   );
 }
