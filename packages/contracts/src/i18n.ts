@@ -70,6 +70,9 @@ import ordersEs from '../locales/orders.es.json' with { type: 'json' };
 import ownMailBr from '../locales/own-mail.br.json' with { type: 'json' };
 import ownMailEn from '../locales/own-mail.en.json' with { type: 'json' };
 import ownMailEs from '../locales/own-mail.es.json' with { type: 'json' };
+import registrationBr from '../locales/registration.br.json' with { type: 'json' };
+import registrationEn from '../locales/registration.en.json' with { type: 'json' };
+import registrationEs from '../locales/registration.es.json' with { type: 'json' };
 import sandboxBr from '../locales/sandbox.br.json' with { type: 'json' };
 import sandboxEn from '../locales/sandbox.en.json' with { type: 'json' };
 import sandboxEs from '../locales/sandbox.es.json' with { type: 'json' };
@@ -125,6 +128,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     integrationsEn,
     googleEn,
     ownMailEn,
+    registrationEn,
     zapierEn,
     analyticsEn,
     alertsEn,
@@ -157,6 +161,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     integrationsEs,
     googleEs,
     ownMailEs,
+    registrationEs,
     zapierEs,
     analyticsEs,
     alertsEs,
@@ -189,6 +194,7 @@ export const SERVER_CATALOGUES: Record<TLanguage, Catalogue[]> = {
     integrationsBr,
     googleBr,
     ownMailBr,
+    registrationBr,
     zapierBr,
     analyticsBr,
     alertsBr,

@@ -88,7 +88,7 @@ export const ZProfileRepresentative = z.object({
   first_name: text(100),
   last_name: text(100),
   email: z.email().trim().max(191),
-  phone: zPhone,
+  phone: zPhone(),
   business_title: text(100),
   job_position: z.enum(JOB_POSITIONS),
 });
