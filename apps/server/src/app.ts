@@ -72,6 +72,8 @@ import { profileRoutes } from './modules/profile/routes.ts';
 import { registerPushListeners } from './modules/push/listeners.ts';
 import { pushRoutes } from './modules/push/routes.ts';
 import { ensureVapidKeys } from './modules/push/service.ts';
+import { registrationSyncJob, registrationWebhooks } from './modules/registration/jobs.ts';
+import { registrationRoutes } from './modules/registration/routes.ts';
 import { pagesRoutes } from './modules/sites/routes/pages.ts';
 import { releaseNotesRoutes } from './modules/sites/routes/release-notes.ts';
 import { subscriptionsRoutes } from './modules/subscriptions/routes.ts';
@@ -246,6 +248,9 @@ function plugModules(p: Plugs): void {
   p.queue.register(ownMailJob);
   // Zapier (ADR 089): its triggers' listeners and delivery jobs.
   plugZapier(p);
+  // SMS registration (ADR 092): the carrier's decisions followed by a per-minute job and its status webhooks.
+  p.queue.register(registrationSyncJob);
+  registrationWebhooks(p.webhooks, p.deps);
 }
 
 /**
@@ -552,6 +557,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         integrationsRoutes,
         googleRoutes,
         ownMailRoutes,
+        registrationRoutes,
       ]) {
         await api.register(routes, deps);
       }

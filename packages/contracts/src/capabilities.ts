@@ -91,6 +91,8 @@ export const CAPABILITIES = {
   'agencySettings.manage': { roles: AGENCY_MANAGERS },
   /** The agency's own telephony account, profile and SMS registration. */
   'agencyTelephony.manage': { roles: ['AgencyAdmin'] },
+  /** The agency's SMS registration read (GET /v1/twilio/campaign): the agency admin, the business's admins. */
+  'smsRegistration.view': { roles: ['AgencyAdmin', 'BusinessAdmin'] },
   /** Telephony account of an agency (admins) or of one of the agency's businesses. */
   'telephony.configure': { roles: [...ADMINS, 'AgencyAdmin'] },
   'agencyUsers.manage': { roles: ['AgencyAdmin'] },

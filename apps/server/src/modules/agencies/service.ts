@@ -66,7 +66,7 @@ import {
   presentAgencies,
   presentAgency,
 } from './queries.ts';
-import { agencies } from './tables.ts';
+import { type AgencyProperties, agencies } from './tables.ts';
 
 export type { Client };
 
@@ -1153,4 +1153,57 @@ export async function agencyForOrders(ctx: Ctx, input: { id: number }) {
       button_text: popup.button_text ?? '',
     },
   };
+}
+
+/** The agency's SMS registration properties (spec 000 §3): its primary profile, profile, campaign. */
+export type RegistrationProperties = Pick<
+  AgencyProperties,
+  'sendRegistration' | 'twPrimaryProfileSid' | 'twProfileSid' | 'twCampaignSid'
+>;
+
+export async function agencyRegistrationProperties(
+  ctx: Ctx,
+  input: { agencyId: number },
+): Promise<RegistrationProperties & { sandbox: boolean; hasCarrier: boolean }> {
+  const [row] = await ctx.db
+    .select({ properties: agencies.properties, cfg: agencies.twilio_config })
+    .from(agencies)
+    .where(eq(agencies.id, input.agencyId))
+    .limit(1);
+  if (!row) throw notFound();
+  const p = row.properties;
+  return {
+    sendRegistration: p.sendRegistration ?? false,
+    ...(p.twPrimaryProfileSid ? { twPrimaryProfileSid: p.twPrimaryProfileSid } : {}),
+    ...(p.twProfileSid ? { twProfileSid: p.twProfileSid } : {}),
+    ...(p.twCampaignSid ? { twCampaignSid: p.twCampaignSid } : {}),
+    sandbox: row.cfg.sandbox === true,
+    hasCarrier: Boolean(row.cfg.accountSid),
+  };
+}
+
+/**
+ * Writes the agency's SMS registration properties (the registration module follows the carrier's
+ * statuses); a null removes the key. The banners of spec 000 §8 read them.
+ */
+export async function setAgencyRegistrationProperties(
+  ctx: Ctx,
+  input: {
+    agencyId: number;
+    set: { [K in keyof RegistrationProperties]?: RegistrationProperties[K] | null };
+  },
+): Promise<void> {
+  const add: Record<string, unknown> = {};
+  const remove: string[] = [];
+  for (const [k, v] of Object.entries(input.set)) {
+    if (v === undefined) continue;
+    if (v === null) remove.push(k);
+    else add[k] = v;
+  }
+  let expr = sql`(${agencies.properties} || ${JSON.stringify(add)}::jsonb)`;
+  for (const k of remove) expr = sql`(${expr} - ${k}::text)`;
+  await ctx.db
+    .update(agencies)
+    .set({ properties: expr, updated_at: new Date() })
+    .where(eq(agencies.id, input.agencyId));
 }

@@ -115,3 +115,34 @@ export async function textNumbersOf(ctx: Ctx, ids: number[]): Promise<NumberRow[
     )
     .orderBy(desc(numbers.id));
 }
+
+/**
+ * The live purchased numbers of an agency's businesses (or of one business) that the carrier texts from,
+ * for SMS registration (issue 26): the Messaging Service's sender pool and each number's state.
+ */
+export async function registrationNumbers(
+  ctx: Ctx,
+  input: { agencyId: number; businessId?: number; installId?: number },
+): Promise<
+  { id: number; phone: string; carrierSid: string | null; businessId: number; installId: number | null }[]
+> {
+  return ctx.db
+    .select({
+      id: numbers.id,
+      phone: numbers.phone_number,
+      carrierSid: numbers.carrier_sid,
+      businessId: numbers.business_id,
+      installId: numbers.install_id,
+    })
+    .from(numbers)
+    .where(
+      liveNumbers(
+        ctx,
+        eq(numbers.agency_id, input.agencyId),
+        eq(numbers.kind, 'purchased'),
+        input.businessId === undefined ? undefined : eq(numbers.business_id, input.businessId),
+        input.installId === undefined ? undefined : eq(numbers.install_id, input.installId),
+      ),
+    )
+    .orderBy(numbers.id);
+}

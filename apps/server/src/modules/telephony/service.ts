@@ -18,7 +18,7 @@ export {
   voicemailRecorded,
 } from './events.ts';
 export { type LiveCallRow, liveCalls } from './live-calls.ts';
-export { textNumbersOf } from './numbers-queries.ts';
+export { registrationNumbers, textNumbersOf } from './numbers-queries.ts';
 export { callProgress } from './progress.ts';
 export { reconcileCalls, startCallReconciler } from './reconcile.ts';
 export { restoreSandboxNumbers } from './sandbox-restore.ts';

@@ -111,6 +111,17 @@ const parsers: { [K in CarrierEventKind]: (b: FormBody) => CarrierEvents[K] } = 
     phone: str(b, 'PhoneNumber') || str(b, 'To') || str(b, 'Called'),
     verified: str(b, 'VerificationStatus') === 'success',
   }),
+  // TrustHub posts BundleSid and Status; A2P and toll-free callbacks name their own sid.
+  'registration-status': (b) => ({
+    accountSid: str(b, 'AccountSid'),
+    sid:
+      str(b, 'BundleSid') ||
+      str(b, 'BrandRegistrationSid') ||
+      str(b, 'CampaignSid') ||
+      str(b, 'TollfreeVerificationSid') ||
+      str(b, 'ResourceSid'),
+    status: str(b, 'Status') || str(b, 'BrandStatus') || str(b, 'CampaignStatus'),
+  }),
 };
 
 // ---------------------------------------------------------------- TwiML

@@ -87,6 +87,12 @@ export type MessageProgress = {
 /** The carrier's verification call of a caller id ended. */
 export type NumberVerification = { accountSid: string; phone: string; verified: boolean };
 
+/**
+ * A registration's status changed at the carrier (a customer profile, brand, campaign or toll-free
+ * verification): its sid; the handler asks the carrier for the rest.
+ */
+export type RegistrationStatus = { accountSid: string; sid: string; status: string };
+
 export type CarrierEvents = {
   call: CallAsks;
   digits: DigitsGathered;
@@ -96,6 +102,7 @@ export type CarrierEvents = {
   'text-in': InboundText;
   'text-progress': MessageProgress;
   'number-verification': NumberVerification;
+  'registration-status': RegistrationStatus;
 };
 export type CarrierEventKind = keyof CarrierEvents;
 
