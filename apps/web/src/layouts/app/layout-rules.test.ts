@@ -95,10 +95,18 @@ describe('banners', () => {
     expect(bannersHidden('business.messaging', 'Business')).toBe(false);
   });
 
-  it('agency SMS banners: only on a real Twilio account (not the sandbox, not before set-up)', () => {
+  it('agency SMS banners: on a real Twilio account (the sandbox: see below), not before set-up', () => {
     expect(agencySmsBanner(user())).toBe('twilio-profile');
     expect(agencySmsBanner(user({ carrier_sandbox: true }))).toBeNull();
     expect(agencySmsBanner(user({ has_twilio_setup: false }))).toBeNull();
+  });
+
+  it('agency SMS banners on the sandbox: once a profile is submitted, until the campaign is approved', () => {
+    const sandbox = (p: object) =>
+      user({ carrier_sandbox: true, agency: { ...agency, properties: p } as TUser['agency'] });
+    expect(agencySmsBanner(sandbox({ twProfileSid: null, twCampaignSid: null }))).toBeNull();
+    expect(agencySmsBanner(sandbox({ twProfileSid: 'BU1', twCampaignSid: null }))).toBe('sms-registration');
+    expect(agencySmsBanner(sandbox({ twProfileSid: 'BU1', twCampaignSid: 'QE1' }))).toBeNull();
   });
 
   it('agency SMS banners: no profile, then no campaign', () => {

@@ -108,10 +108,12 @@ export function agencySmsBanner(user: TUser): AgencySmsBanner {
   if (user.role_group !== 'Agency' || !userCan(user, 'agencyTelephony.manage') || user.agency?.is_template) {
     return null;
   }
-  // Registration is the carriers' rule for a real Twilio account: the sandbox needs none, and an agency
-  // without an account yet is on Setup first (ADR 053).
-  if (!user.has_twilio_setup || user.carrier_sandbox) return null;
+  // An agency without an account yet is on Setup first (ADR 053).
+  if (!user.has_twilio_setup) return null;
   const props: AgencyProperties | undefined = user.agency?.properties;
+  // Registration is the carriers' rule for a real Twilio account; the sandbox holds an agency to it only
+  // once it has begun registering (ADR 092: a submitted profile), so the demo texts as before.
+  if (user.carrier_sandbox && !props?.twProfileSid) return null;
   if (!props?.twProfileSid) return 'twilio-profile';
   if (!props.twCampaignSid) return 'sms-registration';
   return null;
