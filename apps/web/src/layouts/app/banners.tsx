@@ -91,7 +91,7 @@ function AgencySmsBanner({ user }: { user: TUser }) {
       <Trans
         i18nKey={key}
         components={{
-          link: (
+          action: (
             <Anchor component={Link} to={pathOf(route)} fz="inherit" data-testid={`banner-${banner}-link`} />
           ),
         }}

@@ -64,14 +64,18 @@ export type Evaluation = { compliant: boolean; problems: TProfileProblem[]; prof
 
 /** POST /profiles/:id/validate: what the carrier still misses (nothing is submitted). */
 export async function validateProfile(id: number): Promise<Evaluation> {
-  const res = await api<Data<Evaluation>>(`${PROFILES}/${id}/validate`, { method: 'POST', silent: true });
+  const res = await api<Data<Evaluation>>(`${PROFILES}/${id}/validate`, {
+    method: 'POST',
+    body: {},
+    silent: true,
+  });
   profileChanged(res.data.profile);
   return res.data;
 }
 
 /** POST /profiles/:sid/register: submits the profile for the carrier's review (422 with problems if not ready). */
 export async function registerProfile(id: number): Promise<TCarrierProfile> {
-  const res = await api<Data<TCarrierProfile>>(`${PROFILES}/${id}/register`, { method: 'POST' });
+  const res = await api<Data<TCarrierProfile>>(`${PROFILES}/${id}/register`, { method: 'POST', body: {} });
   profileChanged(res.data);
   refreshProfile();
   return res.data;
@@ -79,7 +83,7 @@ export async function registerProfile(id: number): Promise<TCarrierProfile> {
 
 /** POST /profiles/:id/set-mian (the product's spelling): the agency's primary profile. */
 export async function setPrimaryProfile(id: number): Promise<TCarrierProfile> {
-  const res = await api<Data<TCarrierProfile>>(`${PROFILES}/${id}/set-mian`, { method: 'POST' });
+  const res = await api<Data<TCarrierProfile>>(`${PROFILES}/${id}/set-mian`, { method: 'POST', body: {} });
   void queryClient.invalidateQueries({ queryKey: registrationKeys.profiles });
   refreshProfile();
   return res.data;
@@ -123,7 +127,7 @@ export async function registerCampaign(body: TCampaignInput): Promise<TCampaignR
 export function useSyncCampaign() {
   return useMutation({
     mutationFn: async () =>
-      (await api<Data<TCampaignResponse>>('/v1/twilio/sync-campaign', { method: 'POST' })).data,
+      (await api<Data<TCampaignResponse>>('/v1/twilio/sync-campaign', { method: 'POST', body: {} })).data,
     onSuccess: campaignChanged,
   });
 }
