@@ -16,6 +16,8 @@ let p: Platform;
 const HOST = 'acme.localhost';
 const WAIT = { timeout: 30_000 };
 const LEGAL = 'Acme Callbacks LLC';
+/** A toll-free number for Bright Dental (888-555-01xx is kept for fiction). */
+const TOLL_FREE = '+18885550142';
 
 let page: Page;
 type Api = Awaited<ReturnType<typeof apiAs>>;
@@ -252,5 +254,81 @@ describe.skipIf(!hasChromium)('SMS registration in Chromium', () => {
     await expect
       .poll(() => page.getByTestId(`profile-status-${id}`).getAttribute('data-status'), WAIT)
       .toMatch(/^(pending-review|in-review)$/);
+  });
+
+  it('a business verifies its toll-free number: rejected with the reason and code, fixed, resubmitted, approved', async () => {
+    // A toll-free number on a new install of Bright Dental's (the agency gives it room for one).
+    const agency = await apiAs(p, DEMO.acmeAgency);
+    const list = await agency<{ data: { id: number; name: string }[] }>('/v1/business?keyword=Bright');
+    const dentalId = list.body.data.find((b) => b.name === 'Bright Dental')?.id;
+    const raised = await agency(`/v1/business/${dentalId}`, {
+      method: 'PUT',
+      body: { number_of_installs: 10 },
+    });
+    expect(raised.status, JSON.stringify(raised.body)).toBe(200);
+    const made = await dental<{ data: { id: number } }>('/v1/installs', {
+      method: 'POST',
+      body: { name: 'Toll-free line', website: 'https://brightdental.example' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const installId = made.body.data.id;
+    const bought = await dental(`/v1/installs/${installId}/purchase-phonenumber`, {
+      method: 'POST',
+      body: { phone_number: TOLL_FREE },
+    });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(200);
+    /** The carrier decides on its clock; the agency's sync follows it. */
+    const decide = async () => {
+      await advance(200);
+      const synced = await agency('/v1/twilio/sync-campaign', { method: 'POST', body: {} });
+      expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+    };
+
+    const biz = await signedInPage(p, DEMO.dentalAdmin, '**/business/**', HOST);
+    await biz.goto(p.url('/business/sms-registration', HOST));
+    const id = (s: string) => biz.getByTestId(`tollfree-${installId}-${s}`);
+    await id('form').waitFor(WAIT);
+    expect(
+      await biz.getByTestId(`registration-number-state-${TOLL_FREE}`).getAttribute('data-registered'),
+    ).toBe('false');
+    // The business's name and the user's e-mail are filled in.
+    expect(await id('business-name').inputValue()).toBe('Bright Dental');
+    await id('website').fill('https://rejected.example');
+    await id('use-cases').click({ force: true });
+    await biz.getByRole('option', { name: 'Appointments', exact: true }).click();
+    await biz.keyboard.press('Escape');
+    await id('summary').fill('Appointment reminders for patients who booked online.');
+    await id('sample').fill('Bright Dental: your cleaning is tomorrow at 10 am. Reply STOP to opt out.');
+    await id('opt-in-urls').fill('https://brightdental.example/booking-consent.png');
+    await id('submit').click();
+    await expect
+      .poll(() => id('status').getAttribute('data-status'), WAIT)
+      .toMatch(/^(PENDING_REVIEW|IN_REVIEW)$/);
+
+    await decide();
+    await biz.reload();
+    await expect.poll(() => id('status').getAttribute('data-status'), WAIT).toBe('TWILIO_REJECTED');
+    expect(await id('rejected').textContent()).toContain('error 30446');
+
+    // Fix and resubmit: the form comes back as it was sent.
+    await id('fix').click();
+    await id('form').waitFor(WAIT);
+    expect(await id('website').inputValue()).toBe('https://rejected.example');
+    await id('website').fill('https://brightdental.example');
+    await id('submit').click();
+    await expect
+      .poll(() => id('status').getAttribute('data-status'), WAIT)
+      .toMatch(/^(PENDING_REVIEW|IN_REVIEW)$/);
+
+    await decide();
+    await biz.reload();
+    await expect.poll(() => id('status').getAttribute('data-status'), WAIT).toBe('TWILIO_APPROVED');
+    await expect
+      .poll(
+        () => biz.getByTestId(`registration-number-state-${TOLL_FREE}`).getAttribute('data-registered'),
+        WAIT,
+      )
+      .toBe('true');
+    await biz.context().close();
   });
 });
