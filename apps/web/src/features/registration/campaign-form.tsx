@@ -3,7 +3,6 @@ import {
   A2P_BRAND_TYPES,
   A2P_COMPANY_TYPES,
   A2P_USE_CASES,
-  type TCampaignInput,
   type TCampaignRegistration,
   type TCarrierProfile,
   ZCampaignInput,
@@ -23,6 +22,7 @@ import { i18next } from '../../lib/i18n.ts';
 import { zodResolver } from '../../lib/zod-form.ts';
 import { registerCampaign } from './api/registration.ts';
 import { PROFILE_SUBMITTED, useOptions } from './registration-parts.tsx';
+import { type CampaignValues, campaignRequestOf, campaignValuesOf } from './registration-values.ts';
 
 // The A2P brand and campaign form of agency.sms-registration (ADR 092): which profile the brand stands on,
 // the brand's contact and company type, and the campaign as the carriers review it (use case, description,
@@ -31,31 +31,6 @@ import { PROFILE_SUBMITTED, useOptions } from './registration-parts.tsx';
 
 const MIN_SAMPLES = 2;
 const MAX_SAMPLES = 5;
-
-type Values = {
-  profile_id: string;
-  brand: {
-    email: string;
-    company_type: string;
-    brand_type: string;
-    stock_exchange: string;
-    stock_ticker: string;
-  };
-  campaign: {
-    use_case: string;
-    description: string;
-    sample_messages: string[];
-    message_flow: string;
-    has_embedded_links: boolean;
-    has_embedded_phone: boolean;
-    opt_in_keywords: string;
-    opt_in_message: string;
-    opt_out_keywords: string;
-    opt_out_message: string;
-    help_keywords: string;
-    help_message: string;
-  };
-};
 
 const FIELDS = [
   'profile_id',
@@ -83,69 +58,6 @@ const RENAME = Object.fromEntries(
   ),
 );
 
-const words = (s: string) =>
-  s
-    .split(/[,\s]+/)
-    .map((w) => w.trim().toUpperCase())
-    .filter(Boolean);
-const optional = (s: string) => (s.trim() ? s : undefined);
-
-const requestOf = (v: Values): TCampaignInput => ({
-  profile_id: Number(v.profile_id) || 0,
-  brand: {
-    email: v.brand.email.trim(),
-    company_type: v.brand.company_type as TCampaignInput['brand']['company_type'],
-    brand_type: v.brand.brand_type as NonNullable<TCampaignInput['brand']['brand_type']>,
-    stock_exchange: optional(v.brand.stock_exchange),
-    stock_ticker: optional(v.brand.stock_ticker),
-  },
-  campaign: {
-    use_case: v.campaign.use_case as TCampaignInput['campaign']['use_case'],
-    description: v.campaign.description,
-    sample_messages: v.campaign.sample_messages,
-    message_flow: v.campaign.message_flow,
-    has_embedded_links: v.campaign.has_embedded_links,
-    has_embedded_phone: v.campaign.has_embedded_phone,
-    opt_in_keywords: words(v.campaign.opt_in_keywords),
-    opt_in_message: optional(v.campaign.opt_in_message),
-    opt_out_keywords: words(v.campaign.opt_out_keywords),
-    opt_out_message: optional(v.campaign.opt_out_message),
-    help_keywords: words(v.campaign.help_keywords),
-    help_message: optional(v.campaign.help_message),
-  },
-});
-
-/** The form's first values: from the registration being fixed, else the defaults in the user's language. */
-function valuesOf(reg: TCampaignRegistration | null, profiles: TCarrierProfile[], name: string): Values {
-  const t = (k: string) => i18next.t(`registration.campaign_form.defaults.${k}`, { name });
-  const first = profiles.find((p) => p.is_primary) ?? profiles[0];
-  const c = reg?.campaign;
-  return {
-    profile_id: String(reg?.profile_id ?? first?.id ?? ''),
-    brand: {
-      email: reg?.brand.email ?? first?.email ?? '',
-      company_type: reg?.brand.company_type ?? 'private',
-      brand_type: reg?.brand.brand_type ?? 'STANDARD',
-      stock_exchange: '',
-      stock_ticker: '',
-    },
-    campaign: {
-      use_case: c?.use_case ?? 'MIXED',
-      description: c?.description ?? '',
-      sample_messages: c?.sample_messages?.length ? [...c.sample_messages] : ['', ''],
-      message_flow: c?.message_flow ?? '',
-      has_embedded_links: c?.has_embedded_links ?? false,
-      has_embedded_phone: c?.has_embedded_phone ?? false,
-      opt_in_keywords: (c?.opt_in_keywords ?? ['START']).join(', '),
-      opt_in_message: c?.opt_in_message ?? t('opt_in_message'),
-      opt_out_keywords: (c?.opt_out_keywords ?? ['STOP']).join(', '),
-      opt_out_message: c?.opt_out_message ?? t('opt_out_message'),
-      help_keywords: (c?.help_keywords ?? ['HELP']).join(', '),
-      help_message: c?.help_message ?? t('help_message'),
-    },
-  };
-}
-
 const resolve = zodResolver(ZCampaignInput);
 
 export function CampaignForm(props: {
@@ -161,12 +73,14 @@ export function CampaignForm(props: {
   const firstId = String(
     props.registration?.profile_id ?? usable.find((p) => p.is_primary)?.id ?? usable[0]?.id ?? '',
   );
-  const { form, submit, submitting } = useApiForm<Values>({
-    initialValues: valuesOf(props.registration, usable, legal(firstId)),
-    validate: (v) => resolve(requestOf(v)),
+  const { form, submit, submitting } = useApiForm<CampaignValues>({
+    initialValues: campaignValuesOf(props.registration, usable, (k) =>
+      i18next.t(`registration.campaign_form.defaults.${k}`, { name: legal(firstId) }),
+    ),
+    validate: (v) => resolve(campaignRequestOf(v)),
     fields: FIELDS,
     rename: RENAME,
-    onSubmit: (v) => registerCampaign(requestOf(v)),
+    onSubmit: (v) => registerCampaign(campaignRequestOf(v)),
     onSuccess: props.onDone,
   });
   const companyTypes = useOptions('company_types', A2P_COMPANY_TYPES);

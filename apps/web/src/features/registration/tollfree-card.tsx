@@ -3,7 +3,6 @@ import {
   TOLLFREE_OPT_IN_TYPES,
   TOLLFREE_USE_CASES,
   TOLLFREE_VOLUMES,
-  type TTollfreeInput,
   type TTollfreeVerification,
   ZTollfreeInput,
 } from '@stn/contracts/registration';
@@ -23,24 +22,11 @@ import { LoadFailed, Loading } from '../../components/load-state.tsx';
 import { zodResolver } from '../../lib/zod-form.ts';
 import { submitTollfree, useTollfree } from './api/registration.ts';
 import { CarrierStatusBadge, slug, useOptions } from './registration-parts.tsx';
+import { type TollfreeValues, tollfreeRequestOf, tollfreeValuesOf } from './registration-values.ts';
 
 // The toll-free verification of one install's number (GET/POST /v1/installs/:id/tollfree-verification,
 // ADR 092): the form until one is sent, then its status; a rejected one shows the carrier's reason and
 // error code and opens the form again, filled in, to fix and resubmit.
-
-type Values = {
-  business_name: string;
-  business_website: string;
-  notification_email: string;
-  use_case_categories: string[];
-  use_case_summary: string;
-  production_message_sample: string;
-  /** One address a line. */
-  opt_in_image_urls: string;
-  opt_in_type: string;
-  message_volume: string;
-  additional_information: string;
-};
 
 const FIELDS = [
   'business_name',
@@ -59,35 +45,6 @@ const RENAME = Object.fromEntries(
   Array.from({ length: 5 }, (_, i) => [`opt_in_image_urls.${i}`, 'opt_in_image_urls']),
 );
 
-const valuesOf = (v: TTollfreeVerification | null, defaults: { name: string; email: string }): Values => ({
-  business_name: v?.business_name ?? defaults.name,
-  business_website: v?.business_website ?? '',
-  notification_email: v?.notification_email ?? defaults.email,
-  use_case_categories: v?.use_case_categories ? [...v.use_case_categories] : [],
-  use_case_summary: v?.use_case_summary ?? '',
-  production_message_sample: v?.production_message_sample ?? '',
-  opt_in_image_urls: (v?.opt_in_image_urls ?? []).join('\n'),
-  opt_in_type: v?.opt_in_type ?? 'WEB_FORM',
-  message_volume: v?.message_volume ?? '1,000',
-  additional_information: v?.additional_information ?? '',
-});
-
-const requestOf = (v: Values): TTollfreeInput => ({
-  business_name: v.business_name,
-  business_website: v.business_website.trim(),
-  notification_email: v.notification_email.trim(),
-  use_case_categories: v.use_case_categories as TTollfreeInput['use_case_categories'],
-  use_case_summary: v.use_case_summary,
-  production_message_sample: v.production_message_sample,
-  opt_in_image_urls: v.opt_in_image_urls
-    .split(/\s+/)
-    .map((s) => s.trim())
-    .filter(Boolean),
-  opt_in_type: v.opt_in_type as TTollfreeInput['opt_in_type'],
-  message_volume: v.message_volume as TTollfreeInput['message_volume'],
-  additional_information: v.additional_information.trim() ? v.additional_information : undefined,
-});
-
 const resolve = zodResolver(ZTollfreeInput);
 
 function TollfreeForm(props: {
@@ -98,12 +55,12 @@ function TollfreeForm(props: {
   onCancel?: () => void;
 }) {
   const { t } = useTranslation();
-  const { form, submit, submitting } = useApiForm<Values>({
-    initialValues: valuesOf(props.verification, props.defaults),
-    validate: (v) => resolve(requestOf(v)),
+  const { form, submit, submitting } = useApiForm<TollfreeValues>({
+    initialValues: tollfreeValuesOf(props.verification, props.defaults),
+    validate: (v) => resolve(tollfreeRequestOf(v)),
     fields: FIELDS,
     rename: RENAME,
-    onSubmit: (v) => submitTollfree(props.installId, requestOf(v)),
+    onSubmit: (v) => submitTollfree(props.installId, tollfreeRequestOf(v)),
     onSuccess: props.onDone,
   });
   const useCases = useOptions('tollfree_use_cases', TOLLFREE_USE_CASES);
