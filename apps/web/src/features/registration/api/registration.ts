@@ -29,6 +29,8 @@ export const registrationKeys = {
 };
 
 const PROFILES = '/v1/twilio/profiles';
+/** While the carrier is deciding, a screen reads the status again every half minute (the sync job runs each minute). */
+const PENDING_POLL_MS = 30_000;
 
 /** The signed-in user's profile again (the banners), quietly: a failure leaves the screen as it is. */
 const refreshProfile = () => void loadProfile().catch(() => undefined);
@@ -43,7 +45,14 @@ export const profilesQuery = queryOptions({
   queryFn: async () => (await api<Data<TCarrierProfile[]>>(PROFILES, { silent: true })).data,
 });
 
-export const useProfiles = () => useQuery(profilesQuery);
+export const useProfiles = () =>
+  useQuery({
+    ...profilesQuery,
+    refetchInterval: (q) =>
+      q.state.data?.some((p) => p.status === 'pending-review' || p.status === 'in-review')
+        ? PENDING_POLL_MS
+        : false,
+  });
 
 export function useProfile(id: number) {
   return useQuery({
@@ -108,7 +117,14 @@ export const campaignQuery = queryOptions({
   queryFn: async () => (await api<Data<TCampaignResponse>>('/v1/twilio/campaign', { silent: true })).data,
 });
 
-export const useCampaign = () => useQuery(campaignQuery);
+export const useCampaign = () =>
+  useQuery({
+    ...campaignQuery,
+    refetchInterval: (q) => {
+      const status = q.state.data?.registration?.status;
+      return status === 'brand-pending' || status === 'campaign-pending' ? PENDING_POLL_MS : false;
+    },
+  });
 
 function campaignChanged(data: TCampaignResponse) {
   queryClient.setQueryData(registrationKeys.campaign, data);
@@ -137,6 +153,10 @@ export function useSyncCampaign() {
 export function useTollfree(installId: number) {
   return useQuery({
     queryKey: registrationKeys.tollfree(installId),
+    refetchInterval: (q) => {
+      const status = q.state.data?.verification?.status;
+      return status === 'PENDING_REVIEW' || status === 'IN_REVIEW' ? PENDING_POLL_MS : false;
+    },
     queryFn: async () =>
       (
         await api<Data<TTollfreeResponse>>(`/v1/installs/${installId}/tollfree-verification`, {
