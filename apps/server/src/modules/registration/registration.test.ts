@@ -325,8 +325,16 @@ describe('brand and campaign', () => {
     );
     const badId = bad.json().data.id as number;
     expect((await call(agencyB, 'POST', `/v1/twilio/profiles/${badId}/register`)).statusCode).toBe(200);
-    const res = await call(agencyB, 'POST', '/v1/twilio/register-campaign', campaign(badId));
-    expect(res.statusCode, res.body).toBe(200);
+    // Pressed twice at the same moment: one registration, the other press told it is with the carrier.
+    const both = await Promise.all([
+      call(agencyB, 'POST', '/v1/twilio/register-campaign', campaign(badId)),
+      call(agencyB, 'POST', '/v1/twilio/register-campaign', campaign(badId)),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const rows = await h.t.pool.query('select brand_sid from carrier_campaigns where agency_id = $1', [
+      h.seed.b.agency.id,
+    ]);
+    expect(rows.rows).toHaveLength(1);
     await decide();
     const failed = (await call(agencyB, 'POST', '/v1/twilio/sync-campaign')).json().data.registration;
     expect(failed.status).toBe('failed');
