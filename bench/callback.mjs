@@ -1,16 +1,6 @@
 // `bench/callback`: 1,000 sandboxed callbacks at 20 requests a second against an in-process app (see
-// bench/callback/bench.ts). Runs it with tsx; prints its figures.
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
+// bench/callback/bench.ts). Runs it with tsx; prints its figures. `--busy`: a quiet run, then one while
+// another process keeps a core busy (bench/lib/busy.mjs).
+import { runBench } from './lib/busy.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
-const r = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', 'bench/callback/bench.ts', ...process.argv.slice(2)],
-  {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: '' },
-  },
-);
-process.exitCode = r.status ?? 1;
+process.exitCode = runBench('bench/callback/bench.ts', process.argv.slice(2));

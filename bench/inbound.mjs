@@ -1,16 +1,6 @@
 // `bench/inbound`: signed inbound SMS webhooks at a steady rate on loopback, to a real HTTP server (see
-// bench/inbound/bench.ts). Runs it with tsx; prints its figures.
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
+// bench/inbound/bench.ts). Runs it with tsx; prints its figures. `--busy`: a quiet run, then one while
+// another process keeps a core busy (bench/lib/busy.mjs).
+import { runBench } from './lib/busy.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
-const r = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', 'bench/inbound/bench.ts', ...process.argv.slice(2)],
-  {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: '' },
-  },
-);
-process.exitCode = r.status ?? 1;
+process.exitCode = runBench('bench/inbound/bench.ts', process.argv.slice(2));

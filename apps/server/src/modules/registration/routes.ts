@@ -1,3 +1,4 @@
+import { ZNoBody } from '@stn/contracts/contacts';
 import { ZErrorResponse, ZIdParams, ZSuccessMessage } from '@stn/contracts/http';
 import { translate } from '@stn/contracts/i18n';
 import {
@@ -123,7 +124,7 @@ export const registrationRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
         tags,
         summary: "The carrier's evaluation: what the profile lacks before it can be submitted",
         params: ZIdParams,
-        body: z.object({}).passthrough().optional(),
+        body: ZNoBody,
         response: { 200: ZProfileEvaluationResponse, ...errors },
       },
     },
@@ -148,7 +149,7 @@ export const registrationRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
         tags,
         summary: 'Submits the profile (its id or BU… sid) for review when nothing is missing',
         params: ZProfileSidParams,
-        body: z.object({}).passthrough().optional(),
+        body: ZNoBody,
         response: { 200: ZProfileResponse, ...errors },
       },
     },
@@ -167,7 +168,7 @@ export const registrationRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
         tags,
         summary: "The agency's primary profile (spelling as in the product)",
         params: ZIdParams,
-        body: z.object({}).passthrough().optional(),
+        body: ZNoBody,
         response: { 200: ZProfileResponse, ...errors },
       },
     },
@@ -216,7 +217,7 @@ export const registrationRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps)
       schema: {
         tags,
         summary: 'Asks the carrier for the statuses now',
-        body: z.object({}).passthrough().optional(),
+        body: ZNoBody,
         response: { 200: ZCampaignResponse, ...errors },
       },
     },

@@ -9,7 +9,7 @@ import {
   type ZProfileInput,
   type ZTollfreeInput,
 } from '@stn/contracts/registration';
-import { and, eq, inArray, notInArray } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   type BusinessInformation,
@@ -19,7 +19,7 @@ import {
   type CustomerProfileInput,
 } from '../../platform/carrier/carrier.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
-import { type Ctx, found, tenantContext } from '../../platform/tenancy/context.ts';
+import { type Ctx, found, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyRegistrationProperties, setAgencyRegistrationProperties } from '../agencies/service.ts';
 import { businessNames } from '../businesses/service.ts';
 import { installForCalls } from '../installs/service.ts';
@@ -42,6 +42,9 @@ type TollfreeIn = z.output<typeof ZTollfreeInput>;
 const PROFILE_OPEN = ['pending-review', 'in-review'];
 const PROFILE_SUBMITTED = ['pending-review', 'in-review', 'twilio-approved'];
 const TOLLFREE_OPEN = ['PENDING_REVIEW', 'IN_REVIEW'];
+
+/** The advisory lock class of an agency's registration work (with the agency's id). */
+const LOCK_CLASS = 26026;
 
 /** Where the carrier posts each registration's status change (our webhook tree). */
 export const REGISTRATION_WEBHOOK = '/twilio/registration-status';
@@ -454,6 +457,15 @@ export async function campaignStatus(ctx: Ctx): Promise<TCampaignResponse> {
  */
 export async function registerCampaign(ctx: Ctx, input: CampaignIn): Promise<TCampaignResponse> {
   const agencyId = agencyIdOf(ctx);
+  // Two presses at once (or a press during the job's sync) are one after the other: the second finds the first's row.
+  await inTransaction(ctx, async (tx) => {
+    await tx.db.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS}, ${agencyId})`);
+    await fileCampaign(tx, agencyId, input);
+  });
+  return campaignStatus(ctx);
+}
+
+async function fileCampaign(ctx: Ctx, agencyId: number, input: CampaignIn): Promise<void> {
   const profile = await profileRow(ctx, agencyId, { id: input.profile_id }).catch(() => {
     throw invalid('profile_id', 'registration.profile_unknown');
   });
@@ -504,7 +516,6 @@ export async function registerCampaign(ctx: Ctx, input: CampaignIn): Promise<TCa
     set: { sendRegistration: true, twCampaignSid: null },
   });
   await syncAgency(ctx, { agencyId });
-  return campaignStatus(ctx);
 }
 
 /** POST /v1/twilio/sync-campaign: asks the carrier now, then answers as GET /v1/twilio/campaign. */
@@ -659,7 +670,19 @@ async function ask<T>(work: () => Promise<T>): Promise<T | null> {
  * campaign once the brand is approved, the sender pool's numbers) and writes the agency's properties.
  */
 export async function syncAgency(ctx: Ctx, input: { agencyId: number }): Promise<void> {
-  const { agencyId } = input;
+  // One sync of an agency at a time (the job, a webhook, Refresh status, a registration being filed): one
+  // that finds another running leaves the work to it.
+  await inTransaction(ctx, async (tx) => {
+    const [got] = (
+      await tx.db.execute<{ ok: boolean }>(
+        sql`select pg_try_advisory_xact_lock(${LOCK_CLASS}, ${input.agencyId}) as ok`,
+      )
+    ).rows;
+    if (got?.ok) await syncLocked(tx, input.agencyId);
+  });
+}
+
+async function syncLocked(ctx: Ctx, agencyId: number): Promise<void> {
   let carrier: Carrier;
   try {
     carrier = await agencyCarrier(ctx, agencyId);

@@ -4,6 +4,7 @@ import { and, count, desc, eq, ilike, inArray, isNull, or, type SQL } from 'driz
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { type Ctx, found, scope } from '../../platform/tenancy/context.ts';
 import { installNames } from './numbers-links.ts';
+import { sandboxNumberSid } from './sandbox-restore.ts';
 import { numbers } from './tables.ts';
 
 // Reads of the numbers table, always inside the context's tenant: another business's number is a 404.
@@ -126,11 +127,12 @@ export async function registrationNumbers(
 ): Promise<
   { id: number; phone: string; carrierSid: string | null; businessId: number; installId: number | null }[]
 > {
-  return ctx.db
+  const rows = await ctx.db
     .select({
       id: numbers.id,
       phone: numbers.phone_number,
-      carrierSid: numbers.carrier_sid,
+      sid: numbers.carrier_sid,
+      agencyId: numbers.agency_id,
       businessId: numbers.business_id,
       installId: numbers.install_id,
     })
@@ -145,4 +147,12 @@ export async function registrationNumbers(
       ),
     )
     .orderBy(numbers.id);
+  // A seeded number has no carrier sid of its own: the sandbox knows it by the one it derives (ADR 073).
+  return rows.map((r) => ({
+    id: r.id,
+    phone: r.phone,
+    carrierSid: sandboxNumberSid({ agency_id: r.agencyId, phone_number: r.phone, carrier_sid: r.sid }),
+    businessId: r.businessId,
+    installId: r.installId,
+  }));
 }
