@@ -68,6 +68,8 @@ export default function ProfileListPage() {
 
   const actionsOf = (p: TCarrierProfile): RowAction[] => {
     const editable = !PROFILE_LOCKED.includes(p.status);
+    // A rejected profile is fixed in its form first (saving it makes it a draft again).
+    const draft = p.status === 'draft';
     return [
       {
         label: editable ? t('registration.profiles.edit') : t('registration.profiles.view'),
@@ -78,13 +80,13 @@ export default function ProfileListPage() {
         label: t('registration.profiles.validate'),
         onClick: () => void validate(p),
         testId: `profile-validate-${p.id}`,
-        hidden: !editable,
+        hidden: !draft,
       },
       {
         label: t('registration.profiles.register'),
         onClick: () => void register(p),
         testId: `profile-register-${p.id}`,
-        hidden: !editable,
+        hidden: !draft,
         color: 'green',
       },
       {

@@ -65,13 +65,22 @@ export function RegistrationStateBadge({
 }
 
 /** A carrier's status word (APPROVED, IN_PROGRESS...), as a badge; '—' when there is none yet. */
-export function CarrierStatusBadge({ status, testId }: { status: string | null; testId?: string }) {
+export function CarrierStatusBadge({
+  status,
+  label,
+  testId,
+}: {
+  status: string | null;
+  /** Our words for it, where we have them (else the carrier's, lower-cased). */
+  label?: string;
+  testId?: string;
+}) {
   if (!status) return <Text span>—</Text>;
   const s = status.toUpperCase();
   const color = /APPROVED|VERIFIED/.test(s) ? 'green' : /FAIL|REJECT/.test(s) ? 'red' : 'blue';
   return (
     <Badge color={color} variant="light" data-testid={testId} data-status={status}>
-      {status.replace(/[_-]+/g, ' ').toLowerCase()}
+      {label ?? status.replace(/[_-]+/g, ' ').toLowerCase()}
     </Badge>
   );
 }

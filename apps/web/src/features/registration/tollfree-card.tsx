@@ -183,7 +183,11 @@ export function TollfreeCard(props: {
           {v && (
             <Group gap="sm">
               <Text size="sm">{t('registration.tollfree.status')}</Text>
-              <CarrierStatusBadge status={v.status} testId={`tollfree-${props.installId}-status`} />
+              <CarrierStatusBadge
+                status={v.status}
+                label={t(`registration.tollfree.status_label.${slug(v.status)}`)}
+                testId={`tollfree-${props.installId}-status`}
+              />
               <Text size="sm" c="dimmed" data-testid={`tollfree-${props.installId}-status-text`}>
                 {t(`registration.tollfree.status_text.${slug(v.status)}`)}
               </Text>
