@@ -125,11 +125,6 @@ export async function carrierAccountOwner(
   return business ? { agencyId: business.agencyId, businessId: business.businessId } : null;
 }
 
-/** The agency whose carrier account this is, or the agency of the business whose own it is; else null. */
-export async function agencyIdByAccountSid(deps: Deps, accountSid: string): Promise<number | null> {
-  return (await carrierAccountOwner(deps, accountSid))?.agencyId ?? null;
-}
-
 type CarrierAccount = { accountSid: string; authToken: string; sandbox: boolean };
 
 function openedAccount(
