@@ -10,8 +10,8 @@ import type { CallFilter, PhoneText, PhoneView } from '../../platform/carrier/sa
 import { SandboxPhoneError, type TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope, tenantContext } from '../../platform/tenancy/context.ts';
+import { carrierAccountFor } from '../agencies/service.ts';
 import { installForCalls, installsOfBusiness } from '../installs/service.ts';
-import { carrierAccountOf } from './access.ts';
 import { sandboxNumberSid } from './sandbox-restore.ts';
 import { type CallbackData, requestCallback } from './service.ts';
 import { calls, numbers } from './tables.ts';
@@ -29,7 +29,7 @@ async function sandboxOf(
   const { agencyId, businessId } = businessOf(ctx);
   const sandbox = ctx.deps.carrier.sandbox;
   if (!sandbox) throw notFound();
-  const account = await carrierAccountOf(ctx);
+  const account = await carrierAccountFor(ctx.deps, { agencyId, businessId });
   if (!account?.sandbox) throw notFound();
   return { sandbox, agencyId, businessId, accountSid: account.accountSid };
 }
