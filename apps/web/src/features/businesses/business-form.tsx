@@ -36,6 +36,7 @@ import { useRouteName } from '../../lib/use-route-name.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useBusiness, useCreateBusiness, useUpdateBusiness } from './api/businesses.ts';
 import { businessArea, businessListRoute } from './area.ts';
+import { CarrierAccountCard } from './carrier-account-card.tsx';
 
 /** A number field as Mantine keeps it: '' while empty. */
 type Num = number | string;
@@ -243,133 +244,145 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
   const impersonationLock = useImpersonationLock();
   const ownerLock = editing ? impersonationLock : null;
 
-  return (
-    <BoundForm form={form} onSubmit={submit}>
-      <Stack maw={900}>
-        <Title order={2} data-testid="page-title">
-          {editing ? t('menu.business_edit') : t('menu.business_add')}
-        </Title>
-
-        <FormSection title={t('agency.business.form.details')}>
-          {admin && !editing && (
-            <Select
-              label={t('agency.business.agency')}
-              placeholder={t('agency.business.form.pick_agency')}
-              data={agencies.data ?? []}
-              searchable
-              required
-              {...form.getInputProps('agency_id')}
-              // Another agency has other plans: the plan picked for the last one goes.
-              onChange={(v) => {
-                form.setFieldValue('agency_id', v);
-                form.setFieldValue('subscription_plan_id', null);
-              }}
-              data-testid="business-form-agency"
-            />
-          )}
-          {admin && business && (
-            <Text size="sm" data-testid="business-form-agency-name">
-              {t('agency.business.agency')}: <b>{business.agency_name}</b>
-            </Text>
-          )}
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextField name="name" label={t('agency.business.name')} required testId="business-form-name" />
-            <SelectField
-              name="widget_type"
-              label={t('agency.business.form.widget_type')}
-              data={widgetTypes}
-              allowDeselect={false}
-              required
-              testId="business-form-widget-type"
-            />
-          </SimpleGrid>
-          <SelectField
-            name="subscription_plan_id"
-            label={t('agency.business.form.plan')}
-            placeholder={t('agency.business.form.no_plan')}
-            data={planOptions}
-            clearable
-            testId="business-form-plan"
-          />
-          <TextareaField
-            name="opt_out_msg"
-            label={t('agency.business.form.opt_out_msg')}
-            testId="business-form-opt-out"
-          />
-        </FormSection>
-
-        <FormSection title={t('agency.business.form.limits')}>
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            {LIMITS.map((l) => (
-              <NumberInput
-                key={l}
-                label={t(`agency.business.form.${l}`)}
-                min={0}
-                allowDecimal={false}
-                required
-                data-testid={`business-form-${l}`}
-                {...form.getInputProps(l)}
-              />
-            ))}
-          </SimpleGrid>
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            {SWITCHES.map((s) => (
-              <Switch
-                key={s}
-                label={t(`agency.business.form.${s}`)}
-                data-testid={`business-form-${s}`}
-                {...form.getInputProps(s, { type: 'checkbox' })}
-              />
-            ))}
-          </SimpleGrid>
-        </FormSection>
-
-        <FormSection title={t('agency.business.form.owner')}>
-          <TextField
-            name="owner.email"
-            label={t('agency.business.form.owner_email')}
-            type="email"
-            autoComplete="off"
-            required
-            disabled={ownerLock !== null}
-            description={ownerLock ?? undefined}
-            testId="business-form-owner-email"
-          />
-          <NameFields
-            form={form}
-            names={['owner.first_name', 'owner.last_name']}
-            labels={[t('agency.business.form.owner_first_name'), t('agency.business.form.owner_last_name')]}
-            testIds={['business-form-owner-first-name', 'business-form-owner-last-name']}
-          />
-          {!editing && (
-            <PasswordField
-              name="owner.password"
-              label={t('agency.business.form.owner_password')}
-              description={t('agency.business.form.owner_password_hint')}
-              testId="business-form-owner-password"
-            />
-          )}
-        </FormSection>
-
-        <Group justify="flex-end">
-          <Button variant="default" onClick={toList} data-testid="business-form-cancel">
-            {t('common.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            disabled={readOnly}
-            loading={create.isPending || update.isPending}
-            data-testid="business-form-submit"
-          >
-            {t('common.save')}
-          </Button>
-        </Group>
+  // The business's own carrier account (ADR 093): its agency's admin sets it (a platform admin's call of
+  // the same route names an agency, so the admin area does not show the card).
+  const carrierCard =
+    business && area === 'agency' && userCan(user, 'telephony.configure') ? (
+      <Stack maw={900} mt="md">
+        <CarrierAccountCard business={business} />
       </Stack>
-      <NoInstallsModal
-        opened={noInstalls}
-        onClose={() => setNoInstalls(false)}
-        supportEmail={site.data?.supportEmail}
-      />
-    </BoundForm>
+    ) : null;
+
+  return (
+    <>
+      <BoundForm form={form} onSubmit={submit}>
+        <Stack maw={900}>
+          <Title order={2} data-testid="page-title">
+            {editing ? t('menu.business_edit') : t('menu.business_add')}
+          </Title>
+
+          <FormSection title={t('agency.business.form.details')}>
+            {admin && !editing && (
+              <Select
+                label={t('agency.business.agency')}
+                placeholder={t('agency.business.form.pick_agency')}
+                data={agencies.data ?? []}
+                searchable
+                required
+                {...form.getInputProps('agency_id')}
+                // Another agency has other plans: the plan picked for the last one goes.
+                onChange={(v) => {
+                  form.setFieldValue('agency_id', v);
+                  form.setFieldValue('subscription_plan_id', null);
+                }}
+                data-testid="business-form-agency"
+              />
+            )}
+            {admin && business && (
+              <Text size="sm" data-testid="business-form-agency-name">
+                {t('agency.business.agency')}: <b>{business.agency_name}</b>
+              </Text>
+            )}
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextField name="name" label={t('agency.business.name')} required testId="business-form-name" />
+              <SelectField
+                name="widget_type"
+                label={t('agency.business.form.widget_type')}
+                data={widgetTypes}
+                allowDeselect={false}
+                required
+                testId="business-form-widget-type"
+              />
+            </SimpleGrid>
+            <SelectField
+              name="subscription_plan_id"
+              label={t('agency.business.form.plan')}
+              placeholder={t('agency.business.form.no_plan')}
+              data={planOptions}
+              clearable
+              testId="business-form-plan"
+            />
+            <TextareaField
+              name="opt_out_msg"
+              label={t('agency.business.form.opt_out_msg')}
+              testId="business-form-opt-out"
+            />
+          </FormSection>
+
+          <FormSection title={t('agency.business.form.limits')}>
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              {LIMITS.map((l) => (
+                <NumberInput
+                  key={l}
+                  label={t(`agency.business.form.${l}`)}
+                  min={0}
+                  allowDecimal={false}
+                  required
+                  data-testid={`business-form-${l}`}
+                  {...form.getInputProps(l)}
+                />
+              ))}
+            </SimpleGrid>
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              {SWITCHES.map((s) => (
+                <Switch
+                  key={s}
+                  label={t(`agency.business.form.${s}`)}
+                  data-testid={`business-form-${s}`}
+                  {...form.getInputProps(s, { type: 'checkbox' })}
+                />
+              ))}
+            </SimpleGrid>
+          </FormSection>
+
+          <FormSection title={t('agency.business.form.owner')}>
+            <TextField
+              name="owner.email"
+              label={t('agency.business.form.owner_email')}
+              type="email"
+              autoComplete="off"
+              required
+              disabled={ownerLock !== null}
+              description={ownerLock ?? undefined}
+              testId="business-form-owner-email"
+            />
+            <NameFields
+              form={form}
+              names={['owner.first_name', 'owner.last_name']}
+              labels={[t('agency.business.form.owner_first_name'), t('agency.business.form.owner_last_name')]}
+              testIds={['business-form-owner-first-name', 'business-form-owner-last-name']}
+            />
+            {!editing && (
+              <PasswordField
+                name="owner.password"
+                label={t('agency.business.form.owner_password')}
+                description={t('agency.business.form.owner_password_hint')}
+                testId="business-form-owner-password"
+              />
+            )}
+          </FormSection>
+
+          <Group justify="flex-end">
+            <Button variant="default" onClick={toList} data-testid="business-form-cancel">
+              {t('common.cancel')}
+            </Button>
+            <Button
+              type="submit"
+              disabled={readOnly}
+              loading={create.isPending || update.isPending}
+              data-testid="business-form-submit"
+            >
+              {t('common.save')}
+            </Button>
+          </Group>
+        </Stack>
+        <NoInstallsModal
+          opened={noInstalls}
+          onClose={() => setNoInstalls(false)}
+          supportEmail={site.data?.supportEmail}
+        />
+      </BoundForm>
+      {carrierCard}
+    </>
   );
 }
