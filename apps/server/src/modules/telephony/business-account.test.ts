@@ -256,6 +256,29 @@ describe("a business's own carrier account", () => {
     expect(sent.map((m) => [m.body, m.accountSid])).toEqual([['Hi from A', own.accountSid]]);
   });
 
+  it("a number A buys is bought in A's own account", async () => {
+    const own = await storedAccount(A());
+    const install = await h.install({}, { number: null });
+    const admin = bearer(await h.token(h.seed.a.businessAdmin.email));
+    const found = await h.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/installs/search-phonenumber',
+      headers: admin,
+      payload: { country: 'US', area_code: 212 },
+    });
+    expect(found.statusCode, found.body).toBe(200);
+    const phone = (found.json().data as { phone_number: string }[])[0]?.phone_number ?? '';
+    const bought = await h.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/installs/${install.id}/purchase-phonenumber`,
+      headers: admin,
+      payload: { phone_number: phone },
+    });
+    expect(bought.statusCode, bought.body).toBe(200);
+    const incoming = [...h.sandbox.incomingNumbers.values()].filter((n) => n.phoneNumber === phone);
+    expect(incoming.map((n) => n.accountSid)).toEqual([own?.accountSid]);
+  });
+
   it("inherit puts A back on the agency's account at once", async () => {
     const res = await setAccount(A(), { inherit: true });
     expect(res.statusCode, res.body).toBe(200);
