@@ -177,6 +177,7 @@ export default function BusinessForm() {
   const navigate = useNavigate();
   const area = businessArea(useRouteName());
   const business = useBusiness(id);
+  const { user } = useAuth();
   if (!id) {
     // Out of installs, 'No Installs Available' shows instead of the form, whichever link led here.
     return (
@@ -187,7 +188,18 @@ export default function BusinessForm() {
   }
   if (business.isPending) return <Loading />;
   if (!business.data) return <Text c="red">{t('agency.common.load_failed')}</Text>;
-  return <BusinessFormBody key={business.data.id} business={business.data} />;
+  return (
+    <>
+      <BusinessFormBody key={business.data.id} business={business.data} />
+      {/* The business's own carrier account (ADR 093), set by its agency's admin: a platform admin's call of
+          the same route names an agency, so the admin area does not show the card. */}
+      {area === 'agency' && userCan(user, 'telephony.configure') && (
+        <Stack maw={900} mt="md">
+          <CarrierAccountCard business={business.data} />
+        </Stack>
+      )}
+    </>
+  );
 }
 
 function BusinessFormBody({ business }: { business?: TBusiness }) {
@@ -244,145 +256,133 @@ function BusinessFormBody({ business }: { business?: TBusiness }) {
   const impersonationLock = useImpersonationLock();
   const ownerLock = editing ? impersonationLock : null;
 
-  // The business's own carrier account (ADR 093): its agency's admin sets it (a platform admin's call of
-  // the same route names an agency, so the admin area does not show the card).
-  const carrierCard =
-    business && area === 'agency' && userCan(user, 'telephony.configure') ? (
-      <Stack maw={900} mt="md">
-        <CarrierAccountCard business={business} />
-      </Stack>
-    ) : null;
-
   return (
-    <>
-      <BoundForm form={form} onSubmit={submit}>
-        <Stack maw={900}>
-          <Title order={2} data-testid="page-title">
-            {editing ? t('menu.business_edit') : t('menu.business_add')}
-          </Title>
+    <BoundForm form={form} onSubmit={submit}>
+      <Stack maw={900}>
+        <Title order={2} data-testid="page-title">
+          {editing ? t('menu.business_edit') : t('menu.business_add')}
+        </Title>
 
-          <FormSection title={t('agency.business.form.details')}>
-            {admin && !editing && (
-              <Select
-                label={t('agency.business.agency')}
-                placeholder={t('agency.business.form.pick_agency')}
-                data={agencies.data ?? []}
-                searchable
-                required
-                {...form.getInputProps('agency_id')}
-                // Another agency has other plans: the plan picked for the last one goes.
-                onChange={(v) => {
-                  form.setFieldValue('agency_id', v);
-                  form.setFieldValue('subscription_plan_id', null);
-                }}
-                data-testid="business-form-agency"
-              />
-            )}
-            {admin && business && (
-              <Text size="sm" data-testid="business-form-agency-name">
-                {t('agency.business.agency')}: <b>{business.agency_name}</b>
-              </Text>
-            )}
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextField name="name" label={t('agency.business.name')} required testId="business-form-name" />
-              <SelectField
-                name="widget_type"
-                label={t('agency.business.form.widget_type')}
-                data={widgetTypes}
-                allowDeselect={false}
-                required
-                testId="business-form-widget-type"
-              />
-            </SimpleGrid>
-            <SelectField
-              name="subscription_plan_id"
-              label={t('agency.business.form.plan')}
-              placeholder={t('agency.business.form.no_plan')}
-              data={planOptions}
-              clearable
-              testId="business-form-plan"
-            />
-            <TextareaField
-              name="opt_out_msg"
-              label={t('agency.business.form.opt_out_msg')}
-              testId="business-form-opt-out"
-            />
-          </FormSection>
-
-          <FormSection title={t('agency.business.form.limits')}>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              {LIMITS.map((l) => (
-                <NumberInput
-                  key={l}
-                  label={t(`agency.business.form.${l}`)}
-                  min={0}
-                  allowDecimal={false}
-                  required
-                  data-testid={`business-form-${l}`}
-                  {...form.getInputProps(l)}
-                />
-              ))}
-            </SimpleGrid>
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              {SWITCHES.map((s) => (
-                <Switch
-                  key={s}
-                  label={t(`agency.business.form.${s}`)}
-                  data-testid={`business-form-${s}`}
-                  {...form.getInputProps(s, { type: 'checkbox' })}
-                />
-              ))}
-            </SimpleGrid>
-          </FormSection>
-
-          <FormSection title={t('agency.business.form.owner')}>
-            <TextField
-              name="owner.email"
-              label={t('agency.business.form.owner_email')}
-              type="email"
-              autoComplete="off"
+        <FormSection title={t('agency.business.form.details')}>
+          {admin && !editing && (
+            <Select
+              label={t('agency.business.agency')}
+              placeholder={t('agency.business.form.pick_agency')}
+              data={agencies.data ?? []}
+              searchable
               required
-              disabled={ownerLock !== null}
-              description={ownerLock ?? undefined}
-              testId="business-form-owner-email"
+              {...form.getInputProps('agency_id')}
+              // Another agency has other plans: the plan picked for the last one goes.
+              onChange={(v) => {
+                form.setFieldValue('agency_id', v);
+                form.setFieldValue('subscription_plan_id', null);
+              }}
+              data-testid="business-form-agency"
             />
-            <NameFields
-              form={form}
-              names={['owner.first_name', 'owner.last_name']}
-              labels={[t('agency.business.form.owner_first_name'), t('agency.business.form.owner_last_name')]}
-              testIds={['business-form-owner-first-name', 'business-form-owner-last-name']}
+          )}
+          {admin && business && (
+            <Text size="sm" data-testid="business-form-agency-name">
+              {t('agency.business.agency')}: <b>{business.agency_name}</b>
+            </Text>
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextField name="name" label={t('agency.business.name')} required testId="business-form-name" />
+            <SelectField
+              name="widget_type"
+              label={t('agency.business.form.widget_type')}
+              data={widgetTypes}
+              allowDeselect={false}
+              required
+              testId="business-form-widget-type"
             />
-            {!editing && (
-              <PasswordField
-                name="owner.password"
-                label={t('agency.business.form.owner_password')}
-                description={t('agency.business.form.owner_password_hint')}
-                testId="business-form-owner-password"
-              />
-            )}
-          </FormSection>
+          </SimpleGrid>
+          <SelectField
+            name="subscription_plan_id"
+            label={t('agency.business.form.plan')}
+            placeholder={t('agency.business.form.no_plan')}
+            data={planOptions}
+            clearable
+            testId="business-form-plan"
+          />
+          <TextareaField
+            name="opt_out_msg"
+            label={t('agency.business.form.opt_out_msg')}
+            testId="business-form-opt-out"
+          />
+        </FormSection>
 
-          <Group justify="flex-end">
-            <Button variant="default" onClick={toList} data-testid="business-form-cancel">
-              {t('common.cancel')}
-            </Button>
-            <Button
-              type="submit"
-              disabled={readOnly}
-              loading={create.isPending || update.isPending}
-              data-testid="business-form-submit"
-            >
-              {t('common.save')}
-            </Button>
-          </Group>
-        </Stack>
-        <NoInstallsModal
-          opened={noInstalls}
-          onClose={() => setNoInstalls(false)}
-          supportEmail={site.data?.supportEmail}
-        />
-      </BoundForm>
-      {carrierCard}
-    </>
+        <FormSection title={t('agency.business.form.limits')}>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {LIMITS.map((l) => (
+              <NumberInput
+                key={l}
+                label={t(`agency.business.form.${l}`)}
+                min={0}
+                allowDecimal={false}
+                required
+                data-testid={`business-form-${l}`}
+                {...form.getInputProps(l)}
+              />
+            ))}
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {SWITCHES.map((s) => (
+              <Switch
+                key={s}
+                label={t(`agency.business.form.${s}`)}
+                data-testid={`business-form-${s}`}
+                {...form.getInputProps(s, { type: 'checkbox' })}
+              />
+            ))}
+          </SimpleGrid>
+        </FormSection>
+
+        <FormSection title={t('agency.business.form.owner')}>
+          <TextField
+            name="owner.email"
+            label={t('agency.business.form.owner_email')}
+            type="email"
+            autoComplete="off"
+            required
+            disabled={ownerLock !== null}
+            description={ownerLock ?? undefined}
+            testId="business-form-owner-email"
+          />
+          <NameFields
+            form={form}
+            names={['owner.first_name', 'owner.last_name']}
+            labels={[t('agency.business.form.owner_first_name'), t('agency.business.form.owner_last_name')]}
+            testIds={['business-form-owner-first-name', 'business-form-owner-last-name']}
+          />
+          {!editing && (
+            <PasswordField
+              name="owner.password"
+              label={t('agency.business.form.owner_password')}
+              description={t('agency.business.form.owner_password_hint')}
+              testId="business-form-owner-password"
+            />
+          )}
+        </FormSection>
+
+        <Group justify="flex-end">
+          <Button variant="default" onClick={toList} data-testid="business-form-cancel">
+            {t('common.cancel')}
+          </Button>
+          <Button
+            type="submit"
+            disabled={readOnly}
+            loading={create.isPending || update.isPending}
+            data-testid="business-form-submit"
+          >
+            {t('common.save')}
+          </Button>
+        </Group>
+      </Stack>
+      <NoInstallsModal
+        opened={noInstalls}
+        onClose={() => setNoInstalls(false)}
+        supportEmail={site.data?.supportEmail}
+      />
+    </BoundForm>
   );
 }
