@@ -135,8 +135,9 @@ export const ZCarrierProfile = z.object({
   friendly_name: z.string(),
   email: z.string(),
   business: ZProfileBusiness,
-  representative: ZProfileRepresentative,
-  address: ZProfileAddress,
+  // As stored (E.164, upper-case country): an answer is serialized, and a one-way transform cannot be.
+  representative: ZProfileRepresentative.extend({ phone: z.string() }),
+  address: ZProfileAddress.extend({ iso_country: z.string() }),
   status: z.enum(PROFILE_STATUSES),
   /** The carrier's reasons when rejected. */
   reasons: z.array(z.string()),
