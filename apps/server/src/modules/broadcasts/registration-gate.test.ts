@@ -170,6 +170,15 @@ describe('an agency that has begun registering', () => {
       failure: 'registration.number_unregistered',
       counts: { total: 0 },
     });
+    // Re-run (with the audience's members) is a start too: refused the same way, nothing written.
+    const before = await snapshot(h.t.pool, TABLES);
+    const rerun = await business('POST', `${base}/${id}/rerun`, { include_new: true });
+    expect(rerun.statusCode, rerun.body).toBe(422);
+    expect(rerun.json()).toMatchObject({
+      message: `This broadcast cannot start: ${n1.phone} is not registered for texting. ${UNREGISTERED}`,
+      reason: 'registration.number_unregistered',
+    });
+    expect(await snapshot(h.t.pool, TABLES)).toEqual(before);
     expect(h.sandbox.sentMessages({ from: n1.phone })).toEqual([]);
   });
 

@@ -62,7 +62,6 @@ const config = { capability: 'broadcasts.use' } as const;
 const tags = ['broadcasts'];
 const t = (request: FastifyRequest, key: string, params: Record<string, string | number> = {}) =>
   translate(key, request.lang, params);
-/** A saved broadcast's message: a draft, started now, or scheduled. */
 /**
  * A broadcast refused for its number's SMS registration (ADR 092): the 422 names the number and the reason
  * in the caller's language ("This broadcast cannot start: +1… is not registered for texting. Not registered: …").
@@ -81,6 +80,7 @@ const localized =
       );
     throw err;
   };
+/** A saved broadcast's message: a draft, started now, or scheduled. */
 const savedKey = (status: string, fallback: string) =>
   status === 'sending' ? 'broadcasts.started' : status === 'scheduled' ? 'broadcasts.scheduled' : fallback;
 
