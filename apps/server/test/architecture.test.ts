@@ -56,9 +56,9 @@ const HOLDER =
  */
 const KNOWN: Record<string, string> = {
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyForHost()': PUBLIC,
-  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyIdByAccountSid()': CARRIER,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencyMessaging()': CARRIER,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> agencySiteAddress()': PUBLIC,
+  'service-without-tenant: apps/server/src/modules/agencies/service.ts -> carrierAccountOwner()': CARRIER,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> sealAgencySecrets()': STARTUP,
   'service-without-tenant: apps/server/src/modules/agencies/service.ts -> twilioAuthTokenBySid()': CARRIER,
   'service-without-tenant: apps/server/src/modules/contacts/import.ts -> resumeStalledImports()': STARTUP,

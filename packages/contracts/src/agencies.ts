@@ -1,3 +1,4 @@
+import { ZBusiness } from './businesses.ts';
 import { listOf, ZListQuery } from './http.ts';
 import { ZLandingTexts } from './site.ts';
 import { HOSTNAME_RE, SUBDOMAIN_RE, zEmail, zPassword, zUrl } from './validation.ts';
@@ -54,18 +55,30 @@ export type TTwilioConfigInput = z.infer<typeof ZTwilioConfigInput>;
  * checked against the carrier before saving), or `{ sandbox: true }` to try the product on the sandbox
  * carrier. One object rather than a union, so a bad SID still reports on its own field.
  */
-export const ZTwilioSetupInput = z
-  .object({
-    sandbox: z.literal(true).optional(),
-    accountSid: ZTwilioConfigInput.shape.accountSid.optional(),
-    authToken: ZTwilioConfigInput.shape.authToken.optional(),
-  })
+const twilioSetupFields = {
+  sandbox: z.literal(true).optional(),
+  accountSid: ZTwilioConfigInput.shape.accountSid.optional(),
+  authToken: ZTwilioConfigInput.shape.authToken.optional(),
+};
+export const ZTwilioSetupInput = z.object(twilioSetupFields).superRefine((v, ctx) => {
+  if (v.sandbox) return;
+  if (!v.accountSid) ctx.addIssue({ code: 'custom', path: ['accountSid'], message: 'validation.required' });
+  if (!v.authToken) ctx.addIssue({ code: 'custom', path: ['authToken'], message: 'validation.required' });
+});
+export type TTwilioSetupInput = z.infer<typeof ZTwilioSetupInput>;
+
+/**
+ * PUT /v1/agencies/{business_id}/twilio-config (ADR 093): what ZTwilioSetupInput takes, or, for a
+ * business (the caller an AgencyAdmin), `{ inherit: true }`: the business goes back to the agency's account.
+ */
+export const ZCarrierAccountInput = z
+  .object({ ...twilioSetupFields, inherit: z.literal(true).optional() })
   .superRefine((v, ctx) => {
-    if (v.sandbox) return;
+    if (v.sandbox || v.inherit) return;
     if (!v.accountSid) ctx.addIssue({ code: 'custom', path: ['accountSid'], message: 'validation.required' });
     if (!v.authToken) ctx.addIssue({ code: 'custom', path: ['authToken'], message: 'validation.required' });
   });
-export type TTwilioSetupInput = z.infer<typeof ZTwilioSetupInput>;
+export type TCarrierAccountInput = z.infer<typeof ZCarrierAccountInput>;
 
 const ZAgencyFlags = z.object({
   free_fee: bool(),
@@ -196,6 +209,16 @@ export const ZAgencyMessageResponse = z.object({
   success: z.literal(true),
   message: z.string(),
   data: ZAgency,
+});
+
+/**
+ * PUT /v1/agencies/{business_id}/twilio-config (ADR 093): the business (its `carrier_account` masked) when an
+ * AgencyAdmin set one of its businesses' account; the agency when a platform admin set an agency's.
+ */
+export const ZTwilioConfigResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.union([ZAgency, ZBusiness]),
 });
 
 export const ZIdsRequest = z.object({

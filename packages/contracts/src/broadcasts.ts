@@ -122,6 +122,11 @@ export const ZBroadcast = z.object({
   credits_estimated: z.number().int(),
   started_at: z.string().nullable(),
   completed_at: z.string().nullable(),
+  /**
+   * Why a failed broadcast failed, as a locale key: e.g. broadcasts.nothing_sent, or a scheduled one that came
+   * due from a number not registered for texting (registration.number_*, ADR 092). Null otherwise.
+   */
+  failure: z.string().nullable(),
   created_by: z.number().int().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -84,6 +84,11 @@ export const ZBusiness = z.object({
   report_emails: z.array(z.string()),
   report_schedules: z.array(z.string()),
   settings: z.record(z.string(), z.unknown()),
+  /**
+   * The business's own carrier account (ADR 093), the SID masked (never the token); null: its calls and
+   * texts go through the agency's account.
+   */
+  carrier_account: z.object({ accountSid: z.string(), sandbox: z.boolean() }).nullable(),
   deleted_at: z.string().nullable(),
   created_at: z.string(),
 });

@@ -129,22 +129,15 @@ export const ZProfileProblem = z.object({
 });
 export type TProfileProblem = z.infer<typeof ZProfileProblem>;
 
-/** The parts as stored and answered (plain strings: the input's normalisations already applied). */
-const plain = <T extends z.ZodRawShape>(shape: T) =>
-  z.object(
-    Object.fromEntries(Object.keys(shape).map((k) => [k, z.string().optional()])) as {
-      [K in keyof T]: z.ZodOptional<z.ZodString>;
-    },
-  );
-
 export const ZCarrierProfile = z.object({
   id: z.number().int(),
   sid: z.string().nullable(),
   friendly_name: z.string(),
   email: z.string(),
-  business: plain(ZProfileBusiness.shape),
-  representative: plain(ZProfileRepresentative.shape),
-  address: plain(ZProfileAddress.shape),
+  business: ZProfileBusiness,
+  // As stored (E.164, upper-case country): an answer is serialized, and a one-way transform cannot be.
+  representative: ZProfileRepresentative.extend({ phone: z.string() }),
+  address: ZProfileAddress.extend({ iso_country: z.string() }),
   status: z.enum(PROFILE_STATUSES),
   /** The carrier's reasons when rejected. */
   reasons: z.array(z.string()),

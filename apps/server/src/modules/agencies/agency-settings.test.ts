@@ -461,10 +461,15 @@ describe('twilio-config and twilio-status (agency Setup)', () => {
       403,
     );
     await refused(tok(c.seed.a.businessAdmin), 'GET', `/v1/agencies/${A()}/twilio-status`, undefined, 403);
+    // For an AgencyAdmin the id names one of its businesses (ADR 093): another agency's business is a 404.
     const own = account('Cross');
-    await cross('PUT', `/v1/agencies/${B()}/twilio-config`, {
-      accountSid: own.sid,
-      authToken: own.authToken,
+    await expectCrossTenant404(c.t, {
+      token: tok(c.seed.a.agencyAdmin),
+      method: 'PUT',
+      url: `/api/v1/agencies/${c.seed.b.business.id}/twilio-config`,
+      payload: { accountSid: own.sid, authToken: own.authToken },
+      control: { url: `/api/v1/agencies/${c.seed.a.business.id}/twilio-config`, payload: { inherit: true } },
+      tables: TABLES,
     });
     await cross('GET', `/v1/agencies/${B()}/twilio-status`);
   });

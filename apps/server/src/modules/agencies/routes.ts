@@ -7,6 +7,7 @@ import {
   ZAgencyMessageResponse,
   ZAgencyResponse,
   ZAgencySettingsRequest,
+  ZCarrierAccountInput,
   ZChangeAgencyPasswordRequest,
   ZCountResponse,
   ZCreateAgencyRequest,
@@ -21,6 +22,7 @@ import {
   ZSendNotificationRequest,
   ZSendNotificationResponse,
   ZStripeSettingRequest,
+  ZTwilioConfigResponse,
   ZTwilioSetupInput,
   ZTwilioStatusResponse,
   ZUpdateAgencyRequest,
@@ -32,6 +34,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/auth/plugin.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { invalid } from '../../platform/http/errors.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
 import { exportBusinesses, exportUsers } from './exports.ts';
 import { deleteAgencyImage, uploadAgencyImage } from './images.ts';
@@ -481,20 +484,37 @@ export const agenciesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => 
       schema: {
         tags,
         summary:
-          "An agency's telephony-provider account, by the agency's id (named business_id in the product)",
+          "An AgencyAdmin: one of its businesses' own telephony-provider account ({ inherit: true }: back to " +
+          "the agency's). A platform admin: an agency's account, by the agency's id (ADR 093)",
         params: z.object({ business_id: z.coerce.number().int().positive() }),
-        body: ZTwilioSetupInput,
-        response: { 200: ZAgencyMessageResponse, ...errors },
+        body: ZCarrierAccountInput,
+        response: { 200: ZTwilioConfigResponse, ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      message: t(request, request.body.sandbox ? 'agencies.sandbox_chosen' : 'agencies.twilio_updated'),
-      data: await svc.updateTwilioConfig(ctxOf(deps, request), {
-        ...request.body,
-        id: request.params.business_id,
-      }),
-    }),
+    async (request) => {
+      const ctx = ctxOf(deps, request);
+      const body = request.body;
+      const message = t(
+        request,
+        body.inherit
+          ? 'agencies.business_carrier_inherited'
+          : body.sandbox
+            ? 'agencies.sandbox_chosen'
+            : 'agencies.twilio_updated',
+      );
+      if (ctx.tenant.level === 'agency')
+        return {
+          success: true as const,
+          message,
+          data: await svc.updateBusinessTwilioConfig(ctx, { ...body, id: request.params.business_id }),
+        };
+      if (body.inherit) throw invalid('inherit', 'agencies.inherit_not_agency');
+      return {
+        success: true as const,
+        message,
+        data: await svc.updateTwilioConfig(ctx, { ...body, id: request.params.business_id }),
+      };
+    },
   );
 
   app.get(

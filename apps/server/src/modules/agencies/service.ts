@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type {
   TAgencyListQuery,
   TAgencySettingsRequest,
+  TCarrierAccountInput,
   TCreateAgencyRequest,
   TPopupPaymentRequest,
   TStripeSettingRequest,
@@ -27,6 +28,7 @@ import {
 } from 'drizzle-orm';
 import { CarrierError } from '../../platform/carrier/carrier.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { publish } from '../../platform/events/events.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
@@ -36,7 +38,14 @@ import { auditActorId, auditClient, type Ctx, inTransaction, scope } from '../..
 import { audit } from '../audit/service.ts';
 import { sendNotificationMail } from '../auth/service.ts';
 import { isAgencyPlan } from '../billing/service.ts';
-import { agencyInstallStats, liveBusinessIds } from '../businesses/service.ts';
+import {
+  agencyInstallStats,
+  businessByCarrierAccount,
+  businessCarrierConfig,
+  businessInTenant,
+  liveBusinessIds,
+  setBusinessCarrierConfig,
+} from '../businesses/service.ts';
 import {
   agencySiteUrl,
   isMainDomainHost,
@@ -56,6 +65,7 @@ import {
   suspendTenantUsers,
   updateUser,
 } from '../users/service.ts';
+import { carrierAccountChanged } from './events.ts';
 import {
   type AgencyRow,
   agencyAdminOf,
@@ -69,6 +79,7 @@ import {
 import { type AgencyProperties, agencies } from './tables.ts';
 
 export type { Client };
+export { carrierAccountChanged };
 
 const DOMAIN_FIELD = 'whitelabel.domain';
 
@@ -82,25 +93,50 @@ function sealTwilio<T extends { authToken?: string | null }>(deps: Deps, cfg: T)
   return cfg.authToken ? { ...cfg, authToken: sealed(deps, cfg.authToken) } : cfg;
 }
 
-/** The auth token of the agency whose Twilio account this is, for the webhook signature check. */
+/**
+ * The auth token of the agency, or else of the business (ADR 093), whose Twilio account this is, for the
+ * webhook signature check.
+ */
 export async function twilioAuthTokenBySid(deps: Deps, accountSid: string): Promise<string | null> {
   const [row] = await deps.db
     .select({ cfg: agencies.twilio_config })
     .from(agencies)
     .where(sql`${agencies.twilio_config}->>'accountSid' = ${accountSid}`)
     .limit(1);
-  const token = row?.cfg.authToken;
+  const token = row?.cfg.authToken ?? (await businessByCarrierAccount(deps, accountSid))?.cfg.authToken;
   return token ? deps.secrets.open(token) : null;
 }
 
-/** The agency whose carrier account this is (a webhook finds its tenant by AccountSid), or null. */
-export async function agencyIdByAccountSid(deps: Deps, accountSid: string): Promise<number | null> {
+/**
+ * Whose carrier account this is (a webhook finds its tenant by AccountSid): an agency's (businessId null:
+ * every business of the agency that has no account of its own), or one business's own; null when nobody's.
+ */
+export async function carrierAccountOwner(
+  deps: Deps,
+  accountSid: string,
+): Promise<{ agencyId: number; businessId: number | null } | null> {
   const [row] = await deps.db
     .select({ id: agencies.id })
     .from(agencies)
     .where(sql`${agencies.twilio_config}->>'accountSid' = ${accountSid}`)
     .limit(1);
-  return row?.id ?? null;
+  if (row) return { agencyId: row.id, businessId: null };
+  const business = await businessByCarrierAccount(deps, accountSid);
+  return business ? { agencyId: business.agencyId, businessId: business.businessId } : null;
+}
+
+type CarrierAccount = { accountSid: string; authToken: string; sandbox: boolean };
+
+function openedAccount(
+  deps: Pick<Deps, 'secrets'>,
+  cfg: { accountSid?: string; authToken?: string; sandbox?: boolean } | null | undefined,
+): CarrierAccount | null {
+  if (!cfg?.accountSid || !cfg.authToken) return null;
+  return {
+    accountSid: cfg.accountSid,
+    authToken: deps.secrets.open(cfg.authToken),
+    sandbox: cfg.sandbox === true,
+  };
 }
 
 /**
@@ -110,19 +146,28 @@ export async function agencyIdByAccountSid(deps: Deps, accountSid: string): Prom
 export async function agencyCarrierAccount(
   deps: Pick<Deps, 'db' | 'secrets'>,
   agencyId: number,
-): Promise<{ accountSid: string; authToken: string; sandbox: boolean } | null> {
+): Promise<CarrierAccount | null> {
   const [row] = await deps.db
     .select({ cfg: agencies.twilio_config })
     .from(agencies)
     .where(eq(agencies.id, agencyId))
     .limit(1);
-  const cfg = row?.cfg;
-  if (!cfg?.accountSid || !cfg.authToken) return null;
-  return {
-    accountSid: cfg.accountSid,
-    authToken: deps.secrets.open(cfg.authToken),
-    sandbox: cfg.sandbox === true,
-  };
+  return openedAccount(deps, row?.cfg);
+}
+
+/**
+ * The carrier account a business's calls and texts go through (ADR 093): its own when it has one, else
+ * its agency's; null when neither is set up. Without a business: the agency's.
+ */
+export async function carrierAccountFor(
+  deps: Pick<Deps, 'db' | 'secrets'>,
+  input: { agencyId: number; businessId?: number | null },
+): Promise<CarrierAccount | null> {
+  if (input.businessId != null) {
+    const own = await businessCarrierConfig(deps, { businessId: input.businessId });
+    if (own) return openedAccount(deps, own);
+  }
+  return agencyCarrierAccount(deps, input.agencyId);
 }
 
 /** The countries the agency's businesses may call and text (ISO codes, e.g. US, CA). */
@@ -704,7 +749,45 @@ export async function updateTwilioConfig(ctx: Ctx, input: TTwilioSetupInput & { 
     .update(agencies)
     .set({ twilio_config: sealTwilio(deps, config), updated_at: new Date() })
     .where(eq(agencies.id, agency.id));
+  publish(ctx, carrierAccountChanged, { agencyId: agency.id, businessId: null });
   return presentAgency(ctx, agency);
+}
+
+/**
+ * A business's own carrier account (ADR 093; PUT /v1/agencies/{business_id}/twilio-config by its
+ * AgencyAdmin): a Twilio account checked with the carrier before it is saved (refused credentials save
+ * nothing), or a new sandbox account of its own, or `inherit`: back to the agency's account. Another
+ * agency's business is a 404 before the carrier is asked anything. The token is sealed at rest.
+ */
+export async function updateBusinessTwilioConfig(ctx: Ctx, input: TCarrierAccountInput & { id: number }) {
+  const { deps } = ctx;
+  if (ctx.tenant.level !== 'agency') throw new AppError('FORBIDDEN');
+  const agencyId = ctx.tenant.agencyId;
+  const business = await businessInTenant(ctx, input);
+  let config: { accountSid: string; authToken: string; sandbox?: true } | null;
+  if (input.inherit) config = null;
+  else if (input.sandbox) {
+    let account: { sid: string; authToken: string };
+    try {
+      account = deps.carrier.createSandboxAccount(business.name);
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err;
+      throw invalid('sandbox', 'agencies.sandbox_off');
+    }
+    config = { accountSid: account.sid, authToken: account.authToken, sandbox: true };
+  } else {
+    config = await checkedTwilioConfig(
+      deps,
+      { accountSid: input.accountSid ?? '', authToken: input.authToken ?? '' },
+      'authToken',
+    );
+  }
+  const saved = await setBusinessCarrierConfig(ctx, {
+    id: business.id,
+    config: config && sealTwilio(deps, config),
+  });
+  publish(ctx, carrierAccountChanged, { agencyId, businessId: business.id });
+  return saved;
 }
 
 export async function twilioStatus(ctx: Ctx, input: { id: number }) {

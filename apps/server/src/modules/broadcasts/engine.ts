@@ -18,6 +18,7 @@ export {
   refreshStatuses,
   rerunSending,
   resumeSending,
+  SendingBlocked,
   startSending,
   stopSending,
 } from './sending.ts';

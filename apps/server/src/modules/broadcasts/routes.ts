@@ -26,6 +26,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
+import { AppError } from '../../platform/http/errors.ts';
 import { ctxOf } from '../../platform/tenancy/request.ts';
 import {
   allBroadcasters,
@@ -34,6 +35,7 @@ import {
   listBroadcasters,
   updateBroadcaster,
 } from './broadcasters.ts';
+import { SendingBlocked } from './engine.ts';
 import { broadcastReport, reportCsv } from './report.ts';
 import {
   bulkOptOutRecipients,
@@ -60,6 +62,24 @@ const config = { capability: 'broadcasts.use' } as const;
 const tags = ['broadcasts'];
 const t = (request: FastifyRequest, key: string, params: Record<string, string | number> = {}) =>
   translate(key, request.lang, params);
+/**
+ * A broadcast refused for its number's SMS registration (ADR 092): the 422 names the number and the reason
+ * in the caller's language ("This broadcast cannot start: +1… is not registered for texting. Not registered: …").
+ */
+const localized =
+  (request: FastifyRequest) =>
+  (err: unknown): never => {
+    if (err instanceof SendingBlocked)
+      throw new AppError(
+        err.code,
+        err.message,
+        undefined,
+        { number: err.number, reason: translate(err.refusal, request.lang) },
+        err.reason,
+        err.data,
+      );
+    throw err;
+  };
 /** A saved broadcast's message: a draft, started now, or scheduled. */
 const savedKey = (status: string, fallback: string) =>
   status === 'sending' ? 'broadcasts.started' : status === 'scheduled' ? 'broadcasts.scheduled' : fallback;
@@ -91,7 +111,7 @@ export const broadcastsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const data = await createBroadcast(ctxOf(deps, request), request.body);
+      const data = await createBroadcast(ctxOf(deps, request), request.body).catch(localized(request));
       return {
         success: true as const,
         message: t(request, savedKey(data.status, 'broadcasts.created')),
@@ -186,7 +206,9 @@ export const broadcastsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       },
     },
     async (request) => {
-      const data = await updateBroadcast(ctxOf(deps, request), request.params.id, request.body);
+      const data = await updateBroadcast(ctxOf(deps, request), request.params.id, request.body).catch(
+        localized(request),
+      );
       return {
         success: true as const,
         message: t(request, savedKey(data.status, 'broadcasts.updated')),
@@ -260,7 +282,9 @@ export const broadcastsRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
     async (request) => ({
       success: true as const,
       message: t(request, 'broadcasts.rerun'),
-      data: await rerunBroadcast(ctxOf(deps, request), request.params.id, request.body),
+      data: await rerunBroadcast(ctxOf(deps, request), request.params.id, request.body).catch(
+        localized(request),
+      ),
     }),
   );
 

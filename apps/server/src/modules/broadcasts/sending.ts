@@ -32,6 +32,7 @@ import {
 } from '../chats/service.ts';
 import { blockedAmong } from '../compliance/service.ts';
 import { contactFieldKeys, contactsByIds, setOptOut, touchContactsLastMessage } from '../contacts/service.ts';
+import { sendingAllowance } from '../registration/service.ts';
 import { carrierFor, TWILIO_PATHS } from '../telephony/service.ts';
 import { type AudienceRow, resolveAudience, type Sender, sendersOf } from './audience.ts';
 import { type Pacer, pacerFor } from './clock.ts';
@@ -215,6 +216,48 @@ async function sendersFor(tx: Ctx, b: BroadcastRow): Promise<Sender[]> {
   return senders;
 }
 
+/** A 422 naming the number the carrier would not take a broadcast from, and why (a registration.number_* key). */
+export class SendingBlocked extends AppError {
+  constructor(
+    readonly number: string,
+    readonly refusal: string,
+  ) {
+    super('VALIDATION', 'registration.broadcast_blocked', undefined, { number, reason: refusal }, refusal, {
+      number,
+      reason: refusal,
+    });
+  }
+}
+
+/**
+ * SMS registration (ADR 092): every number the broadcast would send from may text at volume (on the
+ * agency's approved campaign, or a verified toll-free number), else a 422 naming the first that may not
+ * and why. Agencies not held to registration are let through (sendingAllowance answers no refusal).
+ */
+async function checkRegistration(tx: Ctx, b: BroadcastRow, phones: Iterable<string>): Promise<void> {
+  for (const phone of new Set(phones)) {
+    const { refusal } = await sendingAllowance(tx, { agencyId: b.agency_id, phone });
+    if (refusal) throw new SendingBlocked(phone, refusal);
+  }
+}
+
+/** The numbers the broadcast's recipients still to send are sent from. */
+async function pendingNumbers(tx: Ctx, b: BroadcastRow): Promise<string[]> {
+  const res = await tx.db.execute<{ from_number: string }>(sql`
+    select distinct from_number from broadcast_recipients
+     where broadcast_id = ${b.id} and state = 'pending' and from_number is not null`);
+  return res.rows.map((r) => r.from_number);
+}
+
+/**
+ * The pace of a send job: the number's rate, and no faster than its approved campaign's throughput (the
+ * carrier's messages a second for the agency's A2P campaign) when the carrier gave one.
+ */
+async function paceOf(ctx: Ctx, p: SendPayload): Promise<number> {
+  const { throughputMps } = await sendingAllowance(ctx, { agencyId: p.agencyId, phone: p.from });
+  return throughputMps && throughputMps > 0 ? Math.min(p.rate, throughputMps) : p.rate;
+}
+
 /** Counts `count` recipients' credits against the month, or refuses (422) when they do not fit. */
 async function reserveCredits(tx: Ctx, b: BroadcastRow, count: number): Promise<number> {
   const credits = count * creditsPerMessage(b);
@@ -271,6 +314,11 @@ async function snapshot(tx: Ctx, b: BroadcastRow): Promise<void> {
   const rows = await resolveAudience(tx, b.audience, senders);
   const eligible = rows.filter((r) => !r.skip).length;
   if (eligible === 0) throw refuse('broadcasts.no_recipients');
+  await checkRegistration(
+    tx,
+    b,
+    rows.flatMap((r) => (r.skip || !r.sender ? [] : [r.sender.phone])),
+  );
   const credits = await reserveCredits(tx, b, eligible);
   const now = engineNow(tx);
   await insertRecipients(tx, b, rows, now);
@@ -361,6 +409,7 @@ export async function rerunSending(
   }
   const pending = await pendingNow();
   if (pending === 0) throw refuse('broadcasts.no_recipients');
+  await checkRegistration(tx, b, await pendingNumbers(tx, b));
   const credits = await reserveCredits(tx, b, pending - before);
   const run = b.run + 1;
   await tx.db
@@ -446,9 +495,10 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
       .where(eq(broadcasts.id, p.broadcastId));
     await recover(ctx, p, carrier, row?.media ?? []);
     const throttle = ctx.deps.config.broadcastThrottle;
-    const intervalMs = Math.max(1, Math.round(1000 / Math.max(0.01, p.rate)));
+    const rate = await paceOf(ctx, p);
+    const intervalMs = Math.max(1, Math.round(1000 / Math.max(0.01, rate)));
     // The first batch is small, so that the first message leaves at once; then batches of 200.
-    let batchSize = throttle ? Math.min(50, Math.max(1, Math.ceil(p.rate * 2))) : 20;
+    let batchSize = throttle ? Math.min(50, Math.max(1, Math.ceil(rate * 2))) : 20;
     let fieldKeys: string[] | null = null;
     let zones: string[] | null = null;
     for (;;) {

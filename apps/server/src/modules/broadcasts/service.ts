@@ -72,6 +72,7 @@ export async function shapeBroadcasts(ctx: Ctx, rows: BroadcastRow[]): Promise<T
     credits_estimated: r.credits_estimated,
     started_at: r.started_at?.toISOString() ?? null,
     completed_at: r.completed_at?.toISOString() ?? null,
+    failure: r.status === 'failed' ? r.failure : null,
     created_by: r.created_by,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),

@@ -51,6 +51,10 @@ async function ownersOf(ctx: Ctx, rows: BusinessRow[]) {
   return ownerSummaries(ctx, { ids: [...new Set(rows.flatMap((b) => (b.owner_id ? [b.owner_id] : [])))] });
 }
 
+/** An account SID as the API shows it: AC, stars, the last four characters. */
+const maskedSid = (sid: string) =>
+  `${sid.slice(0, 2)}${'*'.repeat(Math.max(0, sid.length - 6))}${sid.slice(-4)}`;
+
 export function toBusiness(b: BusinessRow, owner: OwnerRow, agencyName: string): TBusiness {
   return {
     id: b.id,
@@ -84,6 +88,9 @@ export function toBusiness(b: BusinessRow, owner: OwnerRow, agencyName: string):
     report_emails: b.report_emails,
     report_schedules: b.report_schedules,
     settings: b.settings,
+    carrier_account: b.twilio_config?.accountSid
+      ? { accountSid: maskedSid(b.twilio_config.accountSid), sandbox: b.twilio_config.sandbox === true }
+      : null,
     deleted_at: b.deleted_at?.toISOString() ?? null,
     created_at: b.created_at.toISOString(),
   };

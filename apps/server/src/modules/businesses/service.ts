@@ -4,10 +4,11 @@ import {
   ZBusinessNotificationSettings,
 } from '@stn/contracts/businesses';
 import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { businessAdminOf } from '../users/service.ts';
-import { createSignupBusiness, installStats } from './business-accounts.ts';
+import { createSignupBusiness, installStats, loadBusiness } from './business-accounts.ts';
 
 export { createSignupBusiness };
 
@@ -407,4 +408,68 @@ export async function businessBillingIdentity(ctx: Ctx, input: { businessId: num
     .from(businesses)
     .where(eq(businesses.id, input.businessId));
   return row ?? null;
+}
+
+// ---------------------------------------------------------------- the business's own carrier account (ADR 093)
+
+/** A business's own carrier account as stored (the token sealed), or null: it uses its agency's. */
+export type BusinessCarrierConfig = { accountSid: string; authToken: string; sandbox?: boolean };
+
+/** The business's own carrier account as stored (token sealed); null when it uses the agency's. */
+export async function businessCarrierConfig(
+  deps: Pick<Deps, 'db'>,
+  input: { businessId: number },
+): Promise<BusinessCarrierConfig | null> {
+  const [row] = await deps.db
+    .select({ cfg: businesses.twilio_config })
+    .from(businesses)
+    .where(eq(businesses.id, input.businessId))
+    .limit(1);
+  const cfg = row?.cfg;
+  return cfg?.accountSid && cfg.authToken ? cfg : null;
+}
+
+/** The business whose own carrier account this is (a webhook finds its tenant by AccountSid), or null. */
+export async function businessByCarrierAccount(
+  deps: Pick<Deps, 'db'>,
+  accountSid: string,
+): Promise<{ agencyId: number; businessId: number; cfg: BusinessCarrierConfig } | null> {
+  const [row] = await deps.db
+    .select({ id: businesses.id, agency_id: businesses.agency_id, cfg: businesses.twilio_config })
+    .from(businesses)
+    .where(sql`${businesses.twilio_config}->>'accountSid' = ${accountSid}`)
+    .orderBy(asc(businesses.id))
+    .limit(1);
+  if (!row?.cfg?.accountSid || !row.cfg.authToken) return null;
+  return { agencyId: row.agency_id, businessId: row.id, cfg: row.cfg };
+}
+
+/** The caller's business by id, inside the caller's tenant (another agency's business: 404). */
+export async function businessInTenant(
+  ctx: Ctx,
+  input: { id: number },
+): Promise<{ id: number; name: string }> {
+  const [row] = await ctx.db
+    .select({ id: businesses.id, name: businesses.name })
+    .from(businesses)
+    .where(scope(ctx, { agency_id: businesses.agency_id }, eq(businesses.id, input.id)));
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * Stores the business's own carrier account (already checked with the carrier, the token sealed), or
+ * null: back to the agency's. Answers the business as the API shows it.
+ */
+export async function setBusinessCarrierConfig(
+  ctx: Ctx,
+  input: { id: number; config: BusinessCarrierConfig | null },
+) {
+  const [row] = await ctx.db
+    .update(businesses)
+    .set({ twilio_config: input.config, updated_at: new Date() })
+    .where(scope(ctx, { agency_id: businesses.agency_id }, eq(businesses.id, input.id)))
+    .returning({ id: businesses.id });
+  if (!row) throw notFound();
+  return loadBusiness(ctx, { id: row.id });
 }

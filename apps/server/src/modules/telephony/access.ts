@@ -13,8 +13,8 @@ import type { Carrier } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
-import { agencyCarrierAccount } from '../agencies/service.ts';
+import { businessOf, type Ctx, type Tenant } from '../../platform/tenancy/context.ts';
+import { carrierAccountChanged, carrierAccountFor } from '../agencies/service.ts';
 import { installForCalls as installsInstallForCalls } from '../installs/service.ts';
 import { departmentVoiceAgents } from '../users/service.ts';
 import { numbers } from './tables.ts';
@@ -90,58 +90,68 @@ export async function staffFor(ctx: Ctx, install: CallInstall, departmentId?: nu
   return staff.filter((a) => a.phone && !seen.has(a.phone) && seen.add(a.phone)).slice(0, 10);
 }
 
-/** The carrier of the context's agency: its own Twilio account or its sandbox account. */
+/**
+ * The carrier of the context: a business's own account when it has one (ADR 093), else its agency's Twilio
+ * account or sandbox account.
+ */
 export async function carrierFor(ctx: Ctx): Promise<Carrier> {
   if (ctx.tenant.level === 'platform') throw new AppError('FORBIDDEN');
-  return carrierOfAgency(ctx.deps, ctx.tenant.agencyId);
+  return carrierOf(ctx.deps, await accountEntry(ctx.deps, ctx.tenant));
 }
 
 /**
- * The carrier of the context's agency, or null when the agency has no carrier account. Anything else
- * that goes wrong (the database, a token that does not open, the sandbox switched off) throws: it says
- * nothing about the agency's calls (the call reconciler, ADR 051).
+ * The carrier of the context (carrierFor), or null when it has no carrier account. Anything else that goes
+ * wrong (the database, a token that does not open, the sandbox switched off) throws: it says nothing about
+ * the agency's calls (the call reconciler, ADR 051).
  */
 export async function carrierIfAny(ctx: Ctx): Promise<Carrier | null> {
   if (ctx.tenant.level === 'platform') throw new AppError('FORBIDDEN');
-  if (!(await carrierAccountOf(ctx))) return null;
-  return carrierOfAgency(ctx.deps, ctx.tenant.agencyId);
+  const entry = await accountEntry(ctx.deps, ctx.tenant);
+  if (!entry.account) return null;
+  return carrierOf(ctx.deps, entry);
 }
 
-/** An agency's carrier account is read once every few seconds, not for every leg and webhook of a call. */
+/**
+ * A carrier account is read once every few seconds, not for every leg and webhook of a call: per agency
+ * for an agency's context, per business for a business's (its own account, else the agency's). A change
+ * of account (carrierAccountChanged) empties the cache at once.
+ */
 const ACCOUNT_TTL_MS = 5_000;
 type Account = { accountSid: string; authToken: string; sandbox: boolean };
-const accounts = new WeakMap<
-  Deps,
-  Map<number, { account: Account | null; carrier: Carrier | null; at: number }>
->();
+type Entry = { account: Account | null; carrier: Carrier | null; at: number };
+const accounts = new WeakMap<Deps, Map<string, Entry>>();
 
-async function accountEntry(deps: Deps, agencyId: number) {
+async function accountEntry(deps: Deps, tenant: Exclude<Tenant, { level: 'platform' }>): Promise<Entry> {
   let cache = accounts.get(deps);
   if (!cache) {
-    cache = new Map();
-    accounts.set(deps, cache);
+    const fresh = new Map<string, Entry>();
+    cache = fresh;
+    accounts.set(deps, fresh);
+    deps.events.on(carrierAccountChanged, () => fresh.clear());
   }
-  const hit = cache.get(agencyId);
+  const businessId = tenant.level === 'business' ? tenant.businessId : null;
+  const key = businessId === null ? `a${tenant.agencyId}` : `b${businessId}`;
+  const hit = cache.get(key);
   if (hit && Date.now() - hit.at < ACCOUNT_TTL_MS) return hit;
-  const account = await agencyCarrierAccount(deps, agencyId);
+  const account = await carrierAccountFor(deps, { agencyId: tenant.agencyId, businessId });
   const entry = { account, carrier: null as Carrier | null, at: Date.now() };
   if (cache.size > 10_000) cache.clear();
-  cache.set(agencyId, entry);
+  cache.set(key, entry);
   return entry;
 }
 
 /**
- * The carrier account of the context's agency (cached a few seconds), or null without a telephony setup.
+ * The carrier account of the context (a business's own, else its agency's; cached a few seconds), or null
+ * without a telephony setup.
  */
 export async function carrierAccountOf(ctx: Ctx): Promise<Account | null> {
   if (ctx.tenant.level === 'platform') throw new AppError('FORBIDDEN');
-  return (await accountEntry(ctx.deps, ctx.tenant.agencyId)).account;
+  return (await accountEntry(ctx.deps, ctx.tenant)).account;
 }
 
-async function carrierOfAgency(deps: Deps, agencyId: number): Promise<Carrier> {
-  const entry = await accountEntry(deps, agencyId);
+function carrierOf(deps: Deps, entry: Entry): Carrier {
   if (!entry.account) throw new AppError('VALIDATION', 'calls.no_carrier');
-  // An agency still on the sandbox while this server runs without it (CARRIER_SANDBOX=false): nothing can
+  // An account still on the sandbox while this server runs without it (CARRIER_SANDBOX=false): nothing can
   // be dialled or texted, so every caller refuses before it writes or promises anything (issue 17).
   if (entry.account.sandbox && !deps.carrier.sandboxOn)
     throw new AppError('VALIDATION', 'calls.sandbox_off', undefined, {}, 'calls.sandbox_off');

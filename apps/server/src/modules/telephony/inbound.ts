@@ -20,7 +20,7 @@ import {
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
 import { type Ctx, inTransaction, platformOnly, tenantContext } from '../../platform/tenancy/context.ts';
-import { agencyCarrierAccount } from '../agencies/service.ts';
+import { carrierAccountFor } from '../agencies/service.ts';
 import { isBlocked } from '../compliance/service.ts';
 import { installForCalls, staffFor } from './access.ts';
 import type { CallRow, RingState } from './engine.ts';
@@ -38,14 +38,14 @@ const UNAVAILABLE: CallInstructions = [
 ];
 const HANG_UP: CallInstructions = [hangup()];
 
-/** The install number called, in the agency whose account the carrier named. */
+/** The install number called, of the business whose account (its own, else its agency's) the carrier named. */
 async function numberCalled(deps: Deps, to: string, accountSid: string) {
   const rows = await deps.db
     .select()
     .from(numbers)
     .where(and(eq(numbers.phone_number, to), isNull(numbers.released_at), isNotNull(numbers.install_id)));
   for (const n of rows) {
-    const account = await agencyCarrierAccount(deps, n.agency_id);
+    const account = await carrierAccountFor(deps, { agencyId: n.agency_id, businessId: n.business_id });
     if (account?.accountSid === accountSid) return n;
   }
   return null;

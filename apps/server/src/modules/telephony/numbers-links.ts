@@ -2,10 +2,11 @@
 // the business, the names for lists, the install's landline settings) and the agency a carrier account
 // belongs to. Each is the owning module's function.
 import type { Ctx } from '../../platform/tenancy/context.ts';
-import { agencyIdByAccountSid } from '../agencies/service.ts';
+import { carrierAccountOwner } from '../agencies/service.ts';
 import { installForCalls, installsOfBusiness, updateInstall } from '../installs/service.ts';
 
-export const agencyIdOfAccount = agencyIdByAccountSid;
+/** Whose carrier account this is: an agency's (businessId null) or one business's own (ADR 093). */
+export const ownerOfAccount = carrierAccountOwner;
 
 /** An install of the context's business that is not deleted, or null (a 404 for the caller). */
 export async function installOf(ctx: Ctx, installId: number): Promise<{ id: number; name: string } | null> {

@@ -20,7 +20,7 @@ import {
 } from '../../platform/tenancy/context.ts';
 import { carrierFor } from './access.ts';
 import { numberChanged } from './events.ts';
-import { agencyIdOfAccount, installOf, setInstallLandline } from './numbers-links.ts';
+import { installOf, ownerOfAccount, setInstallLandline } from './numbers-links.ts';
 import {
   findNumber,
   type NumberRow,
@@ -405,7 +405,8 @@ export async function checkCallerId(ctx: Ctx, input: { phone_number: string }) {
 
 /**
  * The carrier's caller-id validation callback (/webhooks/twilio/caller-id-status, signed): on success the
- * number is verified for every business of the account's agency that keeps it. Idempotent by nature.
+ * number is verified for every business of the account's agency that keeps it (for a business's own
+ * account, ADR 093: that business only). Idempotent by nature.
  */
 export async function callerIdStatus(
   carrier: Ctx,
@@ -414,14 +415,16 @@ export async function callerIdStatus(
   platformOnly(carrier);
   if (input.status !== 'success') return false;
   const { deps } = carrier;
-  const agencyId = await agencyIdOfAccount(deps, input.accountSid);
-  if (agencyId === null) return false;
+  const owner = await ownerOfAccount(deps, input.accountSid);
+  if (owner === null) return false;
+  const { agencyId } = owner;
   const rows = await carrier.db
     .select({ businessId: numbers.business_id })
     .from(numbers)
     .where(
       and(
         eq(numbers.agency_id, agencyId),
+        owner.businessId === null ? undefined : eq(numbers.business_id, owner.businessId),
         eq(numbers.phone_number, input.phone),
         isNull(numbers.released_at),
       ),

@@ -10,7 +10,7 @@ import type { CallFilter, PhoneText, PhoneView } from '../../platform/carrier/sa
 import { SandboxPhoneError, type TwilioSandbox } from '../../platform/carrier/sandbox/sandbox.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope, tenantContext } from '../../platform/tenancy/context.ts';
-import { agencyCarrierAccount } from '../agencies/service.ts';
+import { carrierAccountFor } from '../agencies/service.ts';
 import { installForCalls, installsOfBusiness } from '../installs/service.ts';
 import { sandboxNumberSid } from './sandbox-restore.ts';
 import { type CallbackData, requestCallback } from './service.ts';
@@ -19,14 +19,17 @@ import { calls, numbers } from './tables.ts';
 /** A phone as the sandbox shows it (ZSandboxPhone without the product's label and installs). */
 export type SandboxPhoneView = Omit<TSandboxPhone, 'label' | 'installs'>;
 
-/** The sandbox, when the context's business belongs to an agency that uses it; else 404 (no such screen). */
+/**
+ * The sandbox, when the context's business calls through a sandbox account (its own, else its agency's);
+ * else 404 (no such screen).
+ */
 async function sandboxOf(
   ctx: Ctx,
 ): Promise<{ sandbox: TwilioSandbox; agencyId: number; businessId: number; accountSid: string }> {
   const { agencyId, businessId } = businessOf(ctx);
   const sandbox = ctx.deps.carrier.sandbox;
   if (!sandbox) throw notFound();
-  const account = await agencyCarrierAccount(ctx.deps, agencyId);
+  const account = await carrierAccountFor(ctx.deps, { agencyId, businessId });
   if (!account?.sandbox) throw notFound();
   return { sandbox, agencyId, businessId, accountSid: account.accountSid };
 }

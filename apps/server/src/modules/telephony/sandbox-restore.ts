@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { type Ctx, platformOnly } from '../../platform/tenancy/context.ts';
-import { agencyCarrierAccount } from '../agencies/service.ts';
+import { carrierAccountFor } from '../agencies/service.ts';
 import { publicBase } from './access.ts';
 import { numbers } from './tables.ts';
 
@@ -35,7 +35,9 @@ export async function restoreSandboxNumbers(ctx: Ctx): Promise<number> {
   const base = publicBase(deps.config);
   let restored = 0;
   for (const n of rows) {
-    const account = await agencyCarrierAccount(deps, n.agency_id).catch(() => null);
+    const account = await carrierAccountFor(deps, { agencyId: n.agency_id, businessId: n.business_id }).catch(
+      () => null,
+    );
     if (!account?.sandbox) continue;
     sandbox.ensureAccount({ sid: account.accountSid, authToken: account.authToken });
     sandbox.restoreIncomingNumber(account.accountSid, {

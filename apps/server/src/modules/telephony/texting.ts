@@ -8,8 +8,8 @@ import { numbers } from './tables.ts';
 
 export { carrierAccountOf };
 /**
- * The live number (purchased or landline) an inbound text reached, in the agency whose carrier account
- * the webhook named; null when no agency of that account has it. `carrier`: the carrier's platform
+ * The live number (purchased or landline) an inbound text reached, of a business whose carrier account (its
+ * own, else its agency's: ADR 093) the webhook named; null when no business of that account has it. `carrier`: the carrier's platform
  * context (the number names the tenant).
  */
 export async function numberTexted(
@@ -34,12 +34,12 @@ export async function numberTexted(
     // A number with an install first, then purchased before landline.
     .orderBy(sql`${numbers.install_id} is null`, asc(numbers.kind), desc(numbers.id));
   for (const n of rows) {
-    const agency = tenantContext(
+    const business = tenantContext(
       carrier.deps,
-      { level: 'agency', agencyId: n.agency_id },
+      { level: 'business', agencyId: n.agency_id, businessId: n.business_id },
       { kind: 'system', source: 'carrier', name: 'number texted' },
     );
-    const account = await carrierAccountOf(agency);
+    const account = await carrierAccountOf(business);
     if (account?.accountSid === input.accountSid)
       return { agencyId: n.agency_id, businessId: n.business_id, installId: n.install_id };
   }

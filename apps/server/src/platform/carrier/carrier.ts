@@ -477,6 +477,8 @@ export type CarrierErrorKind =
   | 'number-unavailable'
   /** The caller id is already verified on the account. */
   | 'already-verified'
+  /** The sending number is not registered for texting (US A2P 10DLC 30034, toll-free unverified 30032). */
+  | 'unregistered-sender'
   /** A request the carrier refused as invalid: a required field missing or a value it does not take. */
   | 'invalid-request';
 

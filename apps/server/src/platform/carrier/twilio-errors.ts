@@ -8,6 +8,9 @@ const ERROR_KINDS: Record<number, CarrierErrorKind> = {
   21422: 'number-unavailable',
   21452: 'number-unavailable',
   21450: 'already-verified',
+  // The sender is not registered (ADR 092): a toll-free number not verified, a 10DLC number on no campaign.
+  30032: 'unregistered-sender',
+  30034: 'unregistered-sender',
 };
 export const twilioErrorKind = (code: number | null): CarrierErrorKind | null =>
   code === null ? null : (ERROR_KINDS[code] ?? null);

@@ -58,9 +58,17 @@ export default function BroadcastsPage() {
       key: 'status',
       title: t('business.broadcasts.status'),
       render: (b) => (
-        <Badge color={STATUS_COLORS[b.status]} variant="light" data-testid={`broadcast-status-${b.id}`}>
-          {t(`business.broadcasts.statuses.${b.status}`)}
-        </Badge>
+        <Stack gap={2} align="flex-start">
+          <Badge color={STATUS_COLORS[b.status]} variant="light" data-testid={`broadcast-status-${b.id}`}>
+            {t(`business.broadcasts.statuses.${b.status}`)}
+          </Badge>
+          {b.failure && (
+            // Why it failed (a locale key): e.g. its number is not registered for texting (ADR 092).
+            <Text size="xs" c="red" maw={260} data-testid={`broadcast-failure-${b.id}`}>
+              {i18n.exists(b.failure) ? t(b.failure) : b.failure}
+            </Text>
+          )}
+        </Stack>
       ),
     },
     {

@@ -36,6 +36,7 @@ import { useRouteName } from '../../lib/use-route-name.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import { useBusiness, useCreateBusiness, useUpdateBusiness } from './api/businesses.ts';
 import { businessArea, businessListRoute } from './area.ts';
+import { CarrierAccountCard } from './carrier-account-card.tsx';
 
 /** A number field as Mantine keeps it: '' while empty. */
 type Num = number | string;
@@ -176,6 +177,7 @@ export default function BusinessForm() {
   const navigate = useNavigate();
   const area = businessArea(useRouteName());
   const business = useBusiness(id);
+  const { user } = useAuth();
   if (!id) {
     // Out of installs, 'No Installs Available' shows instead of the form, whichever link led here.
     return (
@@ -186,7 +188,18 @@ export default function BusinessForm() {
   }
   if (business.isPending) return <Loading />;
   if (!business.data) return <Text c="red">{t('agency.common.load_failed')}</Text>;
-  return <BusinessFormBody key={business.data.id} business={business.data} />;
+  return (
+    <>
+      <BusinessFormBody key={business.data.id} business={business.data} />
+      {/* The business's own carrier account (ADR 093), set by its agency's admin: a platform admin's call of
+          the same route names an agency, so the admin area does not show the card. */}
+      {area === 'agency' && userCan(user, 'telephony.configure') && (
+        <Stack maw={900} mt="md">
+          <CarrierAccountCard business={business.data} />
+        </Stack>
+      )}
+    </>
+  );
 }
 
 function BusinessFormBody({ business }: { business?: TBusiness }) {

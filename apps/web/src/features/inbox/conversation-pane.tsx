@@ -2,6 +2,7 @@ import { Badge, Box, Button, Group, Image, Loader, Paper, ScrollArea, Stack, Tex
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LeadSubmissionCard } from '../../components/lead-submission-card.tsx';
+import { carrierCodeText } from '../../lib/carrier-codes.ts';
 import { useContactLeads } from '../../lib/lead-submissions.ts';
 import { withLeads } from '../../lib/lead-timeline.ts';
 import { useContactAction, useConversation } from './api/inbox.ts';
@@ -65,10 +66,11 @@ function MessageBubble({ message, contactId }: { message: InboxMessage; contactI
               </Badge>
             )}
           </Group>
-          {message.error_message && (
-            <Text size="xs" c="red">
+          {(message.error_message || message.error_code) && (
+            <Text size="xs" c="red" data-testid="message-error">
               {message.error_code ? `${message.error_code}: ` : ''}
-              {message.error_message}
+              {/* The carrier's status callbacks carry the code only: its meaning in the user's language. */}
+              {message.error_message || (message.error_code ? carrierCodeText(message.error_code) : '')}
             </Text>
           )}
           {out && canResend(message.status) && (

@@ -218,6 +218,33 @@ export class SandboxRegistry {
     return this.host.clock.now();
   }
 
+  /**
+   * The carrier's treatment of unregistered traffic (ADR 092): the error code a text from `from` fails with
+   * on this account, or null when it may send. An account that never began registering (no customer
+   * profile, no brand in this registry) is treated as registered long ago: its texts go as before. One that
+   * has: a US toll-free number needs an approved verification (30032), any other US number must be in the
+   * sender pool of a Messaging Service with a VERIFIED campaign (30034). Numbers outside +1 are not held.
+   */
+  senderRefusal(accountSid: string, from: string): 30032 | 30034 | null {
+    if (!from.startsWith('+1')) return null;
+    const begun =
+      [...this.bundles.values()].some((b) => b.accountSid === accountSid && b.kind === 'CustomerProfiles') ||
+      [...this.brands.values()].some((b) => b.accountSid === accountSid);
+    if (!begun) return null;
+    if (TOLLFREE.test(from)) {
+      const approved = [...this.tollfree.values()].some(
+        (v) => v.accountSid === accountSid && v.phoneNumber === from && v.status === 'TWILIO_APPROVED',
+      );
+      return approved ? null : 30032;
+    }
+    for (const c of this.campaigns.values()) {
+      if (c.accountSid !== accountSid || c.status !== 'VERIFIED') continue;
+      for (const pn of this.services.get(c.serviceSid)?.phoneNumberSids ?? [])
+        if (this.host.incomingNumber(accountSid, pn)?.phoneNumber === from) return null;
+    }
+    return 30034;
+  }
+
   /** Answers a registration path, or null when the path is not one of them. */
   route(method: string, path: string, accountSid: string, form: Form): Answer | null {
     const addr = /^\/2010-04-01\/Accounts\/(AC[0-9a-f]{32})\/Addresses(?:\/(AD[0-9a-f]{32}))?\.json$/.exec(

@@ -94,6 +94,9 @@ export const SANDBOX_ERROR_MESSAGES: Record<number, string> = {
   30006: 'Landline or unreachable carrier',
   30007: 'Message filtered',
   30008: 'Unknown error',
+  // The sender's registration (ADR 092), not the destination: a text from an unregistered number fails.
+  30032: 'Toll-Free Number Has Not Been Verified',
+  30034: 'Message from an unregistered number',
 };
 export const isDeliveryError = (code: number) => code >= 30000 && code < 31000;
 
@@ -940,7 +943,12 @@ export class TwilioSandbox {
       sentAt = Math.max(sentAt, this.nextSlot.get(from) ?? 0);
       this.nextSlot.set(from, sentAt + 1000 / rate);
     }
-    const fail = failure !== undefined && failure <= 30002;
+    // The sender's registration (ADR 092): once the account has begun registering, a US 10DLC number off a
+    // verified campaign's sender pool (30034) or a toll-free one without an approved verification (30032)
+    // has its texts accepted, then failed unsent, as Twilio's.
+    const unregistered = this.registration.senderRefusal(account.sid, from);
+    const code = unregistered ?? failure;
+    const fail = unregistered !== null || (failure !== undefined && failure <= 30002);
     const steps: [MessageStatus, number][] = fail
       ? [
           ['queued', queuedAt],
@@ -956,12 +964,12 @@ export class TwilioSandbox {
       if (!step) return;
       this.clock.schedule(step[1] - this.clock.now(), async () => {
         if (step[0] === 'failed' || step[0] === 'undelivered') {
-          message.errorCode = failure ?? 30008;
+          message.errorCode = code ?? 30008;
           message.errorMessage = SANDBOX_ERROR_MESSAGES[message.errorCode] ?? null;
         }
         this.setMessageStatus(message, step[0]);
         // The phone shows the text once it is sent (a failing number's never does).
-        if (step[0] === 'sent' && failure === undefined) this.phones.receiveText(to, from, body, media, via);
+        if (step[0] === 'sent' && code === undefined) this.phones.receiveText(to, from, body, media, via);
         await this.messageCallback(message);
         next(i + 1);
       });

@@ -1,21 +1,8 @@
+import { carrierCodeText } from '../../../lib/carrier-codes.ts';
 import { i18next } from '../../../lib/i18n.ts';
 
 // What a failed or skipped recipient's reason means to a person: a carrier's error code (Twilio's numbers,
 // which the sandbox carrier uses too) with a human text, our own reasons by their name (ADR 065).
-
-/** The carrier codes the report names in words; any other code reads "Carrier error <code>". */
-export const KNOWN_CARRIER_CODES = [
-  21211, 21408, 21610, 21612, 21614, 30001, 30002, 30003, 30004, 30005, 30006, 30007, 30008,
-] as const;
-
-const isKnownCode = (code: number) => (KNOWN_CARRIER_CODES as readonly number[]).includes(code);
-
-/** A carrier error code in words, e.g. 21610 "Unsubscribed (replied STOP)". */
-export function carrierCodeText(code: number): string {
-  return isKnownCode(code)
-    ? i18next.t(`business.broadcast_report.codes.${code}`)
-    : i18next.t('business.broadcast_report.codes.other', { code });
-}
 
 /**
  * A failed_by_reason entry's reason: a carrier code ("21610") in words, one of our reasons by its text when

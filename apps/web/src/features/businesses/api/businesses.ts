@@ -1,3 +1,4 @@
+import type { TCarrierAccountInput } from '@stn/contracts/agencies';
 import type {
   TBusiness,
   TBusinessResetPasswordRequest,
@@ -95,5 +96,21 @@ export function useSendNotification() {
   return useMutation({
     mutationFn: (body: SendNotificationBody) =>
       api<MessageData<{ sent: number }>>('/v1/agencies/send-notification', { method: 'POST', body }),
+  });
+}
+
+/**
+ * The business's own carrier account (ADR 093): PUT /v1/agencies/{business_id}/twilio-config as its
+ * AgencyAdmin, with a Twilio account (checked by the server with Twilio), `{ sandbox: true }` or
+ * `{ inherit: true }` (back to the agency's account). Answers the business.
+ */
+export function useSetBusinessCarrierAccount(id: number) {
+  return useMutation({
+    mutationFn: (body: TCarrierAccountInput) =>
+      api<MessageData<TBusiness>>(`/v1/agencies/${id}/twilio-config`, { method: 'PUT', body }),
+    onSuccess: (res) => {
+      queryClient.setQueryData(keys.businesses.detail(id), res.data);
+      invalidateBusinesses();
+    },
   });
 }
