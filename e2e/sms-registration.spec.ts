@@ -5,12 +5,15 @@ import { apiAs, apiFrom, DEMO, hasChromium, type Platform, signedInPage, startPl
 // SMS registration (issue 26) in Chromium against the real server and the sandbox carrier on a manual clock
 // (the sandbox decides a submission 3 minutes of its clock later, ADR 092):
 // - Acme's AgencyAdmin creates a Twilio profile, validates it and submits it for review; the banner asks for
-//   the SMS registration; the brand and a campaign whose samples do not name the business are registered;
-//   the clock moves on: the brand is approved and the campaign fails (30896) with its reason and a way to
-//   fix it; fixed and resubmitted, the clock moves on, the status turns approved, the banner goes, Bright
-//   Dental sees its agency registered and a broadcast starts;
+//   the SMS registration; a broadcast of Bright Dental's is refused, saying why; the brand and a campaign
+//   whose samples do not name the business are registered; the clock moves on: the brand is approved and
+//   the campaign fails (30896) with its reason and a way to fix it; fixed and resubmitted, the clock moves
+//   on, the status turns approved, the banner goes, Bright Dental sees its agency registered and a broadcast
+//   starts;
 // - a profile the carrier rejects (postal code 00000) shows the carrier's reasons and is fixed and
-//   submitted again.
+//   submitted again;
+// - Bright Dental verifies a toll-free number: rejected (website https://rejected.example) with the reason
+//   and error code, fixed and resubmitted, approved, and the number is then registered.
 
 let p: Platform;
 const HOST = 'acme.localhost';
