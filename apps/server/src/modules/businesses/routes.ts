@@ -1,4 +1,5 @@
 import {
+  type TBusinessSettingRequest,
   ZActiveRequest,
   ZBusinessImageParams,
   ZBusinessImageRequest,
@@ -9,7 +10,6 @@ import {
   ZBusinessReportRequest,
   ZBusinessResetPasswordRequest,
   ZBusinessResponse,
-  type TBusinessSettingRequest,
   ZBusinessSettingRequest,
   ZCreateBusinessRequest,
   ZInstallStatsQuery,

@@ -5,6 +5,7 @@ import type {
   TContactUpdate,
   TContactWrite,
 } from '@stn/contracts/contacts';
+import { toE164 } from '@stn/contracts/users';
 import {
   and,
   asc,
@@ -26,7 +27,6 @@ import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
-import { toE164 } from '@stn/contracts/users';
 import { businessContactsSettings } from '../businesses/service.ts';
 import { assertReachable } from '../compliance/service.ts';
 import { installsOfBusiness } from '../installs/service.ts';
