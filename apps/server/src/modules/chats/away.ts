@@ -6,23 +6,20 @@
 // one look at the business's cached settings.
 import { isOpenAt } from '@stn/contracts/installs';
 import { and, eq, gte } from 'drizzle-orm';
-import type { Deps } from '../../platform/deps.ts';
-import { type Ctx, scope, tenantContext } from '../../platform/tenancy/context.ts';
+import { type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { businessMessagesSettings } from '../businesses/service.ts';
 import { installForCalls } from '../installs/service.ts';
 import { sendMessage } from './service.ts';
 import { messages } from './tables.ts';
 
 type Received = {
-  agencyId: number;
-  businessId: number;
   contactId: number;
   installId: number | null;
   keyword: 'stop' | 'start' | 'help' | null;
 };
 
 /** Conversations whose away reply is being decided in this process: two texts at once answer once. */
-const inFlight = new Set<string>();
+const inFlight = new Set<number>();
 
 /** Whether the away message went to this contact within the last `hours`. */
 async function repliedSince(ctx: Ctx, input: { contactId: number; body: string; since: Date }) {
@@ -45,17 +42,13 @@ async function repliedSince(ctx: Ctx, input: { contactId: number; body: string; 
   return row !== undefined;
 }
 
-export async function awayReply(deps: Deps, p: Received, now = new Date()): Promise<void> {
+/** The away reply to one inbound text, in its business's context (`ctx`, made by the listener). */
+export async function awayReply(ctx: Ctx, p: Received, now = new Date()): Promise<void> {
   // A keyword has its own reply (STOP, START, HELP); a text to no install has no hours.
   if (p.keyword || p.installId === null) return;
-  const ctx = tenantContext(
-    deps,
-    { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
-    { kind: 'system', source: 'carrier', name: 'away reply' },
-  );
   const settings = await businessMessagesSettings(ctx);
   if (!settings.away_enabled || !settings.away_message) return;
-  const key = `${p.businessId}:${p.contactId}`;
+  const key = p.contactId;
   if (inFlight.has(key)) return;
   inFlight.add(key);
   try {

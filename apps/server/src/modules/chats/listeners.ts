@@ -171,7 +171,12 @@ export function registerChatsListeners(events: EventBus, deps: Deps): void {
   events.on(messageReceived, (p) => received.add(p));
   // The away auto-reply (ADR 094) is not waited for: the other listeners of the text go on.
   events.on(messageReceived, (p) => {
-    void awayReply(deps, p).catch((err: unknown) =>
+    const ctx = tenantContext(
+      deps,
+      { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
+      { kind: 'system', source: 'carrier', name: 'away reply' },
+    );
+    void awayReply(ctx, p).catch((err: unknown) =>
       deps.log.warn({ err, businessId: p.businessId }, 'away reply not sent'),
     );
   });
