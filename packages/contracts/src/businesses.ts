@@ -1,3 +1,4 @@
+import { isSupportedCountry } from 'libphonenumber-js';
 import { BUSINESS_CREATE_DEFAULTS, PLAN_DEFAULTS } from './constants.ts';
 import { listOf, ZListQuery } from './http.ts';
 import { zEmail, zPassword } from './validation.ts';
@@ -260,10 +261,81 @@ export const ZBusinessAnalyticsSettings = z
   });
 export type TBusinessAnalyticsSettings = z.infer<typeof ZBusinessAnalyticsSettings>;
 
-/** PUT /v1/businesses/setting: the notification settings (merged), the analytics integration, or both. */
+/**
+ * The "contacts" settings (kept in businesses.settings.contacts; ADR 094): the country of a phone number
+ * typed or imported without a country code (ISO 3166 alpha-2, e.g. US, GB, BR). Absent: US (spec 000 §5).
+ */
+export const ZBusinessContactsSettings = z.object({
+  default_country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine((v) => isSupportedCountry(v), { message: 'businesses.country_invalid' }),
+});
+export type TBusinessContactsSettings = z.infer<typeof ZBusinessContactsSettings>;
+
+export const AWAY_EVERY_HOURS_MAX = 168;
+export const SIGNATURE_MAX = 60;
+export const AWAY_MESSAGE_MAX = 480;
+
+/**
+ * The "messages" settings (ADR 094): the opt-out message (the businesses.opt_out_msg column, the STOP
+ * confirmation), the signature appended to texts staff send from the inbox, and the away auto-reply to a
+ * text that arrives while its install is closed (at most one per conversation every `away_every_hours`).
+ * A switch turned on needs its text. The signature and away reply are kept in businesses.settings.messages.
+ */
+export const ZBusinessMessagesSettings = z
+  .object({
+    opt_out_msg: z.string().trim().max(500).nullable().optional(),
+    signature_enabled: z.boolean(),
+    signature: z.string().trim().max(SIGNATURE_MAX),
+    away_enabled: z.boolean(),
+    away_message: z.string().trim().max(AWAY_MESSAGE_MAX),
+    away_every_hours: z.number().int().min(1).max(AWAY_EVERY_HOURS_MAX),
+  })
+  .refine((v) => !v.signature_enabled || v.signature.length > 0, {
+    message: 'businesses.signature_required',
+    path: ['signature'],
+  })
+  .refine((v) => !v.away_enabled || v.away_message.length > 0, {
+    message: 'businesses.away_message_required',
+    path: ['away_message'],
+  });
+export type TBusinessMessagesSettings = z.infer<typeof ZBusinessMessagesSettings>;
+
+export const MESSAGES_SETTINGS_DEFAULTS: Omit<TBusinessMessagesSettings, 'opt_out_msg'> = {
+  signature_enabled: false,
+  signature: '',
+  away_enabled: false,
+  away_message: '',
+  away_every_hours: 12,
+};
+
+/** The stored messages settings of a business's `settings`, the defaults where none (or a broken one). */
+export function messagesSettingsOf(settings: unknown): Omit<TBusinessMessagesSettings, 'opt_out_msg'> {
+  const stored = (settings as { messages?: unknown } | null | undefined)?.messages;
+  const parsed = ZBusinessMessagesSettings.safeParse({ ...MESSAGES_SETTINGS_DEFAULTS, ...(stored ?? {}) });
+  if (!parsed.success) return MESSAGES_SETTINGS_DEFAULTS;
+  const { opt_out_msg: _, ...rest } = parsed.data;
+  return rest;
+}
+
+/** The stored contacts settings of a business's `settings`: US when none. */
+export function contactsSettingsOf(settings: unknown): TBusinessContactsSettings {
+  const stored = (settings as { contacts?: unknown } | null | undefined)?.contacts;
+  const parsed = ZBusinessContactsSettings.safeParse(stored ?? {});
+  return parsed.success ? parsed.data : { default_country: 'US' };
+}
+
+/**
+ * PUT /v1/businesses/setting: the notification settings (merged), the analytics integration, the contacts
+ * settings, the messages settings: any of them (each of the last three replaces what was stored).
+ */
 export const ZBusinessSettingRequest = z.object({
   notifications: ZBusinessNotificationSettings.optional(),
   analytics: ZBusinessAnalyticsSettings.optional(),
+  contacts: ZBusinessContactsSettings.optional(),
+  messages: ZBusinessMessagesSettings.optional(),
 });
 export type TBusinessSettingRequest = z.infer<typeof ZBusinessSettingRequest>;
 

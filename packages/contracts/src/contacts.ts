@@ -1,5 +1,4 @@
 import { allItemsOf, itemAnswerOf, listOf, ZListQuery } from './http.ts';
-import { zPhone } from './users.ts';
 import { z } from './zod.ts';
 
 // Contracts of the `contacts` domain (spec 001 "Contacts", spec 000 §3 Contact): a business's contacts
@@ -92,7 +91,11 @@ export type TContactListQuery = z.infer<typeof ZContactListQuery>;
 /** A contact's editable fields (create: phone required). Custom field values by key. */
 export const ZContactWrite = z
   .object({
-    phone: zPhone(),
+    /**
+     * Read in the business's default country when it has no country code (its contacts setting, ADR 094),
+     * stored in E.164; 'Wrong phone number format!!' when it is no number there.
+     */
+    phone: z.string().trim().min(1).max(40),
     first_name: z.string().trim().max(100).optional(),
     last_name: z.string().trim().max(100).optional(),
     email: zOptionalEmail().optional(),

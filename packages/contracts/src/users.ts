@@ -1,4 +1,9 @@
-import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
+import {
+  type CountryCode,
+  isSupportedCountry,
+  isValidPhoneNumber,
+  parsePhoneNumberFromString,
+} from 'libphonenumber-js';
 import { allItemsOf, dataOf, itemAnswerOf, listOf, ZListQuery } from './http.ts';
 import { AGENT_TYPES, CUSTOM_TYPE_PAGES, USER_TYPES } from './roles.ts';
 import { withPasswordConfirmation, zEmail, zPassword } from './validation.ts';
@@ -12,11 +17,15 @@ import { z } from './zod.ts';
 /** US and CA are the preferred countries: a number without a country code is read as North American. */
 export const DEFAULT_PHONE_COUNTRY = 'US' as const;
 
-/** The E.164 form of a phone number, or null when it is not a valid number. */
-export function toE164(raw: string): string | null {
+/**
+ * The E.164 form of a phone number, or null when it is not a valid number. `country`: the country of a
+ * number written without its country code (a business's contacts setting; US by default).
+ */
+export function toE164(raw: string, country: string = DEFAULT_PHONE_COUNTRY): string | null {
   const value = raw.trim();
-  if (!value || value.length > 40 || !isValidPhoneNumber(value, DEFAULT_PHONE_COUNTRY)) return null;
-  return parsePhoneNumberFromString(value, DEFAULT_PHONE_COUNTRY)?.number ?? null;
+  const c = (isSupportedCountry(country) ? country : DEFAULT_PHONE_COUNTRY) as CountryCode;
+  if (!value || value.length > 40 || !isValidPhoneNumber(value, c)) return null;
+  return parsePhoneNumberFromString(value, c)?.number ?? null;
 }
 
 /** A phone number, 'Wrong phone number format!!' when invalid, stored in E.164. */

@@ -28,6 +28,8 @@ export const businessRoutes: Record<string, LazyExoticComponent<ComponentType>> 
   'business.setting': lazy(() => import('../features/businesses/business-settings-page.tsx')),
   'business.setting.analytics': lazy(() => import('../features/businesses/analytics-page.tsx')),
   'business.setting.notification': lazy(() => import('../features/businesses/notification-page.tsx')),
+  'business.setting.contacts': lazy(() => import('../features/businesses/contacts-settings-page.tsx')),
+  'business.setting.messages': lazy(() => import('../features/businesses/messages-settings-page.tsx')),
   'business.setting.location.create': googleLocation,
   'business.setting.location.edit': googleLocation,
   'business.setting.smtp.create': mailAccountForm,

@@ -11,6 +11,7 @@ import { notFound } from '../../platform/http/errors.ts';
 import { decodeImage as decodeDataImage } from '../../platform/storage.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { loadBusiness } from './business-accounts.ts';
+import { forgetBusinessSettings } from './service.ts';
 import { businesses } from './tables.ts';
 
 // A business's own settings: the context's business (a 403 outside one), every query scoped to it.
@@ -69,7 +70,19 @@ export async function updateNotificationSettings(ctx: Ctx, input: TBusinessSetti
     settings = sql`jsonb_set(${settings}, '{notifications}', coalesce(${businesses.settings}->'notifications', '{}'::jsonb) || ${JSON.stringify(input.notifications)}::jsonb)`;
   if (input.analytics)
     settings = sql`jsonb_set(${settings}, '{analytics}', ${JSON.stringify(input.analytics)}::jsonb)`;
-  return patch(ctx, { settings });
+  // The contacts and messages screens each send their whole form (ADR 094); the opt-out message is the
+  // businesses.opt_out_msg column the information form writes too.
+  if (input.contacts)
+    settings = sql`jsonb_set(${settings}, '{contacts}', ${JSON.stringify(input.contacts)}::jsonb)`;
+  let optOut: { opt_out_msg: string | null } | object = {};
+  if (input.messages) {
+    const { opt_out_msg, ...messages } = input.messages;
+    settings = sql`jsonb_set(${settings}, '{messages}', ${JSON.stringify(messages)}::jsonb)`;
+    if (opt_out_msg !== undefined) optOut = { opt_out_msg: opt_out_msg || null };
+  }
+  const business = await patch(ctx, { settings, ...optOut });
+  forgetBusinessSettings(ctx, { businessId: business.id });
+  return business;
 }
 
 // Raster images only: an SVG served from our own origin could carry script.

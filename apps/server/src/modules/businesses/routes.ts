@@ -1,4 +1,5 @@
 import {
+  type TBusinessSettingRequest,
   ZActiveRequest,
   ZBusinessImageParams,
   ZBusinessImageRequest,
@@ -48,6 +49,13 @@ const ok = (request: FastifyRequest, key: string, params: Record<string, string 
   okMessage(request, `businesses.${key}`, params);
 
 const tags = ['businesses'];
+
+/** The answer's message: what the request saved (notifications when several or none). */
+function settingMessage(body: TBusinessSettingRequest): string {
+  const saved = (['analytics', 'contacts', 'messages'] as const).filter((k) => body[k]);
+  if (body.notifications || saved.length !== 1) return 'settings_updated';
+  return `${saved[0]}_updated`;
+}
 
 export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
   // ---------------------------------------------------------------------------------------------------
@@ -316,16 +324,14 @@ export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) =
       config: { capability: 'businessSettings.manage' },
       schema: {
         tags,
-        summary: 'Notification settings and the analytics integration of the business',
+        summary:
+          'Notification settings, the analytics integration, the contacts and the messages settings of the business',
         body: ZBusinessSettingRequest,
         response: { 200: ZBusinessResponse, ...errors },
       },
     },
     async (request) => ({
-      ...ok(
-        request,
-        request.body.notifications || !request.body.analytics ? 'settings_updated' : 'analytics_updated',
-      ),
+      ...ok(request, settingMessage(request.body)),
       data: await updateNotificationSettings(ctxOf(deps, request), request.body),
     }),
   );

@@ -1,4 +1,8 @@
 import {
+  contactsSettingsOf,
+  messagesSettingsOf,
+  type TBusinessContactsSettings,
+  type TBusinessMessagesSettings,
   type TBusinessNotificationSettings,
   ZBusinessAnalyticsSettings,
   ZBusinessNotificationSettings,
@@ -206,6 +210,71 @@ export async function businessName(ctx: Ctx): Promise<string> {
     .from(businesses)
     .where(eq(businesses.id, businessId));
   return row?.name ?? '';
+}
+
+/** The business's name and its own opt-out message (the STOP confirmation; ADR 094), null when it set none. */
+export async function businessOptOut(ctx: Ctx): Promise<{ name: string; optOutMsg: string | null }> {
+  const { businessId } = businessOf(ctx);
+  const [row] = await ctx.db
+    .select({ name: businesses.name, msg: businesses.opt_out_msg })
+    .from(businesses)
+    .where(eq(businesses.id, businessId));
+  return { name: row?.name ?? '', optOutMsg: row?.msg?.trim() || null };
+}
+
+// ---------------------------------------------------------------- contacts and messages settings (ADR 094)
+
+/**
+ * The settings read by other modules' busy paths (every inbound text asks the away reply), cached a few
+ * seconds per process; a save in this process forgets its business at once, other processes see it
+ * within SETTINGS_TTL_MS.
+ */
+const SETTINGS_TTL_MS = 5_000;
+type SettingsEntry = {
+  at: number;
+  contacts: TBusinessContactsSettings;
+  messages: Omit<TBusinessMessagesSettings, 'opt_out_msg'>;
+};
+const settingsCache = new WeakMap<Deps, Map<number, SettingsEntry>>();
+
+async function cachedSettings(ctx: Ctx): Promise<SettingsEntry> {
+  const { businessId } = businessOf(ctx);
+  let cache = settingsCache.get(ctx.deps);
+  if (!cache) {
+    cache = new Map();
+    settingsCache.set(ctx.deps, cache);
+  }
+  const hit = cache.get(businessId);
+  if (hit && Date.now() - hit.at < SETTINGS_TTL_MS) return hit;
+  const [row] = await ctx.db
+    .select({ settings: businesses.settings })
+    .from(businesses)
+    .where(eq(businesses.id, businessId));
+  const entry = {
+    at: Date.now(),
+    contacts: contactsSettingsOf(row?.settings),
+    messages: messagesSettingsOf(row?.settings),
+  };
+  if (cache.size > 10_000) cache.clear();
+  cache.set(businessId, entry);
+  return entry;
+}
+
+/** Forgets what this process cached of a business's settings (its settings were saved). */
+export function forgetBusinessSettings(ctx: Ctx, input: { businessId: number }): void {
+  settingsCache.get(ctx.deps)?.delete(input.businessId);
+}
+
+/** The context business's contacts settings: the default country of phone numbers (US when none). */
+export async function businessContactsSettings(ctx: Ctx): Promise<TBusinessContactsSettings> {
+  return (await cachedSettings(ctx)).contacts;
+}
+
+/** The context business's signature and away reply (off when never saved). */
+export async function businessMessagesSettings(
+  ctx: Ctx,
+): Promise<Omit<TBusinessMessagesSettings, 'opt_out_msg'>> {
+  return (await cachedSettings(ctx)).messages;
 }
 
 /** What AI drafts ask of the context's business (ADR 086): its AI switch and its plan. */

@@ -7,6 +7,7 @@ import { translate } from '@stn/contracts/i18n';
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { CarrierError } from '../../platform/carrier/carrier.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
+import { businessMessagesSettings } from '../businesses/service.ts';
 import { installForCalls } from '../installs/service.ts';
 import { carrierFor } from '../telephony/service.ts';
 import { fillForContact, mediaForSend, templateForSend } from '../templates/service.ts';
@@ -32,7 +33,7 @@ export async function sendToContact(ctx: Ctx, input: TInboxSendInput & { id: num
   const library = await mediaForSend(ctx, input.media_ids ?? []);
   const message = await sendMessage(ctx, {
     contactId: contact.id,
-    body,
+    body: await signed(ctx, body),
     media: [...input.media, ...library],
     templateId: input.template_id,
     sendAt: input.send_at ? new Date(input.send_at) : undefined,
@@ -40,6 +41,18 @@ export async function sendToContact(ctx: Ctx, input: TInboxSendInput & { id: num
   // The agent answering has seen the conversation.
   await markRead(ctx, contact);
   return message;
+}
+
+/**
+ * A text staff send from the inbox with the business's signature on a line of its own, when it has one on
+ * (its messages settings, ADR 094). Not on an image sent alone, nor twice (a text already ending with it).
+ */
+async function signed(ctx: Ctx, body: string): Promise<string> {
+  const text = body.trim();
+  if (!text) return body;
+  const { signature_enabled, signature } = await businessMessagesSettings(ctx);
+  if (!signature_enabled || !signature || text.endsWith(signature)) return body;
+  return `${text}\n${signature}`;
 }
 
 export async function resendInConversation(ctx: Ctx, input: { id: number; message_id: number }) {

@@ -13,6 +13,7 @@ import { channel } from '../../platform/realtime/hub.ts';
 import { type Ctx, platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import { callMissed, callReceived, callRequested, numberChanged } from '../telephony/service.ts';
 import { conversationsOf, sees, unreadTotals, viewersOf } from './audience.ts';
+import { awayReply } from './away.ts';
 import { callJoinsConversation } from './calls.ts';
 import { messageReceived, messageStatusChanged, messageUpdated } from './events.ts';
 import { forgetNumbers, toMessage } from './messages.ts';
@@ -168,6 +169,17 @@ export function registerChatsListeners(events: EventBus, deps: Deps): void {
   const statuses = batchOf<Status>(deps, announceStatuses);
   const updated = batchOf<OfBusiness & { messageId: number; contactId: number }>(deps, announceUpdated);
   events.on(messageReceived, (p) => received.add(p));
+  // The away auto-reply (ADR 094) is not waited for: the other listeners of the text go on.
+  events.on(messageReceived, (p) => {
+    const ctx = tenantContext(
+      deps,
+      { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
+      { kind: 'system', source: 'carrier', name: 'away reply' },
+    );
+    void awayReply(ctx, p).catch((err: unknown) =>
+      deps.log.warn({ err, businessId: p.businessId }, 'away reply not sent'),
+    );
+  });
   events.on(messageStatusChanged, (p) => statuses.add(p));
   events.on(messageUpdated, (p) => updated.add(p));
   // Who answers a number may have changed: the next text to it reads the database again.

@@ -26,7 +26,7 @@ import {
   tenantContext,
 } from '../../platform/tenancy/context.ts';
 import { agencyMessaging } from '../agencies/service.ts';
-import { businessName } from '../businesses/service.ts';
+import { businessName, businessOptOut } from '../businesses/service.ts';
 import { blockedAmong } from '../compliance/service.ts';
 import { findOrCreateContactsByPhone, setOptOut } from '../contacts/service.ts';
 import { carrierAccountOf, numberTexted } from '../telephony/service.ts';
@@ -303,9 +303,15 @@ async function numberOf(carrier: Ctx, to: string, accountSid: string): Promise<T
 
 /** The auto-reply to a keyword (en: a contact has no language), per the carriers' rules (CTIA). */
 export async function keywordReply(ctx: Ctx, keyword: Keyword): Promise<string> {
+  if (keyword === 'stop') {
+    // The business's own opt-out message when it wrote one (its messages settings, ADR 094).
+    const { name, optOutMsg } = await businessOptOut(ctx);
+    return (
+      optOutMsg ??
+      `You have been unsubscribed from ${name || 'us'} messages and will not receive any more. Reply START to resubscribe.`
+    );
+  }
   const name = (await businessName(ctx)) || 'us';
-  if (keyword === 'stop')
-    return `You have been unsubscribed from ${name} messages and will not receive any more. Reply START to resubscribe.`;
   if (keyword === 'start')
     return `You have been resubscribed to ${name} messages. Msg frequency varies. Msg & data rates may apply. Reply HELP for help, STOP to cancel.`;
   const agency =

@@ -12,6 +12,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/http/errors.ts';
 import { defineJob } from '../../platform/queue/queue.ts';
 import { businessOf, type Ctx, found, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
+import { businessContactsSettings } from '../businesses/service.ts';
 import { reachRule } from '../compliance/service.ts';
 import { installsOfBusiness } from '../installs/service.ts';
 import { listFieldRows } from './fields.ts';
@@ -202,6 +203,7 @@ function parseRow(
   columns: string[],
   cells: string[],
   fieldKeys: Set<string>,
+  country: string,
 ): { ok: Parsed } | { error: Omit<ImportError, 'line'> } {
   // A ' before a formula character is the mark our CSV writer (and spreadsheets) put there: not data.
   const get = (name: string) => {
@@ -210,7 +212,7 @@ function parseRow(
   };
   const rawPhone = get('phone');
   if (!rawPhone) return { error: { key: 'contacts.import_phone_required' } };
-  const phone = toE164(rawPhone);
+  const phone = toE164(rawPhone, country);
   if (!phone)
     return { error: { key: 'contacts.import_phone_invalid', params: { value: rawPhone.slice(0, 40) } } };
   const email = get('email').toLowerCase();
@@ -280,6 +282,8 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
   if (!job || job.status === 'done' || job.status === 'failed' || job.csv === null) return;
   const { columns, rows } = readFile(job.csv);
   const fieldKeys = new Set((await listFieldRows(ctx)).map((f) => f.key));
+  // A phone without its country code is read in the business's default country (ADR 094).
+  const country = (await businessContactsSettings(ctx)).default_country;
   const reach = await reachRule(ctx);
   if (job.status === 'running') {
     // A resumed run's heartbeat: the import is being worked again, so it is not stalled.
@@ -311,7 +315,7 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
   // The first line of each phone in the file; rows before a resumed run's start are read again for it.
   const firstLine = new Map<string, number>();
   for (const r of rows.slice(0, job.processed)) {
-    const res = parseRow(columns, r.cells, fieldKeys);
+    const res = parseRow(columns, r.cells, fieldKeys, country);
     if ('ok' in res && !firstLine.has(res.ok.phone)) firstLine.set(res.ok.phone, r.line);
   }
   for (let from = job.processed; from < rows.length; from += CHUNK) {
@@ -324,7 +328,7 @@ async function runImport(deps: Deps, payload: { importId: number; agencyId: numb
     const repeats = new Set<string>();
     const lines = new Map<string, number>();
     for (const r of chunk) {
-      const res = parseRow(columns, r.cells, fieldKeys);
+      const res = parseRow(columns, r.cells, fieldKeys, country);
       if ('error' in res) {
         notes.push({ line: r.line, ...res.error });
         continue;

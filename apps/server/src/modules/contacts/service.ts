@@ -5,6 +5,7 @@ import type {
   TContactUpdate,
   TContactWrite,
 } from '@stn/contracts/contacts';
+import { toE164 } from '@stn/contracts/users';
 import {
   and,
   asc,
@@ -26,6 +27,7 @@ import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
+import { businessContactsSettings } from '../businesses/service.ts';
 import { assertReachable } from '../compliance/service.ts';
 import { installsOfBusiness } from '../installs/service.ts';
 import { businessUserSummaries } from '../users/service.ts';
@@ -529,9 +531,21 @@ const phoneTaken = (err: unknown) =>
   (err as { code?: string; cause?: { code?: string } })?.code === '23505' ||
   (err as { cause?: { code?: string } })?.cause?.code === '23505';
 
+/**
+ * A phone typed for a contact in E.164: read in the business's default country when it has no country
+ * code (its contacts setting, ADR 094); a 422 on `phone` when it is no number.
+ */
+async function contactPhone(ctx: Ctx, raw: string): Promise<string> {
+  const { default_country } = await businessContactsSettings(ctx);
+  const phone = toE164(raw, default_country);
+  if (!phone) throw invalid('phone', 'validation.phone');
+  return phone;
+}
+
 /** Creates a contact (a phone already a contact of the business is a 422). */
-export async function createContact(ctx: Ctx, input: TContactWrite & { source?: TContactSource }) {
+export async function createContact(ctx: Ctx, raw: TContactWrite & { source?: TContactSource }) {
   const { agencyId, businessId } = businessOf(ctx);
+  const input = { ...raw, phone: await contactPhone(ctx, raw.phone) };
   await assertReachable(ctx, input.phone, 'contact');
   await checkFieldKeys(ctx, input.fields);
   await checkInstall(ctx, input.install_id);
@@ -562,8 +576,9 @@ export async function createContact(ctx: Ctx, input: TContactWrite & { source?: 
 }
 
 /** Edits a contact; tag_ids, when given, become its tags. */
-export async function updateContact(ctx: Ctx, input: TContactUpdate & { id: number }): Promise<TContact> {
-  const row = await contactForSend(ctx, input.id);
+export async function updateContact(ctx: Ctx, raw: TContactUpdate & { id: number }): Promise<TContact> {
+  const row = await contactForSend(ctx, raw.id);
+  const input = raw.phone === undefined ? raw : { ...raw, phone: await contactPhone(ctx, raw.phone) };
   if (input.phone !== undefined && input.phone !== row.phone)
     await assertReachable(ctx, input.phone, 'contact');
   await checkFieldKeys(ctx, input.fields);

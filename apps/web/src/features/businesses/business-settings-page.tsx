@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Button,
   Checkbox,
   FileButton,
@@ -21,11 +22,13 @@ import {
 } from '@stn/contracts/businesses';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { TextareaField, TextField } from '../../components/form/fields.tsx';
 import { FormCard, FormSection } from '../../components/form/form-section.tsx';
 import { GoogleLocationsCard } from '../../components/google-locations-card.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useAuth } from '../../lib/auth-store.ts';
+import { pathOf } from '../../lib/nav/route-table.ts';
 import { userCan } from '../../lib/nav/user-can.ts';
 import { applyServerErrors, zodResolver } from '../../lib/zod-form.ts';
 import {
@@ -62,6 +65,7 @@ export default function SettingPage() {
       ) : (
         <>
           <InfoSection business={business} fallbackName={user?.business?.name ?? ''} />
+          <MoreSettings />
           <ReportSection business={business} />
           <NotificationSection business={business} />
           <LogoSection business={business} />
@@ -71,6 +75,27 @@ export default function SettingPage() {
         </>
       )}
     </Stack>
+  );
+}
+
+/** Links to the settings that have a screen of their own (ADR 094). */
+function MoreSettings() {
+  const { t } = useTranslation();
+  const links = [
+    ['business.setting.contacts', 'business.setting.contacts_settings.link', 'setting-link-contacts'],
+    ['business.setting.messages', 'business.setting.messages_settings.link', 'setting-link-messages'],
+    ['business.setting.analytics', 'business.setting.analytics.title', 'setting-link-analytics'],
+  ] as const;
+  return (
+    <FormSection title={t('business.setting.more')} hint={t('business.setting.more_hint')}>
+      <Stack gap="xs">
+        {links.map(([route, label, testId]) => (
+          <Anchor key={route} component={Link} to={pathOf(route)} data-testid={testId}>
+            {t(label)}
+          </Anchor>
+        ))}
+      </Stack>
+    </FormSection>
   );
 }
 

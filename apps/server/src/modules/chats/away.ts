@@ -1,0 +1,64 @@
+// The away auto-reply (ADR 094): a text that arrives while its install is closed (the install's opening
+// hours, in its time zone) is answered once with the business's away message, at most once per
+// conversation every `away_every_hours`. It is a text of the business like any other (sendMessage: an
+// opted-out, blocked or blacklisted contact, restricted content or a full month send nothing). It runs on
+// the `message.received` event, after the webhook has answered; with the reply off, the cost of a text is
+// one look at the business's cached settings.
+import { isOpenAt } from '@stn/contracts/installs';
+import { and, eq, gte } from 'drizzle-orm';
+import { type Ctx, scope } from '../../platform/tenancy/context.ts';
+import { businessMessagesSettings } from '../businesses/service.ts';
+import { installForCalls } from '../installs/service.ts';
+import { sendMessage } from './service.ts';
+import { messages } from './tables.ts';
+
+type Received = {
+  contactId: number;
+  installId: number | null;
+  keyword: 'stop' | 'start' | 'help' | null;
+};
+
+/** Conversations whose away reply is being decided in this process: two texts at once answer once. */
+const inFlight = new Set<number>();
+
+/** Whether the away message went to this contact within the last `hours`. */
+async function repliedSince(ctx: Ctx, input: { contactId: number; body: string; since: Date }) {
+  const [row] = await ctx.db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(
+      scope(
+        ctx,
+        messages,
+        and(
+          eq(messages.contact_id, input.contactId),
+          eq(messages.direction, 'out'),
+          eq(messages.body, input.body),
+          gte(messages.created_at, input.since),
+        ),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The away reply to one inbound text, in its business's context (`ctx`, made by the listener). */
+export async function awayReply(ctx: Ctx, p: Received, now = new Date()): Promise<void> {
+  // A keyword has its own reply (STOP, START, HELP); a text to no install has no hours.
+  if (p.keyword || p.installId === null) return;
+  const settings = await businessMessagesSettings(ctx);
+  if (!settings.away_enabled || !settings.away_message) return;
+  const key = p.contactId;
+  if (inFlight.has(key)) return;
+  inFlight.add(key);
+  try {
+    const install = await installForCalls(ctx, p.installId);
+    if (!install || isOpenAt(install.settings, now)) return;
+    const since = new Date(now.getTime() - settings.away_every_hours * 3_600_000);
+    const body = settings.away_message;
+    if (await repliedSince(ctx, { contactId: p.contactId, body, since })) return;
+    await sendMessage(ctx, { contactId: p.contactId, body });
+  } finally {
+    inFlight.delete(key);
+  }
+}
