@@ -46,6 +46,17 @@ describe.skipIf(!hasChromium)('live data: visitors with the widget open on a bus
     expect(await openHere()).toBe(0);
     const v = await visit(p, admin, { site });
     visitors.push(v);
+    // The heartbeats in flight: leaving the page while one is on its way aborts it (a beat comes every 30 s,
+    // which a loaded machine can reach before the page leaves); the test leaves between beats.
+    let inFlight = 0;
+    const isBeat = (r: { url(): string }) => r.url().includes('/presence') && r.url().includes('open=1');
+    v.page.on('request', (r) => {
+      if (isBeat(r)) inFlight++;
+    });
+    for (const end of ['requestfinished', 'requestfailed'] as const)
+      v.page.on(end, (r) => {
+        if (isBeat(r)) inFlight--;
+      });
     // The loader alone (panel closed) says nothing.
     expect(v.requests.filter((r) => r.includes('/presence'))).toEqual([]);
 
@@ -66,6 +77,7 @@ describe.skipIf(!hasChromium)('live data: visitors with the widget open on a bus
     await v.page.getByTestId('stn-trigger-call').click();
     await beat;
     await expect.poll(openHere, WAIT).toBe(1);
+    await expect.poll(() => inFlight, WAIT).toBe(0);
     await v.page.goto('about:blank');
     await expect.poll(openHere, WAIT).toBe(0);
     expect(v.problems, v.problems.join('\n')).toEqual([]);
