@@ -316,6 +316,30 @@ describe('brand and campaign', () => {
     expect((await call(bizUserA, 'GET', '/v1/twilio/campaign')).statusCode).toBe(403);
   });
 
+  it("does not hold a business on its own carrier account to the agency's campaign, and holds it again after", async () => {
+    const url = `/v1/agencies/${h.seed.a.business.id}/twilio-config`;
+    const local = async () =>
+      (await call(agencyA, 'GET', '/v1/twilio/campaign'))
+        .json()
+        .data.numbers.find((n: { phone_number: string }) => n.phone_number === '+14155550161');
+    const own = await h.t.app.inject({
+      method: 'PUT',
+      url: `/api${url}`,
+      headers: bearer(agencyA),
+      payload: { sandbox: true },
+    });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(await local()).toMatchObject({ registered: false, reason: 'registration.number_own_account' });
+    const back = await h.t.app.inject({
+      method: 'PUT',
+      url: `/api${url}`,
+      headers: bearer(agencyA),
+      payload: { inherit: true },
+    });
+    expect(back.statusCode, back.body).toBe(200);
+    expect(await local()).toMatchObject({ registered: true, reason: null });
+  });
+
   it('fails a brand whose EIN the registry cannot match, and takes a new profile to fix it', async () => {
     const bad = await call(
       agencyB,

@@ -21,7 +21,7 @@ import {
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { type Ctx, found, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyRegistrationProperties, setAgencyRegistrationProperties } from '../agencies/service.ts';
-import { businessNames } from '../businesses/service.ts';
+import { businessCarrierConfig, businessNames } from '../businesses/service.ts';
 import { installForCalls } from '../installs/service.ts';
 import { carrierFor, registrationNumbers } from '../telephony/service.ts';
 import { carrierCampaigns, carrierProfiles, tollfreeVerifications } from './tables.ts';
@@ -385,11 +385,15 @@ async function registrationRequired(ctx: Ctx, agencyId: number): Promise<boolean
 type NumberState = { registered: boolean; reason: string | null };
 
 function numberState(
-  n: { id: number; phone: string; carrierSid: string | null },
+  n: { id: number; phone: string; carrierSid: string | null; businessId: number },
   campaign: CampaignRow | null,
   tollfree: Map<number, TollfreeRow>,
+  ownAccounts: Set<number>,
 ): NumberState {
   if (!n.phone.startsWith('+1')) return { registered: true, reason: null };
+  // A business on its own carrier account (decision 093) registers in that account: the agency's campaign
+  // cannot hold its numbers, and the carrier itself treats its traffic.
+  if (ownAccounts.has(n.businessId)) return { registered: false, reason: 'registration.number_own_account' };
   if (isTollFree(n.phone)) {
     const v = tollfree.get(n.id);
     if (v?.status === 'TWILIO_APPROVED') return { registered: true, reason: null };
@@ -406,6 +410,14 @@ function numberState(
   if (campaign && campaign.status !== 'failed')
     return { registered: false, reason: 'registration.number_pending' };
   return { registered: false, reason: 'registration.number_unregistered' };
+}
+
+/** The businesses among these that have their own carrier account. */
+async function ownAccountBusinesses(ctx: Ctx, businessIds: number[]): Promise<Set<number>> {
+  const own = new Set<number>();
+  for (const businessId of new Set(businessIds))
+    if (await businessCarrierConfig(ctx.deps, { businessId })) own.add(businessId);
+  return own;
 }
 
 async function tollfreeByNumber(ctx: Ctx, agencyId: number, numberIds: number[]) {
@@ -434,6 +446,10 @@ export async function campaignStatus(ctx: Ctx): Promise<TCampaignResponse> {
     numbers.map((n) => n.id),
   );
   const names = await businessNames(ctx, { ids: [...new Set(numbers.map((n) => n.businessId))] });
+  const own = await ownAccountBusinesses(
+    ctx,
+    numbers.map((n) => n.businessId),
+  );
   const list: TNumberRegistration[] = numbers.map((n) => ({
     id: n.id,
     phone_number: n.phone,
@@ -441,7 +457,7 @@ export async function campaignStatus(ctx: Ctx): Promise<TCampaignResponse> {
     business_name: names.get(n.businessId) ?? '',
     install_id: n.installId,
     toll_free: isTollFree(n.phone),
-    ...numberState(n, row, tollfree),
+    ...numberState(n, row, tollfree, own),
   }));
   return {
     registration: row ? presentRegistration(row) : null,
@@ -645,8 +661,9 @@ export async function sendingAllowance(
   const numbers = await registrationNumbers(ctx, { agencyId: input.agencyId });
   const n = numbers.find((x) => x.phone === input.phone);
   if (!n) return { refusal: null, throughputMps };
+  if ((await ownAccountBusinesses(ctx, [n.businessId])).size) return { refusal: null, throughputMps: null };
   const tollfree = await tollfreeByNumber(ctx, input.agencyId, [n.id]);
-  const state = numberState(n, row, tollfree);
+  const state = numberState(n, row, tollfree, new Set());
   return {
     refusal: state.registered ? null : state.reason,
     throughputMps: isTollFree(n.phone) ? null : throughputMps,
