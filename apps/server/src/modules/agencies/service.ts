@@ -721,6 +721,32 @@ async function checkedTwilioConfig(
 }
 
 /**
+ * The carrier account a Setup form asks for: a new sandbox account named after its owner, or the Twilio
+ * credentials checked with the carrier (refused ones throw a 422 and nothing is saved).
+ */
+async function newCarrierConfig(
+  deps: Deps,
+  input: Pick<TTwilioSetupInput, 'sandbox' | 'accountSid' | 'authToken'>,
+  name: string,
+): Promise<{ accountSid: string; authToken: string; sandbox?: true }> {
+  if (input.sandbox) {
+    let account: { sid: string; authToken: string };
+    try {
+      account = deps.carrier.createSandboxAccount(name);
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err;
+      throw invalid('sandbox', 'agencies.sandbox_off');
+    }
+    return { accountSid: account.sid, authToken: account.authToken, sandbox: true };
+  }
+  return checkedTwilioConfig(
+    deps,
+    { accountSid: input.accountSid ?? '', authToken: input.authToken ?? '' },
+    'authToken',
+  );
+}
+
+/**
  * Agency Setup (spec 000 §4): the agency's own Twilio account, checked against the carrier BEFORE it is
  * saved (refused credentials save nothing), or the sandbox carrier: a sandbox account is made for the
  * agency and stored the same way, marked `sandbox`. The auth token is sealed at rest (ADR 016).
@@ -728,23 +754,7 @@ async function checkedTwilioConfig(
 export async function updateTwilioConfig(ctx: Ctx, input: TTwilioSetupInput & { id: number }) {
   const { deps } = ctx;
   const agency = await findAgency(ctx, input);
-  let config: { accountSid: string; authToken: string; sandbox?: true };
-  if (input.sandbox) {
-    let account: { sid: string; authToken: string };
-    try {
-      account = deps.carrier.createSandboxAccount(agency.name);
-    } catch (err) {
-      if (!(err instanceof CarrierError)) throw err;
-      throw invalid('sandbox', 'agencies.sandbox_off');
-    }
-    config = { accountSid: account.sid, authToken: account.authToken, sandbox: true };
-  } else {
-    config = await checkedTwilioConfig(
-      deps,
-      { accountSid: input.accountSid ?? '', authToken: input.authToken ?? '' },
-      'authToken',
-    );
-  }
+  const config = await newCarrierConfig(deps, input, agency.name);
   await ctx.db
     .update(agencies)
     .set({ twilio_config: sealTwilio(deps, config), updated_at: new Date() })
@@ -764,24 +774,7 @@ export async function updateBusinessTwilioConfig(ctx: Ctx, input: TCarrierAccoun
   if (ctx.tenant.level !== 'agency') throw new AppError('FORBIDDEN');
   const agencyId = ctx.tenant.agencyId;
   const business = await businessInTenant(ctx, input);
-  let config: { accountSid: string; authToken: string; sandbox?: true } | null;
-  if (input.inherit) config = null;
-  else if (input.sandbox) {
-    let account: { sid: string; authToken: string };
-    try {
-      account = deps.carrier.createSandboxAccount(business.name);
-    } catch (err) {
-      if (!(err instanceof CarrierError)) throw err;
-      throw invalid('sandbox', 'agencies.sandbox_off');
-    }
-    config = { accountSid: account.sid, authToken: account.authToken, sandbox: true };
-  } else {
-    config = await checkedTwilioConfig(
-      deps,
-      { accountSid: input.accountSid ?? '', authToken: input.authToken ?? '' },
-      'authToken',
-    );
-  }
+  const config = input.inherit ? null : await newCarrierConfig(deps, input, business.name);
   const saved = await setBusinessCarrierConfig(ctx, {
     id: business.id,
     config: config && sealTwilio(deps, config),

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { DELIVERY_STATUSES } from '@stn/contracts/chats';
+import { PROFILE_BUSINESS_TYPES, PROFILE_STATUSES } from '@stn/contracts/registration';
 import type { CallInstructions } from './instructions.ts';
 import { twilioErrorKind } from './twilio-errors.ts';
 /**
@@ -173,25 +174,11 @@ export type CallerIdValidation = {
 
 // ---- Registration: TrustHub customer profiles, A2P 10DLC brands and campaigns, toll-free verification -----
 
-/** A customer profile's (TrustHub bundle's) status, as Twilio names it. */
-export const PROFILE_STATUSES = [
-  'draft',
-  'pending-review',
-  'in-review',
-  'twilio-approved',
-  'twilio-rejected',
-] as const;
+/** A customer profile's (TrustHub bundle's) status, as Twilio names it; the business types TrustHub takes. */
+export { PROFILE_BUSINESS_TYPES as BUSINESS_TYPES, PROFILE_STATUSES };
 export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
 
-export const BUSINESS_TYPES = [
-  'Sole Proprietorship',
-  'Partnership',
-  'Limited Liability Corporation',
-  'Co-operative',
-  'Non-profit Corporation',
-  'Corporation',
-] as const;
-export type BusinessType = (typeof BUSINESS_TYPES)[number];
+export type BusinessType = (typeof PROFILE_BUSINESS_TYPES)[number];
 
 /** The business as TrustHub asks for it (end user `customer_profile_business_information`). */
 export type BusinessInformation = {
