@@ -484,6 +484,25 @@ export async function businessBillingIdentity(ctx: Ctx, input: { businessId: num
 /** A business's own carrier account as stored (the token sealed), or null: it uses its agency's. */
 export type BusinessCarrierConfig = { accountSid: string; authToken: string; sandbox?: boolean };
 
+/** Which of these businesses have their own carrier account (one query). */
+export async function businessesWithOwnCarrier(
+  deps: Pick<Deps, 'db'>,
+  input: { ids: number[] },
+): Promise<Set<number>> {
+  if (!input.ids.length) return new Set();
+  const rows = await deps.db
+    .select({ id: businesses.id })
+    .from(businesses)
+    .where(
+      and(
+        inArray(businesses.id, input.ids),
+        sql`${businesses.twilio_config}->>'accountSid' is not null`,
+        sql`${businesses.twilio_config}->>'authToken' is not null`,
+      ),
+    );
+  return new Set(rows.map((r) => r.id));
+}
+
 /** The business's own carrier account as stored (token sealed); null when it uses the agency's. */
 export async function businessCarrierConfig(
   deps: Pick<Deps, 'db'>,

@@ -21,7 +21,7 @@ import {
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { type Ctx, found, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyRegistrationProperties, setAgencyRegistrationProperties } from '../agencies/service.ts';
-import { businessCarrierConfig, businessNames } from '../businesses/service.ts';
+import { businessesWithOwnCarrier, businessNames } from '../businesses/service.ts';
 import { installForCalls } from '../installs/service.ts';
 import { carrierFor, registrationNumbers } from '../telephony/service.ts';
 import { carrierCampaigns, carrierProfiles, tollfreeVerifications } from './tables.ts';
@@ -413,12 +413,8 @@ function numberState(
 }
 
 /** The businesses among these that have their own carrier account. */
-async function ownAccountBusinesses(ctx: Ctx, businessIds: number[]): Promise<Set<number>> {
-  const own = new Set<number>();
-  for (const businessId of new Set(businessIds))
-    if (await businessCarrierConfig(ctx.deps, { businessId })) own.add(businessId);
-  return own;
-}
+const ownAccountBusinesses = (ctx: Ctx, businessIds: number[]) =>
+  businessesWithOwnCarrier(ctx.deps, { ids: [...new Set(businessIds)] });
 
 async function tollfreeByNumber(ctx: Ctx, agencyId: number, numberIds: number[]) {
   if (!numberIds.length) return new Map<number, TollfreeRow>();
@@ -658,8 +654,7 @@ export async function sendingAllowance(
   const throughputMps = row?.status === 'approved' ? row.throughput_mps : null;
   if (!input.phone.startsWith('+1')) return { refusal: null, throughputMps };
   if (!(await registrationRequired(ctx, input.agencyId))) return { refusal: null, throughputMps };
-  const numbers = await registrationNumbers(ctx, { agencyId: input.agencyId });
-  const n = numbers.find((x) => x.phone === input.phone);
+  const [n] = await registrationNumbers(ctx, { agencyId: input.agencyId, phone: input.phone });
   if (!n) return { refusal: null, throughputMps };
   if ((await ownAccountBusinesses(ctx, [n.businessId])).size) return { refusal: null, throughputMps: null };
   const tollfree = await tollfreeByNumber(ctx, input.agencyId, [n.id]);

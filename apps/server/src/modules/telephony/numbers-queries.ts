@@ -123,7 +123,7 @@ export async function textNumbersOf(ctx: Ctx, ids: number[]): Promise<NumberRow[
  */
 export async function registrationNumbers(
   ctx: Ctx,
-  input: { agencyId: number; businessId?: number; installId?: number },
+  input: { agencyId: number; businessId?: number; installId?: number; phone?: string },
 ): Promise<
   { id: number; phone: string; carrierSid: string | null; businessId: number; installId: number | null }[]
 > {
@@ -144,6 +144,7 @@ export async function registrationNumbers(
         eq(numbers.kind, 'purchased'),
         input.businessId === undefined ? undefined : eq(numbers.business_id, input.businessId),
         input.installId === undefined ? undefined : eq(numbers.install_id, input.installId),
+        input.phone === undefined ? undefined : eq(numbers.phone_number, input.phone),
       ),
     )
     .orderBy(numbers.id);
