@@ -105,6 +105,7 @@ import { ManualClock, realClock, type SandboxClock } from './platform/carrier/sa
 import { TwilioSandbox } from './platform/carrier/sandbox/sandbox.ts';
 import { type Config, fastifyTrustProxy } from './platform/config.ts';
 import { type Db, databaseAnswers } from './platform/db/client.ts';
+import { createTenantDbs } from './platform/db/tenant-db.ts';
 import type { Deps } from './platform/deps.ts';
 import { createEventBus, type EventBus } from './platform/events/events.ts';
 import { createFileStore } from './platform/files.ts';
@@ -434,6 +435,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   );
   const deps: Deps = {
     db,
+    tenants: createTenantDbs(db),
     config,
     // The agency's own mail through its own SMTP account when it has one (ADR 090).
     mailer: withAgencyOwnMail(mailer, () => deps),
@@ -476,6 +478,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await payments.close();
     await realtime.close();
     mailer.close();
+    await deps.tenants.close();
   });
 
   await app.register(helmet, {

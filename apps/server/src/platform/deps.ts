@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { CarrierDeps } from './carrier/platform.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import type { TenantDbs } from './db/tenant-db.ts';
 import type { EventBus } from './events/events.ts';
 import type { FileStore } from './files.ts';
 import type { Mailer } from './mail.ts';
@@ -14,7 +15,13 @@ import type { Secrets } from './secrets.ts';
 
 /** What services need from the platform; built once in app.ts and passed down. */
 export type Deps = {
+  /**
+   * The platform's database handle: platform-level work, as a member of PLATFORM_ROLE (every row). A
+   * tenant's work takes `tenants.of(...)` through its context (decision 097).
+   */
   db: Db;
+  /** The tenants' handles, as TENANT_ROLE under row-level security. */
+  tenants: TenantDbs;
   config: Config;
   mailer: Mailer;
   log: Logger;

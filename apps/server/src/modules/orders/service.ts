@@ -26,6 +26,7 @@ import { AppError, forbidden, invalid, notFound } from '../../platform/http/erro
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import {
   actingUser,
+  asTenant,
   type Ctx,
   found,
   inTransaction,
@@ -92,7 +93,7 @@ const buyerOf = (seller: Seller): TBuyer => (seller.isMainDomain ? 'agency' : 'b
 
 /** The active packages a seller offers as order bumps. */
 async function orderBumpsOf(ctx: Ctx, sellerAgencyId: number): Promise<TOrderBump[]> {
-  const sellerCtx: Ctx = { ...ctx, tenant: { level: 'agency', agencyId: sellerAgencyId } };
+  const sellerCtx = asTenant(ctx, { level: 'agency', agencyId: sellerAgencyId });
   const list = await allPackages(sellerCtx, { activeOnly: true });
   return list
     .filter((p) => p.order_bump)

@@ -5,7 +5,7 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Actor } from '../auth/actor.ts';
-import type { Tx } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, forbidden, notFound } from '../http/errors.ts';
 
@@ -51,8 +51,37 @@ const runNow: AfterCommit = (work) => {
     .catch(() => undefined);
 };
 
+/**
+ * The database handle a tenant's work runs on (decision 097): the platform's for the platform, else the
+ * handle whose connections carry that agency (and business) for row-level security.
+ */
+export function tenantDb(deps: Deps, tenant: Tenant): Tx {
+  return tenant.level === 'platform'
+    ? deps.db
+    : deps.tenants.of({
+        agencyId: tenant.agencyId,
+        businessId: tenant.level === 'business' ? tenant.businessId : null,
+      });
+}
+
 function make(deps: Deps, tenant: Tenant, by: Acting, client?: RequestClient): Ctx {
-  return { tenant, by, db: deps.db, deps, afterCommit: runNow, inTx: false, ...(client ? { client } : {}) };
+  return {
+    tenant,
+    by,
+    db: tenantDb(deps, tenant),
+    deps,
+    afterCommit: runNow,
+    inTx: false,
+    ...(client ? { client } : {}),
+  };
+}
+
+/**
+ * The same actor working for another tenant (a seller agency's side of an order): its own handle, outside
+ * any transaction of the first.
+ */
+export function asTenant(ctx: Ctx, tenant: Tenant): Ctx {
+  return { ...ctx, tenant, db: tenantDb(ctx.deps, tenant), inTx: false, afterCommit: runNow };
 }
 
 /** The tenant a signed-in user belongs to. */
@@ -108,7 +137,8 @@ export function linkHolderContext(deps: Deps, name: string, client?: RequestClie
 export async function inTransaction<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): Promise<T> {
   if (ctx.inTx) return fn(ctx);
   const pending: (() => unknown)[] = [];
-  const result = await ctx.deps.db.transaction(async (tx) =>
+  const root = tenantDb(ctx.deps, ctx.tenant) as Db;
+  const result = await root.transaction(async (tx) =>
     fn({ ...ctx, db: tx, inTx: true, afterCommit: (work) => pending.push(work) }),
   );
   for (const work of pending) {
