@@ -34,7 +34,14 @@ import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import type { MailSite } from '../../platform/ports.ts';
 import { isSealed } from '../../platform/secrets.ts';
-import { auditActorId, auditClient, type Ctx, inTransaction, scope } from '../../platform/tenancy/context.ts';
+import {
+  acrossTenants,
+  auditActorId,
+  auditClient,
+  type Ctx,
+  inTransaction,
+  scope,
+} from '../../platform/tenancy/context.ts';
 import { audit } from '../audit/service.ts';
 import { sendNotificationMail } from '../auth/service.ts';
 import { isAgencyPlan } from '../billing/service.ts';
@@ -595,8 +602,8 @@ export async function updateStripeSetting(ctx: Ctx, input: TStripeSettingRequest
  * businesses), and whether it is the main agency; null without the agency. Keys are null until both are set.
  */
 export async function agencyPaymentKeys(ctx: Ctx, input: { agencyId: number }) {
-  const [row] = await ctx.db
-    .select({ is_main: agencies.is_main, stripe: agencies.stripe_config, name: agencies.name })
+  const [row] = await acrossTenants(ctx, 'a buyer pays its seller’s Stripe account')
+    .db.select({ is_main: agencies.is_main, stripe: agencies.stripe_config, name: agencies.name })
     .from(agencies)
     .where(eq(agencies.id, input.agencyId));
   if (!row) return null;
@@ -930,8 +937,8 @@ export async function agencyExists(ctx: Ctx, input: { id: number }) {
 
 /** The main agency's id (the platform's own agency, on the main domain), or null before the first start. */
 export async function mainAgencyId(ctx: Ctx): Promise<number | null> {
-  const [row] = await ctx.db
-    .select({ id: agencies.id })
+  const [row] = await acrossTenants(ctx, 'which agency is the platform’s own')
+    .db.select({ id: agencies.id })
     .from(agencies)
     .where(eq(agencies.is_main, true))
     .orderBy(asc(agencies.id))
@@ -944,8 +951,8 @@ export async function mainAgencyId(ctx: Ctx): Promise<number | null> {
  * and their businesses' automations are every agency's templates (ADR 070).
  */
 export async function templateAgencyIds(ctx: Ctx): Promise<number[]> {
-  const rows = await ctx.db
-    .select({ id: agencies.id })
+  const rows = await acrossTenants(ctx, 'the template agencies serve every agency')
+    .db.select({ id: agencies.id })
     .from(agencies)
     .where(and(eq(agencies.is_template, true), ne(agencies.status, 'deleted')))
     .orderBy(asc(agencies.id));
@@ -992,7 +999,11 @@ export async function agencyForHost(
   const isMainDomain = isMainDomainHost(ctx.deps.config, host);
   const active = eq(agencies.status, 'active');
   const find = async (where: SQL | undefined) => {
-    const [agency] = await ctx.db.select().from(agencies).where(and(where, active)).limit(1);
+    const [agency] = await acrossTenants(ctx, 'which agency serves a host is public')
+      .db.select()
+      .from(agencies)
+      .where(and(where, active))
+      .limit(1);
     return agency;
   };
   if (isMainDomain) return { agency: await find(eq(agencies.is_main, true)), isMainDomain };
@@ -1193,8 +1204,8 @@ async function withSignupUniqueErrors<T>(fn: () => Promise<T>): Promise<T> {
 
 /** What an order page and a bill need of an agency: its name, e-mail, card payments and popup. */
 export async function agencyForOrders(ctx: Ctx, input: { id: number }) {
-  const [row] = await ctx.db
-    .select({
+  const [row] = await acrossTenants(ctx, 'the seller of an order page')
+    .db.select({
       id: agencies.id,
       name: agencies.name,
       email: agencies.email,

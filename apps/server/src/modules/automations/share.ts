@@ -1,7 +1,14 @@
 import type { TAutomation, TBlock, TTriggerKind } from '@stn/contracts/automations';
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { AppError } from '../../platform/http/errors.ts';
-import { businessOf, type Ctx, found, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
+import {
+  acrossTenants,
+  businessOf,
+  type Ctx,
+  found,
+  inTransaction,
+  tenantContext,
+} from '../../platform/tenancy/context.ts';
 import { mainAgencyId, templateAgencyIds } from '../agencies/service.ts';
 import { businessNames, liveBusinessesOf } from '../businesses/service.ts';
 import { allTags, tagIdsByName } from '../contacts/service.ts';
@@ -28,6 +35,9 @@ import { automations } from './tables.ts';
 
 const notShared = () => new AppError('NOT_FOUND', 'automations.share_not_found');
 
+/** Templates and share links are read across businesses and agencies on purpose (decision 097). */
+const shared = (ctx: Ctx) => acrossTenants(ctx, 'templates and share links of other businesses (ADR 070)');
+
 /**
  * The businesses whose automations are the caller's templates: the template businesses of its agency and of
  * the main agency, and every business of a template agency.
@@ -38,7 +48,7 @@ async function templateBusinessIds(ctx: Ctx): Promise<number[]> {
   const whole = new Set(templateAgencies);
   const ids = new Set<number>();
   for (const agency of new Set([agencyId, ...(main ? [main] : []), ...whole]))
-    for (const b of await liveBusinessesOf(ctx, { agencyId: agency }))
+    for (const b of await liveBusinessesOf(shared(ctx), { agencyId: agency }))
       if (b.is_template || whole.has(agency)) ids.add(b.id);
   return [...ids];
 }
@@ -47,8 +57,8 @@ async function templateBusinessIds(ctx: Ctx): Promise<number[]> {
 async function templateRows(ctx: Ctx, where?: ReturnType<typeof eq>): Promise<AutomationRow[]> {
   const ids = await templateBusinessIds(ctx);
   if (ids.length === 0) return [];
-  return ctx.db
-    .select()
+  return shared(ctx)
+    .db.select()
     .from(automations)
     .where(and(inArray(automations.business_id, ids), isNull(automations.deleted_at), where))
     .orderBy(desc(automations.created_at), desc(automations.id));
@@ -78,7 +88,7 @@ function foreignView(a: TAutomation): TAutomation {
 /** One template, in full (the editor's preview before cloning it). */
 export async function getAutomationTemplate(ctx: Ctx, id: number): Promise<TAutomation> {
   const [row] = await templateRows(ctx, eq(automations.id, id));
-  const [a] = await shapeAutomations(ctx, [found(row)]);
+  const [a] = await shapeAutomations(shared(ctx), [found(row)]);
   const shaped = found(a);
   return row?.business_id === businessOf(ctx).businessId ? shaped : foreignView(shaped);
 }
@@ -86,8 +96,8 @@ export async function getAutomationTemplate(ctx: Ctx, id: number): Promise<TAuto
 /** The automation a share token opens to the caller's business, or 404 (ADR 070). */
 async function sharedRow(ctx: Ctx, token: string): Promise<AutomationRow> {
   const { agencyId } = businessOf(ctx);
-  const [row] = await ctx.db
-    .select()
+  const [row] = await shared(ctx)
+    .db.select()
     .from(automations)
     .where(and(eq(automations.share_token, token), isNull(automations.deleted_at)))
     .orderBy(asc(automations.id));
@@ -100,7 +110,7 @@ async function sharedRow(ctx: Ctx, token: string): Promise<AutomationRow> {
 /** The share page's preview: name, trigger, block kinds and the business that shared it. */
 export async function sharedPreview(ctx: Ctx, token: string) {
   const row = await sharedRow(ctx, token);
-  const names = await businessNames(ctx, { ids: [row.business_id] });
+  const names = await businessNames(shared(ctx), { ids: [row.business_id] });
   return {
     name: row.name,
     start_trigger: row.start_trigger as TTriggerKind,

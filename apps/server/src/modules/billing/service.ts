@@ -12,7 +12,7 @@ import { and, asc, count, desc, eq, ilike, ne, type SQL, sql } from 'drizzle-orm
 import type { Tx } from '../../platform/db/client.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, pageOf } from '../../platform/http/pagination.ts';
-import { type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
+import { acrossTenants, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
 import { packages, plans } from './tables.ts';
 
 // Billing: an agency's subscription plans and the add-on packages it sells to its businesses. Plans live
@@ -314,8 +314,8 @@ export async function plansForSale(
   ctx: Ctx,
   input: { agencyId: number; type: 'agency' | 'business'; interval?: 'month' | 'year'; visibleOnly: boolean },
 ) {
-  const rows = await ctx.db
-    .select()
+  const rows = await acrossTenants(ctx, 'a seller’s plans are offered to its buyers')
+    .db.select()
     .from(plans)
     .where(
       and(
@@ -332,8 +332,8 @@ export async function plansForSale(
 
 /** One plan of an agency by id (any state); null when it is not that agency's. */
 export async function planOfAgency(ctx: Ctx, input: { agencyId: number; planId: number }) {
-  const [row] = await ctx.db
-    .select()
+  const [row] = await acrossTenants(ctx, 'a seller’s plans are offered to its buyers')
+    .db.select()
     .from(plans)
     .where(and(eq(plans.agency_id, input.agencyId), eq(plans.id, input.planId)));
   return row ? forSale(row) : null;
@@ -365,8 +365,8 @@ export async function planByStripePrice(ctx: Ctx, input: { account: string; pric
 
 /** One active package of an agency; null otherwise. */
 export async function packageOfAgency(ctx: Ctx, input: { agencyId: number; packageId: number }) {
-  const [row] = await ctx.db
-    .select()
+  const [row] = await acrossTenants(ctx, 'a seller’s packages are offered to its buyers')
+    .db.select()
     .from(packages)
     .where(
       and(

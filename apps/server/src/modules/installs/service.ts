@@ -29,6 +29,7 @@ import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { decodeImage, IMAGE_EXTS } from '../../platform/storage.ts';
 import {
+  acrossTenants,
   auditActorId,
   auditClient,
   businessOf,
@@ -308,8 +309,9 @@ async function withBusinessNames(ctx: Ctx, rows: Omit<SupportInstallRow, 'busine
  */
 export async function supportInstalls(ctx: Ctx, input: { ids: number[] }): Promise<SupportInstallRow[]> {
   if (input.ids.length === 0) return [];
-  const rows = await ctx.db.select(supportCols).from(installs).where(inArray(installs.id, input.ids));
-  return withBusinessNames(ctx, rows);
+  const across = acrossTenants(ctx, 'the platform’s support chat installs are shown to every agency');
+  const rows = await across.db.select(supportCols).from(installs).where(inArray(installs.id, input.ids));
+  return withBusinessNames(across, rows);
 }
 
 /**

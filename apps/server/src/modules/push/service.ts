@@ -5,7 +5,7 @@ import type { TPushSubscription } from '@stn/contracts/push';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/http/errors.ts';
-import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
+import { acrossTenants, businessOf, type Ctx } from '../../platform/tenancy/context.ts';
 import { pushSubscriptions, pushVapidKeys } from './tables.ts';
 import { generateVapidKeys, sendPush, type VapidKeys } from './webpush.ts';
 
@@ -140,6 +140,10 @@ export async function pushToUsers(
       }
     }),
   );
-  if (gone.length) await ctx.db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, gone));
+  // A gone browser may be an Admin's or an agency user's, whose rows are not the business's to write.
+  if (gone.length)
+    await acrossTenants(ctx, 'browsers the push service says are gone')
+      .db.delete(pushSubscriptions)
+      .where(inArray(pushSubscriptions.id, gone));
   return sent;
 }

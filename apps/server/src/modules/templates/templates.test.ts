@@ -6,7 +6,6 @@ import {
   expect403,
   expect422,
   expectCrossTenant404,
-  fixtureCtx,
   rows,
   snapshot,
   useSuite,
@@ -189,7 +188,7 @@ describe('media library', () => {
       [c.seed.a.agency.id, c.seed.a.business.id],
     );
     const ctx = tenantContext(
-      fixtureCtx(c.t.db).deps,
+      c.t.app.deps,
       { level: 'business', agencyId: c.seed.a.agency.id, businessId: c.seed.a.business.id },
       { kind: 'system', source: 'carrier', name: 'inbound mms' },
     );

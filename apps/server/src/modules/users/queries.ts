@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { pendingEmailOf } from '../../platform/auth/links.ts';
 import { notFound } from '../../platform/http/errors.ts';
-import { type Ctx, scope } from '../../platform/tenancy/context.ts';
+import { acrossTenants, type Ctx, scope } from '../../platform/tenancy/context.ts';
 import { users } from './tables.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -16,8 +16,8 @@ export async function emailTaken(
   input: { email: string; exceptUserId?: number },
 ): Promise<boolean> {
   const { email, exceptUserId } = input;
-  const rows = await ctx.db
-    .select({ id: users.id })
+  const rows = await acrossTenants(ctx, 'addresses are unique platform-wide')
+    .db.select({ id: users.id })
     .from(users)
     .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
     .limit(2);

@@ -4,7 +4,7 @@ import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '../db/client.ts';
 import { defineEvent, publish } from '../events/events.ts';
-import type { Ctx } from '../tenancy/context.ts';
+import { acrossTenants, type Ctx } from '../tenancy/context.ts';
 import type { Actor } from './actor.ts';
 import { authTokens } from './tables.ts';
 import { hashToken, newToken } from './tokens.ts';
@@ -69,6 +69,8 @@ function ended(ctx: Ctx, tokenIds: number[]): void {
 export async function logout(ctx: Ctx, actor: Actor): Promise<void> {
   const ids = [actor.tokenId];
   if (actor.tokenKind === 'impersonation') {
+    // The impersonator's session belongs to another tenant (the platform's, or the agency's).
+    ctx = acrossTenants(ctx, 'an impersonation ends the session it was started from');
     const [row] = await ctx.db
       .select({ parent: authTokens.parent_token_id })
       .from(authTokens)

@@ -151,6 +151,18 @@ export async function inTransaction<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): P
   return result;
 }
 
+/**
+ * The platform's handle for one read (or platform-owned write) that crosses tenants on purpose from a
+ * tenant's context, outside row-level security (decision 097): named, with its reason, so that a search
+ * finds every one. For instance whether an e-mail address is taken anywhere, the platform's plans and
+ * templates offered to every agency, a share link of another business. Not a way around a tenant filter:
+ * the caller still says which rows it wants.
+ */
+export function acrossTenants(ctx: Ctx, why: string): Ctx {
+  if (!why) throw new Error('acrossTenants: say why');
+  return { ...ctx, db: ctx.deps.db, inTx: false, afterCommit: runNow };
+}
+
 /** The acting user, for services that only users call (profile, user management). */
 export function actingUser(ctx: Ctx): Actor {
   if (ctx.by.kind !== 'user') throw forbidden();
