@@ -15,7 +15,7 @@ import { addDemoNumber, DEMO_INSTALL_NUMBER } from './modules/telephony/service.
 import { createUser } from './modules/users/service.ts';
 import type { Config } from './platform/config.ts';
 import type { Deps } from './platform/deps.ts';
-import { type Ctx, inTransaction, platformSystemContext, tenantContext } from './platform/tenancy/context.ts';
+import { type Ctx, inTransaction, platformSystemContext } from './platform/tenancy/context.ts';
 import { ports } from './ports.ts';
 
 export type DemoLogin = { label: string; email: string; password: string; site: string };
@@ -247,16 +247,12 @@ export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>):
     });
     await tx.update(businesses).set({ owner_id: owner }).where(eq(businesses.id, dental.id));
     // Its widget on its website, ringing two staff phones (the sandbox's phones), so that `npm start`
-    // shows a working install. Made by the installs service in the business's own context.
-    const dentalCtx = {
-      ...tenantContext(
-        deps,
-        { level: 'business', agencyId: acme.id, businessId: dental.id },
-        { kind: 'system', source: 'seed', name: 'demo install' },
-      ),
-      db: tx,
-      inTx: true,
-      afterCommit: ctx.afterCommit,
+    // shows a working install. Made by the installs service in the business's own context, inside the
+    // seed's one (platform) transaction: the app and its tenants' connections do not exist yet.
+    const dentalCtx: Ctx = {
+      ...ctx,
+      tenant: { level: 'business', agencyId: acme.id, businessId: dental.id },
+      by: { kind: 'system', source: 'seed', name: 'demo install' },
     };
     await createInstall(dentalCtx, {
       name: DEMO_INSTALL_NAME,

@@ -158,7 +158,7 @@ export async function inTransaction<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): P
  * templates offered to every agency, a share link of another business. Not a way around a tenant filter:
  * the caller still says which rows it wants.
  */
-export function acrossTenants(ctx: Ctx, why: string): Ctx {
+export function acrossTenants<C extends Pick<Ctx, 'db' | 'deps'>>(ctx: C, why: string): C {
   if (!why) throw new Error('acrossTenants: say why');
   return { ...ctx, db: ctx.deps.db, inTx: false, afterCommit: runNow };
 }
