@@ -12,6 +12,19 @@ export const TENANT_ROLE = 'stn_tenant';
 /** The role of platform-level work (start-up, jobs across tenants, an Admin): every row, by its policies. */
 export const PLATFORM_ROLE = 'stn_platform';
 
+/** The tenants' handles and their transactions: what `isTenantHandle` knows. */
+const tenantHandles = new WeakSet<object>();
+
+/** Whether a database handle (or a transaction on one) runs as TENANT_ROLE. */
+export function isTenantHandle(db: object): boolean {
+  return tenantHandles.has(db);
+}
+
+/** Marks a transaction opened on a tenant's handle as one. */
+export function markTenantHandle(db: object): void {
+  tenantHandles.add(db);
+}
+
 export type TenantKey = { agencyId: number; businessId?: number | null };
 
 export type TenantDbs = {
@@ -84,6 +97,7 @@ export function createTenantDbs(platform: Db): TenantDbs {
       if (!db) {
         if (handles.size >= KEPT) handles.clear();
         db = drizzle(view(key, String(tenant.agencyId), business === null ? '' : String(business)));
+        tenantHandles.add(db);
         handles.set(key, db);
       }
       return db;

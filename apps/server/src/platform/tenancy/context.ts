@@ -6,6 +6,7 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Actor } from '../auth/actor.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { isTenantHandle, markTenantHandle } from '../db/tenant-db.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, forbidden, notFound } from '../http/errors.ts';
 
@@ -138,9 +139,10 @@ export async function inTransaction<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): P
   if (ctx.inTx) return fn(ctx);
   const pending: (() => unknown)[] = [];
   const root = tenantDb(ctx.deps, ctx.tenant) as Db;
-  const result = await root.transaction(async (tx) =>
-    fn({ ...ctx, db: tx, inTx: true, afterCommit: (work) => pending.push(work) }),
-  );
+  const result = await root.transaction(async (tx) => {
+    if (isTenantHandle(root)) markTenantHandle(tx);
+    return fn({ ...ctx, db: tx, inTx: true, afterCommit: (work) => pending.push(work) });
+  });
   for (const work of pending) {
     try {
       await work();
@@ -160,6 +162,8 @@ export async function inTransaction<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): P
  */
 export function acrossTenants<C extends Pick<Ctx, 'db' | 'deps'>>(ctx: C, why: string): C {
   if (!why) throw new Error('acrossTenants: say why');
+  // Already the platform's (its pool, or its transaction, which keeps seeing its own uncommitted rows).
+  if (!isTenantHandle(ctx.db)) return ctx;
   return { ...ctx, db: ctx.deps.db, inTx: false, afterCommit: runNow };
 }
 
