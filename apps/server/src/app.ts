@@ -387,7 +387,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   const events = createEventBus(logger);
   const realtime = createHub({ redisUrl: config.redisUrl, log: logger });
-  const secrets = createSecrets(loadSecretsKey(config));
+  const secrets = createSecrets(loadSecretsKey(config), config.secretsKeyPrevious);
   // The sandbox carrier (ADR 026): its webhooks to our own URLs go in process.
   // With CARRIER_SANDBOX_URL (a worker), the API server's sandbox is used and this process holds none (ADR 063).
   const sandbox =

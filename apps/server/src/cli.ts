@@ -1,5 +1,6 @@
 // Command line: `npm run cli -- user:create --email E --password P --role SuperAdmin [--agency ID] [--business ID]`,
-// `npm run cli -- zapier:client` (what to enter in Zapier's developer platform).
+// `npm run cli -- zapier:client` (what to enter in Zapier's developer platform),
+// `npm run cli -- secrets:rotate [--batch-size N]` (re-seal every secret under SECRETS_KEY, ADR 100).
 import { parseArgs } from 'node:util';
 import { translate } from '@stn/contracts/i18n';
 import {
@@ -22,6 +23,7 @@ import { AppError } from './platform/http/errors.ts';
 import { createSecrets, loadSecretsKey } from './platform/secrets.ts';
 import { platformSystemContext } from './platform/tenancy/context.ts';
 import { ports } from './ports.ts';
+import { RotationError, rotateSecrets } from './secrets-rotation.ts';
 
 const USAGE = `Usage:
   npm run cli -- user:create --email EMAIL --password PASSWORD --role ROLE
@@ -38,7 +40,14 @@ Uses DATABASE_URL, or the embedded database under DATA_DIR (running or not).
   npm run cli -- zapier:client
 Prints what to enter in Zapier's developer platform for the platform's Zapier app: the OAuth client id and
 secret (ZAPIER_CLIENT_SECRET, or the one derived from the secrets key when it is unset), the redirect
-addresses allowed, and the authorization and token URLs. Uses SECRETS_KEY or DATA_DIR/secrets.key.`;
+addresses allowed, and the authorization and token URLs. Uses SECRETS_KEY or DATA_DIR/secrets.key.
+
+  npm run cli -- secrets:rotate [--batch-size N]
+Re-seals every stored secret (carrier auth tokens, Stripe keys, mail passwords and keys, Google tokens,
+the push key, Stripe webhook secrets) under SECRETS_KEY: values sealed under a key listed in
+SECRETS_KEY_PREVIOUS are opened and sealed again, N rows (default 500) per transaction. Safe to run again
+and while servers run; prints how many values each field holds and how many were re-sealed. See
+docs/operations.md, "Rotating SECRETS_KEY".`;
 
 class UsageError extends Error {}
 
@@ -120,6 +129,30 @@ function zapierClient(): number {
   return 0;
 }
 
+/** Re-seals every sealed value under the current key (ADR 100): platform-level work on deps.db. */
+async function secretsRotate(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { 'batch-size': { type: 'string' } }, strict: true });
+  const batchSize = positiveInt('batch-size', values['batch-size']);
+  const config = loadConfig();
+  const secrets = createSecrets(loadSecretsKey(config), config.secretsKeyPrevious);
+  const database = await openDatabase(config, () => undefined, 1);
+  try {
+    const counts = await rotateSecrets(database.db, secrets, { batchSize });
+    for (const c of counts) process.stdout.write(`${c.field}: ${c.sealed} sealed, ${c.resealed} re-sealed\n`);
+    const total = counts.reduce((n, c) => n + c.resealed, 0);
+    process.stdout.write(`re-sealed ${total} value(s) under SECRETS_KEY\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof RotationError) {
+      console.error(`error: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await database.close();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help') {
@@ -127,6 +160,7 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   if (command === 'zapier:client') return zapierClient();
+  if (command === 'secrets:rotate') return secretsRotate(rest);
   if (command !== 'user:create') fail(`unknown command "${command}"`);
   const input = parseUserCreate(rest);
   const config = loadConfig();

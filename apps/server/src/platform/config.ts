@@ -133,6 +133,29 @@ const ZEnv = z.object({
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'SECRETS_KEY must be 32 bytes in base64')
     .optional(),
+  /**
+   * Earlier secrets keys (ADR 100), comma-separated: values sealed under them still open while
+   * `npm run cli -- secrets:rotate` re-seals them under SECRETS_KEY.
+   */
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .trim()
+    .transform((v, ctx): Buffer[] => {
+      const list = v
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean);
+      const keys = list.map((k) => Buffer.from(k, 'base64'));
+      if (keys.some((k) => k.length !== 32)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'SECRETS_KEY_PREVIOUS must be keys of 32 bytes in base64, separated by commas',
+        });
+        return z.NEVER;
+      }
+      return keys;
+    })
+    .default([]),
   MAIL_RETRY_LIMIT: z.coerce.number().int().min(0).max(100).default(8),
   MAIL_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(30),
   WIDGET_RATE_PER_ADDRESS: z.coerce.number().int().min(1).default(120),
@@ -327,6 +350,8 @@ export type Config = {
   importStallSeconds: number;
   /** The key that seals secrets at rest; from DATA_DIR/secrets.key when unset (a laptop). */
   secretsKey: Buffer | undefined;
+  /** Earlier keys that still open sealed values (SECRETS_KEY_PREVIOUS); nothing is sealed with them. */
+  secretsKeyPrevious: Buffer[];
   mailRetryLimit: number;
   mailRetryDelaySeconds: number;
   /** Widget API requests per minute, per caller address and per install. */
@@ -449,6 +474,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError('Invalid environment:\n  SECRETS_KEY: required in production with DATABASE_URL');
   }
   if (
+    e.SECRETS_KEY &&
+    e.SECRETS_KEY_PREVIOUS.some((k) => k.equals(Buffer.from(e.SECRETS_KEY ?? '', 'base64')))
+  )
+    throw new ConfigError(
+      'Invalid environment:\n  SECRETS_KEY_PREVIOUS: holds SECRETS_KEY itself; list only the earlier keys',
+    );
+  if (
     e.SANDBOX_CLOCK === 'manual' &&
     (!e.CARRIER_SANDBOX || e.CARRIER_SANDBOX_URL || e.NODE_ENV === 'production')
   )
@@ -512,6 +544,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redisUrl: e.REDIS_URL,
     importStallSeconds: e.IMPORT_STALL_SECONDS,
     secretsKey: e.SECRETS_KEY ? Buffer.from(e.SECRETS_KEY, 'base64') : undefined,
+    secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS,
     mailRetryLimit: e.MAIL_RETRY_LIMIT,
     mailRetryDelaySeconds: e.MAIL_RETRY_DELAY_SECONDS,
     widgetRatePerAddress: e.WIDGET_RATE_PER_ADDRESS,

@@ -43,6 +43,26 @@ describe('sealing', () => {
   });
 });
 
+describe('earlier keys (ADR 100)', () => {
+  const a = crypto.randomBytes(32);
+  const b = crypto.randomBytes(32);
+
+  it('opens values sealed under a previous key, seals under the current one, re-seals only the old ones', () => {
+    const underA = createSecrets(a).seal('token');
+    const rotating = createSecrets(b, [crypto.randomBytes(32), a]);
+    expect(rotating.open(underA)).toBe('token');
+    const underB = rotating.reseal(underA);
+    expect(underB).toMatch(/^enc:v1:/);
+    expect(createSecrets(b).open(underB ?? '')).toBe('token');
+    expect(rotating.reseal(underB ?? '')).toBeNull();
+    expect(rotating.reseal('plain')).toBeNull();
+    expect(() => createSecrets(b).open(underA)).toThrow(/SECRETS_KEY_PREVIOUS/);
+    expect(() => createSecrets(b, [crypto.randomBytes(32)]).reseal(underA)).toThrow(
+      /sealed under another key/,
+    );
+  });
+});
+
 describe('the key', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-secrets-'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
