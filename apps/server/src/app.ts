@@ -116,7 +116,7 @@ import { createOutbound } from './platform/outbound/guard.ts';
 import { createPayments } from './platform/payments/payments.ts';
 import { stripeSandboxBrowserRoutes } from './platform/payments/sandbox/browser-routes.ts';
 import { createQueue, type Queue } from './platform/queue/queue.ts';
-import { createHub } from './platform/realtime/hub.ts';
+import { createHub, hubNamespace } from './platform/realtime/hub.ts';
 import { socketTree } from './platform/realtime/socket.ts';
 import { createSecrets, loadSecretsKey } from './platform/secrets.ts';
 import { platformSystemContext } from './platform/tenancy/context.ts';
@@ -385,7 +385,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     retry: { limit: config.mailRetryLimit, delaySeconds: config.mailRetryDelaySeconds },
   });
   const events = createEventBus(logger);
-  const realtime = createHub({ redisUrl: config.redisUrl, log: logger });
+  // Channels namespaced by the database: one deployment's processes share them, another's do not.
+  const realtime = createHub({
+    redisUrl: config.redisUrl,
+    log: logger,
+    namespace: hubNamespace(config.databaseUrl),
+  });
   const secrets = createSecrets(loadSecretsKey(config));
   // The sandbox carrier (ADR 026): its webhooks to our own URLs go in process.
   // With CARRIER_SANDBOX_URL (a worker), the API server's sandbox is used and this process holds none (ADR 063).
