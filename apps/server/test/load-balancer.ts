@@ -36,6 +36,14 @@ export async function startLoadBalancer(backends: string[]): Promise<LoadBalance
     next = (next + 1) % targets.length;
     return i;
   };
+  /** X-Forwarded-For with the client's address added, as a proxy does (believed with TRUST_PROXY only). */
+  const forwardedFor = (req: http.IncomingMessage): string => {
+    const prior = req.headers['x-forwarded-for'];
+    const client = req.socket.remoteAddress ?? '';
+    const value = prior ? `${String(prior)}, ${client}` : client;
+    req.headers['x-forwarded-for'] = value;
+    return value;
+  };
   // Kept alive to the backends, as a real balancer does.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const sockets = new Set<net.Socket>();
@@ -50,6 +58,7 @@ export async function startLoadBalancer(backends: string[]): Promise<LoadBalance
     }
     const target = targets[i] as URL;
     routed.push({ backend: i, method: req.method ?? 'GET', path: req.url ?? '/', upgrade: false });
+    forwardedFor(req);
     const upstream = http.request(
       {
         host: target.hostname,
@@ -84,12 +93,14 @@ export async function startLoadBalancer(backends: string[]): Promise<LoadBalance
     }
     const target = targets[i] as URL;
     routed.push({ backend: i, method: req.method ?? 'GET', path: req.url ?? '/', upgrade: true });
+    const xff = forwardedFor(req);
     const upstream = net.connect(Number(target.port), target.hostname, () => {
       // The request line and headers as received, then whatever followed them, then both ways.
       const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
       for (let k = 0; k < req.rawHeaders.length; k += 2)
-        if ((req.rawHeaders[k] as string).toLowerCase() !== PIN_HEADER)
+        if (![PIN_HEADER, 'x-forwarded-for'].includes((req.rawHeaders[k] as string).toLowerCase()))
           lines.push(`${req.rawHeaders[k]}: ${req.rawHeaders[k + 1]}`);
+      lines.push(`X-Forwarded-For: ${xff}`);
       upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
