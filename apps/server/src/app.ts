@@ -100,7 +100,7 @@ import {
   inProcessTransport,
   sandboxRecordingRoutes,
 } from './platform/carrier/platform.ts';
-import { sandboxRestRoutes } from './platform/carrier/remote-sandbox.ts';
+import { forwardToSandboxHolder, sandboxRestRoutes } from './platform/carrier/remote-sandbox.ts';
 import { ManualClock, realClock, type SandboxClock } from './platform/carrier/sandbox/clock.ts';
 import { TwilioSandbox } from './platform/carrier/sandbox/sandbox.ts';
 import { type Config, fastifyTrustProxy } from './platform/config.ts';
@@ -374,6 +374,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // A process on another's sandbox (CARRIER_SANDBOX_URL) passes the sandbox's own screens on to it (ADR 098).
+  if (config.carrierSandbox && config.carrierSandboxUrl && !opts.sandbox)
+    forwardToSandboxHolder(app, config.carrierSandboxUrl);
 
   const queue = createQueue({ db, log: logger, workers: config.workers === 'inline' });
   const mailer = createMailer({

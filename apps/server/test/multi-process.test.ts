@@ -423,6 +423,52 @@ describe.skipIf(!hasRedis)('two API processes and a worker on one PostgreSQL and
     onB.ws.terminate();
   });
 
+  it("the sandbox's own screens answer on either process, and an agency may choose the sandbox on either", async () => {
+    const token = await h.token(h.seed.a.businessAdmin.email);
+    const phones = async (backend: number) =>
+      request(lb, { path: '/api/v1/sandbox/phones', headers: bearer(token), backend });
+    const [onA, onB] = [await phones(A), await phones(B)];
+    expect(onA.status, onA.body).toBe(200);
+    expect(onB.status, onB.body).toBe(200);
+    expect(JSON.parse(onB.body).data).toEqual(JSON.parse(onA.body).data);
+    expect(JSON.parse(onB.body).data.length).toBeGreaterThan(0);
+    // Driving a phone from B drives the one sandbox (A's).
+    const dial = await request(lb, {
+      method: 'POST',
+      path: `/api/v1/sandbox/phones/${encodeURIComponent('+14155550304')}/texts`,
+      headers: { 'content-type': 'application/json', ...bearer(token) },
+      body: JSON.stringify({ to: number, body: 'from the sandbox screen on B' }),
+      backend: B,
+    });
+    expect(dial.status, dial.body).toBe(200);
+    await runUntil('the text is stored', async () => {
+      const found = await rows(`select 1 from messages where body = 'from the sandbox screen on B'`);
+      return found.length === 1;
+    });
+    // A recording's file is served wherever the request lands (here: none by that sid, on both).
+    const sid = `RE${'0'.repeat(32)}`;
+    for (const backend of [A, B])
+      expect((await request(lb, { path: `/sandbox/recordings/${sid}`, backend })).status).toBe(404);
+
+    // Agency B's admin chooses the sandbox through B (which holds none): a sandbox account is made.
+    const admin = await h.token(h.seed.b.agencyAdmin.email);
+    const chosen = await request(lb, {
+      method: 'PUT',
+      path: '/api/v1/agencies/twilio-config',
+      headers: { 'content-type': 'application/json', ...bearer(admin) },
+      body: JSON.stringify({ sandbox: true }),
+      backend: B,
+    });
+    expect(chosen.status, chosen.body).toBe(200);
+    const account = await agencyCarrierAccount(h.t.app.deps, h.seed.b.agency.id);
+    expect(account?.sandbox).toBe(true);
+    expect(account?.accountSid).not.toBe(accountSid);
+    // The sandbox (in A) takes the new account's credentials.
+    if (!account) throw new Error('no account');
+    const fetched = await h.t.app.deps.carrier.forAccount(account).fetchAccount();
+    expect(fetched).toMatchObject({ sid: account.accountSid });
+  });
+
   it('no process crashed', () => {
     for (const c of children) expect(c.child.exitCode, c.out()).toBeNull();
   });
