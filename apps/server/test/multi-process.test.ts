@@ -20,6 +20,7 @@ import WebSocket from 'ws';
 import { agencyCarrierAccount } from '../src/modules/agencies/service.ts';
 import { restoreSandboxNumbers } from '../src/modules/telephony/service.ts';
 import { STAFF_1, STAFF_2, type Telephony, telephonyApp } from '../src/modules/telephony/testing.ts';
+import { openStream } from '../src/modules/widget/testing.ts';
 import { ManualClock } from '../src/platform/carrier/sandbox/clock.ts';
 import { TwilioSandbox } from '../src/platform/carrier/sandbox/sandbox.ts';
 import type { WebhookTransport } from '../src/platform/carrier/sandbox/webhook-caller.ts';
@@ -281,8 +282,14 @@ describe.skipIf(!hasRedis)('two API processes and a worker on one PostgreSQL and
       backend: A,
     });
     expect(res.status, res.body).toBe(200);
-    const callId = JSON.parse(res.body).data.call_id as number;
+    const { call_id: callId, token: visitorToken } = JSON.parse(res.body).data as {
+      call_id: number;
+      token: string;
+    };
     const phone = (n: string) => h.sandbox.phones.get(n);
+    // The visitor's widget follows the call on a stream held by B.
+    const stream = await openStream(lb.backends[B] as string, installKey, visitorToken);
+    await stream.until(1);
 
     await runUntil('both staff phones ring', () => phone(STAFF_1).state === 'ringing');
     expect(phone(STAFF_2).state).toBe('ringing');
@@ -324,6 +331,16 @@ describe.skipIf(!hasRedis)('two API processes and a worker on one PostgreSQL and
       const [c] = await rows('select outcome from calls where id = $1', [callId]);
       return c?.outcome === 'completed';
     });
+    // Each step of the call reached the stream on B once, in order.
+    await stream.until(4);
+    expect(stream.events.slice(0, 3).map((e) => e.data)).toEqual([
+      { type: 'call', call_id: callId, status: 'finding' },
+      { type: 'call', call_id: callId, status: 'calling_you' },
+      { type: 'call', call_id: callId, status: 'connected' },
+    ]);
+    const statuses = stream.events.map((e) => (e.data as { status?: string }).status);
+    expect(new Set(statuses).size).toBe(statuses.length);
+    stream.close();
   });
 
   it('a job enqueued by A and one by B each run once, on the worker', async () => {
