@@ -17,8 +17,11 @@ type Setup = {
   rps: number;
   connections: number;
   publicUrl: string;
+  /** The bodies' and sids' tag (`bench` unless told): runs on one database tell theirs apart. */
+  tag?: string;
 };
 const setup = JSON.parse(process.env.BENCH_CLIENT ?? '{}') as Setup;
+const TAG = setup.tag ?? 'bench';
 const send = (m: unknown) => process.send?.(m);
 
 const now = () => performance.now();
@@ -97,21 +100,21 @@ async function run(count: number, rps: number, tag: string) {
 }
 
 // Warm-up (not counted): the first requests compile the code paths and fill the pools.
-await run(Math.min(500, setup.messages), Math.min(setup.rps, 500), 'warm');
+await run(Math.min(500, setup.messages), Math.min(setup.rps, 500), `${TAG}-warm`);
 await new Promise((resolve) => setTimeout(resolve, 1000));
 latency.length = 0;
 failed = 0;
 
 send({ type: 'start' });
 const cpu0 = process.cpuUsage();
-const wall = await run(setup.messages, setup.rps, 'bench');
+const wall = await run(setup.messages, setup.rps, TAG);
 const until = now() + 10_000;
 while (now() < until && latency.length < setup.messages) await new Promise((r) => setTimeout(r, 50));
 const cpu = process.cpuUsage(cpu0);
 latency.sort((a, b) => a - b);
 const pick = (q: number) =>
   latency[Math.min(latency.length - 1, Math.floor(q * latency.length))] ?? Number.NaN;
-const events = [...eventsOf.entries()].filter(([k]) => k.startsWith('bench '));
+const events = [...eventsOf.entries()].filter(([k]) => k.startsWith(`${TAG} `));
 send({
   type: 'done',
   wall,

@@ -100,7 +100,7 @@ import {
   inProcessTransport,
   sandboxRecordingRoutes,
 } from './platform/carrier/platform.ts';
-import { sandboxRestRoutes } from './platform/carrier/remote-sandbox.ts';
+import { forwardToSandboxHolder, sandboxRestRoutes } from './platform/carrier/remote-sandbox.ts';
 import { ManualClock, realClock, type SandboxClock } from './platform/carrier/sandbox/clock.ts';
 import { TwilioSandbox } from './platform/carrier/sandbox/sandbox.ts';
 import { type Config, fastifyTrustProxy } from './platform/config.ts';
@@ -117,7 +117,7 @@ import { createOutbound } from './platform/outbound/guard.ts';
 import { createPayments } from './platform/payments/payments.ts';
 import { stripeSandboxBrowserRoutes } from './platform/payments/sandbox/browser-routes.ts';
 import { createQueue, type Queue } from './platform/queue/queue.ts';
-import { createHub } from './platform/realtime/hub.ts';
+import { createHub, hubNamespace } from './platform/realtime/hub.ts';
 import { socketTree } from './platform/realtime/socket.ts';
 import { createSecrets, loadSecretsKey } from './platform/secrets.ts';
 import { platformSystemContext } from './platform/tenancy/context.ts';
@@ -375,6 +375,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // A process on another's sandbox (CARRIER_SANDBOX_URL) passes the sandbox's own screens on to it (ADR 098).
+  if (config.carrierSandbox && config.carrierSandboxUrl && !opts.sandbox)
+    forwardToSandboxHolder(app, config.carrierSandboxUrl);
 
   const queue = createQueue({ db, log: logger, workers: config.workers === 'inline' });
   const mailer = createMailer({
@@ -386,7 +389,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     retry: { limit: config.mailRetryLimit, delaySeconds: config.mailRetryDelaySeconds },
   });
   const events = createEventBus(logger);
-  const realtime = createHub({ redisUrl: config.redisUrl, log: logger });
+  // Channels namespaced by the database: one deployment's processes share them, another's do not.
+  const realtime = createHub({
+    redisUrl: config.redisUrl,
+    log: logger,
+    namespace: hubNamespace(config.databaseUrl),
+  });
   const secrets = createSecrets(loadSecretsKey(config), config.secretsKeyPrevious);
   // The sandbox carrier (ADR 026): its webhooks to our own URLs go in process.
   // With CARRIER_SANDBOX_URL (a worker), the API server's sandbox is used and this process holds none (ADR 063).

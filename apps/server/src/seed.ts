@@ -98,6 +98,26 @@ async function demoNumber(ctx: Ctx, input: { agencyId: number; businessId: numbe
  * of several types. Returns the demo sign-ins whenever the demo data is there.
  */
 export async function seedFirstStart(base: Pick<Deps, 'db' | 'config' | 'log'>): Promise<DemoLogin[]> {
+  try {
+    return await seedOnce(base);
+  } catch (err) {
+    // Several processes started at once on a new database (ADR 098): another one made the main agency
+    // first (its transaction committed, so this one's insert failed): start on what it made.
+    if (!mainAgencyTaken(err)) throw err;
+    return seedOnce(base);
+  }
+}
+
+/** The unique main agency's index refused a second one (through the query error's causes). */
+function mainAgencyTaken(err: unknown): boolean {
+  for (let e = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
+    if (code === '23505' && constraint === 'agencies_main_uq') return true;
+  }
+  return false;
+}
+
+async function seedOnce(base: Pick<Deps, 'db' | 'config' | 'log'>): Promise<DemoLogin[]> {
   // Runs before the app (and its mailer) exists; creating users sends no mail.
   const deps = { ...base, ports } as Deps;
   const { db, config } = deps;

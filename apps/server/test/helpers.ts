@@ -31,7 +31,7 @@ export type TestApp = {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: Pick<AppOptions, 'plug' | 'sandboxClock' | 'logger'> = {},
+  opts: Pick<AppOptions, 'plug' | 'sandboxClock' | 'logger' | 'sandbox'> = {},
 ): Promise<TestApp> {
   const adminUrl = inject('pgAdminUrl');
   const name = `stn_t_${crypto.randomBytes(6).toString('hex')}`;

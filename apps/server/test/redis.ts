@@ -22,9 +22,15 @@ async function redisReachable(): Promise<boolean> {
   }
 }
 
-/** Whether the test Redis answers; when not, prints that `what` is skipped and why. */
+const ci = !!process.env.CI && !['0', 'false'].includes(process.env.CI.toLowerCase());
+
+/**
+ * Whether the test Redis answers; when not, prints that `what` is skipped and why. In CI (CI=true, whose
+ * script starts a Redis) a missing one is a broken CI, not a skip: it throws.
+ */
 export async function hasTestRedis(what: string): Promise<boolean> {
   const ok = await redisReachable();
+  if (!ok && ci) throw new Error(`${what} needs Redis at ${TEST_REDIS_URL}, and CI=true: start one`);
   if (!ok) console.warn(`skipped: ${what} needs Redis at ${TEST_REDIS_URL}`);
   return ok;
 }

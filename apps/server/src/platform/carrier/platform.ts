@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Outbound } from '../outbound/guard.ts';
 import { type Carrier, type CarrierAccount, CarrierError } from './carrier.ts';
@@ -102,6 +103,13 @@ export function createCarrierDeps(
       return new TwilioCarrier({ accountSid, authToken }).fetchAccount();
     },
     createSandboxAccount(friendlyName) {
+      // On another's sandbox (ADR 098): new credentials, which the holder takes from the database on their
+      // first use (remote-sandbox.ts), as it does after a restart.
+      if (!sandbox && remote)
+        return {
+          sid: `AC${crypto.randomBytes(16).toString('hex')}`,
+          authToken: crypto.randomBytes(16).toString('hex'),
+        };
       if (!sandbox) throw sandboxOff();
       const account = sandbox.createAccount({ friendlyName });
       return { sid: account.sid, authToken: account.authToken };

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { CarrierError, type CarrierMedia, RECORDING_SID_PATTERN, type RecordingAudio } from './carrier.ts';
@@ -260,5 +262,62 @@ export async function sandboxRestRoutes(app: FastifyInstance, opts: SandboxRestO
       for (const [k, v] of Object.entries(res.headers)) reply.header(k, v);
       return reply.send(res.body);
     },
+  });
+}
+
+/** The requests only the process holding the sandbox can answer: the Sandbox Phones API and recordings. */
+export function isSandboxHolderPath(url: string): boolean {
+  return /^\/api\/v1\/sandbox(\/|\?|$)/.test(url) || url.startsWith('/sandbox/recordings/');
+}
+
+/**
+ * On an API process started with CARRIER_SANDBOX_URL (ADR 098): the Sandbox Phones API and the sandbox's
+ * recordings are the sandbox's own, so such a request is passed on as it came (method, path, headers,
+ * body) to the process that holds the sandbox, and its answer passed back. Behind a load balancer the
+ * screens then work whichever API process a request lands on. The holder checks the session as usual.
+ */
+export function forwardToSandboxHolder(app: FastifyInstance, holderUrl: string): void {
+  const target = new URL(holderUrl);
+  const client = target.protocol === 'https:' ? https : http;
+  const agent = new client.Agent({ keepAlive: true });
+  const base = target.pathname.replace(/\/+$/, '');
+  app.addHook('onRequest', (request, reply, done) => {
+    const url = request.raw.url ?? '/';
+    if (!isSandboxHolderPath(url)) return done();
+    reply.hijack();
+    const prior = request.headers['x-forwarded-for'];
+    const upstream = client.request(
+      {
+        host: target.hostname,
+        port: target.port || undefined,
+        method: request.raw.method,
+        path: `${base}${url}`,
+        headers: {
+          ...request.raw.headers,
+          'x-forwarded-for': prior ? `${String(prior)}, ${request.ip}` : request.ip,
+        },
+        agent,
+        timeout: 30_000,
+      },
+      (res) => {
+        reply.raw.writeHead(res.statusCode ?? 502, res.headers);
+        res.pipe(reply.raw);
+      },
+    );
+    upstream.on('timeout', () => upstream.destroy(new Error('timed out')));
+    upstream.on('error', (err) => {
+      request.log.warn({ err }, 'the sandbox holder (CARRIER_SANDBOX_URL) did not answer');
+      if (reply.raw.headersSent) return void reply.raw.destroy();
+      reply.raw.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
+      reply.raw.end(
+        JSON.stringify({
+          success: false,
+          code: 'SANDBOX_UNREACHABLE',
+          message: 'The sandbox carrier (CARRIER_SANDBOX_URL) did not answer.',
+        }),
+      );
+    });
+    request.raw.pipe(upstream);
+    done();
   });
 }

@@ -44,9 +44,29 @@ export function channelsOf(actor: Actor): string[] {
   return out;
 }
 
-const PREFIX = 'stn:rt:';
+/**
+ * The Redis channels' prefix: `stn:rt:<namespace>:`. The namespace is the database's name (`hubNamespace`),
+ * so that the processes of one deployment hear each other and those of another deployment on the same
+ * Redis (a staging next to production, test files run side by side) do not: their users, businesses and
+ * sessions have the same ids, and a `session_ended` or a `new_message` of one would reach the other's sockets.
+ */
+export function hubPrefix(namespace: string): string {
+  return `stn:rt:${namespace}:`;
+}
 
-export function createHub(opts: { redisUrl?: string; log: Logger }): Hub {
+/** The hub's namespace of a deployment: its database's name (DATABASE_URL's path), else `local`. */
+export function hubNamespace(databaseUrl: string | undefined): string {
+  if (!databaseUrl) return 'local';
+  try {
+    const name = decodeURIComponent(new URL(databaseUrl).pathname.replace(/^\/+/, ''));
+    return name || 'local';
+  } catch {
+    return 'local';
+  }
+}
+
+export function createHub(opts: { redisUrl?: string; log: Logger; namespace?: string }): Hub {
+  const PREFIX = hubPrefix(opts.namespace ?? 'local');
   const subs = new Map<string, Set<Subscriber>>();
   const dispatch = (name: string, message: RealtimeMessage) => {
     for (const fn of subs.get(name) ?? []) {
@@ -104,7 +124,8 @@ export function createHub(opts: { redisUrl?: string; log: Logger }): Hub {
       opts.log.warn({ err }, 'realtime message unreadable');
     }
   });
-  const subscribed = sub.psubscribe(`${PREFIX}*`);
+  // The prefix as a literal in the pattern (a database's name may hold a glob's characters).
+  const subscribed = sub.psubscribe(`${PREFIX.replace(/[*?[\]\\]/g, '\\$&')}*`);
   return {
     async publish(name, message) {
       await pub.publish(PREFIX + name, JSON.stringify(message));
