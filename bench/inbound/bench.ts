@@ -14,12 +14,14 @@ import { agencyCarrierAccount } from '../../apps/server/src/modules/agencies/ser
 import { DEMO_INSTALL_NUMBER } from '../../apps/server/src/modules/telephony/service.ts';
 import { demoBusiness, inProcessPlatform } from '../lib/in-process.ts';
 import { postgresCpuMs } from '../lib/postgres-cpu.ts';
+import { countStatements, resetStatementTexts, statementsSent, topStatements } from '../lib/statements.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 10_000);
 const RPS = Number(process.env.BENCH_RPS ?? 1000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const PUBLIC = 'http://localhost:3000';
 
+countStatements();
 const platform = await inProcessPlatform('stn-bench-inbound-');
 const { app, database, dataDir } = platform;
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -73,12 +75,15 @@ console.log(
 );
 let cpu0 = process.cpuUsage();
 let pg0 = postgresCpuMs(dataDir);
+let sql0 = statementsSent();
 const load0 = os.loadavg();
 const done = await new Promise<Done>((resolve, reject) => {
   client.on('message', (m: { type: string } & Partial<Done>) => {
     if (m.type === 'start') {
       cpu0 = process.cpuUsage();
       pg0 = postgresCpuMs(dataDir);
+      sql0 = statementsSent();
+      resetStatementTexts();
     }
     if (m.type === 'done') resolve(m as Done);
   });
@@ -86,6 +91,8 @@ const done = await new Promise<Done>((resolve, reject) => {
 });
 const cpu = process.cpuUsage(cpu0);
 const pgMs = postgresCpuMs(dataDir) - pg0;
+const statements = statementsSent() - sql0;
+const topSql = topStatements(25, MESSAGES);
 const wall = done.wall;
 const failed = done.failed;
 const stored = await database.pool.query(
@@ -108,6 +115,10 @@ const perText = (ms: number) => (ms / MESSAGES).toFixed(3);
 console.log(
   `  CPU a text: ${perText(nodeMs + pgMs)} ms in all = server ${perText(nodeMs)} ms + PostgreSQL ${perText(pgMs)} ms (the carrier and browser client: ${perText(done.cpuMs)} ms)`,
 );
+console.log(
+  `  statements a text: ${(statements / MESSAGES).toFixed(2)} (${statements} sent to PostgreSQL by the server, its jobs and pg-boss, for ${MESSAGES} texts${MESSAGES / 10 > 0 ? ' and their redeliveries' : ''})`,
+);
+if (topSql.length) console.log(`  most sent (a text):\n${topSql.join('\n')}`);
 console.log(
   `  load average ${load0.map((l) => l.toFixed(1)).join(' ')} before, ${os
     .loadavg()
