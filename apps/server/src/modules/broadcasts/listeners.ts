@@ -35,6 +35,8 @@ export async function recordReply(
   ctx: Ctx,
   input: { messageId: number; contactId: number; keyword: 'stop' | 'start' | 'help' | null },
 ): Promise<void> {
+  // Most texts answer no broadcast: one read, and a transaction only for a reply.
+  if (!(await latestRecipient(ctx, input.contactId, new Date()))) return;
   await inTransaction(ctx, async (tx) => {
     const recipient = await latestRecipient(tx, input.contactId, new Date());
     if (!recipient) return;
