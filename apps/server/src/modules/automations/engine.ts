@@ -82,9 +82,9 @@ export function plugAutomationsEngine(p: {
       { level: 'business', agencyId: e.agencyId, businessId: e.businessId },
       { kind: 'system', source: 'automation', name: 'automation answer' },
     );
-    const notice = await messageNotice(ctx, e.messageId);
-    if (notice?.text)
-      await wakeOnAnswer(ctx, { contactId: e.contactId, messageId: e.messageId, body: notice.text });
+    // The text as stored is the event's body; only a text without one (an MMS) is read for its notice.
+    const text = e.body ? e.body : (await messageNotice(ctx, e.messageId))?.text;
+    if (text) await wakeOnAnswer(ctx, { contactId: e.contactId, messageId: e.messageId, body: text });
   });
   p.onReady.push(async (deps) => {
     if (!deps.queue.working) return;
