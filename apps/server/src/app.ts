@@ -21,7 +21,7 @@ import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyAccessRoutes } from './modules/agencies/routes-access.ts';
 import { documentSite, siteDataRoutes, whitelabelsRoutes } from './modules/agencies/routes-sites.ts';
 import { sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
-import { alertNoticeJob, alertPushJob, alertTextJob } from './modules/alerts/jobs.ts';
+import { alertNoticeJob, alertNoticesJob, alertPushJob, alertTextJob } from './modules/alerts/jobs.ts';
 import { registerAlertsListeners } from './modules/alerts/listeners.ts';
 import { analyticsSweepJob, sweepAnalytics } from './modules/analytics/jobs.ts';
 import { registerAnalyticsListeners } from './modules/analytics/listeners.ts';
@@ -238,6 +238,7 @@ function plugModules(p: Plugs): void {
   p.queue.register(analyticsReportsJob);
   // Staff notifications (ADR 082): missed calls, voicemails, widget leads and texts, by e-mail, SMS and push.
   p.queue.register(alertNoticeJob);
+  p.queue.register(alertNoticesJob);
   p.queue.register(alertTextJob);
   p.queue.register(alertPushJob);
   registerAlertsListeners(p.events, p.deps);
