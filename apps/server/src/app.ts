@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -112,6 +111,7 @@ import { recordRoutes } from './platform/http/catalogue.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
 import { apiHooks } from './platform/http/input-hygiene.ts';
 import { requestForLog } from './platform/http/log-redaction.ts';
+import { securityHeaders } from './platform/http/security-headers.ts';
 import { createOutbound } from './platform/outbound/guard.ts';
 import { createPayments } from './platform/payments/payments.ts';
 import { stripeSandboxBrowserRoutes } from './platform/payments/sandbox/browser-routes.ts';
@@ -479,7 +479,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     mailer.close();
   });
 
-  await app.register(helmet, {
+  securityHeaders(app, {
     // The web app and the widget load only our own code; the API docs page needs inline styles.
     contentSecurityPolicy: {
       directives: {
