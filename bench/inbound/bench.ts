@@ -7,6 +7,8 @@
 // Also the CPU a text of the server and of PostgreSQL, and the load average (the machine may be shared).
 // BENCH_MESSAGES, BENCH_RPS and BENCH_CONNECTIONS change the load.
 import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,6 +75,12 @@ const client = fork(path.join(import.meta.dirname, 'client.ts'), [], {
 console.log(
   `inbound bench: ${MESSAGES} signed SMS webhooks at ${RPS}/s (+10% redelivered), ${CONNECTIONS} connections`,
 );
+// BENCH_PROFILE=file: a V8 CPU profile of the server's measured part (open it in Chrome's DevTools).
+const profiler = process.env.BENCH_PROFILE ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+}
 let cpu0 = process.cpuUsage();
 let pg0 = postgresCpuMs(dataDir);
 let sql0 = statementsSent();
@@ -80,6 +88,7 @@ const load0 = os.loadavg();
 const done = await new Promise<Done>((resolve, reject) => {
   client.on('message', (m: { type: string } & Partial<Done>) => {
     if (m.type === 'start') {
+      if (profiler) void profiler.post('Profiler.start');
       cpu0 = process.cpuUsage();
       pg0 = postgresCpuMs(dataDir);
       sql0 = statementsSent();
@@ -89,6 +98,10 @@ const done = await new Promise<Done>((resolve, reject) => {
   });
   client.on('exit', (code) => code && reject(new Error(`bench client exited with ${code}`)));
 });
+if (profiler) {
+  const { profile } = await profiler.post('Profiler.stop');
+  fs.writeFileSync(process.env.BENCH_PROFILE as string, JSON.stringify(profile));
+}
 // The texts' jobs (staff alerts, Zapier, analytics...) are part of their cost: the figures include them,
 // taken once no job is waiting or running (at most 60 s).
 const atAnswer = {
