@@ -248,6 +248,13 @@ const share = (part: number) => (attributed > 0 ? (processMs * part) / attribute
 console.log(
   `  CPU a callback: this process ${perCall(processMs)} ms = our server ${perCall(share(split.server))} ms (goal <= 5 ms: ${share(split.server) / Math.max(1, requested.size) <= 5 ? 'met' : 'NOT met'}) + the sandbox carrier ${perCall(share(split.sandbox))} ms (profile samples: server ${split.server.toFixed(0)} ms, sandbox ${split.sandbox.toFixed(0)} ms, unattributed ${split.other.toFixed(0)} ms); PostgreSQL ${perCall(pgMs)} ms; ${(statements / Math.max(1, requested.size)).toFixed(1)} statements a callback`,
 );
+if (process.env.BENCH_SQL === '1') {
+  const { rows: legs } = await database.pool.query(
+    `select role, status, count(*)::int as n from call_legs where call_id = any($1::int[]) group by 1, 2 order by 3 desc`,
+    [ids],
+  );
+  console.log(`  legs (role status count): ${legs.map((l) => `${l.role} ${l.status} ${l.n}`).join('; ')}`);
+}
 if (topSql.length) console.log(`  most sent (a callback):\n${topSql.join('\n')}`);
 console.log(
   `  wall time ${((now() - started) / 1000).toFixed(1)} s; load average ${os
