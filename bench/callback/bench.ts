@@ -253,6 +253,10 @@ if (process.env.BENCH_SQL === '1') {
     `select role, status, count(*)::int as n from call_legs where call_id = any($1::int[]) group by 1, 2 order by 3 desc`,
     [ids],
   );
+  const { rows: jobs } = await database.pool.query(
+    `select name, count(*)::int as n from pgboss.job where created_on > now() - interval '10 minutes' group by 1 order by 2 desc`,
+  );
+  console.log(`  jobs (name count, warm-up included): ${jobs.map((j) => `${j.name} ${j.n}`).join('; ')}`);
   console.log(`  legs (role status count): ${legs.map((l) => `${l.role} ${l.status} ${l.n}`).join('; ')}`);
 }
 if (topSql.length) console.log(`  most sent (a callback):\n${topSql.join('\n')}`);
