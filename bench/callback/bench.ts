@@ -3,7 +3,10 @@ import { createInstall, updateInstall } from '../../apps/server/src/modules/inst
 import { restoreSandboxNumbers } from '../../apps/server/src/modules/telephony/sandbox-restore.ts';
 import { addDemoNumber } from '../../apps/server/src/modules/telephony/service.ts';
 import { platformSystemContext, tenantContext } from '../../apps/server/src/platform/tenancy/context.ts';
+import { startCpuSplit } from '../lib/cpu-split.ts';
 import { inProcessPlatform } from '../lib/in-process.ts';
+import { postgresCpuMs } from '../lib/postgres-cpu.ts';
+import { countStatements, resetStatementTexts, statementsSent, topStatements } from '../lib/statements.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
 const RPS = Number(process.env.BENCH_RPS ?? 20);
@@ -16,6 +19,7 @@ const staffOfInstall = (k: number) =>
   Array.from({ length: PHONES_PER_INSTALL }, (_, j) => `+150055501${pad2(k * PHONES_PER_INSTALL + j + 1)}`);
 const STAFF = Array.from({ length: INSTALLS }, (_, k) => staffOfInstall(k)).flat();
 
+countStatements();
 const platform = await inProcessPlatform('stn-bench-callback-', {
   WIDGET_RATE_PER_ADDRESS: '10000000',
   WIDGET_RATE_PER_INSTALL: '10000000',
@@ -181,6 +185,10 @@ console.log(
 );
 const started = now();
 const cpu0 = process.cpuUsage();
+const pg0 = postgresCpuMs(platform.dataDir);
+const sql0 = statementsSent();
+resetStatementTexts();
+const stopSplit = await startCpuSplit();
 const inflight: Promise<void>[] = [];
 for (let i = 0; i < CALLS; i++) {
   const due = started + (i * 1000) / RPS;
@@ -228,9 +236,30 @@ console.log(
 if (failures)
   console.log(`  refused requests: ${failures} ${JSON.stringify(Object.fromEntries(failuresBy))}`);
 const cpu = process.cpuUsage(cpu0);
+const pgMs = postgresCpuMs(platform.dataDir) - pg0;
+const statements = statementsSent() - sql0;
+const split = await stopSplit();
+const topSql = topStatements(25, Math.max(1, requested.size));
+const perCall = (ms: number) => (ms / Math.max(1, requested.size)).toFixed(2);
+const processMs = (cpu.user + cpu.system) / 1000;
+// The profile's samples split the process's CPU: the unattributed part (GC, node internals) in proportion.
+const attributed = split.server + split.sandbox;
+const share = (part: number) => (attributed > 0 ? (processMs * part) / attributed : 0);
 console.log(
-  `  this process's CPU: ${((cpu.user + cpu.system) / 1000 / Math.max(1, requested.size)).toFixed(1)} ms a callback`,
+  `  CPU a callback: this process ${perCall(processMs)} ms = our server ${perCall(share(split.server))} ms (goal <= 5 ms: ${share(split.server) / Math.max(1, requested.size) <= 5 ? 'met' : 'NOT met'}) + the sandbox carrier ${perCall(share(split.sandbox))} ms (profile samples: server ${split.server.toFixed(0)} ms, sandbox ${split.sandbox.toFixed(0)} ms, unattributed ${split.other.toFixed(0)} ms); PostgreSQL ${perCall(pgMs)} ms; ${(statements / Math.max(1, requested.size)).toFixed(1)} statements a callback`,
 );
+if (process.env.BENCH_SQL === '1') {
+  const { rows: legs } = await database.pool.query(
+    `select role, status, count(*)::int as n from call_legs where call_id = any($1::int[]) group by 1, 2 order by 3 desc`,
+    [ids],
+  );
+  const { rows: jobs } = await database.pool.query(
+    `select name, count(*)::int as n from pgboss.job where created_on > now() - interval '10 minutes' group by 1 order by 2 desc`,
+  );
+  console.log(`  jobs (name count, warm-up included): ${jobs.map((j) => `${j.name} ${j.n}`).join('; ')}`);
+  console.log(`  legs (role status count): ${legs.map((l) => `${l.role} ${l.status} ${l.n}`).join('; ')}`);
+}
+if (topSql.length) console.log(`  most sent (a callback):\n${topSql.join('\n')}`);
 console.log(
   `  wall time ${((now() - started) / 1000).toFixed(1)} s; load average ${os
     .loadavg()

@@ -7,6 +7,8 @@
 // Also the CPU a text of the server and of PostgreSQL, and the load average (the machine may be shared).
 // BENCH_MESSAGES, BENCH_RPS and BENCH_CONNECTIONS change the load.
 import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,12 +16,14 @@ import { agencyCarrierAccount } from '../../apps/server/src/modules/agencies/ser
 import { DEMO_INSTALL_NUMBER } from '../../apps/server/src/modules/telephony/service.ts';
 import { demoBusiness, inProcessPlatform } from '../lib/in-process.ts';
 import { postgresCpuMs } from '../lib/postgres-cpu.ts';
+import { countStatements, resetStatementTexts, statementsSent, topStatements } from '../lib/statements.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 10_000);
 const RPS = Number(process.env.BENCH_RPS ?? 1000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const PUBLIC = 'http://localhost:3000';
 
+countStatements();
 const platform = await inProcessPlatform('stn-bench-inbound-');
 const { app, database, dataDir } = platform;
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -71,21 +75,54 @@ const client = fork(path.join(import.meta.dirname, 'client.ts'), [], {
 console.log(
   `inbound bench: ${MESSAGES} signed SMS webhooks at ${RPS}/s (+10% redelivered), ${CONNECTIONS} connections`,
 );
+// BENCH_PROFILE=file: a V8 CPU profile of the server's measured part (open it in Chrome's DevTools).
+const profiler = process.env.BENCH_PROFILE ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+}
 let cpu0 = process.cpuUsage();
 let pg0 = postgresCpuMs(dataDir);
+let sql0 = statementsSent();
 const load0 = os.loadavg();
 const done = await new Promise<Done>((resolve, reject) => {
   client.on('message', (m: { type: string } & Partial<Done>) => {
     if (m.type === 'start') {
+      if (profiler) void profiler.post('Profiler.start');
       cpu0 = process.cpuUsage();
       pg0 = postgresCpuMs(dataDir);
+      sql0 = statementsSent();
+      resetStatementTexts();
     }
     if (m.type === 'done') resolve(m as Done);
   });
   client.on('exit', (code) => code && reject(new Error(`bench client exited with ${code}`)));
 });
+if (profiler) {
+  const { profile } = await profiler.post('Profiler.stop');
+  fs.writeFileSync(process.env.BENCH_PROFILE as string, JSON.stringify(profile));
+}
+// The texts' jobs (staff alerts, Zapier, analytics...) are part of their cost: the figures include them,
+// taken once no job is waiting or running (at most 60 s).
+const atAnswer = {
+  cpu: process.cpuUsage(cpu0),
+  pgMs: postgresCpuMs(dataDir) - pg0,
+  statements: statementsSent() - sql0,
+};
+const drainUntil = Date.now() + 60_000;
+let pending = -1;
+while (Date.now() < drainUntil) {
+  const { rows } = await database.pool.query<{ n: number }>(
+    `select count(*)::int as n from pgboss.job where state < 'completed' and start_after <= now()`,
+  );
+  pending = rows[0]?.n ?? 0;
+  if (pending === 0) break;
+  await new Promise((r) => setTimeout(r, 200));
+}
 const cpu = process.cpuUsage(cpu0);
 const pgMs = postgresCpuMs(dataDir) - pg0;
+const statements = statementsSent() - sql0;
+const topSql = topStatements(25, MESSAGES);
 const wall = done.wall;
 const failed = done.failed;
 const stored = await database.pool.query(
@@ -108,6 +145,13 @@ const perText = (ms: number) => (ms / MESSAGES).toFixed(3);
 console.log(
   `  CPU a text: ${perText(nodeMs + pgMs)} ms in all = server ${perText(nodeMs)} ms + PostgreSQL ${perText(pgMs)} ms (the carrier and browser client: ${perText(done.cpuMs)} ms)`,
 );
+console.log(
+  `  (when the last text was answered: ${perText((atAnswer.cpu.user + atAnswer.cpu.system) / 1000 + atAnswer.pgMs)} ms = server ${perText((atAnswer.cpu.user + atAnswer.cpu.system) / 1000)} + PostgreSQL ${perText(atAnswer.pgMs)}, ${(atAnswer.statements / MESSAGES).toFixed(2)} statements a text; then the jobs ran${pending ? `, ${pending} still waiting after 60 s` : ''})`,
+);
+console.log(
+  `  statements a text: ${(statements / MESSAGES).toFixed(2)} (${statements} sent to PostgreSQL by the server, its jobs and pg-boss, for ${MESSAGES} texts${MESSAGES / 10 > 0 ? ' and their redeliveries' : ''})`,
+);
+if (topSql.length) console.log(`  most sent (a text):\n${topSql.join('\n')}`);
 console.log(
   `  load average ${load0.map((l) => l.toFixed(1)).join(' ')} before, ${os
     .loadavg()

@@ -21,12 +21,14 @@ export async function inProcessPlatform(prefix: string, env: Record<string, stri
     DATA_DIR: dataDir,
     DATABASE_URL: '',
     DEMO_DATA: 'true',
-    LOG_LEVEL: 'fatal',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'fatal',
     PUBLIC_URL: 'http://localhost:3000',
     CARRIER_SANDBOX: 'true',
     ...env,
   });
-  const log = pino({ level: 'fatal' });
+  // BENCH_LOG_LEVEL (e.g. info, as in production): the logs are written to /dev/null, their cost counted.
+  const level = process.env.BENCH_LOG_LEVEL ?? 'fatal';
+  const log = level === 'fatal' ? pino({ level }) : pino({ level }, pino.destination('/dev/null'));
   const database = await openDatabase(config, () => undefined);
   await seedFirstStart({ db: database.db, config, log });
   const app = await buildApp({ config, db: database.db, logger: log });

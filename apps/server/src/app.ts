@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -21,7 +20,7 @@ import { agenciesRoutes } from './modules/agencies/routes.ts';
 import { agencyAccessRoutes } from './modules/agencies/routes-access.ts';
 import { documentSite, siteDataRoutes, whitelabelsRoutes } from './modules/agencies/routes-sites.ts';
 import { sealAgencySecrets, twilioAuthTokenBySid } from './modules/agencies/service.ts';
-import { alertNoticeJob, alertPushJob, alertTextJob } from './modules/alerts/jobs.ts';
+import { alertNoticeJob, alertNoticesJob, alertPushJob, alertTextJob } from './modules/alerts/jobs.ts';
 import { registerAlertsListeners } from './modules/alerts/listeners.ts';
 import { analyticsSweepJob, sweepAnalytics } from './modules/analytics/jobs.ts';
 import { registerAnalyticsListeners } from './modules/analytics/listeners.ts';
@@ -113,6 +112,7 @@ import { recordRoutes } from './platform/http/catalogue.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
 import { apiHooks } from './platform/http/input-hygiene.ts';
 import { requestForLog } from './platform/http/log-redaction.ts';
+import { securityHeaders } from './platform/http/security-headers.ts';
 import { createOutbound } from './platform/outbound/guard.ts';
 import { createPayments } from './platform/payments/payments.ts';
 import { stripeSandboxBrowserRoutes } from './platform/payments/sandbox/browser-routes.ts';
@@ -239,6 +239,7 @@ function plugModules(p: Plugs): void {
   p.queue.register(analyticsReportsJob);
   // Staff notifications (ADR 082): missed calls, voicemails, widget leads and texts, by e-mail, SMS and push.
   p.queue.register(alertNoticeJob);
+  p.queue.register(alertNoticesJob);
   p.queue.register(alertTextJob);
   p.queue.register(alertPushJob);
   registerAlertsListeners(p.events, p.deps);
@@ -489,7 +490,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await deps.tenants.close();
   });
 
-  await app.register(helmet, {
+  securityHeaders(app, {
     // The web app and the widget load only our own code; the API docs page needs inline styles.
     contentSecurityPolicy: {
       directives: {

@@ -28,15 +28,25 @@ export type TCallingType = (typeof CALLING_TYPES)[number];
 export const SMS_NOTIFICATION_TYPES = ['none', 'always', 'offline'] as const;
 export type TSmsNotificationType = (typeof SMS_NOTIFICATION_TYPES)[number];
 
-/** Whether the runtime knows this IANA time zone (Intl throws on an unknown one). */
+/**
+ * Whether the runtime knows this IANA time zone (Intl throws on an unknown one). Answers are kept (a
+ * formatter costs some 15 µs and every install's settings parse asks), at most a few hundred.
+ */
 export function isTimeZone(value: string): boolean {
+  const known = timeZones.get(value);
+  if (known !== undefined) return known;
+  let ok: boolean;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
+    ok = true;
   } catch {
-    return false;
+    ok = false;
   }
+  if (timeZones.size >= 1000) timeZones.clear();
+  timeZones.set(value, ok);
+  return ok;
 }
+const timeZones = new Map<string, boolean>();
 
 /** A time of day as the spec writes it: 08:00AM, 05:00PM. */
 export const zClock = () =>

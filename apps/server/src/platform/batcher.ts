@@ -82,3 +82,31 @@ export function createBatcher<T, R>(opts: {
     },
   };
 }
+
+/**
+ * A listener's batcher of one business's events (a batch of inbound texts is announced at once): `run`
+ * gets each business's items of a batch, businesses concurrently; one business's failure is logged
+ * (`onError`) and spares the others. `add` resolves once its batch is done, so a listener awaiting it
+ * finishes with its event's work as before.
+ */
+export function businessBatcher<T extends { businessId: number }>(opts: {
+  run: (items: T[]) => Promise<void>;
+  onError: (err: unknown, items: T[]) => void;
+  maxBatch?: number;
+}): Batcher<T, void> {
+  return createBatcher<T, void>({
+    run: async (items) => {
+      const groups = new Map<number, T[]>();
+      for (const item of items) {
+        const list = groups.get(item.businessId);
+        if (list) list.push(item);
+        else groups.set(item.businessId, [item]);
+      }
+      await Promise.all(
+        [...groups.values()].map((list) => opts.run(list).catch((err: unknown) => opts.onError(err, list))),
+      );
+      return items.map(() => undefined);
+    },
+    maxBatch: opts.maxBatch ?? 1000,
+  });
+}

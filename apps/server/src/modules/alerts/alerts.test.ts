@@ -52,14 +52,20 @@ async function numberOf(installId: number): Promise<string> {
 }
 const mailsTo = (to: string) => q('select subject, text from mail_outbox where "to" = $1 order by id', [to]);
 
-/** Waits until every `alerts.notice` job naming `key` = `value` is done (none waiting, at least one). */
+/**
+ * Waits until every `alerts.notice` job naming `key` = `value` is done (none waiting, at least one), or
+ * `alerts.notices` job (texts announced together) naming it among its alerts.
+ */
 async function noticesDone(key: string, value: number): Promise<void> {
   await expect
     .poll(
       async () =>
         (
           await q(
-            `select state from ${JOB_SCHEMA}.job where name = 'alerts.notice' and data->>'${key}' = $1`,
+            `select state from ${JOB_SCHEMA}.job
+              where (name = 'alerts.notice' and data->>'${key}' = $1)
+                 or (name = 'alerts.notices'
+                     and exists (select 1 from jsonb_array_elements(data->'alerts') a where a->>'${key}' = $1))`,
             [String(value)],
           )
         ).map((r) => r.state),

@@ -4,7 +4,14 @@ import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
 import { defineJob } from '../../platform/queue/queue.ts';
 import { type Ctx, tenantContext } from '../../platform/tenancy/context.ts';
-import { noticeAlert, sendAlertPush, sendAlertText, ZAlert } from './service.ts';
+import {
+  noticeAlert,
+  noticeAlertOfBatch,
+  prepareAlerts,
+  sendAlertPush,
+  sendAlertText,
+  ZAlert,
+} from './service.ts';
 
 const businessCtx = (deps: Deps, p: { agencyId: number; businessId: number }, name: string): Ctx =>
   tenantContext(
@@ -53,5 +60,37 @@ export const alertNoticeJob = defineJob({
       text: (tx, sms) => tx.deps.queue.send(tx.db, alertTextJob, { ...keysOf, ...sms }),
       push: (tx, push) => tx.deps.queue.send(tx.db, alertPushJob, { ...keysOf, ...push }),
     });
+  },
+});
+
+/**
+ * The notices of many events of one business at once (inbound texts announced together, issue 27): what
+ * they share is read once (./service.ts prepareAlerts), then each notice is written as `alerts.notice`
+ * writes it. A notice that fails is handed to an `alerts.notice` job of its own (retried alone), so this job
+ * never repeats a notice already written.
+ */
+export const alertNoticesJob = defineJob({
+  name: 'alerts.notices',
+  payload: z.object({ ...keys, alerts: z.array(ZAlert) }),
+  retry: { limit: 3, delaySeconds: 20, backoff: true },
+  concurrency: 2,
+  handler: async (deps, p) => {
+    const keysOf = { agencyId: p.agencyId, businessId: p.businessId };
+    const ctx = businessCtx(deps, p, 'staff alerts');
+    const batch = await prepareAlerts(ctx, p.alerts);
+    let handedOver = false;
+    for (const a of p.alerts) {
+      try {
+        await noticeAlertOfBatch(ctx, a, batch, {
+          text: (tx, sms) => tx.deps.queue.send(tx.db, alertTextJob, { ...keysOf, ...sms }),
+          push: (tx, push) => tx.deps.queue.send(tx.db, alertPushJob, { ...keysOf, ...push }),
+        });
+      } catch (err) {
+        deps.log.warn({ err }, 'staff alert of a batch failed: retried on its own');
+        await deps.queue.send(deps.db, alertNoticeJob, a);
+        handedOver = true;
+      }
+    }
+    if (handedOver) deps.queue.nudge(alertNoticeJob.name);
   },
 });

@@ -2,11 +2,12 @@
 // a scheduled call is a new lead), and chats' inbound texts. Each event enqueues one `alerts.notice` job
 // (listeners run after the commit that caused the event), so the request that caused it never waits for
 // mail, the carrier or a push service, and a failure is retried by the queue.
+import { businessBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { messageReceived } from '../chats/service.ts';
 import { callMissed, callRequested, voicemailRecorded } from '../telephony/service.ts';
-import { alertNoticeJob } from './jobs.ts';
+import { alertNoticeJob, alertNoticesJob } from './jobs.ts';
 import type { TAlert } from './service.ts';
 
 export function registerAlertsListeners(events: EventBus, deps: Deps): void {
@@ -45,10 +46,27 @@ export function registerAlertsListeners(events: EventBus, deps: Deps): void {
       callId: p.callId,
     }),
   );
+  // The texts announced together (a batch of inbound texts) are noticed by one `alerts.notices` job per
+  // business (a lone text by its own `alerts.notice`, as any other event).
+  const texts = businessBatcher<TAlert>({
+    run: async (alerts) => {
+      const first = alerts[0];
+      if (!first) return;
+      if (alerts.length === 1) return enqueue(first);
+      await deps.queue.send(deps.db, alertNoticesJob, {
+        agencyId: first.agencyId,
+        businessId: first.businessId,
+        alerts,
+      });
+      deps.queue.nudge(alertNoticesJob.name);
+    },
+    onError: (err, alerts) => deps.log.error({ err, count: alerts.length }, 'staff alerts not enqueued'),
+  });
   events.on(messageReceived, (p) => {
     // Keyword texts (STOP, HELP...) are answered by the platform; a text to no install has no settings.
     if (p.keyword || p.installId === null) return;
-    enqueue({
+    // Not awaited, as `enqueue`: the other listeners need not wait for this insert.
+    void texts.add({
       agencyId: p.agencyId,
       businessId: p.businessId,
       installId: p.installId,

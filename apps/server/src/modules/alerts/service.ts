@@ -15,8 +15,8 @@ import { AppError } from '../../platform/http/errors.ts';
 import { type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
 import { businessName, businessNotificationSettings } from '../businesses/service.ts';
 import { conversationAudience, messageNotice, sendTestText } from '../chats/service.ts';
-import { contactByPhone, contactsByIds } from '../contacts/service.ts';
-import { installForCalls } from '../installs/service.ts';
+import { type ContactRow, contactByPhone, contactsByIds } from '../contacts/service.ts';
+import { type InstallForCalls, installForCalls } from '../installs/service.ts';
 import { pushToUsers } from '../push/service.ts';
 import { installTextNumber } from '../telephony/service.ts';
 import { activeBusinessAdminIds, emailsOf } from '../users/service.ts';
@@ -98,27 +98,34 @@ async function emailsTo(ctx: Ctx, a: TAlert, installList: string, businessList: 
  * goes to those who may see it unless the business switched desktop notifications off (texts are pushed by
  * the push module already, ADR 037).
  */
-export async function planAlert(ctx: Ctx, alert: TAlert): Promise<Delivery | null> {
+export async function planAlert(ctx: Ctx, alert: TAlert, batch?: AlertBatch): Promise<Delivery | null> {
   let a = alert;
   if (a.contactId && !a.phone) {
-    const [contact] = await contactsByIds(ctx, [a.contactId]);
+    const contactId = a.contactId;
+    const contact = batch ? batch.contacts.get(contactId) : (await contactsByIds(ctx, [contactId]))[0];
     if (!contact) return null;
     const name = `${contact.first_name} ${contact.last_name}`.trim();
     a = { ...a, phone: contact.phone, name: a.name ?? (name || null) };
   }
-  const install = await installForCalls(ctx, a.installId);
+  const install = await (batch ? batch.install(a.installId) : installForCalls(ctx, a.installId));
   if (!install || install.status === 'deleted') return null;
   const s = install.settings;
   if (s.notification_type === 'none') return null;
-  const business = await businessNotificationSettings(ctx);
+  const business = await (batch ? batch.business() : businessNotificationSettings(ctx));
   if (business[TOPIC[a.kind]] === false) return null;
 
   let text = '';
   if (a.kind === 'message') {
     if (s.sms_notification_type === 'none') return null;
     if (s.sms_notification_type === 'offline') {
-      const audience = await audienceOf(ctx, a);
-      if ((await usersOnline(ctx.db, audience)).length > 0) return null;
+      // A batch has read who may see each conversation, and who of them is online, once for all.
+      const seen = a.contactId ? batch?.audience.get(a.contactId) : undefined;
+      if (seen?.length && batch) {
+        if (seen.some((u) => batch.online.has(u))) return null;
+      } else {
+        const audience = await audienceOf(ctx, a);
+        if ((await usersOnline(ctx.db, audience)).length > 0) return null;
+      }
     }
     text = a.messageId ? ((await messageNotice(ctx, a.messageId))?.text ?? '') : '';
     if (text.length > PREVIEW) text = `${text.slice(0, PREVIEW)}…`;
@@ -185,26 +192,93 @@ export async function noticeAlert(
   return inTransaction(ctx, async (tx) => {
     const plan = await planAlert(tx, a);
     if (!plan) return null;
-    if (plan.email) {
-      const fromName = await businessName(tx);
-      for (const to of plan.email.to) {
-        const mail = {
-          to,
-          subject: plan.email.subject,
-          text: plan.email.text,
-          agencyId: a.agencyId,
-          businessId: a.businessId,
-          fromName,
-        };
-        // Through the business's own e-mail when it has one (ADR 090), else the platform's mail.
-        if (!(await tx.deps.ports.ownMail.send(tx, { ...mail, source: 'alert' }, tx.db)))
-          await tx.deps.mailer.send(mail, tx.db);
-      }
-    }
-    if (plan.sms) await jobs.text(tx, plan.sms);
-    if (plan.push) await jobs.push(tx, plan.push);
-    return plan;
+    return writeAlert(tx, a, plan, jobs);
   });
+}
+
+/**
+ * What a batch of events' notices (`alerts.notices`) read once for all: their contacts, who may see each
+ * conversation and who of those is online; each install's and the business's settings once when asked.
+ */
+export type AlertBatch = {
+  contacts: Map<number, ContactRow>;
+  audience: Map<number, number[]>;
+  online: Set<number>;
+  install(id: number): Promise<InstallForCalls | null>;
+  business(): ReturnType<typeof businessNotificationSettings>;
+};
+
+export async function prepareAlerts(ctx: Ctx, alerts: TAlert[]): Promise<AlertBatch> {
+  const contactIds = [...new Set(alerts.flatMap((a) => (a.contactId ? [a.contactId] : [])))];
+  const [contacts, audience] = await Promise.all([
+    contactsByIds(
+      ctx,
+      contactIds.filter((id) => alerts.some((a) => a.contactId === id && !a.phone)),
+    ),
+    contactIds.length ? conversationAudience(ctx, { contactIds }) : new Map<number, number[]>(),
+  ]);
+  const online = new Set(await usersOnline(ctx.db, [...new Set([...audience.values()].flat())]));
+  const installs = new Map<number, Promise<InstallForCalls | null>>();
+  let business: ReturnType<typeof businessNotificationSettings> | undefined;
+  return {
+    contacts: new Map(contacts.map((c) => [c.id, c])),
+    audience,
+    online,
+    install(id) {
+      let found = installs.get(id);
+      if (!found) {
+        found = installForCalls(ctx, id);
+        installs.set(id, found);
+      }
+      return found;
+    },
+    business() {
+      business ??= businessNotificationSettings(ctx);
+      return business;
+    },
+  };
+}
+
+/**
+ * One event's notice of a batch: planned from what the batch read (a notice with nothing to send writes
+ * nothing, and opens no transaction), then written as `noticeAlert` writes it.
+ */
+export async function noticeAlertOfBatch(
+  ctx: Ctx,
+  a: TAlert,
+  batch: AlertBatch,
+  jobs: Parameters<typeof noticeAlert>[2],
+): Promise<Delivery | null> {
+  const plan = await planAlert(ctx, a, batch);
+  if (!plan) return null;
+  return inTransaction(ctx, (tx) => writeAlert(tx, a, plan, jobs));
+}
+
+async function writeAlert(
+  tx: Ctx,
+  a: TAlert,
+  plan: Delivery,
+  jobs: Parameters<typeof noticeAlert>[2],
+): Promise<Delivery> {
+  if (plan.email) {
+    const fromName = await businessName(tx);
+    for (const to of plan.email.to) {
+      const mail = {
+        to,
+        subject: plan.email.subject,
+        text: plan.email.text,
+        agencyId: a.agencyId,
+        businessId: a.businessId,
+        fromName,
+      };
+      // Through the business's own e-mail when it has one (ADR 090), else the platform's mail.
+      if (!(await tx.deps.ports.ownMail.send(tx, { ...mail, source: 'alert' }, tx.db)))
+        await tx.deps.mailer.send(mail, tx.db);
+    }
+  }
+  if (plan.sms) await jobs.text(tx, plan.sms);
+  if (plan.push) await jobs.push(tx, plan.push);
+  return plan;
 }
 
 /** The text to the staff's phone from the install's number; a refusal (opted out, limit) is not retried. */

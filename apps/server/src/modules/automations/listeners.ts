@@ -4,6 +4,8 @@
 // same event enter a contact once (`call-<callId>`, `text-<messageId>`).
 import type { TTriggerKind } from '@stn/contracts/automations';
 import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { businessBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { engineNow } from '../../platform/engine-clock.ts';
 import type { EventBus } from '../../platform/events/events.ts';
@@ -25,21 +27,34 @@ type CallEvent = {
 export function registerTriggerListeners(events: EventBus, deps: Deps): void {
   events.on(callMissed, (p) => onCall(deps, 'missed-call', 'missed', p));
   events.on(callCompleted, (p) => onCall(deps, 'completed-call', 'completed', p));
-  events.on(messageReceived, async (p) => {
+  // The texts announced together (a batch of inbound texts) read the business's keyword automations once.
+  const texts = businessBatcher<z.infer<typeof messageReceived.payload>>({
+    run: async (items) => {
+      const first = items[0];
+      if (!first) return;
+      const ctx = triggerContext(first, deps, 'sms-keyword');
+      const active = await activeAutomations(ctx, 'sms-keyword');
+      if (active.length === 0) return;
+      for (const p of items) {
+        const list = active.filter((a) => {
+          const config = triggerConfig('sms-keyword', a.trigger);
+          return config !== null && onInstall(a, p.installId) && keywordMatches(config, p.body);
+        });
+        await enterEach(ctx, list, 'sms-keyword', [
+          {
+            contactId: p.contactId,
+            entryKey: `text-${p.messageId}`,
+            data: { message_id: p.messageId, body: p.body, install_id: p.installId },
+          },
+        ]);
+      }
+    },
+    onError: (err) => deps.log.error({ err, event: messageReceived.name }, 'event listener failed'),
+  });
+  events.on(messageReceived, (p) => {
     // STOP opted the contact out: it starts nothing.
     if (p.keyword === 'stop' || typeof p.body !== 'string') return;
-    const ctx = triggerContext(p, deps, 'sms-keyword');
-    const list = (await activeAutomations(ctx, 'sms-keyword')).filter((a) => {
-      const config = triggerConfig('sms-keyword', a.trigger);
-      return config !== null && onInstall(a, p.installId) && keywordMatches(config, p.body);
-    });
-    await enterEach(ctx, list, 'sms-keyword', [
-      {
-        contactId: p.contactId,
-        entryKey: `text-${p.messageId}`,
-        data: { message_id: p.messageId, body: p.body, install_id: p.installId },
-      },
-    ]);
+    return texts.add(p);
   });
   events.on(contactTagged, async (p) => {
     const ctx = triggerContext(p, deps, 'new-tag');

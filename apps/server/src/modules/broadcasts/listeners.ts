@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { businessBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
@@ -52,15 +53,56 @@ export async function recordReply(
   });
 }
 
-export function registerBroadcastsListeners(events: EventBus, deps: Deps): void {
-  events.on(messageReceived, (p) =>
-    recordReply(
-      tenantContext(
-        deps,
-        { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
-        { kind: 'system', source: 'carrier', name: 'broadcast reply' },
+type Received = {
+  agencyId: number;
+  businessId: number;
+  messageId: number;
+  contactId: number;
+  keyword: 'stop' | 'start' | 'help' | null;
+};
+
+/** The contacts among these that were sent a broadcast within the window (one read for a batch of texts). */
+async function recentRecipients(ctx: Ctx, contactIds: number[], at: Date): Promise<Set<number>> {
+  const rows = await ctx.db
+    .selectDistinct({ contactId: broadcastRecipients.contact_id })
+    .from(broadcastRecipients)
+    .where(
+      and(
+        inArray(broadcastRecipients.contact_id, contactIds),
+        eq(broadcastRecipients.business_id, businessOf(ctx).businessId),
+        inArray(broadcastRecipients.state, ['sent', 'delivered', 'failed']),
+        gte(broadcastRecipients.sent_at, new Date(at.getTime() - REPLY_WINDOW_MS)),
       ),
-      { messageId: p.messageId, contactId: p.contactId, keyword: p.keyword },
-    ),
+    );
+  return new Set(rows.flatMap((r) => (r.contactId === null ? [] : [r.contactId])));
+}
+
+export function registerBroadcastsListeners(events: EventBus, deps: Deps): void {
+  // The texts announced together (a batch of inbound texts) are looked up in one read; each reply is then
+  // recorded as one text's is.
+  const replies = businessBatcher<Received>({
+    run: async (items) => {
+      const first = items[0];
+      if (!first) return;
+      const ctx = tenantContext(
+        deps,
+        { level: 'business', agencyId: first.agencyId, businessId: first.businessId },
+        { kind: 'system', source: 'carrier', name: 'broadcast reply' },
+      );
+      const recent = await recentRecipients(ctx, [...new Set(items.map((i) => i.contactId))], new Date());
+      for (const p of items)
+        if (recent.has(p.contactId))
+          await recordReply(ctx, { messageId: p.messageId, contactId: p.contactId, keyword: p.keyword });
+    },
+    onError: (err) => deps.log.error({ err, event: messageReceived.name }, 'event listener failed'),
+  });
+  events.on(messageReceived, (p) =>
+    replies.add({
+      agencyId: p.agencyId,
+      businessId: p.businessId,
+      messageId: p.messageId,
+      contactId: p.contactId,
+      keyword: p.keyword,
+    }),
   );
 }

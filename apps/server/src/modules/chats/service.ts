@@ -430,6 +430,7 @@ export {
   replyFromWidget,
   widgetConversation,
   widgetMessageById,
+  widgetMessagesByIds,
   wroteToContactSince,
 } from './widget.ts';
 

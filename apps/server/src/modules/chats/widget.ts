@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import { messageCount } from '@stn/contracts/chats';
 import type { TWidgetMessage } from '@stn/contracts/widget';
-import { desc, eq, gt, gte, like, type SQL } from 'drizzle-orm';
+import { desc, eq, gt, gte, inArray, like, type SQL } from 'drizzle-orm';
 import { publish } from '../../platform/events/events.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
@@ -197,6 +197,25 @@ export function contactWroteSince(ctx: Ctx, input: { contactId: number; since: D
 }
 
 /** A message of the context business by id for the widget's stream (the listener names it from an event). */
+/** `widgetMessageById` of many messages in one read (those not found or scheduled are left out). */
+export async function widgetMessagesByIds(
+  ctx: Ctx,
+  input: { ids: number[] },
+): Promise<{ id: number; message: TWidgetMessage; installId: number | null; contactId: number }[]> {
+  if (input.ids.length === 0) return [];
+  const rows = await ctx.db
+    .select()
+    .from(messages)
+    .where(scope(ctx, messages, inArray(messages.id, input.ids)));
+  const byId = new Map(rows.filter((r) => r.status !== 'scheduled').map((r) => [r.id, r]));
+  return input.ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row
+      ? [{ id, message: toWidgetMessage(row), installId: row.install_id, contactId: row.contact_id }]
+      : [];
+  });
+}
+
 export async function widgetMessageById(
   ctx: Ctx,
   input: { id: number },

@@ -4,6 +4,7 @@
 // unsubscribes the hook (Zapier's REST hook rule); a target the guard refuses is not retried.
 import type { TZapierEvent } from '@stn/contracts/zapier';
 import { z } from 'zod';
+import { createBatcher } from '../../platform/batcher.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
@@ -14,7 +15,7 @@ import { messageReceived } from '../chats/service.ts';
 import { allTags, contactByPhone, contactCreated, contactTagged, getContact } from '../contacts/service.ts';
 import { leadSubmitted } from '../leadforms/service.ts';
 import { callCompleted, callMissed } from '../telephony/service.ts';
-import { dropHook, hooksOf, hookTarget } from './zapier.ts';
+import { dropHook, hookEventsOf, hooksOf, hookTarget } from './zapier.ts';
 
 /** The business's context for Zapier's jobs and listeners (a system actor). */
 const zapierContext = (deps: Deps, p: { agencyId: number; businessId: number }): Ctx =>
@@ -224,16 +225,44 @@ export const zapierEventJob = defineJob({
 });
 
 export function registerZapierListeners(events: EventBus, deps: Deps): void {
+  type Fired = { who: { agencyId: number; businessId: number }; event: TZapierEvent; ref: Ref; at: string };
+  // Only a business with hooks of the event costs a job. The events fired together (a batch of inbound
+  // texts' events, delivered at once) ask once per business which events it has hooks for.
+  const batch = createBatcher<Fired, void>({
+    run: async (items) => {
+      const byBusiness = new Map<number, Fired[]>();
+      for (const f of items) {
+        const list = byBusiness.get(f.who.businessId);
+        if (list) list.push(f);
+        else byBusiness.set(f.who.businessId, [f]);
+      }
+      await Promise.all(
+        [...byBusiness.values()].map(async (list) => {
+          const first = list[0] as Fired;
+          try {
+            const hooked = await hookEventsOf(zapierContext(deps, first.who));
+            let sent = false;
+            for (const { who, event, ref, at } of list) {
+              if (!hooked.has(event)) continue;
+              try {
+                await deps.queue.send(deps.db, zapierEventJob, { ...who, event, ref, at });
+                sent = true;
+              } catch (err) {
+                deps.log.error({ err, event }, 'zapier event not enqueued');
+              }
+            }
+            if (sent) deps.queue.nudge(zapierEventJob.name);
+          } catch (err) {
+            deps.log.error({ err, event: first.event }, 'zapier event not enqueued');
+          }
+        }),
+      );
+      return items.map(() => undefined);
+    },
+    maxBatch: 1000,
+  });
   const fire = (who: { agencyId: number; businessId: number }, event: TZapierEvent, ref: Ref): void => {
-    const at = new Date().toISOString();
-    // Only a business with hooks of the event costs a job.
-    hooksOf(zapierContext(deps, who), event)
-      .then(async (hooks) => {
-        if (hooks.length === 0) return;
-        await deps.queue.send(deps.db, zapierEventJob, { ...who, event, ref, at });
-        deps.queue.nudge(zapierEventJob.name);
-      })
-      .catch((err: unknown) => deps.log.error({ err, event }, 'zapier event not enqueued'));
+    void batch.add({ who, event, ref, at: new Date().toISOString() });
   };
   const who = (p: { agencyId: number; businessId: number }) => ({
     agencyId: p.agencyId,

@@ -497,6 +497,16 @@ export async function hooksOf(ctx: Ctx, event: TZapierEvent) {
     .where(and(eq(zapierHooks.business_id, businessId), eq(zapierHooks.event, event)));
 }
 
+/** The events the context's business has hooks for (the listeners' one read for a batch of events). */
+export async function hookEventsOf(ctx: Ctx): Promise<Set<string>> {
+  const { businessId } = businessOf(ctx);
+  const rows = await ctx.db
+    .selectDistinct({ event: zapierHooks.event })
+    .from(zapierHooks)
+    .where(eq(zapierHooks.business_id, businessId));
+  return new Set(rows.map((r) => r.event));
+}
+
 export async function hookTarget(ctx: Ctx, id: number): Promise<string | null> {
   const { businessId } = businessOf(ctx);
   const [row] = await ctx.db

@@ -4,6 +4,7 @@
 // (./events.ts) follows. Published from the process that stored the message; with REDIS_URL it reaches
 // the stream in any process.
 import type { TWidgetEvent } from '@stn/contracts/widget';
+import { businessBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { channel } from '../../platform/realtime/hub.ts';
@@ -14,6 +15,7 @@ import {
   messageStatusChanged,
   messageUpdated,
   widgetMessageById,
+  widgetMessagesByIds,
 } from '../chats/service.ts';
 
 export function registerWidgetListeners(events: EventBus, deps: Deps): void {
@@ -33,6 +35,32 @@ export function registerWidgetListeners(events: EventBus, deps: Deps): void {
   };
   events.on(messageSent, forward);
   events.on(messageStatusChanged, forward);
-  events.on(messageReceived, forward);
+  // The texts announced together (a batch of inbound texts) are read in one query.
+  const received = businessBatcher<{ messageId: number; agencyId: number; businessId: number }>({
+    run: async (items) => {
+      const first = items[0];
+      if (!first) return;
+      const ctx = tenantContext(
+        deps,
+        { level: 'business', agencyId: first.agencyId, businessId: first.businessId },
+        { kind: 'system', source: 'job', name: 'widget stream' },
+      );
+      const found = await widgetMessagesByIds(ctx, { ids: items.map((i) => i.messageId) });
+      await Promise.all(
+        found.map((f) => {
+          if (!f.installId) return undefined;
+          const data: TWidgetEvent = { type: 'message', message: f.message };
+          return deps.realtime.publish(channel.widgetConversation(f.installId, f.contactId), {
+            type: 'message',
+            data,
+          });
+        }),
+      );
+    },
+    onError: (err) => deps.log.error({ err, event: messageReceived.name }, 'event listener failed'),
+  });
+  events.on(messageReceived, (p) =>
+    received.add({ messageId: p.messageId, agencyId: p.agencyId, businessId: p.businessId }),
+  );
   events.on(messageUpdated, forward);
 }
