@@ -18,6 +18,18 @@ export function poolOf(db: Tx): pg.Pool {
 }
 
 /**
+ * A connection lost (the server restarted, the database dropped, an administrator's terminate) must not
+ * crash the process: an idle client's error goes to the pool, which drops it; a client taken out (held for a
+ * transaction or a lock) gets its own listener, and its next statement fails instead.
+ */
+export function quietClients(pool: pg.Pool): void {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
+}
+
+/**
  * How long to wait on PostgreSQL (ADR 050): for a connection, for a statement (enforced by the server,
  * and by the client a little later, for a server that no longer answers at all), and for a transaction
  * left idle. A frozen database then fails requests instead of hanging them.
@@ -45,8 +57,7 @@ export function createDb(
         }
       : {}),
   });
-  // An idle client losing its connection must not crash the process.
-  pool.on('error', () => undefined);
+  quietClients(pool);
   return { db: drizzle(pool), pool };
 }
 

@@ -5,7 +5,7 @@
 // tenant filter in a tenant's context therefore still finds nothing of another tenant.
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { type Db, poolOf } from './client.ts';
+import { type Db, poolOf, quietClients } from './client.ts';
 
 /** The application's role for a tenant's work: subject to row-level security, never BYPASSRLS. */
 export const TENANT_ROLE = 'stn_tenant';
@@ -48,12 +48,15 @@ export function createTenantDbs(platform: Db): TenantDbs {
   const carried = new WeakMap<pg.PoolClient, string>();
   const handles = new Map<string, Db>();
 
+  let closed = false;
   const shared = (): pg.Pool => {
     if (pool) return pool;
+    // Work still running after the app closed (a batch in the background) gets an error, not a pool that
+    // nobody would close.
+    if (closed) throw new Error('db: the tenants’ pool is closed');
     const base = poolOf(platform).options as pg.PoolConfig;
     pool = new pg.Pool({ ...base, options: `-c role=${TENANT_ROLE}` });
-    // An idle client losing its connection must not crash the process.
-    pool.on('error', () => undefined);
+    quietClients(pool);
     return pool;
   };
 
@@ -104,6 +107,7 @@ export function createTenantDbs(platform: Db): TenantDbs {
     },
     async close() {
       const p = pool;
+      closed = true;
       pool = null;
       handles.clear();
       await p?.end().catch(() => undefined);
