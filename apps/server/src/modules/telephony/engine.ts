@@ -600,9 +600,11 @@ export async function failCall(ctx: Ctx, callId: number): Promise<void> {
  * nobody is left to ring, the call is missed: the event is published and the visitor is called back with
  * the missed-call message (and a voicemail when the install takes them).
  */
-export async function concludeUnclaimed(ctx: Ctx, callId: number): Promise<void> {
+export async function concludeUnclaimed(ctx: Ctx, callId: number, known?: CallRow): Promise<void> {
+  // `known`: the row its caller just read; read again when staff legs were still being placed.
+  const placing = runtimeOf(ctx.deps).pending.has(callId);
   await legsCreated(ctx, callId);
-  const call = await loadCall(ctx, callId);
+  const call = known && !placing ? known : await loadCall(ctx, callId);
   if (call?.outcome !== 'in_progress' || call.claimed_leg_sid) return;
   const legs = await ctx.db
     .select({ status: callLegs.status })
