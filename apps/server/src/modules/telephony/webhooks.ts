@@ -356,7 +356,7 @@ const callStatus = aboutCallRef<CallProgress>(
     // An inbound call's end is the Dial action's to decide.
     if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {
       const [fresh] = await ctx.db.select().from(calls).where(eq(calls.id, call.id));
-    if (fresh) remember(ctx.deps, fresh);
+      if (fresh) remember(ctx.deps, fresh);
       if (fresh?.claimed_leg_sid === after.call_sid) {
         // The claiming staff member hung up: the dial action (when it comes) has the final word.
         await finishClaimed(ctx, call.id, {
