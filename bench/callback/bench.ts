@@ -239,7 +239,7 @@ const cpu = process.cpuUsage(cpu0);
 const pgMs = postgresCpuMs(platform.dataDir) - pg0;
 const statements = statementsSent() - sql0;
 const split = await stopSplit();
-const topSql = topStatements(25, Math.max(1, requested.size));
+const topSql = topStatements(Number(process.env.BENCH_SQL_TOP ?? 25), Math.max(1, requested.size));
 const perCall = (ms: number) => (ms / Math.max(1, requested.size)).toFixed(2);
 const processMs = (cpu.user + cpu.system) / 1000;
 // The profile's samples split the process's CPU: the unattributed part (GC, node internals) in proportion.

@@ -3,6 +3,7 @@
 // first frame from the leaf that is the sandbox's (its code under platform/carrier/sandbox/, and undici,
 // with which it calls our webhooks) or the server's (apps/server/src, Fastify, pg, drizzle, pg-boss, pino,
 // node's HTTP server). Samples with neither (garbage collection, node internals) are shared in proportion.
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 
 type Node = { id: number; callFrame: { url: string; functionName: string }; children?: number[] };
@@ -26,6 +27,8 @@ export async function startCpuSplit(): Promise<
   return async () => {
     const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
     session.disconnect();
+    // BENCH_PROFILE=file: the measured part's profile, for a look at where the server's CPU goes.
+    if (process.env.BENCH_PROFILE) writeFileSync(process.env.BENCH_PROFILE, JSON.stringify(profile));
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     const parent = new Map<number, number>();
     for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

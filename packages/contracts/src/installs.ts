@@ -441,17 +441,29 @@ export const ZInstallTwilioStatusResponse = z.object({
 });
 
 /** Opening hours: whether an install is open at an instant, in its own time zone. */
+/** One formatter per time zone (building one costs far more than using it). */
+const localFormats = new Map<string, Intl.DateTimeFormat>();
+function localFormat(timezone: string): Intl.DateTimeFormat {
+  let f = localFormats.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      weekday: 'long',
+      hour: '2-digit',
+      minute: '2-digit',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hourCycle: 'h23',
+    });
+    if (localFormats.size >= 1000) localFormats.clear();
+    localFormats.set(timezone, f);
+  }
+  return f;
+}
+
 export function localParts(at: Date, timezone: string): { weekday: TWeekday; minutes: number; date: string } {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: timezone,
-    weekday: 'long',
-    hour: '2-digit',
-    minute: '2-digit',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
+  const parts = localFormat(timezone).formatToParts(at);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return {
     weekday: get('weekday').toLowerCase() as TWeekday,

@@ -66,8 +66,28 @@ export function mergeSettings<T>(base: T, patch: unknown): T {
   return out as T;
 }
 
+/**
+ * The settings parsed lately, by their stored JSON: a callback reads its install's settings several times
+ * (the widget's request, the call's checks), and each parse validates every staff phone (libphonenumber)
+ * with the whole schema. The stored JSON is the key, so a changed install is parsed anew; each reader
+ * gets its own copy.
+ */
+const parsedSettings = new Map<string, TInstallSettings>();
+const PARSED_SETTINGS_MAX = 500;
+
 /** An install's settings as every reader sees them: the spec's defaults with the stored ones on top. */
 export function effectiveSettings(stored: unknown): TInstallSettings {
+  const key = JSON.stringify(stored ?? {});
+  let parsed = parsedSettings.get(key);
+  if (!parsed) {
+    parsed = parseSettings(stored);
+    if (parsedSettings.size >= PARSED_SETTINGS_MAX) parsedSettings.clear();
+    parsedSettings.set(key, parsed);
+  }
+  return structuredClone(parsed);
+}
+
+function parseSettings(stored: unknown): TInstallSettings {
   const merged = mergeSettings(defaultInstallSettings(), stored ?? {});
   const parsed = ZInstallSettings.safeParse(merged);
   // A stored value that no longer validates (an older shape) falls back to its default, key by key.

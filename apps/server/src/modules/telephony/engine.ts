@@ -373,40 +373,69 @@ export async function startRinging(ctx: Ctx, call: CallRow): Promise<void> {
     if (!placed.some(Boolean)) await failCall(ctx, call.id);
     return;
   }
-  await ringNext(ctx, call.id);
+  await ringNext(ctx, call.id, call);
 }
 
 /**
  * Rings the next free staff phone in order (a busy one is passed over); when none is left, the call is
  * missed (or failed if none rang), or waits for a phone when every one of them was busy.
+ *
+ * One transaction per phone rung, not per phone tried: under the business's staff lock the busy phones
+ * are read once, the first free one after `next` is chosen, the call's `next` moves past it (and past the
+ * busy ones before it) and its leg is written. `known` is the call row as its caller last saw it; the
+ * update is guarded by its `next`, so a stale row only costs a re-read.
  */
-export async function ringNext(ctx: Ctx, callId: number): Promise<void> {
+export async function ringNext(ctx: Ctx, callId: number, known?: CallRow): Promise<void> {
   let passedBusy = false;
+  let seen = known;
   for (;;) {
-    const [row] = await ctx.db
-      .update(calls)
-      .set({
-        ring_state: sql`jsonb_set(${calls.ring_state}, '{next}', to_jsonb((${calls.ring_state}->>'next')::int + 1))`,
-      })
-      .where(
-        and(
-          eq(calls.id, callId),
-          eq(calls.outcome, 'in_progress'),
-          isNull(calls.claimed_leg_sid),
-          sql`(${calls.ring_state}->>'next')::int < jsonb_array_length(${calls.ring_state}->'order')`,
-        ),
-      )
-      .returning();
-    if (!row) break;
-    const st = row.ring_state as RingState;
-    const staff = st.staff[st.order[st.next - 1] ?? -1];
-    if (!staff) continue;
-    const [r] = await reserveStaff(ctx, row, [staff], 1);
-    if (!r) {
-      passedBusy = true;
-      continue;
-    }
-    if (await placeStaffLeg(ctx, row, r, st)) return;
+    const step = await inTransaction(ctx, async (tx) => {
+      const current = seen ?? (await loadCall(tx, callId));
+      seen = undefined;
+      if (current?.outcome !== 'in_progress' || current.claimed_leg_sid) return 'done' as const;
+      const st = current.ring_state as RingState;
+      if (st.next >= st.order.length) return 'done' as const;
+      await lockStaff(tx, current.business_id);
+      const busy = await busyPhones(tx, current.business_id);
+      // The first free phone after `next` (a missing staff entry is passed over, as a busy one is).
+      let at = st.next;
+      let pick: Staff | undefined;
+      let skippedBusy = false;
+      for (; at < st.order.length; at++) {
+        const staff = st.staff[st.order[at] ?? -1];
+        if (!staff) continue;
+        if (busy.has(staff.phone)) {
+          skippedBusy = true;
+          continue;
+        }
+        pick = staff;
+        break;
+      }
+      const next = pick ? at + 1 : st.order.length;
+      const [row] = await tx.db
+        .update(calls)
+        .set({ ring_state: sql`jsonb_set(${calls.ring_state}, '{next}', to_jsonb(${next}::int))` })
+        .where(
+          and(
+            eq(calls.id, callId),
+            eq(calls.outcome, 'in_progress'),
+            isNull(calls.claimed_leg_sid),
+            sql`(${calls.ring_state}->>'next')::int = ${st.next}::int`,
+          ),
+        )
+        .returning();
+      // Changed since it was read (another step of the call): read it again.
+      if (!row) return 'stale' as const;
+      const reserved = pick ? await insertPlaceholders(tx, row, [pick]) : [];
+      return { row, reserved, skippedBusy };
+    });
+    if (step === 'done') break;
+    if (step === 'stale') continue;
+    if (step.skippedBusy) passedBusy = true;
+    const [r] = step.reserved;
+    if (!r) break;
+    if (await placeStaffLeg(ctx, step.row, r, step.row.ring_state as RingState)) return;
+    seen = step.row;
   }
   if (passedBusy) {
     const [leg] = await ctx.db
@@ -571,9 +600,11 @@ export async function failCall(ctx: Ctx, callId: number): Promise<void> {
  * nobody is left to ring, the call is missed: the event is published and the visitor is called back with
  * the missed-call message (and a voicemail when the install takes them).
  */
-export async function concludeUnclaimed(ctx: Ctx, callId: number): Promise<void> {
+export async function concludeUnclaimed(ctx: Ctx, callId: number, known?: CallRow): Promise<void> {
+  // `known`: the row its caller just read; read again when staff legs were still being placed.
+  const placing = runtimeOf(ctx.deps).pending.has(callId);
   await legsCreated(ctx, callId);
-  const call = await loadCall(ctx, callId);
+  const call = known && !placing ? known : await loadCall(ctx, callId);
   if (call?.outcome !== 'in_progress' || call.claimed_leg_sid) return;
   const legs = await ctx.db
     .select({ status: callLegs.status })
@@ -582,7 +613,7 @@ export async function concludeUnclaimed(ctx: Ctx, callId: number): Promise<void>
   if (legs.some((l) => !isFinal(l.status))) return;
   const st = call.ring_state as RingState;
   if (st.queued) return;
-  if (st.type !== 'simultaneous' && st.next < st.order.length) return ringNext(ctx, callId);
+  if (st.type !== 'simultaneous' && st.next < st.order.length) return ringNext(ctx, callId, call);
   if (legs.length === 0) return failCall(ctx, callId);
   await markMissed(ctx, callId, { message: true });
 }

@@ -58,12 +58,56 @@ const num = (value: string): number | null => (value && /^\d+$/.test(value) ? Nu
 
 type Query = { call?: string; leg?: string; voicemail?: string; waited?: string };
 
-/** The call a webhook is about, with the tenant's context; null when the URL and the account disagree. */
-async function callOf(deps: Deps, event: { accountSid: string }, query: Query): Promise<Found | null> {
+/**
+ * What a webhook may know of a call without reading its row: the fields that never change once set (its
+ * tenant, kind and visitor, and the claiming leg once a leg has claimed it: `claim` sets it only where it
+ * is null). Kept per process for the calls lately seen, so that a status callback needs no read of a row
+ * it cannot learn anything new from; a row read by any webhook refreshes it.
+ */
+type CallRef = Pick<
+  CallRow,
+  'id' | 'agency_id' | 'business_id' | 'kind' | 'visitor_phone' | 'claimed_leg_sid'
+>;
+const REFS_MAX = 5000;
+const refsByDeps = new WeakMap<Deps, Map<number, CallRef>>();
+
+function refsOf(deps: Deps): Map<number, CallRef> {
+  let refs = refsByDeps.get(deps);
+  if (!refs) {
+    refs = new Map();
+    refsByDeps.set(deps, refs);
+  }
+  return refs;
+}
+
+function remember(deps: Deps, call: CallRef): void {
+  const refs = refsOf(deps);
+  refs.delete(call.id);
+  refs.set(call.id, {
+    id: call.id,
+    agency_id: call.agency_id,
+    business_id: call.business_id,
+    kind: call.kind,
+    visitor_phone: call.visitor_phone,
+    claimed_leg_sid: call.claimed_leg_sid,
+  });
+  if (refs.size > REFS_MAX) {
+    const oldest = refs.keys().next().value;
+    if (oldest !== undefined) refs.delete(oldest);
+  }
+}
+
+const callIdOf = (query: Query): number | null => {
   const id = num(query.call ?? '');
-  if (id === null || id > 2_147_483_647) return null;
-  const [call] = await deps.db.select().from(calls).where(eq(calls.id, id));
-  if (!call) return null;
+  return id === null || id > 2_147_483_647 ? null : id;
+};
+
+/** The tenant's context of a call, once the account that signed the webhook is found to be its agency's. */
+async function contextOf(
+  deps: Deps,
+  event: { accountSid: string },
+  call: Pick<CallRow, 'agency_id' | 'business_id'>,
+): Promise<Ctx | null> {
   const ctx = tenantContext(
     deps,
     { level: 'business', agencyId: call.agency_id, businessId: call.business_id },
@@ -71,10 +115,22 @@ async function callOf(deps: Deps, event: { accountSid: string }, query: Query): 
   );
   const account = await carrierAccountOf(ctx);
   if (!account || account.accountSid !== event.accountSid) return null;
-  return { call, ctx };
+  return ctx;
+}
+
+/** The call a webhook is about, with the tenant's context; null when the URL and the account disagree. */
+async function callOf(deps: Deps, event: { accountSid: string }, query: Query): Promise<Found | null> {
+  const id = callIdOf(query);
+  if (id === null) return null;
+  const [call] = await deps.db.select().from(calls).where(eq(calls.id, id));
+  if (!call) return null;
+  remember(deps, call);
+  const ctx = await contextOf(deps, event, call);
+  return ctx ? { call, ctx } : null;
 }
 
 type Found = { call: CallRow; ctx: Ctx };
+type FoundRef = { call: CallRef | CallRow; ctx: Ctx };
 
 /** A webhook about one of our calls: the handler runs once the call and its tenant are found, else `orElse`. */
 const aboutCall =
@@ -86,6 +142,33 @@ const aboutCall =
     const found = await callOf(deps, event, query);
     return found ? handle(found, event, query) : orElse;
   };
+
+/**
+ * aboutCall for a handler that needs only a call's fixed fields (CallRef) when `enough` says the ones
+ * this process knows suffice: no read of the row; otherwise the row is read as aboutCall does.
+ */
+const aboutCallRef =
+  <E extends { accountSid: string }>(
+    orElse: CallInstructions,
+    enough: (ref: CallRef, query: Query) => boolean,
+    handle: (found: FoundRef, event: E, query: Query) => Promise<CallInstructions>,
+  ) =>
+  async (deps: Deps, event: E, query: Query): Promise<CallInstructions> => {
+    const id = callIdOf(query);
+    const ref = id === null ? undefined : refsOf(deps).get(id);
+    if (ref && enough(ref, query)) {
+      const ctx = await contextOf(deps, event, ref);
+      return ctx ? handle({ call: ref, ctx }, event, query) : orElse;
+    }
+    const found = await callOf(deps, event, query);
+    return found ? handle(found, event, query) : orElse;
+  };
+
+/** A full row (an inbound call's handlers need one: aboutCallRef reads it for them). */
+const fullRow = (call: CallRef | CallRow): CallRow => {
+  if (!('ring_state' in call)) throw new Error('a call row was needed');
+  return call;
+};
 
 /** The leg of this call with that carrier call id (waiting for a leg this process is still recording). */
 async function legOf(ctx: Ctx, callId: number, callSid: string): Promise<LegRow | null> {
@@ -205,6 +288,7 @@ const gather = aboutCall<DigitsGathered>(HANG_UP, async ({ call, ctx }, event) =
     return pressToConnect(deps, call, st);
   }
   if (await claim(ctx, call, leg)) {
+    remember(deps, { ...call, claimed_leg_sid: leg.call_sid });
     if (call.kind !== 'inbound') return dialVisitor(deps, call, st);
     // The whisper's instructions end here: the carrier bridges this staff leg with the caller.
     await markConnected(ctx, call.id);
@@ -213,72 +297,103 @@ const gather = aboutCall<DigitsGathered>(HANG_UP, async ({ call, ctx }, event) =
   return TAKEN;
 });
 
-const callStatus = aboutCall<CallProgress>(NOTHING, async ({ call, ctx }, event, query) => {
-  const sid = event.callSid;
-  const status = event.status;
-  if (!sid || !status) return NOTHING;
-  if (query.leg === 'visitor') {
-    // The visitor's leg was created by the dial: its parent must be the staff leg that claimed the call.
-    if (!call.claimed_leg_sid || event.parentCallSid !== call.claimed_leg_sid) return NOTHING;
-    await ctx.db
-      .insert(callLegs)
-      .values({
-        call_id: call.id,
-        business_id: call.business_id,
-        call_sid: sid,
-        role: 'visitor',
-        to_number: call.visitor_phone,
-        status: 'queued',
-      })
-      .onConflictDoNothing();
-  } else if (query.leg === 'staff-in') {
-    await inboundStaffLeg(ctx, call, { callSid: sid, parentCallSid: event.parentCallSid, to: event.to });
-  }
-  await legsCreated(ctx, call.id);
-  const after = await applyLegStatus(
-    ctx,
-    { callId: call.id, callSid: sid },
-    { status, sequence: event.sequence, duration: event.duration, answeredBy: event.answeredBy },
-  );
-  if (!after) return NOTHING;
-  const becameFinal = isFinal(after.status);
-  // A staff phone came free: a callback waiting for one rings it (ADR 051).
-  if (after.role === 'staff' && becameFinal) inBackground(ctx, () => ringWaiting(ctx));
-  if (after.role === 'visitor' && after.status === 'in-progress') await markConnected(ctx, call.id);
-  // An inbound call's end is the Dial action's to decide.
-  if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {
-    const [fresh] = await ctx.db.select().from(calls).where(eq(calls.id, call.id));
-    if (fresh?.claimed_leg_sid === after.call_sid) {
-      // The claiming staff member hung up: the dial action (when it comes) has the final word.
-      await finishClaimed(ctx, call.id, {
-        completed: fresh.connected_at !== null,
-        duration: null,
-        authoritative: false,
-      });
-    } else if (fresh && !fresh.claimed_leg_sid) {
-      await concludeUnclaimed(ctx, call.id);
+// A callback's status callbacks need the row only for a visitor leg before this process knows the claim
+// (and an inbound call's, whose handlers take the row); a staff leg that ends reads the row anew below.
+const callStatus = aboutCallRef<CallProgress>(
+  NOTHING,
+  (ref, query) =>
+    ref.kind !== 'inbound' &&
+    query.leg !== 'staff-in' &&
+    (query.leg !== 'visitor' || ref.claimed_leg_sid !== null),
+  async ({ call, ctx }, event, query) => {
+    const sid = event.callSid;
+    const status = event.status;
+    if (!sid || !status) return NOTHING;
+    const apply = () =>
+      applyLegStatus(
+        ctx,
+        { callId: call.id, callSid: sid },
+        { status, sequence: event.sequence, duration: event.duration, answeredBy: event.answeredBy },
+      );
+    let after: LegRow | null;
+    if (query.leg === 'visitor') {
+      // The visitor's leg was created by the dial: its parent must be the staff leg that claimed the call.
+      if (!call.claimed_leg_sid || event.parentCallSid !== call.claimed_leg_sid) return NOTHING;
+      await legsCreated(ctx, call.id);
+      // Its row is written by the first of its webhooks to come (in any order): the status is applied to
+      // the row, and only when there is none yet is it written first (one statement, not two, once it is).
+      after = await apply();
+      if (!after) {
+        const written = await ctx.db
+          .insert(callLegs)
+          .values({
+            call_id: call.id,
+            business_id: call.business_id,
+            call_sid: sid,
+            role: 'visitor',
+            to_number: call.visitor_phone,
+            status: 'queued',
+          })
+          .onConflictDoNothing()
+          .returning({ id: callLegs.id });
+        if (written.length > 0) after = await apply();
+      }
+    } else {
+      if (query.leg === 'staff-in')
+        await inboundStaffLeg(ctx, fullRow(call), {
+          callSid: sid,
+          parentCallSid: event.parentCallSid,
+          to: event.to,
+        });
+      await legsCreated(ctx, call.id);
+      after = await apply();
     }
-  }
-  return NOTHING;
-});
+    if (!after) return NOTHING;
+    const becameFinal = isFinal(after.status);
+    // A staff phone came free: a callback waiting for one rings it (ADR 051).
+    if (after.role === 'staff' && becameFinal) inBackground(ctx, () => ringWaiting(ctx));
+    if (after.role === 'visitor' && after.status === 'in-progress') await markConnected(ctx, call.id);
+    // An inbound call's end is the Dial action's to decide.
+    if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {
+      const [fresh] = await ctx.db.select().from(calls).where(eq(calls.id, call.id));
+      if (fresh) remember(ctx.deps, fresh);
+      if (fresh?.claimed_leg_sid === after.call_sid) {
+        // The claiming staff member hung up: the dial action (when it comes) has the final word.
+        await finishClaimed(ctx, call.id, {
+          completed: fresh.connected_at !== null,
+          duration: null,
+          authoritative: false,
+        });
+      } else if (fresh && !fresh.claimed_leg_sid) {
+        await concludeUnclaimed(ctx, call.id, fresh);
+      }
+    }
+    return NOTHING;
+  },
+);
 
-const dialAction = aboutCall<DialEnded>(HANG_UP, async ({ call, ctx }, event) => {
-  const sid = event.callSid;
-  const { completed } = event;
-  if (call.kind === 'inbound') {
-    const caller = await legOf(ctx, call.id, sid);
-    if (caller?.role !== 'visitor') return HANG_UP;
-    if (event.recording) await storeCallRecording(ctx, call.id, event.recording, null);
-    return inboundDialEnded(ctx, call, { completed, duration: event.duration });
-  }
-  if (!sid || sid !== call.claimed_leg_sid) return HANG_UP;
-  if (await firstDelivery(ctx, `dial:${sid}`)) {
-    await finishClaimed(ctx, call.id, { completed, duration: event.duration, authoritative: true });
-    if (event.recording) await storeCallRecording(ctx, call.id, event.recording, null);
-  }
-  if (completed) return HANG_UP;
-  return [say('The caller did not answer. Goodbye.'), hangup()];
-});
+// A callback's dial action needs only who claimed it.
+const dialAction = aboutCallRef<DialEnded>(
+  HANG_UP,
+  (ref) => ref.kind !== 'inbound' && ref.claimed_leg_sid !== null,
+  async ({ call, ctx }, event) => {
+    const sid = event.callSid;
+    const { completed } = event;
+    if (call.kind === 'inbound') {
+      const caller = await legOf(ctx, call.id, sid);
+      if (caller?.role !== 'visitor') return HANG_UP;
+      if (event.recording) await storeCallRecording(ctx, call.id, event.recording, null);
+      return inboundDialEnded(ctx, fullRow(call), { completed, duration: event.duration });
+    }
+    if (!sid || sid !== call.claimed_leg_sid) return HANG_UP;
+    if (await firstDelivery(ctx, `dial:${sid}`)) {
+      await finishClaimed(ctx, call.id, { completed, duration: event.duration, authoritative: true });
+      if (event.recording) await storeCallRecording(ctx, call.id, event.recording, null);
+    }
+    if (completed) return HANG_UP;
+    return [say('The caller did not answer. Goodbye.'), hangup()];
+  },
+);
 
 async function storeCallRecording(
   ctx: Ctx,
