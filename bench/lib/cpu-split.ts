@@ -22,7 +22,8 @@ export async function startCpuSplit(): Promise<
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  // Every 5 ms: a finer profile (V8's default is 1 ms) slows the measured server enough to move its p99.
+  await session.post('Profiler.setSamplingInterval', { interval: 5_000 });
   await session.post('Profiler.start');
   return async () => {
     const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
