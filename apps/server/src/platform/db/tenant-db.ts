@@ -51,8 +51,8 @@ export function createTenantDbs(platform: Db): TenantDbs {
   let closed = false;
   const shared = (): pg.Pool => {
     if (pool) return pool;
-    // Work still running after the app closed (a batch in the background) gets an error, not a pool that
-    // nobody would close.
+    // Work still running after the app closed (a timer in the background) gets a failed statement, as on
+    // the platform's ended pool, not a pool that nobody would close.
     if (closed) throw new Error('db: the tenants’ pool is closed');
     const base = poolOf(platform).options as pg.PoolConfig;
     pool = new pg.Pool({ ...base, options: `-c role=${TENANT_ROLE}` });
@@ -61,12 +61,12 @@ export function createTenantDbs(platform: Db): TenantDbs {
   };
 
   const view = (key: string, agency: string, business: string): pg.Pool => {
-    const p = shared();
     // The pool itself, but for how a connection is taken: Drizzle runs a transaction on `connect()` and a
-    // single statement on `query()`, and both go through here.
-    const v = Object.create(p) as pg.Pool;
+    // single statement on `query()`, and both go through here. Made before any connection is needed (a
+    // context is made for every request), the pool is reached only when a statement is sent.
+    const v = Object.create(pg.Pool.prototype) as pg.Pool;
     const take = async (): Promise<pg.PoolClient> => {
-      const client = await p.connect();
+      const client = await shared().connect();
       if (carried.get(client) !== key) {
         try {
           await client.query(SET_TENANT, [agency, business]);
@@ -79,6 +79,7 @@ export function createTenantDbs(platform: Db): TenantDbs {
       return client;
     };
     Object.defineProperty(v, 'connect', { value: take });
+    Object.defineProperty(v, 'options', { get: () => shared().options });
     Object.defineProperty(v, 'query', {
       value: async (...args: Parameters<pg.Pool['query']>) => {
         const client = await take();
