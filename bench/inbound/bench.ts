@@ -17,6 +17,7 @@ import { DEMO_INSTALL_NUMBER } from '../../apps/server/src/modules/telephony/ser
 import { demoBusiness, inProcessPlatform } from '../lib/in-process.ts';
 import { postgresCpuMs } from '../lib/postgres-cpu.ts';
 import { countStatements, resetStatementTexts, statementsSent, topStatements } from '../lib/statements.ts';
+import type { ClientDone } from './client.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 10_000);
 const RPS = Number(process.env.BENCH_RPS ?? 1000);
@@ -44,17 +45,7 @@ const token = signIn.json().access_token as string | undefined;
 if (!token) throw new Error(`sign-in failed: ${signIn.body}`);
 // The carrier and the browser: another process (bench/inbound/client.ts), so that this one's CPU is the
 // server's alone, and the two share the machine as a carrier and a server would not.
-type Done = {
-  wall: number;
-  n: number;
-  median: number;
-  p99: number;
-  max: number;
-  events: number;
-  doubled: number;
-  failed: number;
-  cpuMs: number;
-};
+type Done = ClientDone;
 const client = fork(path.join(import.meta.dirname, 'client.ts'), [], {
   execArgv: ['--import', 'tsx'],
   env: {

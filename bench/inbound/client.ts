@@ -22,6 +22,19 @@ type Setup = {
 };
 const setup = JSON.parse(process.env.BENCH_CLIENT ?? '{}') as Setup;
 const TAG = setup.tag ?? 'bench';
+/** What this client reports when it is done (bench/inbound and bench/multi read it). */
+export type ClientDone = {
+  wall: number;
+  n: number;
+  median: number;
+  p99: number;
+  max: number;
+  events: number;
+  doubled: number;
+  failed: number;
+  cpuMs: number;
+};
+
 const send = (m: unknown) => process.send?.(m);
 
 const now = () => performance.now();

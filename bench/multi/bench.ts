@@ -13,10 +13,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { agencyCarrierAccount } from '../../apps/server/src/modules/agencies/service.ts';
 import { DEMO_INSTALL_NUMBER } from '../../apps/server/src/modules/telephony/service.ts';
 import { type LoadBalancer, startLoadBalancer } from '../../apps/server/test/load-balancer.ts';
+import { redisReachable } from '../../apps/server/test/redis.ts';
+import type { ClientDone } from '../inbound/client.ts';
 import { demoBusiness, inProcessPlatform } from '../lib/in-process.ts';
 import { postgresCpuMs } from '../lib/postgres-cpu.ts';
 
@@ -27,21 +28,7 @@ const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const PUBLIC = 'http://localhost:3000';
 const root = path.resolve(import.meta.dirname, '../..');
 
-async function redisAnswers(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => undefined);
-  try {
-    await r.connect();
-    await r.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
-
-if (!(await redisAnswers())) {
+if (!(await redisReachable(REDIS_URL))) {
   console.log(`multi-process bench: skipped (needs Redis at ${REDIS_URL}; set REDIS_URL or start one)`);
   process.exit(0);
 }
@@ -145,17 +132,7 @@ function cpuMs(pid: number | undefined): number {
   }
 }
 
-type Done = {
-  wall: number;
-  n: number;
-  median: number;
-  p99: number;
-  max: number;
-  events: number;
-  doubled: number;
-  failed: number;
-  cpuMs: number;
-};
+type Done = ClientDone;
 
 async function run(
   label: string,

@@ -4,8 +4,9 @@ import { Redis } from 'ioredis';
 
 export const TEST_REDIS_URL = 'redis://127.0.0.1:6379';
 
-async function redisReachable(): Promise<boolean> {
-  const r = new Redis(TEST_REDIS_URL, {
+/** Whether a Redis answers at `url` (the tests', or the multi-process bench's). */
+export async function redisReachable(url = TEST_REDIS_URL): Promise<boolean> {
+  const r = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
