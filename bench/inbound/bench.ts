@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { agencyCarrierAccount } from '../../apps/server/src/modules/agencies/service.ts';
 import { DEMO_INSTALL_NUMBER } from '../../apps/server/src/modules/telephony/service.ts';
-import { demoBusiness, inProcessPlatform } from '../lib/in-process.ts';
+import { demoAdminToken, demoBusiness, inProcessPlatform } from '../lib/in-process.ts';
 import { postgresCpuMs } from '../lib/postgres-cpu.ts';
 import { countStatements, resetStatementTexts, statementsSent, topStatements } from '../lib/statements.ts';
 import type { ClientDone } from './client.ts';
@@ -36,13 +36,7 @@ if (!found) throw new Error('no demo carrier account');
 const account = found;
 
 // The business's user, signed in, on a WebSocket.
-const signIn = await app.inject({
-  method: 'POST',
-  url: '/api/v1/login',
-  payload: { email: 'admin@brightdental.test', password: 'demo-dental-1' },
-});
-const token = signIn.json().access_token as string | undefined;
-if (!token) throw new Error(`sign-in failed: ${signIn.body}`);
+const token = await demoAdminToken(app);
 // The carrier and the browser: another process (bench/inbound/client.ts), so that this one's CPU is the
 // server's alone, and the two share the machine as a carrier and a server would not.
 type Done = ClientDone;

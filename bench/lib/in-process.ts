@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../../apps/server/src/app.ts';
@@ -44,6 +45,18 @@ export async function inProcessPlatform(prefix: string, env: Record<string, stri
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A bearer token of the demo business's admin (admin@brightdental.test), signed in through the API. */
+export async function demoAdminToken(app: FastifyInstance): Promise<string> {
+  const signIn = await app.inject({
+    method: 'POST',
+    url: '/api/v1/login',
+    payload: { email: 'admin@brightdental.test', password: 'demo-dental-1' },
+  });
+  const token = signIn.json().access_token as string | undefined;
+  if (!token) throw new Error(`sign-in failed: ${signIn.body}`);
+  return token;
 }
 
 /** The demo business's (Bright Dental's) agency, business and install of its demo number. */

@@ -10,15 +10,16 @@
 // BENCH_MESSAGES (default 3000), BENCH_RPS (default 2000) and BENCH_CONNECTIONS (64) change the load.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { agencyCarrierAccount } from '../../apps/server/src/modules/agencies/service.ts';
 import { DEMO_INSTALL_NUMBER } from '../../apps/server/src/modules/telephony/service.ts';
+import { freePort } from '../../apps/server/src/platform/db/embedded.ts';
 import { type LoadBalancer, startLoadBalancer } from '../../apps/server/test/load-balancer.ts';
 import { redisReachable } from '../../apps/server/test/redis.ts';
 import type { ClientDone } from '../inbound/client.ts';
-import { demoBusiness, inProcessPlatform } from '../lib/in-process.ts';
+import { demoAdminToken, demoBusiness, inProcessPlatform } from '../lib/in-process.ts';
 import { postgresCpuMs } from '../lib/postgres-cpu.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 3000);
@@ -42,13 +43,7 @@ const sandboxBase = `http://127.0.0.1:${(app.server.address() as net.AddressInfo
 const demo = await demoBusiness(database.pool);
 const account = await agencyCarrierAccount(app.deps, demo.agency_id);
 if (!account) throw new Error('no demo carrier account');
-const signIn = await app.inject({
-  method: 'POST',
-  url: '/api/v1/login',
-  payload: { email: 'admin@brightdental.test', password: 'demo-dental-1' },
-});
-const token = signIn.json().access_token as string | undefined;
-if (!token) throw new Error(`sign-in failed: ${signIn.body}`);
+const token = await demoAdminToken(app);
 
 const children: ChildProcess[] = [];
 const stopAll = () => {
@@ -61,14 +56,6 @@ const stopAll = () => {
       }
 };
 process.on('exit', stopAll);
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 const shared = {
   NODE_ENV: 'production',

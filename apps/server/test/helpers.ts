@@ -524,7 +524,12 @@ export async function confirmEmailChange(t: Pick<TestApp, 'app' | 'pool'>, email
 /** A realtime socket on a listening app with a bearer token, open once `ready` came; every event is kept. */
 export async function openSocket(app: FastifyInstance, token: string) {
   const { port } = app.server.address() as import('node:net').AddressInfo;
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['bearer', token]);
+  return openSocketAt(`ws://127.0.0.1:${port}/ws`, token);
+}
+
+/** The same at a socket URL (a load balancer's), with headers of the upgrade request. */
+export async function openSocketAt(url: string, token: string, headers?: Record<string, string>) {
+  const ws = new WebSocket(url, ['bearer', token], headers ? { headers } : {});
   const got: { type: string; data?: Record<string, unknown> }[] = [];
   await new Promise<void>((resolve, reject) => {
     ws.on('message', (raw) => {

@@ -12,11 +12,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { agencyCarrierAccount } from '../src/modules/agencies/service.ts';
 import { restoreSandboxNumbers } from '../src/modules/telephony/service.ts';
 import { STAFF_1, STAFF_2, type Telephony, telephonyApp } from '../src/modules/telephony/testing.ts';
@@ -24,10 +24,11 @@ import { openStream } from '../src/modules/widget/testing.ts';
 import { ManualClock } from '../src/platform/carrier/sandbox/clock.ts';
 import { TwilioSandbox } from '../src/platform/carrier/sandbox/sandbox.ts';
 import type { WebhookTransport } from '../src/platform/carrier/sandbox/webhook-caller.ts';
+import { freePort } from '../src/platform/db/embedded.ts';
 import { JOB_SCHEMA } from '../src/platform/queue/queue.ts';
 import { platformSystemContext } from '../src/platform/tenancy/context.ts';
 import { twilioSignature } from '../src/platform/webhooks/tree.ts';
-import { bearer, createTestApp } from './helpers.ts';
+import { bearer, createTestApp, openSocketAt } from './helpers.ts';
 import { type LoadBalancer, PIN_HEADER, startLoadBalancer } from './load-balancer.ts';
 import { hasTestRedis, TEST_REDIS_URL } from './redis.ts';
 
@@ -39,15 +40,6 @@ const PUBLIC = 'http://localhost:3000';
 const SECRETS_KEY = crypto.randomBytes(32).toString('base64');
 const A = 0;
 const B = 1;
-
-/** A port nobody listens on now (for the child API process, which prints no port of its own). */
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 type Child = { child: ChildProcess; out: () => string };
 const children: Child[] = [];
@@ -124,19 +116,10 @@ type Socket = { ws: WebSocket; got: { type: string; data?: Record<string, unknow
 
 /** A signed-in user's WebSocket through the balancer, pinned to one API process; resolves on `ready`. */
 async function openSocket(lb: LoadBalancer, token: string, backend: number): Promise<Socket> {
-  const ws = new WebSocket(`${lb.url.replace('http', 'ws')}/ws`, ['bearer', token], {
-    headers: { [PIN_HEADER]: String(backend), host: new URL(PUBLIC).host },
+  return openSocketAt(`${lb.url.replace('http', 'ws')}/ws`, token, {
+    [PIN_HEADER]: String(backend),
+    host: new URL(PUBLIC).host,
   });
-  const got: Socket['got'] = [];
-  await new Promise<void>((resolve, reject) => {
-    ws.on('message', (raw) => {
-      const msg = JSON.parse(raw.toString());
-      got.push(msg);
-      if (msg.type === 'ready') resolve();
-    });
-    ws.on('error', reject);
-  });
-  return { ws, got };
 }
 
 /** How many `new_message` events of this body the socket received. */
