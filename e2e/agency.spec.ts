@@ -169,6 +169,73 @@ describe.skipIf(!hasChromium)('agency area in Chromium', () => {
     await context.close();
   });
 
+  it('a search answered just before an archive does not keep the archived business in the list', async () => {
+    // On a slow network, the list's answer for a new search can leave the server before the archive and
+    // reach the page after it: the list must ask again, not show the business as still active (ADR 101).
+    const { page, context } = await p.newPage();
+    await signIn(page, p.url('/login', ACME), DEMO.acmeAgency);
+    await page.waitForURL('**/agency/business/accounts');
+    const name = 'Sunny Plumbing';
+    const rows = page.getByTestId('business-table').locator('[data-testid^="row-"]', { hasText: name });
+    await page.getByTestId('table-search').fill('Sunny');
+    await expect.poll(() => rows.count(), WAIT).toBe(1);
+
+    // The full name's first answer is taken from the server now and handed to the page after the archive.
+    let fetched!: () => void;
+    const answered = new Promise<void>((r) => {
+      fetched = r;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let held = 0;
+    await page.route(
+      (u) => u.pathname === '/api/v1/business' && u.searchParams.get('keyword') === name,
+      async (route) => {
+        if (held++ > 0) return route.continue();
+        // Playwright fetches from Node, which does not resolve acme.localhost as the browser does.
+        const url = new URL(route.request().url());
+        const host = url.host;
+        url.hostname = '127.0.0.1';
+        const before = await route.fetch({
+          url: url.toString(),
+          headers: { ...(await route.request().allHeaders()), host },
+        });
+        fetched();
+        await released;
+        await route.fulfill({ response: before });
+      },
+    );
+    await page.getByTestId('table-search').fill(name);
+    await answered;
+
+    await rows.first().locator('[data-testid^="business-actions-"]').click();
+    await page.getByTestId('business-archive').click();
+    const archived = page.waitForResponse(
+      (r) => r.request().method() === 'PUT' && r.url().endsWith('/archive') && r.ok(),
+    );
+    await page.getByTestId('confirm-ok').click();
+    await archived;
+    release();
+    await expect.poll(() => rows.count(), WAIT).toBe(0);
+    await expect.poll(() => page.getByTestId('business-table').textContent(), WAIT).toContain('0 in all');
+    expect(held).toBe(2);
+
+    const id = await page.evaluate(async (keyword) => {
+      const auth = { authorization: `Bearer ${localStorage.getItem('access_token')}` };
+      const list = await fetch(`/api/v1/business?status=archived&keyword=${encodeURIComponent(keyword)}`, {
+        headers: auth,
+      });
+      const found = ((await list.json()) as { data: { id: number }[] }).data[0]?.id;
+      await fetch(`/api/v1/business/${found}/restore`, { method: 'PUT', headers: auth });
+      return found;
+    }, name);
+    expect(id).toBeGreaterThan(0);
+    expect(await apiCount(page, name, 'active')).toBe(1);
+    await context.close();
+  });
+
   it('an AccountManager has no agency users in the menu and /agency/users sends them to business accounts', async () => {
     const { page, context } = await p.newPage();
     await signIn(page, p.url('/login', ACME), DEMO.acmeAccountManager);
