@@ -141,6 +141,55 @@ async function platformDatabase(env: Record<string, string>) {
 }
 
 /**
+ * Spawns the server as `npm start` does and waits for it to listen. The port is found free first, but
+ * another process (a browser, a connection's local port) may take it before the server listens: then the
+ * server says EADDRINUSE, and it starts again on another port.
+ */
+async function startServer(
+  dataDir: string,
+  databaseUrl: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+    });
+    let out = '';
+    child.stdout?.on('data', (d) => (out += d));
+    child.stderr?.on('data', (d) => (out += d));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
+        const check = () => {
+          if (out.includes('Press Ctrl+C to stop')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        child.stdout?.on('data', check);
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`server exited with ${code}:\n${out}`));
+        });
+      });
+      return { child, port, output: () => out };
+    } catch (err) {
+      if (attempt >= 3 || !out.includes('EADDRINUSE')) throw err;
+    }
+  }
+}
+
+/**
  * Starts the whole platform as `npm start` does (fresh data folder, demo data) and a headless Chromium.
  * The demo data comes from a copy of the run's template database, the same rows a first start seeds.
  */
@@ -150,33 +199,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-e2e-'));
   const database = await platformDatabase(env);
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: database?.url ?? '',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
-    const check = () => {
-      if (out.includes('Press Ctrl+C to stop')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', check);
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
+  const { child, port, output } = await startServer(dataDir, database?.url ?? '', env);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -191,7 +214,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
       '--host-resolver-rules=MAP *.localhost 127.0.0.1, MAP localhost 127.0.0.1',
     ],
   });
-  const run = { browser, log: () => out };
+  const run = { browser, log: output };
   running.add(run);
   return {
     port,
