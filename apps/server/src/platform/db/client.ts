@@ -29,6 +29,63 @@ export function quietClients(pool: pg.Pool): void {
   });
 }
 
+/** How many texts a pool names: each is kept, parsed, on every connection of the pool that sent it. */
+const MAX_NAMED_STATEMENTS = 500;
+/** Texts sent once, remembered until their second run names them; forgotten all at once past this many. */
+const MAX_SEEN_ONCE = 5_000;
+/** A statement with more parameters is a batch whose text changes with its size: not worth keeping. */
+const MAX_NAMED_PARAMETERS = 64;
+
+type QueryFn = (config: unknown, values?: unknown, callback?: unknown) => unknown;
+
+/**
+ * Statements with parameters that a pool sends again are sent as named prepared statements (ADR 102):
+ * PostgreSQL parses and analyses each once per connection instead of at every run (an unnamed statement
+ * is parsed, analysed and planned each time). Drizzle and the modules write nothing for it; the name comes
+ * from the text, from its second run on, so a statement sent once (a rare screen's) takes no place. A
+ * text sent with another number of parameters is another statement; batches of many parameters stay
+ * unnamed, and past MAX_NAMED_STATEMENTS texts new ones do too, so a connection keeps a bounded set.
+ */
+export function namedStatements(pool: pg.Pool): void {
+  const names = new Map<string, string>();
+  const seenOnce = new Set<string>();
+  const nameOf = (text: string): string | undefined => {
+    const known = names.get(text);
+    if (known || names.size >= MAX_NAMED_STATEMENTS) return known;
+    if (!seenOnce.delete(text)) {
+      if (seenOnce.size >= MAX_SEEN_ONCE) seenOnce.clear();
+      seenOnce.add(text);
+      return undefined;
+    }
+    const name = `stn_${names.size + 1}`;
+    names.set(text, name);
+    return name;
+  };
+  pool.on('connect', (client) => {
+    const query = client.query as unknown as QueryFn;
+    (client as unknown as { query: QueryFn }).query = function (
+      this: pg.PoolClient,
+      config,
+      values,
+      callback,
+    ) {
+      const c = config as { text?: unknown; name?: unknown; values?: unknown; submit?: unknown } | null;
+      if (
+        c &&
+        typeof c === 'object' &&
+        typeof c.text === 'string' &&
+        !c.name &&
+        typeof c.submit !== 'function'
+      ) {
+        const params = Array.isArray(values) ? values : Array.isArray(c.values) ? c.values : [];
+        const name = params.length > 0 && params.length <= MAX_NAMED_PARAMETERS ? nameOf(c.text) : undefined;
+        if (name) return query.call(this, { ...c, name }, values, callback);
+      }
+      return query.call(this, config, values, callback);
+    };
+  });
+}
+
 /**
  * How long to wait on PostgreSQL (ADR 050): for a connection, for a statement (enforced by the server,
  * and by the client a little later, for a server that no longer answers at all), and for a transaction
@@ -58,6 +115,7 @@ export function createDb(
       : {}),
   });
   quietClients(pool);
+  namedStatements(pool);
   return { db: drizzle(pool), pool };
 }
 

@@ -5,7 +5,7 @@
 // tenant filter in a tenant's context therefore still finds nothing of another tenant.
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { type Db, poolOf, quietClients } from './client.ts';
+import { type Db, namedStatements, poolOf, quietClients } from './client.ts';
 
 /** The application's role for a tenant's work: subject to row-level security, never BYPASSRLS. */
 export const TENANT_ROLE = 'stn_tenant';
@@ -57,6 +57,7 @@ export function createTenantDbs(platform: Db): TenantDbs {
     const base = poolOf(platform).options as pg.PoolConfig;
     pool = new pg.Pool({ ...base, options: `-c role=${TENANT_ROLE}` });
     quietClients(pool);
+    namedStatements(pool);
     return pool;
   };
 
