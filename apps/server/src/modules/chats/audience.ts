@@ -2,7 +2,7 @@
 // (ADR 034, ./inbox.ts): an enabled business user with inbox.use sees a conversation when it has
 // inbox.all, is one of the SMS agents of the conversation's install, or is the agent assigned to it.
 // A user's unread total is the inbox's unread count (messages in since the user last saw the
-// conversation, by our clock) summed over every conversation that user may see: the sidebar badge,
+// conversation, by count: ADR 103) summed over every conversation that user may see: the sidebar badge,
 // `new_message.number_of_messages` and the profile's `number_of_messages`.
 import { can } from '@stn/contracts/capabilities';
 import type { TRole, TUserType } from '@stn/contracts/roles';
@@ -42,25 +42,24 @@ export function sees(v: Viewer, c: Conversation): boolean {
 }
 
 /**
- * The unread totals of these viewers of one business, in one query: for each, the messages in after its
- * last look (conversation_reads.seen_at, never: all) of the live conversations it sees.
+ * The unread totals of these viewers of one business, in one query: for each, the messages in since its
+ * last look (`contacts.in_count` less the count its look saw, `conversation_reads.seen_in_count`; never
+ * looked: all) over the live conversations it sees (ADR 103).
  */
 export async function unreadTotals(ctx: Ctx, viewers: Viewer[]): Promise<Map<number, number>> {
   if (viewers.length === 0) return new Map();
   const list = JSON.stringify(
     viewers.map((v) => ({ user_id: v.userId, sees_all: v.all, installs: v.installs })),
   );
-  // Per conversation the viewer sees, its messages in after the viewer's last look, counted on the
-  // index (contact_id, created_at) where direction = 'in': the cost is the conversations seen plus the
-  // unread messages, never the business's whole history.
+  // A sum over the conversations each viewer sees, joined with its looks: no conversation's messages are
+  // read, so the cost no longer grows with each conversation's history or with its messages unread.
   const res = await ctx.db.execute<{ user_id: number; total: number }>(
-    sql`select v.user_id, (select coalesce(sum((select count(*) from messages m
-          where m.contact_id = c.id and m.direction = 'in'
-            and m.created_at > coalesce((select r.seen_at from conversation_reads r
-              where r.contact_id = c.id and r.user_id = v.user_id), '-infinity'::timestamptz))), 0)::int
-        from ${liveContactsTable(ctx)} c
-        where (v.sees_all or c.agent_user_id = v.user_id or c.install_id = any(v.installs))) as total
-      from jsonb_to_recordset(${list}::jsonb) as v(user_id int, sees_all boolean, installs int[])`,
+    sql`select v.user_id, coalesce(sum(greatest(c.in_count - coalesce(r.seen_in_count, 0), 0)), 0)::int as total
+      from jsonb_to_recordset(${list}::jsonb) as v(user_id int, sees_all boolean, installs int[])
+      join ${liveContactsTable(ctx)} c
+        on c.in_count > 0 and (v.sees_all or c.agent_user_id = v.user_id or c.install_id = any(v.installs))
+      left join conversation_reads r on r.contact_id = c.id and r.user_id = v.user_id
+      group by v.user_id`,
   );
   // A viewer with nothing unread has no row: 0.
   const out = new Map(viewers.map((v) => [v.userId, 0]));

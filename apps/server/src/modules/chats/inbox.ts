@@ -86,8 +86,7 @@ function selectConversation(ctx: Ctx, userId: number): SQL {
   return sql`select c.id, c.agency_id, c.business_id, c.install_id, c.phone, c.first_name, c.last_name,
       c.email, c.birthday::text as birthday, c.anniversary::text as anniversary, c.fields, c.source,
       c.agent_user_id, c.on_top, c.opted_out_at, c.blocked_at, c.last_message_at, c.created_at,
-      (select count(*)::int from messages um where um.contact_id = c.id and um.direction = 'in'
-        and um.created_at > ${seenAt(userId)}) as unread,
+      greatest(c.in_count - ${seenInCount(userId)}, 0) as unread,
       lm.body as lm_body, lm.direction as lm_direction, lm.status as lm_status, lm.media as lm_media,
       lm.sent_at as lm_sent_at, c.last_call_at,
       lc.id as lc_id, lc.kind as lc_kind, lc.outcome as lc_outcome, lc.requested_at as lc_at
@@ -99,10 +98,10 @@ function selectConversation(ctx: Ctx, userId: number): SQL {
       where c.last_call_at is not null) lc on true`;
 }
 
-/** When the user last saw the conversation `c` (the beginning of time if never). */
-function seenAt(userId: number): SQL {
-  return sql`coalesce((select r.seen_at from conversation_reads r where r.contact_id = c.id
-    and r.user_id = ${userId}), '-infinity'::timestamptz)`;
+/** How many messages in the conversation `c` had when the user last saw it (none if never: ADR 103). */
+function seenInCount(userId: number): SQL {
+  return sql`coalesce((select r.seen_in_count from conversation_reads r where r.contact_id = c.id
+    and r.user_id = ${userId}), 0)`;
 }
 
 function presentConversation(r: ContactRow): TInboxConversation {
@@ -177,11 +176,7 @@ export async function listConversations(
       sql`(c.last_call_at is not null or c.last_lead_at is not null or exists (select 1 from messages em where em.contact_id = c.id
         and em.status not in ('scheduled', 'canceled')))`,
     );
-  if (input.list === 'inbox-new')
-    conditions.push(
-      sql`exists (select 1 from messages nm where nm.contact_id = c.id and nm.direction = 'in'
-        and nm.created_at > ${seenAt(userId)})`,
-    );
+  if (input.list === 'inbox-new') conditions.push(sql`c.in_count > ${seenInCount(userId)}`);
   const where = sql.join(conditions, sql` and `);
   const { limit, offset } = pageOf(input);
   const rows = await ctx.db.execute<ContactRow>(
@@ -223,12 +218,14 @@ export async function markRead(ctx: Ctx, contact: { id: number; unread: number }
   const userId = me(ctx);
   if (!userId) return;
   const contactId = contact.id;
+  // The count of messages in the conversation has now: the ones in after it are unread for this user.
+  const inCount = sql`(select c.in_count from contacts c where c.id = ${contactId})`;
   await ctx.db
     .insert(conversationReads)
-    .values({ contact_id: contactId, user_id: userId, seen_at: new Date() })
+    .values({ contact_id: contactId, user_id: userId, seen_at: new Date(), seen_in_count: inCount })
     .onConflictDoUpdate({
       target: [conversationReads.contact_id, conversationReads.user_id],
-      set: { seen_at: new Date() },
+      set: { seen_at: new Date(), seen_in_count: inCount },
     });
   if (Number(contact.unread) > 0) {
     ctx.afterCommit(() =>

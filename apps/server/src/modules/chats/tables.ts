@@ -59,7 +59,10 @@ export const messages = pgTable(
   ],
 );
 
-/** When a user last saw a conversation: messages in after it are unread for them. */
+/**
+ * When a user last saw a conversation, and how many messages in it had then (`contacts.in_count`): the
+ * ones in since are unread for them (ADR 103).
+ */
 export const conversationReads = pgTable(
   'conversation_reads',
   {
@@ -68,6 +71,7 @@ export const conversationReads = pgTable(
       .references(() => contacts.id, { onDelete: 'cascade' }),
     user_id: integer('user_id').notNull(),
     seen_at: tz('seen_at').notNull().defaultNow(),
+    seen_in_count: integer('seen_in_count').notNull().default(0),
   },
   (t) => [uniqueIndex('conversation_reads_uq').on(t.contact_id, t.user_id)],
 );

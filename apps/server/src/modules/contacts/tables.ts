@@ -43,6 +43,11 @@ export const contacts = pgTable(
     opted_out_at: tz('opted_out_at'),
     blocked_at: tz('blocked_at'),
     last_message_at: tz('last_message_at'),
+    /**
+     * How many messages in the conversation has had, kept by a trigger on messages (ADR 103): a user's
+     * unread count there is this less `conversation_reads.seen_in_count`.
+     */
+    in_count: integer('in_count').notNull().default(0),
     /** When the contact's latest call (callback, scheduled or inbound) was asked for (ADR 052). */
     last_call_at: tz('last_call_at'),
     /** When the contact's latest lead form was sent (issue 21): it moves the conversation up the inbox. */

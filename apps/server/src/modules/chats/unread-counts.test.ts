@@ -1,0 +1,129 @@
+// Unread counts by counting (issue 27, ADR 103): a conversation's messages in are counted on the contact
+// as they are written (a trigger on messages), and a look keeps the count it saw. What must hold: the
+// count is the number of messages in, however they are written (several in one statement, messages out
+// not counted, a message moved or removed); the inbox's unread count, inbox-new and the user's total
+// agree; one user's look leaves another's count alone.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, fixtureCtx } from '../../../test/helpers.ts';
+import { type Telephony, telephonyApp } from '../telephony/testing.ts';
+import { createUser } from '../users/service.ts';
+
+let h: Telephony;
+let install: number;
+const q = async (text: string, values: unknown[] = []) => (await h.t.pool.query(text, values)).rows;
+
+async function newContact(phone: string): Promise<number> {
+  const a = h.seed.a;
+  const [row] = await q(
+    `insert into contacts (agency_id, business_id, install_id, phone, first_name) values ($1, $2, $3, $4, 'U')
+     returning id`,
+    [a.agency.id, a.business.id, install, phone],
+  );
+  return row.id;
+}
+
+/** Messages of one contact in one statement, in and out as given. */
+async function write(contactId: number, directions: ('in' | 'out')[]) {
+  const a = h.seed.a;
+  await q(
+    `insert into messages (agency_id, business_id, contact_id, install_id, direction, body, status, from_number,
+       to_number)
+     select $1, $2, $3, $4, d, 'x', 'received', '+14155550000', '+15005550006' from unnest($5::text[]) d`,
+    [a.agency.id, a.business.id, contactId, install, directions],
+  );
+  await q('update contacts set last_message_at = now() where id = $1', [contactId]);
+}
+
+/** The contact's count against the messages in it has, counted. */
+async function counts(contactId: number) {
+  const [row] = await q(
+    `select c.in_count, (select count(*)::int from messages m where m.contact_id = c.id and m.direction = 'in') as real
+       from contacts c where c.id = $1`,
+    [contactId],
+  );
+  return row as { in_count: number; real: number };
+}
+
+async function inbox(email: string, list: 'inbox' | 'inbox-new' = 'inbox') {
+  const res = await h.t.app.inject({
+    url: `/api/v1/chats/installs/${install}/${list}`,
+    headers: bearer(await h.token(email)),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as { id: number; unread: number }[];
+}
+
+async function total(email: string): Promise<number> {
+  const res = await h.t.app.inject({ url: '/api/v1/profile', headers: bearer(await h.token(email)) });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.user.number_of_messages;
+}
+
+beforeAll(async () => {
+  h = await telephonyApp();
+  install = (await h.install()).id;
+});
+afterAll(async () => {
+  await h?.t.app.close();
+  await h?.close();
+});
+
+describe('unread counts by counting', () => {
+  it('counts the messages in however they are written, moved or removed', async () => {
+    const one = await newContact('+14155550301');
+    const two = await newContact('+14155550302');
+    await write(one, ['in', 'out', 'in', 'in', 'out']);
+    expect(await counts(one)).toEqual({ in_count: 3, real: 3 });
+    await write(two, ['out']);
+    expect(await counts(two)).toEqual({ in_count: 0, real: 0 });
+    // Moved to another conversation, turned out: both counts follow.
+    await q(
+      `update messages set contact_id = $2 where id = (select min(id) from messages where contact_id = $1 and direction = 'in')`,
+      [one, two],
+    );
+    await q(
+      `update messages set direction = 'out' where id = (select min(id) from messages where contact_id = $1 and direction = 'in')`,
+      [one],
+    );
+    expect(await counts(one)).toEqual({ in_count: 1, real: 1 });
+    expect(await counts(two)).toEqual({ in_count: 1, real: 1 });
+    await q(`delete from messages where contact_id = $1 and direction = 'in'`, [two]);
+    expect(await counts(two)).toEqual({ in_count: 0, real: 0 });
+  });
+
+  it("agrees in the inbox, inbox-new and the user's total; a look is the looker's only", async () => {
+    const admin = h.seed.a.businessAdmin.email;
+    const contact = await newContact('+14155550303');
+    const before = await total(admin);
+    await write(contact, ['in', 'in', 'out']);
+    const row = (await inbox(admin)).find((c) => c.id === contact);
+    expect(row?.unread).toBe(2);
+    expect((await inbox(admin, 'inbox-new')).map((c) => c.id)).toContain(contact);
+    expect(await total(admin)).toBe(before + 2);
+
+    // The admin opens it: read for the admin, not for a second user who sees every conversation.
+    const other = { email: 'second-admin@a.test' };
+    await createUser(fixtureCtx(h.t.db), {
+      email: other.email,
+      password: 'correct-horse-1',
+      role: 'BusinessAdmin',
+      businessId: h.seed.a.business.id,
+      firstName: 'Second',
+    });
+    const otherBefore = (await inbox(other.email)).find((c) => c.id === contact)?.unread;
+    const open = await h.t.app.inject({
+      url: `/api/v1/chats/contacts/${contact}`,
+      headers: bearer(await h.token(admin)),
+    });
+    expect(open.statusCode, open.body).toBe(200);
+    expect((await inbox(admin)).find((c) => c.id === contact)?.unread).toBe(0);
+    expect((await inbox(admin, 'inbox-new')).map((c) => c.id)).not.toContain(contact);
+    expect(await total(admin)).toBe(before);
+    expect((await inbox(other.email)).find((c) => c.id === contact)?.unread).toBe(otherBefore);
+
+    // A new message in after the look is unread again, once.
+    await write(contact, ['in']);
+    expect((await inbox(admin)).find((c) => c.id === contact)?.unread).toBe(1);
+    expect(await total(admin)).toBe(before + 1);
+  });
+});
