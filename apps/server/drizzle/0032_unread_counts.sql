@@ -12,31 +12,24 @@ UPDATE conversation_reads r SET seen_in_count = (
   SELECT count(*)::int FROM messages m
    WHERE m.contact_id = r.contact_id AND m.direction = 'in' AND m.created_at <= r.seen_at);
 --> statement-breakpoint
--- Messages written: each statement adds its messages in to their contacts, in one update.
+-- Messages written or removed (a contact's, with it): each statement adds its messages in to their contacts,
+-- or takes them away, in one update. Both triggers name their rows `changed`.
 CREATE OR REPLACE FUNCTION stn_count_messages_in() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  sign integer := CASE TG_OP WHEN 'DELETE' THEN -1 ELSE 1 END;
 BEGIN
-  UPDATE contacts c SET in_count = c.in_count + k.n
-    FROM (SELECT contact_id, count(*)::int AS n FROM written
+  UPDATE contacts c SET in_count = greatest(c.in_count + sign * k.n, 0)
+    FROM (SELECT contact_id, count(*)::int AS n FROM changed
            WHERE direction = 'in' AND contact_id IS NOT NULL GROUP BY contact_id) k
    WHERE c.id = k.contact_id;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER messages_in_count AFTER INSERT ON messages REFERENCING NEW TABLE AS written
+CREATE TRIGGER messages_in_count AFTER INSERT ON messages REFERENCING NEW TABLE AS changed
   FOR EACH STATEMENT EXECUTE FUNCTION stn_count_messages_in();
 --> statement-breakpoint
--- Messages removed (a contact's, with it): their contacts count them no more.
-CREATE OR REPLACE FUNCTION stn_uncount_messages_in() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  UPDATE contacts c SET in_count = greatest(c.in_count - k.n, 0)
-    FROM (SELECT contact_id, count(*)::int AS n FROM removed
-           WHERE direction = 'in' AND contact_id IS NOT NULL GROUP BY contact_id) k
-   WHERE c.id = k.contact_id;
-  RETURN NULL;
-END $$;
---> statement-breakpoint
-CREATE TRIGGER messages_in_uncount AFTER DELETE ON messages REFERENCING OLD TABLE AS removed
-  FOR EACH STATEMENT EXECUTE FUNCTION stn_uncount_messages_in();
+CREATE TRIGGER messages_in_uncount AFTER DELETE ON messages REFERENCING OLD TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION stn_count_messages_in();
 --> statement-breakpoint
 -- A message moved to another contact, or turned in or out (nothing does either today): both counts follow.
 CREATE OR REPLACE FUNCTION stn_recount_message_in() RETURNS trigger LANGUAGE plpgsql AS $$

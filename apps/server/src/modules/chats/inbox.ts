@@ -219,7 +219,7 @@ export async function markRead(ctx: Ctx, contact: { id: number; unread: number }
   if (!userId) return;
   const contactId = contact.id;
   // The count of messages in the conversation has now: the ones in after it are unread for this user.
-  const inCount = sql`(select c.in_count from contacts c where c.id = ${contactId})`;
+  const inCount = sql`coalesce((select c.in_count from ${liveContactsTable(ctx)} c where c.id = ${contactId}), 0)`;
   await ctx.db
     .insert(conversationReads)
     .values({ contact_id: contactId, user_id: userId, seen_at: new Date(), seen_in_count: inCount })
