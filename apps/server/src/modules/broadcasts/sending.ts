@@ -557,13 +557,21 @@ async function claim(
          where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'pending'
            and due_at <= ${at}::timestamptz and ${zone} = any(${sql.param(quiet)}::text[])
            and ${dueSql(at, zone)} > ${at}::timestamptz`);
+    // Sent in the order they are due: an UPDATE's RETURNING keeps no order of its own (it follows the
+    // plan, and a prepared statement's plan may change), so the claimed rows are ordered once updated.
     const res = await tx.db.execute<Omit<Claimed, 'body' | 'segments'>>(sql`
-      update broadcast_recipients set state = 'sending', claimed_at = ${at}::timestamptz, attempts = attempts + 1
-       where id in (select id from broadcast_recipients
-                     where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'pending'
-                       and due_at <= ${at}::timestamptz
-                     order by due_at, id limit ${limit} for update skip locked)
-      returning id, contact_id, phone, install_id, time_zone, message_id`);
+      with picked as (
+        select id from broadcast_recipients
+         where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'pending'
+           and due_at <= ${at}::timestamptz
+         order by due_at, id limit ${limit} for update skip locked
+      ), claimed as (
+        update broadcast_recipients r
+           set state = 'sending', claimed_at = ${at}::timestamptz, attempts = r.attempts + 1
+          from picked where r.id = picked.id
+        returning r.id, r.contact_id, r.phone, r.install_id, r.time_zone, r.message_id, r.due_at
+      )
+      select id, contact_id, phone, install_id, time_zone, message_id from claimed order by due_at, id`);
     if (res.rows.length === 0) return [];
     const [b] = await tx.db
       .select({ body: broadcasts.body })
