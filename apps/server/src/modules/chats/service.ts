@@ -376,15 +376,6 @@ export async function conversationMessages(ctx: Ctx, input: { contactId: number 
   return rows.map(toMessage);
 }
 
-/** How many messages came in from this contact (the `new_message` event's number_of_messages). */
-export async function inboundCount(ctx: Ctx, input: { contactId: number }): Promise<number> {
-  const [row] = await ctx.db
-    .select({ n: count() })
-    .from(messages)
-    .where(scope(ctx, messages, eq(messages.contact_id, input.contactId), eq(messages.direction, 'in')));
-  return row?.n ?? 0;
-}
-
 /**
  * A keyword's auto-reply (STOP confirmation, START, HELP) through the carrier, recorded in the
  * conversation. It bypasses the opt-out check (the carriers' rules require the STOP confirmation) but is

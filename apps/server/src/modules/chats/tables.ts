@@ -53,9 +53,7 @@ export const messages = pgTable(
     index('messages_business_idx').on(t.business_id, t.sent_at),
     // What changed lately: the analytics sweep marks those days to rebuild (ADR 081).
     index('messages_updated_idx').on(t.updated_at),
-    /** Unread counts: a conversation's messages in after a time (ADR 045). */
     index('messages_broadcast_idx').on(t.broadcast_id).where(sql`${t.broadcast_id} is not null`),
-    index('messages_in_idx').on(t.contact_id, t.created_at).where(sql`${t.direction} = 'in'`),
   ],
 );
 
