@@ -19,6 +19,8 @@ type Setup = {
   publicUrl: string;
   /** The bodies' and sids' tag (`bench` unless told): runs on one database tell theirs apart. */
   tag?: string;
+  /** After the warm-up, say `warmed` and wait for `go` (the parent refreshes the planner's statistics). */
+  awaitGo?: boolean;
 };
 const setup = JSON.parse(process.env.BENCH_CLIENT ?? '{}') as Setup;
 const TAG = setup.tag ?? 'bench';
@@ -85,10 +87,12 @@ function post(params: Record<string, string>): Promise<number> {
   });
 }
 
+/** The phones the texts come from, in turn. */
+const PHONES = 2_000;
 const params = (i: number, tag: string) => ({
   AccountSid: setup.accountSid,
   MessageSid: `SM${crypto.createHash('md5').update(`${tag}-${i}`).digest('hex')}`,
-  From: `+1415${String(5_000_000 + (i % 2_000)).padStart(7, '0')}`,
+  From: `+1415${String(5_000_000 + (i % PHONES)).padStart(7, '0')}`,
   To: setup.to,
   Body: `${tag} message ${i}`,
   NumMedia: '0',
@@ -112,8 +116,20 @@ async function run(count: number, rps: number, tag: string) {
   return now() - started;
 }
 
-// Warm-up (not counted): the first requests compile the code paths and fill the pools.
-await run(Math.min(500, setup.messages), Math.min(setup.rps, 500), `${TAG}-warm`);
+// Warm-up (not counted): the first requests compile the code paths and fill the pools; told to, every phone
+// of the run texts once (its contact exists, as most texters' do on a running install).
+await run(
+  setup.awaitGo ? Math.min(PHONES, setup.messages) : Math.min(500, setup.messages),
+  Math.min(setup.rps, 500),
+  `${TAG}-warm`,
+);
+if (setup.awaitGo) {
+  const go = new Promise<void>((resolve) =>
+    process.on('message', (m: { type?: string }) => m.type === 'go' && resolve()),
+  );
+  send({ type: 'warmed' });
+  await go;
+}
 await new Promise((resolve) => setTimeout(resolve, 1000));
 latency.length = 0;
 failed = 0;

@@ -15,11 +15,12 @@ export function createBatcher<T, R>(opts: {
   run: (items: T[]) => Promise<R[]>;
   maxBatch?: number;
   maxInFlight?: number;
-  waitMs?: number;
+  /** How long a batch gathers: a number, or a function asked each time (a wait that adapts to the work). */
+  waitMs?: number | (() => number);
 }): Batcher<T, R> {
   const maxBatch = opts.maxBatch ?? 500;
   const maxInFlight = opts.maxInFlight ?? 1;
-  const waitMs = opts.waitMs ?? 0;
+  const waitOf = opts.waitMs ?? 0;
   type Entry = { item: T; resolve: (r: R) => void; reject: (e: unknown) => void };
   let queue: Entry[] = [];
   let running = 0;
@@ -64,6 +65,7 @@ export function createBatcher<T, R>(opts: {
   const schedule = () => {
     if (scheduled || queue.length === 0 || running >= maxInFlight) return;
     scheduled = true;
+    const waitMs = typeof waitOf === 'function' ? waitOf() : waitOf;
     // setImmediate lets every item of the current I/O turn (e.g. one commit's events) join the batch.
     if (waitMs > 0) setTimeout(pump, waitMs);
     else setImmediate(pump);

@@ -11,8 +11,14 @@ import { leadSubmitted } from '../leadforms/service.ts';
 import { callCompleted, callMissed, callReceived, callRequested } from '../telephony/service.ts';
 import { callDays, leadDays, markDays, messageDays, optOutDays, rebuildDirty } from './rollup.ts';
 
-/** How long the marks gather before their rebuild (the rollups lag the events by at most this). */
+/**
+ * How long the marks gather before their rebuild: the rollups lag the events by this much, or when a rebuild
+ * takes long (a busy day's rows are read again at each) by nine times the last one, at most ROLLUP_MAX_WAIT_MS:
+ * rebuilding then takes at most a tenth of the time however fast the events come (issue 27).
+ */
 const ROLLUP_WAIT_MS = 250;
+const ROLLUP_MAX_WAIT_MS = 5000;
+const ROLLUP_WORK_SHARE = 0.1;
 
 type Mark = { calls?: number; message?: number; optOutContact?: number; lead?: number };
 
@@ -20,8 +26,10 @@ const ids = (list: (number | undefined)[]) => [...new Set(list.filter((n): n is 
 
 export function registerAnalyticsListeners(events: EventBus, deps: Deps): () => Promise<void> {
   const ctx = platformSystemContext(deps, 'job', 'analytics rollup');
+  let lastRebuildMs = 0;
   const batch = createBatcher<Mark, void>({
     run: async (items) => {
+      const started = performance.now();
       const calls = ids(items.map((i) => i.calls));
       const messages = ids(items.map((i) => i.message));
       const contacts = ids(items.map((i) => i.optOutContact));
@@ -30,12 +38,20 @@ export function registerAnalyticsListeners(events: EventBus, deps: Deps): () => 
       if (messages.length) await markDays(ctx, messageDays(sql`id = any(${sql.param(messages)}::int[])`));
       if (contacts.length) await markDays(ctx, optOutDays(sql`id = any(${sql.param(contacts)}::int[])`));
       if (leads.length) await markDays(ctx, leadDays(sql`id = any(${sql.param(leads)}::int[])`));
-      await rebuildDirty(ctx);
+      try {
+        await rebuildDirty(ctx);
+      } finally {
+        lastRebuildMs = performance.now() - started;
+      }
       return items.map(() => undefined);
     },
     // A rebuild is a dozen statements however few its days: the events of a quarter second share one
     // (a callback's four call events, a text's status callbacks; issue 27).
-    waitMs: ROLLUP_WAIT_MS,
+    waitMs: () =>
+      Math.min(
+        ROLLUP_MAX_WAIT_MS,
+        Math.max(ROLLUP_WAIT_MS, (lastRebuildMs * (1 - ROLLUP_WORK_SHARE)) / ROLLUP_WORK_SHARE),
+      ),
   });
   const add = (m: Mark) => {
     batch

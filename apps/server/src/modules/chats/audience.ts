@@ -9,7 +9,7 @@ import type { TRole, TUserType } from '@stn/contracts/roles';
 import { sql } from 'drizzle-orm';
 import { channel } from '../../platform/realtime/hub.ts';
 import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
-import { contactsByIds, liveContactsTable } from '../contacts/service.ts';
+import { contactInTotalsTable, contactsByIds, liveContactsTable } from '../contacts/service.ts';
 import { smsAgentsOfBusiness } from '../installs/service.ts';
 import { businessSubjects } from '../users/service.ts';
 
@@ -44,24 +44,27 @@ export function sees(v: Viewer, c: Conversation): boolean {
 /**
  * The unread totals of these viewers of one business, in one query: for each, the messages in since its
  * last look (`contacts.in_count` less the count its look saw, `conversation_reads.seen_in_count`; never
- * looked: all) over the live conversations it sees (ADR 103).
+ * looked: all) over the live conversations it sees (ADR 103), summed by groups (ADR 104).
  */
 export async function unreadTotals(ctx: Ctx, viewers: Viewer[]): Promise<Map<number, number>> {
   if (viewers.length === 0) return new Map();
   const list = JSON.stringify(
     viewers.map((v) => ({ user_id: v.userId, sees_all: v.all, installs: v.installs })),
   );
-  // A sum over the conversations each viewer sees, joined with its looks: no conversation's messages are
-  // read, so the cost no longer grows with each conversation's history or with its messages unread.
+  // The messages in of the groups each viewer sees (ADR 104), less what it has seen of them: no contact is read
+  // but those the viewer has opened, so the cost no longer grows with the business's conversations. The looks
+  // lead, each finding its contact by id (a plan led by the contacts, chosen on stale statistics while a
+  // business grows fast, read them all).
   const res = await ctx.db.execute<{ user_id: number; total: number }>(
-    sql`select v.user_id, coalesce(sum(greatest(c.in_count - coalesce(r.seen_in_count, 0), 0)), 0)::int as total
-      from jsonb_to_recordset(${list}::jsonb) as v(user_id int, sees_all boolean, installs int[])
-      join ${liveContactsTable(ctx)} c
-        on c.in_count > 0 and (v.sees_all or c.agent_user_id = v.user_id or c.install_id = any(v.installs))
-      left join conversation_reads r on r.contact_id = c.id and r.user_id = v.user_id
-      group by v.user_id`,
+    sql`select v.user_id,
+        ((select coalesce(sum(t.in_sum), 0) from ${contactInTotalsTable(ctx)} t
+           where v.sees_all or t.agent_user_id = v.user_id or t.install_id = any(v.installs))
+         - (select coalesce(sum((select least(r.seen_in_count, c.in_count) from ${liveContactsTable(ctx)} c
+                  where c.id = r.contact_id
+                    and (v.sees_all or c.agent_user_id = v.user_id or c.install_id = any(v.installs)))), 0)
+              from conversation_reads r where r.user_id = v.user_id))::int as total
+      from jsonb_to_recordset(${list}::jsonb) as v(user_id int, sees_all boolean, installs int[])`,
   );
-  // A viewer with nothing unread has no row: 0.
   const out = new Map(viewers.map((v) => [v.userId, 0]));
   for (const r of res.rows) out.set(Number(r.user_id), Number(r.total));
   return out;

@@ -71,5 +71,9 @@ export const conversationReads = pgTable(
     seen_at: tz('seen_at').notNull().defaultNow(),
     seen_in_count: integer('seen_in_count').notNull().default(0),
   },
-  (t) => [uniqueIndex('conversation_reads_uq').on(t.contact_id, t.user_id)],
+  (t) => [
+    uniqueIndex('conversation_reads_uq').on(t.contact_id, t.user_id),
+    // A user's looks, for its unread total (ADR 104).
+    index('conversation_reads_user_idx').on(t.user_id),
+  ],
 );

@@ -126,4 +126,78 @@ describe('unread counts by counting', () => {
     expect((await inbox(admin)).find((c) => c.id === contact)?.unread).toBe(1);
     expect(await total(admin)).toBe(before + 1);
   });
+
+  it('keeps the sums by install and agent equal to the contacts they sum, whatever changes them (ADR 104)', async () => {
+    const a = h.seed.a;
+    // The sums as the trigger keeps them, and as the contacts give them now.
+    const sums = async () => {
+      const kept = await q(
+        `select install_id, agent_user_id, sum(in_sum)::int as n from contact_in_totals
+          where business_id = $1 group by 1, 2 having sum(in_sum) <> 0 order by 1, 2`,
+        [a.business.id],
+      );
+      const real = await q(
+        `select coalesce(install_id, 0) as install_id, coalesce(agent_user_id, 0) as agent_user_id,
+                sum(in_count)::int as n
+           from contacts where business_id = $1 and deleted_at is null
+          group by 1, 2 having sum(in_count) <> 0 order by 1, 2`,
+        [a.business.id],
+      );
+      return { kept, real };
+    };
+    const agree = async () => {
+      const { kept, real } = await sums();
+      expect(kept).toEqual(real);
+      return kept;
+    };
+    const admin = h.seed.a.businessAdmin.email;
+    // The old rule, contact by contact: what the admin (who sees every conversation) has unread.
+    const byContact = async () => {
+      const [row] = await q(
+        `select coalesce(sum(greatest(c.in_count - coalesce(r.seen_in_count, 0), 0)), 0)::int as n
+           from contacts c left join conversation_reads r on r.contact_id = c.id
+             and r.user_id = (select id from users where email = $2)
+          where c.business_id = $1 and c.deleted_at is null`,
+        [a.business.id, admin],
+      );
+      return row.n as number;
+    };
+    const one = await newContact('+14155550311');
+    const two = await newContact('+14155550312');
+    await write(one, ['in', 'in', 'out']);
+    await write(two, ['in']);
+    const before = await agree();
+    expect(before.length).toBeGreaterThan(0);
+    expect(await total(admin)).toBe(await byContact());
+
+    // Assigned to an agent, moved to no install, renamed (no sum changes), removed, put back, deleted for good.
+    const [agent] = await q(`select id from users where email = $1`, [admin]);
+    await q(`update contacts set agent_user_id = $2 where id = $1`, [one, agent.id]);
+    expect((await agree()).some((g) => g.agent_user_id === agent.id && g.n === 2)).toBe(true);
+    await q(`update contacts set install_id = null where id = $1`, [two]);
+    expect((await agree()).some((g) => g.install_id === 0 && g.n === 1)).toBe(true);
+    await q(`update contacts set first_name = 'Renamed' where id = any($1::int[])`, [[one, two]]);
+    await agree();
+    await q(`update contacts set deleted_at = now() where id = $1`, [one]);
+    expect((await agree()).some((g) => g.agent_user_id === agent.id)).toBe(false);
+    expect(await total(admin)).toBe(await byContact());
+    await q(`update contacts set deleted_at = null where id = $1`, [one]);
+    await agree();
+    await q(`delete from contacts where id = $1`, [two]);
+    await agree();
+    // A contact written with a count already (an import, a merge) and one look that saw more than is left.
+    await q(
+      `insert into contacts (agency_id, business_id, install_id, phone, in_count) values ($1, $2, $3, '+14155550313', 4)`,
+      [a.agency.id, a.business.id, install],
+    );
+    await agree();
+    const open = await h.t.app.inject({
+      url: `/api/v1/chats/contacts/${one}`,
+      headers: bearer(await h.token(admin)),
+    });
+    expect(open.statusCode, open.body).toBe(200);
+    await q(`delete from messages where contact_id = $1 and direction = 'in'`, [one]);
+    await agree();
+    expect(await total(admin)).toBe(await byContact());
+  });
 });

@@ -65,6 +65,15 @@ export function liveContactsTable(ctx: Ctx): SQL {
     and deleted_at is null)`;
 }
 
+/**
+ * The context business's messages in, summed over its live contacts by install and assigned agent (0 for none;
+ * ADR 104), as a table expression: `from ${contactInTotalsTable(ctx)} t` (the unread totals of the chats module).
+ */
+export function contactInTotalsTable(ctx: Ctx): SQL {
+  const { agencyId, businessId } = businessOf(ctx);
+  return sql`(select * from contact_in_totals where agency_id = ${agencyId} and business_id = ${businessId})`;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // What the chats module calls.
 

@@ -1,12 +1,15 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   date,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
+  smallint,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
@@ -61,6 +64,25 @@ export const contacts = pgTable(
     // Opt-outs by time: the analytics rollups count them by day (ADR 081).
     index('contacts_opted_out_idx').on(t.opted_out_at).where(sql`${t.opted_out_at} is not null`),
   ],
+);
+
+/**
+ * The messages in of a business's live contacts, summed by install and assigned agent (0 for none), kept by
+ * a trigger on contacts (issue 27, ADR 104): a user's unread total is the sum over the groups it sees less
+ * what it has seen, so the total no longer reads every contact. Derived rows: no foreign keys.
+ */
+export const contactInTotals = pgTable(
+  'contact_in_totals',
+  {
+    agency_id: integer('agency_id').notNull(),
+    business_id: integer('business_id').notNull(),
+    install_id: integer('install_id').notNull(),
+    agent_user_id: integer('agent_user_id').notNull(),
+    /** A group is kept in stripes, one per writing connection's process id modulo 16 (no queue on one row). */
+    stripe: smallint('stripe').notNull(),
+    in_sum: bigint('in_sum', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.business_id, t.install_id, t.agent_user_id, t.stripe] })],
 );
 
 /** A custom field of the business's contacts (GET /v1/contacts/fields). */
