@@ -48,6 +48,21 @@ describe('named prepared statements', () => {
     }
   });
 
+  it("names a text sent as query(text, values) too (pg-boss's form and the raw queries')", async () => {
+    const client = await t.pool.connect();
+    try {
+      const text = 'select $1::int - 1 as prev';
+      const answers: number[] = [];
+      for (const n of [1, 43]) answers.push((await client.query(text, [n])).rows[0].prev);
+      // And through the pool, whichever connection it lends.
+      answers.push((await t.pool.query(text, [8])).rows[0].prev);
+      expect(answers).toEqual([0, 42, 7]);
+      expect(await preparedOn(client)).toContain(text);
+    } finally {
+      client.release();
+    }
+  });
+
   it('leaves a batch of many parameters unnamed (its text changes with its size)', async () => {
     const client = await t.pool.connect();
     try {

@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { businessBatcher } from '../../platform/batcher.ts';
+import { anyOf } from '../../platform/db/any-of.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
@@ -68,7 +69,7 @@ async function recentRecipients(ctx: Ctx, contactIds: number[], at: Date): Promi
     .from(broadcastRecipients)
     .where(
       and(
-        inArray(broadcastRecipients.contact_id, contactIds),
+        anyOf(broadcastRecipients.contact_id, contactIds),
         eq(broadcastRecipients.business_id, businessOf(ctx).businessId),
         inArray(broadcastRecipients.state, ['sent', 'delivered', 'failed']),
         gte(broadcastRecipients.sent_at, new Date(at.getTime() - REPLY_WINDOW_MS)),

@@ -5,8 +5,8 @@
 // commit, and whatever arrives while a batch is worked, make one): one query for the messages, one for
 // the conversations, two for who may see them, one for every recipient's total.
 import type { TMessageStatusEvent, TMessageUpdatedEvent, TNewMessageEvent } from '@stn/contracts/chats';
-import { inArray } from 'drizzle-orm';
 import { createBatcher } from '../../platform/batcher.ts';
+import { anyOf } from '../../platform/db/any-of.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { channel } from '../../platform/realtime/hub.ts';
@@ -51,7 +51,7 @@ function messagesAndAudience(ctx: Ctx, items: { messageId: number; contactId: nu
       .select()
       .from(messages)
       .where(
-        inArray(
+        anyOf(
           messages.id,
           items.map((i) => i.messageId),
         ),

@@ -7,7 +7,7 @@ import {
   type TMessage,
   type TMessageMedia,
 } from '@stn/contracts/chats';
-import { asc, count, eq, inArray } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { CarrierError } from '../../platform/carrier/carrier.ts';
 import { publish } from '../../platform/events/events.ts';
@@ -425,6 +425,8 @@ export {
   wroteToContactSince,
 } from './widget.ts';
 
+import { anyOf } from '../../platform/db/any-of.ts';
+
 /** Who wrote a message of the context's business and its text, for a notification; null when not found. */
 export async function messageNotice(
   ctx: Ctx,
@@ -532,7 +534,7 @@ export async function broadcastReplies(
         messages,
         eq(messages.broadcast_id, input.broadcastId),
         eq(messages.direction, 'in'),
-        input.contactIds ? inArray(messages.contact_id, input.contactIds) : undefined,
+        input.contactIds ? anyOf(messages.contact_id, input.contactIds) : undefined,
       ),
     )
     .orderBy(asc(messages.sent_at), asc(messages.id));

@@ -6,7 +6,8 @@
 import crypto from 'node:crypto';
 import { messageCount } from '@stn/contracts/chats';
 import type { TWidgetMessage } from '@stn/contracts/widget';
-import { desc, eq, gt, gte, inArray, like, type SQL } from 'drizzle-orm';
+import { desc, eq, gt, gte, like, type SQL } from 'drizzle-orm';
+import { anyOf } from '../../platform/db/any-of.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
@@ -206,7 +207,7 @@ export async function widgetMessagesByIds(
   const rows = await ctx.db
     .select()
     .from(messages)
-    .where(scope(ctx, messages, inArray(messages.id, input.ids)));
+    .where(scope(ctx, messages, anyOf(messages.id, input.ids)));
   const byId = new Map(rows.filter((r) => r.status !== 'scheduled').map((r) => [r.id, r]));
   return input.ids.flatMap((id) => {
     const row = byId.get(id);

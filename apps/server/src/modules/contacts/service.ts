@@ -23,6 +23,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
+import { anyOf } from '../../platform/db/any-of.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
@@ -328,7 +329,7 @@ export async function contactsByIds(ctx: Ctx, ids: number[]): Promise<ContactRow
   return ctx.db
     .select()
     .from(contacts)
-    .where(contactScope(ctx, inArray(contacts.id, ids)))
+    .where(contactScope(ctx, anyOf(contacts.id, ids)))
     .orderBy(asc(contacts.id));
 }
 
@@ -343,12 +344,12 @@ export async function toContacts(ctx: Ctx, rows: ContactRow[]): Promise<TContact
       .select({ contact_id: contactTags.contact_id, id: tags.id, name: tags.name })
       .from(contactTags)
       .innerJoin(tags, eq(tags.id, contactTags.tag_id))
-      .where(inArray(contactTags.contact_id, ids))
+      .where(anyOf(contactTags.contact_id, ids))
       .orderBy(asc(tags.name)),
     ctx.db
       .select()
       .from(contactAutomations)
-      .where(inArray(contactAutomations.contact_id, ids))
+      .where(anyOf(contactAutomations.contact_id, ids))
       .orderBy(asc(contactAutomations.automation_id)),
   ]);
   return rows.map((r) => ({
@@ -626,7 +627,7 @@ async function checkContactIds(ctx: Ctx, ids: number[]): Promise<number[]> {
   const rows = await ctx.db
     .select({ id: contacts.id })
     .from(contacts)
-    .where(contactScope(ctx, inArray(contacts.id, unique)));
+    .where(contactScope(ctx, anyOf(contacts.id, unique)));
   if (rows.length !== unique.length) throw invalid('ids', 'contacts.ids_invalid');
   return unique;
 }
@@ -636,7 +637,7 @@ export async function bulkBlock(ctx: Ctx, input: { ids: number[] }): Promise<num
   await ctx.db
     .update(contacts)
     .set({ blocked_at: sql`coalesce(${contacts.blocked_at}, now())`, updated_at: new Date() })
-    .where(contactScope(ctx, inArray(contacts.id, ids)));
+    .where(contactScope(ctx, anyOf(contacts.id, ids)));
   return ids.length;
 }
 
@@ -645,7 +646,7 @@ export async function bulkOptOut(ctx: Ctx, input: { ids: number[] }): Promise<nu
   await ctx.db
     .update(contacts)
     .set({ opted_out_at: sql`coalesce(${contacts.opted_out_at}, now())`, updated_at: new Date() })
-    .where(contactScope(ctx, inArray(contacts.id, ids)));
+    .where(contactScope(ctx, anyOf(contacts.id, ids)));
   return ids.length;
 }
 
@@ -654,7 +655,7 @@ export async function bulkDelete(ctx: Ctx, input: { ids: number[] }): Promise<nu
   await ctx.db
     .update(contacts)
     .set({ deleted_at: new Date(), updated_at: new Date() })
-    .where(contactScope(ctx, inArray(contacts.id, ids)));
+    .where(contactScope(ctx, anyOf(contacts.id, ids)));
   return ids.length;
 }
 
@@ -875,7 +876,7 @@ export async function contactsWithTags(
         where ct.contact_id = ${contacts.id}), '{}')`,
     })
     .from(contacts)
-    .where(contactScope(ctx, inArray(contacts.id, ids)));
+    .where(contactScope(ctx, anyOf(contacts.id, ids)));
 }
 
 /** Sets one field of a contact: a standard one (first_name, last_name, email, birthday, anniversary) or a custom field's key. */

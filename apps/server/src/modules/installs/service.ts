@@ -23,6 +23,7 @@ import {
 import type { TSupportInstall } from '@stn/contracts/support';
 import type { TUserSummary } from '@stn/contracts/users';
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { anyOf } from '../../platform/db/any-of.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { putNamedImage, removeNamedImage } from '../../platform/files.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
@@ -330,7 +331,7 @@ async function withBusinessNames(ctx: Ctx, rows: Omit<SupportInstallRow, 'busine
 export async function supportInstalls(ctx: Ctx, input: { ids: number[] }): Promise<SupportInstallRow[]> {
   if (input.ids.length === 0) return [];
   const across = acrossTenants(ctx, 'the platform’s support chat installs are shown to every agency');
-  const rows = await across.db.select(supportCols).from(installs).where(inArray(installs.id, input.ids));
+  const rows = await across.db.select(supportCols).from(installs).where(anyOf(installs.id, input.ids));
   return withBusinessNames(across, rows);
 }
 
@@ -431,7 +432,7 @@ export async function installNames(ctx: Ctx, input: { ids: number[] }): Promise<
   const rows = await ctx.db
     .select({ id: installs.id, name: installs.name })
     .from(installs)
-    .where(scope(ctx, installCols, inArray(installs.id, input.ids)));
+    .where(scope(ctx, installCols, anyOf(installs.id, input.ids)));
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 

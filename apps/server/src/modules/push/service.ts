@@ -3,6 +3,7 @@
 // business's subscribed users when a text comes in.
 import type { TPushSubscription } from '@stn/contracts/push';
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import { anyOf } from '../../platform/db/any-of.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/http/errors.ts';
 import { acrossTenants, businessOf, type Ctx } from '../../platform/tenancy/context.ts';
@@ -116,7 +117,7 @@ export async function pushToUsers(
     .where(
       and(
         eq(pushSubscriptions.business_id, businessOf(ctx).businessId),
-        userIds ? inArray(pushSubscriptions.user_id, userIds) : undefined,
+        userIds ? anyOf(pushSubscriptions.user_id, userIds) : undefined,
       ),
     );
   if (targets.length === 0) return 0;

@@ -92,6 +92,11 @@ export const calls = pgTable(
   (t) => [
     index('calls_business_idx').on(t.business_id, t.requested_at),
     index('calls_install_idx').on(t.install_id),
+    // A phone's calls (the widget's cap per phone and day, a contact's call history), and the install's last
+    // claimed call (round robin starts after its agent): read by index, not by reading the business's or
+    // the install's every call (issue 27).
+    index('calls_visitor_idx').on(t.business_id, t.visitor_phone, t.requested_at),
+    index('calls_install_claimed_idx').on(t.install_id, t.claimed_at).where(sql`${t.claimed_at} is not null`),
     // What changed lately: the analytics sweep marks those days to rebuild (ADR 081).
     index('calls_updated_idx').on(t.updated_at),
     // One callback in flight per visitor phone and business.

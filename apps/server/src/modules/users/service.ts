@@ -28,6 +28,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { endCredentialLinks, endLinks, issueLink, pendingEmailOf } from '../../platform/auth/links.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
+import { anyOf } from '../../platform/db/any-of.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import {
@@ -658,7 +659,7 @@ export async function emailsOf(ctx: Ctx, input: { ids: number[] }): Promise<Map<
   const rows = await ctx.db
     .select({ id: users.id, email: users.email })
     .from(users)
-    .where(inArray(users.id, input.ids));
+    .where(anyOf(users.id, input.ids));
   return new Map(rows.map((r) => [r.id, r.email]));
 }
 
@@ -685,7 +686,7 @@ export async function ownerSummaries(ctx: Ctx, input: { ids: number[] }): Promis
       active: users.active,
     })
     .from(users)
-    .where(inArray(users.id, input.ids));
+    .where(anyOf(users.id, input.ids));
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -789,7 +790,7 @@ export async function businessUserSummaries(
   const rows = await ctx.db
     .select()
     .from(users)
-    .where(and(inArray(users.id, input.ids), eq(users.business_id, input.businessId)));
+    .where(and(anyOf(users.id, input.ids), eq(users.business_id, input.businessId)));
   const byId = new Map<number, TUserSummary>(
     rows.map((u) => [
       u.id,

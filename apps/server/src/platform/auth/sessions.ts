@@ -1,7 +1,8 @@
 // Sessions (bearer tokens) live here, below every module: sign-in and impersonation (modules/auth) issue
 // them, user management (modules/users) ends them, and neither has to import the other.
-import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { anyOf } from '../db/any-of.ts';
 import type { Tx } from '../db/client.ts';
 import { defineEvent, publish } from '../events/events.ts';
 import { acrossTenants, type Ctx } from '../tenancy/context.ts';
@@ -109,7 +110,7 @@ export async function revokeSessionsOf(ctx: Ctx, userIds: number[], keepTokenId?
     .set({ revoked_at: new Date() })
     .where(
       and(
-        or(inArray(authTokens.user_id, userIds), inArray(authTokens.impersonator_id, userIds)),
+        or(anyOf(authTokens.user_id, userIds), anyOf(authTokens.impersonator_id, userIds)),
         isNull(authTokens.revoked_at),
         keepTokenId ? sql`${authTokens.id} <> ${keepTokenId}` : undefined,
       ),
@@ -141,7 +142,7 @@ export async function usersOnline(db: Tx, userIds: number[], now = new Date()): 
     .from(authTokens)
     .where(
       and(
-        inArray(authTokens.user_id, userIds),
+        anyOf(authTokens.user_id, userIds),
         eq(authTokens.kind, 'access'),
         isNull(authTokens.revoked_at),
         gt(authTokens.expires_at, now),

@@ -69,7 +69,13 @@ export function namedStatements(pool: pg.Pool): void {
       values,
       callback,
     ) {
-      const c = config as { text?: unknown; name?: unknown; values?: unknown; submit?: unknown } | null;
+      // `query(text, values)` (pg-boss's and the raw queries' form) as well as `query({ text, values })`.
+      const c = (typeof config === 'string' ? { text: config } : config) as {
+        text?: unknown;
+        name?: unknown;
+        values?: unknown;
+        submit?: unknown;
+      } | null;
       if (
         c &&
         typeof c === 'object' &&
@@ -79,7 +85,7 @@ export function namedStatements(pool: pg.Pool): void {
       ) {
         const params = Array.isArray(values) ? values : Array.isArray(c.values) ? c.values : [];
         const name = params.length > 0 && params.length <= MAX_NAMED_PARAMETERS ? nameOf(c.text) : undefined;
-        if (name) return query.call(this, { ...c, name }, values, callback);
+        if (name) return query.call(this, { ...c, values: params, name }, callback);
       }
       return query.call(this, config, values, callback);
     };

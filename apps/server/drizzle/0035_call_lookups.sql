@@ -1,0 +1,2 @@
+CREATE INDEX "calls_visitor_idx" ON "calls" USING btree ("business_id","visitor_phone","requested_at");--> statement-breakpoint
+CREATE INDEX "calls_install_claimed_idx" ON "calls" USING btree ("install_id","claimed_at") WHERE "calls"."claimed_at" is not null;
