@@ -17,6 +17,9 @@ export default defineConfig({
     isolate: false,
     // A browser on a shared two-core machine can miss a beat; a real failure fails twice.
     retry: 1,
+    // `expect.poll` waits for a state: up to 5 s, not vitest's 1 s, which a screen's refetch on a busy
+    // machine can outlast (a task deleted, its list and badge answered 1.2 s later, seen in CI).
+    expect: { poll: { timeout: 5_000, interval: 50 } },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
