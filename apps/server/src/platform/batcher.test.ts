@@ -31,17 +31,19 @@ describe('createBatcher', () => {
     await b.idle();
   });
 
-  it('asks a wait given as a function before each batch and holds the batch that long', async () => {
+  it('asks a wait given as a function before each batch, with the size of the batch before, and holds it that long', async () => {
     vi.useFakeTimers();
     const waits = [100, 2000];
     const asked: number[] = [];
+    const sizes: number[] = [];
     const ran: number[][] = [];
     const b = createBatcher<number, void>({
       run: async (items) => {
         ran.push(items);
         return items.map(() => undefined);
       },
-      waitMs: () => {
+      waitMs: (lastBatchSize) => {
+        sizes.push(lastBatchSize);
         const w = waits[asked.length] ?? 0;
         asked.push(w);
         return w;
@@ -61,5 +63,6 @@ describe('createBatcher', () => {
     await Promise.all([two, three]);
     expect(ran).toEqual([[1], [2, 3]]);
     expect(asked).toEqual([100, 2000]);
+    expect(sizes).toEqual([0, 1]);
   });
 });

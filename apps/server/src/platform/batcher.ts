@@ -15,8 +15,11 @@ export function createBatcher<T, R>(opts: {
   run: (items: T[]) => Promise<R[]>;
   maxBatch?: number;
   maxInFlight?: number;
-  /** How long a batch gathers: a number, or a function asked each time (a wait that adapts to the work). */
-  waitMs?: number | (() => number);
+  /**
+   * How long a batch gathers: a number, or a function asked each time with the size of the batch before
+   * (a wait that adapts to the work: gather only while items come together, or longer after a long run).
+   */
+  waitMs?: number | ((lastBatchSize: number) => number);
 }): Batcher<T, R> {
   const maxBatch = opts.maxBatch ?? 500;
   const maxInFlight = opts.maxInFlight ?? 1;
@@ -25,6 +28,7 @@ export function createBatcher<T, R>(opts: {
   let queue: Entry[] = [];
   let running = 0;
   let scheduled = false;
+  let lastBatchSize = 0;
   let idleWaiters: (() => void)[] = [];
 
   const settleIdle = () => {
@@ -40,6 +44,7 @@ export function createBatcher<T, R>(opts: {
     while (running < maxInFlight && queue.length > 0) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
+      lastBatchSize = batch.length;
       running += 1;
       void opts
         .run(batch.map((e) => e.item))
@@ -65,7 +70,7 @@ export function createBatcher<T, R>(opts: {
   const schedule = () => {
     if (scheduled || queue.length === 0 || running >= maxInFlight) return;
     scheduled = true;
-    const waitMs = typeof waitOf === 'function' ? waitOf() : waitOf;
+    const waitMs = typeof waitOf === 'function' ? waitOf(lastBatchSize) : waitOf;
     // setImmediate lets every item of the current I/O turn (e.g. one commit's events) join the batch.
     if (waitMs > 0) setTimeout(pump, waitMs);
     else setImmediate(pump);
