@@ -9,7 +9,7 @@ import type { TRole, TUserType } from '@stn/contracts/roles';
 import { sql } from 'drizzle-orm';
 import { channel } from '../../platform/realtime/hub.ts';
 import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
-import { contactInTotalsTable, contactsByIds, liveContactsTable } from '../contacts/service.ts';
+import { contactInTotalsTable, contactOwnersByIds, liveContactsTable } from '../contacts/service.ts';
 import { smsAgentsOfBusiness } from '../installs/service.ts';
 import { businessSubjects } from '../users/service.ts';
 
@@ -79,7 +79,7 @@ export async function unreadTotalOf(ctx: Ctx, input: { userId: number }): Promis
 
 /** The live conversations (contacts) of the context business by id, as the rule needs them. */
 export async function conversationsOf(ctx: Ctx, ids: number[]): Promise<Map<number, Conversation>> {
-  const rows = await contactsByIds(ctx, [...new Set(ids)]);
+  const rows = await contactOwnersByIds(ctx, [...new Set(ids)]);
   return new Map(rows.map((r) => [r.id, { id: r.id, installId: r.install_id, agentId: r.agent_user_id }]));
 }
 

@@ -333,6 +333,21 @@ export async function contactsByIds(ctx: Ctx, ids: number[]): Promise<ContactRow
     .orderBy(asc(contacts.id));
 }
 
+/**
+ * Who may see each of these live contacts of the context business: its install and assigned agent only (the
+ * chats module's audience of a batch of texts reads no more than that; issue 27).
+ */
+export async function contactOwnersByIds(
+  ctx: Ctx,
+  ids: number[],
+): Promise<{ id: number; install_id: number | null; agent_user_id: number | null }[]> {
+  if (ids.length === 0) return [];
+  return ctx.db
+    .select({ id: contacts.id, install_id: contacts.install_id, agent_user_id: contacts.agent_user_id })
+    .from(contacts)
+    .where(contactScope(ctx, anyOf(contacts.id, ids)));
+}
+
 // ---------------------------------------------------------------------------------------------------
 // The contact as the API shows it.
 
