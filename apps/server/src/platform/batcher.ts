@@ -10,6 +10,15 @@ export type Batcher<T, R> = {
   idle(): Promise<void>;
 };
 
+/**
+ * A wait that gathers a batch only while items come together (the batch before held more than one): a lone
+ * item is worked at once, a stream waits `ms` to make bigger batches (issue 27).
+ */
+export const gatherWhileBusy =
+  (ms: number) =>
+  (lastBatchSize: number): number =>
+    lastBatchSize > 1 ? ms : 0;
+
 export function createBatcher<T, R>(opts: {
   /** Works a batch; answers one result per item, in order. */
   run: (items: T[]) => Promise<R[]>;

@@ -65,9 +65,8 @@ export async function unreadTotals(ctx: Ctx, viewers: Viewer[]): Promise<Map<num
               from conversation_reads r where r.user_id = v.user_id))::int as total
       from jsonb_to_recordset(${list}::jsonb) as v(user_id int, sees_all boolean, installs int[])`,
   );
-  const out = new Map(viewers.map((v) => [v.userId, 0]));
-  for (const r of res.rows) out.set(Number(r.user_id), Number(r.total));
-  return out;
+  // One row a viewer.
+  return new Map(res.rows.map((r) => [Number(r.user_id), Number(r.total)]));
 }
 
 /** One user's unread total (the profile), 0 for a user who may not open the inbox. */

@@ -5,7 +5,7 @@
 // commit, and whatever arrives while a batch is worked, make one): one query for the messages, one for
 // the conversations, two for who may see them, one for every recipient's total.
 import type { TMessageStatusEvent, TMessageUpdatedEvent, TNewMessageEvent } from '@stn/contracts/chats';
-import { createBatcher } from '../../platform/batcher.ts';
+import { createBatcher, gatherWhileBusy } from '../../platform/batcher.ts';
 import { anyOf } from '../../platform/db/any-of.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
@@ -166,9 +166,7 @@ function batchOf<T extends OfBusiness>(
 }
 
 export function registerChatsListeners(events: EventBus, deps: Deps): void {
-  const received = batchOf<Received>(deps, announceReceived, (lastBatchSize) =>
-    lastBatchSize > 1 ? RECEIVED_WAIT_MS : 0,
-  );
+  const received = batchOf<Received>(deps, announceReceived, gatherWhileBusy(RECEIVED_WAIT_MS));
   const statuses = batchOf<Status>(deps, announceStatuses);
   const updated = batchOf<OfBusiness & { messageId: number; contactId: number }>(deps, announceUpdated);
   events.on(messageReceived, (p) => received.add(p));

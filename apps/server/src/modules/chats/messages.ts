@@ -12,7 +12,7 @@ import {
 } from '@stn/contracts/chats';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { type Batcher, createBatcher } from '../../platform/batcher.ts';
+import { type Batcher, createBatcher, gatherWhileBusy } from '../../platform/batcher.ts';
 import type { InboundText, MessageProgress } from '../../platform/carrier/webhooks.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish, publishMany } from '../../platform/events/events.ts';
@@ -109,7 +109,7 @@ export function receiveInbound(carrier: Ctx, text: InboundText): Promise<Inbound
       run: (texts) => receiveInboundBatch(batchCtx, texts),
       maxBatch: 500,
       maxInFlight: deps.config.inboundBatches,
-      waitMs: (lastBatchSize) => (lastBatchSize > 1 ? INBOUND_WAIT_MS : 0),
+      waitMs: gatherWhileBusy(INBOUND_WAIT_MS),
     });
     batchers.set(deps, batcher);
   }

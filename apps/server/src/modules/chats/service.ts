@@ -10,6 +10,7 @@ import {
 import { asc, count, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { CarrierError } from '../../platform/carrier/carrier.ts';
+import { anyOf } from '../../platform/db/any-of.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { defineJob, enqueue } from '../../platform/queue/queue.ts';
@@ -424,8 +425,6 @@ export {
   widgetMessagesByIds,
   wroteToContactSince,
 } from './widget.ts';
-
-import { anyOf } from '../../platform/db/any-of.ts';
 
 /** Who wrote a message of the context's business and its text, for a notification; null when not found. */
 export async function messageNotice(

@@ -6,8 +6,9 @@ import {
   type TPhoneListRequest,
   toE164,
 } from '@stn/contracts/users';
-import { and, count, desc, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
 import { actorCan } from '../../platform/auth/actor.ts';
+import { anyOf } from '../../platform/db/any-of.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { forbidden, invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
@@ -194,7 +195,7 @@ export async function blockedAmong(ctx: Ctx, phones: string[]): Promise<Set<stri
     .where(
       and(
         // One array parameter, not one parameter a phone (a broadcast asks about 10,000 at once).
-        sql`${phoneLists.phone} = any(${sql.param([...new Set(phones)])}::text[])`,
+        anyOf(phoneLists.phone, [...new Set(phones)]),
         or(
           and(isNull(phoneLists.agency_id), isNull(phoneLists.business_id)),
           and(eq(phoneLists.agency_id, agencyId), isNull(phoneLists.business_id)),
