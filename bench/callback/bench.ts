@@ -122,7 +122,8 @@ webhooks.request = (method, url, params, token) => {
   const id = callIdOf(url);
   if (url.includes('/webhooks/twilio/gather?') && !gatherSent.has(id)) gatherSent.set(id, t);
   if (url.includes('leg=visitor')) {
-    if (params.CallStatus === 'initiated' && !visitorLeg.has(id)) visitorLeg.set(id, t);
+    // The visitor leg's first status callback (ringing: legs do not ask for initiated, ADR 105).
+    if (!visitorLeg.has(id)) visitorLeg.set(id, t);
     if (params.CallStatus === 'in-progress' && !bridged.has(id)) {
       bridged.set(id, t);
       // The staff phone that rang (and took the call) hangs up a moment later: the call ends and the
@@ -224,7 +225,7 @@ stats(
   100,
 );
 stats(
-  'press (gather webhook) -> visitor leg created',
+  'press (gather webhook) -> visitor leg ringing',
   ids.map((id) => [gatherSent.get(id), visitorLeg.get(id)]),
   100,
 );

@@ -17,7 +17,7 @@ import { businessName, businessNotificationSettings } from '../businesses/servic
 import { conversationAudience, messageNotice, sendTestText } from '../chats/service.ts';
 import { type ContactRow, contactByPhone, contactsByIds } from '../contacts/service.ts';
 import { type InstallForCalls, installForCalls } from '../installs/service.ts';
-import { pushToUsers } from '../push/service.ts';
+import { hasSubscriptions, pushToUsers } from '../push/service.ts';
 import { installTextNumber } from '../telephony/service.ts';
 import { activeBusinessAdminIds, emailsOf } from '../users/service.ts';
 
@@ -95,8 +95,8 @@ async function emailsTo(ctx: Ctx, a: TAlert, installList: string, businessList: 
  * the install must exist and not be `none`; the business's switch of the kind must not be off; a text
  * notifies by `sms_notification_type` (never, always, or while none of those who may see it is online);
  * then `notification_type` picks e-mail and SMS, each unless the business switched that channel off; push
- * goes to those who may see it unless the business switched desktop notifications off (texts are pushed by
- * the push module already, ADR 037).
+ * goes to those who may see it unless the business switched desktop notifications off or has no browser
+ * subscribed (texts are pushed by the push module already, ADR 037).
  */
 export async function planAlert(ctx: Ctx, alert: TAlert, batch?: AlertBatch): Promise<Delivery | null> {
   let a = alert;
@@ -163,8 +163,9 @@ export async function planAlert(ctx: Ctx, alert: TAlert, batch?: AlertBatch): Pr
       ctx.deps.log.warn({ installId: install.id }, 'staff alert: no phone to text, or no number that texts');
   }
 
+  // Who may see it is read only when a browser of the business is subscribed (the push job would find none).
   const push =
-    a.kind !== 'message' && business.desktop_notifications !== false
+    a.kind !== 'message' && business.desktop_notifications !== false && (await hasSubscriptions(ctx))
       ? {
           userIds: await audienceOf(ctx, a),
           title: subject,

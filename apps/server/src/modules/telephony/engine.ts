@@ -66,7 +66,11 @@ export { FINAL_STATUSES, isFinal, isPendingSid } from './staff-phones.ts';
 
 const RANK: Record<string, number> = { queued: 0, initiated: 1, ringing: 2, 'in-progress': 3 };
 const rankOf = (status: string) => (isFinal(status) ? 4 : (RANK[status] ?? 0));
-const ALL_EVENTS: CallEvent[] = ['initiated', 'ringing', 'answered', 'completed'];
+/**
+ * The status callbacks a leg we create asks for (ADR 105): not `initiated`, which says only that the carrier
+ * started dialling, as its answer to createCall already did; the first webhook of a leg is `ringing`.
+ */
+const LEG_EVENTS: CallEvent[] = ['ringing', 'answered', 'completed'];
 
 // ---------------------------------------------------------------- per-process state
 
@@ -338,7 +342,7 @@ async function placeStaffLeg(ctx: Ctx, call: CallRow, r: Reserved, st: RingState
       from: call.from_number ?? '',
       url: webhookUrl(deps.config, 'voice', { call: call.id, leg: 'staff' }),
       statusCallback: webhookUrl(deps.config, 'call-status', { call: call.id }),
-      statusCallbackEvents: ALL_EVENTS,
+      statusCallbackEvents: LEG_EVENTS,
       timeout: st.timeout,
       machineDetection: 'Enable',
     });
@@ -680,7 +684,7 @@ async function callVisitorWithMissedMessage(ctx: Ctx, call: CallRow): Promise<vo
       from: call.from_number ?? '',
       url: webhookUrl(deps.config, 'voice', { call: call.id, leg: 'missed' }),
       statusCallback: webhookUrl(deps.config, 'call-status', { call: call.id }),
-      statusCallbackEvents: ALL_EVENTS,
+      statusCallbackEvents: LEG_EVENTS,
       timeout: 30,
     });
     await ctx.db
@@ -760,39 +764,87 @@ async function cancelOtherStaff(ctx: Ctx, callId: number, winner: string): Promi
 
 const rankSql = sql`(case ${callLegs.status} when 'queued' then 0 when 'initiated' then 1 when 'ringing' then 2 when 'in-progress' then 3 else 4 end)`;
 
+type LegStatusInput = {
+  status: string;
+  sequence: number;
+  duration?: number | null;
+  answeredBy?: string | null;
+};
+
 /**
- * Applies a carrier status to a leg, never backwards, in one conditional update: a final status stays,
- * an older SequenceNumber or a lower step (ringing after in-progress) is ignored, and the same delivery
- * twice (even at once: the row lock makes the second re-read the first's result) changes it once.
- * Answers the leg as changed, or null when nothing changed.
+ * A carrier status as a change of a leg's row: what is set, and when it applies (never backwards: a final
+ * status stays, an older SequenceNumber or a lower step, ringing after in-progress, is ignored).
  */
-export async function applyLegStatus(
-  ctx: Ctx,
-  leg: { callId: number; callSid: string },
-  input: { status: string; sequence: number; duration?: number | null; answeredBy?: string | null },
-): Promise<LegRow | null> {
+function legStatusChange(input: LegStatusInput) {
   const rank = rankOf(input.status);
   const newer =
     input.sequence >= 0
       ? sql`${callLegs.sequence} < ${input.sequence} and ${rankSql} <= ${rank}`
       : sql`${rankSql} < ${rank}`;
-  const [after] = await ctx.db
-    .update(callLegs)
-    .set({
+  return {
+    set: {
       status: input.status,
       sequence: sql`greatest(${callLegs.sequence}, ${input.sequence})`,
       ...(input.duration != null ? { duration: input.duration } : {}),
       ...(input.answeredBy ? { answered_by: input.answeredBy } : {}),
       updated_at: new Date(),
+    },
+    applies: and(
+      sql`${callLegs.status} not in ('completed', 'busy', 'failed', 'no-answer', 'canceled')`,
+      newer,
+    ),
+  };
+}
+
+/**
+ * Applies a carrier status to a leg, never backwards, in one conditional update: the same delivery twice
+ * (even at once: the row lock makes the second re-read the first's result) changes it once. Answers the
+ * leg as changed, or null when nothing changed.
+ */
+export async function applyLegStatus(
+  ctx: Ctx,
+  leg: { callId: number; callSid: string },
+  input: LegStatusInput,
+): Promise<LegRow | null> {
+  const change = legStatusChange(input);
+  const [after] = await ctx.db
+    .update(callLegs)
+    .set(change.set)
+    .where(and(eq(callLegs.call_id, leg.callId), eq(callLegs.call_sid, leg.callSid), change.applies))
+    .returning();
+  return after ?? null;
+}
+
+/**
+ * applyLegStatus for a visitor's leg, whose row is written by the first of its webhooks to come (in any
+ * order): one statement, an insert of the leg with the status that becomes the conditional update once
+ * the row is there (ADR 105).
+ */
+export async function applyVisitorLegStatus(
+  ctx: Ctx,
+  call: Pick<CallRow, 'id' | 'business_id' | 'visitor_phone'>,
+  callSid: string,
+  input: LegStatusInput,
+): Promise<LegRow | null> {
+  const change = legStatusChange(input);
+  const [after] = await ctx.db
+    .insert(callLegs)
+    .values({
+      call_id: call.id,
+      business_id: call.business_id,
+      call_sid: callSid,
+      role: 'visitor',
+      to_number: call.visitor_phone,
+      status: input.status,
+      sequence: Math.max(-1, input.sequence),
+      duration: input.duration ?? null,
+      answered_by: input.answeredBy || null,
     })
-    .where(
-      and(
-        eq(callLegs.call_id, leg.callId),
-        eq(callLegs.call_sid, leg.callSid),
-        sql`${callLegs.status} not in ('completed', 'busy', 'failed', 'no-answer', 'canceled')`,
-        newer,
-      ),
-    )
+    .onConflictDoUpdate({
+      target: callLegs.call_sid,
+      set: change.set,
+      setWhere: and(eq(callLegs.call_id, call.id), change.applies),
+    })
     .returning();
   return after ?? null;
 }

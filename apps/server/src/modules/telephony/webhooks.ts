@@ -31,6 +31,7 @@ import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { carrierAccountOf } from './access.ts';
 import {
   applyLegStatus,
+  applyVisitorLegStatus,
   type CallRow,
   claim,
   concludeUnclaimed,
@@ -266,7 +267,8 @@ const voiceOfCall = aboutCall<CallAsks>(HANG_UP, async ({ call, ctx }, event, qu
   if (query.leg === 'missed' && leg.role === 'missed_message') return missedAnswer(ctx, call, st);
   if (leg.role !== 'staff') return HANG_UP;
   const answeredBy = event.answeredBy;
-  if (answeredBy)
+  // Usually the answered status callback has already recorded who answered.
+  if (answeredBy && leg.answered_by !== answeredBy)
     await ctx.db.update(callLegs).set({ answered_by: answeredBy }).where(eq(callLegs.id, leg.id));
   if (call.claimed_leg_sid && call.claimed_leg_sid !== leg.call_sid) return TAKEN;
   if (call.outcome !== 'in_progress') return HANG_UP;
@@ -319,25 +321,12 @@ const callStatus = aboutCallRef<CallProgress>(
     if (query.leg === 'visitor') {
       // The visitor's leg was created by the dial: its parent must be the staff leg that claimed the call.
       if (!call.claimed_leg_sid || event.parentCallSid !== call.claimed_leg_sid) return NOTHING;
-      await legsCreated(ctx, call.id);
-      // Its row is written by the first of its webhooks to come (in any order): the status is applied to
-      // the row, and only when there is none yet is it written first (one statement, not two, once it is).
-      after = await apply();
-      if (!after) {
-        const written = await ctx.db
-          .insert(callLegs)
-          .values({
-            call_id: call.id,
-            business_id: call.business_id,
-            call_sid: sid,
-            role: 'visitor',
-            to_number: call.visitor_phone,
-            status: 'queued',
-          })
-          .onConflictDoNothing()
-          .returning({ id: callLegs.id });
-        if (written.length > 0) after = await apply();
-      }
+      after = await applyVisitorLegStatus(ctx, call, sid, {
+        status,
+        sequence: event.sequence,
+        duration: event.duration,
+        answeredBy: event.answeredBy,
+      });
     } else {
       if (query.leg === 'staff-in')
         await inboundStaffLeg(ctx, fullRow(call), {
