@@ -91,6 +91,6 @@ export const alertNoticesJob = defineJob({
         handedOver = true;
       }
     }
-    if (handedOver) deps.queue.nudge(alertNoticeJob.name);
+    if (handedOver) deps.queue.committed(alertNoticeJob.name);
   },
 });

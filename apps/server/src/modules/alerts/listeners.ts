@@ -16,7 +16,7 @@ export function registerAlertsListeners(events: EventBus, deps: Deps): void {
   const enqueue = (alert: TAlert): void => {
     deps.queue
       .send(deps.db, alertNoticeJob, alert)
-      .then(() => deps.queue.nudge(alertNoticeJob.name))
+      .then(() => deps.queue.committed(alertNoticeJob.name))
       .catch((err: unknown) => deps.log.error({ err, alert }, 'staff alert not enqueued'));
   };
   const ofCall = (p: { agencyId: number; businessId: number; installId: number; visitorPhone: string }) => ({
@@ -58,7 +58,7 @@ export function registerAlertsListeners(events: EventBus, deps: Deps): void {
         businessId: first.businessId,
         alerts,
       });
-      deps.queue.nudge(alertNoticesJob.name);
+      deps.queue.committed(alertNoticesJob.name);
     },
     onError: (err, alerts) => deps.log.error({ err, count: alerts.length }, 'staff alerts not enqueued'),
   });

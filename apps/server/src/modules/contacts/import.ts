@@ -128,7 +128,7 @@ export async function startImport(ctx: Ctx, input: TContactImportRequest): Promi
       .returning({ id: contactImports.id });
     const created = found(row);
     await ctx.deps.queue.send(tx.db, contactImportJob, { importId: created.id, agencyId, businessId });
-    tx.afterCommit(() => ctx.deps.queue.nudge(contactImportJob.name));
+    tx.afterCommit(() => ctx.deps.queue.committed(contactImportJob.name));
     return { import_id: created.id };
   });
 }
@@ -568,7 +568,7 @@ async function takeOver(deps: Deps, id: number, resumeJob: string | null): Promi
     await tx.execute(sql`update contact_imports set resume_job = ${job} where id = ${r.id}`);
     return r;
   });
-  if (claimed) deps.queue.nudge(contactImportJob.name);
+  if (claimed) deps.queue.committed(contactImportJob.name);
   return claimed !== null;
 }
 

@@ -68,7 +68,7 @@ export async function sendOwnMail(ctx: Ctx, input: OwnMailMessage, db?: Tx): Pro
   if (!row) throw new Error('own mail not inserted');
   await ctx.deps.queue.send(handle, ownMailJob, { id: row.id });
   // Outside a transaction the row is committed already: wake the worker now.
-  if (!db) ctx.deps.queue.nudge(ownMailJob.name);
+  if (!db) ctx.deps.queue.committed(ownMailJob.name);
   return true;
 }
 

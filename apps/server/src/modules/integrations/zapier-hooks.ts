@@ -220,7 +220,7 @@ export const zapierEventJob = defineJob({
     if (hooks.length === 0) return;
     const body = await payloadOf(ctx, event, p.ref, new Date(p.at));
     for (const h of hooks) await deps.queue.send(deps.db, zapierDeliverJob, { ...p, hookId: h.id, body });
-    deps.queue.nudge(zapierDeliverJob.name);
+    deps.queue.committed(zapierDeliverJob.name);
   },
 });
 
@@ -251,7 +251,7 @@ export function registerZapierListeners(events: EventBus, deps: Deps): void {
                 deps.log.error({ err, event }, 'zapier event not enqueued');
               }
             }
-            if (sent) deps.queue.nudge(zapierEventJob.name);
+            if (sent) deps.queue.committed(zapierEventJob.name);
           } catch (err) {
             deps.log.error({ err, event: first.event }, 'zapier event not enqueued');
           }

@@ -130,9 +130,9 @@ export function createMailer(opts: {
         .returning({ id: mailOutbox.id });
       if (!row) throw new Error('mail_outbox insert returned nothing');
       await opts.queue.send(db, job, { outboxId: row.id });
-      // Outside a transaction the row is committed already: wake the worker now. Inside one, the worker
-      // finds it on its next poll.
-      if (db === opts.db) opts.queue.nudge(job.name);
+      // Outside a transaction the row is committed already: wake the worker now (unless the database's
+      // notification will, ADR 106). Inside one, the commit announces it.
+      if (db === opts.db) opts.queue.committed(job.name);
     },
     close() {
       transport?.close();

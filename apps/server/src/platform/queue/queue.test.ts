@@ -26,6 +26,17 @@ const flakyJob = defineJob({
     if (run.retryCount < 1) throw new Error(`first attempt of ${n} fails`);
   },
 });
+// Looked for only every five minutes: within a test, only the database's notification of new jobs wakes it.
+const quiet: string[] = [];
+const quietJob = defineJob({
+  name: 'test.quiet',
+  payload: z.object({ note: z.string() }),
+  retry: { limit: 0, delaySeconds: 1, backoff: false },
+  pollSeconds: 300,
+  async handler(_deps, { note }) {
+    quiet.push(note);
+  },
+});
 const noted = defineEvent('test.noted', z.object({ note: z.string() }));
 const heard: string[] = [];
 
@@ -37,6 +48,7 @@ beforeAll(async () => {
       plug: (p) => {
         p.queue.register(noteJob);
         p.queue.register(flakyJob);
+        p.queue.register(quietJob);
         p.events.on(noted, ({ note }) => {
           if (note === 'explode') throw new Error('listener bug');
           heard.push(note);
@@ -89,6 +101,67 @@ describe('jobs', () => {
     await drainJobs(t, 20_000);
     expect(flaky).toEqual([0, 1]);
     expect((await jobRows('test.flaky'))[0].state).toBe('completed');
+  });
+});
+
+describe('new jobs announced by the database (ADR 106)', () => {
+  const WAIT = { timeout: 20_000, interval: 50 };
+  /** Sent as another process sends: through the pool, with no wake-up of this process's workers. */
+  const sendQuietly = (notes: string[]) =>
+    inTransaction(ctx(), async (tx) => {
+      for (const note of notes) await t.app.deps.queue.send(tx.db, quietJob, { note });
+    });
+
+  it('wakes an idle worker for a job committed elsewhere, and takes every job a transaction added', async () => {
+    await sendQuietly(['first']);
+    await expect.poll(() => [...quiet], WAIT).toEqual(['first']);
+    // Three at once to a worker that takes one at a time: the notification counts them.
+    await sendQuietly(['a', 'b', 'c']);
+    await expect.poll(() => [...quiet].sort(), WAIT).toEqual(['a', 'b', 'c', 'first']);
+    expect((await jobRows('test.quiet')).map((r) => r.state)).toEqual(Array(4).fill('completed'));
+  });
+
+  it('announces nothing for a transaction that rolled back', async () => {
+    const received: string[] = [];
+    const client = await t.pool.connect();
+    try {
+      client.on('notification', (m) => received.push(m.payload ?? ''));
+      await client.query('listen stn_jobs');
+      await expect(
+        inTransaction(ctx(), async (tx) => {
+          await t.app.deps.queue.send(tx.db, quietJob, { note: 'never' });
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      await sendQuietly(['after']);
+      await expect.poll(() => [...quiet], WAIT).toContain('after');
+      await expect.poll(() => received.filter((r) => r.startsWith('test.quiet ')).length, WAIT).toBe(1);
+      expect(received.filter((r) => r.startsWith('test.quiet '))).toEqual([
+        expect.stringMatching(/^test\.quiet 1 [0-9a-f-]{36}$/),
+      ]);
+      expect(quiet).not.toContain('never');
+    } finally {
+      await client.query('unlisten stn_jobs');
+      client.release();
+    }
+  });
+
+  it('listens again after its connection was cut, and finds what was committed meanwhile', async () => {
+    const listenerPid = async () =>
+      (
+        await t.pool.query<{ pid: number }>(
+          `select pid from pg_stat_activity where datname = current_database() and query = 'listen stn_jobs'
+             and pid <> pg_backend_pid()`,
+        )
+      ).rows.map((r) => r.pid);
+    const [pid] = await listenerPid();
+    expect(pid).toBeGreaterThan(0);
+    await t.pool.query('select pg_terminate_backend($1)', [pid]);
+    await sendQuietly(['while cut']);
+    await expect.poll(() => [...quiet], WAIT).toContain('while cut');
+    await expect.poll(async () => (await listenerPid()).filter((p) => p !== pid).length, WAIT).toBe(1);
+    await sendQuietly(['after reconnect']);
+    await expect.poll(() => [...quiet], WAIT).toContain('after reconnect');
   });
 });
 

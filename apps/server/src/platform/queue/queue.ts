@@ -3,11 +3,11 @@
 // transaction the job row is written by that transaction, so a job exists exactly when the data that
 // needs it was committed (ADR 015).
 
-import type pg from 'pg';
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { Tx } from '../db/client.ts';
+import { poolOf, type Tx } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
 import type { Ctx } from '../tenancy/context.ts';
 
@@ -27,6 +27,13 @@ export type JobDef<S extends z.ZodType = z.ZodType> = {
   retry: JobRetry;
   /** How many of its jobs one process works at once (1 by default). */
   concurrency?: number;
+  /**
+   * How often an idle worker looks for due jobs, in seconds (ADR 106). A new job wakes the workers at once
+   * (the database notifies every process), so the look is for what nothing announces: a retry whose delay
+   * has passed, a job whose `startAfter` has come. By default the retry delay, between 1 and 10 s; a job
+   * sent to run at a time of its own (a scheduled call, a scheduled text) sets 1.
+   */
+  pollSeconds?: number;
   /** A cron expression (UTC): pg-boss enqueues the job on that schedule, once across all processes. */
   cron?: string;
   /** Builds its own context from the payload: a job is never a pretend user (ADR 012). */
@@ -48,6 +55,11 @@ export type Queue = {
   state(job: JobDef, id: string): Promise<JobState | null>;
   /** Wakes this process's worker for a queue, so that a fresh job does not wait for the next poll. */
   nudge(name: string): void;
+  /**
+   * A job of that queue was committed: wakes this process's workers, unless the database's notification
+   * of new jobs (ADR 106) is heard here and will.
+   */
+  committed(name: string): void;
   /** Waits until no job is waiting or running (tests, and a graceful stop); throws after `timeoutMs`. */
   drain(timeoutMs?: number): Promise<void>;
   readonly working: boolean;
@@ -78,7 +90,39 @@ export function sqlExecutor(db: Tx): PgBossDb {
 }
 
 export const JOB_SCHEMA = 'pgboss';
-const POLL_SECONDS = 1;
+/** The channel on which the database announces new jobs (ADR 106): `name count id` for each queue a statement filled. */
+export const JOBS_CHANNEL = 'stn_jobs';
+const MAX_POLL_SECONDS = 10;
+/** How long a lost notification connection waits before it connects again. */
+const LISTEN_RETRY_MS = 1_000;
+
+/**
+ * The trigger that announces new jobs (ADR 106): once per statement that inserts jobs, one notification per
+ * queue with the count of its jobs that may start now (a delayed job is found by its queue's poll). The
+ * notification is sent when the transaction commits, and not at all when it rolls back.
+ */
+const ANNOUNCE_BODY = `
+declare r record;
+begin
+  -- A job's id makes each statement's notification its own: PostgreSQL sends identical ones once a transaction.
+  for r in select name, count(*)::int as n, min(id::text) as one from created where start_after <= now() group by name loop
+    perform pg_notify('${JOBS_CHANNEL}', r.name || ' ' || r.n || ' ' || r.one);
+  end loop;
+  return null;
+end `;
+const ANNOUNCE_JOBS = `
+create or replace function ${JOB_SCHEMA}.stn_jobs_created() returns trigger language plpgsql as $$${ANNOUNCE_BODY}$$;
+create or replace trigger stn_jobs_created after insert on ${JOB_SCHEMA}.job
+  referencing new table as created for each statement execute function ${JOB_SCHEMA}.stn_jobs_created();`;
+/** Whether the trigger is there as this version writes it (a change of it is installed at the next start). */
+const ANNOUNCED = `
+select exists (select 1 from pg_trigger where tgname = 'stn_jobs_created' and tgrelid = '${JOB_SCHEMA}.job'::regclass)
+   and exists (select 1 from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                where n.nspname = '${JOB_SCHEMA}' and p.proname = 'stn_jobs_created' and p.prosrc = $1) as ok`;
+
+/** A job's poll interval (see JobDef.pollSeconds). */
+export const pollSecondsOf = (job: JobDef): number =>
+  job.pollSeconds ?? Math.min(MAX_POLL_SECONDS, Math.max(1, job.retry.delaySeconds));
 
 export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Queue {
   const jobs = new Map<string, JobDef>();
@@ -108,6 +152,75 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
   boss.on('error', (err) => opts.log.error({ err }, 'job queue error'));
   let started = false;
 
+  /** Installs the trigger that announces new jobs, once for all processes (it stays with the table). */
+  const announceJobs = async () => {
+    const installed = async (q: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>) =>
+      ((await q(ANNOUNCED, [ANNOUNCE_BODY])).rows[0] as { ok: boolean } | undefined)?.ok === true;
+    if (await installed((text, values) => base.executeSql(text, values))) return;
+    const client = await poolOf(opts.db).connect();
+    try {
+      await client.query('begin');
+      await client.query(`select pg_advisory_xact_lock(hashtext('${JOBS_CHANNEL}'))`);
+      if (!(await installed((text, values) => client.query(text, values)))) await client.query(ANNOUNCE_JOBS);
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  };
+
+  // The jobs announced to this process and not yet taken by it, per queue: a worker that finishes one takes
+  // the next at once while some are left (a transaction may add several at once).
+  const owed = new Map<string, number>();
+  /** The workers working a job now. */
+  const working = new Set<string>();
+  const wake = (name: string) => {
+    for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+  };
+  let listener: pg.Client | null = null;
+  let listening = false;
+  let retry: NodeJS.Timeout | undefined;
+  const heard = (payload: string | undefined) => {
+    const [name, count] = (payload ?? '').split(' ');
+    const ids = workerIds.get(name ?? '');
+    const n = Number(count);
+    if (!name || !ids?.length || !(n > 0)) return;
+    owed.set(name, (owed.get(name) ?? 0) + n);
+    // The idle workers first; a busy one takes what is left when it finishes (see `owed`).
+    for (const id of [...ids.filter((i) => !working.has(i)), ...ids].slice(0, n)) boss.notifyWorker(id);
+  };
+  /**
+   * One connection of this process listens for new jobs. While it is down, a job committed here wakes this
+   * process's workers directly and the others find it at their poll; it connects again after a second.
+   */
+  const listen = async () => {
+    const client = new pg.Client({ ...(poolOf(opts.db).options as pg.ClientConfig), keepAlive: true });
+    const lost = (err?: unknown) => {
+      if (listener !== client) return;
+      listener = null;
+      listening = false;
+      client.removeAllListeners('notification');
+      void client.end().catch(() => undefined);
+      if (err) opts.log.warn({ err }, 'job notifications lost; connecting again');
+      if (started) retry = setTimeout(() => void listen(), LISTEN_RETRY_MS);
+    };
+    listener = client;
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', (m) => heard(m.payload));
+    try {
+      await client.connect();
+      await client.query(`listen ${JOBS_CHANNEL}`);
+      if (listener === client) listening = true;
+      // Jobs committed while no one listened: each worker looks once.
+      for (const name of workerIds.keys()) wake(name);
+    } catch (err) {
+      lost(err);
+    }
+  };
+
   return {
     get working() {
       return opts.workers;
@@ -120,6 +233,7 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
     async start(deps) {
       await boss.start();
       started = true;
+      await announceJobs();
       for (const job of jobs.values()) {
         await boss.createQueue(job.name, {
           name: job.name,
@@ -129,41 +243,56 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
         });
         // An upsert by name: every process may declare it, pg-boss enqueues each occurrence once.
         if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
-        if (!opts.workers) continue;
+      }
+      if (!opts.workers) return;
+      await listen();
+      for (const job of jobs.values()) {
         const ids: string[] = [];
-        // One pg-boss worker per concurrent job: each fetches and works one job at a time.
-        for (let k = 0; k < Math.max(1, job.concurrency ?? 1); k++)
-          ids.push(
-            await boss.work<unknown>(
-              job.name,
-              { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1, includeMetadata: true },
-              async ([j]) => {
-                if (!j) return;
-                const payload = job.payload.parse(j.data);
-                const run = {
-                  id: j.id,
-                  retryCount: j.retryCount,
-                  retryLimit: j.retryLimit,
-                  isLastAttempt: j.retryCount >= j.retryLimit,
-                };
-                busy++;
-                try {
-                  await job.handler(deps, payload, run);
-                } catch (err) {
-                  opts.log.warn({ err, job: job.name, id: j.id, attempt: j.retryCount + 1 }, 'job failed');
-                  throw err;
-                } finally {
-                  busy--;
-                }
-              },
-            ),
-          );
         workerIds.set(job.name, ids);
+        // One pg-boss worker per concurrent job: each fetches and works one job at a time.
+        for (let k = 0; k < Math.max(1, job.concurrency ?? 1); k++) {
+          const self: string = await boss.work<unknown>(
+            job.name,
+            { pollingIntervalSeconds: pollSecondsOf(job), batchSize: 1, includeMetadata: true },
+            async ([j]) => {
+              if (!j) return;
+              const left = (owed.get(job.name) ?? 0) - 1;
+              if (left > 0) owed.set(job.name, left);
+              else owed.delete(job.name);
+              const payload = job.payload.parse(j.data);
+              const run = {
+                id: j.id,
+                retryCount: j.retryCount,
+                retryLimit: j.retryLimit,
+                isLastAttempt: j.retryCount >= j.retryLimit,
+              };
+              busy++;
+              working.add(self);
+              try {
+                await job.handler(deps, payload, run);
+              } catch (err) {
+                opts.log.warn({ err, job: job.name, id: j.id, attempt: j.retryCount + 1 }, 'job failed');
+                throw err;
+              } finally {
+                busy--;
+                working.delete(self);
+                // More jobs were announced than this process has taken: the next one at once.
+                if (owed.has(job.name)) boss.notifyWorker(self);
+              }
+            },
+          );
+          ids.push(self);
+        }
       }
     },
     async stop() {
       if (!started) return;
       started = false;
+      clearTimeout(retry);
+      const l = listener;
+      listener = null;
+      listening = false;
+      await l?.end().catch(() => undefined);
       // Our pool is closed by its owner; pg-boss only lets the jobs in flight finish.
       await boss.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
       const until = Date.now() + 10_000;
@@ -188,7 +317,10 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
       return (await boss.getJobById(job.name, id))?.state ?? null;
     },
     nudge(name) {
-      for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+      wake(name);
+    },
+    committed(name) {
+      if (!listening) wake(name);
     },
     async drain(timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;
@@ -220,6 +352,6 @@ export async function enqueue<S extends z.ZodType>(
 ): Promise<string> {
   const queue = ctx.deps.queue;
   const id = await queue.send(ctx.db, job, payload, opts);
-  ctx.afterCommit(() => queue.nudge(job.name));
+  ctx.afterCommit(() => queue.committed(job.name));
   return id;
 }
