@@ -31,7 +31,20 @@ import { countIncoming } from './usage.ts';
  */
 export const WIDGET_SID_PREFIX = 'widget:';
 
-export function toWidgetMessage(row: MessageRow): TWidgetMessage {
+/** The columns a widget message is made of (and the listeners' install and contact). */
+const widgetColumns = {
+  id: messages.id,
+  direction: messages.direction,
+  body: messages.body,
+  media: messages.media,
+  status: messages.status,
+  sent_at: messages.sent_at,
+  install_id: messages.install_id,
+  contact_id: messages.contact_id,
+};
+type WidgetRow = Pick<MessageRow, keyof typeof widgetColumns>;
+
+export function toWidgetMessage(row: WidgetRow): TWidgetMessage {
   return {
     id: row.id,
     direction: row.direction,
@@ -205,7 +218,7 @@ export async function widgetMessagesByIds(
 ): Promise<{ id: number; message: TWidgetMessage; installId: number | null; contactId: number }[]> {
   if (input.ids.length === 0) return [];
   const rows = await ctx.db
-    .select()
+    .select(widgetColumns)
     .from(messages)
     .where(scope(ctx, messages, anyOf(messages.id, input.ids)));
   const byId = new Map(rows.filter((r) => r.status !== 'scheduled').map((r) => [r.id, r]));
@@ -222,7 +235,7 @@ export async function widgetMessageById(
   input: { id: number },
 ): Promise<{ message: TWidgetMessage; installId: number | null; contactId: number } | null> {
   const [row] = await ctx.db
-    .select()
+    .select(widgetColumns)
     .from(messages)
     .where(scope(ctx, messages, eq(messages.id, input.id)));
   if (!row || row.status === 'scheduled') return null;
