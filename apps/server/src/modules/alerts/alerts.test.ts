@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drainJobs, login } from '../../../test/helpers.ts';
+import { bearer, drainJobs, login } from '../../../test/helpers.ts';
 import { JOB_SCHEMA } from '../../platform/queue/queue.ts';
 import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { browser } from '../push/test-support.ts';
@@ -202,12 +202,19 @@ describe('staff notifications', () => {
     expect(h.sandbox.sentMessages({ to: STAFF_2, from: noneFrom })).toEqual([]);
     expect(pushed.filter((p) => p.payload.tag?.endsWith(`-${noneCall}`))).toEqual([]);
 
-    // The business turns missed calls and e-mail off: a missed call texts nobody and e-mails nobody, but
-    // the lead (its callback request) still texts.
-    await q(
-      `update businesses set settings = jsonb_set(settings, '{notifications}', $2::jsonb) where id = $1`,
-      [h.seed.a.business.id, JSON.stringify({ missed_call: false, email_notifications: false })],
-    );
+    // The business turns missed calls and e-mail off (its settings screen's save): a missed call texts
+    // nobody and e-mails nobody, but the lead (its callback request) still texts.
+    const admin = await login(h.t.app, h.seed.a.businessAdmin.email);
+    const notifications = async (set: Record<string, boolean>) => {
+      const res = await h.t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/businesses/setting',
+        headers: bearer(admin),
+        payload: { notifications: set },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await notifications({ missed_call: false, email_notifications: false });
     try {
       const off = await h.install({
         timeout: 20,
@@ -223,9 +230,7 @@ describe('staff notifications', () => {
         expect.stringContaining('asked Site'),
       ]);
     } finally {
-      await q(`update businesses set settings = settings - 'notifications' where id = $1`, [
-        h.seed.a.business.id,
-      ]);
+      await notifications({ missed_call: true, email_notifications: true });
     }
   });
 });

@@ -19,7 +19,7 @@ import { type ContactRow, contactByPhone, contactsByIds } from '../contacts/serv
 import { type InstallForCalls, installForCalls } from '../installs/service.ts';
 import { hasSubscriptions, pushToUsers } from '../push/service.ts';
 import { installTextNumber } from '../telephony/service.ts';
-import { activeBusinessAdminIds, emailsOf } from '../users/service.ts';
+import { activeBusinessAdminIds, activeBusinessAdmins } from '../users/service.ts';
 
 export const ALERT_KINDS = ['missed_call', 'voicemail', 'callback', 'booking', 'message'] as const;
 export type TAlertKind = (typeof ALERT_KINDS)[number];
@@ -86,8 +86,8 @@ async function emailsTo(ctx: Ctx, a: TAlert, installList: string, businessList: 
   if (fromInstall.length) return fromInstall;
   const fromBusiness = (businessList ?? []).filter((x) => EMAIL.test(x));
   if (fromBusiness.length) return fromBusiness;
-  const ids = await activeBusinessAdminIds(ctx, { agencyId: a.agencyId, businessIds: [a.businessId] });
-  return [...(await emailsOf(ctx, { ids })).values()];
+  const admins = await activeBusinessAdmins(ctx, { agencyId: a.agencyId, businessIds: [a.businessId] });
+  return admins.map((u) => u.email);
 }
 
 /**

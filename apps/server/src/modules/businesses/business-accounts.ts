@@ -37,6 +37,7 @@ import {
   updateUser,
   userMatches,
 } from '../users/service.ts';
+import { forgetBusinessSettings } from './service.ts';
 import { businesses } from './tables.ts';
 
 /** Who asked, when known (services called outside a request pass nothing). */
@@ -287,6 +288,7 @@ export async function updateBusiness(
       .set({ ...fields, updated_at: new Date() })
       .where(eq(businesses.id, id));
   });
+  forgetBusinessSettings(ctx, { businessId: id });
   return loadBusiness(ctx, { id });
 }
 

@@ -32,6 +32,8 @@ async function patch(ctx: Ctx, set: PgUpdateSetSource<typeof businesses>) {
     .returning({ id: businesses.id });
   const id = rows[0]?.id;
   if (!id) throw notFound();
+  // Its name and settings are cached for the busy paths (./service.ts cachedSettings).
+  forgetBusinessSettings(ctx, { businessId: id });
   return loadBusiness(ctx, { id });
 }
 
@@ -80,9 +82,7 @@ export async function updateNotificationSettings(ctx: Ctx, input: TBusinessSetti
     settings = sql`jsonb_set(${settings}, '{messages}', ${JSON.stringify(messages)}::jsonb)`;
     if (opt_out_msg !== undefined) optOut = { opt_out_msg: opt_out_msg || null };
   }
-  const business = await patch(ctx, { settings, ...optOut });
-  forgetBusinessSettings(ctx, { businessId: business.id });
-  return business;
+  return patch(ctx, { settings, ...optOut });
 }
 
 // Raster images only: an SVG served from our own origin could carry script.

@@ -204,12 +204,7 @@ export async function businessForWidget(ctx: Ctx): Promise<{
 
 /** The business's name (the HELP reply). */
 export async function businessName(ctx: Ctx): Promise<string> {
-  const { businessId } = businessOf(ctx);
-  const [row] = await ctx.db
-    .select({ name: businesses.name })
-    .from(businesses)
-    .where(eq(businesses.id, businessId));
-  return row?.name ?? '';
+  return (await cachedSettings(ctx)).name;
 }
 
 /** The business's name and its own opt-out message (the STOP confirmation; ADR 094), null when it set none. */
@@ -225,15 +220,17 @@ export async function businessOptOut(ctx: Ctx): Promise<{ name: string; optOutMs
 // ---------------------------------------------------------------- contacts and messages settings (ADR 094)
 
 /**
- * The settings read by other modules' busy paths (every inbound text asks the away reply), cached a few
- * seconds per process; a save in this process forgets its business at once, other processes see it
- * within SETTINGS_TTL_MS.
+ * The settings read by other modules' busy paths (every inbound text asks the away reply, every staff
+ * alert the notification switches and the name it is sent by), cached a few seconds per process; a save in
+ * this process forgets its business at once, other processes see it within SETTINGS_TTL_MS.
  */
 const SETTINGS_TTL_MS = 5_000;
 type SettingsEntry = {
   at: number;
+  name: string;
   contacts: TBusinessContactsSettings;
   messages: Omit<TBusinessMessagesSettings, 'opt_out_msg'>;
+  notifications: TBusinessNotificationSettings;
 };
 const settingsCache = new WeakMap<Deps, Map<number, SettingsEntry>>();
 
@@ -247,13 +244,15 @@ async function cachedSettings(ctx: Ctx): Promise<SettingsEntry> {
   const hit = cache.get(businessId);
   if (hit && Date.now() - hit.at < SETTINGS_TTL_MS) return hit;
   const [row] = await ctx.db
-    .select({ settings: businesses.settings })
+    .select({ name: businesses.name, settings: businesses.settings })
     .from(businesses)
     .where(eq(businesses.id, businessId));
   const entry = {
     at: Date.now(),
+    name: row?.name ?? '',
     contacts: contactsSettingsOf(row?.settings),
     messages: messagesSettingsOf(row?.settings),
+    notifications: notificationSettingsOf(row?.settings),
   };
   if (cache.size > 10_000) cache.clear();
   cache.set(businessId, entry);
@@ -378,13 +377,12 @@ export async function businessMailIdentity(ctx: Ctx): Promise<{ name: string; re
  * switch never saved is absent, and an absent switch counts as on.
  */
 export async function businessNotificationSettings(ctx: Ctx): Promise<TBusinessNotificationSettings> {
-  const { businessId } = businessOf(ctx);
-  const [row] = await ctx.db
-    .select({ settings: businesses.settings })
-    .from(businesses)
-    .where(eq(businesses.id, businessId));
+  return (await cachedSettings(ctx)).notifications;
+}
+
+function notificationSettingsOf(settings: unknown): TBusinessNotificationSettings {
   const parsed = ZBusinessNotificationSettings.safeParse(
-    (row?.settings as { notifications?: unknown } | undefined)?.notifications ?? {},
+    (settings as { notifications?: unknown } | null | undefined)?.notifications ?? {},
   );
   return parsed.success ? parsed.data : {};
 }

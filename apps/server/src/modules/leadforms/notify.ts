@@ -16,7 +16,7 @@ import { sendTestText } from '../chats/service.ts';
 import { contactsByIds } from '../contacts/service.ts';
 import { installForCalls } from '../installs/service.ts';
 import { installTextNumber } from '../telephony/service.ts';
-import { activeBusinessAdminIds, emailsOf } from '../users/service.ts';
+import { activeBusinessAdmins } from '../users/service.ts';
 import { leadForms, leadSubmissions } from './tables.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -51,11 +51,11 @@ export async function noticeLead(ctx: Ctx, input: { submissionId: number }): Pro
       .map((a) => a.trim())
       .filter((a) => EMAIL.test(a));
     if (to.length === 0) {
-      const ids = await activeBusinessAdminIds(ctx, {
+      const admins = await activeBusinessAdmins(ctx, {
         agencyId: install.agencyId,
         businessIds: [install.businessId],
       });
-      to = [...(await emailsOf(ctx, { ids })).values()];
+      to = admins.map((u) => u.email);
     }
     const lines = [
       translate('leadforms.mail_intro', language, params),

@@ -638,19 +638,26 @@ export async function activeBusinessAdminIds(
   ctx: Ctx,
   input: { agencyId: number; businessIds: number[] },
 ): Promise<number[]> {
+  return (await activeBusinessAdmins(ctx, input)).map((r) => r.id);
+}
+
+/** activeBusinessAdminIds with their e-mail addresses, in the same one read. */
+export async function activeBusinessAdmins(
+  ctx: Ctx,
+  input: { agencyId: number; businessIds: number[] },
+): Promise<{ id: number; email: string }[]> {
   if (input.businessIds.length === 0) return [];
-  const rows = await ctx.db
-    .select({ id: users.id })
+  return ctx.db
+    .select({ id: users.id, email: users.email })
     .from(users)
     .where(
       and(
         eq(users.agency_id, input.agencyId),
-        inArray(users.business_id, input.businessIds),
+        anyOf(users.business_id, input.businessIds),
         eq(users.role, 'BusinessAdmin'),
         eq(users.active, true),
       ),
     );
-  return rows.map((r) => r.id);
 }
 
 /** The e-mail addresses of these users, by id. */
