@@ -29,6 +29,7 @@ import type { Ctx } from '../../platform/tenancy/context.ts';
 import { platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { carrierAccountOf } from './access.ts';
+import { type CallRef, refsOf, remember } from './call-refs.ts';
 import {
   applyLegStatus,
   applyVisitorLegStatus,
@@ -58,45 +59,6 @@ import { callLegs, calls, carrierEvents, voiceRecords } from './tables.ts';
 const num = (value: string): number | null => (value && /^\d+$/.test(value) ? Number(value) : null);
 
 type Query = { call?: string; leg?: string; voicemail?: string; waited?: string };
-
-/**
- * What a webhook may know of a call without reading its row: the fields that never change once set (its
- * tenant, kind and visitor, and the claiming leg once a leg has claimed it: `claim` sets it only where it
- * is null). Kept per process for the calls lately seen, so that a status callback needs no read of a row
- * it cannot learn anything new from; a row read by any webhook refreshes it.
- */
-type CallRef = Pick<
-  CallRow,
-  'id' | 'agency_id' | 'business_id' | 'kind' | 'visitor_phone' | 'claimed_leg_sid'
->;
-const REFS_MAX = 5000;
-const refsByDeps = new WeakMap<Deps, Map<number, CallRef>>();
-
-function refsOf(deps: Deps): Map<number, CallRef> {
-  let refs = refsByDeps.get(deps);
-  if (!refs) {
-    refs = new Map();
-    refsByDeps.set(deps, refs);
-  }
-  return refs;
-}
-
-function remember(deps: Deps, call: CallRef): void {
-  const refs = refsOf(deps);
-  refs.delete(call.id);
-  refs.set(call.id, {
-    id: call.id,
-    agency_id: call.agency_id,
-    business_id: call.business_id,
-    kind: call.kind,
-    visitor_phone: call.visitor_phone,
-    claimed_leg_sid: call.claimed_leg_sid,
-  });
-  if (refs.size > REFS_MAX) {
-    const oldest = refs.keys().next().value;
-    if (oldest !== undefined) refs.delete(oldest);
-  }
-}
 
 const callIdOf = (query: Query): number | null => {
   const id = num(query.call ?? '');

@@ -1,0 +1,46 @@
+// What this process knows of the calls lately seen (issue 27): the fields of a call that never change once
+// set, so that a webhook about it needs no read of its row (webhooks.ts). A call is remembered when this
+// process writes it (engine.ts openCall) or reads its row.
+import type { Deps } from '../../platform/deps.ts';
+import type { calls } from './tables.ts';
+
+type CallRow = typeof calls.$inferSelect;
+
+/**
+ * What a webhook may know of a call without reading its row: the fields that never change once set (its
+ * tenant, kind and visitor, and the claiming leg once a leg has claimed it: `claim` sets it only where it
+ * is null). Kept per process for the calls lately seen, so that a status callback needs no read of a row
+ * it cannot learn anything new from; a row read by any webhook refreshes it.
+ */
+export type CallRef = Pick<
+  CallRow,
+  'id' | 'agency_id' | 'business_id' | 'kind' | 'visitor_phone' | 'claimed_leg_sid'
+>;
+const REFS_MAX = 5000;
+const refsByDeps = new WeakMap<Deps, Map<number, CallRef>>();
+
+export function refsOf(deps: Deps): Map<number, CallRef> {
+  let refs = refsByDeps.get(deps);
+  if (!refs) {
+    refs = new Map();
+    refsByDeps.set(deps, refs);
+  }
+  return refs;
+}
+
+export function remember(deps: Deps, call: CallRef): void {
+  const refs = refsOf(deps);
+  refs.delete(call.id);
+  refs.set(call.id, {
+    id: call.id,
+    agency_id: call.agency_id,
+    business_id: call.business_id,
+    kind: call.kind,
+    visitor_phone: call.visitor_phone,
+    claimed_leg_sid: call.claimed_leg_sid,
+  });
+  if (refs.size > REFS_MAX) {
+    const oldest = refs.keys().next().value;
+    if (oldest !== undefined) refs.delete(oldest);
+  }
+}
