@@ -95,6 +95,8 @@ export const JOBS_CHANNEL = 'stn_jobs';
 const MAX_POLL_SECONDS = 10;
 /** How long a lost notification connection waits before it connects again. */
 const LISTEN_RETRY_MS = 1_000;
+/** How long jobs announced to a process and not taken by it are still looked for at once. */
+const OWED_MS = 10_000;
 
 /**
  * The trigger that announces new jobs (ADR 106): once per statement that inserts jobs, one notification per
@@ -172,8 +174,9 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
   };
 
   // The jobs announced to this process and not yet taken by it, per queue: a worker that finishes one takes
-  // the next at once while some are left (a transaction may add several at once).
-  const owed = new Map<string, number>();
+  // the next at once while some are left (a transaction may add several at once). Another process may have
+  // taken them: what is left is forgotten OWED_MS after the last announcement.
+  const owed = new Map<string, { n: number; at: number }>();
   /** The workers working a job now. */
   const working = new Set<string>();
   const wake = (name: string) => {
@@ -187,7 +190,7 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
     const ids = workerIds.get(name ?? '');
     const n = Number(count);
     if (!name || !ids?.length || !(n > 0)) return;
-    owed.set(name, (owed.get(name) ?? 0) + n);
+    owed.set(name, { n: (owed.get(name)?.n ?? 0) + n, at: Date.now() });
     // The idle workers first; a busy one takes what is left when it finishes (see `owed`).
     for (const id of [...ids.filter((i) => !working.has(i)), ...ids].slice(0, n)) boss.notifyWorker(id);
   };
@@ -256,9 +259,8 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
             { pollingIntervalSeconds: pollSecondsOf(job), batchSize: 1, includeMetadata: true },
             async ([j]) => {
               if (!j) return;
-              const left = (owed.get(job.name) ?? 0) - 1;
-              if (left > 0) owed.set(job.name, left);
-              else owed.delete(job.name);
+              const announced = owed.get(job.name);
+              if (announced && --announced.n <= 0) owed.delete(job.name);
               const payload = job.payload.parse(j.data);
               const run = {
                 id: j.id,
@@ -277,7 +279,9 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
                 busy--;
                 working.delete(self);
                 // More jobs were announced than this process has taken: the next one at once.
-                if (owed.has(job.name)) boss.notifyWorker(self);
+                const left = owed.get(job.name);
+                if (left && Date.now() - left.at < OWED_MS) boss.notifyWorker(self);
+                else owed.delete(job.name);
               }
             },
           );
