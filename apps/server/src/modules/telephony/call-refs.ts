@@ -2,6 +2,7 @@
 // set, so that a webhook about it needs no read of its row (webhooks.ts). A call is remembered when this
 // process writes it (engine.ts openCall) or reads its row.
 import type { Deps } from '../../platform/deps.ts';
+import type { Ctx } from '../../platform/tenancy/context.ts';
 import type { calls } from './tables.ts';
 
 type CallRow = typeof calls.$inferSelect;
@@ -19,7 +20,7 @@ export type CallRef = Pick<
 const REFS_MAX = 5000;
 const refsByDeps = new WeakMap<Deps, Map<number, CallRef>>();
 
-export function refsOf(deps: Deps): Map<number, CallRef> {
+function refsOf(deps: Deps): Map<number, CallRef> {
   let refs = refsByDeps.get(deps);
   if (!refs) {
     refs = new Map();
@@ -28,8 +29,9 @@ export function refsOf(deps: Deps): Map<number, CallRef> {
   return refs;
 }
 
-export function remember(deps: Deps, call: CallRef): void {
-  const refs = refsOf(deps);
+/** Remembers a call this process wrote or read (a webhook's context, or the call's own). */
+export function rememberCall(ctx: Ctx, call: CallRef): void {
+  const refs = refsOf(ctx.deps);
   refs.delete(call.id);
   refs.set(call.id, {
     id: call.id,
@@ -43,4 +45,12 @@ export function remember(deps: Deps, call: CallRef): void {
     const oldest = refs.keys().next().value;
     if (oldest !== undefined) refs.delete(oldest);
   }
+}
+
+/**
+ * What this process knows of call `id`, if anything: looked up before the call's tenant is known (`ctx` is
+ * the webhook's carrier context), and trusted only once the webhook's account is found to be its agency's.
+ */
+export function knownCall(ctx: Ctx, id: number): CallRef | undefined {
+  return refsOf(ctx.deps).get(id);
 }

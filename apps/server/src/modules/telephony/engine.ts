@@ -28,7 +28,7 @@ import {
   type Staff,
   staffFor,
 } from './access.ts';
-import { remember } from './call-refs.ts';
+import { rememberCall } from './call-refs.ts';
 import { callCompleted, callMissed } from './events.ts';
 import { announceCallChanged, announceProgress } from './progress.ts';
 import {
@@ -288,7 +288,7 @@ export async function openCall(
       return row;
     });
     // Its webhooks need not read the row this process just wrote to learn its tenant (./call-refs.ts).
-    remember(ctx.deps, opened);
+    rememberCall(ctx, opened);
     // Ringing now: the live view of calls (a scheduled call's time came, or a callback was asked for).
     announceCallChanged(ctx, opened);
     return opened;

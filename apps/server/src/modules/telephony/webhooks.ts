@@ -29,7 +29,7 @@ import type { Ctx } from '../../platform/tenancy/context.ts';
 import { platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { carrierAccountOf } from './access.ts';
-import { type CallRef, refsOf, remember } from './call-refs.ts';
+import { type CallRef, knownCall, rememberCall } from './call-refs.ts';
 import {
   applyLegStatus,
   applyVisitorLegStatus,
@@ -87,9 +87,10 @@ async function callOf(deps: Deps, event: { accountSid: string }, query: Query): 
   if (id === null) return null;
   const [call] = await deps.db.select().from(calls).where(eq(calls.id, id));
   if (!call) return null;
-  remember(deps, call);
   const ctx = await contextOf(deps, event, call);
-  return ctx ? { call, ctx } : null;
+  if (!ctx) return null;
+  rememberCall(ctx, call);
+  return { call, ctx };
 }
 
 type Found = { call: CallRow; ctx: Ctx };
@@ -118,7 +119,8 @@ const aboutCallRef =
   ) =>
   async (deps: Deps, event: E, query: Query): Promise<CallInstructions> => {
     const id = callIdOf(query);
-    const ref = id === null ? undefined : refsOf(deps).get(id);
+    const ref =
+      id === null ? undefined : knownCall(platformSystemContext(deps, 'carrier', 'call webhook'), id);
     if (ref && enough(ref, query)) {
       const ctx = await contextOf(deps, event, ref);
       return ctx ? handle({ call: ref, ctx }, event, query) : orElse;
@@ -252,7 +254,7 @@ const gather = aboutCall<DigitsGathered>(HANG_UP, async ({ call, ctx }, event) =
     return pressToConnect(deps, call, st);
   }
   if (await claim(ctx, call, leg)) {
-    remember(deps, { ...call, claimed_leg_sid: leg.call_sid });
+    rememberCall(ctx, { ...call, claimed_leg_sid: leg.call_sid });
     if (call.kind !== 'inbound') return dialVisitor(deps, call, st);
     // The whisper's instructions end here: the carrier bridges this staff leg with the caller.
     await markConnected(ctx, call.id);
@@ -307,7 +309,7 @@ const callStatus = aboutCallRef<CallProgress>(
     // An inbound call's end is the Dial action's to decide.
     if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {
       const [fresh] = await ctx.db.select().from(calls).where(eq(calls.id, call.id));
-      if (fresh) remember(ctx.deps, fresh);
+      if (fresh) rememberCall(ctx, fresh);
       if (fresh?.claimed_leg_sid === after.call_sid) {
         // The claiming staff member hung up: the dial action (when it comes) has the final word.
         await finishClaimed(ctx, call.id, {
