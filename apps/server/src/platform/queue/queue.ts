@@ -202,11 +202,12 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
     const client = new pg.Client({ ...(poolOf(opts.db).options as pg.ClientConfig), keepAlive: true });
     const lost = (err?: unknown) => {
       if (listener !== client) return;
+      // Said once when a working connection is lost, not at each failed attempt while the database is away.
+      if (listening) opts.log.warn({ err }, 'job notifications lost; connecting again every second');
       listener = null;
       listening = false;
       client.removeAllListeners('notification');
       void client.end().catch(() => undefined);
-      if (err) opts.log.warn({ err }, 'job notifications lost; connecting again');
       if (started) retry = setTimeout(() => void listen(), LISTEN_RETRY_MS);
     };
     listener = client;
