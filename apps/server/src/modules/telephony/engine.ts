@@ -33,6 +33,7 @@ import { callCompleted, callMissed } from './events.ts';
 import { announceCallChanged, announceProgress } from './progress.ts';
 import {
   busyPhones,
+  FINAL_STATUSES,
   insertPlaceholders,
   isFinal,
   lockStaff,
@@ -765,6 +766,9 @@ async function cancelOtherStaff(ctx: Ctx, callId: number, winner: string): Promi
 
 // ---------------------------------------------------------------- statuses
 
+/** A leg still under way (not one of FINAL_STATUSES), written as literals: the statement stays one text. */
+const notFinalSql = sql`${callLegs.status} not in (${sql.raw(FINAL_STATUSES.map((f) => `'${f}'`).join(', '))})`;
+
 const rankSql = sql`(case ${callLegs.status} when 'queued' then 0 when 'initiated' then 1 when 'ringing' then 2 when 'in-progress' then 3 else 4 end)`;
 
 type LegStatusInput = {
@@ -792,10 +796,7 @@ function legStatusChange(input: LegStatusInput) {
       ...(input.answeredBy ? { answered_by: input.answeredBy } : {}),
       updated_at: new Date(),
     },
-    applies: and(
-      sql`${callLegs.status} not in ('completed', 'busy', 'failed', 'no-answer', 'canceled')`,
-      newer,
-    ),
+    applies: and(notFinalSql, newer),
   };
 }
 

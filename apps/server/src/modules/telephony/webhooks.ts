@@ -275,22 +275,17 @@ const callStatus = aboutCallRef<CallProgress>(
     const sid = event.callSid;
     const status = event.status;
     if (!sid || !status) return NOTHING;
-    const apply = () =>
-      applyLegStatus(
-        ctx,
-        { callId: call.id, callSid: sid },
-        { status, sequence: event.sequence, duration: event.duration, answeredBy: event.answeredBy },
-      );
+    const input = {
+      status,
+      sequence: event.sequence,
+      duration: event.duration,
+      answeredBy: event.answeredBy,
+    };
     let after: LegRow | null;
     if (query.leg === 'visitor') {
       // The visitor's leg was created by the dial: its parent must be the staff leg that claimed the call.
       if (!call.claimed_leg_sid || event.parentCallSid !== call.claimed_leg_sid) return NOTHING;
-      after = await applyVisitorLegStatus(ctx, call, sid, {
-        status,
-        sequence: event.sequence,
-        duration: event.duration,
-        answeredBy: event.answeredBy,
-      });
+      after = await applyVisitorLegStatus(ctx, call, sid, input);
     } else {
       if (query.leg === 'staff-in')
         await inboundStaffLeg(ctx, fullRow(call), {
@@ -299,7 +294,7 @@ const callStatus = aboutCallRef<CallProgress>(
           to: event.to,
         });
       await legsCreated(ctx, call.id);
-      after = await apply();
+      after = await applyLegStatus(ctx, { callId: call.id, callSid: sid }, input);
     }
     if (!after) return NOTHING;
     const becameFinal = isFinal(after.status);
