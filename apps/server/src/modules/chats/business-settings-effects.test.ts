@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, expect403, snapshot } from '../../../test/helpers.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
-import { ALWAYS_CLOSED, type Telephony, telephonyApp } from '../telephony/testing.ts';
+import { closedHours, type Telephony, telephonyApp } from '../telephony/testing.ts';
 
 let h: Telephony;
 let openNumber: string;
@@ -70,7 +70,10 @@ async function until(check: () => Promise<boolean> | boolean) {
 beforeAll(async () => {
   h = await telephonyApp();
   openNumber = await installWithNumber({});
-  closedNumber = await installWithNumber({ hours: ALWAYS_CLOSED, timezone: 'America/New_York' });
+  closedNumber = await installWithNumber({
+    hours: closedHours('America/New_York'),
+    timezone: 'America/New_York',
+  });
   // The agency may keep British and Brazilian contacts (the reach rule, ADR 051).
   await q('update agencies set allowed_countries = $1 where id = $2', [
     JSON.stringify(['GB', 'BR']),

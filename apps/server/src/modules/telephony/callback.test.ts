@@ -3,7 +3,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../../test/helpers.ts';
 import { callMissed } from './service.ts';
-import { ALWAYS_CLOSED, STAFF_1, STAFF_2, type Telephony, telephonyApp, VISITOR } from './testing.ts';
+import {
+  closedHours,
+  STAFF_1,
+  STAFF_2,
+  type Telephony,
+  telephonyApp,
+  VISITOR,
+  weekdayAhead,
+} from './testing.ts';
 
 let h: Telephony;
 const missedEvents: unknown[] = [];
@@ -169,7 +177,7 @@ describe('instant callback', () => {
   });
 
   it('out of hours answers closed with the next openings, and creates nothing', async () => {
-    const install = await h.install({ hours: ALWAYS_CLOSED, timezone: 'America/New_York' });
+    const install = await h.install({ hours: closedHours('America/New_York'), timezone: 'America/New_York' });
     const before = await rows('select count(*)::int as n from calls');
     const res = await h.callback(install.key, { phone: '+14155550133' });
     expect(res.statusCode, res.body).toBe(200);
@@ -180,7 +188,7 @@ describe('instant callback', () => {
     for (const slot of data.next_slots) {
       expect(slot).toMatch(/T08:00:00-0[45]:00$/);
       expect(new Date(slot).getTime()).toBeGreaterThan(Date.now());
-      expect(new Date(slot).getUTCDay()).toBe(1);
+      expect(new Date(slot).getUTCDay()).toBe(weekdayAhead('America/New_York'));
     }
     expect(await rows('select count(*)::int as n from calls')).toEqual(before);
 

@@ -24,12 +24,24 @@ export const ALWAYS_OPEN = Object.fromEntries(
     { open: true, from: '12:00AM', to: '11:59PM' },
   ]),
 );
-export const ALWAYS_CLOSED = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
-    d,
-    { open: d === 'monday', from: '08:00AM', to: '09:00AM' },
-  ]),
-);
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/** The weekday (0 = Sunday) three days from now in `timeZone`: never today there, whenever a test runs. */
+export function weekdayAhead(timeZone: string): number {
+  const later = new Date(Date.now() + 3 * 86_400_000);
+  return WEEKDAYS.indexOf(
+    new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long' }).format(later).toLowerCase(),
+  );
+}
+
+/**
+ * Hours that are closed now: open only 08:00-09:00 on `weekdayAhead(timeZone)`, so that there are openings
+ * to offer. (A fixed open hour, Monday 08:00, made the tests fail during that hour every week.)
+ */
+export function closedHours(timeZone: string) {
+  const open = WEEKDAYS[weekdayAhead(timeZone)];
+  return Object.fromEntries(WEEKDAYS.map((d) => [d, { open: d === open, from: '08:00AM', to: '09:00AM' }]));
+}
 
 export type Telephony = {
   t: TestApp;
