@@ -2,10 +2,11 @@
 // ADR 102): parsed once per connection instead of at every run. What must hold: such a statement is kept
 // on the connection, one sent once and a batch of many parameters are not, answers stay right, and on the tenants' pool one prepared statement
 // serves every tenant with its own rows only, however often it runs (a generic plan must not keep a tenant).
-import { sql } from 'drizzle-orm';
+import { and, asc, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts } from '../src/modules/contacts/tables.ts';
-import { type Ctx, tenantContext } from '../src/platform/tenancy/context.ts';
+import { prepared, slot } from '../src/platform/db/prepared.ts';
+import { type Ctx, inTransaction, tenantContext } from '../src/platform/tenancy/context.ts';
 import { createTestApp, seedTenants, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -100,5 +101,64 @@ describe('named prepared statements', () => {
       sql`select count(*)::int as n from pg_prepared_statements where statement like ${'%from contacts where phone like%'}`,
     );
     expect(prepared.rows[0]?.n).toBe(1);
+  });
+
+  it('runs a query built once (prepared) on any handle: each tenant its own rows, a transaction its own writes', async () => {
+    const ctxOf = (agencyId: number, businessId: number): Ctx =>
+      tenantContext(
+        t.app.deps,
+        { level: 'business', agencyId, businessId },
+        { kind: 'system', source: 'job', name: 'prepared queries test' },
+      );
+    const a = ctxOf(seed.a.agency.id, seed.a.business.id);
+    const b = ctxOf(seed.b.agency.id, seed.b.business.id);
+    let builds = 0;
+    // No tenant filter in the query: row-level security decides what each handle sees.
+    const phonesLike = prepared((db) => {
+      builds++;
+      return db
+        .select({ phone: contacts.phone })
+        .from(contacts)
+        .where(like(contacts.phone, slot('pattern')))
+        .orderBy(asc(contacts.phone));
+    });
+    const phones = async (db: Ctx['db'], pattern = '+1415555%') =>
+      (await phonesLike(db, { pattern })).map((r) => r.phone);
+    for (let i = 0; i < 7; i++) {
+      expect(await phones(a.db)).toEqual(['+14155550111', '+14155550112']);
+      expect(await phones(b.db)).toEqual(['+14155550211']);
+    }
+    // The platform's handle sees every tenant's; another value is another answer.
+    expect(await phones(t.db)).toEqual(['+14155550111', '+14155550112', '+14155550211']);
+    expect(await phones(a.db, '+14155550112')).toEqual(['+14155550112']);
+    // In a transaction: its own uncommitted row, on the transaction's connection; nothing once rolled back.
+    await expect(
+      inTransaction(a, async (tx) => {
+        await tx.db
+          .insert(contacts)
+          .values({ agency_id: seed.a.agency.id, business_id: seed.a.business.id, phone: '+14155550113' });
+        expect(await phones(tx.db)).toEqual(['+14155550111', '+14155550112', '+14155550113']);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await phones(a.db)).toEqual(['+14155550111', '+14155550112']);
+    expect(builds).toBe(1);
+    // One prepared statement, under its own name, on the tenants' connection.
+    const kept = await a.db.execute<{ name: string }>(
+      sql`select name from pg_prepared_statements where statement like ${'%from "contacts" where "contacts"."phone" like%'}`,
+    );
+    expect(kept.rows.map((r) => r.name)).toEqual([expect.stringMatching(/^stn_p\d+$/)]);
+    // An update built once: the values come from the placeholders, the rows from row-level security.
+    const rename = prepared((db) =>
+      db
+        .update(contacts)
+        .set({ first_name: slot('name') })
+        .where(and(eq(contacts.phone, slot('phone'))))
+        .returning({ phone: contacts.phone }),
+    );
+    expect(await rename(b.db, { name: 'Other tenant', phone: '+14155550111' })).toEqual([]);
+    expect(await rename(a.db, { name: 'Ann', phone: '+14155550111' })).toEqual([{ phone: '+14155550111' }]);
+    const [ann] = await t.db.select().from(contacts).where(eq(contacts.phone, '+14155550111'));
+    expect(ann?.first_name).toBe('Ann');
   });
 });
