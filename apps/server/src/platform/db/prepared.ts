@@ -8,14 +8,17 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from './client.ts';
 
 /** What Drizzle's query builders give: a query that can be prepared under a name. */
-type Preparable<R> = { prepare(name: string): Executable<R> };
+export type Preparable<R> = { prepare(name: string): Executable<R> };
 type Executable<R> = { execute(values?: Record<string, unknown>): Promise<R> };
 
 /** Names of our prepared queries: apart from the texts `namedStatements` names (`stn_N`). */
 let count = 0;
 
-/** The value of placeholder `name` in a query made with `prepared`. */
-export const slot = (name: string) => sql.placeholder(name);
+/**
+ * The value of placeholder `name` in a query made with `prepared`: anywhere a value goes (a condition, an
+ * insert's or an update's value). Sent as it is given: a jsonb value must be given as its JSON text.
+ */
+export const slot = (name: string) => sql`${sql.placeholder(name)}`;
 
 /**
  * A query built once (by `build`, on the first handle it runs on) and then run on any handle with the

@@ -6,6 +6,7 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Actor } from '../auth/actor.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { type Preparable, prepared, slot } from '../db/prepared.ts';
 import { isTenantHandle, markTenantHandle } from '../db/tenant-db.ts';
 import type { Deps } from '../deps.ts';
 import { AppError, forbidden, notFound } from '../http/errors.ts';
@@ -199,6 +200,31 @@ export function scope(ctx: Ctx, cols: TenantColumns, ...conditions: (SQL | undef
       ? and(eq(cols.agency_id, t.agencyId), eq(cols.business_id, t.businessId))
       : eq(cols.agency_id, t.agencyId);
   return and(tenant, ...conditions);
+}
+
+/**
+ * A query built once (`prepared`, ADR 107) with `scope`'s tenant filter: `build` gets the filter to put in
+ * its `where` (undefined on the platform), made of placeholders, and each tenant level has its own built
+ * query. Run it with the context and the values of the query's own placeholders.
+ */
+export function scopedPrepared<R>(
+  cols: TenantColumns,
+  build: (db: Tx, tenant: SQL | undefined) => Preparable<R>,
+): (ctx: Ctx, values?: Record<string, unknown>) => Promise<R> {
+  const agency = eq(cols.agency_id, slot('tenant_agency'));
+  const byLevel = {
+    platform: prepared((db) => build(db, undefined)),
+    agency: prepared((db) => build(db, agency)),
+    business: prepared((db) =>
+      build(db, cols.business_id ? and(agency, eq(cols.business_id, slot('tenant_business'))) : agency),
+    ),
+  };
+  return (ctx, values) => {
+    const t = ctx.tenant;
+    if (t.level === 'platform') return byLevel.platform(ctx.db, values);
+    if (t.level === 'agency') return byLevel.agency(ctx.db, { ...values, tenant_agency: t.agencyId });
+    return byLevel.business(ctx.db, { ...values, tenant_agency: t.agencyId, tenant_business: t.businessId });
+  };
 }
 
 /**
