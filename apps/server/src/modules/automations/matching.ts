@@ -4,8 +4,15 @@
 // starting.
 import { TRIGGER_CONFIGS, type TTrigger, type TTriggerKind } from '@stn/contracts/automations';
 import { and, eq, isNull, type SQL } from 'drizzle-orm';
+import { slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { type Ctx, inTransaction, scope, tenantContext } from '../../platform/tenancy/context.ts';
+import {
+  type Ctx,
+  inTransaction,
+  scope,
+  scopedPrepared,
+  tenantContext,
+} from '../../platform/tenancy/context.ts';
 import { type Entry, enterContacts } from './engine.ts';
 import { automations } from './tables.ts';
 
@@ -38,19 +45,40 @@ export const triggerColumns = {
   active: automations.active,
 };
 
+const activeColumns = {
+  id: automations.id,
+  trigger: automations.trigger,
+  installs: automations.installs,
+  tags: automations.tags,
+};
+
+/** activeAutomations' query without `where`: the listeners' common one. */
+const activeAutomationsQuery = scopedPrepared(cols, (db, tenant) =>
+  db
+    .select(activeColumns)
+    .from(automations)
+    .where(
+      and(
+        tenant,
+        and(
+          eq(automations.start_trigger, slot('kind')),
+          eq(automations.active, true),
+          isNull(automations.deleted_at),
+        ),
+      ),
+    )
+    .orderBy(automations.id),
+);
+
 /** The context business's active, not deleted automations with this trigger (and `where`), in id order. */
 export async function activeAutomations(
   ctx: Ctx,
   kind: TTriggerKind,
   where?: SQL,
 ): Promise<TriggerAutomation[]> {
+  if (!where) return activeAutomationsQuery(ctx, { kind });
   return ctx.db
-    .select({
-      id: automations.id,
-      trigger: automations.trigger,
-      installs: automations.installs,
-      tags: automations.tags,
-    })
+    .select(activeColumns)
     .from(automations)
     .where(
       scope(

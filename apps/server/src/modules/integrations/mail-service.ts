@@ -11,6 +11,7 @@ import type {
 import { ZEmailAccountInput, ZMailIntegrationInput } from '@stn/contracts/own-mail';
 import { and, asc, desc, eq, isNull, ne } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { businessOf } from '../../platform/tenancy/context.ts';
@@ -101,14 +102,30 @@ export async function getAccount(ctx: Ctx, input: { owner: MailOwner; id: number
   return presentAccount(await accountRow(ctx, input.owner, input.id));
 }
 
+/** sendingAccount's query, built once for a business's accounts and once for an agency's own. */
+const sendingAccountQuery = (agencyOwn: boolean) =>
+  prepared((db) =>
+    db
+      .select()
+      .from(emailAccounts)
+      .where(
+        and(
+          eq(emailAccounts.agency_id, slot('agency')),
+          agencyOwn ? isNull(emailAccounts.business_id) : eq(emailAccounts.business_id, slot('business')),
+        ),
+      )
+      .orderBy(desc(emailAccounts.is_default), asc(emailAccounts.id))
+      .limit(1),
+  );
+const businessSendingAccount = sendingAccountQuery(false);
+const agencySendingAccount = sendingAccountQuery(true);
+
 /** The owner's default account (else its first; the password still sealed); null without one. */
 export async function sendingAccount(ctx: Ctx, owner: MailOwner): Promise<AccountRow | null> {
-  const [row] = await ctx.db
-    .select()
-    .from(emailAccounts)
-    .where(ownerIs(emailAccounts, owner))
-    .orderBy(desc(emailAccounts.is_default), asc(emailAccounts.id))
-    .limit(1);
+  const [row] =
+    owner.businessId === null
+      ? await agencySendingAccount(ctx.db, { agency: owner.agencyId })
+      : await businessSendingAccount(ctx.db, { agency: owner.agencyId, business: owner.businessId });
   return row ?? null;
 }
 

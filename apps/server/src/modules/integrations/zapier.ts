@@ -9,6 +9,7 @@ import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { hashToken, newToken } from '../../platform/auth/tokens.ts';
 import type { Config } from '../../platform/config.ts';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { isPublicAddress } from '../../platform/outbound/guard.ts';
@@ -497,13 +498,17 @@ export async function hooksOf(ctx: Ctx, event: TZapierEvent) {
     .where(and(eq(zapierHooks.business_id, businessId), eq(zapierHooks.event, event)));
 }
 
+const hookEventsQuery = prepared((db) =>
+  db
+    .selectDistinct({ event: zapierHooks.event })
+    .from(zapierHooks)
+    .where(eq(zapierHooks.business_id, slot('business'))),
+);
+
 /** The events the context's business has hooks for (the listeners' one read for a batch of events). */
 export async function hookEventsOf(ctx: Ctx): Promise<Set<string>> {
   const { businessId } = businessOf(ctx);
-  const rows = await ctx.db
-    .selectDistinct({ event: zapierHooks.event })
-    .from(zapierHooks)
-    .where(eq(zapierHooks.business_id, businessId));
+  const rows = await hookEventsQuery(ctx.db, { business: businessId });
   return new Set(rows.map((r) => r.event));
 }
 

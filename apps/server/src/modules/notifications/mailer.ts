@@ -3,6 +3,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/client.ts';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import { defineJob, type JobDef, type Queue } from '../../platform/queue/queue.ts';
 import { mailOutbox } from './tables.ts';
@@ -34,6 +35,39 @@ function replyToOf(address: string | null | undefined): string | null {
   return a && /^[^\s<>,;"]+@[^\s<>,;"]+$/.test(a) ? a : null;
 }
 
+const outboxRow = prepared((db) =>
+  db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.id, slot('id'))),
+);
+
+const markStored = prepared((db) =>
+  db
+    .update(mailOutbox)
+    .set({ status: 'stored' })
+    .where(eq(mailOutbox.id, slot('id'))),
+);
+
+/** The queued message; `attachments` is given as its JSON text (a jsonb value). */
+const insertOutbox = prepared((db) =>
+  db
+    .insert(mailOutbox)
+    .values({
+      agency_id: slot('agency_id'),
+      business_id: slot('business_id'),
+      to: slot('to'),
+      from: slot('from'),
+      reply_to: slot('reply_to'),
+      subject: slot('subject'),
+      text: slot('text'),
+      html: slot('html'),
+      attachments: slot('attachments'),
+      status: 'queued',
+    })
+    .returning({ id: mailOutbox.id }),
+);
+
 /**
  * Every message is kept in mail_outbox: queued when asked for, then `stored` (no SMTP_URL: the outbox is
  * the delivery, an admin reads it), `sent` or, once the retries are spent, `failed`. The `mail.send` job
@@ -60,11 +94,11 @@ export function createMailer(opts: {
       backoff: true,
     },
     async handler(_deps, { outboxId }, run) {
-      const [row] = await opts.db.select().from(mailOutbox).where(eq(mailOutbox.id, outboxId));
+      const [row] = await outboxRow(opts.db, { id: outboxId });
       // Delivered already (a job repeated after a crash): exactly once.
       if (row?.status !== 'queued') return;
       if (!transport) {
-        await opts.db.update(mailOutbox).set({ status: 'stored' }).where(eq(mailOutbox.id, outboxId));
+        await markStored(opts.db, { id: outboxId });
         return;
       }
       try {
@@ -113,21 +147,17 @@ export function createMailer(opts: {
   return {
     job: job as JobDef,
     async send(message, db = opts.db) {
-      const [row] = await db
-        .insert(mailOutbox)
-        .values({
-          agency_id: message.agencyId ?? null,
-          business_id: message.businessId ?? null,
-          to: message.to,
-          from: senderOf(message.fromName, opts.from),
-          reply_to: replyToOf(message.replyTo),
-          subject: message.subject,
-          text: message.text,
-          html: message.html ?? null,
-          attachments: message.attachments ?? [],
-          status: 'queued',
-        })
-        .returning({ id: mailOutbox.id });
+      const [row] = await insertOutbox(db, {
+        agency_id: message.agencyId ?? null,
+        business_id: message.businessId ?? null,
+        to: message.to,
+        from: senderOf(message.fromName, opts.from),
+        reply_to: replyToOf(message.replyTo),
+        subject: message.subject,
+        text: message.text,
+        html: message.html ?? null,
+        attachments: JSON.stringify(message.attachments ?? []),
+      });
       if (!row) throw new Error('mail_outbox insert returned nothing');
       await opts.queue.send(db, job, { outboxId: row.id });
       // Outside a transaction the row is committed already: wake the worker now (unless the database's

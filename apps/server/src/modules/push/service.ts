@@ -4,6 +4,7 @@
 import type { TPushSubscription } from '@stn/contracts/push';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { anyOf } from '../../platform/db/any-of.ts';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/http/errors.ts';
 import { acrossTenants, businessOf, type Ctx } from '../../platform/tenancy/context.ts';
@@ -88,14 +89,18 @@ function subjectOf(deps: Deps): string {
 
 export type PushPayload = { title: string; body: string; url: string; tag?: string };
 
+const anySubscriptionQuery = prepared((db) =>
+  db
+    .select({ id: pushSubscriptions.id })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.business_id, slot('business')))
+    .limit(1),
+);
+
 /** Whether any browser of the context's business is registered (most inbound texts need go no further). */
 export async function hasSubscriptions(ctx: Ctx): Promise<boolean> {
   const { businessId } = businessOf(ctx);
-  const [row] = await ctx.db
-    .select({ id: pushSubscriptions.id })
-    .from(pushSubscriptions)
-    .where(eq(pushSubscriptions.business_id, businessId))
-    .limit(1);
+  const [row] = await anySubscriptionQuery(ctx.db, { business: businessId });
   return row !== undefined;
 }
 

@@ -11,6 +11,7 @@ import {
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Carrier } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, type Tenant } from '../../platform/tenancy/context.ts';
@@ -67,9 +68,28 @@ export async function liveInstallNumber(
   return row?.phone ?? null;
 }
 
+// liveInstallNumber for calls, built once (ADR 107): every callback reads it.
+const purchasedNumber = prepared((db) =>
+  db
+    .select({ phone: numbers.phone_number })
+    .from(numbers)
+    .where(
+      and(
+        eq(numbers.business_id, slot('business')),
+        eq(numbers.install_id, slot('install')),
+        isNull(numbers.released_at),
+        eq(numbers.kind, 'purchased'),
+      ),
+    )
+    .orderBy(desc(numbers.id))
+    .limit(1),
+);
+
 /** The install's carrier number (E.164) the calls come from, or null. */
-export const installNumber = (ctx: Ctx, installId: number): Promise<string | null> =>
-  liveInstallNumber(ctx, installId, [eq(numbers.kind, 'purchased')]);
+export async function installNumber(ctx: Ctx, installId: number): Promise<string | null> {
+  const [row] = await purchasedNumber(ctx.db, { business: businessOf(ctx).businessId, install: installId });
+  return row?.phone ?? null;
+}
 
 /**
  * Who is rung: the voice agents (with a phone) of the chosen department when the install routes by

@@ -1,9 +1,11 @@
 // What this process knows of the calls lately seen (issue 27): the fields of a call that never change once
 // set, so that a webhook about it needs no read of its row (webhooks.ts). A call is remembered when this
 // process writes it (engine.ts openCall) or reads its row.
+import { eq } from 'drizzle-orm';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
-import type { calls } from './tables.ts';
+import { calls } from './tables.ts';
 
 type CallRow = typeof calls.$inferSelect;
 
@@ -53,4 +55,17 @@ export function rememberCall(ctx: Ctx, call: CallRef): void {
  */
 export function knownCall(ctx: Ctx, id: number): CallRef | undefined {
   return refsOf(ctx.deps).get(id);
+}
+
+const callById = prepared((db) =>
+  db
+    .select()
+    .from(calls)
+    .where(eq(calls.id, slot('id'))),
+);
+
+/** The row of call `id`, as the context's handle sees it (a query built once, ADR 107). */
+export async function readCall(ctx: Ctx, id: number): Promise<CallRow | undefined> {
+  const [row] = await callById(ctx.db, { id });
+  return row;
 }

@@ -11,6 +11,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { z } from 'zod';
 import type { CallEvent } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
@@ -28,7 +29,7 @@ import {
   type Staff,
   staffFor,
 } from './access.ts';
-import { rememberCall } from './call-refs.ts';
+import { readCall, rememberCall } from './call-refs.ts';
 import { callCompleted, callMissed } from './events.ts';
 import { announceCallChanged, announceProgress } from './progress.ts';
 import {
@@ -197,16 +198,21 @@ export async function prepareCall(
   return { install, staff, number };
 }
 
+// The queries of every callback are built once (ADR 107).
+const lastClaimedPhone = prepared((db) =>
+  db
+    .select({ phone: calls.agent_phone })
+    .from(calls)
+    .where(and(eq(calls.install_id, slot('install')), isNotNull(calls.claimed_at)))
+    .orderBy(desc(calls.claimed_at))
+    .limit(1),
+);
+
 /** Staff order for round robin: start after the agent who claimed this install's last call. */
 async function ringOrder(ctx: Ctx, install: CallInstall, staff: Staff[]): Promise<number[]> {
   const order = staff.map((_, i) => i);
   if (install.settings.calling_type !== 'round_robin' || staff.length < 2) return order;
-  const [last] = await ctx.db
-    .select({ phone: calls.agent_phone })
-    .from(calls)
-    .where(and(eq(calls.install_id, install.id), isNotNull(calls.claimed_at)))
-    .orderBy(desc(calls.claimed_at))
-    .limit(1);
+  const [last] = await lastClaimedPhone(ctx.db, { install: install.id });
   const at = last ? staff.findIndex((s) => s.phone === last.phone) : -1;
   return [...order.slice(at + 1), ...order.slice(0, at + 1)];
 }
@@ -234,6 +240,29 @@ const isInFlightViolation = (err: unknown) => {
     (e.code ?? e.cause?.code) === '23505' && (e.constraint ?? e.cause?.constraint) === 'calls_in_flight_uq'
   );
 };
+
+const insertCall = prepared((db) =>
+  db
+    .insert(calls)
+    .values({
+      outcome: slot('outcome'),
+      from_number: slot('from_number'),
+      caller_id: slot('caller_id'),
+      ring_state: slot('ring_state'),
+      counted: slot('counted'),
+      updated_at: slot('updated_at'),
+      agency_id: slot('agency_id'),
+      business_id: slot('business_id'),
+      install_id: slot('install_id'),
+      kind: slot('kind'),
+      visitor_phone: slot('visitor_phone'),
+      visitor_name: slot('visitor_name'),
+      visitor_email: slot('visitor_email'),
+      visitor_ip: slot('visitor_ip'),
+      department_id: slot('department_id'),
+    })
+    .returning(),
+);
 
 /**
  * Writes an in-progress call and counts it against the business's month, in one transaction: the limit
@@ -270,21 +299,19 @@ export async function openCall(
         return row;
       }
       const { agencyId, businessId } = businessOf(tx);
-      const [row] = await tx.db
-        .insert(calls)
-        .values({
-          ...values,
-          agency_id: agencyId,
-          business_id: businessId,
-          install_id: p.install.id,
-          kind: extra.kind,
-          visitor_phone: visitor.phone,
-          visitor_name: visitor.name || null,
-          visitor_email: visitor.email || null,
-          visitor_ip: visitor.ip ?? null,
-          department_id: extra.departmentId ?? null,
-        })
-        .returning();
+      const [row] = await insertCall(tx.db, {
+        ...values,
+        ring_state: JSON.stringify(values.ring_state),
+        agency_id: agencyId,
+        business_id: businessId,
+        install_id: p.install.id,
+        kind: extra.kind,
+        visitor_phone: visitor.phone,
+        visitor_name: visitor.name || null,
+        visitor_email: visitor.email || null,
+        visitor_ip: visitor.ip ?? null,
+        department_id: extra.departmentId ?? null,
+      });
       if (!row) throw new Error('call insert failed');
       return row;
     });
@@ -329,12 +356,16 @@ export async function requestCallback(ctx: Ctx, input: CallbackInput): Promise<C
 
 // ---------------------------------------------------------------- ringing staff
 
-async function loadCall(ctx: Ctx, id: number): Promise<CallRow | undefined> {
-  const [row] = await ctx.db.select().from(calls).where(eq(calls.id, id));
-  return row;
-}
+const loadCall = readCall;
 
 // ---------------------------------------------------------------- busy staff phones (ADR 051, ./staff-phones.ts)
+
+const nameLeg = prepared((db) =>
+  db
+    .update(callLegs)
+    .set({ call_sid: slot('sid'), updated_at: slot('now') })
+    .where(eq(callLegs.id, slot('id'))),
+);
 
 /** Creates a reserved staff leg with the carrier; false (and the leg failed) when the carrier refused. */
 async function placeStaffLeg(ctx: Ctx, call: CallRow, r: Reserved, st: RingState): Promise<boolean> {
@@ -350,10 +381,7 @@ async function placeStaffLeg(ctx: Ctx, call: CallRow, r: Reserved, st: RingState
       timeout: st.timeout,
       machineDetection: 'Enable',
     });
-    await ctx.db
-      .update(callLegs)
-      .set({ call_sid: created.sid, updated_at: new Date() })
-      .where(eq(callLegs.id, r.legId));
+    await nameLeg(ctx.db, { sid: created.sid, now: new Date(), id: r.legId });
     return true;
   })();
   try {
@@ -383,6 +411,22 @@ export async function startRinging(ctx: Ctx, call: CallRow): Promise<void> {
   }
   await ringNext(ctx, call.id, call);
 }
+
+/** The call's `next` moved on, if it is still what the caller read. */
+const moveNext = prepared((db) =>
+  db
+    .update(calls)
+    .set({ ring_state: sql`jsonb_set(${calls.ring_state}, '{next}', to_jsonb(${slot('next')}::int))` })
+    .where(
+      and(
+        eq(calls.id, slot('id')),
+        eq(calls.outcome, 'in_progress'),
+        isNull(calls.claimed_leg_sid),
+        sql`(${calls.ring_state}->>'next')::int = ${slot('was')}::int`,
+      ),
+    )
+    .returning(),
+);
 
 /**
  * Rings the next free staff phone in order (a busy one is passed over); when none is left, the call is
@@ -420,18 +464,7 @@ export async function ringNext(ctx: Ctx, callId: number, known?: CallRow): Promi
         break;
       }
       const next = pick ? at + 1 : st.order.length;
-      const [row] = await tx.db
-        .update(calls)
-        .set({ ring_state: sql`jsonb_set(${calls.ring_state}, '{next}', to_jsonb(${next}::int))` })
-        .where(
-          and(
-            eq(calls.id, callId),
-            eq(calls.outcome, 'in_progress'),
-            isNull(calls.claimed_leg_sid),
-            sql`(${calls.ring_state}->>'next')::int = ${st.next}::int`,
-          ),
-        )
-        .returning();
+      const [row] = await moveNext(tx.db, { next, id: callId, was: st.next });
       // Changed since it was read (another step of the call): read it again.
       if (!row) return 'stale' as const;
       const reserved = pick ? await insertPlaceholders(tx, row, [pick]) : [];
@@ -501,24 +534,28 @@ export async function expireQueued(
   await markMissed(ctx, callId, { message: opts.message !== false, queued: true });
 }
 
+const waitingCalls = prepared((db) =>
+  db
+    .select()
+    .from(calls)
+    .where(
+      and(
+        eq(calls.business_id, slot('business')),
+        eq(calls.outcome, 'in_progress'),
+        isNull(calls.claimed_leg_sid),
+        sql`${calls.ring_state}->>'queued' = 'true'`,
+      ),
+    )
+    .orderBy(calls.id),
+);
+
 /**
  * A staff phone of the business may have come free: the calls waiting for one, oldest first, ring the
  * free phones (all of them at once, or the first free one in order).
  */
 export async function ringWaiting(ctx: Ctx): Promise<void> {
   const { businessId } = businessOf(ctx);
-  const waiting = await ctx.db
-    .select()
-    .from(calls)
-    .where(
-      and(
-        eq(calls.business_id, businessId),
-        eq(calls.outcome, 'in_progress'),
-        isNull(calls.claimed_leg_sid),
-        sql`${calls.ring_state}->>'queued' = 'true'`,
-      ),
-    )
-    .orderBy(calls.id);
+  const waiting = await waitingCalls(ctx.db, { business: businessId });
   if (waiting.length === 0) return;
   const started = await inTransaction(ctx, async (tx) => {
     await lockStaff(tx, businessId);
@@ -709,6 +746,21 @@ async function callVisitorWithMissedMessage(ctx: Ctx, call: CallRow): Promise<vo
 
 // ---------------------------------------------------------------- claiming
 
+const claimCall = prepared((db) =>
+  db
+    .update(calls)
+    .set({
+      claimed_leg_sid: slot('sid'),
+      claimed_at: slot('now'),
+      agent_user_id: slot('user'),
+      agent_name: slot('name'),
+      agent_phone: slot('phone'),
+      updated_at: slot('now'),
+    })
+    .where(and(eq(calls.id, slot('id')), isNull(calls.claimed_leg_sid), eq(calls.outcome, 'in_progress')))
+    .returning({ id: calls.id }),
+);
+
 /**
  * The staff leg pressed the key: the first one claims the call (one atomic update), and the other staff
  * legs are cancelled right after the answer. Answers whether this leg holds the claim.
@@ -716,25 +768,22 @@ async function callVisitorWithMissedMessage(ctx: Ctx, call: CallRow): Promise<vo
 export async function claim(ctx: Ctx, call: CallRow, leg: LegRow): Promise<boolean> {
   if (call.claimed_leg_sid === leg.call_sid) return true;
   const staff = (call.ring_state as RingState).staff.find((s) => s.phone === leg.to_number);
-  const [won] = await ctx.db
-    .update(calls)
-    .set({
-      claimed_leg_sid: leg.call_sid,
-      claimed_at: new Date(),
-      agent_user_id: leg.agent_user_id ?? staff?.userId ?? null,
-      agent_name: leg.agent_name ?? staff?.name ?? null,
-      agent_phone: leg.to_number,
-      updated_at: new Date(),
-    })
-    .where(and(eq(calls.id, call.id), isNull(calls.claimed_leg_sid), eq(calls.outcome, 'in_progress')))
-    .returning({ id: calls.id });
+  const now = new Date();
+  const [won] = await claimCall(ctx.db, {
+    sid: leg.call_sid,
+    now,
+    user: leg.agent_user_id ?? staff?.userId ?? null,
+    name: leg.agent_name ?? staff?.name ?? null,
+    phone: leg.to_number,
+    id: call.id,
+  });
   if (!won) {
     // A retry of this very press may have won a moment ago: the claim is still this leg's.
-    const [now] = await ctx.db
+    const [held] = await ctx.db
       .select({ sid: calls.claimed_leg_sid })
       .from(calls)
       .where(eq(calls.id, call.id));
-    return now?.sid === leg.call_sid;
+    return held?.sid === leg.call_sid;
   }
   announceProgress(ctx, call.id, { ...call, claimed_leg_sid: leg.call_sid, connected_at: null });
   inBackground(ctx, () => cancelOtherStaff(ctx, call.id, leg.call_sid));
@@ -778,27 +827,96 @@ type LegStatusInput = {
   answeredBy?: string | null;
 };
 
+/** Which of a status's parts a leg's update carries: each shape is its own statement, built once. */
+type LegStatusShape = { sequenced: boolean; duration: boolean; answeredBy: boolean };
+
+const shapeOf = (input: LegStatusInput): LegStatusShape => ({
+  sequenced: input.sequence >= 0,
+  duration: input.duration != null,
+  answeredBy: Boolean(input.answeredBy),
+});
+
+/** The values of a status's change (the placeholders of legStatusChange). */
+const legStatusValues = (input: LegStatusInput) => ({
+  status: input.status,
+  sequence: input.sequence,
+  rank: rankOf(input.status),
+  duration: input.duration ?? null,
+  answered_by: input.answeredBy || null,
+  now: new Date(),
+});
+
 /**
  * A carrier status as a change of a leg's row: what is set, and when it applies (never backwards: a final
  * status stays, an older SequenceNumber or a lower step, ringing after in-progress, is ignored).
  */
-function legStatusChange(input: LegStatusInput) {
-  const rank = rankOf(input.status);
-  const newer =
-    input.sequence >= 0
-      ? sql`${callLegs.sequence} < ${input.sequence} and ${rankSql} <= ${rank}`
-      : sql`${rankSql} < ${rank}`;
+function legStatusChange(shape: LegStatusShape) {
+  const newer = shape.sequenced
+    ? sql`${callLegs.sequence} < ${slot('sequence')} and ${rankSql} <= ${slot('rank')}`
+    : sql`${rankSql} < ${slot('rank')}`;
   return {
     set: {
-      status: input.status,
-      sequence: sql`greatest(${callLegs.sequence}, ${input.sequence})`,
-      ...(input.duration != null ? { duration: input.duration } : {}),
-      ...(input.answeredBy ? { answered_by: input.answeredBy } : {}),
-      updated_at: new Date(),
+      status: slot('status'),
+      sequence: sql`greatest(${callLegs.sequence}, ${slot('sequence')})`,
+      ...(shape.duration ? { duration: slot('duration') } : {}),
+      ...(shape.answeredBy ? { answered_by: slot('answered_by') } : {}),
+      updated_at: slot('now'),
     },
     applies: and(notFinalSql, newer),
   };
 }
+
+/** One built statement for each shape of a status's change. */
+function byShape<R>(
+  build: (shape: LegStatusShape) => (db: Ctx['db'], values?: Record<string, unknown>) => Promise<R>,
+) {
+  const built = new Map<string, (db: Ctx['db'], values?: Record<string, unknown>) => Promise<R>>();
+  return (shape: LegStatusShape) => {
+    const key = `${+shape.sequenced}${+shape.duration}${+shape.answeredBy}`;
+    let run = built.get(key);
+    if (!run) {
+      run = build(shape);
+      built.set(key, run);
+    }
+    return run;
+  };
+}
+
+const updateLegStatus = byShape((shape) => {
+  const change = legStatusChange(shape);
+  return prepared((db) =>
+    db
+      .update(callLegs)
+      .set(change.set)
+      .where(and(eq(callLegs.call_id, slot('call')), eq(callLegs.call_sid, slot('sid')), change.applies))
+      .returning(),
+  );
+});
+
+const upsertVisitorLeg = byShape((shape) => {
+  const change = legStatusChange(shape);
+  return prepared((db) =>
+    db
+      .insert(callLegs)
+      .values({
+        call_id: slot('call'),
+        business_id: slot('business'),
+        call_sid: slot('sid'),
+        role: 'visitor',
+        to_number: slot('to'),
+        status: slot('status'),
+        sequence: sql`greatest(-1, ${slot('sequence')}::int)`,
+        duration: slot('duration'),
+        answered_by: slot('answered_by'),
+      })
+      .onConflictDoUpdate({
+        target: callLegs.call_sid,
+        set: change.set,
+        setWhere: and(eq(callLegs.call_id, slot('call')), change.applies),
+      })
+      .returning(),
+  );
+});
 
 /**
  * Applies a carrier status to a leg, never backwards, in one conditional update: the same delivery twice
@@ -810,12 +928,11 @@ export async function applyLegStatus(
   leg: { callId: number; callSid: string },
   input: LegStatusInput,
 ): Promise<LegRow | null> {
-  const change = legStatusChange(input);
-  const [after] = await ctx.db
-    .update(callLegs)
-    .set(change.set)
-    .where(and(eq(callLegs.call_id, leg.callId), eq(callLegs.call_sid, leg.callSid), change.applies))
-    .returning();
+  const [after] = await updateLegStatus(shapeOf(input))(ctx.db, {
+    ...legStatusValues(input),
+    call: leg.callId,
+    sid: leg.callSid,
+  });
   return after ?? null;
 }
 
@@ -830,38 +947,45 @@ export async function applyVisitorLegStatus(
   callSid: string,
   input: LegStatusInput,
 ): Promise<LegRow | null> {
-  const change = legStatusChange(input);
-  const [after] = await ctx.db
-    .insert(callLegs)
-    .values({
-      call_id: call.id,
-      business_id: call.business_id,
-      call_sid: callSid,
-      role: 'visitor',
-      to_number: call.visitor_phone,
-      status: input.status,
-      sequence: Math.max(-1, input.sequence),
-      duration: input.duration ?? null,
-      answered_by: input.answeredBy || null,
-    })
-    .onConflictDoUpdate({
-      target: callLegs.call_sid,
-      set: change.set,
-      setWhere: and(eq(callLegs.call_id, call.id), change.applies),
-    })
-    .returning();
+  const [after] = await upsertVisitorLeg(shapeOf(input))(ctx.db, {
+    ...legStatusValues(input),
+    call: call.id,
+    business: call.business_id,
+    sid: callSid,
+    to: call.visitor_phone,
+  });
   return after ?? null;
 }
 
 /** The visitor answered: the call is connected. */
 export async function markConnected(ctx: Ctx, callId: number): Promise<void> {
-  const [row] = await ctx.db
-    .update(calls)
-    .set({ connected_at: sql`coalesce(${calls.connected_at}, now())`, updated_at: new Date() })
-    .where(eq(calls.id, callId))
-    .returning();
+  const [row] = await connectCall(ctx.db, { now: new Date(), id: callId });
   announceProgress(ctx, callId, row);
 }
+
+const connectCall = prepared((db) =>
+  db
+    .update(calls)
+    .set({ connected_at: sql`coalesce(${calls.connected_at}, now())`, updated_at: slot('now') })
+    .where(eq(calls.id, slot('id')))
+    .returning(),
+);
+
+const endClaimedAs = (withDuration: boolean) =>
+  prepared((db) =>
+    db
+      .update(calls)
+      .set({
+        outcome: slot('outcome'),
+        ended_at: sql`coalesce(${calls.ended_at}, now())`,
+        ...(withDuration ? { duration: slot('duration') } : {}),
+        updated_at: slot('now'),
+      })
+      .where(and(eq(calls.id, slot('id')), sql`${calls.outcome} = any(${slot('from')})`))
+      .returning(),
+  );
+const endClaimed = endClaimedAs(false);
+const endClaimedWithDuration = endClaimedAs(true);
 
 /** The claimed call ends: completed (with its duration) when the visitor was connected, else no answer. */
 export async function finishClaimed(
@@ -870,17 +994,9 @@ export async function finishClaimed(
   input: { completed: boolean; duration: number | null; authoritative: boolean },
 ): Promise<void> {
   const outcome = input.completed ? 'completed' : 'no_answer';
+  const run = input.duration != null ? endClaimedWithDuration : endClaimed;
   const update = (from: readonly ('in_progress' | 'completed' | 'no_answer')[]) =>
-    ctx.db
-      .update(calls)
-      .set({
-        outcome,
-        ended_at: sql`coalesce(${calls.ended_at}, now())`,
-        ...(input.duration != null ? { duration: input.duration } : {}),
-        updated_at: new Date(),
-      })
-      .where(and(eq(calls.id, callId), inArray(calls.outcome, [...from])))
-      .returning();
+    run(ctx.db, { outcome, duration: input.duration, now: new Date(), id: callId, from: [...from] });
   const allowed = input.authoritative
     ? (['in_progress', 'completed', 'no_answer'] as const)
     : (['in_progress'] as const);

@@ -5,6 +5,7 @@
 // so two calls at the same moment see each other's phones taken.
 import crypto from 'node:crypto';
 import { and, eq, isNull, notInArray, or, sql } from 'drizzle-orm';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import { type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
 import type { Staff } from './access.ts';
 import { callLegs, calls } from './tables.ts';
@@ -30,25 +31,58 @@ export async function lockStaff(tx: Ctx, businessId: number): Promise<void> {
  * the staff member in a call. A leg that lost the claim (being cancelled) does not hold its phone.
  */
 export async function busyPhones(tx: Ctx, businessId: number): Promise<Set<string>> {
-  const rows = await tx.db
+  const rows = await busyOf(tx.db, { business: businessId });
+  return new Set(rows.map((r) => r.phone));
+}
+
+// Built once (ADR 107): every callback reads them.
+const busyOf = prepared((db) =>
+  db
     .select({ phone: callLegs.to_number })
     .from(callLegs)
     .innerJoin(calls, eq(calls.id, callLegs.call_id))
     .where(
       and(
-        eq(calls.business_id, businessId),
+        eq(calls.business_id, slot('business')),
         eq(calls.outcome, 'in_progress'),
         eq(callLegs.role, 'staff'),
         notInArray(callLegs.status, [...FINAL_STATUSES]),
         or(isNull(calls.claimed_leg_sid), eq(calls.claimed_leg_sid, callLegs.call_sid)),
       ),
-    );
-  return new Set(rows.map((r) => r.phone));
-}
+    ),
+);
+
+const insertOnePlaceholder = prepared((db) =>
+  db
+    .insert(callLegs)
+    .values({
+      call_id: slot('call'),
+      business_id: slot('business'),
+      call_sid: slot('sid'),
+      role: 'staff',
+      to_number: slot('to'),
+      agent_user_id: slot('user'),
+      agent_name: slot('name'),
+      status: 'queued',
+    })
+    .returning({ id: callLegs.id, phone: callLegs.to_number }),
+);
 
 /** A leg row for each staff phone about to ring (placeholder sids), inside the staff lock's transaction. */
 export async function insertPlaceholders(tx: Ctx, call: CallOfBusiness, staff: Staff[]): Promise<Reserved[]> {
   if (staff.length === 0) return [];
+  const [one] = staff;
+  if (staff.length === 1 && one) {
+    const [row] = await insertOnePlaceholder(tx.db, {
+      call: call.id,
+      business: call.business_id,
+      sid: `${PENDING}${crypto.randomUUID()}`,
+      to: one.phone,
+      user: one.userId,
+      name: one.name,
+    });
+    return row ? [{ legId: row.id, staff: one }] : [];
+  }
   const rows = await tx.db
     .insert(callLegs)
     .values(

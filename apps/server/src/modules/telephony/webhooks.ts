@@ -23,13 +23,14 @@ import {
   type RecordingRef,
   type WebhookQuery,
 } from '../../platform/carrier/webhooks.ts';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { carrierAccountOf } from './access.ts';
-import { type CallRef, knownCall, rememberCall } from './call-refs.ts';
+import { type CallRef, knownCall, readCall, rememberCall } from './call-refs.ts';
 import {
   applyLegStatus,
   applyVisitorLegStatus,
@@ -85,7 +86,7 @@ async function contextOf(
 async function callOf(deps: Deps, event: { accountSid: string }, query: Query): Promise<Found | null> {
   const id = callIdOf(query);
   if (id === null) return null;
-  const [call] = await deps.db.select().from(calls).where(eq(calls.id, id));
+  const call = await readCall(platformSystemContext(deps, 'carrier', 'call webhook'), id);
   if (!call) return null;
   const ctx = await contextOf(deps, event, call);
   if (!ctx) return null;
@@ -135,28 +136,36 @@ const fullRow = (call: CallRef | CallRow): CallRow => {
   return call;
 };
 
+const legBySid = prepared((db) =>
+  db
+    .select()
+    .from(callLegs)
+    .where(and(eq(callLegs.call_id, slot('call')), eq(callLegs.call_sid, slot('sid')))),
+);
+
 /** The leg of this call with that carrier call id (waiting for a leg this process is still recording). */
 async function legOf(ctx: Ctx, callId: number, callSid: string): Promise<LegRow | null> {
   if (!callSid) return null;
   for (let attempt = 0; attempt < 3; attempt++) {
     await legsCreated(ctx, callId);
-    const [leg] = await ctx.db
-      .select()
-      .from(callLegs)
-      .where(and(eq(callLegs.call_id, callId), eq(callLegs.call_sid, callSid)));
+    const [leg] = await legBySid(ctx.db, { call: callId, sid: callSid });
     if (leg) return leg;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return null;
 }
 
+const recordDelivery = prepared((db) =>
+  db
+    .insert(carrierEvents)
+    .values({ key: slot('key') })
+    .onConflictDoNothing()
+    .returning({ key: carrierEvents.key }),
+);
+
 /** True the first time this delivery is seen; a retry of the same event answers without a second effect. */
 async function firstDelivery(ctx: Ctx, key: string): Promise<boolean> {
-  const rows = await ctx.db
-    .insert(carrierEvents)
-    .values({ key })
-    .onConflictDoNothing()
-    .returning({ key: carrierEvents.key });
+  const rows = await recordDelivery(ctx.db, { key });
   return rows.length > 0;
 }
 
@@ -241,13 +250,20 @@ const voiceOfCall = aboutCall<CallAsks>(HANG_UP, async ({ call, ctx }, event, qu
   return pressToConnect(deps, call, st);
 });
 
+const pressedDigits = prepared((db) =>
+  db
+    .update(callLegs)
+    .set({ digits: slot('digits') })
+    .where(eq(callLegs.id, slot('id'))),
+);
+
 const gather = aboutCall<DigitsGathered>(HANG_UP, async ({ call, ctx }, event) => {
   const { deps } = ctx;
   const leg = await legOf(ctx, call.id, event.callSid);
   if (leg?.role !== 'staff') return HANG_UP;
   const st = call.ring_state as RingState;
   const digits = event.digits;
-  if (digits) await ctx.db.update(callLegs).set({ digits }).where(eq(callLegs.id, leg.id));
+  if (digits) await pressedDigits(ctx.db, { digits, id: leg.id });
   if (call.claimed_leg_sid && call.claimed_leg_sid !== leg.call_sid) return TAKEN;
   if (digits !== String(st.press)) {
     if (call.outcome !== 'in_progress') return HANG_UP;
@@ -303,7 +319,7 @@ const callStatus = aboutCallRef<CallProgress>(
     if (after.role === 'visitor' && after.status === 'in-progress') await markConnected(ctx, call.id);
     // An inbound call's end is the Dial action's to decide.
     if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {
-      const [fresh] = await ctx.db.select().from(calls).where(eq(calls.id, call.id));
+      const fresh = await readCall(ctx, call.id);
       if (fresh) rememberCall(ctx, fresh);
       if (fresh?.claimed_leg_sid === after.call_sid) {
         // The claiming staff member hung up: the dial action (when it comes) has the final word.

@@ -29,6 +29,7 @@ import { endCredentialLinks, endLinks, issueLink, pendingEmailOf } from '../../p
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
 import { anyOf } from '../../platform/db/any-of.ts';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import {
@@ -641,23 +642,27 @@ export async function activeBusinessAdminIds(
   return (await activeBusinessAdmins(ctx, input)).map((r) => r.id);
 }
 
+const activeBusinessAdminsQuery = prepared((db) =>
+  db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(
+      and(
+        eq(users.agency_id, slot('agency')),
+        sql`${users.business_id} = any(${slot('businesses')})`,
+        eq(users.role, 'BusinessAdmin'),
+        eq(users.active, true),
+      ),
+    ),
+);
+
 /** activeBusinessAdminIds with their e-mail addresses, in the same one read. */
 export async function activeBusinessAdmins(
   ctx: Ctx,
   input: { agencyId: number; businessIds: number[] },
 ): Promise<{ id: number; email: string }[]> {
   if (input.businessIds.length === 0) return [];
-  return ctx.db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(
-      and(
-        eq(users.agency_id, input.agencyId),
-        anyOf(users.business_id, input.businessIds),
-        eq(users.role, 'BusinessAdmin'),
-        eq(users.active, true),
-      ),
-    );
+  return activeBusinessAdminsQuery(ctx.db, { agency: input.agencyId, businesses: [...input.businessIds] });
 }
 
 /** The e-mail addresses of these users, by id. */
@@ -832,16 +837,20 @@ export async function businessDepartmentIds(
 // ---------------------------------------------------------------------------------------------------
 // What the chats module reads of a business's users (who may see a conversation, ADR 045).
 
+const businessSubjectsQuery = prepared((db) =>
+  db
+    .select({ id: users.id, role: users.role, user_type: users.user_type, settings: users.settings })
+    .from(users)
+    .where(and(eq(users.business_id, slot('business')), eq(users.active, true)))
+    .orderBy(asc(users.id)),
+);
+
 /** The enabled users of a business, as the capability table judges them (role, user type, custom pages). */
 export async function businessSubjects(
   ctx: Ctx,
   input: { businessId: number },
 ): Promise<{ id: number; role: UserRow['role']; user_type: UserRow['user_type']; pages: string[] }[]> {
-  const rows = await ctx.db
-    .select({ id: users.id, role: users.role, user_type: users.user_type, settings: users.settings })
-    .from(users)
-    .where(and(eq(users.business_id, input.businessId), eq(users.active, true)))
-    .orderBy(asc(users.id));
+  const rows = await businessSubjectsQuery(ctx.db, { business: input.businessId });
   return rows.map((r) => ({
     id: r.id,
     role: r.role,
