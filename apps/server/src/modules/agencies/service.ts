@@ -27,6 +27,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import { CarrierError } from '../../platform/carrier/carrier.ts';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
 import type { Client } from '../../platform/http/client.ts';
@@ -177,13 +178,17 @@ export async function carrierAccountFor(
   return agencyCarrierAccount(deps, input.agencyId);
 }
 
-/** The countries the agency's businesses may call and text (ISO codes, e.g. US, CA). */
-export async function agencyAllowedCountries(ctx: Ctx, input: { agencyId: number }): Promise<string[]> {
-  const [row] = await ctx.db
+const allowedCountriesOf = prepared((db) =>
+  db
     .select({ countries: agencies.allowed_countries })
     .from(agencies)
-    .where(eq(agencies.id, input.agencyId))
-    .limit(1);
+    .where(eq(agencies.id, slot('id')))
+    .limit(1),
+);
+
+/** The countries the agency's businesses may call and text (ISO codes, e.g. US, CA). */
+export async function agencyAllowedCountries(ctx: Ctx, input: { agencyId: number }): Promise<string[]> {
+  const [row] = await allowedCountriesOf(ctx.db, { id: input.agencyId });
   return row?.countries ?? [];
 }
 

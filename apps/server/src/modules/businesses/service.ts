@@ -8,6 +8,7 @@ import {
   ZBusinessNotificationSettings,
 } from '@stn/contracts/businesses';
 import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
@@ -109,20 +110,37 @@ export function businessNameMatches(businessId: SQLWrapper, pattern: string): SQ
   return sql`${businessId} in (select ${businesses.id} from ${businesses} where ${businesses.name} ilike ${pattern})`;
 }
 
+const callsOf = prepared((db) =>
+  db
+    .select({ used: businesses.number_of_calls, cap: businesses.calls })
+    .from(businesses)
+    .where(eq(businesses.id, slot('id'))),
+);
+
 /**
  * The business's calls this month against its limit; a limit of 0 (or none) is no cap, as the web app
  * shows it (∞).
  */
 export async function callUsage(ctx: Ctx): Promise<{ used: number; cap: number | null; reached: boolean }> {
   const { businessId } = businessOf(ctx);
-  const [row] = await ctx.db
-    .select({ used: businesses.number_of_calls, cap: businesses.calls })
-    .from(businesses)
-    .where(eq(businesses.id, businessId));
+  const [row] = await callsOf(ctx.db, { id: businessId });
   const used = row?.used ?? 0;
   const cap = row && row.cap > 0 ? row.cap : null;
   return { used, cap, reached: cap !== null && used >= cap };
 }
+
+const oneMoreCall = prepared((db) =>
+  db
+    .update(businesses)
+    .set({ number_of_calls: sql`${businesses.number_of_calls} + 1` })
+    .where(
+      and(
+        eq(businesses.id, slot('id')),
+        sql`(${businesses.calls} <= 0 or ${businesses.number_of_calls} < ${businesses.calls})`,
+      ),
+    )
+    .returning({ id: businesses.id }),
+);
 
 /**
  * Counts one call against the business's monthly limit, atomically: false (and nothing counted) when the
@@ -130,16 +148,7 @@ export async function callUsage(ctx: Ctx): Promise<{ used: number; cap: number |
  */
 export async function countCall(ctx: Ctx): Promise<boolean> {
   const { businessId } = businessOf(ctx);
-  const rows = await ctx.db
-    .update(businesses)
-    .set({ number_of_calls: sql`${businesses.number_of_calls} + 1` })
-    .where(
-      and(
-        eq(businesses.id, businessId),
-        sql`(${businesses.calls} <= 0 or ${businesses.number_of_calls} < ${businesses.calls})`,
-      ),
-    )
-    .returning({ id: businesses.id });
+  const rows = await oneMoreCall(ctx.db, { id: businessId });
   return rows.length > 0;
 }
 
@@ -178,6 +187,13 @@ export async function countMessages(ctx: Ctx, input: { count: number; enforce: b
   return rows.length > 0;
 }
 
+const widgetSideOf = prepared((db) =>
+  db
+    .select({ name: businesses.name, widget_type: businesses.widget_type, settings: businesses.settings })
+    .from(businesses)
+    .where(eq(businesses.id, slot('id'))),
+);
+
 /** What the website widget shows of the context's business: its name and the modes it may offer. */
 export async function businessForWidget(ctx: Ctx): Promise<{
   name: string;
@@ -185,10 +201,7 @@ export async function businessForWidget(ctx: Ctx): Promise<{
   analytics: { gtag: boolean; data_layer: boolean } | null;
 }> {
   const { businessId } = businessOf(ctx);
-  const [row] = await ctx.db
-    .select({ name: businesses.name, widget_type: businesses.widget_type, settings: businesses.settings })
-    .from(businesses)
-    .where(eq(businesses.id, businessId));
+  const [row] = await widgetSideOf(ctx.db, { id: businessId });
   const t = row?.widget_type;
   // Only the flags leave, and only while the integration is on and names a target (ADR 087).
   const a = ZBusinessAnalyticsSettings.safeParse(
@@ -289,13 +302,17 @@ export async function businessAiAccess(
   return { agencyId, businessId, aiEnabled: row.ai_enabled, planId: row.plan };
 }
 
+const sendgridOf = prepared((db) =>
+  db
+    .select({ on: businesses.sendgrid_enabled })
+    .from(businesses)
+    .where(and(eq(businesses.id, slot('id')), eq(businesses.agency_id, slot('agency_id')))),
+);
+
 /** Whether the context's business may send through SendGrid: its agency switched `sendgrid_enabled` on (ADR 090). */
 export async function businessSendgridEnabled(ctx: Ctx): Promise<boolean> {
   const { agencyId, businessId } = businessOf(ctx);
-  const [row] = await ctx.db
-    .select({ on: businesses.sendgrid_enabled })
-    .from(businesses)
-    .where(and(eq(businesses.id, businessId), eq(businesses.agency_id, agencyId)));
+  const [row] = await sendgridOf(ctx.db, { id: businessId, agency_id: agencyId });
   return row?.on ?? false;
 }
 

@@ -9,6 +9,7 @@ import {
 import { and, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
 import { actorCan } from '../../platform/auth/actor.ts';
 import { anyOf } from '../../platform/db/any-of.ts';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { forbidden, invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
@@ -161,6 +162,22 @@ export async function importPhoneList(ctx: Ctx, input: TPhoneImportRequest & { l
   return { imported, skipped: values.length - imported, invalid: invalidValues.slice(0, INVALID_SHOWN) };
 }
 
+const listsOfPhone = prepared((db) =>
+  db
+    .select({ list: phoneLists.list })
+    .from(phoneLists)
+    .where(
+      and(
+        eq(phoneLists.phone, slot('phone')),
+        or(
+          and(isNull(phoneLists.agency_id), isNull(phoneLists.business_id)),
+          and(eq(phoneLists.agency_id, slot('agency_id')), isNull(phoneLists.business_id)),
+          and(eq(phoneLists.agency_id, slot('agency_id')), eq(phoneLists.business_id, slot('business_id'))),
+        ),
+      ),
+    ),
+);
+
 /**
  * Whether calls and texts to or from this number are refused for the context's business: on the
  * platform's, the agency's or the business's blacklist, and on none of their whitelists (a whitelist
@@ -168,19 +185,7 @@ export async function importPhoneList(ctx: Ctx, input: TPhoneImportRequest & { l
  */
 export async function isBlocked(ctx: Ctx, phone: string): Promise<boolean> {
   const { agencyId, businessId } = businessOf(ctx);
-  const rows = await ctx.db
-    .select({ list: phoneLists.list })
-    .from(phoneLists)
-    .where(
-      and(
-        eq(phoneLists.phone, phone),
-        or(
-          and(isNull(phoneLists.agency_id), isNull(phoneLists.business_id)),
-          and(eq(phoneLists.agency_id, agencyId), isNull(phoneLists.business_id)),
-          and(eq(phoneLists.agency_id, agencyId), eq(phoneLists.business_id, businessId)),
-        ),
-      ),
-    );
+  const rows = await listsOfPhone(ctx.db, { phone, agency_id: agencyId, business_id: businessId });
   const lists = new Set(rows.map((r) => r.list));
   return lists.has('blacklist') && !lists.has('whitelist');
 }

@@ -24,6 +24,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import { anyOf } from '../../platform/db/any-of.ts';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
@@ -109,6 +110,13 @@ export async function findOrCreateContactByPhone(
   );
 }
 
+/** What an upsert of a live contact answers: the row, and whether it was made now. */
+const upserted = { ...getTableColumns(contacts), created: sql<boolean>`(xmax = 0)` };
+const liveContactConflict = {
+  target: [contacts.business_id, contacts.phone],
+  targetWhere: sql`${contacts.deleted_at} is null`,
+};
+
 /**
  * Inserts the context business's contact with `values.phone`, or when a live one has that phone applies
  * `onExisting` to it instead (the partial unique index decides, so concurrent first contacts make one).
@@ -122,12 +130,16 @@ async function upsertLiveContact(
   const [row] = await ctx.db
     .insert(contacts)
     .values({ ...values, agency_id: agencyId, business_id: businessId })
-    .onConflictDoUpdate({
-      target: [contacts.business_id, contacts.phone],
-      targetWhere: sql`${contacts.deleted_at} is null`,
-      set: onExisting,
-    })
-    .returning({ ...getTableColumns(contacts), created: sql<boolean>`(xmax = 0)` });
+    .onConflictDoUpdate({ ...liveContactConflict, set: onExisting })
+    .returning(upserted);
+  return upsertedContact(ctx, row);
+}
+
+/** The upserted row as `upsertLiveContact` answers it, announced when it was made now. */
+function upsertedContact(
+  ctx: Ctx,
+  row: (ContactRow & { created: boolean }) | undefined,
+): { contact: ContactRow; created: boolean } {
   const { created, ...contact } = found(row);
   if (created === true) announceCreated(ctx, [contact.id]);
   return { contact, created: created === true };
@@ -178,6 +190,36 @@ export async function findOrCreateContactsByPhone(
   return out;
 }
 
+const contactCallUpsert = prepared((db) =>
+  db
+    .insert(contacts)
+    .values({
+      agency_id: slot('agency_id'),
+      business_id: slot('business_id'),
+      phone: slot('phone'),
+      install_id: slot('install_id'),
+      first_name: slot('first_name'),
+      last_name: slot('last_name'),
+      email: slot('email'),
+      source: 'voice',
+      last_call_at: slot('last_call_at'),
+    })
+    .onConflictDoUpdate({
+      ...liveContactConflict,
+      set: {
+        install_id: sql`coalesce(${contacts.install_id}, excluded.install_id)`,
+        first_name: sql`case when ${contacts.first_name} = '' and ${contacts.last_name} = ''
+          then excluded.first_name else ${contacts.first_name} end`,
+        last_name: sql`case when ${contacts.first_name} = '' and ${contacts.last_name} = ''
+          then excluded.last_name else ${contacts.last_name} end`,
+        email: sql`coalesce(${contacts.email}, excluded.email)`,
+        last_call_at: sql`greatest(${contacts.last_call_at}, excluded.last_call_at)`,
+        updated_at: sql`now()`,
+      },
+    })
+    .returning(upserted),
+);
+
 /**
  * A call with a phone joins that phone's conversation (ADR 052): the business's live contact with the
  * phone, created when there is none (source voice, on the call's install, named and e-mailed as the
@@ -195,28 +237,18 @@ export async function recordContactCall(
     email?: string | null;
   },
 ): Promise<{ contact: ContactRow; created: boolean }> {
-  return upsertLiveContact(
-    ctx,
-    {
-      phone: input.phone,
-      install_id: input.installId,
-      first_name: (input.firstName ?? '').slice(0, 100),
-      last_name: (input.lastName ?? '').slice(0, 100),
-      email: input.email || null,
-      source: 'voice',
-      last_call_at: input.at,
-    },
-    {
-      install_id: sql`coalesce(${contacts.install_id}, excluded.install_id)`,
-      first_name: sql`case when ${contacts.first_name} = '' and ${contacts.last_name} = ''
-        then excluded.first_name else ${contacts.first_name} end`,
-      last_name: sql`case when ${contacts.first_name} = '' and ${contacts.last_name} = ''
-        then excluded.last_name else ${contacts.last_name} end`,
-      email: sql`coalesce(${contacts.email}, excluded.email)`,
-      last_call_at: sql`greatest(${contacts.last_call_at}, excluded.last_call_at)`,
-      updated_at: sql`now()`,
-    },
-  );
+  const { agencyId, businessId } = businessOf(ctx);
+  const [row] = await contactCallUpsert(ctx.db, {
+    agency_id: agencyId,
+    business_id: businessId,
+    phone: input.phone,
+    install_id: input.installId,
+    first_name: (input.firstName ?? '').slice(0, 100),
+    last_name: (input.lastName ?? '').slice(0, 100),
+    email: input.email || null,
+    last_call_at: input.at,
+  });
+  return upsertedContact(ctx, row);
 }
 
 /**

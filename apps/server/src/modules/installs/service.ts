@@ -24,6 +24,7 @@ import type { TSupportInstall } from '@stn/contracts/support';
 import type { TUserSummary } from '@stn/contracts/users';
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import { anyOf } from '../../platform/db/any-of.ts';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { putNamedImage, removeNamedImage } from '../../platform/files.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
@@ -38,6 +39,7 @@ import {
   found,
   inTransaction,
   scope,
+  scopedPrepared,
 } from '../../platform/tenancy/context.ts';
 import type { WidgetInstall } from '../../platform/widget/tree.ts';
 import { agencyHasTelephony, agencySiteAddress } from '../agencies/service.ts';
@@ -146,17 +148,21 @@ async function assertLeadForm(
 // ---------------------------------------------------------------------------------------------------
 // What other modules use.
 
+const installOfKey = prepared((db) =>
+  db
+    .select()
+    .from(installs)
+    .where(and(eq(installs.key, slot('key')), eq(installs.status, 'active'), eq(installs.active, true)))
+    .limit(1),
+);
+
 /**
  * The active install with this key, switched on, with its stored settings; else null (the widget tree:
  * 401). The stored settings of an install made here are complete (the defaults merged in on create);
  * call-side readers use `installForCalls`, which merges the defaults whatever is stored.
  */
 export async function installByKey(deps: Deps, key: string): Promise<WidgetInstall | null> {
-  const [row] = await deps.db
-    .select()
-    .from(installs)
-    .where(and(eq(installs.key, key), eq(installs.status, 'active'), eq(installs.active, true)))
-    .limit(1);
+  const [row] = await installOfKey(deps.db, { key });
   if (!row) return null;
   return {
     id: row.id,
@@ -230,16 +236,20 @@ export type InstallForCalls = {
   settings: TInstallSettings;
 };
 
+const installOfId = scopedPrepared(installCols, (db, tenant) =>
+  db
+    .select()
+    .from(installs)
+    .where(and(tenant, eq(installs.id, slot('id'))))
+    .limit(1),
+);
+
 /**
  * An install of the context's tenant as the call side needs it (whatever its list or switch: the caller
  * decides what an archived or switched-off install may still do), or null when it is not this tenant's.
  */
 export async function installForCalls(ctx: Ctx, installId: number): Promise<InstallForCalls | null> {
-  const [row] = await ctx.db
-    .select()
-    .from(installs)
-    .where(scope(ctx, installCols, eq(installs.id, installId)))
-    .limit(1);
+  const [row] = await installOfId(ctx, { id: installId });
   if (!row) return null;
   return {
     id: row.id,
@@ -694,6 +704,13 @@ export async function openInstallWizard(
   return unfinished ? unfinished.id : false;
 }
 
+const smsAgentsOf = prepared((db) =>
+  db
+    .select({ id: installs.id, agents: sql<unknown>`${installs.settings} -> 'smsAgents'` })
+    .from(installs)
+    .where(eq(installs.business_id, slot('business_id'))),
+);
+
 /**
  * The SMS agents (settings.smsAgents) of every install of a business, deleted ones included, by install id.
  * Read from the stored list itself (validated on every write; the default is none): every inbound text's
@@ -703,10 +720,7 @@ export async function smsAgentsOfBusiness(
   ctx: Ctx,
   input: { businessId: number },
 ): Promise<Map<number, number[]>> {
-  const rows = await ctx.db
-    .select({ id: installs.id, agents: sql<unknown>`${installs.settings} -> 'smsAgents'` })
-    .from(installs)
-    .where(eq(installs.business_id, input.businessId));
+  const rows = await smsAgentsOf(ctx.db, { business_id: input.businessId });
   return new Map(
     rows.map((r) => [
       r.id,

@@ -1,5 +1,5 @@
 // The carrier's webhooks: signatures, retries delivered at once, events out of order.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callMissed } from './service.ts';
 import { carrierWebhook, STAFF_1, type Telephony, telephonyApp } from './testing.ts';
 
@@ -70,6 +70,11 @@ describe('carrier webhooks', () => {
     await h.run(1000);
     const [call] = await rows('select outcome from calls where id = $1', [callId]);
     expect(call.outcome).toBe('missed');
+    // The event reaches listeners after the update, once the listeners registered before this one are done.
+    await vi.waitFor(() => expect(missed.filter((m) => m.callId === callId)).not.toHaveLength(0), {
+      timeout: 10_000,
+    });
+    await h.run(1000);
     expect(missed.filter((m) => m.callId === callId)).toHaveLength(1);
     const messages = await rows("select * from call_legs where call_id = $1 and role = 'missed_message'", [
       callId,
