@@ -72,8 +72,9 @@ export function mergeSettings<T>(base: T, patch: unknown): T {
 /**
  * The settings parsed lately, by their stored JSON: a callback reads its install's settings several times
  * (the widget's request, the call's checks), and each parse validates every staff phone (libphonenumber)
- * with the whole schema. The stored JSON is the key, so a changed install is parsed anew; each reader
- * gets its own copy.
+ * with the whole schema. The stored JSON is the key, so a changed install is parsed anew. Every reader gets
+ * the same object, frozen all the way down: a reader that wants other settings makes new ones
+ * (mergeSettings), and one that tried to change these would fail at once instead of changing another's.
  */
 const parsedSettings = new Map<string, TInstallSettings>();
 const PARSED_SETTINGS_MAX = 500;
@@ -83,11 +84,19 @@ export function effectiveSettings(stored: unknown): TInstallSettings {
   const key = JSON.stringify(stored ?? {});
   let parsed = parsedSettings.get(key);
   if (!parsed) {
-    parsed = parseSettings(stored);
+    parsed = deepFreeze(parseSettings(stored));
     if (parsedSettings.size >= PARSED_SETTINGS_MAX) parsedSettings.clear();
     parsedSettings.set(key, parsed);
   }
-  return structuredClone(parsed);
+  return parsed;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 function parseSettings(stored: unknown): TInstallSettings {
