@@ -26,6 +26,20 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** The two seeded businesses' contexts (a system job acting for each). */
+function tenantsAB(): { a: Ctx; b: Ctx } {
+  const ctxOf = (agencyId: number, businessId: number): Ctx =>
+    tenantContext(
+      t.app.deps,
+      { level: 'business', agencyId, businessId },
+      { kind: 'system', source: 'job', name: 'named statements test' },
+    );
+  return {
+    a: ctxOf(seed.a.agency.id, seed.a.business.id),
+    b: ctxOf(seed.b.agency.id, seed.b.business.id),
+  };
+}
+
 /** The statements prepared on one connection (its own view of pg_prepared_statements). */
 async function preparedOn(client: { query: (text: string) => Promise<{ rows: { statement: string }[] }> }) {
   return (await client.query('select statement from pg_prepared_statements')).rows.map((r) => r.statement);
@@ -77,14 +91,7 @@ describe('named prepared statements', () => {
   });
 
   it("serves each tenant only its own rows from one prepared statement, past the planner's fifth run", async () => {
-    const ctxOf = (agencyId: number, businessId: number): Ctx =>
-      tenantContext(
-        t.app.deps,
-        { level: 'business', agencyId, businessId },
-        { kind: 'system', source: 'job', name: 'named statements test' },
-      );
-    const a = ctxOf(seed.a.agency.id, seed.a.business.id);
-    const b = ctxOf(seed.b.agency.id, seed.b.business.id);
+    const { a, b } = tenantsAB();
     // No tenant filter: what each sees is what row-level security lets through on the shared statement.
     const phones = async (ctx: Ctx) =>
       (
@@ -104,14 +111,7 @@ describe('named prepared statements', () => {
   });
 
   it('runs a query built once (prepared) on any handle: each tenant its own rows, a transaction its own writes', async () => {
-    const ctxOf = (agencyId: number, businessId: number): Ctx =>
-      tenantContext(
-        t.app.deps,
-        { level: 'business', agencyId, businessId },
-        { kind: 'system', source: 'job', name: 'prepared queries test' },
-      );
-    const a = ctxOf(seed.a.agency.id, seed.a.business.id);
-    const b = ctxOf(seed.b.agency.id, seed.b.business.id);
+    const { a, b } = tenantsAB();
     let builds = 0;
     // No tenant filter in the query: row-level security decides what each handle sees.
     const phonesLike = prepared((db) => {
