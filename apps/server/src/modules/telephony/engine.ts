@@ -39,7 +39,6 @@ import {
   isFinal,
   lockStaff,
   type Reserved,
-  reserveStaff,
 } from './staff-phones.ts';
 import { callLegs, calls } from './tables.ts';
 
@@ -264,28 +263,53 @@ const insertCall = prepared((db) =>
     .returning(),
 );
 
+/** A call just written, with the staff legs of its first ring reserved in the same transaction. */
+export type OpenedCall = { call: CallRow; reserved: Reserved[] };
+
+/**
+ * The staff phones a call's first ring takes (ADR 051's rule, as ringNext and startRinging apply it), under
+ * the business's staff lock in the transaction that writes the call: every free phone for `simultaneous`,
+ * else the first free one in order, with `next` moved past it. None free: nothing is taken, and `next`
+ * stays where it was for ringNext to find the phones busy and the call to wait.
+ */
+async function firstRing(tx: Ctx, st: RingState): Promise<Staff[]> {
+  await lockStaff(tx, businessOf(tx).businessId);
+  const busy = await busyPhones(tx, businessOf(tx).businessId);
+  if (st.type === 'simultaneous') return staffInOrder(st).filter((s) => !busy.has(s.phone));
+  for (let at = st.next; at < st.order.length; at++) {
+    const staff = st.staff[st.order[at] ?? -1];
+    if (!staff || busy.has(staff.phone)) continue;
+    st.next = at + 1;
+    return [staff];
+  }
+  return [];
+}
+
 /**
  * Writes an in-progress call and counts it against the business's month, in one transaction: the limit
- * and the one-in-flight rule are enforced by the database, so concurrent requests cannot pass both.
+ * and the one-in-flight rule are enforced by the database, so concurrent requests cannot pass both. The
+ * staff phones of its first ring are reserved in the same transaction (startRinging rings them).
  */
 export async function openCall(
   ctx: Ctx,
   p: Prepared,
   visitor: { phone: string; name?: string | null; email?: string | null; ip?: string | null },
   extra: { kind: 'callback' | 'scheduled'; departmentId?: number | null; existingId?: number },
-): Promise<CallRow> {
+): Promise<OpenedCall> {
   const order = await ringOrder(ctx, p.install, p.staff);
   const s = p.install.settings;
   const callerId = s.caller_id_verified && s.caller_id ? s.caller_id : p.number;
   try {
-    const opened = await inTransaction(ctx, async (tx) => {
+    const opened = await inTransaction(ctx, async (tx): Promise<OpenedCall> => {
       if (!(await countCall(tx)))
         throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
+      const ringState = ringStateOf(p, order);
+      const taken = await firstRing(tx, ringState);
       const values = {
         outcome: 'in_progress' as const,
         from_number: p.number,
         caller_id: callerId,
-        ring_state: ringStateOf(p, order),
+        ring_state: ringState,
         counted: true,
         updated_at: new Date(),
       };
@@ -296,7 +320,7 @@ export async function openCall(
           .where(and(eq(calls.id, extra.existingId), eq(calls.outcome, 'scheduled')))
           .returning();
         if (!row) throw new AppError('CONFLICT', 'calls.not_scheduled');
-        return row;
+        return { call: row, reserved: await insertPlaceholders(tx, row, taken) };
       }
       const { agencyId, businessId } = businessOf(tx);
       const [row] = await insertCall(tx.db, {
@@ -313,12 +337,12 @@ export async function openCall(
         department_id: extra.departmentId ?? null,
       });
       if (!row) throw new Error('call insert failed');
-      return row;
+      return { call: row, reserved: await insertPlaceholders(tx, row, taken) };
     });
     // Its webhooks need not read the row this process just wrote to learn its tenant (./call-refs.ts).
-    rememberCall(ctx, opened);
+    rememberCall(ctx, opened.call);
     // Ringing now: the live view of calls (a scheduled call's time came, or a callback was asked for).
-    announceCallChanged(ctx, opened);
+    announceCallChanged(ctx, opened.call);
     return opened;
   } catch (err) {
     if (isInFlightViolation(err))
@@ -343,14 +367,15 @@ export async function requestCallback(ctx: Ctx, input: CallbackInput): Promise<C
       next_slots: nextOpenSlots(prepared.install.settings, now),
     };
   }
-  const call = await openCall(
+  const opened = await openCall(
     ctx,
     prepared,
     { phone: input.phone, name: input.name ?? null, email: input.email ?? null, ip: input.ip ?? null },
     { kind: 'callback', departmentId: input.departmentId ?? null },
   );
+  const { call } = opened;
   announceProgress(ctx, call.id, call);
-  await startRinging(ctx, call);
+  await startRinging(ctx, opened);
   return { status: 'calling', call_id: call.id, callback_seconds: seconds, next_slots: [] };
 }
 
@@ -399,16 +424,21 @@ async function placeStaffLeg(ctx: Ctx, call: CallRow, r: Reserved, st: RingState
 const staffInOrder = (st: RingState) =>
   st.order.map((i) => st.staff[i]).filter((s): s is Staff => s !== undefined);
 
-/** Rings the staff as the install says: every free phone at once, or the first free one of the order. */
-export async function startRinging(ctx: Ctx, call: CallRow): Promise<void> {
+/**
+ * Rings the staff as the install says, the phones openCall reserved: every free phone at once, or the first
+ * free one of the order (the next one when the carrier refuses it; ringNext when none was free).
+ */
+export async function startRinging(ctx: Ctx, opened: OpenedCall): Promise<void> {
+  const { call, reserved } = opened;
   const st = call.ring_state as RingState;
   if (st.type === 'simultaneous') {
-    const reserved = await reserveStaff(ctx, call, staffInOrder(st), Number.POSITIVE_INFINITY);
     if (reserved.length === 0) return queueCall(ctx, call.id);
     const placed = await Promise.all(reserved.map((r) => placeStaffLeg(ctx, call, r, st)));
     if (!placed.some(Boolean)) await failCall(ctx, call.id);
     return;
   }
+  const [first] = reserved;
+  if (first && (await placeStaffLeg(ctx, call, first, st))) return;
   await ringNext(ctx, call.id, call);
 }
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { defineJob, enqueue } from '../../platform/queue/queue.ts';
 import { businessOf, type Ctx, inTransaction, scope, tenantContext } from '../../platform/tenancy/context.ts';
-import { type CallRow, openCall, prepareCall, startRinging } from './engine.ts';
+import { type OpenedCall, openCall, prepareCall, startRinging } from './engine.ts';
 import { calls } from './tables.ts';
 
 /** Scheduled calls may be set up to this far ahead. */
@@ -96,7 +96,7 @@ export async function runScheduledCall(ctx: Ctx, callId: number): Promise<void> 
     .from(calls)
     .where(scope(ctx, calls, eq(calls.id, callId), eq(calls.outcome, 'scheduled')));
   if (!call) return;
-  let opened: CallRow;
+  let opened: OpenedCall;
   try {
     const p = await prepareCall(ctx, {
       installId: call.install_id,

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import { and, eq, isNull, notInArray, or, sql } from 'drizzle-orm';
 import { prepared, slot } from '../../platform/db/prepared.ts';
-import { type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
+import type { Ctx } from '../../platform/tenancy/context.ts';
 import type { Staff } from './access.ts';
 import { callLegs, calls } from './tables.ts';
 
@@ -117,10 +117,6 @@ export async function reserveFreeStaff(
   const busy = await busyPhones(tx, call.business_id);
   return insertPlaceholders(tx, call, candidates.filter((s) => !busy.has(s.phone)).slice(0, max));
 }
-
-/** reserveFreeStaff in a transaction of its own. */
-export const reserveStaff = (ctx: Ctx, call: CallOfBusiness, candidates: Staff[], max: number) =>
-  inTransaction(ctx, (tx) => reserveFreeStaff(tx, call, candidates, max));
 
 /**
  * An inbound call's <Dial> child reached a staff phone: it takes the placeholder leg of that phone (the
