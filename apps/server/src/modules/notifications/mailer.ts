@@ -63,15 +63,16 @@ const insertOutbox = prepared((db) =>
       text: slot('text'),
       html: slot('html'),
       attachments: slot('attachments'),
-      status: 'queued',
+      status: slot('status'),
     })
     .returning({ id: mailOutbox.id }),
 );
 
 /**
- * Every message is kept in mail_outbox: queued when asked for, then `stored` (no SMTP_URL: the outbox is
- * the delivery, an admin reads it), `sent` or, once the retries are spent, `failed`. The `mail.send` job
- * delivers it; a failed attempt is retried with backoff, and a sent message is never sent again.
+ * Every message is kept in mail_outbox: queued when asked for, then `sent` or, once the retries are spent,
+ * `failed`. The `mail.send` job delivers it; a failed attempt is retried with backoff, and a sent message is
+ * never sent again. Without SMTP_URL the outbox is the delivery (an admin reads it): a message is `stored`
+ * as it is written, and no job is needed (a row queued before a restart without SMTP is stored by its job).
  */
 export function createMailer(opts: {
   db: Db;
@@ -157,8 +158,10 @@ export function createMailer(opts: {
         text: message.text,
         html: message.html ?? null,
         attachments: JSON.stringify(message.attachments ?? []),
+        status: transport ? 'queued' : 'stored',
       });
       if (!row) throw new Error('mail_outbox insert returned nothing');
+      if (!transport) return;
       await opts.queue.send(db, job, { outboxId: row.id });
       // Outside a transaction the row is committed already: wake the worker now (unless the database's
       // notification will, ADR 106). Inside one, the commit announces it.
