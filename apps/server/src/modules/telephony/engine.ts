@@ -301,8 +301,12 @@ export async function openCall(
   const callerId = s.caller_id_verified && s.caller_id ? s.caller_id : p.number;
   try {
     const opened = await inTransaction(ctx, async (tx): Promise<OpenedCall> => {
-      if (!(await countCall(tx)))
-        throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
+      // The month's count last: the business's row stays locked only until the commit right after it
+      // (every callback of the business waits on that row), not while the staff lock is awaited.
+      const counted = async () => {
+        if (!(await countCall(tx)))
+          throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
+      };
       const ringState = ringStateOf(p, order);
       const taken = await firstRing(tx, ringState);
       const values = {
@@ -320,7 +324,9 @@ export async function openCall(
           .where(and(eq(calls.id, extra.existingId), eq(calls.outcome, 'scheduled')))
           .returning();
         if (!row) throw new AppError('CONFLICT', 'calls.not_scheduled');
-        return { call: row, reserved: await insertPlaceholders(tx, row, taken) };
+        const reserved = await insertPlaceholders(tx, row, taken);
+        await counted();
+        return { call: row, reserved };
       }
       const { agencyId, businessId } = businessOf(tx);
       const [row] = await insertCall(tx.db, {
@@ -337,7 +343,9 @@ export async function openCall(
         department_id: extra.departmentId ?? null,
       });
       if (!row) throw new Error('call insert failed');
-      return { call: row, reserved: await insertPlaceholders(tx, row, taken) };
+      const reserved = await insertPlaceholders(tx, row, taken);
+      await counted();
+      return { call: row, reserved };
     });
     // Its webhooks need not read the row this process just wrote to learn its tenant (./call-refs.ts).
     rememberCall(ctx, opened.call);
