@@ -84,7 +84,10 @@ export async function conversationsOf(ctx: Ctx, ids: number[]): Promise<Map<numb
 
 /** The users who may see each of these conversations of the context business, by conversation id. */
 export async function audienceOf(ctx: Ctx, contactIds: number[]): Promise<Map<number, number[]>> {
-  const [viewers, conversations] = await Promise.all([viewersOf(ctx), conversationsOf(ctx, contactIds)]);
+  // In a transaction its statements go one after another on its one connection (pg 9 refuses them at once).
+  const [viewers, conversations] = ctx.inTx
+    ? [await viewersOf(ctx), await conversationsOf(ctx, contactIds)]
+    : await Promise.all([viewersOf(ctx), conversationsOf(ctx, contactIds)]);
   const out = new Map<number, number[]>();
   for (const c of conversations.values())
     out.set(
