@@ -28,7 +28,6 @@ async function main() {
     process.exit(1);
   });
   await app.ready();
-  log.info('worker started: working jobs');
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -43,6 +42,8 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // Said once a stop is handled: a supervisor (or a test) that stops it on this line gets a clean stop.
+  log.info('worker started: working jobs');
 }
 
 main().catch((err) => {

@@ -4,25 +4,32 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.ts';
+import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-worker-'));
 let t: TestApp;
 let worker: ChildProcess | undefined;
 let out = '';
+// Mail is the job: with SMTP it is delivered by the mail job (without, it is stored at once: ADR 109).
+let smtp: SmtpSink;
+let smtpUrl = '';
 
 beforeAll(async () => {
+  smtp = await startSmtpSink();
+  smtpUrl = `smtp://127.0.0.1:${smtp.port}`;
   // An API process that only enqueues.
-  t = await createTestApp({ WORKERS: 'off' });
+  t = await createTestApp({ WORKERS: 'off', SMTP_URL: smtpUrl });
 });
 afterAll(async () => {
-  if (worker && worker.exitCode === null) {
+  if (worker && worker.exitCode === null && worker.signalCode === null) {
     await new Promise((resolve) => {
       worker?.on('exit', resolve);
       worker?.kill('SIGTERM');
     });
   }
   await t?.close();
+  await smtp?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -39,11 +46,18 @@ describe('npm run worker', () => {
     const url = new URL(t.config.databaseUrl ?? '');
     worker = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: url.toString(), DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        DATABASE_URL: url.toString(),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        SMTP_URL: smtpUrl,
+      },
     });
     worker.stdout?.on('data', (d) => (out += d));
     worker.stderr?.on('data', (d) => (out += d));
-    await expect.poll(status, { timeout: 30_000, interval: 200 }).toBe('stored');
+    await expect.poll(status, { timeout: 30_000, interval: 200 }).toBe('sent');
+    expect(smtp.received.map((m) => m.to)).toEqual([['w@example.test']]);
     await expect.poll(() => out, { timeout: 10_000 }).toContain('worker started');
 
     const code = await new Promise<number | null>((resolve) => {
