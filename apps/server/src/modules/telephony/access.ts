@@ -55,32 +55,25 @@ export async function liveInstallNumber(
   const [row] = await ctx.db
     .select({ phone: numbers.phone_number })
     .from(numbers)
-    .where(
-      and(
-        eq(numbers.business_id, businessId),
-        eq(numbers.install_id, installId),
-        isNull(numbers.released_at),
-        ...where,
-      ),
-    )
+    .where(and(...liveNumberOf(businessId, installId), ...where))
     .orderBy(...order, desc(numbers.id))
     .limit(1);
   return row?.phone ?? null;
 }
+
+/** An install's live (unreleased) numbers: the conditions, with values or placeholders. */
+const liveNumberOf = (business: number | SQL, install: number | SQL) => [
+  eq(numbers.business_id, business),
+  eq(numbers.install_id, install),
+  isNull(numbers.released_at),
+];
 
 // liveInstallNumber for calls, built once (ADR 107): every callback reads it.
 const purchasedNumber = prepared((db) =>
   db
     .select({ phone: numbers.phone_number })
     .from(numbers)
-    .where(
-      and(
-        eq(numbers.business_id, slot('business')),
-        eq(numbers.install_id, slot('install')),
-        isNull(numbers.released_at),
-        eq(numbers.kind, 'purchased'),
-      ),
-    )
+    .where(and(...liveNumberOf(slot('business'), slot('install')), eq(numbers.kind, 'purchased')))
     .orderBy(desc(numbers.id))
     .limit(1),
 );

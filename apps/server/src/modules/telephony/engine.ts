@@ -273,8 +273,9 @@ export type OpenedCall = { call: CallRow; reserved: Reserved[] };
  * stays where it was for ringNext to find the phones busy and the call to wait.
  */
 async function firstRing(tx: Ctx, st: RingState): Promise<Staff[]> {
-  await lockStaff(tx, businessOf(tx).businessId);
-  const busy = await busyPhones(tx, businessOf(tx).businessId);
+  const { businessId } = businessOf(tx);
+  await lockStaff(tx, businessId);
+  const busy = await busyPhones(tx, businessId);
   if (st.type === 'simultaneous') return staffInOrder(st).filter((s) => !busy.has(s.phone));
   for (let at = st.next; at < st.order.length; at++) {
     const staff = st.staff[st.order[at] ?? -1];

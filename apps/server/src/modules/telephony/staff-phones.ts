@@ -52,17 +52,27 @@ const busyOf = prepared((db) =>
     ),
 );
 
+/** The leg row of a staff phone about to ring, with a placeholder sid (the values of insertOnePlaceholder). */
+const placeholderRow = (call: CallOfBusiness, s: Staff) => ({
+  call_id: call.id,
+  business_id: call.business_id,
+  call_sid: `${PENDING}${crypto.randomUUID()}`,
+  to_number: s.phone,
+  agent_user_id: s.userId,
+  agent_name: s.name,
+});
+
 const insertOnePlaceholder = prepared((db) =>
   db
     .insert(callLegs)
     .values({
-      call_id: slot('call'),
-      business_id: slot('business'),
-      call_sid: slot('sid'),
+      call_id: slot('call_id'),
+      business_id: slot('business_id'),
+      call_sid: slot('call_sid'),
       role: 'staff',
-      to_number: slot('to'),
-      agent_user_id: slot('user'),
-      agent_name: slot('name'),
+      to_number: slot('to_number'),
+      agent_user_id: slot('agent_user_id'),
+      agent_name: slot('agent_name'),
       status: 'queued',
     })
     .returning({ id: callLegs.id, phone: callLegs.to_number }),
@@ -73,30 +83,12 @@ export async function insertPlaceholders(tx: Ctx, call: CallOfBusiness, staff: S
   if (staff.length === 0) return [];
   const [one] = staff;
   if (staff.length === 1 && one) {
-    const [row] = await insertOnePlaceholder(tx.db, {
-      call: call.id,
-      business: call.business_id,
-      sid: `${PENDING}${crypto.randomUUID()}`,
-      to: one.phone,
-      user: one.userId,
-      name: one.name,
-    });
+    const [row] = await insertOnePlaceholder(tx.db, placeholderRow(call, one));
     return row ? [{ legId: row.id, staff: one }] : [];
   }
   const rows = await tx.db
     .insert(callLegs)
-    .values(
-      staff.map((s) => ({
-        call_id: call.id,
-        business_id: call.business_id,
-        call_sid: `${PENDING}${crypto.randomUUID()}`,
-        role: 'staff' as const,
-        to_number: s.phone,
-        agent_user_id: s.userId,
-        agent_name: s.name,
-        status: 'queued',
-      })),
-    )
+    .values(staff.map((s) => ({ ...placeholderRow(call, s), role: 'staff' as const, status: 'queued' })))
     .returning({ id: callLegs.id, phone: callLegs.to_number });
   return rows.map((r) => ({ legId: r.id, staff: staff.find((s) => s.phone === r.phone) as Staff }));
 }
