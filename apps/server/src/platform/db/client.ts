@@ -93,6 +93,55 @@ export function namedStatements(pool: pg.Pool): void {
 }
 
 /**
+ * One statement at a time on a connection: a statement sent while the connection still works on another
+ * (reads started together inside one transaction, `Promise.all` on a tenant's connection) waits for it here,
+ * in order, instead of in pg's own queue. pg 8 warns of that queue and pg 9 refuses it. Streams (COPY, a
+ * cursor) are handed to pg as they come: they are never sent beside another statement.
+ */
+export function oneStatementAtATime(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    const query = client.query as unknown as QueryFn;
+    /** Statements sent and not yet answered; `last` settles when the newest of them is answered. */
+    let pending = 0;
+    let last: Promise<unknown> = Promise.resolve();
+    const answered = () => {
+      pending--;
+    };
+    (client as unknown as { query: QueryFn }).query = function (
+      this: pg.PoolClient,
+      config,
+      values,
+      callback,
+    ) {
+      if (
+        config &&
+        typeof config === 'object' &&
+        typeof (config as { submit?: unknown }).submit === 'function'
+      )
+        return query.call(this, config, values, callback);
+      // `query(text, callback)` as well as `query(text, values, callback)`.
+      const done = (typeof values === 'function' ? values : callback) as
+        | ((err: unknown, result?: unknown) => void)
+        | undefined;
+      const vals = typeof values === 'function' ? undefined : values;
+      const send = (): Promise<unknown> =>
+        done
+          ? new Promise((resolve) => {
+              query.call(this, config, vals, (err: unknown, result: unknown) => {
+                resolve(undefined);
+                done(err, result);
+              });
+            })
+          : (query.call(this, config, vals) as Promise<unknown>);
+      const result = pending === 0 ? send() : last.then(send);
+      pending++;
+      last = result.then(answered, answered);
+      return done ? undefined : result;
+    };
+  });
+}
+
+/**
  * How long to wait on PostgreSQL (ADR 050): for a connection, for a statement (enforced by the server,
  * and by the client a little later, for a server that no longer answers at all), and for a transaction
  * left idle. A frozen database then fails requests instead of hanging them.
@@ -122,6 +171,7 @@ export function createDb(
   });
   quietClients(pool);
   namedStatements(pool);
+  oneStatementAtATime(pool);
   return { db: drizzle(pool), pool };
 }
 

@@ -5,7 +5,7 @@
 // tenant filter in a tenant's context therefore still finds nothing of another tenant.
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { type Db, namedStatements, poolOf, quietClients } from './client.ts';
+import { type Db, namedStatements, oneStatementAtATime, poolOf, quietClients } from './client.ts';
 
 /** The application's role for a tenant's work: subject to row-level security, never BYPASSRLS. */
 export const TENANT_ROLE = 'stn_tenant';
@@ -58,6 +58,7 @@ export function createTenantDbs(platform: Db): TenantDbs {
     pool = new pg.Pool({ ...base, options: `-c role=${TENANT_ROLE}` });
     quietClients(pool);
     namedStatements(pool);
+    oneStatementAtATime(pool);
     return pool;
   };
 
