@@ -32,7 +32,13 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-e2e-pg-'));
-  const embedded = await startEmbeddedPostgres({ dataDir: dir, databases: [], persistent: false });
+  // A throwaway database: its commits need not wait on the disk (ADR 111).
+  const embedded = await startEmbeddedPostgres({
+    dataDir: dir,
+    databases: [],
+    persistent: false,
+    durable: false,
+  });
   const adminUrl = embedded.url('postgres');
   try {
     const admin = new pg.Client({ connectionString: adminUrl });

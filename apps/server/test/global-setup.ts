@@ -55,7 +55,13 @@ async function startTemplate(onStop: (stop: () => Promise<void>) => void): Promi
     adminUrl = u.toString();
   } else {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-test-pg-'));
-    const embedded = await startEmbeddedPostgres({ dataDir: dir, databases: [], persistent: false });
+    const embedded = await startEmbeddedPostgres({
+      dataDir: dir,
+      databases: [],
+      persistent: false,
+      // A throwaway database: its commits need not wait on the disk (ADR 111).
+      durable: false,
+    });
     adminUrl = embedded.url('postgres');
     stop = embedded.stop;
   }

@@ -110,6 +110,11 @@ export async function startEmbeddedPostgres(opts: {
   databases: string[];
   log?: Log;
   persistent?: boolean;
+  /**
+   * false: nothing is flushed to disk at commit (fsync, synchronous commits and full-page writes off). For
+   * the test runs' throwaway databases only, whose every commit otherwise waits on the disk.
+   */
+  durable?: boolean;
 }): Promise<EmbeddedHandle> {
   const log = opts.log ?? (() => undefined);
   fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -142,7 +147,12 @@ export async function startEmbeddedPostgres(opts: {
     createPostgresUser: isRoot(),
     authMethod: 'scram-sha-256',
     // Loopback TCP only: no unix socket to collide with another server's.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on'],
+    postgresFlags: [
+      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      ...(opts.durable === false
+        ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
+        : ['-c', 'fsync=on']),
+    ],
     onLog: (m: string) => {
       output.push(m);
       if (output.length > 50) output.shift();
