@@ -157,11 +157,22 @@ describe.skipIf(!hasChromium)('billing screens in Chromium', () => {
     await page.waitForURL('**/business/contacts', WAIT);
     await page.getByTestId('page-title').waitFor(WAIT);
 
-    // Packages: bought with the default card; the top bar shows the new cap without a reload.
+    // Packages: bought with the default card; the top bar shows the new cap without a reload. The saved
+    // cards answer late here: Buy waits for them and does not ask this business, which has one, for a card.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/v1/subscriptions/payment-methods', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.goto(p.url('/business/packages', HOST));
     const usage = page.getByTestId('messages-usage');
     await expect.poll(() => usage.textContent(), WAIT).toContain('/ 300');
     await page.getByTestId(`package-buy-${packageId}`).click();
+    expect(await page.getByTestId('package-card-panel').count()).toBe(0);
+    release();
     await page.getByTestId('package-buy-ok').click();
     await expect.poll(() => usage.textContent(), WAIT).toContain('/ 800');
     await page.getByTestId('purchase-row').first().waitFor(WAIT);

@@ -46,9 +46,20 @@ export default function BusinessPackagesPage() {
       },
     });
 
-  const buy = (pkg: TPackage) => {
+  const buy = async (pkg: TPackage) => {
     setError(null);
-    const card = cards.data?.find((c) => c.is_default) ?? cards.data?.[0];
+    // The cards may still be on their way (or have failed to come): they are waited for, never taken for
+    // "no card", which would ask a business that has one for a card.
+    let list = cards.data;
+    if (!list) {
+      const again = await cards.refetch();
+      if (!again.data) {
+        setError(again.error?.message ?? t('common.load_failed'));
+        return;
+      }
+      list = again.data;
+    }
+    const card = list.find((c) => c.is_default) ?? list[0];
     if (card) confirmBuy(pkg, cardLabel(card));
     else setNeedsCard(pkg);
   };
@@ -105,7 +116,7 @@ export default function BusinessPackagesPage() {
                     <Button
                       mt="auto"
                       loading={purchase.isPending && purchase.variables === pkg.id}
-                      onClick={() => buy(pkg)}
+                      onClick={() => void buy(pkg)}
                       data-testid={`package-buy-${pkg.id}`}
                     >
                       {t('billing.packages.buy')}
