@@ -70,9 +70,11 @@ export async function socketTree(
       // the connection is corked at the first and uncorked once this tick's work is done. A write to a
       // socket is a system call, and on loopback the kernel's TCP work is paid inside it (issue 27).
       const connection = request.raw.socket;
+      // A socket made by `injectWS` (light-my-request) has no cork: its messages go one by one.
+      const corks = typeof connection?.cork === 'function';
       let corked = false;
       const send = (message: RealtimeMessage) => {
-        if (!corked) {
+        if (corks && !corked) {
           corked = true;
           connection.cork();
           process.nextTick(() => {
