@@ -32,5 +32,9 @@ it('sends statements started together on one connection one after another, each 
   );
   expect(r.stderr).not.toContain('DeprecationWarning');
   expect(r.status, r.stderr).toBe(0);
-  expect(JSON.parse(r.stdout.trim())).toEqual({ inTx: [0, 1, 2, 3, 4], byCallback: [5, 6, 7] });
+  expect(JSON.parse(r.stdout.trim())).toEqual({
+    inTx: [0, 1, 2, 3, 4],
+    byCallback: [5, 6, 7],
+    refused: 'Client was passed a null or undefined query',
+  });
 });

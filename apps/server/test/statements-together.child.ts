@@ -31,8 +31,16 @@ try {
         }),
     ),
   );
+  // A statement pg refuses at once, sent while another is on its way: its callback still hears why.
+  const slow = client.query('select pg_sleep(0.01)');
+  const refused = await new Promise<string>((resolve) =>
+    (client.query as unknown as (c: null, cb: (e: Error | null) => void) => void)(null, (err) =>
+      resolve(String(err?.message)),
+    ),
+  );
+  await slow;
   client.release();
-  console.log(JSON.stringify({ inTx, byCallback }));
+  console.log(JSON.stringify({ inTx, byCallback, refused }));
 } finally {
   await pool.end();
 }

@@ -127,10 +127,17 @@ export function oneStatementAtATime(pool: pg.Pool): void {
       const send = (): Promise<unknown> =>
         done
           ? new Promise((resolve) => {
-              query.call(this, config, vals, (err: unknown, result: unknown) => {
+              // A statement pg refuses at once (no text) is answered through the callback too: sent after
+              // another, nobody would catch it.
+              try {
+                query.call(this, config, vals, (err: unknown, result: unknown) => {
+                  resolve(undefined);
+                  done(err, result);
+                });
+              } catch (err) {
                 resolve(undefined);
-                done(err, result);
-              });
+                done(err);
+              }
             })
           : (query.call(this, config, vals) as Promise<unknown>);
       const result = pending === 0 ? send() : last.then(send);
