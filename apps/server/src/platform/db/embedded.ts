@@ -148,7 +148,10 @@ export async function startEmbeddedPostgres(opts: {
     authMethod: 'scram-sha-256',
     // Loopback TCP only: no unix socket to collide with another server's.
     postgresFlags: [
-      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
       ...(opts.durable === false
         ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
         : ['-c', 'fsync=on']),
