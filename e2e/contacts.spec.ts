@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
+import { DEMO, hasChromium, type Platform, signedInPage, startPlatform, switchTrack } from './harness.ts';
 
 // The contacts screens (ADR 038) in Chromium against the real server: Bright Dental's BusinessAdmin
 // creates a contact, edits it, tags it, imports a CSV with one bad row (the report names its line) and
@@ -134,13 +134,13 @@ describe.skipIf(!hasChromium)('Contacts in Chromium', () => {
     const optOut = page.getByTestId('contact-opt-out');
     await optOut.waitFor({ state: 'attached', ...WAIT });
     expect(await optOut.isChecked()).toBe(false);
-    await optOut.click({ force: true });
+    await switchTrack(optOut).click();
     await page.getByTestId('contact-opt-out-ok').click();
     await expect.poll(() => optOut.isChecked(), WAIT).toBe(true);
     // The first confirm modal closes with a 200 ms transition: until it is gone its overlay swallows the
     // switch's click and its (leaving) button is what the next getByTestId would find.
     await page.getByRole('dialog').waitFor({ state: 'detached', ...WAIT });
-    await optOut.click({ force: true });
+    await switchTrack(optOut).click();
     await page.getByTestId('contact-opt-out-ok').click();
     await expect.poll(() => optOut.isChecked(), WAIT).toBe(false);
   });

@@ -5,6 +5,7 @@ import pg from 'pg';
 import PgBoss from 'pg-boss';
 import pino from 'pino';
 import type { TestProject } from 'vitest/node';
+import { buildServer } from '../apps/server/build.mjs';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
 import { createDb } from '../apps/server/src/platform/db/client.ts';
 import { startEmbeddedPostgres } from '../apps/server/src/platform/db/embedded.ts';
@@ -19,6 +20,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The browser run's PostgreSQL (its `postgres` database), holding E2E_TEMPLATE_DB. */
     e2ePgAdminUrl: string;
+    /** The server bundle this run's platforms start (`node <it>`), built from the sources at its start. */
+    e2eServerBundle: string;
   }
 }
 
@@ -31,6 +34,12 @@ declare module 'vitest' {
  * (sealing the demo carrier token with its DATA_DIR's key, the push keys) still run in each server.
  */
 export default async function setup(project: TestProject) {
+  // The server as `npm start` runs it, bundled (ADR 112) from the sources as they are now, into a folder of
+  // this run's own: another run in this checkout builds and removes its own.
+  const builds = path.join(import.meta.dirname, '../apps/server/dist-test');
+  fs.mkdirSync(builds, { recursive: true });
+  const bundleDir = fs.mkdtempSync(path.join(builds, 'e2e-'));
+  const bundle = await buildServer(bundleDir);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-e2e-pg-'));
   // A throwaway database: its commits need not wait on the disk (ADR 111).
   const embedded = await startEmbeddedPostgres({
@@ -55,11 +64,14 @@ export default async function setup(project: TestProject) {
     await pool.end();
   } catch (err) {
     await embedded.stop();
+    fs.rmSync(bundleDir, { recursive: true, force: true });
     throw err;
   }
   project.provide('e2ePgAdminUrl', adminUrl);
+  project.provide('e2eServerBundle', bundle);
   return async () => {
     await embedded.stop();
     fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(bundleDir, { recursive: true, force: true });
   };
 }

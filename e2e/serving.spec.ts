@@ -3,7 +3,14 @@
 // script chunk that fails or hangs past spec's 120 s is reported with a reload button, never a blank page.
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_MOTION, CHROMIUM, DEMO, hasChromium, type Platform, startPlatform } from './harness.ts';
+import {
+  BROWSER_BINARY,
+  BROWSER_MOTION,
+  DEMO,
+  hasChromium,
+  type Platform,
+  startPlatform,
+} from './harness.ts';
 
 // Chromium treats localhost and 127.0.0.1 as trustworthy; a made-up name mapped to the loopback is not,
 // which is what a colleague opening http://<machine>:3000 gets.
@@ -25,7 +32,7 @@ describe.skipIf(!hasChromium)('serving the web app', () => {
   beforeAll(async () => {
     p = await startPlatform({ MAIN_DOMAIN: HOST });
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: BROWSER_BINARY,
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -315,8 +315,27 @@ describe.skipIf(!hasChromium)('lead forms in the widget and embedded on a busine
     // Back keeps what was typed; Next again.
     await page.keyboard.press('Tab');
     expect(await focusedInWidget(page)).toBe('stn-lead-back');
+    // The step changes and its first field takes the focus in one go: a key pressed as the step appears
+    // goes to that field, not to Back again (which went back twice on a busy machine). An observer sees
+    // the focus as the new step is drawn, before the page does anything else.
+    await page.evaluate(() => {
+      const shadow = document.querySelector('[data-stn-widget]')?.shadowRoot;
+      const seen: string[] = [];
+      (window as unknown as { focusAsStepsChange: string[] }).focusAsStepsChange = seen;
+      let last = '';
+      new MutationObserver(() => {
+        const now = shadow?.querySelector('[data-testid="stn-lead-step"]')?.getAttribute('data-step') ?? '';
+        if (now === last) return;
+        last = now;
+        seen.push(`${now}: ${shadow?.activeElement?.getAttribute('data-testid') ?? 'nothing'}`);
+      }).observe(shadow as ShadowRoot, { subtree: true, childList: true, attributes: true });
+    });
     await page.keyboard.press('Enter');
     await expect.poll(() => step(page), WAIT).toBe('1');
+    const focusAsStepsChange = await page.evaluate(
+      () => (window as unknown as { focusAsStepsChange: string[] }).focusAsStepsChange,
+    );
+    expect(focusAsStepsChange[0]).toMatch(/^1: stn-q-/);
     expect(await page.getByTestId('stn-q-service-implants').isChecked()).toBe(true);
     expect(await page.getByTestId('stn-q-day').inputValue()).toBe('2030-03-15');
     await page.keyboard.press('Enter');

@@ -2,13 +2,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildServer, DIST } from '../apps/server/build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 function newestMtime(dir) {
   let newest = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name === 'dist-test') continue;
     const full = path.join(dir, entry.name);
     const t = entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs;
     if (t > newest) newest = t;
@@ -34,7 +35,15 @@ for (const [name, dir, built] of [
   }
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+// The server runs from its bundle (ADR 112), built again when its sources or the contracts are newer.
+const bundle = path.join(DIST, 'main.mjs');
+const serverSources = Math.max(newestMtime(path.join(root, 'apps/server')), contracts);
+if (!fs.existsSync(bundle) || fs.statSync(bundle).mtimeMs < serverSources) {
+  console.log('Building the server...');
+  await buildServer();
+}
+
+const child = spawn(process.execPath, ['--enable-source-maps', bundle], {
   cwd: root,
   stdio: 'inherit',
 });

@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import type { DbTimeouts } from './db/client.ts';
+import { SERVER_DIR } from './paths.ts';
 import type { S3Settings } from './s3.ts';
 
 const bool = z
@@ -551,8 +552,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     widgetRatePerInstall: e.WIDGET_RATE_PER_INSTALL,
     widgetCallbacksPerInstallMinute: e.WIDGET_CALLBACKS_PER_INSTALL_MINUTE,
     widgetCallbacksPerPhoneDay: e.WIDGET_CALLBACKS_PER_PHONE_DAY,
-    webDist: path.resolve(import.meta.dirname, '../../../web/dist'),
-    widgetDist: path.resolve(import.meta.dirname, '../../../widget/dist'),
+    webDist: path.resolve(SERVER_DIR, '../web/dist'),
+    widgetDist: path.resolve(SERVER_DIR, '../widget/dist'),
     invitationTtlDays: e.INVITATION_TTL_DAYS,
     publicCheckRatePerAddress: e.PUBLIC_CHECK_RATE_PER_ADDRESS,
     publicCheckRatePerEmail: e.PUBLIC_CHECK_RATE_PER_EMAIL,

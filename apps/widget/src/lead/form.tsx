@@ -18,7 +18,7 @@ import {
 } from '@stn/contracts/lead-form-public';
 import type { TWidgetLeadAnswer } from '@stn/contracts/leadforms';
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ApiResult } from '../app/api.ts';
 import { lazyOnce } from '../shared.ts';
 import { firstError, has, hasType, leadText, leadUi, leadVars, serverErrors } from './logic.ts';
@@ -81,7 +81,9 @@ export function LeadForm(props: LeadFormProps): JSX.Element {
   const [website, setWebsite] = useState('');
   const root = useRef<HTMLDivElement>(null);
   // The field to focus once drawn: a question's first input, or '' for the step's first field. A state,
-  // so that it is focused after the render that shows it (the step changed with it), never before.
+  // so that it is focused after the render that shows it (the step changed with it), never before; and
+  // in the same frame (a layout effect), so that a key pressed as the new step appears goes to its field,
+  // not to the button that was pressed (Back, pressed again, would go back twice).
   const [focus, setFocus] = useState<{ q: string } | null>(props.autoFocus ? { q: '' } : null);
   const focusTo = (q: string) => setFocus({ q });
 
@@ -91,7 +93,7 @@ export function LeadForm(props: LeadFormProps): JSX.Element {
     setNotice('');
   }, [lang]);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = root.current;
     if (!focus || !el) return;
     (el.querySelector<HTMLElement>(focus.q ? `[data-q="${focus.q}"]` : '[data-q]') ?? null)?.focus();

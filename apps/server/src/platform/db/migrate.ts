@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { SERVER_DIR } from '../paths.ts';
 import type { Db } from './client.ts';
 
-const MIGRATIONS = path.resolve(import.meta.dirname, '../../../drizzle');
+const MIGRATIONS = path.join(SERVER_DIR, 'drizzle');
 // Any constant: two processes starting at once must not apply the same migration twice.
 const LOCK_KEY = 724_118_001;
 
