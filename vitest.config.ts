@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { slowFirst } from './scripts/slow-first.ts';
 
 /**
  * Server test files that replace a module (`vi.mock`) or the clock for the whole file: they run isolated,
@@ -13,6 +14,19 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The longest files first, wherever their size would put them (ADR 112).
+    sequence: {
+      sequencer: slowFirst([
+        'apps/server/test/import-crash.test.ts',
+        'apps/server/src/modules/broadcasts/crash.test.ts',
+        'apps/server/src/modules/chats/inbound-media.test.ts',
+        'apps/server/test/cli.test.ts',
+        'apps/server/src/modules/telephony/reconcile.test.ts',
+        'apps/server/src/modules/automations/restart.test.ts',
+        'apps/server/test/capabilities.test.ts',
+        'apps/server/test/start.test.ts',
+      ]),
+    },
     projects: [
       {
         // The API files import the whole app (about a second and a half of module loading each): a worker

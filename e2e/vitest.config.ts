@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { slowFirst } from '../scripts/slow-first.ts';
 
 // Browser tests: the real server (built web app, embedded PostgreSQL, demo data) driven in the system
 // Chromium. Two files at a time: each starts its own server and browser, on a copy of the run's one demo
@@ -17,6 +18,10 @@ export default defineConfig({
     isolate: false,
     // A browser on a shared two-core machine can miss a beat; a real failure fails twice.
     retry: 1,
+    // The longest file first, wherever its size would put it (ADR 112).
+    sequence: {
+      sequencer: slowFirst(['e2e/navigation.spec.ts', 'e2e/agency.spec.ts', 'e2e/inbox-reach.spec.ts']),
+    },
     // `expect.poll` waits for a state: up to 5 s, not vitest's 1 s, which a screen's refetch on a busy
     // machine can outlast (a task deleted, its list and badge answered 1.2 s later, seen in CI).
     expect: { poll: { timeout: 5_000, interval: 50 } },
