@@ -34,12 +34,6 @@ declare module 'vitest' {
  * (sealing the demo carrier token with its DATA_DIR's key, the push keys) still run in each server.
  */
 export default async function setup(project: TestProject) {
-  // The server as `npm start` runs it, bundled (ADR 112) from the sources as they are now, into a folder of
-  // this run's own: another run in this checkout builds and removes its own.
-  const builds = path.join(import.meta.dirname, '../apps/server/dist-test');
-  fs.mkdirSync(builds, { recursive: true });
-  const bundleDir = fs.mkdtempSync(path.join(builds, 'e2e-'));
-  const bundle = await buildServer(bundleDir);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-e2e-pg-'));
   // A throwaway database: its commits need not wait on the disk (ADR 111).
   const embedded = await startEmbeddedPostgres({
@@ -49,7 +43,14 @@ export default async function setup(project: TestProject) {
     durable: false,
   });
   const adminUrl = embedded.url('postgres');
+  // The server as `npm start` runs it, bundled (ADR 112) from the sources as they are now, into a folder of
+  // this run's own: another run in this checkout builds and removes its own.
+  const builds = path.join(import.meta.dirname, '../apps/server/dist-test');
+  fs.mkdirSync(builds, { recursive: true });
+  const bundleDir = fs.mkdtempSync(path.join(builds, 'e2e-'));
+  let bundle: string;
   try {
+    bundle = await buildServer(bundleDir);
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     await admin.query(`create database ${E2E_TEMPLATE_DB}`);

@@ -18,7 +18,7 @@ export default defineConfig({
     isolate: false,
     // A browser on a shared two-core machine can miss a beat; a real failure fails twice.
     retry: 1,
-    // The longest file first, wherever its size would put it (ADR 112).
+    // The longest files first, wherever their size would put them (ADR 112).
     sequence: {
       sequencer: slowFirst(['e2e/navigation.spec.ts', 'e2e/agency.spec.ts', 'e2e/inbox-reach.spec.ts']),
     },

@@ -11,18 +11,20 @@ export function slowFirst(files: string[]) {
   return class SlowFirst extends BaseSequencer {
     override async sort(specs: TestSpecification[]): Promise<TestSpecification[]> {
       const sorted = await super.sort(specs);
-      const rank = (s: TestSpecification) => {
-        const i = files.findIndex((f) => s.moduleId.endsWith(`/${f}`));
-        return i === -1 ? files.length : i;
-      };
-      const at = new Map(sorted.map((s, i) => [s, i]));
+      const rankOf = new Map(
+        sorted.map((s) => {
+          const i = files.findIndex((f) => s.moduleId.endsWith(`/${f}`));
+          return [s, i === -1 ? files.length : i];
+        }),
+      );
       // Vitest's order keeps each project's files together: the first file of a project marks its place.
       const projectAt = new Map<string, number>();
-      for (const [s, i] of at) if (!projectAt.has(s.project.name)) projectAt.set(s.project.name, i);
+      sorted.forEach((s, i) => {
+        if (!projectAt.has(s.project.name)) projectAt.set(s.project.name, i);
+      });
       const key = (s: TestSpecification) => projectAt.get(s.project.name) ?? 0;
-      return [...sorted].sort(
-        (a, b) => key(a) - key(b) || rank(a) - rank(b) || (at.get(a) ?? 0) - (at.get(b) ?? 0),
-      );
+      // A stable sort: files of equal rank keep Vitest's order.
+      return [...sorted].sort((a, b) => key(a) - key(b) || (rankOf.get(a) ?? 0) - (rankOf.get(b) ?? 0));
     }
   };
 }
