@@ -6,6 +6,7 @@ import PgBoss from 'pg-boss';
 import pino from 'pino';
 import type { TestProject } from 'vitest/node';
 import { buildServer } from '../apps/server/build.mjs';
+import { installJobQueues } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
 import { createDb } from '../apps/server/src/platform/db/client.ts';
 import { startEmbeddedPostgres } from '../apps/server/src/platform/db/embedded.ts';
@@ -13,7 +14,7 @@ import { runMigrations } from '../apps/server/src/platform/db/migrate.ts';
 import { JOB_SCHEMA } from '../apps/server/src/platform/queue/queue.ts';
 import { seedFirstStart } from '../apps/server/src/seed.ts';
 
-/** The database each platform of the browser run copies: migrated, the job queue installed, demo data in. */
+/** The database each platform of the browser run copies: migrated, the job queue and its queues installed, demo data in. */
 export const E2E_TEMPLATE_DB = 'stn_e2e_template';
 
 declare module 'vitest' {
@@ -62,6 +63,8 @@ export default async function setup(project: TestProject) {
     // The settings that shape the demo data are the defaults of `startPlatform()`'s servers.
     const config = loadConfig({ DATABASE_URL: url, DATA_DIR: dir, LOG_LEVEL: 'silent' });
     await seedFirstStart({ db, config, log: pino({ level: 'silent' }) });
+    // Every job's queue too (ADR 113): a server started on a copy creates none.
+    await installJobQueues({ config, db });
     await pool.end();
   } catch (err) {
     await embedded.stop();

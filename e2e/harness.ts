@@ -208,8 +208,8 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stn-e2e-'));
   const database = await platformDatabase(env);
-  const { child, port, output } = await startServer(dataDir, database?.url ?? '', env);
-  const browser = await chromium.launch({
+  // The browser starts while the server does (each mostly waits on its own work).
+  const launching = chromium.launch({
     executablePath: BROWSER_BINARY,
     args: [
       '--no-sandbox',
@@ -223,6 +223,19 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
       '--host-resolver-rules=MAP *.localhost 127.0.0.1, MAP localhost 127.0.0.1',
     ],
   });
+  const [server, launched] = await Promise.allSettled([
+    startServer(dataDir, database?.url ?? '', env),
+    launching,
+  ]);
+  if (server.status === 'rejected' || launched.status === 'rejected') {
+    if (launched.status === 'fulfilled') await launched.value.close().catch(() => undefined);
+    if (server.status === 'fulfilled') server.value.child.kill('SIGKILL');
+    await database?.drop().catch(() => undefined);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw server.status === 'rejected' ? server.reason : (launched as PromiseRejectedResult).reason;
+  }
+  const { child, port, output } = server.value;
+  const browser = launched.value;
   const run = { browser, log: output };
   running.add(run);
   return {

@@ -673,3 +673,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }
   return app;
 }
+
+/**
+ * Creates every job's queue and cron schedule in `db` without starting anything (ADR 113): the test
+ * runs' template databases get them once, so that the app started on each copy makes no DDL.
+ */
+export async function installJobQueues(opts: Pick<AppOptions, 'config' | 'db'>): Promise<void> {
+  const app = await buildApp({ ...opts, logger: pino({ level: 'silent' }) });
+  try {
+    await app.deps.queue.install();
+  } finally {
+    await app.close();
+  }
+}

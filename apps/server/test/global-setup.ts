@@ -4,6 +4,8 @@ import path from 'node:path';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { TestProject } from 'vitest/node';
+import { installJobQueues } from '../src/app.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { createDb } from '../src/platform/db/client.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { runMigrations } from '../src/platform/db/migrate.ts';
@@ -75,6 +77,9 @@ async function startTemplate(onStop: (stop: () => Promise<void>) => void): Promi
   await runMigrations(db);
   // The job queue's schema too, so that each file's copy starts its queue without installing it.
   await pool.query(PgBoss.getConstructionPlans(JOB_SCHEMA));
+  // And every job's queue (ADR 113): an app started on a copy creates none.
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: templateUrl.toString() });
+  await installJobQueues({ config, db });
   await pool.end();
   await admin.end();
   onStop(async () => {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createTestApp, drainJobs, type TestApp } from '../../../test/helpers.ts';
 import { defineEvent, publish } from '../events/events.ts';
 import { inTransaction, platformSystemContext } from '../tenancy/context.ts';
-import { defineJob, enqueue } from './queue.ts';
+import { createQueue, defineJob, enqueue, JOB_SCHEMA } from './queue.ts';
 
 // A job and an event that only this file registers: what ran is recorded in memory.
 const ran: string[] = [];
@@ -192,5 +192,54 @@ describe('domain events', () => {
 
   it('refuses a payload that does not match the event schema', () => {
     expect(() => publish(ctx(), noted, { note: 1 } as unknown as { note: string })).toThrow();
+  });
+});
+
+describe('installing the queues (ADR 113)', () => {
+  const job = (name: string, cron?: string) =>
+    defineJob({
+      name,
+      payload: z.object({}),
+      retry: { limit: 1, delaySeconds: 1, backoff: false },
+      ...(cron ? { cron } : {}),
+      async handler() {},
+    });
+  const queueOf = (...jobs: ReturnType<typeof job>[]) => {
+    const q = createQueue({ db: t.db, log: t.app.deps.log, workers: false });
+    for (const j of jobs) q.register(j);
+    return q;
+  };
+  const scheduleOf = async (name: string) =>
+    (
+      await t.pool.query(`select cron, timezone, updated_on from ${JOB_SCHEMA}.schedule where name = $1`, [
+        name,
+      ])
+    ).rows[0];
+  const hasQueue = async (name: string) =>
+    (await t.pool.query(`select 1 from ${JOB_SCHEMA}.queue where name = $1`, [name])).rowCount === 1;
+
+  it('creates the queues and schedules that are missing, puts back a changed schedule, leaves the rest', async () => {
+    expect(await hasQueue('test.install-a')).toBe(false);
+    await queueOf(job('test.install-a', '*/5 * * * *')).install();
+    expect(await hasQueue('test.install-a')).toBe(true);
+    const first = await scheduleOf('test.install-a');
+    expect(first).toMatchObject({ cron: '*/5 * * * *', timezone: 'UTC' });
+
+    // A second process declaring the same: nothing is written again.
+    await queueOf(job('test.install-a', '*/5 * * * *'), job('test.install-b')).install();
+    expect((await scheduleOf('test.install-a')).updated_on).toEqual(first.updated_on);
+    expect(await hasQueue('test.install-b')).toBe(true);
+
+    // A version that changed the schedule (or a hand edit) gets the declared one back.
+    await t.pool.query(`update ${JOB_SCHEMA}.schedule set cron = '0 * * * *' where name = 'test.install-a'`);
+    await queueOf(job('test.install-a', '*/5 * * * *')).install();
+    expect(await scheduleOf('test.install-a')).toMatchObject({ cron: '*/5 * * * *', timezone: 'UTC' });
+  });
+
+  it("the app's own jobs are all installed when it has started", async () => {
+    const { rows } = await t.pool.query(`select name from ${JOB_SCHEMA}.queue`);
+    const names = new Set(rows.map((r) => r.name as string));
+    for (const name of ['test.note', 'test.flaky', 'test.quiet', 'analytics.sweep'])
+      expect(names).toContain(name);
   });
 });

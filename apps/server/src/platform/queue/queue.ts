@@ -47,6 +47,11 @@ export function defineJob<S extends z.ZodType>(def: JobDef<S>): JobDef<S> {
 export type Queue = {
   /** Adds a job definition; its queue is created at start. Before `start` only. */
   register(job: JobDef): void;
+  /**
+   * Creates the registered jobs' queues and cron schedules that are missing, working none (what `start`
+   * does first). Queues that exist cost one read: a start on a database that has them makes no DDL.
+   */
+  install(): Promise<void>;
   start(deps: Deps): Promise<void>;
   stop(): Promise<void>;
   /** Writes the job through `db` (the caller's transaction or the database); `startAfter` delays it. */
@@ -234,20 +239,38 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
       if (jobs.has(job.name)) throw new Error(`queue: ${job.name} registered twice`);
       jobs.set(job.name, job);
     },
+    async install() {
+      const [queues, schedules] = await Promise.all([
+        base.executeSql(`select name from ${JOB_SCHEMA}.queue`, []),
+        base.executeSql(`select name, cron, timezone from ${JOB_SCHEMA}.schedule`, []),
+      ]);
+      const have = new Set((queues.rows as { name: string }[]).map((r) => r.name));
+      const scheduled = new Map(
+        (schedules.rows as { name: string; cron: string; timezone: string }[]).map((r) => [
+          r.name,
+          `${r.cron} ${r.timezone}`,
+        ]),
+      );
+      for (const job of jobs.values()) {
+        // pg-boss creates a queue once (a queue that exists keeps its options): the ones missing only.
+        if (!have.has(job.name))
+          await boss.createQueue(job.name, {
+            name: job.name,
+            retryLimit: job.retry.limit,
+            retryDelay: job.retry.delaySeconds,
+            retryBackoff: job.retry.backoff,
+          });
+        // An upsert by name: every process may declare it, pg-boss enqueues each occurrence once. A schedule
+        // already as declared is left alone.
+        if (job.cron && scheduled.get(job.name) !== `${job.cron} UTC`)
+          await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
+      }
+    },
     async start(deps) {
       await boss.start();
       started = true;
       await announceJobs();
-      for (const job of jobs.values()) {
-        await boss.createQueue(job.name, {
-          name: job.name,
-          retryLimit: job.retry.limit,
-          retryDelay: job.retry.delaySeconds,
-          retryBackoff: job.retry.backoff,
-        });
-        // An upsert by name: every process may declare it, pg-boss enqueues each occurrence once.
-        if (job.cron) await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
-      }
+      await this.install();
       if (!opts.workers) return;
       await listen();
       for (const job of jobs.values()) {
