@@ -675,13 +675,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 }
 
 /**
- * Creates every job's queue and cron schedule in `db` without starting anything (ADR 113): the test
- * runs' template databases get them once, so that the app started on each copy makes no DDL.
+ * Creates every job's queue in `db` without starting anything (ADR 113): the test runs' template databases
+ * get them once, so that the app started on each copy makes no DDL. Not the cron schedules: a process
+ * that starts where they are enqueues their jobs at once, and each test file would run them all.
  */
 export async function installJobQueues(opts: Pick<AppOptions, 'config' | 'db'>): Promise<void> {
   const app = await buildApp({ ...opts, logger: pino({ level: 'silent' }) });
   try {
-    await app.deps.queue.install();
+    await app.deps.queue.install({ schedules: false });
   } finally {
     await app.close();
   }

@@ -234,6 +234,20 @@ describe('installing the queues (ADR 113)', () => {
     await t.pool.query(`update ${JOB_SCHEMA}.schedule set cron = '0 * * * *' where name = 'test.install-a'`);
     await queueOf(job('test.install-a', '*/5 * * * *')).install();
     expect(await scheduleOf('test.install-a')).toMatchObject({ cron: '*/5 * * * *', timezone: 'UTC' });
+
+    // Retry options declared anew (a setting, or a new version) replace the queue's.
+    const retryOf = async (name: string) =>
+      (
+        await t.pool.query(
+          `select retry_limit, retry_delay, retry_backoff from ${JOB_SCHEMA}.queue where name = $1`,
+          [name],
+        )
+      ).rows[0];
+    expect(await retryOf('test.install-b')).toEqual({ retry_limit: 1, retry_delay: 1, retry_backoff: false });
+    const q = createQueue({ db: t.db, log: t.app.deps.log, workers: false });
+    q.register({ ...job('test.install-b'), retry: { limit: 5, delaySeconds: 2, backoff: true } });
+    await q.install();
+    expect(await retryOf('test.install-b')).toEqual({ retry_limit: 5, retry_delay: 2, retry_backoff: true });
   });
 
   it("the app's own jobs are all installed when it has started", async () => {

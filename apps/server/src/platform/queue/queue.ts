@@ -48,10 +48,12 @@ export type Queue = {
   /** Adds a job definition; its queue is created at start. Before `start` only. */
   register(job: JobDef): void;
   /**
-   * Creates the registered jobs' queues and cron schedules that are missing, working none (what `start`
-   * does first). Queues that exist cost one read: a start on a database that has them makes no DDL.
+   * Creates the registered jobs' queues and cron schedules that are missing, and puts back the retry
+   * options and schedules that differ from the declared ones, working no job (what `start` does first).
+   * What is already as declared costs one read: a start on a database that has it makes no DDL.
+   * `schedules: false`: the queues only (a cron schedule found at start enqueues its job at once).
    */
-  install(): Promise<void>;
+  install(opts?: { schedules?: boolean }): Promise<void>;
   start(deps: Deps): Promise<void>;
   stop(): Promise<void>;
   /** Writes the job through `db` (the caller's transaction or the database); `startAfter` delays it. */
@@ -239,12 +241,21 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
       if (jobs.has(job.name)) throw new Error(`queue: ${job.name} registered twice`);
       jobs.set(job.name, job);
     },
-    async install() {
+    async install({ schedules: withSchedules = true } = {}) {
       const [queues, schedules] = await Promise.all([
-        base.executeSql(`select name from ${JOB_SCHEMA}.queue`, []),
+        base.executeSql(`select name, retry_limit, retry_delay, retry_backoff from ${JOB_SCHEMA}.queue`, []),
         base.executeSql(`select name, cron, timezone from ${JOB_SCHEMA}.schedule`, []),
       ]);
-      const have = new Set((queues.rows as { name: string }[]).map((r) => r.name));
+      const retryOf = (r: { limit: number; delaySeconds: number; backoff: boolean }) =>
+        `${r.limit} ${r.delaySeconds} ${r.backoff}`;
+      const have = new Map(
+        (
+          queues.rows as { name: string; retry_limit: number; retry_delay: number; retry_backoff: boolean }[]
+        ).map((r) => [
+          r.name,
+          retryOf({ limit: r.retry_limit, delaySeconds: r.retry_delay, backoff: r.retry_backoff }),
+        ]),
+      );
       const scheduled = new Map(
         (schedules.rows as { name: string; cron: string; timezone: string }[]).map((r) => [
           r.name,
@@ -252,17 +263,18 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
         ]),
       );
       for (const job of jobs.values()) {
-        // pg-boss creates a queue once (a queue that exists keeps its options): the ones missing only.
-        if (!have.has(job.name))
-          await boss.createQueue(job.name, {
-            name: job.name,
-            retryLimit: job.retry.limit,
-            retryDelay: job.retry.delaySeconds,
-            retryBackoff: job.retry.backoff,
-          });
-        // An upsert by name: every process may declare it, pg-boss enqueues each occurrence once. A schedule
-        // already as declared is left alone.
-        if (job.cron && scheduled.get(job.name) !== `${job.cron} UTC`)
+        const options = {
+          retryLimit: job.retry.limit,
+          retryDelay: job.retry.delaySeconds,
+          retryBackoff: job.retry.backoff,
+        };
+        // Only what is missing or differs is written: a start on a database that has the queues as
+        // declared makes no DDL (pg-boss's create_queue leaves a queue that exists as it was).
+        const had = have.get(job.name);
+        if (had === undefined) await boss.createQueue(job.name, { name: job.name, ...options });
+        else if (had !== retryOf(job.retry)) await boss.updateQueue(job.name, options);
+        // An upsert by name: every process may declare it, pg-boss enqueues each occurrence once.
+        if (withSchedules && job.cron && scheduled.get(job.name) !== `${job.cron} UTC`)
           await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
       }
     },
