@@ -120,6 +120,34 @@ describe.concurrent('npm test', { timeout: 120_000 }, () => {
     expect(run.lastLine).toBe('0 passed, 1 failed');
   });
 
+  it('runs both suites side by side: each line carries its suite, and the counts are summed', async () => {
+    const run = await npmTest(
+      ['--unit', fixture('fail'), '--browser', fixture('browser'), '--build', 'echo built'],
+      noChromium,
+    );
+    expect(run.code).not.toBe(0);
+    expect(run.output).toMatch(/^\[unit-and-api\] .*fail\.fixture\.ts/m);
+    expect(run.output).toMatch(/^\[browser\] .*browser\.fixture\.ts/m);
+    expect(run.output).toMatch(/^\[build\] built$/m);
+    expect(run.output).toMatch(/^3 skipped$/m);
+    expect(run.lastLine).toBe('1 passed, 1 failed');
+    // One after the other, the same counts and no prefixes.
+    const inTurn = await npmTest(
+      [
+        '--unit',
+        fixture('fail'),
+        '--browser',
+        fixture('browser'),
+        '--build',
+        'echo built',
+        '--one-after-another',
+      ],
+      noChromium,
+    );
+    expect(inTurn.lastLine).toBe('1 passed, 1 failed');
+    expect(inTurn.output).not.toMatch(/^\[(unit-and-api|browser)\] /m);
+  });
+
   it('builds for the budgets even without Chromium', async () => {
     const run = await npmTest(
       ['--unit', 'none', '--browser', fixture('budgets'), '--build', 'exit 3'],

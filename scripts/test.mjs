@@ -3,10 +3,16 @@
 // (docs/decisions/017-honest-test-run.md).
 //
 //   node scripts/test.mjs [--unit <vitest config>|none] [--browser <vitest config>|none] [--build <command>|none]
+//                         [--one-after-another]
+//
+// The unit-and-API suite and the browser suite run side by side (ADR 113): each leaves a share of the two
+// cores idle while its tests wait on servers, browsers and timers, and the other fills it. The build the
+// browser suite needs runs beside the first suite too. Each line a suite prints is prefixed with its name
+// while both run. `--one-after-another` (or STN_TEST_SEQUENTIAL=1) runs them in turn, with their own output.
 //
 // The options (or STN_TEST_UNIT, STN_TEST_BROWSER, STN_TEST_BUILD) exist so scripts/test-script.test.ts
 // can point the script at small fixture suites.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +26,10 @@ const { values: opts } = parseArgs({
     build: {
       type: 'string',
       default: process.env.STN_TEST_BUILD ?? 'npm run build -w apps/web && npm run build -w apps/widget',
+    },
+    'one-after-another': {
+      type: 'boolean',
+      default: ['1', 'true'].includes(process.env.STN_TEST_SEQUENTIAL ?? ''),
     },
   },
 });
@@ -42,17 +52,52 @@ function fail(what, count = 1) {
   console.error(`\n${what}`);
 }
 
+const together = opts.unit !== 'none' && opts.browser !== 'none' && !opts['one-after-another'];
+
+/**
+ * Runs a command; its output goes to ours as it comes, each line prefixed with `name` while the suites run
+ * side by side. Resolves with its exit code (or the signal that ended it).
+ */
+function run(name, command, args, options) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      ...options,
+      stdio: together ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    if (together) {
+      for (const [from, to] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ]) {
+        let rest = '';
+        from.setEncoding('utf8');
+        from.on('data', (chunk) => {
+          const lines = (rest + chunk).split('\n');
+          rest = lines.pop() ?? '';
+          for (const line of lines) to.write(`[${name}] ${line}\n`);
+        });
+        from.on('end', () => {
+          if (rest) to.write(`[${name}] ${rest}\n`);
+        });
+      }
+    }
+    child.on('error', (err) => {
+      console.error(`[${name}] ${err.message}`);
+      resolve({ status: 1, signal: null });
+    });
+    child.on('close', (status, signal) => resolve({ status, signal }));
+  });
+}
+
 /** Runs one Vitest suite through scripts/test-reporter.mjs; `undefined` when it left no report. */
-function runVitest(name, config) {
+async function runVitest(name, config) {
   const reportFile = path.join(out, `${name}.json`);
-  const r = spawnSync(
+  const r = await run(
+    name,
     process.execPath,
     [vitestBin, 'run', '--config', config, '--reporter=default', `--reporter=${reporter}`],
-    {
-      cwd: root,
-      stdio: 'inherit',
-      env: { ...process.env, STN_TEST_REPORT: reportFile, FORCE_COLOR: ci ? '0' : '1' },
-    },
+    { env: { ...process.env, STN_TEST_REPORT: reportFile, FORCE_COLOR: ci || together ? '0' : '1' } },
   );
   if (!fs.existsSync(reportFile)) {
     // A global setup that threw, a config that did not load, a crash: no report, so nothing passed.
@@ -71,25 +116,24 @@ function runVitest(name, config) {
   return report;
 }
 
-if (opts.unit !== 'none') {
-  const report = runVitest('unit-and-api', opts.unit);
+async function unitSuite() {
+  if (opts.unit === 'none') return;
+  const report = await runVitest('unit-and-api', opts.unit);
   if (report) skipped += report.skipped;
 }
 
-if (opts.browser !== 'none') {
+async function browserSuite() {
+  if (opts.browser === 'none') return;
   // Built with or without Chromium: the size budgets (e2e/size-budgets.spec.ts) read the builds (ADR 060).
-  const build =
-    opts.build === 'none'
-      ? { status: 0 }
-      : spawnSync(opts.build, { cwd: root, stdio: 'inherit', shell: true });
+  const build = opts.build === 'none' ? { status: 0 } : await run('build', opts.build, [], { shell: true });
   if (build.status !== 0) fail(`browser: building for the browser tests failed (${opts.build})`);
   else if (fs.existsSync(chromium)) {
-    const report = runVitest('browser', opts.browser);
+    const report = await runVitest('browser', opts.browser);
     if (report) skipped += report.skipped;
   } else {
     // Without Chromium every spec still loads (a broken one fails here) and its tests skip themselves
     // (e2e/harness.ts `hasChromium`); the reporter counts them one by one.
-    const report = runVitest('browser', opts.browser);
+    const report = await runVitest('browser', opts.browser);
     if (report && ci) {
       // CI must prove the product in a browser: a missing Chromium is a broken CI, not a skip.
       fail(
@@ -103,6 +147,12 @@ if (opts.browser !== 'none') {
       );
     }
   }
+}
+
+if (together) await Promise.all([unitSuite(), browserSuite()]);
+else {
+  await unitSuite();
+  await browserSuite();
 }
 
 fs.rmSync(out, { recursive: true, force: true });
