@@ -1,7 +1,7 @@
-// The server bundled for running (ADR 112): `npm run build -w apps/server` writes dist/main.mjs and
-// dist/worker.mjs from src/, with the contracts package inside and every other package left to node_modules.
-// Node loads one file instead of some 500 TypeScript modules through tsx's hooks: half the CPU to start.
-// `npm start` builds it when its sources are newer; the browser tests build it once a run.
+// The server bundled for running (ADR 112): `npm run build -w apps/server` writes dist/main.mjs,
+// dist/worker.mjs and dist/cli.mjs from src/, with the contracts package inside and every other package left
+// to node_modules. Node loads one file instead of some 500 TypeScript modules through tsx's hooks: half the
+// CPU to start. `npm start` builds it when its sources are newer; each test run builds it once (ADR 113).
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -10,13 +10,13 @@ const here = import.meta.dirname;
 export const DIST = path.join(here, 'dist');
 
 /**
- * Writes main.mjs and worker.mjs (and their shared chunks) into `outdir`, a folder under apps/server so that
+ * Writes main.mjs, worker.mjs and cli.mjs (and their shared chunks) into `outdir`, a folder under apps/server so that
  * the bundle finds node_modules and the migrations as the sources do; answers main.mjs's path.
  */
 export async function buildServer(outdir = DIST) {
   fs.rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: [path.join(here, 'src/main.ts'), path.join(here, 'src/worker.ts')],
+    entryPoints: ['main', 'worker', 'cli'].map((entry) => path.join(here, `src/${entry}.ts`)),
     outdir,
     bundle: true,
     splitting: true,

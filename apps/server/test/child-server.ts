@@ -4,8 +4,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../../..');
+
+/**
+ * Node's arguments to run one of the server's entry points as `npm start` runs the server: from this test
+ * run's bundle of the sources as they are (apps/server/test/global-setup.ts, ADR 113).
+ */
+export function serverEntry(entry: 'main' | 'worker' | 'cli'): string[] {
+  return ['--enable-source-maps', path.join(inject('serverBundle'), `${entry}.mjs`)];
+}
 
 /**
  * Runs the real entry point (as `npm start` does) as a child process with `env` on top of this one's,
@@ -15,7 +24,7 @@ export async function startChildServer(
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, serverEntry('main'), {
     cwd: root,
     env: { ...process.env, ...env },
   });
@@ -59,7 +68,7 @@ export function workerProcesses(prefix: string) {
     },
     /** Starts a worker (not waited for) with `env` on top; `out()` is what it printed so far. */
     start(env: Record<string, string> = {}): { child: ChildProcess; out: () => string } {
-      const child = spawn('npm', ['run', 'worker'], {
+      const child = spawn(process.execPath, serverEntry('worker'), {
         cwd: root,
         env: {
           ...process.env,

@@ -11,15 +11,15 @@ import { loadConfig } from '../src/platform/config.ts';
 import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 import { createSecrets } from '../src/platform/secrets.ts';
 import { twilioSignature } from '../src/platform/webhooks/tree.ts';
+import { serverEntry } from './child-server.ts';
 import { createTestApp, login, seedTenants, type TestApp } from './helpers.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');
-const CLI = path.join(root, 'apps/server/src/cli.ts');
 
 async function cli(args: string[], env: Record<string, string>) {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    const r = await run(process.execPath, [...serverEntry('cli'), ...args], {
       cwd: root,
       env: { ...process.env, ...env },
     });

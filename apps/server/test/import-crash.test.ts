@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_IMPORT_RESUMES, resumeStalledImports } from '../src/modules/contacts/import.ts';
+import { serverEntry } from './child-server.ts';
 import { bearer, createTestApp, login, type Seed, seedTenants, type TestApp } from './helpers.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -20,7 +21,7 @@ const ROWS = 10_000;
 
 function startWorker(): { child: ChildProcess; out: () => string } {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
+  const child = spawn(process.execPath, serverEntry('worker'), {
     cwd: root,
     env: {
       ...process.env,

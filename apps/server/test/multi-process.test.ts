@@ -2,7 +2,7 @@
 // behind a round-robin load balancer (./load-balancer.ts). API A is this test's own process: it holds the
 // sandbox carrier on a manual clock, so that the test plays the phones; its webhooks leave over HTTP
 // through the balancer, as Twilio's reach a deployment. API B (`apps/server/src/main.ts`) and the worker
-// (`apps/server/src/worker.ts`) are child processes on A's sandbox (CARRIER_SANDBOX_URL). Both API
+// (`apps/server/src/worker.ts`), from this run's bundle, are child processes on A's sandbox (CARRIER_SANDBOX_URL). Both API
 // processes run with WORKERS=off: every job is the worker's. Checked: a text landing on one process reaches
 // a socket on the other, once; a callback asked on A is claimed through the "press 1" webhook on B, once;
 // a job enqueued by either process runs once; a burst of texts spread over both (some delivered to both,
@@ -28,6 +28,7 @@ import { freePort } from '../src/platform/db/embedded.ts';
 import { JOB_SCHEMA } from '../src/platform/queue/queue.ts';
 import { platformSystemContext } from '../src/platform/tenancy/context.ts';
 import { twilioSignature } from '../src/platform/webhooks/tree.ts';
+import { serverEntry } from './child-server.ts';
 import { bearer, createTestApp, openSocketAt } from './helpers.ts';
 import { type LoadBalancer, PIN_HEADER, startLoadBalancer } from './load-balancer.ts';
 import { hasTestRedis, TEST_REDIS_URL } from './redis.ts';
@@ -45,8 +46,12 @@ type Child = { child: ChildProcess; out: () => string };
 const children: Child[] = [];
 
 /** Runs an entry point in a process group of its own until it prints `ready` (its output in the error). */
-async function startProcess(entry: string, env: Record<string, string>, ready: string): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+async function startProcess(
+  entry: 'main' | 'worker',
+  env: Record<string, string>,
+  ready: string,
+): Promise<Child> {
+  const child = spawn(process.execPath, serverEntry(entry), {
     cwd: root,
     env: { ...process.env, ...env },
     detached: true,
@@ -180,11 +185,11 @@ describe.skipIf(!hasRedis)('two API processes and a worker on one PostgreSQL and
     };
     await Promise.all([
       startProcess(
-        'apps/server/src/main.ts',
+        'main',
         { ...shared, WORKERS: 'off', HOST: '127.0.0.1', PORT: String(portB), LOG_LEVEL: 'warn' },
         'Press Ctrl+C to stop',
       ),
-      startProcess('apps/server/src/worker.ts', { ...shared, LOG_LEVEL: 'info' }, 'worker started'),
+      startProcess('worker', { ...shared, LOG_LEVEL: 'info' }, 'worker started'),
     ]);
     lb = await startLoadBalancer([baseA, `http://127.0.0.1:${portB}`]);
   }, 120_000);

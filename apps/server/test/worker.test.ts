@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverEntry } from './child-server.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 
@@ -44,7 +45,7 @@ describe('npm run worker', () => {
     expect(await status()).toBe('queued');
 
     const url = new URL(t.config.databaseUrl ?? '');
-    worker = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
+    worker = spawn(process.execPath, serverEntry('worker'), {
       cwd: root,
       env: {
         ...process.env,

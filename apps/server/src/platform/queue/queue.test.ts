@@ -196,11 +196,11 @@ describe('domain events', () => {
 });
 
 describe('installing the queues (ADR 113)', () => {
-  const job = (name: string, cron?: string) =>
+  const job = (name: string, cron?: string, retry = { limit: 1, delaySeconds: 1, backoff: false }) =>
     defineJob({
       name,
       payload: z.object({}),
-      retry: { limit: 1, delaySeconds: 1, backoff: false },
+      retry,
       ...(cron ? { cron } : {}),
       async handler() {},
     });
@@ -245,7 +245,7 @@ describe('installing the queues (ADR 113)', () => {
       ).rows[0];
     expect(await retryOf('test.install-b')).toEqual({ retry_limit: 1, retry_delay: 1, retry_backoff: false });
     const q = createQueue({ db: t.db, log: t.app.deps.log, workers: false });
-    q.register({ ...job('test.install-b'), retry: { limit: 5, delaySeconds: 2, backoff: true } });
+    q.register(job('test.install-b', undefined, { limit: 5, delaySeconds: 2, backoff: true }));
     await q.install();
     expect(await retryOf('test.install-b')).toEqual({ retry_limit: 5, retry_delay: 2, retry_backoff: true });
   });

@@ -272,7 +272,7 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
         // declared makes no DDL (pg-boss's create_queue leaves a queue that exists as it was).
         const had = have.get(job.name);
         if (had === undefined) await boss.createQueue(job.name, { name: job.name, ...options });
-        else if (had !== retryOf(job.retry)) await boss.updateQueue(job.name, options);
+        else if (had !== retryOf(job.retry)) await boss.updateQueue(job.name, { name: job.name, ...options });
         // An upsert by name: every process may declare it, pg-boss enqueues each occurrence once.
         if (withSchedules && job.cron && scheduled.get(job.name) !== `${job.cron} UTC`)
           await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
