@@ -226,8 +226,13 @@ describe('installing the queues (ADR 113)', () => {
     expect(first).toMatchObject({ cron: '*/5 * * * *', timezone: 'UTC' });
 
     // A second process declaring the same: nothing is written again.
+    const queueUpdated = async (name: string) =>
+      (await t.pool.query(`select updated_on from ${JOB_SCHEMA}.queue where name = $1`, [name])).rows[0]
+        ?.updated_on;
+    const created = await queueUpdated('test.install-a');
     await queueOf(job('test.install-a', '*/5 * * * *'), job('test.install-b')).install();
     expect((await scheduleOf('test.install-a')).updated_on).toEqual(first.updated_on);
+    expect(await queueUpdated('test.install-a')).toEqual(created);
     expect(await hasQueue('test.install-b')).toBe(true);
 
     // A version that changed the schedule (or a hand edit) gets the declared one back.
@@ -255,5 +260,10 @@ describe('installing the queues (ADR 113)', () => {
     const names = new Set(rows.map((r) => r.name as string));
     for (const name of ['test.note', 'test.flaky', 'test.quiet', 'analytics.sweep'])
       expect(names).toContain(name);
+    // The template's queues (made by the same declarations) were found as declared: none was written again.
+    const { rows: rewritten } = await t.pool.query(
+      `select name from ${JOB_SCHEMA}.queue where updated_on > created_on and name not like 'test.%'`,
+    );
+    expect(rewritten).toEqual([]);
   });
 });
