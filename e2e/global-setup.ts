@@ -5,7 +5,7 @@ import pg from 'pg';
 import PgBoss from 'pg-boss';
 import pino from 'pino';
 import type { TestProject } from 'vitest/node';
-import { buildServer } from '../apps/server/build.mjs';
+import { buildTestBundle } from '../apps/server/build.mjs';
 import { installJobQueues } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
 import { createDb } from '../apps/server/src/platform/db/client.ts';
@@ -45,13 +45,10 @@ export default async function setup(project: TestProject) {
   });
   const adminUrl = embedded.url('postgres');
   // The server as `npm start` runs it, bundled (ADR 112) from the sources as they are now, into a folder of
-  // this run's own: another run in this checkout builds and removes its own.
-  const builds = path.join(import.meta.dirname, '../apps/server/dist-test');
-  fs.mkdirSync(builds, { recursive: true });
-  const bundleDir = fs.mkdtempSync(path.join(builds, 'e2e-'));
-  let bundle: string;
+  // this run's own.
+  let bundleDir: string | undefined;
   try {
-    bundle = await buildServer(bundleDir);
+    bundleDir = await buildTestBundle('e2e');
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     await admin.query(`create database ${E2E_TEMPLATE_DB}`);
@@ -68,11 +65,11 @@ export default async function setup(project: TestProject) {
     await pool.end();
   } catch (err) {
     await embedded.stop();
-    fs.rmSync(bundleDir, { recursive: true, force: true });
+    if (bundleDir) fs.rmSync(bundleDir, { recursive: true, force: true });
     throw err;
   }
   project.provide('e2ePgAdminUrl', adminUrl);
-  project.provide('e2eServerBundle', bundle);
+  project.provide('e2eServerBundle', path.join(bundleDir, 'main.mjs'));
   return async () => {
     await embedded.stop();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -43,4 +43,22 @@ export async function buildServer(outdir = DIST) {
   return path.join(outdir, 'main.mjs');
 }
 
+/**
+ * A bundle of the sources as they are, for one test run (ADR 113): a fresh folder `dist-test/<prefix>-*` of
+ * its own (another run in this checkout builds and removes its own), removed again when the build fails.
+ * Answers the folder; the run removes it at its end.
+ */
+export async function buildTestBundle(prefix) {
+  const builds = path.join(here, 'dist-test');
+  fs.mkdirSync(builds, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(builds, `${prefix}-`));
+  try {
+    await buildServer(dir);
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return dir;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) await buildServer();

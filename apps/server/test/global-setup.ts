@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { TestProject } from 'vitest/node';
-import { buildServer } from '../build.mjs';
+import { buildTestBundle } from '../build.mjs';
 import { installJobQueues } from '../src/app.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { createDb } from '../src/platform/db/client.ts';
@@ -42,7 +42,9 @@ export default async function setup(project: TestProject) {
     const adminUrl = startTemplate((s) => {
       stop = s;
     });
-    const bundle = buildBundle();
+    // The server bundled from the sources as they are (ADR 113): the entry points the tests run as child
+    // processes (a server, workers, the CLI) start from it as `npm start` does, at half the CPU of tsx.
+    const bundle = buildTestBundle('api');
     shared.__stnTestPg = {
       adminUrl,
       bundle,
@@ -62,24 +64,6 @@ export default async function setup(project: TestProject) {
     shared.__stnTestPg = undefined;
     await pgShared.stop();
   };
-}
-
-/**
- * The server bundled from the sources as they are (ADR 113), into a folder of this run's own under
- * apps/server/dist-test (removed at the end): the entry points the tests run as child processes (a server,
- * workers, the CLI) start from it as `npm start` does, at half the CPU of running the sources through tsx.
- */
-async function buildBundle(): Promise<string> {
-  const builds = path.join(import.meta.dirname, '../dist-test');
-  fs.mkdirSync(builds, { recursive: true });
-  const dir = fs.mkdtempSync(path.join(builds, 'api-'));
-  try {
-    await buildServer(dir);
-  } catch (err) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
-  return dir;
 }
 
 async function startTemplate(onStop: (stop: () => Promise<void>) => void): Promise<string> {
