@@ -59,14 +59,14 @@ function loginPage(): Plugin {
 }
 
 /**
- * recharts' modules that make a chunk of their own under the rest of the charts: its modules in dependency
- * order (each after those it imports), up to a share of the library's size. Its modules import each other almost
- * as a tree, but its folders do not (cartesian and state import each other's modules): a split by folder made
- * two chunks import each other, and a module ran before one it reads. This half imports nothing of the other
- * by construction (a module that would is left out, until none is).
+ * A package's modules that make a chunk of their own under the rest of it: its modules in dependency order
+ * (each after those it imports, from `entry`), up to a share of the package's size. Its modules import each
+ * other almost as a tree, but its folders do not (recharts' cartesian and state import each other's modules):
+ * a split by folder made two chunks import each other, and a module ran before one it reads. This part
+ * imports nothing of the rest by construction (a module that would is left out, until none is).
  */
-function rechartsLowerPart(share: number): Set<string> {
-  const es6 = path.join(path.dirname(createRequire(import.meta.url).resolve('recharts/package.json')), 'es6');
+function lowerPart(entry: string, share: number): Set<string> {
+  const ext = path.extname(entry);
   const imports = new Map<string, string[]>();
   const order: string[] = [];
   const visit = (file: string) => {
@@ -78,8 +78,8 @@ function rechartsLowerPart(share: number): Set<string> {
       /(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\s*['"](\.[^'"]+)['"]/g,
     )) {
       const spec = path.resolve(path.dirname(file), m[1] ?? m[2] ?? '');
-      const target = [spec, `${spec}.js`, path.join(spec, 'index.js')].find(
-        (f) => f.endsWith('.js') && fs.existsSync(f),
+      const target = [spec, `${spec}${ext}`, path.join(spec, `index${ext}`)].find(
+        (f) => f.endsWith(ext) && fs.existsSync(f),
       );
       if (target) {
         found.push(target);
@@ -88,7 +88,7 @@ function rechartsLowerPart(share: number): Set<string> {
     }
     order.push(file);
   };
-  visit(path.join(es6, 'index.js'));
+  visit(entry);
   const size = (f: string) => fs.statSync(f).size;
   const total = order.reduce((n, f) => n + size(f), 0);
   const lower = new Set<string>();
@@ -109,11 +109,30 @@ function rechartsLowerPart(share: number): Set<string> {
   return lower;
 }
 
+/** A package's folder: above its main file, where its package.json is (Mantine's exports do not list that). */
+function packageDir(name: string): string {
+  let dir = path.dirname(createRequire(import.meta.url).resolve(name));
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
 // About a third of the source: with Mantine's charts on top, the two chunks come out of a similar size.
-const RECHARTS_LOWER = rechartsLowerPart(0.35);
+const RECHARTS_LOWER = lowerPart(path.join(packageDir('recharts'), 'es6', 'index.js'), 0.35);
+
+/** Mantine's components (@mantine/core). */
+const MANTINE = /[\\/]node_modules[\\/]@mantine[\\/]core[\\/]/;
+/** What Mantine's components import from other packages (none of which imports Mantine's components). */
+const MANTINE_DEPS =
+  /[\\/]node_modules[\\/](@mantine[\\/]hooks|@floating-ui|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-callback-ref|use-sidecar|get-nonce|tslib|clsx|react-number-format|react-textarea-autosize|type-fest)[\\/]/;
+// Two fifths of Mantine's source: its lower chunk and the rest come out under a lazy chunk's budget.
+const MANTINE_LOWER = lowerPart(path.join(packageDir('@mantine/core'), 'esm', 'index.mjs'), 0.4);
 
 /**
- * The lazy screens' vendor chunks, each loaded only with the screens that use it: the automation editor's
+ * The vendor chunks. Mantine (ADR 115): what the app's entry needs of it in one chunk with the entry, and
+ * everything else the screens use of it in three lazy chunks (its dependencies, its lower part, the rest),
+ * each importing only the ones before it. Left to the automatic split, each Mantine component a few screens
+ * share was a chunk of its own: signing in and opening the inbox loaded 94 scripts, 36 of them under 1 KB.
+ * Then the lazy screens' own vendors, each loaded only with the screens that use it: the automation editor's
  * React Flow and the d3 and store modules under it (ADR 072), and the dashboards' charts (Mantine charts over
  * recharts, issue 24, ADR 085), split so that no chunk is over a lazy chunk's budget. The few d3 modules both use,
  * the store selector hook both import and react-is (recharts', and the card form's prop-types') are a small
@@ -124,6 +143,15 @@ const RECHARTS_LOWER = rechartsLowerPart(0.35);
 const LAZY_VENDOR_CHUNKS = {
   includeDependenciesRecursively: false,
   groups: [
+    {
+      name: 'mantine-start',
+      test: (id: string) => MANTINE.test(id) || MANTINE_DEPS.test(id),
+      tags: ['$initial' as const],
+      priority: 2,
+    },
+    { name: 'mantine-deps', test: MANTINE_DEPS, priority: 1 },
+    { name: 'mantine-base', test: (id: string) => MANTINE_LOWER.has(id.split('?')[0] ?? ''), priority: 1 },
+    { name: 'mantine', test: MANTINE, priority: 1 },
     { name: 'xyflow', test: /[\\/]node_modules[\\/]@xyflow[\\/]/ },
     // zustand goes with it: left in the editor's chunk, the two chunks would import each other.
     {
