@@ -109,6 +109,9 @@ function lowerPart(entry: string, share: number): Set<string> {
   return lower;
 }
 
+/** A bundler group's test: whether a module's file (its id without a query) is one of `part`'s. */
+const inPart = (part: Set<string>) => (id: string) => part.has(id.split('?')[0] ?? '');
+
 /** A package's folder: above its main file, where its package.json is (Mantine's exports do not list that). */
 function packageDir(name: string): string {
   let dir = path.dirname(createRequire(import.meta.url).resolve(name));
@@ -150,7 +153,7 @@ const LAZY_VENDOR_CHUNKS = {
       priority: 2,
     },
     { name: 'mantine-deps', test: MANTINE_DEPS, priority: 1 },
-    { name: 'mantine-base', test: (id: string) => MANTINE_LOWER.has(id.split('?')[0] ?? ''), priority: 1 },
+    { name: 'mantine-base', test: inPart(MANTINE_LOWER), priority: 1 },
     { name: 'mantine', test: MANTINE, priority: 1 },
     { name: 'xyflow', test: /[\\/]node_modules[\\/]@xyflow[\\/]/ },
     // zustand goes with it: left in the editor's chunk, the two chunks would import each other.
@@ -163,7 +166,7 @@ const LAZY_VENDOR_CHUNKS = {
       test: /[\\/]node_modules[\\/](d3-(interpolate|color|ease|timer)[\\/]|use-sync-external-store[\\/].*with-selector|react-is[\\/])/,
     },
     // Scripts only: the charts' stylesheet is imported with Mantine's others by the app's entry.
-    { name: 'charts-base', test: (id: string) => RECHARTS_LOWER.has(id.split('?')[0] ?? '') },
+    { name: 'charts-base', test: inPart(RECHARTS_LOWER) },
     { name: 'charts', test: /[\\/]node_modules[\\/](@mantine[\\/]charts|recharts)[\\/].*\.m?js$/ },
     {
       name: 'charts-vendor',
