@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
@@ -121,6 +122,7 @@ import { createHub, hubNamespace } from './platform/realtime/hub.ts';
 import { socketTree } from './platform/realtime/socket.ts';
 import { createSecrets, loadSecretsKey } from './platform/secrets.ts';
 import { platformSystemContext } from './platform/tenancy/context.ts';
+import { createIntake, type Intake } from './platform/webhooks/intake.ts';
 import {
   createWebhookRegistry,
   twilioProvider,
@@ -370,7 +372,27 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
+    // The carrier's form webhooks are answered by the direct intake, everything else by Fastify (ADR 116);
+    // the server is made as Fastify makes its own (lib/server.js).
+    serverFactory: (handler, options) => {
+      const o = options as {
+        http?: http.ServerOptions;
+        keepAliveTimeout: number;
+        requestTimeout: number;
+        connectionTimeout: number;
+        maxRequestsPerSocket: number;
+      };
+      const server = http.createServer(o.http ?? {}, (req, res) => {
+        if (!intake?.serve(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = o.keepAliveTimeout;
+      server.requestTimeout = o.requestTimeout;
+      server.setTimeout(o.connectionTimeout);
+      if (o.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = o.maxRequestsPerSocket;
+      return server;
+    },
   }).withTypeProvider<ZodTypeProvider>();
+  let intake: Intake | null = null;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
@@ -415,6 +437,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
             trustProxy: config.trustProxy !== false,
             hosts: [config.publicUrl.hostname],
             mainDomain: config.mainDomain,
+            intake: () => intake,
           }),
         })
       : null);
@@ -490,7 +513,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await deps.tenants.close();
   });
 
-  securityHeaders(app, {
+  const security = securityHeaders(app, {
     // The web app and the widget load only our own code; the API docs page needs inline styles.
     contentSecurityPolicy: {
       directives: {
@@ -588,6 +611,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The agency's payment popup loader, for the agency's own websites (issue 23).
   await app.register(popupAssetsRoutes, deps);
   await app.register(webhookTree, { prefix: '/webhooks', registry: plugs.webhooks });
+  intake = createIntake({
+    registry: plugs.webhooks,
+    prefix: '/webhooks',
+    trustProxy: config.trustProxy,
+    securityHeaders: security,
+    log: app.log,
+  });
   // Zapier's OAuth token endpoint, /oauth/token (ADR 089).
   await app.register(zapierTokenRoutes, deps);
   await app.register(sandboxRecordingRoutes, { sandbox });

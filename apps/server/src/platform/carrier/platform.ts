@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Outbound } from '../outbound/guard.ts';
+import type { Intake } from '../webhooks/intake.ts';
+import { FORM_LIMIT } from '../webhooks/tree.ts';
 import { type Carrier, type CarrierAccount, CarrierError } from './carrier.ts';
 import { RemoteSandboxCarrier } from './remote-sandbox.ts';
 import type { TwilioSandbox } from './sandbox/sandbox.ts';
@@ -126,7 +128,13 @@ export function createCarrierDeps(
  */
 export function inProcessTransport(
   app: () => FastifyInstance,
-  opts: { trustProxy: boolean; hosts: string[]; mainDomain: string },
+  opts: {
+    trustProxy: boolean;
+    hosts: string[];
+    mainDomain: string;
+    /** The app's direct intake: the carrier's form webhooks it answers skip Fastify here too (ADR 116). */
+    intake?: () => Intake | null;
+  },
   fallback: WebhookTransport = fetchTransport,
 ): WebhookTransport {
   const own = new Set(['localhost', '127.0.0.1', '[::1]', ...opts.hosts.map((h) => h.toLowerCase())]);
@@ -156,6 +164,16 @@ export function inProcessTransport(
     if (path.startsWith('?')) path = `/${path}`;
     const hash = path.indexOf('#');
     if (hash >= 0) path = path.slice(0, hash);
+    const intake = opts.intake?.();
+    // Header names as Node gives them: lower case.
+    const lower = Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+    const route = intake?.routeOf({ method, url: path, headers: lower });
+    if (intake && route && Buffer.byteLength(body) <= FORM_LIMIT) {
+      // As app.inject would make it: from the loopback address, over plain HTTP.
+      const request = { method, url: path, headers: lower, remoteAddress: '127.0.0.1', encrypted: false };
+      const answer = await intake.answer(route, request, body);
+      return { status: answer.status, body: answer.body };
+    }
     const res = await app().inject({
       method,
       url: path,

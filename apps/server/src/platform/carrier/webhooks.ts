@@ -6,7 +6,7 @@
  * second adapter.
  */
 import type { FastifyRequest } from 'fastify';
-import type { FormBody, WebhookRegistry } from '../webhooks/tree.ts';
+import type { FormBody, WebhookInput, WebhookRegistry } from '../webhooks/tree.ts';
 import type { CarrierErrorKind } from './carrier.ts';
 import type { CallInstructions } from './instructions.ts';
 
@@ -134,19 +134,24 @@ export function carrierRoute<K extends CarrierEventKind>(
     handle(event: CarrierEvents[K], query: WebhookQuery): Promise<CallInstructions | undefined>;
   },
 ): void {
+  const answer = async (input: WebhookInput) => {
+    const event = adapter.parse(route.kind, { body: input.body, url: input.url, headers: input.headers });
+    return adapter.render((await route.handle(event, input.query as WebhookQuery)) ?? []);
+  };
   registry.route({
     method: 'POST',
     url: route.url,
     provider: adapter.provider,
     async handler(request, reply) {
-      const body = (request.body && typeof request.body === 'object' ? request.body : {}) as FormBody;
-      const event = adapter.parse(route.kind, {
-        body,
+      const a = await answer({
+        body: (request.body && typeof request.body === 'object' ? request.body : {}) as FormBody,
         url: request.webhookUrl ?? '',
         headers: request.headers,
+        query: (request.query ?? {}) as WebhookInput['query'],
       });
-      const answer = adapter.render((await route.handle(event, (request.query ?? {}) as WebhookQuery)) ?? []);
-      return reply.type(answer.type).send(answer.body);
+      return reply.type(a.type).send(a.body);
     },
+    // The same answer through the direct intake (ADR 116).
+    direct: answer,
   });
 }

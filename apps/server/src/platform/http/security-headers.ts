@@ -1,12 +1,47 @@
-// Helmet's security headers on every answer (the CSP, HSTS over TLS, and the rest of its defaults). The
-// middleware is built once: @fastify/helmet built it again for every request, parsing the CSP's directives
-// each time (a tenth of the server's CPU for an inbound text, issue 27).
+// Helmet's security headers on every answer (the CSP, HSTS over TLS, and the rest of its defaults). Our
+// options have no per-request value (no nonce, no function directive), so Helmet runs once, at start, and
+// every answer gets the headers it wrote: @fastify/helmet built the middleware again for every request,
+// parsing the CSP's directives each time (a tenth of the server's CPU for an inbound text, issue 27), and
+// running it per request still cost ~16 µs (ADR 114). The carrier's direct intake (../webhooks/intake.ts)
+// writes the same list.
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
-export function securityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): void {
-  const apply = helmet(options);
-  app.addHook('onRequest', (request, reply, done) => {
-    apply(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
+/** The headers Helmet writes with these options: names lower-cased, in Helmet's order. */
+export type SecurityHeaders = readonly (readonly [string, string])[];
+
+export function securityHeaderList(options: Readonly<HelmetOptions>): SecurityHeaders {
+  const written = new Map<string, string>();
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      written.set(name.toLowerCase(), String(value));
+    },
+    removeHeader(name: string) {
+      written.delete(name.toLowerCase());
+    },
+    getHeader(name: string) {
+      return written.get(name.toLowerCase());
+    },
+  };
+  let failed: unknown = null;
+  helmet(options)({} as never, recorder as never, (err?: unknown) => {
+    failed = err ?? null;
   });
+  if (failed) throw failed;
+  return [...written];
+}
+
+/** Writes the headers on a response not yet sent. */
+export function writeSecurityHeaders(res: ServerResponse, headers: SecurityHeaders): void {
+  for (const [name, value] of headers) res.setHeader(name, value);
+}
+
+export function securityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): SecurityHeaders {
+  const headers = securityHeaderList(options);
+  app.addHook('onRequest', (_request, reply, done) => {
+    writeSecurityHeaders(reply.raw, headers);
+    done();
+  });
+  return headers;
 }

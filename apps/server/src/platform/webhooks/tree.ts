@@ -4,6 +4,7 @@
 // changes nothing. Errors never answer the API's JSON envelope: plain text, or an empty TwiML document
 // for Twilio, which would otherwise read our JSON as instructions (ADR 015).
 import crypto from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import twilio from 'twilio';
 import { hasNul } from '../http/input-hygiene.ts';
@@ -14,6 +15,11 @@ export type WebhookProvider = {
   name: string;
   /** True when the request carries this provider's valid signature. */
   verify(request: FastifyRequest, fullUrl: string, body: FormBody): Promise<boolean>;
+  /**
+   * The same check from the headers alone, for a form the direct intake (./intake.ts) read: a provider
+   * without it has its routes always answered through the app's path.
+   */
+  verifyForm?(headers: IncomingHttpHeaders, fullUrl: string, body: FormBody): Promise<boolean>;
   /** What an error answers: content type and body. */
   errorReply: { type: string; body: string };
 };
@@ -24,7 +30,22 @@ export type WebhookRoute = {
   url: string;
   provider: string;
   handler: RouteHandlerMethod;
+  /**
+   * The same answer without Fastify, for the direct intake (./intake.ts): a form POST the provider has
+   * signed, parsed; a route without it is always answered through the app's path.
+   */
+  direct?: (input: WebhookInput) => Promise<WebhookAnswer>;
 };
+
+/** A signed form webhook, as a route's direct answer reads it. */
+export type WebhookInput = {
+  body: FormBody;
+  /** The URL the provider called (see fullUrlOf). */
+  url: string;
+  headers: IncomingHttpHeaders;
+  query: Record<string, string | string[] | undefined>;
+};
+export type WebhookAnswer = { type: string; body: string };
 
 export type WebhookRegistry = {
   provider(p: WebhookProvider): void;
@@ -68,7 +89,7 @@ export function fullUrlOf(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}${request.raw.url ?? request.url}`;
 }
 
-function parseForm(raw: string): FormBody {
+export function parseForm(raw: string): FormBody {
   const out: FormBody = {};
   for (const [k, v] of new URLSearchParams(raw)) {
     const prev = out[k];
@@ -80,11 +101,24 @@ function parseForm(raw: string): FormBody {
 
 const PLAIN = { type: 'text/plain; charset=utf-8', body: '' };
 
+/** An error's answer: the provider's own (Twilio's empty TwiML), else `text` as plain text. */
+export function errorAnswer(provider: WebhookProvider | undefined, text: string): WebhookAnswer {
+  const answer = provider?.errorReply ?? PLAIN;
+  return { type: answer.type, body: answer.body || text };
+}
+
+/** The status an error thrown by a handler answers: its own 4xx, else 500. */
+export const errorStatus = (error: { statusCode?: number }) =>
+  error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+
+/** The largest form body the tree reads (a larger one is 413). */
+export const FORM_LIMIT = 256 * 1024;
+
 export async function webhookTree(app: FastifyInstance, opts: { registry: WebhookRegistry }): Promise<void> {
   const { registry } = opts;
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 256 * 1024 },
+    { parseAs: 'string', bodyLimit: FORM_LIMIT },
     (_req, body, done) => {
       try {
         done(null, parseForm(body as string));
@@ -114,11 +148,8 @@ export async function webhookTree(app: FastifyInstance, opts: { registry: Webhoo
     return name ? registry.providers.get(name) : undefined;
   };
   const fail = (request: FastifyRequest, reply: FastifyReply, status: number, text: string) => {
-    const answer = providerOf(request)?.errorReply ?? PLAIN;
-    return reply
-      .status(status)
-      .type(answer.type)
-      .send(answer.body || text);
+    const answer = errorAnswer(providerOf(request), text);
+    return reply.status(status).type(answer.type).send(answer.body);
   };
 
   // A NUL byte, which no provider sends and PostgreSQL refuses in text, is a bad request (ADR 021).
@@ -146,8 +177,7 @@ export async function webhookTree(app: FastifyInstance, opts: { registry: Webhoo
   });
 
   app.setErrorHandler((error: { statusCode?: number }, request, reply) => {
-    const status =
-      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const status = errorStatus(error);
     if (status === 500) request.log.error({ err: error }, 'webhook failed');
     return fail(request, reply, status, status === 500 ? 'Error' : 'Bad Request');
   });
@@ -213,35 +243,37 @@ export function twilioSignature(authToken: string, fullUrl: string, params: Form
  * agency's own Twilio account); an unknown account is refused like a bad signature.
  */
 export function twilioProvider(
-  resolveAuthToken: (accountSid: string, request: FastifyRequest) => Promise<string | null>,
+  resolveAuthToken: (accountSid: string) => Promise<string | null>,
 ): WebhookProvider {
+  const verifyForm = async (headers: IncomingHttpHeaders, fullUrl: string, body: FormBody) => {
+    const given = headers['x-twilio-signature'];
+    if (typeof given !== 'string' || !given) return false;
+    const sid = typeof body.AccountSid === 'string' ? body.AccountSid : undefined;
+    if (!sid) return false;
+    const token = await resolveAuthToken(sid);
+    if (!token) return false;
+    // The SDK's own check (ADR 049): the URL with and without its port, as received and as normalized
+    // (' or %27), repeated values once each. Behind a chain of proxies Twilio's scheme is the first of
+    // X-Forwarded-Proto, Fastify's the last: each one listed is tried, the signature being the proof.
+    // The common case first, one HMAC: the URL as received is one of the SDK's own first candidates (with
+    // or without its port), so a match here is a match there; anything else gets the SDK's full check.
+    if (signedAsReceived(token, given, fullUrl, body)) return true;
+    return schemesOf(headers, fullUrl).some((url) => {
+      try {
+        return twilio.validateRequest(token, given, url, body);
+      } catch {
+        return false;
+      }
+    });
+  };
   return {
     name: 'twilio',
     errorReply: {
       type: 'text/xml; charset=utf-8',
       body: '<?xml version="1.0" encoding="UTF-8"?><Response/>',
     },
-    async verify(request, fullUrl, body) {
-      const given = request.headers['x-twilio-signature'];
-      if (typeof given !== 'string' || !given) return false;
-      const sid = typeof body.AccountSid === 'string' ? body.AccountSid : undefined;
-      if (!sid) return false;
-      const token = await resolveAuthToken(sid, request);
-      if (!token) return false;
-      // The SDK's own check (ADR 049): the URL with and without its port, as received and as normalized
-      // (' or %27), repeated values once each. Behind a chain of proxies Twilio's scheme is the first of
-      // X-Forwarded-Proto, Fastify's the last: each one listed is tried, the signature being the proof.
-      // The common case first, one HMAC: the URL as received is one of the SDK's own first candidates (with
-      // or without its port), so a match here is a match there; anything else gets the SDK's full check.
-      if (signedAsReceived(token, given, fullUrl, body)) return true;
-      return schemesOf(request, fullUrl).some((url) => {
-        try {
-          return twilio.validateRequest(token, given, url, body);
-        } catch {
-          return false;
-        }
-      });
-    },
+    verify: (request, fullUrl, body) => verifyForm(request.headers, fullUrl, body),
+    verifyForm,
   };
 }
 
@@ -256,8 +288,8 @@ function signedAsReceived(token: string, given: string, url: string, body: Recor
 }
 
 /** The full URL with each scheme the request may have been made with (see twilioProvider). */
-function schemesOf(request: FastifyRequest, fullUrl: string): string[] {
-  const header = request.headers['x-forwarded-proto'];
+function schemesOf(headers: IncomingHttpHeaders, fullUrl: string): string[] {
+  const header = headers['x-forwarded-proto'];
   const listed = (Array.isArray(header) ? header.join(',') : (header ?? ''))
     .split(',')
     .map((p) => p.trim().toLowerCase())
