@@ -14,6 +14,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Batcher, createBatcher, gatherWhileBusy } from '../../platform/batcher.ts';
 import type { InboundText, MessageProgress } from '../../platform/carrier/webhooks.ts';
+import { anyOf } from '../../platform/db/any-of.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish, publishMany } from '../../platform/events/events.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
@@ -28,7 +29,7 @@ import {
 import { agencyMessaging } from '../agencies/service.ts';
 import { businessName, businessOptOut } from '../businesses/service.ts';
 import { blockedAmong } from '../compliance/service.ts';
-import { findOrCreateContactsByPhone, setOptOut } from '../contacts/service.ts';
+import { correctInCounts, findOrCreateContactsByPhone, setOptOut } from '../contacts/service.ts';
 import { carrierAccountOf, numberTexted } from '../telephony/service.ts';
 import { messageReceived, messageStatusChanged } from './events.ts';
 import { inboundMediaJob } from './media.ts';
@@ -155,6 +156,15 @@ export async function receiveInboundBatch(carrier: Ctx, texts: InboundText[]): P
   return results;
 }
 
+/** Which of these carrier sids the business has stored already. */
+async function storedSids(ctx: Ctx, sids: string[]): Promise<Set<string>> {
+  const rows = await ctx.db
+    .select({ sid: messages.carrier_sid })
+    .from(messages)
+    .where(scope(ctx, messages, anyOf(messages.carrier_sid, sids)));
+  return new Set(rows.map((r) => r.sid ?? ''));
+}
+
 /** One business's texts of a batch (see receiveInboundBatch). */
 async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResult[]): Promise<void> {
   const first = entries[0];
@@ -167,13 +177,19 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
     if (unique.has(e.text.messageSid)) results[e.i] = { kind: 'duplicate' };
     else unique.set(e.text.messageSid, e);
   }
-  // Blacklisted numbers (not whitelisted) are not let into the inbox, as they cannot request calls.
-  const blocked = await blockedAmong(
-    ctx,
-    [...unique.values()].map((e) => e.text.from),
-  );
+  // Blacklisted numbers (not whitelisted) are not let into the inbox, as they cannot request calls. A text
+  // already stored (a redelivery) is a duplicate; the rest are counted on their contacts as they are
+  // upserted (ADR 117). Both are read at once.
+  const [blocked, stored] = await Promise.all([
+    blockedAmong(
+      ctx,
+      [...unique.values()].map((e) => e.text.from),
+    ),
+    storedSids(ctx, [...unique.keys()]),
+  ]);
+  for (const e of unique.values()) if (stored.has(e.text.messageSid)) results[e.i] = { kind: 'duplicate' };
   const kept = [...unique.values()]
-    .filter((e) => !blocked.has(e.text.from))
+    .filter((e) => !blocked.has(e.text.from) && !stored.has(e.text.messageSid))
     .map((e) => ({ ...e, sentAt: e.text.sentAt ?? new Date(), keyword: keywordOf(e.text.body) }))
     // The carrier's order (keywords from one phone apply in it); sids sorted for the insert's locks.
     .sort(
@@ -188,6 +204,7 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
         installId: e.number.installId,
         source: 'sms' as const,
         lastMessageAt: e.sentAt,
+        inCount: 1,
       })),
     );
     // One JSON parameter for every row, in sid order (the unique index's locks, in one order).
@@ -224,6 +241,17 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
     );
     const inserted = res.rows;
     const bySid = new Map(inserted.map((r) => [r.sid, r]));
+    // Each contact was counted its kept texts; a text a concurrent batch stored meanwhile was not inserted.
+    const miscounted = new Map<number, number>();
+    for (const e of kept) {
+      const person = people.get(e.text.from);
+      if (person && !bySid.has(e.text.messageSid))
+        miscounted.set(person.id, (miscounted.get(person.id) ?? 0) - 1);
+    }
+    await correctInCounts(
+      tx,
+      [...miscounted].map(([id, n]) => ({ id, n })),
+    );
     const announced = new Set<number>();
     const events: z.infer<typeof messageReceived.payload>[] = [];
     const done: [number, InboundResult][] = [];

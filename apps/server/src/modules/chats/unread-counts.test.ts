@@ -3,10 +3,14 @@
 // count is the number of messages in, however they are written (several in one statement, messages out
 // not counted, a message moved or removed); the inbox's unread count, inbox-new and the user's total
 // agree; one user's look leaves another's count alone.
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, fixtureCtx } from '../../../test/helpers.ts';
+import { platformSystemContext } from '../../platform/tenancy/context.ts';
+import { agencyCarrierAccount } from '../agencies/service.ts';
 import { type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { createUser } from '../users/service.ts';
+import { receiveInboundBatch } from './messages.ts';
 
 let h: Telephony;
 let install: number;
@@ -199,5 +203,68 @@ describe('unread counts by counting', () => {
     await q(`delete from messages where contact_id = $1 and direction = 'in'`, [one]);
     await agree();
     expect(await total(admin)).toBe(await byContact());
+  });
+
+  it('counts texts from the carrier once each: in a batch, redelivered, and in batches racing for one text (ADR 117)', async () => {
+    const a = h.seed.a;
+    const [{ phone_number: to }] = await q('select phone_number from numbers where install_id = $1', [
+      install,
+    ]);
+    const account = await agencyCarrierAccount(h.t.app.deps, a.agency.id);
+    if (!account) throw new Error('no account');
+    const carrier = platformSystemContext(h.t.app.deps, 'carrier', 'test');
+    const text = (from: string, sid = `SM${crypto.randomBytes(16).toString('hex')}`) => ({
+      accountSid: account.accountSid,
+      messageSid: sid,
+      from,
+      to,
+      body: 'counted',
+      media: [],
+      sentAt: null,
+    });
+    const phones = ['+14155550321', '+14155550322', '+14155550323'];
+    // One batch: two texts of one phone, one of another, one of them twice.
+    const first = [text(phones[0]), text(phones[0]), text(phones[1])];
+    const firstResults = await receiveInboundBatch(carrier, [...first, first[1]]);
+    expect(firstResults.map((r) => r.kind)).toEqual(['recorded', 'recorded', 'recorded', 'duplicate']);
+    // Redelivered in a batch of their own, with a new text of the third phone.
+    const again = await receiveInboundBatch(carrier, [...first, text(phones[2])]);
+    expect(again.map((r) => r.kind)).toEqual(['duplicate', 'duplicate', 'duplicate', 'recorded']);
+    // Batches at once, each with the same new texts: each text is stored, and counted, once.
+    for (let round = 0; round < 5; round++) {
+      const shared = [text(phones[0]), text(phones[2])];
+      const outcomes = await Promise.all(
+        [0, 1, 2].map(() => receiveInboundBatch(carrier, [...shared, text(phones[1])])),
+      );
+      expect(outcomes.flat().filter((r) => r.kind === 'recorded')).toHaveLength(2 + 3);
+    }
+    // Written any other way, a message in is still counted by the trigger.
+    const [{ id: third }] = await q('select id from contacts where business_id = $1 and phone = $2', [
+      a.business.id,
+      phones[2],
+    ]);
+    await write(third, ['in']);
+    const rows = await q(
+      `select c.phone, c.in_count,
+              (select count(*)::int from messages m where m.contact_id = c.id and m.direction = 'in') as real
+         from contacts c where c.business_id = $1 and c.phone = any($2) order by c.phone`,
+      [a.business.id, phones],
+    );
+    expect(rows.map((r) => [r.phone, r.real])).toEqual([
+      [phones[0], 2 + 5],
+      [phones[1], 1 + 15],
+      [phones[2], 1 + 5 + 1],
+    ]);
+    expect(rows.map((r) => r.in_count)).toEqual(rows.map((r) => r.real));
+    // And the sums by group follow the contacts.
+    const [kept] = await q(
+      'select coalesce(sum(in_sum), 0)::int as n from contact_in_totals where business_id = $1',
+      [a.business.id],
+    );
+    const [real] = await q(
+      'select coalesce(sum(in_count), 0)::int as n from contacts where business_id = $1 and deleted_at is null',
+      [a.business.id],
+    );
+    expect(kept.n).toBe(real.n);
   });
 });

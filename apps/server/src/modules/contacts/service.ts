@@ -147,12 +147,24 @@ function upsertedContact(
 
 /**
  * `findOrCreateContactByPhone` for many phones in one statement (a batch of inbound texts), by phone. A
- * phone given twice counts once: its last install and its latest message time. Rows are written in
- * phone order, so concurrent batches take their row locks in one order.
+ * phone given twice counts once: its last install, its latest message time and the sum of its `inCount`.
+ * Rows are written in phone order, so concurrent batches take their row locks in one order.
+ *
+ * The same statement counts the texts into the contacts' `in_count` (ADR 117): each contact gains its
+ * `inCount` (the caller's texts not stored yet), and the transaction is marked so that the messages
+ * trigger does not count the caller's next insert of messages again. The caller inserts those messages
+ * next, in the same transaction, and corrects with `correctInCounts` a contact whose inserted texts are not
+ * what it counted (a text stored by a concurrent batch in between).
  */
 export async function findOrCreateContactsByPhone(
   ctx: Ctx,
-  input: { phone: string; installId: number | null; source: TContactSource; lastMessageAt: Date }[],
+  input: {
+    phone: string;
+    installId: number | null;
+    source: TContactSource;
+    lastMessageAt: Date;
+    inCount: number;
+  }[],
 ): Promise<Map<string, { id: number; created: boolean }>> {
   const { agencyId, businessId } = businessOf(ctx);
   const byPhone = new Map<string, (typeof input)[number]>();
@@ -163,6 +175,7 @@ export async function findOrCreateContactsByPhone(
       installId: i.installId ?? before?.installId ?? null,
       lastMessageAt:
         before && before.lastMessageAt > i.lastMessageAt ? before.lastMessageAt : i.lastMessageAt,
+      inCount: i.inCount + (before?.inCount ?? 0),
     });
   }
   const out = new Map<string, { id: number; created: boolean }>();
@@ -171,15 +184,23 @@ export async function findOrCreateContactsByPhone(
   const rows = JSON.stringify(
     [...byPhone.values()]
       .sort((a, b) => (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0))
-      .map((i) => ({ p: i.phone, i: i.installId, s: i.source, t: i.lastMessageAt.toISOString() })),
+      .map((i) => ({
+        p: i.phone,
+        i: i.installId,
+        s: i.source,
+        t: i.lastMessageAt.toISOString(),
+        n: i.inCount,
+      })),
   );
   const res = await ctx.db.execute<{ id: number; phone: string; created: boolean }>(
-    sql`insert into contacts (agency_id, business_id, phone, install_id, source, last_message_at)
-      select ${agencyId}::int, ${businessId}::int, r.p, r.i, r.s, r.t
-        from jsonb_to_recordset(${rows}::jsonb) as r(p text, i int, s text, t timestamptz)
+    sql`insert into contacts (agency_id, business_id, phone, install_id, source, last_message_at, in_count)
+      select ${agencyId}::int, ${businessId}::int, r.p, r.i, r.s, r.t, r.n
+        from jsonb_to_recordset(${rows}::jsonb) as r(p text, i int, s text, t timestamptz, n int)
+       where set_config('stn.messages_in_counted', 'on', true) = 'on'
       on conflict (business_id, phone) where deleted_at is null do update set
         install_id = coalesce(excluded.install_id, contacts.install_id),
-        last_message_at = greatest(contacts.last_message_at, excluded.last_message_at)
+        last_message_at = greatest(contacts.last_message_at, excluded.last_message_at),
+        in_count = contacts.in_count + excluded.in_count
       returning id, phone, (xmax = 0) as created`,
   );
   for (const r of res.rows) out.set(r.phone, { id: Number(r.id), created: r.created === true });
@@ -188,6 +209,21 @@ export async function findOrCreateContactsByPhone(
     res.rows.filter((r) => r.created === true).map((r) => Number(r.id)),
   );
   return out;
+}
+
+/**
+ * Adds `n` (negative: takes away) to each contact's `in_count`: the texts of a batch that
+ * findOrCreateContactsByPhone counted and its insert did not store, or the reverse (rare: a concurrent
+ * batch stored the same text in between).
+ */
+export async function correctInCounts(ctx: Ctx, input: { id: number; n: number }[]): Promise<void> {
+  if (input.length === 0) return;
+  const rows = JSON.stringify([...input].sort((a, b) => a.id - b.id));
+  await ctx.db.execute(
+    sql`update contacts set in_count = greatest(contacts.in_count + d.n, 0)
+      from jsonb_to_recordset(${rows}::jsonb) as d(id int, n int)
+     where contacts.id = d.id and ${scope(ctx, contacts)}`,
+  );
 }
 
 const contactCallUpsert = prepared((db) =>
