@@ -1,8 +1,9 @@
 -- Inbound texts counted by the statement that upserts their contacts (issue 27, ADR 117): the batch of
--- inbound texts sets its contacts' in_count in the upsert it runs anyway, and marks the transaction so that
--- its next insert of messages is not counted again by the statement trigger (which updated every contact
--- of the batch a second time: a second row version, and half of the messages insert's time). The mark is
--- taken by that insert (cleared), so every other insert of messages is counted as before.
+-- inbound texts sets its contacts' in_count in the upsert it runs anyway, and its insert of the messages
+-- marks itself (a transaction-local setting its own rows set) so that the statement trigger does not count
+-- them again (it updated every contact of the batch a second time: a second row version, and half of the
+-- insert's time). The trigger takes the mark (clears it) at the end of that statement: every other insert
+-- of messages is counted as before.
 CREATE OR REPLACE FUNCTION stn_count_messages_in() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   sign integer := CASE TG_OP WHEN 'DELETE' THEN -1 ELSE 1 END;

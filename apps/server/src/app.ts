@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
@@ -372,27 +372,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
-    // The carrier's form webhooks are answered by the direct intake, everything else by Fastify (ADR 116);
-    // the server is made as Fastify makes its own (lib/server.js).
-    serverFactory: (handler, options) => {
-      const o = options as {
-        http?: http.ServerOptions;
-        keepAliveTimeout: number;
-        requestTimeout: number;
-        connectionTimeout: number;
-        maxRequestsPerSocket: number;
-      };
-      const server = http.createServer(o.http ?? {}, (req, res) => {
-        if (!intake?.serve(req, res)) handler(req, res);
-      });
-      server.keepAliveTimeout = o.keepAliveTimeout;
-      server.requestTimeout = o.requestTimeout;
-      server.setTimeout(o.connectionTimeout);
-      if (o.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = o.maxRequestsPerSocket;
-      return server;
-    },
   }).withTypeProvider<ZodTypeProvider>();
+  // The carrier's form webhooks are answered by the direct intake, everything else by Fastify (ADR 116):
+  // Fastify's own request listener is wrapped, its server made, timed and bound as Fastify makes it (a
+  // second address of HOST, such as ::1 for localhost, is Fastify's alone: its texts take the app's path).
+  // Once the app is closing, Fastify answers everything (503 while it drains).
   let intake: Intake | null = null;
+  const fastifyListener = app.server.listeners('request')[0] as http.RequestListener | undefined;
+  if (fastifyListener) {
+    app.server.removeListener('request', fastifyListener);
+    app.server.on('request', (req, res) => {
+      if (!intake?.serve(req, res)) fastifyListener(req, res);
+    });
+  }
+  app.addHook('preClose', async () => {
+    intake = null;
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {

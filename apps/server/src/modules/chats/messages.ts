@@ -14,16 +14,18 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Batcher, createBatcher, gatherWhileBusy } from '../../platform/batcher.ts';
 import type { InboundText, MessageProgress } from '../../platform/carrier/webhooks.ts';
-import { anyOf } from '../../platform/db/any-of.ts';
+import { slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish, publishMany } from '../../platform/events/events.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
 import {
+  businessOf,
   type Ctx,
   inTransaction,
   platformOnly,
   platformSystemContext,
   scope,
+  scopedPrepared,
   tenantContext,
 } from '../../platform/tenancy/context.ts';
 import { agencyMessaging } from '../agencies/service.ts';
@@ -156,12 +158,18 @@ export async function receiveInboundBatch(carrier: Ctx, texts: InboundText[]): P
   return results;
 }
 
-/** Which of these carrier sids the business has stored already. */
-async function storedSids(ctx: Ctx, sids: string[]): Promise<Set<string>> {
-  const rows = await ctx.db
+/** Every batch asks it: built once (ADR 107). */
+const storedSidsQuery = scopedPrepared(messages, (db, tenant) =>
+  db
     .select({ sid: messages.carrier_sid })
     .from(messages)
-    .where(scope(ctx, messages, anyOf(messages.carrier_sid, sids)));
+    .where(and(tenant, sql`${messages.carrier_sid} = any(${slot('sids')}::text[])`)),
+);
+
+/** Which of these carrier sids the business has stored already. */
+async function storedSids(ctx: Ctx, sids: string[]): Promise<Set<string>> {
+  businessOf(ctx);
+  const rows = await storedSidsQuery(ctx, { sids });
   return new Set(rows.map((r) => r.sid ?? ''));
 }
 
@@ -236,6 +244,8 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
           r.t, r.n, r.at
         from jsonb_to_recordset(${rows}::jsonb)
           as r(c int, i int, b text, s text, f text, t text, n int, p int, at timestamptz)
+        -- Counted on their contacts by the upsert above: the statement's mark tells the trigger (ADR 117).
+        where set_config('stn.messages_in_counted', 'on', true) = 'on'
         on conflict (carrier_sid) do nothing
         returning id, carrier_sid as sid, segments`,
     );

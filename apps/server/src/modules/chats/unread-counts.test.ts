@@ -222,10 +222,11 @@ describe('unread counts by counting', () => {
       media: [],
       sentAt: null,
     });
-    const phones = ['+14155550321', '+14155550322', '+14155550323'];
+    const phones = ['+14155550321', '+14155550322', '+14155550323'] as const;
     // One batch: two texts of one phone, one of another, one of them twice.
-    const first = [text(phones[0]), text(phones[0]), text(phones[1])];
-    const firstResults = await receiveInboundBatch(carrier, [...first, first[1]]);
+    const twice = text(phones[0]);
+    const first = [text(phones[0]), twice, text(phones[1])];
+    const firstResults = await receiveInboundBatch(carrier, [...first, twice]);
     expect(firstResults.map((r) => r.kind)).toEqual(['recorded', 'recorded', 'recorded', 'duplicate']);
     // Redelivered in a batch of their own, with a new text of the third phone.
     const again = await receiveInboundBatch(carrier, [...first, text(phones[2])]);

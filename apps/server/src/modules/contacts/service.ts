@@ -151,10 +151,9 @@ function upsertedContact(
  * Rows are written in phone order, so concurrent batches take their row locks in one order.
  *
  * The same statement counts the texts into the contacts' `in_count` (ADR 117): each contact gains its
- * `inCount` (the caller's texts not stored yet), and the transaction is marked so that the messages
- * trigger does not count the caller's next insert of messages again. The caller inserts those messages
- * next, in the same transaction, and corrects with `correctInCounts` a contact whose inserted texts are not
- * what it counted (a text stored by a concurrent batch in between).
+ * `inCount` (the caller's texts not stored yet). The caller inserts those messages with the mark that keeps
+ * the messages trigger from counting them again, and corrects with `correctInCounts` a contact whose
+ * inserted texts are not what it counted (a text stored by a concurrent batch in between).
  */
 export async function findOrCreateContactsByPhone(
   ctx: Ctx,
@@ -196,7 +195,6 @@ export async function findOrCreateContactsByPhone(
     sql`insert into contacts (agency_id, business_id, phone, install_id, source, last_message_at, in_count)
       select ${agencyId}::int, ${businessId}::int, r.p, r.i, r.s, r.t, r.n
         from jsonb_to_recordset(${rows}::jsonb) as r(p text, i int, s text, t timestamptz, n int)
-       where set_config('stn.messages_in_counted', 'on', true) = 'on'
       on conflict (business_id, phone) where deleted_at is null do update set
         install_id = coalesce(excluded.install_id, contacts.install_id),
         last_message_at = greatest(contacts.last_message_at, excluded.last_message_at),

@@ -12,6 +12,15 @@ import helmet, { type HelmetOptions } from 'helmet';
 export type SecurityHeaders = readonly (readonly [string, string])[];
 
 export function securityHeaderList(options: Readonly<HelmetOptions>): SecurityHeaders {
+  // A directive computed per request (a nonce) cannot be written once for every answer.
+  const csp = options.contentSecurityPolicy;
+  const directives = csp && typeof csp === 'object' ? Object.values(csp.directives ?? {}) : [];
+  if (
+    directives.some(
+      (d) => typeof d === 'function' || (Array.isArray(d) && d.some((v) => typeof v === 'function')),
+    )
+  )
+    throw new Error('security headers: a CSP directive computed per request cannot be precomputed');
   const written = new Map<string, string>();
   const recorder = {
     setHeader(name: string, value: string | number | readonly string[]) {

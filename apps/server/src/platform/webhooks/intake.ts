@@ -69,10 +69,10 @@ const lastEntry = (value: string) => {
 
 const FORM = 'application/x-www-form-urlencoded';
 
-/** The query as Fastify's parser gives it: a name given twice is an array. */
+/** The query as Fastify's parser gives it: a name given twice is an array; no name is the object's own. */
 function parseQuery(url: string): Record<string, string | string[]> {
   const at = url.indexOf('?');
-  const out: Record<string, string | string[]> = {};
+  const out: Record<string, string | string[]> = Object.create(null);
   if (at < 0) return out;
   for (const [k, v] of new URLSearchParams(url.slice(at + 1))) {
     const prev = out[k];
@@ -99,6 +99,8 @@ export function createIntake(opts: {
   const trust = trustOf(opts.trustProxy);
   const security = Object.fromEntries(opts.securityHeaders);
   const { log } = opts;
+  const logsRequests =
+    (log as unknown as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? true;
 
   const routeOf: Intake['routeOf'] = (request) => {
     if (request.method !== 'POST' || !request.url) return null;
@@ -158,7 +160,7 @@ export function createIntake(opts: {
     try {
       return { status: 200, requestId, ...(await route.answer({ body, url, headers, query })) };
     } catch (err) {
-      const status = errorStatus(err as { statusCode?: number });
+      const status = errorStatus(err);
       if (status === 500) log.error({ reqId: requestId, err }, 'webhook failed');
       return fail(status, status === 500 ? 'Error' : 'Bad Request');
     }
@@ -183,25 +185,46 @@ export function createIntake(opts: {
         remoteAddress: req.socket.remoteAddress,
         encrypted: 'encrypted' in req.socket && Boolean(req.socket.encrypted),
       };
-      void answer(route, request, Buffer.concat(chunks).toString('utf8')).then((a) => {
-        res.writeHead(a.status, {
-          ...security,
-          'content-type': a.type,
-          'content-length': Buffer.byteLength(a.body),
-          'x-request-id': a.requestId,
+      answer(route, request, Buffer.concat(chunks).toString('utf8'))
+        .then((a) => {
+          res.writeHead(a.status, {
+            ...security,
+            'content-type': a.type,
+            'content-length': Buffer.byteLength(a.body),
+            'x-request-id': a.requestId,
+          });
+          res.end(a.body);
+          // Fastify's own request line, for the logs that keep them (the client's address as Fastify
+          // reads it, through the proxies TRUST_PROXY trusts).
+          if (logsRequests)
+            log.info(
+              {
+                reqId: a.requestId,
+                req: {
+                  method: 'POST',
+                  url: request.url,
+                  host: request.headers.host,
+                  ip: trust ? proxyAddr(req, trust) : request.remoteAddress,
+                },
+                res: { statusCode: a.status },
+                responseTime: Number(process.hrtime.bigint() - started) / 1e6,
+              },
+              'request completed',
+            );
+        })
+        .catch((err: unknown) => {
+          // An answer that could not be written (a body that is not text, a header Node refuses): a 500 as
+          // Fastify's path would give, or the connection closed when it is too late for one.
+          log.error({ err }, 'webhook failed');
+          if (res.headersSent) return void res.destroy();
+          const a = errorAnswer(route.provider, 'Error');
+          res.writeHead(500, {
+            ...security,
+            'content-type': a.type,
+            'content-length': Buffer.byteLength(a.body),
+          });
+          res.end(a.body);
         });
-        res.end(a.body);
-        // Fastify's own request line, for the logs that keep them.
-        log.info(
-          {
-            reqId: a.requestId,
-            req: { method: 'POST', url: request.url, host: request.headers.host, ip: request.remoteAddress },
-            res: { statusCode: a.status },
-            responseTime: Number(process.hrtime.bigint() - started) / 1e6,
-          },
-          'request completed',
-        );
-      });
     });
     return true;
   }

@@ -90,7 +90,8 @@ export function fullUrlOf(request: FastifyRequest): string {
 }
 
 export function parseForm(raw: string): FormBody {
-  const out: FormBody = {};
+  // No name is the object's own (`__proto__`, `toString`...).
+  const out: FormBody = Object.create(null);
   for (const [k, v] of new URLSearchParams(raw)) {
     const prev = out[k];
     if (prev === undefined) out[k] = v;
@@ -108,8 +109,11 @@ export function errorAnswer(provider: WebhookProvider | undefined, text: string)
 }
 
 /** The status an error thrown by a handler answers: its own 4xx, else 500. */
-export const errorStatus = (error: { statusCode?: number }) =>
-  error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+export function errorStatus(error: unknown): number {
+  const code =
+    error && typeof error === 'object' ? (error as { statusCode?: unknown }).statusCode : undefined;
+  return typeof code === 'number' && code >= 400 && code < 500 ? code : 500;
+}
 
 /** The largest form body the tree reads (a larger one is 413). */
 export const FORM_LIMIT = 256 * 1024;
