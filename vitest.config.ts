@@ -12,8 +12,10 @@ export default defineConfig({
     globalSetup: ['apps/server/test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A hang's limit, not a measure: on a slow day of the shared two-core machine (the whole suite at 1,637 s,
+    // twice the usual) tests that start databases and processes took 29 s of a 30 s limit, and one failed.
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
     // The longest files first, wherever their size would put them (ADR 112).
     sequence: {
       sequencer: slowFirst([
