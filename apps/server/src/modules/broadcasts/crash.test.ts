@@ -32,6 +32,9 @@ afterAll(async () => {
 });
 
 const worker = () => workers.start({ BROADCAST_THROTTLE: 'off' });
+// The limits below are for a hang: on a slow day of the shared two-core machine, with the rest of the suite
+// beside it, the second worker took over 80 s to finish what the first left (the code of before and after
+// ADRs 116-117 alike).
 
 it('sends every eligible recipient exactly one message though the worker is killed mid-way', async () => {
   const n1 = await installWithNumber(h);
@@ -82,7 +85,7 @@ it('sends every eligible recipient exactly one message though the worker is kill
 
   // The first worker: killed (the whole process group, no shutdown) once at least 1,000 went out.
   const first = worker();
-  await until(() => record().length >= 1000, 60_000, `1,000 sent (${first.out()})`);
+  await until(() => record().length >= 1000, 180_000, `1,000 sent (${first.out()})`);
   if (!first.child.pid) throw new Error('no worker');
   const killed = new Promise((resolve) => first.child.on('exit', resolve));
   process.kill(-first.child.pid, 'SIGKILL');
@@ -103,7 +106,7 @@ it('sends every eligible recipient exactly one message though the worker is kill
 
   // The second one finishes the broadcast.
   const second = worker();
-  await until(async () => (await statusOf(h, id)) === 'completed', 80_000, `completed (${second.out()})`);
+  await until(async () => (await statusOf(h, id)) === 'completed', 300_000, `completed (${second.out()})`);
   if (second.child.pid) process.kill(-second.child.pid, 'SIGTERM');
 
   const sent = record();
@@ -121,7 +124,7 @@ it('sends every eligible recipient exactly one message though the worker is kill
     { state: 'sent', n: eligible },
     { state: 'skipped', n: refusedPhones.size },
   ]);
-}, 180_000);
+}, 600_000);
 
 it('two live worker processes never send a recipient twice', async () => {
   const n1 = await installWithNumber(h);
@@ -146,7 +149,7 @@ it('two live worker processes never send a recipient twice', async () => {
   await start(h, id);
   await until(
     async () => (await statusOf(h, id)) === 'completed',
-    80_000,
+    300_000,
     `completed (${a.out()}${b.out()})`,
   );
   for (const w of [a, b]) if (w.child.pid) process.kill(-w.child.pid, 'SIGTERM');
@@ -156,4 +159,4 @@ it('two live worker processes never send a recipient twice', async () => {
   ].filter((m) => m.body === 'Two workers');
   expect(sent).toHaveLength(3000);
   expect(new Set(sent.map((m) => m.to)).size).toBe(3000);
-}, 120_000);
+}, 400_000);
