@@ -251,25 +251,17 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
     );
     const inserted = res.rows;
     const bySid = new Map(inserted.map((r) => [r.sid, r]));
-    // Each contact was counted its kept texts; a text a concurrent batch stored meanwhile was not inserted.
-    const miscounted = new Map<number, number>();
-    for (const e of kept) {
-      const person = people.get(e.text.from);
-      if (person && !bySid.has(e.text.messageSid))
-        miscounted.set(person.id, (miscounted.get(person.id) ?? 0) - 1);
-    }
-    await correctInCounts(
-      tx,
-      [...miscounted].map(([id, n]) => ({ id, n })),
-    );
     const announced = new Set<number>();
     const events: z.infer<typeof messageReceived.payload>[] = [];
     const done: [number, InboundResult][] = [];
     let segments = 0;
+    // Each contact was counted its kept texts; a text a concurrent batch stored meanwhile was not inserted.
+    const miscounted = new Map<number, number>();
     for (const e of kept) {
       const row = bySid.get(e.text.messageSid);
       const person = people.get(e.text.from);
       if (!row || !person) {
+        if (person) miscounted.set(person.id, (miscounted.get(person.id) ?? 0) - 1);
         done.push([e.i, { kind: 'duplicate' }]);
         continue;
       }
@@ -301,6 +293,10 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
         { kind: 'recorded', ctx, contactId, installId: e.number.installId, keyword: e.keyword },
       ]);
     }
+    await correctInCounts(
+      tx,
+      [...miscounted].map(([id, n]) => ({ id, n })),
+    );
     if (segments) tx.afterCommit(() => countIncoming(tx, { count: segments }));
     // The carrier is answered once the texts are committed, not after the realtime news.
     publishMany(tx, messageReceived, events, { detached: true });

@@ -211,8 +211,8 @@ export async function findOrCreateContactsByPhone(
 
 /**
  * Adds `n` (negative: takes away) to each contact's `in_count`: the texts of a batch that
- * findOrCreateContactsByPhone counted and its insert did not store, or the reverse (rare: a concurrent
- * batch stored the same text in between).
+ * findOrCreateContactsByPhone counted and its insert did not store (rare: a concurrent batch stored the
+ * same text in between).
  */
 export async function correctInCounts(ctx: Ctx, input: { id: number; n: number }[]): Promise<void> {
   if (input.length === 0) return;

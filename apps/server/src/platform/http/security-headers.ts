@@ -4,7 +4,6 @@
 // parsing the CSP's directives each time (a tenth of the server's CPU for an inbound text, issue 27), and
 // running it per request still cost ~16 µs (ADR 114). The carrier's direct intake (../webhooks/intake.ts)
 // writes the same list.
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
@@ -41,15 +40,10 @@ export function securityHeaderList(options: Readonly<HelmetOptions>): SecurityHe
   return [...written];
 }
 
-/** Writes the headers on a response not yet sent. */
-export function writeSecurityHeaders(res: ServerResponse, headers: SecurityHeaders): void {
-  for (const [name, value] of headers) res.setHeader(name, value);
-}
-
 export function securityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): SecurityHeaders {
   const headers = securityHeaderList(options);
   app.addHook('onRequest', (_request, reply, done) => {
-    writeSecurityHeaders(reply.raw, headers);
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
     done();
   });
   return headers;
