@@ -40,7 +40,10 @@ async function contactTexting(phone: string): Promise<number> {
   return c.id as number;
 }
 
-/** The scheduled message's time comes (its job is due now): the worker's pass sends it. */
+/**
+ * The scheduled message's time comes (its job is due now): the worker's pass sends it. Waits for the job to
+ * finish, not only for the message's status: the text goes to the carrier after the status commits.
+ */
 async function fallsDue(messageId: number): Promise<void> {
   await rows(
     `update ${JOB_SCHEMA}.job set start_after = now() - interval '1 second' where data->>'messageId' = $1`,
@@ -52,6 +55,11 @@ async function fallsDue(messageId: number): Promise<void> {
       timeout: 15_000,
     })
     .toBe('queued');
+  await expect
+    .poll(async () => (await jobsOf('chats.scheduled-message', 'messageId', messageId))[0]?.state, {
+      timeout: 15_000,
+    })
+    .toBe('completed');
 }
 
 /** Runs `work` in a transaction that then fails; answers the error. */
