@@ -113,6 +113,8 @@ describe('a frozen database', () => {
     url.hostname = '127.0.0.1';
     url.port = String(relay.port);
     url.pathname = `/${name}`;
+    // Through the relay: not over the embedded server's Unix socket, which the `host` parameter would name.
+    url.searchParams.delete('host');
     const config = loadConfig({
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
