@@ -11,8 +11,10 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/helpers.ts';
 import { agencyCarrierAccount } from '../../modules/agencies/service.ts';
+import { restoreSandboxNumbers } from '../../modules/telephony/sandbox-restore.ts';
 import { type Telephony, telephonyApp } from '../../modules/telephony/testing.ts';
 import { ManualClock } from '../carrier/sandbox/clock.ts';
+import { platformSystemContext } from '../tenancy/context.ts';
 import { twilioSignature } from './tree.ts';
 
 const PUBLIC = 'http://localhost:3000';
@@ -23,7 +25,12 @@ let h: Telephony;
 let base: string;
 let number: string;
 let account: { accountSid: string; authToken: string };
-const lines: { msg?: string; reqId?: string; res?: { statusCode: number } }[] = [];
+const lines: {
+  msg?: string;
+  reqId?: string;
+  req?: { url?: string; remoteAddress?: string };
+  res?: { statusCode: number };
+}[] = [];
 
 beforeAll(async () => {
   const clock = new ManualClock(Date.now());
@@ -135,6 +142,24 @@ describe('the direct intake', () => {
     const again = await post(params);
     expect(again.status).toBe(200);
     expect(await stored(params.MessageSid)).toBe(1);
+  });
+
+  it("writes the request line of the sandbox's webhooks answered in process too", async () => {
+    const textsIn = () => lines.filter((l) => l.msg === 'request completed' && l.req?.url?.startsWith(SMS));
+    // The number's webhooks as the sandbox keeps them (as at a start).
+    await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
+    const before = textsIn().length;
+    h.sandbox.phones.sendText('+14155550977', number, 'from a sandbox phone');
+    await h.run(1000);
+    await expect.poll(() => textsIn().length).toBe(before + 1);
+    const line = textsIn().at(-1);
+    expect(line).toMatchObject({ req: { remoteAddress: '127.0.0.1' }, res: { statusCode: 200 } });
+    // Answered by the intake (no Fastify line), and the text is in.
+    expect(linesOf(line?.reqId)).toEqual(['request completed']);
+    const { rows } = await h.t.pool.query('select count(*)::int as n from messages where body = $1', [
+      'from a sandbox phone',
+    ]);
+    expect(rows[0].n).toBe(1);
   });
 
   it("answers with the same headers as the app's path, and keeps the caller's request id", async () => {

@@ -35,6 +35,10 @@ export type IntakeRequest = {
   headers: IncomingHttpHeaders;
   remoteAddress: string | undefined;
   encrypted: boolean;
+  /** The client's address for the request line (through trusted proxies); `remoteAddress` when absent. */
+  ip?: string | undefined;
+  /** When the request came (process.hrtime.bigint()), for the request line's time; now when absent. */
+  started?: bigint;
 };
 
 export type IntakeAnswer = WebhookAnswer & { status: number; requestId: string };
@@ -113,7 +117,32 @@ export function createIntake(opts: {
     return (semi < 0 ? type : type.slice(0, semi)).trim().toLowerCase() === FORM ? route : null;
   };
 
+  /**
+   * Answers one webhook and writes its request line, as Fastify's would be (for the logs that keep them):
+   * over HTTP and for the sandbox's webhooks answered in process alike.
+   */
   async function answer(route: DirectRoute, request: IntakeRequest, raw: string): Promise<IntakeAnswer> {
+    const started = request.started ?? process.hrtime.bigint();
+    const a = await decide(route, request, raw);
+    if (logsRequests)
+      log.info(
+        {
+          reqId: a.requestId,
+          req: {
+            method: 'POST',
+            url: request.url,
+            host: request.headers.host,
+            ip: request.ip ?? request.remoteAddress,
+          },
+          res: { statusCode: a.status },
+          responseTime: Number(process.hrtime.bigint() - started) / 1e6,
+        },
+        'request completed',
+      );
+    return a;
+  }
+
+  async function decide(route: DirectRoute, request: IntakeRequest, raw: string): Promise<IntakeAnswer> {
     const given = request.headers['x-request-id'];
     const requestId = typeof given === 'string' && given ? given : crypto.randomUUID();
     const fail = (status: number, text: string): IntakeAnswer => ({
@@ -184,6 +213,9 @@ export function createIntake(opts: {
         headers: req.headers,
         remoteAddress: req.socket.remoteAddress,
         encrypted: 'encrypted' in req.socket && Boolean(req.socket.encrypted),
+        // The client's address as Fastify reads it, through the proxies TRUST_PROXY trusts.
+        ip: logsRequests && trust ? proxyAddr(req, trust) : req.socket.remoteAddress,
+        started,
       };
       answer(route, request, Buffer.concat(chunks).toString('utf8'))
         .then((a) => {
@@ -194,23 +226,6 @@ export function createIntake(opts: {
             'x-request-id': a.requestId,
           });
           res.end(a.body);
-          // Fastify's own request line, for the logs that keep them (the client's address as Fastify
-          // reads it, through the proxies TRUST_PROXY trusts).
-          if (logsRequests)
-            log.info(
-              {
-                reqId: a.requestId,
-                req: {
-                  method: 'POST',
-                  url: request.url,
-                  host: request.headers.host,
-                  ip: trust ? proxyAddr(req, trust) : request.remoteAddress,
-                },
-                res: { statusCode: a.status },
-                responseTime: Number(process.hrtime.bigint() - started) / 1e6,
-              },
-              'request completed',
-            );
         })
         .catch((err: unknown) => {
           // An answer that could not be written (a body that is not text, a header Node refuses): a 500 as
