@@ -89,10 +89,11 @@ type Address = { port: number; socketDir: string | undefined };
 /**
  * The server's Unix socket goes in a folder of its own beside its data (no other server's socket to collide
  * with), unless the socket's path would pass the system's limit (107 bytes): then TCP only. Over the socket a
- * statement costs both sides far less CPU than over loopback TCP, whose every write runs the peer's receive
- * path in the sender's system call (ADR 118).
+ * statement skips loopback TCP's work on both sides (measured: 8 % less CPU a statement, ADR 118).
  */
 export function socketDirFor(dataDir: string): string | undefined {
+  // Windows' PostgreSQL builds may lack Unix sockets: TCP there, as before.
+  if (process.platform === 'win32') return undefined;
   const dir = path.join(path.resolve(dataDir), 'run');
   return Buffer.byteLength(path.join(dir, '.s.PGSQL.65535')) <= 107 ? dir : undefined;
 }
