@@ -103,6 +103,9 @@ describe('instant callback', () => {
       ]),
     );
     expect(legs.find((l) => l.role === 'visitor')).toMatchObject({ to: VISITOR, status: 'completed' });
+    // The press that claimed the call is on its leg's row (written by the claim's own statement).
+    expect(legs.find((l) => l.to === STAFF_2)?.digits).toBe('1');
+    expect(legs.find((l) => l.to === STAFF_1)?.digits).toBeNull();
 
     const audio = await h.t.app.inject({ url: `/api/v1/calls/${callId}/recording`, headers: admin });
     expect(audio.statusCode, audio.body.slice(0, 200)).toBe(200);
@@ -116,6 +119,53 @@ describe('instant callback', () => {
     expect(r.by_agent).toEqual(
       expect.arrayContaining([expect.objectContaining({ agent_name: 'Dr. Bright', agent_phone: STAFF_2 })]),
     );
+  });
+
+  it('round robin: one phone rings; a wrong key, then 1; its member hangs up before the visitor answers', async () => {
+    const install = await h.install({ calling_type: 'round_robin' });
+    const res = await h.callback(install.key, { phone: '+14155550112', name: 'Rita' });
+    expect(res.statusCode, res.body).toBe(200);
+    const callId = res.json().data.call_id as number;
+    await h.run(1000);
+    // One phone at a time: the other stays idle (nothing of it to cancel once this one claims).
+    const ringing = [STAFF_1, STAFF_2].filter((s) => phone(s).state === 'ringing');
+    expect(ringing).toHaveLength(1);
+    const staff = ringing[0] as string;
+    const other = staff === STAFF_1 ? STAFF_2 : STAFF_1;
+    expect(phone(other).state).toBe('idle');
+
+    h.sandbox.phones.answer(staff);
+    await h.run(5000);
+    h.sandbox.phones.press(staff, '7');
+    await h.run(1000);
+    // A wrong key claims nothing: the prompt again, and the key is on the leg's row.
+    const [unclaimed] = await rows('select claimed_leg_sid from calls where id = $1', [callId]);
+    expect(unclaimed.claimed_leg_sid).toBeNull();
+    const [wrong] = await rows("select digits from call_legs where call_id = $1 and role = 'staff'", [
+      callId,
+    ]);
+    expect(wrong.digits).toBe('7');
+    expect(phone(staff).call?.gathering).toBe(true);
+
+    h.sandbox.phones.press(staff, '1');
+    await h.run(2000);
+    expect(phone('+14155550112').state).toBe('ringing');
+    expect(phone(other).state).toBe('idle');
+    const [claimed] = await rows('select claimed_leg_sid, agent_phone from calls where id = $1', [callId]);
+    expect(claimed.agent_phone).toBe(staff);
+    const [leg] = await rows("select call_sid, digits from call_legs where call_id = $1 and role = 'staff'", [
+      callId,
+    ]);
+    expect(leg).toEqual({ call_sid: claimed.claimed_leg_sid, digits: '1' });
+
+    // The member hangs up while the visitor's phone still rings: no answer, and the visitor's phone stops.
+    h.sandbox.phones.hangUp(staff);
+    await h.run(3000);
+    const [ended] = await rows('select outcome, ended_at, connected_at from calls where id = $1', [callId]);
+    expect(ended.outcome).toBe('no_answer');
+    expect(ended.ended_at).not.toBeNull();
+    expect(ended.connected_at).toBeNull();
+    expect(phone('+14155550112').state).toBe('idle');
   });
 
   it('is missed when nobody answers: the event, the message to the visitor, and a voicemail', async () => {

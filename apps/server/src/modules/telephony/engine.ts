@@ -785,37 +785,74 @@ async function callVisitorWithMissedMessage(ctx: Ctx, call: CallRow): Promise<vo
 
 // ---------------------------------------------------------------- claiming
 
-const claimCall = prepared((db) =>
+const claimValues = {
+  claimed_leg_sid: slot('sid'),
+  claimed_at: slot('now'),
+  agent_user_id: slot('user'),
+  agent_name: slot('name'),
+  agent_phone: slot('phone'),
+  updated_at: slot('now'),
+};
+const claimable = and(
+  eq(calls.id, slot('id')),
+  isNull(calls.claimed_leg_sid),
+  eq(calls.outcome, 'in_progress'),
+);
+
+const digitsOfLeg = prepared((db) =>
   db
+    .update(callLegs)
+    .set({ digits: slot('digits') })
+    .where(eq(callLegs.id, slot('leg'))),
+);
+
+/** The digits a staff leg pressed, on its row (a key that claims nothing, or a press after the claim). */
+export async function pressedDigits(ctx: Ctx, legId: number, digits: string): Promise<void> {
+  await digitsOfLeg(ctx.db, { digits, leg: legId });
+}
+
+/** The claim with the pressed digits written on the leg's row: one statement (a data-modifying WITH). */
+const claimCallPressed = prepared((db) =>
+  db
+    .with(
+      db
+        .$with('pressed', {})
+        .as(sql`update ${callLegs} set digits = ${slot('digits')} where id = ${slot('leg')}`),
+    )
     .update(calls)
-    .set({
-      claimed_leg_sid: slot('sid'),
-      claimed_at: slot('now'),
-      agent_user_id: slot('user'),
-      agent_name: slot('name'),
-      agent_phone: slot('phone'),
-      updated_at: slot('now'),
-    })
-    .where(and(eq(calls.id, slot('id')), isNull(calls.claimed_leg_sid), eq(calls.outcome, 'in_progress')))
+    .set(claimValues)
+    .where(claimable)
     .returning({ id: calls.id }),
 );
 
+const claimCall = prepared((db) =>
+  db.update(calls).set(claimValues).where(claimable).returning({ id: calls.id }),
+);
+
 /**
- * The staff leg pressed the key: the first one claims the call (one atomic update), and the other staff
- * legs are cancelled right after the answer. Answers whether this leg holds the claim.
+ * The staff leg pressed the key (`digits`, written on its row): the first one claims the call (one atomic
+ * update), and the other staff legs are cancelled right after the answer. Answers whether this leg holds
+ * the claim.
  */
-export async function claim(ctx: Ctx, call: CallRow, leg: LegRow): Promise<boolean> {
-  if (call.claimed_leg_sid === leg.call_sid) return true;
-  const staff = (call.ring_state as RingState).staff.find((s) => s.phone === leg.to_number);
+export async function claim(ctx: Ctx, call: CallRow, leg: LegRow, digits = ''): Promise<boolean> {
+  if (call.claimed_leg_sid === leg.call_sid) {
+    if (digits) await pressedDigits(ctx, leg.id, digits);
+    return true;
+  }
+  const st = call.ring_state as RingState;
+  const staff = st.staff.find((s) => s.phone === leg.to_number);
   const now = new Date();
-  const [won] = await claimCall(ctx.db, {
+  const values = {
     sid: leg.call_sid,
     now,
     user: leg.agent_user_id ?? staff?.userId ?? null,
     name: leg.agent_name ?? staff?.name ?? null,
     phone: leg.to_number,
     id: call.id,
-  });
+  };
+  const [won] = digits
+    ? await claimCallPressed(ctx.db, { ...values, digits, leg: leg.id })
+    : await claimCall(ctx.db, values);
   if (!won) {
     // A retry of this very press may have won a moment ago: the claim is still this leg's.
     const [held] = await ctx.db
@@ -825,7 +862,11 @@ export async function claim(ctx: Ctx, call: CallRow, leg: LegRow): Promise<boole
     return held?.sid === leg.call_sid;
   }
   announceProgress(ctx, call.id, { ...call, claimed_leg_sid: leg.call_sid, connected_at: null });
-  inBackground(ctx, () => cancelOtherStaff(ctx, call.id, leg.call_sid));
+  // A callback's phones are rung one at a time unless all at once: the next only once every leg before it
+  // ended (ringNext, ringWaiting), so only `simultaneous` leaves other legs to cancel. An inbound call's
+  // legs are the carrier's dial: always looked at.
+  if (st.type === 'simultaneous' || call.kind === 'inbound')
+    inBackground(ctx, () => cancelOtherStaff(ctx, call.id, leg.call_sid));
   return true;
 }
 
@@ -1025,6 +1066,29 @@ const endClaimedAs = (withDuration: boolean) =>
   );
 const endClaimed = endClaimedAs(false);
 const endClaimedWithDuration = endClaimedAs(true);
+
+const endAtHangUp = prepared((db) =>
+  db
+    .update(calls)
+    .set({
+      outcome: sql`case when ${calls.connected_at} is null then 'no_answer' else 'completed' end`,
+      ended_at: sql`coalesce(${calls.ended_at}, now())`,
+      updated_at: slot('now'),
+    })
+    .where(and(eq(calls.id, slot('id')), eq(calls.outcome, 'in_progress')))
+    .returning(),
+);
+
+/**
+ * The staff member who claimed the call hung up before the dial's action came: finishClaimed's
+ * non-authoritative end, completed or no answer by whether the visitor was connected, decided in the same
+ * statement (no read of the row first).
+ */
+export async function finishClaimedAtHangUp(ctx: Ctx, callId: number): Promise<void> {
+  const [row] = await endAtHangUp(ctx.db, { id: callId, now: new Date() });
+  if (row?.outcome === 'completed') publishCallCompleted(ctx, row);
+  announceProgress(ctx, callId, row);
+}
 
 /** The claimed call ends: completed (with its duration) when the visitor was connected, else no answer. */
 export async function finishClaimed(

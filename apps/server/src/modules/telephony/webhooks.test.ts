@@ -1,15 +1,19 @@
 // The carrier's webhooks: signatures, retries delivered at once, events out of order.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { callMissed } from './service.ts';
+import { callCompleted, callMissed } from './service.ts';
 import { carrierWebhook, STAFF_1, type Telephony, telephonyApp } from './testing.ts';
 
 let h: Telephony;
 const missed: { callId: number }[] = [];
+const completed: { callId: number }[] = [];
 
 beforeAll(async () => {
   h = await telephonyApp();
   h.t.app.deps.events.on(callMissed, (p) => {
     missed.push(p);
+  });
+  h.t.app.deps.events.on(callCompleted, (p) => {
+    completed.push(p);
   });
 });
 afterAll(() => h?.close());
@@ -132,6 +136,58 @@ describe('carrier webhooks', () => {
     const [after] = await rows('select claimed_leg_sid, outcome from calls where id = $1', [callId]);
     expect(after).toEqual({ claimed_leg_sid: null, outcome: 'missed' });
     await h.run(60_000);
+  });
+
+  it('end a claimed call whose member hangs up before the dial action: no answer, or completed once connected', async () => {
+    for (const [visitor, connected] of [
+      ['+14155550206', false],
+      ['+14155550207', true],
+    ] as const) {
+      const { callId, sid } = await ringingCall(visitor);
+      h.sandbox.phones.answer(STAFF_1);
+      await h.run(3000);
+      const press = await post(`/webhooks/twilio/gather?call=${callId}`, { CallSid: sid, Digits: '1' });
+      expect(press.body).toContain('<Dial');
+      if (connected) {
+        const answered = await post(`/webhooks/twilio/call-status?call=${callId}&leg=visitor`, {
+          CallSid: `CA${'7'.repeat(32)}`,
+          ParentCallSid: sid,
+          CallStatus: 'in-progress',
+          SequenceNumber: '2',
+        });
+        expect(answered.statusCode).toBe(200);
+      }
+      // The staff leg's end comes first (the dial's action is late): the call ends by what it knows.
+      const end = await post(`/webhooks/twilio/call-status?call=${callId}`, {
+        CallSid: sid,
+        CallStatus: 'completed',
+        SequenceNumber: '9',
+        CallDuration: '4',
+      });
+      expect(end.statusCode).toBe(200);
+      const [call] = await rows('select outcome, ended_at, connected_at from calls where id = $1', [callId]);
+      expect(call.outcome).toBe(connected ? 'completed' : 'no_answer');
+      expect(call.ended_at).not.toBeNull();
+      expect(call.connected_at === null).toBe(!connected);
+      await vi.waitFor(
+        () => expect(completed.filter((c) => c.callId === callId)).toHaveLength(connected ? 1 : 0),
+        { timeout: 10_000 },
+      );
+      // The dial's action comes after all: its duration is the word on a completed call, announced once.
+      const action = await post(`/webhooks/twilio/dial-action?call=${callId}`, {
+        CallSid: sid,
+        DialCallStatus: connected ? 'completed' : 'no-answer',
+        DialCallDuration: connected ? '3' : '0',
+      });
+      expect(action.statusCode).toBe(200);
+      const [after] = await rows('select outcome, duration from calls where id = $1', [callId]);
+      expect(after).toEqual({
+        outcome: connected ? 'completed' : 'no_answer',
+        duration: connected ? 3 : 0,
+      });
+      await h.run(60_000);
+      expect(completed.filter((c) => c.callId === callId)).toHaveLength(connected ? 1 : 0);
+    }
   });
 
   // Texts are the chats module's (modules/chats/messages.test.ts: one message per MessageSid).

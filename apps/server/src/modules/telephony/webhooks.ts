@@ -38,11 +38,13 @@ import {
   claim,
   concludeUnclaimed,
   finishClaimed,
+  finishClaimedAtHangUp,
   inBackground,
   isFinal,
   type LegRow,
   legsCreated,
   markConnected,
+  pressedDigits,
   type RingState,
   ringWaiting,
   webhookUrl,
@@ -95,6 +97,7 @@ async function callOf(deps: Deps, event: { accountSid: string }, query: Query): 
 }
 
 type Found = { call: CallRow; ctx: Ctx };
+type FoundWithLeg = Found & { leg: LegRow | null };
 type FoundRef = { call: CallRef | CallRow; ctx: Ctx };
 
 /** A webhook about one of our calls: the handler runs once the call and its tenant are found, else `orElse`. */
@@ -128,6 +131,38 @@ const aboutCallRef =
     }
     const found = await callOf(deps, event, query);
     return found ? handle(found, event, query) : orElse;
+  };
+
+const callWithLeg = prepared((db) =>
+  db
+    .select({ call: calls, leg: callLegs })
+    .from(calls)
+    .leftJoin(callLegs, and(eq(callLegs.call_id, calls.id), eq(callLegs.call_sid, slot('sid'))))
+    .where(eq(calls.id, slot('id'))),
+);
+
+/**
+ * aboutCall for a handler about one leg of the call (the event's CallSid): the call's row and that leg's
+ * are read in one statement (issue 27), once this process has named the legs it is placing; a leg not
+ * found there is looked for again as legOf does (its row may still be on its way).
+ */
+const aboutCallLeg =
+  <E extends { accountSid: string; callSid: string }>(
+    orElse: CallInstructions,
+    handle: (found: FoundWithLeg, event: E, query: Query) => Promise<CallInstructions>,
+  ) =>
+  async (deps: Deps, event: E, query: Query): Promise<CallInstructions> => {
+    const id = callIdOf(query);
+    if (id === null) return orElse;
+    const carrier = platformSystemContext(deps, 'carrier', 'call webhook');
+    if (event.callSid) await legsCreated(carrier, id);
+    const [row] = await callWithLeg(carrier.db, { id, sid: event.callSid });
+    if (!row) return orElse;
+    const ctx = await contextOf(deps, event, row.call);
+    if (!ctx) return orElse;
+    rememberCall(ctx, row.call);
+    const leg = row.leg ?? (await legOf(ctx, id, event.callSid));
+    return handle({ call: row.call, ctx, leg }, event, query);
   };
 
 /** A full row (an inbound call's handlers need one: aboutCallRef reads it for them). */
@@ -224,17 +259,20 @@ async function voice(deps: Deps, event: CallAsks, query: Query): Promise<CallIns
   return voiceOfCall(deps, event, query);
 }
 
-const voiceOfCall = aboutCall<CallAsks>(HANG_UP, async ({ call, ctx }, event, query) => {
+const voiceOfCall = aboutCallLeg<CallAsks>(HANG_UP, async ({ call, ctx, leg: read }, event, query) => {
   const { deps } = ctx;
   // A waiting inbound caller's line: put through, or the wait is over (ADR 051).
   if (query.leg === 'inbound') return inboundRedirected(ctx, call, event.callSid, query.waited === '1');
-  if (query.leg === 'whisper')
+  let leg = read;
+  // An inbound call's staff leg is written by its first webhook: this one, or its status callback.
+  if (query.leg === 'whisper') {
     await inboundStaffLeg(ctx, call, {
       callSid: event.callSid,
       parentCallSid: event.parentCallSid,
       to: event.to,
     });
-  const leg = await legOf(ctx, call.id, event.callSid);
+    leg = await legOf(ctx, call.id, event.callSid);
+  }
   const st = call.ring_state as RingState;
   if (!leg) return HANG_UP;
   if (query.leg === 'missed' && leg.role === 'missed_message') return missedAnswer(ctx, call, st);
@@ -250,26 +288,20 @@ const voiceOfCall = aboutCall<CallAsks>(HANG_UP, async ({ call, ctx }, event, qu
   return pressToConnect(deps, call, st);
 });
 
-const pressedDigits = prepared((db) =>
-  db
-    .update(callLegs)
-    .set({ digits: slot('digits') })
-    .where(eq(callLegs.id, slot('id'))),
-);
-
-const gather = aboutCall<DigitsGathered>(HANG_UP, async ({ call, ctx }, event) => {
+const gather = aboutCallLeg<DigitsGathered>(HANG_UP, async ({ call, ctx, leg }, event) => {
   const { deps } = ctx;
-  const leg = await legOf(ctx, call.id, event.callSid);
   if (leg?.role !== 'staff') return HANG_UP;
   const st = call.ring_state as RingState;
   const digits = event.digits;
-  if (digits) await pressedDigits(ctx.db, { digits, id: leg.id });
-  if (call.claimed_leg_sid && call.claimed_leg_sid !== leg.call_sid) return TAKEN;
-  if (digits !== String(st.press)) {
+  const taken = call.claimed_leg_sid !== null && call.claimed_leg_sid !== leg.call_sid;
+  if (taken || digits !== String(st.press)) {
+    if (digits) await pressedDigits(ctx, leg.id, digits);
+    if (taken) return TAKEN;
     if (call.outcome !== 'in_progress') return HANG_UP;
     return pressToConnect(deps, call, st);
   }
-  if (await claim(ctx, call, leg)) {
+  // The key pressed: the claim writes the digits too.
+  if (await claim(ctx, call, leg, digits)) {
     rememberCall(ctx, { ...call, claimed_leg_sid: leg.call_sid });
     if (call.kind !== 'inbound') return dialVisitor(deps, call, st);
     // The whisper's instructions end here: the carrier bridges this staff leg with the caller.
@@ -319,6 +351,11 @@ const callStatus = aboutCallRef<CallProgress>(
     if (after.role === 'visitor' && after.status === 'in-progress') await markConnected(ctx, call.id);
     // An inbound call's end is the Dial action's to decide.
     if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {
+      // The claiming leg is known for good once it is set: its end needs no read of the row.
+      if (call.claimed_leg_sid === after.call_sid) {
+        await finishClaimedAtHangUp(ctx, call.id);
+        return NOTHING;
+      }
       const fresh = await readCall(ctx, call.id);
       if (fresh) rememberCall(ctx, fresh);
       if (fresh?.claimed_leg_sid === after.call_sid) {
@@ -379,8 +416,7 @@ async function storeCallRecording(
     );
 }
 
-const recordingStatus = aboutCall<RecordingReady>(NOTHING, async ({ call, ctx }, event, query) => {
-  const leg = await legOf(ctx, call.id, event.callSid);
+const recordingStatus = aboutCallLeg<RecordingReady>(NOTHING, async ({ call, ctx, leg }, event, query) => {
   if (!leg) return NOTHING;
   if (!event.completed || !event.recording) return NOTHING;
   const { sid, url } = event.recording;

@@ -1324,6 +1324,10 @@ export class TwilioSandbox {
     if (call.status !== 'in-progress' && status === 'completed') {
       status = call.direction === 'inbound' ? 'completed' : 'canceled';
     }
+    // The parent of a <Dial> stops the legs still ringing or whispering: taken before the interrupt, which
+    // wakes the <Dial> and lets it forget its state (a ringing leg then rang on after its caller was gone).
+    const dial = call.dial;
+    if (dial) this.twiml.parentEnded(dial);
     this.interrupt(call);
     call.gather = null;
     call.recording?.finish('hangup');
@@ -1335,8 +1339,6 @@ export class TwilioSandbox {
     if (partner && isLive(partner) && !call.childOf) {
       await this.endCall(partner, 'completed');
     }
-    // The parent of a <Dial> stops the legs still ringing or whispering.
-    if (call.dial) this.twiml.parentEnded(call.dial);
     if (call.childOf) this.twiml.childEnded(call.childOf, call);
     this.phones.ended(call);
   }
