@@ -100,20 +100,10 @@ type Found = { call: CallRow; ctx: Ctx };
 type FoundWithLeg = Found & { leg: LegRow | null };
 type FoundRef = { call: CallRef | CallRow; ctx: Ctx };
 
-/** A webhook about one of our calls: the handler runs once the call and its tenant are found, else `orElse`. */
-const aboutCall =
-  <E extends { accountSid: string }>(
-    orElse: CallInstructions,
-    handle: (found: Found, event: E, query: Query) => Promise<CallInstructions>,
-  ) =>
-  async (deps: Deps, event: E, query: Query): Promise<CallInstructions> => {
-    const found = await callOf(deps, event, query);
-    return found ? handle(found, event, query) : orElse;
-  };
-
 /**
- * aboutCall for a handler that needs only a call's fixed fields (CallRef) when `enough` says the ones
- * this process knows suffice: no read of the row; otherwise the row is read as aboutCall does.
+ * A webhook about one of our calls, for a handler that needs only a call's fixed fields (CallRef) when
+ * `enough` says the ones this process knows suffice: no read of the row; otherwise the row is read (callOf).
+ * The handler runs once the call and its tenant are found, else the answer is `orElse`.
  */
 const aboutCallRef =
   <E extends { accountSid: string }>(
@@ -142,7 +132,7 @@ const callWithLeg = prepared((db) =>
 );
 
 /**
- * aboutCall for a handler about one leg of the call (the event's CallSid): the call's row and that leg's
+ * A webhook about one leg of one of our calls (the event's CallSid): the call's row and that leg's
  * are read in one statement (issue 27), once this process has named the legs it is placing; a leg not
  * found there is looked for again as legOf does (its row may still be on its way).
  */
