@@ -175,10 +175,27 @@ export async function installByKey(deps: Deps, key: string): Promise<WidgetInsta
   if (!row) return null;
   return {
     id: row.id,
+    name: row.name,
     agencyId: row.agency_id,
     businessId: row.business_id,
     settings: row.settings,
     updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * The install a widget request found by its key (installByKey: active and switched on, read by this very
+ * request) as installForCalls answers it: a callback it asks for needs no second read of the row.
+ */
+export function widgetInstallForCalls(install: WidgetInstall): InstallForCalls {
+  return {
+    id: install.id,
+    name: install.name,
+    agencyId: install.agencyId,
+    businessId: install.businessId,
+    status: 'active',
+    active: true,
+    settings: effectiveSettings(install.settings),
   };
 }
 

@@ -163,6 +163,8 @@ export type CallbackInput = {
   email?: string | undefined;
   ip?: string | undefined;
   departmentId?: number | undefined;
+  /** The install as the request already read it (the widget's, by its key): not read again. */
+  install?: CallInstall | undefined;
 };
 export type CallbackData = z.infer<typeof ZCallbackAnswer>['data'];
 
@@ -172,9 +174,15 @@ type Prepared = { install: CallInstall; staff: Staff[]; number: string };
 /** Every check a call must pass before anything is written; each refuses with its own message. */
 export async function prepareCall(
   ctx: Ctx,
-  input: { installId: number; phone: string; departmentId?: number | undefined },
+  input: {
+    installId: number;
+    phone: string;
+    departmentId?: number | undefined;
+    install?: CallInstall | undefined;
+  },
 ): Promise<Prepared> {
-  const install = await installForCalls(ctx, input.installId);
+  const install =
+    input.install?.id === input.installId ? input.install : await installForCalls(ctx, input.installId);
   if (!install) throw notFound();
   if (install.status !== 'active' || !install.active)
     throw new AppError('FORBIDDEN', 'calls.install_inactive', undefined, {}, 'calls.install_inactive');

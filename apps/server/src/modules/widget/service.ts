@@ -43,7 +43,7 @@ import {
   wroteToContactSince,
 } from '../chats/service.ts';
 import { updateContact } from '../contacts/service.ts';
-import { effectiveSettings, installImages } from '../installs/service.ts';
+import { effectiveSettings, installImages, widgetInstallForCalls } from '../installs/service.ts';
 import { installLeadFormId } from '../leadforms/service.ts';
 import {
   bookableSlots,
@@ -364,6 +364,7 @@ export async function askCallback(
   if (today >= ctx.deps.config.widgetCallbacksPerPhoneDay) throw tooMany('widget.callbacks_phone_day');
   const answer = await requestCallback(ctx, {
     installId: install.id,
+    install: widgetInstallForCalls(install),
     phone: body.phone,
     name: body.name,
     email: body.email || undefined,

@@ -11,6 +11,7 @@ import { type Ctx, tenantContext } from '../tenancy/context.ts';
 
 export type WidgetInstall = {
   id: number;
+  name: string;
   agencyId: number;
   businessId: number;
   settings: Record<string, unknown>;
