@@ -8,6 +8,7 @@ import type { TApiKey, TOAuthLoginRequest, TZapierConnection, TZapierEvent } fro
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Actor } from '../../platform/auth/actor.ts';
 import { hashToken, newToken } from '../../platform/auth/tokens.ts';
+import { sharedCache } from '../../platform/cache.ts';
 import type { Config } from '../../platform/config.ts';
 import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -477,6 +478,7 @@ export async function subscribeHook(
       api_key_id: caller.apiKeyId,
     })
     .returning();
+  hookEventsCache(ctx.deps).forget(caller.businessId);
   const r = found(row);
   return { id: r.id, event: r.event as TZapierEvent, target_url: r.target_url };
 }
@@ -505,11 +507,22 @@ const hookEventsQuery = prepared((db) =>
     .where(eq(zapierHooks.business_id, slot('business'))),
 );
 
+/**
+ * Which events each business has hooks for, kept a few seconds (platform/cache.ts): every callback and
+ * batch of texts asks. A new hook is announced at once (subscribeHook); a hook gone costs at most one
+ * event's job that finds no hook to deliver to (zapierEventJob reads the hooks themselves).
+ */
+const HOOK_EVENTS_TTL_MS = 5_000;
+export const hookEventsCache = (deps: Deps) =>
+  sharedCache<Set<string>>(deps, 'zapier-hook-events', HOOK_EVENTS_TTL_MS);
+
 /** The events the context's business has hooks for (the listeners' one read for a batch of events). */
 export async function hookEventsOf(ctx: Ctx): Promise<Set<string>> {
   const { businessId } = businessOf(ctx);
-  const rows = await hookEventsQuery(ctx.db, { business: businessId });
-  return new Set(rows.map((r) => r.event));
+  return hookEventsCache(ctx.deps).get(businessId, async () => {
+    const rows = await hookEventsQuery(ctx.db, { business: businessId });
+    return new Set(rows.map((r) => r.event));
+  });
 }
 
 export async function hookTarget(ctx: Ctx, id: number): Promise<string | null> {
