@@ -8,6 +8,7 @@ import {
   ZBusinessNotificationSettings,
 } from '@stn/contracts/businesses';
 import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { sharedCache } from '../../platform/cache.ts';
 import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/http/errors.ts';
@@ -234,47 +235,40 @@ export async function businessOptOut(ctx: Ctx): Promise<{ name: string; optOutMs
 
 /**
  * The settings read by other modules' busy paths (every inbound text asks the away reply, every staff
- * alert the notification switches and the name it is sent by), cached a few seconds per process; a save in
- * this process forgets its business at once, other processes see it within SETTINGS_TTL_MS.
+ * alert the notification switches and the name it is sent by), cached a few seconds per process
+ * (platform/cache.ts): a save forgets its business at once here and, through the hub, in the deployment's
+ * other processes; SETTINGS_TTL_MS bounds what a lost message costs.
  */
 const SETTINGS_TTL_MS = 5_000;
 type SettingsEntry = {
-  at: number;
   name: string;
   contacts: TBusinessContactsSettings;
   messages: Omit<TBusinessMessagesSettings, 'opt_out_msg'>;
   notifications: TBusinessNotificationSettings;
 };
-const settingsCache = new WeakMap<Deps, Map<number, SettingsEntry>>();
+/** The cache of the businesses' settings (made at the module's registration: see sharedCache). */
+export const businessSettingsCache = (deps: Deps) =>
+  sharedCache<SettingsEntry>(deps, 'business-settings', SETTINGS_TTL_MS);
 
 async function cachedSettings(ctx: Ctx): Promise<SettingsEntry> {
   const { businessId } = businessOf(ctx);
-  let cache = settingsCache.get(ctx.deps);
-  if (!cache) {
-    cache = new Map();
-    settingsCache.set(ctx.deps, cache);
-  }
-  const hit = cache.get(businessId);
-  if (hit && Date.now() - hit.at < SETTINGS_TTL_MS) return hit;
-  const [row] = await ctx.db
-    .select({ name: businesses.name, settings: businesses.settings })
-    .from(businesses)
-    .where(eq(businesses.id, businessId));
-  const entry = {
-    at: Date.now(),
-    name: row?.name ?? '',
-    contacts: contactsSettingsOf(row?.settings),
-    messages: messagesSettingsOf(row?.settings),
-    notifications: notificationSettingsOf(row?.settings),
-  };
-  if (cache.size > 10_000) cache.clear();
-  cache.set(businessId, entry);
-  return entry;
+  return businessSettingsCache(ctx.deps).get(businessId, async () => {
+    const [row] = await ctx.db
+      .select({ name: businesses.name, settings: businesses.settings })
+      .from(businesses)
+      .where(eq(businesses.id, businessId));
+    return {
+      name: row?.name ?? '',
+      contacts: contactsSettingsOf(row?.settings),
+      messages: messagesSettingsOf(row?.settings),
+      notifications: notificationSettingsOf(row?.settings),
+    };
+  });
 }
 
-/** Forgets what this process cached of a business's settings (its settings were saved). */
+/** Forgets what the processes cached of a business's settings (its settings were saved). */
 export function forgetBusinessSettings(ctx: Ctx, input: { businessId: number }): void {
-  settingsCache.get(ctx.deps)?.delete(input.businessId);
+  businessSettingsCache(ctx.deps).forget(input.businessId);
 }
 
 /** The context business's contacts settings: the default country of phone numbers (US when none). */
