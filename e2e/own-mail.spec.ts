@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from '../apps/server/test/smtp-sink.ts';
-import { DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
+import { apiAs, DEMO, hasChromium, type Platform, signedInPage, startPlatform } from './harness.ts';
 
 // The business's own e-mail (issue 25, ADR 090) as the demo BusinessAdmin of Bright Dental: a real SMTP
 // server started here; the admin connects it on the SMTP screen (a wrong password is refused and nothing
@@ -150,7 +150,14 @@ describe.skipIf(!hasChromium)('own e-mail in Chromium', () => {
   });
 
   it('connects SendGrid once the agency switched it on (the stand-in checks the key)', async () => {
-    await sql(`update businesses set sendgrid_enabled = true where name = 'Bright Dental'`);
+    // Its agency switches SendGrid on for Bright Dental (as the agency's business screen does).
+    const agency = await apiAs(p, DEMO.acmeAgency);
+    const [dental] = await sql<{ id: number }>(`select id from businesses where name = 'Bright Dental'`);
+    const on = await agency(`/v1/business/${dental?.id}`, {
+      method: 'PUT',
+      body: { sendgrid_enabled: true },
+    });
+    expect(on.status).toBe(200);
     await page.goto(p.url('/business/setting', HOST));
     await page.getByTestId('mail-card-add-sendgrid').click();
     await page.waitForURL('**/business/setting/integration/create');

@@ -245,6 +245,8 @@ type SettingsEntry = {
   contacts: TBusinessContactsSettings;
   messages: Omit<TBusinessMessagesSettings, 'opt_out_msg'>;
   notifications: TBusinessNotificationSettings;
+  /** Its agency let it send through SendGrid (ADR 090). */
+  sendgrid: boolean;
 };
 /** The cache of the businesses' settings (made at the module's registration: see sharedCache). */
 export const businessSettingsCache = (deps: Deps) =>
@@ -254,11 +256,12 @@ async function cachedSettings(ctx: Ctx): Promise<SettingsEntry> {
   const { businessId } = businessOf(ctx);
   return businessSettingsCache(ctx.deps).get(businessId, async () => {
     const [row] = await ctx.db
-      .select({ name: businesses.name, settings: businesses.settings })
+      .select({ name: businesses.name, settings: businesses.settings, sendgrid: businesses.sendgrid_enabled })
       .from(businesses)
       .where(eq(businesses.id, businessId));
     return {
       name: row?.name ?? '',
+      sendgrid: row?.sendgrid ?? false,
       contacts: contactsSettingsOf(row?.settings),
       messages: messagesSettingsOf(row?.settings),
       notifications: notificationSettingsOf(row?.settings),
@@ -296,18 +299,13 @@ export async function businessAiAccess(
   return { agencyId, businessId, aiEnabled: row.ai_enabled, planId: row.plan };
 }
 
-const sendgridOf = prepared((db) =>
-  db
-    .select({ on: businesses.sendgrid_enabled })
-    .from(businesses)
-    .where(and(eq(businesses.id, slot('id')), eq(businesses.agency_id, slot('agency_id')))),
-);
-
-/** Whether the context's business may send through SendGrid: its agency switched `sendgrid_enabled` on (ADR 090). */
+/**
+ * Whether the context's business may send through SendGrid: its agency switched `sendgrid_enabled` on (ADR
+ * 090). Read with its settings (cachedSettings): the agency's switch goes through updateBusiness, which
+ * forgets them.
+ */
 export async function businessSendgridEnabled(ctx: Ctx): Promise<boolean> {
-  const { agencyId, businessId } = businessOf(ctx);
-  const [row] = await sendgridOf(ctx.db, { id: businessId, agency_id: agencyId });
-  return row?.on ?? false;
+  return (await cachedSettings(ctx)).sendgrid;
 }
 
 /** Whether the business has the sales-user extension (spec 000 §6: contacts and tags for sales users). */

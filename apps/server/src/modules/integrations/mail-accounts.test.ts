@@ -268,7 +268,12 @@ describe('/v1/businesses/integrations (SendGrid)', () => {
   });
 
   it('checks the key with SendGrid before saving: a refused key saves nothing, a good one is sealed', async () => {
-    await rows(c.t, 'update businesses set sendgrid_enabled = true where id = $1', [c.seed.b.business.id]);
+    // The agency switches SendGrid on for the business.
+    const agencyB = await c.token(c.seed.b.agencyAdmin.email);
+    const on = await c.api.put(agencyB, `/api/v1/business/${c.seed.b.business.id}`, {
+      sendgrid_enabled: true,
+    });
+    expect(on.statusCode, on.body).toBe(200);
     const bad = await c.api.post(b, '/api/v1/businesses/integrations', sendgridBody({ api_key: 'SG.bad' }));
     expect(bad.statusCode).toBe(422);
     expect(bad.json().message).toContain('SendGrid did not accept this API key');

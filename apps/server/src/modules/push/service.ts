@@ -3,6 +3,7 @@
 // business's subscribed users when a text comes in.
 import type { TPushSubscription } from '@stn/contracts/push';
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import { sharedCache } from '../../platform/cache.ts';
 import { anyOf } from '../../platform/db/any-of.ts';
 import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -79,6 +80,7 @@ export async function registerSubscription(ctx: Ctx, input: { subscription: TPus
     .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: { ...values, updated_at: new Date() } })
     .returning({ id: pushSubscriptions.id, endpoint: pushSubscriptions.endpoint });
   if (!row) throw new Error('push: subscription not stored');
+  if (actor.businessId !== null) subscribedCache(ctx.deps).forget(actor.businessId);
   return row;
 }
 
@@ -97,11 +99,22 @@ const anySubscriptionQuery = prepared((db) =>
     .limit(1),
 );
 
+/**
+ * Whether each business has a browser registered, kept a few seconds (platform/cache.ts): every inbound
+ * text and staff alert asks. A registration is announced at once (registerSubscription); one gone costs at
+ * most a push that finds nobody to send to (pushToUsers reads the subscriptions themselves).
+ */
+const SUBSCRIBED_TTL_MS = 5_000;
+export const subscribedCache = (deps: Deps) =>
+  sharedCache<boolean>(deps, 'push-subscribed', SUBSCRIBED_TTL_MS);
+
 /** Whether any browser of the context's business is registered (most inbound texts need go no further). */
 export async function hasSubscriptions(ctx: Ctx): Promise<boolean> {
   const { businessId } = businessOf(ctx);
-  const [row] = await anySubscriptionQuery(ctx.db, { business: businessId });
-  return row !== undefined;
+  return subscribedCache(ctx.deps).get(businessId, async () => {
+    const [row] = await anySubscriptionQuery(ctx.db, { business: businessId });
+    return row !== undefined;
+  });
 }
 
 /**
