@@ -366,7 +366,7 @@ describe('realtime', () => {
     await inbound(from, 'realtime please');
     const c = await contactOf(from);
     await expect
-      .poll(() => a.got.find((m) => m.type === 'new_message')?.data)
+      .poll(() => a.got.find((m) => m.type === 'new_message')?.data, { timeout: 10_000 })
       .toMatchObject({ contact: c.id, message: { body: 'realtime please' } });
     expect(b.got.some((m) => m.type === 'new_message')).toBe(false);
     a.ws.terminate();
