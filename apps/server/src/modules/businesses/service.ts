@@ -188,21 +188,16 @@ export async function countMessages(ctx: Ctx, input: { count: number; enforce: b
   return rows.length > 0;
 }
 
-const widgetSideOf = prepared((db) =>
-  db
-    .select({ name: businesses.name, widget_type: businesses.widget_type, settings: businesses.settings })
-    .from(businesses)
-    .where(eq(businesses.id, slot('id'))),
-);
-
-/** What the website widget shows of the context's business: its name and the modes it may offer. */
-export async function businessForWidget(ctx: Ctx): Promise<{
+/** What the website widget shows of a business: its name and the modes it may offer (ADR 087's flags). */
+type WidgetSide = {
   name: string;
   widget_type: 1 | 2 | 3;
   analytics: { gtag: boolean; data_layer: boolean } | null;
-}> {
-  const { businessId } = businessOf(ctx);
-  const [row] = await widgetSideOf(ctx.db, { id: businessId });
+};
+
+function widgetSideOf(
+  row: { name: string; widget_type: number | null; settings: unknown } | undefined,
+): WidgetSide {
   const t = row?.widget_type;
   // Only the flags leave, and only while the integration is on and names a target (ADR 087).
   const a = ZBusinessAnalyticsSettings.safeParse(
@@ -214,6 +209,14 @@ export async function businessForWidget(ctx: Ctx): Promise<{
     widget_type: t === 1 || t === 2 ? t : 3,
     analytics: on ? { gtag: a.data.gtag, data_layer: a.data.data_layer } : null,
   };
+}
+
+/**
+ * What the website widget shows of the context's business: its name and the modes it may offer. Every
+ * widget request asks: read with the business's settings (cachedSettings), which a save forgets.
+ */
+export async function businessForWidget(ctx: Ctx): Promise<WidgetSide> {
+  return (await cachedSettings(ctx)).widget;
 }
 
 /** The business's name (the HELP reply). */
@@ -247,6 +250,7 @@ type SettingsEntry = {
   notifications: TBusinessNotificationSettings;
   /** Its agency let it send through SendGrid (ADR 090). */
   sendgrid: boolean;
+  widget: WidgetSide;
 };
 /** The cache of the businesses' settings (made at the module's registration: see sharedCache). */
 export const businessSettingsCache = (deps: Deps) =>
@@ -256,11 +260,17 @@ async function cachedSettings(ctx: Ctx): Promise<SettingsEntry> {
   const { businessId } = businessOf(ctx);
   return businessSettingsCache(ctx.deps).get(businessId, async () => {
     const [row] = await ctx.db
-      .select({ name: businesses.name, settings: businesses.settings, sendgrid: businesses.sendgrid_enabled })
+      .select({
+        name: businesses.name,
+        settings: businesses.settings,
+        sendgrid: businesses.sendgrid_enabled,
+        widget_type: businesses.widget_type,
+      })
       .from(businesses)
       .where(eq(businesses.id, businessId));
     return {
       name: row?.name ?? '',
+      widget: widgetSideOf(row),
       sendgrid: row?.sendgrid ?? false,
       contacts: contactsSettingsOf(row?.settings),
       messages: messagesSettingsOf(row?.settings),

@@ -26,33 +26,46 @@ const COUNTRY_MESSAGE: Record<ReachUse, string> = {
   contact: 'calls.reach_country_not_allowed',
 };
 
+/** The countries the context's agency allows besides US/CA (none at the platform level). */
+async function allowedOf(ctx: Ctx): Promise<string[]> {
+  if (ctx.tenant.level === 'platform') return [];
+  return agencyAllowedCountries(ctx, { agencyId: ctx.tenant.agencyId });
+}
+
+/**
+ * The rule for one number: null when the business may call and text it, else the message key of the
+ * refusal ('validation.phone' for an invalid number); `undefined` when the answer is the agency's allowed
+ * countries' and `allowed` is not given (a US or Canadian number never needs them).
+ */
+function judge(phone: string, use: ReachUse, allowed?: string[]): string | null | undefined {
+  const parsed = parsePhoneNumberFromString(phone);
+  if (!parsed?.isValid()) return 'validation.phone';
+  const type = parsed.getType();
+  if (type && NEVER.has(type)) return 'calls.number_not_allowed';
+  const country = parsed.country;
+  if (country && HOME_COUNTRIES.has(country)) return null;
+  if (type && NEVER_ABROAD.has(type)) return 'calls.number_not_allowed';
+  if (allowed === undefined) return undefined;
+  if (!country || !allowed.includes(country)) return COUNTRY_MESSAGE[use];
+  return null;
+}
+
 /**
  * The reach rule of an agency, loaded once (an import checks thousands of rows with it): null for a
  * number the business may call and text, else the message key of the refusal. An invalid number is
  * 'validation.phone'.
  */
 export async function reachRule(ctx: Ctx): Promise<(phone: string, use: ReachUse) => string | null> {
-  let allowed: string[] | null = null;
-  if (ctx.tenant.level !== 'platform')
-    allowed = await agencyAllowedCountries(ctx, { agencyId: ctx.tenant.agencyId });
-  return (phone, use) => {
-    const parsed = parsePhoneNumberFromString(phone);
-    if (!parsed?.isValid()) return 'validation.phone';
-    const type = parsed.getType();
-    if (type && NEVER.has(type)) return 'calls.number_not_allowed';
-    const country = parsed.country;
-    if (country && HOME_COUNTRIES.has(country)) return null;
-    if (type && NEVER_ABROAD.has(type)) return 'calls.number_not_allowed';
-    if (!country || !(allowed ?? []).includes(country)) return COUNTRY_MESSAGE[use];
-    return null;
-  };
+  const allowed = await allowedOf(ctx);
+  return (phone, use) => judge(phone, use, allowed) ?? null;
 }
 
 /**
  * Refuses (422 on `field`, `phone` by default) a number the business may not call (`call`), text
  * (`text`) or keep as a contact (`contact`, both): a type in NEVER (or NEVER_ABROAD outside US/CA), or a
  * country outside US/CA and the agency's allowed countries. One rule wherever a number is dialled or
- * texted (ADR 051): callbacks, scheduled calls, contacts, imports, every text.
+ * texted (ADR 051): callbacks, scheduled calls, contacts, imports, every text. The agency's countries are
+ * read only for a number outside US/CA.
  */
 export async function assertReachable(
   ctx: Ctx,
@@ -60,6 +73,7 @@ export async function assertReachable(
   use: ReachUse,
   field = 'phone',
 ): Promise<void> {
-  const refused = (await reachRule(ctx))(phone, use);
+  let refused = judge(phone, use);
+  if (refused === undefined) refused = judge(phone, use, await allowedOf(ctx));
   if (refused) throw invalid(field, refused);
 }

@@ -92,8 +92,18 @@ describe('GET /v1/config', () => {
       ).statusCode,
     ).toBe(304);
 
-    // A business that may only take calls narrows a 'both' install to calls.
-    await h.t.pool.query('update businesses set widget_type = 1 where id = $1', [h.seed.a.business.id]);
+    // A business that may only take calls (its agency says so) narrows a 'both' install to calls.
+    const agency = bearer(await h.token(h.seed.a.agencyAdmin.email));
+    const widgetType = async (type: number) => {
+      const res = await h.t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/business/${h.seed.a.business.id}`,
+        headers: agency,
+        payload: { widget_type: type },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await widgetType(1);
     try {
       const narrowed = await get(install.key, '/v1/config');
       expect(narrowed.json().data.widget_type).toBe(1);
@@ -103,7 +113,7 @@ describe('GET /v1/config', () => {
       expect(text.statusCode, text.body).toBe(403);
       expect(text.json().message).toBe('Text messages are not available on this website.');
     } finally {
-      await h.t.pool.query('update businesses set widget_type = 3 where id = $1', [h.seed.a.business.id]);
+      await widgetType(3);
     }
   });
 
