@@ -11,13 +11,14 @@ type CallRow = typeof calls.$inferSelect;
 
 /**
  * What a webhook may know of a call without reading its row: the fields that never change once set (its
- * tenant, kind and visitor, and the claiming leg once a leg has claimed it: `claim` sets it only where it
- * is null). Kept per process for the calls lately seen, so that a status callback needs no read of a row
- * it cannot learn anything new from; a row read by any webhook refreshes it.
+ * tenant, kind and visitor, the claiming leg once a leg has claimed it: `claim` sets it only where it is
+ * null, and the end once it ended: every end keeps the first `ended_at`). Kept per process for the calls
+ * lately seen, so that a status callback needs no read of a row it cannot learn anything new from; a row
+ * read or written by any webhook refreshes it.
  */
 export type CallRef = Pick<
   CallRow,
-  'id' | 'agency_id' | 'business_id' | 'kind' | 'visitor_phone' | 'claimed_leg_sid'
+  'id' | 'agency_id' | 'business_id' | 'kind' | 'visitor_phone' | 'claimed_leg_sid' | 'ended_at'
 >;
 const REFS_MAX = 5000;
 const refsByDeps = new WeakMap<Deps, Map<number, CallRef>>();
@@ -42,6 +43,7 @@ export function rememberCall(ctx: Ctx, call: CallRef): void {
     kind: call.kind,
     visitor_phone: call.visitor_phone,
     claimed_leg_sid: call.claimed_leg_sid,
+    ended_at: call.ended_at,
   });
   if (refs.size > REFS_MAX) {
     const oldest = refs.keys().next().value;

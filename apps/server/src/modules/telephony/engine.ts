@@ -1094,6 +1094,7 @@ const endAtHangUp = prepared((db) =>
  */
 export async function finishClaimedAtHangUp(ctx: Ctx, callId: number): Promise<void> {
   const [row] = await endAtHangUp(ctx.db, { id: callId, now: new Date() });
+  if (row) rememberCall(ctx, row);
   if (row?.outcome === 'completed') publishCallCompleted(ctx, row);
   announceProgress(ctx, callId, row);
 }
@@ -1120,5 +1121,7 @@ export async function finishClaimed(
     if (row) publishCallCompleted(ctx, row);
     else if (input.authoritative) [row] = await update(['completed']);
   } else [row] = await update(allowed);
+  // Its webhooks still to come (the staff leg's end) know it ended (webhooks.ts callStatus).
+  if (row) rememberCall(ctx, row);
   announceProgress(ctx, callId, row);
 }

@@ -341,9 +341,10 @@ const callStatus = aboutCallRef<CallProgress>(
     if (after.role === 'visitor' && after.status === 'in-progress') await markConnected(ctx, call.id);
     // An inbound call's end is the Dial action's to decide.
     if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {
-      // The claiming leg is known for good once it is set: its end needs no read of the row.
+      // The claiming leg is known for good once it is set: its end needs no read of the row, and nothing
+      // at all once this process saw the call end (the dial's action usually comes first).
       if (call.claimed_leg_sid === after.call_sid) {
-        await finishClaimedAtHangUp(ctx, call.id);
+        if (call.ended_at === null) await finishClaimedAtHangUp(ctx, call.id);
         return NOTHING;
       }
       const fresh = await readCall(ctx, call.id);
