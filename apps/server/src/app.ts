@@ -95,6 +95,7 @@ import { widgetEventRoutes } from './modules/widget/events.ts';
 import { registerWidgetListeners } from './modules/widget/listeners.ts';
 import { widgetRoutes } from './modules/widget/routes.ts';
 import { bearerHooks, requestBasics, type SessionHolder } from './platform/auth/plugin.ts';
+import { listenForCacheNews } from './platform/cache.ts';
 import {
   createCarrierDeps,
   inProcessTransport,
@@ -478,6 +479,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ports,
   };
   app.decorate('deps', deps);
+  // The news that a cached row changed in another process (ADR 119): heard from the start.
+  listenForCacheNews(deps);
 
   const plugs: Plugs = {
     deps,

@@ -4,7 +4,7 @@
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hasTestRedis, TEST_REDIS_URL } from '../../test/redis.ts';
-import { sharedCache } from './cache.ts';
+import { listenForCacheNews, sharedCache } from './cache.ts';
 import type { Deps } from './deps.ts';
 import { createHub, type Hub } from './realtime/hub.ts';
 
@@ -19,7 +19,9 @@ async function appDeps(redisUrl?: string, namespace = 'cache-test'): Promise<Dep
   const hub = createHub({ log, namespace, ...(redisUrl ? { redisUrl } : {}) });
   hubs.push(hub);
   await hub.ready();
-  return { realtime: hub, log } as unknown as Deps;
+  const deps = { realtime: hub, log } as unknown as Deps;
+  listenForCacheNews(deps);
+  return deps;
 }
 
 /** A load that counts its reads and answers what `value` holds when it runs. */
@@ -38,19 +40,22 @@ describe('the shared cache in one process', () => {
   it('reads a key once while young, once for concurrent asks, again after a change or a failed read', async () => {
     const deps = await appDeps();
     const cache = sharedCache<string>(deps, 'one', 60_000);
-    expect(sharedCache<string>(deps, 'one', 60_000)).toBe(cache);
     const value = { now: 'first' };
     const src = source(value);
-    expect(await Promise.all([cache.get(1, src.load), cache.get(1, src.load)])).toEqual(['first', 'first']);
+    // Two handles on the cache of one name share its entries; another name is another cache.
+    const again = sharedCache<string>(deps, 'one', 60_000);
+    expect(await Promise.all([cache.get(1, src.load), again.get(1, src.load)])).toEqual(['first', 'first']);
     expect(src.reads).toBe(1);
+    expect(await sharedCache<string>(deps, 'other', 60_000).get(1, src.load)).toBe('first');
+    expect(src.reads).toBe(2);
     value.now = 'second';
     expect(await cache.get(1, src.load)).toBe('first');
     cache.forget(1);
     expect(await cache.get(1, src.load)).toBe('second');
-    expect(src.reads).toBe(2);
+    expect(src.reads).toBe(3);
     // Another key is its own.
     expect(await cache.get(2, src.load)).toBe('second');
-    expect(src.reads).toBe(3);
+    expect(src.reads).toBe(4);
 
     const failing = async (): Promise<string> => {
       throw new Error('database gone');

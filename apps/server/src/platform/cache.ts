@@ -14,50 +14,63 @@ export type SharedCache<V> = {
 
 /** Past this many keys a cache starts over (a bound on memory, not an eviction policy). */
 const MAX_KEYS = 10_000;
-const caches = new WeakMap<Deps, Map<string, SharedCache<unknown>>>();
+type Entry<V> = { at: number; value: Promise<V> };
+/** Each app's caches by name, each its entries by key. */
+const entriesOf = new WeakMap<Deps, Map<string, Map<string, Entry<unknown>>>>();
 
-/** The hub's channel of a cache's news: never a socket's (channelsOf names none like it). */
-export const cacheChannel = (name: string) => `cache:${name}`;
+/** The hub's channel of the caches' news: never a socket's (channelsOf names none like it). */
+export const CACHE_CHANNEL = 'cache';
 
-/**
- * The process's cache `name` (one per name and app): made at the module's registration, so that its hub
- * subscription is there before the first change can be announced.
- */
-export function sharedCache<V>(deps: Deps, name: string, ttlMs: number): SharedCache<V> {
-  let byName = caches.get(deps);
+function cachesOf(deps: Deps): Map<string, Map<string, Entry<unknown>>> {
+  let byName = entriesOf.get(deps);
   if (!byName) {
     byName = new Map();
-    caches.set(deps, byName);
+    entriesOf.set(deps, byName);
   }
-  const known = byName.get(name);
-  if (known) return known as SharedCache<V>;
-  const entries = new Map<string, { at: number; value: Promise<V> }>();
-  const channel = cacheChannel(name);
-  deps.realtime.subscribe([channel], (message) => {
-    if (message.type === 'forget') entries.delete(String(message.data));
+  return byName;
+}
+
+/**
+ * Listens, once for the whole app and from its start, for the news that a cached key changed in another
+ * process (or this one): the key is forgotten in the cache of that name, if this process has it.
+ */
+export function listenForCacheNews(deps: Deps): void {
+  deps.realtime.subscribe([CACHE_CHANNEL], (message) => {
+    const news = message.data as { cache?: unknown; key?: unknown } | undefined;
+    if (message.type !== 'forget' || typeof news?.cache !== 'string') return;
+    cachesOf(deps).get(news.cache)?.delete(String(news.key));
   });
-  const cache: SharedCache<V> = {
+}
+
+/** The process's cache `name` (one per name and app; listenForCacheNews brings other processes' news). */
+export function sharedCache<V>(deps: Deps, name: string, ttlMs: number): SharedCache<V> {
+  const byName = cachesOf(deps);
+  let entries = byName.get(name) as Map<string, Entry<V>> | undefined;
+  if (!entries) {
+    entries = new Map();
+    byName.set(name, entries as Map<string, Entry<unknown>>);
+  }
+  const kept = entries;
+  return {
     get(key, load) {
       const k = String(key);
-      const hit = entries.get(k);
+      const hit = kept.get(k);
       if (hit && Date.now() - hit.at < ttlMs) return hit.value;
       const value = load();
-      if (entries.size >= MAX_KEYS) entries.clear();
-      entries.set(k, { at: Date.now(), value });
+      if (kept.size >= MAX_KEYS) kept.clear();
+      kept.set(k, { at: Date.now(), value });
       // A failed read is not kept: the next asks again.
       value.catch(() => {
-        if (entries.get(k)?.value === value) entries.delete(k);
+        if (kept.get(k)?.value === value) kept.delete(k);
       });
       return value;
     },
     forget(key) {
       const k = String(key);
-      entries.delete(k);
+      kept.delete(k);
       deps.realtime
-        .publish(channel, { type: 'forget', data: k })
+        .publish(CACHE_CHANNEL, { type: 'forget', data: { cache: name, key: k } })
         .catch((err: unknown) => deps.log.warn({ err, cache: name }, 'cache change not announced'));
     },
   };
-  byName.set(name, cache as SharedCache<unknown>);
-  return cache;
 }

@@ -44,7 +44,6 @@ import {
   updateReport,
   uploadImage,
 } from './business-settings.ts';
-import { businessSettingsCache } from './service.ts';
 
 const ok = (request: FastifyRequest, key: string, params: Record<string, string | number> = {}) =>
   okMessage(request, `businesses.${key}`, params);
@@ -59,8 +58,6 @@ function settingMessage(body: TBusinessSettingRequest): string {
 }
 
 export const businessesRoutes: FastifyPluginAsyncZod<Deps> = async (app, deps) => {
-  // Made now: another process's news of a save may come before this one first reads a business's settings.
-  businessSettingsCache(deps);
   // ---------------------------------------------------------------------------------------------------
   // The agency's business accounts
 

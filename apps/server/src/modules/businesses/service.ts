@@ -252,8 +252,8 @@ type SettingsEntry = {
   sendgrid: boolean;
   widget: WidgetSide;
 };
-/** The cache of the businesses' settings (made at the module's registration: see sharedCache). */
-export const businessSettingsCache = (deps: Deps) =>
+/** The cache of the businesses' settings. */
+const businessSettingsCache = (deps: Deps) =>
   sharedCache<SettingsEntry>(deps, 'business-settings', SETTINGS_TTL_MS);
 
 async function cachedSettings(ctx: Ctx): Promise<SettingsEntry> {

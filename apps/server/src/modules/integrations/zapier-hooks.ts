@@ -15,7 +15,7 @@ import { messageReceived } from '../chats/service.ts';
 import { allTags, contactByPhone, contactCreated, contactTagged, getContact } from '../contacts/service.ts';
 import { leadSubmitted } from '../leadforms/service.ts';
 import { callCompleted, callMissed } from '../telephony/service.ts';
-import { dropHook, hookEventsCache, hookEventsOf, hooksOf, hookTarget } from './zapier.ts';
+import { dropHook, hookEventsOf, hooksOf, hookTarget } from './zapier.ts';
 
 /** The business's context for Zapier's jobs and listeners (a system actor). */
 const zapierContext = (deps: Deps, p: { agencyId: number; businessId: number }): Ctx =>
@@ -225,8 +225,6 @@ export const zapierEventJob = defineJob({
 });
 
 export function registerZapierListeners(events: EventBus, deps: Deps): void {
-  // Made now: its news of a new hook may come from another process before this one first asks.
-  hookEventsCache(deps);
   type Fired = { who: { agencyId: number; businessId: number }; event: TZapierEvent; ref: Ref; at: string };
   // Only a business with hooks of the event costs a job. The events fired together (a batch of inbound
   // texts' events, delivered at once) ask once per business which events it has hooks for.

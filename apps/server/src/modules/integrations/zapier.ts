@@ -513,7 +513,7 @@ const hookEventsQuery = prepared((db) =>
  * event's job that finds no hook to deliver to (zapierEventJob reads the hooks themselves).
  */
 const HOOK_EVENTS_TTL_MS = 5_000;
-export const hookEventsCache = (deps: Deps) =>
+const hookEventsCache = (deps: Deps) =>
   sharedCache<Set<string>>(deps, 'zapier-hook-events', HOOK_EVENTS_TTL_MS);
 
 /** The events the context's business has hooks for (the listeners' one read for a batch of events). */

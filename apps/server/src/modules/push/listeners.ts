@@ -7,7 +7,7 @@ import type { EventBus } from '../../platform/events/events.ts';
 import { tenantContext } from '../../platform/tenancy/context.ts';
 import { conversationAudience, messageNotice, messageReceived } from '../chats/service.ts';
 import { staffAlerted } from '../notifications/service.ts';
-import { hasSubscriptions, pushToUsers, subscribedCache } from './service.ts';
+import { hasSubscriptions, pushToUsers } from './service.ts';
 
 const PREVIEW = 120;
 
@@ -48,8 +48,6 @@ async function notify(deps: Deps, items: Received[], fetcher?: typeof fetch): Pr
 }
 
 export function registerPushListeners(events: EventBus, deps: Deps, fetcher?: typeof fetch): void {
-  // Made now: another process's news of a registration may come before this one first asks.
-  subscribedCache(deps);
   const batch = createBatcher<Received, void>({
     run: async (items) => {
       const byBusiness = new Map<number, Received[]>();

@@ -105,8 +105,7 @@ const anySubscriptionQuery = prepared((db) =>
  * most a push that finds nobody to send to (pushToUsers reads the subscriptions themselves).
  */
 const SUBSCRIBED_TTL_MS = 5_000;
-export const subscribedCache = (deps: Deps) =>
-  sharedCache<boolean>(deps, 'push-subscribed', SUBSCRIBED_TTL_MS);
+const subscribedCache = (deps: Deps) => sharedCache<boolean>(deps, 'push-subscribed', SUBSCRIBED_TTL_MS);
 
 /** Whether any browser of the context's business is registered (most inbound texts need go no further). */
 export async function hasSubscriptions(ctx: Ctx): Promise<boolean> {
