@@ -8,10 +8,10 @@ import { can } from '@stn/contracts/capabilities';
 import type { TRole, TUserType } from '@stn/contracts/roles';
 import { sql } from 'drizzle-orm';
 import { channel } from '../../platform/realtime/hub.ts';
-import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
+import type { Ctx } from '../../platform/tenancy/context.ts';
 import { contactInTotalsTable, contactOwnersByIds, liveContactsTable } from '../contacts/service.ts';
-import { smsAgentsOfBusiness } from '../installs/service.ts';
-import { businessSubjects } from '../users/service.ts';
+import { smsAgentsFrom, smsAgentsSql } from '../installs/service.ts';
+import { businessSubjectsFrom, businessSubjectsSql } from '../users/service.ts';
 
 /** A user who may open the inbox, with the conversations it sees beyond the ones assigned to it. */
 export type Viewer = { userId: number; all: boolean; installs: number[] };
@@ -21,11 +21,12 @@ export type Conversation = { id: number; installId: number | null; agentId: numb
 
 /** The context business's users with inbox.use, each with inbox.all or the installs it is an SMS agent of. */
 export async function viewersOf(ctx: Ctx): Promise<Viewer[]> {
-  const { businessId } = businessOf(ctx);
-  const [people, agents] = await Promise.all([
-    businessSubjects(ctx, { businessId }),
-    smsAgentsOfBusiness(ctx, { businessId }),
-  ]);
+  // The users and the installs' SMS agents in one round trip (issue 27): every text's news asks.
+  const { rows } = await ctx.db.execute<{ people: unknown; agents: unknown }>(
+    sql`select ${businessSubjectsSql(ctx)} as people, ${smsAgentsSql(ctx)} as agents`,
+  );
+  const people = businessSubjectsFrom(rows[0]?.people);
+  const agents = smsAgentsFrom(rows[0]?.agents);
   const out: Viewer[] = [];
   for (const p of people) {
     const subject = { role: p.role as TRole, user_type: p.user_type as TUserType | null, pages: p.pages };

@@ -36,6 +36,7 @@ import {
   actingUser,
   auditActorId,
   auditClient,
+  businessOf,
   type Ctx,
   inTransaction,
   scope,
@@ -837,24 +838,32 @@ export async function businessDepartmentIds(
 // ---------------------------------------------------------------------------------------------------
 // What the chats module reads of a business's users (who may see a conversation, ADR 045).
 
-const businessSubjectsQuery = prepared((db) =>
-  db
-    .select({ id: users.id, role: users.role, user_type: users.user_type, settings: users.settings })
-    .from(users)
-    .where(and(eq(users.business_id, slot('business')), eq(users.active, true)))
-    .orderBy(asc(users.id)),
-);
+/** An enabled user of a business, as the capability table judges it (role, user type, custom pages). */
+export type BusinessSubject = {
+  id: number;
+  role: UserRow['role'];
+  user_type: UserRow['user_type'];
+  pages: string[];
+};
 
-/** The enabled users of a business, as the capability table judges them (role, user type, custom pages). */
-export async function businessSubjects(
-  ctx: Ctx,
-  input: { businessId: number },
-): Promise<{ id: number; role: UserRow['role']; user_type: UserRow['user_type']; pages: string[] }[]> {
-  const rows = await businessSubjectsQuery(ctx.db, { business: input.businessId });
-  return rows.map((r) => ({
-    id: r.id,
-    role: r.role,
-    user_type: r.user_type,
-    pages: r.settings.custom_type_pages ?? [],
+/**
+ * The enabled users of the context's business (BusinessSubject), by id, as one JSON array: a subquery for
+ * another module's statement (the inbox's viewers are read with the installs' SMS agents in one round
+ * trip; `businessSubjectsFrom` reads its value).
+ */
+export function businessSubjectsSql(ctx: Ctx): SQL<unknown> {
+  const { businessId } = businessOf(ctx);
+  return sql`(select coalesce(json_agg(json_build_object('id', u.id, 'role', u.role, 'user_type', u.user_type,
+      'pages', coalesce(u.settings -> 'custom_type_pages', '[]'::jsonb)) order by u.id), '[]'::json)
+    from users u where u.business_id = ${businessId} and u.active)`;
+}
+
+/** What `businessSubjectsSql` answered. */
+export function businessSubjectsFrom(value: unknown): BusinessSubject[] {
+  return (Array.isArray(value) ? value : []).map((u: BusinessSubject) => ({
+    id: Number(u.id),
+    role: u.role,
+    user_type: u.user_type,
+    pages: Array.isArray(u.pages) ? u.pages : [],
   }));
 }
