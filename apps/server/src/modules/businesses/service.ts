@@ -111,23 +111,33 @@ export function businessNameMatches(businessId: SQLWrapper, pattern: string): SQ
   return sql`${businessId} in (select ${businesses.id} from ${businesses} where ${businesses.name} ilike ${pattern})`;
 }
 
-const callsOf = prepared((db) =>
-  db
-    .select({ used: businesses.number_of_calls, cap: businesses.calls })
-    .from(businesses)
-    .where(eq(businesses.id, slot('id'))),
-);
+/**
+ * The business's calls this month and its limit, as a JSON subquery (a callback's checks are one
+ * statement); `callUsageFrom` reads its value.
+ */
+export function callUsageSql(ctx: Ctx): SQL<unknown> {
+  const { businessId } = businessOf(ctx);
+  return sql`(select json_build_object('used', b.number_of_calls, 'cap', b.calls)
+    from businesses b where b.id = ${businessId})`;
+}
+
+export type CallUsage = { used: number; cap: number | null; reached: boolean };
 
 /**
- * The business's calls this month against its limit; a limit of 0 (or none) is no cap, as the web app
- * shows it (∞).
+ * The business's calls this month against its limit (what `callUsageSql` answered); a limit of 0 (or none)
+ * is no cap, as the web app shows it (∞).
  */
-export async function callUsage(ctx: Ctx): Promise<{ used: number; cap: number | null; reached: boolean }> {
-  const { businessId } = businessOf(ctx);
-  const [row] = await callsOf(ctx.db, { id: businessId });
-  const used = row?.used ?? 0;
-  const cap = row && row.cap > 0 ? row.cap : null;
+export function callUsageFrom(value: unknown): CallUsage {
+  const row = value as { used?: number; cap?: number } | null | undefined;
+  const used = Number(row?.used ?? 0);
+  const cap = row?.cap && row.cap > 0 ? Number(row.cap) : null;
   return { used, cap, reached: cap !== null && used >= cap };
+}
+
+/** The business's calls this month against its limit (callUsageFrom). */
+export async function callUsage(ctx: Ctx): Promise<CallUsage> {
+  const { rows } = await ctx.db.execute<{ usage: unknown }>(sql`select ${callUsageSql(ctx)} as usage`);
+  return callUsageFrom(rows[0]?.usage);
 }
 
 const oneMoreCall = prepared((db) =>

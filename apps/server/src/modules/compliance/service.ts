@@ -6,10 +6,9 @@ import {
   type TPhoneListRequest,
   toE164,
 } from '@stn/contracts/users';
-import { and, count, desc, eq, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { actorCan } from '../../platform/auth/actor.ts';
 import { anyOf } from '../../platform/db/any-of.ts';
-import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { forbidden, invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
@@ -162,32 +161,27 @@ export async function importPhoneList(ctx: Ctx, input: TPhoneImportRequest & { l
   return { imported, skipped: values.length - imported, invalid: invalidValues.slice(0, INVALID_SHOWN) };
 }
 
-const listsOfPhone = prepared((db) =>
-  db
-    .select({ list: phoneLists.list })
-    .from(phoneLists)
-    .where(
-      and(
-        eq(phoneLists.phone, slot('phone')),
-        or(
-          and(isNull(phoneLists.agency_id), isNull(phoneLists.business_id)),
-          and(eq(phoneLists.agency_id, slot('agency_id')), isNull(phoneLists.business_id)),
-          and(eq(phoneLists.agency_id, slot('agency_id')), eq(phoneLists.business_id, slot('business_id'))),
-        ),
-      ),
-    ),
-);
-
 /**
- * Whether calls and texts to or from this number are refused for the context's business: on the
- * platform's, the agency's or the business's blacklist, and on none of their whitelists (a whitelist
- * entry overrides a blacklist entry).
+ * Whether calls and texts to or from this number are refused for the context's business, as a boolean
+ * subquery (a callback's checks are one statement): on the platform's, the agency's or the business's
+ * blacklist, and on none of their whitelists (a whitelist entry overrides a blacklist entry).
  */
-export async function isBlocked(ctx: Ctx, phone: string): Promise<boolean> {
+export function blockedSql(ctx: Ctx, phone: string): SQL<boolean> {
   const { agencyId, businessId } = businessOf(ctx);
-  const rows = await listsOfPhone(ctx.db, { phone, agency_id: agencyId, business_id: businessId });
-  const lists = new Set(rows.map((r) => r.list));
-  return lists.has('blacklist') && !lists.has('whitelist');
+  const listed = (list: 'blacklist' | 'whitelist') => sql`exists (select 1 from phone_lists l
+    where l.phone = ${phone} and l.list = ${list}
+      and ((l.agency_id is null and l.business_id is null)
+        or (l.agency_id = ${agencyId} and l.business_id is null)
+        or (l.agency_id = ${agencyId} and l.business_id = ${businessId})))`;
+  return sql<boolean>`(${listed('blacklist')} and not ${listed('whitelist')})`;
+}
+
+/** Whether calls and texts to or from this number are refused for the context's business (blockedSql). */
+export async function isBlocked(ctx: Ctx, phone: string): Promise<boolean> {
+  const { rows } = await ctx.db.execute<{ blocked: boolean }>(
+    sql`select ${blockedSql(ctx, phone)} as blocked`,
+  );
+  return rows[0]?.blocked === true;
 }
 
 /** Of these numbers, the ones `isBlocked` refuses for the context's business, in one query (inbound batches). */

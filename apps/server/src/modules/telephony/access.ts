@@ -8,10 +8,9 @@ import {
   type TWeekday,
   WEEKDAYS,
 } from '@stn/contracts/installs';
-import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Carrier } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
-import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, type Tenant } from '../../platform/tenancy/context.ts';
@@ -68,20 +67,23 @@ const liveNumberOf = (business: number | SQL, install: number | SQL) => [
   isNull(numbers.released_at),
 ];
 
-// liveInstallNumber for calls, built once (ADR 107): every callback reads it.
-const purchasedNumber = prepared((db) =>
-  db
-    .select({ phone: numbers.phone_number })
-    .from(numbers)
-    .where(and(...liveNumberOf(slot('business'), slot('install')), eq(numbers.kind, 'purchased')))
-    .orderBy(desc(numbers.id))
-    .limit(1),
-);
+/**
+ * The install's carrier number (E.164) the calls come from, as a subquery (a callback's checks are one
+ * statement): its newest live purchased number, or null.
+ */
+export function installNumberSql(ctx: Ctx, installId: number): SQL<string | null> {
+  const { businessId } = businessOf(ctx);
+  return sql`(select n.phone_number from numbers n
+    where n.business_id = ${businessId} and n.install_id = ${installId} and n.released_at is null
+      and n.kind = 'purchased' order by n.id desc limit 1)`;
+}
 
 /** The install's carrier number (E.164) the calls come from, or null. */
 export async function installNumber(ctx: Ctx, installId: number): Promise<string | null> {
-  const [row] = await purchasedNumber(ctx.db, { business: businessOf(ctx).businessId, install: installId });
-  return row?.phone ?? null;
+  const { rows } = await ctx.db.execute<{ phone: string | null }>(
+    sql`select ${installNumberSql(ctx, installId)} as phone`,
+  );
+  return rows[0]?.phone ?? null;
 }
 
 /**

@@ -6,7 +6,7 @@
 
 import { isOpenAt, type TCallingType } from '@stn/contracts/installs';
 import type { ZCallbackAnswer } from '@stn/contracts/telephony';
-import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { z } from 'zod';
 import type { CallEvent } from '../../platform/carrier/carrier.ts';
@@ -17,13 +17,13 @@ import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { RateLimiter } from '../../platform/widget/tree.ts';
-import { callUsage, countCall } from '../businesses/service.ts';
-import { assertReachable, isBlocked } from '../compliance/service.ts';
+import { callUsageFrom, callUsageSql, countCall } from '../businesses/service.ts';
+import { assertReachable, blockedSql } from '../compliance/service.ts';
 import {
   type CallInstall,
   carrierFor,
   installForCalls,
-  installNumber,
+  installNumberSql,
   nextOpenSlots,
   publicBase,
   type Staff,
@@ -168,9 +168,26 @@ export type CallbackInput = {
 };
 export type CallbackData = z.infer<typeof ZCallbackAnswer>['data'];
 
-type Prepared = { install: CallInstall; staff: Staff[]; number: string };
+type Prepared = {
+  install: CallInstall;
+  staff: Staff[];
+  number: string;
+  /** The phone of the agent who claimed the install's last call (round robin starts after it). */
+  lastClaimedPhone: string | null;
+};
 
-/** North American numbers are always allowed; others when the agency allows their country. */
+/**
+ * What a call's checks read, in one statement (issue 27): whether the visitor's number is blocked, the
+ * month's calls against the limit (subqueries of the compliance and businesses modules), the install's
+ * carrier number and the phone that claimed its last call.
+ */
+function callChecksSql(ctx: Ctx, install: CallInstall, phone: string) {
+  return sql`select ${blockedSql(ctx, phone)} as blocked, ${callUsageSql(ctx)} as usage,
+    ${installNumberSql(ctx, install.id)} as number,
+    (select c.agent_phone from calls c where c.install_id = ${install.id} and c.claimed_at is not null
+      order by c.claimed_at desc limit 1) as last_claimed`;
+}
+
 /** Every check a call must pass before anything is written; each refuses with its own message. */
 export async function prepareCall(
   ctx: Ctx,
@@ -187,40 +204,35 @@ export async function prepareCall(
   if (install.status !== 'active' || !install.active)
     throw new AppError('FORBIDDEN', 'calls.install_inactive', undefined, {}, 'calls.install_inactive');
   if (!parsePhoneNumberFromString(input.phone)?.isValid()) throw invalid('phone', 'validation.phone');
-  // The reads are independent: one round trip's time, not six (the promise is seconds to the phone).
-  // The carrier first among equals: an agency whose carrier cannot dial (a sandbox account on a server
-  // without the sandbox) is refused here, not after the visitor was told "calling".
-  const [, , blocked, usage, staff, number] = await Promise.all([
+  // The reads are independent: one round trip's time (the promise is seconds to the phone), and the
+  // database's checks one statement. The carrier first among equals: an agency whose carrier cannot dial
+  // (a sandbox account on a server without the sandbox) is refused here, not after the visitor was told
+  // "calling".
+  const [, , checks, staff] = await Promise.all([
     carrierFor(ctx),
     assertReachable(ctx, input.phone, 'call'),
-    isBlocked(ctx, input.phone),
-    callUsage(ctx),
+    ctx.db.execute<{ blocked: boolean; usage: unknown; number: string | null; last_claimed: string | null }>(
+      callChecksSql(ctx, install, input.phone),
+    ),
     staffFor(ctx, install, input.departmentId),
-    installNumber(ctx, install.id),
   ]);
-  if (blocked) throw new AppError('FORBIDDEN', 'calls.blocked', undefined, {}, 'calls.blocked');
-  if (usage.reached) throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
+  const row = checks.rows[0];
+  if (row?.blocked) throw new AppError('FORBIDDEN', 'calls.blocked', undefined, {}, 'calls.blocked');
+  if (callUsageFrom(row?.usage).reached)
+    throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
   if (staff.length === 0) throw new AppError('VALIDATION', 'calls.no_staff', undefined, {}, 'calls.no_staff');
+  const number = row?.number ?? null;
   if (!number) throw new AppError('VALIDATION', 'calls.no_number', undefined, {}, 'calls.no_number');
-  return { install, staff, number };
+  return { install, staff, number, lastClaimedPhone: row?.last_claimed ?? null };
 }
 
-// The queries of every callback are built once (ADR 107).
-const lastClaimedPhone = prepared((db) =>
-  db
-    .select({ phone: calls.agent_phone })
-    .from(calls)
-    .where(and(eq(calls.install_id, slot('install')), isNotNull(calls.claimed_at)))
-    .orderBy(desc(calls.claimed_at))
-    .limit(1),
-);
-
 /** Staff order for round robin: start after the agent who claimed this install's last call. */
-async function ringOrder(ctx: Ctx, install: CallInstall, staff: Staff[]): Promise<number[]> {
+function ringOrder(p: Prepared): number[] {
+  const { install, staff } = p;
   const order = staff.map((_, i) => i);
   if (install.settings.calling_type !== 'round_robin' || staff.length < 2) return order;
-  const [last] = await lastClaimedPhone(ctx.db, { install: install.id });
-  const at = last ? staff.findIndex((s) => s.phone === last.phone) : -1;
+  const last = p.lastClaimedPhone;
+  const at = last ? staff.findIndex((s) => s.phone === last) : -1;
   return [...order.slice(at + 1), ...order.slice(0, at + 1)];
 }
 
@@ -305,7 +317,7 @@ export async function openCall(
   visitor: { phone: string; name?: string | null; email?: string | null; ip?: string | null },
   extra: { kind: 'callback' | 'scheduled'; departmentId?: number | null; existingId?: number },
 ): Promise<OpenedCall> {
-  const order = await ringOrder(ctx, p.install, p.staff);
+  const order = ringOrder(p);
   const s = p.install.settings;
   const callerId = s.caller_id_verified && s.caller_id ? s.caller_id : p.number;
   try {
