@@ -10,6 +10,7 @@ import {
 import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { sharedCache } from '../../platform/cache.ts';
 import { prepared, slot } from '../../platform/db/prepared.ts';
+import { selectValues } from '../../platform/db/select-values.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, scope } from '../../platform/tenancy/context.ts';
@@ -136,8 +137,7 @@ export function callUsageFrom(value: unknown): CallUsage {
 
 /** The business's calls this month against its limit (callUsageFrom). */
 export async function callUsage(ctx: Ctx): Promise<CallUsage> {
-  const { rows } = await ctx.db.execute<{ usage: unknown }>(sql`select ${callUsageSql(ctx)} as usage`);
-  return callUsageFrom(rows[0]?.usage);
+  return callUsageFrom((await selectValues(ctx.db, { usage: callUsageSql(ctx) })).usage);
 }
 
 const oneMoreCall = prepared((db) =>

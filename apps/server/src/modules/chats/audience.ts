@@ -7,6 +7,7 @@
 import { can } from '@stn/contracts/capabilities';
 import type { TRole, TUserType } from '@stn/contracts/roles';
 import { sql } from 'drizzle-orm';
+import { selectValues } from '../../platform/db/select-values.ts';
 import { channel } from '../../platform/realtime/hub.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import { contactInTotalsTable, contactOwnersByIds, liveContactsTable } from '../contacts/service.ts';
@@ -22,11 +23,9 @@ export type Conversation = { id: number; installId: number | null; agentId: numb
 /** The context business's users with inbox.use, each with inbox.all or the installs it is an SMS agent of. */
 export async function viewersOf(ctx: Ctx): Promise<Viewer[]> {
   // The users and the installs' SMS agents in one round trip (issue 27): every text's news asks.
-  const { rows } = await ctx.db.execute<{ people: unknown; agents: unknown }>(
-    sql`select ${businessSubjectsSql(ctx)} as people, ${smsAgentsSql(ctx)} as agents`,
-  );
-  const people = businessSubjectsFrom(rows[0]?.people);
-  const agents = smsAgentsFrom(rows[0]?.agents);
+  const read = await selectValues(ctx.db, { people: businessSubjectsSql(ctx), agents: smsAgentsSql(ctx) });
+  const people = businessSubjectsFrom(read.people);
+  const agents = smsAgentsFrom(read.agents);
   const out: Viewer[] = [];
   for (const p of people) {
     const subject = { role: p.role as TRole, user_type: p.user_type as TUserType | null, pages: p.pages };

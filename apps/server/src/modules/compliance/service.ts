@@ -9,6 +9,7 @@ import {
 import { and, count, desc, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { actorCan } from '../../platform/auth/actor.ts';
 import { anyOf } from '../../platform/db/any-of.ts';
+import { selectValues } from '../../platform/db/select-values.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { forbidden, invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
@@ -178,10 +179,7 @@ export function blockedSql(ctx: Ctx, phone: string): SQL<boolean> {
 
 /** Whether calls and texts to or from this number are refused for the context's business (blockedSql). */
 export async function isBlocked(ctx: Ctx, phone: string): Promise<boolean> {
-  const { rows } = await ctx.db.execute<{ blocked: boolean }>(
-    sql`select ${blockedSql(ctx, phone)} as blocked`,
-  );
-  return rows[0]?.blocked === true;
+  return (await selectValues(ctx.db, { blocked: blockedSql(ctx, phone) })).blocked === true;
 }
 
 /** Of these numbers, the ones `isBlocked` refuses for the context's business, in one query (inbound batches). */

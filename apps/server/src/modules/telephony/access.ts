@@ -11,6 +11,7 @@ import {
 import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Carrier } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
+import { selectValues } from '../../platform/db/select-values.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, type Tenant } from '../../platform/tenancy/context.ts';
@@ -72,18 +73,15 @@ const liveNumberOf = (business: number | SQL, install: number | SQL) => [
  * statement): its newest live purchased number, or null.
  */
 export function installNumberSql(ctx: Ctx, installId: number): SQL<string | null> {
-  const { businessId } = businessOf(ctx);
-  return sql`(select n.phone_number from numbers n
-    where n.business_id = ${businessId} and n.install_id = ${installId} and n.released_at is null
-      and n.kind = 'purchased' order by n.id desc limit 1)`;
+  const live = and(...liveNumberOf(businessOf(ctx).businessId, installId), eq(numbers.kind, 'purchased'));
+  return sql`(select ${numbers.phone_number} from ${numbers} where ${live}
+    order by ${numbers.id} desc limit 1)`;
 }
 
 /** The install's carrier number (E.164) the calls come from, or null. */
 export async function installNumber(ctx: Ctx, installId: number): Promise<string | null> {
-  const { rows } = await ctx.db.execute<{ phone: string | null }>(
-    sql`select ${installNumberSql(ctx, installId)} as phone`,
-  );
-  return rows[0]?.phone ?? null;
+  const { phone } = await selectValues(ctx.db, { phone: installNumberSql(ctx, installId) });
+  return typeof phone === 'string' ? phone : null;
 }
 
 /**

@@ -6,12 +6,13 @@
 
 import { isOpenAt, type TCallingType } from '@stn/contracts/installs';
 import type { ZCallbackAnswer } from '@stn/contracts/telephony';
-import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { z } from 'zod';
 import type { CallEvent } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
 import { prepared, slot } from '../../platform/db/prepared.ts';
+import { selectValues } from '../../platform/db/select-values.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
@@ -176,17 +177,11 @@ type Prepared = {
   lastClaimedPhone: string | null;
 };
 
-/**
- * What a call's checks read, in one statement (issue 27): whether the visitor's number is blocked, the
- * month's calls against the limit (subqueries of the compliance and businesses modules), the install's
- * carrier number and the phone that claimed its last call.
- */
-function callChecksSql(ctx: Ctx, install: CallInstall, phone: string) {
-  return sql`select ${blockedSql(ctx, phone)} as blocked, ${callUsageSql(ctx)} as usage,
-    ${installNumberSql(ctx, install.id)} as number,
-    (select c.agent_phone from calls c where c.install_id = ${install.id} and c.claimed_at is not null
-      order by c.claimed_at desc limit 1) as last_claimed`;
-}
+/** The phone of the agent who claimed the install's last call, as a subquery (round robin starts after it). */
+const lastClaimedPhoneSql = (installId: number) =>
+  sql`(select ${calls.agent_phone} from ${calls}
+    where ${and(eq(calls.install_id, installId), isNotNull(calls.claimed_at))}
+    order by ${calls.claimed_at} desc limit 1)`;
 
 /** Every check a call must pass before anything is written; each refuses with its own message. */
 export async function prepareCall(
@@ -208,22 +203,27 @@ export async function prepareCall(
   // database's checks one statement. The carrier first among equals: an agency whose carrier cannot dial
   // (a sandbox account on a server without the sandbox) is refused here, not after the visitor was told
   // "calling".
+  // The checks of the compliance, businesses and telephony modules: one statement of their subqueries.
   const [, , checks, staff] = await Promise.all([
     carrierFor(ctx),
     assertReachable(ctx, input.phone, 'call'),
-    ctx.db.execute<{ blocked: boolean; usage: unknown; number: string | null; last_claimed: string | null }>(
-      callChecksSql(ctx, install, input.phone),
-    ),
+    selectValues(ctx.db, {
+      blocked: blockedSql(ctx, input.phone),
+      usage: callUsageSql(ctx),
+      number: installNumberSql(ctx, install.id),
+      lastClaimed: lastClaimedPhoneSql(install.id),
+    }),
     staffFor(ctx, install, input.departmentId),
   ]);
-  const row = checks.rows[0];
-  if (row?.blocked) throw new AppError('FORBIDDEN', 'calls.blocked', undefined, {}, 'calls.blocked');
-  if (callUsageFrom(row?.usage).reached)
+  if (checks.blocked === true)
+    throw new AppError('FORBIDDEN', 'calls.blocked', undefined, {}, 'calls.blocked');
+  if (callUsageFrom(checks.usage).reached)
     throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
   if (staff.length === 0) throw new AppError('VALIDATION', 'calls.no_staff', undefined, {}, 'calls.no_staff');
-  const number = row?.number ?? null;
+  const number = typeof checks.number === 'string' ? checks.number : null;
   if (!number) throw new AppError('VALIDATION', 'calls.no_number', undefined, {}, 'calls.no_number');
-  return { install, staff, number, lastClaimedPhone: row?.last_claimed ?? null };
+  const lastClaimedPhone = typeof checks.lastClaimed === 'string' ? checks.lastClaimed : null;
+  return { install, staff, number, lastClaimedPhone };
 }
 
 /** Staff order for round robin: start after the agent who claimed this install's last call. */
