@@ -105,8 +105,6 @@ export const sendJob = defineJob({
   payload: ZSendPayload,
   retry: { limit: 10, delaySeconds: 5, backoff: true },
   concurrency: 4,
-  // Its next slice is sent to start at its pace's time (startAfter), which nothing announces.
-  pollSeconds: 1,
   handler: async (deps, p) => {
     await workSender(businessCtx(deps, p, 'broadcast sending'), p);
   },

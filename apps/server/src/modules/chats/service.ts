@@ -323,8 +323,6 @@ export const scheduledMessageJob = defineJob({
   name: 'chats.scheduled-message',
   payload: z.object({ agencyId: z.number(), businessId: z.number(), messageId: z.number() }),
   retry: { limit: 2, delaySeconds: 30, backoff: false },
-  // Sent to run at the text's time (startAfter), which nothing announces: looked for every second.
-  pollSeconds: 1,
   handler: async (deps, p) => {
     const ctx = tenantContext(
       deps,

@@ -18,8 +18,6 @@ export const scheduledCallJob = defineJob({
   name: 'telephony.scheduled-call',
   payload: z.object({ agencyId: z.number(), businessId: z.number(), callId: z.number() }),
   retry: { limit: 2, delaySeconds: 30, backoff: false },
-  // Sent to run at the call's time (startAfter), which nothing announces: looked for every second.
-  pollSeconds: 1,
   handler: async (deps, p) => {
     const ctx = tenantContext(
       deps,

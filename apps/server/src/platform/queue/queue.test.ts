@@ -37,6 +37,29 @@ const quietJob = defineJob({
     quiet.push(note);
   },
 });
+// Started later or retried, and looked for only every five minutes (ADR 120): only the announcement of when
+// each may start wakes them within a test. The time each ran is kept.
+const whenRan = new Map<string, number>();
+const laterJob = defineJob({
+  name: 'test.later',
+  payload: z.object({ note: z.string() }),
+  retry: { limit: 0, delaySeconds: 1, backoff: false },
+  pollSeconds: 300,
+  async handler(_deps, { note }) {
+    whenRan.set(note, Date.now());
+  },
+});
+const attempts: number[] = [];
+const quietFlakyJob = defineJob({
+  name: 'test.quiet-flaky',
+  payload: z.object({}),
+  retry: { limit: 1, delaySeconds: 1, backoff: false },
+  pollSeconds: 300,
+  async handler(_deps, _p, run) {
+    attempts.push(Date.now());
+    if (run.retryCount < 1) throw new Error('the first attempt fails');
+  },
+});
 const noted = defineEvent('test.noted', z.object({ note: z.string() }));
 const heard: string[] = [];
 
@@ -49,6 +72,8 @@ beforeAll(async () => {
         p.queue.register(noteJob);
         p.queue.register(flakyJob);
         p.queue.register(quietJob);
+        p.queue.register(laterJob);
+        p.queue.register(quietFlakyJob);
         p.events.on(noted, ({ note }) => {
           if (note === 'explode') throw new Error('listener bug');
           heard.push(note);
@@ -162,6 +187,61 @@ describe('new jobs announced by the database (ADR 106)', () => {
     await expect.poll(async () => (await listenerPid()).filter((p) => p !== pid).length, WAIT).toBe(1);
     await sendQuietly(['after reconnect']);
     await expect.poll(() => [...quiet], WAIT).toContain('after reconnect');
+  });
+});
+
+describe('jobs that start later announced with their time (ADR 120)', () => {
+  const WAIT = { timeout: 20_000, interval: 50 };
+  const sendLater = (note: string, startAfter: Date) =>
+    inTransaction(ctx(), (tx) => t.app.deps.queue.send(tx.db, laterJob, { note }, { startAfter }));
+
+  it('starts each job sent for later at its time, not before, with no poll', async () => {
+    const sent = Date.now();
+    const first = new Date(sent + 1_500);
+    const second = new Date(sent + 2_500);
+    // The later one first: the process's timer moves to the earlier one, then finds the next.
+    await sendLater('second', second);
+    await sendLater('first', first);
+    await expect.poll(() => whenRan.size, WAIT).toBe(2);
+    expect(whenRan.get('first')).toBeGreaterThanOrEqual(first.getTime());
+    expect(whenRan.get('second')).toBeGreaterThanOrEqual(second.getTime());
+    expect((await jobRows('test.later')).map((r) => r.state)).toEqual(['completed', 'completed']);
+  });
+
+  it("starts a failed job's retry after its delay, with no poll", async () => {
+    await inTransaction(ctx(), (tx) => t.app.deps.queue.send(tx.db, quietFlakyJob, {}));
+    await expect.poll(() => attempts.length, WAIT).toBe(2);
+    const [failed, retried] = attempts as [number, number];
+    expect(retried - failed).toBeGreaterThanOrEqual(1_000);
+    await expect.poll(async () => (await jobRows('test.quiet-flaky'))[0]?.state, WAIT).toBe('completed');
+  });
+
+  it('a process that starts after a job was sent for later starts it at its time', async () => {
+    const ranHere: string[] = [];
+    const other = defineJob({
+      name: 'test.later-elsewhere',
+      payload: z.object({ note: z.string() }),
+      retry: { limit: 0, delaySeconds: 1, backoff: false },
+      pollSeconds: 300,
+      async handler(_deps, { note }) {
+        ranHere.push(note);
+      },
+    });
+    const setup = createQueue({ db: t.db, log: t.app.deps.log, workers: false });
+    setup.register(other);
+    await setup.install();
+    await inTransaction(ctx(), (tx) =>
+      setup.send(tx.db, other, { note: 'sent before' }, { startAfter: new Date(Date.now() + 1_000) }),
+    );
+    // Nothing in this process works that queue; a new process does, and has heard nothing of the job.
+    const q = createQueue({ db: t.db, log: t.app.deps.log, workers: true });
+    q.register(other);
+    await q.start(t.app.deps);
+    try {
+      await expect.poll(() => [...ranHere], WAIT).toEqual(['sent before']);
+    } finally {
+      await q.stop();
+    }
   });
 });
 

@@ -28,10 +28,9 @@ export type JobDef<S extends z.ZodType = z.ZodType> = {
   /** How many of its jobs one process works at once (1 by default). */
   concurrency?: number;
   /**
-   * How often an idle worker looks for due jobs, in seconds (ADR 106). A new job wakes the workers at once
-   * (the database notifies every process), so the look is for what nothing announces: a retry whose delay
-   * has passed, a job whose `startAfter` has come. By default the retry delay, between 1 and 10 s; a job
-   * sent to run at a time of its own (a scheduled call, a scheduled text) sets 1.
+   * How often an idle worker looks for due jobs, in seconds (ADR 106, 120): 60 by default. The database
+   * announces every job it takes in (a new one, a retry, one sent for later) with when it may start, and
+   * each process wakes its workers then, so the look only catches what a lost announcement would miss.
    */
   pollSeconds?: number;
   /** A cron expression (UTC): pg-boss enqueues the job on that schedule, once across all processes. */
@@ -99,23 +98,34 @@ export function sqlExecutor(db: Tx): PgBossDb {
 export const JOB_SCHEMA = 'pgboss';
 /** The channel on which the database announces new jobs (ADR 106): `name count id` for each queue a statement filled. */
 export const JOBS_CHANNEL = 'stn_jobs';
-const MAX_POLL_SECONDS = 10;
+/** An idle worker's look for due jobs when nothing woke it (ADR 120: everything due is announced). */
+const POLL_SECONDS = 60;
+/** A timer for a job that starts later fires this much after its time (never before the database's clock). */
+const LATER_MARGIN_MS = 5;
+/** setTimeout's longest wait; a job further off is looked at again then. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
 /** How long a lost notification connection waits before it connects again. */
 const LISTEN_RETRY_MS = 1_000;
 /** How long jobs announced to a process and not taken by it are still looked for at once. */
 const OWED_MS = 10_000;
 
 /**
- * The trigger that announces new jobs (ADR 106): once per statement that inserts jobs, one notification per
- * queue with the count of its jobs that may start now (a delayed job is found by its queue's poll). The
- * notification is sent when the transaction commits, and not at all when it rolls back.
+ * The trigger that announces new jobs (ADR 106, 120): once per statement that inserts jobs, one notification
+ * per queue: `name count id`, the count of its jobs that may start now, and ` later` when some start later,
+ * the milliseconds until the first of those. pg-boss writes a retry as an insert too (its fail deletes the
+ * job and inserts it again in the `retry` state), so a retry is announced with its delay. The notification
+ * is sent when the transaction commits, and not at all when it rolls back.
  */
 const ANNOUNCE_BODY = `
 declare r record;
 begin
   -- A job's id makes each statement's notification its own: PostgreSQL sends identical ones once a transaction.
-  for r in select name, count(*)::int as n, min(id::text) as one from created where start_after <= now() group by name loop
-    perform pg_notify('${JOBS_CHANNEL}', r.name || ' ' || r.n || ' ' || r.one);
+  for r in select name, count(*) filter (where start_after <= now())::int as n, min(id::text) as one,
+                  ceil(extract(epoch from min(start_after) filter (where start_after > now()) - clock_timestamp())
+                       * 1000)::bigint as later
+             from created where state < 'active' group by name loop
+    perform pg_notify('${JOBS_CHANNEL}', r.name || ' ' || r.n || ' ' || r.one
+      || case when r.later is null then '' else ' ' || greatest(r.later, 0) end);
   end loop;
   return null;
 end `;
@@ -123,6 +133,17 @@ const ANNOUNCE_JOBS = `
 create or replace function ${JOB_SCHEMA}.stn_jobs_created() returns trigger language plpgsql as $$${ANNOUNCE_BODY}$$;
 create or replace trigger stn_jobs_created after insert on ${JOB_SCHEMA}.job
   referencing new table as created for each statement execute function ${JOB_SCHEMA}.stn_jobs_created();`;
+/**
+ * The jobs waiting in each queue, or in one (`and name = $1`): how many may start now, and the milliseconds
+ * until the first of the others may (ADR 120). What a process looks at when it (re)connects, and when a
+ * timer for a job that starts later fires.
+ */
+const waitingJobs = (oneQueue: boolean) => `
+select name, count(*) filter (where start_after <= now())::int as n,
+       ceil(extract(epoch from min(start_after) filter (where start_after > now()) - clock_timestamp()) * 1000)::float8 as later
+  from ${JOB_SCHEMA}.job where state < 'active'${oneQueue ? ' and name = $1' : ''} group by name`;
+const WAITING = waitingJobs(false);
+const WAITING_IN = waitingJobs(true);
 /** Whether the trigger is there as this version writes it (a change of it is installed at the next start). */
 const ANNOUNCED = `
 select exists (select 1 from pg_trigger where tgname = 'stn_jobs_created' and tgrelid = '${JOB_SCHEMA}.job'::regclass)
@@ -130,8 +151,7 @@ select exists (select 1 from pg_trigger where tgname = 'stn_jobs_created' and tg
                 where n.nspname = '${JOB_SCHEMA}' and p.proname = 'stn_jobs_created' and p.prosrc = $1) as ok`;
 
 /** A job's poll interval (see JobDef.pollSeconds). */
-export const pollSecondsOf = (job: JobDef): number =>
-  job.pollSeconds ?? Math.min(MAX_POLL_SECONDS, Math.max(1, job.retry.delaySeconds));
+export const pollSecondsOf = (job: JobDef): number => job.pollSeconds ?? POLL_SECONDS;
 
 export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Queue {
   const jobs = new Map<string, JobDef>();
@@ -192,14 +212,55 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
   let listener: pg.Client | null = null;
   let listening = false;
   let retry: NodeJS.Timeout | undefined;
-  const heard = (payload: string | undefined) => {
-    const [name, count] = (payload ?? '').split(' ');
-    const ids = workerIds.get(name ?? '');
-    const n = Number(count);
-    if (!name || !ids?.length || !(n > 0)) return;
+  /** Where the next wake-up of each queue's workers begins (see `due`). */
+  const turn = new Map<string, number>();
+  /** `n` jobs of a queue may start now: as many of its workers look, the idle ones first. */
+  const due = (name: string, n: number) => {
+    const ids = workerIds.get(name);
+    if (!ids?.length || !(n > 0)) return;
     owed.set(name, { n: (owed.get(name)?.n ?? 0) + n, at: Date.now() });
-    // The idle workers first; a busy one takes what is left when it finishes (see `owed`).
-    for (const id of [...ids.filter((i) => !working.has(i)), ...ids].slice(0, n)) boss.notifyWorker(id);
+    // The idle workers first; a busy one takes what is left when it finishes (see `owed`). Taken in turn:
+    // a worker woken a moment ago may not have fetched yet, and the next job is for another.
+    const k = (turn.get(name) ?? 0) % ids.length;
+    const order = [...ids.slice(k), ...ids.slice(0, k)];
+    for (const id of [...order.filter((i) => !working.has(i)), ...order].slice(0, n)) boss.notifyWorker(id);
+    turn.set(name, k + n);
+  };
+  // A queue's next job that starts later (ADR 120): one timer per queue, at the first such job this process
+  // knows of. When it fires, the queue is looked at again: what is due then, and the next one after it.
+  const later = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  const startsIn = (name: string, ms: number) => {
+    if (!started || !workerIds.has(name) || !Number.isFinite(ms)) return;
+    const wait = Math.min(Math.max(0, ms) + LATER_MARGIN_MS, LONGEST_TIMER_MS);
+    const at = Date.now() + wait;
+    const had = later.get(name);
+    if (had && had.at <= at) return;
+    if (had) clearTimeout(had.timer);
+    const timer = setTimeout(() => {
+      later.delete(name);
+      void look(name);
+    }, wait);
+    timer.unref();
+    later.set(name, { at, timer });
+  };
+  /** Reads what waits in one queue, or in all: wakes workers for what is due, a timer for what is not yet. */
+  const look = async (name?: string) => {
+    try {
+      const { rows } = await counted.executeSql(name ? WAITING_IN : WAITING, name ? [name] : []);
+      for (const r of rows as { name: string; n: number; later: number | null }[]) {
+        due(r.name, r.n);
+        if (r.later !== null) startsIn(r.name, r.later);
+      }
+    } catch (err) {
+      // The workers' own look (POLL_SECONDS) finds the queue's jobs while the database is away.
+      if (started) opts.log.warn({ err, queue: name }, 'job queue not looked at');
+    }
+  };
+  const heard = (payload: string | undefined) => {
+    const [name, count, , after] = (payload ?? '').split(' ');
+    if (!name) return;
+    due(name, Number(count));
+    if (after !== undefined) startsIn(name, Number(after));
   };
   /**
    * One connection of this process listens for new jobs. While it is down, a job committed here wakes this
@@ -225,8 +286,8 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
       await client.connect();
       await client.query(`listen ${JOBS_CHANNEL}`);
       if (listener === client) listening = true;
-      // Jobs committed while no one listened: each worker looks once.
-      for (const name of workerIds.keys()) wake(name);
+      // Jobs committed while no one listened, and the ones that start later: one look at every queue.
+      if (workerIds.size) await look();
     } catch (err) {
       lost(err);
     }
@@ -296,6 +357,9 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
             async ([j]) => {
               if (!j) return;
               const announced = owed.get(job.name);
+              // Taken against an announcement still owed; else found by a look of its own (a poll, a backlog
+              // older than OWED_MS), and the queue may hold more.
+              const wasOwed = announced !== undefined && Date.now() - announced.at < OWED_MS;
               if (announced && --announced.n <= 0) owed.delete(job.name);
               const payload = job.payload.parse(j.data);
               const run = {
@@ -317,18 +381,26 @@ export function createQueue(opts: { db: Tx; log: Logger; workers: boolean }): Qu
                 // More jobs were announced than this process has taken: the next one at once.
                 const left = owed.get(job.name);
                 if (left && Date.now() - left.at < OWED_MS) boss.notifyWorker(self);
-                else owed.delete(job.name);
+                else {
+                  owed.delete(job.name);
+                  // A job nothing announced: the next look at once, not at the next poll.
+                  if (!wasOwed) boss.notifyWorker(self);
+                }
               }
             },
           );
           ids.push(self);
         }
       }
+      // The jobs that start later (a scheduled call, a retry) get their timers.
+      await look();
     },
     async stop() {
       if (!started) return;
       started = false;
       clearTimeout(retry);
+      for (const { timer } of later.values()) clearTimeout(timer);
+      later.clear();
       const l = listener;
       listener = null;
       listening = false;
