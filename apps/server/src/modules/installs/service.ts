@@ -23,6 +23,7 @@ import {
 import type { TSupportInstall } from '@stn/contracts/support';
 import type { TUserSummary } from '@stn/contracts/users';
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { sharedCache } from '../../platform/cache.ts';
 import { anyOf } from '../../platform/db/any-of.ts';
 import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -171,16 +172,33 @@ const installOfKey = prepared((db) =>
  * call-side readers use `installForCalls`, which merges the defaults whatever is stored.
  */
 export async function installByKey(deps: Deps, key: string): Promise<WidgetInstall | null> {
-  const [row] = await installOfKey(deps.db, { key });
-  if (!row) return null;
-  return {
-    id: row.id,
-    name: row.name,
-    agencyId: row.agency_id,
-    businessId: row.business_id,
-    settings: row.settings,
-    updatedAt: row.updated_at,
-  };
+  return installsByKey(deps).get(key, async () => {
+    const [row] = await installOfKey(deps.db, { key });
+    if (!row) return null;
+    return {
+      id: row.id,
+      name: row.name,
+      agencyId: row.agency_id,
+      businessId: row.business_id,
+      settings: row.settings,
+      updatedAt: row.updated_at,
+    };
+  });
+}
+
+// What the busy paths read of an install (ADR 121): by its key at every widget request, by its id for a
+// call, a text, an away reply or a staff notice. Kept INSTALLS_TTL_MS in each process (platform/cache.ts);
+// every change this module makes forgets them, in every process. Callers only read what they get.
+const INSTALLS_TTL_MS = 5_000;
+const installsByKey = (deps: Deps) => sharedCache<WidgetInstall | null>(deps, 'installs.key', INSTALLS_TTL_MS);
+const installsById = (deps: Deps) => sharedCache<InstallForCalls | null>(deps, 'installs.id', INSTALLS_TTL_MS);
+/** An install's entry by id is the business's own: the same id asked by another tenant is another key. */
+const idKey = (agencyId: number, businessId: number, id: number) => `${agencyId}.${businessId}.${id}`;
+
+/** A change of the install was committed: its copies are forgotten here and in every process. */
+function forgetInstall(ctx: Ctx, row: { id: number; key: string; agency_id: number; business_id: number }) {
+  installsByKey(ctx.deps).forget(row.key);
+  installsById(ctx.deps).forget(idKey(row.agency_id, row.business_id, row.id));
 }
 
 /**
@@ -275,17 +293,23 @@ const installOfId = scopedPrepared(installCols, (db, tenant) =>
  * decides what an archived or switched-off install may still do), or null when it is not this tenant's.
  */
 export async function installForCalls(ctx: Ctx, installId: number): Promise<InstallForCalls | null> {
-  const [row] = await installOfId(ctx, { id: installId });
-  if (!row) return null;
-  return {
-    id: row.id,
-    name: row.name,
-    agencyId: row.agency_id,
-    businessId: row.business_id,
-    status: row.status,
-    active: row.active,
-    settings: effectiveSettings(row.settings),
+  const read = async () => {
+    const [row] = await installOfId(ctx, { id: installId });
+    if (!row) return null;
+    return {
+      id: row.id,
+      name: row.name,
+      agencyId: row.agency_id,
+      businessId: row.business_id,
+      status: row.status,
+      active: row.active,
+      settings: effectiveSettings(row.settings),
+    };
   };
+  // Kept for a business's own contexts (the call side's); an agency's or the platform's reads it.
+  const { tenant } = ctx;
+  if (tenant.level !== 'business' || ctx.inTx) return read();
+  return installsById(ctx.deps).get(idKey(tenant.agencyId, tenant.businessId, installId), read);
 }
 
 /**
@@ -561,6 +585,7 @@ export async function updateInstall(ctx: Ctx, input: TInstallUpdate & { id: numb
       .returning();
     return found(updated);
   });
+  ctx.afterCommit(() => forgetInstall(ctx, row));
   return presentOne(ctx, row);
 }
 
@@ -608,6 +633,7 @@ export async function moveInstall(
       });
     return found(updated);
   });
+  ctx.afterCommit(() => forgetInstall(ctx, row));
   return presentOne(ctx, row);
 }
 
@@ -624,6 +650,7 @@ export async function toggleInstallActive(ctx: Ctx, input: { id: number; active:
       .returning();
     return found(updated);
   });
+  ctx.afterCommit(() => forgetInstall(ctx, row));
   return presentOne(ctx, row);
 }
 

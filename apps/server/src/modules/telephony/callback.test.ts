@@ -304,7 +304,14 @@ describe('instant callback', () => {
     expect(over.statusCode).toBe(403);
     expect(over.json().message).toBe('This business has used all of its calls for this month.');
 
-    await rows('update installs set active = false where id = $1', [install.id]);
+    // Switched off by its business (as the installs screen does): its key takes no widget request.
+    const switched = await h.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/installs/${install.id}/toggle-active`,
+      headers: bearer(await h.token(h.seed.a.businessAdmin.email)),
+      payload: { active: false },
+    });
+    expect(switched.statusCode, switched.body).toBe(200);
     const off = await h.callback(install.key, { phone: '+14155550147' });
     expect(off.statusCode).toBe(401);
 

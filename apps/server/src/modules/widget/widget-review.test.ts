@@ -44,6 +44,17 @@ async function textingInstall() {
   return { ...install, number: number as string };
 }
 
+/** The install's widget type set by its business, through the install's settings (as its screen does). */
+async function widgetType(installId: number, type: number) {
+  const res = await h.t.app.inject({
+    method: 'PUT',
+    url: `/api/v1/installs/${installId}/setting`,
+    headers: bearer(await h.token(h.seed.a.businessAdmin.email)),
+    payload: { settings: { widget_type: type } },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
 beforeAll(async () => {
   const clock = new ManualClock(Date.now());
   const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
@@ -304,16 +315,13 @@ describe('costs: booked calls and replies', () => {
     const install = await textingInstall();
     const res = await post(install.key, '/v1/text', { phone: '+14155553700', message: 'hi' });
     const { token } = res.json().data as { token: string };
-    await h.t.pool.query(`update installs set settings = settings || '{"widget_type":1}' where id = $1`, [
-      install.id,
-    ]);
+    // Its business switches texting off (call only), as the install's settings screen does.
+    await widgetType(install.id, 1);
     const reply = await post(install.key, '/v1/text/reply', { token, message: 'still there?' });
     expect(reply.statusCode, reply.body).toBe(403);
     expect(await rows('select id from messages where body = $1', ['still there?'])).toEqual([]);
 
-    await h.t.pool.query(`update installs set settings = settings || '{"widget_type":3}' where id = $1`, [
-      install.id,
-    ]);
+    await widgetType(install.id, 3);
     const decoy = await post(install.key, '/v1/text', {
       phone: '+14155553701',
       message: 'buy now',
