@@ -79,9 +79,18 @@ export function mergeSettings<T>(base: T, patch: unknown): T {
  */
 const parsedSettings = new Map<string, TInstallSettings>();
 const PARSED_SETTINGS_MAX = 500;
+/**
+ * The same by the stored object itself when it is frozen (it cannot have changed): the installs' cache
+ * (ADR 121) keeps a row's stored settings frozen and is asked again and again with the same object, whose
+ * JSON need not be written each time.
+ */
+const parsedOf = new WeakMap<object, TInstallSettings>();
 
 /** An install's settings as every reader sees them: the spec's defaults with the stored ones on top. */
 export function effectiveSettings(stored: unknown): TInstallSettings {
+  const frozen = stored !== null && typeof stored === 'object' && Object.isFrozen(stored);
+  const held = frozen ? parsedOf.get(stored) : undefined;
+  if (held) return held;
   const key = JSON.stringify(stored ?? {});
   let parsed = parsedSettings.get(key);
   if (!parsed) {
@@ -89,6 +98,7 @@ export function effectiveSettings(stored: unknown): TInstallSettings {
     if (parsedSettings.size >= PARSED_SETTINGS_MAX) parsedSettings.clear();
     parsedSettings.set(key, parsed);
   }
+  if (frozen) parsedOf.set(stored, parsed);
   return parsed;
 }
 
@@ -180,7 +190,8 @@ export async function installByKey(deps: Deps, key: string): Promise<WidgetInsta
       name: row.name,
       agencyId: row.agency_id,
       businessId: row.business_id,
-      settings: row.settings,
+      // Frozen: every request shares it while it is kept.
+      settings: deepFreeze(row.settings),
       updatedAt: row.updated_at,
     };
   });
