@@ -201,8 +201,10 @@ export async function installByKey(deps: Deps, key: string): Promise<WidgetInsta
 // call, a text, an away reply or a staff notice. Kept INSTALLS_TTL_MS in each process (platform/cache.ts);
 // every change this module makes forgets them, in every process. Callers only read what they get.
 const INSTALLS_TTL_MS = 5_000;
-const installsByKey = (deps: Deps) => sharedCache<WidgetInstall | null>(deps, 'installs.key', INSTALLS_TTL_MS);
-const installsById = (deps: Deps) => sharedCache<InstallForCalls | null>(deps, 'installs.id', INSTALLS_TTL_MS);
+const installsByKey = (deps: Deps) =>
+  sharedCache<WidgetInstall | null>(deps, 'installs.key', INSTALLS_TTL_MS);
+const installsById = (deps: Deps) =>
+  sharedCache<InstallForCalls | null>(deps, 'installs.id', INSTALLS_TTL_MS);
 /** An install's entry by id is the business's own: the same id asked by another tenant is another key. */
 const idKey = (agencyId: number, businessId: number, id: number) => `${agencyId}.${businessId}.${id}`;
 
@@ -317,9 +319,10 @@ export async function installForCalls(ctx: Ctx, installId: number): Promise<Inst
       settings: effectiveSettings(row.settings),
     };
   };
-  // Kept for a business's own contexts (the call side's); an agency's or the platform's reads it.
+  // Kept for a business's own contexts (the call side's, in a transaction or not: only this module writes
+  // installs, and never reads this after a change); an agency's or the platform's reads it.
   const { tenant } = ctx;
-  if (tenant.level !== 'business' || ctx.inTx) return read();
+  if (tenant.level !== 'business') return read();
   return installsById(ctx.deps).get(idKey(tenant.agencyId, tenant.businessId, installId), read);
 }
 

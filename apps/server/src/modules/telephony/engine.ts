@@ -6,7 +6,7 @@
 
 import { isOpenAt, type TCallingType } from '@stn/contracts/installs';
 import type { ZCallbackAnswer } from '@stn/contracts/telephony';
-import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { z } from 'zod';
 import type { CallEvent } from '../../platform/carrier/carrier.ts';
@@ -42,6 +42,7 @@ import {
   type Reserved,
 } from './staff-phones.ts';
 import { callLegs, calls } from './tables.ts';
+import { callbacksToPhoneSql } from './visitor-calls.ts';
 
 export type CallRow = typeof calls.$inferSelect;
 export type LegRow = typeof callLegs.$inferSelect;
@@ -166,6 +167,11 @@ export type CallbackInput = {
   departmentId?: number | undefined;
   /** The install as the request already read it (the widget's, by its key): not read again. */
   install?: CallInstall | undefined;
+  /**
+   * A cap on the callbacks to this phone since a time (the widget's per-destination cap): read with the
+   * call's other checks, and refused with `refusal` before any of them.
+   */
+  phoneCap?: { since: Date; max: number; refusal: () => Error } | undefined;
 };
 export type CallbackData = z.infer<typeof ZCallbackAnswer>['data'];
 
@@ -191,6 +197,7 @@ export async function prepareCall(
     phone: string;
     departmentId?: number | undefined;
     install?: CallInstall | undefined;
+    phoneCap?: CallbackInput['phoneCap'];
   },
 ): Promise<Prepared> {
   const install =
@@ -204,17 +211,26 @@ export async function prepareCall(
   // (a sandbox account on a server without the sandbox) is refused here, not after the visitor was told
   // "calling".
   // The checks of the compliance, businesses and telephony modules: one statement of their subqueries.
-  const [, , checks, staff] = await Promise.all([
+  const cap = input.phoneCap;
+  const subqueries: Record<string, SQL> = {
+    blocked: blockedSql(ctx, input.phone),
+    usage: callUsageSql(ctx),
+    number: installNumberSql(ctx, install.id),
+    lastClaimed: lastClaimedPhoneSql(install.id),
+  };
+  if (cap) subqueries.toPhone = callbacksToPhoneSql(ctx, { phone: input.phone, since: cap.since });
+  const settled = await Promise.allSettled([
     carrierFor(ctx),
     assertReachable(ctx, input.phone, 'call'),
-    selectValues(ctx.db, {
-      blocked: blockedSql(ctx, input.phone),
-      usage: callUsageSql(ctx),
-      number: installNumberSql(ctx, install.id),
-      lastClaimed: lastClaimedPhoneSql(install.id),
-    }),
+    selectValues(ctx.db, subqueries),
     staffFor(ctx, install, input.departmentId),
   ]);
+  const [, , read, staffRead] = settled;
+  // The phone's cap refuses first, as when it was asked before the call's own checks.
+  if (cap && read.status === 'fulfilled' && Number(read.value.toPhone ?? 0) >= cap.max) throw cap.refusal();
+  for (const r of settled) if (r.status === 'rejected') throw r.reason;
+  const checks = (read as PromiseFulfilledResult<Record<string, unknown>>).value;
+  const staff = (staffRead as PromiseFulfilledResult<Staff[]>).value;
   if (checks.blocked === true)
     throw new AppError('FORBIDDEN', 'calls.blocked', undefined, {}, 'calls.blocked');
   if (callUsageFrom(checks.usage).reached)

@@ -24,5 +24,4 @@ export { reconcileCalls, startCallReconciler } from './reconcile.ts';
 export { restoreSandboxNumbers } from './sandbox-restore.ts';
 export { cancelScheduledCall, type ScheduleInput, scheduledCallJob } from './schedule.ts';
 export { carrierAccountOf, installTextNumber, numberTexted } from './texting.ts';
-export { callbacksToPhoneSince } from './visitor-calls.ts';
 export { TWILIO_PATHS } from './webhooks.ts';

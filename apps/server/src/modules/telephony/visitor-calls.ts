@@ -1,31 +1,20 @@
 // How often the business has been asked to call one visitor phone: the widget's per-destination cap
 // (issue 17), so that a phone typed in again and again, from any number of addresses, is not rung all day.
-import { and, count, eq, gte } from 'drizzle-orm';
-import { slot } from '../../platform/db/prepared.ts';
-import { businessOf, type Ctx, scopedPrepared } from '../../platform/tenancy/context.ts';
+import { and, eq, gte, type SQL, sql } from 'drizzle-orm';
+import { businessOf, type Ctx } from '../../platform/tenancy/context.ts';
 import { calls } from './tables.ts';
 
-// Every callback asks it: built once (ADR 107).
-const callbacksSince = scopedPrepared(calls, (db, tenant) =>
-  db
-    .select({ n: count() })
-    .from(calls)
-    .where(
-      and(
-        tenant,
-        eq(calls.visitor_phone, slot('phone')),
-        eq(calls.kind, 'callback'),
-        gte(calls.requested_at, slot('since')),
-      ),
-    ),
-);
-
-/** The context business's callbacks to a phone (E.164) requested since `since`, whatever their outcome. */
-export async function callbacksToPhoneSince(
-  ctx: Ctx,
-  input: { phone: string; since: Date },
-): Promise<number> {
-  businessOf(ctx);
-  const [row] = await callbacksSince(ctx, { phone: input.phone, since: input.since });
-  return row?.n ?? 0;
+/**
+ * The context business's callbacks to a phone (E.164) requested since `since`, whatever their outcome, as a
+ * subquery: a callback's checks read it in their one statement (`prepareCall`, ADR 121).
+ */
+export function callbacksToPhoneSql(ctx: Ctx, input: { phone: string; since: Date }): SQL<unknown> {
+  const { agencyId, businessId } = businessOf(ctx);
+  return sql`(select count(*)::int from ${calls} where ${and(
+    eq(calls.agency_id, agencyId),
+    eq(calls.business_id, businessId),
+    eq(calls.visitor_phone, input.phone),
+    eq(calls.kind, 'callback'),
+    gte(calls.requested_at, input.since),
+  )})`;
 }

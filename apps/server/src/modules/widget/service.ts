@@ -45,13 +45,7 @@ import {
 import { updateContact } from '../contacts/service.ts';
 import { effectiveSettings, installImages, widgetInstallForCalls } from '../installs/service.ts';
 import { installLeadFormId } from '../leadforms/service.ts';
-import {
-  bookableSlots,
-  callbacksToPhoneSince,
-  carrierFor,
-  requestCallback,
-  scheduleCall,
-} from '../telephony/service.ts';
+import { bookableSlots, carrierFor, requestCallback, scheduleCall } from '../telephony/service.ts';
 import { rightGuess, takeGuess } from './code-guesses.ts';
 import { codeMatches, newThread, signToken, type VisitorToken, verifyToken, visitorCode } from './token.ts';
 
@@ -360,11 +354,15 @@ export async function askCallback(
   // Caps beside the per-address and per-phone ones: the install's callbacks a minute (many addresses
   // cannot ring the staff a hundred times) and one phone's callbacks a day (a third party's number).
   if (!limits(ctx).callbacksPerInstall.take(`install:${install.id}`)) throw tooMany('widget.callbacks_busy');
-  const today = await callbacksToPhoneSince(ctx, { phone: body.phone, since: new Date(Date.now() - DAY_MS) });
-  if (today >= ctx.deps.config.widgetCallbacksPerPhoneDay) throw tooMany('widget.callbacks_phone_day');
   const answer = await requestCallback(ctx, {
     installId: install.id,
     install: widgetInstallForCalls(install),
+    // The phone's callbacks of the last day: counted with the call's checks, refused before them.
+    phoneCap: {
+      since: new Date(Date.now() - DAY_MS),
+      max: ctx.deps.config.widgetCallbacksPerPhoneDay,
+      refusal: () => tooMany('widget.callbacks_phone_day'),
+    },
     phone: body.phone,
     name: body.name,
     email: body.email || undefined,
