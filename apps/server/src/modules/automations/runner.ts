@@ -7,7 +7,8 @@
 //   by a dead process (PostgreSQL drops the lock the moment the connection dies): it is put back to
 //   pending and claimed again (attempts + 1, same step key). No lease to expire, so a step may run long.
 // - Latency: enterContacts wakes the local runner after commit and NOTIFYs the others (LISTEN on its own
-//   connection); a poll every second catches anything else (a wait that became due).
+//   connection); a runner wakes when the next step it knows of is due (one it wrote, or the first one due
+//   later when it found nothing to do), and looks on its own every LOOK_MS (ADR 120).
 // - Throughput: the flow blocks and AddTag (database work only) of a claim are worked in a few (LANES)
 //   transactions side by side, each step in a savepoint; the blocks that talk to the outside (a text, a call, a webhook, an e-mail, an
 //   alert) each get their own transaction and run PARALLEL at a time beside the loop.
@@ -27,7 +28,11 @@ import { CHANNEL, runners } from './wake.ts';
 
 export const LOCK_CLASS = 68_068;
 const BATCH = 200;
-const POLL_MS = 1000;
+/**
+ * The longest a runner waits without looking (ADR 120): new work wakes it (its own process directly, the
+ * others by NOTIFY), and it knows when the next step it wrote, or found waiting, is due.
+ */
+const LOOK_MS = 10_000;
 const RECOVER_MS = 5000;
 /** The most outside-calling steps at once: 8, fewer on a small pool (each holds a connection). */
 const PARALLEL = 8;
@@ -365,6 +370,8 @@ export class Runner {
   private heavyRunning = new Set<Promise<void>>();
   private lastRecover = 0;
   private nextDue = Number.POSITIVE_INFINITY;
+  /** The due time lookAhead last handed a test's clock. */
+  private lookedAhead = Number.NaN;
 
   /** A platform context for the runner's own clock readings. */
   private readonly ctx: Ctx;
@@ -472,6 +479,7 @@ export class Runner {
           await this.recover();
         }
         n = await this.tick();
+        if (n === 0 && !this.stopping && this.nextDue === Number.POSITIVE_INFINITY) await this.lookAhead();
       } catch (err) {
         if (this.stopping) break;
         this.deps.log.error({ err }, 'automations runner failed');
@@ -479,8 +487,28 @@ export class Runner {
       }
       if (n > 0 || this.stopping) continue;
       const untilDue = this.nextDue - Date.now();
-      await this.idle(Math.max(5, Math.min(POLL_MS, untilDue)));
+      await this.idle(Math.max(5, Math.min(LOOK_MS, untilDue)));
       if (Date.now() >= this.nextDue) this.nextDue = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  /**
+   * When the first step due later is due, whoever wrote it (a step this runner did not write: another
+   * process's, one left when this process started): this runner wakes then.
+   */
+  private async lookAhead(): Promise<void> {
+    const now = engineNow(this.ctx);
+    const res = await this.deps.db.execute<{ at: number | null }>(sql`
+      select extract(epoch from min(due_at)) * 1000 as at from automation_steps
+       where status in ('pending', 'waiting') and due_at > ${iso(now)}::timestamptz`);
+    const at = Number(res.rows[0]?.at ?? Number.NaN);
+    if (!Number.isFinite(at)) return;
+    const clock = manualClockOf(this.ctx);
+    if (!clock) this.nextDue = Math.min(this.nextDue, at);
+    else if (this.lookedAhead !== at) {
+      // On a test's clock: once for that time, when the test moves the clock there.
+      this.lookedAhead = at;
+      clock.schedule(Math.max(0, at - now), () => this.wake());
     }
   }
 
