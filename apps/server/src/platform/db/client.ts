@@ -1,5 +1,9 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { leanNodePostgres } from './pg-lean.ts';
+
+// Two of pg's per-statement costs our statements do not need (ADR 122), before any query.
+leanNodePostgres();
 
 // No relational schema is handed to drizzle: each module keeps its tables in its own tables.ts and
 // queries them with the query builder (nothing uses db.query.*), so the platform knows no module's table.
