@@ -143,7 +143,10 @@ describe('new jobs announced by the database (ADR 106)', () => {
     // Three at once to a worker that takes one at a time: the notification counts them.
     await sendQuietly(['a', 'b', 'c']);
     await expect.poll(() => [...quiet].sort(), WAIT).toEqual(['a', 'b', 'c', 'first']);
-    expect((await jobRows('test.quiet')).map((r) => r.state)).toEqual(Array(4).fill('completed'));
+    // Each job is completed once its handler has returned: its last note may come a moment before that.
+    await expect
+      .poll(async () => (await jobRows('test.quiet')).map((r) => r.state), WAIT)
+      .toEqual(Array(4).fill('completed'));
   });
 
   it('announces nothing for a transaction that rolled back', async () => {
@@ -205,7 +208,9 @@ describe('jobs that start later announced with their time (ADR 120)', () => {
     await expect.poll(() => whenRan.size, WAIT).toBe(2);
     expect(whenRan.get('first')).toBeGreaterThanOrEqual(first.getTime());
     expect(whenRan.get('second')).toBeGreaterThanOrEqual(second.getTime());
-    expect((await jobRows('test.later')).map((r) => r.state)).toEqual(['completed', 'completed']);
+    await expect
+      .poll(async () => (await jobRows('test.later')).map((r) => r.state), WAIT)
+      .toEqual(['completed', 'completed']);
   });
 
   it("starts a failed job's retry after its delay, with no poll", async () => {
