@@ -1,9 +1,15 @@
 // ADR 122: the lean copies of two of pg's functions are in place for the pg this project has, and rows read
 // as objects and as arrays are what pg makes of them, through a real PostgreSQL.
+import { createRequire } from 'node:module';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { pgIsLean, pgOriginals } from './pg-lean.ts';
+import { pgIsLean } from './pg-lean.ts';
+
+/** pg's own utils module (the one the lean copy took the place of its function in). */
+const pgUtils = createRequire(createRequire(import.meta.url).resolve('pg/lib/result.js'))('./utils.js') as {
+  normalizeQueryConfig: (config: unknown, values?: unknown) => Record<string, unknown>;
+};
 
 let t: TestApp;
 let client: pg.PoolClient;
@@ -53,8 +59,14 @@ describe("pg's per-statement work, lean (ADR 122)", () => {
     class Config {
       text = 'select $1::int + 1 as n';
     }
-    const { rows } = await client.query(new Config() as unknown as pg.QueryConfig, [41]);
+    const config = new Config();
+    const { rows } = await client.query(config as unknown as pg.QueryConfig, [41]);
     expect(rows).toEqual([{ n: 42 }]);
-    expect(typeof pgOriginals.normalizeQueryConfig).toBe('function');
+    // Copied as pg copies it: a new object with the instance's prototype, the caller's left as it was.
+    const copy = pgUtils.normalizeQueryConfig(config, [41]);
+    expect(copy).not.toBe(config);
+    expect(Object.getPrototypeOf(copy)).toBe(Config.prototype);
+    expect(copy).toMatchObject({ text: config.text, values: [41] });
+    expect(Object.keys(config)).toEqual(['text']);
   });
 });

@@ -34,8 +34,8 @@ const utils = requirePg('./utils.js') as { normalizeQueryConfig: Normalize };
 const pgTypes = requirePg('pg-types') as TypeSource;
 
 let installed = false;
-/** pg's own functions, kept for what the lean ones hand back (and for the test). */
-export const pgOriginals = {
+/** pg's own functions, kept for what the lean ones hand back. */
+const pgOriginals = {
   addFields: Result.prototype.addFields,
   normalizeQueryConfig: utils.normalizeQueryConfig,
 };
