@@ -9,7 +9,6 @@ import {
 } from '@stn/contracts/businesses';
 import { and, asc, count, eq, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { sharedCache } from '../../platform/cache.ts';
-import { prepared, slot } from '../../platform/db/prepared.ts';
 import { selectValues } from '../../platform/db/select-values.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/http/errors.ts';
@@ -140,26 +139,23 @@ export async function callUsage(ctx: Ctx): Promise<CallUsage> {
   return callUsageFrom((await selectValues(ctx.db, { usage: callUsageSql(ctx) })).usage);
 }
 
-const oneMoreCall = prepared((db) =>
-  db
-    .update(businesses)
-    .set({ number_of_calls: sql`${businesses.number_of_calls} + 1` })
-    .where(
-      and(
-        eq(businesses.id, slot('id')),
-        sql`(${businesses.calls} <= 0 or ${businesses.number_of_calls} < ${businesses.calls})`,
-      ),
-    )
-    .returning({ id: businesses.id }),
-);
+/**
+ * The statement that counts one call against the business's monthly limit (`countCall`), for a caller's
+ * statement to run as one of its parts (a `with` of telephony's call insert, ADR 123): it answers the
+ * business's id, or no row when the limit is already reached (and nothing is counted).
+ */
+export function countCallSql(ctx: Ctx): SQL<unknown> {
+  const { businessId } = businessOf(ctx);
+  return sql`update businesses set number_of_calls = number_of_calls + 1
+    where id = ${businessId} and (calls <= 0 or number_of_calls < calls) returning id`;
+}
 
 /**
  * Counts one call against the business's monthly limit, atomically: false (and nothing counted) when the
  * limit is already reached.
  */
 export async function countCall(ctx: Ctx): Promise<boolean> {
-  const { businessId } = businessOf(ctx);
-  const rows = await oneMoreCall(ctx.db, { id: businessId });
+  const { rows } = await ctx.db.execute(countCallSql(ctx));
   return rows.length > 0;
 }
 

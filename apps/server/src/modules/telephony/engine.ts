@@ -6,19 +6,20 @@
 
 import { isOpenAt, type TCallingType } from '@stn/contracts/installs';
 import type { ZCallbackAnswer } from '@stn/contracts/telephony';
-import { and, eq, inArray, isNotNull, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNotNull, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { z } from 'zod';
 import type { CallEvent } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
 import { prepared, slot } from '../../platform/db/prepared.ts';
 import { selectValues } from '../../platform/db/select-values.ts';
+import { tableRow } from '../../platform/db/table-rows.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { RateLimiter } from '../../platform/widget/tree.ts';
-import { callUsageFrom, callUsageSql, countCall } from '../businesses/service.ts';
+import { callUsageFrom, callUsageSql, countCall, countCallSql } from '../businesses/service.ts';
 import { assertReachable, blockedSql } from '../compliance/service.ts';
 import {
   type CallInstall,
@@ -39,7 +40,9 @@ import {
   insertPlaceholders,
   isFinal,
   lockStaff,
+  placeholdersSql,
   type Reserved,
+  reservedOf,
 } from './staff-phones.ts';
 import { callLegs, calls } from './tables.ts';
 import { callbacksToPhoneSql } from './visitor-calls.ts';
@@ -276,29 +279,6 @@ const isInFlightViolation = (err: unknown) => {
   );
 };
 
-const insertCall = prepared((db) =>
-  db
-    .insert(calls)
-    .values({
-      outcome: slot('outcome'),
-      from_number: slot('from_number'),
-      caller_id: slot('caller_id'),
-      ring_state: slot('ring_state'),
-      counted: slot('counted'),
-      updated_at: slot('updated_at'),
-      agency_id: slot('agency_id'),
-      business_id: slot('business_id'),
-      install_id: slot('install_id'),
-      kind: slot('kind'),
-      visitor_phone: slot('visitor_phone'),
-      visitor_name: slot('visitor_name'),
-      visitor_email: slot('visitor_email'),
-      visitor_ip: slot('visitor_ip'),
-      department_id: slot('department_id'),
-    })
-    .returning(),
-);
-
 /** A call just written, with the staff legs of its first ring reserved in the same transaction. */
 export type OpenedCall = { call: CallRow; reserved: Reserved[] };
 
@@ -365,24 +345,29 @@ export async function openCall(
         await counted();
         return { call: row, reserved };
       }
+      // The call, its first ring's legs and the month's count: one statement (ADR 123).
       const { agencyId, businessId } = businessOf(tx);
-      const [row] = await insertCall(tx.db, {
-        ...values,
-        ring_state: JSON.stringify(values.ring_state),
-        agency_id: agencyId,
-        business_id: businessId,
-        install_id: p.install.id,
-        kind: extra.kind,
-        visitor_phone: visitor.phone,
-        visitor_name: visitor.name || null,
-        visitor_email: visitor.email || null,
-        visitor_ip: visitor.ip ?? null,
-        department_id: extra.departmentId ?? null,
-      });
-      if (!row) throw new Error('call insert failed');
-      const reserved = await insertPlaceholders(tx, row, taken);
-      await counted();
-      return { call: row, reserved };
+      const { rows } = await tx.db.execute<
+        Record<string, unknown> & { legs: { id: number; phone: string }[]; month_counted: boolean }
+      >(sql`with counted as (${countCallSql(tx)}),
+        call as (
+          insert into calls (agency_id, business_id, install_id, kind, outcome, visitor_phone, visitor_name,
+            visitor_email, visitor_ip, department_id, from_number, caller_id, ring_state, counted, updated_at)
+          values (${agencyId}::int, ${businessId}::int, ${p.install.id}::int, ${extra.kind}, ${values.outcome},
+            ${visitor.phone}, ${visitor.name || null}, ${visitor.email || null}, ${visitor.ip ?? null},
+            ${extra.departmentId ?? null}::int, ${values.from_number}, ${values.caller_id},
+            ${JSON.stringify(values.ring_state)}::jsonb, true, ${values.updated_at})
+          returning *),
+        legs as (${placeholdersSql('call', taken)})
+        select call.*, (select coalesce(json_agg(legs), '[]'::json) from legs) as legs,
+          exists (select 1 from counted) as month_counted
+        from call`);
+      const [raw] = rows;
+      if (!raw) throw new Error('call insert failed');
+      // Not counted: the limit is reached, and the transaction's end undoes the call and its legs.
+      if (!raw.month_counted)
+        throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
+      return { call: tableRow(calls, raw), reserved: reservedOf(raw.legs, taken) };
     });
     // Its webhooks need not read the row this process just wrote to learn its tenant (./call-refs.ts).
     rememberCall(ctx, opened.call);
@@ -609,18 +594,18 @@ export async function expireQueued(
   await markMissed(ctx, callId, { message: opts.message !== false, queued: true });
 }
 
+/** A call waiting for a free staff phone (ADR 051). */
+const isWaiting = and(
+  eq(calls.outcome, 'in_progress'),
+  isNull(calls.claimed_leg_sid),
+  sql`${calls.ring_state}->>'queued' = 'true'`,
+);
+
 const waitingCalls = prepared((db) =>
   db
     .select()
     .from(calls)
-    .where(
-      and(
-        eq(calls.business_id, slot('business')),
-        eq(calls.outcome, 'in_progress'),
-        isNull(calls.claimed_leg_sid),
-        sql`${calls.ring_state}->>'queued' = 'true'`,
-      ),
-    )
+    .where(and(eq(calls.business_id, slot('business')), isWaiting))
     .orderBy(calls.id),
 );
 
@@ -998,6 +983,14 @@ function byShape<R>(
   };
 }
 
+/**
+ * Whether a staff leg's new status freed its phone while a call of its business waits for one: asked by
+ * the statement that writes the status (ADR 123), so a phone that comes free costs no read when nothing
+ * waits, as is usual.
+ */
+const freedForWaiting = sql<boolean>`(${callLegs.role} = 'staff' and ${notFinalSql} is false and exists (
+  select 1 from ${calls} where ${calls.business_id} = ${callLegs.business_id} and ${isWaiting}))`;
+
 const updateLegStatus = byShape((shape) => {
   const change = legStatusChange(shape);
   return prepared((db) =>
@@ -1005,7 +998,7 @@ const updateLegStatus = byShape((shape) => {
       .update(callLegs)
       .set(change.set)
       .where(and(eq(callLegs.call_id, slot('call')), eq(callLegs.call_sid, slot('sid')), change.applies))
-      .returning(),
+      .returning({ ...getTableColumns(callLegs), freedForWaiting }),
   );
 });
 
@@ -1043,7 +1036,7 @@ export async function applyLegStatus(
   ctx: Ctx,
   leg: { callId: number; callSid: string },
   input: LegStatusInput,
-): Promise<LegRow | null> {
+): Promise<(LegRow & { freedForWaiting: boolean }) | null> {
   const [after] = await updateLegStatus(shapeOf(input))(ctx.db, {
     ...legStatusValues(input),
     call: leg.callId,

@@ -4,7 +4,7 @@
 // lock, and each one chosen gets its leg row at once (a placeholder sid until the carrier names the leg),
 // so two calls at the same moment see each other's phones taken.
 import crypto from 'node:crypto';
-import { and, eq, isNull, notInArray, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import { prepared, slot } from '../../platform/db/prepared.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import type { Staff } from './access.ts';
@@ -90,8 +90,27 @@ export async function insertPlaceholders(tx: Ctx, call: CallOfBusiness, staff: S
     .insert(callLegs)
     .values(staff.map((s) => ({ ...placeholderRow(call, s), role: 'staff' as const, status: 'queued' })))
     .returning({ id: callLegs.id, phone: callLegs.to_number });
-  return rows.map((r) => ({ legId: r.id, staff: staff.find((s) => s.phone === r.phone) as Staff }));
+  return reservedOf(rows, staff);
 }
+
+/**
+ * insertPlaceholders as a part of a caller's statement (ADR 123): the legs of `staff` for the call the
+ * caller's `with` named `call` (its id and business_id) writes, answering each leg's id and phone
+ * (`reservedOf` reads them). A callback's call, its first ring's legs and its count are one statement.
+ */
+export function placeholdersSql(call: string, staff: Staff[]): SQL<unknown> {
+  const rows = JSON.stringify(
+    staff.map((s) => ({ s: `${PENDING}${crypto.randomUUID()}`, p: s.phone, u: s.userId, n: s.name })),
+  );
+  return sql`insert into call_legs (call_id, business_id, call_sid, role, to_number, agent_user_id, agent_name, status)
+    select c.id, c.business_id, r.s, 'staff', r.p, r.u, r.n, 'queued'
+    from ${sql.identifier(call)} c, jsonb_to_recordset(${rows}::jsonb) as r(s text, p text, u int, n text)
+    returning id, to_number as phone`;
+}
+
+/** The legs placeholdersSql wrote, with the staff each rings. */
+export const reservedOf = (rows: { id: number; phone: string }[], staff: Staff[]): Reserved[] =>
+  rows.map((r) => ({ legId: r.id, staff: staff.find((s) => s.phone === r.phone) as Staff }));
 
 /**
  * The free ones among `candidates` (at most `max`, in order) get a leg row each, under the business's

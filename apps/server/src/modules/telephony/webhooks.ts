@@ -319,7 +319,7 @@ const callStatus = aboutCallRef<CallProgress>(
       duration: event.duration,
       answeredBy: event.answeredBy,
     };
-    let after: LegRow | null;
+    let after: (LegRow & { freedForWaiting?: boolean }) | null;
     if (query.leg === 'visitor') {
       // The visitor's leg was created by the dial: its parent must be the staff leg that claimed the call.
       if (!call.claimed_leg_sid || event.parentCallSid !== call.claimed_leg_sid) return NOTHING;
@@ -336,8 +336,9 @@ const callStatus = aboutCallRef<CallProgress>(
     }
     if (!after) return NOTHING;
     const becameFinal = isFinal(after.status);
-    // A staff phone came free: a callback waiting for one rings it (ADR 051).
-    if (after.role === 'staff' && becameFinal) inBackground(ctx, () => ringWaiting(ctx));
+    // A staff phone came free while a callback waits for one: it rings it (ADR 051). The status's own
+    // statement said whether one waits (ADR 123).
+    if (after.freedForWaiting) inBackground(ctx, () => ringWaiting(ctx));
     if (after.role === 'visitor' && after.status === 'in-progress') await markConnected(ctx, call.id);
     // An inbound call's end is the Dial action's to decide.
     if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {
