@@ -107,6 +107,39 @@ describe('inbound texts', () => {
     expect(people.every((r) => r.n === 1)).toBe(true);
   });
 
+  it("keeps a blacklisted number's texts out of the inbox, unless whitelisted; another agency's list does not count", async () => {
+    const [blocked, allowed, elsewhere] = ['+14155550340', '+14155550341', '+14155550342'];
+    const list = (kind: string, agencyId: number, businessId: number | null, phone: string) =>
+      h.t.pool.query(
+        'insert into phone_lists (list, agency_id, business_id, phone) values ($1, $2, $3, $4)',
+        [kind, agencyId, businessId, phone],
+      );
+    const a = h.seed.a;
+    await list('blacklist', a.agency.id, a.business.id, blocked);
+    await list('blacklist', a.agency.id, null, allowed);
+    await list('whitelist', a.agency.id, a.business.id, allowed);
+    await list('blacklist', h.seed.b.agency.id, null, elsewhere);
+    // Together, so that one batch checks them all.
+    const answers = await Promise.all(
+      [blocked, allowed, elsewhere, blocked].map((from, i) => inbound(from, `listed ${i}`)),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    const stored = await rows(
+      "select from_number, count(*)::int as n from messages where body like 'listed %' group by 1 order by 1",
+    );
+    expect(stored).toEqual([
+      { from_number: allowed, n: 1 },
+      { from_number: elsewhere, n: 1 },
+    ]);
+    const people = await rows('select phone, in_count from contacts where phone = any($1) order by phone', [
+      [blocked, allowed, elsewhere],
+    ]);
+    expect(people).toEqual([
+      { phone: allowed, in_count: 1 },
+      { phone: elsewhere, in_count: 1 },
+    ]);
+  });
+
   it('refuses an unsigned text and records nothing', async () => {
     const params = { MessageSid: sid(), From: '+14155550302', To: number, Body: 'x' };
     expect((await post('/webhooks/twilio/sms-in', params, false)).statusCode).toBe(403);

@@ -10,11 +10,11 @@ import {
   type TMessage,
   type TMessageStatus,
 } from '@stn/contracts/chats';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Batcher, createBatcher, gatherWhileBusy } from '../../platform/batcher.ts';
 import type { InboundText, MessageProgress } from '../../platform/carrier/webhooks.ts';
-import { slot } from '../../platform/db/prepared.ts';
+import { selectValues } from '../../platform/db/select-values.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish, publishMany } from '../../platform/events/events.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
@@ -25,12 +25,11 @@ import {
   platformOnly,
   platformSystemContext,
   scope,
-  scopedPrepared,
   tenantContext,
 } from '../../platform/tenancy/context.ts';
 import { agencyMessaging } from '../agencies/service.ts';
 import { businessName, businessOptOut } from '../businesses/service.ts';
-import { blockedAmong } from '../compliance/service.ts';
+import { blockedAmongSql, blockedFrom } from '../compliance/service.ts';
 import { correctInCounts, findOrCreateContactsByPhone, setOptOut } from '../contacts/service.ts';
 import { carrierAccountOf, numberTexted } from '../telephony/service.ts';
 import { messageReceived, messageStatusChanged } from './events.ts';
@@ -158,19 +157,15 @@ export async function receiveInboundBatch(carrier: Ctx, texts: InboundText[]): P
   return results;
 }
 
-/** Every batch asks it: built once (ADR 107). */
-const storedSidsQuery = scopedPrepared(messages, (db, tenant) =>
-  db
-    .select({ sid: messages.carrier_sid })
-    .from(messages)
-    .where(and(tenant, sql`${messages.carrier_sid} = any(${slot('sids')}::text[])`)),
-);
-
-/** Which of these carrier sids the business has stored already. */
-async function storedSids(ctx: Ctx, sids: string[]): Promise<Set<string>> {
-  businessOf(ctx);
-  const rows = await storedSidsQuery(ctx, { sids });
-  return new Set(rows.map((r) => r.sid ?? ''));
+/**
+ * Of these carrier sids, the ones the business has stored already, as a JSON array: a part of the batch's
+ * one statement of checks (ADR 123).
+ */
+function storedSidsSql(ctx: Ctx, sids: string[]): SQL<unknown> {
+  const { agencyId, businessId } = businessOf(ctx);
+  return sql`(select coalesce(json_agg(m.carrier_sid), '[]'::json) from messages m
+    where m.agency_id = ${agencyId} and m.business_id = ${businessId}
+      and m.carrier_sid = any(${sql.param(sids)}::text[]))`;
 }
 
 /** One business's texts of a batch (see receiveInboundBatch). */
@@ -188,13 +183,15 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
   // Blacklisted numbers (not whitelisted) are not let into the inbox, as they cannot request calls. A text
   // already stored (a redelivery) is a duplicate; the rest are counted on their contacts as they are
   // upserted (ADR 117). Both are read at once.
-  const [blocked, stored] = await Promise.all([
-    blockedAmong(
+  const checks = await selectValues(ctx.db, {
+    blocked: blockedAmongSql(
       ctx,
       [...unique.values()].map((e) => e.text.from),
     ),
-    storedSids(ctx, [...unique.keys()]),
-  ]);
+    stored: storedSidsSql(ctx, [...unique.keys()]),
+  });
+  const blocked = blockedFrom(checks.blocked);
+  const stored = new Set(Array.isArray(checks.stored) ? (checks.stored as string[]) : []);
   for (const e of unique.values()) if (stored.has(e.text.messageSid)) results[e.i] = { kind: 'duplicate' };
   const kept = [...unique.values()]
     .filter((e) => !blocked.has(e.text.from) && !stored.has(e.text.messageSid))

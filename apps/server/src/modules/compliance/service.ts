@@ -8,7 +8,6 @@ import {
 } from '@stn/contracts/users';
 import { and, count, desc, eq, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { actorCan } from '../../platform/auth/actor.ts';
-import { anyOf } from '../../platform/db/any-of.ts';
 import { selectValues } from '../../platform/db/select-values.ts';
 import type { Client } from '../../platform/http/client.ts';
 import { forbidden, invalid } from '../../platform/http/errors.ts';
@@ -168,14 +167,36 @@ export async function importPhoneList(ctx: Ctx, input: TPhoneImportRequest & { l
  * blacklist, and on none of their whitelists (a whitelist entry overrides a blacklist entry).
  */
 export function blockedSql(ctx: Ctx, phone: string): SQL<boolean> {
+  return sql<boolean>`exists (${blockedRowsSql(ctx, [phone])})`;
+}
+
+/**
+ * The rule, once: of these phones, those on a blacklist (the platform's, the agency's or the business's)
+ * and on no whitelist, as rows of `phone`. One scan of the lists for any number of phones, given as one
+ * array parameter (a broadcast asks about 20,000 at once).
+ */
+function blockedRowsSql(ctx: Ctx, phones: string[]): SQL {
   const { agencyId, businessId } = businessOf(ctx);
-  const listed = (list: 'blacklist' | 'whitelist') => sql`exists (select 1 from phone_lists l
-    where l.phone = ${phone} and l.list = ${list}
+  return sql`select l.phone from phone_lists l
+    where l.phone = any(${sql.param([...new Set(phones)])}::text[])
       and ((l.agency_id is null and l.business_id is null)
         or (l.agency_id = ${agencyId} and l.business_id is null)
-        or (l.agency_id = ${agencyId} and l.business_id = ${businessId})))`;
-  return sql<boolean>`(${listed('blacklist')} and not ${listed('whitelist')})`;
+        or (l.agency_id = ${agencyId} and l.business_id = ${businessId}))
+    group by l.phone
+    having bool_or(l.list = 'blacklist') and not bool_or(l.list = 'whitelist')`;
 }
+
+/**
+ * Of these numbers, the ones blockedSql refuses, as a JSON array (`blockedFrom` reads it): for a caller's
+ * one statement of checks (an inbound batch's, with its duplicates, ADR 123).
+ */
+export function blockedAmongSql(ctx: Ctx, phones: string[]): SQL<unknown> {
+  return sql`(select coalesce(json_agg(b.phone), '[]'::json) from (${blockedRowsSql(ctx, phones)}) b)`;
+}
+
+/** The numbers blockedAmongSql answered. */
+export const blockedFrom = (value: unknown): Set<string> =>
+  new Set(Array.isArray(value) ? (value as string[]) : []);
 
 /** Whether calls and texts to or from this number are refused for the context's business (blockedSql). */
 export async function isBlocked(ctx: Ctx, phone: string): Promise<boolean> {
@@ -185,22 +206,5 @@ export async function isBlocked(ctx: Ctx, phone: string): Promise<boolean> {
 /** Of these numbers, the ones `isBlocked` refuses for the context's business, in one query (inbound batches). */
 export async function blockedAmong(ctx: Ctx, phones: string[]): Promise<Set<string>> {
   if (phones.length === 0) return new Set();
-  const { agencyId, businessId } = businessOf(ctx);
-  const rows = await ctx.db
-    .select({ phone: phoneLists.phone, list: phoneLists.list })
-    .from(phoneLists)
-    .where(
-      and(
-        // One array parameter, not one parameter a phone (a broadcast asks about 10,000 at once).
-        anyOf(phoneLists.phone, [...new Set(phones)]),
-        or(
-          and(isNull(phoneLists.agency_id), isNull(phoneLists.business_id)),
-          and(eq(phoneLists.agency_id, agencyId), isNull(phoneLists.business_id)),
-          and(eq(phoneLists.agency_id, agencyId), eq(phoneLists.business_id, businessId)),
-        ),
-      ),
-    );
-  const lists = new Map<string, Set<string>>();
-  for (const r of rows) lists.set(r.phone, (lists.get(r.phone) ?? new Set()).add(r.list));
-  return new Set([...lists].filter(([, l]) => l.has('blacklist') && !l.has('whitelist')).map(([p]) => p));
+  return blockedFrom((await selectValues(ctx.db, { blocked: blockedAmongSql(ctx, phones) })).blocked);
 }
