@@ -108,7 +108,7 @@ describe('inbound texts', () => {
   });
 
   it("keeps a blacklisted number's texts out of the inbox, unless whitelisted; another agency's list does not count", async () => {
-    const [blocked, allowed, elsewhere] = ['+14155550340', '+14155550341', '+14155550342'];
+    const [blocked, allowed, elsewhere] = ['+14155550380', '+14155550381', '+14155550382'];
     const list = (kind: string, agencyId: number, businessId: number | null, phone: string) =>
       h.t.pool.query(
         'insert into phone_lists (list, agency_id, business_id, phone) values ($1, $2, $3, $4)',
