@@ -1,14 +1,16 @@
 // What notifies the staff (ADR 082): telephony's missed calls, voicemails and widget requests (a callback or
 // a scheduled call is a new lead), and chats' inbound texts. Each event enqueues one `alerts.notice` job
 // (listeners run after the commit that caused the event), so the request that caused it never waits for
-// mail, the carrier or a push service, and a failure is retried by the queue.
+// mail, the carrier or a push service, and a failure is retried by the queue. Inbound texts are first
+// sorted here: only those whose notice may send something are handed to a job (ADR 123).
 import { businessBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
+import { tenantContext } from '../../platform/tenancy/context.ts';
 import { messageReceived } from '../chats/service.ts';
 import { callMissed, callRequested, voicemailRecorded } from '../telephony/service.ts';
 import { alertNoticeJob, alertNoticesJob } from './jobs.ts';
-import type { TAlert } from './service.ts';
+import { type TAlert, textsThatMayNotify } from './service.ts';
 
 export function registerAlertsListeners(events: EventBus, deps: Deps): void {
   // Not awaited: the bus delivers to its listeners one after the other, and the others (the inbox, the
@@ -46,19 +48,39 @@ export function registerAlertsListeners(events: EventBus, deps: Deps): void {
       callId: p.callId,
     }),
   );
-  // The texts announced together (a batch of inbound texts) are noticed by one `alerts.notices` job per
-  // business (a lone text by its own `alerts.notice`, as any other event).
+  // The texts announced together (a batch of inbound texts) are decided here, in the process that saw them
+  // (ADR 123): those whose notice may send something go to one `alerts.notices` job per business (a lone
+  // one to its own `alerts.notice`, as any other event); the others, usually all of them while the staff
+  // are online, cost no job. The job plans each notice again from the database before it writes it. A
+  // decision that fails hands every text to the job, which retries.
+  const notice = async (alerts: TAlert[]) => {
+    const first = alerts[0];
+    if (!first) return;
+    if (alerts.length === 1) return enqueue(first);
+    await deps.queue.send(deps.db, alertNoticesJob, {
+      agencyId: first.agencyId,
+      businessId: first.businessId,
+      alerts,
+    });
+    deps.queue.committed(alertNoticesJob.name);
+  };
   const texts = businessBatcher<TAlert>({
     run: async (alerts) => {
       const first = alerts[0];
       if (!first) return;
-      if (alerts.length === 1) return enqueue(first);
-      await deps.queue.send(deps.db, alertNoticesJob, {
-        agencyId: first.agencyId,
-        businessId: first.businessId,
-        alerts,
-      });
-      deps.queue.committed(alertNoticesJob.name);
+      const ctx = tenantContext(
+        deps,
+        { level: 'business', agencyId: first.agencyId, businessId: first.businessId },
+        { kind: 'system', source: 'job', name: 'staff alerts' },
+      );
+      let noticed: TAlert[];
+      try {
+        noticed = await textsThatMayNotify(ctx, alerts);
+      } catch (err) {
+        deps.log.warn({ err, count: alerts.length }, 'staff alerts of texts not decided: handed to the job');
+        noticed = alerts;
+      }
+      await notice(noticed);
     },
     onError: (err, alerts) => deps.log.error({ err, count: alerts.length }, 'staff alerts not enqueued'),
   });

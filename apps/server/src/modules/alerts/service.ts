@@ -5,7 +5,8 @@
 //
 // One job per event (`alerts.notice`) decides and writes, in one transaction, the e-mails (the outbox and
 // its delivery jobs) and the jobs of the other channels (`alerts.text`, `alerts.push`): a notice that fails
-// half-way writes nothing and is retried whole; a channel that fails is retried alone.
+// half-way writes nothing and is retried whole; a channel that fails is retried alone. Inbound texts are
+// sorted before any job (`textsThatMayNotify`, ADR 123): a text whose notice can send nothing gets none.
 import type { TLanguage } from '@stn/contracts/constants';
 import { translate } from '@stn/contracts/i18n';
 import { widgetPhoneToE164 } from '@stn/contracts/widget';
@@ -91,30 +92,18 @@ async function emailsTo(ctx: Ctx, a: TAlert, installList: string, businessList: 
 }
 
 /**
- * What one event notifies, on which channel, to whom (null: that channel stays quiet). The rules, in order:
- * the install must exist and not be `none`; the business's switch of the kind must not be off; a text
- * notifies by `sms_notification_type` (never, always, or while none of those who may see it is online);
- * then `notification_type` picks e-mail and SMS, each unless the business switched that channel off; push
- * goes to those who may see it unless the business switched desktop notifications off or has no browser
- * subscribed (texts are pushed by the push module already, ADR 037).
+ * The rules of planAlert that need neither the contact nor the message, in its order: the install must
+ * exist and not be `none`; the business's switch of the kind must not be off; a text notifies by
+ * `sms_notification_type` (never, always, or while none of those who may see it is online). Answers the
+ * install and the business's settings when the event may notify, else null.
  */
-export async function planAlert(ctx: Ctx, alert: TAlert, batch?: AlertBatch): Promise<Delivery | null> {
-  let a = alert;
-  if (a.contactId && !a.phone) {
-    const contactId = a.contactId;
-    const contact = batch ? batch.contacts.get(contactId) : (await contactsByIds(ctx, [contactId]))[0];
-    if (!contact) return null;
-    const name = `${contact.first_name} ${contact.last_name}`.trim();
-    a = { ...a, phone: contact.phone, name: a.name ?? (name || null) };
-  }
+async function mayNotify(ctx: Ctx, a: TAlert, batch?: AlertBatch) {
   const install = await (batch ? batch.install(a.installId) : installForCalls(ctx, a.installId));
   if (!install || install.status === 'deleted') return null;
   const s = install.settings;
   if (s.notification_type === 'none') return null;
   const business = await (batch ? batch.business() : businessNotificationSettings(ctx));
   if (business[TOPIC[a.kind]] === false) return null;
-
-  let text = '';
   if (a.kind === 'message') {
     if (s.sms_notification_type === 'none') return null;
     if (s.sms_notification_type === 'offline') {
@@ -127,6 +116,46 @@ export async function planAlert(ctx: Ctx, alert: TAlert, batch?: AlertBatch): Pr
         if ((await usersOnline(ctx.db, audience)).length > 0) return null;
       }
     }
+  }
+  return { install, business };
+}
+
+/**
+ * Of the texts announced together, those whose notice may send something (mayNotify), decided in the
+ * process that saw them: who may see each conversation and who of them is online are read once, and the
+ * install's and the business's settings come from their caches. Only these are handed to a job (ADR 123):
+ * a text nobody is to be told of, the usual case while the staff are online, costs no job.
+ */
+export async function textsThatMayNotify(ctx: Ctx, alerts: TAlert[]): Promise<TAlert[]> {
+  const batch = await prepareAlerts(ctx, alerts, { contacts: false });
+  const out: TAlert[] = [];
+  for (const a of alerts) if (await mayNotify(ctx, a, batch)) out.push(a);
+  return out;
+}
+
+/**
+ * What one event notifies, on which channel, to whom (null: that channel stays quiet). The rules, in order:
+ * the install must exist and not be `none`; the business's switch of the kind must not be off; a text
+ * notifies by `sms_notification_type` (never, always, or while none of those who may see it is online);
+ * then `notification_type` picks e-mail and SMS, each unless the business switched that channel off; push
+ * goes to those who may see it unless the business switched desktop notifications off or has no browser
+ * subscribed (texts are pushed by the push module already, ADR 037).
+ */
+export async function planAlert(ctx: Ctx, alert: TAlert, batch?: AlertBatch): Promise<Delivery | null> {
+  const notifies = await mayNotify(ctx, alert, batch);
+  if (!notifies) return null;
+  const { install, business } = notifies;
+  let a = alert;
+  if (a.contactId && !a.phone) {
+    const contactId = a.contactId;
+    const contact = batch ? batch.contacts.get(contactId) : (await contactsByIds(ctx, [contactId]))[0];
+    if (!contact) return null;
+    const name = `${contact.first_name} ${contact.last_name}`.trim();
+    a = { ...a, phone: contact.phone, name: a.name ?? (name || null) };
+  }
+  const s = install.settings;
+  let text = '';
+  if (a.kind === 'message') {
     text = a.messageId ? ((await messageNotice(ctx, a.messageId))?.text ?? '') : '';
     if (text.length > PREVIEW) text = `${text.slice(0, PREVIEW)}…`;
   }
@@ -209,13 +238,19 @@ export type AlertBatch = {
   business(): ReturnType<typeof businessNotificationSettings>;
 };
 
-export async function prepareAlerts(ctx: Ctx, alerts: TAlert[]): Promise<AlertBatch> {
+export async function prepareAlerts(
+  ctx: Ctx,
+  alerts: TAlert[],
+  opts: { contacts: boolean } = { contacts: true },
+): Promise<AlertBatch> {
   const contactIds = [...new Set(alerts.flatMap((a) => (a.contactId ? [a.contactId] : [])))];
   const [contacts, audience] = await Promise.all([
-    contactsByIds(
-      ctx,
-      contactIds.filter((id) => alerts.some((a) => a.contactId === id && !a.phone)),
-    ),
+    opts.contacts
+      ? contactsByIds(
+          ctx,
+          contactIds.filter((id) => alerts.some((a) => a.contactId === id && !a.phone)),
+        )
+      : [],
     contactIds.length ? conversationAudience(ctx, { contactIds }) : new Map<number, number[]>(),
   ]);
   const online = new Set(await usersOnline(ctx.db, [...new Set([...audience.values()].flat())]));
