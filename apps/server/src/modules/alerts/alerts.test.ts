@@ -6,7 +6,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, drainJobs, login } from '../../../test/helpers.ts';
-import { JOB_SCHEMA } from '../../platform/queue/queue.ts';
 import { platformSystemContext } from '../../platform/tenancy/context.ts';
 import { browser } from '../push/test-support.ts';
 import { restoreSandboxNumbers } from '../telephony/service.ts';
@@ -52,30 +51,6 @@ async function numberOf(installId: number): Promise<string> {
 }
 const mailsTo = (to: string) => q('select subject, text from mail_outbox where "to" = $1 order by id', [to]);
 
-/**
- * Waits until every `alerts.notice` job naming `key` = `value` is done (none waiting, at least one), or
- * `alerts.notices` job (texts announced together) naming it among its alerts.
- */
-async function noticesDone(key: string, value: number): Promise<void> {
-  await expect
-    .poll(
-      async () =>
-        (
-          await q(
-            `select state from ${JOB_SCHEMA}.job
-              where (name = 'alerts.notice' and data->>'${key}' = $1)
-                 or (name = 'alerts.notices'
-                     and exists (select 1 from jsonb_array_elements(data->'alerts') a where a->>'${key}' = $1))`,
-            [String(value)],
-          )
-        ).map((r) => r.state),
-      POLL,
-    )
-    .toSatisfy((states: string[]) => states.length > 0 && states.every((s) => s === 'completed'));
-  // And the texts and pushes those notices enqueued.
-  await drainJobs(h.t, 20_000);
-}
-
 /** Waits until the text from `phone` is in the business's inbox (recorded, its events on their way). */
 async function textStored(phone: string): Promise<void> {
   await h.run(1000);
@@ -96,20 +71,25 @@ async function textStored(phone: string): Promise<void> {
 
 let afterwards = 0;
 /**
- * A text to a new install of the business that notifies always (even with an agent online), by e-mail to
- * `email`: waits for its mail. The business's texts are decided in their order, so every text recorded
- * before it has been decided too.
+ * A text to a new install of the business that notifies always (even with an agent online): by e-mail to
+ * `email`, or when the business has e-mail off, by SMS to `phone`. Waits for that notice, then for the jobs
+ * it and the notices before it enqueued. The business's notices are worked in their events' order, and a
+ * notice that sends nothing leaves no trace: once this one is there, every event before it was noticed.
  */
-async function afterwardsNotified(email: string): Promise<void> {
+async function afterwardsNotified(to: { email: string } | { phone: string }): Promise<void> {
   const install = await h.install({
     widget_type: 2,
-    notification_type: 'email',
-    notification_email: email,
     sms_notification_type: 'always',
+    ...('email' in to
+      ? { notification_type: 'email', notification_email: to.email }
+      : { notification_type: 'sms', notification_phone: to.phone }),
   });
-  h.sandbox.phones.sendText(`+1415555079${afterwards++}`, await numberOf(install.id), 'after');
+  const number = await numberOf(install.id);
+  h.sandbox.phones.sendText(`+1415555079${afterwards++}`, number, 'after');
   await h.run(1000);
-  await expect.poll(async () => (await mailsTo(email)).length, POLL).toBe(1);
+  if ('email' in to) await expect.poll(async () => (await mailsTo(to.email)).length, POLL).toBe(1);
+  else await expect.poll(() => h.sandbox.sentMessages({ to: to.phone, from: number }).length, POLL).toBe(1);
+  await drainJobs(h.t, 20_000);
 }
 
 /** Every session of the business's users last used an hour ago: nobody is online. */
@@ -161,8 +141,8 @@ describe('staff notifications', () => {
     await expect
       .poll(() => pushed.filter((p) => p.payload.tag === `voicemail-${voice?.id}`).length, POLL)
       .toBe(1);
-    // Each event once: the notice's jobs done, nothing more in the outbox.
-    await noticesDone('callId', callId);
+    // Each event once: every notice worked, nothing more in the outbox.
+    await afterwardsNotified({ email: 'after-missed@alerts.test' });
     expect(await mailsTo('desk@alerts.test')).toHaveLength(3);
   });
 
@@ -194,7 +174,7 @@ describe('staff notifications', () => {
     await textStored('+14155550703');
     // A text that notices are decided for after it (the business's texts are sorted in their order, and
     // a text nobody is told of leaves no job): once its mail is there, the text above was decided.
-    await afterwardsNotified('after-agent@alerts.test');
+    await afterwardsNotified({ email: 'after-agent@alerts.test' });
     expect(await mailsTo('texts@alerts.test')).toHaveLength(1);
   });
 
@@ -229,7 +209,7 @@ describe('staff notifications', () => {
     });
     const noneFrom = await numberOf(none.id);
     const noneCall = await voicemailCall(h, none.key, '+14155550706');
-    await noticesDone('callId', noneCall);
+    await afterwardsNotified({ email: 'after-none@alerts.test' });
     expect(await mailsTo('none@alerts.test')).toEqual([]);
     expect(h.sandbox.sentMessages({ to: STAFF_2, from: noneFrom })).toEqual([]);
     expect(pushed.filter((p) => p.payload.tag?.endsWith(`-${noneCall}`))).toEqual([]);
@@ -255,8 +235,8 @@ describe('staff notifications', () => {
         notification_phone: STAFF_2,
       });
       const offFrom = await numberOf(off.id);
-      const offCall = await voicemailCall(h, off.key, '+14155550707');
-      await noticesDone('callId', offCall);
+      await voicemailCall(h, off.key, '+14155550707');
+      await afterwardsNotified({ phone: STAFF_2 });
       expect(await mailsTo('off@alerts.test')).toEqual([]);
       expect(h.sandbox.sentMessages({ to: STAFF_2, from: offFrom }).map((m) => m.body)).toEqual([
         expect.stringContaining('asked Site'),

@@ -1,5 +1,7 @@
 // The staff notifications' jobs (ADR 082): the notice of one event, then its text and its push, each
-// retried on its own. Every job builds the business's context from its payload (ADR 012).
+// retried on its own. Every job builds the business's context from its payload (ADR 012). The notices are
+// worked first in the process that saw their events (ADR 123): `alerts.notice` and `alerts.notices` retry
+// those that failed there.
 import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
 import { defineJob } from '../../platform/queue/queue.ts';
@@ -10,6 +12,7 @@ import {
   prepareAlerts,
   sendAlertPush,
   sendAlertText,
+  type TAlert,
   ZAlert,
 } from './service.ts';
 
@@ -64,33 +67,40 @@ export const alertNoticeJob = defineJob({
 });
 
 /**
- * The notices of many events of one business at once (inbound texts announced together, issue 27): what
- * they share is read once (./service.ts prepareAlerts), then each notice is written as `alerts.notice`
- * writes it. A notice that fails is handed to an `alerts.notice` job of its own (retried alone), so this job
- * never repeats a notice already written.
+ * The notices of many events of one business at once: what they share is read once (./service.ts
+ * prepareAlerts), then each notice is written as `alerts.notice` writes it. A notice that fails is handed
+ * to an `alerts.notice` job of its own (retried alone), so this never repeats a notice already written.
+ * The listeners run it in the process that saw the events (ADR 123); `alerts.notices` runs it again for a
+ * batch whose reads failed there.
  */
+export async function noticeBatch(ctx: Ctx, alerts: TAlert[]): Promise<void> {
+  const first = alerts[0];
+  if (!first) return;
+  const { deps } = ctx;
+  const keysOf = { agencyId: first.agencyId, businessId: first.businessId };
+  const batch = await prepareAlerts(ctx, alerts);
+  let handedOver = false;
+  for (const a of alerts) {
+    try {
+      await noticeAlertOfBatch(ctx, a, batch, {
+        text: (tx, sms) => tx.deps.queue.send(tx.db, alertTextJob, { ...keysOf, ...sms }),
+        push: (tx, push) => tx.deps.queue.send(tx.db, alertPushJob, { ...keysOf, ...push }),
+      });
+    } catch (err) {
+      deps.log.warn({ err }, 'staff alert of a batch failed: retried on its own');
+      await deps.queue.send(deps.db, alertNoticeJob, a);
+      handedOver = true;
+    }
+  }
+  if (handedOver) deps.queue.committed(alertNoticeJob.name);
+}
+
 export const alertNoticesJob = defineJob({
   name: 'alerts.notices',
   payload: z.object({ ...keys, alerts: z.array(ZAlert) }),
   retry: { limit: 3, delaySeconds: 20, backoff: true },
   concurrency: 2,
   handler: async (deps, p) => {
-    const keysOf = { agencyId: p.agencyId, businessId: p.businessId };
-    const ctx = businessCtx(deps, p, 'staff alerts');
-    const batch = await prepareAlerts(ctx, p.alerts);
-    let handedOver = false;
-    for (const a of p.alerts) {
-      try {
-        await noticeAlertOfBatch(ctx, a, batch, {
-          text: (tx, sms) => tx.deps.queue.send(tx.db, alertTextJob, { ...keysOf, ...sms }),
-          push: (tx, push) => tx.deps.queue.send(tx.db, alertPushJob, { ...keysOf, ...push }),
-        });
-      } catch (err) {
-        deps.log.warn({ err }, 'staff alert of a batch failed: retried on its own');
-        await deps.queue.send(deps.db, alertNoticeJob, a);
-        handedOver = true;
-      }
-    }
-    if (handedOver) deps.queue.committed(alertNoticeJob.name);
+    await noticeBatch(businessCtx(deps, p, 'staff alerts'), p.alerts);
   },
 });

@@ -3,10 +3,11 @@
 // install's settings (`notification_type`, `sms_notification_type`, its addresses) under the business's
 // switches (its "notification" settings). Lead forms keep their own notice (leadforms/notify.ts, ADR 074).
 //
-// One job per event (`alerts.notice`) decides and writes, in one transaction, the e-mails (the outbox and
-// its delivery jobs) and the jobs of the other channels (`alerts.text`, `alerts.push`): a notice that fails
-// half-way writes nothing and is retried whole; a channel that fails is retried alone. Inbound texts are
-// sorted before any job (`textsThatMayNotify`, ADR 123): a text whose notice can send nothing gets none.
+// Each event's notice (`noticeAlertOfBatch`, for the events of a business that came together) decides and
+// writes, in one transaction, the e-mails (the outbox and its delivery jobs) and the jobs of the other
+// channels (`alerts.text`, `alerts.push`): a notice that fails half-way writes nothing and is retried whole
+// by a job (`alerts.notice`); a channel that fails is retried alone. The notices are worked in the process
+// that saw their events (ADR 123).
 import type { TLanguage } from '@stn/contracts/constants';
 import { translate } from '@stn/contracts/i18n';
 import { widgetPhoneToE164 } from '@stn/contracts/widget';
@@ -121,19 +122,6 @@ async function mayNotify(ctx: Ctx, a: TAlert, batch?: AlertBatch) {
 }
 
 /**
- * Of the texts announced together, those whose notice may send something (mayNotify), decided in the
- * process that saw them: who may see each conversation and who of them is online are read once, and the
- * install's and the business's settings come from their caches. Only these are handed to a job (ADR 123):
- * a text nobody is to be told of, the usual case while the staff are online, costs no job.
- */
-export async function textsThatMayNotify(ctx: Ctx, alerts: TAlert[]): Promise<TAlert[]> {
-  const batch = await prepareAlerts(ctx, alerts, { contacts: false });
-  const out: TAlert[] = [];
-  for (const a of alerts) if (await mayNotify(ctx, a, batch)) out.push(a);
-  return out;
-}
-
-/**
  * What one event notifies, on which channel, to whom (null: that channel stays quiet). The rules, in order:
  * the install must exist and not be `none`; the business's switch of the kind must not be off; a text
  * notifies by `sms_notification_type` (never, always, or while none of those who may see it is online);
@@ -148,7 +136,7 @@ export async function planAlert(ctx: Ctx, alert: TAlert, batch?: AlertBatch): Pr
   let a = alert;
   if (a.contactId && !a.phone) {
     const contactId = a.contactId;
-    const contact = batch ? batch.contacts.get(contactId) : (await contactsByIds(ctx, [contactId]))[0];
+    const contact = batch ? await batch.contact(contactId) : (await contactsByIds(ctx, [contactId]))[0];
     if (!contact) return null;
     const name = `${contact.first_name} ${contact.last_name}`.trim();
     a = { ...a, phone: contact.phone, name: a.name ?? (name || null) };
@@ -227,37 +215,35 @@ export async function noticeAlert(
 }
 
 /**
- * What a batch of events' notices (`alerts.notices`) read once for all: their contacts, who may see each
- * conversation and who of those is online; each install's and the business's settings once when asked.
+ * What a batch of events' notices read once for all: who may see each conversation and who of those is
+ * online; their contacts once the first notice that may send something asks (a text nobody is to be told
+ * of needs none); each install's and the business's settings once when asked.
  */
 export type AlertBatch = {
-  contacts: Map<number, ContactRow>;
+  contact(id: number): Promise<ContactRow | undefined>;
   audience: Map<number, number[]>;
   online: Set<number>;
   install(id: number): Promise<InstallForCalls | null>;
   business(): ReturnType<typeof businessNotificationSettings>;
 };
 
-export async function prepareAlerts(
-  ctx: Ctx,
-  alerts: TAlert[],
-  opts: { contacts: boolean } = { contacts: true },
-): Promise<AlertBatch> {
+export async function prepareAlerts(ctx: Ctx, alerts: TAlert[]): Promise<AlertBatch> {
   const contactIds = [...new Set(alerts.flatMap((a) => (a.contactId ? [a.contactId] : [])))];
-  const [contacts, audience] = await Promise.all([
-    opts.contacts
-      ? contactsByIds(
-          ctx,
-          contactIds.filter((id) => alerts.some((a) => a.contactId === id && !a.phone)),
-        )
-      : [],
-    contactIds.length ? conversationAudience(ctx, { contactIds }) : new Map<number, number[]>(),
-  ]);
+  const audience = contactIds.length
+    ? await conversationAudience(ctx, { contactIds })
+    : new Map<number, number[]>();
   const online = new Set(await usersOnline(ctx.db, [...new Set([...audience.values()].flat())]));
   const installs = new Map<number, Promise<InstallForCalls | null>>();
   let business: ReturnType<typeof businessNotificationSettings> | undefined;
+  let contacts: Promise<Map<number, ContactRow>> | undefined;
   return {
-    contacts: new Map(contacts.map((c) => [c.id, c])),
+    contact(id) {
+      contacts ??= contactsByIds(
+        ctx,
+        contactIds.filter((c) => alerts.some((a) => a.contactId === c && !a.phone)),
+      ).then((rows) => new Map(rows.map((c) => [c.id, c])));
+      return contacts.then((found) => found.get(id));
+    },
     audience,
     online,
     install(id) {
