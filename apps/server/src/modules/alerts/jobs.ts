@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
 import { defineJob } from '../../platform/queue/queue.ts';
-import { type Ctx, tenantContext } from '../../platform/tenancy/context.ts';
+import { businessSystemContext, type Ctx } from '../../platform/tenancy/context.ts';
 import {
   noticeAlert,
   noticeAlertOfBatch,
@@ -17,11 +17,7 @@ import {
 } from './service.ts';
 
 const businessCtx = (deps: Deps, p: { agencyId: number; businessId: number }, name: string): Ctx =>
-  tenantContext(
-    deps,
-    { level: 'business', agencyId: p.agencyId, businessId: p.businessId },
-    { kind: 'system', source: 'job', name },
-  );
+  businessSystemContext(deps, p, 'job', name);
 
 const keys = { agencyId: z.number(), businessId: z.number() };
 

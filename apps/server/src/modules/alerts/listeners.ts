@@ -5,7 +5,7 @@
 import { businessBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
-import { tenantContext } from '../../platform/tenancy/context.ts';
+import { businessSystemContext } from '../../platform/tenancy/context.ts';
 import { messageReceived } from '../chats/service.ts';
 import { callMissed, callRequested, voicemailRecorded } from '../telephony/service.ts';
 import { alertNoticesJob, noticeBatch } from './jobs.ts';
@@ -22,11 +22,7 @@ export function registerAlertsListeners(events: EventBus, deps: Deps): void {
     run: async (alerts) => {
       const first = alerts[0];
       if (!first) return;
-      const ctx = tenantContext(
-        deps,
-        { level: 'business', agencyId: first.agencyId, businessId: first.businessId },
-        { kind: 'system', source: 'job', name: 'staff alerts' },
-      );
+      const ctx = businessSystemContext(deps, first, 'job', 'staff alerts');
       try {
         await noticeBatch(ctx, alerts);
       } catch (err) {

@@ -3,7 +3,12 @@ import { businessBatcher } from '../../platform/batcher.ts';
 import { anyOf } from '../../platform/db/any-of.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
-import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
+import {
+  businessOf,
+  businessSystemContext,
+  type Ctx,
+  inTransaction,
+} from '../../platform/tenancy/context.ts';
 import { markBroadcastReply, messageReceived } from '../chats/service.ts';
 import { announceProgress } from './engine.ts';
 import { broadcastRecipients } from './tables.ts';
@@ -85,11 +90,7 @@ export function registerBroadcastsListeners(events: EventBus, deps: Deps): void 
     run: async (items) => {
       const first = items[0];
       if (!first) return;
-      const ctx = tenantContext(
-        deps,
-        { level: 'business', agencyId: first.agencyId, businessId: first.businessId },
-        { kind: 'system', source: 'carrier', name: 'broadcast reply' },
-      );
+      const ctx = businessSystemContext(deps, first, 'carrier', 'broadcast reply');
       const recent = await recentRecipients(ctx, [...new Set(items.map((i) => i.contactId))], new Date());
       for (const p of items)
         if (recent.has(p.contactId))

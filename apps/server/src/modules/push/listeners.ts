@@ -4,7 +4,7 @@
 import { createBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
-import { tenantContext } from '../../platform/tenancy/context.ts';
+import { businessSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import { conversationAudience, messageNotice, messageReceived } from '../chats/service.ts';
 import { staffAlerted } from '../notifications/service.ts';
 import { hasSubscriptions, pushToUsers } from './service.ts';
@@ -22,11 +22,7 @@ type Received = {
 async function notify(deps: Deps, items: Received[], fetcher?: typeof fetch): Promise<void> {
   const first = items[0];
   if (!first) return;
-  const ctx = tenantContext(
-    deps,
-    { level: 'business', agencyId: first.agencyId, businessId: first.businessId },
-    { kind: 'system', source: 'job', name: 'push notification' },
-  );
+  const ctx = businessSystemContext(deps, first, 'job', 'push notification');
   if (!(await hasSubscriptions(ctx))) return;
   const audience = await conversationAudience(ctx, { contactIds: items.map((i) => i.contactId) });
   for (const p of items) {

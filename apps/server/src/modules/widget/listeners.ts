@@ -8,7 +8,7 @@ import { businessBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { channel } from '../../platform/realtime/hub.ts';
-import { tenantContext } from '../../platform/tenancy/context.ts';
+import { businessSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import {
   messageReceived,
   messageSent,
@@ -40,11 +40,7 @@ export function registerWidgetListeners(events: EventBus, deps: Deps): void {
     run: async (items) => {
       const first = items[0];
       if (!first) return;
-      const ctx = tenantContext(
-        deps,
-        { level: 'business', agencyId: first.agencyId, businessId: first.businessId },
-        { kind: 'system', source: 'job', name: 'widget stream' },
-      );
+      const ctx = businessSystemContext(deps, first, 'job', 'widget stream');
       const found = await widgetMessagesByIds(ctx, { ids: items.map((i) => i.messageId) });
       await Promise.all(
         found.map((f) => {

@@ -110,6 +110,23 @@ export function tenantContext(
 }
 
 /**
+ * A business's context for work no user started, named by its source and purpose: the context of a job,
+ * a webhook or a listener's batch of that business's events (`of` is anything that carries its keys).
+ */
+export function businessSystemContext(
+  deps: Deps,
+  of: { agencyId: number; businessId: number },
+  source: 'job' | 'carrier',
+  name: string,
+): Ctx {
+  return make(
+    deps,
+    { level: 'business', agencyId: of.agencyId, businessId: of.businessId },
+    { kind: 'system', source, name },
+  );
+}
+
+/**
  * The one way, besides an Admin's request, to act platform-wide: named, so that a search finds every
  * use (start-up seeding, the CLI, platform jobs such as the mail queue, and the carrier's webhooks until
  * they have found the tenant from our own rows: the number texted, the message or call named).
