@@ -52,51 +52,24 @@ const busyOf = prepared((db) =>
     ),
 );
 
-/** The leg row of a staff phone about to ring, with a placeholder sid (the values of insertOnePlaceholder). */
-const placeholderRow = (call: CallOfBusiness, s: Staff) => ({
-  call_id: call.id,
-  business_id: call.business_id,
-  call_sid: `${PENDING}${crypto.randomUUID()}`,
-  to_number: s.phone,
-  agent_user_id: s.userId,
-  agent_name: s.name,
-});
-
-const insertOnePlaceholder = prepared((db) =>
-  db
-    .insert(callLegs)
-    .values({
-      call_id: slot('call_id'),
-      business_id: slot('business_id'),
-      call_sid: slot('call_sid'),
-      role: 'staff',
-      to_number: slot('to_number'),
-      agent_user_id: slot('agent_user_id'),
-      agent_name: slot('agent_name'),
-      status: 'queued',
-    })
-    .returning({ id: callLegs.id, phone: callLegs.to_number }),
-);
-
-/** A leg row for each staff phone about to ring (placeholder sids), inside the staff lock's transaction. */
+/**
+ * A leg row for each staff phone about to ring (placeholder sids), inside the staff lock's transaction:
+ * placeholdersSql for a call already written.
+ */
 export async function insertPlaceholders(tx: Ctx, call: CallOfBusiness, staff: Staff[]): Promise<Reserved[]> {
   if (staff.length === 0) return [];
-  const [one] = staff;
-  if (staff.length === 1 && one) {
-    const [row] = await insertOnePlaceholder(tx.db, placeholderRow(call, one));
-    return row ? [{ legId: row.id, staff: one }] : [];
-  }
-  const rows = await tx.db
-    .insert(callLegs)
-    .values(staff.map((s) => ({ ...placeholderRow(call, s), role: 'staff' as const, status: 'queued' })))
-    .returning({ id: callLegs.id, phone: callLegs.to_number });
+  const { rows } = await tx.db.execute<{ id: number; phone: string }>(
+    sql`with call as (select ${call.id}::int as id, ${call.business_id}::int as business_id)
+      ${placeholdersSql('call', staff)}`,
+  );
   return reservedOf(rows, staff);
 }
 
 /**
- * insertPlaceholders as a part of a caller's statement (ADR 123): the legs of `staff` for the call the
- * caller's `with` named `call` (its id and business_id) writes, answering each leg's id and phone
- * (`reservedOf` reads them). A callback's call, its first ring's legs and its count are one statement.
+ * The insert of the placeholder legs of `staff`, as a part of a caller's statement (ADR 123): the legs of
+ * the call the caller's `with` named `call` (its id and business_id), answering each leg's id and phone
+ * (`reservedOf` reads them). A callback's call, its first ring's legs and its count are one statement;
+ * insertPlaceholders names a call already written.
  */
 export function placeholdersSql(call: string, staff: Staff[]): SQL<unknown> {
   const rows = JSON.stringify(
