@@ -273,9 +273,17 @@ export async function noticeAlertOfBatch(
 ): Promise<Delivery | null> {
   const plan = await planAlert(ctx, a, batch);
   if (!plan) return null;
+  // A notice that writes one thing (an e-mail to one address, as a callback's usually is) needs no
+  // transaction: each channel writes its own rows atomically (ADR 124).
+  if (writesOf(plan) === 1) return writeAlert(ctx, a, plan, jobs);
   return inTransaction(ctx, (tx) => writeAlert(tx, a, plan, jobs));
 }
 
+/** How many messages and jobs a notice writes. */
+const writesOf = (plan: Delivery): number =>
+  (plan.email?.to.length ?? 0) + (plan.sms ? 1 : 0) + (plan.push ? 1 : 0);
+
+/** Writes a planned notice, in `tx`'s transaction when it has one (a notice of one write needs none). */
 async function writeAlert(
   tx: Ctx,
   a: TAlert,
@@ -293,9 +301,11 @@ async function writeAlert(
         businessId: a.businessId,
         fromName,
       };
-      // Through the business's own e-mail when it has one (ADR 090), else the platform's mail.
-      if (!(await tx.deps.ports.ownMail.send(tx, { ...mail, source: 'alert' }, tx.db)))
-        await tx.deps.mailer.send(mail, tx.db);
+      // Through the business's own e-mail when it has one (ADR 090), else the platform's mail; in the
+      // notice's transaction when it has one.
+      const db = tx.inTx ? tx.db : undefined;
+      if (!(await tx.deps.ports.ownMail.send(tx, { ...mail, source: 'alert' }, db)))
+        await tx.deps.mailer.send(mail, db);
     }
   }
   if (plan.sms) await jobs.text(tx, plan.sms);

@@ -10,7 +10,7 @@ import type { Deps } from '../../platform/deps.ts';
 import type { Mailer } from '../../platform/mail.ts';
 import type { OwnMailMessage } from '../../platform/ports.ts';
 import { defineJob } from '../../platform/queue/queue.ts';
-import { type Ctx, platformSystemContext } from '../../platform/tenancy/context.ts';
+import { type Ctx, inTransaction, platformSystemContext } from '../../platform/tenancy/context.ts';
 import { businessSendgridEnabled } from '../businesses/service.ts';
 import { type MailOwner, sendingAccount, sendingIntegration } from './mail-service.ts';
 import { MailTransportError, type OutgoingMail, sendgridFor, sendSmtp } from './mail-transport.ts';
@@ -46,8 +46,29 @@ export async function sendOwnMail(ctx: Ctx, input: OwnMailMessage, db?: Tx): Pro
   const config = (integration?.config ?? {}) as { from_email?: string; from_name?: string };
   const fromEmail = account?.from_email ?? config.from_email ?? '';
   const fromName = (account?.from_name || config.from_name || input.fromName || '').trim();
-  const handle = db ?? ctx.db;
-  const [row] = await handle
+  // The message and its job are written together: in the caller's transaction, else in one of their own.
+  if (!db) {
+    await inTransaction(ctx, (tx) =>
+      writeOwnMail(tx, owner, input, { account, integration, fromEmail, fromName }),
+    );
+    ctx.deps.queue.committed(ownMailJob.name);
+  } else await writeOwnMail({ ...ctx, db }, owner, input, { account, integration, fromEmail, fromName });
+  return true;
+}
+
+async function writeOwnMail(
+  ctx: Ctx,
+  owner: MailOwner,
+  input: OwnMailMessage,
+  via: {
+    account: { id: number } | null;
+    integration: { id: number } | null;
+    fromEmail: string;
+    fromName: string;
+  },
+): Promise<void> {
+  const { account, integration, fromEmail, fromName } = via;
+  const [row] = await ctx.db
     .insert(ownMail)
     .values({
       agency_id: owner.agencyId,
@@ -66,10 +87,7 @@ export async function sendOwnMail(ctx: Ctx, input: OwnMailMessage, db?: Tx): Pro
     })
     .returning({ id: ownMail.id });
   if (!row) throw new Error('own mail not inserted');
-  await ctx.deps.queue.send(handle, ownMailJob, { id: row.id });
-  // Outside a transaction the row is committed already: wake the worker now.
-  if (!db) ctx.deps.queue.committed(ownMailJob.name);
-  return true;
+  await ctx.deps.queue.send(ctx.db, ownMailJob, { id: row.id });
 }
 
 /**

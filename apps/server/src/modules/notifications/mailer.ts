@@ -145,28 +145,34 @@ export function createMailer(opts: {
     },
   });
 
+  const send: Mailer['send'] = async (message, db = opts.db) => {
+    // Outside a transaction, the message and its delivery job are written in one of their own: never a
+    // queued message without its job.
+    if (transport && db === opts.db) {
+      await opts.db.transaction((tx) => send(message, tx));
+      opts.queue.committed(job.name);
+      return;
+    }
+    const [row] = await insertOutbox(db, {
+      agency_id: message.agencyId ?? null,
+      business_id: message.businessId ?? null,
+      to: message.to,
+      from: senderOf(message.fromName, opts.from),
+      reply_to: replyToOf(message.replyTo),
+      subject: message.subject,
+      text: message.text,
+      html: message.html ?? null,
+      attachments: JSON.stringify(message.attachments ?? []),
+      status: transport ? 'queued' : 'stored',
+    });
+    if (!row) throw new Error('mail_outbox insert returned nothing');
+    if (!transport) return;
+    // The caller's commit announces the job (or the database's notification does, ADR 106).
+    await opts.queue.send(db, job, { outboxId: row.id });
+  };
   return {
     job: job as JobDef,
-    async send(message, db = opts.db) {
-      const [row] = await insertOutbox(db, {
-        agency_id: message.agencyId ?? null,
-        business_id: message.businessId ?? null,
-        to: message.to,
-        from: senderOf(message.fromName, opts.from),
-        reply_to: replyToOf(message.replyTo),
-        subject: message.subject,
-        text: message.text,
-        html: message.html ?? null,
-        attachments: JSON.stringify(message.attachments ?? []),
-        status: transport ? 'queued' : 'stored',
-      });
-      if (!row) throw new Error('mail_outbox insert returned nothing');
-      if (!transport) return;
-      await opts.queue.send(db, job, { outboxId: row.id });
-      // Outside a transaction the row is committed already: wake the worker now (unless the database's
-      // notification will, ADR 106). Inside one, the commit announces it.
-      if (db === opts.db) opts.queue.committed(job.name);
-    },
+    send,
     close() {
       transport?.close();
     },
