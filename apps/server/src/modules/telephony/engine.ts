@@ -44,7 +44,7 @@ import {
   type Reserved,
   reservedOf,
 } from './staff-phones.ts';
-import { callLegs, calls } from './tables.ts';
+import { callLegs, calls, carrierEvents } from './tables.ts';
 import { callbacksToPhoneSql } from './visitor-calls.ts';
 
 export type CallRow = typeof calls.$inferSelect;
@@ -1118,6 +1118,54 @@ export async function finishClaimedAtHangUp(ctx: Ctx, callId: number): Promise<v
   if (row) rememberCall(ctx, row);
   if (row?.outcome === 'completed') publishCallCompleted(ctx, row);
   announceProgress(ctx, callId, row);
+}
+
+/**
+ * The dial's action of a claimed callback: the carrier's final word on it (ADR 124). One statement records
+ * the delivery (its key in carrier_events, so a repeat changes nothing) and ends the call as finishClaimed's
+ * authoritative end would: completed (its duration refreshed) or no answer, from any of the claimed call's
+ * outcomes, with the recording the action names. The row is locked before it is read (`for update`), so the
+ * outcome it had is the one this update replaced: `call.completed` is published once, by the end that made
+ * it completed. Answers whether this delivery is the first and the call was ended by it (false for a repeat).
+ */
+export async function endAtDialAction(
+  ctx: Ctx,
+  callId: number,
+  input: {
+    key: string;
+    completed: boolean;
+    duration: number | null;
+    recording?: { sid: string; url: string } | null | undefined;
+  },
+): Promise<{ first: boolean; ended: boolean }> {
+  const outcome = input.completed ? 'completed' : 'no_answer';
+  const rec = input.recording ?? null;
+  // The recording the action names, unless the call has another already (storeCallRecording's rule).
+  const recorded = sql`(${rec?.sid ?? null}::text is not null
+    and (c.recording_sid is null or c.recording_sid = ${rec?.sid ?? null}::text))`;
+  const { rows } = await ctx.db.execute<Record<string, unknown> & { first: boolean; was: string | null }>(
+    sql`with first as (
+        insert into ${carrierEvents} (key) values (${input.key}) on conflict do nothing returning key),
+      ended as (
+        update ${calls} c set outcome = ${outcome}, ended_at = coalesce(c.ended_at, now()),
+          duration = coalesce(${input.duration}::int, c.duration), updated_at = now(),
+          recording_sid = case when ${recorded} then ${rec?.sid ?? null}::text else c.recording_sid end,
+          recording_url = case when ${recorded} then ${rec?.url ?? null}::text else c.recording_url end
+        from (select id, outcome as was from ${calls} where id = ${callId}::int for update) old
+        where c.id = old.id and old.was in ('in_progress', 'completed', 'no_answer')
+          and exists (select 1 from first)
+        returning c.*, old.was)
+      select ended.*, exists (select 1 from first) as first from (select 1) one left join ended on true`,
+  );
+  const [raw] = rows;
+  if (!raw?.first) return { first: false, ended: false };
+  if (raw.id === null || raw.id === undefined) return { first: true, ended: false };
+  const row = tableRow(calls, raw);
+  if (input.completed && raw.was !== 'completed') publishCallCompleted(ctx, row);
+  // Its webhooks still to come (the staff leg's end) know it ended (webhooks.ts callStatus).
+  rememberCall(ctx, row);
+  announceProgress(ctx, callId, row);
+  return { first: true, ended: true };
 }
 
 /** The claimed call ends: completed (with its duration) when the visitor was connected, else no answer. */

@@ -173,18 +173,37 @@ describe('carrier webhooks', () => {
         () => expect(completed.filter((c) => c.callId === callId)).toHaveLength(connected ? 1 : 0),
         { timeout: 10_000 },
       );
-      // The dial's action comes after all: its duration is the word on a completed call, announced once.
-      const action = await post(`/webhooks/twilio/dial-action?call=${callId}`, {
-        CallSid: sid,
-        DialCallStatus: connected ? 'completed' : 'no-answer',
-        DialCallDuration: connected ? '3' : '0',
-      });
-      expect(action.statusCode).toBe(200);
-      const [after] = await rows('select outcome, duration from calls where id = $1', [callId]);
+      // The dial's action comes after all, delivered twice at once (a retry): its duration and its
+      // recording are the word on the call, written once, and a completed call is announced once.
+      const recordingSid = `RE${(connected ? '5' : '6').repeat(32)}`;
+      const actionOnce = () =>
+        post(`/webhooks/twilio/dial-action?call=${callId}`, {
+          CallSid: sid,
+          DialCallStatus: connected ? 'completed' : 'no-answer',
+          DialCallDuration: connected ? '3' : '0',
+          RecordingSid: recordingSid,
+          RecordingUrl: `https://api.twilio.com/recordings/${recordingSid}`,
+        });
+      const actions = await Promise.all([actionOnce(), actionOnce()]);
+      for (const action of actions) expect(action.statusCode).toBe(200);
+      const [after] = await rows('select outcome, duration, recording_sid from calls where id = $1', [
+        callId,
+      ]);
       expect(after).toEqual({
         outcome: connected ? 'completed' : 'no_answer',
         duration: connected ? 3 : 0,
+        recording_sid: recordingSid,
       });
+      const deliveries = await rows('select key from carrier_events where key = $1', [`dial:${sid}`]);
+      expect(deliveries).toHaveLength(1);
+      // A later action of the same leg (a repeat the carrier sent again) changes nothing.
+      await post(`/webhooks/twilio/dial-action?call=${callId}`, {
+        CallSid: sid,
+        DialCallStatus: 'no-answer',
+        DialCallDuration: '0',
+      });
+      const [still] = await rows('select outcome, duration from calls where id = $1', [callId]);
+      expect(still).toEqual({ outcome: connected ? 'completed' : 'no_answer', duration: connected ? 3 : 0 });
       await h.run(60_000);
       expect(completed.filter((c) => c.callId === callId)).toHaveLength(connected ? 1 : 0);
     }

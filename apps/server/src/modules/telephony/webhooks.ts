@@ -37,6 +37,7 @@ import {
   type CallRow,
   claim,
   concludeUnclaimed,
+  endAtDialAction,
   finishClaimed,
   finishClaimedAtHangUp,
   inBackground,
@@ -57,7 +58,7 @@ import {
   inboundStaffLeg,
   missedAnswer,
 } from './inbound.ts';
-import { callLegs, calls, carrierEvents, voiceRecords } from './tables.ts';
+import { callLegs, calls, voiceRecords } from './tables.ts';
 
 const num = (value: string): number | null => (value && /^\d+$/.test(value) ? Number(value) : null);
 
@@ -178,20 +179,6 @@ async function legOf(ctx: Ctx, callId: number, callSid: string): Promise<LegRow 
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return null;
-}
-
-const recordDelivery = prepared((db) =>
-  db
-    .insert(carrierEvents)
-    .values({ key: slot('key') })
-    .onConflictDoNothing()
-    .returning({ key: carrierEvents.key }),
-);
-
-/** True the first time this delivery is seen; a retry of the same event answers without a second effect. */
-async function firstDelivery(ctx: Ctx, key: string): Promise<boolean> {
-  const rows = await recordDelivery(ctx.db, { key });
-  return rows.length > 0;
 }
 
 const HANG_UP: CallInstructions = [hangup()];
@@ -379,10 +366,15 @@ const dialAction = aboutCallRef<DialEnded>(
       return inboundDialEnded(ctx, fullRow(call), { completed, duration: event.duration });
     }
     if (!sid || sid !== call.claimed_leg_sid) return HANG_UP;
-    if (await firstDelivery(ctx, `dial:${sid}`)) {
-      await finishClaimed(ctx, call.id, { completed, duration: event.duration, authoritative: true });
-      if (event.recording) await storeCallRecording(ctx, call.id, event.recording, null);
-    }
+    // The end and its recording in one statement; a call it could not end still keeps the recording.
+    const end = await endAtDialAction(ctx, call.id, {
+      key: `dial:${sid}`,
+      completed,
+      duration: event.duration,
+      recording: event.recording,
+    });
+    if (end.first && !end.ended && event.recording)
+      await storeCallRecording(ctx, call.id, event.recording, null);
     if (completed) return HANG_UP;
     return [say('The caller did not answer. Goodbye.'), hangup()];
   },
