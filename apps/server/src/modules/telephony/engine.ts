@@ -11,7 +11,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { z } from 'zod';
 import type { CallEvent } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
-import { prepared, slot } from '../../platform/db/prepared.ts';
+import { prepared, preparedSql, slot } from '../../platform/db/prepared.ts';
 import { selectValues } from '../../platform/db/select-values.ts';
 import { tableRow } from '../../platform/db/table-rows.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -1002,30 +1002,45 @@ const updateLegStatus = byShape((shape) => {
   );
 });
 
-const upsertVisitorLeg = byShape((shape) => {
+const visitorLegUpsert = (db: Ctx['db'], shape: LegStatusShape) => {
   const change = legStatusChange(shape);
-  return prepared((db) =>
-    db
-      .insert(callLegs)
-      .values({
-        call_id: slot('call'),
-        business_id: slot('business'),
-        call_sid: slot('sid'),
-        role: 'visitor',
-        to_number: slot('to'),
-        status: slot('status'),
-        sequence: sql`greatest(-1, ${slot('sequence')}::int)`,
-        duration: slot('duration'),
-        answered_by: slot('answered_by'),
-      })
-      .onConflictDoUpdate({
-        target: callLegs.call_sid,
-        set: change.set,
-        setWhere: and(eq(callLegs.call_id, slot('call')), change.applies),
-      })
-      .returning(),
-  );
-});
+  return db
+    .insert(callLegs)
+    .values({
+      call_id: slot('call'),
+      business_id: slot('business'),
+      call_sid: slot('sid'),
+      role: 'visitor',
+      to_number: slot('to'),
+      status: slot('status'),
+      sequence: sql`greatest(-1, ${slot('sequence')}::int)`,
+      duration: slot('duration'),
+      answered_by: slot('answered_by'),
+    })
+    .onConflictDoUpdate({
+      target: callLegs.call_sid,
+      set: change.set,
+      setWhere: and(eq(callLegs.call_id, slot('call')), change.applies),
+    })
+    .returning();
+};
+
+const upsertVisitorLeg = byShape((shape) => prepared((db) => visitorLegUpsert(db, shape)));
+
+/**
+ * The visitor answered: their leg's status and the call's connection in one statement (ADR 124), the call
+ * connected only when the status applied (a late `in-progress` after the leg ended changes nothing).
+ */
+const upsertVisitorLegConnected = byShape((shape) =>
+  preparedSql<{ leg: Record<string, unknown>; call: Record<string, unknown> | null }>(
+    (db) => sql`with leg as (${visitorLegUpsert(db, shape).getSQL()}),
+      connected as (
+        update ${calls} set connected_at = coalesce(${calls.connected_at}, now()), updated_at = now()
+        where ${calls.id} = ${slot('call')}::int and exists (select 1 from leg where leg.status = 'in-progress')
+        returning ${calls}.*)
+      select row_to_json(leg) as leg, (select row_to_json(connected) from connected) as call from leg`,
+  ),
+);
 
 /**
  * Applies a carrier status to a leg, never backwards, in one conditional update: the same delivery twice
@@ -1048,22 +1063,30 @@ export async function applyLegStatus(
 /**
  * applyLegStatus for a visitor's leg, whose row is written by the first of its webhooks to come (in any
  * order): one statement, an insert of the leg with the status that becomes the conditional update once
- * the row is there (ADR 105).
+ * the row is there (ADR 105). Its `in-progress` also connects the call, in the same statement (`connected`).
  */
 export async function applyVisitorLegStatus(
   ctx: Ctx,
   call: Pick<CallRow, 'id' | 'business_id' | 'visitor_phone'>,
   callSid: string,
   input: LegStatusInput,
-): Promise<LegRow | null> {
-  const [after] = await upsertVisitorLeg(shapeOf(input))(ctx.db, {
+): Promise<(LegRow & { connected?: boolean }) | null> {
+  const values = {
     ...legStatusValues(input),
     call: call.id,
     business: call.business_id,
     sid: callSid,
     to: call.visitor_phone,
-  });
-  return after ?? null;
+  };
+  if (input.status !== 'in-progress') {
+    const [after] = await upsertVisitorLeg(shapeOf(input))(ctx.db, values);
+    return after ?? null;
+  }
+  const [raw] = await upsertVisitorLegConnected(shapeOf(input))(ctx.db, values);
+  if (!raw) return null;
+  const connected = raw.call ? tableRow(calls, raw.call) : undefined;
+  announceProgress(ctx, call.id, connected);
+  return { ...tableRow(callLegs, raw.leg), connected: connected !== undefined };
 }
 
 /** The visitor answered: the call is connected. */
@@ -1138,26 +1161,14 @@ export async function endAtDialAction(
     recording?: { sid: string; url: string } | null | undefined;
   },
 ): Promise<{ first: boolean; ended: boolean }> {
-  const outcome = input.completed ? 'completed' : 'no_answer';
-  const rec = input.recording ?? null;
-  // The recording the action names, unless the call has another already (storeCallRecording's rule).
-  const recorded = sql`(${rec?.sid ?? null}::text is not null
-    and (c.recording_sid is null or c.recording_sid = ${rec?.sid ?? null}::text))`;
-  const { rows } = await ctx.db.execute<Record<string, unknown> & { first: boolean; was: string | null }>(
-    sql`with first as (
-        insert into ${carrierEvents} (key) values (${input.key}) on conflict do nothing returning key),
-      ended as (
-        update ${calls} c set outcome = ${outcome}, ended_at = coalesce(c.ended_at, now()),
-          duration = coalesce(${input.duration}::int, c.duration), updated_at = now(),
-          recording_sid = case when ${recorded} then ${rec?.sid ?? null}::text else c.recording_sid end,
-          recording_url = case when ${recorded} then ${rec?.url ?? null}::text else c.recording_url end
-        from (select id, outcome as was from ${calls} where id = ${callId}::int for update) old
-        where c.id = old.id and old.was in ('in_progress', 'completed', 'no_answer')
-          and exists (select 1 from first)
-        returning c.*, old.was)
-      select ended.*, exists (select 1 from first) as first from (select 1) one left join ended on true`,
-  );
-  const [raw] = rows;
+  const [raw] = await endAtDialActionSql(ctx.db, {
+    key: input.key,
+    id: callId,
+    outcome: input.completed ? 'completed' : 'no_answer',
+    duration: input.duration,
+    recording_sid: input.recording?.sid ?? null,
+    recording_url: input.recording?.url ?? null,
+  });
   if (!raw?.first) return { first: false, ended: false };
   if (raw.id === null || raw.id === undefined) return { first: true, ended: false };
   const row = tableRow(calls, raw);
@@ -1167,6 +1178,26 @@ export async function endAtDialAction(
   announceProgress(ctx, callId, row);
   return { first: true, ended: true };
 }
+
+/** The recording a dial's action names, unless the call has another already (storeCallRecording's rule). */
+const actionRecorded = sql`(${slot('recording_sid')}::text is not null
+  and (c.recording_sid is null or c.recording_sid = ${slot('recording_sid')}::text))`;
+
+const endAtDialActionSql = preparedSql<Record<string, unknown> & { first: boolean; was: string | null }>(
+  () =>
+    sql`with first as (
+      insert into ${carrierEvents} (key) values (${slot('key')}) on conflict do nothing returning key),
+    ended as (
+      update ${calls} c set outcome = ${slot('outcome')}, ended_at = coalesce(c.ended_at, now()),
+        duration = coalesce(${slot('duration')}::int, c.duration), updated_at = now(),
+        recording_sid = case when ${actionRecorded} then ${slot('recording_sid')}::text else c.recording_sid end,
+        recording_url = case when ${actionRecorded} then ${slot('recording_url')}::text else c.recording_url end
+      from (select id, outcome as was from ${calls} where id = ${slot('id')}::int for update) old
+      where c.id = old.id and old.was in ('in_progress', 'completed', 'no_answer')
+        and exists (select 1 from first)
+      returning c.*, old.was)
+    select ended.*, exists (select 1 from first) as first from (select 1) one left join ended on true`,
+);
 
 /** The claimed call ends: completed (with its duration) when the visitor was connected, else no answer. */
 export async function finishClaimed(

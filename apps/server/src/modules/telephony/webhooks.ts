@@ -306,7 +306,7 @@ const callStatus = aboutCallRef<CallProgress>(
       duration: event.duration,
       answeredBy: event.answeredBy,
     };
-    let after: (LegRow & { freedForWaiting?: boolean }) | null;
+    let after: (LegRow & { freedForWaiting?: boolean; connected?: boolean }) | null;
     if (query.leg === 'visitor') {
       // The visitor's leg was created by the dial: its parent must be the staff leg that claimed the call.
       if (!call.claimed_leg_sid || event.parentCallSid !== call.claimed_leg_sid) return NOTHING;
@@ -326,7 +326,9 @@ const callStatus = aboutCallRef<CallProgress>(
     // A staff phone came free while a callback waits for one: it rings it (ADR 051). The status's own
     // statement said whether one waits (ADR 123).
     if (after.freedForWaiting) inBackground(ctx, () => ringWaiting(ctx));
-    if (after.role === 'visitor' && after.status === 'in-progress') await markConnected(ctx, call.id);
+    // A callback's visitor leg connected the call with its status (ADR 124); an inbound caller's leg did not.
+    if (after.role === 'visitor' && after.status === 'in-progress' && !after.connected)
+      await markConnected(ctx, call.id);
     // An inbound call's end is the Dial action's to decide.
     if (after.role === 'staff' && becameFinal && call.kind !== 'inbound') {
       // The claiming leg is known for good once it is set: its end needs no read of the row, and nothing

@@ -4,7 +4,7 @@
 // query made with `prepared` is built the first time it runs, with `sql.placeholder(name)` where its values
 // go; every later run fills the placeholders and sends the same text as a named prepared statement, on the
 // handle it is given: the tenant's handle, a transaction, or the platform's.
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from './client.ts';
 
 /** What Drizzle's query builders give: a query that can be prepared under a name. */
@@ -40,4 +40,34 @@ export function prepared<R>(
     bound.client = client;
     return bound.execute(values);
   };
+}
+
+type RawSession = {
+  session: { prepareQuery(query: unknown, fields: undefined, name: string, arrayMode: false): unknown };
+  dialect: { sqlToQuery(query: SQL): unknown };
+};
+
+/**
+ * A statement written in SQL (its values as `slot` placeholders), built once as `prepared` builds a query:
+ * for what the query builder cannot write, such as several writes in one statement (ADR 123); `build` may
+ * put the builder's queries in it (a data-modifying WITH). Answers its rows as PostgreSQL gave them (times
+ * as text, JSON parsed; `tableRow` reads a table's row from them).
+ */
+export function preparedSql<R extends Record<string, unknown>>(
+  build: (db: Tx) => SQL,
+): (db: Tx, values?: Record<string, unknown>) => Promise<R[]> {
+  const run = prepared<{ rows: R[] }>((db) => ({
+    prepare: (name) => {
+      const raw = db as unknown as RawSession;
+      return raw.session.prepareQuery(
+        raw.dialect.sqlToQuery(build(db)),
+        undefined,
+        name,
+        false,
+      ) as Executable<{
+        rows: R[];
+      }>;
+    },
+  }));
+  return async (db, values) => (await run(db, values)).rows;
 }
