@@ -31,7 +31,7 @@ import {
   type Staff,
   staffFor,
 } from './access.ts';
-import { readCall, rememberCall } from './call-refs.ts';
+import { readCall, rememberCall, rememberLeg } from './call-refs.ts';
 import { callCompleted, callMissed } from './events.ts';
 import { announceCallChanged, announceProgress } from './progress.ts';
 import {
@@ -419,7 +419,8 @@ const nameLeg = prepared((db) =>
   db
     .update(callLegs)
     .set({ call_sid: slot('sid'), updated_at: slot('now') })
-    .where(eq(callLegs.id, slot('id'))),
+    .where(eq(callLegs.id, slot('id')))
+    .returning(),
 );
 
 /** Creates a reserved staff leg with the carrier; false (and the leg failed) when the carrier refused. */
@@ -436,7 +437,9 @@ async function placeStaffLeg(ctx: Ctx, call: CallRow, r: Reserved, st: RingState
       timeout: st.timeout,
       machineDetection: 'Enable',
     });
-    await nameLeg(ctx.db, { sid: created.sid, now: new Date(), id: r.legId });
+    const [named] = await nameLeg(ctx.db, { sid: created.sid, now: new Date(), id: r.legId });
+    // Its voice and gather webhooks, when they come here, need no read (./call-refs.ts, ADR 124).
+    if (named) rememberLeg(ctx, named, { placed: true });
     return true;
   })();
   try {
@@ -880,6 +883,9 @@ export async function claim(ctx: Ctx, call: CallRow, leg: LegRow, digits = ''): 
       .select({ sid: calls.claimed_leg_sid })
       .from(calls)
       .where(eq(calls.id, call.id));
+    // The claim this process had not seen (another process's): its next webhooks of the call know it.
+    if (held?.sid && call.claimed_leg_sid !== held.sid)
+      rememberCall(ctx, { ...call, claimed_leg_sid: held.sid });
     return held?.sid === leg.call_sid;
   }
   announceProgress(ctx, call.id, { ...call, claimed_leg_sid: leg.call_sid, connected_at: null });
@@ -1057,7 +1063,10 @@ export async function applyLegStatus(
     call: leg.callId,
     sid: leg.callSid,
   });
-  return after ?? null;
+  if (!after) return null;
+  const { freedForWaiting: _, ...row } = after;
+  rememberLeg(ctx, row, { placed: false });
+  return after;
 }
 
 /**

@@ -30,7 +30,7 @@ import type { Ctx } from '../../platform/tenancy/context.ts';
 import { platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
 import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { carrierAccountOf } from './access.ts';
-import { type CallRef, knownCall, readCall, rememberCall } from './call-refs.ts';
+import { type CallRef, knownCall, knownLiveLeg, readCall, rememberCall, rememberLeg } from './call-refs.ts';
 import {
   applyLegStatus,
   applyVisitorLegStatus,
@@ -133,9 +133,11 @@ const callWithLeg = prepared((db) =>
 );
 
 /**
- * A webhook about one leg of one of our calls (the event's CallSid): the call's row and that leg's
- * are read in one statement (issue 27), once this process has named the legs it is placing; a leg not
- * found there is looked for again as legOf does (its row may still be on its way).
+ * A webhook about one leg of one of our calls (the event's CallSid). A staff leg this process placed is
+ * answered from what this process knows of it and its call (./call-refs.ts knownLiveLeg, ADR 124: the claim
+ * in SQL decides what a row behind could not). Otherwise the call's row and that leg's are read in one
+ * statement (issue 27), once this process has named the legs it is placing; a leg not found there is looked
+ * for again as legOf does (its row may still be on its way).
  */
 const aboutCallLeg =
   <E extends { accountSid: string; callSid: string }>(
@@ -147,6 +149,12 @@ const aboutCallLeg =
     if (id === null) return orElse;
     const carrier = platformSystemContext(deps, 'carrier', 'call webhook');
     if (event.callSid) await legsCreated(carrier, id);
+    // A staff leg this process placed: its row and its call's as this process knows them (ADR 124).
+    const live = event.callSid ? knownLiveLeg(carrier, id, event.callSid) : undefined;
+    if (live) {
+      const ctx = await contextOf(deps, event, live.call);
+      return ctx ? handle({ ...live, ctx }, event, query) : orElse;
+    }
     const [row] = await callWithLeg(carrier.db, { id, sid: event.callSid });
     if (!row) return orElse;
     const ctx = await contextOf(deps, event, row.call);
@@ -256,8 +264,10 @@ const voiceOfCall = aboutCallLeg<CallAsks>(HANG_UP, async ({ call, ctx, leg: rea
   if (leg.role !== 'staff') return HANG_UP;
   const answeredBy = event.answeredBy;
   // Usually the answered status callback has already recorded who answered.
-  if (answeredBy && leg.answered_by !== answeredBy)
+  if (answeredBy && leg.answered_by !== answeredBy) {
     await ctx.db.update(callLegs).set({ answered_by: answeredBy }).where(eq(callLegs.id, leg.id));
+    rememberLeg(ctx, { ...leg, answered_by: answeredBy }, { placed: false });
+  }
   if (call.claimed_leg_sid && call.claimed_leg_sid !== leg.call_sid) return TAKEN;
   if (call.outcome !== 'in_progress') return HANG_UP;
   // A staff voicemail (or a fax) cannot claim the call.
