@@ -997,16 +997,34 @@ function byShape<R>(
 const freedForWaiting = sql<boolean>`(${callLegs.role} = 'staff' and ${notFinalSql} is false and exists (
   select 1 from ${calls} where ${calls.business_id} = ${callLegs.business_id} and ${isWaiting}))`;
 
-const updateLegStatus = byShape((shape) => {
+const legStatusUpdate = (db: Ctx['db'], shape: LegStatusShape) => {
   const change = legStatusChange(shape);
-  return prepared((db) =>
-    db
-      .update(callLegs)
-      .set(change.set)
-      .where(and(eq(callLegs.call_id, slot('call')), eq(callLegs.call_sid, slot('sid')), change.applies))
-      .returning({ ...getTableColumns(callLegs), freedForWaiting }),
-  );
-});
+  return db
+    .update(callLegs)
+    .set(change.set)
+    .where(and(eq(callLegs.call_id, slot('call')), eq(callLegs.call_sid, slot('sid')), change.applies))
+    .returning({ ...getTableColumns(callLegs), freedForWaiting: freedForWaiting.as('freed_for_waiting') });
+};
+
+const updateLegStatus = byShape((shape) => prepared((db) => legStatusUpdate(db, shape)));
+
+/**
+ * The claiming staff leg's end and, when it applied, its call's end at the hang-up (finishClaimedAtHangUp's
+ * update, here only for the leg that holds the claim): one statement (ADR 124).
+ */
+const claimedLegEnds = byShape((shape) =>
+  preparedSql<{ leg: Record<string, unknown>; call: Record<string, unknown> | null }>(
+    (db) => sql`with leg as (${legStatusUpdate(db, shape).getSQL()}),
+      ended as (
+        update ${calls} set
+          outcome = case when ${calls.connected_at} is null then 'no_answer' else 'completed' end,
+          ended_at = coalesce(${calls.ended_at}, now()), updated_at = now()
+        where ${calls.id} = ${slot('call')}::int and ${calls.outcome} = 'in_progress'
+          and ${calls.claimed_leg_sid} = ${slot('sid')}::text and exists (select 1 from leg)
+        returning ${calls}.*)
+      select row_to_json(leg) as leg, (select row_to_json(ended) from ended) as call from leg`,
+  ),
+);
 
 const visitorLegUpsert = (db: Ctx['db'], shape: LegStatusShape) => {
   const change = legStatusChange(shape);
@@ -1067,6 +1085,29 @@ export async function applyLegStatus(
   const { freedForWaiting: _, ...row } = after;
   rememberLeg(ctx, row, { placed: false });
   return after;
+}
+
+/**
+ * applyLegStatus for the final status of the staff leg that claimed a callback, before this process saw
+ * the call end: the call ends with it, in the same statement, as finishClaimedAtHangUp would end it (the
+ * dial's action, when it comes, has the final word).
+ */
+export async function applyClaimedLegEnd(
+  ctx: Ctx,
+  leg: { callId: number; callSid: string },
+  input: LegStatusInput,
+): Promise<(LegRow & { freedForWaiting: boolean }) | null> {
+  const [raw] = await claimedLegEnds(shapeOf(input))(ctx.db, {
+    ...legStatusValues(input),
+    call: leg.callId,
+    sid: leg.callSid,
+  });
+  if (!raw) return null;
+  const { freed_for_waiting: freed, ...legColumns } = raw.leg;
+  const row = tableRow(callLegs, legColumns);
+  rememberLeg(ctx, row, { placed: false });
+  if (raw.call) endedAtHangUp(ctx, leg.callId, tableRow(calls, raw.call));
+  return { ...row, freedForWaiting: freed === true };
 }
 
 /**
@@ -1147,8 +1188,13 @@ const endAtHangUp = prepared((db) =>
  */
 export async function finishClaimedAtHangUp(ctx: Ctx, callId: number): Promise<void> {
   const [row] = await endAtHangUp(ctx.db, { id: callId, now: new Date() });
-  if (row) rememberCall(ctx, row);
-  if (row?.outcome === 'completed') publishCallCompleted(ctx, row);
+  if (row) endedAtHangUp(ctx, callId, row);
+}
+
+/** What follows a claimed call's end at the hang-up: remembered, announced, and completed published. */
+function endedAtHangUp(ctx: Ctx, callId: number, row: CallRow): void {
+  rememberCall(ctx, row);
+  if (row.outcome === 'completed') publishCallCompleted(ctx, row);
   announceProgress(ctx, callId, row);
 }
 

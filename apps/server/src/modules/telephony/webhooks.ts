@@ -32,6 +32,7 @@ import type { WebhookRegistry } from '../../platform/webhooks/tree.ts';
 import { carrierAccountOf } from './access.ts';
 import { type CallRef, knownCall, knownLiveLeg, readCall, rememberCall, rememberLeg } from './call-refs.ts';
 import {
+  applyClaimedLegEnd,
   applyLegStatus,
   applyVisitorLegStatus,
   type CallRow,
@@ -317,6 +318,7 @@ const callStatus = aboutCallRef<CallProgress>(
       answeredBy: event.answeredBy,
     };
     let after: (LegRow & { freedForWaiting?: boolean; connected?: boolean }) | null;
+    let endsClaim = false;
     if (query.leg === 'visitor') {
       // The visitor's leg was created by the dial: its parent must be the staff leg that claimed the call.
       if (!call.claimed_leg_sid || event.parentCallSid !== call.claimed_leg_sid) return NOTHING;
@@ -329,7 +331,12 @@ const callStatus = aboutCallRef<CallProgress>(
           to: event.to,
         });
       await legsCreated(ctx, call.id);
-      after = await applyLegStatus(ctx, { callId: call.id, callSid: sid }, input);
+      // The claiming leg's end ends its callback in the same statement (ADR 124).
+      endsClaim =
+        call.kind !== 'inbound' && call.claimed_leg_sid === sid && call.ended_at === null && isFinal(status);
+      after = endsClaim
+        ? await applyClaimedLegEnd(ctx, { callId: call.id, callSid: sid }, input)
+        : await applyLegStatus(ctx, { callId: call.id, callSid: sid }, input);
     }
     if (!after) return NOTHING;
     const becameFinal = isFinal(after.status);
@@ -344,7 +351,7 @@ const callStatus = aboutCallRef<CallProgress>(
       // The claiming leg is known for good once it is set: its end needs no read of the row, and nothing
       // at all once this process saw the call end (the dial's action usually comes first).
       if (call.claimed_leg_sid === after.call_sid) {
-        if (call.ended_at === null) await finishClaimedAtHangUp(ctx, call.id);
+        if (call.ended_at === null && !endsClaim) await finishClaimedAtHangUp(ctx, call.id);
         return NOTHING;
       }
       const fresh = await readCall(ctx, call.id);
