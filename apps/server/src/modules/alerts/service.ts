@@ -215,8 +215,8 @@ export async function noticeAlert(
 }
 
 /**
- * What a batch of events' notices read once for all: who may see each conversation and who of those is
- * online; their contacts once the first notice that may send something asks (a text nobody is to be told
+ * What a batch of events' notices read once for all: who may see each texted conversation and who of
+ * those is online; their contacts once the first notice that may send something asks (a text nobody is to be told
  * of needs none); each install's and the business's settings once when asked.
  */
 export type AlertBatch = {
@@ -229,8 +229,13 @@ export type AlertBatch = {
 
 export async function prepareAlerts(ctx: Ctx, alerts: TAlert[]): Promise<AlertBatch> {
   const contactIds = [...new Set(alerts.flatMap((a) => (a.contactId ? [a.contactId] : [])))];
-  const audience = contactIds.length
-    ? await conversationAudience(ctx, { contactIds })
+  // Who may see a conversation decides only a text's notice (the `offline` rule); a call's or a lead's
+  // push reads its audience when a browser is subscribed (audienceOf).
+  const texted = [
+    ...new Set(alerts.flatMap((a) => (a.kind === 'message' && a.contactId ? [a.contactId] : []))),
+  ];
+  const audience = texted.length
+    ? await conversationAudience(ctx, { contactIds: texted })
     : new Map<number, number[]>();
   const online = new Set(await usersOnline(ctx.db, [...new Set([...audience.values()].flat())]));
   const installs = new Map<number, Promise<InstallForCalls | null>>();
