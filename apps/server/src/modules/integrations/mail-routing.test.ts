@@ -98,4 +98,46 @@ describe("the business's mail through its own account", () => {
     expect(got?.raw).toContain('Subject: New lead from Lee Park');
     expect(await outboxTo('front@bright.test')).toEqual([]);
   });
+
+  it('a change of the account through the API carries the next message at once (its cache forgotten)', async () => {
+    const [account] = await h.q<{ id: number }>('select id from email_accounts where business_id = $1', [
+      h.seed.a.business.id,
+    ]);
+    const bo = await addContact(h, { phone: '+14155550192', first_name: 'Bo', email: 'bo@example.test' });
+    const send = (subject: string) => runBlock(h, 'SendEmail', { subject, body: 'Hi.' }, bo);
+    // Through the account (read now, and kept a few seconds).
+    expect((await send('First')).step).toMatchObject({ detail: { via: 'own' } });
+    // Deleted: the very next message goes to the platform's mail.
+    const gone = await h.t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/email-accounts/${account?.id}`,
+      headers: bearer(h.adminToken),
+    });
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect((await send('Second')).step).toMatchObject({ detail: { via: 'platform' } });
+    expect(await outboxTo('bo@example.test')).toHaveLength(1);
+    // Added again: the very next message goes through it.
+    const again = await h.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/email-accounts',
+      headers: bearer(h.adminToken),
+      payload: {
+        from_email: 'desk@business-a.test',
+        from_name: 'Business A desk',
+        host: '127.0.0.1',
+        port: smtp.port,
+        security: 'none',
+      },
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await send('Third')).step).toMatchObject({ detail: { via: 'own' } });
+    await drainJobs(h.t);
+    await expect
+      .poll(() =>
+        received
+          .filter((m) => m.to.includes('bo@example.test'))
+          .map((m) => /Subject: (\w+)/.exec(m.raw)?.[1]),
+      )
+      .toEqual(['First', 'Third']);
+  });
 });

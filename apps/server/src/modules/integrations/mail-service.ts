@@ -11,6 +11,7 @@ import type {
 import { ZEmailAccountInput, ZMailIntegrationInput } from '@stn/contracts/own-mail';
 import { and, asc, desc, eq, isNull, ne } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import { sharedCache } from '../../platform/cache.ts';
 import { prepared, slot } from '../../platform/db/prepared.ts';
 import { AppError, forbidden, notFound } from '../../platform/http/errors.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
@@ -120,13 +121,36 @@ const sendingAccountQuery = (agencyOwn: boolean) =>
 const businessSendingAccount = sendingAccountQuery(false);
 const agencySendingAccount = sendingAccountQuery(true);
 
+/**
+ * Each owner's sending account, kept a few seconds (ADR 119's shared cache, ADR 124): every staff notice
+ * and every message of the owner's own mail asks, and accounts seldom change. Every change here forgets
+ * the owner's; a change made in SQL is seen within the TTL.
+ */
+const SENDER_TTL_MS = 5_000;
+const senderCache = (deps: Ctx['deps']) => sharedCache<AccountRow | null>(deps, 'mail-sender', SENDER_TTL_MS);
+const ownerKey = (o: MailOwner) => `${o.agencyId}:${o.businessId ?? ''}`;
+
+/** Whether the context is the owner itself (only the owner's own reads are kept for it). */
+const isOwner = (ctx: Ctx, o: MailOwner) =>
+  o.businessId === null
+    ? ctx.tenant.level === 'agency' && ctx.tenant.agencyId === o.agencyId
+    : ctx.tenant.level === 'business' &&
+      ctx.tenant.agencyId === o.agencyId &&
+      ctx.tenant.businessId === o.businessId;
+
+/** Forgets the owner's sending account, in every process (after its accounts changed). */
+const senderChanged = (ctx: Ctx, owner: MailOwner) => senderCache(ctx.deps).forget(ownerKey(owner));
+
 /** The owner's default account (else its first; the password still sealed); null without one. */
 export async function sendingAccount(ctx: Ctx, owner: MailOwner): Promise<AccountRow | null> {
-  const [row] =
-    owner.businessId === null
-      ? await agencySendingAccount(ctx.db, { agency: owner.agencyId })
-      : await businessSendingAccount(ctx.db, { agency: owner.agencyId, business: owner.businessId });
-  return row ?? null;
+  const read = async () => {
+    const [row] =
+      owner.businessId === null
+        ? await agencySendingAccount(ctx.db, { agency: owner.agencyId })
+        : await businessSendingAccount(ctx.db, { agency: owner.agencyId, business: owner.businessId });
+    return row ?? null;
+  };
+  return isOwner(ctx, owner) ? senderCache(ctx.deps).get(ownerKey(owner), read) : read();
 }
 
 async function checkSmtp(ctx: Ctx, input: ReturnType<typeof ZEmailAccountInput.parse>, password: string) {
@@ -149,7 +173,7 @@ export async function createAccount(ctx: Ctx, input: { owner: MailOwner; account
   await checkSmtp(ctx, a, a.password);
   const existing = await listAccounts(ctx, input.owner);
   const isDefault = a.is_default ?? existing.length === 0;
-  return ctx.db.transaction(async (tx) => {
+  const created = await ctx.db.transaction(async (tx) => {
     if (isDefault)
       await tx.update(emailAccounts).set({ is_default: false }).where(ownerIs(emailAccounts, input.owner));
     const [row] = await tx
@@ -172,6 +196,8 @@ export async function createAccount(ctx: Ctx, input: { owner: MailOwner; account
     if (!row) throw new Error('email account not inserted');
     return presentAccount(row);
   });
+  senderChanged(ctx, input.owner);
+  return created;
 }
 
 export async function updateAccount(
@@ -190,7 +216,7 @@ export async function updateAccount(
     throw new AppError('VALIDATION', undefined, { password: 'ownMail.password_again' });
   const password = a.password || (row.password ? ctx.deps.secrets.open(row.password) : '');
   await checkSmtp(ctx, a, password);
-  return ctx.db.transaction(async (tx) => {
+  const updated = await ctx.db.transaction(async (tx) => {
     if (a.is_default)
       await tx
         .update(emailAccounts)
@@ -217,6 +243,8 @@ export async function updateAccount(
     if (!saved) throw notFound();
     return presentAccount(saved);
   });
+  senderChanged(ctx, input.owner);
+  return updated;
 }
 
 export async function deleteAccount(ctx: Ctx, input: { owner: MailOwner; id: number }) {
@@ -233,6 +261,7 @@ export async function deleteAccount(ctx: Ctx, input: { owner: MailOwner; id: num
       .limit(1);
     if (next) await tx.update(emailAccounts).set({ is_default: true }).where(eq(emailAccounts.id, next.id));
   });
+  senderChanged(ctx, input.owner);
 }
 
 // ---------------------------------------------------------------- SendGrid integrations
