@@ -5,7 +5,7 @@
 // so two calls at the same moment see each other's phones taken.
 import crypto from 'node:crypto';
 import { and, eq, isNull, notInArray, or, type SQL, sql } from 'drizzle-orm';
-import { prepared, slot } from '../../platform/db/prepared.ts';
+import { prepared, preparedSql, slot } from '../../platform/db/prepared.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import type { Staff } from './access.ts';
 import { callLegs, calls } from './tables.ts';
@@ -23,8 +23,10 @@ export type Reserved = { legId: number; staff: Staff };
 
 /** Serialises the choice of staff phones within a business (two calls at once see each other's legs). */
 export async function lockStaff(tx: Ctx, businessId: number): Promise<void> {
-  await tx.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`staff:${businessId}`}))`);
+  await staffLock(tx.db, { key: `staff:${businessId}` });
 }
+
+const staffLock = preparedSql(() => sql`select pg_advisory_xact_lock(hashtext(${slot('key')}::text))`);
 
 /**
  * The business's staff phones that are taken: ringing for a call nobody has claimed yet, or the phone of
