@@ -6,9 +6,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { createDb } from '../../platform/db/client.ts';
-import { twilioSignature } from '../../platform/webhooks/tree.ts';
-import { agencyCarrierAccount } from '../agencies/service.ts';
-import { type Telephony, telephonyApp } from './testing.ts';
+import { carrierWebhook, type Telephony, telephonyApp } from './testing.ts';
 
 let h: Telephony;
 /** A second server process on the same database and the same carrier. */
@@ -29,21 +27,8 @@ afterAll(async () => {
 });
 
 /** A carrier webhook of tenant A's account, signed, posted to `app` (either process). */
-async function webhook(app: FastifyInstance, path: string, params: Record<string, string>) {
-  const account = await agencyCarrierAccount(h.t.app.deps, h.seed.a.agency.id);
-  if (!account) throw new Error('no account');
-  const body = { AccountSid: account.accountSid, ...params };
-  return app.inject({
-    method: 'POST',
-    url: path,
-    headers: {
-      host: 'localhost:3000',
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-twilio-signature': twilioSignature(account.authToken, `http://localhost:3000${path}`, body),
-    },
-    payload: new URLSearchParams(body).toString(),
-  });
-}
+const webhook = (app: FastifyInstance, path: string, params: Record<string, string>) =>
+  carrierWebhook(h, path, params, { app });
 
 describe('staff legs answered from what their process knows', () => {
   it('a press on the process that placed the leg cannot claim a call the other process let another leg claim', async () => {

@@ -2,7 +2,7 @@
 // tenant A's agency on a sandbox account, and an install of business A that rings two staff phones from
 // a purchased number. Only the tests import this file.
 
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { bearer, createTestApp, login, type Seed, seedTenants, type TestApp } from '../../../test/helpers.ts';
 import { ManualClock } from '../../platform/carrier/sandbox/clock.ts';
@@ -263,13 +263,13 @@ export async function businessContact(h: Telephony, phone: string) {
 /**
  * Posts a carrier webhook to `path` as a tenant's carrier account does (tenant A's unless told):
  * form-encoded, with the account's sid, signed with its token; `signWith`: another token, or null for no
- * signature.
+ * signature; `app`: another server process on the same database (the test's own unless told).
  */
 export async function carrierWebhook(
   h: Telephony,
   path: string,
   params: Record<string, string>,
-  opts: { signWith?: string | null; tenant?: 'a' | 'b' } = {},
+  opts: { signWith?: string | null; tenant?: 'a' | 'b'; app?: FastifyInstance } = {},
 ): Promise<LightMyRequestResponse> {
   const account = await agencyCarrierAccount(h.t.app.deps, h.seed[opts.tenant ?? 'a'].agency.id);
   if (!account) throw new Error('no account');
@@ -284,7 +284,7 @@ export async function carrierWebhook(
       `http://localhost:3000${path}`,
       body,
     );
-  return h.t.app.inject({
+  return (opts.app ?? h.t.app).inject({
     method: 'POST',
     url: path,
     headers,
