@@ -7,6 +7,7 @@ import { startCpuSplit } from '../lib/cpu-split.ts';
 import { inProcessPlatform } from '../lib/in-process.ts';
 import { postgresCpuMs } from '../lib/postgres-cpu.ts';
 import { countStatements, resetStatementTexts, statementsSent, topStatements } from '../lib/statements.ts';
+import { threads, threadsLine } from '../lib/threads.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
 const RPS = Number(process.env.BENCH_RPS ?? 20);
@@ -203,6 +204,7 @@ const pg0 = postgresCpuMs(platform.dataDir);
 const cpu0 = process.cpuUsage();
 const sql0 = statementsSent();
 resetStatementTexts();
+const threads0 = threads();
 const stopSplit = await startCpuSplit();
 const inflight: Promise<void>[] = [];
 for (let i = 0; i < CALLS; i++) {
@@ -254,6 +256,7 @@ const cpu = process.cpuUsage(cpu0);
 const pgMs = postgresCpuMs(platform.dataDir) - pg0;
 const statements = statementsSent() - sql0;
 const split = await stopSplit();
+const threads1 = threads();
 const topSql = topStatements(Number(process.env.BENCH_SQL_TOP ?? 25), Math.max(1, requested.size));
 const perCall = (ms: number) => (ms / Math.max(1, requested.size)).toFixed(2);
 const processMs = (cpu.user + cpu.system) / 1000;
@@ -261,8 +264,11 @@ const processMs = (cpu.user + cpu.system) / 1000;
 const attributed = split.server + split.sandbox;
 const share = (part: number) => (attributed > 0 ? (processMs * part) / attributed : 0);
 console.log(
-  `  CPU a callback: this process ${perCall(processMs)} ms = our server ${perCall(share(split.server))} ms (goal <= 5 ms: ${share(split.server) / Math.max(1, requested.size) <= 5 ? 'met' : 'NOT met'}) + the sandbox carrier ${perCall(share(split.sandbox))} ms (profile samples: server ${split.server.toFixed(0)} ms, sandbox ${split.sandbox.toFixed(0)} ms, unattributed ${split.other.toFixed(0)} ms); PostgreSQL ${perCall(pgMs)} ms; ${(statements / Math.max(1, requested.size)).toFixed(1)} statements a callback`,
+  attributed > 0
+    ? `  CPU a callback: this process ${perCall(processMs)} ms = our server ${perCall(share(split.server))} ms (goal <= 5 ms: ${share(split.server) / Math.max(1, requested.size) <= 5 ? 'met' : 'NOT met'}) + the sandbox carrier ${perCall(share(split.sandbox))} ms (profile samples: server ${split.server.toFixed(0)} ms, sandbox ${split.sandbox.toFixed(0)} ms, unattributed ${split.other.toFixed(0)} ms); PostgreSQL ${perCall(pgMs)} ms; ${(statements / Math.max(1, requested.size)).toFixed(1)} statements a callback`
+    : `  CPU a callback: this process ${perCall(processMs)} ms, not split between our server and the sandbox (BENCH_NO_SPLIT); PostgreSQL ${perCall(pgMs)} ms; ${(statements / Math.max(1, requested.size)).toFixed(1)} statements a callback`,
 );
+console.log(`  a callback: ${threadsLine(threads0, threads1, requested.size)}`);
 if (process.env.BENCH_SQL === '1') {
   const { rows: legs } = await database.pool.query(
     `select role, status, count(*)::int as n from call_legs where call_id = any($1::int[]) group by 1, 2 order by 3 desc`,

@@ -3,6 +3,7 @@
 // first frame from the leaf that is the sandbox's (its code under platform/carrier/sandbox/, and undici,
 // with which it calls our webhooks) or the server's (apps/server/src, Fastify, pg, drizzle, pg-boss, pino,
 // node's HTTP server). Samples with neither (garbage collection, node internals) are shared in proportion.
+// BENCH_NO_SPLIT=1: no profiler (its sampling wakes the main thread every 5 ms), and no split.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 
@@ -19,6 +20,7 @@ const SERVER = [
 export async function startCpuSplit(): Promise<
   () => Promise<{ server: number; sandbox: number; other: number }>
 > {
+  if (process.env.BENCH_NO_SPLIT) return async () => ({ server: 0, sandbox: 0, other: 1 });
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');

@@ -1,7 +1,7 @@
 // Statements (round trips) this process sends PostgreSQL: every pg client's query() is counted, the
 // server's pools and pg-boss's alike, so a bench prints "statements per text" (repeatable, unlike CPU on
 // a shared machine). Install before the database opens. BENCH_SQL=1 also keeps the count of each
-// statement's text (its first 160 characters, whitespace folded) for `topStatements`.
+// statement's text (its first 160 characters, or BENCH_SQL_CHARS, whitespace folded) for `topStatements`.
 import pg from 'pg';
 
 let total = 0;
@@ -20,7 +20,7 @@ export function countStatements(): void {
       const first = args[0] as string | { text?: string } | undefined;
       const text = (typeof first === 'string' ? first : (first?.text ?? '?'))
         .replace(/\s+/g, ' ')
-        .slice(0, 160);
+        .slice(0, Number(process.env.BENCH_SQL_CHARS ?? 160));
       byText.set(text, (byText.get(text) ?? 0) + 1);
     }
     return query.apply(this, args);

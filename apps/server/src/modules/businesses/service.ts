@@ -145,10 +145,13 @@ export async function callUsage(ctx: Ctx): Promise<CallUsage> {
  * business's id, or no row when the limit is already reached (and nothing is counted).
  */
 export function countCallSql(ctx: Ctx): SQL<unknown> {
-  const { businessId } = businessOf(ctx);
-  return sql`update businesses set number_of_calls = number_of_calls + 1
-    where id = ${businessId} and (calls <= 0 or number_of_calls < calls) returning id`;
+  return countCallOfSql(sql`${businessOf(ctx).businessId}`);
 }
+
+/** countCallSql of the business `business`, an expression of the caller's statement (a slot, ADR 125). */
+export const countCallOfSql = (business: SQL): SQL<unknown> =>
+  sql`update businesses set number_of_calls = number_of_calls + 1
+    where id = ${business} and (calls <= 0 or number_of_calls < calls) returning id`;
 
 /**
  * Counts one call against the business's monthly limit, atomically: false (and nothing counted) when the

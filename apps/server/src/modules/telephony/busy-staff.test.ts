@@ -104,4 +104,38 @@ describe('busy staff phones', () => {
     await h.run(35_000);
     expect(await outcome(call1)).toBe('missed');
   });
+
+  it('callbacks asked at the same moment never ring one phone twice: each phone takes one, the rest wait', async () => {
+    // The staff lock and the busy phones are read in the statement that writes the call (ADR 125): two
+    // such statements at once must still see each other's legs.
+    for (const calling_type of ['round_robin', 'simultaneous'] as const) {
+      const install = await h.install({ timeout: 10, calling_type });
+      const visitors = ['+14155550221', '+14155550222', '+14155550223', '+14155550224'].map((v) =>
+        calling_type === 'round_robin' ? v : v.replace('02', '03'),
+      );
+      const answers = await Promise.all(visitors.map((v) => h.callback(install.key, { phone: v })));
+      for (const a of answers) expect(a.statusCode, a.body).toBe(200);
+      const ids = answers.map((a) => a.json().data.call_id as number);
+      const legs = await Promise.all(ids.map((id) => staffLegs(id)));
+      // Every phone rings for one call at most, and both phones are taken.
+      expect(legs.flat().sort((a, b) => a.localeCompare(b))).toEqual([STAFF_1, STAFF_2]);
+      const rung = legs.filter((l) => l.length > 0);
+      expect(rung.length).toBe(calling_type === 'round_robin' ? 2 : 1);
+      // The others wait for a phone.
+      for (const [i, id] of ids.entries())
+        if ((legs[i] ?? []).length === 0) expect(await outcome(id)).toBe('in_progress');
+      // Both phones ring; nobody answers: each call is missed, and a waiting one rings the phones freed.
+      await h.run(1000);
+      expect(phone(STAFF_1).state).toBe('ringing');
+      expect(phone(STAFF_2).state).toBe('ringing');
+      const ended = async () =>
+        (await Promise.all(ids.map((id) => outcome(id)))).every((o) => o !== 'in_progress');
+      while (!(await ended())) {
+        for (const staff of [STAFF_1, STAFF_2])
+          if (phone(staff).state === 'ringing') h.sandbox.phones.reject(staff);
+        await h.run(1000);
+      }
+      await h.run(35_000);
+    }
+  });
 });

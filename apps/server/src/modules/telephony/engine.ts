@@ -19,7 +19,7 @@ import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { RateLimiter } from '../../platform/widget/tree.ts';
-import { callUsageFrom, callUsageSql, countCall, countCallSql } from '../businesses/service.ts';
+import { callUsageFrom, callUsageSql, countCall, countCallOfSql } from '../businesses/service.ts';
 import { assertReachable, blockedSql } from '../compliance/service.ts';
 import {
   type CallInstall,
@@ -35,11 +35,11 @@ import { readCall, rememberCall, rememberLeg } from './call-refs.ts';
 import { callCompleted, callMissed } from './events.ts';
 import { announceCallChanged, announceProgress } from './progress.ts';
 import {
-  busyPhones,
+  busyPhonesSql,
   FINAL_STATUSES,
   insertPlaceholders,
   isFinal,
-  lockStaff,
+  lockedBusyPhones,
   placeholdersSql,
   type Reserved,
   reservedOf,
@@ -289,9 +289,7 @@ export type OpenedCall = { call: CallRow; reserved: Reserved[] };
  * stays where it was for ringNext to find the phones busy and the call to wait.
  */
 async function firstRing(tx: Ctx, st: RingState): Promise<Staff[]> {
-  const { businessId } = businessOf(tx);
-  await lockStaff(tx, businessId);
-  const busy = await busyPhones(tx, businessId);
+  const busy = await lockedBusyPhones(tx, businessOf(tx).businessId);
   if (st.type === 'simultaneous') return staffInOrder(st).filter((s) => !busy.has(s.phone));
   for (let at = st.next; at < st.order.length; at++) {
     const staff = st.staff[st.order[at] ?? -1];
@@ -302,10 +300,64 @@ async function firstRing(tx: Ctx, st: RingState): Promise<Staff[]> {
   return [];
 }
 
+/** Why a statement refused (`stn_refuse`, migration 0037): its reason, or undefined for any other error. */
+const refusalOf = (err: unknown): string | undefined => {
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const pg = e.code === 'P0001' ? e : e.cause?.code === 'P0001' ? e.cause : undefined;
+  return pg?.message;
+};
+
+type OpenedRow = Record<string, unknown> & { legs: { id: number; phone: string }[] };
+
 /**
- * Writes an in-progress call and counts it against the business's month, in one transaction: the limit
- * and the one-in-flight rule are enforced by the database, so concurrent requests cannot pass both. The
- * staff phones of its first ring are reserved in the same transaction (startRinging rings them).
+ * A new call, its first ring's staff legs and the month's count, in one statement (ADR 123, 125), which is
+ * its own transaction: the business's staff lock and its busy phones (`busyPhonesSql`, the lock held until
+ * the statement commits); the free ones among the candidates chosen as firstRing chooses them (every one
+ * for `simultaneous`, else the first, the ring state's `next` moved past it); the call; their legs; and the
+ * count, last, so that the business's row is locked only at the end. A count refused (the month's limit)
+ * aborts the statement (`stn_refuse`): no call is left behind.
+ */
+const openNewCall = preparedSql<OpenedRow>(
+  () => sql`with busy as materialized (${busyPhonesSql(sql`${slot('business')}::int`)}),
+    chosen as materialized (
+      select r.i, r.p, r.u, r.n
+      from jsonb_to_recordset(${slot('candidates')}::jsonb) as r(i int, p text, u int, n text)
+      where not exists (select 1 from busy where busy.phone = r.p)
+      order by r.i
+      limit case when ${slot('every')}::boolean then null else 1 end),
+    call as (
+      insert into calls (agency_id, business_id, install_id, kind, outcome, visitor_phone, visitor_name,
+        visitor_email, visitor_ip, department_id, from_number, caller_id, ring_state, counted, updated_at)
+      values (${slot('agency')}::int, ${slot('business')}::int, ${slot('install')}::int, ${slot('kind')}::text,
+        'in_progress', ${slot('phone')}::text, ${slot('name')}::text, ${slot('email')}::text, ${slot('ip')}::text,
+        ${slot('department')}::int, ${slot('from')}::text, ${slot('callerId')}::text,
+        case when ${slot('every')}::boolean or not exists (select 1 from chosen) then ${slot('ringState')}::jsonb
+          else jsonb_set(${slot('ringState')}::jsonb, '{next}', to_jsonb((select i + 1 from chosen))) end,
+        true, now())
+      returning *),
+    legs as (${placeholdersSql('call', sql`chosen r`)}),
+    counted as (${countCallOfSql(sql`${slot('business')}::int`)})
+    select call.*, (select coalesce(json_agg(legs order by legs.id), '[]'::json) from legs) as legs,
+      case when exists (select 1 from counted) then true else stn_refuse('calls.limit_reached') end as counted_now
+    from call`,
+);
+
+/** The staff the first ring may take, in order, with their place in the ring's order (`i`). */
+function firstRingCandidates(st: RingState): { i: number; p: string; u: number | null; n: string }[] {
+  const out: { i: number; p: string; u: number | null; n: string }[] = [];
+  for (let at = st.type === 'simultaneous' ? 0 : st.next; at < st.order.length; at++) {
+    const staff = st.staff[st.order[at] ?? -1];
+    if (staff) out.push({ i: at, p: staff.phone, u: staff.userId, n: staff.name });
+  }
+  return out;
+}
+
+/**
+ * Writes an in-progress call and counts it against the business's month, atomically: the limit and the
+ * one-in-flight rule are enforced by the database, so concurrent requests cannot pass both. The staff
+ * phones of its first ring are reserved under the business's staff lock in the same transaction
+ * (startRinging rings them). A new call is one statement (openNewCall); a scheduled call whose time came
+ * is a transaction of a few.
  */
 export async function openCall(
   ctx: Ctx,
@@ -316,59 +368,55 @@ export async function openCall(
   const order = ringOrder(p);
   const s = p.install.settings;
   const callerId = s.caller_id_verified && s.caller_id ? s.caller_id : p.number;
+  const ringState = ringStateOf(p, order);
   try {
-    const opened = await inTransaction(ctx, async (tx): Promise<OpenedCall> => {
-      // The month's count last: the business's row stays locked only until the commit right after it
-      // (every callback of the business waits on that row), not while the staff lock is awaited.
-      const counted = async () => {
-        if (!(await countCall(tx)))
-          throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
-      };
-      const ringState = ringStateOf(p, order);
-      const taken = await firstRing(tx, ringState);
-      const values = {
-        outcome: 'in_progress' as const,
-        from_number: p.number,
-        caller_id: callerId,
-        ring_state: ringState,
-        counted: true,
-        updated_at: new Date(),
-      };
-      if (extra.existingId) {
+    let opened: OpenedCall;
+    if (extra.existingId) {
+      const existingId = extra.existingId;
+      opened = await inTransaction(ctx, async (tx): Promise<OpenedCall> => {
+        const taken = await firstRing(tx, ringState);
         const [row] = await tx.db
           .update(calls)
-          .set({ ...values, requested_at: new Date() })
-          .where(and(eq(calls.id, extra.existingId), eq(calls.outcome, 'scheduled')))
+          .set({
+            outcome: 'in_progress',
+            from_number: p.number,
+            caller_id: callerId,
+            ring_state: ringState,
+            counted: true,
+            requested_at: new Date(),
+            updated_at: new Date(),
+          })
+          .where(and(eq(calls.id, existingId), eq(calls.outcome, 'scheduled')))
           .returning();
         if (!row) throw new AppError('CONFLICT', 'calls.not_scheduled');
         const reserved = await insertPlaceholders(tx, row, taken);
-        await counted();
+        // The month's count last: the business's row stays locked only until the commit right after it
+        // (every callback of the business waits on that row), not while the staff lock is awaited.
+        if (!(await countCall(tx)))
+          throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
         return { call: row, reserved };
-      }
-      // The call, its first ring's legs and the month's count: one statement (ADR 123).
-      const { agencyId, businessId } = businessOf(tx);
-      const { rows } = await tx.db.execute<
-        Record<string, unknown> & { legs: { id: number; phone: string }[]; month_counted: boolean }
-      >(sql`with counted as (${countCallSql(tx)}),
-        call as (
-          insert into calls (agency_id, business_id, install_id, kind, outcome, visitor_phone, visitor_name,
-            visitor_email, visitor_ip, department_id, from_number, caller_id, ring_state, counted, updated_at)
-          values (${agencyId}::int, ${businessId}::int, ${p.install.id}::int, ${extra.kind}, ${values.outcome},
-            ${visitor.phone}, ${visitor.name || null}, ${visitor.email || null}, ${visitor.ip ?? null},
-            ${extra.departmentId ?? null}::int, ${values.from_number}, ${values.caller_id},
-            ${JSON.stringify(values.ring_state)}::jsonb, true, ${values.updated_at})
-          returning *),
-        legs as (${placeholdersSql('call', taken)})
-        select call.*, (select coalesce(json_agg(legs), '[]'::json) from legs) as legs,
-          exists (select 1 from counted) as month_counted
-        from call`);
-      const [raw] = rows;
+      });
+    } else {
+      const { agencyId, businessId } = businessOf(ctx);
+      const [raw] = await openNewCall(ctx.db, {
+        agency: agencyId,
+        business: businessId,
+        install: p.install.id,
+        kind: extra.kind,
+        phone: visitor.phone,
+        name: visitor.name || null,
+        email: visitor.email || null,
+        ip: visitor.ip ?? null,
+        department: extra.departmentId ?? null,
+        from: p.number,
+        callerId,
+        ringState: JSON.stringify(ringState),
+        candidates: JSON.stringify(firstRingCandidates(ringState)),
+        every: ringState.type === 'simultaneous',
+      });
       if (!raw) throw new Error('call insert failed');
-      // Not counted: the limit is reached, and the transaction's end undoes the call and its legs.
-      if (!raw.month_counted)
-        throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
-      return { call: tableRow(calls, raw), reserved: reservedOf(raw.legs, taken) };
-    });
+      opened = { call: tableRow(calls, raw), reserved: reservedOf(raw.legs, p.staff) };
+    }
     // Its webhooks need not read the row this process just wrote to learn its tenant (./call-refs.ts).
     rememberCall(ctx, opened.call);
     // Ringing now: the live view of calls (a scheduled call's time came, or a callback was asked for).
@@ -377,6 +425,8 @@ export async function openCall(
   } catch (err) {
     if (isInFlightViolation(err))
       throw new AppError('CONFLICT', 'calls.in_flight', undefined, {}, 'calls.in_flight');
+    if (refusalOf(err) === 'calls.limit_reached')
+      throw new AppError('FORBIDDEN', 'calls.limit_reached', undefined, {}, 'calls.limit');
     throw err;
   }
 }
@@ -510,8 +560,7 @@ export async function ringNext(ctx: Ctx, callId: number, known?: CallRow): Promi
       if (current?.outcome !== 'in_progress' || current.claimed_leg_sid) return 'done' as const;
       const st = current.ring_state as RingState;
       if (st.next >= st.order.length) return 'done' as const;
-      await lockStaff(tx, current.business_id);
-      const busy = await busyPhones(tx, current.business_id);
+      const busy = await lockedBusyPhones(tx, current.business_id);
       // The first free phone after `next` (a missing staff entry is passed over, as a busy one is).
       let at = st.next;
       let pick: Staff | undefined;
@@ -621,8 +670,7 @@ export async function ringWaiting(ctx: Ctx): Promise<void> {
   const waiting = await waitingCalls(ctx.db, { business: businessId });
   if (waiting.length === 0) return;
   const started = await inTransaction(ctx, async (tx) => {
-    await lockStaff(tx, businessId);
-    const busy = await busyPhones(tx, businessId);
+    const busy = await lockedBusyPhones(tx, businessId);
     const out: { call: CallRow; reserved: Reserved[] }[] = [];
     for (const c of waiting) {
       const st = c.ring_state as RingState;

@@ -3,12 +3,11 @@
 // has claimed, or while its staff member is in a call. The free phones are chosen under a per-business
 // lock, and each one chosen gets its leg row at once (a placeholder sid until the carrier names the leg),
 // so two calls at the same moment see each other's phones taken.
-import crypto from 'node:crypto';
-import { and, eq, isNull, notInArray, or, type SQL, sql } from 'drizzle-orm';
-import { prepared, preparedSql, slot } from '../../platform/db/prepared.ts';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { preparedSql, slot } from '../../platform/db/prepared.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
 import type { Staff } from './access.ts';
-import { callLegs, calls } from './tables.ts';
+import { callLegs } from './tables.ts';
 
 export const FINAL_STATUSES = ['completed', 'busy', 'failed', 'no-answer', 'canceled'] as const;
 const FINAL = new Set<string>(FINAL_STATUSES);
@@ -21,38 +20,31 @@ export const isPendingSid = (sid: string) => sid.startsWith(PENDING);
 type CallOfBusiness = { id: number; business_id: number };
 export type Reserved = { legId: number; staff: Staff };
 
-/** Serialises the choice of staff phones within a business (two calls at once see each other's legs). */
-export async function lockStaff(tx: Ctx, businessId: number): Promise<void> {
-  await staffLock(tx.db, { key: `staff:${businessId}` });
-}
-
-const staffLock = preparedSql(() => sql`select pg_advisory_xact_lock(hashtext(${slot('key')}::text))`);
-
 /**
- * The business's staff phones that are taken: ringing for a call nobody has claimed yet, or the phone of
- * the staff member in a call. A leg that lost the claim (being cancelled) does not hold its phone.
+ * The business's staff phones that are taken, read under its staff lock (held until the transaction ends),
+ * in one statement (`stn_busy_staff_phones`, migration 0037, ADR 125): the lock serialises the choice of
+ * staff phones within a business, so two calls at once see each other's legs. A phone is taken while it
+ * rings for a call nobody has claimed yet, or while its staff member is in a call; a leg that lost the
+ * claim (being cancelled) does not hold its phone. `tx` must be a transaction.
  */
-export async function busyPhones(tx: Ctx, businessId: number): Promise<Set<string>> {
+export async function lockedBusyPhones(tx: Ctx, businessId: number): Promise<Set<string>> {
+  if (!tx.inTx) throw new Error('lockedBusyPhones needs a transaction');
   const rows = await busyOf(tx.db, { business: businessId });
   return new Set(rows.map((r) => r.phone));
 }
 
+/**
+ * The same read as a part of a statement (its `business` an expression of the statement): the lock is held
+ * until that statement's transaction ends, and the read sees every leg committed before the lock was
+ * granted (the function's query takes its own snapshot).
+ */
+export const busyPhonesSql = (business: SQL) =>
+  sql`select phone from stn_busy_staff_phones(${business}, ${sql.raw(FINAL_ARRAY)}) as phone`;
+
+const FINAL_ARRAY = `'{${FINAL_STATUSES.join(',')}}'::text[]`;
+
 // Built once (ADR 107): every callback reads them.
-const busyOf = prepared((db) =>
-  db
-    .select({ phone: callLegs.to_number })
-    .from(callLegs)
-    .innerJoin(calls, eq(calls.id, callLegs.call_id))
-    .where(
-      and(
-        eq(calls.business_id, slot('business')),
-        eq(calls.outcome, 'in_progress'),
-        eq(callLegs.role, 'staff'),
-        notInArray(callLegs.status, [...FINAL_STATUSES]),
-        or(isNull(calls.claimed_leg_sid), eq(calls.claimed_leg_sid, callLegs.call_sid)),
-      ),
-    ),
-);
+const busyOf = preparedSql<{ phone: string }>(() => busyPhonesSql(sql`${slot('business')}::int`));
 
 /**
  * A leg row for each staff phone about to ring (placeholder sids), inside the staff lock's transaction:
@@ -71,15 +63,18 @@ export async function insertPlaceholders(tx: Ctx, call: CallOfBusiness, staff: S
  * The insert of the placeholder legs of `staff`, as a part of a caller's statement (ADR 123): the legs of
  * the call the caller's `with` named `call` (its id and business_id), answering each leg's id and phone
  * (`reservedOf` reads them). A callback's call, its first ring's legs and its count are one statement;
- * insertPlaceholders names a call already written.
+ * insertPlaceholders names a call already written. `staff` is the staff to ring, or a relation of the
+ * statement (`r`, with the phone `p`, the user `u` and the name `n`) that chose them.
  */
-export function placeholdersSql(call: string, staff: Staff[]): SQL<unknown> {
-  const rows = JSON.stringify(
-    staff.map((s) => ({ s: `${PENDING}${crypto.randomUUID()}`, p: s.phone, u: s.userId, n: s.name })),
-  );
+export function placeholdersSql(call: string, staff: Staff[] | SQL): SQL<unknown> {
+  const from = Array.isArray(staff)
+    ? sql`jsonb_to_recordset(${JSON.stringify(
+        staff.map((s) => ({ p: s.phone, u: s.userId, n: s.name })),
+      )}::jsonb) as r(p text, u int, n text)`
+    : staff;
   return sql`insert into call_legs (call_id, business_id, call_sid, role, to_number, agent_user_id, agent_name, status)
-    select c.id, c.business_id, r.s, 'staff', r.p, r.u, r.n, 'queued'
-    from ${sql.identifier(call)} c, jsonb_to_recordset(${rows}::jsonb) as r(s text, p text, u int, n text)
+    select c.id, c.business_id, ${sql.raw(`'${PENDING}'`)} || gen_random_uuid(), 'staff', r.p, r.u, r.n, 'queued'
+    from ${sql.identifier(call)} c, ${from}
     returning id, to_number as phone`;
 }
 
@@ -99,8 +94,7 @@ export async function reserveFreeStaff(
   max: number,
 ): Promise<Reserved[]> {
   if (!tx.inTx) throw new Error('reserveFreeStaff needs a transaction');
-  await lockStaff(tx, call.business_id);
-  const busy = await busyPhones(tx, call.business_id);
+  const busy = await lockedBusyPhones(tx, call.business_id);
   return insertPlaceholders(tx, call, candidates.filter((s) => !busy.has(s.phone)).slice(0, max));
 }
 
