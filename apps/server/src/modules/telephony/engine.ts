@@ -74,10 +74,13 @@ export { FINAL_STATUSES, isFinal, isPendingSid } from './staff-phones.ts';
 const RANK: Record<string, number> = { queued: 0, initiated: 1, ringing: 2, 'in-progress': 3 };
 const rankOf = (status: string) => (isFinal(status) ? 4 : (RANK[status] ?? 0));
 /**
- * The status callbacks a leg we create asks for (ADR 105): not `initiated`, which says only that the carrier
- * started dialling, as its answer to createCall already did; the first webhook of a leg is `ringing`.
+ * The status callbacks a leg we create asks for (ADR 105, 125): its answer and its end. Not `initiated`,
+ * which says only that the carrier started dialling, as its answer to createCall already did; nor `ringing`,
+ * which nothing acts on (a staff phone is busy from its leg's creation, the live view of calls and the
+ * widget follow the call's claim and connection): a leg reads "Calling" until it is answered or ends. A
+ * carrier that sends them anyway changes the leg's status as before.
  */
-const LEG_EVENTS: CallEvent[] = ['ringing', 'answered', 'completed'];
+const LEG_EVENTS: CallEvent[] = ['answered', 'completed'];
 
 // ---------------------------------------------------------------- per-process state
 

@@ -93,7 +93,8 @@ describe('sandbox phones per agency sandbox account', () => {
     expect(answered.statusCode, answered.body).toBe(200);
     await h.run(500);
     expect(await legOf(aVisitor)).toBe('in-progress');
-    expect(await legOf(bVisitor)).toBe('ringing');
+    // B's leg is still unanswered: "Calling" (legs ask for no ringing event, ADR 125).
+    expect(await legOf(bVisitor)).toBe('queued');
     // B's answer takes B's call, never A's (which A is already in).
     expect((await act(bToken, STAFF_1, 'answer')).statusCode).toBe(200);
     await h.run(500);

@@ -135,7 +135,7 @@ describe('our call instructions into TwiML', () => {
       ]),
     ).toBe(
       `${HEAD}<Response><Dial callerId="+15550002222" timeout="30" action="https://h/d" record="record-from-answer" recordingStatusCallback="https://h/r">` +
-        '<Number url="https://h/w" statusCallback="https://h/s" statusCallbackEvent="ringing answered completed">+15550001111</Number></Dial></Response>',
+        '<Number url="https://h/w" statusCallback="https://h/s" statusCallbackEvent="answered completed">+15550001111</Number></Dial></Response>',
     );
     expect(
       renderTwiml([dial({ callerId: null, timeout: 20, action: 'a', targets: [{ phone: '+1555' }] })]),

@@ -150,8 +150,8 @@ function el(name: string, attrs: Attrs = {}, ...children: string[]): string {
 }
 
 const sayEl = (text: string, language?: string) => el('Say', { language }, escapeXml(text));
-/** A dialled number's status callbacks: from ringing on (ADR 105; `initiated` tells nothing we act on). */
-const LEG_EVENTS = 'ringing answered completed';
+/** A dialled number's status callbacks: its answer and its end (ADR 105, 125: nothing acts on the others). */
+const LEG_EVENTS = 'answered completed';
 
 function verb(i: CallInstruction): string {
   switch (i.do) {
