@@ -157,6 +157,27 @@ try {
     'one statement, one after another (a row by its key)',
     `${(server + pgMs).toFixed(3)} ms = this process ${server.toFixed(3)} + PostgreSQL ${pgMs.toFixed(3)}`,
   );
+
+  // 5 and 6. What a callback meets (ADR 125): at 20 callbacks a second its events are spread out, and the
+  // process and the database sleep between them. Each wake-up costs CPU of its own on a virtual machine.
+  const SPACED = Number(process.env.FLOOR_SPACED ?? 300);
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 10));
+  const woken0 = process.cpuUsage();
+  for (let i = 0; i < SPACED; i++) await pause();
+  const woken = ms(process.cpuUsage(woken0)) / SPACED;
+  line('an idle process woken every 10 ms (a timer, no other work)', `${woken.toFixed(3)} ms a wake-up`);
+  const spacedPg0 = postgresCpuMs(dataDir);
+  const spaced0 = process.cpuUsage();
+  for (let i = 0; i < SPACED; i++) {
+    await database.pool.query(text, [demo.business_id]);
+    await pause();
+  }
+  const spaced = ms(process.cpuUsage(spaced0)) / SPACED - woken;
+  const spacedPg = (postgresCpuMs(dataDir) - spacedPg0) / SPACED;
+  line(
+    'one statement every 10 ms (both sides idle between)',
+    `${(spaced + spacedPg).toFixed(3)} ms = this process ${spaced.toFixed(3)} (its timer's wake-up apart) + PostgreSQL ${spacedPg.toFixed(3)}`,
+  );
 } finally {
   await platform.close();
 }
