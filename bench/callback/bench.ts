@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInstall, updateInstall } from '../../apps/server/src/modules/installs/service.ts';
 import { restoreSandboxNumbers } from '../../apps/server/src/modules/telephony/sandbox-restore.ts';
 import { addDemoNumber } from '../../apps/server/src/modules/telephony/service.ts';
@@ -199,11 +200,35 @@ console.log(
   `callback bench: ${CALLS} callbacks at ${RPS}/s (after ${WARMUP} not counted), sandbox carrier on real time`,
 );
 const started = now();
+// BENCH_LOCKS=1: what the statements waited on, sampled every 5 ms (the waiting statement, the one blocking
+// it and what that one was doing), printed at the end: a tail of the latencies is often a queue behind a lock.
+const waits = new Map<string, number>();
+const lockProbe =
+  process.env.BENCH_LOCKS === '1'
+    ? setInterval(() => {
+        void database.pool
+          .query(
+            `select w.wait_event_type || ':' || w.wait_event as ev, w.query as waiting, b.query as blocker,
+               b.state || ' ' || coalesce(b.wait_event_type || ':' || b.wait_event, 'on CPU') as doing
+             from pg_stat_activity w, unnest(pg_blocking_pids(w.pid)) bp, pg_stat_activity b
+             where w.wait_event_type = 'Lock' and b.pid = bp`,
+          )
+          .then((r) => {
+            for (const row of r.rows) {
+              const k = `${row.ev}: ${String(row.waiting).replace(/\s+/g, ' ').slice(0, 60)} | behind (${row.doing}): ${String(row.blocker).replace(/\s+/g, ' ').slice(0, 70)}`;
+              waits.set(k, (waits.get(k) ?? 0) + 1);
+            }
+          })
+          .catch(() => undefined);
+      }, 5)
+    : undefined;
 // Reading PostgreSQL's CPU walks /proc: done before the server's own reading starts.
 const pg0 = postgresCpuMs(platform.dataDir);
 const cpu0 = process.cpuUsage();
 const sql0 = statementsSent();
 resetStatementTexts();
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 const threads0 = threads();
 const stopSplit = await startCpuSplit();
 const inflight: Promise<void>[] = [];
@@ -257,6 +282,8 @@ const pgMs = postgresCpuMs(platform.dataDir) - pg0;
 const statements = statementsSent() - sql0;
 const split = await stopSplit();
 const threads1 = threads();
+clearInterval(lockProbe);
+loopDelay.disable();
 const topSql = topStatements(Number(process.env.BENCH_SQL_TOP ?? 25), Math.max(1, requested.size));
 const perCall = (ms: number) => (ms / Math.max(1, requested.size)).toFixed(2);
 const processMs = (cpu.user + cpu.system) / 1000;
@@ -269,6 +296,9 @@ console.log(
     : `  CPU a callback: this process ${perCall(processMs)} ms, not split between our server and the sandbox (BENCH_NO_SPLIT); PostgreSQL ${perCall(pgMs)} ms; ${(statements / Math.max(1, requested.size)).toFixed(1)} statements a callback`,
 );
 console.log(`  a callback: ${threadsLine(threads0, threads1, requested.size)}`);
+console.log(
+  `  the event loop's delay: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`,
+);
 if (process.env.BENCH_SQL === '1') {
   const { rows: legs } = await database.pool.query(
     `select role, status, count(*)::int as n from call_legs where call_id = any($1::int[]) group by 1, 2 order by 3 desc`,
@@ -281,6 +311,14 @@ if (process.env.BENCH_SQL === '1') {
   console.log(`  legs (role status count): ${legs.map((l) => `${l.role} ${l.status} ${l.n}`).join('; ')}`);
 }
 if (topSql.length) console.log(`  most sent (a callback):\n${topSql.join('\n')}`);
+if (lockProbe)
+  console.log(
+    `  lock waits seen (samples every 5 ms):\n${[...waits]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12)
+      .map(([k, v]) => `    ${String(v).padStart(5)}  ${k}`)
+      .join('\n')}`,
+  );
 console.log(
   `  wall time ${((now() - started) / 1000).toFixed(1)} s; load average ${os
     .loadavg()
