@@ -6,6 +6,7 @@ import { addDemoNumber } from '../../apps/server/src/modules/telephony/service.t
 import { platformSystemContext, tenantContext } from '../../apps/server/src/platform/tenancy/context.ts';
 import { startCpuSplit } from '../lib/cpu-split.ts';
 import { inProcessPlatform } from '../lib/in-process.ts';
+import { sampleLockWaits } from '../lib/lock-waits.ts';
 import { postgresCpuMs } from '../lib/postgres-cpu.ts';
 import { countStatements, resetStatementTexts, statementsSent, topStatements } from '../lib/statements.ts';
 import { threads, threadsLine } from '../lib/threads.ts';
@@ -200,28 +201,7 @@ console.log(
   `callback bench: ${CALLS} callbacks at ${RPS}/s (after ${WARMUP} not counted), sandbox carrier on real time`,
 );
 const started = now();
-// BENCH_LOCKS=1: what the statements waited on, sampled every 5 ms (the waiting statement, the one blocking
-// it and what that one was doing), printed at the end: a tail of the latencies is often a queue behind a lock.
-const waits = new Map<string, number>();
-const lockProbe =
-  process.env.BENCH_LOCKS === '1'
-    ? setInterval(() => {
-        void database.pool
-          .query(
-            `select w.wait_event_type || ':' || w.wait_event as ev, w.query as waiting, b.query as blocker,
-               b.state || ' ' || coalesce(b.wait_event_type || ':' || b.wait_event, 'on CPU') as doing
-             from pg_stat_activity w, unnest(pg_blocking_pids(w.pid)) bp, pg_stat_activity b
-             where w.wait_event_type = 'Lock' and b.pid = bp`,
-          )
-          .then((r) => {
-            for (const row of r.rows) {
-              const k = `${row.ev}: ${String(row.waiting).replace(/\s+/g, ' ').slice(0, 60)} | behind (${row.doing}): ${String(row.blocker).replace(/\s+/g, ' ').slice(0, 70)}`;
-              waits.set(k, (waits.get(k) ?? 0) + 1);
-            }
-          })
-          .catch(() => undefined);
-      }, 5)
-    : undefined;
+const stopLockWaits = sampleLockWaits(database.pool);
 // Reading PostgreSQL's CPU walks /proc: done before the server's own reading starts.
 const pg0 = postgresCpuMs(platform.dataDir);
 const cpu0 = process.cpuUsage();
@@ -282,7 +262,7 @@ const pgMs = postgresCpuMs(platform.dataDir) - pg0;
 const statements = statementsSent() - sql0;
 const split = await stopSplit();
 const threads1 = threads();
-clearInterval(lockProbe);
+const lockWaits = stopLockWaits();
 loopDelay.disable();
 const topSql = topStatements(Number(process.env.BENCH_SQL_TOP ?? 25), Math.max(1, requested.size));
 const perCall = (ms: number) => (ms / Math.max(1, requested.size)).toFixed(2);
@@ -311,14 +291,7 @@ if (process.env.BENCH_SQL === '1') {
   console.log(`  legs (role status count): ${legs.map((l) => `${l.role} ${l.status} ${l.n}`).join('; ')}`);
 }
 if (topSql.length) console.log(`  most sent (a callback):\n${topSql.join('\n')}`);
-if (lockProbe)
-  console.log(
-    `  lock waits seen (samples every 5 ms):\n${[...waits]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 12)
-      .map(([k, v]) => `    ${String(v).padStart(5)}  ${k}`)
-      .join('\n')}`,
-  );
+for (const line of lockWaits) console.log(line);
 console.log(
   `  wall time ${((now() - started) / 1000).toFixed(1)} s; load average ${os
     .loadavg()

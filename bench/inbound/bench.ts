@@ -15,6 +15,7 @@ import path from 'node:path';
 import { agencyCarrierAccount } from '../../apps/server/src/modules/agencies/service.ts';
 import { DEMO_INSTALL_NUMBER } from '../../apps/server/src/modules/telephony/service.ts';
 import { demoAdminToken, demoBusiness, inProcessPlatform } from '../lib/in-process.ts';
+import { sampleLockWaits } from '../lib/lock-waits.ts';
 import { postgresCpuMs } from '../lib/postgres-cpu.ts';
 import { countStatements, resetStatementTexts, statementsSent, topStatements } from '../lib/statements.ts';
 import type { ClientDone } from './client.ts';
@@ -70,6 +71,7 @@ if (profiler) {
 let cpu0 = process.cpuUsage();
 let pg0 = postgresCpuMs(dataDir);
 let sql0 = statementsSent();
+let stopLockWaits = (): string[] => [];
 const load0 = os.loadavg();
 const done = await new Promise<Done>((resolve, reject) => {
   client.on('message', (m: { type: string } & Partial<Done>) => {
@@ -83,6 +85,7 @@ const done = await new Promise<Done>((resolve, reject) => {
       cpu0 = process.cpuUsage();
       sql0 = statementsSent();
       resetStatementTexts();
+      stopLockWaits = sampleLockWaits(database.pool);
     }
     if (m.type === 'done') resolve(m as Done);
   });
@@ -94,6 +97,7 @@ if (profiler) {
 }
 // The texts' jobs (staff alerts, Zapier, analytics...) are part of their cost: the figures include them,
 // taken once no job is waiting or running (at most 60 s).
+const lockWaits = stopLockWaits();
 const atAnswer = {
   cpu: process.cpuUsage(cpu0),
   pgMs: postgresCpuMs(dataDir) - pg0,
@@ -142,6 +146,7 @@ console.log(
   `  statements a text: ${(statements / MESSAGES).toFixed(2)} (${statements} sent to PostgreSQL by the server, its jobs and pg-boss, for ${MESSAGES} texts${MESSAGES / 10 > 0 ? ' and their redeliveries' : ''})`,
 );
 if (topSql.length) console.log(`  most sent (a text):\n${topSql.join('\n')}`);
+for (const line of lockWaits) console.log(line);
 console.log(
   `  load average ${load0.map((l) => l.toFixed(1)).join(' ')} before, ${os
     .loadavg()
