@@ -286,6 +286,20 @@ const isInFlightViolation = (err: unknown) => {
 export type OpenedCall = { call: CallRow; reserved: Reserved[] };
 
 /**
+ * The staff a call's first ring may take, in order, with their place in the ring's order (`at`): every one
+ * for `simultaneous`, else those from `next` on (a missing staff entry is passed over). firstRing and
+ * openNewCall take the free ones among them by the same rule.
+ */
+function firstRingCandidates(st: RingState): { at: number; staff: Staff }[] {
+  const out: { at: number; staff: Staff }[] = [];
+  for (let at = st.type === 'simultaneous' ? 0 : st.next; at < st.order.length; at++) {
+    const staff = st.staff[st.order[at] ?? -1];
+    if (staff) out.push({ at, staff });
+  }
+  return out;
+}
+
+/**
  * The staff phones a call's first ring takes (ADR 051's rule, as ringNext and startRinging apply it), under
  * the business's staff lock in the transaction that writes the call: every free phone for `simultaneous`,
  * else the first free one in order, with `next` moved past it. None free: nothing is taken, and `next`
@@ -293,14 +307,12 @@ export type OpenedCall = { call: CallRow; reserved: Reserved[] };
  */
 async function firstRing(tx: Ctx, st: RingState): Promise<Staff[]> {
   const busy = await lockedBusyPhones(tx, businessOf(tx).businessId);
-  if (st.type === 'simultaneous') return staffInOrder(st).filter((s) => !busy.has(s.phone));
-  for (let at = st.next; at < st.order.length; at++) {
-    const staff = st.staff[st.order[at] ?? -1];
-    if (!staff || busy.has(staff.phone)) continue;
-    st.next = at + 1;
-    return [staff];
-  }
-  return [];
+  const free = firstRingCandidates(st).filter((c) => !busy.has(c.staff.phone));
+  if (st.type === 'simultaneous') return free.map((c) => c.staff);
+  const [first] = free;
+  if (!first) return [];
+  st.next = first.at + 1;
+  return [first.staff];
 }
 
 /** Why a statement refused (`stn_refuse`, migration 0037): its reason, or undefined for any other error. */
@@ -344,16 +356,6 @@ const openNewCall = preparedSql<OpenedRow>(
       case when exists (select 1 from counted) then true else stn_refuse('calls.limit_reached') end as counted_now
     from call`,
 );
-
-/** The staff the first ring may take, in order, with their place in the ring's order (`i`). */
-function firstRingCandidates(st: RingState): { i: number; p: string; u: number | null; n: string }[] {
-  const out: { i: number; p: string; u: number | null; n: string }[] = [];
-  for (let at = st.type === 'simultaneous' ? 0 : st.next; at < st.order.length; at++) {
-    const staff = st.staff[st.order[at] ?? -1];
-    if (staff) out.push({ i: at, p: staff.phone, u: staff.userId, n: staff.name });
-  }
-  return out;
-}
 
 /**
  * Writes an in-progress call and counts it against the business's month, atomically: the limit and the
@@ -414,7 +416,14 @@ export async function openCall(
         from: p.number,
         callerId,
         ringState: JSON.stringify(ringState),
-        candidates: JSON.stringify(firstRingCandidates(ringState)),
+        candidates: JSON.stringify(
+          firstRingCandidates(ringState).map(({ at, staff }) => ({
+            i: at,
+            p: staff.phone,
+            u: staff.userId,
+            n: staff.name,
+          })),
+        ),
         every: ringState.type === 'simultaneous',
       });
       if (!raw) throw new Error('call insert failed');
