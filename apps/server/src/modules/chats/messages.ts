@@ -14,6 +14,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Batcher, createBatcher, gatherWhileBusy } from '../../platform/batcher.ts';
 import type { InboundText, MessageProgress } from '../../platform/carrier/webhooks.ts';
+import { refusalOf } from '../../platform/db/refusal.ts';
 import { selectValues } from '../../platform/db/select-values.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish, publishMany } from '../../platform/events/events.ts';
@@ -29,8 +30,15 @@ import {
 } from '../../platform/tenancy/context.ts';
 import { agencyMessaging } from '../agencies/service.ts';
 import { businessName, businessOptOut } from '../businesses/service.ts';
-import { blockedAmongSql, blockedFrom } from '../compliance/service.ts';
-import { correctInCounts, findOrCreateContactsByPhone, setOptOut } from '../contacts/service.ts';
+import { blockedAmongSql, blockedFrom, blockedRowsSql } from '../compliance/service.ts';
+import {
+  contactsUpserted,
+  correctInCounts,
+  findOrCreateContactsByPhone,
+  setOptOut,
+  type UpsertedContact,
+  upsertContactsByPhoneSql,
+} from '../contacts/service.ts';
 import { carrierAccountOf, numberTexted } from '../telephony/service.ts';
 import { messageReceived, messageStatusChanged } from './events.ts';
 import { inboundMediaJob } from './media.ts';
@@ -157,28 +165,91 @@ export async function receiveInboundBatch(carrier: Ctx, texts: InboundText[]): P
   return results;
 }
 
-/**
- * Of these carrier sids, the ones the business has stored already, as a JSON array: a part of the batch's
- * one statement of checks (ADR 123).
- */
-function storedSidsSql(ctx: Ctx, sids: string[]): SQL<unknown> {
+/** Of these carrier sids, the ones the business has stored already, as rows of `s`. */
+function storedSidsRowsSql(ctx: Ctx, sids: string[]): SQL {
   const { agencyId, businessId } = businessOf(ctx);
-  return sql`(select coalesce(json_agg(m.carrier_sid), '[]'::json) from messages m
+  return sql`select m.carrier_sid as s from messages m
     where m.agency_id = ${agencyId} and m.business_id = ${businessId}
-      and m.carrier_sid = any(${sql.param(sids)}::text[]))`;
+      and m.carrier_sid = any(${sql.param(sids)}::text[])`;
 }
+
+/** `storedSidsRowsSql` as a JSON array: a part of the batch's one statement of checks (ADR 123). */
+const storedSidsSql = (ctx: Ctx, sids: string[]): SQL<unknown> =>
+  sql`(select coalesce(json_agg(x.s), '[]'::json) from (${storedSidsRowsSql(ctx, sids)}) x)`;
+
+/** A text of a batch to be stored: its time and keyword known. */
+type Kept = Entry & { sentAt: Date; keyword: Keyword | null };
+
+/** A message row as a batch's insert writes it (one JSON object a text; see the two inserts below). */
+const messageRowOf = (e: Kept) => ({
+  i: e.number.installId,
+  b: e.text.body,
+  s: e.text.messageSid,
+  f: e.text.from,
+  o: e.text.to,
+  n: messageCount('in', e.text.body, 0),
+  p: e.text.media.length,
+  at: e.sentAt.toISOString(),
+});
+
+/** The columns of `messageRowOf`'s objects, for `jsonb_to_recordset` (`c`: the contact's id, when known). */
+const messageColumns = (contact: boolean) =>
+  sql.raw(`(${contact ? 'c int, ' : ''}i int, b text, s text, f text, o text, n int, p int, at timestamptz)`);
+
+/**
+ * The insert of a batch's messages: `rows` a relation of `messageRowOf`'s columns and `c`, the contact's
+ * id, written in sid order (the unique index's locks, in one order). `on conflict (carrier_sid) do
+ * nothing`: a text delivered twice, in one batch or two, is one message. Counted on their contacts by the
+ * upsert before it: the statement's mark tells the messages trigger (ADR 117).
+ */
+function insertMessagesSql(of: { agencyId: number; businessId: number }, rows: SQL): SQL {
+  return sql`insert into messages (agency_id, business_id, contact_id, install_id, direction, body, media,
+      media_pending, status, carrier_sid, from_number, to_number, segments, sent_at)
+    select ${of.agencyId}::int, ${of.businessId}::int, r.c, r.i, 'in', r.b, '[]'::jsonb, r.p, 'received', r.s,
+      r.f, r.o, r.n, r.at
+    from (${rows}) r
+    where set_config('stn.messages_in_counted', 'on', true) = 'on'
+    order by r.s
+    on conflict (carrier_sid) do nothing
+    returning id, carrier_sid as sid, segments`;
+}
+
+type Inserted = { id: number; sid: string; segments: number };
+
+/** What a batch wrote: the texts it tried to store, their contacts (by phone) and the messages inserted. */
+type Written = { kept: Kept[]; people: Map<string, { id: number; created: boolean }>; inserted: Inserted[] };
 
 /** One business's texts of a batch (see receiveInboundBatch). */
 async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResult[]): Promise<void> {
   const first = entries[0];
   if (!first) return;
-  const { agencyId, businessId } = first.number;
   const ctx = carrierContext(carrier, first.number, 'inbound text');
   // A second delivery of a sid in this batch is a duplicate of the first.
-  const unique = new Map<string, Entry>();
+  const unique = new Map<string, Kept>();
   for (const e of entries) {
     if (unique.has(e.text.messageSid)) results[e.i] = { kind: 'duplicate' };
-    else unique.set(e.text.messageSid, e);
+    else
+      unique.set(e.text.messageSid, {
+        ...e,
+        sentAt: e.text.sentAt ?? new Date(),
+        keyword: keywordOf(e.text.body),
+      });
+  }
+  const texts = [...unique.values()]
+    // The carrier's order (keywords from one phone apply in it); sids sorted for the insert's locks.
+    .sort(
+      (a, b) => a.sentAt.getTime() - b.sentAt.getTime() || (a.text.messageSid < b.text.messageSid ? -1 : 1),
+    );
+  // Texts without media or a keyword, nearly all of them: one statement (ADR 126). One that raced another
+  // batch for a text is undone whole, and the batch is written as any other.
+  if (texts.every((e) => e.text.media.length === 0 && e.keyword === null)) {
+    try {
+      const { stored, ...written } = await recordPlainBatch(ctx, texts);
+      for (const e of texts) if (stored.has(e.text.messageSid)) results[e.i] = { kind: 'duplicate' };
+      return settled(ctx, written, results);
+    } catch (err) {
+      if (refusalOf(err) !== RACED) throw err;
+    }
   }
   // Blacklisted numbers (not whitelisted) are not let into the inbox, as they cannot request calls. A text
   // already stored (a redelivery) is a duplicate; the rest are counted on their contacts as they are
@@ -186,22 +257,16 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
   const checks = await selectValues(ctx.db, {
     blocked: blockedAmongSql(
       ctx,
-      [...unique.values()].map((e) => e.text.from),
+      texts.map((e) => e.text.from),
     ),
     stored: storedSidsSql(ctx, [...unique.keys()]),
   });
   const blocked = blockedFrom(checks.blocked);
   const stored = new Set(Array.isArray(checks.stored) ? (checks.stored as string[]) : []);
-  for (const e of unique.values()) if (stored.has(e.text.messageSid)) results[e.i] = { kind: 'duplicate' };
-  const kept = [...unique.values()]
-    .filter((e) => !blocked.has(e.text.from) && !stored.has(e.text.messageSid))
-    .map((e) => ({ ...e, sentAt: e.text.sentAt ?? new Date(), keyword: keywordOf(e.text.body) }))
-    // The carrier's order (keywords from one phone apply in it); sids sorted for the insert's locks.
-    .sort(
-      (a, b) => a.sentAt.getTime() - b.sentAt.getTime() || (a.text.messageSid < b.text.messageSid ? -1 : 1),
-    );
+  for (const e of texts) if (stored.has(e.text.messageSid)) results[e.i] = { kind: 'duplicate' };
+  const kept = texts.filter((e) => !blocked.has(e.text.from) && !stored.has(e.text.messageSid));
   if (kept.length === 0) return;
-  const out = await inTransaction(ctx, async (tx) => {
+  await inTransaction(ctx, async (tx) => {
     const people = await findOrCreateContactsByPhone(
       tx,
       kept.map((e) => ({
@@ -212,94 +277,150 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
         inCount: 1,
       })),
     );
-    // One JSON parameter for every row, in sid order (the unique index's locks, in one order).
+    // One JSON parameter for every row.
     const rows = JSON.stringify(
-      kept
-        .flatMap((e) => {
-          const person = people.get(e.text.from);
-          if (!person) return [];
-          return [
-            {
-              c: person.id,
-              i: e.number.installId,
-              b: e.text.body,
-              s: e.text.messageSid,
-              f: e.text.from,
-              t: e.text.to,
-              n: messageCount('in', e.text.body, 0),
-              p: e.text.media.length,
-              at: e.sentAt.toISOString(),
-            },
-          ];
-        })
-        .sort((x, y) => (x.s < y.s ? -1 : 1)),
+      kept.flatMap((e) => {
+        const person = people.get(e.text.from);
+        return person ? [{ ...messageRowOf(e), c: person.id }] : [];
+      }),
     );
-    const res = await tx.db.execute<{ id: number; sid: string; segments: number }>(
-      sql`insert into messages (agency_id, business_id, contact_id, install_id, direction, body, media,
-          media_pending, status, carrier_sid, from_number, to_number, segments, sent_at)
-        select ${agencyId}::int, ${businessId}::int, r.c, r.i, 'in', r.b, '[]'::jsonb, r.p, 'received', r.s, r.f,
-          r.t, r.n, r.at
-        from jsonb_to_recordset(${rows}::jsonb)
-          as r(c int, i int, b text, s text, f text, t text, n int, p int, at timestamptz)
-        -- Counted on their contacts by the upsert above: the statement's mark tells the trigger (ADR 117).
-        where set_config('stn.messages_in_counted', 'on', true) = 'on'
-        on conflict (carrier_sid) do nothing
-        returning id, carrier_sid as sid, segments`,
+    const res = await tx.db.execute<Inserted>(
+      insertMessagesSql(
+        first.number,
+        sql`select * from jsonb_to_recordset(${rows}::jsonb) as r${messageColumns(true)}`,
+      ),
     );
-    const inserted = res.rows;
-    const bySid = new Map(inserted.map((r) => [r.sid, r]));
-    const announced = new Set<number>();
-    const events: z.infer<typeof messageReceived.payload>[] = [];
-    const done: [number, InboundResult][] = [];
-    let segments = 0;
-    // Each contact was counted its kept texts; a text a concurrent batch stored meanwhile was not inserted.
-    const miscounted = new Map<number, number>();
-    for (const e of kept) {
-      const row = bySid.get(e.text.messageSid);
-      const person = people.get(e.text.from);
-      if (!row || !person) {
-        if (person) miscounted.set(person.id, (miscounted.get(person.id) ?? 0) - 1);
-        done.push([e.i, { kind: 'duplicate' }]);
-        continue;
-      }
-      const contactId = person.id;
+    const written: Written = { kept, people, inserted: res.rows };
+    const { recorded, miscounted } = outcome(written);
+    for (const { e, row, contactId } of recorded) {
       // An MMS's media are fetched once committed, by a job of this delivery only (ADR 049).
       if (e.text.media.length)
         await enqueue(tx, inboundMediaJob, {
-          agencyId,
-          businessId,
+          agencyId: first.number.agencyId,
+          businessId: first.number.businessId,
           messageId: row.id,
           media: e.text.media,
         });
       if (e.keyword === 'stop') await setOptOut(tx, { contactId, optedOut: true });
       if (e.keyword === 'start') await setOptOut(tx, { contactId, optedOut: false });
-      segments += row.segments;
-      events.push({
-        messageId: row.id,
-        agencyId,
-        businessId,
-        contactId,
-        installId: e.number.installId,
-        newContact: person.created && !announced.has(contactId),
-        keyword: e.keyword,
-        body: e.text.body,
-      });
-      announced.add(contactId);
-      done.push([
-        e.i,
-        { kind: 'recorded', ctx, contactId, installId: e.number.installId, keyword: e.keyword },
-      ]);
     }
+    // Each contact was counted its kept texts; a text a concurrent batch stored meanwhile was not inserted.
     await correctInCounts(
       tx,
       [...miscounted].map(([id, n]) => ({ id, n })),
     );
-    if (segments) tx.afterCommit(() => countIncoming(tx, { count: segments }));
-    // The carrier is answered once the texts are committed, not after the realtime news.
-    publishMany(tx, messageReceived, events, { detached: true });
-    return done;
+    settled(tx, written, results);
   });
-  for (const [i, r] of out) results[i] = r;
+}
+
+/** The refusal of a batch of plain texts that raced another batch for one of its texts. */
+const RACED = 'messages.raced';
+
+/**
+ * A batch of plain texts in one statement, its own transaction (ADR 126): the checks (a blacklisted number,
+ * a text stored already), the contacts' upsert counting the texts kept (ADR 117) and the messages' insert.
+ * Two batches in flight may both find a text new, and the insert stores it once: the contact would then
+ * have counted a text it did not get, so the statement refuses (`stn_refuse`) unless it stored every text
+ * it kept, and nothing of it is left.
+ */
+async function recordPlainBatch(ctx: Ctx, texts: Kept[]): Promise<Written & { stored: Set<string> }> {
+  const { agencyId, businessId } = businessOf(ctx);
+  const rows = JSON.stringify(texts.map(messageRowOf));
+  const res = await ctx.db.execute<{ stored: string[]; people: UpsertedContact[]; inserted: Inserted[] }>(
+    sql`with r as materialized (select * from jsonb_to_recordset(${rows}::jsonb) as r${messageColumns(false)}),
+      blocked as materialized (${blockedRowsSql(
+        ctx,
+        texts.map((e) => e.text.from),
+      )}),
+      stored as materialized (${storedSidsRowsSql(
+        ctx,
+        texts.map((e) => e.text.messageSid),
+      )}),
+      kept as materialized (select * from r
+        where r.f not in (select phone from blocked) and r.s not in (select s from stored)),
+      people as (${upsertContactsByPhoneSql(
+        ctx,
+        // A phone's last install (in the carrier's order), its latest text, and its texts to count.
+        sql`select k.f as p, (array_agg(k.i order by k.at desc, k.s desc) filter (where k.i is not null))[1] as i,
+          'sms' as s, max(k.at) as t, count(*)::int as n from kept k group by k.f`,
+      )}),
+      ins as (${insertMessagesSql(
+        { agencyId, businessId },
+        sql`select k.*, p.id as c from kept k join people p on p.phone = k.f`,
+      )})
+    select (select coalesce(json_agg(s), '[]'::json) from stored) as stored,
+      (select coalesce(json_agg(json_build_object('id', id, 'phone', phone, 'created', created)), '[]'::json)
+        from people) as people,
+      (select coalesce(json_agg(json_build_object('id', id, 'sid', sid, 'segments', segments)), '[]'::json)
+        from ins) as inserted,
+      case when (select count(*) from ins) = (select count(*) from kept) then true
+        else stn_refuse(${RACED}) end as whole`,
+  );
+  const [out] = res.rows;
+  const stored = new Set(out?.stored ?? []);
+  return {
+    stored,
+    kept: texts.filter((e) => !stored.has(e.text.messageSid)),
+    people: contactsUpserted(ctx, out?.people ?? []),
+    inserted: out?.inserted ?? [],
+  };
+}
+
+/**
+ * A batch's texts, one by one: recorded (inserted, its contact known); not inserted though its contact
+ * counted it (a concurrent batch stored it: `miscounted`, and a duplicate); or without a contact (a
+ * blacklisted number: ignored).
+ */
+function outcome(w: Written) {
+  const bySid = new Map(w.inserted.map((r) => [r.sid, r]));
+  const recorded: { e: Kept; row: Inserted; contactId: number; created: boolean }[] = [];
+  const duplicates: Kept[] = [];
+  const miscounted = new Map<number, number>();
+  for (const e of w.kept) {
+    const row = bySid.get(e.text.messageSid);
+    const person = w.people.get(e.text.from);
+    if (!person) continue;
+    if (row) recorded.push({ e, row, contactId: person.id, created: person.created });
+    else {
+      miscounted.set(person.id, (miscounted.get(person.id) ?? 0) - 1);
+      duplicates.push(e);
+    }
+  }
+  return { recorded, duplicates, miscounted };
+}
+
+/**
+ * A batch written (or about to commit): each text's result once committed, the month's count of texts in,
+ * and the realtime news of them all at once (the carrier is answered once the texts are committed, not
+ * after the news).
+ */
+function settled(ctx: Ctx, w: Written, results: InboundResult[]): void {
+  const { agencyId, businessId } = businessOf(ctx);
+  const { recorded, duplicates } = outcome(w);
+  const announced = new Set<number>();
+  const events: z.infer<typeof messageReceived.payload>[] = [];
+  let segments = 0;
+  for (const { e, row, contactId, created } of recorded) {
+    segments += row.segments;
+    events.push({
+      messageId: row.id,
+      agencyId,
+      businessId,
+      contactId,
+      installId: e.number.installId,
+      newContact: created && !announced.has(contactId),
+      keyword: e.keyword,
+      body: e.text.body,
+    });
+    announced.add(contactId);
+  }
+  ctx.afterCommit(() => {
+    for (const e of duplicates) results[e.i] = { kind: 'duplicate' };
+    for (const { e, contactId } of recorded)
+      results[e.i] = { kind: 'recorded', ctx, contactId, installId: e.number.installId, keyword: e.keyword };
+    if (segments) countIncoming(ctx, { count: segments });
+  });
+  publishMany(ctx, messageReceived, events, { detached: true });
 }
 
 /**

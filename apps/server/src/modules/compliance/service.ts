@@ -175,7 +175,7 @@ export function blockedSql(ctx: Ctx, phone: string): SQL<boolean> {
  * and on no whitelist, as rows of `phone`. One scan of the lists for any number of phones, given as one
  * array parameter (a broadcast asks about 20,000 at once).
  */
-function blockedRowsSql(ctx: Ctx, phones: string[]): SQL {
+export function blockedRowsSql(ctx: Ctx, phones: string[]): SQL {
   const { agencyId, businessId } = businessOf(ctx);
   return sql`select l.phone from phone_lists l
     where l.phone = any(${sql.param([...new Set(phones)])}::text[])

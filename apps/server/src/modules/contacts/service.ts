@@ -165,7 +165,6 @@ export async function findOrCreateContactsByPhone(
     inCount: number;
   }[],
 ): Promise<Map<string, { id: number; created: boolean }>> {
-  const { agencyId, businessId } = businessOf(ctx);
   const byPhone = new Map<string, (typeof input)[number]>();
   for (const i of input) {
     const before = byPhone.get(i.phone);
@@ -177,34 +176,56 @@ export async function findOrCreateContactsByPhone(
       inCount: i.inCount + (before?.inCount ?? 0),
     });
   }
-  const out = new Map<string, { id: number; created: boolean }>();
-  if (byPhone.size === 0) return out;
+  if (byPhone.size === 0) return new Map();
   // One JSON parameter for every row (a statement of constant text, whatever the batch's size).
   const rows = JSON.stringify(
-    [...byPhone.values()]
-      .sort((a, b) => (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0))
-      .map((i) => ({
-        p: i.phone,
-        i: i.installId,
-        s: i.source,
-        t: i.lastMessageAt.toISOString(),
-        n: i.inCount,
-      })),
+    [...byPhone.values()].map((i) => ({
+      p: i.phone,
+      i: i.installId,
+      s: i.source,
+      t: i.lastMessageAt.toISOString(),
+      n: i.inCount,
+    })),
   );
-  const res = await ctx.db.execute<{ id: number; phone: string; created: boolean }>(
-    sql`insert into contacts (agency_id, business_id, phone, install_id, source, last_message_at, in_count)
-      select ${agencyId}::int, ${businessId}::int, r.p, r.i, r.s, r.t, r.n
-        from jsonb_to_recordset(${rows}::jsonb) as r(p text, i int, s text, t timestamptz, n int)
+  const res = await ctx.db.execute<UpsertedContact>(
+    upsertContactsByPhoneSql(
+      ctx,
+      sql`select * from jsonb_to_recordset(${rows}::jsonb) as r(p text, i int, s text, t timestamptz, n int)`,
+    ),
+  );
+  return contactsUpserted(ctx, res.rows);
+}
+
+/** A row `upsertContactsByPhoneSql` returns. */
+export type UpsertedContact = { id: number; phone: string; created: boolean };
+
+/**
+ * The upsert of `findOrCreateContactsByPhone`, as a statement or a part of another's (`with people as
+ * (...)`: a batch of plain inbound texts, ADR 126). `rows` is a relation of one row per phone: `p` the
+ * phone, `i` its install, `s` its source, `t` its latest message's time, `n` its texts to count. Written in
+ * phone order (concurrent batches lock their rows in one order); returns `id`, `phone`, `created`.
+ */
+export function upsertContactsByPhoneSql(ctx: Ctx, rows: SQL): SQL {
+  const { agencyId, businessId } = businessOf(ctx);
+  return sql`insert into contacts (agency_id, business_id, phone, install_id, source, last_message_at, in_count)
+      select ${agencyId}::int, ${businessId}::int, r.p, r.i, r.s, r.t, r.n from (${rows}) r order by r.p
       on conflict (business_id, phone) where deleted_at is null do update set
         install_id = coalesce(excluded.install_id, contacts.install_id),
         last_message_at = greatest(contacts.last_message_at, excluded.last_message_at),
         in_count = contacts.in_count + excluded.in_count
-      returning id, phone, (xmax = 0) as created`,
-  );
-  for (const r of res.rows) out.set(r.phone, { id: Number(r.id), created: r.created === true });
+      returning id, phone, (xmax = 0) as created`;
+}
+
+/** What `upsertContactsByPhoneSql` returned, by phone; the contacts it created are announced. */
+export function contactsUpserted(
+  ctx: Ctx,
+  rows: UpsertedContact[],
+): Map<string, { id: number; created: boolean }> {
+  const out = new Map<string, { id: number; created: boolean }>();
+  for (const r of rows) out.set(r.phone, { id: Number(r.id), created: r.created === true });
   announceCreated(
     ctx,
-    res.rows.filter((r) => r.created === true).map((r) => Number(r.id)),
+    rows.filter((r) => r.created === true).map((r) => Number(r.id)),
   );
   return out;
 }

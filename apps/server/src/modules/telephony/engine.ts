@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { CallEvent } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
 import { prepared, preparedSql, slot } from '../../platform/db/prepared.ts';
+import { refusalOf } from '../../platform/db/refusal.ts';
 import { selectValues } from '../../platform/db/select-values.ts';
 import { tableRow } from '../../platform/db/table-rows.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -314,13 +315,6 @@ async function firstRing(tx: Ctx, st: RingState): Promise<Staff[]> {
   st.next = first.at + 1;
   return [first.staff];
 }
-
-/** Why a statement refused (`stn_refuse`, migration 0037): its reason, or undefined for any other error. */
-const refusalOf = (err: unknown): string | undefined => {
-  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const pg = e.code === 'P0001' ? e : e.cause?.code === 'P0001' ? e.cause : undefined;
-  return pg?.message;
-};
 
 type OpenedRow = Record<string, unknown> & { legs: { id: number; phone: string }[] };
 
