@@ -10,7 +10,12 @@ import { sql } from 'drizzle-orm';
 import { selectValues } from '../../platform/db/select-values.ts';
 import { channel } from '../../platform/realtime/hub.ts';
 import type { Ctx } from '../../platform/tenancy/context.ts';
-import { contactInTotalsTable, contactOwnersByIds, liveContactsTable } from '../contacts/service.ts';
+import {
+  contactInTotalsTable,
+  contactOwnersFrom,
+  contactOwnersSql,
+  liveContactsTable,
+} from '../contacts/service.ts';
 import { smsAgentsFrom, smsAgentsSql } from '../installs/service.ts';
 import { businessSubjectsFrom, businessSubjectsSql } from '../users/service.ts';
 
@@ -20,10 +25,14 @@ export type Viewer = { userId: number; all: boolean; installs: number[] };
 /** A conversation as the rule needs it. */
 export type Conversation = { id: number; installId: number | null; agentId: number | null };
 
+/**
+ * What `viewersFrom` needs, as subqueries for the caller's one statement (`selectValues`): the business's
+ * users and the installs' SMS agents (issue 27: every text's news asks).
+ */
+export const viewerValues = (ctx: Ctx) => ({ people: businessSubjectsSql(ctx), agents: smsAgentsSql(ctx) });
+
 /** The context business's users with inbox.use, each with inbox.all or the installs it is an SMS agent of. */
-export async function viewersOf(ctx: Ctx): Promise<Viewer[]> {
-  // The users and the installs' SMS agents in one round trip (issue 27): every text's news asks.
-  const read = await selectValues(ctx.db, { people: businessSubjectsSql(ctx), agents: smsAgentsSql(ctx) });
+export function viewersFrom(read: { people?: unknown; agents?: unknown }): Viewer[] {
   const people = businessSubjectsFrom(read.people);
   const agents = smsAgentsFrom(read.agents);
   const out: Viewer[] = [];
@@ -34,6 +43,11 @@ export async function viewersOf(ctx: Ctx): Promise<Viewer[]> {
     out.push({ userId: p.id, all: can(subject, 'inbox.all'), installs });
   }
   return out;
+}
+
+/** `viewersFrom`, read. */
+export async function viewersOf(ctx: Ctx): Promise<Viewer[]> {
+  return viewersFrom(await selectValues(ctx.db, viewerValues(ctx)));
 }
 
 /** Whether the viewer may see the conversation (the rule of ./inbox.ts `visibleContact`). */
@@ -76,18 +90,31 @@ export async function unreadTotalOf(ctx: Ctx, input: { userId: number }): Promis
   return (await unreadTotals(ctx, [viewer])).get(input.userId) ?? 0;
 }
 
-/** The live conversations (contacts) of the context business by id, as the rule needs them. */
-export async function conversationsOf(ctx: Ctx, ids: number[]): Promise<Map<number, Conversation>> {
-  const rows = await contactOwnersByIds(ctx, [...new Set(ids)]);
-  return new Map(rows.map((r) => [r.id, { id: r.id, installId: r.install_id, agentId: r.agent_user_id }]));
+/**
+ * The live conversations (contacts) of the context business by id, as the rule needs them, and who may see
+ * the business's inbox: the subqueries of the caller's one statement (`audienceFrom` reads its answer).
+ */
+export const audienceValues = (ctx: Ctx, contactIds: number[]) => ({
+  ...viewerValues(ctx),
+  conversations: contactOwnersSql(ctx, contactIds),
+});
+
+/** What a statement of `audienceValues` answered: the conversations by id, and the viewers. */
+export function audienceFrom(read: { people?: unknown; agents?: unknown; conversations?: unknown }) {
+  const conversations = new Map<number, Conversation>(
+    contactOwnersFrom(read.conversations).map((r) => [
+      Number(r.id),
+      { id: Number(r.id), installId: r.install_id, agentId: r.agent_user_id },
+    ]),
+  );
+  return { conversations, viewers: viewersFrom(read) };
 }
 
 /** The users who may see each of these conversations of the context business, by conversation id. */
 export async function audienceOf(ctx: Ctx, contactIds: number[]): Promise<Map<number, number[]>> {
-  // In a transaction its statements go one after another on its one connection (pg 9 refuses them at once).
-  const [viewers, conversations] = ctx.inTx
-    ? [await viewersOf(ctx), await conversationsOf(ctx, contactIds)]
-    : await Promise.all([viewersOf(ctx), conversationsOf(ctx, contactIds)]);
+  const { viewers, conversations } = audienceFrom(
+    await selectValues(ctx.db, audienceValues(ctx, contactIds)),
+  );
   const out = new Map<number, number[]>();
   for (const c of conversations.values())
     out.set(

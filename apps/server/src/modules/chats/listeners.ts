@@ -2,17 +2,24 @@
 // media attached, ADR 049) go to the user channel of each
 // user who may see the conversation (./audience.ts: inbox.all, the install's SMS agents, the assigned
 // agent), `new_message` with that user's unread total. Events are worked in batches (every event of a
-// commit, and whatever arrives while a batch is worked, make one): one query for the messages, one for
-// the conversations, two for who may see them, one for every recipient's total.
+// commit, and whatever arrives while a batch is worked, make one): one statement for the messages, their
+// conversations and who may see them, one for every recipient's total.
 import type { TMessageStatusEvent, TMessageUpdatedEvent, TNewMessageEvent } from '@stn/contracts/chats';
+import { sql } from 'drizzle-orm';
 import { createBatcher, gatherWhileBusy } from '../../platform/batcher.ts';
-import { anyOf } from '../../platform/db/any-of.ts';
+import { selectValues } from '../../platform/db/select-values.ts';
+import { tableRow } from '../../platform/db/table-rows.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { EventBus } from '../../platform/events/events.ts';
 import { channel } from '../../platform/realtime/hub.ts';
-import { type Ctx, platformSystemContext, tenantContext } from '../../platform/tenancy/context.ts';
+import {
+  businessOf,
+  type Ctx,
+  platformSystemContext,
+  tenantContext,
+} from '../../platform/tenancy/context.ts';
 import { callMissed, callReceived, callRequested, numberChanged } from '../telephony/service.ts';
-import { conversationsOf, sees, unreadTotals, viewersOf } from './audience.ts';
+import { audienceFrom, audienceValues, sees, unreadTotals } from './audience.ts';
 import { awayReply } from './away.ts';
 import { callJoinsConversation } from './calls.ts';
 import { messageReceived, messageStatusChanged, messageUpdated } from './events.ts';
@@ -45,24 +52,22 @@ const byBusiness = <T extends OfBusiness>(items: T[]) => {
   return out;
 };
 
-/** The messages, their conversations and who may see the business's inbox: three queries at once. */
-function messagesAndAudience(ctx: Ctx, items: { messageId: number; contactId: number }[]) {
-  return Promise.all([
-    ctx.db
-      .select()
-      .from(messages)
-      .where(
-        anyOf(
-          messages.id,
-          items.map((i) => i.messageId),
-        ),
-      ),
-    conversationsOf(
+/** The messages, their conversations and who may see the business's inbox: one statement. */
+async function messagesAndAudience(ctx: Ctx, items: { messageId: number; contactId: number }[]) {
+  const { businessId } = businessOf(ctx);
+  const read = await selectValues(ctx.db, {
+    rows: sql`(select coalesce(json_agg(m), '[]'::json) from messages m
+      where m.business_id = ${businessId} and m.id = any(${sql.param(items.map((i) => i.messageId))}::int[]))`,
+    ...audienceValues(
       ctx,
       items.map((i) => i.contactId),
     ),
-    viewersOf(ctx),
-  ]);
+  });
+  const rows = (Array.isArray(read.rows) ? read.rows : []).map((r: Record<string, unknown>) =>
+    tableRow(messages, r),
+  );
+  const { conversations, viewers } = audienceFrom(read);
+  return [rows, conversations, viewers] as const;
 }
 
 async function announceReceived(ctx: Ctx, items: Received[]): Promise<void> {
@@ -96,13 +101,15 @@ async function announceReceived(ctx: Ctx, items: Received[]): Promise<void> {
 }
 
 async function announceStatuses(ctx: Ctx, items: Status[]): Promise<void> {
-  const [conversations, viewers] = await Promise.all([
-    conversationsOf(
-      ctx,
-      items.map((i) => i.contactId),
+  const { conversations, viewers } = audienceFrom(
+    await selectValues(
+      ctx.db,
+      audienceValues(
+        ctx,
+        items.map((i) => i.contactId),
+      ),
     ),
-    viewersOf(ctx),
-  ]);
+  );
   const sends: Promise<void>[] = [];
   for (const item of items) {
     const c = conversations.get(item.contactId);

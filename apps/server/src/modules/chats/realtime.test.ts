@@ -100,6 +100,13 @@ describe('new_message to whoever may see the conversation', () => {
       body: 'who sees me?',
       direction: 'in',
     });
+    // The news carries the message as the API shows it, every field (times, media, status) alike.
+    const listed = await h.t.app.inject({
+      url: `/api/v1/chats/contacts/${c}/messages`,
+      headers: bearer(await h.token(h.seed.a.businessAdmin.email)),
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(admin.of('new_message')[0]?.data?.message).toEqual(listed.json().data[0]);
     await settle();
     // The sales user is no SMS agent of the install and not assigned: nothing, not even on its business.
     expect(sales.of('new_message')).toEqual([]);

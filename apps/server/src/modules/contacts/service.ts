@@ -420,20 +420,23 @@ export async function contactsByIds(ctx: Ctx, ids: number[]): Promise<ContactRow
     .orderBy(asc(contacts.id));
 }
 
+/** A live contact as `contactOwnersSql` gives it. */
+export type ContactOwner = { id: number; install_id: number | null; agent_user_id: number | null };
+
 /**
  * Who may see each of these live contacts of the context business: its install and assigned agent only (the
- * chats module's audience of a batch of texts reads no more than that; issue 27).
+ * chats module's audience of a batch of texts reads no more than that; issue 27), as a JSON array: a
+ * subquery for the caller's one statement (`contactOwnersFrom` reads it).
  */
-export async function contactOwnersByIds(
-  ctx: Ctx,
-  ids: number[],
-): Promise<{ id: number; install_id: number | null; agent_user_id: number | null }[]> {
-  if (ids.length === 0) return [];
-  return ctx.db
-    .select({ id: contacts.id, install_id: contacts.install_id, agent_user_id: contacts.agent_user_id })
-    .from(contacts)
-    .where(contactScope(ctx, anyOf(contacts.id, ids)));
+export function contactOwnersSql(ctx: Ctx, ids: number[]): SQL<unknown> {
+  return sql`(select coalesce(json_agg(json_build_object('id', c.id, 'install_id', c.install_id,
+      'agent_user_id', c.agent_user_id)), '[]'::json)
+    from ${liveContactsTable(ctx)} c where c.id = any(${sql.param([...new Set(ids)])}::int[]))`;
 }
+
+/** What `contactOwnersSql` answered. */
+export const contactOwnersFrom = (value: unknown): ContactOwner[] =>
+  Array.isArray(value) ? (value as ContactOwner[]) : [];
 
 // ---------------------------------------------------------------------------------------------------
 // The contact as the API shows it.
