@@ -241,8 +241,9 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
       (a, b) => a.sentAt.getTime() - b.sentAt.getTime() || (a.text.messageSid < b.text.messageSid ? -1 : 1),
     );
   // Texts without media or a keyword, nearly all of them: one statement (ADR 126). One that raced another
-  // batch for a text is undone whole, and the batch is written as any other.
-  if (texts.every((e) => e.text.media.length === 0 && e.keyword === null)) {
+  // batch for a text is undone whole, and the batch is written as any other. (Its refusal would abort a
+  // caller's transaction: inside one, the batch is written as any other too.)
+  if (!ctx.inTx && texts.every((e) => e.text.media.length === 0 && e.keyword === null)) {
     try {
       const { stored, ...written } = await recordPlainBatch(ctx, texts);
       for (const e of texts) if (stored.has(e.text.messageSid)) results[e.i] = { kind: 'duplicate' };
