@@ -145,7 +145,16 @@ export async function tellViewers(
   contact: { id: number; install_id: number | null; agent_user_id: number | null },
   event: { type: string; data: Record<string, unknown> },
 ): Promise<void> {
-  const viewers = await viewersOf(ctx);
+  await tellViewersOf(ctx, await viewersOf(ctx), contact, event);
+}
+
+/** `tellViewers`, the business's viewers read already (with the caller's statement). */
+export async function tellViewersOf(
+  ctx: Ctx,
+  viewers: Viewer[],
+  contact: { id: number; install_id: number | null; agent_user_id: number | null },
+  event: { type: string; data: Record<string, unknown> },
+): Promise<void> {
   const conversation = { id: contact.id, installId: contact.install_id, agentId: contact.agent_user_id };
   await Promise.all(
     viewers

@@ -17,6 +17,7 @@ import { type Telephony, telephonyApp } from '../telephony/testing.ts';
 let h: Telephony;
 let number: string;
 let installId: number;
+let installKey: string;
 let url: string;
 let sales2: { id: number; email: string };
 const PUBLIC = 'http://localhost:3000';
@@ -73,7 +74,7 @@ const settle = () => new Promise((r) => setTimeout(r, 300));
 beforeAll(async () => {
   h = await telephonyApp();
   await drainJobs(h.t);
-  installId = (await h.install()).id;
+  ({ id: installId, key: installKey } = await h.install());
   [{ phone_number: number }] = await q('select phone_number from numbers where install_id = $1', [installId]);
   // The sandbox learns the number, as at start (texts to it reach the product).
   await restoreSandboxNumbers(platformSystemContext(h.t.app.deps, 'job', 'sandbox numbers'));
@@ -83,6 +84,29 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
+});
+
+describe('conversation_call to whoever may see the conversation', () => {
+  it('a callback tells the inbox.all user of its conversation, named as the visitor said; no one else', async () => {
+    const admin = await open(h.seed.a.businessAdmin.email);
+    const sales = await open(h.seed.a.businessUser.email);
+    const other = await open(h.seed.b.businessAdmin.email);
+    const res = await h.callback(installKey, { phone: '+14155550477', name: 'Carla Caller' });
+    expect(res.statusCode, res.body).toBe(200);
+    const call = res.json().data.call_id as number;
+    await expect.poll(() => admin.of('conversation_call').length).toBe(1);
+    const [person] = await q(
+      'select id, first_name, last_name, install_id from contacts where business_id = $1 and phone = $2',
+      [h.seed.a.business.id, '+14155550477'],
+    );
+    expect(person).toMatchObject({ first_name: 'Carla', last_name: 'Caller', install_id: installId });
+    expect(admin.of('conversation_call')[0]?.data).toEqual({ contact: person?.id, install: installId, call });
+    await settle();
+    // The sales user is no SMS agent of the install and not assigned; the other business hears nothing.
+    expect(sales.of('conversation_call')).toEqual([]);
+    expect(other.of('conversation_call')).toEqual([]);
+    for (const x of [admin, sales, other]) x.ws.terminate();
+  });
 });
 
 describe('new_message to whoever may see the conversation', () => {

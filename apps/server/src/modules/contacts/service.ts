@@ -24,7 +24,8 @@ import {
   sql,
 } from 'drizzle-orm';
 import { anyOf } from '../../platform/db/any-of.ts';
-import { prepared, slot } from '../../platform/db/prepared.ts';
+import { preparedSql, slot } from '../../platform/db/prepared.ts';
+import { tableRow } from '../../platform/db/table-rows.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
@@ -245,35 +246,66 @@ export async function correctInCounts(ctx: Ctx, input: { id: number; n: number }
   );
 }
 
-const contactCallUpsert = prepared((db) =>
-  db
-    .insert(contacts)
-    .values({
-      agency_id: slot('agency_id'),
-      business_id: slot('business_id'),
-      phone: slot('phone'),
-      install_id: slot('install_id'),
-      first_name: slot('first_name'),
-      last_name: slot('last_name'),
-      email: slot('email'),
-      source: 'voice',
-      last_call_at: slot('last_call_at'),
-    })
-    .onConflictDoUpdate({
-      ...liveContactConflict,
-      set: {
-        install_id: sql`coalesce(${contacts.install_id}, excluded.install_id)`,
-        first_name: sql`case when ${contacts.first_name} = '' and ${contacts.last_name} = ''
-          then excluded.first_name else ${contacts.first_name} end`,
-        last_name: sql`case when ${contacts.first_name} = '' and ${contacts.last_name} = ''
-          then excluded.last_name else ${contacts.last_name} end`,
-        email: sql`coalesce(${contacts.email}, excluded.email)`,
-        last_call_at: sql`greatest(${contacts.last_call_at}, excluded.last_call_at)`,
-        updated_at: sql`now()`,
-      },
-    })
-    .returning(upserted),
-);
+/**
+ * The upsert of `recordContactCall`, with `slot`s for its values (`contactCallValues`): its statement, or a
+ * part of a caller's statement built once (`with c as (...)`: the chats module reads who may see the
+ * conversation with it). Returns every column and `created`; `contactCalled` reads the row.
+ */
+export function contactCallUpsertSql(): SQL {
+  return sql`insert into contacts (agency_id, business_id, phone, install_id, first_name, last_name, email,
+      source, last_call_at)
+    values (${slot('agency_id')}::int, ${slot('business_id')}::int, ${slot('phone')}::text,
+      ${slot('install_id')}::int, ${slot('first_name')}::text, ${slot('last_name')}::text, ${slot('email')}::text,
+      'voice', ${slot('last_call_at')}::timestamptz)
+    on conflict (business_id, phone) where deleted_at is null do update set
+      install_id = coalesce(contacts.install_id, excluded.install_id),
+      first_name = case when contacts.first_name = '' and contacts.last_name = ''
+        then excluded.first_name else contacts.first_name end,
+      last_name = case when contacts.first_name = '' and contacts.last_name = ''
+        then excluded.last_name else contacts.last_name end,
+      email = coalesce(contacts.email, excluded.email),
+      last_call_at = greatest(contacts.last_call_at, excluded.last_call_at),
+      updated_at = now()
+    returning *, (xmax = 0) as created`;
+}
+
+const contactCallUpsert = preparedSql(contactCallUpsertSql);
+
+/** What a call tells of its phone's contact. */
+export type ContactCall = {
+  phone: string;
+  installId: number;
+  at: Date;
+  firstName?: string;
+  lastName?: string;
+  email?: string | null;
+};
+
+/** The values of `contactCallUpsertSql`'s slots. */
+export function contactCallValues(ctx: Ctx, input: ContactCall): Record<string, unknown> {
+  const { agencyId, businessId } = businessOf(ctx);
+  return {
+    agency_id: agencyId,
+    business_id: businessId,
+    phone: input.phone,
+    install_id: input.installId,
+    first_name: (input.firstName ?? '').slice(0, 100),
+    last_name: (input.lastName ?? '').slice(0, 100),
+    email: input.email || null,
+    last_call_at: input.at,
+  };
+}
+
+/** The contact `contactCallUpsertSql` wrote, from its row; a created one is announced. */
+export function contactCalled(
+  ctx: Ctx,
+  raw: Record<string, unknown> | undefined,
+): { contact: ContactRow; created: boolean } {
+  return upsertedContact(
+    ctx,
+    raw ? { ...tableRow(contacts, raw), created: raw.created === true } : undefined,
+  );
+}
 
 /**
  * A call with a phone joins that phone's conversation (ADR 052): the business's live contact with the
@@ -283,27 +315,10 @@ const contactCallUpsert = prepared((db) =>
  */
 export async function recordContactCall(
   ctx: Ctx,
-  input: {
-    phone: string;
-    installId: number;
-    at: Date;
-    firstName?: string;
-    lastName?: string;
-    email?: string | null;
-  },
+  input: ContactCall,
 ): Promise<{ contact: ContactRow; created: boolean }> {
-  const { agencyId, businessId } = businessOf(ctx);
-  const [row] = await contactCallUpsert(ctx.db, {
-    agency_id: agencyId,
-    business_id: businessId,
-    phone: input.phone,
-    install_id: input.installId,
-    first_name: (input.firstName ?? '').slice(0, 100),
-    last_name: (input.lastName ?? '').slice(0, 100),
-    email: input.email || null,
-    last_call_at: input.at,
-  });
-  return upsertedContact(ctx, row);
+  const [row] = await contactCallUpsert(ctx.db, contactCallValues(ctx, input));
+  return contactCalled(ctx, row);
 }
 
 /**

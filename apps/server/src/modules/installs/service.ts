@@ -779,9 +779,13 @@ export async function openInstallWizard(
  * of an inbound text's realtime news.
  */
 export function smsAgentsSql(ctx: Ctx): SQL<unknown> {
-  const { businessId } = businessOf(ctx);
+  return smsAgentsOfSql(sql`${businessOf(ctx).businessId}::int`);
+}
+
+/** `smsAgentsSql` of the business `business` names (a value, or a prepared statement's `slot`). */
+export function smsAgentsOfSql(business: SQL): SQL<unknown> {
   return sql`(select coalesce(json_object_agg(i.id, i.settings -> 'smsAgents'), '{}'::json)
-    from installs i where i.business_id = ${businessId})`;
+    from installs i where i.business_id = ${business})`;
 }
 
 /** What `smsAgentsSql` answered, by install id (an agent that is not a user id is dropped). */

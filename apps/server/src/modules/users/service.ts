@@ -852,10 +852,14 @@ export type BusinessSubject = {
  * trip; `businessSubjectsFrom` reads its value).
  */
 export function businessSubjectsSql(ctx: Ctx): SQL<unknown> {
-  const { businessId } = businessOf(ctx);
+  return businessSubjectsOfSql(sql`${businessOf(ctx).businessId}::int`);
+}
+
+/** `businessSubjectsSql` of the business `business` names (a value, or a prepared statement's `slot`). */
+export function businessSubjectsOfSql(business: SQL): SQL<unknown> {
   return sql`(select coalesce(json_agg(json_build_object('id', u.id, 'role', u.role, 'user_type', u.user_type,
       'pages', coalesce(u.settings -> 'custom_type_pages', '[]'::jsonb)) order by u.id), '[]'::json)
-    from users u where u.business_id = ${businessId} and u.active)`;
+    from users u where u.business_id = ${business} and u.active)`;
 }
 
 /** What `businessSubjectsSql` answered. */
