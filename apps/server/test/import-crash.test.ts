@@ -19,7 +19,7 @@ let token: string;
 const children: ChildProcess[] = [];
 const ROWS = 10_000;
 
-function startWorker(): { child: ChildProcess; out: () => string } {
+function startWorker(): { child: ChildProcess; out: () => string; started: Promise<void> } {
   let out = '';
   const child = spawn(process.execPath, serverEntry('worker'), {
     cwd: root,
@@ -34,7 +34,17 @@ function startWorker(): { child: ChildProcess; out: () => string } {
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
   children.push(child);
-  return { child, out: () => out };
+  // Working jobs: on a busy machine a worker may take long to start, and the import's progress is waited
+  // for from then on (a state, not a time).
+  const started = new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (out.includes('worker started')) resolve();
+    };
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+    child.once('exit', (code, signal) => reject(new Error(`the worker exited (${code ?? signal}):\n${out}`)));
+  });
+  return { child, out: () => out, started };
 }
 
 const exited = (child: ChildProcess) =>
@@ -114,9 +124,10 @@ describe('an import killed mid-way', () => {
     const id = started.json().import_id as number;
 
     const first = startWorker();
+    await first.started;
     // Killed once it has written some chunks, before it is done.
     await expect
-      .poll(async () => (await progress(id)).processed, { timeout: 60_000, interval: 10 })
+      .poll(async () => (await progress(id)).processed, { timeout: 300_000, interval: 10 })
       .toBeGreaterThan(0);
     first.child.kill('SIGKILL');
     await exited(first.child);
@@ -125,6 +136,7 @@ describe('an import killed mid-way', () => {
     expect(atKill.processed).toBeLessThan(ROWS);
 
     const second = startWorker();
+    await second.started;
     await untilDone(id, second.out);
     expect((await progress(id)).resumes).toBeGreaterThanOrEqual(1);
     expect(second.out()).toContain('resuming');
@@ -209,12 +221,13 @@ describe('an import killed mid-way', () => {
 
     // A worker comes: the import is finished from its second row.
     const worker = startWorker();
+    await worker.started;
     await expect
-      .poll(async () => (await progress(id)).status, { timeout: 60_000, interval: 100 })
+      .poll(async () => (await progress(id)).status, { timeout: 300_000, interval: 100 })
       .toBe('done');
     const status = await t.app.inject({ url: `/api/v1/contacts/import/${id}`, headers: bearer(token) });
     expect(status.json()).toMatchObject({ status: 'done', processed: 2, imported: 1, errors: [] });
     worker.child.kill('SIGTERM');
     await exited(worker.child);
-  }, 120_000);
+  }, 600_000);
 });
