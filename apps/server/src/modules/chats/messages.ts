@@ -247,7 +247,7 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
     try {
       const { stored, ...written } = await recordPlainBatch(ctx, texts);
       for (const e of texts) if (stored.has(e.text.messageSid)) results[e.i] = { kind: 'duplicate' };
-      return settled(ctx, written, results);
+      return settled(ctx, outcome(written), results);
     } catch (err) {
       if (refusalOf(err) !== RACED) throw err;
     }
@@ -292,7 +292,8 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
       ),
     );
     const written: Written = { kept, people, inserted: res.rows };
-    const { recorded, miscounted } = outcome(written);
+    const done = outcome(written);
+    const { recorded, miscounted } = done;
     for (const { e, row, contactId } of recorded) {
       // An MMS's media are fetched once committed, by a job of this delivery only (ADR 049).
       if (e.text.media.length)
@@ -310,7 +311,7 @@ async function recordBatch(carrier: Ctx, entries: Entry[], results: InboundResul
       tx,
       [...miscounted].map(([id, n]) => ({ id, n })),
     );
-    settled(tx, written, results);
+    settled(tx, done, results);
   });
 }
 
@@ -395,9 +396,9 @@ function outcome(w: Written) {
  * and the realtime news of them all at once (the carrier is answered once the texts are committed, not
  * after the news).
  */
-function settled(ctx: Ctx, w: Written, results: InboundResult[]): void {
+function settled(ctx: Ctx, done: ReturnType<typeof outcome>, results: InboundResult[]): void {
   const { agencyId, businessId } = businessOf(ctx);
-  const { recorded, duplicates } = outcome(w);
+  const { recorded, duplicates } = done;
   const announced = new Set<number>();
   const events: z.infer<typeof messageReceived.payload>[] = [];
   let segments = 0;
