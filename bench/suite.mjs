@@ -108,19 +108,22 @@ const child = spawn('npm', ['test', ...(args.length ? ['--', ...args] : [])], {
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 runPid = child.pid ?? 0;
+/** The run's closing line `N passed, N failed`, read from whole lines of its standard output. */
 let last = '';
-for (const stream of [child.stdout, child.stderr]) {
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk) => {
-    process.stdout.write(chunk);
-    const lines = (last + chunk).split('\n').filter((l) => /\d+ passed, \d+ failed/.test(l));
-    if (lines.length) last = lines.at(-1) ?? last;
-  });
-}
+let rest = '';
+child.stdout.setEncoding('utf8');
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  const lines = (rest + chunk).split('\n');
+  rest = lines.pop() ?? '';
+  last = lines.findLast((l) => /^\d+ passed, \d+ failed$/.test(l.trim())) ?? last;
+});
+child.stderr.pipe(process.stderr);
 const timer = setInterval(sample, SAMPLE_MS);
 const code = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
 clearInterval(timer);
 sample();
+if (/^\d+ passed, \d+ failed$/.test(rest.trim())) last = rest;
 const wall = (performance.now() - t0) / 1000;
 const m1 = machine();
 const busy = m1.total - m1.idle - (m0.total - m0.idle);
