@@ -37,7 +37,7 @@ const worker = () => workers.start({ BROADCAST_THROTTLE: 'off', LOG_LEVEL: 'info
 const said = (...ws: { out: () => string }[]) =>
   ws
     .flatMap((w) => w.out().split('\n'))
-    .filter((l) => /dead worker|not handed to the carrier|"level":(40|50|60)/.test(l))
+    .filter((l) => /dead worker|not handed to the carrier|may not have it|"level":(40|50|60)/.test(l))
     .map((l) => l.slice(0, 300))
     .join('\n');
 // The limits below are for a hang: on a slow day of the shared two-core machine, with the rest of the suite

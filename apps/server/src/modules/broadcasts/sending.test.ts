@@ -171,11 +171,11 @@ describe('sending', () => {
     ]);
   });
 
-  it('tries again later when the carrier itself fails, and sends each recipient once', async () => {
+  it('asks the carrier after it failed, and sends again only what it does not have, once', async () => {
     const t = await addTag(h, 'Outage');
     await addContacts(h, { count: 5, installId: n1.installId, tagId: t, prefix: '+1415709' });
     const id = await addBroadcast(h, { body: 'After the outage', audience: { tag_ids: [t] } });
-    // The carrier answers 503 to the first two sends: not the recipients' fault.
+    // The carrier answers 503 to the first two sends, without taking them.
     let k = 0;
     h.sandbox.fault = ({ method, path }) =>
       method === 'POST' && path.endsWith('/Messages.json') && ++k <= 2
@@ -184,11 +184,12 @@ describe('sending', () => {
     try {
       await start(h, id);
       await until(async () => (await statesOf(h, id)).sent === 3, 20_000, 'the others sent');
-      await until(() => sleepingWorkers() === 1, 20_000, 'the worker waiting to try again');
+      await until(() => sleepingWorkers() === 1, 20_000, 'the worker waiting to ask the carrier');
     } finally {
       h.sandbox.fault = null;
     }
-    expect(await statesOf(h, id)).toEqual({ sent: 3, pending: 2 });
+    // The two wait, claimed: the carrier may have them.
+    expect(await statesOf(h, id)).toEqual({ sent: 3, sending: 2 });
     await h.clock.advance(30_000);
     await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
     const to = sandboxSent(h)
@@ -196,6 +197,36 @@ describe('sending', () => {
       .map((m) => m.to);
     expect(to).toHaveLength(5);
     expect(new Set(to).size).toBe(5);
+  });
+
+  it('never sends twice a text the carrier took but answered with a failure', async () => {
+    const t = await addTag(h, 'Lost answer');
+    await addContacts(h, { count: 5, installId: n1.installId, tagId: t, prefix: '+1415719' });
+    const id = await addBroadcast(h, { body: 'Once only', audience: { tag_ids: [t] } });
+    // The carrier takes the first two texts and then fails its answer (a 500 after the work).
+    let k = 0;
+    h.sandbox.fault = ({ method, path }) =>
+      method === 'POST' && path.endsWith('/Messages.json') && ++k <= 2
+        ? { status: 500, code: 20500, message: 'Internal Server Error', after: true }
+        : undefined;
+    try {
+      await start(h, id);
+      await until(async () => (await statesOf(h, id)).sent === 3, 20_000, 'the others sent');
+      await until(() => sleepingWorkers() === 1, 20_000, 'the worker waiting to ask the carrier');
+    } finally {
+      h.sandbox.fault = null;
+    }
+    await h.clock.advance(30_000);
+    await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
+    const sent = sandboxSent(h).filter((m) => m.to.startsWith('+1415719'));
+    expect(sent.map((m) => m.to).sort()).toEqual([...new Set(sent.map((m) => m.to))].sort());
+    expect(sent).toHaveLength(5);
+    // The two the carrier had are recorded with its ids, as the others.
+    const sids = await h.q<{ carrier_sid: string | null }>(
+      'select carrier_sid from broadcast_recipients where broadcast_id = $1 order by id',
+      [id],
+    );
+    expect(sids.map((r) => r.carrier_sid).sort()).toEqual(sent.map((m) => m.sid).sort());
   });
 
   it('fails a broadcast none of whose messages could be sent', async () => {

@@ -27,6 +27,7 @@ import {
   addBroadcastTexts,
   assertContent,
   broadcastTextBodies,
+  broadcastTextFacts,
   broadcastTextStatuses,
   broadcastTextsSent,
 } from '../chats/service.ts';
@@ -48,7 +49,10 @@ const DAY_END = 21;
 const MAX_SLEEP_MS = 30_000;
 /** A job hands over to a fresh one after this long (pg-boss expires long-running jobs). */
 const JOB_SLICE_MS = 60_000;
-/** How long a recipient waits after the carrier (or our account) failed, not the recipient. */
+/**
+ * How long a recipient waits after the carrier (or our account) failed, not the recipient: before it is
+ * sent again, or, when the carrier may have taken the text (no answer, a 5xx), before the carrier is asked.
+ */
 const RETRY_MS = 30_000;
 /** Concurrent carrier calls of one job with the throttle off. */
 const UNTHROTTLED_CONCURRENCY = 16;
@@ -144,7 +148,7 @@ export const startJob = defineJob({
 
 /**
  * Every minute and when a worker process starts: a send job for each broadcast and number with work left
- * (a job lost with a killed process, a slice's follow-up). Duplicates are harmless: one job works a number
+ * (a job lost with a killed process, a slice's follow-up, recipients a stopped broadcast left `sending`). Duplicates are harmless: one job works a number
  * of a broadcast at a time (the lock), the others find it taken and end.
  */
 export const resumeJob = defineJob({
@@ -170,8 +174,11 @@ export async function resumeSending(ctx: Ctx): Promise<number> {
   }>(sql`
     select distinct b.agency_id, b.business_id, b.id, b.run, r.from_number, r.broadcaster_id
       from broadcasts b join broadcast_recipients r on r.broadcast_id = b.id
-     where b.status = 'sending' and r.from_number is not null
-       and (r.state = 'sending' or (r.state = 'pending' and r.due_at <= ${now}::timestamptz + interval '1 minute'))`);
+     where r.from_number is not null
+       and ((b.status = 'sending'
+             and (r.state = 'sending' or (r.state = 'pending' and r.due_at <= ${now}::timestamptz + interval '1 minute')))
+         -- A stopped broadcast's recipients the carrier may have taken: asked, so they say sent or pending.
+         or (r.state = 'sending' and r.due_at <= ${now}::timestamptz))`);
   for (const r of res.rows) {
     const bctx = businessCtx(deps, { agencyId: r.agency_id, businessId: r.business_id }, 'broadcast resume');
     const senders = await sendersOf(bctx, []);
@@ -444,8 +451,13 @@ type Outcome =
   | { kind: 'sent'; r: Claimed; sid: string; at: number }
   | { kind: 'failed'; r: Claimed; code: number | null; message: string; optedOut: boolean }
   | { kind: 'back'; r: Claimed }
-  /** The carrier or our account failed, not the recipient: tried again a little later. */
-  | { kind: 'retry'; r: Claimed };
+  /** The carrier refused for a moment (our account, its rate limit), not the recipient: sent again later. */
+  | { kind: 'retry'; r: Claimed }
+  /**
+   * No answer, or the carrier's own failure (a 5xx): it may have taken the text. The recipient stays
+   * `sending` and the carrier is asked a little later (`recover`) before anything is sent again.
+   */
+  | { kind: 'unsure'; r: Claimed };
 
 /**
  * A send job: works the pending recipients of one number of one broadcast while no other worker does (a
@@ -493,7 +505,8 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
       .select({ media: broadcasts.media })
       .from(broadcasts)
       .where(eq(broadcasts.id, p.broadcastId));
-    await recover(ctx, p, carrier, row?.media ?? []);
+    const media = row?.media ?? [];
+    let unsure = await recover(ctx, p, carrier, media);
     const throttle = ctx.deps.config.broadcastThrottle;
     const rate = await paceOf(ctx, p);
     const intervalMs = Math.max(1, Math.round(1000 / Math.max(0.01, rate)));
@@ -502,6 +515,8 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
     let fieldKeys: string[] | null = null;
     let zones: string[] | null = null;
     for (;;) {
+      // Recipients the carrier may have taken, once their wait is over: asked before they are sent again.
+      if (unsure > 0) unsure = await recover(ctx, p, carrier, media);
       const b = await broadcastNow(ctx, p);
       if (!b) return 'done';
       const now = pacer.now();
@@ -522,6 +537,7 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
         ? await sendPaced(ctx, p, carrier, b.media, batch, pacer, intervalMs)
         : await sendAtOnce(ctx, p, carrier, b.media, batch, pacer);
       await record(ctx, outcomes, pacer.now());
+      if (outcomes.some((o) => o.kind === 'unsure')) unsure++;
       announceProgress(ctx, p);
       if (!pacer.virtual && Date.now() - started > JOB_SLICE_MS) return 'again';
     }
@@ -688,7 +704,7 @@ async function zonesOf(ctx: Ctx, p: SendPayload): Promise<string[]> {
 async function nextDue(ctx: Ctx, p: SendPayload): Promise<number | null> {
   const res = await ctx.db.execute<{ due: Date | string | null }>(sql`
     select min(due_at) as due from broadcast_recipients
-     where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'pending'`);
+     where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state in ('pending', 'sending')`);
   const due = res.rows[0]?.due;
   return due ? new Date(due).getTime() : null;
 }
@@ -731,8 +747,13 @@ async function sendOne(
     });
     return { kind: 'sent', r, sid: sent.sid, at: now };
   } catch (err) {
-    if (!(err instanceof CarrierError) || err.status >= 500 || err.status === 401 || err.status === 429) {
-      // Not the recipient's fault (the carrier or our account): tried again later.
+    if (!(err instanceof CarrierError) || err.status >= 500) {
+      // No answer or the carrier's own failure: it may have the text; asked before it is sent again.
+      ctx.deps.log.warn({ err, recipient: r.id }, 'broadcast text: the carrier may not have it');
+      return { kind: 'unsure', r };
+    }
+    if (err.status === 401 || err.status === 429) {
+      // Refused for a moment (our account, the carrier's rate limit), not for the recipient: sent later.
       ctx.deps.log.warn({ err, recipient: r.id }, 'broadcast text not handed to the carrier');
       return { kind: 'retry', r };
     }
@@ -795,6 +816,7 @@ async function record(ctx: Ctx, outcomes: Outcome[], now: number): Promise<void>
   const failed = outcomes.filter((o): o is Extract<Outcome, { kind: 'failed' }> => o.kind === 'failed');
   const back = outcomes.filter((o) => o.kind === 'back').map((o) => o.r.id);
   const retry = outcomes.filter((o) => o.kind === 'retry').map((o) => o.r.id);
+  const unsure = outcomes.filter((o) => o.kind === 'unsure').map((o) => o.r.id);
   const at = new Date(now).toISOString();
   await inTransaction(ctx, async (tx) => {
     if (sent.length) {
@@ -844,24 +866,34 @@ async function record(ctx: Ctx, outcomes: Outcome[], now: number): Promise<void>
         update broadcast_recipients set state = 'pending', claimed_at = null,
                due_at = ${at}::timestamptz + ${RETRY_MS} * interval '1 millisecond'
          where id = any(${intArr(retry)}) and state = 'sending'`);
+    // Still `sending`, with the claim kept (the carrier is asked for texts since it): asked once due.
+    if (unsure.length)
+      await tx.db.execute(sql`
+        update broadcast_recipients set due_at = ${at}::timestamptz + ${RETRY_MS} * interval '1 millisecond'
+         where id = any(${intArr(unsure)}) and state = 'sending'`);
   });
 }
 
 /**
- * Recipients of the number left `sending` by a worker that died (this job holds the number's lock, so no
- * live worker has them): the carrier is asked whether it got each one's message since the claim; there,
- * it is recorded as sent; not there, it goes back to pending and is sent (its message row reused).
+ * Recipients of the number left `sending` (this job holds the number's lock, so no live worker has them):
+ * by a worker that died, or after the carrier gave no clear answer (once their wait is over). The carrier
+ * is asked whether it got each one's message since the claim; there, it is recorded as sent; not there, it
+ * goes back to pending and is sent (its message row reused). Answers how many wait still (not yet due).
  */
-async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier, media: TMessageMedia[]): Promise<void> {
+async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier, media: TMessageMedia[]): Promise<number> {
+  const now = new Date(engineNow(ctx)).toISOString();
   const res = await ctx.db.execute<{
     id: number;
     phone: string;
     claimed_at: Date | string;
     message_id: number | null;
+    due: boolean;
   }>(sql`
-    select id, phone, claimed_at, message_id from broadcast_recipients
+    select id, phone, claimed_at, message_id, due_at <= ${now}::timestamptz as due from broadcast_recipients
      where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'sending'`);
-  if (res.rows.length === 0) return;
+  const waiting = res.rows.filter((r) => !r.due).length;
+  res.rows = res.rows.filter((r) => r.due);
+  if (res.rows.length === 0) return waiting;
   const bodies = await broadcastTextBodies(
     ctx,
     res.rows.map((r) => r.message_id).filter((id): id is number => id !== null),
@@ -906,10 +938,11 @@ async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier, media: TMessa
       found: outcomes.filter((o) => o.kind === 'sent').length,
       of: outcomes.length,
     },
-    'broadcast recipients of a dead worker looked up at the carrier',
+    'broadcast recipients of a dead worker or an unclear answer looked up at the carrier',
   );
-  // Back ones keep their due time: now (they were due when claimed).
+  // Back ones keep their due time: now (they were due when claimed, or their wait is over).
   await record(ctx, outcomes, engineNow(ctx));
+  return waiting;
 }
 
 /** The broadcast is completed (or failed: nothing could be sent) once no recipient is left to send. */
@@ -953,13 +986,27 @@ export async function applyTextStatus(
   const state = FINAL[input.status];
   if (!state) return null;
   const { businessId } = businessOf(ctx);
-  const res = await ctx.db.execute<{ broadcast_id: number }>(sql`
-    update broadcast_recipients set state = ${state},
-           delivered_at = case when ${state} = 'delivered' then now() else delivered_at end,
-           error_code = coalesce(${input.errorCode}::int, error_code)
-     where message_id = ${input.messageId} and business_id = ${businessId} and state in ('sending', 'sent')
-    returning broadcast_id`);
-  return res.rows[0]?.broadcast_id ?? null;
+  const res = await ctx.db.execute<{ id: number; broadcast_id: number; was: string }>(sql`
+    update broadcast_recipients r set state = ${state},
+           delivered_at = case when ${state} = 'delivered' then now() else r.delivered_at end,
+           error_code = coalesce(${input.errorCode}::int, r.error_code)
+      from (select id, state from broadcast_recipients
+             where message_id = ${input.messageId} and business_id = ${businessId} and state in ('sending', 'sent')
+               for update) o
+     where r.id = o.id
+    returning r.id, r.broadcast_id, o.state as was`);
+  const row = res.rows[0];
+  if (row?.was === 'sending') {
+    // Its batch not yet recorded, or the carrier's answer unclear: the status says the carrier has the
+    // text; its id, time and credits as its recording would have written them (a later recording agrees).
+    const facts = (await broadcastTextFacts(ctx, [input.messageId])).get(input.messageId);
+    if (facts)
+      await ctx.db.execute(sql`
+        update broadcast_recipients set carrier_sid = coalesce(carrier_sid, ${facts.sid}),
+               sent_at = coalesce(sent_at, now()), credits = ${facts.segments}
+         where id = ${row.id} and credits = 0`);
+  }
+  return row?.broadcast_id ?? null;
 }
 
 /** Re-reads the delivery status of the broadcast's sent messages from the carrier (50 at a time). */

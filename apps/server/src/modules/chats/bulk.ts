@@ -58,6 +58,19 @@ export async function broadcastTextBodies(ctx: Ctx, ids: number[]): Promise<Map<
   return new Map(res.rows.map((r) => [r.id, r.body]));
 }
 
+/** The carrier's id (once it has one) and the segments of these texts of the business. */
+export async function broadcastTextFacts(
+  ctx: Ctx,
+  ids: number[],
+): Promise<Map<number, { sid: string | null; segments: number }>> {
+  if (ids.length === 0) return new Map();
+  const { businessId } = businessOf(ctx);
+  const res = await ctx.db.execute<{ id: number; carrier_sid: string | null; segments: number }>(
+    sql`select id, carrier_sid, segments from messages where business_id = ${businessId} and id = any(${intArray(ids)})`,
+  );
+  return new Map(res.rows.map((r) => [r.id, { sid: r.carrier_sid, segments: r.segments }]));
+}
+
 /** The carrier took these texts: their sids (the status callbacks move them on from queued). */
 export async function broadcastTextsSent(ctx: Ctx, sent: { id: number; sid: string }[]): Promise<void> {
   if (sent.length === 0) return;

@@ -46,6 +46,7 @@ export {
   addBroadcastTexts,
   type BroadcastText,
   broadcastTextBodies,
+  broadcastTextFacts,
   broadcastTextStatuses,
   broadcastTextsSent,
 } from './bulk.ts';

@@ -252,8 +252,11 @@ export const sandboxSid = (prefix: string) => prefix + crypto.randomBytes(16).to
 export const rfc2822 = (ms: number | null) =>
   ms === null ? null : new Date(ms).toUTCString().replace('GMT', '+0000');
 
-/** An error the REST API answers instead of its work (see `TwilioSandbox.fault`). */
-export type SandboxFault = { status: number; code: number; message: string };
+/**
+ * An error the REST API answers instead of its work (see `TwilioSandbox.fault`); with `after`, answered
+ * after the work is done (a carrier that took the request but whose answer was lost or broke).
+ */
+export type SandboxFault = { status: number; code: number; message: string; after?: boolean };
 
 class TwilioError extends Error {
   constructor(
@@ -694,8 +697,10 @@ export class TwilioSandbox {
       if (method === 'GET')
         for (const [key, value] of url.searchParams) if (form[key] === undefined) form[key] = value;
       const fault = this.fault?.({ method, path: url.pathname });
+      if (fault && !fault.after) throw new TwilioError(fault.status, fault.code, fault.message);
+      const answer = this.route(method, url.pathname, account, form);
       if (fault) throw new TwilioError(fault.status, fault.code, fault.message);
-      return this.route(method, url.pathname, account, form);
+      return answer;
     } catch (error) {
       if (error instanceof TwilioError) return this.error(error);
       if (error instanceof RegistrationFault)
