@@ -125,6 +125,12 @@ describe.skipIf(!hasChromium)('an automation journey in the sandbox', () => {
     await page.getByTestId('request-callback').click();
     await page.getByTestId('callback-answer').waitFor(WAIT);
     expect(await page.getByTestId('callback-answer').textContent()).toContain('Callback requested');
+    // The staff's phones ring (the calls are placed after the answer): the minute below starts from there.
+    const ringing = async () =>
+      (
+        await apiFrom<{ data: { number: string; state: string }[] }>(page, 'GET', '/v1/sandbox/phones')
+      ).body.data.filter((ph) => ph.state === 'ringing' && ph.number !== VISITOR).length;
+    await expect.poll(ringing, WAIT).toBeGreaterThan(0);
 
     // Nobody answers: a minute of the sandbox's time ends the ringing, and the call is missed.
     const made = (await automations(page)).find((a) => a.name === NAME);
