@@ -380,6 +380,52 @@ describe('SendCall', () => {
     });
   });
 
+  it('a placing answered with a 5xx after the carrier placed it: the retry finds that call, none twice', async () => {
+    const eve = '+14155550170';
+    const id = await addContact(h, { phone: eve, first_name: 'Eve' });
+    let k = 0;
+    h.sandbox.fault = ({ method, path }) =>
+      method === 'POST' && path.endsWith('/Calls.json') && ++k === 1
+        ? { status: 502, code: 20500, message: 'Bad Gateway', after: true }
+        : undefined;
+    try {
+      const runId = await startJourney(h, [block('call', 'SendCall', { mode: 'say', text: 'Hi' })], id);
+      await untilRetry(runId);
+      const [first] = await stepsOf(h, runId);
+      expect(first?.detail).toMatchObject({ refused: 'automations.action.call_failed' });
+      expect(typeof first?.detail.unclear_since).toBe('string');
+      // The carrier has the call, though its answer said otherwise.
+      expect(h.sandbox.phones.callSids(eve)).toHaveLength(1);
+      await moveClock(h, 60_000);
+      const waiting = await settle(h, runId, 'waiting');
+      expect(waiting.step.detail).toMatchObject({ recovered: true });
+      expect(h.sandbox.phones.callSids(eve)).toEqual([String(waiting.step.detail.call_sid)]);
+    } finally {
+      h.sandbox.fault = null;
+    }
+  });
+
+  it('a placing answered with a 5xx before the carrier placed it: the retry places the call', async () => {
+    const fay = '+14155550171';
+    const id = await addContact(h, { phone: fay, first_name: 'Fay' });
+    let k = 0;
+    h.sandbox.fault = ({ method, path }) =>
+      method === 'POST' && path.endsWith('/Calls.json') && ++k === 1
+        ? { status: 503, code: 20500, message: 'Service unavailable' }
+        : undefined;
+    try {
+      const runId = await startJourney(h, [block('call', 'SendCall', { mode: 'say', text: 'Hi' })], id);
+      await untilRetry(runId);
+      expect(h.sandbox.phones.callSids(fay)).toHaveLength(0);
+      await moveClock(h, 60_000);
+      const waiting = await settle(h, runId, 'waiting');
+      expect(waiting.step.detail.recovered).toBeUndefined();
+      expect(h.sandbox.phones.callSids(fay)).toEqual([String(waiting.step.detail.call_sid)]);
+    } finally {
+      h.sandbox.fault = null;
+    }
+  });
+
   it('a call nobody answers is missed', async () => {
     const cal = await addContact(h, { phone: '+14155550151', first_name: 'Cal' });
     const runId = await startJourney(h, [block('call', 'SendCall', { mode: 'say', text: 'Hi' })], cal);

@@ -118,6 +118,9 @@ export type CarrierMessage = {
  */
 export type ListMessagesInput = { to: E164; from: E164; sentAfter: Date };
 
+/** Which of the account's calls to list: from `from` to `to`, created at or after `createdAfter`. */
+export type ListCallsInput = { to: E164; from: E164; createdAfter: Date };
+
 /** A message as the carrier has it now, with its error (the inbox's refresh). */
 export type FetchedMessage = CarrierMessage & {
   errorCode: number | null;
@@ -398,6 +401,11 @@ export interface Carrier {
   fetchAccount(): Promise<CarrierAccount>;
   createCall(input: CreateCallInput): Promise<CarrierCall>;
   fetchCall(callSid: string): Promise<CarrierCall>;
+  /**
+   * The account's calls from one number to another created since a time, newest first (the latest 50):
+   * whether a call whose placing got no clear answer (a 5xx, no answer) was placed after all.
+   */
+  listCalls(input: ListCallsInput): Promise<CarrierCall[]>;
   /** Status canceled (not answered yet) or completed (hang up), or new TwiML (url/twiml) for a live call. */
   updateCall(callSid: string, input: UpdateCallInput): Promise<CarrierCall>;
   /** A recording's audio (a WAV file) by its sid (RE...); anything else is a 404 CarrierError. */

@@ -17,6 +17,7 @@ import type {
   FetchedMessage,
   IncomingNumber,
   IncomingNumberInput,
+  ListCallsInput,
   ListMessagesInput,
   MessageStatus,
   MessagingService,
@@ -193,6 +194,15 @@ export class TwilioCarrier implements Carrier {
 
   fetchCall(callSid: string): Promise<CarrierCall> {
     return guarded(async () => this.call(await this.client.calls(callSid).fetch()));
+  }
+
+  listCalls(input: ListCallsInput): Promise<CarrierCall[]> {
+    return guarded(async () => {
+      // By creation, not StartTime: a call still queued has no start time yet.
+      const list = await this.client.calls.list({ to: input.to, from: input.from, pageSize: 50, limit: 50 });
+      const since = input.createdAfter.getTime();
+      return list.filter((c) => c.dateCreated && c.dateCreated.getTime() >= since).map((c) => this.call(c));
+    });
   }
 
   updateCall(callSid: string, input: Parameters<Carrier['updateCall']>[1]): Promise<CarrierCall> {

@@ -3,6 +3,8 @@
 // the call itself, whose answer is given to the carrier as instructions (say or play, then hang up).
 // A call has no idempotency key at the carrier: a worker dying between the carrier's answer and the
 // step's commit may place it twice (the engine's lease retries the step); the sid is recorded on the step.
+// A placing that got no clear answer (a 5xx, no answer: the carrier may have placed it) is tried again a
+// minute later, and that attempt first asks the carrier for a call to the contact since (ADR 128).
 import { CarrierError } from '../../../platform/carrier/carrier.ts';
 import type { CallInstruction } from '../../../platform/carrier/instructions.ts';
 import { hangup, play, say } from '../../../platform/carrier/instructions.ts';
@@ -23,7 +25,11 @@ export type CallContent = {
   language: keyof typeof VOICE_LANGUAGE;
 };
 
-export type Placed = { sid: string; from: string; to: string; said: string };
+/** `recovered`: placed by an earlier attempt whose answer was unclear, found at the carrier. */
+export type Placed = { sid: string; from: string; to: string; said: string; recovered?: true };
+
+/** How far before an unclear attempt the carrier's calls are looked at (the two clocks may differ). */
+const LOOKUP_MARGIN_MS = 60_000;
 
 const refused = (error: string): StepResult => ({
   kind: 'fail',
@@ -38,11 +44,14 @@ const refused = (error: string): StepResult => ({
  * before the message (a voicemail drop).
  */
 export async function callContact(
-  input: Pick<StepInput, 'ctx' | 'contact'>,
+  input: Pick<StepInput, 'ctx' | 'contact' | 'step' | 'now'>,
   content: CallContent,
   opts: { voicemail: boolean },
 ): Promise<Placed | StepResult> {
-  const { ctx, contact } = input;
+  const { ctx, contact, step } = input;
+  // When an earlier attempt asked the carrier to call and got no clear answer.
+  const unclearSince = typeof step.detail.unclear_since === 'string' ? step.detail.unclear_since : null;
+  let asked: string | null = null;
   try {
     if (contact.blocked || (await isBlocked(ctx, contact.phone)))
       return refused('automations.action.contact_blocked');
@@ -54,6 +63,19 @@ export async function callContact(
     if (!instruction) return refused('automations.action.recording_not_found');
     if ((await callUsage(ctx)).reached) return refused('calls.limit_reached');
     const carrier = await carrierFor(ctx);
+    if (unclearSince !== null) {
+      const since = new Date(Date.parse(unclearSince) - LOOKUP_MARGIN_MS);
+      const [placed] = await carrier.listCalls({ to: contact.phone, from, createdAfter: since });
+      if (placed) {
+        ctx.deps.log.info(
+          { contactId: contact.id, sid: placed.sid },
+          'automation call found placed at the carrier',
+        );
+        await countCall(ctx);
+        return { sid: placed.sid, from, to: contact.phone, said, recovered: true };
+      }
+    }
+    asked = input.now.toISOString();
     const call = await carrier.createCall({
       to: contact.phone,
       from,
@@ -68,17 +90,25 @@ export async function callContact(
     const reason = refusalOf(err);
     if (reason !== null) return refused(reason);
     // The carrier's refusal (a bad number, the account closed) is recorded, not retried; its failure
-    // (a 5xx, out of reach) is tried again later: no call was placed.
+    // (a 5xx, out of reach) is tried again later, and, when the call was asked for, it may have been placed:
+    // the next attempt asks the carrier first (`unclear_since`, the earliest such attempt).
     if (err instanceof CarrierError) {
-      ctx.deps.log.warn({ err, contactId: contact.id }, 'automation call not placed');
+      ctx.deps.log.warn({ err, contactId: contact.id }, 'automation call not placed, or not known to be');
       const retry = err.status === 0 || err.status >= 500;
+      const since = unclearSince ?? (retry ? asked : null);
       return {
         kind: 'fail',
         error: 'automations.action.call_failed',
         retry,
         ...(retry ? { retryAfterMs: 60_000 } : {}),
         continueRun: true,
-        detail: { refused: 'automations.action.call_failed', message: err.message.slice(0, 300) },
+        // What the step knew before (a voicemail's drop time) is kept for the next attempt.
+        detail: {
+          ...step.detail,
+          refused: 'automations.action.call_failed',
+          message: err.message.slice(0, 300),
+          ...(since !== null ? { unclear_since: since } : {}),
+        },
       };
     }
     throw err;

@@ -59,6 +59,7 @@ export const sendCallAction: ActionExecutor = async (input) => {
       said: placed.said,
       placed_at: input.now.toISOString(),
       status: 'queued',
+      ...(placed.recovered ? { recovered: true } : {}),
     },
   };
 };

@@ -50,12 +50,16 @@ export const sendVoiceMailAction: ActionExecutor = async (input) => {
   return {
     kind: 'next',
     detail: {
-      ...step.detail,
+      // The drop time; not what a failed attempt said.
+      ...Object.fromEntries(
+        Object.entries(step.detail).filter(([k]) => !['refused', 'message', 'unclear_since'].includes(k)),
+      ),
       call_sid: placed.sid,
       from: placed.from,
       to: placed.to,
       said: placed.said,
       placed_at: now.toISOString(),
+      ...(placed.recovered ? { recovered: true } : {}),
     },
     vars: { call_sid: placed.sid },
   };

@@ -760,6 +760,7 @@ export class TwilioSandbox {
         throw id === undefined ? notAllowed() : this.notFound(path);
       case 'Calls': {
         if (id === undefined && method === 'POST') return this.json(201, this.createCall(account, form));
+        if (id === undefined && method === 'GET') return this.json(200, this.listCalls(account, path, form));
         if (id === undefined) throw notAllowed();
         const call = this.calls.get(id);
         if (!call || call.accountSid !== account.sid || sub !== undefined) throw this.notFound(path);
@@ -1044,6 +1045,49 @@ export class TwilioSandbox {
       next_page_uri: more
         ? query({ PageSize: String(size), Page: String(page + 1), PageToken: `PA${last.sid}` })
         : null,
+      page,
+      page_size: size,
+      previous_page_uri: null,
+      start,
+      uri: query({ PageSize: String(size), Page: String(page) }),
+    };
+  }
+
+  /**
+   * GET Calls.json: the account's calls, newest first (by creation), filtered by To and From, in pages of
+   * PageSize (at most 1000) chained by next_page_uri, as Twilio's.
+   */
+  private listCalls(account: SandboxAccount, path: string, form: Form) {
+    const to = one(form, 'To');
+    const from = one(form, 'From');
+    const list = [...this.calls.values()]
+      .filter(
+        (c) =>
+          c.accountSid === account.sid &&
+          (to === undefined || c.to === to) &&
+          (from === undefined || c.from === from),
+      )
+      .reverse()
+      .sort((a, b) => b.dateCreated - a.dateCreated);
+    const size = Math.min(1000, Math.max(1, Number(one(form, 'PageSize') ?? 50) || 50));
+    const page = Math.max(0, Number(one(form, 'Page') ?? 0) || 0);
+    const start = page * size;
+    const items = list.slice(start, start + size);
+    const query = (extra: Record<string, string>) => {
+      const q = new URLSearchParams();
+      for (const key of ['To', 'From']) {
+        const v = one(form, key);
+        if (v !== undefined) q.set(key, v);
+      }
+      for (const [k, v] of Object.entries(extra)) q.set(k, v);
+      return `${path}?${q.toString()}`;
+    };
+    return {
+      calls: items.map((c) => this.callJson(c)),
+      end: start + Math.max(0, items.length - 1),
+      first_page_uri: query({ PageSize: String(size), Page: '0' }),
+      next_page_uri:
+        start + size < list.length ? query({ PageSize: String(size), Page: String(page + 1) }) : null,
       page,
       page_size: size,
       previous_page_uri: null,
