@@ -178,6 +178,62 @@ describe('sending', () => {
     expect(resent.json().data.body).toBe('Try me');
   });
 
+  it('a text the carrier took though it answered with a failure is never sent again by a resend', async () => {
+    // The carrier takes the text and answers 500 (its answer lost or broken).
+    let k = 0;
+    h.sandbox.fault = ({ method, path }) =>
+      method === 'POST' && path.endsWith('/Messages.json') && ++k === 1
+        ? { status: 500, code: 20500, message: 'Internal Server Error', after: true }
+        : undefined;
+    let res: Awaited<ReturnType<typeof send>>;
+    try {
+      res = await send('POST', `/v1/chats/contacts/${ann}/messages`, { body: 'Did it go?' });
+    } finally {
+      h.sandbox.fault = null;
+    }
+    expect(res.statusCode, res.body).toBe(422);
+    const [row] = await q("select id, status, carrier_sid from messages where body = 'Did it go?'");
+    expect(row).toMatchObject({ status: 'failed', carrier_sid: null });
+    const atCarrier = () => h.sandbox.sentMessages({ to: ANN }).filter((m) => m.body === 'Did it go?');
+    expect(atCarrier()).toHaveLength(1);
+    // Resend: the carrier is asked first, has it, and nothing is sent again.
+    const before = await q('select count(*)::int as n from messages');
+    const resent = await send('POST', `/v1/chats/contacts/${ann}/resend-messages`, { message_id: row.id });
+    expect(resent.statusCode, resent.body).toBe(422);
+    expect(resent.json().message).toBe('The carrier had this text after all: it was not sent again.');
+    expect(atCarrier()).toHaveLength(1);
+    expect(await q('select count(*)::int as n from messages')).toEqual(before);
+    const [after] = await q('select status, carrier_sid, error_code from messages where id = $1', [row.id]);
+    expect(after).toMatchObject({ carrier_sid: atCarrier()[0]?.sid, error_code: null });
+    expect(after.status).not.toBe('failed');
+    // The carrier's news moves it on as any text's.
+    await h.run(30_000);
+    expect(await q('select status from messages where id = $1', [row.id])).toEqual([{ status: 'delivered' }]);
+  });
+
+  it("a text failed with the carrier's answer lost, then its news: shown as the carrier tells", async () => {
+    let k = 0;
+    h.sandbox.fault = ({ method, path }) =>
+      method === 'POST' && path.endsWith('/Messages.json') && ++k === 1
+        ? { status: 502, code: 20500, message: 'Bad Gateway', after: true }
+        : undefined;
+    try {
+      expect(
+        (await send('POST', `/v1/chats/contacts/${ann}/messages`, { body: 'Went out?' })).statusCode,
+      ).toBe(422);
+    } finally {
+      h.sandbox.fault = null;
+    }
+    const [row] = await q("select id, status from messages where body = 'Went out?'");
+    expect(row.status).toBe('failed');
+    await h.run(30_000);
+    const [after] = await q('select status, carrier_sid from messages where id = $1', [row.id]);
+    expect(after.status).toBe('delivered');
+    expect(after.carrier_sid).toBe(
+      h.sandbox.sentMessages({ to: ANN }).find((m) => m.body === 'Went out?')?.sid,
+    );
+  });
+
   it('blocks and unblocks: a blocked contact is never texted', async () => {
     const block = await send('POST', `/v1/chats/contacts/${ann}/block`);
     expect(block.statusCode, block.body).toBe(200);

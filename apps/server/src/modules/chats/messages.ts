@@ -10,7 +10,7 @@ import {
   type TMessage,
   type TMessageStatus,
 } from '@stn/contracts/chats';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Batcher, createBatcher, gatherWhileBusy } from '../../platform/batcher.ts';
 import type { InboundText, MessageProgress } from '../../platform/carrier/webhooks.ts';
@@ -536,8 +536,15 @@ export async function applyMessageStatus(carrier: Ctx, cb: StatusCallback): Prom
       .where(
         and(
           eq(messages.id, row.id),
-          sql`${messages.status} not in ('delivered', 'undelivered', 'failed', 'canceled', 'refused', 'scheduled')`,
-          sql`${rankSql} < ${rank}`,
+          or(
+            and(
+              sql`${messages.status} not in ('delivered', 'undelivered', 'failed', 'canceled', 'refused', 'scheduled')`,
+              sql`${rankSql} < ${rank}`,
+            ),
+            // Marked failed by us, with no carrier id (its answer was a 5xx or none, ADR 128): the carrier
+            // says it has the text after all.
+            sql`(${messages.status} = 'failed' and ${messages.carrier_sid} is null)`,
+          ),
         ),
       )
       .returning();

@@ -9,7 +9,7 @@ import {
 } from '@stn/contracts/chats';
 import { asc, count, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { CarrierError } from '../../platform/carrier/carrier.ts';
+import { CarrierError, type CarrierMessage } from '../../platform/carrier/carrier.ts';
 import { anyOf } from '../../platform/db/any-of.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError } from '../../platform/http/errors.ts';
@@ -350,7 +350,48 @@ export async function cancelScheduledMessage(ctx: Ctx, input: { id: number }): P
   return toMessage(after);
 }
 
-/** Sends a failed (or refused) outgoing message again, as a new message with every check. */
+/** How far before a failed text was written the carrier's texts are looked at (the clocks may differ). */
+const LOOKUP_MARGIN_MS = 60_000;
+
+/**
+ * A text marked failed without a carrier id may have reached the carrier all the same (its answer was a
+ * 5xx, or none, ADR 128): the carrier's text of the same body from the number to the contact since it was
+ * written, that no message of ours holds; null when there is none or the carrier cannot be asked (the
+ * person asked to send it again).
+ */
+async function takenAfterAll(ctx: Ctx, old: MessageRow): Promise<CarrierMessage | null> {
+  try {
+    const carrier = await carrierFor(ctx);
+    const sentAfter = new Date(new Date(old.sent_at).getTime() - LOOKUP_MARGIN_MS);
+    const listed = (
+      await carrier.listMessages({ to: old.to_number, from: old.from_number, sentAfter })
+    ).filter((m) => m.body === old.body);
+    if (listed.length === 0) return null;
+    const known = await ctx.db
+      .select({ sid: messages.carrier_sid })
+      .from(messages)
+      .where(
+        scope(
+          ctx,
+          messages,
+          anyOf(
+            messages.carrier_sid,
+            listed.map((m) => m.sid),
+          ),
+        ),
+      );
+    const held = new Set(known.map((k) => k.sid));
+    return listed.find((m) => !held.has(m.sid)) ?? null;
+  } catch (err) {
+    ctx.deps.log.warn({ err, messageId: old.id }, 'a failed text could not be looked up at the carrier');
+    return null;
+  }
+}
+
+/**
+ * Sends a failed (or refused) outgoing message again, as a new message with every check. A failed one the
+ * carrier has after all is not sent again: it takes the carrier's id and status, and the answer says so.
+ */
 export async function resendMessage(ctx: Ctx, input: { id: number }): Promise<TMessage> {
   const [row] = await ctx.db
     .select()
@@ -359,6 +400,33 @@ export async function resendMessage(ctx: Ctx, input: { id: number }): Promise<TM
   const old = found(row);
   if (old.direction !== 'out' || !['failed', 'undelivered', 'refused'].includes(old.status))
     throw refuse('messages.not_failed');
+  const taken = old.status === 'failed' && old.carrier_sid === null ? await takenAfterAll(ctx, old) : null;
+  if (taken) {
+    const status = taken.status === 'accepted' ? 'queued' : taken.status;
+    await inTransaction(ctx, async (tx) => {
+      const [after] = await tx.db
+        .update(messages)
+        .set({
+          status,
+          carrier_sid: taken.sid,
+          error_code: null,
+          error_message: null,
+          updated_at: new Date(),
+        })
+        .where(scope(tx, messages, eq(messages.id, old.id), eq(messages.status, 'failed')))
+        .returning();
+      if (after)
+        publish(tx, messageStatusChanged, {
+          messageId: old.id,
+          agencyId: old.agency_id,
+          businessId: old.business_id,
+          contactId: old.contact_id,
+          status,
+          errorCode: null,
+        });
+    });
+    throw refuse('messages.sent_after_all');
+  }
   return sendMessage(ctx, {
     contactId: old.contact_id,
     body: old.body,
