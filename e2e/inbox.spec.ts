@@ -132,6 +132,50 @@ describe.skipIf(!hasChromium)('the inbox in Chromium', () => {
       .toBe(true);
   });
 
+  it('a failed text: a refused Resend says why, and once the number works Resend sends it', async () => {
+    const failing = (method: 'PUT' | 'DELETE') =>
+      page.evaluate(
+        async ({ number, method }) => {
+          const res = await fetch(`/api/v1/sandbox/failing-numbers/${encodeURIComponent(number)}`, {
+            method,
+            headers: {
+              authorization: `Bearer ${localStorage.getItem('access_token')}`,
+              ...(method === 'PUT' ? { 'content-type': 'application/json' } : {}),
+            },
+            ...(method === 'PUT' ? { body: JSON.stringify({ code: 30007 }) } : {}),
+          });
+          return res.status;
+        },
+        { number: VISITOR, method },
+      );
+    expect(await failing('PUT')).toBe(200);
+    await send(page, 'Your cleaning is on Tuesday.');
+    const bubble = page
+      .locator('[data-direction="out"]', { hasText: 'Your cleaning is on Tuesday.' })
+      .first();
+    await bubble.getByTestId('message-resend').waitFor(WAIT);
+    // The contact opts out meanwhile: the resend is refused, and the bubble says why.
+    await visitorTexts(page, 'STOP');
+    await page.getByTestId('opted-out').waitFor(WAIT);
+    await bubble.getByTestId('message-resend').click();
+    await expect
+      .poll(() => bubble.getByTestId('message-action-refusal').textContent(), WAIT)
+      .toMatch(/opted out/i);
+    expect((await phoneReceived(page)).some((t) => t.body === 'Your cleaning is on Tuesday.')).toBe(false);
+    // Back in, the number working again: Resend sends it, once.
+    await visitorTexts(page, 'START');
+    await expect.poll(() => page.getByTestId('opted-out').count(), WAIT).toBe(0);
+    expect(await failing('DELETE')).toBe(200);
+    await bubble.getByTestId('message-resend').click();
+    await expect
+      .poll(
+        async () =>
+          (await phoneReceived(page)).filter((t) => t.body === 'Your cleaning is on Tuesday.').length,
+        WAIT,
+      )
+      .toBe(1);
+  });
+
   it("an SMS agent who is a SalesUser works the install's conversations too (not 'no active install')", async () => {
     const { page: agent, context } = await p.newPage();
     await signIn(agent, p.url('/login', HOST), DEMO.dentalSales);

@@ -2,6 +2,7 @@ import { Badge, Box, Button, Group, Image, Loader, Paper, ScrollArea, Stack, Tex
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LeadSubmissionCard } from '../../components/lead-submission-card.tsx';
+import { ApiError } from '../../lib/api-client.ts';
 import { carrierCodeText } from '../../lib/carrier-codes.ts';
 import { useContactLeads } from '../../lib/lead-submissions.ts';
 import { withLeads } from '../../lib/lead-timeline.ts';
@@ -78,10 +79,17 @@ function MessageBubble({ message, contactId }: { message: InboxMessage; contactI
               size="compact-xs"
               variant="light"
               loading={action.isPending}
+              data-testid="message-resend"
               onClick={() => action.mutate({ action: 'resend-messages', message_id: message.id })}
             >
               {t('inbox.resend')}
             </Button>
+          )}
+          {action.error && (
+            // Why a resend or a cancel was refused (opted out since, the carrier had it after all...).
+            <Text size="xs" c="red" role="alert" data-testid="message-action-refusal">
+              {action.error instanceof ApiError ? action.error.message : t('inbox.send.failed')}
+            </Text>
           )}
           {out && canCancel(message.status) && (
             <Button
