@@ -6,10 +6,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, drainJobs, login } from '../../../test/helpers.ts';
-import { platformSystemContext } from '../../platform/tenancy/context.ts';
+import { businessSystemContext, platformSystemContext } from '../../platform/tenancy/context.ts';
 import { browser } from '../push/test-support.ts';
 import { restoreSandboxNumbers } from '../telephony/service.ts';
 import { STAFF_2, type Telephony, telephonyApp, voicemailCall } from '../telephony/testing.ts';
+import { sendAlertText } from './service.ts';
 
 let h: Telephony;
 const q = async (text: string, values: unknown[] = []) => (await h.t.pool.query(text, values)).rows;
@@ -277,5 +278,45 @@ describe('staff notifications', () => {
     } finally {
       await notifications({ missed_call: true, email_notifications: true });
     }
+  });
+});
+
+describe('the staff text', () => {
+  const ctx = () =>
+    businessSystemContext(
+      h.t.app.deps,
+      { agencyId: h.seed.a.agency.id, businessId: h.seed.a.business.id },
+      'job',
+      'staff alert text',
+    );
+  const sentTo = (to: string) => h.sandbox.sentMessages({ to }).map((m) => m.body);
+
+  it('is retried by its job when the carrier refused it for a moment (429, 401), not when it may have it (5xx)', async () => {
+    const install = await h.install({});
+    const from = await numberOf(install.id);
+    const staff = '+14155550781';
+    const fail = (status: number, after = false) => {
+      h.sandbox.fault = ({ method, path }) =>
+        method === 'POST' && path.endsWith('/Messages.json')
+          ? { status, code: status === 429 ? 20429 : 20500, message: `failed ${status}`, after }
+          : undefined;
+    };
+    try {
+      // A rate limit: nothing sent, the job's attempt fails (pg-boss tries it again).
+      fail(429);
+      await expect(sendAlertText(ctx(), { to: staff, from, body: 'Call Ann back' })).rejects.toThrow();
+      fail(401);
+      await expect(sendAlertText(ctx(), { to: staff, from, body: 'Call Ann back' })).rejects.toThrow();
+      expect(sentTo(staff)).toEqual([]);
+      // A 5xx after the carrier took it: not tried again, so never twice.
+      fail(500, true);
+      await expect(sendAlertText(ctx(), { to: staff, from, body: 'Call Ann back' })).resolves.toBeUndefined();
+      expect(sentTo(staff)).toEqual(['Call Ann back']);
+    } finally {
+      h.sandbox.fault = null;
+    }
+    // The carrier back: the retry sends it.
+    await sendAlertText(ctx(), { to: staff, from, body: 'Call Bo back' });
+    expect(sentTo(staff)).toEqual(['Call Ann back', 'Call Bo back']);
   });
 });

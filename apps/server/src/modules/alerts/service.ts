@@ -16,7 +16,12 @@ import { usersOnline } from '../../platform/auth/sessions.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
 import { businessName, businessNotificationSettings } from '../businesses/service.ts';
-import { conversationAudience, messageNotice, sendTestText } from '../chats/service.ts';
+import {
+  CARRIER_REFUSED_FOR_NOW,
+  conversationAudience,
+  messageNotice,
+  sendTestText,
+} from '../chats/service.ts';
 import { type ContactRow, contactByPhone, contactsByIds } from '../contacts/service.ts';
 import { type InstallForCalls, installForCalls } from '../installs/service.ts';
 import { hasSubscriptions, pushToUsers } from '../push/service.ts';
@@ -318,11 +323,17 @@ async function writeAlert(
   return plan;
 }
 
-/** The text to the staff's phone from the install's number; a refusal (opted out, limit) is not retried. */
+/**
+ * The text to the staff's phone from the install's number; a refusal (opted out, limit) is not retried, a
+ * carrier's refusal for a moment (a 401, a 429: nothing sent) is, by the job. A 5xx or no answer is not: the
+ * carrier may have the text (ADR 128), and a staff member texted twice is worse than a notice by e-mail and
+ * push alone.
+ */
 export async function sendAlertText(ctx: Ctx, p: NonNullable<Delivery['sms']>): Promise<void> {
   try {
     await sendTestText(ctx, { to: p.to, from: p.from, body: p.body, media: [] });
   } catch (err) {
+    if (err instanceof AppError && err.reason === CARRIER_REFUSED_FOR_NOW) throw err;
     if (err instanceof AppError) {
       ctx.deps.log.warn({ err }, 'staff alert: the text was refused');
       return;

@@ -531,6 +531,9 @@ export async function conversationAudience(
 // ---------------------------------------------------------------------------------------------------
 // What the broadcasts module asks of texting (ADR 062): its test text, and the replies to a broadcast.
 
+/** The reason of a `sendTestText` refusal the carrier gave for a moment (a 401, a 429): nothing was sent. */
+export const CARRIER_REFUSED_FOR_NOW = 'messages.carrier_refused_for_now';
+
 /**
  * A broadcast's test text to one phone, now, from `from` (a number of the business): the checks of a send
  * (a contact with this phone opted out or blocked, a blacklisted or unreachable phone, restricted content,
@@ -571,6 +574,9 @@ export async function sendTestText(
     } catch (err) {
       ctx.deps.log.warn({ err }, 'broadcast test text not sent');
       if (err instanceof CarrierError && err.kind === 'opted-out') throw refuse('messages.opted_out');
+      // Refused for a moment (our account, the carrier's rate limit): certainly not sent, worth a retry.
+      if (err instanceof CarrierError && (err.status === 401 || err.status === 429))
+        throw refuse('messages.carrier_failed', CARRIER_REFUSED_FOR_NOW);
       throw refuse('messages.carrier_failed');
     }
   });
