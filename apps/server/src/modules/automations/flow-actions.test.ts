@@ -1,6 +1,7 @@
 // The flow blocks (ADR 068) through the engine, on the engine's (the sandbox's) clock: Wait, ProcessBetween,
 // Condition, AddToAutomation and CollectContactData, with the sandbox carrier and phones for texts.
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { ACTIONS } from './actions/index.ts';
 import { nextLocalTime, nextOpening } from './actions/time.ts';
 import {
   type AutomationsTest,
@@ -336,6 +337,38 @@ describe('CollectContactData', () => {
       detail: { answer: 'ann@example.com', stored: true },
     });
     expect((await runOf(h, run)).vars).toEqual({ email: 'ann@example.com' });
+  });
+
+  it('a worker dying after the carrier took the question: the retry does not ask again, and waits', async () => {
+    const c = await contactWithPhone(45);
+    const real = ACTIONS.CollectContactData;
+    // The first attempt asks, then its transaction is lost (as when the process dies before the commit).
+    ACTIONS.CollectContactData = async (input) => {
+      const result = await real(input);
+      if (input.step.attempt === 1) throw new Error('worker died');
+      return result;
+    };
+    let run = 0;
+    try {
+      const id = await addAutomation(h, { blocks: collect('email') });
+      [run] = (await enter(h, id, [c.id])) as [number];
+      await expect
+        .poll(async () => (await stepsOf(h, run))[0]?.error ?? null, { timeout: 15_000, interval: 20 })
+        .not.toBeNull();
+      await moveClock(h, 60_000);
+      await untilRun(h, run, 'waiting', 'q');
+      expect((await stepsOf(h, run))[0]?.detail).toMatchObject({ recovered: true });
+      const asked = h.sandbox.sentMessages({ from: install.phone, to: c.phone });
+      expect(asked.map((m) => m.body)).toEqual(['What is your e-mail?']);
+    } finally {
+      ACTIONS.CollectContactData = real;
+    }
+    // The answer still goes on by answered.
+    h.sandbox.phones.sendText(c.phone, install.phone, 'dee@example.com');
+    await h.run();
+    await untilRun(h, run, 'waiting', 'yes');
+    const [row] = await h.q<{ email: string }>('select email from contacts where id = $1', [c.id]);
+    expect(row?.email).toBe('dee@example.com');
   });
 
   it('stores a custom field, and goes on by no_answer when nobody answers in time', async () => {

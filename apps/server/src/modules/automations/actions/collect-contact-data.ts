@@ -2,6 +2,7 @@ import { type TActionConfig, waitSeconds } from '@stn/contracts/automations';
 import { AppError } from '../../../platform/http/errors.ts';
 import { sendMessage } from '../../chats/service.ts';
 import { setContactField } from '../../contacts/service.ts';
+import { sentByCrashedAttempt } from './send-message.ts';
 import type { ActionExecutor } from './types.ts';
 
 const DATE_FIELDS = new Set(['birthday', 'anniversary']);
@@ -23,7 +24,8 @@ function asDate(text: string): string | null {
  * automation), then waits up to `wait` for the contact's next text. An answer is stored in the field
  * (a date field takes YYYY-MM-DD or M/D/YYYY, else it is only kept in the run's vars) and the journey goes
  * on by `answered`; none in time: `no_answer`. A question the checks refuse (opted out, no number...) goes
- * on by `no_answer` at once, the reason recorded.
+ * on by `no_answer` at once, the reason recorded. A retry after a crash asks the carrier first whether the
+ * lost attempt's question went out (as SendMessage does), so it is not asked twice.
  */
 export const collectContactDataAction: ActionExecutor = async ({ ctx, config, contact, step, now }) => {
   const c = config as TActionConfig<'CollectContactData'>;
@@ -43,6 +45,15 @@ export const collectContactDataAction: ActionExecutor = async ({ ctx, config, co
     if (Date.parse(until) <= now.getTime()) return { kind: 'next', output: 'no_answer', detail: step.detail };
     return { kind: 'wait', until: new Date(until), answer: true, detail: step.detail };
   }
+  const at = new Date(now.getTime() + waitSeconds(c.wait) * 1000);
+  const sid = step.attempt > 1 ? await sentByCrashedAttempt(ctx, contact, c.question) : null;
+  if (sid)
+    return {
+      kind: 'wait',
+      until: at,
+      answer: true,
+      detail: { carrier_sid: sid, recovered: true, asked_at: now.toISOString(), until: at.toISOString() },
+    };
   let messageId: number;
   try {
     messageId = (await sendMessage(ctx, { contactId: contact.id, body: c.question })).id;
@@ -51,7 +62,6 @@ export const collectContactDataAction: ActionExecutor = async ({ ctx, config, co
     const reason = err.message;
     return { kind: 'next', output: 'no_answer', detail: { error: reason } };
   }
-  const at = new Date(now.getTime() + waitSeconds(c.wait) * 1000);
   return {
     kind: 'wait',
     until: at,

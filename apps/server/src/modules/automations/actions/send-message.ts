@@ -17,7 +17,11 @@ import { fill, refusalOf } from './merge.ts';
 import type { ActionExecutor, RunContact } from './types.ts';
 
 /** The carrier's sid of a text a crashed attempt sent (more at the carrier than stored), or null. */
-async function sentByCrashedAttempt(ctx: Ctx, contact: RunContact, body: string): Promise<string | null> {
+export async function sentByCrashedAttempt(
+  ctx: Ctx,
+  contact: RunContact,
+  body: string,
+): Promise<string | null> {
   if (contact.install_id === null || !body) return null;
   const from = await installTextNumber(ctx, contact.install_id);
   if (!from) return null;
