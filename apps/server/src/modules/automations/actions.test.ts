@@ -4,6 +4,7 @@
 // contact's tags, the tasks, a local HTTP receiver.
 import { localParts } from '@stn/contracts/installs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drainJobs } from '../../../test/helpers.ts';
 import { contactTagged } from '../contacts/service.ts';
 import { staffAlerted } from '../notifications/service.ts';
 import { ACTIONS } from './actions/index.ts';
@@ -560,15 +561,44 @@ describe('Alert', () => {
       [admin.email],
     );
     expect(mail[0]?.text).toContain('Ann Lee asked for prices');
-    expect((await textsTo('+14155550199')).at(-1)).toEqual({
-      from: h.number,
-      body: 'Ann Lee asked for prices',
-    });
+    // Texted by a job once the step committed.
+    await expect
+      .poll(async () => (await textsTo('+14155550199')).at(-1), { timeout: 15_000, interval: 50 })
+      .toEqual({ from: h.number, body: 'Ann Lee asked for prices' });
     await expect.poll(() => pushed).toEqual([[admin.id]]);
     const tasks = await h.q<{ user_id: number; contact_id: number; description: string }>(
       'select user_id, contact_id, description from tasks order by id desc limit 1',
     );
     expect(tasks[0]).toEqual({ user_id: admin.id, contact_id: ann, description: 'Ann Lee asked for prices' });
+  });
+
+  it('a step tried again after a failure texts the staff once', async () => {
+    const admin = h.seed.a.businessAdmin;
+    const phone = '+14155550198';
+    await h.q('update users set phone = $2 where id = $1', [admin.id, phone]);
+    const real = ACTIONS.Alert;
+    // The first attempt does its work, then its transaction is lost (as when the process dies before the commit).
+    ACTIONS.Alert = async (input) => {
+      const result = await real(input);
+      if (input.step.attempt === 1) throw new Error('worker died');
+      return result;
+    };
+    try {
+      const runId = await startJourney(
+        h,
+        [block('alert', 'Alert', { channels: ['sms'], message: 'Call {first_name} back' })],
+        ann,
+      );
+      await untilRetry(runId);
+      await moveClock(h, 60_000);
+      const j = await settle(h, runId, 'completed');
+      expect(j.step).toMatchObject({ status: 'done', attempts: 2 });
+      await expect.poll(async () => (await textsTo(phone)).length, { timeout: 15_000, interval: 50 }).toBe(1);
+      await drainJobs(h.t, 20_000);
+      expect((await textsTo(phone)).map((m) => m.body)).toEqual(['Call Ann back']);
+    } finally {
+      ACTIONS.Alert = real;
+    }
   });
 
   it('a chosen user without a phone is passed over for texts and named', async () => {

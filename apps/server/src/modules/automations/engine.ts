@@ -10,6 +10,7 @@ import type { EventBus } from '../../platform/events/events.ts';
 import type { Queue } from '../../platform/queue/queue.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { messageNotice, messageReceived } from '../chats/service.ts';
+import { alertTextJob } from './actions/alert.ts';
 import { Runner } from './runner.ts';
 import { notifyRunners, wakeRunner } from './wake.ts';
 
@@ -109,6 +110,8 @@ export function plugAutomationsEngine(p: {
   onReady: ((deps: Deps) => Promise<unknown>)[];
   onClose: (() => Promise<unknown>)[];
 }): void {
+  // An Alert step's texts, sent once its step committed.
+  p.queue.register(alertTextJob);
   // The texts announced together (a batch of inbound texts) wake their contacts' steps in one statement.
   const answers = businessBatcher<z.infer<typeof messageReceived.payload>>({
     run: async (items) => {

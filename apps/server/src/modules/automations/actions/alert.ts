@@ -2,14 +2,19 @@
 // admins), by each chosen channel, with the block's message (merge fields filled). E-mail goes through the
 // platform's mail outbox and a task through the tasks service, both in the step's transaction (exactly
 // once); a text goes to the user's phone from the contact's install number through the carrier (counted in
-// the month's messages, never refused by the limit: staff must hear); push is the notifications module's
+// the month's messages, never refused by the limit: staff must hear) by a job enqueued in the step's
+// transaction, so a step tried again never texts twice (ADR 128); push is the notifications module's
 // `staffAlerted` event, which the push module delivers after the commit. A user or channel that cannot be
 // reached (no phone, no number) is passed over and named on the step; nobody to tell fails the step.
 
 import type { TActionConfig } from '@stn/contracts/automations';
 import { messageCount } from '@stn/contracts/chats';
 import { translate } from '@stn/contracts/i18n';
+import { z } from 'zod';
+import { CarrierError } from '../../../platform/carrier/carrier.ts';
 import { publish } from '../../../platform/events/events.ts';
+import { defineJob, enqueue } from '../../../platform/queue/queue.ts';
+import { businessSystemContext } from '../../../platform/tenancy/context.ts';
 import { countMessages } from '../../businesses/service.ts';
 import { staffAlerted } from '../../notifications/service.ts';
 import { createTask } from '../../tasks/service.ts';
@@ -17,6 +22,36 @@ import { carrierFor, installTextNumber } from '../../telephony/service.ts';
 import { activeBusinessAdminIds, getUser, type UserRow } from '../../users/service.ts';
 import { fill } from './merge.ts';
 import type { ActionExecutor, StepInput } from './types.ts';
+
+/**
+ * An Alert's text to one staff phone, after the step's commit. A carrier's refusal for a moment (401, 429:
+ * nothing sent) is tried again; any other failure is not (a 5xx may have sent it): it is logged.
+ */
+export const alertTextJob = defineJob({
+  name: 'automations.alert_text',
+  payload: z.object({
+    agencyId: z.number(),
+    businessId: z.number(),
+    to: z.string(),
+    from: z.string(),
+    body: z.string(),
+  }),
+  retry: { limit: 3, delaySeconds: 30, backoff: true },
+  handler: async (deps, p) => {
+    const ctx = businessSystemContext(deps, p, 'job', 'automation alert text');
+    try {
+      await (await carrierFor(ctx)).createMessage({ to: p.to, from: p.from, body: p.body });
+    } catch (err) {
+      if (err instanceof CarrierError && (err.status === 401 || err.status === 429)) throw err;
+      deps.log.warn({ err, to: p.to }, 'automation alert text not sent');
+      return;
+    }
+    // Sent: a count lost to a failure here is the lesser harm than a retry texting again.
+    await countMessages(ctx, { count: messageCount('out', p.body, 0), enforce: false }).catch(
+      (err: unknown) => deps.log.warn({ err }, 'automation alert text not counted'),
+    );
+  },
+});
 
 /** The users to tell: the chosen ones still active in the business, else its active admins. */
 async function recipients(input: StepInput, chosen: number[]): Promise<UserRow[]> {
@@ -73,19 +108,18 @@ export const alertAction: ActionExecutor = async (input) => {
 
   if (channels.has('sms')) {
     const from = contact.install_id === null ? null : await installTextNumber(ctx, contact.install_id);
-    const carrier = from ? await carrierFor(ctx) : null;
     for (const u of users) {
       if (!u.phone) skipped.push({ user_id: u.id, channel: 'sms', reason: 'no_phone' });
-      else if (!from || !carrier) skipped.push({ user_id: u.id, channel: 'sms', reason: 'no_number' });
+      else if (!from) skipped.push({ user_id: u.id, channel: 'sms', reason: 'no_number' });
       else {
-        try {
-          await carrier.createMessage({ to: u.phone, from, body: message });
-          await countMessages(ctx, { count: messageCount('out', message, 0), enforce: false });
-          done('sms', u.id);
-        } catch (err) {
-          ctx.deps.log.warn({ err, userId: u.id }, 'automation alert text not sent');
-          skipped.push({ user_id: u.id, channel: 'sms', reason: 'carrier' });
-        }
+        await enqueue(ctx, alertTextJob, {
+          agencyId: automation.agency_id,
+          businessId: automation.business_id,
+          to: u.phone,
+          from,
+          body: message,
+        });
+        done('sms', u.id);
       }
     }
   }
