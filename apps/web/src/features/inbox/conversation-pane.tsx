@@ -7,7 +7,7 @@ import { carrierCodeText } from '../../lib/carrier-codes.ts';
 import { useContactLeads } from '../../lib/lead-submissions.ts';
 import { withLeads } from '../../lib/lead-timeline.ts';
 import { useContactAction, useConversation } from './api/inbox.ts';
-import { canCancel, canResend, statusColor } from './message-count.ts';
+import { canCancel, canResend, messageErrorKey, statusColor } from './message-count.ts';
 import type { ConversationItem, InboxMessage } from './types.ts';
 
 const time = (iso: string) => new Date(iso).toLocaleString();
@@ -16,6 +16,7 @@ function MessageBubble({ message, contactId }: { message: InboxMessage; contactI
   const { t } = useTranslation();
   const action = useContactAction(contactId);
   const out = message.direction === 'out';
+  const errorKey = messageErrorKey(message.error_message);
   return (
     <Group
       justify={out ? 'flex-end' : 'flex-start'}
@@ -71,7 +72,9 @@ function MessageBubble({ message, contactId }: { message: InboxMessage; contactI
             <Text size="xs" c="red" data-testid="message-error">
               {message.error_code ? `${message.error_code}: ` : ''}
               {/* The carrier's status callbacks carry the code only: its meaning in the user's language. */}
-              {message.error_message || (message.error_code ? carrierCodeText(message.error_code) : '')}
+              {errorKey
+                ? t(errorKey, { defaultValue: message.error_message })
+                : message.error_message || (message.error_code ? carrierCodeText(message.error_code) : '')}
             </Text>
           )}
           {out && canResend(message.status) && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canCancel, canResend, messageCount, statusColor } from './message-count.ts';
+import { canCancel, canResend, messageCount, messageErrorKey, statusColor } from './message-count.ts';
 
 describe('message counter (spec 000 §4)', () => {
   it('counts ceil(length / 160), at least one', () => {
@@ -13,8 +13,15 @@ describe('message counter (spec 000 §4)', () => {
   });
   it('knows what may be resent or cancelled', () => {
     expect(canResend('failed')).toBe(true);
+    expect(canResend('refused')).toBe(true);
     expect(canResend('delivered')).toBe(false);
     expect(canCancel('scheduled')).toBe(true);
     expect(statusColor('delivered')).toBe('green');
+  });
+  it("tells the server's text keys from the carrier's words", () => {
+    expect(messageErrorKey('messages.opted_out')).toBe('messages.opted_out');
+    expect(messageErrorKey('Unreachable destination handset')).toBeNull();
+    expect(messageErrorKey('The carrier could not be reached: fetch failed')).toBeNull();
+    expect(messageErrorKey(null)).toBeNull();
   });
 });
