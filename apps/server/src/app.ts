@@ -44,7 +44,7 @@ import { businessesRoutes } from './modules/businesses/routes.ts';
 import { registerChatsListeners } from './modules/chats/listeners.ts';
 import { inboundMediaJob } from './modules/chats/media.ts';
 import { inboxRoutes } from './modules/chats/routes/index.ts';
-import { scheduledMessageJob } from './modules/chats/service.ts';
+import { scheduledMessageJob, unhandedTextsJob } from './modules/chats/service.ts';
 import { registerChatsWebhooks } from './modules/chats/webhooks.ts';
 import { phoneListsRoutes } from './modules/compliance/routes.ts';
 import { contactImportJob, watchImports } from './modules/contacts/import.ts';
@@ -208,6 +208,7 @@ function plugModules(p: Plugs): void {
   // Chats: inbound texts and status callbacks (telephony keeps voice), scheduled texts, realtime news.
   registerChatsWebhooks(p.webhooks, p.deps);
   p.queue.register(scheduledMessageJob);
+  p.queue.register(unhandedTextsJob);
   p.queue.register(inboundMediaJob);
   registerChatsListeners(p.events, p.deps);
   // Web Push: the VAPID keys exist from the first start; a text in notifies subscribed browsers.

@@ -4,8 +4,11 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addBusinessUser, bearer, expectCrossTenant404, snapshot } from '../../../test/helpers.ts';
+import { businessSystemContext, platformSystemContext } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
+import { carrierFor } from '../telephony/service.ts';
 import { INSTALL_NUMBER, type Telephony, telephonyApp } from '../telephony/testing.ts';
+import { settleUnhandedTexts } from './service.ts';
 
 let h: Telephony;
 let installA: number;
@@ -232,6 +235,57 @@ describe('sending', () => {
     expect(after.carrier_sid).toBe(
       h.sandbox.sentMessages({ to: ANN }).find((m) => m.body === 'Went out?')?.sid,
     );
+  });
+
+  it('a text a dead process left stored but not handed to the carrier is settled by the sweep', async () => {
+    const sent = await send('POST', `/v1/chats/contacts/${ann}/messages`, { body: 'A model' });
+    expect(sent.statusCode, sent.body).toBe(200);
+    // Rows as a process dying between the text's commit and the carrier's call leaves them: queued, no id.
+    const stuck = async (body: string, minutesAgo: number) =>
+      (
+        await q(
+          `insert into messages (agency_id, business_id, contact_id, install_id, direction, body, status,
+                                 from_number, to_number, segments, sent_at, created_at, updated_at)
+           select agency_id, business_id, contact_id, install_id, 'out', $2, 'queued', from_number, to_number, 1,
+                  now() - make_interval(mins => $3), now() - make_interval(mins => $3), now() - make_interval(mins => $3)
+             from messages where id = $1 returning id, from_number, to_number`,
+          [sent.json().data.id, body, minutesAgo],
+        )
+      )[0] as { id: number; from_number: string; to_number: string };
+    const lost = await stuck('Never left', 20);
+    const went = await stuck('Left after all', 20);
+    const fresh = await stuck('Still on its way', 1);
+    // The carrier took the second one (its answer was never recorded).
+    const business = businessSystemContext(
+      h.t.app.deps,
+      { agencyId: h.seed.a.agency.id, businessId: h.seed.a.business.id },
+      'job',
+      'test',
+    );
+    const taken = await (await carrierFor(business)).createMessage({
+      to: went.to_number,
+      from: went.from_number,
+      body: 'Left after all',
+    });
+    const before = h.sandbox.sentMessages({ to: ANN }).length;
+    expect(await settleUnhandedTexts(platformSystemContext(h.t.app.deps, 'job', 'test'))).toBe(2);
+    const rows = await q(
+      'select id, status, carrier_sid, error_message from messages where id = any($1) order by id',
+      [[lost.id, went.id, fresh.id]],
+    );
+    expect(rows[0]).toMatchObject({
+      status: 'failed',
+      carrier_sid: null,
+      error_message: 'messages.not_handed_over',
+    });
+    expect(rows[1]).toMatchObject({ carrier_sid: taken.sid, error_message: null });
+    expect(rows[1].status).not.toBe('failed');
+    expect(rows[2]).toMatchObject({ status: 'queued', carrier_sid: null });
+    // Nothing was sent by the sweep; the failed one can be sent again by a person.
+    expect(h.sandbox.sentMessages({ to: ANN }).length).toBe(before);
+    const resent = await send('POST', `/v1/chats/contacts/${ann}/resend-messages`, { message_id: lost.id });
+    expect(resent.statusCode, resent.body).toBe(200);
+    await q('delete from messages where id = $1', [fresh.id]);
   });
 
   it('blocks and unblocks: a blocked contact is never texted', async () => {

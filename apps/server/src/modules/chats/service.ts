@@ -7,7 +7,7 @@ import {
   type TMessage,
   type TMessageMedia,
 } from '@stn/contracts/chats';
-import { asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, lt } from 'drizzle-orm';
 import { z } from 'zod';
 import { CarrierError, type CarrierMessage } from '../../platform/carrier/carrier.ts';
 import { anyOf } from '../../platform/db/any-of.ts';
@@ -19,6 +19,8 @@ import {
   type Ctx,
   found,
   inTransaction,
+  platformOnly,
+  platformSystemContext,
   scope,
   tenantContext,
 } from '../../platform/tenancy/context.ts';
@@ -354,38 +356,64 @@ export async function cancelScheduledMessage(ctx: Ctx, input: { id: number }): P
 const LOOKUP_MARGIN_MS = 60_000;
 
 /**
- * A text marked failed without a carrier id may have reached the carrier all the same (its answer was a
- * 5xx, or none, ADR 128): the carrier's text of the same body from the number to the contact since it was
- * written, that no message of ours holds; null when there is none or the carrier cannot be asked (the
- * person asked to send it again).
+ * A text of ours without a carrier id may have reached the carrier all the same (marked failed after a 5xx
+ * or no answer, or left queued by a process that died, ADR 128): the carrier's text of the same body from
+ * the number to the contact since it was written, that no message of ours holds, or null. Throws when the
+ * carrier cannot be asked.
  */
 async function takenAfterAll(ctx: Ctx, old: MessageRow): Promise<CarrierMessage | null> {
-  try {
-    const carrier = await carrierFor(ctx);
-    const sentAfter = new Date(new Date(old.sent_at).getTime() - LOOKUP_MARGIN_MS);
-    const listed = (
-      await carrier.listMessages({ to: old.to_number, from: old.from_number, sentAfter })
-    ).filter((m) => m.body === old.body);
-    if (listed.length === 0) return null;
-    const known = await ctx.db
-      .select({ sid: messages.carrier_sid })
-      .from(messages)
-      .where(
-        scope(
-          ctx,
-          messages,
-          anyOf(
-            messages.carrier_sid,
-            listed.map((m) => m.sid),
-          ),
+  const carrier = await carrierFor(ctx);
+  const sentAfter = new Date(new Date(old.sent_at).getTime() - LOOKUP_MARGIN_MS);
+  const listed = (await carrier.listMessages({ to: old.to_number, from: old.from_number, sentAfter })).filter(
+    (m) => m.body === old.body,
+  );
+  if (listed.length === 0) return null;
+  const known = await ctx.db
+    .select({ sid: messages.carrier_sid })
+    .from(messages)
+    .where(
+      scope(
+        ctx,
+        messages,
+        anyOf(
+          messages.carrier_sid,
+          listed.map((m) => m.sid),
         ),
-      );
-    const held = new Set(known.map((k) => k.sid));
-    return listed.find((m) => !held.has(m.sid)) ?? null;
-  } catch (err) {
-    ctx.deps.log.warn({ err, messageId: old.id }, 'a failed text could not be looked up at the carrier');
-    return null;
-  }
+      ),
+    );
+  const held = new Set(known.map((k) => k.sid));
+  return listed.find((m) => !held.has(m.sid)) ?? null;
+}
+
+/**
+ * The text (still `from`: failed or queued, with no carrier id) takes the carrier's id and status, with the
+ * news of any status change.
+ */
+async function settleAsTaken(
+  ctx: Ctx,
+  old: MessageRow,
+  taken: CarrierMessage,
+  from: 'failed' | 'queued',
+): Promise<void> {
+  const status = taken.status === 'accepted' ? 'queued' : taken.status;
+  await inTransaction(ctx, async (tx) => {
+    const [after] = await tx.db
+      .update(messages)
+      .set({ status, carrier_sid: taken.sid, error_code: null, error_message: null, updated_at: new Date() })
+      .where(
+        scope(tx, messages, eq(messages.id, old.id), eq(messages.status, from), isNull(messages.carrier_sid)),
+      )
+      .returning();
+    if (after)
+      publish(tx, messageStatusChanged, {
+        messageId: old.id,
+        agencyId: old.agency_id,
+        businessId: old.business_id,
+        contactId: old.contact_id,
+        status,
+        errorCode: null,
+      });
+  });
 }
 
 /**
@@ -400,32 +428,16 @@ export async function resendMessage(ctx: Ctx, input: { id: number }): Promise<TM
   const old = found(row);
   if (old.direction !== 'out' || !['failed', 'undelivered', 'refused'].includes(old.status))
     throw refuse('messages.not_failed');
-  const taken = old.status === 'failed' && old.carrier_sid === null ? await takenAfterAll(ctx, old) : null;
-  if (taken) {
-    const status = taken.status === 'accepted' ? 'queued' : taken.status;
-    await inTransaction(ctx, async (tx) => {
-      const [after] = await tx.db
-        .update(messages)
-        .set({
-          status,
-          carrier_sid: taken.sid,
-          error_code: null,
-          error_message: null,
-          updated_at: new Date(),
-        })
-        .where(scope(tx, messages, eq(messages.id, old.id), eq(messages.status, 'failed')))
-        .returning();
-      if (after)
-        publish(tx, messageStatusChanged, {
-          messageId: old.id,
-          agencyId: old.agency_id,
-          businessId: old.business_id,
-          contactId: old.contact_id,
-          status,
-          errorCode: null,
-        });
+  if (old.status === 'failed' && old.carrier_sid === null) {
+    const taken = await takenAfterAll(ctx, old).catch((err: unknown) => {
+      // Unknown: the person asked to send it again.
+      ctx.deps.log.warn({ err, messageId: old.id }, 'a failed text could not be looked up at the carrier');
+      return null;
     });
-    throw refuse('messages.sent_after_all');
+    if (taken) {
+      await settleAsTaken(ctx, old, taken, 'failed');
+      throw refuse('messages.sent_after_all');
+    }
   }
   return sendMessage(ctx, {
     contactId: old.contact_id,
@@ -434,6 +446,89 @@ export async function resendMessage(ctx: Ctx, input: { id: number }): Promise<TM
     media: old.media,
   });
 }
+
+/** How long a text may stay stored but not handed to the carrier before the sweep settles it. */
+export const UNHANDED_MS = 10 * 60_000;
+
+/**
+ * Texts a dead process left stored but not handed to the carrier (queued, no carrier id, unchanged for
+ * UNHANDED_MS; a text the carrier took gets its id from its status callbacks, and a broadcast's are its
+ * engine's): the carrier is asked, and has it (its id and status) or not (failed, with
+ * `messages.not_handed_over`, for the person to send again). One the carrier cannot be asked about waits
+ * for the next sweep. Answers how many were settled.
+ */
+export async function settleUnhandedTexts(ctx: Ctx): Promise<number> {
+  platformOnly(ctx);
+  const rows = await ctx.db
+    .select()
+    .from(messages)
+    .where(
+      and(
+        eq(messages.status, 'queued'),
+        isNull(messages.carrier_sid),
+        eq(messages.direction, 'out'),
+        isNull(messages.broadcast_id),
+        lt(messages.updated_at, new Date(Date.now() - UNHANDED_MS)),
+      ),
+    )
+    .orderBy(asc(messages.updated_at))
+    .limit(100);
+  let settled = 0;
+  for (const row of rows) {
+    const bctx = tenantContext(
+      ctx.deps,
+      { level: 'business', agencyId: row.agency_id, businessId: row.business_id },
+      { kind: 'system', source: 'job', name: 'unhanded texts' },
+    );
+    let taken: CarrierMessage | null;
+    try {
+      taken = await takenAfterAll(bctx, row);
+    } catch (err) {
+      ctx.deps.log.warn({ err, messageId: row.id }, 'an unhanded text could not be looked up at the carrier');
+      continue;
+    }
+    if (taken) await settleAsTaken(bctx, row, taken, 'queued');
+    else
+      await inTransaction(bctx, async (tx) => {
+        const [after] = await tx.db
+          .update(messages)
+          .set({ status: 'failed', error_message: 'messages.not_handed_over', updated_at: new Date() })
+          .where(
+            scope(
+              tx,
+              messages,
+              eq(messages.id, row.id),
+              eq(messages.status, 'queued'),
+              isNull(messages.carrier_sid),
+            ),
+          )
+          .returning();
+        if (after)
+          publish(tx, messageStatusChanged, {
+            messageId: row.id,
+            agencyId: row.agency_id,
+            businessId: row.business_id,
+            contactId: row.contact_id,
+            status: 'failed',
+            errorCode: null,
+          });
+      });
+    settled++;
+  }
+  return settled;
+}
+
+/** Every five minutes: the texts a dead process left stored but not handed to the carrier. */
+export const unhandedTextsJob = defineJob({
+  name: 'chats.unhanded-texts',
+  payload: z.object({}).passthrough(),
+  // A failed sweep is not retried: the next one, five minutes later, does its work.
+  retry: { limit: 0, delaySeconds: 60, backoff: false },
+  cron: '*/5 * * * *',
+  handler: async (deps) => {
+    await settleUnhandedTexts(platformSystemContext(deps, 'job', 'unhanded texts'));
+  },
+});
 
 /** The conversation's messages in the carrier's order (oldest first). */
 export async function conversationMessages(ctx: Ctx, input: { contactId: number }): Promise<TMessage[]> {

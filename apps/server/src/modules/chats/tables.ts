@@ -54,6 +54,12 @@ export const messages = pgTable(
     // What changed lately: the analytics sweep marks those days to rebuild (ADR 081).
     index('messages_updated_idx').on(t.updated_at),
     index('messages_broadcast_idx').on(t.broadcast_id).where(sql`${t.broadcast_id} is not null`),
+    // Texts stored but not (yet) handed to the carrier: few at any moment, swept when stuck (ADR 128).
+    index('messages_unhanded_idx')
+      .on(t.updated_at)
+      .where(
+        sql`${t.status} = 'queued' and ${t.carrier_sid} is null and ${t.direction} = 'out' and ${t.broadcast_id} is null`,
+      ),
   ],
 );
 
