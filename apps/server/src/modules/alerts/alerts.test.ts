@@ -291,7 +291,7 @@ describe('the staff text', () => {
     );
   const sentTo = (to: string) => h.sandbox.sentMessages({ to }).map((m) => m.body);
 
-  it('is retried by its job when the carrier refused it for a moment (429, 401), not when it may have it (5xx)', async () => {
+  it('is retried when the carrier refused it for a moment (429, 401), not when it may have it (5xx)', async () => {
     const install = await h.install({});
     const from = await numberOf(install.id);
     const staff = '+14155550781';

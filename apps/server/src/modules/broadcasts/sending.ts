@@ -148,8 +148,9 @@ export const startJob = defineJob({
 
 /**
  * Every minute and when a worker process starts: a send job for each broadcast and number with work left
- * (a job lost with a killed process, a slice's follow-up, recipients a stopped broadcast left `sending`). Duplicates are harmless: one job works a number
- * of a broadcast at a time (the lock), the others find it taken and end.
+ * (a job lost with a killed process, a slice's follow-up, recipients a stopped broadcast left `sending`).
+ * Duplicates are harmless: one job works a number of a broadcast at a time (the lock), the others find it
+ * taken and end.
  */
 export const resumeJob = defineJob({
   name: 'broadcasts.resume',
