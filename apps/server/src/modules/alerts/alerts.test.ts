@@ -295,12 +295,13 @@ describe('the staff text', () => {
     const install = await h.install({});
     const from = await numberOf(install.id);
     const staff = '+14155550781';
-    const fail = (status: number, after = false) => {
-      h.sandbox.fault = ({ method, path }) =>
-        method === 'POST' && path.endsWith('/Messages.json')
-          ? { status, code: status === 429 ? 20429 : 20500, message: `failed ${status}`, after }
-          : undefined;
-    };
+    const fail = (status: number, after = false) =>
+      h.sandbox.failCreations('Messages', {
+        status,
+        code: status === 429 ? 20429 : 20500,
+        message: `failed ${status}`,
+        after,
+      });
     try {
       // A rate limit: nothing sent, the job's attempt fails (pg-boss tries it again).
       fail(429);

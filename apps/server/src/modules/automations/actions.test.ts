@@ -384,11 +384,7 @@ describe('SendCall', () => {
   it('a placing answered with a 5xx after the carrier placed it: the retry finds that call, none twice', async () => {
     const eve = '+14155550170';
     const id = await addContact(h, { phone: eve, first_name: 'Eve' });
-    let k = 0;
-    h.sandbox.fault = ({ method, path }) =>
-      method === 'POST' && path.endsWith('/Calls.json') && ++k === 1
-        ? { status: 502, code: 20500, message: 'Bad Gateway', after: true }
-        : undefined;
+    h.sandbox.failCreations('Calls', { status: 502, code: 20500, message: 'Bad Gateway', after: true }, 1);
     try {
       const runId = await startJourney(h, [block('call', 'SendCall', { mode: 'say', text: 'Hi' })], id);
       await untilRetry(runId);
@@ -409,11 +405,7 @@ describe('SendCall', () => {
   it('a placing answered with a 5xx before the carrier placed it: the retry places the call', async () => {
     const fay = '+14155550171';
     const id = await addContact(h, { phone: fay, first_name: 'Fay' });
-    let k = 0;
-    h.sandbox.fault = ({ method, path }) =>
-      method === 'POST' && path.endsWith('/Calls.json') && ++k === 1
-        ? { status: 503, code: 20500, message: 'Service unavailable' }
-        : undefined;
+    h.sandbox.failCreations('Calls', { status: 503, code: 20500, message: 'Service unavailable' }, 1);
     try {
       const runId = await startJourney(h, [block('call', 'SendCall', { mode: 'say', text: 'Hi' })], id);
       await untilRetry(runId);

@@ -176,11 +176,7 @@ describe('sending', () => {
     await addContacts(h, { count: 5, installId: n1.installId, tagId: t, prefix: '+1415709' });
     const id = await addBroadcast(h, { body: 'After the outage', audience: { tag_ids: [t] } });
     // The carrier answers 503 to the first two sends, without taking them.
-    let k = 0;
-    h.sandbox.fault = ({ method, path }) =>
-      method === 'POST' && path.endsWith('/Messages.json') && ++k <= 2
-        ? { status: 503, code: 20500, message: 'Service unavailable' }
-        : undefined;
+    h.sandbox.failCreations('Messages', { status: 503, code: 20500, message: 'Service unavailable' }, 2);
     try {
       await start(h, id);
       await until(async () => (await statesOf(h, id)).sent === 3, 20_000, 'the others sent');
@@ -204,11 +200,11 @@ describe('sending', () => {
     await addContacts(h, { count: 5, installId: n1.installId, tagId: t, prefix: '+1415719' });
     const id = await addBroadcast(h, { body: 'Once only', audience: { tag_ids: [t] } });
     // The carrier takes the first two texts and then fails its answer (a 500 after the work).
-    let k = 0;
-    h.sandbox.fault = ({ method, path }) =>
-      method === 'POST' && path.endsWith('/Messages.json') && ++k <= 2
-        ? { status: 500, code: 20500, message: 'Internal Server Error', after: true }
-        : undefined;
+    h.sandbox.failCreations(
+      'Messages',
+      { status: 500, code: 20500, message: 'Internal Server Error', after: true },
+      2,
+    );
     try {
       await start(h, id);
       await until(async () => (await statesOf(h, id)).sent === 3, 20_000, 'the others sent');

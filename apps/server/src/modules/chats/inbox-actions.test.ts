@@ -183,11 +183,11 @@ describe('sending', () => {
 
   it('a text the carrier took though it answered with a failure is never sent again by a resend', async () => {
     // The carrier takes the text and answers 500 (its answer lost or broken).
-    let k = 0;
-    h.sandbox.fault = ({ method, path }) =>
-      method === 'POST' && path.endsWith('/Messages.json') && ++k === 1
-        ? { status: 500, code: 20500, message: 'Internal Server Error', after: true }
-        : undefined;
+    h.sandbox.failCreations(
+      'Messages',
+      { status: 500, code: 20500, message: 'Internal Server Error', after: true },
+      1,
+    );
     let res: Awaited<ReturnType<typeof send>>;
     try {
       res = await send('POST', `/v1/chats/contacts/${ann}/messages`, { body: 'Did it go?' });
@@ -215,11 +215,7 @@ describe('sending', () => {
   });
 
   it("a text failed with the carrier's answer lost, then its news: shown as the carrier tells", async () => {
-    let k = 0;
-    h.sandbox.fault = ({ method, path }) =>
-      method === 'POST' && path.endsWith('/Messages.json') && ++k === 1
-        ? { status: 502, code: 20500, message: 'Bad Gateway', after: true }
-        : undefined;
+    h.sandbox.failCreations('Messages', { status: 502, code: 20500, message: 'Bad Gateway', after: true }, 1);
     try {
       expect(
         (await send('POST', `/v1/chats/contacts/${ann}/messages`, { body: 'Went out?' })).statusCode,

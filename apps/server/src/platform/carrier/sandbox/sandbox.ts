@@ -397,6 +397,16 @@ export class TwilioSandbox {
    * through.
    */
   fault: ((req: { method: string; path: string }) => SandboxFault | undefined) | null = null;
+
+  /**
+   * Makes the next `times` creations of a message or a call (POST Messages.json, Calls.json) answer `fault`
+   * (with `after`, once created), every one by default: a `fault` of its own; `fault = null` ends it.
+   */
+  failCreations(resource: 'Messages' | 'Calls', fault: SandboxFault, times = Number.POSITIVE_INFINITY): void {
+    let left = times;
+    this.fault = ({ method, path }) =>
+      method === 'POST' && path.endsWith(`/${resource}.json`) && left-- > 0 ? fault : undefined;
+  }
   private readonly onError: ((error: unknown) => void) | undefined;
   readonly store: RecordingStore | undefined;
   /** Messages per second each sending number leaves the sandbox at (none: at once). */
