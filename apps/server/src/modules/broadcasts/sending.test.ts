@@ -195,6 +195,34 @@ describe('sending', () => {
     expect(new Set(to).size).toBe(5);
   });
 
+  it('pauses while the carrier fails a whole batch, then sends everyone once', async () => {
+    const t = await addTag(h, 'Carrier down');
+    await addContacts(h, { count: 30, installId: n1.installId, tagId: t, prefix: '+1415729' });
+    const id = await addBroadcast(h, { body: 'Down and up', audience: { tag_ids: [t] } });
+    let asked = 0;
+    h.sandbox.fault = ({ method, path }) => {
+      if (method !== 'POST' || !path.endsWith('/Messages.json')) return undefined;
+      asked++;
+      return { status: 503, code: 20500, message: 'Service unavailable' };
+    };
+    try {
+      await start(h, id);
+      await until(() => sleepingWorkers() === 1, 20_000, 'the worker waiting for the carrier');
+    } finally {
+      h.sandbox.fault = null;
+    }
+    // The first batch (20) failed whole: the other ten were not tried in the outage.
+    expect(asked).toBe(20);
+    expect(await statesOf(h, id)).toEqual({ sending: 20, pending: 10 });
+    await h.clock.advance(30_000);
+    await until(async () => (await statusOf(h, id)) === 'completed', 20_000, 'completed');
+    const to = sandboxSent(h)
+      .filter((m) => m.to.startsWith('+1415729'))
+      .map((m) => m.to);
+    expect(to).toHaveLength(30);
+    expect(new Set(to).size).toBe(30);
+  });
+
   it('never sends twice a text the carrier took but answered with a failure', async () => {
     const t = await addTag(h, 'Lost answer');
     await addContacts(h, { count: 5, installId: n1.installId, tagId: t, prefix: '+1415719' });

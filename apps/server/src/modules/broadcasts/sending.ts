@@ -540,6 +540,12 @@ async function sendLoop(ctx: Ctx, p: SendPayload): Promise<'done' | 'again' | Da
       await record(ctx, outcomes, pacer.now());
       if (outcomes.some((o) => o.kind === 'unsure')) unsure++;
       announceProgress(ctx, p);
+      // The carrier failed a whole batch, not its recipients: it is down or refusing for now. The rest wait
+      // (a later job, in real time) instead of each being tried, and then looked up, in the outage.
+      if (outcomes.length >= 2 && outcomes.every((o) => o.kind === 'unsure' || o.kind === 'retry')) {
+        if (!pacer.virtual) return new Date(Date.now() + RETRY_MS);
+        await pacer.sleep(RETRY_MS);
+      }
       if (!pacer.virtual && Date.now() - started > JOB_SLICE_MS) return 'again';
     }
   } finally {
