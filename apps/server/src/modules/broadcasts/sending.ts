@@ -754,12 +754,12 @@ async function sendOne(
     });
     return { kind: 'sent', r, sid: sent.sid, at: now };
   } catch (err) {
-    if (!(err instanceof CarrierError) || err.status >= 500) {
+    if (!(err instanceof CarrierError) || err.unclear) {
       // No answer or the carrier's own failure: it may have the text; asked before it is sent again.
       ctx.deps.log.warn({ err, recipient: r.id }, 'broadcast text: the carrier may not have it');
       return { kind: 'unsure', r };
     }
-    if (err.status === 401 || err.status === 429) {
+    if (err.refusedForNow) {
       // Refused for a moment (our account, the carrier's rate limit), not for the recipient: sent later.
       ctx.deps.log.warn({ err, recipient: r.id }, 'broadcast text not handed to the carrier');
       return { kind: 'retry', r };
@@ -898,15 +898,15 @@ async function recover(ctx: Ctx, p: SendPayload, carrier: Carrier, media: TMessa
   }>(sql`
     select id, phone, claimed_at, message_id, due_at <= ${now}::timestamptz as due from broadcast_recipients
      where broadcast_id = ${p.broadcastId} and from_number = ${p.from} and state = 'sending'`);
-  const waiting = res.rows.filter((r) => !r.due).length;
-  res.rows = res.rows.filter((r) => r.due);
-  if (res.rows.length === 0) return waiting;
+  const due = res.rows.filter((r) => r.due);
+  const waiting = res.rows.length - due.length;
+  if (due.length === 0) return waiting;
   const bodies = await broadcastTextBodies(
     ctx,
-    res.rows.map((r) => r.message_id).filter((id): id is number => id !== null),
+    due.map((r) => r.message_id).filter((id): id is number => id !== null),
   );
   const outcomes: Outcome[] = [];
-  for (const r of res.rows) {
+  for (const r of due) {
     const body = r.message_id === null ? undefined : bodies.get(r.message_id);
     const claimed = {
       ...r,

@@ -386,20 +386,19 @@ async function takenAfterAll(ctx: Ctx, old: MessageRow): Promise<CarrierMessage 
 }
 
 /**
- * The text (still `from`: failed or queued, with no carrier id) takes the carrier's id and status, with the
- * news of any status change.
+ * The text (still `from`: failed or queued, with no carrier id) settled as `to` says (the carrier's id and
+ * status, or failed with a reason), with the news of its status.
  */
-async function settleAsTaken(
+async function settleText(
   ctx: Ctx,
   old: MessageRow,
-  taken: CarrierMessage,
   from: 'failed' | 'queued',
+  to: { status: string; carrier_sid: string | null; error_message: string | null },
 ): Promise<void> {
-  const status = taken.status === 'accepted' ? 'queued' : taken.status;
   await inTransaction(ctx, async (tx) => {
     const [after] = await tx.db
       .update(messages)
-      .set({ status, carrier_sid: taken.sid, error_code: null, error_message: null, updated_at: new Date() })
+      .set({ ...to, error_code: null, updated_at: new Date() })
       .where(
         scope(tx, messages, eq(messages.id, old.id), eq(messages.status, from), isNull(messages.carrier_sid)),
       )
@@ -410,11 +409,18 @@ async function settleAsTaken(
         agencyId: old.agency_id,
         businessId: old.business_id,
         contactId: old.contact_id,
-        status,
+        status: to.status,
         errorCode: null,
       });
   });
 }
+
+/** What a text the carrier has after all takes: its id and status. */
+const takenAs = (taken: CarrierMessage) => ({
+  status: taken.status === 'accepted' ? 'queued' : taken.status,
+  carrier_sid: taken.sid,
+  error_message: null,
+});
 
 /**
  * Sends a failed (or refused) outgoing message again, as a new message with every check. A failed one the
@@ -435,7 +441,7 @@ export async function resendMessage(ctx: Ctx, input: { id: number }): Promise<TM
       return null;
     });
     if (taken) {
-      await settleAsTaken(ctx, old, taken, 'failed');
+      await settleText(ctx, old, 'failed', takenAs(taken));
       throw refuse('messages.sent_after_all');
     }
   }
@@ -487,32 +493,14 @@ export async function settleUnhandedTexts(ctx: Ctx): Promise<number> {
       ctx.deps.log.warn({ err, messageId: row.id }, 'an unhanded text could not be looked up at the carrier');
       continue;
     }
-    if (taken) await settleAsTaken(bctx, row, taken, 'queued');
-    else
-      await inTransaction(bctx, async (tx) => {
-        const [after] = await tx.db
-          .update(messages)
-          .set({ status: 'failed', error_message: 'messages.not_handed_over', updated_at: new Date() })
-          .where(
-            scope(
-              tx,
-              messages,
-              eq(messages.id, row.id),
-              eq(messages.status, 'queued'),
-              isNull(messages.carrier_sid),
-            ),
-          )
-          .returning();
-        if (after)
-          publish(tx, messageStatusChanged, {
-            messageId: row.id,
-            agencyId: row.agency_id,
-            businessId: row.business_id,
-            contactId: row.contact_id,
-            status: 'failed',
-            errorCode: null,
-          });
-      });
+    await settleText(
+      bctx,
+      row,
+      'queued',
+      taken
+        ? takenAs(taken)
+        : { status: 'failed', carrier_sid: null, error_message: 'messages.not_handed_over' },
+    );
     settled++;
   }
   return settled;
@@ -670,7 +658,7 @@ export async function sendTestText(
       ctx.deps.log.warn({ err }, 'broadcast test text not sent');
       if (err instanceof CarrierError && err.kind === 'opted-out') throw refuse('messages.opted_out');
       // Refused for a moment (our account, the carrier's rate limit): certainly not sent, worth a retry.
-      if (err instanceof CarrierError && (err.status === 401 || err.status === 429))
+      if (err instanceof CarrierError && err.refusedForNow)
         throw refuse('messages.carrier_failed', CARRIER_REFUSED_FOR_NOW);
       throw refuse('messages.carrier_failed');
     }

@@ -497,6 +497,14 @@ export class CarrierError extends Error {
   get isAuthentication(): boolean {
     return this.kind === 'authentication' || this.status === 401;
   }
+  /** A refusal for a moment (our account, the carrier's rate limit): nothing was done, worth a retry. */
+  get refusedForNow(): boolean {
+    return this.status === 401 || this.status === 429;
+  }
+  /** No answer, or the carrier's own failure (a 5xx): it may have done the work (ADR 128). */
+  get unclear(): boolean {
+    return this.status === 0 || this.status >= 500;
+  }
 }
 
 /**

@@ -42,7 +42,7 @@ export const alertTextJob = defineJob({
     try {
       await (await carrierFor(ctx)).createMessage({ to: p.to, from: p.from, body: p.body });
     } catch (err) {
-      if (err instanceof CarrierError && (err.status === 401 || err.status === 429)) throw err;
+      if (err instanceof CarrierError && err.refusedForNow) throw err;
       deps.log.warn({ err, to: p.to }, 'automation alert text not sent');
       return;
     }

@@ -94,7 +94,7 @@ export async function callContact(
     // the next attempt asks the carrier first (`unclear_since`, the earliest such attempt).
     if (err instanceof CarrierError) {
       ctx.deps.log.warn({ err, contactId: contact.id }, 'automation call not placed, or not known to be');
-      const retry = err.status === 0 || err.status >= 500;
+      const retry = err.unclear;
       const since = unclearSince ?? (retry ? asked : null);
       return {
         kind: 'fail',

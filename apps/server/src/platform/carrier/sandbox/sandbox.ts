@@ -1027,19 +1027,37 @@ export class TwilioSandbox {
       })
       .reverse()
       .sort((a, b) => b.dateCreated - a.dateCreated);
+    return this.pagedList(
+      list,
+      { path, form, keys: ['To', 'From', 'DateSent>', 'DateSent<', 'DateSent'] },
+      (m) => ({
+        messages: m.map((x) => this.messageJson(x)),
+      }),
+    );
+  }
+
+  /**
+   * A list's page as Twilio answers it: PageSize (at most 1000) items from Page, or from after the item a
+   * PageToken names (new items do not shift the pages), the URIs carrying the list's filters (`keys`).
+   */
+  private pagedList<T extends { sid: string }>(
+    list: T[],
+    at: { path: string; form: Form; keys: string[] },
+    json: (items: T[]) => Record<string, unknown>,
+  ) {
+    const { path, form, keys } = at;
     const size = Math.min(1000, Math.max(1, Number(one(form, 'PageSize') ?? 50) || 50));
     const page = Math.max(0, Number(one(form, 'Page') ?? 0) || 0);
     const token = one(form, 'PageToken');
-    // The token names the last message of the page before: new messages do not shift the pages.
     let start = page * size;
     if (token?.startsWith('PA')) {
-      const at = list.findIndex((m) => m.sid === token.slice(2));
-      if (at >= 0) start = at + 1;
+      const found = list.findIndex((x) => x.sid === token.slice(2));
+      if (found >= 0) start = found + 1;
     }
     const items = list.slice(start, start + size);
     const query = (extra: Record<string, string>) => {
       const q = new URLSearchParams();
-      for (const key of ['To', 'From', 'DateSent>', 'DateSent<', 'DateSent']) {
+      for (const key of keys) {
         const v = one(form, key);
         if (v !== undefined) q.set(key, v);
       }
@@ -1049,7 +1067,7 @@ export class TwilioSandbox {
     const last = items.at(-1);
     const more = start + size < list.length && last;
     return {
-      messages: items.map((m) => this.messageJson(m)),
+      ...json(items),
       end: start + Math.max(0, items.length - 1),
       first_page_uri: query({ PageSize: String(size), Page: '0' }),
       next_page_uri: more
@@ -1064,8 +1082,8 @@ export class TwilioSandbox {
   }
 
   /**
-   * GET Calls.json: the account's calls, newest first (by creation), filtered by To and From, in pages of
-   * PageSize (at most 1000) chained by next_page_uri, as Twilio's.
+   * GET Calls.json: the account's calls, newest first (by creation), filtered by To and From, in pages as
+   * Twilio's (`pagedList`).
    */
   private listCalls(account: SandboxAccount, path: string, form: Form) {
     const to = one(form, 'To');
@@ -1079,31 +1097,9 @@ export class TwilioSandbox {
       )
       .reverse()
       .sort((a, b) => b.dateCreated - a.dateCreated);
-    const size = Math.min(1000, Math.max(1, Number(one(form, 'PageSize') ?? 50) || 50));
-    const page = Math.max(0, Number(one(form, 'Page') ?? 0) || 0);
-    const start = page * size;
-    const items = list.slice(start, start + size);
-    const query = (extra: Record<string, string>) => {
-      const q = new URLSearchParams();
-      for (const key of ['To', 'From']) {
-        const v = one(form, key);
-        if (v !== undefined) q.set(key, v);
-      }
-      for (const [k, v] of Object.entries(extra)) q.set(k, v);
-      return `${path}?${q.toString()}`;
-    };
-    return {
-      calls: items.map((c) => this.callJson(c)),
-      end: start + Math.max(0, items.length - 1),
-      first_page_uri: query({ PageSize: String(size), Page: '0' }),
-      next_page_uri:
-        start + size < list.length ? query({ PageSize: String(size), Page: String(page + 1) }) : null,
-      page,
-      page_size: size,
-      previous_page_uri: null,
-      start,
-      uri: query({ PageSize: String(size), Page: String(page) }),
-    };
+    return this.pagedList(list, { path, form, keys: ['To', 'From'] }, (c) => ({
+      calls: c.map((x) => this.callJson(x)),
+    }));
   }
 
   private setMessageStatus(message: SandboxMessage, status: MessageStatus) {
