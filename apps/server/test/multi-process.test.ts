@@ -19,7 +19,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { agencyCarrierAccount } from '../src/modules/agencies/service.ts';
 import { restoreSandboxNumbers } from '../src/modules/telephony/service.ts';
-import { STAFF_1, STAFF_2, type Telephony, telephonyApp } from '../src/modules/telephony/testing.ts';
+import {
+  closedHours,
+  STAFF_1,
+  STAFF_2,
+  type Telephony,
+  telephonyApp,
+} from '../src/modules/telephony/testing.ts';
 import { openStream } from '../src/modules/widget/testing.ts';
 import { ManualClock } from '../src/platform/carrier/sandbox/clock.ts';
 import { TwilioSandbox } from '../src/platform/carrier/sandbox/sandbox.ts';
@@ -41,6 +47,7 @@ const PUBLIC = 'http://localhost:3000';
 const SECRETS_KEY = crypto.randomBytes(32).toString('base64');
 const A = 0;
 const B = 1;
+const AWAY = 'We are closed: we will text you back in the morning.';
 
 type Child = { child: ChildProcess; out: () => string };
 const children: Child[] = [];
@@ -155,6 +162,8 @@ describe.skipIf(!hasRedis)('two API processes and a worker on one PostgreSQL and
   let h: Telephony;
   let lb: LoadBalancer;
   let number = '';
+  /** The number of a second install, closed all week, whose business answers with an away message. */
+  let closedNumber = '';
   let installKey = '';
   let accountSid = '';
   let authToken = '';
@@ -185,6 +194,26 @@ describe.skipIf(!hasRedis)('two API processes and a worker on one PostgreSQL and
     [{ phone_number: number }] = await rows('select phone_number from numbers where install_id = $1', [
       install.id,
     ]);
+    const closed = await h.install({ hours: closedHours('UTC') });
+    [{ phone_number: closedNumber }] = await rows('select phone_number from numbers where install_id = $1', [
+      closed.id,
+    ]);
+    // The away reply (ADR 094) is on before B starts (and reads it); the first install is open all week.
+    const away = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/businesses/setting',
+      headers: bearer(await h.token(h.seed.a.businessAdmin.email)),
+      payload: {
+        messages: {
+          signature_enabled: false,
+          signature: '',
+          away_enabled: true,
+          away_message: AWAY,
+          away_every_hours: 12,
+        },
+      },
+    });
+    expect(away.statusCode, away.body).toBe(200);
     await restoreSandboxNumbers(platformSystemContext(t.app.deps, 'job', 'sandbox numbers'));
     const account = await agencyCarrierAccount(t.app.deps, h.seed.a.agency.id);
     if (!account) throw new Error('no carrier account');
@@ -229,12 +258,12 @@ describe.skipIf(!hasRedis)('two API processes and a worker on one PostgreSQL and
   });
 
   /** An inbound text's webhook, signed as tenant A's carrier account signs it, through the balancer. */
-  const textIn = (from: string, body: string, opts: { backend?: number; sid?: string } = {}) => {
+  const textIn = (from: string, body: string, opts: { backend?: number; sid?: string; to?: string } = {}) => {
     const params = {
       AccountSid: accountSid,
       MessageSid: opts.sid ?? `SM${crypto.randomBytes(16).toString('hex')}`,
       From: from,
-      To: number,
+      To: opts.to ?? number,
       Body: body,
       NumMedia: '0',
     };
@@ -446,6 +475,40 @@ describe.skipIf(!hasRedis)('two API processes and a worker on one PostgreSQL and
     for (const s of [onA, onB]) expect(bodies.filter((b) => heard(s, b) !== 1)).toEqual([]);
     onA.ws.terminate();
     onB.ws.terminate();
+  });
+
+  it('two texts from one person at once, one to each process, while the install is closed: one away reply', async () => {
+    // Five people, each texting twice at the same moment: one text to A, one to B. Each process decides
+    // the away reply for the text it took; one of the two sends it.
+    const people = Array.from({ length: 5 }, (_, i) => `+1415555${String(2000 + i)}`);
+    const answers = await Promise.all(
+      people.flatMap((from) => [
+        textIn(from, 'are you open?', { backend: A, to: closedNumber }),
+        textIn(from, 'hello?', { backend: B, to: closedNumber }),
+      ]),
+    );
+    expect(answers.filter((r) => r.status !== 200)).toEqual([]);
+    const replies = (to: string) => h.sandbox.sentMessages({ to }).filter((m) => m.body === AWAY).length;
+    for (const to of people) await expect.poll(() => replies(to), { timeout: 10_000 }).toBeGreaterThan(0);
+    // A later text of each (through A) is answered by nothing; once its message is stored, a second reply
+    // from either process of the first two would have been sent too.
+    for (const from of people)
+      expect((await textIn(from, 'still there?', { backend: A, to: closedNumber })).status).toBe(200);
+    await expect
+      .poll(async () => (await rows(`select id from messages where body = 'still there?'`)).length)
+      .toBe(people.length);
+    await runUntil(
+      'the away replies are handed over',
+      async () =>
+        (await rows(`select id from messages where body = $1 and status = 'queued'`, [AWAY])).length === 0,
+    );
+    await h.run(1_000);
+    expect(people.map(replies)).toEqual(people.map(() => 1));
+    const stored = await rows(
+      `select count(*)::int as n from messages where body = $1 and direction = 'out' group by to_number`,
+      [AWAY],
+    );
+    expect(stored.map((r) => r.n)).toEqual(people.map(() => 1));
   });
 
   it("the sandbox's own screens answer on either process, and an agency may choose the sandbox on either", async () => {

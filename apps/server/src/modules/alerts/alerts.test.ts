@@ -320,4 +320,75 @@ describe('the staff text', () => {
     await sendAlertText(ctx(), { to: staff, from, body: 'Call Bo back' });
     expect(sentTo(staff)).toEqual(['Call Ann back', 'Call Bo back']);
   });
+
+  it("holds nothing of the business while the carrier answers: the team's texts go on; a refusal is not counted", async () => {
+    const install = await h.install({});
+    const from = await numberOf(install.id);
+    const staff = '+14155550782';
+    const counted = async () =>
+      (await q('select number_of_messages as n from businesses where id = $1', [h.seed.a.business.id]))[0]
+        ?.n as number;
+    const start = await counted();
+    const visitor = '+14155550783';
+    h.sandbox.phones.sendText(visitor, from, 'Are you open?');
+    await textStored(visitor);
+    const [{ id: contactId }] = await q('select id from contacts where phone = $1 and business_id = $2', [
+      visitor,
+      h.seed.a.business.id,
+    ]);
+    // The carrier takes its time over the staff text: its request waits at the carrier until let go.
+    const http = h.sandbox.httpClient as unknown as {
+      request: (o: Record<string, unknown>) => Promise<unknown>;
+    };
+    const request = http.request;
+    let arrived = false;
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    http.request = async (o) => {
+      if (((o.data ?? {}) as Record<string, string>).To === staff) {
+        arrived = true;
+        await held;
+      }
+      return request.call(http, o);
+    };
+    try {
+      const sending = sendAlertText(ctx(), { to: staff, from, body: 'Call Cy back' });
+      await expect.poll(() => arrived, POLL).toBe(true);
+      // Meanwhile the team answers the visitor from the inbox: the reply is counted and sent at once (it
+      // waited for the carrier's answer to the staff text before).
+      let answered: { statusCode: number; body: string } | null = null;
+      void h.t.app
+        .inject({
+          method: 'POST',
+          url: `/api/v1/chats/contacts/${contactId}/messages`,
+          headers: bearer(await h.token(h.seed.a.businessAdmin.email)),
+          payload: { body: 'Yes, until 6pm.' },
+        })
+        .then((r) => {
+          answered = r;
+        });
+      await expect.poll(() => answered?.statusCode, POLL).toBe(200);
+      expect(sentTo(visitor)).toEqual(['Yes, until 6pm.']);
+      letGo();
+      await sending;
+      expect(sentTo(staff)).toEqual(['Call Cy back']);
+    } finally {
+      http.request = request;
+      letGo();
+    }
+    // The visitor's text, the staff text and the reply: three counted.
+    await expect.poll(counted, POLL).toBe(start + 3);
+    // A text the carrier refuses (certainly not sent) leaves the month's count as it was.
+    const before = await counted();
+    h.sandbox.failCreations('Messages', { status: 400, code: 21211, message: 'Invalid To number' }, 1);
+    try {
+      await sendAlertText(ctx(), { to: staff, from, body: 'Call Di back' });
+    } finally {
+      h.sandbox.fault = null;
+    }
+    expect(sentTo(staff)).toEqual(['Call Cy back']);
+    expect(await counted()).toBe(before);
+  });
 });

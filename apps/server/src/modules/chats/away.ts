@@ -5,12 +5,10 @@
 // the `message.received` event, after the webhook has answered; with the reply off, the cost of a text is
 // one look at the business's cached settings.
 import { isOpenAt } from '@stn/contracts/installs';
-import { and, eq, gte } from 'drizzle-orm';
-import { type Ctx, scope } from '../../platform/tenancy/context.ts';
+import type { Ctx } from '../../platform/tenancy/context.ts';
 import { businessMessagesSettings } from '../businesses/service.ts';
 import { installForCalls } from '../installs/service.ts';
-import { sendMessage } from './service.ts';
-import { messages } from './tables.ts';
+import { sendOnce, sentSince } from './service.ts';
 
 type Received = {
   contactId: number;
@@ -18,47 +16,18 @@ type Received = {
   keyword: 'stop' | 'start' | 'help' | null;
 };
 
-/** Conversations whose away reply is being decided in this process: two texts at once answer once. */
-const inFlight = new Set<number>();
-
-/** Whether the away message went to this contact within the last `hours`. */
-async function repliedSince(ctx: Ctx, input: { contactId: number; body: string; since: Date }) {
-  const [row] = await ctx.db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(
-      scope(
-        ctx,
-        messages,
-        and(
-          eq(messages.contact_id, input.contactId),
-          eq(messages.direction, 'out'),
-          eq(messages.body, input.body),
-          gte(messages.created_at, input.since),
-        ),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
 /** The away reply to one inbound text, in its business's context (`ctx`, made by the listener). */
 export async function awayReply(ctx: Ctx, p: Received, now = new Date()): Promise<void> {
   // A keyword has its own reply (STOP, START, HELP); a text to no install has no hours.
   if (p.keyword || p.installId === null) return;
   const settings = await businessMessagesSettings(ctx);
   if (!settings.away_enabled || !settings.away_message) return;
-  const key = p.contactId;
-  if (inFlight.has(key)) return;
-  inFlight.add(key);
-  try {
-    const install = await installForCalls(ctx, p.installId);
-    if (!install || isOpenAt(install.settings, now)) return;
-    const since = new Date(now.getTime() - settings.away_every_hours * 3_600_000);
-    const body = settings.away_message;
-    if (await repliedSince(ctx, { contactId: p.contactId, body, since })) return;
-    await sendMessage(ctx, { contactId: p.contactId, body });
-  } finally {
-    inFlight.delete(key);
-  }
+  const install = await installForCalls(ctx, p.installId);
+  if (!install || isOpenAt(install.settings, now)) return;
+  const since = new Date(now.getTime() - settings.away_every_hours * 3_600_000);
+  const body = settings.away_message;
+  // Most texts of a closed evening find the reply sent already: one look, no send attempted.
+  if (await sentSince(ctx, { contactId: p.contactId, body, since })) return;
+  // Two texts of one person at once (in two processes, or one) both get here: the send decides once.
+  await sendOnce(ctx, { contactId: p.contactId, body }, since);
 }

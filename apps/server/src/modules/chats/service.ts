@@ -7,7 +7,7 @@ import {
   type TMessage,
   type TMessageMedia,
 } from '@stn/contracts/chats';
-import { and, asc, count, eq, isNull, lt } from 'drizzle-orm';
+import { and, asc, count, eq, gte, isNull, lt } from 'drizzle-orm';
 import { z } from 'zod';
 import { CarrierError, type CarrierMessage } from '../../platform/carrier/carrier.ts';
 import { anyOf } from '../../platform/db/any-of.ts';
@@ -71,6 +71,30 @@ export type SendInput = {
   templateId?: number | undefined;
   sendAt?: Date | undefined;
 };
+
+/** Whether this text went to the contact since `since` (the away reply's once-in-hours rule, ADR 094). */
+export async function sentSince(ctx: Ctx, input: { contactId: number; body: string; since: Date }) {
+  const [row] = await ctx.db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(
+      scope(
+        ctx,
+        messages,
+        and(
+          eq(messages.contact_id, input.contactId),
+          eq(messages.direction, 'out'),
+          eq(messages.body, input.body),
+          gte(messages.created_at, input.since),
+        ),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Thrown inside a send's transaction (undoing its count) when the text went already: see `sendOnce`. */
+class SentAlready extends Error {}
 
 const refuse = (key: string, reason = key) => new AppError('VALIDATION', key, undefined, {}, reason);
 
@@ -160,7 +184,25 @@ async function addToLibrary(tx: Ctx, fresh: TMessageMedia[], row: MessageRow): P
  * (`sendAt`). Every check runs first and a refused send sends and stores nothing: opted out, blocked,
  * blacklisted, restricted content, no number, the monthly limit.
  */
-export async function sendMessage(ctx: Ctx, input: SendInput): Promise<TMessage> {
+export function sendMessage(ctx: Ctx, input: SendInput): Promise<TMessage> {
+  return send(ctx, input, null) as Promise<TMessage>;
+}
+
+/**
+ * `sendMessage`, unless the same text went to the contact since `since`: then nothing is sent and the answer
+ * is null. Decided under the contact's row lock, in the transaction that stores the text, so two processes
+ * deciding at once for one contact send it once (the away reply, ADR 094 and 128).
+ */
+export async function sendOnce(ctx: Ctx, input: SendInput, since: Date): Promise<TMessage | null> {
+  try {
+    return await send(ctx, { ...input, sendAt: undefined }, since);
+  } catch (err) {
+    if (err instanceof SentAlready) return null;
+    throw err;
+  }
+}
+
+async function send(ctx: Ctx, input: SendInput, onceSince: Date | null): Promise<TMessage | null> {
   const { agencyId, businessId } = businessOf(ctx);
   const body = input.body.trim();
   if (!body && !input.media?.length) throw new AppError('VALIDATION', undefined, { body: 'messages.empty' });
@@ -212,11 +254,15 @@ export async function sendMessage(ctx: Ctx, input: SendInput): Promise<TMessage>
   }
   const row = await inTransaction(ctx, async (tx) => {
     if (!(await countMessages(tx, { count: segments, enforce: true }))) throw await limitReached(tx);
+    // The contact's row is locked from here to the commit: a `sendOnce` of the same text deciding at the same
+    // moment (in another process) waits, then sees this one.
+    await touchLastMessage(tx, contact.id, new Date());
+    if (onceSince && (await sentSince(tx, { contactId: contact.id, body, since: onceSince })))
+      throw new SentAlready();
     const [created] = await tx.db
       .insert(messages)
       .values({ ...values, status: 'queued' })
       .returning();
-    await touchLastMessage(tx, contact.id, new Date());
     const r = found(created);
     await addToLibrary(tx, fresh, r);
     announceSent(tx, r);
@@ -640,29 +686,31 @@ export async function sendTestText(
   if (body) await assertContent(ctx, body);
   const segments = messageCount('out', body, input.media.length);
   const base = publicBase(ctx);
-  // The count and the send in one transaction: a carrier refusal leaves the month's count as it was.
-  return inTransaction(ctx, async (tx) => {
-    if (!(await countMessages(tx, { count: segments, enforce: true }))) throw await limitReached(tx);
-    try {
-      const carrier = await carrierFor(tx);
-      const sent = await carrier.createMessage({
-        to: input.to,
-        from: input.from,
-        body,
-        ...(input.media.length
-          ? { mediaUrl: input.media.map((m) => ctx.deps.storage.absoluteUrl(m.url, base)) }
-          : {}),
-      });
-      return { sid: sent.sid };
-    } catch (err) {
-      ctx.deps.log.warn({ err }, 'broadcast test text not sent');
-      if (err instanceof CarrierError && err.kind === 'opted-out') throw refuse('messages.opted_out');
-      // Refused for a moment (our account, the carrier's rate limit): certainly not sent, worth a retry.
-      if (err instanceof CarrierError && err.refusedForNow)
-        throw refuse('messages.carrier_failed', CARRIER_REFUSED_FOR_NOW);
-      throw refuse('messages.carrier_failed');
-    }
-  });
+  // Counted (and committed) before the carrier is asked, not in a transaction around its call: the
+  // business's row, which every text of the business counts on, stays free while the carrier answers.
+  if (!(await countMessages(ctx, { count: segments, enforce: true }))) throw await limitReached(ctx);
+  try {
+    const carrier = await carrierFor(ctx);
+    const sent = await carrier.createMessage({
+      to: input.to,
+      from: input.from,
+      body,
+      ...(input.media.length
+        ? { mediaUrl: input.media.map((m) => ctx.deps.storage.absoluteUrl(m.url, base)) }
+        : {}),
+    });
+    return { sid: sent.sid };
+  } catch (err) {
+    ctx.deps.log.warn({ err }, 'test or staff text not sent');
+    // Certainly not sent: the count is given back. One the carrier may have (no answer, a 5xx) stays counted.
+    if (!(err instanceof CarrierError && err.unclear))
+      await countMessages(ctx, { count: -segments, enforce: false });
+    if (err instanceof CarrierError && err.kind === 'opted-out') throw refuse('messages.opted_out');
+    // Refused for a moment (our account, the carrier's rate limit): certainly not sent, worth a retry.
+    if (err instanceof CarrierError && err.refusedForNow)
+      throw refuse('messages.carrier_failed', CARRIER_REFUSED_FOR_NOW);
+    throw refuse('messages.carrier_failed');
+  }
 }
 
 /** Marks an inbound message of the business as a reply to a broadcast (the inbox shows it so). */
