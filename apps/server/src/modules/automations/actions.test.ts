@@ -255,6 +255,40 @@ describe('SendMessage', () => {
     }
   });
 
+  it('a worker dying after the carrier took a text with an image (or an image alone): not sent again', async () => {
+    const [media] = await h.q<{ id: number }>(
+      "insert into medias (agency_id, business_id, url, name, mime, size) values ($1, $2, '/uploads/menu.png', 'menu.png', 'image/png', 1) returning id",
+      [h.seed.a.agency.id, h.seed.a.business.id],
+    );
+    const real = ACTIONS.SendMessage;
+    ACTIONS.SendMessage = async (input) => {
+      const result = await real(input);
+      if (input.step.attempt === 1) throw new Error('worker died');
+      return result;
+    };
+    try {
+      for (const [phone, body] of [
+        ['+14155550146', 'Our menu, {first_name}'],
+        ['+14155550147', ''],
+      ] as const) {
+        const id = await addContact(h, { phone, first_name: 'Flo' });
+        const runId = await startJourney(
+          h,
+          [block('text', 'SendMessage', { body, media_ids: [media?.id] })],
+          id,
+        );
+        await untilRetry(runId);
+        await moveClock(h, 60_000);
+        const j = await settle(h, runId, 'completed');
+        expect(j.step).toMatchObject({ status: 'done', attempts: 2, detail: { recovered: true } });
+        const sent = h.sandbox.sentMessages({ to: phone });
+        expect(sent.map((m) => m.body)).toEqual([body ? 'Our menu, Flo' : '']);
+      }
+    } finally {
+      ACTIONS.SendMessage = real;
+    }
+  });
+
   it('a worker dying before the text went out: the retry sends it', async () => {
     const eve = '+14155550145';
     const id = await addContact(h, { phone: eve, first_name: 'Eve' });

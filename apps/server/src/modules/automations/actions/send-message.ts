@@ -22,15 +22,18 @@ export async function sentByCrashedAttempt(
   contact: RunContact,
   body: string,
 ): Promise<string | null> {
-  if (contact.install_id === null || !body) return null;
+  // A text with images is compared by its words too (an image alone: an empty body), by how many of them
+  // the carrier has against how many are stored.
+  if (contact.install_id === null) return null;
+  const words = body.trim();
   const from = await installTextNumber(ctx, contact.install_id);
   if (!from) return null;
   try {
     const carrier = await carrierFor(ctx);
     const atCarrier = (
       await carrier.listMessages({ to: contact.phone, from, sentAfter: new Date(0) })
-    ).filter((m) => m.body.trim() === body);
-    const stored = await storedTextCount(ctx, { from, to: contact.phone, body });
+    ).filter((m) => m.body.trim() === words);
+    const stored = await storedTextCount(ctx, { from, to: contact.phone, body: words });
     return atCarrier.length > stored ? (atCarrier[0]?.sid ?? null) : null;
   } catch (err) {
     // Unknown: sending again is the lesser harm than a text never sent.
@@ -51,7 +54,7 @@ export const sendMessageAction: ActionExecutor = async ({ ctx, contact, config, 
       if (!text.trim()) text = template.body;
     }
     const body = await fill(ctx, contact, text);
-    if (step.attempt > 1 && c.media_ids.length === 0) {
+    if (step.attempt > 1) {
       const sid = await sentByCrashedAttempt(ctx, contact, body);
       if (sid) return { kind: 'next', detail: { carrier_sid: sid, recovered: true, to: contact.phone } };
     }
