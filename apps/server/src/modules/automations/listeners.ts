@@ -3,7 +3,6 @@
 // finds the business's active automations of that kind and enters the contact; the entry key makes the
 // same event enter a contact once (`call-<callId>`, `text-<messageId>`).
 import type { TTriggerKind } from '@stn/contracts/automations';
-import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { businessBatcher } from '../../platform/batcher.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -13,6 +12,7 @@ import type { Ctx } from '../../platform/tenancy/context.ts';
 import { messageReceived } from '../chats/service.ts';
 import { contactByPhone, contactTagged, recordContactCall } from '../contacts/service.ts';
 import { callCompleted, callMissed } from '../telephony/service.ts';
+import type { Entry } from './entry.ts';
 import { activeAutomations, enterEach, onInstall, triggerConfig, triggerContext } from './matching.ts';
 
 type CallEvent = {
@@ -56,14 +56,32 @@ export function registerTriggerListeners(events: EventBus, deps: Deps): void {
     if (p.keyword === 'stop' || typeof p.body !== 'string') return;
     return texts.add(p);
   });
-  events.on(contactTagged, async (p) => {
-    const ctx = triggerContext(p, deps, 'new-tag');
-    const list = await activeAutomations(ctx, 'new-tag', sql`tags @> ${JSON.stringify([p.tagId])}::jsonb`);
-    // Each tagging is an entry of its own: the automation's re-entry rule decides a second one.
-    await enterEach(ctx, list, 'new-tag', [
-      { contactId: p.contactId, entryKey: `tag-${p.tagId}-${engineNow(ctx)}`, data: { tag_id: p.tagId } },
-    ]);
+  // The taggings announced together (an import tags thousands of contacts in one commit) read the
+  // business's new-tag automations once, and enter each automation's contacts in one statement.
+  const tagged = businessBatcher<z.infer<typeof contactTagged.payload>>({
+    run: async (items) => {
+      const first = items[0];
+      if (!first) return;
+      const ctx = triggerContext(first, deps, 'new-tag');
+      const active = await activeAutomations(ctx, 'new-tag');
+      const now = engineNow(ctx);
+      for (const a of active) {
+        // Each tagging is an entry of its own: the automation's re-entry rule decides a second one. A
+        // contact tagged twice at once with its tags enters by the first tagging, as one after the other.
+        const entries = new Map<number, Entry>();
+        for (const p of items)
+          if (a.tags.includes(p.tagId) && !entries.has(p.contactId))
+            entries.set(p.contactId, {
+              contactId: p.contactId,
+              entryKey: `tag-${p.tagId}-${now}`,
+              data: { tag_id: p.tagId },
+            });
+        await enterEach(ctx, [a], 'new-tag', [...entries.values()]);
+      }
+    },
+    onError: (err) => deps.log.error({ err, event: contactTagged.name }, 'event listener failed'),
   });
+  events.on(contactTagged, (p) => tagged.add(p));
 }
 
 async function onCall(

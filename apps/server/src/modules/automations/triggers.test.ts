@@ -5,6 +5,7 @@
 // contact, and none for what does not match: another install, keyword or tag, a switched-off automation,
 // another business's.
 import crypto from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { bearer, snapshot } from '../../../test/helpers.ts';
 import { platformSystemContext } from '../../platform/tenancy/context.ts';
@@ -29,14 +30,35 @@ const SLOW = { timeout: 15_000 };
 let h: AutomationsTest;
 let token: string;
 const completedCalls: number[] = [];
+/**
+ * While `counting`, the statements this file's app sends that read a business's automations of a trigger
+ * (matching.ts, activeAutomations).
+ * Counted on pg's client before the app connects (the platform wraps each client's query as it connects).
+ */
+let counting = false;
+let readsOfAutomations = 0;
+const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+const query = proto.query;
 beforeAll(async () => {
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    if (counting) {
+      const first = args[0] as string | { text?: string } | undefined;
+      const text = typeof first === 'string' ? first : (first?.text ?? '');
+      if (text.startsWith('select "id", "trigger", "installs", "tags" from "automations"'))
+        readsOfAutomations++;
+    }
+    return query.apply(this, args);
+  };
   h = await automationsApp();
   token = await h.token(h.seed.a.businessAdmin.email);
   h.t.app.deps.events.on(callCompleted, (p) => {
     completedCalls.push(p.callId);
   });
 });
-afterAll(() => h?.close());
+afterAll(async () => {
+  await h?.close();
+  proto.query = query;
+});
 
 /** A journey that waits a day: its run stays live, to be seen. */
 const blocks = () => [block('w', 'Wait', { amount: 1, unit: 'days' })];
@@ -296,6 +318,42 @@ describe('new-tag', () => {
       expect(run?.entry_key).toMatch(new RegExp(`^tag-${vip}-\\d+$`));
     }
     for (const id of [onOther, off, theirs]) expect(await runsOf(id)).toEqual([]);
+  });
+
+  it('an import tagging 1,200 contacts enters each once, reading the automations once a chunk, not once a tag', async () => {
+    const gold = await addTag(h, 'Imported gold');
+    const silver = await addTag(h, 'Imported silver');
+    const onBoth = await automation({ trigger: 'new-tag', tags: [gold, silver] });
+    const onSilver = await automation({ trigger: 'new-tag', tags: [silver] });
+    const N = 1_200;
+    const lines = ['phone,first_name,tags'];
+    // Every contact gets both tags; the automation on both enters each contact once, by its first tag.
+    for (let i = 0; i < N; i++)
+      lines.push(`+1500${String(7_000_000 + i).padStart(7, '0')},Imp${i},"Imported gold,Imported silver"`);
+    readsOfAutomations = 0;
+    counting = true;
+    try {
+      const res = await h.t.app.inject({
+        method: 'POST',
+        url: '/api/v1/contacts/import',
+        headers: bearer(token),
+        payload: { csv: lines.join('\n') },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      for (const id of [onBoth, onSilver])
+        await expect.poll(async () => (await runsOf(id)).length, { timeout: 60_000 }).toBe(N);
+    } finally {
+      counting = false;
+    }
+    const reads = readsOfAutomations;
+    const runs = await runsOf(onBoth);
+    expect(new Set(runs.map((r) => r.contact_id)).size).toBe(N);
+    expect(runs.every((r) => r.trigger_data.tag_id === gold)).toBe(true);
+    expect((await runsOf(onSilver)).every((r) => r.trigger_data.tag_id === silver)).toBe(true);
+    // 2,400 taggings in three chunks of 500 rows: a read a chunk (a few more if the announcements of one
+    // chunk reach the listener in two batches), never one a tagging.
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThanOrEqual(6);
   });
 });
 

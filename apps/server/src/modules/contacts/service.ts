@@ -26,7 +26,7 @@ import {
 import { anyOf } from '../../platform/db/any-of.ts';
 import { preparedSql, slot } from '../../platform/db/prepared.ts';
 import { tableRow } from '../../platform/db/table-rows.ts';
-import { publish } from '../../platform/events/events.ts';
+import { publish, publishMany } from '../../platform/events/events.ts';
 import { AppError, invalid } from '../../platform/http/errors.ts';
 import { likePattern, listEnvelope, pageOf } from '../../platform/http/pagination.ts';
 import { businessOf, type Ctx, found, inTransaction, scope } from '../../platform/tenancy/context.ts';
@@ -613,20 +613,32 @@ async function checkInstall(ctx: Ctx, installId: number | null | undefined) {
   if (!list.some((i) => i.id === installId)) throw invalid('install_id', 'contacts.install_invalid');
 }
 
-/** Announces `contact.created` after commit for each contact newly made. */
+/**
+ * Announces `contact.created` after commit for each contact newly made. Delivered together, not one after
+ * the other: an import's chunk of 500 reaches a batching listener as one batch.
+ */
 function announceCreated(ctx: Ctx, ids: number[]): void {
   const { agencyId, businessId } = businessOf(ctx);
-  for (const contactId of ids) publish(ctx, contactCreated, { agencyId, businessId, contactId });
+  publishMany(
+    ctx,
+    contactCreated,
+    ids.map((contactId) => ({ agencyId, businessId, contactId })),
+  );
 }
 
 /**
  * Announces `contact.tagged` after commit for each contact and tag newly linked (the rows an insert
- * `on conflict do nothing returning` gave back: a tag the contact had already is not announced again).
+ * `on conflict do nothing returning` gave back: a tag the contact had already is not announced again),
+ * together: the new-tag trigger reads the business's automations once for an import's chunk, not once a
+ * link (20,000 reads for 10,000 contacts of two tags).
  */
 export function announceTagged(ctx: Ctx, links: { contact_id: number; tag_id: number }[]): void {
   const { agencyId, businessId } = businessOf(ctx);
-  for (const l of links)
-    publish(ctx, contactTagged, { agencyId, businessId, contactId: l.contact_id, tagId: l.tag_id });
+  publishMany(
+    ctx,
+    contactTagged,
+    links.map((l) => ({ agencyId, businessId, contactId: l.contact_id, tagId: l.tag_id })),
+  );
 }
 
 async function setTags(ctx: Ctx, contactId: number, tagIds: number[], mode: 'set' | 'add' | 'remove') {
