@@ -16,8 +16,10 @@ import {
   asc,
   count,
   eq,
+  gt,
   ilike,
   inArray,
+  isNull,
   ne,
   or,
   type SQL,
@@ -28,6 +30,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { endCredentialLinks, endLinks, issueLink, pendingEmailOf } from '../../platform/auth/links.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import { revokeSessionsOf } from '../../platform/auth/sessions.ts';
+import { authTokens } from '../../platform/auth/tables.ts';
 import { anyOf } from '../../platform/db/any-of.ts';
 import { prepared, slot } from '../../platform/db/prepared.ts';
 import { publish } from '../../platform/events/events.ts';
@@ -157,21 +160,26 @@ export async function getUser(ctx: Ctx, id: number): Promise<UserRow | undefined
 }
 
 const impersonator = alias(users, 'impersonator');
+const parentToken = alias(authTokens, 'parent');
 
 /**
- * Who holds a session, in one query: the user, whether its tenant lets it in (`accountOk`, the condition
- * the agencies and businesses modules give, composed at app build) and whether the impersonator is enabled.
+ * A live session and who holds it, in one statement (one round trip on every API request): the token by its
+ * hash (not revoked, not expired) and whether the session it was started from is live, the user, whether
+ * its tenant lets it in (`accountOk`, the condition the agencies and businesses modules give, composed at
+ * app build) and whether the impersonator is enabled. Undefined for an unknown token or user.
  */
 export async function sessionHolder(
   ctx: Pick<Ctx, 'db'>,
   input: {
-    userId: number;
-    impersonatorId: number | null;
+    tokenHash: string;
+    now: Date;
     accountOk: (user: { agency_id: AnyColumn; business_id: AnyColumn }) => SQL<boolean>;
   },
 ) {
   const [row] = await ctx.db
     .select({
+      token: authTokens,
+      parentLive: sql<boolean>`${parentToken.id} is not null and ${parentToken.revoked_at} is null and ${parentToken.expires_at} > now()`,
       user: {
         id: users.id,
         role_group: users.role_group,
@@ -185,9 +193,17 @@ export async function sessionHolder(
       accountOk: input.accountOk(users),
       impersonatorActive: sql<boolean>`coalesce(${impersonator.active}, false)`,
     })
-    .from(users)
-    .leftJoin(impersonator, eq(impersonator.id, sql`${input.impersonatorId}`))
-    .where(eq(users.id, input.userId))
+    .from(authTokens)
+    .innerJoin(users, eq(users.id, authTokens.user_id))
+    .leftJoin(parentToken, eq(parentToken.id, authTokens.parent_token_id))
+    .leftJoin(impersonator, eq(impersonator.id, authTokens.impersonator_id))
+    .where(
+      and(
+        eq(authTokens.token_hash, input.tokenHash),
+        isNull(authTokens.revoked_at),
+        gt(authTokens.expires_at, input.now),
+      ),
+    )
     .limit(1);
   return row;
 }

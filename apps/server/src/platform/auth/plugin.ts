@@ -1,8 +1,7 @@
 import type { TCapability } from '@stn/contracts/capabilities';
 import type { TLanguage } from '@stn/contracts/constants';
 import { isLanguage, languageFromHeader } from '@stn/contracts/i18n';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client.ts';
@@ -24,7 +23,6 @@ declare module 'fastify' {
   }
 }
 
-const parent = alias(authTokens, 'parent');
 // last_used_at is written at most this often per token, not on every request.
 const TOUCH_EVERY_MS = 5 * 60_000;
 
@@ -41,14 +39,25 @@ export type SessionUser = {
 };
 
 /**
- * Who holds a session, from the modules that own users, agencies and businesses (registered at app build,
- * as the platform imports no module): the user, whether its agency and business (where it has them) are
- * active, and whether the impersonator (if any) is still enabled. Undefined for an unknown user.
+ * A live session and who holds it, from the modules that own users, agencies and businesses (registered at
+ * app build, as the platform imports no module), in one statement: the token by its hash (not revoked, not
+ * expired) and whether the session it was started from is live; the user; whether its agency and business
+ * (where it has them) are active; and whether the impersonator (if any) is still enabled. Undefined for an
+ * unknown token or user.
  */
 export type SessionHolder = (
   db: Db,
-  input: { userId: number; impersonatorId: number | null },
-) => Promise<{ user: SessionUser; accountOk: boolean; impersonatorActive: boolean } | undefined>;
+  input: { tokenHash: string; now: Date },
+) => Promise<
+  | {
+      token: typeof authTokens.$inferSelect;
+      parentLive: boolean;
+      user: SessionUser;
+      accountOk: boolean;
+      impersonatorActive: boolean;
+    }
+  | undefined
+>;
 
 export async function resolveActor(
   db: Db,
@@ -56,33 +65,10 @@ export async function resolveActor(
   token: string,
 ): Promise<{ actor: Actor; language?: string } | null> {
   const now = new Date();
-  const [found] = await db
-    .select({
-      token: authTokens,
-      // The session it was started from is live.
-      parentLive: sql<boolean>`${parent.id} is not null and ${parent.revoked_at} is null and ${parent.expires_at} > now()`,
-    })
-    .from(authTokens)
-    .leftJoin(parent, eq(parent.id, authTokens.parent_token_id))
-    .where(
-      and(
-        eq(authTokens.token_hash, hashToken(token)),
-        isNull(authTokens.revoked_at),
-        gt(authTokens.expires_at, now),
-      ),
-    )
-    .limit(1);
-  if (!found) return null;
-  const held = await holder(db, { userId: found.token.user_id, impersonatorId: found.token.impersonator_id });
-  const row = held && {
-    token: found.token,
-    user: held.user,
-    accountOk: held.accountOk,
-    parentOk: found.parentLive && held.impersonatorActive,
-  };
+  const row = await holder(db, { tokenHash: hashToken(token), now });
   if (!row?.user.active || !row.accountOk) return null;
   // An impersonation lives only as long as the session it was started from.
-  if (row.token.kind === 'impersonation' && !row.parentOk) return null;
+  if (row.token.kind === 'impersonation' && !(row.parentLive && row.impersonatorActive)) return null;
   if (!row.token.last_used_at || now.getTime() - row.token.last_used_at.getTime() > TOUCH_EVERY_MS) {
     await db.update(authTokens).set({ last_used_at: now }).where(eq(authTokens.id, row.token.id));
   }
