@@ -14,10 +14,11 @@ import { and, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Batcher, createBatcher, gatherWhileBusy } from '../../platform/batcher.ts';
 import type { InboundText, MessageProgress } from '../../platform/carrier/webhooks.ts';
+import { prepared, slot } from '../../platform/db/prepared.ts';
 import { refusalOf } from '../../platform/db/refusal.ts';
 import { selectValues } from '../../platform/db/select-values.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { publish, publishMany } from '../../platform/events/events.ts';
+import { publishCommitted, publishMany } from '../../platform/events/events.ts';
 import { enqueue } from '../../platform/queue/queue.ts';
 import {
   businessOf,
@@ -25,7 +26,7 @@ import {
   inTransaction,
   platformOnly,
   platformSystemContext,
-  scope,
+  scopedPrepared,
   tenantContext,
 } from '../../platform/tenancy/context.ts';
 import { agencyMessaging } from '../agencies/service.ts';
@@ -505,16 +506,10 @@ export async function applyMessageStatus(carrier: Ctx, cb: StatusCallback): Prom
   const status = cb.status === 'accepted' ? 'queued' : cb.status;
   // The message names its business: the carrier's platform context finds it by id or sid (a business's
   // context, refreshing its conversation, only among its own).
-  const [row] = await carrier.db
-    .select()
-    .from(messages)
-    .where(
-      scope(
-        carrier,
-        messages,
-        cb.messageId !== null ? eq(messages.id, cb.messageId) : eq(messages.carrier_sid, cb.messageSid),
-      ),
-    );
+  const [row] =
+    cb.messageId !== null
+      ? await messageByIdQuery(carrier, { id: cb.messageId })
+      : await messageBySidQuery(carrier, { sid: cb.messageSid });
   if (row?.direction !== 'out') return;
   if (row.carrier_sid && row.carrier_sid !== cb.messageSid) return;
   const ctx = carrierContext(
@@ -524,33 +519,16 @@ export async function applyMessageStatus(carrier: Ctx, cb: StatusCallback): Prom
   );
   const account = await carrierAccountOf(ctx);
   if (!account || account.accountSid !== cb.accountSid) return;
-  await inTransaction(ctx, async (tx) => {
-    const [after] = await tx.db
-      .update(messages)
-      .set({
-        status,
-        carrier_sid: cb.messageSid,
-        ...(cb.errorCode !== null ? { error_code: cb.errorCode, error_message: cb.errorMessage } : {}),
-        updated_at: new Date(),
-      })
-      .where(
-        and(
-          eq(messages.id, row.id),
-          or(
-            and(
-              sql`${messages.status} not in ('delivered', 'undelivered', 'failed', 'canceled', 'refused', 'scheduled')`,
-              sql`${rankSql} < ${rank}`,
-            ),
-            // Marked failed by us, with no carrier id (its answer was a 5xx or none, ADR 128): the carrier
-            // says it has the text after all.
-            sql`(${messages.status} = 'failed' and ${messages.carrier_sid} is null)`,
-          ),
-        ),
-      )
-      .returning();
-    if (!after) return;
-    if (cb.errorKind === 'opted-out') await setOptOut(tx, { contactId: row.contact_id, optedOut: true });
-    publish(tx, messageStatusChanged, {
+  const values = {
+    id: row.id,
+    status,
+    sid: cb.messageSid,
+    code: cb.errorCode,
+    message: cb.errorMessage,
+    rank,
+  };
+  const announce = (on: Ctx, after: { error_code: number | null }) =>
+    publishCommitted(on, messageStatusChanged, {
       messageId: row.id,
       agencyId: row.agency_id,
       businessId: row.business_id,
@@ -558,7 +536,65 @@ export async function applyMessageStatus(carrier: Ctx, cb: StatusCallback): Prom
       status,
       errorCode: after.error_code,
     });
-  });
+  if (cb.errorKind === 'opted-out') {
+    // The carrier's opt-out and the status together: neither is kept without the other.
+    await inTransaction(ctx, async (tx) => {
+      const [after] = await statusUpdateQuery(tx.db, values);
+      if (!after) return;
+      await setOptOut(tx, { contactId: row.contact_id, optedOut: true });
+      await announce(tx, after);
+    });
+    return;
+  }
+  // Any other status is one statement (no transaction around it): it moves the text forward or changes
+  // nothing; its news follows it.
+  const [after] = await statusUpdateQuery(ctx.db, values);
+  if (after) await announce(ctx, after);
 }
+
+/** The message a status callback names, by our id (its URL's) or by the carrier's id: built once. */
+const messageByIdQuery = scopedPrepared(messages, (db, tenant) =>
+  db
+    .select()
+    .from(messages)
+    .where(and(tenant, eq(messages.id, slot('id')))),
+);
+const messageBySidQuery = scopedPrepared(messages, (db, tenant) =>
+  db
+    .select()
+    .from(messages)
+    .where(and(tenant, eq(messages.carrier_sid, slot('sid')))),
+);
+
+/**
+ * A status callback's update: only forward (a rank above the text's), never from a final state, except a
+ * text we marked failed with no carrier id (its answer was a 5xx or none, ADR 128), which the carrier says
+ * it has after all. The error is kept unless the callback brings one. Built once (every text sent has
+ * three callbacks).
+ */
+const statusUpdateQuery = prepared((db) =>
+  db
+    .update(messages)
+    .set({
+      status: slot('status'),
+      carrier_sid: slot('sid'),
+      error_code: sql`coalesce(${slot('code')}::int, ${messages.error_code})`,
+      error_message: sql`case when ${slot('code')}::int is null then ${messages.error_message} else ${slot('message')}::text end`,
+      updated_at: sql`now()`,
+    })
+    .where(
+      and(
+        eq(messages.id, slot('id')),
+        or(
+          and(
+            sql`${messages.status} not in ('delivered', 'undelivered', 'failed', 'canceled', 'refused', 'scheduled')`,
+            sql`${rankSql} < ${slot('rank')}::int`,
+          ),
+          sql`(${messages.status} = 'failed' and ${messages.carrier_sid} is null)`,
+        ),
+      ),
+    )
+    .returning({ error_code: messages.error_code }),
+);
 
 export const isFinalStatus = (status: string) => FINAL.includes(status);

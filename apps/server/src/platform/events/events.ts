@@ -52,6 +52,21 @@ export function publish<S extends z.ZodType>(ctx: Ctx, event: EventDef<S>, paylo
 }
 
 /**
+ * Publishes `event` from a statement that needed no transaction (its data is committed already): delivered
+ * now, and waited for, as `inTransaction` waits for what its commit announces. Inside a transaction it is
+ * `publish`.
+ */
+export async function publishCommitted<S extends z.ZodType>(
+  ctx: Ctx,
+  event: EventDef<S>,
+  payload: z.infer<S>,
+): Promise<void> {
+  if (ctx.inTx) return publish(ctx, event, payload);
+  const data = event.payload.parse(payload);
+  await ctx.deps.events.deliver(event.name, data, { tenant: ctx.tenant, by: ctx.by });
+}
+
+/**
  * Publishes many events of one kind after the commit, delivered concurrently (a batch of inbound texts):
  * listeners that batch their work then see them together instead of one after the other. `detached`:
  * the caller does not wait for the listeners (a webhook answered once its data is committed).
