@@ -233,26 +233,40 @@ describe('SendMessage', () => {
     expect(n?.n).toBe(0);
   });
 
-  it('a worker dying after the carrier took the text: the retry does not send it again', async () => {
-    const dee = '+14155550144';
-    const id = await addContact(h, { phone: dee, first_name: 'Dee' });
+  /**
+   * Runs `work` while SendMessage's first attempt sends, then loses its transaction (as when the process
+   * dies before the commit); a retry's attempt runs as it is.
+   */
+  async function firstAttemptLost(work: () => Promise<void>): Promise<void> {
     const real = ACTIONS.SendMessage;
-    // The first attempt sends, then its transaction is lost (as when the process dies before the commit).
     ACTIONS.SendMessage = async (input) => {
       const result = await real(input);
       if (input.step.attempt === 1) throw new Error('worker died');
       return result;
     };
     try {
-      const runId = await startJourney(h, [block('text', 'SendMessage', { body: 'Hi {first_name}' })], id);
-      await untilRetry(runId);
-      await moveClock(h, 60_000);
-      const j = await settle(h, runId, 'completed');
-      expect(j.step).toMatchObject({ status: 'done', attempts: 2, detail: { recovered: true } });
-      expect((await textsTo(dee)).map((m) => m.body)).toEqual(['Hi Dee']);
+      await work();
     } finally {
       ACTIONS.SendMessage = real;
     }
+  }
+
+  /** A one-block journey of the SendMessage `config` for the contact, through its lost first attempt. */
+  async function sentAfterCrash(contactId: number, config: Record<string, unknown>) {
+    const runId = await startJourney(h, [block('text', 'SendMessage', config)], contactId);
+    await untilRetry(runId);
+    await moveClock(h, 60_000);
+    return settle(h, runId, 'completed');
+  }
+
+  it('a worker dying after the carrier took the text: the retry does not send it again', async () => {
+    const dee = '+14155550144';
+    const id = await addContact(h, { phone: dee, first_name: 'Dee' });
+    await firstAttemptLost(async () => {
+      const j = await sentAfterCrash(id, { body: 'Hi {first_name}' });
+      expect(j.step).toMatchObject({ status: 'done', attempts: 2, detail: { recovered: true } });
+      expect((await textsTo(dee)).map((m) => m.body)).toEqual(['Hi Dee']);
+    });
   });
 
   it('a worker dying after the carrier took a text with an image (or an image alone): not sent again', async () => {
@@ -260,33 +274,18 @@ describe('SendMessage', () => {
       "insert into medias (agency_id, business_id, url, name, mime, size) values ($1, $2, '/uploads/menu.png', 'menu.png', 'image/png', 1) returning id",
       [h.seed.a.agency.id, h.seed.a.business.id],
     );
-    const real = ACTIONS.SendMessage;
-    ACTIONS.SendMessage = async (input) => {
-      const result = await real(input);
-      if (input.step.attempt === 1) throw new Error('worker died');
-      return result;
-    };
-    try {
+    await firstAttemptLost(async () => {
       for (const [phone, body] of [
         ['+14155550146', 'Our menu, {first_name}'],
         ['+14155550147', ''],
       ] as const) {
         const id = await addContact(h, { phone, first_name: 'Flo' });
-        const runId = await startJourney(
-          h,
-          [block('text', 'SendMessage', { body, media_ids: [media?.id] })],
-          id,
-        );
-        await untilRetry(runId);
-        await moveClock(h, 60_000);
-        const j = await settle(h, runId, 'completed');
+        const j = await sentAfterCrash(id, { body, media_ids: [media?.id] });
         expect(j.step).toMatchObject({ status: 'done', attempts: 2, detail: { recovered: true } });
         const sent = h.sandbox.sentMessages({ to: phone });
         expect(sent.map((m) => m.body)).toEqual([body ? 'Our menu, Flo' : '']);
       }
-    } finally {
-      ACTIONS.SendMessage = real;
-    }
+    });
   });
 
   it('a worker dying before the text went out: the retry sends it', async () => {
