@@ -374,6 +374,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
+    // The start (the job queue, the workers' first checks) is waited for, not timed at Fastify's 10 s: on a
+    // saturated machine a worker's start passed 10 s and the process exited (a suite run, stop 53). A start
+    // that cannot reach its database still fails, on the database's own connect and statement timeouts.
+    pluginTimeout: 120_000,
   }).withTypeProvider<ZodTypeProvider>();
   // The carrier's form webhooks are answered by the direct intake, everything else by Fastify (ADR 116):
   // Fastify's own request listener is wrapped, its server made, timed and bound as Fastify makes it (a
