@@ -3,13 +3,12 @@
 // one transaction per automation, so that one automation's failure never keeps the others' journeys from
 // starting.
 import { TRIGGER_CONFIGS, type TTrigger, type TTriggerKind } from '@stn/contracts/automations';
-import { and, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
 import {
   type Ctx,
   inTransaction,
-  scope,
   scopedPrepared,
   tenantContext,
 } from '../../platform/tenancy/context.ts';
@@ -52,7 +51,7 @@ const activeColumns = {
   tags: automations.tags,
 };
 
-/** activeAutomations' query without `where`: the listeners' common one. */
+/** The business's active automations of a trigger, built once. */
 const activeAutomationsQuery = scopedPrepared(cols, (db, tenant) =>
   db
     .select(activeColumns)
@@ -70,29 +69,9 @@ const activeAutomationsQuery = scopedPrepared(cols, (db, tenant) =>
     .orderBy(automations.id),
 );
 
-/** The context business's active, not deleted automations with this trigger (and `where`), in id order. */
-export async function activeAutomations(
-  ctx: Ctx,
-  kind: TTriggerKind,
-  where?: SQL,
-): Promise<TriggerAutomation[]> {
-  if (!where) return activeAutomationsQuery(ctx, { kind });
-  return ctx.db
-    .select(activeColumns)
-    .from(automations)
-    .where(
-      scope(
-        ctx,
-        cols,
-        and(
-          eq(automations.start_trigger, kind),
-          eq(automations.active, true),
-          isNull(automations.deleted_at),
-          where,
-        ),
-      ),
-    )
-    .orderBy(automations.id);
+/** The context business's active, not deleted automations with this trigger, in id order. */
+export function activeAutomations(ctx: Ctx, kind: TTriggerKind): Promise<TriggerAutomation[]> {
+  return activeAutomationsQuery(ctx, { kind });
 }
 
 /** The trigger's configuration with its defaults; null when it does not parse (a draft saved half-done). */

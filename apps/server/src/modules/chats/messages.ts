@@ -552,16 +552,26 @@ export async function applyMessageStatus(carrier: Ctx, cb: StatusCallback): Prom
   if (after) await announce(ctx, after);
 }
 
+/** What a status callback reads of the message it names. */
+const statusColumns = {
+  id: messages.id,
+  agency_id: messages.agency_id,
+  business_id: messages.business_id,
+  contact_id: messages.contact_id,
+  direction: messages.direction,
+  carrier_sid: messages.carrier_sid,
+};
+
 /** The message a status callback names, by our id (its URL's) or by the carrier's id: built once. */
 const messageByIdQuery = scopedPrepared(messages, (db, tenant) =>
   db
-    .select()
+    .select(statusColumns)
     .from(messages)
     .where(and(tenant, eq(messages.id, slot('id')))),
 );
 const messageBySidQuery = scopedPrepared(messages, (db, tenant) =>
   db
-    .select()
+    .select(statusColumns)
     .from(messages)
     .where(and(tenant, eq(messages.carrier_sid, slot('sid')))),
 );
