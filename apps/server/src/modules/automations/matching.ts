@@ -6,12 +6,7 @@ import { TRIGGER_CONFIGS, type TTrigger, type TTriggerKind } from '@stn/contract
 import { and, eq, isNull } from 'drizzle-orm';
 import { slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
-import {
-  type Ctx,
-  inTransaction,
-  scopedPrepared,
-  tenantContext,
-} from '../../platform/tenancy/context.ts';
+import { type Ctx, inTransaction, scopedPrepared, tenantContext } from '../../platform/tenancy/context.ts';
 import { type Entry, enterContacts } from './engine.ts';
 import { automations } from './tables.ts';
 
