@@ -137,7 +137,7 @@ console.log(
 const nodeMs = (cpu.user + cpu.system) / 1000;
 const perText = (ms: number) => (ms / MESSAGES).toFixed(3);
 console.log(
-  `  CPU a text: ${perText(nodeMs + pgMs)} ms in all = server ${perText(nodeMs)} ms + PostgreSQL ${perText(pgMs)} ms (the carrier and browser client: ${perText(done.cpuMs)} ms)`,
+  `  CPU a text: ${perText(nodeMs + pgMs)} ms in all = server ${perText(nodeMs)} ms (user ${perText(cpu.user / 1000)}, kernel ${perText(cpu.system / 1000)}) + PostgreSQL ${perText(pgMs)} ms (the carrier and browser client: ${perText(done.cpuMs)} ms)`,
 );
 console.log(
   `  (when the last text was answered: ${perText((atAnswer.cpu.user + atAnswer.cpu.system) / 1000 + atAnswer.pgMs)} ms = server ${perText((atAnswer.cpu.user + atAnswer.cpu.system) / 1000)} + PostgreSQL ${perText(atAnswer.pgMs)}, ${(atAnswer.statements / MESSAGES).toFixed(2)} statements a text; then the jobs ran${pending ? `, ${pending} still waiting after 60 s` : ''})`,
