@@ -117,8 +117,8 @@ describe.skipIf(!hasChromium)('a new user’s first hour', () => {
       await page.getByTestId('confirm-ok').waitFor({ state: 'detached' });
       await expect.poll(async () => (await dental())?.active, WAIT).toBe(false);
       await expect.poll(() => toggle.isChecked(), WAIT).toBe(false);
-      // Back on, through the same question, once the switch takes a press again (it is off while the last
-      // change is on its way, and the list can show that change before its answer arrives).
+      // Back on, through the same question, once the switch takes a press again: it is disabled while a
+      // change is pending, and a forced press on a disabled switch does nothing.
       await expect.poll(() => toggle.isEnabled(), WAIT).toBe(true);
       await toggle.click({ force: true });
       await page.getByTestId('confirm-ok').click();
