@@ -4,9 +4,16 @@
 // starting.
 import { TRIGGER_CONFIGS, type TTrigger, type TTriggerKind } from '@stn/contracts/automations';
 import { and, eq, isNull } from 'drizzle-orm';
+import { sharedCache } from '../../platform/cache.ts';
 import { slot } from '../../platform/db/prepared.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { type Ctx, inTransaction, scopedPrepared, tenantContext } from '../../platform/tenancy/context.ts';
+import {
+  businessOf,
+  type Ctx,
+  inTransaction,
+  scopedPrepared,
+  tenantContext,
+} from '../../platform/tenancy/context.ts';
 import { type Entry, enterContacts } from './engine.ts';
 import { automations } from './tables.ts';
 
@@ -64,8 +71,37 @@ const activeAutomationsQuery = scopedPrepared(cols, (db, tenant) =>
     .orderBy(automations.id),
 );
 
+/** The triggers the business's active automations start on, built once. */
+const activeKindsQuery = scopedPrepared(cols, (db, tenant) =>
+  db
+    .selectDistinct({ kind: automations.start_trigger })
+    .from(automations)
+    .where(and(tenant, and(eq(automations.active, true), isNull(automations.deleted_at)))),
+);
+
+/**
+ * The triggers each business's active automations start on, kept a few seconds (platform/cache.ts): every
+ * call that ends and every text asks, and most businesses have no automation on most triggers (ADR 132).
+ * A save that may make an automation active forgets the business at once, here and in every other process
+ * (`forgetActiveTriggers`); an automation turned off or deleted needs no news: the trigger then reads the
+ * automations themselves and finds it gone.
+ */
+const ACTIVE_TRIGGERS_TTL_MS = 5_000;
+const activeTriggersCache = (deps: Deps) =>
+  sharedCache<Set<string>>(deps, 'automation-active-triggers', ACTIVE_TRIGGERS_TTL_MS);
+
+/** After a save that may have made an automation of the business active (once committed). */
+export function forgetActiveTriggers(deps: Deps, businessId: number): void {
+  activeTriggersCache(deps).forget(businessId);
+}
+
 /** The context business's active, not deleted automations with this trigger, in id order. */
-export function activeAutomations(ctx: Ctx, kind: TTriggerKind): Promise<TriggerAutomation[]> {
+export async function activeAutomations(ctx: Ctx, kind: TTriggerKind): Promise<TriggerAutomation[]> {
+  const kinds = await activeTriggersCache(ctx.deps).get(businessOf(ctx).businessId, async () => {
+    const rows = await activeKindsQuery(ctx);
+    return new Set(rows.map((r) => r.kind));
+  });
+  if (!kinds.has(kind)) return [];
   return activeAutomationsQuery(ctx, { kind });
 }
 

@@ -15,6 +15,7 @@ import { businessLimits } from '../businesses/service.ts';
 import { contactsByIds } from '../contacts/service.ts';
 import { assertActivatable, assertReferences, normalised } from './checks.ts';
 import { stopRun } from './engine.ts';
+import { forgetActiveTriggers } from './matching.ts';
 import { automationRuns, automations } from './tables.ts';
 
 // The automations of a business (spec 001 "Automations": /v1/automations; ADR 070): saving (a draft may be
@@ -233,6 +234,7 @@ export async function createAutomation(ctx: Ctx, input: TAutomationRequest): Pro
     ...newRowKeys(ctx, v.trigger, input.webhook_token),
     active: input.active,
   });
+  if (input.active) forgetActiveTriggers(ctx.deps, businessOf(ctx).businessId);
   return getAutomation(ctx, id);
 }
 
@@ -267,6 +269,8 @@ export async function updateAutomation(
         .where(eq(automations.id, cur.id));
     }),
   );
+  // Its trigger may have changed, or it may be active now: once committed, the triggers are read again.
+  forgetActiveTriggers(ctx.deps, businessOf(ctx).businessId);
   return getAutomation(ctx, id);
 }
 
@@ -287,6 +291,7 @@ export async function toggleAutomation(ctx: Ctx, id: number, active: boolean): P
     }
     await tx.db.update(automations).set({ active, updated_at: new Date() }).where(eq(automations.id, cur.id));
   });
+  if (active) forgetActiveTriggers(ctx.deps, businessOf(ctx).businessId);
   return getAutomation(ctx, id);
 }
 

@@ -17,6 +17,7 @@ import { type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { addContactsA, addTagA, businessA, type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { type Entry, enterContacts } from './engine.ts';
+import { forgetActiveTriggers } from './matching.ts';
 
 const PUBLIC = 'http://localhost:3000';
 
@@ -114,6 +115,9 @@ export async function addAutomation(
       JSON.stringify(a.tags ?? []),
     ],
   );
+  // Written as SQL, not saved through the app: the app's note of which triggers are in use is forgotten as a
+  // save would.
+  if (a.active ?? true) forgetActiveTriggers(h.t.app.deps, t.business.id);
   return (row as { id: number }).id;
 }
 

@@ -207,6 +207,41 @@ describe('missed-call and completed-call', () => {
   });
 });
 
+describe('the triggers a business uses', () => {
+  it('a call reads no automations when none of its business is on its trigger; one switched on through the API enters the very next call', async () => {
+    // Business B: none of its automations starts on a completed call.
+    const tokenB = await h.token(h.seed.b.businessAdmin.email);
+    const install = await h.install({}, { tenant: 'b' });
+    const send = (method: 'POST' | 'PUT', url: string, payload: object) =>
+      h.t.app.inject({ method, url, headers: bearer(tokenB), payload });
+    const created = await send('POST', '/api/v1/automations', {
+      name: 'Thanks for the call',
+      active: false,
+      trigger: { kind: 'completed-call', config: {}, start: 'w' },
+      blocks: [{ id: 'w', type: 'Wait', config: { amount: 1, unit: 'days' }, outputs: { next: null } }],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().data.id as number;
+
+    readsOfAutomations = 0;
+    counting = true;
+    const first = await answeredCall(h, install.key, '+14155550171');
+    // The test's listener hears the call after the automations' (listeners run in turn).
+    await expect.poll(() => completedCalls.includes(first), SLOW).toBe(true);
+    counting = false;
+    expect(readsOfAutomations).toBe(0);
+    expect(await runsOf(id)).toEqual([]);
+
+    // Switched on through the API: the next call enters it, however recently the business's triggers were read.
+    const on = await send('PUT', `/api/v1/automations/${id}/toggle`, { active: true });
+    expect(on.statusCode, on.body).toBe(200);
+    const second = await answeredCall(h, install.key, '+14155550172');
+    await expect
+      .poll(() => runsOf(id), SLOW)
+      .toMatchObject([{ trigger: 'completed-call', entry_key: `call-${second}` }]);
+  });
+});
+
 describe('sms-keyword', () => {
   it('matches keywords exactly or as a word, case ignored', () => {
     const exact = { keywords: ['PRICE', 'Open hours'], match: 'exact' as const };
