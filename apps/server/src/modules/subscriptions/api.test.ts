@@ -175,6 +175,9 @@ describe('cards', () => {
     expect(secret.publishable_key).toMatch(/^pk_test_sandbox_/);
     const pm = await confirmCard(c.t.app, secret, '4242 4242 4242 4242');
     expect(pm.status).toBe(200);
+    // The card form attached the card: Stripe's `payment_method.attached` reaches us, often before the
+    // form's save does. Waited for, so that the save comes after it: still the first card, the default.
+    await expect.poll(async () => (await profile(biz)).has_payment_method, { timeout: 15_000 }).toBe(true);
     const saved = await c.call(biz, 'POST', '/v1/subscriptions/payment-methods', {
       paymentMethod: pm.paymentMethod,
     });

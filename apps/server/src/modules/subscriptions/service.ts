@@ -537,17 +537,26 @@ async function listCards(stripe: Stripe, customerId: string) {
   return list.data.map((pm) => toCard(pm, def)).sort((a, b) => Number(b.is_default) - Number(a.is_default));
 }
 
-/** Attaches a card (unless already the customer's) and, with `makeDefault`, makes it the default. */
+/**
+ * Attaches a card (unless already the customer's) and, with `makeDefault` or when the customer has no default
+ * card, makes it the default. Answers whether it did. The customer's default is read at Stripe, not from our
+ * row's `has_payment_method`: the card form's setup intent attaches the card itself, and the
+ * `payment_method.attached` event may have marked the row before this request reads it.
+ */
 async function attachCard(stripe: Stripe, customerId: string, paymentMethod: string, makeDefault: boolean) {
-  const pm = await charge(() => stripe.paymentMethods.retrieve(paymentMethod));
+  const [pm, customer] = await Promise.all([
+    charge(() => stripe.paymentMethods.retrieve(paymentMethod)),
+    makeDefault ? null : stripe.customers.retrieve(customerId),
+  ]);
   const owner = typeof pm.customer === 'string' ? pm.customer : (pm.customer?.id ?? null);
   if (owner && owner !== customerId) throw invalid('paymentMethod', 'subscriptions.not_found');
   const attached = owner
     ? pm
     : await charge(() => stripe.paymentMethods.attach(pm.id, { customer: customerId }));
-  if (makeDefault)
+  const asDefault = makeDefault || (customer !== null && defaultCardOf(customer) === null);
+  if (asDefault)
     await stripe.customers.update(customerId, { invoice_settings: { default_payment_method: attached.id } });
-  return attached;
+  return asDefault;
 }
 
 /** Pays the open invoice of a past-due subscription with the default card (card refusal: the 422). */
@@ -576,10 +585,14 @@ export async function addPaymentMethod(
   input: { paymentMethod: string; makeDefault?: boolean },
 ) {
   const { seller, stripe, row } = await customerContext(ctx, account);
-  const makeDefault = input.makeDefault || !row.has_payment_method;
-  await attachCard(stripe, row.customer_id, input.paymentMethod, makeDefault);
+  const madeDefault = await attachCard(
+    stripe,
+    row.customer_id,
+    input.paymentMethod,
+    Boolean(input.makeDefault),
+  );
   await refreshHasCard(ctx, { seller, customerId: row.customer_id });
-  if (makeDefault) await payOpenInvoice(ctx, seller, stripe, row);
+  if (madeDefault) await payOpenInvoice(ctx, seller, stripe, row);
   return listCards(stripe, row.customer_id);
 }
 
