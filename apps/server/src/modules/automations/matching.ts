@@ -90,9 +90,9 @@ const ACTIVE_TRIGGERS_TTL_MS = 5_000;
 const activeTriggersCache = (deps: Deps) =>
   sharedCache<Set<string>>(deps, 'automation-active-triggers', ACTIVE_TRIGGERS_TTL_MS);
 
-/** After a save that may have made an automation of the business active (once committed). */
-export function forgetActiveTriggers(deps: Deps, businessId: number): void {
-  activeTriggersCache(deps).forget(businessId);
+/** After a save that may have made an automation of the context's business active (once committed). */
+export function forgetActiveTriggers(ctx: Ctx): void {
+  activeTriggersCache(ctx.deps).forget(businessOf(ctx).businessId);
 }
 
 /** The context business's active, not deleted automations with this trigger, in id order. */

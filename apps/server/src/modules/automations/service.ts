@@ -234,7 +234,7 @@ export async function createAutomation(ctx: Ctx, input: TAutomationRequest): Pro
     ...newRowKeys(ctx, v.trigger, input.webhook_token),
     active: input.active,
   });
-  if (input.active) forgetActiveTriggers(ctx.deps, businessOf(ctx).businessId);
+  if (input.active) forgetActiveTriggers(ctx);
   return getAutomation(ctx, id);
 }
 
@@ -270,7 +270,7 @@ export async function updateAutomation(
     }),
   );
   // Its trigger may have changed, or it may be active now: once committed, the triggers are read again.
-  forgetActiveTriggers(ctx.deps, businessOf(ctx).businessId);
+  forgetActiveTriggers(ctx);
   return getAutomation(ctx, id);
 }
 
@@ -291,7 +291,7 @@ export async function toggleAutomation(ctx: Ctx, id: number, active: boolean): P
     }
     await tx.db.update(automations).set({ active, updated_at: new Date() }).where(eq(automations.id, cur.id));
   });
-  if (active) forgetActiveTriggers(ctx.deps, businessOf(ctx).businessId);
+  if (active) forgetActiveTriggers(ctx);
   return getAutomation(ctx, id);
 }
 

@@ -13,7 +13,7 @@ import type {
 } from '@stn/contracts/automations';
 import { expect } from 'vitest';
 import { drainJobs } from '../../../test/helpers.ts';
-import { type Ctx, inTransaction } from '../../platform/tenancy/context.ts';
+import { type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { agencyCarrierAccount } from '../agencies/service.ts';
 import { addContactsA, addTagA, businessA, type Telephony, telephonyApp } from '../telephony/testing.ts';
 import { type Entry, enterContacts } from './engine.ts';
@@ -117,7 +117,14 @@ export async function addAutomation(
   );
   // Written as SQL, not saved through the app: the app's note of which triggers are in use is forgotten as a
   // save would.
-  if (a.active ?? true) forgetActiveTriggers(h.t.app.deps, t.business.id);
+  if (a.active ?? true)
+    forgetActiveTriggers(
+      tenantContext(
+        h.t.app.deps,
+        { level: 'business', agencyId: t.agency.id, businessId: t.business.id },
+        { kind: 'system', source: 'seed', name: 'automations test' },
+      ),
+    );
   return (row as { id: number }).id;
 }
 
