@@ -275,6 +275,9 @@ console.log(
     ? `  CPU a callback: this process ${perCall(processMs)} ms = our server ${perCall(share(split.server))} ms (goal <= 5 ms: ${share(split.server) / Math.max(1, requested.size) <= 5 ? 'met' : 'NOT met'}) + the sandbox carrier ${perCall(share(split.sandbox))} ms (profile samples: server ${split.server.toFixed(0)} ms, sandbox ${split.sandbox.toFixed(0)} ms, unattributed ${split.other.toFixed(0)} ms); PostgreSQL ${perCall(pgMs)} ms; ${(statements / Math.max(1, requested.size)).toFixed(1)} statements a callback`
     : `  CPU a callback: this process ${perCall(processMs)} ms, not split between our server and the sandbox (BENCH_NO_SPLIT); PostgreSQL ${perCall(pgMs)} ms; ${(statements / Math.max(1, requested.size)).toFixed(1)} statements a callback`,
 );
+console.log(
+  `  this process's CPU a callback: user ${perCall(cpu.user / 1000)} ms, kernel ${perCall(cpu.system / 1000)} ms`,
+);
 console.log(`  a callback: ${threadsLine(threads0, threads1, requested.size)}`);
 console.log(
   `  the event loop's delay: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`,
