@@ -116,10 +116,13 @@ export function businessNameMatches(businessId: SQLWrapper, pattern: string): SQ
  * statement); `callUsageFrom` reads its value.
  */
 export function callUsageSql(ctx: Ctx): SQL<unknown> {
-  const { businessId } = businessOf(ctx);
-  return sql`(select json_build_object('used', b.number_of_calls, 'cap', b.calls)
-    from businesses b where b.id = ${businessId})`;
+  return callUsageOfSql(sql`${businessOf(ctx).businessId}`);
 }
+
+/** callUsageSql of the business `business`, an expression of the caller's statement (a slot). */
+export const callUsageOfSql = (business: SQL): SQL<unknown> =>
+  sql`(select json_build_object('used', b.number_of_calls, 'cap', b.calls)
+    from businesses b where b.id = ${business})`;
 
 export type CallUsage = { used: number; cap: number | null; reached: boolean };
 

@@ -171,17 +171,33 @@ export function blockedSql(ctx: Ctx, phone: string): SQL<boolean> {
 }
 
 /**
+ * blockedSql of a tenant and phones given as expressions of the caller's statement (slots: the agency's and
+ * the business's ids, the phones as a text[]), for a statement built once.
+ */
+export function blockedOfSql(tenant: { agency: SQL; business: SQL }, phones: SQL): SQL<boolean> {
+  return sql<boolean>`exists (${blockedRowsOfSql(tenant, phones)})`;
+}
+
+/**
  * The rule, once: of these phones, those on a blacklist (the platform's, the agency's or the business's)
  * and on no whitelist, as rows of `phone`. One scan of the lists for any number of phones, given as one
  * array parameter (a broadcast asks about 20,000 at once).
  */
 export function blockedRowsSql(ctx: Ctx, phones: string[]): SQL {
   const { agencyId, businessId } = businessOf(ctx);
+  return blockedRowsOfSql(
+    { agency: sql`${agencyId}`, business: sql`${businessId}` },
+    sql`${sql.param([...new Set(phones)])}`,
+  );
+}
+
+/** blockedRowsSql of a tenant and phones given as expressions (values or slots; the phones a text[]). */
+function blockedRowsOfSql(tenant: { agency: SQL; business: SQL }, phones: SQL): SQL {
   return sql`select l.phone from phone_lists l
-    where l.phone = any(${sql.param([...new Set(phones)])}::text[])
+    where l.phone = any(${phones}::text[])
       and ((l.agency_id is null and l.business_id is null)
-        or (l.agency_id = ${agencyId} and l.business_id is null)
-        or (l.agency_id = ${agencyId} and l.business_id = ${businessId}))
+        or (l.agency_id = ${tenant.agency} and l.business_id is null)
+        or (l.agency_id = ${tenant.agency} and l.business_id = ${tenant.business}))
     group by l.phone
     having bool_or(l.list = 'blacklist') and not bool_or(l.list = 'whitelist')`;
 }

@@ -73,7 +73,12 @@ const liveNumberOf = (business: number | SQL, install: number | SQL) => [
  * statement): its newest live purchased number, or null.
  */
 export function installNumberSql(ctx: Ctx, installId: number): SQL<string | null> {
-  const live = and(...liveNumberOf(businessOf(ctx).businessId, installId), eq(numbers.kind, 'purchased'));
+  return installNumberOfSql(businessOf(ctx).businessId, installId);
+}
+
+/** installNumberSql of a business and an install given as values or slots (a statement built once). */
+export function installNumberOfSql(business: number | SQL, install: number | SQL): SQL<string | null> {
+  const live = and(...liveNumberOf(business, install), eq(numbers.kind, 'purchased'));
   return sql`(select ${numbers.phone_number} from ${numbers} where ${live}
     order by ${numbers.id} desc limit 1)`;
 }

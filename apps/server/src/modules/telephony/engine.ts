@@ -13,20 +13,20 @@ import type { CallEvent } from '../../platform/carrier/carrier.ts';
 import type { Config } from '../../platform/config.ts';
 import { prepared, preparedSql, slot } from '../../platform/db/prepared.ts';
 import { refusalOf } from '../../platform/db/refusal.ts';
-import { selectValues } from '../../platform/db/select-values.ts';
+import { selectValuesSql } from '../../platform/db/select-values.ts';
 import { tableRow } from '../../platform/db/table-rows.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { publish } from '../../platform/events/events.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
 import { businessOf, type Ctx, inTransaction, tenantContext } from '../../platform/tenancy/context.ts';
 import { RateLimiter } from '../../platform/widget/tree.ts';
-import { callUsageFrom, callUsageSql, countCall, countCallOfSql } from '../businesses/service.ts';
-import { assertReachable, blockedSql } from '../compliance/service.ts';
+import { callUsageFrom, callUsageOfSql, countCall, countCallOfSql } from '../businesses/service.ts';
+import { assertReachable, blockedOfSql } from '../compliance/service.ts';
 import {
   type CallInstall,
   carrierFor,
   installForCalls,
-  installNumberSql,
+  installNumberOfSql,
   nextOpenSlots,
   publicBase,
   type Staff,
@@ -46,7 +46,7 @@ import {
   reservedOf,
 } from './staff-phones.ts';
 import { callLegs, calls, carrierEvents } from './tables.ts';
-import { callbacksToPhoneSql } from './visitor-calls.ts';
+import { callbacksToPhoneOfSql } from './visitor-calls.ts';
 
 export type CallRow = typeof calls.$inferSelect;
 export type LegRow = typeof callLegs.$inferSelect;
@@ -191,10 +191,32 @@ type Prepared = {
 };
 
 /** The phone of the agent who claimed the install's last call, as a subquery (round robin starts after it). */
-const lastClaimedPhoneSql = (installId: number) =>
+const lastClaimedPhoneSql = (install: SQL) =>
   sql`(select ${calls.agent_phone} from ${calls}
-    where ${and(eq(calls.install_id, installId), isNotNull(calls.claimed_at))}
+    where ${and(eq(calls.install_id, install), isNotNull(calls.claimed_at))}
     order by ${calls.claimed_at} desc limit 1)`;
+
+/**
+ * A call's checks of the compliance, businesses and telephony modules, one statement of their subqueries,
+ * built once (ADR 107; with the widget's per-phone count when `capped`): whether the visitor's number is
+ * blocked, the month's calls against the limit, the install's carrier number, the phone that claimed the
+ * install's last call, and the callbacks to the visitor's phone since the cap's start.
+ */
+const callChecks = (capped: boolean) =>
+  preparedSql<Record<string, unknown>>(() => {
+    const tenant = { agency: slot('agency'), business: slot('business') };
+    return selectValuesSql({
+      blocked: blockedOfSql(tenant, sql`${slot('phones')}`),
+      usage: callUsageOfSql(tenant.business),
+      number: installNumberOfSql(tenant.business, slot('install')),
+      lastClaimed: lastClaimedPhoneSql(slot('install')),
+      ...(capped
+        ? { toPhone: callbacksToPhoneOfSql({ ...tenant, phone: slot('phone'), since: slot('since') }) }
+        : {}),
+    });
+  });
+const checksOfCall = callChecks(false);
+const checksOfCapped = callChecks(true);
 
 /** Every check a call must pass before anything is written; each refuses with its own message. */
 export async function prepareCall(
@@ -219,17 +241,15 @@ export async function prepareCall(
   // "calling".
   // The checks of the compliance, businesses and telephony modules: one statement of their subqueries.
   const cap = input.phoneCap;
-  const subqueries: Record<string, SQL> = {
-    blocked: blockedSql(ctx, input.phone),
-    usage: callUsageSql(ctx),
-    number: installNumberSql(ctx, install.id),
-    lastClaimed: lastClaimedPhoneSql(install.id),
-  };
-  if (cap) subqueries.toPhone = callbacksToPhoneSql(ctx, { phone: input.phone, since: cap.since });
+  const { agencyId, businessId } = businessOf(ctx);
+  const values = { agency: agencyId, business: businessId, phones: [input.phone], install: install.id };
   const settled = await Promise.allSettled([
     carrierFor(ctx),
     assertReachable(ctx, input.phone, 'call'),
-    selectValues(ctx.db, subqueries),
+    (cap
+      ? checksOfCapped(ctx.db, { ...values, phone: input.phone, since: cap.since })
+      : checksOfCall(ctx.db, values)
+    ).then((rows) => rows[0] ?? {}),
     staffFor(ctx, install, input.departmentId),
   ]);
   const [, , read, staffRead] = settled;

@@ -10,9 +10,19 @@ import { calls } from './tables.ts';
  */
 export function callbacksToPhoneSql(ctx: Ctx, input: { phone: string; since: Date }): SQL<unknown> {
   const { agencyId, businessId } = businessOf(ctx);
+  return callbacksToPhoneOfSql({ agency: agencyId, business: businessId, ...input });
+}
+
+/** callbacksToPhoneSql of values or slots (a statement built once). */
+export function callbacksToPhoneOfSql(input: {
+  agency: number | SQL;
+  business: number | SQL;
+  phone: string | SQL;
+  since: Date | SQL;
+}): SQL<unknown> {
   return sql`(select count(*)::int from ${calls} where ${and(
-    eq(calls.agency_id, agencyId),
-    eq(calls.business_id, businessId),
+    eq(calls.agency_id, input.agency),
+    eq(calls.business_id, input.business),
     eq(calls.visitor_phone, input.phone),
     eq(calls.kind, 'callback'),
     gte(calls.requested_at, input.since),

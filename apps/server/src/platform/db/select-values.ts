@@ -10,9 +10,12 @@ export async function selectValues<K extends string>(
   db: Tx,
   values: Record<K, SQL>,
 ): Promise<Partial<Record<K, unknown>>> {
-  const columns = (Object.entries(values) as [K, SQL][]).map(
-    ([name, value]) => sql`${value} as ${sql.identifier(name)}`,
-  );
-  const { rows } = await db.execute<Record<K, unknown>>(sql`select ${sql.join(columns, sql`, `)}`);
+  const { rows } = await db.execute<Record<K, unknown>>(selectValuesSql(values));
   return rows[0] ?? {};
+}
+
+/** The statement selectValues runs, for a caller that builds it once (`preparedSql`, its values slots). */
+export function selectValuesSql(values: Record<string, SQL>): SQL {
+  const columns = Object.entries(values).map(([name, value]) => sql`${value} as ${sql.identifier(name)}`);
+  return sql`select ${sql.join(columns, sql`, `)}`;
 }
