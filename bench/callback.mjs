@@ -3,4 +3,4 @@
 // another process keeps a core busy (bench/lib/busy.mjs).
 import { runBench } from './lib/busy.mjs';
 
-process.exitCode = runBench('bench/callback/bench.ts', process.argv.slice(2));
+process.exitCode = runBench('bench/callback/bench.ts', process.argv.slice(2), {}, { wakeUp: true });
