@@ -66,7 +66,8 @@ export function askEmailVerification(ctx: Ctx, input: { email: string }): void {
 
 export type CreateUserInput = {
   email: string;
-  password: string;
+  /** The password, or its Argon2id hash made already (as `setPassword` takes it). */
+  password: string | { hash: string };
   role: TRole;
   firstName?: string;
   lastName?: string;
@@ -121,7 +122,8 @@ export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<numb
     .insert(users)
     .values({
       email,
-      password_hash: await hashPassword(input.password),
+      password_hash:
+        typeof input.password === 'string' ? await hashPassword(input.password) : input.password.hash,
       first_name: input.firstName ?? '',
       last_name: input.lastName ?? '',
       role_group: roleGroup,
