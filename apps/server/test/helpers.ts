@@ -75,7 +75,10 @@ export const PASSWORD = 'correct-horse-1';
  * the password against it the real way.
  */
 let passwordHash: Promise<string> | undefined;
-const fixturePassword = async () => ({ hash: await (passwordHash ??= hashPassword(PASSWORD)) });
+const fixturePassword = async () => {
+  passwordHash ??= hashPassword(PASSWORD);
+  return { hash: await passwordHash };
+};
 
 /**
  * A platform context over a test database, for fixtures made through the services (users through the
