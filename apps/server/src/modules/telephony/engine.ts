@@ -206,7 +206,7 @@ const callChecks = (capped: boolean) =>
   preparedSql<Record<string, unknown>>(() => {
     const tenant = { agency: slot('agency'), business: slot('business') };
     return selectValuesSql({
-      blocked: blockedOfSql(tenant, sql`${slot('phones')}`),
+      blocked: blockedOfSql(tenant, slot('phones')),
       usage: callUsageOfSql(tenant.business),
       number: installNumberOfSql(tenant.business, slot('install')),
       lastClaimed: lastClaimedPhoneSql(slot('install')),
